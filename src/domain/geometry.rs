@@ -1,0 +1,216 @@
+use std::ops::RangeInclusive;
+use std::sync::OnceLock;
+
+use thiserror::Error;
+
+use super::position::{Line, Position};
+
+/// The shape of a board: `size` x `size` cells, `win` marks in a row to win.
+///
+/// This is the only place that knows how cells are numbered and which runs of cells
+/// form a line; everything else asks it. A `Geometry` is always valid, so code that
+/// holds one never re-checks the ranges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Geometry {
+    size: u8,
+    win: u8,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum GeometryError {
+    #[error("board size must be from 3 to 7, not {0}")]
+    Size(usize),
+    #[error("the run to win must be from 3 to the board size ({size}), not {win}")]
+    Win { size: usize, win: usize },
+}
+
+impl Geometry {
+    /// Board sizes the game supports. 7 x 7 = 49 cells still fits a `u64` bitboard.
+    pub const SIZES: RangeInclusive<usize> = 3..=7;
+    const MIN_WIN: usize = 3;
+
+    /// The classic game: 3 x 3, three in a row.
+    pub const fn classic() -> Self {
+        Geometry { size: 3, win: 3 }
+    }
+
+    pub fn new(size: usize, win: usize) -> Result<Self, GeometryError> {
+        if !Self::SIZES.contains(&size) {
+            return Err(GeometryError::Size(size));
+        }
+        if !(Self::MIN_WIN..=size).contains(&win) {
+            return Err(GeometryError::Win { size, win });
+        }
+        // Both fit in a u8: checked against the ranges above.
+        Ok(Geometry {
+            size: size as u8,
+            win: win as u8,
+        })
+    }
+
+    pub const fn size(self) -> usize {
+        self.size as usize
+    }
+
+    /// How many marks in a row win.
+    pub const fn win_length(self) -> usize {
+        self.win as usize
+    }
+
+    pub const fn cell_count(self) -> usize {
+        self.size() * self.size()
+    }
+
+    /// The cell with this 0-based row-major index, if the board has it.
+    pub fn position(self, index: usize) -> Option<Position> {
+        (index < self.cell_count()).then(|| Position::new(index as u8))
+    }
+
+    /// The cell at 0-based `row` (from the top) and `col` (from the left).
+    pub fn at(self, row: usize, col: usize) -> Option<Position> {
+        (row < self.size() && col < self.size()).then(|| Position::new((row * self.size() + col) as u8))
+    }
+
+    pub fn row_of(self, position: Position) -> usize {
+        position.index() / self.size()
+    }
+
+    pub fn col_of(self, position: Position) -> usize {
+        position.index() % self.size()
+    }
+
+    /// Every cell, in row-major order.
+    pub fn positions(self) -> impl Iterator<Item = Position> {
+        (0..self.cell_count() as u8).map(Position::new)
+    }
+
+    /// The cell as a coordinate, column letter then row number: `b2` is the centre of 3 x 3.
+    pub fn coordinate(self, position: Position) -> String {
+        let column = char::from(b'a' + self.col_of(position) as u8);
+        format!("{column}{}", self.row_of(position) + 1)
+    }
+
+    /// Every run of `win` cells in a row, column or diagonal: rows first, then columns,
+    /// then diagonals down-right, then diagonals down-left. With `win == size` there are
+    /// 2N + 2 of them.
+    pub fn lines(self) -> &'static [Line] {
+        &self.table().lines
+    }
+
+    /// The same lines as bit masks over cell indices (bit i is cell i).
+    pub fn line_masks(self) -> &'static [u64] {
+        &self.table().masks
+    }
+
+    fn table(self) -> &'static LineTable {
+        // One table per geometry, built on first use and shared for the life of the process:
+        // boards and the engine ask for lines constantly and must not rebuild them.
+        const SIDES: usize = 5; // sizes 3..=7
+        static TABLES: [OnceLock<LineTable>; SIDES * SIDES] = [const { OnceLock::new() }; SIDES * SIDES];
+        let slot = (self.size() - 3) * SIDES + (self.win_length() - 3);
+        TABLES[slot].get_or_init(|| LineTable::build(self))
+    }
+}
+
+impl Default for Geometry {
+    fn default() -> Self {
+        Geometry::classic()
+    }
+}
+
+struct LineTable {
+    lines: Vec<Line>,
+    masks: Vec<u64>,
+}
+
+impl LineTable {
+    fn build(geometry: Geometry) -> Self {
+        let n = geometry.size() as isize;
+        let k = geometry.win_length() as isize;
+        let directions: [(isize, isize); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
+        let mut lines = Vec::new();
+        for (dr, dc) in directions {
+            for row in 0..n {
+                for col in 0..n {
+                    let (end_row, end_col) = (row + dr * (k - 1), col + dc * (k - 1));
+                    if !(0..n).contains(&end_row) || !(0..n).contains(&end_col) {
+                        continue;
+                    }
+                    let cells = (0..k)
+                        .map(|step| Position::new(((row + dr * step) * n + col + dc * step) as u8))
+                        .collect();
+                    lines.push(Line::new(cells));
+                }
+            }
+        }
+        let masks = lines.iter().map(Line::mask).collect();
+        LineTable { lines, masks }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rstest::rstest;
+
+    use super::*;
+
+    #[rstest]
+    #[case::classic(3, 3, 8)]
+    #[case::four_in_a_row_on_4x4(4, 4, 10)]
+    #[case::seven_in_a_row_on_7x7(7, 7, 16)]
+    fn a_full_row_to_win_gives_2n_plus_2_lines(#[case] size: usize, #[case] win: usize, #[case] lines: usize) {
+        let geometry = Geometry::new(size, win).unwrap();
+
+        assert_eq!(geometry.lines().len(), lines);
+    }
+
+    #[rstest]
+    #[case::three_on_4x4(4, 3, 4 * 2 + 4 * 2 + 2 * 4)]
+    #[case::four_on_5x5(5, 4, 5 * 2 + 5 * 2 + 4 * 2)]
+    fn a_shorter_run_counts_every_placement_of_it(#[case] size: usize, #[case] win: usize, #[case] lines: usize) {
+        let geometry = Geometry::new(size, win).unwrap();
+
+        assert_eq!(geometry.lines().len(), lines);
+    }
+
+    #[test]
+    fn the_classic_lines_are_the_eight_familiar_ones() {
+        let indices: Vec<Vec<usize>> = Geometry::classic()
+            .lines()
+            .iter()
+            .map(|line| line.cells().iter().map(|p| p.index()).collect())
+            .collect();
+
+        assert_eq!(
+            indices,
+            vec![
+                vec![0, 1, 2],
+                vec![3, 4, 5],
+                vec![6, 7, 8],
+                vec![0, 3, 6],
+                vec![1, 4, 7],
+                vec![2, 5, 8],
+                vec![0, 4, 8],
+                vec![2, 4, 6],
+            ]
+        );
+    }
+
+    #[rstest]
+    #[case::too_small(2, 2, GeometryError::Size(2))]
+    #[case::too_large(8, 3, GeometryError::Size(8))]
+    #[case::run_longer_than_board(3, 4, GeometryError::Win { size: 3, win: 4 })]
+    #[case::run_too_short(5, 2, GeometryError::Win { size: 5, win: 2 })]
+    fn out_of_range_shapes_are_refused(#[case] size: usize, #[case] win: usize, #[case] error: GeometryError) {
+        assert_eq!(Geometry::new(size, win), Err(error));
+    }
+
+    #[test]
+    fn coordinates_name_the_column_by_letter_and_the_row_by_number() {
+        let geometry = Geometry::classic();
+
+        assert_eq!(geometry.coordinate(geometry.at(0, 0).unwrap()), "a1");
+        assert_eq!(geometry.coordinate(geometry.at(1, 1).unwrap()), "b2");
+        assert_eq!(geometry.coordinate(geometry.at(2, 0).unwrap()), "a3");
+    }
+}

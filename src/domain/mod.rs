@@ -1,0 +1,28 @@
+//! The rules of the game and the things it is played with: marks, cells, boards, games,
+//! names and the scoreboard. Pure data and logic: no I/O, no randomness, no clock.
+
+mod bit_board;
+mod board;
+mod game;
+mod geometry;
+mod grid_board;
+mod mark;
+mod player_name;
+mod position;
+mod scoreboard;
+mod text;
+
+#[cfg(test)]
+pub use board::MockBoard;
+pub use bit_board::BitBoard;
+pub use board::{Board, LayoutError, PlaceError, Win, fill_from_layout, layout_of};
+#[cfg(test)]
+pub use game::MockGameState;
+pub use game::{Game, GameState, GameStatus, IllegalPosition, MoveError};
+pub use geometry::{Geometry, GeometryError};
+pub use grid_board::GridBoard;
+pub use mark::Mark;
+pub use player_name::{NameError, PlayerName};
+pub use position::{Line, Position, PositionError};
+pub use scoreboard::{FinishedGame, Outcome, Record, Scoreboard, Standing};
+pub use text::excerpt;

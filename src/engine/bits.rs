@@ -1,0 +1,53 @@
+//! Line arithmetic on bitboards, shared by the solver and the lookahead.
+
+use crate::domain::Geometry;
+
+/// A board shape reduced to what a search needs: the line masks and a good move order.
+#[derive(Debug, Clone)]
+pub struct Shape {
+    pub geometry: Geometry,
+    /// Every cell of the board.
+    pub all: u64,
+    masks: &'static [u64],
+    /// Cells in the order a search should try them: most lines through the cell first
+    /// (the centre on 3 x 3, then corners, then edges), ties row-major.
+    order: Vec<u8>,
+    /// `win - 1`: how many of a line's cells one side must hold for the rest to be a threat.
+    needed: u32,
+}
+
+impl Shape {
+    pub fn new(geometry: Geometry) -> Self {
+        let masks = geometry.line_masks();
+        let mut order: Vec<u8> = (0..geometry.cell_count() as u8).collect();
+        order.sort_by_key(|&cell| std::cmp::Reverse(masks.iter().filter(|&&m| m & (1 << cell) != 0).count()));
+        Shape {
+            geometry,
+            all: (1u64 << geometry.cell_count()) - 1,
+            masks,
+            order,
+            needed: geometry.win_length() as u32 - 1,
+        }
+    }
+
+    /// Empty cells where `me` would complete a line.
+    pub fn threats(&self, me: u64, opp: u64) -> u64 {
+        let mut cells = 0;
+        for &mask in self.masks {
+            if opp & mask == 0 && (me & mask).count_ones() == self.needed {
+                cells |= mask & !me;
+            }
+        }
+        cells
+    }
+
+    /// The cell bits in search order. Indexable, so a recursive search can walk it
+    /// without holding a borrow across the recursion.
+    pub fn ordered_bit(&self, rank: usize) -> u64 {
+        1u64 << self.order[rank]
+    }
+
+    pub fn cell_count(&self) -> usize {
+        self.order.len()
+    }
+}

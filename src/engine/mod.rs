@@ -1,0 +1,9 @@
+//! The computer's thinking: an exact solver and a shallow lookahead, both over bitboards.
+//! Depends only on the domain; knows nothing of players, randomness or I/O.
+
+mod bits;
+mod lookahead;
+mod solver;
+
+pub use lookahead::Lookahead;
+pub use solver::{Analysis, Solver, Verdict};

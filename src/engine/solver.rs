@@ -1,0 +1,206 @@
+//! The exact solver behind the Impossible level.
+//!
+//! Negamax with alpha-beta pruning over bitboards. A score is always from the point of
+//! view of the side to move, and encodes how soon the game ends:
+//!
+//! * a win whose last move leaves `r` cells empty scores `r + 1`,
+//! * a loss likewise scores `-(r + 1)`,
+//! * a draw scores 0.
+//!
+//! So among wins the fastest scores highest, and among losses the slowest: the search
+//! never delays a win it could take now (the bug in one of the seed articles) and never
+//! hurries a loss. A transposition table remembers positions already searched.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use super::bits::Shape;
+use crate::domain::{Board, Geometry, Mark, Position};
+
+/// The result of a position under perfect play, for the side to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Win,
+    Draw,
+    Loss,
+}
+
+/// What perfect play makes of a position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Analysis {
+    pub verdict: Verdict,
+    /// Moves left in the game, counting the next one, when the winner hurries and the
+    /// loser delays. A draw lasts until the board is full.
+    pub plies: usize,
+    /// Every move that keeps the verdict and the length, in ascending order.
+    pub best_moves: Vec<Position>,
+}
+
+pub struct Solver {
+    shape: Shape,
+    table: HashMap<u128, Entry, BuildHasherDefault<MixHasher>>,
+}
+
+#[derive(Clone, Copy)]
+struct Entry {
+    score: i8,
+    bound: Bound,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    /// The true score is at least this.
+    Lower,
+    /// The true score is at most this.
+    Upper,
+}
+
+const INFINITY: i32 = 100;
+
+impl Solver {
+    pub fn new(geometry: Geometry) -> Self {
+        Solver {
+            shape: Shape::new(geometry),
+            table: HashMap::default(),
+        }
+    }
+
+    pub fn geometry(&self) -> Geometry {
+        self.shape.geometry
+    }
+
+    /// Solves the position for `to_move`. `None` if the game is already over.
+    ///
+    /// The table is kept between calls, so later positions of the same game are quick.
+    pub fn analyze(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis> {
+        if board.geometry() != self.shape.geometry || board.winner().is_some() || board.is_full() {
+            return None;
+        }
+        let me = board.bits(to_move);
+        let opp = board.bits(to_move.opponent());
+        let empty = self.shape.all & !(me | opp);
+        let score = self.negamax(me, opp, -INFINITY, INFINITY);
+
+        let winning_now = self.shape.threats(me, opp) & empty;
+        let mut best = 0u64;
+        let mut cells = empty;
+        while cells != 0 {
+            let bit = cells & cells.wrapping_neg();
+            cells &= cells - 1;
+            let keeps_score = if winning_now != 0 {
+                winning_now & bit != 0
+            } else {
+                // A null window around `score`: this move is best iff the reply scores at most -score.
+                -self.negamax(opp, me | bit, -score, -score + 1) >= score
+            };
+            if keeps_score {
+                best |= bit;
+            }
+        }
+
+        let left = empty.count_ones() as i32;
+        let (verdict, plies) = match score {
+            0 => (Verdict::Draw, left),
+            s if s > 0 => (Verdict::Win, left - s + 1),
+            s => (Verdict::Loss, left + s + 1),
+        };
+        let geometry = self.shape.geometry;
+        Some(Analysis {
+            verdict,
+            plies: plies as usize,
+            best_moves: geometry.positions().filter(|p| best & p.bit() != 0).collect(),
+        })
+    }
+
+    /// How many positions the table holds (for measurements).
+    pub fn table_len(&self) -> usize {
+        self.table.len()
+    }
+
+    fn negamax(&mut self, me: u64, opp: u64, mut alpha: i32, mut beta: i32) -> i32 {
+        let empty = self.shape.all & !(me | opp);
+        let left = empty.count_ones() as i32;
+        if left == 0 {
+            return 0;
+        }
+        // Win now: nothing scores higher.
+        if self.shape.threats(me, opp) & empty != 0 {
+            return left;
+        }
+        let their_threats = self.shape.threats(opp, me) & empty;
+        // Two threats cannot both be blocked: the opponent wins with its next move.
+        if their_threats.count_ones() >= 2 {
+            return -(left - 1);
+        }
+        // One threat must be blocked; otherwise every empty cell is a candidate.
+        let moves = if their_threats != 0 { their_threats } else { empty };
+
+        // No immediate win, so the best left is a win with my next move but one
+        // (scoring left - 2), or a draw when too few cells remain for that.
+        beta = beta.min((left - 2).max(0));
+        if alpha >= beta {
+            return beta;
+        }
+
+        let key = (u128::from(me) << 64) | u128::from(opp);
+        if let Some(entry) = self.table.get(&key) {
+            let score = i32::from(entry.score);
+            match entry.bound {
+                Bound::Exact => return score,
+                Bound::Lower => alpha = alpha.max(score),
+                Bound::Upper => beta = beta.min(score),
+            }
+            if alpha >= beta {
+                return score;
+            }
+        }
+
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        for rank in 0..self.shape.cell_count() {
+            let bit = self.shape.ordered_bit(rank);
+            if moves & bit == 0 {
+                continue;
+            }
+            let score = -self.negamax(opp, me | bit, -beta, -alpha);
+            best = best.max(score);
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+
+        let bound = if best <= original_alpha {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        // Scores lie within ±50 (at most 49 cells), so they fit an i8.
+        self.table.insert(key, Entry { score: best as i8, bound });
+        best
+    }
+}
+
+/// A fast hasher for table keys, which are already well spread bit patterns.
+#[derive(Default)]
+struct MixHasher(u64);
+
+impl Hasher for MixHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+    }
+
+    fn write_u128(&mut self, value: u128) {
+        let folded = (value as u64) ^ ((value >> 64) as u64).rotate_left(29);
+        self.0 = (folded ^ (folded >> 31)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}

@@ -1,0 +1,50 @@
+use std::rc::Rc;
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use super::{HumanPlayer, Level, MinimaxAI, Player, PlayerSpec, RandomAI};
+use crate::domain::Mark;
+use crate::ports::{InputHandler, Renderer};
+
+/// Turns a [`PlayerSpec`] into a player. The session asks for new players for every
+/// game; the factory decides what they are made of.
+#[cfg_attr(test, mockall::automock)]
+pub trait PlayerFactory {
+    fn create(&mut self, spec: &PlayerSpec, mark: Mark) -> Box<dyn Player>;
+}
+
+/// The real players: people read through `input` and see `renderer`; computers get
+/// their own RNG, each seeded from one master seed so a whole session replays exactly.
+pub struct StandardPlayers<I, R> {
+    input: Rc<I>,
+    renderer: Rc<R>,
+    seeds: StdRng,
+}
+
+impl<I, R> StandardPlayers<I, R> {
+    pub fn new(input: Rc<I>, renderer: Rc<R>, seed: u64) -> Self {
+        StandardPlayers {
+            input,
+            renderer,
+            seeds: StdRng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl<I: InputHandler + 'static, R: Renderer + 'static> PlayerFactory for StandardPlayers<I, R> {
+    fn create(&mut self, spec: &PlayerSpec, mark: Mark) -> Box<dyn Player> {
+        let rng = StdRng::seed_from_u64(self.seeds.next_u64());
+        match spec {
+            PlayerSpec::Human(_) => Box::new(HumanPlayer::new(
+                spec.name(mark),
+                Rc::clone(&self.input),
+                Rc::clone(&self.renderer),
+            )),
+            PlayerSpec::Computer(Level::Random) => Box::new(RandomAI::new(rng)),
+            PlayerSpec::Computer(Level::Easy) => Box::new(MinimaxAI::easy(rng)),
+            PlayerSpec::Computer(Level::Medium) => Box::new(MinimaxAI::medium(rng)),
+            PlayerSpec::Computer(Level::Impossible) => Box::new(MinimaxAI::impossible(rng)),
+        }
+    }
+}

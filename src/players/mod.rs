@@ -1,0 +1,38 @@
+//! Who makes the moves: a person at the keyboard or one of the computer levels.
+//! All of them are a [`Player`]; the game loop never knows which.
+
+mod factory;
+mod human;
+mod minimax;
+mod random;
+mod spec;
+
+pub use factory::{PlayerFactory, StandardPlayers};
+pub use human::{Command, HumanPlayer};
+pub use minimax::MinimaxAI;
+pub use random::RandomAI;
+pub use spec::{Level, PlayerSpec, SpecError};
+
+use crate::domain::{GameState, PlayerName, Position};
+
+/// What a player does with its turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Place(Position),
+    /// The player leaves; the game is abandoned.
+    Quit,
+    /// The player's input ended (only people have input).
+    InputClosed,
+}
+
+#[cfg_attr(test, mockall::automock)]
+pub trait Player {
+    /// The name the scoreboard records.
+    fn name(&self) -> PlayerName;
+
+    /// True for a person, false for the computer.
+    fn is_human(&self) -> bool;
+
+    /// Chooses a move for the side to move in `game`, which is in progress.
+    fn choose(&mut self, game: &dyn GameState) -> Action;
+}

@@ -1,0 +1,145 @@
+use std::fmt;
+use std::str::FromStr;
+
+use thiserror::Error;
+
+use crate::domain::{Mark, NameError, PlayerName, excerpt};
+
+/// How strong a computer player is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Level {
+    /// Any empty cell, uniformly at random.
+    Random,
+    /// Takes a win it can see one move ahead; otherwise plays at random.
+    Easy,
+    /// Looks two moves ahead: wins when it can, blocks a single threat, falls for a fork.
+    Medium,
+    /// Perfect play: never loses, wins as fast as it can.
+    Impossible,
+}
+
+impl Level {
+    pub const ALL: [Level; 4] = [Level::Random, Level::Easy, Level::Medium, Level::Impossible];
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Level::Random => "Random",
+            Level::Easy => "Easy",
+            Level::Medium => "Medium",
+            Level::Impossible => "Impossible",
+        })
+    }
+}
+
+/// Who plays one side, as chosen in the menu or on the command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlayerSpec {
+    /// A person; `None` takes the default name for the mark ("Player X").
+    Human(Option<PlayerName>),
+    Computer(Level),
+}
+
+impl PlayerSpec {
+    /// The name this player is shown and recorded under when playing `mark`.
+    pub fn name(&self, mark: Mark) -> PlayerName {
+        match self {
+            PlayerSpec::Human(Some(name)) => name.clone(),
+            PlayerSpec::Human(None) => default_name(mark),
+            PlayerSpec::Computer(level) => PlayerName::computer(&level.to_string()),
+        }
+    }
+
+    pub fn is_human(&self) -> bool {
+        matches!(self, PlayerSpec::Human(_))
+    }
+}
+
+/// "Player X" or "Player O".
+pub fn default_name(mark: Mark) -> PlayerName {
+    // Cannot fail: a short, clean, unreserved name.
+    PlayerName::new(&format!("Player {mark}")).unwrap_or_else(|_| PlayerName::computer("?"))
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SpecError {
+    #[error("unknown player \"{0}\": use human, human:NAME, random, easy, medium or impossible")]
+    Unknown(String),
+    #[error("bad name in \"{given}\": {reason}")]
+    Name { given: String, reason: NameError },
+}
+
+impl FromStr for PlayerSpec {
+    type Err = SpecError;
+
+    /// `human`, `human:NAME`, `random`, `easy`, `medium` or `impossible`, in any case.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let (kind, name) = match text.split_once(':') {
+            Some((kind, name)) => (kind, Some(name)),
+            None => (text, None),
+        };
+        let level = match kind.trim().to_ascii_lowercase().as_str() {
+            "human" => {
+                let name = name
+                    .map(PlayerName::new)
+                    .transpose()
+                    .map_err(|reason| SpecError::Name { given: excerpt(text), reason })?;
+                return Ok(PlayerSpec::Human(name));
+            }
+            "random" => Level::Random,
+            "easy" => Level::Easy,
+            "medium" => Level::Medium,
+            "impossible" => Level::Impossible,
+            _ => return Err(SpecError::Unknown(excerpt(text))),
+        };
+        match name {
+            None => Ok(PlayerSpec::Computer(level)),
+            Some(_) => Err(SpecError::Unknown(excerpt(text))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rstest::rstest;
+
+    use super::*;
+
+    #[rstest]
+    #[case::human("human", PlayerSpec::Human(None))]
+    #[case::named_human("human:Ada", PlayerSpec::Human(Some(PlayerName::new("Ada").unwrap())))]
+    #[case::any_case("Impossible", PlayerSpec::Computer(Level::Impossible))]
+    #[case::random("random", PlayerSpec::Computer(Level::Random))]
+    #[case::easy("easy", PlayerSpec::Computer(Level::Easy))]
+    #[case::medium("MEDIUM", PlayerSpec::Computer(Level::Medium))]
+    fn specs_name_a_human_or_a_computer_level(#[case] text: &str, #[case] spec: PlayerSpec) {
+        assert_eq!(text.parse(), Ok(spec));
+    }
+
+    #[rstest]
+    #[case::unknown("grandmaster")]
+    #[case::empty("")]
+    #[case::name_on_a_computer("easy:Bob")]
+    fn anything_else_is_an_unknown_player(#[case] text: &str) {
+        assert!(matches!(text.parse::<PlayerSpec>(), Err(SpecError::Unknown(_))));
+    }
+
+    #[test]
+    fn a_human_with_an_unusable_name_says_why() {
+        assert!(matches!(
+            "human:   ".parse::<PlayerSpec>(),
+            Err(SpecError::Name { reason: NameError::Empty, .. })
+        ));
+    }
+
+    #[test]
+    fn computers_are_named_after_their_level() {
+        assert_eq!(PlayerSpec::Computer(Level::Medium).name(Mark::X).as_str(), "Computer (Medium)");
+    }
+
+    #[test]
+    fn unnamed_humans_are_named_after_their_mark() {
+        assert_eq!(PlayerSpec::Human(None).name(Mark::O).as_str(), "Player O");
+    }
+}

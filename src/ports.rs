@@ -1,0 +1,129 @@
+//! Every trait through which the game meets the outside world, in one place: what it
+//! shows ([`Renderer`]), what it reads ([`InputHandler`]) and what it keeps
+//! ([`ScoreStore`]). The application layer runs on these alone; `main.rs` picks the
+//! implementations (see `adapters`).
+//!
+//! The renderer is told *what* happened, as typed values; *how* it reads is its own
+//! business. That is also what makes the mocks precise: a test can say "the renderer
+//! was told that cell 5 is taken", not "some text containing 5 was printed".
+
+use std::io;
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+use crate::domain::{
+    Board, FinishedGame, Geometry, Line, Mark, NameError, PlayerName, Position, PositionError, Scoreboard,
+};
+
+/// What the program is asking a person for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Prompt {
+    /// A human's move.
+    Move { name: PlayerName, mark: Mark, geometry: Geometry },
+    /// Human vs Human, Human vs Computer or Computer vs Computer.
+    Mode,
+    /// The level of the computer playing `mark`.
+    Level { mark: Mark },
+    /// The name of the human playing `mark`; an empty answer takes `default`.
+    Name { mark: Mark, default: PlayerName },
+    /// Which mark moves first.
+    FirstMover,
+    /// What to do after a game.
+    PlayAgain,
+}
+
+/// Something a person typed that could not be used, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Problem {
+    #[error("{0}")]
+    Position(#[from] PositionError),
+    #[error("cell {0} is already taken: choose an empty one")]
+    Occupied(Position),
+    #[error("{0}")]
+    Name(#[from] NameError),
+    #[error("\"{given}\" is not one of the choices: type {expected}")]
+    Choice { given: String, expected: String },
+    #[error("{0} is already playing: choose another name")]
+    NameTaken(PlayerName),
+}
+
+/// Events worth telling the people watching.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notice {
+    Welcome,
+    GameStarts { x: PlayerName, o: PlayerName, first: Mark },
+    Moved { name: PlayerName, mark: Mark, position: Position, by_computer: bool },
+    /// A player quit: the game is not recorded.
+    Abandoned { by: PlayerName },
+    /// Input ended before the game did: the game is not recorded.
+    InputClosed,
+    /// The game counted, but the scoreboard could not be updated.
+    NotSaved { reason: String },
+    Goodbye,
+}
+
+/// Shows the game to people.
+#[cfg_attr(test, mockall::automock)]
+pub trait Renderer {
+    /// Draws the board; cells of `highlight` (a winning line) stand out.
+    fn show_board(&self, board: &dyn Board, highlight: Option<&Line>);
+    fn show_prompt(&self, prompt: &Prompt);
+    /// Lists what can be typed at `prompt`.
+    fn show_help(&self, prompt: &Prompt);
+    fn show_problem(&self, problem: &Problem);
+    fn show_notice(&self, notice: &Notice);
+    fn show_result(&self, game: &FinishedGame);
+    fn show_scoreboard(&self, scoreboard: &Scoreboard);
+}
+
+/// One answer from a person.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    /// A line of text, without its line ending.
+    Line(String),
+    /// Nothing more will come (end of file, closed terminal, or a read error).
+    End,
+}
+
+/// Reads what people type.
+#[cfg_attr(test, mockall::automock)]
+pub trait InputHandler {
+    fn read_line(&self) -> Input;
+}
+
+/// What `reset` did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reset {
+    /// The scores were cleared.
+    Cleared,
+    /// The old file could not be read, so it was kept under this name and a new one begun.
+    MovedAside(PathBuf),
+}
+
+#[derive(Debug, Error)]
+pub enum StoreError {
+    #[error("cannot use the scoreboard file {path}: {source}")]
+    Io { path: PathBuf, source: io::Error },
+    #[error(
+        "the scoreboard file {path} cannot be read ({detail}); it was left as it is. \
+         Run `tictactoe scores --reset` to move it aside and start a new one"
+    )]
+    Corrupt { path: PathBuf, detail: String },
+    #[error(
+        "the scoreboard file {path} was written by a newer version of tictactoe (format {found}; \
+         this one reads up to {supported}); it was left as it is"
+    )]
+    NewerFormat { path: PathBuf, found: u64, supported: u64 },
+    #[error("there is no folder for the scoreboard: set TICTACTOE_SCOREBOARD or pass --scoreboard PATH")]
+    NoLocation,
+}
+
+/// Keeps the scoreboard between runs.
+#[cfg_attr(test, mockall::automock)]
+pub trait ScoreStore {
+    fn load(&self) -> Result<Scoreboard, StoreError>;
+    /// Adds one finished game and returns the scoreboard with it counted.
+    fn record(&self, game: &FinishedGame) -> Result<Scoreboard, StoreError>;
+    fn reset(&self) -> Result<Reset, StoreError>;
+}
