@@ -6,6 +6,8 @@
 //! The traits that connect the layers to the outside world live in [`ports`].
 //! See docs/architecture.md for the tour.
 
+pub mod adapters;
+pub mod app;
 pub mod domain;
 pub mod engine;
 pub mod players;

@@ -13,14 +13,19 @@ use std::path::PathBuf;
 use thiserror::Error;
 
 use crate::domain::{
-    Board, FinishedGame, Geometry, Line, Mark, NameError, PlayerName, Position, PositionError, Scoreboard,
+    Board, FinishedGame, Geometry, Line, Mark, NameError, PlayerName, Position, PositionError,
+    Scoreboard,
 };
 
 /// What the program is asking a person for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Prompt {
     /// A human's move.
-    Move { name: PlayerName, mark: Mark, geometry: Geometry },
+    Move {
+        name: PlayerName,
+        mark: Mark,
+        geometry: Geometry,
+    },
     /// Human vs Human, Human vs Computer or Computer vs Computer.
     Mode,
     /// The level of the computer playing `mark`.
@@ -52,14 +57,27 @@ pub enum Problem {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Notice {
     Welcome,
-    GameStarts { x: PlayerName, o: PlayerName, first: Mark },
-    Moved { name: PlayerName, mark: Mark, position: Position, by_computer: bool },
+    GameStarts {
+        x: PlayerName,
+        o: PlayerName,
+        first: Mark,
+    },
+    Moved {
+        name: PlayerName,
+        mark: Mark,
+        position: Position,
+        by_computer: bool,
+    },
     /// A player quit: the game is not recorded.
-    Abandoned { by: PlayerName },
+    Abandoned {
+        by: PlayerName,
+    },
     /// Input ended before the game did: the game is not recorded.
     InputClosed,
     /// The game counted, but the scoreboard could not be updated.
-    NotSaved { reason: String },
+    NotSaved {
+        reason: String,
+    },
     Goodbye,
 }
 
@@ -114,8 +132,14 @@ pub enum StoreError {
         "the scoreboard file {path} was written by a newer version of tictactoe (format {found}; \
          this one reads up to {supported}); it was left as it is"
     )]
-    NewerFormat { path: PathBuf, found: u64, supported: u64 },
-    #[error("there is no folder for the scoreboard: set TICTACTOE_SCOREBOARD or pass --scoreboard PATH")]
+    NewerFormat {
+        path: PathBuf,
+        found: u64,
+        supported: u64,
+    },
+    #[error(
+        "there is no folder for the scoreboard: set TICTACTOE_SCOREBOARD or pass --scoreboard PATH"
+    )]
     NoLocation,
 }
 

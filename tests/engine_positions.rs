@@ -37,7 +37,9 @@ fn the_solver_finds_the_verdict_the_length_and_every_best_move(
 ) {
     let mut solver = Solver::new(Geometry::classic());
 
-    let analysis = solver.analyze(&board(layout), to_move).expect("game in progress");
+    let analysis = solver
+        .analyze(&board(layout), to_move)
+        .expect("game in progress");
 
     assert_eq!((analysis.verdict, analysis.plies), (verdict, plies));
     assert_eq!(numbers(&analysis.best_moves), best);
@@ -65,16 +67,28 @@ fn the_lookahead_sees_exactly_as_far_as_its_depth(
 ) {
     let lookahead = Lookahead::new(Geometry::classic(), depth);
 
-    assert_eq!(numbers(&lookahead.best_moves(&board(layout), to_move)), best);
+    assert_eq!(
+        numbers(&lookahead.best_moves(&board(layout), to_move)),
+        best
+    );
 }
 
 /// Plays every game the Impossible player can meet: all opponent moves, and each of its
 /// own best moves (it picks among them at random). Returns the number of games; panics
 /// on a loss.
-fn every_game_against_impossible(game: &Game<BitBoard>, impossible: Mark, ai: &mut MinimaxAI<StdRng>) -> u64 {
+fn every_game_against_impossible(
+    game: &Game<BitBoard>,
+    impossible: Mark,
+    ai: &mut MinimaxAI<StdRng>,
+) -> u64 {
     match game.status() {
         GameStatus::Won(win) => {
-            assert_ne!(win.mark, impossible.opponent(), "Impossible lost: {:?}", tictactoe::domain::layout_of(game.board()));
+            assert_ne!(
+                win.mark,
+                impossible.opponent(),
+                "Impossible lost: {:?}",
+                tictactoe::domain::layout_of(game.board())
+            );
             1
         }
         GameStatus::Draw => 1,
@@ -101,7 +115,10 @@ fn every_game_against_impossible(game: &Game<BitBoard>, impossible: Mark, ai: &m
 #[case::as_o_moving_second(Mark::O, Mark::X)]
 #[case::as_x_moving_second(Mark::X, Mark::O)]
 #[case::as_o_moving_first(Mark::O, Mark::O)]
-fn impossible_never_loses_whatever_the_opponent_does(#[case] impossible: Mark, #[case] first: Mark) {
+fn impossible_never_loses_whatever_the_opponent_does(
+    #[case] impossible: Mark,
+    #[case] first: Mark,
+) {
     let mut ai = MinimaxAI::impossible(StdRng::seed_from_u64(0));
     let game = Game::<BitBoard>::start(Geometry::classic(), first);
 

@@ -12,7 +12,10 @@ pub struct BitBoard {
 
 impl BitBoard {
     pub fn new(geometry: Geometry) -> Self {
-        BitBoard { geometry, marks: [0; 2] }
+        BitBoard {
+            geometry,
+            marks: [0; 2],
+        }
     }
 
     fn all_cells(&self) -> u64 {
@@ -37,7 +40,9 @@ impl Board for BitBoard {
     }
 
     fn mark_at(&self, position: Position) -> Option<Mark> {
-        Mark::ALL.into_iter().find(|mark| self.marks[mark.index()] & position.bit() != 0)
+        Mark::ALL
+            .into_iter()
+            .find(|mark| self.marks[mark.index()] & position.bit() != 0)
     }
 
     fn place(&mut self, position: Position, mark: Mark) -> Result<(), PlaceError> {
@@ -66,7 +71,10 @@ impl Board for BitBoard {
 
     fn empty_cells(&self) -> Vec<Position> {
         let empty = self.all_cells() & !self.occupied();
-        self.geometry.positions().filter(|p| empty & p.bit() != 0).collect()
+        self.geometry
+            .positions()
+            .filter(|p| empty & p.bit() != 0)
+            .collect()
     }
 
     fn count(&self, mark: Mark) -> usize {

@@ -43,15 +43,23 @@ pub trait Board {
 
     /// The empty cells in row-major order.
     fn empty_cells(&self) -> Vec<Position> {
-        self.geometry().positions().filter(|&p| self.mark_at(p).is_none()).collect()
+        self.geometry()
+            .positions()
+            .filter(|&p| self.mark_at(p).is_none())
+            .collect()
     }
 
     fn count(&self, mark: Mark) -> usize {
-        self.geometry().positions().filter(|&p| self.mark_at(p) == Some(mark)).count()
+        self.geometry()
+            .positions()
+            .filter(|&p| self.mark_at(p) == Some(mark))
+            .count()
     }
 
     fn is_full(&self) -> bool {
-        self.geometry().positions().all(|p| self.mark_at(p).is_some())
+        self.geometry()
+            .positions()
+            .all(|p| self.mark_at(p).is_some())
     }
 
     /// The cells holding `mark`, as a bitboard (bit i is cell i).
@@ -77,7 +85,11 @@ pub enum LayoutError {
     #[error("'{0}' is not a mark: use X, O, and . - or _ for an empty cell")]
     BadCharacter(char),
     #[error("a {size}x{size} board has {expected} cells, not {found}")]
-    WrongLength { size: usize, expected: usize, found: usize },
+    WrongLength {
+        size: usize,
+        expected: usize,
+        found: usize,
+    },
 }
 
 /// Fills an empty board from a layout: the cells row-major, `X`/`O` in either case,

@@ -111,7 +111,11 @@ impl<B: Board> Game<B> {
             (None, None) if board.is_full() => GameStatus::Draw,
             (None, None) => GameStatus::InProgress,
         };
-        Ok(Game { board, to_move, status })
+        Ok(Game {
+            board,
+            to_move,
+            status,
+        })
     }
 
     /// The board, with its concrete type (the trait method gives `&dyn Board`).

@@ -68,7 +68,8 @@ impl Geometry {
 
     /// The cell at 0-based `row` (from the top) and `col` (from the left).
     pub fn at(self, row: usize, col: usize) -> Option<Position> {
-        (row < self.size() && col < self.size()).then(|| Position::new((row * self.size() + col) as u8))
+        (row < self.size() && col < self.size())
+            .then(|| Position::new((row * self.size() + col) as u8))
     }
 
     pub fn row_of(self, position: Position) -> usize {
@@ -106,7 +107,8 @@ impl Geometry {
         // One table per geometry, built on first use and shared for the life of the process:
         // boards and the engine ask for lines constantly and must not rebuild them.
         const SIDES: usize = 5; // sizes 3..=7
-        static TABLES: [OnceLock<LineTable>; SIDES * SIDES] = [const { OnceLock::new() }; SIDES * SIDES];
+        static TABLES: [OnceLock<LineTable>; SIDES * SIDES] =
+            [const { OnceLock::new() }; SIDES * SIDES];
         let slot = (self.size() - 3) * SIDES + (self.win_length() - 3);
         TABLES[slot].get_or_init(|| LineTable::build(self))
     }
@@ -158,7 +160,11 @@ mod tests {
     #[case::classic(3, 3, 8)]
     #[case::four_in_a_row_on_4x4(4, 4, 10)]
     #[case::seven_in_a_row_on_7x7(7, 7, 16)]
-    fn a_full_row_to_win_gives_2n_plus_2_lines(#[case] size: usize, #[case] win: usize, #[case] lines: usize) {
+    fn a_full_row_to_win_gives_2n_plus_2_lines(
+        #[case] size: usize,
+        #[case] win: usize,
+        #[case] lines: usize,
+    ) {
         let geometry = Geometry::new(size, win).unwrap();
 
         assert_eq!(geometry.lines().len(), lines);
@@ -167,7 +173,11 @@ mod tests {
     #[rstest]
     #[case::three_on_4x4(4, 3, 4 * 2 + 4 * 2 + 2 * 4)]
     #[case::four_on_5x5(5, 4, 5 * 2 + 5 * 2 + 4 * 2)]
-    fn a_shorter_run_counts_every_placement_of_it(#[case] size: usize, #[case] win: usize, #[case] lines: usize) {
+    fn a_shorter_run_counts_every_placement_of_it(
+        #[case] size: usize,
+        #[case] win: usize,
+        #[case] lines: usize,
+    ) {
         let geometry = Geometry::new(size, win).unwrap();
 
         assert_eq!(geometry.lines().len(), lines);
@@ -201,7 +211,11 @@ mod tests {
     #[case::too_large(8, 3, GeometryError::Size(8))]
     #[case::run_longer_than_board(3, 4, GeometryError::Win { size: 3, win: 4 })]
     #[case::run_too_short(5, 2, GeometryError::Win { size: 5, win: 2 })]
-    fn out_of_range_shapes_are_refused(#[case] size: usize, #[case] win: usize, #[case] error: GeometryError) {
+    fn out_of_range_shapes_are_refused(
+        #[case] size: usize,
+        #[case] win: usize,
+        #[case] error: GeometryError,
+    ) {
         assert_eq!(Geometry::new(size, win), Err(error));
     }
 

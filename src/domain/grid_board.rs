@@ -53,7 +53,11 @@ impl Board for GridBoard {
         self.geometry
             .lines()
             .iter()
-            .find(|line| line.cells().iter().all(|&cell| self.mark_at(cell) == Some(mark)))
+            .find(|line| {
+                line.cells()
+                    .iter()
+                    .all(|&cell| self.mark_at(cell) == Some(mark))
+            })
             .cloned()
     }
 }

@@ -12,9 +12,9 @@ mod position;
 mod scoreboard;
 mod text;
 
+pub use bit_board::BitBoard;
 #[cfg(test)]
 pub use board::MockBoard;
-pub use bit_board::BitBoard;
 pub use board::{Board, LayoutError, PlaceError, Win, fill_from_layout, layout_of};
 #[cfg(test)]
 pub use game::MockGameState;

@@ -107,6 +107,9 @@ mod tests {
 
     #[test]
     fn names_differing_only_in_case_are_the_same_player() {
-        assert_eq!(PlayerName::new("ada").unwrap().key(), PlayerName::new("ADA").unwrap().key());
+        assert_eq!(
+            PlayerName::new("ada").unwrap().key(),
+            PlayerName::new("ADA").unwrap().key()
+        );
     }
 }

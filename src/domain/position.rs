@@ -69,7 +69,9 @@ pub enum PositionError {
     Empty,
     #[error("there is no cell {given}: choose 1 to {last}")]
     NumberOutOfRange { given: String, last: usize },
-    #[error("there is no cell {given}: columns go from a to {last_column}, rows from 1 to {last_row}")]
+    #[error(
+        "there is no cell {given}: columns go from a to {last_column}, rows from 1 to {last_row}"
+    )]
     CoordinateOutOfRange {
         given: String,
         last_column: char,
@@ -110,7 +112,10 @@ impl Geometry {
         let mut chars = text.chars();
         let column = chars.next().filter(char::is_ascii_alphabetic);
         let row = chars.as_str();
-        let (Some(column), false) = (column, row.is_empty() || !row.bytes().all(|b| b.is_ascii_digit())) else {
+        let (Some(column), false) = (
+            column,
+            row.is_empty() || !row.bytes().all(|b| b.is_ascii_digit()),
+        ) else {
             return Err(PositionError::Unrecognised(excerpt(text)));
         };
         let col = usize::from(column.to_ascii_lowercase() as u8 - b'a');
@@ -145,7 +150,10 @@ mod tests {
     #[case::top_right("c1", 2)]
     #[case::bottom_left("a3", 6)]
     fn cells_can_be_typed_as_numbers_or_coordinates(#[case] text: &str, #[case] index: usize) {
-        assert_eq!(classic().parse_position(text).map(Position::index), Ok(index));
+        assert_eq!(
+            classic().parse_position(text).map(Position::index),
+            Ok(index)
+        );
     }
 
     #[rstest]
@@ -156,7 +164,10 @@ mod tests {
     fn numbers_off_the_board_say_which_numbers_are_allowed(#[case] text: &str) {
         let error = classic().parse_position(text).unwrap_err();
 
-        assert!(matches!(error, PositionError::NumberOutOfRange { last: 9, .. }), "{error:?}");
+        assert!(
+            matches!(error, PositionError::NumberOutOfRange { last: 9, .. }),
+            "{error:?}"
+        );
         assert!(error.to_string().contains("choose 1 to 9"));
     }
 
@@ -167,7 +178,14 @@ mod tests {
     fn coordinates_off_the_board_say_which_are_allowed(#[case] text: &str) {
         let error = classic().parse_position(text).unwrap_err();
 
-        assert!(matches!(error, PositionError::CoordinateOutOfRange { last_column: 'c', last_row: 3, .. }));
+        assert!(matches!(
+            error,
+            PositionError::CoordinateOutOfRange {
+                last_column: 'c',
+                last_row: 3,
+                ..
+            }
+        ));
     }
 
     #[rstest]
@@ -177,7 +195,10 @@ mod tests {
     #[case::non_ascii("é2")]
     #[case::replacement_character("\u{FFFD}\u{FFFD}")]
     fn anything_else_is_unrecognised(#[case] text: &str) {
-        assert!(matches!(classic().parse_position(text), Err(PositionError::Unrecognised(_))));
+        assert!(matches!(
+            classic().parse_position(text),
+            Err(PositionError::Unrecognised(_))
+        ));
     }
 
     #[test]

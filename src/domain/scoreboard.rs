@@ -34,7 +34,9 @@ pub struct Record {
 
 impl Record {
     pub fn games(&self) -> u64 {
-        self.wins.saturating_add(self.losses).saturating_add(self.ties)
+        self.wins
+            .saturating_add(self.losses)
+            .saturating_add(self.ties)
     }
 
     fn add(&mut self, other: Record) {
@@ -77,9 +79,18 @@ impl Scoreboard {
     pub fn record(&mut self, game: &FinishedGame) {
         for mark in Mark::ALL {
             let result = match game.outcome {
-                Outcome::Draw => Record { ties: 1, ..Record::default() },
-                Outcome::Won(winner) if winner == mark => Record { wins: 1, ..Record::default() },
-                Outcome::Won(_) => Record { losses: 1, ..Record::default() },
+                Outcome::Draw => Record {
+                    ties: 1,
+                    ..Record::default()
+                },
+                Outcome::Won(winner) if winner == mark => Record {
+                    wins: 1,
+                    ..Record::default()
+                },
+                Outcome::Won(_) => Record {
+                    losses: 1,
+                    ..Record::default()
+                },
             };
             self.entry(game.name_of(mark)).add(result);
         }
@@ -92,7 +103,10 @@ impl Scoreboard {
 
     pub fn record_of(&self, name: &PlayerName) -> Option<Record> {
         let key = name.key();
-        self.standings.iter().find(|s| s.name.key() == key).map(|s| s.record)
+        self.standings
+            .iter()
+            .find(|s| s.name.key() == key)
+            .map(|s| s.record)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -134,7 +148,11 @@ mod tests {
     }
 
     fn game(x: &str, o: &str, outcome: Outcome) -> FinishedGame {
-        FinishedGame { x: name(x), o: name(o), outcome }
+        FinishedGame {
+            x: name(x),
+            o: name(o),
+            outcome,
+        }
     }
 
     #[test]
@@ -143,8 +161,22 @@ mod tests {
 
         board.record(&game("Ada", "Bob", Outcome::Won(Mark::O)));
 
-        assert_eq!(board.record_of(&name("Bob")), Some(Record { wins: 1, losses: 0, ties: 0 }));
-        assert_eq!(board.record_of(&name("Ada")), Some(Record { wins: 0, losses: 1, ties: 0 }));
+        assert_eq!(
+            board.record_of(&name("Bob")),
+            Some(Record {
+                wins: 1,
+                losses: 0,
+                ties: 0
+            })
+        );
+        assert_eq!(
+            board.record_of(&name("Ada")),
+            Some(Record {
+                wins: 0,
+                losses: 1,
+                ties: 0
+            })
+        );
     }
 
     #[test]
@@ -166,7 +198,11 @@ mod tests {
         board.record(&game("ADA", "Bob", Outcome::Won(Mark::X)));
 
         assert_eq!(board.standings().len(), 2);
-        assert_eq!(board.standings()[0].name.as_str(), "Ada", "the first spelling is kept");
+        assert_eq!(
+            board.standings()[0].name.as_str(),
+            "Ada",
+            "the first spelling is kept"
+        );
         assert_eq!(board.standings()[0].record.wins, 2);
     }
 
@@ -186,12 +222,18 @@ mod tests {
     fn counts_saturate_instead_of_overflowing() {
         let full = Standing {
             name: name("Ada"),
-            record: Record { wins: u64::MAX, ..Record::default() },
+            record: Record {
+                wins: u64::MAX,
+                ..Record::default()
+            },
         };
         let mut board = Scoreboard::from_standings([full]);
 
         board.record(&game("Ada", "Bob", Outcome::Won(Mark::X)));
 
-        assert_eq!(board.record_of(&name("Ada")).map(|r| r.wins), Some(u64::MAX));
+        assert_eq!(
+            board.record_of(&name("Ada")).map(|r| r.wins),
+            Some(u64::MAX)
+        );
     }
 }

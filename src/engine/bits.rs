@@ -20,7 +20,9 @@ impl Shape {
     pub fn new(geometry: Geometry) -> Self {
         let masks = geometry.line_masks();
         let mut order: Vec<u8> = (0..geometry.cell_count() as u8).collect();
-        order.sort_by_key(|&cell| std::cmp::Reverse(masks.iter().filter(|&&m| m & (1 << cell) != 0).count()));
+        order.sort_by_key(|&cell| {
+            std::cmp::Reverse(masks.iter().filter(|&&m| m & (1 << cell) != 0).count())
+        });
         Shape {
             geometry,
             all: (1u64 << geometry.cell_count()) - 1,

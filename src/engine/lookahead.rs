@@ -41,7 +41,11 @@ impl Lookahead {
         let Some(top) = scored.iter().map(|&(_, score)| score).max() else {
             return Vec::new();
         };
-        scored.into_iter().filter(|&(_, s)| s == top).map(|(cell, _)| cell).collect()
+        scored
+            .into_iter()
+            .filter(|&(_, s)| s == top)
+            .map(|(cell, _)| cell)
+            .collect()
     }
 
     /// The score of playing `bit`, for the side that plays it, seen `depth` moves deep.
@@ -62,6 +66,10 @@ impl Lookahead {
             cells &= cells - 1;
             best_reply = best_reply.max(self.score_move(opp, me, reply, depth - 1));
         }
-        if best_reply == i32::MIN { 0 } else { -best_reply }
+        if best_reply == i32::MIN {
+            0
+        } else {
+            -best_reply
+        }
     }
 }

@@ -109,7 +109,10 @@ impl Solver {
         Some(Analysis {
             verdict,
             plies: plies as usize,
-            best_moves: geometry.positions().filter(|p| best & p.bit() != 0).collect(),
+            best_moves: geometry
+                .positions()
+                .filter(|p| best & p.bit() != 0)
+                .collect(),
         })
     }
 
@@ -134,7 +137,11 @@ impl Solver {
             return -(left - 1);
         }
         // One threat must be blocked; otherwise every empty cell is a candidate.
-        let moves = if their_threats != 0 { their_threats } else { empty };
+        let moves = if their_threats != 0 {
+            their_threats
+        } else {
+            empty
+        };
 
         // No immediate win, so the best left is a win with my next move but one
         // (scoring left - 2), or a draw when too few cells remain for that.
@@ -179,7 +186,13 @@ impl Solver {
             Bound::Exact
         };
         // Scores lie within ±50 (at most 49 cells), so they fit an i8.
-        self.table.insert(key, Entry { score: best as i8, bound });
+        self.table.insert(
+            key,
+            Entry {
+                score: best as i8,
+                bound,
+            },
+        );
         best
     }
 }

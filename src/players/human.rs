@@ -33,7 +33,11 @@ pub struct HumanPlayer<I, R> {
 
 impl<I: InputHandler, R: Renderer> HumanPlayer<I, R> {
     pub fn new(name: PlayerName, input: Rc<I>, renderer: Rc<R>) -> Self {
-        HumanPlayer { name, input, renderer }
+        HumanPlayer {
+            name,
+            input,
+            renderer,
+        }
     }
 }
 

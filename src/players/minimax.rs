@@ -20,18 +20,35 @@ pub struct MinimaxAI<R> {
 }
 
 enum Search {
-    Lookahead { depth: u32, engine: Option<Lookahead> },
+    Lookahead {
+        depth: u32,
+        engine: Option<Lookahead>,
+    },
     /// Built on the first move; keeps its table for the rest of the game and beyond.
     Exact(Option<Solver>),
 }
 
 impl<R: Rng> MinimaxAI<R> {
     pub fn easy(rng: R) -> Self {
-        Self::with_search(Level::Easy, Search::Lookahead { depth: 1, engine: None }, rng)
+        Self::with_search(
+            Level::Easy,
+            Search::Lookahead {
+                depth: 1,
+                engine: None,
+            },
+            rng,
+        )
     }
 
     pub fn medium(rng: R) -> Self {
-        Self::with_search(Level::Medium, Search::Lookahead { depth: 2, engine: None }, rng)
+        Self::with_search(
+            Level::Medium,
+            Search::Lookahead {
+                depth: 2,
+                engine: None,
+            },
+            rng,
+        )
     }
 
     pub fn impossible(rng: R) -> Self {
@@ -58,7 +75,10 @@ impl<R: Rng> MinimaxAI<R> {
                     Some(solver) if solver.geometry() == geometry => solver,
                     _ => solver.insert(Solver::new(geometry)),
                 };
-                solver.analyze(board, to_move).map(|a| a.best_moves).unwrap_or_default()
+                solver
+                    .analyze(board, to_move)
+                    .map(|a| a.best_moves)
+                    .unwrap_or_default()
             }
         }
     }

@@ -5,7 +5,7 @@ mod factory;
 mod human;
 mod minimax;
 mod random;
-mod spec;
+pub mod spec;
 
 pub use factory::{PlayerFactory, StandardPlayers};
 pub use human::{Command, HumanPlayer};

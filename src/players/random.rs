@@ -53,8 +53,13 @@ mod tests {
         let mut player = RandomAI::new(StdRng::seed_from_u64(7));
 
         for _ in 0..200 {
-            let Action::Place(cell) = player.choose(&game) else { panic!("expected a move") };
-            assert!(game.board().mark_at(cell).is_none(), "played taken cell {cell}");
+            let Action::Place(cell) = player.choose(&game) else {
+                panic!("expected a move")
+            };
+            assert!(
+                game.board().mark_at(cell).is_none(),
+                "played taken cell {cell}"
+            );
         }
     }
 
@@ -71,7 +76,10 @@ mod tests {
         }
 
         // 1000 expected per cell; 800..1200 is more than 6 standard deviations wide.
-        assert!(counts.iter().all(|&n| (800..1200).contains(&n)), "{counts:?}");
+        assert!(
+            counts.iter().all(|&n| (800..1200).contains(&n)),
+            "{counts:?}"
+        );
     }
 
     #[test]

@@ -81,10 +81,13 @@ impl FromStr for PlayerSpec {
         };
         let level = match kind.trim().to_ascii_lowercase().as_str() {
             "human" => {
-                let name = name
-                    .map(PlayerName::new)
-                    .transpose()
-                    .map_err(|reason| SpecError::Name { given: excerpt(text), reason })?;
+                let name =
+                    name.map(PlayerName::new)
+                        .transpose()
+                        .map_err(|reason| SpecError::Name {
+                            given: excerpt(text),
+                            reason,
+                        })?;
                 return Ok(PlayerSpec::Human(name));
             }
             "random" => Level::Random,
@@ -122,20 +125,29 @@ mod tests {
     #[case::empty("")]
     #[case::name_on_a_computer("easy:Bob")]
     fn anything_else_is_an_unknown_player(#[case] text: &str) {
-        assert!(matches!(text.parse::<PlayerSpec>(), Err(SpecError::Unknown(_))));
+        assert!(matches!(
+            text.parse::<PlayerSpec>(),
+            Err(SpecError::Unknown(_))
+        ));
     }
 
     #[test]
     fn a_human_with_an_unusable_name_says_why() {
         assert!(matches!(
             "human:   ".parse::<PlayerSpec>(),
-            Err(SpecError::Name { reason: NameError::Empty, .. })
+            Err(SpecError::Name {
+                reason: NameError::Empty,
+                ..
+            })
         ));
     }
 
     #[test]
     fn computers_are_named_after_their_level() {
-        assert_eq!(PlayerSpec::Computer(Level::Medium).name(Mark::X).as_str(), "Computer (Medium)");
+        assert_eq!(
+            PlayerSpec::Computer(Level::Medium).name(Mark::X).as_str(),
+            "Computer (Medium)"
+        );
     }
 
     #[test]

@@ -1,0 +1,270 @@
+use std::cell::RefCell;
+use std::io::Write;
+use std::thread;
+use std::time::Duration;
+
+use colored::{ColoredString, Colorize};
+
+use crate::domain::{Board, FinishedGame, Line, Mark, Outcome, Scoreboard};
+use crate::players::Level;
+use crate::ports::{Notice, Problem, Prompt, Renderer};
+
+/// Draws the game as text on any writer: standard output in the game, a buffer in tests.
+///
+/// With colour on, X and O have their own colours and a winning line is lit up; with it
+/// off, a winning line is shown in [brackets] so it still stands out. Output errors
+/// (a closed pipe) are ignored: there is nobody left to tell.
+pub struct ConsoleRenderer<W: Write> {
+    out: RefCell<W>,
+    colour: bool,
+    computer_pause: Duration,
+}
+
+impl<W: Write> ConsoleRenderer<W> {
+    pub fn new(out: W, colour: bool) -> Self {
+        ConsoleRenderer {
+            out: RefCell::new(out),
+            colour,
+            computer_pause: Duration::ZERO,
+        }
+    }
+
+    /// Waits this long after each computer move, so people can follow the game.
+    pub fn with_computer_pause(mut self, pause: Duration) -> Self {
+        self.computer_pause = pause;
+        self
+    }
+
+    /// The writer back, for tests to read what was drawn.
+    pub fn into_inner(self) -> W {
+        self.out.into_inner()
+    }
+
+    fn write(&self, text: &str) {
+        let mut out = self.out.borrow_mut();
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+    }
+
+    fn paint(&self, text: &str, style: fn(ColoredString) -> ColoredString) -> String {
+        if self.colour {
+            style(text.into()).to_string()
+        } else {
+            text.to_string()
+        }
+    }
+
+    fn mark(&self, mark: Mark) -> String {
+        match mark {
+            Mark::X => self.paint("X", |s| s.bright_cyan().bold()),
+            Mark::O => self.paint("O", |s| s.bright_yellow().bold()),
+        }
+    }
+
+    fn cell(
+        &self,
+        board: &dyn Board,
+        index: usize,
+        width: usize,
+        highlight: Option<&Line>,
+    ) -> String {
+        let Some(position) = board.geometry().position(index) else {
+            return " ".repeat(width);
+        };
+        let lit = highlight.is_some_and(|line| line.contains(position));
+        let text = match board.mark_at(position) {
+            Some(mark) => mark.to_string(),
+            None => position.number().to_string(),
+        };
+        let padded = if lit && !self.colour {
+            format!("{:^width$}", format!("[{text}]"))
+        } else {
+            format!("{text:^width$}")
+        };
+        match (board.mark_at(position), lit) {
+            (Some(_), true) if self.colour => {
+                self.paint(&padded, |s| s.black().on_bright_green().bold())
+            }
+            (Some(mark), _) => padded.replace(&mark.to_string(), &self.mark(mark)),
+            (None, _) => self.paint(&padded, |s| s.dimmed()),
+        }
+    }
+}
+
+fn level_menu() -> String {
+    Level::ALL
+        .iter()
+        .enumerate()
+        .map(|(i, level)| format!("  {}  {level}\n", i + 1))
+        .collect()
+}
+
+impl<W: Write> Renderer for ConsoleRenderer<W> {
+    fn show_board(&self, board: &dyn Board, highlight: Option<&Line>) {
+        let size = board.geometry().size();
+        let width = board.geometry().cell_count().to_string().len() + 2;
+        let margin = " ".repeat(4);
+        let mut text = String::from("\n");
+        text.push_str(&margin);
+        for col in 0..size {
+            let letter = char::from(b'a' + col as u8).to_string();
+            text.push_str(&self.paint(&format!("{letter:^width$}"), |s| s.dimmed()));
+            text.push(' ');
+        }
+        text.push('\n');
+        let rule = vec!["-".repeat(width); size].join("+");
+        for row in 0..size {
+            if row > 0 {
+                text.push_str(&format!("{margin}{rule}\n"));
+            }
+            let cells: Vec<String> = (0..size)
+                .map(|col| self.cell(board, row * size + col, width, highlight))
+                .collect();
+            text.push_str(&format!(
+                "{:>2}  {}\n",
+                self.paint(&(row + 1).to_string(), |s| s.dimmed()),
+                cells.join("|")
+            ));
+        }
+        text.push('\n');
+        self.write(&text);
+    }
+
+    fn show_prompt(&self, prompt: &Prompt) {
+        let text = match prompt {
+            Prompt::Move {
+                name,
+                mark,
+                geometry,
+            } => format!(
+                "{name} ({}), your move [1-{} or a coordinate like b2; h = help]: ",
+                self.mark(*mark),
+                geometry.cell_count()
+            ),
+            Prompt::Mode => format!(
+                "{}\n  1  Human vs Human\n  2  Human vs Computer\n  3  Computer vs Computer\nYour choice [2]: ",
+                self.paint("Choose a game:", |s| s.bold())
+            ),
+            Prompt::Level { mark } => format!(
+                "{}\n{}Your choice [4]: ",
+                self.paint(&format!("Level for the computer playing {mark}:"), |s| s
+                    .bold()),
+                level_menu()
+            ),
+            Prompt::Name { mark, default } => {
+                format!("Name for the player of {} [{default}]: ", self.mark(*mark))
+            }
+            Prompt::FirstMover => "Who moves first, x or o? [x]: ".to_string(),
+            Prompt::PlayAgain => {
+                "Play again with the same players? y = yes, m = menu, n = quit [y]: ".to_string()
+            }
+        };
+        self.write(&text);
+    }
+
+    fn show_help(&self, prompt: &Prompt) {
+        let specific = match prompt {
+            Prompt::Move { geometry, .. } => format!(
+                "Type the number of an empty cell (1 to {}), or its coordinate: column letter then row \
+                 number, so b2 is the second column of the second row.\n\
+                 q leaves (a game left unfinished is not recorded).",
+                geometry.cell_count()
+            ),
+            Prompt::Name { .. } => format!(
+                "Type a name (up to 40 characters) or press Enter for the one in [brackets]. Names are \
+                 compared without regard to case: \"ada\" and \"Ada\" share a scoreboard row.\nq leaves."
+            ),
+            _ => "Type one of the choices shown, or press Enter for the one in [brackets].\nq leaves.".to_string(),
+        };
+        self.write(&format!("{specific}\nh shows this help.\n"));
+    }
+
+    fn show_problem(&self, problem: &Problem) {
+        self.write(&format!(
+            "{} {problem}\n",
+            self.paint("!", |s| s.bright_red().bold())
+        ));
+    }
+
+    fn show_notice(&self, notice: &Notice) {
+        let text = match notice {
+            Notice::Welcome => format!(
+                "{}\nGet a full row, column or diagonal to win. At any prompt, h shows help and q leaves.\n\n",
+                self.paint("Tic Tac Toe", |s| s.bold())
+            ),
+            Notice::GameStarts { x, o, first } => format!(
+                "\n{x} ({}) vs {o} ({}). {} moves first.\n",
+                self.mark(Mark::X),
+                self.mark(Mark::O),
+                self.mark(*first)
+            ),
+            Notice::Moved {
+                name,
+                mark,
+                position,
+                by_computer,
+            } => {
+                if *by_computer && !self.computer_pause.is_zero() {
+                    thread::sleep(self.computer_pause);
+                }
+                format!("{name} ({}) plays {position}.\n", self.mark(*mark))
+            }
+            Notice::Abandoned { by } => format!("{by} left. This game is not recorded.\n"),
+            Notice::InputClosed => {
+                "Input ended, so the program stops here. Nothing unfinished was recorded.\n".into()
+            }
+            Notice::NotSaved { reason } => format!(
+                "{} the result was not saved: {reason}\n",
+                self.paint("warning:", |s| s.bright_red().bold())
+            ),
+            Notice::Goodbye => "Thanks for playing!\n".into(),
+        };
+        self.write(&text);
+    }
+
+    fn show_result(&self, game: &FinishedGame) {
+        let text = match game.outcome {
+            Outcome::Won(mark) => format!("{} ({}) wins!", game.name_of(mark), self.mark(mark)),
+            Outcome::Draw => "It's a draw.".to_string(),
+        };
+        self.write(&format!("{}\n", self.paint(&text, |s| s.bold())));
+    }
+
+    fn show_scoreboard(&self, scoreboard: &Scoreboard) {
+        if scoreboard.is_empty() {
+            self.write("No games recorded yet.\n");
+            return;
+        }
+        let width = scoreboard
+            .standings()
+            .iter()
+            .map(|s| s.name.as_str().chars().count())
+            .max()
+            .unwrap_or(0)
+            .max("Player".len());
+        let mut text = format!(
+            "\n{}\n",
+            self.paint(
+                &format!(
+                    "{:<width$}  {:>5}  {:>6}  {:>5}  {:>5}",
+                    "Player", "Wins", "Losses", "Ties", "Games"
+                ),
+                |s| s.bold()
+            )
+        );
+        for standing in scoreboard.standings() {
+            let r = standing.record;
+            let name = standing.name.as_str();
+            let pad = width - name.chars().count();
+            text.push_str(&format!(
+                "{name}{}  {:>5}  {:>6}  {:>5}  {:>5}\n",
+                " ".repeat(pad),
+                r.wins,
+                r.losses,
+                r.ties,
+                r.games()
+            ));
+        }
+        self.write(&text);
+    }
+}

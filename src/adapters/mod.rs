@@ -1,0 +1,12 @@
+//! The outside world: a console to draw on and read from, and a JSON file for the
+//! scoreboard. Each implements a trait from `ports`; only `main.rs` names them.
+
+mod console_input;
+mod console_renderer;
+mod json_store;
+mod report;
+
+pub use console_input::ConsoleInput;
+pub use console_renderer::ConsoleRenderer;
+pub use json_store::JsonFileStore;
+pub use report::scoreboard_json;

@@ -1,0 +1,172 @@
+//! What a person can answer at each menu prompt, parsed into types. Pure functions: the
+//! session does the asking.
+
+use crate::domain::{Mark, PlayerName, excerpt};
+use crate::players::Level;
+use crate::ports::Problem;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    HumanVsHuman,
+    HumanVsComputer,
+    ComputerVsComputer,
+}
+
+/// What to do once a game is over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AfterGame {
+    PlayAgain,
+    Menu,
+    Quit,
+}
+
+/// An answer to any prompt: a value, or one of the words that work everywhere.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reply<T> {
+    Value(T),
+    Help,
+    Quit,
+}
+
+/// Reads the words every prompt understands (`q`/`quit`, `h`/`help`), then `parse`.
+pub fn reply<T>(
+    text: &str,
+    parse: impl FnOnce(&str) -> Result<T, Problem>,
+) -> Result<Reply<T>, Problem> {
+    match text.trim().to_lowercase().as_str() {
+        "q" | "quit" => Ok(Reply::Quit),
+        "h" | "help" => Ok(Reply::Help),
+        _ => parse(text.trim()).map(Reply::Value),
+    }
+}
+
+fn choice(text: &str, expected: &str) -> Problem {
+    Problem::Choice {
+        given: excerpt(text),
+        expected: expected.to_string(),
+    }
+}
+
+/// `1`, `2` or `3`; empty picks Human vs Computer.
+pub fn mode(text: &str) -> Result<Mode, Problem> {
+    match text {
+        "1" => Ok(Mode::HumanVsHuman),
+        "2" | "" => Ok(Mode::HumanVsComputer),
+        "3" => Ok(Mode::ComputerVsComputer),
+        _ => Err(choice(text, "1, 2 or 3")),
+    }
+}
+
+/// `1` to `4` or the level's name; empty picks Impossible.
+pub fn level(text: &str) -> Result<Level, Problem> {
+    match text.to_lowercase().as_str() {
+        "1" | "random" => Ok(Level::Random),
+        "2" | "easy" => Ok(Level::Easy),
+        "3" | "medium" => Ok(Level::Medium),
+        "4" | "impossible" | "" => Ok(Level::Impossible),
+        _ => Err(choice(text, "1, 2, 3 or 4")),
+    }
+}
+
+/// Any usable name; empty takes `default`.
+pub fn name(text: &str, default: &PlayerName) -> Result<PlayerName, Problem> {
+    if text.trim().is_empty() {
+        return Ok(default.clone());
+    }
+    PlayerName::new(text).map_err(Problem::Name)
+}
+
+/// `x` or `o`; empty picks X.
+pub fn first_mover(text: &str) -> Result<Mark, Problem> {
+    match text.to_lowercase().as_str() {
+        "x" | "" => Ok(Mark::X),
+        "o" => Ok(Mark::O),
+        _ => Err(choice(text, "x or o")),
+    }
+}
+
+/// `y` (or empty) plays again, `m` goes to the menu, `n` quits.
+pub fn after_game(text: &str) -> Result<AfterGame, Problem> {
+    match text.to_lowercase().as_str() {
+        "y" | "yes" | "" => Ok(AfterGame::PlayAgain),
+        "m" | "menu" => Ok(AfterGame::Menu),
+        "n" | "no" => Ok(AfterGame::Quit),
+        _ => Err(choice(text, "y, m or n")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rstest::rstest;
+
+    use super::*;
+
+    #[rstest]
+    #[case::quit("q")]
+    #[case::quit_word("QUIT")]
+    #[case::padded("  q  ")]
+    fn quit_works_at_every_prompt(#[case] text: &str) {
+        assert_eq!(reply(text, mode), Ok(Reply::Quit));
+        assert_eq!(reply(text, level), Ok(Reply::Quit));
+        assert_eq!(reply(text, first_mover), Ok(Reply::Quit));
+    }
+
+    #[test]
+    fn help_works_at_every_prompt() {
+        assert_eq!(reply("help", after_game), Ok(Reply::Help));
+        assert_eq!(reply("h", mode), Ok(Reply::Help));
+    }
+
+    #[rstest]
+    #[case::one("1", Mode::HumanVsHuman)]
+    #[case::two("2", Mode::HumanVsComputer)]
+    #[case::three("3", Mode::ComputerVsComputer)]
+    #[case::default("", Mode::HumanVsComputer)]
+    fn modes_are_chosen_by_number(#[case] text: &str, #[case] expected: Mode) {
+        assert_eq!(reply(text, mode), Ok(Reply::Value(expected)));
+    }
+
+    #[rstest]
+    #[case::zero("0")]
+    #[case::four("4")]
+    #[case::word("chess")]
+    #[case::huge(&"9".repeat(100_000))]
+    fn other_mode_answers_list_the_choices(#[case] text: &str) {
+        let Err(Problem::Choice { expected, given }) = reply(text, mode) else {
+            panic!("expected a choice problem")
+        };
+        assert_eq!(expected, "1, 2 or 3");
+        assert!(given.chars().count() <= 21);
+    }
+
+    #[rstest]
+    #[case::by_number("3", Level::Medium)]
+    #[case::by_name("Easy", Level::Easy)]
+    #[case::default("", Level::Impossible)]
+    fn levels_are_chosen_by_number_or_name(#[case] text: &str, #[case] expected: Level) {
+        assert_eq!(level(text), Ok(expected));
+    }
+
+    #[test]
+    fn an_empty_name_takes_the_default() {
+        let default = PlayerName::new("Player X").unwrap();
+
+        assert_eq!(name("", &default), Ok(default.clone()));
+    }
+
+    #[test]
+    fn an_unusable_name_says_why() {
+        let default = PlayerName::new("Player X").unwrap();
+
+        assert!(matches!(name("Computer", &default), Err(Problem::Name(_))));
+    }
+
+    #[rstest]
+    #[case::again("y", AfterGame::PlayAgain)]
+    #[case::default("", AfterGame::PlayAgain)]
+    #[case::menu("m", AfterGame::Menu)]
+    #[case::no("n", AfterGame::Quit)]
+    fn after_a_game_people_choose_what_next(#[case] text: &str, #[case] expected: AfterGame) {
+        assert_eq!(after_game(text), Ok(expected));
+    }
+}

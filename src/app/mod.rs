@@ -1,0 +1,10 @@
+//! The application: one game ([`GameController`]) and the menus around games
+//! ([`Session`]). Runs on the traits in `ports` and `players` only; it never names a
+//! console, a file or a concrete player.
+
+mod controller;
+pub mod menu;
+mod session;
+
+pub use controller::{GameController, GameEnd, PlayError};
+pub use session::{Session, SessionEnd, Settings};

@@ -1,0 +1,77 @@
+//! The command line, as clap reads it. Values are parsed into domain types here, at the
+//! edge, so a bad `--x` is a usage error (exit 2) before anything runs.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use tictactoe::domain::Mark;
+use tictactoe::players::PlayerSpec;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "tictactoe",
+    version,
+    about = "Tic Tac Toe in the terminal, against a friend or the computer."
+)]
+#[command(after_help = "With no command, opens the interactive menu.")]
+pub struct Cli {
+    /// The scoreboard file [default: scores.json in this platform's data folder]
+    #[arg(long, global = true, env = "TICTACTOE_SCOREBOARD", value_name = "PATH")]
+    pub scoreboard: Option<PathBuf>,
+
+    /// Seed for every random choice, so games can be replayed exactly
+    #[arg(long, global = true, value_name = "S")]
+    pub seed: Option<u64>,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Play one game, no menus
+    Play(PlayArgs),
+    /// Show the scoreboard
+    Scores(ScoresArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// Who plays X: human, human:NAME, random, easy, medium or impossible
+    #[arg(long = "x", value_name = "SPEC")]
+    pub x: PlayerSpec,
+
+    /// Who plays O: human, human:NAME, random, easy, medium or impossible
+    #[arg(long = "o", value_name = "SPEC")]
+    pub o: PlayerSpec,
+
+    /// Which mark moves first
+    #[arg(long, value_enum, default_value_t = First::X)]
+    pub first: First,
+}
+
+#[derive(Debug, Args)]
+pub struct ScoresArgs {
+    /// Print JSON instead of a table
+    #[arg(long)]
+    pub json: bool,
+
+    /// Clear the scoreboard first (an unreadable file is moved aside, not deleted)
+    #[arg(long)]
+    pub reset: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum First {
+    X,
+    O,
+}
+
+impl From<First> for Mark {
+    fn from(first: First) -> Mark {
+        match first {
+            First::X => Mark::X,
+            First::O => Mark::O,
+        }
+    }
+}
