@@ -13,8 +13,7 @@ use std::path::PathBuf;
 use thiserror::Error;
 
 use crate::domain::{
-    Board, FinishedGame, Geometry, Line, Mark, NameError, PlayerName, Position, PositionError,
-    Scoreboard,
+    Board, FinishedGame, Geometry, Mark, NameError, PlayerName, Position, PositionError, Scoreboard,
 };
 
 /// What the program is asking a person for.
@@ -84,8 +83,8 @@ pub enum Notice {
 /// Shows the game to people.
 #[cfg_attr(test, mockall::automock)]
 pub trait Renderer {
-    /// Draws the board; cells of `highlight` (a winning line) stand out.
-    fn show_board(&self, board: &dyn Board, highlight: Option<&Line>);
+    /// Draws the board; the cells in `highlight` (a winning line, or none) stand out.
+    fn show_board(&self, board: &dyn Board, highlight: &[Position]);
     fn show_prompt(&self, prompt: &Prompt);
     /// Lists what can be typed at `prompt`.
     fn show_help(&self, prompt: &Prompt);

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use colored::{ColoredString, Colorize};
 
-use crate::domain::{Board, FinishedGame, Line, Mark, Outcome, Scoreboard};
+use crate::domain::{Board, FinishedGame, Mark, Outcome, Position, Scoreboard};
 use crate::players::Level;
 use crate::ports::{Notice, Problem, Prompt, Renderer};
 
@@ -66,12 +66,12 @@ impl<W: Write> ConsoleRenderer<W> {
         board: &dyn Board,
         index: usize,
         width: usize,
-        highlight: Option<&Line>,
+        highlight: &[Position],
     ) -> String {
         let Some(position) = board.geometry().position(index) else {
             return " ".repeat(width);
         };
-        let lit = highlight.is_some_and(|line| line.contains(position));
+        let lit = highlight.contains(&position);
         let text = match board.mark_at(position) {
             Some(mark) => mark.to_string(),
             None => position.number().to_string(),
@@ -100,7 +100,7 @@ fn level_menu() -> String {
 }
 
 impl<W: Write> Renderer for ConsoleRenderer<W> {
-    fn show_board(&self, board: &dyn Board, highlight: Option<&Line>) {
+    fn show_board(&self, board: &dyn Board, highlight: &[Position]) {
         let size = board.geometry().size();
         let width = board.geometry().cell_count().to_string().len() + 2;
         let margin = " ".repeat(4);

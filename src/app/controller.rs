@@ -54,7 +54,7 @@ impl<R: Renderer, S: ScoreStore> GameController<R, S> {
             o,
             first: game.to_move(),
         });
-        self.renderer.show_board(game.board(), None);
+        self.renderer.show_board(game.board(), &[]);
 
         let outcome = loop {
             match game.status() {
@@ -79,8 +79,8 @@ impl<R: Renderer, S: ScoreStore> GameController<R, S> {
                         by_computer: !player.is_human(),
                     });
                     let highlight = match &status {
-                        GameStatus::Won(win) => Some(&win.line),
-                        _ => None,
+                        GameStatus::Won(win) => win.line.cells(),
+                        _ => &[],
                     };
                     self.renderer.show_board(game.board(), highlight);
                 }
@@ -107,5 +107,296 @@ impl<R: Renderer, S: ScoreStore> GameController<R, S> {
             }),
         }
         Ok(GameEnd::Finished(finished))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use mockall::Sequence;
+    use mockall::predicate::eq;
+
+    use super::*;
+    use crate::domain::{
+        Board, Game, Geometry, GridBoard, Mark, MockGameState, Position, Scoreboard, Win,
+        fill_from_layout,
+    };
+    use crate::players::MockPlayer;
+    use crate::ports::{MockRenderer, MockScoreStore, StoreError};
+
+    fn name(text: &str) -> PlayerName {
+        PlayerName::new(text).unwrap()
+    }
+
+    fn cell(number: usize) -> Position {
+        Geometry::classic().position(number - 1).unwrap()
+    }
+
+    // mockall tries expectations in the order they were set, so each test sets its
+    // specific expectations first and the catch-all ones after.
+
+    /// A renderer that accepts anything: for tests whose subject is elsewhere.
+    fn quiet_renderer() -> MockRenderer {
+        let mut renderer = MockRenderer::new();
+        renderer.expect_show_board().return_const(());
+        renderer.expect_show_notice().return_const(());
+        renderer.expect_show_result().return_const(());
+        renderer.expect_show_scoreboard().return_const(());
+        renderer
+    }
+
+    /// A player who plays `moves` in order.
+    fn scripted_player(player: &str, moves: &[usize]) -> MockPlayer {
+        let mut mock = MockPlayer::new();
+        mock.expect_name().return_const(name(player));
+        mock.expect_is_human().return_const(true);
+        let mut moves: Vec<Position> = moves.iter().rev().map(|&n| cell(n)).collect();
+        mock.expect_choose()
+            .returning(move |_| moves.pop().map_or(Action::Quit, Action::Place));
+        mock
+    }
+
+    fn seats(x: MockPlayer, o: MockPlayer) -> [Box<dyn Player>; 2] {
+        [Box::new(x), Box::new(o)]
+    }
+
+    fn storing_ok() -> MockScoreStore {
+        let mut store = MockScoreStore::new();
+        store.expect_record().returning(|_| Ok(Scoreboard::new()));
+        store
+    }
+
+    /// A game one move from X winning with cell 3: "xx./oo./...".
+    fn x_about_to_win() -> MockGameState {
+        let board = fill_from_layout(GridBoard::new(Geometry::classic()), "xx./oo./...").unwrap();
+        let won = GameStatus::Won(Win {
+            mark: Mark::X,
+            line: Geometry::classic().lines()[0].clone(),
+        });
+        let mut game = MockGameState::new();
+        game.expect_board()
+            .return_const(Box::new(board) as Box<dyn Board + Send>);
+        game.expect_to_move().return_const(Mark::X);
+        let mut seq = Sequence::new();
+        game.expect_status()
+            .times(1)
+            .in_sequence(&mut seq)
+            .return_const(GameStatus::InProgress);
+        game.expect_play()
+            .with(eq(cell(3)))
+            .times(1)
+            .in_sequence(&mut seq)
+            .return_const(Ok(won.clone()));
+        game.expect_status().in_sequence(&mut seq).return_const(won);
+        game
+    }
+
+    #[test]
+    fn a_finished_game_is_recorded_exactly_once_with_its_winner() {
+        let mut store = MockScoreStore::new();
+        store
+            .expect_record()
+            .withf(|game| {
+                game.x.as_str() == "Ada"
+                    && game.o.as_str() == "Bob"
+                    && game.outcome == Outcome::Won(Mark::X)
+            })
+            .times(1)
+            .returning(|_| Ok(Scoreboard::new()));
+        let controller = GameController::new(Rc::new(quiet_renderer()), store);
+        let mut players = seats(scripted_player("Ada", &[3]), scripted_player("Bob", &[]));
+
+        let end = controller.play(&mut x_about_to_win(), &mut players);
+
+        assert!(matches!(
+            end,
+            Ok(GameEnd::Finished(FinishedGame {
+                outcome: Outcome::Won(Mark::X),
+                ..
+            }))
+        ));
+    }
+
+    #[test]
+    fn the_player_whose_turn_it_is_is_the_one_asked() {
+        let mut x = MockPlayer::new();
+        x.expect_name().return_const(name("Ada"));
+        x.expect_is_human().return_const(true);
+        x.expect_choose()
+            .times(1)
+            .return_const(Action::Place(cell(3)));
+        let mut o = MockPlayer::new();
+        o.expect_name().return_const(name("Bob"));
+        o.expect_choose().never();
+        let controller = GameController::new(Rc::new(quiet_renderer()), storing_ok());
+
+        let end = controller.play(&mut x_about_to_win(), &mut seats(x, o));
+
+        assert!(end.is_ok());
+    }
+
+    #[test]
+    fn players_alternate_starting_with_the_first_mover() {
+        // Arrange: a real game where O moves first; each call must come in this order.
+        let mut seq = Sequence::new();
+        let (mut x, mut o) = (MockPlayer::new(), MockPlayer::new());
+        x.expect_name().return_const(name("Ada"));
+        o.expect_name().return_const(name("Bob"));
+        x.expect_is_human().return_const(true);
+        o.expect_is_human().return_const(false);
+        for (number, mover) in [
+            (1, Mark::O),
+            (4, Mark::X),
+            (2, Mark::O),
+            (5, Mark::X),
+            (3, Mark::O),
+        ] {
+            let player = if mover == Mark::X { &mut x } else { &mut o };
+            player
+                .expect_choose()
+                .withf(move |game| game.to_move() == mover)
+                .times(1)
+                .in_sequence(&mut seq)
+                .return_const(Action::Place(cell(number)));
+        }
+        let controller = GameController::new(Rc::new(quiet_renderer()), storing_ok());
+        let mut game = Game::<GridBoard>::start(Geometry::classic(), Mark::O);
+
+        // Act
+        let end = controller.play(&mut game, &mut seats(x, o));
+
+        // Assert: O completed the top row on the fifth move.
+        assert!(matches!(
+            end,
+            Ok(GameEnd::Finished(FinishedGame {
+                outcome: Outcome::Won(Mark::O),
+                ..
+            }))
+        ));
+    }
+
+    #[test]
+    fn a_game_a_player_quits_is_never_recorded() {
+        let mut store = MockScoreStore::new();
+        store.expect_record().never();
+        let mut renderer = MockRenderer::new();
+        renderer.expect_show_board().return_const(());
+        renderer
+            .expect_show_notice()
+            .withf(|notice| matches!(notice, Notice::Abandoned { by } if by.as_str() == "Ada"))
+            .times(1)
+            .return_const(());
+        renderer.expect_show_notice().return_const(());
+        renderer.expect_show_result().never();
+        let controller = GameController::new(Rc::new(renderer), store);
+        let mut game = Game::<GridBoard>::start(Geometry::classic(), Mark::X);
+
+        let end = controller.play(
+            &mut game,
+            &mut seats(scripted_player("Ada", &[]), scripted_player("Bob", &[])),
+        );
+
+        assert_eq!(end, Ok(GameEnd::Abandoned));
+    }
+
+    #[test]
+    fn a_game_whose_input_ends_is_never_recorded() {
+        let mut store = MockScoreStore::new();
+        store.expect_record().never();
+        let mut x = MockPlayer::new();
+        x.expect_name().return_const(name("Ada"));
+        x.expect_choose().times(1).return_const(Action::InputClosed);
+        let controller = GameController::new(Rc::new(quiet_renderer()), store);
+        let mut game = Game::<GridBoard>::start(Geometry::classic(), Mark::X);
+
+        let end = controller.play(&mut game, &mut seats(x, scripted_player("Bob", &[])));
+
+        assert_eq!(end, Ok(GameEnd::InputClosed));
+    }
+
+    #[test]
+    fn a_scoreboard_that_cannot_be_saved_is_reported_and_the_game_still_ends() {
+        let mut store = MockScoreStore::new();
+        store
+            .expect_record()
+            .times(1)
+            .returning(|_| Err(StoreError::NoLocation));
+        let mut renderer = MockRenderer::new();
+        renderer.expect_show_board().return_const(());
+        renderer.expect_show_result().times(1).return_const(());
+        renderer.expect_show_scoreboard().never();
+        renderer
+            .expect_show_notice()
+            .withf(|notice| matches!(notice, Notice::NotSaved { reason } if reason.contains("TICTACTOE_SCOREBOARD")))
+            .times(1)
+            .return_const(());
+        renderer.expect_show_notice().return_const(());
+        let controller = GameController::new(Rc::new(renderer), store);
+
+        let end = controller.play(
+            &mut x_about_to_win(),
+            &mut seats(scripted_player("Ada", &[3]), scripted_player("Bob", &[])),
+        );
+
+        assert!(matches!(end, Ok(GameEnd::Finished(_))));
+    }
+
+    #[test]
+    fn the_final_board_lights_up_the_winning_line() {
+        let mut renderer = MockRenderer::new();
+        let mut seq = Sequence::new();
+        renderer
+            .expect_show_board()
+            .withf(|_, highlight| highlight.is_empty())
+            .times(1)
+            .in_sequence(&mut seq)
+            .return_const(());
+        renderer
+            .expect_show_board()
+            .withf(|board, highlight| {
+                let top_row: Vec<usize> = highlight.iter().map(|p| p.number()).collect();
+                top_row == [1, 2, 3] && board.mark_at(cell(3)) == Some(Mark::X)
+            })
+            .times(1)
+            .in_sequence(&mut seq)
+            .return_const(());
+        renderer.expect_show_notice().return_const(());
+        renderer.expect_show_result().return_const(());
+        renderer.expect_show_scoreboard().return_const(());
+        let controller = GameController::new(Rc::new(renderer), storing_ok());
+        let board = fill_from_layout(GridBoard::new(Geometry::classic()), "xx./oo./...").unwrap();
+        let mut game = Game::from_board(board, Mark::X).unwrap();
+
+        let end = controller.play(
+            &mut game,
+            &mut seats(scripted_player("Ada", &[3]), scripted_player("Bob", &[])),
+        );
+
+        assert!(end.is_ok());
+    }
+
+    #[test]
+    fn an_illegal_move_from_a_player_is_an_error_not_an_endless_loop() {
+        let mut game = MockGameState::new();
+        game.expect_board()
+            .return_const(Box::new(GridBoard::new(Geometry::classic())) as Box<dyn Board + Send>);
+        game.expect_to_move().return_const(Mark::X);
+        game.expect_status().return_const(GameStatus::InProgress);
+        game.expect_play()
+            .times(1)
+            .returning(|p| Err(MoveError::Occupied(p)));
+        let controller = GameController::new(Rc::new(quiet_renderer()), storing_ok());
+
+        let end = controller.play(
+            &mut game,
+            &mut seats(scripted_player("Ada", &[5]), scripted_player("Bob", &[])),
+        );
+
+        assert_eq!(
+            end,
+            Err(PlayError::IllegalMove {
+                player: name("Ada"),
+                error: MoveError::Occupied(cell(5))
+            })
+        );
     }
 }

@@ -157,3 +157,172 @@ where
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::VecDeque;
+
+    use mockall::predicate::eq;
+
+    use super::*;
+    use crate::domain::{Position, Scoreboard};
+    use crate::players::{Action, Level, MockPlayer, MockPlayerFactory, Player};
+    use crate::ports::{MockInputHandler, MockRenderer, MockScoreStore};
+
+    fn typed(lines: &[&str]) -> MockInputHandler {
+        let mut script: VecDeque<String> = lines.iter().map(|l| l.to_string()).collect();
+        let mut input = MockInputHandler::new();
+        input
+            .expect_read_line()
+            .returning(move || script.pop_front().map_or(Input::End, Input::Line));
+        input
+    }
+
+    fn quiet_renderer() -> MockRenderer {
+        let mut renderer = MockRenderer::new();
+        renderer.expect_show_board().return_const(());
+        renderer.expect_show_notice().return_const(());
+        renderer.expect_show_prompt().return_const(());
+        renderer.expect_show_problem().return_const(());
+        renderer.expect_show_help().return_const(());
+        renderer.expect_show_result().return_const(());
+        renderer.expect_show_scoreboard().return_const(());
+        renderer
+    }
+
+    fn recording_store(games: usize) -> MockScoreStore {
+        let mut store = MockScoreStore::new();
+        store
+            .expect_record()
+            .times(games)
+            .returning(|_| Ok(Scoreboard::new()));
+        store
+    }
+
+    /// A computer stand-in that always plays the first empty cell.
+    fn first_empty_cell_player(name: PlayerName) -> Box<dyn Player> {
+        let mut player = MockPlayer::new();
+        player.expect_name().return_const(name);
+        player.expect_is_human().return_const(false);
+        player.expect_choose().returning(|game| {
+            let first: Option<Position> = game.board().empty_cells().first().copied();
+            first.map_or(Action::Quit, Action::Place)
+        });
+        Box::new(player)
+    }
+
+    fn ada() -> PlayerName {
+        PlayerName::new("Ada").unwrap()
+    }
+
+    fn session(
+        input: MockInputHandler,
+        renderer: MockRenderer,
+        store: MockScoreStore,
+        factory: MockPlayerFactory,
+    ) -> Session<MockRenderer, MockInputHandler, MockScoreStore, MockPlayerFactory> {
+        Session::new(Rc::new(renderer), Rc::new(input), store, factory)
+    }
+
+    #[test]
+    fn the_menu_creates_exactly_the_players_that_were_chosen() {
+        // Arrange: Human vs Computer, named Ada, computer on Medium, O first, one game, then no.
+        let mut factory = MockPlayerFactory::new();
+        factory
+            .expect_create()
+            .with(eq(PlayerSpec::Human(Some(ada()))), eq(Mark::X))
+            .times(1)
+            .returning(|spec, mark| first_empty_cell_player(spec.name(mark)));
+        factory
+            .expect_create()
+            .with(eq(PlayerSpec::Computer(Level::Medium)), eq(Mark::O))
+            .times(1)
+            .returning(|spec, mark| first_empty_cell_player(spec.name(mark)));
+        let input = typed(&["2", "Ada", "3", "o", "n"]);
+
+        // Act
+        let end = session(input, quiet_renderer(), recording_store(1), factory).run();
+
+        // Assert
+        assert_eq!(end, Ok(SessionEnd::Quit));
+    }
+
+    #[test]
+    fn play_again_starts_a_new_game_with_the_same_players() {
+        let mut factory = MockPlayerFactory::new();
+        factory
+            .expect_create()
+            .withf(|spec, _| *spec == PlayerSpec::Computer(Level::Impossible))
+            .times(6)
+            .returning(|spec, mark| first_empty_cell_player(spec.name(mark)));
+        let input = typed(&["3", "", "", "", "y", "", "n"]);
+
+        let end = session(input, quiet_renderer(), recording_store(3), factory).run();
+
+        assert_eq!(end, Ok(SessionEnd::Quit));
+    }
+
+    #[test]
+    fn end_of_input_at_the_menu_ends_the_session_without_a_game() {
+        let mut factory = MockPlayerFactory::new();
+        factory.expect_create().never();
+        let mut renderer = MockRenderer::new();
+        renderer
+            .expect_show_notice()
+            .with(eq(Notice::InputClosed))
+            .times(1)
+            .return_const(());
+        renderer.expect_show_notice().return_const(());
+        renderer.expect_show_prompt().return_const(());
+
+        let end = session(typed(&[]), renderer, recording_store(0), factory).run();
+
+        assert_eq!(end, Ok(SessionEnd::InputClosed));
+    }
+
+    #[test]
+    fn two_humans_cannot_share_a_name_whatever_its_case() {
+        let mut renderer = MockRenderer::new();
+        renderer
+            .expect_show_problem()
+            .withf(|problem| matches!(problem, Problem::NameTaken(name) if name.as_str() == "ADA"))
+            .times(1)
+            .return_const(());
+        renderer.expect_show_prompt().return_const(());
+        renderer.expect_show_notice().return_const(());
+        let mut factory = MockPlayerFactory::new();
+        factory.expect_create().never();
+
+        let end = session(
+            typed(&["1", "Ada", "ADA", "q"]),
+            renderer,
+            recording_store(0),
+            factory,
+        )
+        .run();
+
+        assert_eq!(end, Ok(SessionEnd::Quit));
+    }
+
+    #[test]
+    fn a_wrong_menu_answer_is_explained_and_asked_again() {
+        let mut renderer = MockRenderer::new();
+        renderer
+            .expect_show_problem()
+            .withf(|problem| matches!(problem, Problem::Choice { given, .. } if given == "7"))
+            .times(1)
+            .return_const(());
+        renderer
+            .expect_show_prompt()
+            .with(eq(Prompt::Mode))
+            .times(2)
+            .return_const(());
+        renderer.expect_show_notice().return_const(());
+        let mut factory = MockPlayerFactory::new();
+        factory.expect_create().never();
+
+        let end = session(typed(&["7", "quit"]), renderer, recording_store(0), factory).run();
+
+        assert_eq!(end, Ok(SessionEnd::Quit));
+    }
+}

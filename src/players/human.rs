@@ -74,3 +74,145 @@ impl<I: InputHandler, R: Renderer> Player for HumanPlayer<I, R> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::VecDeque;
+
+    use mockall::Sequence;
+
+    use super::*;
+    use crate::domain::{BitBoard, Game, Mark, fill_from_layout};
+    use crate::ports::{MockInputHandler, MockRenderer};
+
+    fn ada() -> PlayerName {
+        PlayerName::new("Ada").unwrap()
+    }
+
+    /// X to move, with cell 5 taken by O and cell 1 by X.
+    fn game() -> Game<BitBoard> {
+        let board = fill_from_layout(BitBoard::new(Geometry::classic()), "x../.o./...").unwrap();
+        Game::from_board(board, Mark::X).unwrap()
+    }
+
+    fn cell(number: usize) -> Position {
+        Geometry::classic().position(number - 1).unwrap()
+    }
+
+    /// Input that yields `lines`, then ends: a returning closure that owns its script.
+    fn typed(lines: &[&str]) -> MockInputHandler {
+        let mut script: VecDeque<String> = lines.iter().map(|l| l.to_string()).collect();
+        let mut input = MockInputHandler::new();
+        input
+            .expect_read_line()
+            .returning(move || script.pop_front().map_or(Input::End, Input::Line));
+        input
+    }
+
+    fn player(
+        input: MockInputHandler,
+        renderer: MockRenderer,
+    ) -> HumanPlayer<MockInputHandler, MockRenderer> {
+        HumanPlayer::new(ada(), Rc::new(input), Rc::new(renderer))
+    }
+
+    #[test]
+    fn each_bad_answer_is_explained_in_turn_until_a_move_can_be_played() {
+        // Arrange: the person types "abc", "0", an occupied cell, then a good move. Every
+        // prompt, read and explanation must happen in exactly this order.
+        let mut seq = Sequence::new();
+        let mut input = MockInputHandler::new();
+        let mut renderer = MockRenderer::new();
+        let explanations: [fn(&Problem) -> bool; 3] = [
+            |p| matches!(p, Problem::Position(PositionError::Unrecognised(text)) if text == "abc"),
+            |p| {
+                matches!(
+                    p,
+                    Problem::Position(PositionError::NumberOutOfRange { last: 9, .. })
+                )
+            },
+            |p| *p == Problem::Occupied(cell(5)),
+        ];
+        for (typed, explained) in ["abc", "0", "5"].into_iter().zip(explanations) {
+            renderer
+                .expect_show_prompt()
+                .times(1)
+                .in_sequence(&mut seq)
+                .return_const(());
+            input
+                .expect_read_line()
+                .times(1)
+                .in_sequence(&mut seq)
+                .return_const(Input::Line(typed.to_string()));
+            renderer
+                .expect_show_problem()
+                .withf(explained)
+                .times(1)
+                .in_sequence(&mut seq)
+                .return_const(());
+        }
+        renderer
+            .expect_show_prompt()
+            .withf(|prompt| matches!(prompt, Prompt::Move { mark: Mark::X, .. }))
+            .times(1)
+            .in_sequence(&mut seq)
+            .return_const(());
+        input
+            .expect_read_line()
+            .times(1)
+            .in_sequence(&mut seq)
+            .return_const(Input::Line("c3".to_string()));
+
+        // Act
+        let action = player(input, renderer).choose(&game());
+
+        // Assert
+        assert_eq!(action, Action::Place(cell(9)));
+    }
+
+    #[test]
+    fn quitting_leaves_without_a_move() {
+        let mut renderer = MockRenderer::new();
+        renderer.expect_show_prompt().times(1).return_const(());
+
+        let action = player(typed(&["quit"]), renderer).choose(&game());
+
+        assert_eq!(action, Action::Quit);
+    }
+
+    #[test]
+    fn end_of_input_is_reported_once_not_retried() {
+        let mut input = MockInputHandler::new();
+        input.expect_read_line().times(1).return_const(Input::End);
+        let mut renderer = MockRenderer::new();
+        renderer.expect_show_prompt().times(1).return_const(());
+
+        let action = player(input, renderer).choose(&game());
+
+        assert_eq!(action, Action::InputClosed);
+    }
+
+    #[test]
+    fn help_is_shown_for_the_move_prompt_and_the_question_asked_again() {
+        let mut renderer = MockRenderer::new();
+        renderer
+            .expect_show_help()
+            .withf(|prompt| matches!(prompt, Prompt::Move { name, .. } if name.as_str() == "Ada"))
+            .times(1)
+            .return_const(());
+        renderer.expect_show_prompt().times(2).return_const(());
+
+        let action = player(typed(&["h", "2"]), renderer).choose(&game());
+
+        assert_eq!(action, Action::Place(cell(2)));
+    }
+
+    #[test]
+    fn commands_are_recognised_in_any_case_and_with_spaces() {
+        let geometry = Geometry::classic();
+
+        assert_eq!(Command::parse(" Q ", geometry), Ok(Command::Quit));
+        assert_eq!(Command::parse("HELP", geometry), Ok(Command::Help));
+        assert_eq!(Command::parse("B2", geometry), Ok(Command::Move(cell(5))));
+    }
+}

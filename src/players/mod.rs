@@ -7,6 +7,8 @@ mod minimax;
 mod random;
 pub mod spec;
 
+#[cfg(test)]
+pub use factory::MockPlayerFactory;
 pub use factory::{PlayerFactory, StandardPlayers};
 pub use human::{Command, HumanPlayer};
 pub use minimax::MinimaxAI;
