@@ -104,14 +104,10 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
         let size = board.geometry().size();
         let width = board.geometry().cell_count().to_string().len() + 2;
         let margin = " ".repeat(4);
-        let mut text = String::from("\n");
-        text.push_str(&margin);
-        for col in 0..size {
-            let letter = char::from(b'a' + col as u8).to_string();
-            text.push_str(&self.paint(&format!("{letter:^width$}"), |s| s.dimmed()));
-            text.push(' ');
-        }
-        text.push('\n');
+        let letters: Vec<String> = (0..size)
+            .map(|col| format!("{:^width$}", char::from(b'a' + col as u8)))
+            .collect();
+        let mut text = format!("\n{margin}{}\n", self.paint(letters.join(" ").trim_end(), |s| s.dimmed()));
         let rule = vec!["-".repeat(width); size].join("+");
         for row in 0..size {
             if row > 0 {

@@ -1,0 +1,129 @@
+//! What the console shows, as exact text (colour off: escape codes are colored's job and
+//! are checked end to end in tests/cli.rs).
+
+use tictactoe::adapters::ConsoleRenderer;
+use tictactoe::domain::{
+    BitBoard, Board, FinishedGame, Geometry, Mark, Outcome, PlayerName, Record, Scoreboard, Standing, fill_from_layout,
+};
+use tictactoe::ports::{Notice, Problem, Prompt, Renderer};
+
+fn shown(draw: impl FnOnce(&ConsoleRenderer<Vec<u8>>)) -> String {
+    let renderer = ConsoleRenderer::new(Vec::new(), false);
+    draw(&renderer);
+    String::from_utf8(renderer.into_inner()).unwrap()
+}
+
+fn board(layout: &str) -> BitBoard {
+    fill_from_layout(BitBoard::new(Geometry::classic()), layout).unwrap()
+}
+
+fn name(text: &str) -> PlayerName {
+    PlayerName::stored(text).unwrap()
+}
+
+#[test]
+fn empty_cells_show_the_number_to_type() {
+    let text = shown(|r| r.show_board(&board("x../.o./..."), &[]));
+
+    let expected = [
+        "",
+        "     a   b   c",
+        " 1   X | 2 | 3 ",
+        "    ---+---+---",
+        " 2   4 | O | 6 ",
+        "    ---+---+---",
+        " 3   7 | 8 | 9 ",
+        "",
+        "",
+    ];
+    assert_eq!(text, expected.join("\n"));
+}
+
+#[test]
+fn without_colour_the_winning_line_is_bracketed() {
+    let board = board("xxx/oo./...");
+    let line = board.winner().unwrap().line;
+
+    let text = shown(|r| r.show_board(&board, line.cells()));
+
+    assert!(text.contains(" 1  [X]|[X]|[X]\n"), "{text}");
+    assert!(text.contains(" 2   O | O | 6 \n"), "{text}");
+}
+
+#[test]
+fn seven_by_seven_numbers_stay_aligned() {
+    let board = BitBoard::new(Geometry::new(7, 4).unwrap());
+
+    let text = shown(|r| r.show_board(&board, &[]));
+
+    let rows: Vec<&str> = text.lines().filter(|l| l.contains('|')).collect();
+    assert_eq!(rows.len(), 7);
+    assert!(rows.iter().all(|row| row.len() == rows[0].len()), "{text}");
+    assert!(rows[6].contains(" 49 "), "{text}");
+}
+
+#[test]
+fn the_move_prompt_names_the_player_and_the_range() {
+    let prompt = Prompt::Move {
+        name: name("Ada"),
+        mark: Mark::O,
+        geometry: Geometry::classic(),
+    };
+
+    let text = shown(|r| r.show_prompt(&prompt));
+
+    assert!(text.starts_with("Ada (O), your move [1-9"), "{text}");
+}
+
+#[test]
+fn problems_are_explained_on_their_own_line() {
+    let occupied = Problem::Occupied(Geometry::classic().position(4).unwrap());
+
+    assert_eq!(shown(|r| r.show_problem(&occupied)), "! cell 5 is already taken: choose an empty one\n");
+}
+
+#[test]
+fn the_result_names_the_winner() {
+    let game = FinishedGame {
+        x: name("Ada"),
+        o: name("Computer (Impossible)"),
+        outcome: Outcome::Won(Mark::O),
+    };
+
+    assert_eq!(shown(|r| r.show_result(&game)), "Computer (Impossible) (O) wins!\n");
+}
+
+#[test]
+fn the_scoreboard_is_a_table_with_a_row_per_player() {
+    let scoreboard = Scoreboard::from_standings([
+        Standing {
+            name: name("Ada"),
+            record: Record { wins: 3, losses: 1, ties: 2 },
+        },
+        Standing {
+            name: name("Zoë"),
+            record: Record { wins: 0, losses: 3, ties: 0 },
+        },
+    ]);
+
+    let text = shown(|r| r.show_scoreboard(&scoreboard));
+
+    assert_eq!(
+        text,
+        "\nPlayer   Wins  Losses   Ties  Games\nAda         3       1      2      6\nZoë         0       3      0      3\n"
+    );
+}
+
+#[test]
+fn an_empty_scoreboard_says_so() {
+    assert_eq!(shown(|r| r.show_scoreboard(&Scoreboard::new())), "No games recorded yet.\n");
+}
+
+#[test]
+fn a_result_that_was_not_saved_is_a_warning_with_the_reason() {
+    let notice = Notice::NotSaved {
+        reason: "disk full".into(),
+    };
+
+    assert_eq!(shown(|r| r.show_notice(&notice)), "warning: the result was not saved: disk full\n");
+}
