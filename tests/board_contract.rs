@@ -3,7 +3,9 @@
 
 use rstest::rstest;
 use rstest_reuse::{self, apply, template};
-use tictactoe::domain::{BitBoard, Board, Geometry, GridBoard, Mark, PlaceError, Position, fill_from_layout};
+use tictactoe::domain::{
+    BitBoard, Board, Geometry, GridBoard, Mark, PlaceError, Position, fill_from_layout,
+};
 
 type MakeBoard = fn(Geometry) -> Box<dyn Board>;
 
@@ -32,7 +34,10 @@ fn cell(number: usize) -> Position {
 /// Puts marks on a fresh board from a layout such as "xx./oo./...".
 fn board_with(make: MakeBoard, layout: &str) -> Box<dyn Board> {
     let mut board = make(classic());
-    for (position, c) in classic().positions().zip(layout.chars().filter(|c| *c != '/')) {
+    for (position, c) in classic()
+        .positions()
+        .zip(layout.chars().filter(|c| *c != '/'))
+    {
         let mark = match c {
             'x' => Mark::X,
             'o' => Mark::O,
@@ -72,7 +77,11 @@ fn a_taken_cell_cannot_be_taken_again(make: MakeBoard) {
     let result = board.place(cell(5), Mark::X);
 
     assert_eq!(result, Err(PlaceError::Occupied(cell(5))));
-    assert_eq!(board.mark_at(cell(5)), Some(Mark::O), "the first mark stays");
+    assert_eq!(
+        board.mark_at(cell(5)),
+        Some(Mark::O),
+        "the first mark stays"
+    );
 }
 
 #[apply(every_board)]
@@ -80,7 +89,10 @@ fn a_cell_off_the_board_is_refused(make: MakeBoard) {
     let mut board = make(classic());
     let off_board = Geometry::new(4, 4).unwrap().position(12).unwrap();
 
-    assert_eq!(board.place(off_board, Mark::X), Err(PlaceError::OffBoard(off_board)));
+    assert_eq!(
+        board.place(off_board, Mark::X),
+        Err(PlaceError::OffBoard(off_board))
+    );
     assert_eq!(board.mark_at(off_board), None);
 }
 
@@ -109,13 +121,24 @@ fn empty_cells_are_listed_in_row_major_order(make: MakeBoard) {
 #[case::right_column("o.x/o.x/..x", &[3, 6, 9])]
 #[case::diagonal("xo./ox./..x", &[1, 5, 9])]
 #[case::anti_diagonal("o.x/ox./x..", &[3, 5, 7])]
-fn each_of_the_eight_lines_wins(#[case] layout: &str, #[case] line: &[usize], #[values(grid, bits)] make: MakeBoard) {
+fn each_of_the_eight_lines_wins(
+    #[case] layout: &str,
+    #[case] line: &[usize],
+    #[values(grid, bits)] make: MakeBoard,
+) {
     let board = board_with(make, layout);
 
     let win = board.winner().expect("a winner");
 
     assert_eq!(win.mark, Mark::X);
-    assert_eq!(win.line.cells().iter().map(|p| p.number()).collect::<Vec<_>>(), line);
+    assert_eq!(
+        win.line
+            .cells()
+            .iter()
+            .map(|p| p.number())
+            .collect::<Vec<_>>(),
+        line
+    );
     assert_eq!(board.winning_line(Mark::O), None);
 }
 
@@ -147,19 +170,36 @@ fn nothing_outside_the_constructor_assumes_three_by_three(make: MakeBoard) {
 
     assert_eq!(board.empty_cells().len(), 21);
     assert_eq!(win.mark, Mark::O);
-    assert_eq!(win.line.cells().iter().map(|p| p.number()).collect::<Vec<_>>(), [12, 13, 14, 15]);
+    assert_eq!(
+        win.line
+            .cells()
+            .iter()
+            .map(|p| p.number())
+            .collect::<Vec<_>>(),
+        [12, 13, 14, 15]
+    );
 }
 
 #[test]
 fn both_boards_agree_on_every_layout_a_layout_string_can_describe() {
     // Exhaustive: all 3^9 fillings, legal or not.
     for code in 0..3usize.pow(9) {
-        let layout: String = (0..9).map(|i| ['.', 'x', 'o'][code / 3usize.pow(i) % 3]).collect();
+        let layout: String = (0..9)
+            .map(|i| ['.', 'x', 'o'][code / 3usize.pow(i) % 3])
+            .collect();
         let grid = fill_from_layout(GridBoard::new(classic()), &layout).unwrap();
         let bits = fill_from_layout(BitBoard::new(classic()), &layout).unwrap();
 
-        assert_eq!(grid.winning_line(Mark::X), bits.winning_line(Mark::X), "{layout}");
-        assert_eq!(grid.winning_line(Mark::O), bits.winning_line(Mark::O), "{layout}");
+        assert_eq!(
+            grid.winning_line(Mark::X),
+            bits.winning_line(Mark::X),
+            "{layout}"
+        );
+        assert_eq!(
+            grid.winning_line(Mark::O),
+            bits.winning_line(Mark::O),
+            "{layout}"
+        );
         assert_eq!(grid.empty_cells(), bits.empty_cells(), "{layout}");
         assert_eq!(grid.is_full(), bits.is_full(), "{layout}");
     }

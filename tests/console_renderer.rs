@@ -3,7 +3,8 @@
 
 use tictactoe::adapters::ConsoleRenderer;
 use tictactoe::domain::{
-    BitBoard, Board, FinishedGame, Geometry, Mark, Outcome, PlayerName, Record, Scoreboard, Standing, fill_from_layout,
+    BitBoard, Board, FinishedGame, Geometry, Mark, Outcome, PlayerName, Record, Scoreboard,
+    Standing, fill_from_layout,
 };
 use tictactoe::ports::{Notice, Problem, Prompt, Renderer};
 
@@ -79,7 +80,10 @@ fn the_move_prompt_names_the_player_and_the_range() {
 fn problems_are_explained_on_their_own_line() {
     let occupied = Problem::Occupied(Geometry::classic().position(4).unwrap());
 
-    assert_eq!(shown(|r| r.show_problem(&occupied)), "! cell 5 is already taken: choose an empty one\n");
+    assert_eq!(
+        shown(|r| r.show_problem(&occupied)),
+        "! cell 5 is already taken: choose an empty one\n"
+    );
 }
 
 #[test]
@@ -90,7 +94,10 @@ fn the_result_names_the_winner() {
         outcome: Outcome::Won(Mark::O),
     };
 
-    assert_eq!(shown(|r| r.show_result(&game)), "Computer (Impossible) (O) wins!\n");
+    assert_eq!(
+        shown(|r| r.show_result(&game)),
+        "Computer (Impossible) (O) wins!\n"
+    );
 }
 
 #[test]
@@ -98,11 +105,19 @@ fn the_scoreboard_is_a_table_with_a_row_per_player() {
     let scoreboard = Scoreboard::from_standings([
         Standing {
             name: name("Ada"),
-            record: Record { wins: 3, losses: 1, ties: 2 },
+            record: Record {
+                wins: 3,
+                losses: 1,
+                ties: 2,
+            },
         },
         Standing {
             name: name("Zoë"),
-            record: Record { wins: 0, losses: 3, ties: 0 },
+            record: Record {
+                wins: 0,
+                losses: 3,
+                ties: 0,
+            },
         },
     ]);
 
@@ -116,7 +131,10 @@ fn the_scoreboard_is_a_table_with_a_row_per_player() {
 
 #[test]
 fn an_empty_scoreboard_says_so() {
-    assert_eq!(shown(|r| r.show_scoreboard(&Scoreboard::new())), "No games recorded yet.\n");
+    assert_eq!(
+        shown(|r| r.show_scoreboard(&Scoreboard::new())),
+        "No games recorded yet.\n"
+    );
 }
 
 #[test]
@@ -125,5 +143,8 @@ fn a_result_that_was_not_saved_is_a_warning_with_the_reason() {
         reason: "disk full".into(),
     };
 
-    assert_eq!(shown(|r| r.show_notice(&notice)), "warning: the result was not saved: disk full\n");
+    assert_eq!(
+        shown(|r| r.show_notice(&notice)),
+        "warning: the result was not saved: disk full\n"
+    );
 }

@@ -2,8 +2,8 @@
 
 use rstest::rstest;
 use tictactoe::domain::{
-    BitBoard, Game, GameState, GameStatus, Geometry, GridBoard, IllegalPosition, Mark, MoveError, Position,
-    fill_from_layout,
+    BitBoard, Game, GameState, GameStatus, Geometry, GridBoard, IllegalPosition, Mark, MoveError,
+    Position, fill_from_layout,
 };
 
 fn cell(number: usize) -> Position {
@@ -45,7 +45,9 @@ fn completing_a_line_wins_and_names_the_line() {
 
     let status = game.play(cell(3)).unwrap();
 
-    let GameStatus::Won(win) = status else { panic!("expected a win, got {status:?}") };
+    let GameStatus::Won(win) = status else {
+        panic!("expected a win, got {status:?}")
+    };
     assert_eq!(win.mark, Mark::X);
     assert_eq!(win.line.cells(), [cell(1), cell(2), cell(3)]);
 }
@@ -99,7 +101,11 @@ fn no_move_is_accepted_after_the_game_is_won() {
 #[case::x_moved("x........", Mark::X, Mark::O)]
 #[case::o_first_o_moved("o........", Mark::O, Mark::X)]
 #[case::even_counts("xo.......", Mark::X, Mark::X)]
-fn the_side_to_move_follows_from_the_counts(#[case] layout: &str, #[case] first: Mark, #[case] to_move: Mark) {
+fn the_side_to_move_follows_from_the_counts(
+    #[case] layout: &str,
+    #[case] first: Mark,
+    #[case] to_move: Mark,
+) {
     assert_eq!(from_layout(layout, first).map(|g| g.to_move()), Ok(to_move));
 }
 

@@ -45,8 +45,22 @@ fn recorded_games_survive_a_new_store_on_the_same_file() {
     store.record(&ada_beats_bob()).unwrap();
     let reloaded = JsonFileStore::new(&path).load().unwrap();
 
-    assert_eq!(reloaded.record_of(&name("Ada")), Some(Record { wins: 2, losses: 0, ties: 0 }));
-    assert_eq!(reloaded.record_of(&name("Bob")), Some(Record { wins: 0, losses: 2, ties: 0 }));
+    assert_eq!(
+        reloaded.record_of(&name("Ada")),
+        Some(Record {
+            wins: 2,
+            losses: 0,
+            ties: 0
+        })
+    );
+    assert_eq!(
+        reloaded.record_of(&name("Bob")),
+        Some(Record {
+            wins: 0,
+            losses: 2,
+            ties: 0
+        })
+    );
 }
 
 #[test]
@@ -56,7 +70,8 @@ fn the_file_is_versioned_json_people_can_read() {
 
     store.record(&ada_beats_bob()).unwrap();
 
-    let json: serde_json::Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(json["version"], 1);
     assert_eq!(json["players"][0]["name"], "Ada");
     assert_eq!(json["players"][0]["games"], 1);
@@ -72,7 +87,10 @@ fn a_file_that_cannot_be_parsed_is_never_overwritten() {
     let error = store.record(&ada_beats_bob()).unwrap_err();
 
     assert!(matches!(error, StoreError::Corrupt { .. }));
-    assert!(error.to_string().contains(&path.display().to_string()), "{error}");
+    assert!(
+        error.to_string().contains(&path.display().to_string()),
+        "{error}"
+    );
     assert!(error.to_string().contains("--reset"), "{error}");
     assert_eq!(fs::read(&path).unwrap(), b"{ this is not json");
 }
@@ -87,7 +105,17 @@ fn a_file_from_a_newer_version_is_refused_not_mangled() {
 
     let error = store.record(&ada_beats_bob()).unwrap_err();
 
-    assert!(matches!(error, StoreError::NewerFormat { found: 2, supported: 1, .. }), "{error}");
+    assert!(
+        matches!(
+            error,
+            StoreError::NewerFormat {
+                found: 2,
+                supported: 1,
+                ..
+            }
+        ),
+        "{error}"
+    );
     assert_eq!(fs::read(&path).unwrap(), newer);
 }
 
@@ -97,11 +125,18 @@ fn absurd_counts_in_the_file_do_not_crash_the_next_game() {
     let (store, path) = store_in(&folder);
     fs::create_dir_all(path.parent().unwrap()).unwrap();
     let max = u64::MAX;
-    fs::write(&path, format!(r#"{{"version":1,"players":[{{"name":"Ada","wins":{max},"losses":0,"ties":0}}]}}"#)).unwrap();
+    fs::write(
+        &path,
+        format!(r#"{{"version":1,"players":[{{"name":"Ada","wins":{max},"losses":0,"ties":0}}]}}"#),
+    )
+    .unwrap();
 
     let scoreboard = store.record(&ada_beats_bob()).unwrap();
 
-    assert_eq!(scoreboard.record_of(&name("Ada")).map(|r| r.wins), Some(u64::MAX));
+    assert_eq!(
+        scoreboard.record_of(&name("Ada")).map(|r| r.wins),
+        Some(u64::MAX)
+    );
 }
 
 #[test]
@@ -111,11 +146,19 @@ fn reset_moves_an_unreadable_file_aside_and_starts_fresh() {
     fs::create_dir_all(path.parent().unwrap()).unwrap();
     fs::write(&path, b"garbage").unwrap();
 
-    let Reset::MovedAside(aside) = store.reset().unwrap() else { panic!("expected the file to be moved aside") };
+    let Reset::MovedAside(aside) = store.reset().unwrap() else {
+        panic!("expected the file to be moved aside")
+    };
 
     assert_eq!(fs::read(&aside).unwrap(), b"garbage");
     assert_eq!(aside.parent(), path.parent(), "kept next to the scoreboard");
-    assert!(aside.file_name().unwrap().to_string_lossy().starts_with("scores.json.unreadable-"));
+    assert!(
+        aside
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("scores.json.unreadable-")
+    );
     assert!(store.load().unwrap().is_empty());
 }
 
@@ -166,6 +209,12 @@ fn games_recorded_at_the_same_moment_are_all_counted() {
 
     let scoreboard = JsonFileStore::new(path.as_path()).load().unwrap();
 
-    assert_eq!(scoreboard.record_of(&name("Ada")).map(|r| r.wins), Some(200));
-    assert_eq!(scoreboard.record_of(&name("Bob")).map(|r| r.losses), Some(200));
+    assert_eq!(
+        scoreboard.record_of(&name("Ada")).map(|r| r.wins),
+        Some(200)
+    );
+    assert_eq!(
+        scoreboard.record_of(&name("Bob")).map(|r| r.losses),
+        Some(200)
+    );
 }

@@ -107,7 +107,10 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
         let letters: Vec<String> = (0..size)
             .map(|col| format!("{:^width$}", char::from(b'a' + col as u8)))
             .collect();
-        let mut text = format!("\n{margin}{}\n", self.paint(letters.join(" ").trim_end(), |s| s.dimmed()));
+        let mut text = format!(
+            "\n{margin}{}\n",
+            self.paint(letters.join(" ").trim_end(), |s| s.dimmed())
+        );
         let rule = vec!["-".repeat(width); size].join("+");
         for row in 0..size {
             if row > 0 {
@@ -166,10 +169,10 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
                  q leaves (a game left unfinished is not recorded).",
                 geometry.cell_count()
             ),
-            Prompt::Name { .. } => format!(
-                "Type a name (up to 40 characters) or press Enter for the one in [brackets]. Names are \
-                 compared without regard to case: \"ada\" and \"Ada\" share a scoreboard row.\nq leaves."
-            ),
+            Prompt::Name { .. } => "Type a name (up to 40 characters) or press Enter for the one in [brackets]. \
+                                    Names are compared without regard to case: \"ada\" and \"Ada\" share a \
+                                    scoreboard row.\nq leaves."
+                .to_string(),
             _ => "Type one of the choices shown, or press Enter for the one in [brackets].\nq leaves.".to_string(),
         };
         self.write(&format!("{specific}\nh shows this help.\n"));
