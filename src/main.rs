@@ -9,7 +9,8 @@ use std::process::ExitCode;
 use std::rc::Rc;
 use std::time::Duration;
 
-use clap::Parser;
+use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser};
 use tictactoe::adapters::{ConsoleInput, ConsoleRenderer, JsonFileStore, scoreboard_json};
 use tictactoe::app::{GameEnd, Session, Settings};
 use tictactoe::domain::Geometry;
@@ -77,6 +78,12 @@ fn play(
         first: args.first.into(),
         geometry: Geometry::classic(),
     };
+    if let Some(name) = settings.shared_human_name() {
+        let message = format!("both players are called {name}: give them different names");
+        Cli::command()
+            .error(ErrorKind::ArgumentConflict, message)
+            .exit();
+    }
     let mut session = console_session(store, seed);
     Ok(match session.play_one(&settings)? {
         GameEnd::Finished(_) | GameEnd::Abandoned => ExitCode::SUCCESS,

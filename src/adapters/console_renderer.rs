@@ -120,8 +120,9 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
                 .map(|col| self.cell(board, row * size + col, width, highlight))
                 .collect();
             text.push_str(&format!(
-                "{:>2}  {}\n",
-                self.paint(&(row + 1).to_string(), |s| s.dimmed()),
+                "{}  {}\n",
+                // Pad before painting: escape codes would count towards the width.
+                self.paint(&format!("{:>2}", row + 1), |s| s.dimmed()),
                 cells.join("|")
             ));
         }

@@ -118,10 +118,10 @@ mod tests {
     use super::*;
     use crate::domain::{
         Board, Game, Geometry, GridBoard, Mark, MockGameState, Position, Scoreboard, Win,
-        fill_from_layout,
+        fill_from_layout, layout_of,
     };
-    use crate::players::MockPlayer;
-    use crate::ports::{MockRenderer, MockScoreStore, StoreError};
+    use crate::players::{HumanPlayer, MockPlayer};
+    use crate::ports::{Input, MockInputHandler, MockRenderer, MockScoreStore, StoreError};
 
     fn name(text: &str) -> PlayerName {
         PlayerName::new(text).unwrap()
@@ -372,6 +372,45 @@ mod tests {
         );
 
         assert!(end.is_ok());
+    }
+
+    #[test]
+    fn a_human_plays_through_the_input_handler_and_a_typo_costs_nothing() {
+        // Arrange: a real human player, whose keyboard is a mock, against a scripted O.
+        let mut keys = MockInputHandler::new();
+        let mut seq = Sequence::new();
+        for line in ["1", "oops", "2", "3"] {
+            keys.expect_read_line()
+                .times(1)
+                .in_sequence(&mut seq)
+                .return_const(Input::Line(line.to_string()));
+        }
+        let renderer = Rc::new(quiet_renderer_with_prompts());
+        let human = HumanPlayer::new(name("Ada"), Rc::new(keys), Rc::clone(&renderer));
+        let mut players: [Box<dyn Player>; 2] =
+            [Box::new(human), Box::new(scripted_player("Bob", &[4, 5]))];
+        let controller = GameController::new(renderer, storing_ok());
+        let mut game = Game::<GridBoard>::start(Geometry::classic(), Mark::X);
+
+        // Act
+        let end = controller.play(&mut game, &mut players);
+
+        // Assert
+        assert!(matches!(
+            end,
+            Ok(GameEnd::Finished(FinishedGame {
+                outcome: Outcome::Won(Mark::X),
+                ..
+            }))
+        ));
+        assert_eq!(layout_of(game.board()), "XXXOO....");
+    }
+
+    fn quiet_renderer_with_prompts() -> MockRenderer {
+        let mut renderer = quiet_renderer();
+        renderer.expect_show_prompt().return_const(());
+        renderer.expect_show_problem().times(1).return_const(());
+        renderer
     }
 
     #[test]

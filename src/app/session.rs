@@ -15,6 +15,15 @@ pub struct Settings {
     pub geometry: Geometry,
 }
 
+impl Settings {
+    /// The name both players would share, if two humans were given the same one
+    /// (names are compared ignoring case). Their results would land on one row.
+    pub fn shared_human_name(&self) -> Option<PlayerName> {
+        let (x, o) = (self.x.name(Mark::X), self.o.name(Mark::O));
+        (self.x.is_human() && self.o.is_human() && x.key() == o.key()).then_some(x)
+    }
+}
+
 /// Why a session ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SessionEnd {

@@ -80,9 +80,10 @@ mod tests {
     use std::collections::VecDeque;
 
     use mockall::Sequence;
+    use mockall::predicate::eq;
 
     use super::*;
-    use crate::domain::{BitBoard, Game, Mark, fill_from_layout};
+    use crate::domain::{BitBoard, Board, Game, Mark, MockBoard, MockGameState, fill_from_layout};
     use crate::ports::{MockInputHandler, MockRenderer};
 
     fn ada() -> PlayerName {
@@ -205,6 +206,40 @@ mod tests {
         let action = player(typed(&["h", "2"]), renderer).choose(&game());
 
         assert_eq!(action, Action::Place(cell(2)));
+    }
+
+    #[test]
+    fn the_board_is_asked_whether_the_chosen_cell_is_free() {
+        // Arrange: a game whose board says cell 5 is taken and cell 6 is free.
+        let mut board = MockBoard::new();
+        board.expect_geometry().return_const(Geometry::classic());
+        board
+            .expect_mark_at()
+            .with(eq(cell(5)))
+            .times(1)
+            .return_const(Some(Mark::O));
+        board
+            .expect_mark_at()
+            .with(eq(cell(6)))
+            .times(1)
+            .return_const(None);
+        let mut game = MockGameState::new();
+        game.expect_board()
+            .return_const(Box::new(board) as Box<dyn Board + Send>);
+        game.expect_to_move().return_const(Mark::X);
+        let mut renderer = MockRenderer::new();
+        renderer.expect_show_prompt().times(2).return_const(());
+        renderer
+            .expect_show_problem()
+            .with(eq(Problem::Occupied(cell(5))))
+            .times(1)
+            .return_const(());
+
+        // Act
+        let action = player(typed(&["5", "6"]), renderer).choose(&game);
+
+        // Assert
+        assert_eq!(action, Action::Place(cell(6)));
     }
 
     #[test]
