@@ -7,8 +7,11 @@
 //! See docs/architecture.md for the tour.
 
 pub mod adapters;
+
 pub mod app;
 pub mod domain;
 pub mod engine;
 pub mod players;
 pub mod ports;
+#[cfg(test)]
+mod test_support;

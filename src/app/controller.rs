@@ -122,6 +122,7 @@ mod tests {
     };
     use crate::players::{HumanPlayer, MockPlayer};
     use crate::ports::{Input, MockInputHandler, MockRenderer, MockScoreStore, StoreError};
+    use crate::test_support::{allow_any_rendering, quiet_renderer};
 
     fn name(text: &str) -> PlayerName {
         PlayerName::new(text).unwrap()
@@ -129,19 +130,6 @@ mod tests {
 
     fn cell(number: usize) -> Position {
         Geometry::classic().position(number - 1).unwrap()
-    }
-
-    // mockall tries expectations in the order they were set, so each test sets its
-    // specific expectations first and the catch-all ones after.
-
-    /// A renderer that accepts anything: for tests whose subject is elsewhere.
-    fn quiet_renderer() -> MockRenderer {
-        let mut renderer = MockRenderer::new();
-        renderer.expect_show_board().return_const(());
-        renderer.expect_show_notice().return_const(());
-        renderer.expect_show_result().return_const(());
-        renderer.expect_show_scoreboard().return_const(());
-        renderer
     }
 
     /// A player who plays `moves` in order.
@@ -285,8 +273,8 @@ mod tests {
             .withf(|notice| matches!(notice, Notice::Abandoned { by } if by.as_str() == "Ada"))
             .times(1)
             .return_const(());
-        renderer.expect_show_notice().return_const(());
         renderer.expect_show_result().never();
+        allow_any_rendering(&mut renderer);
         let controller = GameController::new(Rc::new(renderer), store);
         let mut game = Game::<GridBoard>::start(Geometry::classic(), Mark::X);
 
@@ -329,7 +317,7 @@ mod tests {
             .withf(|notice| matches!(notice, Notice::NotSaved { reason } if reason.contains("TICTACTOE_SCOREBOARD")))
             .times(1)
             .return_const(());
-        renderer.expect_show_notice().return_const(());
+        allow_any_rendering(&mut renderer);
         let controller = GameController::new(Rc::new(renderer), store);
 
         let end = controller.play(
@@ -359,9 +347,7 @@ mod tests {
             .times(1)
             .in_sequence(&mut seq)
             .return_const(());
-        renderer.expect_show_notice().return_const(());
-        renderer.expect_show_result().return_const(());
-        renderer.expect_show_scoreboard().return_const(());
+        allow_any_rendering(&mut renderer);
         let controller = GameController::new(Rc::new(renderer), storing_ok());
         let board = fill_from_layout(GridBoard::new(Geometry::classic()), "xx./oo./...").unwrap();
         let mut game = Game::from_board(board, Mark::X).unwrap();
@@ -407,9 +393,9 @@ mod tests {
     }
 
     fn quiet_renderer_with_prompts() -> MockRenderer {
-        let mut renderer = quiet_renderer();
-        renderer.expect_show_prompt().return_const(());
+        let mut renderer = MockRenderer::new();
         renderer.expect_show_problem().times(1).return_const(());
+        allow_any_rendering(&mut renderer);
         renderer
     }
 

@@ -169,35 +169,13 @@ where
 
 #[cfg(test)]
 mod tests {
-    use std::collections::VecDeque;
-
     use mockall::predicate::eq;
 
     use super::*;
     use crate::domain::{Position, Scoreboard};
     use crate::players::{Action, Level, MockPlayer, MockPlayerFactory, Player};
     use crate::ports::{MockInputHandler, MockRenderer, MockScoreStore};
-
-    fn typed(lines: &[&str]) -> MockInputHandler {
-        let mut script: VecDeque<String> = lines.iter().map(|l| l.to_string()).collect();
-        let mut input = MockInputHandler::new();
-        input
-            .expect_read_line()
-            .returning(move || script.pop_front().map_or(Input::End, Input::Line));
-        input
-    }
-
-    fn quiet_renderer() -> MockRenderer {
-        let mut renderer = MockRenderer::new();
-        renderer.expect_show_board().return_const(());
-        renderer.expect_show_notice().return_const(());
-        renderer.expect_show_prompt().return_const(());
-        renderer.expect_show_problem().return_const(());
-        renderer.expect_show_help().return_const(());
-        renderer.expect_show_result().return_const(());
-        renderer.expect_show_scoreboard().return_const(());
-        renderer
-    }
+    use crate::test_support::{allow_any_rendering, quiet_renderer, typed};
 
     fn recording_store(games: usize) -> MockScoreStore {
         let mut store = MockScoreStore::new();
@@ -281,8 +259,7 @@ mod tests {
             .with(eq(Notice::InputClosed))
             .times(1)
             .return_const(());
-        renderer.expect_show_notice().return_const(());
-        renderer.expect_show_prompt().return_const(());
+        allow_any_rendering(&mut renderer);
 
         let end = session(typed(&[]), renderer, recording_store(0), factory).run();
 
@@ -297,8 +274,7 @@ mod tests {
             .withf(|problem| matches!(problem, Problem::NameTaken(name) if name.as_str() == "ADA"))
             .times(1)
             .return_const(());
-        renderer.expect_show_prompt().return_const(());
-        renderer.expect_show_notice().return_const(());
+        allow_any_rendering(&mut renderer);
         let mut factory = MockPlayerFactory::new();
         factory.expect_create().never();
 
@@ -326,7 +302,7 @@ mod tests {
             .with(eq(Prompt::Mode))
             .times(2)
             .return_const(());
-        renderer.expect_show_notice().return_const(());
+        allow_any_rendering(&mut renderer);
         let mut factory = MockPlayerFactory::new();
         factory.expect_create().never();
 

@@ -77,14 +77,13 @@ impl<I: InputHandler, R: Renderer> Player for HumanPlayer<I, R> {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::VecDeque;
-
     use mockall::Sequence;
     use mockall::predicate::eq;
 
     use super::*;
     use crate::domain::{BitBoard, Board, Game, Mark, MockBoard, MockGameState, fill_from_layout};
     use crate::ports::{MockInputHandler, MockRenderer};
+    use crate::test_support::typed;
 
     fn ada() -> PlayerName {
         PlayerName::new("Ada").unwrap()
@@ -98,16 +97,6 @@ mod tests {
 
     fn cell(number: usize) -> Position {
         Geometry::classic().position(number - 1).unwrap()
-    }
-
-    /// Input that yields `lines`, then ends: a returning closure that owns its script.
-    fn typed(lines: &[&str]) -> MockInputHandler {
-        let mut script: VecDeque<String> = lines.iter().map(|l| l.to_string()).collect();
-        let mut input = MockInputHandler::new();
-        input
-            .expect_read_line()
-            .returning(move || script.pop_front().map_or(Input::End, Input::Line));
-        input
     }
 
     fn player(
