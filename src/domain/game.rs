@@ -117,23 +117,17 @@ impl<B: Board> Game<B> {
             status,
         })
     }
-
-    /// The board, with its concrete type (the trait method gives `&dyn Board`).
-    pub fn grid(&self) -> &B {
-        &self.board
-    }
 }
 
 /// True when some cell of `mark` lies on every line `mark` holds: removing it leaves no line.
 fn one_move_made_every_line<B: Board>(board: &B, mark: Mark) -> bool {
-    let lines: Vec<u64> = board
+    let held = board.bits(mark);
+    let common = board
         .geometry()
         .line_masks()
         .iter()
-        .copied()
-        .filter(|&mask| board.bits(mark) & mask == mask)
-        .collect();
-    let common = lines.iter().fold(u64::MAX, |common, mask| common & mask);
+        .filter(|&&mask| held & mask == mask)
+        .fold(u64::MAX, |common, &mask| common & mask);
     common != 0
 }
 

@@ -85,12 +85,6 @@ impl Geometry {
         (0..self.cell_count() as u8).map(Position::new)
     }
 
-    /// The cell as a coordinate, column letter then row number: `b2` is the centre of 3 x 3.
-    pub fn coordinate(self, position: Position) -> String {
-        let column = char::from(b'a' + self.col_of(position) as u8);
-        format!("{column}{}", self.row_of(position) + 1)
-    }
-
     /// Every run of `win` cells in a row, column or diagonal: rows first, then columns,
     /// then diagonals down-right, then diagonals down-left. With `win == size` there are
     /// 2N + 2 of them.
@@ -217,14 +211,5 @@ mod tests {
         #[case] error: GeometryError,
     ) {
         assert_eq!(Geometry::new(size, win), Err(error));
-    }
-
-    #[test]
-    fn coordinates_name_the_column_by_letter_and_the_row_by_number() {
-        let geometry = Geometry::classic();
-
-        assert_eq!(geometry.coordinate(geometry.at(0, 0).unwrap()), "a1");
-        assert_eq!(geometry.coordinate(geometry.at(1, 1).unwrap()), "b2");
-        assert_eq!(geometry.coordinate(geometry.at(2, 0).unwrap()), "a3");
     }
 }

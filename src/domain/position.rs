@@ -53,10 +53,6 @@ impl Line {
         &self.cells
     }
 
-    pub fn contains(&self, position: Position) -> bool {
-        self.cells.contains(&position)
-    }
-
     pub fn mask(&self) -> u64 {
         self.cells.iter().fold(0, |mask, cell| mask | cell.bit())
     }

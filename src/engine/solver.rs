@@ -116,11 +116,6 @@ impl Solver {
         })
     }
 
-    /// How many positions the table holds (for measurements).
-    pub fn table_len(&self) -> usize {
-        self.table.len()
-    }
-
     fn negamax(&mut self, me: u64, opp: u64, mut alpha: i32, mut beta: i32) -> i32 {
         let empty = self.shape.all & !(me | opp);
         let left = empty.count_ones() as i32;
