@@ -33,6 +33,59 @@ pub enum Command {
     Play(PlayArgs),
     /// Show the scoreboard
     Scores(ScoresArgs),
+    /// Ask the engine what perfect play makes of positions
+    Analyze(AnalyzeArgs),
+    /// Play many computer-vs-computer games and count the results (not recorded)
+    Simulate(SimulateArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "BOARD is the cells row by row from the top-left: X, O, and . - or _ for empty; \
+                        / and spaces are ignored (xx./xoo/... is fine). Without BOARD arguments, \
+                        boards are read from standard input, one per line. --seed defaults to 0 here.")]
+pub struct AnalyzeArgs {
+    /// Board size (3 for now)
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(3..=3))]
+    pub size: u8,
+
+    /// Which mark moved first (decides the side to move when the counts are equal)
+    #[arg(long, value_enum, default_value_t = First::X)]
+    pub first: First,
+
+    /// One JSON object per line per board
+    #[arg(long)]
+    pub json: bool,
+
+    /// Boards to analyse
+    #[arg(value_name = "BOARD")]
+    pub boards: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// Who plays X: random, easy, medium or impossible
+    #[arg(long = "x", value_name = "SPEC")]
+    pub x: PlayerSpec,
+
+    /// Who plays O: random, easy, medium or impossible
+    #[arg(long = "o", value_name = "SPEC")]
+    pub o: PlayerSpec,
+
+    /// How many games
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    pub games: u64,
+
+    /// Board size (3 for now)
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(3..=3))]
+    pub size: u8,
+
+    /// Which mark moves first
+    #[arg(long, value_enum, default_value_t = First::X)]
+    pub first: First,
+
+    /// One JSON line instead of text
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

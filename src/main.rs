@@ -7,21 +7,25 @@ use std::io::{self, IsTerminal};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::rc::Rc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
-use tictactoe::adapters::{ConsoleInput, ConsoleRenderer, JsonFileStore, scoreboard_json};
-use tictactoe::app::{GameEnd, Session, Settings};
+use indicatif::ProgressBar;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use tictactoe::adapters::{ConsoleInput, ConsoleRenderer, JsonFileStore, report_json, scoreboard_json, tally_json};
+use tictactoe::app::{Analyzer, GameEnd, Report, Session, Settings, analyze_all};
 use tictactoe::domain::Geometry;
-use tictactoe::players::StandardPlayers;
-use tictactoe::ports::{Renderer, Reset, ScoreStore, StoreError};
+use tictactoe::players::{Level, PlayerSpec, StandardPlayers, computer};
+use tictactoe::ports::{Input, InputHandler, Renderer, Reset, ScoreStore, StoreError};
 
-use crate::cli::{Cli, Command, PlayArgs, ScoresArgs};
+use crate::cli::{AnalyzeArgs, Cli, Command, PlayArgs, ScoresArgs, SimulateArgs};
 
-/// Exit status when a game asked for on the command line could not finish because its
-/// input ended. (Usage errors exit 2, through clap.)
+/// Exit status for a failure, including a `play` game whose input ended before it did.
 const FAILURE: u8 = 1;
+/// Exit status for bad usage: clap uses it for bad flags, `analyze` for bad boards.
+const USAGE: u8 = 2;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -40,6 +44,9 @@ fn run(cli: Cli) -> Result<ExitCode, Box<dyn std::error::Error>> {
     match cli.command {
         Some(Command::Scores(args)) => scores(&store, &args),
         Some(Command::Play(args)) => play(store, seed, args),
+        // `move` in the analysis is reproducible by default: seed 0 unless told otherwise.
+        Some(Command::Analyze(args)) => Ok(analyze(cli.seed.unwrap_or(0), args)),
+        Some(Command::Simulate(args)) => simulate(seed, args),
         None => {
             let mut session = console_session(store, seed);
             session.run()?;
@@ -111,6 +118,65 @@ fn scores(
     } else {
         let colour = colored::control::SHOULD_COLORIZE.should_colorize();
         ConsoleRenderer::new(io::stdout(), colour).show_scoreboard(&scoreboard);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn analyze(seed: u64, args: AnalyzeArgs) -> ExitCode {
+    let geometry = Geometry::classic();
+    let mut analyzer = Analyzer::new(geometry, args.first.into(), || computer(Level::Impossible, seed));
+    let renderer = ConsoleRenderer::new(io::stdout(), colored::control::SHOULD_COLORIZE.should_colorize());
+    let emit = |report: &Report| {
+        if args.json {
+            println!("{}", report_json(report));
+        } else {
+            renderer.show_report(report);
+        }
+    };
+    let invalid = if args.boards.is_empty() {
+        let input = ConsoleInput::new(io::stdin().lock());
+        let lines = std::iter::from_fn(|| match input.read_line() {
+            Input::Line(line) => Some(line),
+            Input::End => None,
+        });
+        analyze_all(&mut analyzer, lines, emit)
+    } else {
+        analyze_all(&mut analyzer, args.boards, emit)
+    };
+    if invalid > 0 { ExitCode::from(USAGE) } else { ExitCode::SUCCESS }
+}
+
+fn simulate(seed: u64, args: SimulateArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
+    let levels = match (&args.x, &args.o) {
+        (PlayerSpec::Computer(x), PlayerSpec::Computer(o)) => [*x, *o],
+        _ => {
+            let message = "simulate plays computers only: use random, easy, medium or impossible";
+            Cli::command().error(ErrorKind::InvalidValue, message).exit()
+        }
+    };
+    let mut seeds = StdRng::seed_from_u64(seed);
+    let mut players = levels.map(|level| computer(level, seeds.next_u64()));
+    let bar = if io::stderr().is_terminal() {
+        ProgressBar::new(args.games)
+    } else {
+        ProgressBar::hidden()
+    };
+    let started = Instant::now();
+    let tally = tictactoe::app::simulate(&mut players, Geometry::classic(), args.first.into(), args.games, |done| {
+        if done % 256 == 0 {
+            bar.set_position(done);
+        }
+    })?;
+    let seconds = started.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    if args.json {
+        println!("{}", tally_json(&tally, seconds));
+    } else {
+        let [x, o] = [players[0].name(), players[1].name()];
+        println!(
+            "{} games, {x} (X) vs {o} (O): X won {}, O won {}, {} draws, in {seconds:.3} s.",
+            tally.games, tally.x_wins, tally.o_wins, tally.draws
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use thiserror::Error;
 
 use crate::domain::{
-    Board, FinishedGame, Geometry, Mark, NameError, PlayerName, Position, PositionError, Scoreboard,
+    Analysis, Board, FinishedGame, Geometry, Mark, NameError, PlayerName, Position, PositionError, Scoreboard,
 };
 
 /// What the program is asking a person for.
@@ -91,6 +91,8 @@ pub trait Renderer {
     fn show_problem(&self, problem: &Problem);
     fn show_notice(&self, notice: &Notice);
     fn show_result(&self, game: &FinishedGame);
+    /// What perfect play makes of the position, for `to_move` (a hint, or `analyze`).
+    fn show_analysis(&self, to_move: Mark, analysis: &Analysis);
     fn show_scoreboard(&self, scoreboard: &Scoreboard);
 }
 

@@ -28,6 +28,7 @@ pub fn allow_any_rendering(renderer: &mut MockRenderer) {
     renderer.expect_show_notice().return_const(());
     renderer.expect_show_result().return_const(());
     renderer.expect_show_scoreboard().return_const(());
+    renderer.expect_show_analysis().return_const(());
 }
 
 /// A renderer that accepts anything: for tests whose subject is elsewhere.

@@ -5,8 +5,10 @@
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rstest::rstest;
-use tictactoe::domain::{BitBoard, Game, GameState, GameStatus, Geometry, Mark, fill_from_layout};
-use tictactoe::engine::{Lookahead, Solver, Verdict};
+use tictactoe::domain::{
+    BitBoard, Game, GameState, GameStatus, Geometry, Mark, Verdict, fill_from_layout,
+};
+use tictactoe::engine::{Lookahead, Solver};
 use tictactoe::players::MinimaxAI;
 
 fn board(layout: &str) -> BitBoard {

@@ -5,7 +5,8 @@ use std::time::Duration;
 
 use colored::{ColoredString, Colorize};
 
-use crate::domain::{Board, FinishedGame, Mark, Outcome, Position, Scoreboard};
+use crate::app::Report;
+use crate::domain::{Analysis, Board, FinishedGame, Mark, Outcome, Position, Scoreboard, Verdict};
 use crate::players::Level;
 use crate::ports::{Notice, Problem, Prompt, Renderer};
 
@@ -33,6 +34,35 @@ impl<W: Write> ConsoleRenderer<W> {
     pub fn with_computer_pause(mut self, pause: Duration) -> Self {
         self.computer_pause = pause;
         self
+    }
+
+    /// The readable form of one `analyze` answer.
+    pub fn show_report(&self, report: &Report) {
+        match report {
+            Report::InProgress {
+                board,
+                to_move,
+                analysis,
+                choice,
+            } => {
+                self.show_board(board, &[]);
+                self.write(&format!("{} to move. ", self.mark(*to_move)));
+                self.show_analysis(*to_move, analysis);
+                self.write(&format!("The Impossible player would play {choice}.\n"));
+            }
+            Report::Finished { board, outcome } => {
+                let line = board.winner().map(|win| win.line);
+                self.show_board(board, line.as_ref().map_or(&[], |l| l.cells()));
+                self.write(&match outcome {
+                    Outcome::Won(mark) => format!("{} has won: the game is over.\n", self.mark(*mark)),
+                    Outcome::Draw => "The board is full: a draw.\n".to_string(),
+                });
+            }
+            Report::Invalid { given, error } => {
+                let given = crate::domain::excerpt(given);
+                self.write(&format!("{} \"{given}\" is not a position: {error}\n", self.paint("!", |s| s.bright_red().bold())));
+            }
+        }
     }
 
     /// The writer back, for tests to read what was drawn.
@@ -228,6 +258,22 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
             Outcome::Draw => "It's a draw.".to_string(),
         };
         self.write(&format!("{}\n", self.paint(&text, |s| s.bold())));
+    }
+
+    fn show_analysis(&self, to_move: Mark, analysis: &Analysis) {
+        let plies = analysis.plies;
+        let moves = if plies == 1 { "1 move".to_string() } else { format!("{plies} moves") };
+        let verdict = match analysis.verdict {
+            Verdict::Win if plies == 1 => format!("{} wins with this move.", self.mark(to_move)),
+            Verdict::Win => format!("{} can force a win in {moves}, counting this one.", self.mark(to_move)),
+            Verdict::Draw => "With best play from both sides this is a draw.".to_string(),
+            Verdict::Loss => format!(
+                "{} loses against perfect play; the best moves hold out for {moves}.",
+                self.mark(to_move)
+            ),
+        };
+        let best: Vec<String> = analysis.best_moves.iter().map(ToString::to_string).collect();
+        self.write(&format!("{verdict}\nBest moves: {}.\n", best.join(", ")));
     }
 
     fn show_scoreboard(&self, scoreboard: &Scoreboard) {

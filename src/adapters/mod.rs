@@ -9,4 +9,4 @@ mod report;
 pub use console_input::ConsoleInput;
 pub use console_renderer::ConsoleRenderer;
 pub use json_store::JsonFileStore;
-pub use report::scoreboard_json;
+pub use report::{report_json, scoreboard_json, tally_json};

@@ -26,6 +26,9 @@ pub enum PlayError {
         player: PlayerName,
         error: MoveError,
     },
+    /// A player left a game that has nobody to ask (a simulation).
+    #[error("{player} left a game that cannot be abandoned")]
+    Left { player: PlayerName },
 }
 
 /// Runs one game: asks each player in turn, applies the move, shows what happened, and

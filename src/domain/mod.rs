@@ -1,6 +1,7 @@
 //! The rules of the game and the things it is played with: marks, cells, boards, games,
 //! names and the scoreboard. Pure data and logic: no I/O, no randomness, no clock.
 
+mod analysis;
 mod bit_board;
 mod board;
 mod game;
@@ -12,6 +13,7 @@ mod position;
 mod scoreboard;
 mod text;
 
+pub use analysis::{Analysis, Verdict};
 pub use bit_board::BitBoard;
 #[cfg(test)]
 pub use board::MockBoard;

@@ -6,4 +6,4 @@ mod lookahead;
 mod solver;
 
 pub use lookahead::Lookahead;
-pub use solver::{Analysis, Solver, Verdict};
+pub use solver::Solver;

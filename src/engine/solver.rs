@@ -15,26 +15,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::bits::Shape;
-use crate::domain::{Board, Geometry, Mark, Position};
-
-/// The result of a position under perfect play, for the side to move.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
-    Win,
-    Draw,
-    Loss,
-}
-
-/// What perfect play makes of a position.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Analysis {
-    pub verdict: Verdict,
-    /// Moves left in the game, counting the next one, when the winner hurries and the
-    /// loser delays. A draw lasts until the board is full.
-    pub plies: usize,
-    /// Every move that keeps the verdict and the length, in ascending order.
-    pub best_moves: Vec<Position>,
-}
+use crate::domain::{Analysis, Board, Geometry, Mark, Verdict};
 
 pub struct Solver {
     shape: Shape,

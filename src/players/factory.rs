@@ -34,17 +34,25 @@ impl<I, R> StandardPlayers<I, R> {
 
 impl<I: InputHandler + 'static, R: Renderer + 'static> PlayerFactory for StandardPlayers<I, R> {
     fn create(&mut self, spec: &PlayerSpec, mark: Mark) -> Box<dyn Player> {
-        let rng = StdRng::seed_from_u64(self.seeds.next_u64());
+        let seed = self.seeds.next_u64();
         match spec {
             PlayerSpec::Human(_) => Box::new(HumanPlayer::new(
                 spec.name(mark),
                 Rc::clone(&self.input),
                 Rc::clone(&self.renderer),
             )),
-            PlayerSpec::Computer(Level::Random) => Box::new(RandomAI::new(rng)),
-            PlayerSpec::Computer(Level::Easy) => Box::new(MinimaxAI::easy(rng)),
-            PlayerSpec::Computer(Level::Medium) => Box::new(MinimaxAI::medium(rng)),
-            PlayerSpec::Computer(Level::Impossible) => Box::new(MinimaxAI::impossible(rng)),
+            PlayerSpec::Computer(level) => computer(*level, seed),
         }
+    }
+}
+
+/// A computer player at `level`, its random choices drawn from `seed`.
+pub fn computer(level: Level, seed: u64) -> Box<dyn Player> {
+    let rng = StdRng::seed_from_u64(seed);
+    match level {
+        Level::Random => Box::new(RandomAI::new(rng)),
+        Level::Easy => Box::new(MinimaxAI::easy(rng)),
+        Level::Medium => Box::new(MinimaxAI::medium(rng)),
+        Level::Impossible => Box::new(MinimaxAI::impossible(rng)),
     }
 }

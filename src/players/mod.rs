@@ -9,7 +9,7 @@ pub mod spec;
 
 #[cfg(test)]
 pub use factory::MockPlayerFactory;
-pub use factory::{PlayerFactory, StandardPlayers};
+pub use factory::{PlayerFactory, StandardPlayers, computer};
 pub use human::{Command, HumanPlayer};
 pub use minimax::MinimaxAI;
 pub use random::RandomAI;

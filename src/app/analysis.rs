@@ -1,0 +1,116 @@
+//! `tictactoe analyze`: what perfect play makes of positions given as layouts.
+
+use thiserror::Error;
+
+use crate::domain::{
+    Analysis, BitBoard, Game, GameState, GameStatus, Geometry, IllegalPosition, LayoutError, Mark, Outcome,
+    Position, fill_from_layout,
+};
+use crate::engine::Solver;
+use crate::players::{Action, Player};
+
+/// The answer for one board.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Report {
+    InProgress {
+        board: BitBoard,
+        to_move: Mark,
+        analysis: Analysis,
+        /// The move the Impossible player makes here.
+        choice: Position,
+    },
+    Finished { board: BitBoard, outcome: Outcome },
+    Invalid { given: String, error: BoardError },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum BoardError {
+    #[error("{0}")]
+    Layout(#[from] LayoutError),
+    #[error("{0}")]
+    Illegal(#[from] IllegalPosition),
+}
+
+/// Answers boards one at a time, keeping the solver's table between them.
+pub struct Analyzer<F> {
+    geometry: Geometry,
+    first: Mark,
+    solver: Solver,
+    /// Makes the Impossible player, freshly seeded, so each board's `choice` does not
+    /// depend on the boards before it.
+    impossible: F,
+}
+
+impl<F: FnMut() -> Box<dyn Player>> Analyzer<F> {
+    pub fn new(geometry: Geometry, first: Mark, impossible: F) -> Self {
+        Analyzer {
+            geometry,
+            first,
+            solver: Solver::new(geometry),
+            impossible,
+        }
+    }
+
+    pub fn report(&mut self, layout: &str) -> Report {
+        let invalid = |error: BoardError| Report::Invalid {
+            given: layout.to_string(),
+            error,
+        };
+        let board = match fill_from_layout(BitBoard::new(self.geometry), layout) {
+            Ok(board) => board,
+            Err(error) => return invalid(error.into()),
+        };
+        let game = match Game::from_board(board, self.first) {
+            Ok(game) => game,
+            Err(error) => return invalid(error.into()),
+        };
+        match game.status() {
+            GameStatus::Won(win) => Report::Finished {
+                board,
+                outcome: Outcome::Won(win.mark),
+            },
+            GameStatus::Draw => Report::Finished {
+                board,
+                outcome: Outcome::Draw,
+            },
+            GameStatus::InProgress => {
+                let to_move = game.to_move();
+                let analysis = self.solver.analyze(&board, to_move);
+                let choice = match (self.impossible)().choose(&game) {
+                    Action::Place(position) => Some(position),
+                    Action::Quit | Action::InputClosed => None,
+                };
+                // A game in progress always has an analysis and a move; the `else` only
+                // keeps this function free of panics.
+                let (Some(analysis), Some(choice)) = (analysis, choice) else {
+                    return invalid(IllegalPosition::PlayAfterWin(to_move.opponent()).into());
+                };
+                Report::InProgress {
+                    board,
+                    to_move,
+                    analysis,
+                    choice,
+                }
+            }
+        }
+    }
+}
+
+/// Answers each non-blank layout from `layouts` in order, handing each report to `emit`
+/// as soon as it is ready. Returns how many boards were invalid.
+pub fn analyze_all<F: FnMut() -> Box<dyn Player>>(
+    analyzer: &mut Analyzer<F>,
+    layouts: impl IntoIterator<Item = String>,
+    mut emit: impl FnMut(&Report),
+) -> usize {
+    let mut invalid = 0;
+    for layout in layouts {
+        if layout.trim().is_empty() {
+            continue;
+        }
+        let report = analyzer.report(&layout);
+        invalid += usize::from(matches!(report, Report::Invalid { .. }));
+        emit(&report);
+    }
+    invalid
+}

@@ -1,0 +1,21 @@
+use super::Position;
+
+/// The result of a position under perfect play, for the side to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Win,
+    Draw,
+    Loss,
+}
+
+/// What perfect play makes of a position in progress.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Analysis {
+    pub verdict: Verdict,
+    /// Moves left in the game, counting the next one, when the winner hurries and the
+    /// loser delays. A draw lasts until the board is full.
+    pub plies: usize,
+    /// Every move that keeps the verdict and the length, in ascending order: for a win
+    /// only the fastest wins, for a loss only the slowest losses.
+    pub best_moves: Vec<Position>,
+}
