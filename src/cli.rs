@@ -40,9 +40,11 @@ pub enum Command {
 }
 
 #[derive(Debug, Args)]
-#[command(after_help = "BOARD is the cells row by row from the top-left: X, O, and . - or _ for empty; \
+#[command(
+    after_help = "BOARD is the cells row by row from the top-left: X, O, and . - or _ for empty; \
                         / and spaces are ignored (xx./xoo/... is fine). Without BOARD arguments, \
-                        boards are read from standard input, one per line. --seed defaults to 0 here.")]
+                        boards are read from standard input, one per line. --seed defaults to 0 here."
+)]
 pub struct AnalyzeArgs {
     /// Board size (3 for now)
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(3..=3))]

@@ -14,7 +14,9 @@ use clap::{CommandFactory, Parser};
 use indicatif::ProgressBar;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use tictactoe::adapters::{ConsoleInput, ConsoleRenderer, JsonFileStore, report_json, scoreboard_json, tally_json};
+use tictactoe::adapters::{
+    ConsoleInput, ConsoleRenderer, JsonFileStore, report_json, scoreboard_json, tally_json,
+};
 use tictactoe::app::{Analyzer, GameEnd, Report, Session, Settings, analyze_all};
 use tictactoe::domain::Geometry;
 use tictactoe::players::{Level, PlayerSpec, StandardPlayers, computer};
@@ -124,8 +126,13 @@ fn scores(
 
 fn analyze(seed: u64, args: AnalyzeArgs) -> ExitCode {
     let geometry = Geometry::classic();
-    let mut analyzer = Analyzer::new(geometry, args.first.into(), || computer(Level::Impossible, seed));
-    let renderer = ConsoleRenderer::new(io::stdout(), colored::control::SHOULD_COLORIZE.should_colorize());
+    let mut analyzer = Analyzer::new(geometry, args.first.into(), || {
+        computer(Level::Impossible, seed)
+    });
+    let renderer = ConsoleRenderer::new(
+        io::stdout(),
+        colored::control::SHOULD_COLORIZE.should_colorize(),
+    );
     let emit = |report: &Report| {
         if args.json {
             println!("{}", report_json(report));
@@ -143,7 +150,11 @@ fn analyze(seed: u64, args: AnalyzeArgs) -> ExitCode {
     } else {
         analyze_all(&mut analyzer, args.boards, emit)
     };
-    if invalid > 0 { ExitCode::from(USAGE) } else { ExitCode::SUCCESS }
+    if invalid > 0 {
+        ExitCode::from(USAGE)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 fn simulate(seed: u64, args: SimulateArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
@@ -151,7 +162,9 @@ fn simulate(seed: u64, args: SimulateArgs) -> Result<ExitCode, Box<dyn std::erro
         (PlayerSpec::Computer(x), PlayerSpec::Computer(o)) => [*x, *o],
         _ => {
             let message = "simulate plays computers only: use random, easy, medium or impossible";
-            Cli::command().error(ErrorKind::InvalidValue, message).exit()
+            Cli::command()
+                .error(ErrorKind::InvalidValue, message)
+                .exit()
         }
     };
     let mut seeds = StdRng::seed_from_u64(seed);
@@ -162,11 +175,17 @@ fn simulate(seed: u64, args: SimulateArgs) -> Result<ExitCode, Box<dyn std::erro
         ProgressBar::hidden()
     };
     let started = Instant::now();
-    let tally = tictactoe::app::simulate(&mut players, Geometry::classic(), args.first.into(), args.games, |done| {
-        if done % 256 == 0 {
-            bar.set_position(done);
-        }
-    })?;
+    let tally = tictactoe::app::simulate(
+        &mut players,
+        Geometry::classic(),
+        args.first.into(),
+        args.games,
+        |done| {
+            if done % 256 == 0 {
+                bar.set_position(done);
+            }
+        },
+    )?;
     let seconds = started.elapsed().as_secs_f64();
     bar.finish_and_clear();
     if args.json {

@@ -13,7 +13,8 @@ use std::path::PathBuf;
 use thiserror::Error;
 
 use crate::domain::{
-    Analysis, Board, FinishedGame, Geometry, Mark, NameError, PlayerName, Position, PositionError, Scoreboard,
+    Analysis, Board, FinishedGame, Geometry, Mark, NameError, PlayerName, Position, PositionError,
+    Scoreboard,
 };
 
 /// What the program is asking a person for.
@@ -73,6 +74,12 @@ pub enum Notice {
     },
     /// Input ended before the game did: the game is not recorded.
     InputClosed,
+    /// `moves` moves were taken back.
+    Undone {
+        moves: usize,
+    },
+    /// `undo` was asked for, but no move of this player's can be taken back.
+    NothingToUndo,
     /// The game counted, but the scoreboard could not be updated.
     NotSaved {
         reason: String,

@@ -142,3 +142,40 @@ fn two_disjoint_lines_cannot_come_from_one_move() {
 
     assert_eq!(result.err(), Some(IllegalPosition::PlayAfterWin(Mark::X)));
 }
+
+#[test]
+fn undo_takes_back_the_last_move_and_gives_the_turn_back() {
+    let mut game = played(Mark::X, &[5, 1]);
+
+    assert_eq!(game.undo(), Some(cell(1)));
+
+    assert_eq!(game.board().mark_at(cell(1)), None);
+    assert_eq!(game.to_move(), Mark::O);
+    assert_eq!(game.moves_played(), 1);
+}
+
+#[test]
+fn undo_after_a_win_reopens_the_game() {
+    let mut game = played(Mark::X, &[1, 4, 2, 5, 3]);
+
+    game.undo();
+
+    assert_eq!(game.status(), GameStatus::InProgress);
+    assert_eq!(game.to_move(), Mark::X);
+}
+
+#[test]
+fn there_is_nothing_to_undo_before_the_first_move() {
+    let mut game = new_game(Mark::X);
+
+    assert_eq!(game.undo(), None);
+    assert_eq!(game.moves_played(), 0);
+}
+
+#[test]
+fn marks_a_game_was_set_up_with_cannot_be_undone() {
+    let mut game = from_layout("xo./.../...", Mark::X).unwrap();
+
+    assert_eq!(game.undo(), None);
+    assert_eq!(game.board().count(Mark::X), 1);
+}

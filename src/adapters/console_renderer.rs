@@ -54,13 +54,18 @@ impl<W: Write> ConsoleRenderer<W> {
                 let line = board.winner().map(|win| win.line);
                 self.show_board(board, line.as_ref().map_or(&[], |l| l.cells()));
                 self.write(&match outcome {
-                    Outcome::Won(mark) => format!("{} has won: the game is over.\n", self.mark(*mark)),
+                    Outcome::Won(mark) => {
+                        format!("{} has won: the game is over.\n", self.mark(*mark))
+                    }
                     Outcome::Draw => "The board is full: a draw.\n".to_string(),
                 });
             }
             Report::Invalid { given, error } => {
                 let given = crate::domain::excerpt(given);
-                self.write(&format!("{} \"{given}\" is not a position: {error}\n", self.paint("!", |s| s.bright_red().bold())));
+                self.write(&format!(
+                    "{} \"{given}\" is not a position: {error}\n",
+                    self.paint("!", |s| s.bright_red().bold())
+                ));
             }
         }
     }
@@ -167,7 +172,7 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
                 mark,
                 geometry,
             } => format!(
-                "{name} ({}), your move [1-{} or a coordinate like b2; h = help]: ",
+                "{name} ({}), your move [1-{} or a coordinate like b2; ? = hint, h = help]: ",
                 self.mark(*mark),
                 geometry.cell_count()
             ),
@@ -197,6 +202,8 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
             Prompt::Move { geometry, .. } => format!(
                 "Type the number of an empty cell (1 to {}), or its coordinate: column letter then row \
                  number, so b2 is the second column of the second row.\n\
+                 hint (or ?) shows the best moves; undo (or u) takes back the last move \
+                 (against the computer, your move and its reply).\n\
                  q leaves (a game left unfinished is not recorded).",
                 geometry.cell_count()
             ),
@@ -248,6 +255,9 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
                 self.paint("warning:", |s| s.bright_red().bold())
             ),
             Notice::Goodbye => "Thanks for playing!\n".into(),
+            Notice::Undone { moves: 1 } => "The last move was taken back.\n".into(),
+            Notice::Undone { moves } => format!("The last {moves} moves were taken back.\n"),
+            Notice::NothingToUndo => "There is no move of yours to take back yet.\n".into(),
         };
         self.write(&text);
     }
@@ -262,17 +272,28 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
 
     fn show_analysis(&self, to_move: Mark, analysis: &Analysis) {
         let plies = analysis.plies;
-        let moves = if plies == 1 { "1 move".to_string() } else { format!("{plies} moves") };
+        let moves = if plies == 1 {
+            "1 move".to_string()
+        } else {
+            format!("{plies} moves")
+        };
         let verdict = match analysis.verdict {
             Verdict::Win if plies == 1 => format!("{} wins with this move.", self.mark(to_move)),
-            Verdict::Win => format!("{} can force a win in {moves}, counting this one.", self.mark(to_move)),
+            Verdict::Win => format!(
+                "{} can force a win in {moves}, counting this one.",
+                self.mark(to_move)
+            ),
             Verdict::Draw => "With best play from both sides this is a draw.".to_string(),
             Verdict::Loss => format!(
                 "{} loses against perfect play; the best moves hold out for {moves}.",
                 self.mark(to_move)
             ),
         };
-        let best: Vec<String> = analysis.best_moves.iter().map(ToString::to_string).collect();
+        let best: Vec<String> = analysis
+            .best_moves
+            .iter()
+            .map(ToString::to_string)
+            .collect();
         self.write(&format!("{verdict}\nBest moves: {}.\n", best.join(", ")));
     }
 

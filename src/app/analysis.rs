@@ -3,8 +3,8 @@
 use thiserror::Error;
 
 use crate::domain::{
-    Analysis, BitBoard, Game, GameState, GameStatus, Geometry, IllegalPosition, LayoutError, Mark, Outcome,
-    Position, fill_from_layout,
+    Analysis, BitBoard, Game, GameState, GameStatus, Geometry, IllegalPosition, LayoutError, Mark,
+    Outcome, Position, fill_from_layout,
 };
 use crate::engine::Solver;
 use crate::players::{Action, Player};
@@ -19,8 +19,14 @@ pub enum Report {
         /// The move the Impossible player makes here.
         choice: Position,
     },
-    Finished { board: BitBoard, outcome: Outcome },
-    Invalid { given: String, error: BoardError },
+    Finished {
+        board: BitBoard,
+        outcome: Outcome,
+    },
+    Invalid {
+        given: String,
+        error: BoardError,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -78,7 +84,7 @@ impl<F: FnMut() -> Box<dyn Player>> Analyzer<F> {
                 let analysis = self.solver.analyze(&board, to_move);
                 let choice = match (self.impossible)().choose(&game) {
                     Action::Place(position) => Some(position),
-                    Action::Quit | Action::InputClosed => None,
+                    Action::Quit | Action::InputClosed | Action::Undo => None,
                 };
                 // A game in progress always has an analysis and a move; the `else` only
                 // keeps this function free of panics.

@@ -97,6 +97,23 @@ impl<R: Renderer, S: ScoreStore> GameController<R, S> {
                     self.renderer.show_notice(&Notice::InputClosed);
                     return Ok(GameEnd::InputClosed);
                 }
+                Action::Undo => {
+                    // Against a computer, its reply goes too, so it is this player's turn again.
+                    let moves = if players[mark.opponent().index()].is_human() {
+                        1
+                    } else {
+                        2
+                    };
+                    if game.moves_played() < moves {
+                        self.renderer.show_notice(&Notice::NothingToUndo);
+                    } else {
+                        for _ in 0..moves {
+                            game.undo();
+                        }
+                        self.renderer.show_notice(&Notice::Undone { moves });
+                        self.renderer.show_board(game.board(), &[]);
+                    }
+                }
             }
         };
 
@@ -400,6 +417,79 @@ mod tests {
         renderer.expect_show_problem().times(1).return_const(());
         allow_any_rendering(&mut renderer);
         renderer
+    }
+
+    /// A player who makes each `Action` in order, then quits.
+    fn acting(player: &str, human: bool, actions: Vec<Action>) -> MockPlayer {
+        let mut mock = MockPlayer::new();
+        mock.expect_name().return_const(name(player));
+        mock.expect_is_human().return_const(human);
+        let mut actions: Vec<Action> = actions.into_iter().rev().collect();
+        mock.expect_choose()
+            .returning(move |_| actions.pop().unwrap_or(Action::Quit));
+        mock
+    }
+
+    #[test]
+    fn undo_against_a_computer_takes_back_the_reply_too() {
+        // Ada plays 1, the computer 5; Ada undoes, so the board is empty and it is her turn.
+        let ada = acting(
+            "Ada",
+            true,
+            vec![Action::Place(cell(1)), Action::Undo, Action::Place(cell(9))],
+        );
+        let computer = acting("Hal", false, vec![Action::Place(cell(5))]);
+        let mut renderer = MockRenderer::new();
+        renderer
+            .expect_show_notice()
+            .with(eq(Notice::Undone { moves: 2 }))
+            .times(1)
+            .return_const(());
+        allow_any_rendering(&mut renderer);
+        let controller = GameController::new(Rc::new(renderer), storing_ok());
+        let mut game = Game::<GridBoard>::start(Geometry::classic(), Mark::X);
+
+        controller
+            .play(&mut game, &mut seats(ada, computer))
+            .unwrap();
+
+        // After the undo Ada played 9; the computer then quit (its script ran out).
+        assert_eq!(layout_of(game.board()), "........X");
+    }
+
+    #[test]
+    fn undo_between_two_people_takes_back_one_move() {
+        let ada = acting("Ada", true, vec![Action::Place(cell(1)), Action::Quit]);
+        let bob = acting("Bob", true, vec![Action::Undo]);
+        let controller = GameController::new(Rc::new(quiet_renderer()), storing_ok());
+        let mut game = Game::<GridBoard>::start(Geometry::classic(), Mark::X);
+
+        controller.play(&mut game, &mut seats(ada, bob)).unwrap();
+
+        assert_eq!(layout_of(game.board()), ".........");
+        assert_eq!(game.to_move(), Mark::X, "Ada moves again");
+    }
+
+    #[test]
+    fn undo_with_nothing_of_yours_played_says_so_and_changes_nothing() {
+        // The computer moved first; Ada has nothing to take back.
+        let computer = acting("Hal", false, vec![Action::Place(cell(5))]);
+        let ada = acting("Ada", true, vec![Action::Undo, Action::Quit]);
+        let mut renderer = MockRenderer::new();
+        renderer
+            .expect_show_notice()
+            .with(eq(Notice::NothingToUndo))
+            .times(1)
+            .return_const(());
+        allow_any_rendering(&mut renderer);
+        let controller = GameController::new(Rc::new(renderer), storing_ok());
+        let mut game = Game::<GridBoard>::start(Geometry::classic(), Mark::O);
+
+        controller
+            .play(&mut game, &mut seats(ada, computer))
+            .unwrap();
+
+        assert_eq!(layout_of(game.board()), "....O....");
     }
 
     #[test]

@@ -8,7 +8,7 @@ pub mod menu;
 mod session;
 mod simulation;
 
-pub use controller::{GameController, GameEnd, PlayError};
 pub use analysis::{Analyzer, BoardError, Report, analyze_all};
+pub use controller::{GameController, GameEnd, PlayError};
 pub use session::{Session, SessionEnd, Settings};
 pub use simulation::{Tally, simulate};

@@ -34,14 +34,17 @@ pub fn simulate(
             let position = match player.choose(&game) {
                 Action::Place(position) => position,
                 // Computers never quit; a player that does has left the game unplayable.
-                Action::Quit | Action::InputClosed => {
-                    return Err(PlayError::Left { player: player.name() });
+                Action::Quit | Action::InputClosed | Action::Undo => {
+                    return Err(PlayError::Left {
+                        player: player.name(),
+                    });
                 }
             };
-            game.play(position).map_err(|error| PlayError::IllegalMove {
-                player: player.name(),
-                error,
-            })?;
+            game.play(position)
+                .map_err(|error| PlayError::IllegalMove {
+                    player: player.name(),
+                    error,
+                })?;
         };
         match status {
             GameStatus::Won(win) if win.mark == Mark::X => tally.x_wins += 1,

@@ -59,6 +59,13 @@ pub trait GameState {
 
     /// Puts the mover's mark on `position` and passes the turn.
     fn play(&mut self, position: Position) -> Result<GameStatus, MoveError>;
+
+    /// Takes back the last move played in this game, giving the turn back to its mover.
+    /// `None` if no move has been played (marks a game was set up with stay).
+    fn undo(&mut self) -> Option<Position>;
+
+    /// How many moves have been played in this game (and so can be undone).
+    fn moves_played(&self) -> usize;
 }
 
 /// The one implementation of [`GameState`], over any [`Board`].
@@ -67,6 +74,7 @@ pub struct Game<B> {
     board: B,
     to_move: Mark,
     status: GameStatus,
+    history: Vec<Position>,
 }
 
 impl<B: Board> Game<B> {
@@ -79,6 +87,7 @@ impl<B: Board> Game<B> {
             board: B::from(geometry),
             to_move: first,
             status: GameStatus::InProgress,
+            history: Vec::new(),
         }
     }
 
@@ -115,6 +124,7 @@ impl<B: Board> Game<B> {
             board,
             to_move,
             status,
+            history: Vec::new(),
         })
     }
 }
@@ -158,6 +168,21 @@ impl<B: Board> GameState for Game<B> {
             GameStatus::InProgress
         };
         self.to_move = mover.opponent();
+        self.history.push(position);
         Ok(self.status.clone())
+    }
+
+    fn undo(&mut self) -> Option<Position> {
+        let last = self.history.pop()?;
+        if let Some(mover) = self.board.remove(last) {
+            self.to_move = mover;
+        }
+        // The game went on after that position, so it was in progress.
+        self.status = GameStatus::InProgress;
+        Some(last)
+    }
+
+    fn moves_played(&self) -> usize {
+        self.history.len()
     }
 }

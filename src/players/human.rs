@@ -2,6 +2,7 @@ use std::rc::Rc;
 
 use super::{Action, Player};
 use crate::domain::{GameState, Geometry, PlayerName, Position, PositionError};
+use crate::engine::Solver;
 use crate::ports::{Input, InputHandler, Problem, Prompt, Renderer};
 
 /// What a person can type at the move prompt.
@@ -10,14 +11,19 @@ pub enum Command {
     Move(Position),
     Quit,
     Help,
+    Hint,
+    Undo,
 }
 
 impl Command {
-    /// `q`/`quit`, `h`/`help`, or a cell as a number (`5`) or coordinate (`b2`).
+    /// `q`/`quit`, `h`/`help`, `hint`/`?`, `undo`/`u`, or a cell as a number (`5`) or
+    /// coordinate (`b2`).
     pub fn parse(text: &str, geometry: Geometry) -> Result<Command, PositionError> {
         match text.trim().to_ascii_lowercase().as_str() {
             "q" | "quit" => Ok(Command::Quit),
             "h" | "help" => Ok(Command::Help),
+            "hint" | "?" => Ok(Command::Hint),
+            "undo" | "u" => Ok(Command::Undo),
             _ => geometry.parse_position(text).map(Command::Move),
         }
     }
@@ -29,6 +35,8 @@ pub struct HumanPlayer<I, R> {
     name: PlayerName,
     input: Rc<I>,
     renderer: Rc<R>,
+    /// Answers `hint`; built on the first one.
+    advisor: Option<Solver>,
 }
 
 impl<I: InputHandler, R: Renderer> HumanPlayer<I, R> {
@@ -37,6 +45,7 @@ impl<I: InputHandler, R: Renderer> HumanPlayer<I, R> {
             name,
             input,
             renderer,
+            advisor: None,
         }
     }
 }
@@ -65,6 +74,17 @@ impl<I: InputHandler, R: Renderer> Player for HumanPlayer<I, R> {
             match Command::parse(&text, board.geometry()) {
                 Ok(Command::Quit) => return Action::Quit,
                 Ok(Command::Help) => self.renderer.show_help(&prompt),
+                Ok(Command::Undo) => return Action::Undo,
+                Ok(Command::Hint) => {
+                    let geometry = board.geometry();
+                    let advisor = match &mut self.advisor {
+                        Some(advisor) if advisor.geometry() == geometry => advisor,
+                        slot => slot.insert(Solver::new(geometry)),
+                    };
+                    if let Some(analysis) = advisor.analyze(board, game.to_move()) {
+                        self.renderer.show_analysis(game.to_move(), &analysis);
+                    }
+                }
                 Ok(Command::Move(cell)) if board.mark_at(cell).is_some() => {
                     self.renderer.show_problem(&Problem::Occupied(cell))
                 }
@@ -81,7 +101,9 @@ mod tests {
     use mockall::predicate::eq;
 
     use super::*;
-    use crate::domain::{BitBoard, Board, Game, Mark, MockBoard, MockGameState, fill_from_layout};
+    use crate::domain::{
+        BitBoard, Board, Game, Mark, MockBoard, MockGameState, Verdict, fill_from_layout,
+    };
     use crate::ports::{MockInputHandler, MockRenderer};
     use crate::test_support::typed;
 
@@ -232,11 +254,46 @@ mod tests {
     }
 
     #[test]
+    fn a_hint_shows_the_best_moves_for_the_player_and_asks_again() {
+        // X to move in "xx./oo./..." wins at once with cell 3.
+        let board = fill_from_layout(BitBoard::new(Geometry::classic()), "xx./oo./...").unwrap();
+        let game = Game::from_board(board, Mark::X).unwrap();
+        let mut renderer = MockRenderer::new();
+        renderer
+            .expect_show_analysis()
+            .withf(|mark, analysis| {
+                *mark == Mark::X
+                    && analysis.verdict == Verdict::Win
+                    && analysis.best_moves == [cell(3)]
+            })
+            .times(1)
+            .return_const(());
+        renderer.expect_show_prompt().times(2).return_const(());
+
+        let action = player(typed(&["?", "7"]), renderer).choose(&game);
+
+        assert_eq!(action, Action::Place(cell(7)), "a hint does not play");
+    }
+
+    #[test]
+    fn undo_is_handed_to_the_game_loop() {
+        let mut renderer = MockRenderer::new();
+        renderer.expect_show_prompt().times(1).return_const(());
+
+        assert_eq!(
+            player(typed(&["u"]), renderer).choose(&game()),
+            Action::Undo
+        );
+    }
+
+    #[test]
     fn commands_are_recognised_in_any_case_and_with_spaces() {
         let geometry = Geometry::classic();
 
         assert_eq!(Command::parse(" Q ", geometry), Ok(Command::Quit));
         assert_eq!(Command::parse("HELP", geometry), Ok(Command::Help));
+        assert_eq!(Command::parse(" Hint", geometry), Ok(Command::Hint));
+        assert_eq!(Command::parse("UNDO", geometry), Ok(Command::Undo));
         assert_eq!(Command::parse("B2", geometry), Ok(Command::Move(cell(5))));
     }
 }

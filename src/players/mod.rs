@@ -25,6 +25,8 @@ pub enum Action {
     Quit,
     /// The player's input ended (only people have input).
     InputClosed,
+    /// Take back the last move (against a computer: the player's last move and the reply).
+    Undo,
 }
 
 #[cfg_attr(test, mockall::automock)]
