@@ -1,0 +1,237 @@
+//! `tictactoe analyze` and `tictactoe simulate`, as scripts use them.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::{Value, json};
+use tempfile::TempDir;
+
+fn tictactoe() -> Command {
+    let mut command = Command::cargo_bin("tictactoe").unwrap();
+    command.env_remove("CLICOLOR_FORCE").env_remove("NO_COLOR");
+    command
+}
+
+fn json_lines(output: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(output)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect()
+}
+
+#[test]
+fn analyze_answers_each_board_with_one_json_line() {
+    let output = tictactoe()
+        .args([
+            "analyze",
+            "--json",
+            "xxo/xoo/...",
+            "XOX/.O./X..",
+            "xxxoo....",
+        ])
+        .output()
+        .unwrap();
+
+    assert!(output.status.success());
+    assert_eq!(
+        json_lines(&output.stdout),
+        [
+            json!({"board":"XXOXOO...","status":"in_progress","to_move":"X","value":"win","plies":1,"best_moves":[7],"move":7}),
+            json!({"board":"XOX.O.X..","status":"in_progress","to_move":"O","value":"win","plies":1,"best_moves":[8],"move":8}),
+            json!({"board":"XXXOO....","status":"x_won"}),
+        ]
+    );
+}
+
+#[test]
+fn analyze_keeps_the_documented_key_order() {
+    let output = tictactoe()
+        .args(["analyze", "--json", "........."])
+        .output()
+        .unwrap();
+
+    let line = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        line.starts_with(r#"{"board":".........","status":"in_progress","to_move":"X","value":"draw","plies":9,"best_moves":[1,2,3,4,5,6,7,8,9],"move":"#),
+        "{line}"
+    );
+}
+
+#[test]
+fn invalid_boards_are_explained_the_others_answered_and_the_exit_is_2() {
+    let output = tictactoe()
+        .args([
+            "analyze",
+            "--json",
+            "xx",
+            "x........",
+            "xxxooo...",
+            "abc......",
+            "o........",
+        ])
+        .output()
+        .unwrap();
+
+    assert_eq!(output.status.code(), Some(2));
+    let lines = json_lines(&output.stdout);
+    assert_eq!(lines.len(), 5);
+    assert_eq!(
+        lines[0],
+        json!({"board":"xx","error":"a 3x3 board has 9 cells, not 2"})
+    );
+    assert_eq!(lines[1]["status"], "in_progress");
+    assert_eq!(
+        lines[2],
+        json!({"board":"xxxooo...","error":"both X and O have a line"})
+    );
+    assert!(
+        lines[3]["error"]
+            .as_str()
+            .unwrap()
+            .contains("'a' is not a mark")
+    );
+    assert!(
+        lines[4]["error"]
+            .as_str()
+            .unwrap()
+            .contains("cannot happen when X moves first")
+    );
+}
+
+#[test]
+fn first_decides_who_moves_when_the_counts_are_equal() {
+    let output = tictactoe()
+        .args(["analyze", "--json", "--first", "o", "xo......."])
+        .output()
+        .unwrap();
+
+    assert_eq!(json_lines(&output.stdout)[0]["to_move"], "O");
+}
+
+#[test]
+fn without_boards_analyze_reads_stdin_one_per_line_skipping_blank_lines() {
+    let output = tictactoe()
+        .args(["analyze", "--json"])
+        .write_stdin("x.. .o. ...\n\n   \nxox/xoo/oxx\n")
+        .output()
+        .unwrap();
+
+    let lines = json_lines(&output.stdout);
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["board"], "X...O....");
+    assert_eq!(lines[1], json!({"board":"XOXXOOOXX","status":"draw"}));
+}
+
+#[test]
+fn the_seed_picks_among_best_moves_and_defaults_to_0() {
+    let chosen = |seed: Option<&str>| {
+        let mut command = tictactoe();
+        command.args(["analyze", "--json", "........."]);
+        if let Some(seed) = seed {
+            command.args(["--seed", seed]);
+        }
+        json_lines(&command.output().unwrap().stdout)[0]["move"].clone()
+    };
+
+    assert_eq!(chosen(None), chosen(Some("0")));
+    let moves: std::collections::HashSet<String> = (0..30)
+        .map(|s| chosen(Some(&s.to_string())).to_string())
+        .collect();
+    assert!(moves.len() > 3, "{moves:?}");
+}
+
+#[test]
+fn analyze_without_json_draws_the_board_and_gives_the_verdict() {
+    tictactoe()
+        .args(["analyze", "x../.o./o.x"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "X to move. X can force a win in 3 moves, counting this one.",
+        ))
+        .stdout(predicate::str::contains("Best moves: 3."))
+        .stdout(predicate::str::contains(
+            "The Impossible player would play 3.",
+        ));
+}
+
+#[test]
+fn simulate_counts_games_and_the_same_seed_gives_the_same_counts() {
+    let run = || {
+        let output = tictactoe()
+            .args([
+                "simulate", "--x", "random", "--o", "medium", "--games", "500", "--seed", "11",
+                "--json",
+            ])
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        json_lines(&output.stdout).remove(0)
+    };
+
+    let (first, second) = (run(), run());
+
+    let counts = |v: &Value| {
+        (
+            v["games"].clone(),
+            v["x_wins"].clone(),
+            v["o_wins"].clone(),
+            v["draws"].clone(),
+        )
+    };
+    assert_eq!(counts(&first), counts(&second));
+    assert_eq!(first["games"], 500);
+    let total: u64 = ["x_wins", "o_wins", "draws"]
+        .iter()
+        .map(|k| first[k].as_u64().unwrap())
+        .sum();
+    assert_eq!(total, 500);
+    assert!(first["seconds"].is_number());
+}
+
+#[test]
+fn two_impossible_players_always_draw() {
+    let output = tictactoe()
+        .args([
+            "simulate",
+            "--x",
+            "impossible",
+            "--o",
+            "impossible",
+            "--games",
+            "2000",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+
+    let tally = json_lines(&output.stdout).remove(0);
+    assert_eq!(
+        (tally["draws"].clone(), tally["games"].clone()),
+        (json!(2000), json!(2000))
+    );
+}
+
+#[test]
+fn simulate_refuses_humans_and_never_touches_the_scoreboard() {
+    let folder = TempDir::new().unwrap();
+    let scoreboard = folder.path().join("scores.json");
+
+    tictactoe()
+        .args(["simulate", "--x", "human", "--o", "easy"])
+        .arg("--scoreboard")
+        .arg(&scoreboard)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("computers only"));
+    tictactoe()
+        .args(["simulate", "--x", "easy", "--o", "easy", "--games", "50"])
+        .arg("--scoreboard")
+        .arg(&scoreboard)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "50 games, Computer (Easy) (X) vs Computer (Easy) (O)",
+        ));
+
+    assert!(!scoreboard.exists());
+}
