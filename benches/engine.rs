@@ -1,25 +1,40 @@
-//! How long the computer thinks. Run with `cargo bench`; figures go in docs/performance.md.
+//! How long the computer thinks. Run with `cargo bench --bench engine`; the figures
+//! are in docs/performance.md.
 
+use std::collections::HashSet;
 use std::hint::black_box;
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use tictactoe::app::simulate;
 use tictactoe::domain::{BitBoard, Geometry, Mark, fill_from_layout};
 use tictactoe::engine::Solver;
+use tictactoe::players::{Level, computer};
 
 fn impossible_on_the_empty_board(c: &mut Criterion) {
     let board = BitBoard::new(Geometry::classic());
-    c.bench_function("solver: empty 3x3, cold, value and every best move", |b| {
+    let mut group = c.benchmark_group("empty 3x3: value and every best move, cold");
+    group.bench_function("engine solver", |b| {
         b.iter(|| {
             // A new solver each time: nothing cached from an earlier call.
             let mut solver = Solver::new(Geometry::classic());
             black_box(solver.analyze(black_box(&board), Mark::X))
         })
     });
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
+    group.bench_function("naive minimax (seed-article style)", |b| {
+        b.iter(|| black_box(naive::best_moves(black_box(naive::EMPTY), 'X')))
+    });
+    group.finish();
 }
 
 fn impossible_mid_game(c: &mut Criterion) {
     let board = fill_from_layout(BitBoard::new(Geometry::classic()), "x../.o./...").unwrap();
-    c.bench_function("solver: 3x3 after two moves, cold", |b| {
+    c.bench_function("3x3 after two moves, cold", |b| {
         b.iter(|| {
             let mut solver = Solver::new(Geometry::classic());
             black_box(solver.analyze(black_box(&board), Mark::X))
@@ -27,5 +42,148 @@ fn impossible_mid_game(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, impossible_on_the_empty_board, impossible_mid_game);
+fn impossible_against_itself(c: &mut Criterion) {
+    let mut group = c.benchmark_group("simulate");
+    group.throughput(criterion::Throughput::Elements(1000));
+    group.bench_function("1000 games, impossible vs impossible", |b| {
+        let mut players = [
+            computer(Level::Impossible, 1),
+            computer(Level::Impossible, 2),
+        ];
+        b.iter(|| simulate(&mut players, Geometry::classic(), Mark::X, 1000, |_| {}).unwrap())
+    });
+    group.finish();
+}
+
+/// The whole program, as a user runs it: start, read boards, answer, exit.
+fn analyze_runs(c: &mut Criterion) {
+    let binary = env!("CARGO_BIN_EXE_tictactoe");
+    let all_positions = positions::all_in_layouts().join("\n");
+    let run = |input: &str, json: bool| {
+        let mut command = Command::new(binary);
+        command
+            .arg("analyze")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null());
+        if json {
+            command.arg("--json");
+        }
+        let mut child = command.spawn().unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        assert!(child.wait().unwrap().code().is_some());
+    };
+    let mut group = c.benchmark_group("process");
+    group.sample_size(20);
+    group.bench_function("tictactoe --version (process start)", |b| {
+        b.iter(|| {
+            Command::new(binary)
+                .arg("--version")
+                .stdout(Stdio::null())
+                .status()
+                .unwrap()
+        })
+    });
+    group.bench_function("tictactoe analyze, one board", |b| {
+        b.iter(|| run("x../.o./...\n", true))
+    });
+    group.bench_function("tictactoe analyze --json, all 5478 positions", |b| {
+        b.iter(|| run(&all_positions, true))
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    impossible_on_the_empty_board,
+    impossible_mid_game,
+    impossible_against_itself,
+    analyze_runs
+);
 criterion_main!(benches);
+
+/// Every position reachable from the empty board, X first, as layouts.
+mod positions {
+    use std::collections::HashSet;
+
+    pub fn all_in_layouts() -> Vec<String> {
+        fn walk(cells: [u8; 9], x_to_move: bool, seen: &mut HashSet<[u8; 9]>) {
+            if !seen.insert(cells) || super::naive::winner(&cells.map(char::from)).is_some() {
+                return;
+            }
+            for i in 0..9 {
+                if cells[i] == b'.' {
+                    let mut next = cells;
+                    next[i] = if x_to_move { b'X' } else { b'O' };
+                    walk(next, !x_to_move, seen);
+                }
+            }
+        }
+        let mut seen = HashSet::new();
+        walk([b'.'; 9], true, &mut seen);
+        seen.into_iter()
+            .map(|c| String::from_utf8(c.to_vec()).unwrap())
+            .collect()
+    }
+}
+
+/// Minimax the way the seed articles write it: the board copied at every node, lines
+/// checked as sets, no pruning, no table. Kept only to measure against.
+mod naive {
+    use super::HashSet;
+
+    pub const EMPTY: [char; 9] = ['.'; 9];
+
+    pub fn winner(board: &[char; 9]) -> Option<char> {
+        let lines: [HashSet<usize>; 8] = [
+            HashSet::from([0, 1, 2]),
+            HashSet::from([3, 4, 5]),
+            HashSet::from([6, 7, 8]),
+            HashSet::from([0, 3, 6]),
+            HashSet::from([1, 4, 7]),
+            HashSet::from([2, 5, 8]),
+            HashSet::from([0, 4, 8]),
+            HashSet::from([2, 4, 6]),
+        ];
+        ['X', 'O'].into_iter().find(|&mark| {
+            let cells: HashSet<usize> = (0..9).filter(|&i| board[i] == mark).collect();
+            lines.iter().any(|line| line.is_subset(&cells))
+        })
+    }
+
+    /// Score for `mark` after playing `cell`: wins count more the sooner they come.
+    fn minimax(board: [char; 9], cell: usize, mark: char) -> i32 {
+        let mut next = board;
+        next[cell] = mark;
+        let empty: Vec<usize> = (0..9).filter(|&i| next[i] == '.').collect();
+        if winner(&next) == Some(mark) {
+            return empty.len() as i32 + 1;
+        }
+        if empty.is_empty() {
+            return 0;
+        }
+        let other = if mark == 'X' { 'O' } else { 'X' };
+        -empty
+            .iter()
+            .map(|&reply| minimax(next, reply, other))
+            .max()
+            .unwrap()
+    }
+
+    pub fn best_moves(board: [char; 9], mark: char) -> Vec<usize> {
+        let scores: Vec<(usize, i32)> = (0..9)
+            .filter(|&i| board[i] == '.')
+            .map(|i| (i, minimax(board, i, mark)))
+            .collect();
+        let best = scores.iter().map(|&(_, s)| s).max().unwrap();
+        scores
+            .into_iter()
+            .filter(|&(_, s)| s == best)
+            .map(|(i, _)| i)
+            .collect()
+    }
+}
