@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
-use indicatif::ProgressBar;
+use indicatif::{ProgressBar, ProgressDrawTarget};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use tictactoe::adapters::{
@@ -169,19 +169,23 @@ fn simulate(seed: u64, args: SimulateArgs) -> Result<ExitCode, Box<dyn std::erro
     };
     let mut seeds = StdRng::seed_from_u64(seed);
     let mut players = levels.map(|level| computer(level, seeds.next_u64()));
-    let bar = if io::stderr().is_terminal() {
-        ProgressBar::new(args.games)
-    } else {
-        ProgressBar::hidden()
-    };
+    // The bar stays hidden unless the run lasts long enough to wonder about.
+    let bar = ProgressBar::hidden();
+    bar.set_length(args.games);
+    let bar_allowed = io::stderr().is_terminal();
     let started = Instant::now();
+    let geometry = Geometry::classic();
     let tally = tictactoe::app::simulate(
         &mut players,
-        Geometry::classic(),
+        geometry,
         args.first.into(),
         args.games,
         |done| {
             if done % 256 == 0 {
+                if bar_allowed && bar.is_hidden() && started.elapsed() > Duration::from_millis(500)
+                {
+                    bar.set_draw_target(ProgressDrawTarget::stderr());
+                }
                 bar.set_position(done);
             }
         },
