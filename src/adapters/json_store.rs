@@ -17,8 +17,29 @@ use crate::ports::{Reset, ScoreStore, StoreError};
 ///   renamed over the old one. A crash leaves the old file or the new one, never half.
 /// * A file that cannot be read is never overwritten: every operation reports it, and
 ///   only `reset` moves it aside.
-pub struct JsonFileStore {
+///
+/// The bytes reach the disk through a [`DurableWrite`], so tests can make the disk fail.
+pub struct JsonFileStore<W = Disk> {
     path: PathBuf,
+    writer: W,
+}
+
+/// The one step of saving that meets the disk's limits (space, permissions, I/O errors).
+#[cfg_attr(test, mockall::automock)]
+pub trait DurableWrite {
+    /// Creates the file at `path` with `bytes` in it, flushed to the device.
+    fn write_new_file(&self, path: &Path, bytes: &[u8]) -> io::Result<()>;
+}
+
+/// The real disk.
+pub struct Disk;
+
+impl DurableWrite for Disk {
+    fn write_new_file(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
+        let mut file = File::create(path)?;
+        file.write_all(bytes)?;
+        file.sync_all()
+    }
 }
 
 /// The format version this build writes and the newest it reads.
@@ -48,7 +69,16 @@ struct VersionOnly {
 
 impl JsonFileStore {
     pub fn new(path: impl Into<PathBuf>) -> Self {
-        JsonFileStore { path: path.into() }
+        JsonFileStore::with_writer(path, Disk)
+    }
+}
+
+impl<W: DurableWrite> JsonFileStore<W> {
+    pub fn with_writer(path: impl Into<PathBuf>, writer: W) -> Self {
+        JsonFileStore {
+            path: path.into(),
+            writer,
+        }
     }
 
     pub fn path(&self) -> &Path {
@@ -145,13 +175,12 @@ impl JsonFileStore {
         let mut json = serde_json::to_vec_pretty(&contents).unwrap_or_default();
         json.push(b'\n');
 
-        let mut temp_name = self.path.clone().into_os_string();
-        temp_name.push(format!(".tmp-{}", std::process::id()));
+        self.remove_stale_temporary_files();
+        let mut temp_name = self.temp_prefix();
+        temp_name.push(std::process::id().to_string());
         let temp = PathBuf::from(temp_name);
         let written = (|| {
-            let mut file = File::create(&temp)?;
-            file.write_all(&json)?;
-            file.sync_all()?;
+            self.writer.write_new_file(&temp, &json)?;
             fs::rename(&temp, &self.path)?;
             // Make the rename itself durable; not every platform can open a folder.
             if let Some(folder) = self.path.parent().filter(|p| !p.as_os_str().is_empty())
@@ -165,6 +194,42 @@ impl JsonFileStore {
             let _ = fs::remove_file(&temp);
         }
         written.map_err(|e| self.io_error(e))
+    }
+
+    fn temp_prefix(&self) -> std::ffi::OsString {
+        let mut prefix = self.path.clone().into_os_string();
+        prefix.push(".tmp-");
+        prefix
+    }
+
+    /// Temporary files exist only while their writer holds the lock. Called with the lock
+    /// held, any that are left belong to a writer that was killed: they are litter.
+    fn remove_stale_temporary_files(&self) {
+        let (Some(folder), Some(prefix)) = (
+            self.path.parent(),
+            PathBuf::from(self.temp_prefix())
+                .file_name()
+                .map(|p| p.to_owned()),
+        ) else {
+            return;
+        };
+        let folder = if folder.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            folder
+        };
+        let Ok(entries) = fs::read_dir(folder) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            if entry
+                .file_name()
+                .as_encoded_bytes()
+                .starts_with(prefix.as_encoded_bytes())
+            {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
     }
 
     /// Moves an unreadable file aside, next to it, under a name that says why.
@@ -193,7 +258,7 @@ impl JsonFileStore {
     }
 }
 
-impl ScoreStore for JsonFileStore {
+impl<W: DurableWrite> ScoreStore for JsonFileStore<W> {
     fn load(&self) -> Result<Scoreboard, StoreError> {
         // Renames are atomic, so reading needs no lock: it sees the old file or the new.
         self.read()
@@ -221,5 +286,92 @@ impl ScoreStore for JsonFileStore {
             }
             Err(error) => Err(error),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tempfile::TempDir;
+
+    use super::*;
+    use crate::domain::{Mark, Outcome};
+
+    fn game() -> FinishedGame {
+        FinishedGame {
+            x: PlayerName::new("Ada").unwrap(),
+            o: PlayerName::new("Bob").unwrap(),
+            outcome: Outcome::Won(Mark::X),
+        }
+    }
+
+    #[test]
+    fn a_full_disk_is_an_error_that_names_the_file_and_keeps_the_old_scores() {
+        // Arrange: one game saved for real, then a disk that is full.
+        let folder = TempDir::new().unwrap();
+        let path = folder.path().join("scores.json");
+        JsonFileStore::new(&path).record(&game()).unwrap();
+        let before = fs::read(&path).unwrap();
+        let mut full = MockDurableWrite::new();
+        full.expect_write_new_file()
+            .times(1)
+            .returning(|_, _| Err(io::Error::from(ErrorKind::StorageFull)));
+        let store = JsonFileStore::with_writer(&path, full);
+
+        // Act
+        let error = store.record(&game()).unwrap_err();
+
+        // Assert
+        assert!(
+            matches!(&error, StoreError::Io { source, .. } if source.kind() == ErrorKind::StorageFull)
+        );
+        assert!(error.to_string().contains("scores.json"), "{error}");
+        assert_eq!(
+            fs::read(&path).unwrap(),
+            before,
+            "the saved scores are untouched"
+        );
+    }
+
+    #[test]
+    fn the_temporary_file_is_written_next_to_the_scoreboard() {
+        let folder = TempDir::new().unwrap();
+        let path = folder.path().join("scores.json");
+        let mut writer = MockDurableWrite::new();
+        let expected_folder = folder.path().to_path_buf();
+        writer
+            .expect_write_new_file()
+            .withf(move |temp, bytes| {
+                temp.parent() == Some(expected_folder.as_path())
+                    && temp
+                        .file_name()
+                        .unwrap()
+                        .to_string_lossy()
+                        .starts_with("scores.json.tmp-")
+                    && bytes.starts_with(b"{")
+            })
+            .times(1)
+            .returning(|temp, bytes| Disk.write_new_file(temp, bytes));
+
+        JsonFileStore::with_writer(&path, writer)
+            .record(&game())
+            .unwrap();
+
+        assert!(path.exists());
+    }
+
+    #[test]
+    fn temporary_files_left_by_a_killed_writer_are_cleared_on_the_next_save() {
+        let folder = TempDir::new().unwrap();
+        let path = folder.path().join("scores.json");
+        let litter = folder.path().join("scores.json.tmp-999999");
+        fs::write(&litter, b"half a fi").unwrap();
+
+        JsonFileStore::new(&path).record(&game()).unwrap();
+
+        assert!(!litter.exists());
+        assert!(
+            folder.path().join("scores.json.lock").exists(),
+            "the lock file stays: it is never replaced"
+        );
     }
 }

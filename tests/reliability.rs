@@ -1,0 +1,250 @@
+//! Trying to break the two things users rely on: the scoreboard, and input handling.
+//! Each test says how hard it tries; docs/reliability.md has the numbers.
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command as Process, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use serde_json::Value;
+use tempfile::TempDir;
+
+const BINARY: &str = env!("CARGO_BIN_EXE_tictactoe");
+
+fn spawn_menu(scoreboard: &Path, input: &[u8]) -> std::process::Child {
+    let mut child = Process::new(BINARY)
+        .env("TICTACTOE_SCOREBOARD", scoreboard)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    // Written from a thread so a child that stops reading cannot block the test.
+    thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    child
+}
+
+/// Games recorded per player name, read the way a user would.
+fn games_by_name(scoreboard: &Path) -> Vec<(String, u64)> {
+    let output = Command::new(BINARY)
+        .args(["scores", "--json", "--scoreboard"])
+        .arg(scoreboard)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let mut rows: Vec<(String, u64)> = json["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["name"].as_str().unwrap().to_string(),
+                p["games"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+/// The menu answers for Computer (Easy) vs Computer (Random), then `again` more games.
+fn easy_vs_random_games(again: usize) -> Vec<u8> {
+    let mut input = b"3\n2\n1\n\n".to_vec();
+    input.extend(b"y\n".repeat(again));
+    input.extend(b"n\n");
+    input
+}
+
+#[test]
+fn thirty_two_processes_recording_at_once_are_all_counted() {
+    let folder = TempDir::new().unwrap();
+    let scoreboard = folder.path().join("scores.json");
+    let per_process = 21;
+
+    let children: Vec<_> = (0..32)
+        .map(|_| spawn_menu(&scoreboard, &easy_vs_random_games(per_process - 1)))
+        .collect();
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
+
+    let expected = 32 * per_process as u64;
+    assert_eq!(
+        games_by_name(&scoreboard),
+        [
+            ("Computer (Easy)".to_string(), expected),
+            ("Computer (Random)".to_string(), expected)
+        ]
+    );
+}
+
+#[test]
+fn writers_killed_at_random_moments_never_leave_an_unreadable_file_or_lose_a_saved_game() {
+    let folder = TempDir::new().unwrap();
+    let scoreboard = folder.path().join("scores.json");
+    let mut rng = StdRng::seed_from_u64(5);
+    let mut saved = 0;
+
+    for _ in 0..40 {
+        let mut writer = spawn_menu(&scoreboard, &easy_vs_random_games(10_000));
+        thread::sleep(Duration::from_micros(rng.random_range(500..30_000)));
+        writer.kill().unwrap(); // SIGKILL: no chance to clean up.
+        writer.wait().unwrap();
+
+        let now: u64 = games_by_name(&scoreboard)
+            .iter()
+            .map(|(_, games)| games)
+            .sum();
+        assert!(now >= saved, "saved games went from {saved} to {now}");
+        saved = now;
+    }
+
+    eprintln!("saved after 40 kills: {saved}");
+    assert!(
+        saved > 0,
+        "the writers should have saved something before being killed"
+    );
+    let leftovers: Vec<_> = fs::read_dir(folder.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.contains(".tmp-"))
+        .collect();
+    assert!(
+        leftovers.len() <= 1,
+        "at most the last killed writer's temporary file: {leftovers:?}"
+    );
+}
+
+#[test]
+fn a_game_with_nowhere_to_save_still_plays_and_says_why_nothing_was_saved() {
+    let folder = TempDir::new().unwrap();
+    let file = folder.path().join("not-a-folder");
+    fs::write(&file, "").unwrap();
+
+    Command::new(BINARY)
+        .args([
+            "play",
+            "--x",
+            "easy",
+            "--o",
+            "easy",
+            "--seed",
+            "3",
+            "--scoreboard",
+        ])
+        .arg(file.join("scores.json"))
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "warning: the result was not saved",
+        ))
+        .stdout(predicates::str::contains("not-a-folder"));
+}
+
+#[test]
+fn ctrl_c_during_a_game_ends_it_and_records_nothing() {
+    let folder = TempDir::new().unwrap();
+    let scoreboard = folder.path().join("scores.json");
+    let mut child = Process::new(BINARY)
+        .args(["play", "--x", "human", "--o", "impossible"])
+        .env("TICTACTOE_SCOREBOARD", &scoreboard)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"5\n").unwrap();
+    thread::sleep(Duration::from_millis(200));
+
+    Process::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let status = child.wait().unwrap();
+
+    assert!(!status.success(), "{status:?}");
+    assert!(!scoreboard.exists(), "an unfinished game is not recorded");
+}
+
+/// Random bytes for one answer stream: printable and not, huge lines, NULs, invalid UTF-8.
+fn garbage(rng: &mut StdRng) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for _ in 0..rng.random_range(1..20) {
+        match rng.random_range(0..4) {
+            0 => bytes.extend((0..rng.random_range(0..50)).map(|_| rng.random::<u8>())),
+            1 => bytes.extend(vec![b'9'; rng.random_range(1_000..200_000)]),
+            2 => bytes.extend((0..rng.random_range(0..10)).map(|_| rng.random_range(b' '..=b'~'))),
+            _ => bytes.extend([0xff, 0xfe, 0x00, b'\r']),
+        }
+        bytes.push(b'\n');
+    }
+    if rng.random() {
+        bytes.pop(); // sometimes the stream ends mid-line
+    }
+    bytes
+}
+
+#[test]
+fn random_bytes_at_every_prompt_end_cleanly_and_never_panic() {
+    // Valid answers that lead to each prompt; the garbage follows, then input ends.
+    let prompts: [(&str, &[&str], &[u8]); 7] = [
+        ("menu", &[], b""),
+        ("first name", &[], b"1\n"),
+        ("second name", &[], b"1\nAda\n"),
+        ("level", &[], b"3\n"),
+        ("who moves first", &[], b"2\nAda\n4\n"),
+        (
+            "a move",
+            &["play", "--x", "human", "--o", "random", "--seed", "1"],
+            b"",
+        ),
+        ("play again", &[], b"3\n1\n1\n\n"),
+    ];
+    let mut rng = StdRng::seed_from_u64(2026);
+    let folder = TempDir::new().unwrap();
+    let mut runs = 0;
+    for (prompt, args, prefix) in prompts {
+        for _ in 0..25 {
+            let mut input = prefix.to_vec();
+            input.extend(garbage(&mut rng));
+            let started = Instant::now();
+
+            let output = Command::new(BINARY)
+                .args(args)
+                .env("TICTACTOE_SCOREBOARD", folder.path().join("scores.json"))
+                .write_stdin(input)
+                .timeout(Duration::from_secs(20))
+                .output()
+                .unwrap();
+
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(
+                matches!(output.status.code(), Some(0 | 1)),
+                "at the {prompt} prompt: {:?} {stderr}",
+                output.status
+            );
+            assert!(
+                !stderr.contains("panicked"),
+                "at the {prompt} prompt: {stderr}"
+            );
+            assert!(started.elapsed() < Duration::from_secs(20));
+            runs += 1;
+        }
+    }
+    assert_eq!(runs, 175);
+}
