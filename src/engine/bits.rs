@@ -32,6 +32,33 @@ impl Shape {
         }
     }
 
+    /// One pass over the lines: both sides' threats, and how close each is to a line.
+    pub fn scan(&self, me: u64, opp: u64) -> Scan {
+        let mut scan = Scan::default();
+        for &mask in self.masks {
+            let (mine, theirs) = (me & mask, opp & mask);
+            if theirs == 0 {
+                let held = mine.count_ones();
+                scan.my_most = scan.my_most.max(held + 1);
+                if held == self.needed {
+                    scan.my_threats |= mask & !me;
+                }
+            } else if mine == 0 {
+                let held = theirs.count_ones();
+                scan.their_most = scan.their_most.max(held + 1);
+                if held == self.needed {
+                    scan.their_threats |= mask & !opp;
+                }
+            }
+        }
+        scan
+    }
+
+    /// How many marks make a line.
+    pub fn win_length(&self) -> u32 {
+        self.needed + 1
+    }
+
     /// Empty cells where `me` would complete a line.
     pub fn threats(&self, me: u64, opp: u64) -> u64 {
         let mut cells = 0;
@@ -52,4 +79,18 @@ impl Shape {
     pub fn cell_count(&self) -> usize {
         self.order.len()
     }
+}
+
+/// What one pass over the lines found.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Scan {
+    /// Empty cells that complete a line for the side to move.
+    pub my_threats: u64,
+    /// Empty cells that complete a line for the opponent.
+    pub their_threats: u64,
+    /// 1 + the most marks the side to move has on a line the opponent has not touched;
+    /// 0 when every line is blocked for it. (Offset by one so 0 can mean "no live line".)
+    pub my_most: u32,
+    /// The same for the opponent.
+    pub their_most: u32,
 }

@@ -4,6 +4,7 @@
 mod bits;
 mod lookahead;
 mod solver;
+mod symmetry;
 
 pub use lookahead::Lookahead;
 pub use solver::Solver;

@@ -15,10 +15,12 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::bits::Shape;
+use super::symmetry::Symmetries;
 use crate::domain::{Analysis, Board, Geometry, Mark, Verdict};
 
 pub struct Solver {
     shape: Shape,
+    symmetries: &'static Symmetries,
     table: HashMap<u128, Entry, BuildHasherDefault<MixHasher>>,
 }
 
@@ -43,6 +45,7 @@ impl Solver {
     pub fn new(geometry: Geometry) -> Self {
         Solver {
             shape: Shape::new(geometry),
+            symmetries: Symmetries::of(geometry),
             // A cold solve of the empty 3 x 3 board stores 448 positions: with room for
             // them from the start, the first search never stops to regrow the table.
             table: HashMap::with_capacity_and_hasher(1024, Default::default()),
@@ -105,11 +108,12 @@ impl Solver {
         if left == 0 {
             return 0;
         }
+        let scan = self.shape.scan(me, opp);
         // Win now: nothing scores higher.
-        if self.shape.threats(me, opp) & empty != 0 {
+        if scan.my_threats & empty != 0 {
             return left;
         }
-        let their_threats = self.shape.threats(opp, me) & empty;
+        let their_threats = scan.their_threats & empty;
         // Two threats cannot both be blocked: the opponent wins with its next move.
         if their_threats.count_ones() >= 2 {
             return -(left - 1);
@@ -121,14 +125,33 @@ impl Solver {
             empty
         };
 
-        // No immediate win, so the best left is a win with my next move but one
-        // (scoring left - 2), or a draw when too few cells remain for that.
-        beta = beta.min((left - 2).max(0));
+        // Bounds from the lines still open. Needing `n` more marks, a side wins at the
+        // earliest with its n-th move from now: for the side to move that is ply 2n - 1
+        // (score left - 2n + 2), for the opponent ply 2n (score -(left - 2n + 1)).
+        // A side with no open line can do no better than a draw.
+        let k = self.shape.win_length() as i32;
+        let best_possible = match scan.my_most {
+            0 => 0,
+            most => (left - 2 * (k - (most as i32 - 1)) + 2).max(0),
+        };
+        let worst_possible = match scan.their_most {
+            0 => 0,
+            most => (-(left - 2 * (k - (most as i32 - 1)) + 1)).min(0),
+        };
+        if best_possible == worst_possible {
+            return best_possible;
+        }
+        beta = beta.min(best_possible);
+        alpha = alpha.max(worst_possible);
         if alpha >= beta {
-            return beta;
+            return if best_possible <= alpha {
+                best_possible
+            } else {
+                worst_possible
+            };
         }
 
-        let key = (u128::from(me) << 64) | u128::from(opp);
+        let key = self.symmetries.canonical(me, opp);
         if let Some(entry) = self.table.get(&key) {
             let score = i32::from(entry.score);
             match entry.bound {
