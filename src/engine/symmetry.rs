@@ -50,7 +50,8 @@ impl Symmetries {
         Symmetries { tables, chunks }
     }
 
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    fn len(&self) -> usize {
         self.tables.len()
     }
 
