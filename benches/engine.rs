@@ -47,8 +47,8 @@ fn impossible_against_itself(c: &mut Criterion) {
     group.throughput(criterion::Throughput::Elements(1000));
     group.bench_function("1000 games, impossible vs impossible", |b| {
         let mut players = [
-            computer(Level::Impossible, 1),
-            computer(Level::Impossible, 2),
+            computer(Level::Impossible, 1, Duration::from_secs(1)),
+            computer(Level::Impossible, 2, Duration::from_secs(1)),
         ];
         b.iter(|| simulate(&mut players, Geometry::classic(), Mark::X, 1000, |_| {}).unwrap())
     });

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use tictactoe::domain::Mark;
+use tictactoe::domain::{Geometry, GeometryError, Mark};
 use tictactoe::players::PlayerSpec;
 
 #[derive(Debug, Parser)]
@@ -22,6 +22,15 @@ pub struct Cli {
     /// Seed for every random choice, so games can be replayed exactly
     #[arg(long, global = true, value_name = "S")]
     pub seed: Option<u64>,
+
+    /// The longest the Impossible player thinks per move, in milliseconds
+    #[arg(
+        long = "think-ms",
+        global = true,
+        value_name = "MS",
+        default_value_t = 1000
+    )]
+    pub think_ms: u64,
 
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -46,9 +55,8 @@ pub enum Command {
                         boards are read from standard input, one per line. --seed defaults to 0 here."
 )]
 pub struct AnalyzeArgs {
-    /// Board size (3 for now)
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(3..=3))]
-    pub size: u8,
+    #[command(flatten)]
+    pub board: BoardArgs,
 
     /// Which mark moved first (decides the side to move when the counts are equal)
     #[arg(long, value_enum, default_value_t = First::X)]
@@ -77,9 +85,8 @@ pub struct SimulateArgs {
     #[arg(long, default_value_t = 1000, value_name = "N")]
     pub games: u64,
 
-    /// Board size (3 for now)
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(3..=3))]
-    pub size: u8,
+    #[command(flatten)]
+    pub board: BoardArgs,
 
     /// Which mark moves first
     #[arg(long, value_enum, default_value_t = First::X)]
@@ -103,6 +110,28 @@ pub struct PlayArgs {
     /// Which mark moves first
     #[arg(long, value_enum, default_value_t = First::X)]
     pub first: First,
+
+    #[command(flatten)]
+    pub board: BoardArgs,
+}
+
+/// The board's shape, shared by the commands that play or analyse.
+#[derive(Debug, Args)]
+pub struct BoardArgs {
+    /// Board size, from 3 to 7
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u8).range(3..=7))]
+    pub size: u8,
+
+    /// Marks in a row to win, from 3 to the size [default: the size]
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(3..=7))]
+    pub win: Option<u8>,
+}
+
+impl BoardArgs {
+    pub fn geometry(&self) -> Result<Geometry, GeometryError> {
+        let size = usize::from(self.size);
+        Geometry::new(size, self.win.map_or(size, usize::from))
+    }
 }
 
 #[derive(Debug, Args)]

@@ -19,10 +19,10 @@ use tictactoe::adapters::{
 };
 use tictactoe::app::{Analyzer, GameEnd, Report, Session, Settings, analyze_all};
 use tictactoe::domain::Geometry;
-use tictactoe::players::{Level, PlayerSpec, StandardPlayers, computer};
+use tictactoe::players::{MinimaxAI, PlayerSpec, StandardPlayers, computer};
 use tictactoe::ports::{Input, InputHandler, Renderer, Reset, ScoreStore, StoreError};
 
-use crate::cli::{AnalyzeArgs, Cli, Command, PlayArgs, ScoresArgs, SimulateArgs};
+use crate::cli::{AnalyzeArgs, BoardArgs, Cli, Command, PlayArgs, ScoresArgs, SimulateArgs};
 
 /// Exit status for a failure, including a `play` game whose input ended before it did.
 const FAILURE: u8 = 1;
@@ -43,14 +43,15 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode, Box<dyn std::error::Error>> {
     let store = JsonFileStore::new(scoreboard_path(cli.scoreboard)?);
     let seed = cli.seed.unwrap_or_else(rand::random);
+    let think = Duration::from_millis(cli.think_ms);
     match cli.command {
         Some(Command::Scores(args)) => scores(&store, &args),
-        Some(Command::Play(args)) => play(store, seed, args),
+        Some(Command::Play(args)) => play(store, seed, think, args),
         // `move` in the analysis is reproducible by default: seed 0 unless told otherwise.
-        Some(Command::Analyze(args)) => Ok(analyze(cli.seed.unwrap_or(0), args)),
-        Some(Command::Simulate(args)) => simulate(seed, args),
+        Some(Command::Analyze(args)) => Ok(analyze(cli.seed.unwrap_or(0), think, args)),
+        Some(Command::Simulate(args)) => simulate(seed, think, args),
         None => {
-            let mut session = console_session(store, seed);
+            let mut session = console_session(store, seed, think);
             session.run()?;
             Ok(ExitCode::SUCCESS)
         }
@@ -61,7 +62,7 @@ type Screen = ConsoleRenderer<io::Stdout>;
 type Keyboard = ConsoleInput<io::StdinLock<'static>>;
 type ConsoleSession = Session<Screen, Keyboard, JsonFileStore, StandardPlayers<Keyboard, Screen>>;
 
-fn console_session(store: JsonFileStore, seed: u64) -> ConsoleSession {
+fn console_session(store: JsonFileStore, seed: u64, think: Duration) -> ConsoleSession {
     let interactive = io::stdout().is_terminal();
     // colored already honours NO_COLOR, CLICOLOR_FORCE and whether stdout is a terminal.
     let colour = colored::control::SHOULD_COLORIZE.should_colorize();
@@ -72,20 +73,30 @@ fn console_session(store: JsonFileStore, seed: u64) -> ConsoleSession {
     };
     let renderer = Rc::new(ConsoleRenderer::new(io::stdout(), colour).with_computer_pause(pause));
     let input = Rc::new(ConsoleInput::new(io::stdin().lock()));
-    let players = StandardPlayers::new(Rc::clone(&input), Rc::clone(&renderer), seed);
+    let players = StandardPlayers::new(Rc::clone(&input), Rc::clone(&renderer), seed, think);
     Session::new(renderer, input, store, players)
+}
+
+/// The board shape asked for, or a usage error (exit 2) saying the allowed range.
+fn geometry(board: &BoardArgs) -> Geometry {
+    board.geometry().unwrap_or_else(|error| {
+        Cli::command()
+            .error(ErrorKind::ValueValidation, error)
+            .exit()
+    })
 }
 
 fn play(
     store: JsonFileStore,
     seed: u64,
+    think: Duration,
     args: PlayArgs,
 ) -> Result<ExitCode, Box<dyn std::error::Error>> {
     let settings = Settings {
         x: args.x,
         o: args.o,
         first: args.first.into(),
-        geometry: Geometry::classic(),
+        geometry: geometry(&args.board),
     };
     if let Some(name) = settings.shared_human_name() {
         let message = format!("both players are called {name}: give them different names");
@@ -93,7 +104,7 @@ fn play(
             .error(ErrorKind::ArgumentConflict, message)
             .exit();
     }
-    let mut session = console_session(store, seed);
+    let mut session = console_session(store, seed, think);
     Ok(match session.play_one(&settings)? {
         GameEnd::Finished(_) | GameEnd::Abandoned => ExitCode::SUCCESS,
         GameEnd::InputClosed => ExitCode::from(FAILURE),
@@ -124,10 +135,9 @@ fn scores(
     Ok(ExitCode::SUCCESS)
 }
 
-fn analyze(seed: u64, args: AnalyzeArgs) -> ExitCode {
-    let geometry = Geometry::classic();
-    let mut analyzer = Analyzer::new(geometry, args.first.into(), || {
-        computer(Level::Impossible, seed)
+fn analyze(seed: u64, think: Duration, args: AnalyzeArgs) -> ExitCode {
+    let mut analyzer = Analyzer::new(geometry(&args.board), args.first.into(), || {
+        MinimaxAI::impossible(StdRng::seed_from_u64(seed)).thinking_for(think)
     });
     let renderer = ConsoleRenderer::new(
         io::stdout(),
@@ -157,7 +167,11 @@ fn analyze(seed: u64, args: AnalyzeArgs) -> ExitCode {
     }
 }
 
-fn simulate(seed: u64, args: SimulateArgs) -> Result<ExitCode, Box<dyn std::error::Error>> {
+fn simulate(
+    seed: u64,
+    think: Duration,
+    args: SimulateArgs,
+) -> Result<ExitCode, Box<dyn std::error::Error>> {
     let levels = match (&args.x, &args.o) {
         (PlayerSpec::Computer(x), PlayerSpec::Computer(o)) => [*x, *o],
         _ => {
@@ -168,20 +182,20 @@ fn simulate(seed: u64, args: SimulateArgs) -> Result<ExitCode, Box<dyn std::erro
         }
     };
     let mut seeds = StdRng::seed_from_u64(seed);
-    let mut players = levels.map(|level| computer(level, seeds.next_u64()));
+    let mut players = levels.map(|level| computer(level, seeds.next_u64(), think));
     // The bar stays hidden unless the run lasts long enough to wonder about.
     let bar = ProgressBar::hidden();
     bar.set_length(args.games);
     let bar_allowed = io::stderr().is_terminal();
     let started = Instant::now();
-    let geometry = Geometry::classic();
+    let geometry = geometry(&args.board);
     let tally = tictactoe::app::simulate(
         &mut players,
         geometry,
         args.first.into(),
         args.games,
         |done| {
-            if done % 256 == 0 {
+            if done.is_multiple_of(256) {
                 if bar_allowed && bar.is_hidden() && started.elapsed() > Duration::from_millis(500)
                 {
                     bar.set_draw_target(ProgressDrawTarget::stderr());

@@ -34,6 +34,10 @@ pub enum Prompt {
     Name { mark: Mark, default: PlayerName },
     /// Which mark moves first.
     FirstMover,
+    /// The board size.
+    Size,
+    /// How many in a row win on a `size` x `size` board.
+    Win { size: usize },
     /// What to do after a game.
     PlayAgain,
 }

@@ -190,6 +190,8 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
                 format!("Name for the player of {} [{default}]: ", self.mark(*mark))
             }
             Prompt::FirstMover => "Who moves first, x or o? [x]: ".to_string(),
+            Prompt::Size => "Board size, 3 to 7 [3]: ".to_string(),
+            Prompt::Win { size } => format!("Marks in a row to win, 3 to {size} [{size}]: "),
             Prompt::PlayAgain => {
                 "Play again with the same players? y = yes, m = menu, n = quit [y]: ".to_string()
             }

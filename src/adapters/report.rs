@@ -48,6 +48,7 @@ enum ReportJson<'a> {
         best_moves: Vec<usize>,
         #[serde(rename = "move")]
         choice: usize,
+        exact: bool,
     },
     Finished {
         board: String,
@@ -79,6 +80,7 @@ pub fn report_json(report: &Report) -> String {
             plies: analysis.plies,
             best_moves: analysis.best_moves.iter().map(|p| p.number()).collect(),
             choice: choice.number(),
+            exact: analysis.exact,
         },
         Report::Finished { board, outcome } => ReportJson::Finished {
             board: layout_of(board),

@@ -6,8 +6,7 @@ use crate::domain::{
     Analysis, BitBoard, Game, GameState, GameStatus, Geometry, IllegalPosition, LayoutError, Mark,
     Outcome, Position, fill_from_layout,
 };
-use crate::engine::Solver;
-use crate::players::{Action, Player};
+use crate::players::{Action, Advisor, Player};
 
 /// The answer for one board.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,22 +36,25 @@ pub enum BoardError {
     Illegal(#[from] IllegalPosition),
 }
 
-/// Answers boards one at a time, keeping the solver's table between them.
+/// Answers boards one at a time with the Impossible player's own reasoning: the
+/// analysis is its advice and `choice` its move, so the two always agree.
 pub struct Analyzer<F> {
     geometry: Geometry,
     first: Mark,
-    solver: Solver,
     /// Makes the Impossible player, freshly seeded, so each board's `choice` does not
     /// depend on the boards before it.
     impossible: F,
 }
 
-impl<F: FnMut() -> Box<dyn Player>> Analyzer<F> {
+impl<F, A> Analyzer<F>
+where
+    F: FnMut() -> A,
+    A: Player + Advisor,
+{
     pub fn new(geometry: Geometry, first: Mark, impossible: F) -> Self {
         Analyzer {
             geometry,
             first,
-            solver: Solver::new(geometry),
             impossible,
         }
     }
@@ -81,8 +83,9 @@ impl<F: FnMut() -> Box<dyn Player>> Analyzer<F> {
             },
             GameStatus::InProgress => {
                 let to_move = game.to_move();
-                let analysis = self.solver.analyze(&board, to_move);
-                let choice = match (self.impossible)().choose(&game) {
+                let mut impossible = (self.impossible)();
+                let analysis = impossible.advise(&board, to_move);
+                let choice = match impossible.choose(&game) {
                     Action::Place(position) => Some(position),
                     Action::Quit | Action::InputClosed | Action::Undo => None,
                 };
@@ -104,7 +107,7 @@ impl<F: FnMut() -> Box<dyn Player>> Analyzer<F> {
 
 /// Answers each non-blank layout from `layouts` in order, handing each report to `emit`
 /// as soon as it is ready. Returns how many boards were invalid.
-pub fn analyze_all<F: FnMut() -> Box<dyn Player>>(
+pub fn analyze_all<F: FnMut() -> A, A: Player + Advisor>(
     analyzer: &mut Analyzer<F>,
     layouts: impl IntoIterator<Item = String>,
     mut emit: impl FnMut(&Report),

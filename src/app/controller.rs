@@ -140,7 +140,7 @@ mod tests {
         Board, Game, Geometry, GridBoard, Mark, MockGameState, Position, Scoreboard, Win,
         fill_from_layout, layout_of,
     };
-    use crate::players::{HumanPlayer, MockPlayer};
+    use crate::players::{HumanPlayer, MockAdvisor, MockPlayer};
     use crate::ports::{Input, MockInputHandler, MockRenderer, MockScoreStore, StoreError};
     use crate::test_support::{allow_any_rendering, quiet_renderer};
 
@@ -392,7 +392,12 @@ mod tests {
                 .return_const(Input::Line(line.to_string()));
         }
         let renderer = Rc::new(quiet_renderer_with_prompts());
-        let human = HumanPlayer::new(name("Ada"), Rc::new(keys), Rc::clone(&renderer));
+        let human = HumanPlayer::new(
+            name("Ada"),
+            Rc::new(keys),
+            Rc::clone(&renderer),
+            Box::new(MockAdvisor::new()),
+        );
         let mut players: [Box<dyn Player>; 2] =
             [Box::new(human), Box::new(scripted_player("Bob", &[4, 5]))];
         let controller = GameController::new(renderer, storing_ok());

@@ -1,7 +1,7 @@
 //! What a person can answer at each menu prompt, parsed into types. Pure functions: the
 //! session does the asking.
 
-use crate::domain::{Mark, PlayerName, excerpt};
+use crate::domain::{Geometry, Mark, PlayerName, excerpt};
 use crate::players::Level;
 use crate::ports::Problem;
 
@@ -74,6 +74,29 @@ pub fn name(text: &str, default: &PlayerName) -> Result<PlayerName, Problem> {
         return Ok(default.clone());
     }
     PlayerName::new(text).map_err(Problem::Name)
+}
+
+/// A board size from 3 to 7; empty picks 3.
+pub fn size(text: &str) -> Result<usize, Problem> {
+    match text {
+        "" => Ok(3),
+        _ => text
+            .parse()
+            .ok()
+            .filter(|n| Geometry::SIZES.contains(n))
+            .ok_or_else(|| choice(text, "a size from 3 to 7")),
+    }
+}
+
+/// The run to win on a `size` board, from 3 to `size`; empty picks `size`.
+pub fn win_length(text: &str, size: usize) -> Result<Geometry, Problem> {
+    let win = if text.is_empty() {
+        Some(size)
+    } else {
+        text.parse().ok()
+    };
+    win.and_then(|win| Geometry::new(size, win).ok())
+        .ok_or_else(|| choice(text, &format!("a number from 3 to {size}")))
 }
 
 /// `x` or `o`; empty picks X.
@@ -159,6 +182,30 @@ mod tests {
         let default = PlayerName::new("Player X").unwrap();
 
         assert!(matches!(name("Computer", &default), Err(Problem::Name(_))));
+    }
+
+    #[rstest]
+    #[case::default("", 3)]
+    #[case::largest("7", 7)]
+    fn sizes_go_from_3_to_7(#[case] text: &str, #[case] expected: usize) {
+        assert_eq!(size(text), Ok(expected));
+    }
+
+    #[rstest]
+    #[case::too_small("2")]
+    #[case::too_large("8")]
+    #[case::word("big")]
+    fn other_sizes_are_refused(#[case] text: &str) {
+        assert!(matches!(size(text), Err(Problem::Choice { .. })));
+    }
+
+    #[test]
+    fn the_run_to_win_defaults_to_the_size_and_cannot_exceed_it() {
+        assert_eq!(win_length("", 5).map(|g| g.win_length()), Ok(5));
+        assert_eq!(win_length("4", 5).map(|g| g.win_length()), Ok(4));
+        assert!(
+            matches!(win_length("6", 5), Err(Problem::Choice { expected, .. }) if expected == "a number from 3 to 5")
+        );
     }
 
     #[rstest]

@@ -111,12 +111,14 @@ where
             PlayerSpec::Computer(_) => None,
         };
         let o = self.choose_player(Mark::O, o_is_human, taken.as_ref())?;
+        let size = self.ask(&Prompt::Size, menu::size)?;
+        let geometry = self.ask(&Prompt::Win { size }, |text| menu::win_length(text, size))?;
         let first = self.ask(&Prompt::FirstMover, menu::first_mover)?;
         Ok(Settings {
             x,
             o,
             first,
-            geometry: Geometry::classic(),
+            geometry,
         })
     }
 
@@ -225,7 +227,7 @@ mod tests {
             .with(eq(PlayerSpec::Computer(Level::Medium)), eq(Mark::O))
             .times(1)
             .returning(|spec, mark| first_empty_cell_player(spec.name(mark)));
-        let input = typed(&["2", "Ada", "3", "o", "n"]);
+        let input = typed(&["2", "Ada", "3", "", "", "o", "n"]);
 
         // Act
         let end = session(input, quiet_renderer(), recording_store(1), factory).run();
@@ -242,7 +244,7 @@ mod tests {
             .withf(|spec, _| *spec == PlayerSpec::Computer(Level::Impossible))
             .times(6)
             .returning(|spec, mark| first_empty_cell_player(spec.name(mark)));
-        let input = typed(&["3", "", "", "", "y", "", "n"]);
+        let input = typed(&["3", "", "", "", "", "", "y", "", "n"]);
 
         let end = session(input, quiet_renderer(), recording_store(3), factory).run();
 

@@ -18,4 +18,7 @@ pub struct Analysis {
     /// Every move that keeps the verdict and the length, in ascending order: for a win
     /// only the fastest wins, for a loss only the slowest losses.
     pub best_moves: Vec<Position>,
+    /// True when proven; false for a best estimate made within a time budget (the
+    /// fields above then describe the estimate).
+    pub exact: bool,
 }

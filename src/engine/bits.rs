@@ -54,6 +54,10 @@ impl Shape {
         scan
     }
 
+    pub fn masks(&self) -> &'static [u64] {
+        self.masks
+    }
+
     /// How many marks make a line.
     pub fn win_length(&self) -> u32 {
         self.needed + 1

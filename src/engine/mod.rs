@@ -2,9 +2,15 @@
 //! Depends only on the domain; knows nothing of players, randomness or I/O.
 
 mod bits;
+mod clock;
+mod estimator;
 mod lookahead;
 mod solver;
 mod symmetry;
 
+#[cfg(test)]
+pub use clock::MockClock;
+pub use clock::{Clock, Deadline, SystemClock};
+pub use estimator::Estimator;
 pub use lookahead::Lookahead;
 pub use solver::Solver;

@@ -15,11 +15,16 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::bits::Shape;
+use super::clock::Deadline;
 use super::symmetry::Symmetries;
 use crate::domain::{Analysis, Board, Geometry, Mark, Verdict};
 
 pub struct Solver {
     shape: Shape,
+    /// Positions visited, for checking the clock now and then.
+    nodes: u64,
+    /// Set when the deadline passed: every frame then returns at once and stores nothing.
+    out_of_time: bool,
     symmetries: &'static Symmetries,
     table: HashMap<u128, Entry, BuildHasherDefault<MixHasher>>,
 }
@@ -45,6 +50,8 @@ impl Solver {
     pub fn new(geometry: Geometry) -> Self {
         Solver {
             shape: Shape::new(geometry),
+            nodes: 0,
+            out_of_time: false,
             symmetries: Symmetries::of(geometry),
             // A cold solve of the empty 3 x 3 board stores 448 positions: with room for
             // them from the start, the first search never stops to regrow the table.
@@ -60,13 +67,34 @@ impl Solver {
     ///
     /// The table is kept between calls, so later positions of the same game are quick.
     pub fn analyze(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis> {
+        self.solve(board, to_move, None)
+    }
+
+    /// Like [`analyze`](Self::analyze), but gives up (`None`) when `deadline` passes.
+    /// What was learnt before then stays in the table, so the next call starts warmer.
+    pub fn analyze_by(
+        &mut self,
+        board: &dyn Board,
+        to_move: Mark,
+        deadline: Deadline,
+    ) -> Option<Analysis> {
+        self.solve(board, to_move, Some(&deadline))
+    }
+
+    fn solve(
+        &mut self,
+        board: &dyn Board,
+        to_move: Mark,
+        deadline: Option<&Deadline>,
+    ) -> Option<Analysis> {
         if board.geometry() != self.shape.geometry || board.winner().is_some() || board.is_full() {
             return None;
         }
+        self.out_of_time = false;
         let me = board.bits(to_move);
         let opp = board.bits(to_move.opponent());
         let empty = self.shape.all & !(me | opp);
-        let score = self.negamax(me, opp, -INFINITY, INFINITY);
+        let score = self.negamax(me, opp, -INFINITY, INFINITY, deadline);
 
         let winning_now = self.shape.threats(me, opp) & empty;
         let mut best = 0u64;
@@ -78,11 +106,14 @@ impl Solver {
                 winning_now & bit != 0
             } else {
                 // A null window around `score`: this move is best iff the reply scores at most -score.
-                -self.negamax(opp, me | bit, -score, -score + 1) >= score
+                -self.negamax(opp, me | bit, -score, -score + 1, deadline) >= score
             };
             if keeps_score {
                 best |= bit;
             }
+        }
+        if self.out_of_time {
+            return None;
         }
 
         let left = empty.count_ones() as i32;
@@ -99,10 +130,26 @@ impl Solver {
                 .positions()
                 .filter(|p| best & p.bit() != 0)
                 .collect(),
+            exact: true,
         })
     }
 
-    fn negamax(&mut self, me: u64, opp: u64, mut alpha: i32, mut beta: i32) -> i32 {
+    fn negamax(
+        &mut self,
+        me: u64,
+        opp: u64,
+        mut alpha: i32,
+        mut beta: i32,
+        deadline: Option<&Deadline>,
+    ) -> i32 {
+        if self.out_of_time {
+            return 0;
+        }
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(1024) && deadline.is_some_and(Deadline::passed) {
+            self.out_of_time = true;
+            return 0;
+        }
         let empty = self.shape.all & !(me | opp);
         let left = empty.count_ones() as i32;
         if left == 0 {
@@ -171,7 +218,7 @@ impl Solver {
             if moves & bit == 0 {
                 continue;
             }
-            let score = -self.negamax(opp, me | bit, -beta, -alpha);
+            let score = -self.negamax(opp, me | bit, -beta, -alpha, deadline);
             best = best.max(score);
             alpha = alpha.max(score);
             if alpha >= beta {
@@ -179,6 +226,10 @@ impl Solver {
             }
         }
 
+        if self.out_of_time {
+            // An unfinished search proves nothing: keep it out of the table.
+            return 0;
+        }
         let bound = if best <= original_alpha {
             Bound::Upper
         } else if best >= beta {

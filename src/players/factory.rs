@@ -1,4 +1,5 @@
 use std::rc::Rc;
+use std::time::Duration;
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -20,14 +21,17 @@ pub struct StandardPlayers<I, R> {
     input: Rc<I>,
     renderer: Rc<R>,
     seeds: StdRng,
+    /// How long Impossible may think per move (and the hint with it).
+    think: Duration,
 }
 
 impl<I, R> StandardPlayers<I, R> {
-    pub fn new(input: Rc<I>, renderer: Rc<R>, seed: u64) -> Self {
+    pub fn new(input: Rc<I>, renderer: Rc<R>, seed: u64, think: Duration) -> Self {
         StandardPlayers {
             input,
             renderer,
             seeds: StdRng::seed_from_u64(seed),
+            think,
         }
     }
 }
@@ -40,19 +44,23 @@ impl<I: InputHandler + 'static, R: Renderer + 'static> PlayerFactory for Standar
                 spec.name(mark),
                 Rc::clone(&self.input),
                 Rc::clone(&self.renderer),
+                Box::new(
+                    MinimaxAI::impossible(StdRng::seed_from_u64(seed)).thinking_for(self.think),
+                ),
             )),
-            PlayerSpec::Computer(level) => computer(*level, seed),
+            PlayerSpec::Computer(level) => computer(*level, seed, self.think),
         }
     }
 }
 
-/// A computer player at `level`, its random choices drawn from `seed`.
-pub fn computer(level: Level, seed: u64) -> Box<dyn Player> {
+/// A computer player at `level`, its random choices drawn from `seed`; Impossible
+/// thinks for at most `think` per move.
+pub fn computer(level: Level, seed: u64, think: Duration) -> Box<dyn Player> {
     let rng = StdRng::seed_from_u64(seed);
     match level {
         Level::Random => Box::new(RandomAI::new(rng)),
         Level::Easy => Box::new(MinimaxAI::easy(rng)),
         Level::Medium => Box::new(MinimaxAI::medium(rng)),
-        Level::Impossible => Box::new(MinimaxAI::impossible(rng)),
+        Level::Impossible => Box::new(MinimaxAI::impossible(rng).thinking_for(think)),
     }
 }

@@ -1,8 +1,7 @@
 use std::rc::Rc;
 
-use super::{Action, Player};
+use super::{Action, Advisor, Player};
 use crate::domain::{GameState, Geometry, PlayerName, Position, PositionError};
-use crate::engine::Solver;
 use crate::ports::{Input, InputHandler, Problem, Prompt, Renderer};
 
 /// What a person can type at the move prompt.
@@ -30,22 +29,22 @@ impl Command {
 }
 
 /// A person at the keyboard. Asks through the [`InputHandler`] until it gets a move it
-/// can play, and explains every refusal through the [`Renderer`].
+/// can play, explains every refusal through the [`Renderer`], and answers `hint` with
+/// what its [`Advisor`] says.
 pub struct HumanPlayer<I, R> {
     name: PlayerName,
     input: Rc<I>,
     renderer: Rc<R>,
-    /// Answers `hint`; built on the first one.
-    advisor: Option<Solver>,
+    advisor: Box<dyn Advisor>,
 }
 
 impl<I: InputHandler, R: Renderer> HumanPlayer<I, R> {
-    pub fn new(name: PlayerName, input: Rc<I>, renderer: Rc<R>) -> Self {
+    pub fn new(name: PlayerName, input: Rc<I>, renderer: Rc<R>, advisor: Box<dyn Advisor>) -> Self {
         HumanPlayer {
             name,
             input,
             renderer,
-            advisor: None,
+            advisor,
         }
     }
 }
@@ -76,12 +75,7 @@ impl<I: InputHandler, R: Renderer> Player for HumanPlayer<I, R> {
                 Ok(Command::Help) => self.renderer.show_help(&prompt),
                 Ok(Command::Undo) => return Action::Undo,
                 Ok(Command::Hint) => {
-                    let geometry = board.geometry();
-                    let advisor = match &mut self.advisor {
-                        Some(advisor) if advisor.geometry() == geometry => advisor,
-                        slot => slot.insert(Solver::new(geometry)),
-                    };
-                    if let Some(analysis) = advisor.analyze(board, game.to_move()) {
+                    if let Some(analysis) = self.advisor.advise(board, game.to_move()) {
                         self.renderer.show_analysis(game.to_move(), &analysis);
                     }
                 }
@@ -102,8 +96,9 @@ mod tests {
 
     use super::*;
     use crate::domain::{
-        BitBoard, Board, Game, Mark, MockBoard, MockGameState, Verdict, fill_from_layout,
+        Analysis, BitBoard, Board, Game, Mark, MockBoard, MockGameState, Verdict, fill_from_layout,
     };
+    use crate::players::MockAdvisor;
     use crate::ports::{MockInputHandler, MockRenderer};
     use crate::test_support::typed;
 
@@ -125,7 +120,16 @@ mod tests {
         input: MockInputHandler,
         renderer: MockRenderer,
     ) -> HumanPlayer<MockInputHandler, MockRenderer> {
-        HumanPlayer::new(ada(), Rc::new(input), Rc::new(renderer))
+        // Only the hint test consults an advisor; it brings its own.
+        advised_player(input, renderer, MockAdvisor::new())
+    }
+
+    fn advised_player(
+        input: MockInputHandler,
+        renderer: MockRenderer,
+        advisor: MockAdvisor,
+    ) -> HumanPlayer<MockInputHandler, MockRenderer> {
+        HumanPlayer::new(ada(), Rc::new(input), Rc::new(renderer), Box::new(advisor))
     }
 
     #[test]
@@ -254,24 +258,33 @@ mod tests {
     }
 
     #[test]
-    fn a_hint_shows_the_best_moves_for_the_player_and_asks_again() {
-        // X to move in "xx./oo./..." wins at once with cell 3.
-        let board = fill_from_layout(BitBoard::new(Geometry::classic()), "xx./oo./...").unwrap();
-        let game = Game::from_board(board, Mark::X).unwrap();
+    fn a_hint_shows_the_advisors_analysis_for_the_player_and_asks_again() {
+        // Arrange: an advisor that, asked about X's position, says cell 3 wins at once.
+        let mut advisor = MockAdvisor::new();
+        advisor
+            .expect_advise()
+            .withf(|board, to_move| *to_move == Mark::X && board.mark_at(cell(5)) == Some(Mark::O))
+            .times(1)
+            .returning(|_, _| {
+                Some(Analysis {
+                    verdict: Verdict::Win,
+                    plies: 1,
+                    best_moves: vec![cell(3)],
+                    exact: true,
+                })
+            });
         let mut renderer = MockRenderer::new();
         renderer
             .expect_show_analysis()
-            .withf(|mark, analysis| {
-                *mark == Mark::X
-                    && analysis.verdict == Verdict::Win
-                    && analysis.best_moves == [cell(3)]
-            })
+            .withf(|mark, analysis| *mark == Mark::X && analysis.best_moves == [cell(3)])
             .times(1)
             .return_const(());
         renderer.expect_show_prompt().times(2).return_const(());
 
-        let action = player(typed(&["?", "7"]), renderer).choose(&game);
+        // Act
+        let action = advised_player(typed(&["?", "7"]), renderer, advisor).choose(&game());
 
+        // Assert
         assert_eq!(action, Action::Place(cell(7)), "a hint does not play");
     }
 

@@ -1,15 +1,18 @@
+use std::time::Duration;
+
 use rand::Rng;
 use rand::seq::IndexedRandom;
 
-use super::{Action, Level, Player, PlayerSpec};
-use crate::domain::{Board, GameState, Mark, PlayerName, Position};
-use crate::engine::{Lookahead, Solver};
+use super::{Action, Advisor, Level, Player, PlayerSpec};
+use crate::domain::{Analysis, Board, GameState, Mark, PlayerName, Verdict};
+use crate::engine::{Clock, Deadline, Estimator, Lookahead, Solver, SystemClock};
 
 /// The computer at Easy, Medium or Impossible: a minimax search, shallow or complete.
 ///
 /// * Easy looks one move ahead (it takes a win it can see, nothing more);
 /// * Medium looks two moves ahead (it also blocks a single threat);
-/// * Impossible searches to the end and plays perfectly.
+/// * Impossible searches to the end and plays perfectly. On a board too large to solve
+///   within its thinking time it plays the best move it can find in that time.
 ///
 /// Among equally good moves it picks one at random with the injected RNG, so games vary
 /// but a seeded RNG replays them exactly.
@@ -17,6 +20,8 @@ pub struct MinimaxAI<R> {
     level: Level,
     search: Search,
     rng: R,
+    /// The last position advised on and the advice, so `choose` after `advise` agrees.
+    last: Option<((u64, u64, Mark), Analysis)>,
 }
 
 enum Search {
@@ -24,11 +29,20 @@ enum Search {
         depth: u32,
         engine: Option<Lookahead>,
     },
-    /// Built on the first move; keeps its table for the rest of the game and beyond.
-    Exact(Option<Solver>),
+    /// The solver keeps its table for the rest of the game and beyond; both engines are
+    /// built on first use, for the board they are asked about.
+    Exact {
+        solver: Option<Solver>,
+        estimator: Option<Estimator>,
+        budget: Duration,
+        clock: Box<dyn Clock>,
+    },
 }
 
 impl<R: Rng> MinimaxAI<R> {
+    /// How long Impossible may think per move unless told otherwise.
+    pub const DEFAULT_BUDGET: Duration = Duration::from_millis(1000);
+
     pub fn easy(rng: R) -> Self {
         Self::with_search(
             Level::Easy,
@@ -52,15 +66,48 @@ impl<R: Rng> MinimaxAI<R> {
     }
 
     pub fn impossible(rng: R) -> Self {
-        Self::with_search(Level::Impossible, Search::Exact(None), rng)
+        let search = Search::Exact {
+            solver: None,
+            estimator: None,
+            budget: Self::DEFAULT_BUDGET,
+            clock: Box::new(SystemClock::new()),
+        };
+        Self::with_search(Level::Impossible, search, rng)
+    }
+
+    /// Sets how long Impossible may think per move (other levels do not need time).
+    pub fn thinking_for(mut self, limit: Duration) -> Self {
+        if let Search::Exact { budget, .. } = &mut self.search {
+            *budget = limit;
+        }
+        self
+    }
+
+    /// Sets the clock Impossible keeps time by.
+    pub fn timed_by(mut self, new_clock: Box<dyn Clock>) -> Self {
+        if let Search::Exact { clock, .. } = &mut self.search {
+            *clock = new_clock;
+        }
+        self
     }
 
     fn with_search(level: Level, search: Search, rng: R) -> Self {
-        MinimaxAI { level, search, rng }
+        MinimaxAI {
+            level,
+            search,
+            rng,
+            last: None,
+        }
     }
 
     /// Every move this level rates best, ascending; it plays one of them.
-    pub fn best_moves(&mut self, board: &dyn Board, to_move: Mark) -> Vec<Position> {
+    pub fn best_moves(&mut self, board: &dyn Board, to_move: Mark) -> Vec<crate::domain::Position> {
+        self.advise(board, to_move)
+            .map(|a| a.best_moves)
+            .unwrap_or_default()
+    }
+
+    fn think(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis> {
         let geometry = board.geometry();
         match &mut self.search {
             Search::Lookahead { depth, engine } => {
@@ -68,19 +115,50 @@ impl<R: Rng> MinimaxAI<R> {
                     Some(engine) if engine.geometry() == geometry => engine,
                     _ => engine.insert(Lookahead::new(geometry, *depth)),
                 };
-                engine.best_moves(board, to_move)
+                let best_moves = engine.best_moves(board, to_move);
+                (!best_moves.is_empty()).then(|| Analysis {
+                    verdict: Verdict::Draw,
+                    plies: board.empty_cells().len(),
+                    best_moves,
+                    exact: false,
+                })
             }
-            Search::Exact(solver) => {
+            Search::Exact {
+                solver,
+                estimator,
+                budget,
+                clock,
+            } => {
+                let deadline = Deadline::after(clock.as_ref(), *budget);
                 let solver = match solver {
                     Some(solver) if solver.geometry() == geometry => solver,
                     _ => solver.insert(Solver::new(geometry)),
                 };
-                solver
-                    .analyze(board, to_move)
-                    .map(|a| a.best_moves)
-                    .unwrap_or_default()
+                // Most of the time goes to proving; what is left, to the best guess.
+                if let Some(analysis) = solver.analyze_by(board, to_move, deadline.part(0.8)) {
+                    return Some(analysis);
+                }
+                let estimator = match estimator {
+                    Some(estimator) if estimator.geometry() == geometry => estimator,
+                    _ => estimator.insert(Estimator::new(geometry)),
+                };
+                estimator.estimate(board, to_move, deadline)
             }
         }
+    }
+}
+
+impl<R: Rng> Advisor for MinimaxAI<R> {
+    fn advise(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis> {
+        let key = (board.bits(Mark::X), board.bits(Mark::O), to_move);
+        if let Some((last_key, analysis)) = &self.last
+            && *last_key == key
+        {
+            return Some(analysis.clone());
+        }
+        let analysis = self.think(board, to_move)?;
+        self.last = Some((key, analysis.clone()));
+        Some(analysis)
     }
 }
 

@@ -15,7 +15,7 @@ pub use minimax::MinimaxAI;
 pub use random::RandomAI;
 pub use spec::{Level, PlayerSpec, SpecError};
 
-use crate::domain::{GameState, PlayerName, Position};
+use crate::domain::{Analysis, Board, GameState, Mark, PlayerName, Position};
 
 /// What a player does with its turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,6 +27,14 @@ pub enum Action {
     InputClosed,
     /// Take back the last move (against a computer: the player's last move and the reply).
     Undo,
+}
+
+/// Says what perfect play (or the best search in the time allowed) makes of a position:
+/// behind `analyze` and the in-game hint.
+#[cfg_attr(test, mockall::automock)]
+pub trait Advisor {
+    /// `None` if the game is over.
+    fn advise(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis>;
 }
 
 #[cfg_attr(test, mockall::automock)]

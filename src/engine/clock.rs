@@ -1,0 +1,63 @@
+use std::time::{Duration, Instant};
+
+/// Where the engine reads the time, so that tests can set it.
+#[cfg_attr(test, mockall::automock)]
+pub trait Clock {
+    /// Time since some fixed moment; only differences matter.
+    fn now(&self) -> Duration;
+}
+
+/// The real, monotonic clock.
+pub struct SystemClock {
+    start: Instant,
+}
+
+impl SystemClock {
+    pub fn new() -> Self {
+        SystemClock {
+            start: Instant::now(),
+        }
+    }
+}
+
+impl Default for SystemClock {
+    fn default() -> Self {
+        SystemClock::new()
+    }
+}
+
+impl Clock for SystemClock {
+    fn now(&self) -> Duration {
+        self.start.elapsed()
+    }
+}
+
+/// A moment by which a search must stop, on a given clock.
+#[derive(Clone, Copy)]
+pub struct Deadline<'a> {
+    clock: &'a dyn Clock,
+    at: Duration,
+}
+
+impl<'a> Deadline<'a> {
+    pub fn after(clock: &'a dyn Clock, budget: Duration) -> Self {
+        Deadline {
+            clock,
+            at: clock.now().saturating_add(budget),
+        }
+    }
+
+    /// A deadline at a fraction of the way from now to `self`.
+    pub fn part(self, fraction: f64) -> Self {
+        let now = self.clock.now();
+        let left = self.at.saturating_sub(now);
+        Deadline {
+            clock: self.clock,
+            at: now + left.mul_f64(fraction.clamp(0.0, 1.0)),
+        }
+    }
+
+    pub fn passed(&self) -> bool {
+        self.clock.now() >= self.at
+    }
+}

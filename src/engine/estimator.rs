@@ -1,0 +1,201 @@
+//! The best guess when there is no time to prove: iterative deepening alpha-beta with a
+//! judgement of the position at the horizon.
+//!
+//! The judgement counts "winning units", as one seed article calls them: every line a
+//! side can still complete is worth something, the more of it already filled the more.
+//! Wins and losses found within the horizon are certain and score beyond any judgement
+//! (`DECIDED + cells left`, as the exact solver scores them), so a win seen is always
+//! taken, and the fastest one first.
+
+use super::bits::Shape;
+use super::clock::Deadline;
+use crate::domain::{Analysis, Board, Geometry, Mark, Verdict};
+
+/// Scores at or beyond this are wins or losses found within the horizon.
+const DECIDED: i32 = 1_000_000;
+const INFINITY: i32 = 2 * DECIDED;
+
+pub struct Estimator {
+    shape: Shape,
+    /// What a line with `i` of one side's marks (and none of the other's) is worth.
+    weights: Vec<i32>,
+    nodes: u64,
+    out_of_time: bool,
+}
+
+impl Estimator {
+    pub fn new(geometry: Geometry) -> Self {
+        // Each further mark on an open line is worth eight times the one before.
+        let weights = (0..=geometry.win_length() as u32)
+            .map(|held| 8i32.pow(held))
+            .collect();
+        Estimator {
+            shape: Shape::new(geometry),
+            weights,
+            nodes: 0,
+            out_of_time: false,
+        }
+    }
+
+    pub fn geometry(&self) -> Geometry {
+        self.shape.geometry
+    }
+
+    /// Searches one move deep, then two, and so on until `deadline`, and answers from the
+    /// deepest search that finished. The first always finishes, so there is always an
+    /// answer for a game in progress. `exact` is true when the search saw to the end.
+    pub fn estimate(
+        &mut self,
+        board: &dyn Board,
+        to_move: Mark,
+        deadline: Deadline,
+    ) -> Option<Analysis> {
+        if board.geometry() != self.shape.geometry || board.winner().is_some() || board.is_full() {
+            return None;
+        }
+        let me = board.bits(to_move);
+        let opp = board.bits(to_move.opponent());
+        let empty = self.shape.all & !(me | opp);
+        let left = empty.count_ones() as i32;
+        let scan = self.shape.scan(me, opp);
+        let candidates = if scan.my_threats & empty != 0 {
+            scan.my_threats & empty
+        } else if scan.their_threats & empty != 0 {
+            // Block; with two threats every block loses anyway, so any will do.
+            scan.their_threats & empty
+        } else {
+            empty
+        };
+
+        let mut answer = None;
+        for depth in 1..=left {
+            self.out_of_time = false;
+            // The first search runs without a deadline: it is cheap and must finish.
+            let limit = (depth > 1).then_some(&deadline);
+            let mut scored = Vec::new();
+            let mut cells = candidates;
+            while cells != 0 {
+                let bit = cells & cells.wrapping_neg();
+                cells &= cells - 1;
+                let score = if scan.my_threats & bit != 0 {
+                    DECIDED + left
+                } else {
+                    -self.search(opp, me | bit, depth - 1, -INFINITY, INFINITY, limit)
+                };
+                scored.push((bit, score));
+            }
+            if self.out_of_time {
+                break;
+            }
+            let best = scored.iter().map(|&(_, s)| s).max().unwrap_or(0);
+            let best_bits = scored
+                .iter()
+                .filter(|&&(_, s)| s == best)
+                .fold(0, |m, &(b, _)| m | b);
+            // Seeing to the end, or a win or loss within the horizon, is proof: no deeper
+            // search can change it.
+            let proven = depth >= left || best.abs() >= DECIDED;
+            answer = Some(self.analysis(best, best_bits, left, proven));
+            if proven || (depth > 1 && deadline.passed()) {
+                break;
+            }
+        }
+        answer
+    }
+
+    fn analysis(&self, score: i32, best: u64, left: i32, exact: bool) -> Analysis {
+        let (verdict, plies) = if score >= DECIDED {
+            (Verdict::Win, left - (score - DECIDED) + 1)
+        } else if score <= -DECIDED {
+            (Verdict::Loss, left - (-score - DECIDED) + 1)
+        } else {
+            (Verdict::Draw, left)
+        };
+        Analysis {
+            verdict,
+            plies: plies as usize,
+            best_moves: self
+                .shape
+                .geometry
+                .positions()
+                .filter(|p| best & p.bit() != 0)
+                .collect(),
+            exact,
+        }
+    }
+
+    fn search(
+        &mut self,
+        me: u64,
+        opp: u64,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        deadline: Option<&Deadline>,
+    ) -> i32 {
+        if self.out_of_time {
+            return 0;
+        }
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(1024) && deadline.is_some_and(Deadline::passed) {
+            self.out_of_time = true;
+            return 0;
+        }
+        let empty = self.shape.all & !(me | opp);
+        let left = empty.count_ones() as i32;
+        if left == 0 {
+            return 0;
+        }
+        let scan = self.shape.scan(me, opp);
+        if scan.my_threats & empty != 0 {
+            return DECIDED + left;
+        }
+        let their_threats = scan.their_threats & empty;
+        if their_threats.count_ones() >= 2 {
+            return -(DECIDED + left - 1);
+        }
+        if scan.my_most == 0 && scan.their_most == 0 {
+            return 0; // nobody can complete a line: a certain draw
+        }
+        if depth <= 0 {
+            return self.judge(me, opp);
+        }
+        let moves = if their_threats != 0 {
+            their_threats
+        } else {
+            empty
+        };
+        let mut best = -INFINITY;
+        for rank in 0..self.shape.cell_count() {
+            let bit = self.shape.ordered_bit(rank);
+            if moves & bit == 0 {
+                continue;
+            }
+            let score = -self.search(opp, me | bit, depth - 1, -beta, -alpha, deadline);
+            best = best.max(score);
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    /// Winning units: open lines for the side to move minus open lines for the opponent,
+    /// each weighted by how full it is.
+    fn judge(&self, me: u64, opp: u64) -> i32 {
+        self.shape
+            .masks()
+            .iter()
+            .map(
+                |&mask| match ((me & mask).count_ones(), (opp & mask).count_ones()) {
+                    (0, 0) => 0,
+                    (mine, 0) => self.weights[mine as usize],
+                    (0, theirs) => -self.weights[theirs as usize],
+                    _ => 0,
+                },
+            )
+            .sum::<i32>()
+            .clamp(-(DECIDED - 1), DECIDED - 1)
+    }
+}
