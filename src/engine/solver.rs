@@ -46,6 +46,11 @@ enum Bound {
 
 const INFINITY: i32 = 100;
 
+/// The most positions the table holds, about 270 MB at most. A full solve of the empty
+/// 5 x 5 board needs well under this; across many games the table would otherwise grow
+/// without end, so when full it starts again (it is a cache: nothing is lost but time).
+const TABLE_LIMIT: usize = 1 << 22;
+
 impl Solver {
     pub fn new(geometry: Geometry) -> Self {
         Solver {
@@ -237,6 +242,9 @@ impl Solver {
         } else {
             Bound::Exact
         };
+        if self.table.len() >= TABLE_LIMIT {
+            self.table.clear();
+        }
         // Scores lie within ±50 (at most 49 cells), so they fit an i8.
         self.table.insert(
             key,

@@ -180,3 +180,118 @@ impl<R: Rng> Player for MinimaxAI<R> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+    use std::rc::Rc;
+
+    use rand::SeedableRng;
+    use rand::rngs::StdRng;
+
+    use super::*;
+    use crate::domain::{BitBoard, Geometry, Position, fill_from_layout};
+    use crate::engine::MockClock;
+
+    /// A clock that reads 0 once (when the deadline is set) and then `later` forever:
+    /// as if the whole budget were gone before the first position was searched.
+    fn time_runs_out_at_once(later: Duration) -> MockClock {
+        let mut clock = MockClock::new();
+        let reads = Rc::new(Cell::new(0u32));
+        let counter = Rc::clone(&reads);
+        clock.expect_now().returning_st(move || {
+            counter.set(counter.get() + 1);
+            if counter.get() == 1 { Duration::ZERO } else { later }
+        });
+        clock
+    }
+
+    fn hurried(clock: MockClock) -> MinimaxAI<StdRng> {
+        MinimaxAI::impossible(StdRng::seed_from_u64(0))
+            .thinking_for(Duration::from_millis(100))
+            .timed_by(Box::new(clock))
+    }
+
+    fn board(size: usize, win: usize, layout: &str) -> BitBoard {
+        fill_from_layout(BitBoard::new(Geometry::new(size, win).unwrap()), layout).unwrap()
+    }
+
+    fn numbers(cells: &[Position]) -> Vec<usize> {
+        cells.iter().map(|p| p.number()).collect()
+    }
+
+    #[test]
+    fn out_of_time_on_a_large_board_it_still_takes_an_immediate_win() {
+        // 7 x 7, four in a row: X has 1-2-3 on the top row and wins with cell 4.
+        let mut layout = String::from("xxx....");
+        layout.push_str("ooo....");
+        layout.push_str(&".".repeat(35));
+        let mut ai = hurried(time_runs_out_at_once(Duration::from_secs(60)));
+
+        let advice = ai.advise(&board(7, 4, &layout), Mark::X).unwrap();
+
+        assert_eq!(numbers(&advice.best_moves), [4]);
+        assert_eq!((advice.verdict, advice.plies), (Verdict::Win, 1));
+    }
+
+    #[test]
+    fn out_of_time_on_a_large_board_it_still_blocks_a_single_threat() {
+        // 7 x 7, four in a row: O threatens cell 11 (8-9-10 on the second row).
+        let mut layout = String::from("x...x..");
+        layout.push_str("ooo....");
+        layout.push_str("x......");
+        layout.push_str(&".".repeat(28));
+        let mut ai = hurried(time_runs_out_at_once(Duration::from_secs(60)));
+
+        let advice = ai.advise(&board(7, 4, &layout), Mark::X).unwrap();
+
+        assert_eq!(numbers(&advice.best_moves), [11]);
+        assert!(!advice.exact, "an estimate, not a proof");
+    }
+
+    #[test]
+    fn with_time_to_spare_a_small_board_is_proven() {
+        let mut clock = MockClock::new();
+        clock.expect_now().return_const(Duration::ZERO);
+
+        let advice = hurried(clock).advise(&board(4, 4, "................"), Mark::X).unwrap();
+
+        assert!(advice.exact);
+        assert_eq!((advice.verdict, advice.plies), (Verdict::Draw, 16));
+    }
+
+    #[test]
+    fn a_long_search_looks_at_the_clock_while_it_thinks() {
+        // The empty 5 x 5 board cannot be proven in a few thousand positions, so the
+        // clock must be read during the search, not only before and after.
+        let reads = Rc::new(Cell::new(0u32));
+        let counter = Rc::clone(&reads);
+        let mut clock = MockClock::new();
+        clock.expect_now().returning_st(move || {
+            counter.set(counter.get() + 1);
+            // Every read moves time on by 1 ms; the budget is 100 ms.
+            Duration::from_millis(u64::from(counter.get()))
+        });
+
+        let advice = hurried(clock).advise(&board(5, 5, "........................."), Mark::X);
+
+        assert!(advice.is_some_and(|a| !a.exact && !a.best_moves.is_empty()));
+        // Each read is 1 ms, so the reads count the milliseconds spent: the search must
+        // use its time, and stop within 10% of the 100 ms budget.
+        assert!(reads.get() > 50, "read {} times", reads.get());
+        assert!(reads.get() <= 110, "kept searching after the deadline: {} ms", reads.get());
+    }
+
+    #[test]
+    fn asking_twice_about_one_position_thinks_once() {
+        let mut clock = MockClock::new();
+        clock.expect_now().times(1..=4).return_const(Duration::ZERO);
+        let mut ai = hurried(clock);
+        let position = board(3, 3, "x../.o./...");
+
+        let first = ai.advise(&position, Mark::X);
+        let second = ai.advise(&position, Mark::X);
+
+        assert_eq!(first, second);
+    }
+}
