@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use tictactoe::app::simulate;
-use tictactoe::domain::{BitBoard, Geometry, Mark, fill_from_layout};
+use tictactoe::domain::{BitBoard, Board, Geometry, Mark, fill_from_layout};
 use tictactoe::engine::Solver;
 use tictactoe::players::{Level, computer};
 
@@ -97,12 +97,35 @@ fn analyze_runs(c: &mut Criterion) {
     group.finish();
 }
 
+fn larger_boards(c: &mut Criterion) {
+    let mut group = c.benchmark_group("larger boards, cold");
+    let four = Geometry::new(4, 4).unwrap();
+    group.bench_function("empty 4x4, four in a row: value and every best move", |b| {
+        let board = BitBoard::new(four);
+        b.iter(|| Solver::new(four).analyze(black_box(&board), Mark::X))
+    });
+    // Positions with 10 empty cells, reached by play.
+    for (size, win, layout) in [
+        (4, 3, "x.o./.xo./o.x./...."),
+        (4, 4, "xo../oxx./.o../...."),
+        (5, 4, "xo.../.xo../o.x.o/..ox./x...o"),
+        (5, 5, "xoxo./oxox./xox../o..../....."),
+    ] {
+        let geometry = Geometry::new(size, win).unwrap();
+        let board = fill_from_layout(BitBoard::new(geometry), layout).unwrap();
+        let name = format!("{size}x{size}, {win} in a row, {} empty", board.empty_cells().len());
+        group.bench_function(name, |b| b.iter(|| Solver::new(geometry).analyze(black_box(&board), Mark::X)));
+    }
+    group.finish();
+}
+
 criterion_group!(
     benches,
     impossible_on_the_empty_board,
     impossible_mid_game,
     impossible_against_itself,
-    analyze_runs
+    analyze_runs,
+    larger_boards
 );
 criterion_main!(benches);
 

@@ -52,15 +52,56 @@ fn without_colour_the_winning_line_is_bracketed() {
 }
 
 #[test]
+fn four_by_four_brackets_the_winning_run_without_colour() {
+    let geometry = Geometry::new(4, 4).unwrap();
+    let board = fill_from_layout(BitBoard::new(geometry), "xxxx/ooo./..../....").unwrap();
+    let line = board.winner().unwrap().line;
+
+    let text = shown(|r| r.show_board(&board, line.cells()));
+
+    let expected = [
+        "",
+        "      a    b    c    d",
+        " 1   [X]| [X]| [X]| [X]",
+        "    ----+----+----+----",
+        " 2    O |  O |  O |  8 ",
+        "    ----+----+----+----",
+        " 3    9 | 10 | 11 | 12 ",
+        "    ----+----+----+----",
+        " 4   13 | 14 | 15 | 16 ",
+        "",
+        "",
+    ];
+    assert_eq!(text, expected.join("\n"));
+}
+
+#[test]
 fn seven_by_seven_numbers_stay_aligned() {
-    let board = BitBoard::new(Geometry::new(7, 4).unwrap());
+    let geometry = Geometry::new(7, 4).unwrap();
+    let board = fill_from_layout(BitBoard::new(geometry), "x....../.o...../..x..../......./......./......./......o").unwrap();
 
     let text = shown(|r| r.show_board(&board, &[]));
 
-    let rows: Vec<&str> = text.lines().filter(|l| l.contains('|')).collect();
-    assert_eq!(rows.len(), 7);
-    assert!(rows.iter().all(|row| row.len() == rows[0].len()), "{text}");
-    assert!(rows[6].contains(" 49 "), "{text}");
+    let expected = [
+        "",
+        "      a    b    c    d    e    f    g",
+        " 1    X |  2 |  3 |  4 |  5 |  6 |  7 ",
+        "    ----+----+----+----+----+----+----",
+        " 2    8 |  O | 10 | 11 | 12 | 13 | 14 ",
+        "    ----+----+----+----+----+----+----",
+        " 3   15 | 16 |  X | 18 | 19 | 20 | 21 ",
+        "    ----+----+----+----+----+----+----",
+        " 4   22 | 23 | 24 | 25 | 26 | 27 | 28 ",
+        "    ----+----+----+----+----+----+----",
+        " 5   29 | 30 | 31 | 32 | 33 | 34 | 35 ",
+        "    ----+----+----+----+----+----+----",
+        " 6   36 | 37 | 38 | 39 | 40 | 41 | 42 ",
+        "    ----+----+----+----+----+----+----",
+        " 7   43 | 44 | 45 | 46 | 47 | 48 |  O ",
+        "",
+        "",
+    ];
+    assert_eq!(text, expected.join("\n"));
 }
 
 #[test]

@@ -111,10 +111,11 @@ impl<W: Write> ConsoleRenderer<W> {
             Some(mark) => mark.to_string(),
             None => position.number().to_string(),
         };
+        // Right-aligned with one space after, so numbers line up like a table's.
         let padded = if lit && !self.colour {
-            format!("{:^width$}", format!("[{text}]"))
+            format!("{:>width$}", format!("[{text}]"))
         } else {
-            format!("{text:^width$}")
+            format!("{text:>inner$} ", inner = width - 1)
         };
         match (board.mark_at(position), lit) {
             (Some(_), true) if self.colour => {
@@ -140,7 +141,7 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
         let width = board.geometry().cell_count().to_string().len() + 2;
         let margin = " ".repeat(4);
         let letters: Vec<String> = (0..size)
-            .map(|col| format!("{:^width$}", char::from(b'a' + col as u8)))
+            .map(|col| format!("{:>inner$} ", char::from(b'a' + col as u8), inner = width - 1))
             .collect();
         let mut text = format!(
             "\n{margin}{}\n",
