@@ -113,8 +113,13 @@ fn larger_boards(c: &mut Criterion) {
     ] {
         let geometry = Geometry::new(size, win).unwrap();
         let board = fill_from_layout(BitBoard::new(geometry), layout).unwrap();
-        let name = format!("{size}x{size}, {win} in a row, {} empty", board.empty_cells().len());
-        group.bench_function(name, |b| b.iter(|| Solver::new(geometry).analyze(black_box(&board), Mark::X)));
+        let name = format!(
+            "{size}x{size}, {win} in a row, {} empty",
+            board.empty_cells().len()
+        );
+        group.bench_function(name, |b| {
+            b.iter(|| Solver::new(geometry).analyze(black_box(&board), Mark::X))
+        });
     }
     group.finish();
 }

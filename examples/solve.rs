@@ -11,7 +11,10 @@ use tictactoe::domain::{BitBoard, Geometry, Mark};
 use tictactoe::engine::Solver;
 
 fn main() {
-    let numbers: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let numbers: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
     let (size, win) = match numbers[..] {
         [size, win] => (size, win),
         [size] => (size, size),
@@ -26,7 +29,12 @@ fn main() {
     let elapsed = started.elapsed();
     let peak = std::fs::read_to_string("/proc/self/status")
         .ok()
-        .and_then(|status| status.lines().find(|l| l.starts_with("VmHWM")).map(str::to_owned))
+        .and_then(|status| {
+            status
+                .lines()
+                .find(|l| l.starts_with("VmHWM"))
+                .map(str::to_owned)
+        })
         .unwrap_or_else(|| "VmHWM: unknown".into());
     match analysis {
         Some(a) => println!(

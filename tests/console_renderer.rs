@@ -78,7 +78,11 @@ fn four_by_four_brackets_the_winning_run_without_colour() {
 #[test]
 fn seven_by_seven_numbers_stay_aligned() {
     let geometry = Geometry::new(7, 4).unwrap();
-    let board = fill_from_layout(BitBoard::new(geometry), "x....../.o...../..x..../......./......./......./......o").unwrap();
+    let board = fill_from_layout(
+        BitBoard::new(geometry),
+        "x....../.o...../..x..../......./......./......./......o",
+    )
+    .unwrap();
 
     let text = shown(|r| r.show_board(&board, &[]));
 

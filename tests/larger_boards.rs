@@ -19,9 +19,18 @@ fn lines(n: usize, k: usize) -> Vec<Vec<usize>> {
     for (dr, dc) in [(0i32, 1i32), (1, 0), (1, 1), (1, -1)] {
         for r in 0..n as i32 {
             for c in 0..n as i32 {
-                let cells: Vec<(i32, i32)> = (0..k as i32).map(|i| (r + dr * i, c + dc * i)).collect();
-                if cells.iter().all(|&(r, c)| r >= 0 && c >= 0 && r < n as i32 && c < n as i32) {
-                    all.push(cells.iter().map(|&(r, c)| (r * n as i32 + c) as usize).collect());
+                let cells: Vec<(i32, i32)> =
+                    (0..k as i32).map(|i| (r + dr * i, c + dc * i)).collect();
+                if cells
+                    .iter()
+                    .all(|&(r, c)| r >= 0 && c >= 0 && r < n as i32 && c < n as i32)
+                {
+                    all.push(
+                        cells
+                            .iter()
+                            .map(|&(r, c)| (r * n as i32 + c) as usize)
+                            .collect(),
+                    );
                 }
             }
         }
@@ -29,18 +38,22 @@ fn lines(n: usize, k: usize) -> Vec<Vec<usize>> {
     all
 }
 
+/// For the side to move: a rank (win soon > draw > lose late), the moves left, the best moves.
+type Answer = ((u8, isize), usize, Vec<usize>);
+
 struct Reference {
     lines: Vec<Vec<usize>>,
-    memo: HashMap<(Vec<Option<Mark>>, Mark), ((u8, isize), usize, Vec<usize>)>,
+    memo: HashMap<(Vec<Option<Mark>>, Mark), Answer>,
 }
 
 impl Reference {
     fn has_line(&self, cells: &[Option<Mark>], mark: Mark) -> bool {
-        self.lines.iter().any(|line| line.iter().all(|&i| cells[i] == Some(mark)))
+        self.lines
+            .iter()
+            .any(|line| line.iter().all(|&i| cells[i] == Some(mark)))
     }
 
-    /// (rank, plies, best moves) for the side to move; rank orders win-soon > draw > lose-late.
-    fn solve(&mut self, cells: &[Option<Mark>], to_move: Mark) -> ((u8, isize), usize, Vec<usize>) {
+    fn solve(&mut self, cells: &[Option<Mark>], to_move: Mark) -> Answer {
         if let Some(known) = self.memo.get(&(cells.to_vec(), to_move)) {
             return known.clone();
         }
@@ -65,7 +78,11 @@ impl Reference {
         }
         let best = scored.iter().map(|&(_, r, _)| r).max().unwrap();
         let plies = scored.iter().find(|&&(_, r, _)| r == best).unwrap().2;
-        let moves = scored.iter().filter(|&&(_, r, _)| r == best).map(|&(c, _, _)| c).collect();
+        let moves = scored
+            .iter()
+            .filter(|&&(_, r, _)| r == best)
+            .map(|&(c, _, _)| c)
+            .collect();
         let answer = (best, plies, moves);
         self.memo.insert((cells.to_vec(), to_move), answer.clone());
         answer
@@ -73,7 +90,12 @@ impl Reference {
 }
 
 /// A random position reached by legal play that is still in progress with `empty` cells left.
-fn random_position(reference: &Reference, cells: usize, empty: usize, rng: &mut StdRng) -> (Vec<Option<Mark>>, Mark) {
+fn random_position(
+    reference: &Reference,
+    cells: usize,
+    empty: usize,
+    rng: &mut StdRng,
+) -> (Vec<Option<Mark>>, Mark) {
     loop {
         let mut board = vec![None; cells];
         let mut to_move = Mark::X;
@@ -94,19 +116,33 @@ fn random_position(reference: &Reference, cells: usize, empty: usize, rng: &mut 
 }
 
 fn layout(cells: &[Option<Mark>]) -> String {
-    cells.iter().map(|c| match c { Some(Mark::X) => 'x', Some(Mark::O) => 'o', None => '.' }).collect()
+    cells
+        .iter()
+        .map(|c| match c {
+            Some(Mark::X) => 'x',
+            Some(Mark::O) => 'o',
+            None => '.',
+        })
+        .collect()
 }
 
 #[rstest]
 #[case::four_in_a_row_on_4x4(4, 4)]
 #[case::three_in_a_row_on_4x4(4, 3)]
 #[case::four_in_a_row_on_5x5(5, 4)]
-fn the_engine_is_exact_on_random_positions_with_few_empty_cells(#[case] size: usize, #[case] win: usize) {
+fn the_engine_is_exact_on_random_positions_with_few_empty_cells(
+    #[case] size: usize,
+    #[case] win: usize,
+) {
     let geometry = Geometry::new(size, win).unwrap();
-    let mut reference = Reference { lines: lines(size, win), memo: HashMap::new() };
+    let mut reference = Reference {
+        lines: lines(size, win),
+        memo: HashMap::new(),
+    };
     let mut rng = StdRng::seed_from_u64((size * 10 + win) as u64);
     let mut solver = Solver::new(geometry);
-    let mut impossible = MinimaxAI::impossible(StdRng::seed_from_u64(1)).thinking_for(Duration::from_secs(10));
+    let mut impossible =
+        MinimaxAI::impossible(StdRng::seed_from_u64(1)).thinking_for(Duration::from_secs(10));
 
     for _ in 0..40 {
         let empty = rng.random_range(4..=10);
@@ -123,9 +159,24 @@ fn the_engine_is_exact_on_random_positions_with_few_empty_cells(#[case] size: us
             1 => Verdict::Draw,
             _ => Verdict::Loss,
         };
-        assert_eq!((analysis.verdict, analysis.plies), (verdict, plies), "{context}");
-        assert_eq!(analysis.best_moves.iter().map(|p| p.index()).collect::<Vec<_>>(), best, "{context}");
-        assert!(advice.exact, "{context}: should be proven within the budget");
+        assert_eq!(
+            (analysis.verdict, analysis.plies),
+            (verdict, plies),
+            "{context}"
+        );
+        assert_eq!(
+            analysis
+                .best_moves
+                .iter()
+                .map(|p| p.index())
+                .collect::<Vec<_>>(),
+            best,
+            "{context}"
+        );
+        assert!(
+            advice.exact,
+            "{context}: should be proven within the budget"
+        );
         assert_eq!(advice.best_moves, analysis.best_moves, "{context}");
         assert_eq!(board.empty_cells().len(), empty);
     }

@@ -141,7 +141,13 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
         let width = board.geometry().cell_count().to_string().len() + 2;
         let margin = " ".repeat(4);
         let letters: Vec<String> = (0..size)
-            .map(|col| format!("{:>inner$} ", char::from(b'a' + col as u8), inner = width - 1))
+            .map(|col| {
+                format!(
+                    "{:>inner$} ",
+                    char::from(b'a' + col as u8),
+                    inner = width - 1
+                )
+            })
             .collect();
         let mut text = format!(
             "\n{margin}{}\n",

@@ -201,7 +201,11 @@ mod tests {
         let counter = Rc::clone(&reads);
         clock.expect_now().returning_st(move || {
             counter.set(counter.get() + 1);
-            if counter.get() == 1 { Duration::ZERO } else { later }
+            if counter.get() == 1 {
+                Duration::ZERO
+            } else {
+                later
+            }
         });
         clock
     }
@@ -254,7 +258,9 @@ mod tests {
         let mut clock = MockClock::new();
         clock.expect_now().return_const(Duration::ZERO);
 
-        let advice = hurried(clock).advise(&board(4, 4, "................"), Mark::X).unwrap();
+        let advice = hurried(clock)
+            .advise(&board(4, 4, "................"), Mark::X)
+            .unwrap();
 
         assert!(advice.exact);
         assert_eq!((advice.verdict, advice.plies), (Verdict::Draw, 16));
@@ -279,7 +285,11 @@ mod tests {
         // Each read is 1 ms, so the reads count the milliseconds spent: the search must
         // use its time, and stop within 10% of the 100 ms budget.
         assert!(reads.get() > 50, "read {} times", reads.get());
-        assert!(reads.get() <= 110, "kept searching after the deadline: {} ms", reads.get());
+        assert!(
+            reads.get() <= 110,
+            "kept searching after the deadline: {} ms",
+            reads.get()
+        );
     }
 
     #[test]
