@@ -193,3 +193,21 @@ fn a_result_that_was_not_saved_is_a_warning_with_the_reason() {
         "warning: the result was not saved: disk full\n"
     );
 }
+
+#[test]
+fn an_estimate_says_it_is_not_proven() {
+    let cell = |n: usize| Geometry::new(7, 4).unwrap().position(n - 1).unwrap();
+    let estimate = tictactoe::domain::Analysis {
+        verdict: tictactoe::domain::Verdict::Draw,
+        plies: 47,
+        best_moves: vec![cell(24), cell(32)],
+        exact: false,
+    };
+
+    let text = shown(|r| r.show_analysis(Mark::X, &estimate));
+
+    assert_eq!(
+        text,
+        "Not proven in the time allowed: the search found no forced win for either side.\nBest moves found: 24, 32.\n"
+    );
+}

@@ -292,6 +292,10 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
                 "{} can force a win in {moves}, counting this one.",
                 self.mark(to_move)
             ),
+            Verdict::Draw if !analysis.exact => {
+                "Not proven in the time allowed: the search found no forced win for either side."
+                    .to_string()
+            }
             Verdict::Draw => "With best play from both sides this is a draw.".to_string(),
             Verdict::Loss => format!(
                 "{} loses against perfect play; the best moves hold out for {moves}.",
@@ -303,7 +307,12 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
             .iter()
             .map(ToString::to_string)
             .collect();
-        self.write(&format!("{verdict}\nBest moves: {}.\n", best.join(", ")));
+        let label = if analysis.exact {
+            "Best moves"
+        } else {
+            "Best moves found"
+        };
+        self.write(&format!("{verdict}\n{label}: {}.\n", best.join(", ")));
     }
 
     fn show_scoreboard(&self, scoreboard: &Scoreboard) {
