@@ -61,3 +61,34 @@ impl<'a> Deadline<'a> {
         self.clock.now() >= self.at
     }
 }
+
+/// Counts the positions a search visits and looks at the clock every 1024 of them: often
+/// enough to stop within a fraction of a millisecond, rarely enough to cost nothing.
+/// Once time is up it stays up, so every frame of the search unwinds at once.
+#[derive(Debug, Default)]
+pub struct TimeCheck {
+    positions: u64,
+    expired: bool,
+}
+
+impl TimeCheck {
+    /// Starts a new search: time is not up.
+    pub fn restart(&mut self) {
+        self.expired = false;
+    }
+
+    /// Counts one position; true if the search must stop now.
+    pub fn expired(&mut self, deadline: Option<&Deadline>) -> bool {
+        if !self.expired {
+            self.positions += 1;
+            self.expired =
+                self.positions.is_multiple_of(1024) && deadline.is_some_and(Deadline::passed);
+        }
+        self.expired
+    }
+
+    /// Whether the last search was stopped by its deadline.
+    pub fn ran_out(&self) -> bool {
+        self.expired
+    }
+}

@@ -8,7 +8,7 @@
 //! taken, and the fastest one first.
 
 use super::bits::Shape;
-use super::clock::Deadline;
+use super::clock::{Deadline, TimeCheck};
 use crate::domain::{Analysis, Board, Geometry, Mark, Verdict};
 
 /// Scores at or beyond this are wins or losses found within the horizon.
@@ -19,8 +19,7 @@ pub struct Estimator {
     shape: Shape,
     /// What a line with `i` of one side's marks (and none of the other's) is worth.
     weights: Vec<i32>,
-    nodes: u64,
-    out_of_time: bool,
+    time: TimeCheck,
 }
 
 impl Estimator {
@@ -32,8 +31,7 @@ impl Estimator {
         Estimator {
             shape: Shape::new(geometry),
             weights,
-            nodes: 0,
-            out_of_time: false,
+            time: TimeCheck::default(),
         }
     }
 
@@ -69,7 +67,7 @@ impl Estimator {
 
         let mut answer = None;
         for depth in 1..=left {
-            self.out_of_time = false;
+            self.time.restart();
             // The first search runs without a deadline: it is cheap and must finish.
             let limit = (depth > 1).then_some(&deadline);
             let mut scored = Vec::new();
@@ -84,7 +82,7 @@ impl Estimator {
                 };
                 scored.push((bit, score));
             }
-            if self.out_of_time {
+            if self.time.ran_out() {
                 break;
             }
             let best = scored.iter().map(|&(_, s)| s).max().unwrap_or(0);
@@ -133,12 +131,7 @@ impl Estimator {
         beta: i32,
         deadline: Option<&Deadline>,
     ) -> i32 {
-        if self.out_of_time {
-            return 0;
-        }
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(1024) && deadline.is_some_and(Deadline::passed) {
-            self.out_of_time = true;
+        if self.time.expired(deadline) {
             return 0;
         }
         let empty = self.shape.all & !(me | opp);

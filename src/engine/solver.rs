@@ -15,16 +15,14 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::bits::Shape;
-use super::clock::Deadline;
+use super::clock::{Deadline, TimeCheck};
 use super::symmetry::Symmetries;
 use crate::domain::{Analysis, Board, Geometry, Mark, Verdict};
 
 pub struct Solver {
     shape: Shape,
-    /// Positions visited, for checking the clock now and then.
-    nodes: u64,
-    /// Set when the deadline passed: every frame then returns at once and stores nothing.
-    out_of_time: bool,
+    /// When the deadline passes, every frame returns at once and stores nothing.
+    time: TimeCheck,
     symmetries: &'static Symmetries,
     table: HashMap<u128, Entry, BuildHasherDefault<MixHasher>>,
 }
@@ -55,8 +53,7 @@ impl Solver {
     pub fn new(geometry: Geometry) -> Self {
         Solver {
             shape: Shape::new(geometry),
-            nodes: 0,
-            out_of_time: false,
+            time: TimeCheck::default(),
             symmetries: Symmetries::of(geometry),
             // A cold solve of the empty 3 x 3 board stores 448 positions: with room for
             // them from the start, the first search never stops to regrow the table.
@@ -95,7 +92,7 @@ impl Solver {
         if board.geometry() != self.shape.geometry || board.winner().is_some() || board.is_full() {
             return None;
         }
-        self.out_of_time = false;
+        self.time.restart();
         let me = board.bits(to_move);
         let opp = board.bits(to_move.opponent());
         let empty = self.shape.all & !(me | opp);
@@ -117,7 +114,7 @@ impl Solver {
                 best |= bit;
             }
         }
-        if self.out_of_time {
+        if self.time.ran_out() {
             return None;
         }
 
@@ -147,12 +144,7 @@ impl Solver {
         mut beta: i32,
         deadline: Option<&Deadline>,
     ) -> i32 {
-        if self.out_of_time {
-            return 0;
-        }
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(1024) && deadline.is_some_and(Deadline::passed) {
-            self.out_of_time = true;
+        if self.time.expired(deadline) {
             return 0;
         }
         let empty = self.shape.all & !(me | opp);
@@ -231,7 +223,7 @@ impl Solver {
             }
         }
 
-        if self.out_of_time {
+        if self.time.ran_out() {
             // An unfinished search proves nothing: keep it out of the table.
             return 0;
         }
