@@ -235,3 +235,124 @@ fn simulate_refuses_humans_and_never_touches_the_scoreboard() {
 
     assert!(!scoreboard.exists());
 }
+
+#[test]
+fn sizes_and_runs_out_of_range_are_usage_errors_that_say_the_range() {
+    tictactoe()
+        .args(["analyze", "--size", "8", "........."])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("3..=7"));
+    tictactoe()
+        .args([
+            "play", "--x", "easy", "--o", "easy", "--size", "4", "--win", "5",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "the run to win must be from 3 to the board size (4), not 5",
+        ));
+    tictactoe()
+        .args(["simulate", "--x", "easy", "--o", "easy", "--win", "2"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn analyze_proves_4x4_and_says_so() {
+    let output = tictactoe()
+        .args(["analyze", "--json", "--size", "4", "xo../.x../..o./...."])
+        .output()
+        .unwrap();
+
+    let answer = json_lines(&output.stdout).remove(0);
+    assert_eq!(answer["exact"], true);
+    assert_eq!(answer["board"], "XO...X....O.....");
+    assert_eq!(answer["to_move"], "X");
+}
+
+#[test]
+fn without_time_to_prove_analyze_estimates_and_its_move_is_one_of_its_best() {
+    let output = tictactoe()
+        .args([
+            "analyze",
+            "--json",
+            "--size",
+            "7",
+            "--win",
+            "5",
+            "--think-ms",
+            "30",
+        ])
+        .arg(".".repeat(49))
+        .output()
+        .unwrap();
+
+    let answer = json_lines(&output.stdout).remove(0);
+    assert_eq!(answer["exact"], false);
+    let best: Vec<u64> = answer["best_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_u64().unwrap())
+        .collect();
+    assert!(best.contains(&answer["move"].as_u64().unwrap()), "{answer}");
+}
+
+#[test]
+fn a_run_shorter_than_the_board_wins() {
+    let output = tictactoe()
+        .args([
+            "analyze",
+            "--json",
+            "--size",
+            "5",
+            "--win",
+            "3",
+            "xxx../oo.../...../...../.....",
+        ])
+        .output()
+        .unwrap();
+
+    assert_eq!(
+        json_lines(&output.stdout)[0],
+        json!({"board": "XXX..OO..................", "status": "x_won"})
+    );
+}
+
+#[test]
+fn a_human_game_on_4x4_is_played_through_stdin() {
+    let folder = TempDir::new().unwrap();
+
+    tictactoe()
+        .args([
+            "play",
+            "--x",
+            "human:Ada",
+            "--o",
+            "human:Bob",
+            "--size",
+            "4",
+        ])
+        .arg("--scoreboard")
+        .arg(folder.path().join("scores.json"))
+        .write_stdin("1\n5\n2\n6\nc1\n7\nd1\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("[1-16 or a coordinate"))
+        .stdout(predicate::str::contains("Ada (X) wins!"));
+}
+
+#[test]
+fn simulate_plays_larger_boards() {
+    let output = tictactoe()
+        .args([
+            "simulate", "--x", "medium", "--o", "easy", "--size", "5", "--win", "4", "--games",
+            "50", "--json",
+        ])
+        .output()
+        .unwrap();
+
+    assert!(output.status.success());
+    assert_eq!(json_lines(&output.stdout)[0]["games"], 50);
+}
