@@ -32,6 +32,30 @@ impl Shape {
         }
     }
 
+    /// The threat rules every search applies before looking further: a move that
+    /// completes a line wins now; two opponent threats cannot both be blocked; one must
+    /// be blocked. Otherwise every empty cell is a candidate.
+    pub fn tactics(&self, me: u64, opp: u64) -> Tactics {
+        let empty = self.all & !(me | opp);
+        if empty == 0 {
+            return Tactics::Full;
+        }
+        let scan = self.scan(me, opp);
+        let their_threats = scan.their_threats & empty;
+        if scan.my_threats & empty != 0 {
+            Tactics::WinNow
+        } else if their_threats.count_ones() >= 2 {
+            Tactics::LoseNext
+        } else {
+            let moves = if their_threats != 0 {
+                their_threats
+            } else {
+                empty
+            };
+            Tactics::Search { moves, scan }
+        }
+    }
+
     /// One pass over the lines: both sides' threats, and how close each is to a line.
     pub fn scan(&self, me: u64, opp: u64) -> Scan {
         let mut scan = Scan::default();
@@ -97,4 +121,17 @@ pub struct Scan {
     pub my_most: u32,
     /// The same for the opponent.
     pub their_most: u32,
+}
+
+/// What the threat rules make of a position, for the side to move.
+#[derive(Debug, Clone, Copy)]
+pub enum Tactics {
+    /// No empty cell left: a draw.
+    Full,
+    /// A move completes a line.
+    WinNow,
+    /// The opponent has two threats: whatever is blocked, it wins next move.
+    LoseNext,
+    /// Nothing is decided yet: search `moves` (the one block, if there is a threat).
+    Search { moves: u64, scan: Scan },
 }

@@ -7,7 +7,7 @@
 //! (`DECIDED + cells left`, as the exact solver scores them), so a win seen is always
 //! taken, and the fastest one first.
 
-use super::bits::Shape;
+use super::bits::{Shape, Tactics};
 use super::clock::{Deadline, TimeCheck};
 use crate::domain::{Analysis, Board, Geometry, Mark, Verdict};
 
@@ -134,30 +134,19 @@ impl Estimator {
         if self.time.expired(deadline) {
             return 0;
         }
-        let empty = self.shape.all & !(me | opp);
-        let left = empty.count_ones() as i32;
-        if left == 0 {
-            return 0;
-        }
-        let scan = self.shape.scan(me, opp);
-        if scan.my_threats & empty != 0 {
-            return DECIDED + left;
-        }
-        let their_threats = scan.their_threats & empty;
-        if their_threats.count_ones() >= 2 {
-            return -(DECIDED + left - 1);
-        }
+        let left = (self.shape.all & !(me | opp)).count_ones() as i32;
+        let (moves, scan) = match self.shape.tactics(me, opp) {
+            Tactics::Full => return 0,
+            Tactics::WinNow => return DECIDED + left,
+            Tactics::LoseNext => return -(DECIDED + left - 1),
+            Tactics::Search { moves, scan } => (moves, scan),
+        };
         if scan.my_most == 0 && scan.their_most == 0 {
             return 0; // nobody can complete a line: a certain draw
         }
         if depth <= 0 {
             return self.judge(me, opp);
         }
-        let moves = if their_threats != 0 {
-            their_threats
-        } else {
-            empty
-        };
         let mut best = -INFINITY;
         for rank in 0..self.shape.cell_count() {
             let bit = self.shape.ordered_bit(rank);

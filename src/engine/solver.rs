@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::bits::Shape;
+use super::bits::{Shape, Tactics};
 use super::clock::{Deadline, TimeCheck};
 use super::symmetry::Symmetries;
 use crate::domain::{Analysis, Board, Geometry, Mark, Verdict};
@@ -147,26 +147,13 @@ impl Solver {
         if self.time.expired(deadline) {
             return 0;
         }
-        let empty = self.shape.all & !(me | opp);
-        let left = empty.count_ones() as i32;
-        if left == 0 {
-            return 0;
-        }
-        let scan = self.shape.scan(me, opp);
-        // Win now: nothing scores higher.
-        if scan.my_threats & empty != 0 {
-            return left;
-        }
-        let their_threats = scan.their_threats & empty;
-        // Two threats cannot both be blocked: the opponent wins with its next move.
-        if their_threats.count_ones() >= 2 {
-            return -(left - 1);
-        }
-        // One threat must be blocked; otherwise every empty cell is a candidate.
-        let moves = if their_threats != 0 {
-            their_threats
-        } else {
-            empty
+        let left = (self.shape.all & !(me | opp)).count_ones() as i32;
+        // A win now scores highest; two threats lose to the opponent's next move.
+        let (moves, scan) = match self.shape.tactics(me, opp) {
+            Tactics::Full => return 0,
+            Tactics::WinNow => return left,
+            Tactics::LoseNext => return -(left - 1),
+            Tactics::Search { moves, scan } => (moves, scan),
         };
 
         // Bounds from the lines still open. Needing `n` more marks, a side wins at the
