@@ -25,6 +25,9 @@ pub struct Solver {
     time: TimeCheck,
     symmetries: &'static Symmetries,
     table: HashMap<u128, Entry, BuildHasherDefault<MixHasher>>,
+    /// Finished answers (score and best-move cells) by exact position, so a position met
+    /// again, as in game after game of a simulation, is one look-up.
+    answers: HashMap<u128, (i8, u64), BuildHasherDefault<MixHasher>>,
 }
 
 #[derive(Clone, Copy)]
@@ -58,6 +61,7 @@ impl Solver {
             // A cold solve of the empty 3 x 3 board stores 448 positions: with room for
             // them from the start, the first search never stops to regrow the table.
             table: HashMap::with_capacity_and_hasher(1024, Default::default()),
+            answers: HashMap::default(),
         }
     }
 
@@ -96,6 +100,42 @@ impl Solver {
         let me = board.bits(to_move);
         let opp = board.bits(to_move.opponent());
         let empty = self.shape.all & !(me | opp);
+        let position = (u128::from(me) << 64) | u128::from(opp);
+        let (score, best) = match self.answers.get(&position) {
+            Some(&(score, best)) => (i32::from(score), best),
+            None => {
+                let (score, best) = self.best_moves(me, opp, deadline)?;
+                if self.answers.len() >= TABLE_LIMIT {
+                    self.answers.clear();
+                }
+                // Scores lie within ±50, so they fit an i8.
+                self.answers.insert(position, (score as i8, best));
+                (score, best)
+            }
+        };
+
+        let left = empty.count_ones() as i32;
+        let (verdict, plies) = match score {
+            0 => (Verdict::Draw, left),
+            s if s > 0 => (Verdict::Win, left - s + 1),
+            s => (Verdict::Loss, left + s + 1),
+        };
+        let geometry = self.shape.geometry;
+        Some(Analysis {
+            verdict,
+            plies: plies as usize,
+            best_moves: geometry
+                .positions()
+                .filter(|p| best & p.bit() != 0)
+                .collect(),
+            exact: true,
+        })
+    }
+
+    /// The position's score and the cells of every move that keeps it; `None` if the
+    /// deadline passed first.
+    fn best_moves(&mut self, me: u64, opp: u64, deadline: Option<&Deadline>) -> Option<(i32, u64)> {
+        let empty = self.shape.all & !(me | opp);
         let score = self.negamax(me, opp, -INFINITY, INFINITY, deadline);
 
         let winning_now = self.shape.threats(me, opp) & empty;
@@ -117,23 +157,7 @@ impl Solver {
         if self.time.ran_out() {
             return None;
         }
-
-        let left = empty.count_ones() as i32;
-        let (verdict, plies) = match score {
-            0 => (Verdict::Draw, left),
-            s if s > 0 => (Verdict::Win, left - s + 1),
-            s => (Verdict::Loss, left + s + 1),
-        };
-        let geometry = self.shape.geometry;
-        Some(Analysis {
-            verdict,
-            plies: plies as usize,
-            best_moves: geometry
-                .positions()
-                .filter(|p| best & p.bit() != 0)
-                .collect(),
-            exact: true,
-        })
+        Some((score, best))
     }
 
     fn negamax(

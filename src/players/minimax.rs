@@ -32,8 +32,8 @@ enum Search {
     /// The solver keeps its table for the rest of the game and beyond; both engines are
     /// built on first use, for the board they are asked about.
     Exact {
-        solver: Option<Solver>,
-        estimator: Option<Estimator>,
+        solver: Option<Box<Solver>>,
+        estimator: Option<Box<Estimator>>,
         budget: Duration,
         clock: Box<dyn Clock>,
     },
@@ -102,9 +102,20 @@ impl<R: Rng> MinimaxAI<R> {
 
     /// Every move this level rates best, ascending; it plays one of them.
     pub fn best_moves(&mut self, board: &dyn Board, to_move: Mark) -> Vec<crate::domain::Position> {
-        self.advise(board, to_move)
-            .map(|a| a.best_moves)
+        self.advice(board, to_move)
+            .map(|a| a.best_moves.clone())
             .unwrap_or_default()
+    }
+
+    /// The analysis of this position, thought out once and then remembered, so that
+    /// `choose` after `advise` agrees and neither thinks twice.
+    fn advice(&mut self, board: &dyn Board, to_move: Mark) -> Option<&Analysis> {
+        let key = (board.bits(Mark::X), board.bits(Mark::O), to_move);
+        if !matches!(&self.last, Some((last_key, _)) if *last_key == key) {
+            let analysis = self.think(board, to_move)?;
+            self.last = Some((key, analysis));
+        }
+        self.last.as_ref().map(|(_, analysis)| analysis)
     }
 
     fn think(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis> {
@@ -132,7 +143,7 @@ impl<R: Rng> MinimaxAI<R> {
                 let deadline = Deadline::after(clock.as_ref(), *budget);
                 let solver = match solver {
                     Some(solver) if solver.geometry() == geometry => solver,
-                    _ => solver.insert(Solver::new(geometry)),
+                    _ => solver.insert(Box::new(Solver::new(geometry))),
                 };
                 // Most of the time goes to proving; what is left, to the best guess.
                 if let Some(analysis) = solver.analyze_by(board, to_move, deadline.part(0.8)) {
@@ -140,7 +151,7 @@ impl<R: Rng> MinimaxAI<R> {
                 }
                 let estimator = match estimator {
                     Some(estimator) if estimator.geometry() == geometry => estimator,
-                    _ => estimator.insert(Estimator::new(geometry)),
+                    _ => estimator.insert(Box::new(Estimator::new(geometry))),
                 };
                 estimator.estimate(board, to_move, deadline)
             }
@@ -150,15 +161,7 @@ impl<R: Rng> MinimaxAI<R> {
 
 impl<R: Rng> Advisor for MinimaxAI<R> {
     fn advise(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis> {
-        let key = (board.bits(Mark::X), board.bits(Mark::O), to_move);
-        if let Some((last_key, analysis)) = &self.last
-            && *last_key == key
-        {
-            return Some(analysis.clone());
-        }
-        let analysis = self.think(board, to_move)?;
-        self.last = Some((key, analysis.clone()));
-        Some(analysis)
+        self.advice(board, to_move).cloned()
     }
 }
 
@@ -172,8 +175,13 @@ impl<R: Rng> Player for MinimaxAI<R> {
     }
 
     fn choose(&mut self, game: &dyn GameState) -> Action {
-        let best = self.best_moves(game.board(), game.to_move());
-        match best.choose(&mut self.rng) {
+        self.advice(game.board(), game.to_move());
+        // Borrow the remembered best moves and the RNG side by side: no copy per move.
+        let MinimaxAI { last, rng, .. } = self;
+        let best = last
+            .as_ref()
+            .map_or(&[][..], |(_, analysis)| &analysis.best_moves);
+        match best.choose(rng) {
             Some(&cell) => Action::Place(cell),
             // Only reachable if asked to move in a finished game: leave rather than panic.
             None => Action::Quit,
