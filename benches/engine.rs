@@ -11,7 +11,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use tictactoe::app::simulate;
 use tictactoe::domain::{BitBoard, Board, Geometry, Mark, fill_from_layout};
 use tictactoe::engine::Solver;
-use tictactoe::players::{Level, computer};
+use tictactoe::players::{ComputerFactory, Level, StandardComputers};
 
 fn impossible_on_the_empty_board(c: &mut Criterion) {
     let board = BitBoard::new(Geometry::classic());
@@ -46,11 +46,12 @@ fn impossible_against_itself(c: &mut Criterion) {
     let mut group = c.benchmark_group("simulate");
     group.throughput(criterion::Throughput::Elements(1000));
     group.bench_function("1000 games, impossible vs impossible", |b| {
-        let mut players = [
-            computer(Level::Impossible, 1, Duration::from_secs(1)),
-            computer(Level::Impossible, 2, Duration::from_secs(1)),
-        ];
-        b.iter(|| simulate(&mut players, Geometry::classic(), Mark::X, 1000, |_| {}).unwrap())
+        // One factory, so every run's players share its (warm) solver, as in `simulate`.
+        let mut computers = StandardComputers::new(1, Duration::from_secs(1));
+        b.iter(|| {
+            let players = [Level::Impossible; 2].map(|level| computers.computer(level));
+            simulate(players, Geometry::classic(), Mark::X, 1000, |_| {}).unwrap()
+        })
     });
     group.finish();
 }

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use tictactoe::domain::{Geometry, GeometryError, Mark};
+use tictactoe::domain::{Geometry, GeometryError, Mark, excerpt};
 use tictactoe::players::PlayerSpec;
 
 #[derive(Debug, Parser)]
@@ -23,14 +23,9 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "S")]
     pub seed: Option<u64>,
 
-    /// The longest the Impossible player thinks per move, in milliseconds
-    #[arg(
-        long = "think-ms",
-        global = true,
-        value_name = "MS",
-        default_value_t = 1000
-    )]
-    pub think_ms: u64,
+    /// The longest the Impossible player thinks per move, in milliseconds [default: 1000]
+    #[arg(long = "think-ms", global = true, value_name = "MS")]
+    pub think_ms: Option<u64>,
 
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -119,19 +114,39 @@ pub struct PlayArgs {
 #[derive(Debug, Args)]
 pub struct BoardArgs {
     /// Board size, from 3 to 7
-    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u8).range(3..=7))]
-    pub size: u8,
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = board_size)]
+    pub size: usize,
 
     /// Marks in a row to win, from 3 to the size [default: the size]
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(3..=7))]
-    pub win: Option<u8>,
+    #[arg(long, value_name = "K", value_parser = run_length)]
+    pub win: Option<usize>,
 }
 
 impl BoardArgs {
+    /// The shape asked for; a run longer than the board is refused here, once both are known.
     pub fn geometry(&self) -> Result<Geometry, GeometryError> {
-        let size = usize::from(self.size);
-        Geometry::new(size, self.win.map_or(size, usize::from))
+        Geometry::new(self.size, self.win.unwrap_or(self.size))
     }
+}
+
+/// A board size, with the range in the domain's words when it is out of range.
+fn board_size(text: &str) -> Result<usize, String> {
+    let size = whole_number(text)?;
+    Geometry::new(size, 3).map(|_| size).map_err(|e| e.to_string())
+}
+
+/// A run length: at least 3 (the upper bound depends on the size, checked later).
+fn run_length(text: &str) -> Result<usize, String> {
+    match whole_number(text)? {
+        win @ 3.. => Ok(win),
+        win => Err(format!("the run to win must be 3 or more, not {win}")),
+    }
+}
+
+fn whole_number(text: &str) -> Result<usize, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("\"{}\" is not a whole number", excerpt(text)))
 }
 
 #[derive(Debug, Args)]

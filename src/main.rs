@@ -1,10 +1,12 @@
 //! The composition root: reads the command line, builds the concrete parts, plugs them
-//! into the application, and turns the outcome into an exit status. No game logic here.
+//! into the application, and turns the outcome into an exit status. No game logic here,
+//! and no checking of flags (that is `config.rs`): this is the one file that names the
+//! adapters.
 
 mod cli;
+mod config;
 
 use std::io::{self, IsTerminal};
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -13,16 +15,17 @@ use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 use indicatif::{ProgressBar, ProgressDrawTarget};
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use tictactoe::adapters::{
     ConsoleInput, ConsoleRenderer, JsonFileStore, report_json, scoreboard_json, tally_json,
 };
-use tictactoe::app::{Analyzer, GameEnd, Report, Session, Settings, analyze_all};
-use tictactoe::domain::Geometry;
-use tictactoe::players::{MinimaxAI, PlayerSpec, StandardPlayers, computer};
+use tictactoe::app::{Analyzer, GameEnd, Report, Session, Tally, analyze_all};
+use tictactoe::domain::{Geometry, Mark};
+use tictactoe::players::{ComputerFactory, Level, MinimaxAI, StandardComputers};
 use tictactoe::ports::{Input, InputHandler, Renderer, Reset, ScoreStore, StoreError};
 
-use crate::cli::{AnalyzeArgs, BoardArgs, Cli, Command, PlayArgs, ScoresArgs, SimulateArgs};
+use crate::cli::Cli;
+use crate::config::{Config, ConfigError, Scoreboard, Task, UsageError};
 
 /// Exit status for a failure, including a `play` game whose input ended before it did.
 const FAILURE: u8 = 1;
@@ -30,28 +33,86 @@ const FAILURE: u8 = 1;
 const USAGE: u8 = 2;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match run(cli) {
+    let default_folder =
+        directories::ProjectDirs::from("", "", "tictactoe").map(|dirs| dirs.data_dir().to_owned());
+    let config = match Config::build(Cli::parse(), default_folder) {
+        Ok(config) => config,
+        Err(ConfigError::Usage(error)) => usage_exit(error),
+        Err(ConfigError::Store(error)) => return fail(&error, None),
+    };
+    let scoreboard = config.scoreboard.clone();
+    match run(config) {
         Ok(code) => code,
-        Err(error) => {
-            eprintln!("tictactoe: {error}");
-            ExitCode::from(FAILURE)
-        }
+        Err(Failure::Store(error)) => fail(&error, Some(&scoreboard)),
+        Err(Failure::Other(error)) => fail(&*error, None),
     }
 }
 
-fn run(cli: Cli) -> Result<ExitCode, Box<dyn std::error::Error>> {
-    let store = JsonFileStore::new(scoreboard_path(cli.scoreboard)?);
-    let seed = cli.seed.unwrap_or_else(rand::random);
-    let think = Duration::from_millis(cli.think_ms);
-    match cli.command {
-        Some(Command::Scores(args)) => scores(&store, &args),
-        Some(Command::Play(args)) => play(store, seed, think, args),
-        // `move` in the analysis is reproducible by default: seed 0 unless told otherwise.
-        Some(Command::Analyze(args)) => Ok(analyze(cli.seed.unwrap_or(0), think, args)),
-        Some(Command::Simulate(args)) => simulate(seed, think, args),
-        None => {
-            let mut session = console_session(store, seed, think);
+/// Prints a usage error with the usage of the command it concerns, and exits 2.
+fn usage_exit(error: UsageError) -> ! {
+    let mut command = Cli::command();
+    command.build();
+    let subcommand = command
+        .find_subcommand_mut(error.subcommand)
+        .cloned()
+        .unwrap_or(command);
+    subcommand
+        .clone()
+        .error(ErrorKind::ValueValidation, error.message)
+        .exit()
+}
+
+enum Failure {
+    Store(StoreError),
+    Other(Box<dyn std::error::Error>),
+}
+
+impl<E: std::error::Error + 'static> From<E> for Failure {
+    fn from(error: E) -> Self {
+        Failure::Other(Box::new(error))
+    }
+}
+
+/// Reports a failure on standard error (with the way out, for a scoreboard that cannot
+/// be read) and gives the failure status.
+fn fail(error: &dyn std::error::Error, scoreboard: Option<&Scoreboard>) -> ExitCode {
+    eprintln!("tictactoe: {error}");
+    if let Some(scoreboard) = scoreboard {
+        eprintln!(
+            "Run `{}` to move it aside and start a new scoreboard.",
+            scoreboard.reset_command()
+        );
+    }
+    ExitCode::from(FAILURE)
+}
+
+fn run(config: Config) -> Result<ExitCode, Failure> {
+    let store = JsonFileStore::new(&config.scoreboard.path);
+    let renderer = || console_renderer(&config.scoreboard);
+    match config.task {
+        Task::Scores { json, reset } => scores(&store, json, reset),
+        Task::Play(settings) => {
+            let mut session = console_session(renderer(), store, config.seed, config.think);
+            Ok(match session.play_one(&settings)? {
+                GameEnd::Finished(_) | GameEnd::Abandoned => ExitCode::SUCCESS,
+                GameEnd::InputClosed => ExitCode::from(FAILURE),
+            })
+        }
+        Task::Analyze {
+            geometry,
+            first,
+            json,
+            boards,
+        } => Ok(analyze(config.seed, config.think, geometry, first, json, boards)),
+        Task::Simulate {
+            levels,
+            geometry,
+            first,
+            games,
+            json,
+        } => simulate(config.seed, config.think, levels, (geometry, first), games, json),
+        Task::Menu => {
+            let mut session = console_session(renderer(), store, config.seed, config.think);
             session.run()?;
             Ok(ExitCode::SUCCESS)
         }
@@ -60,63 +121,38 @@ fn run(cli: Cli) -> Result<ExitCode, Box<dyn std::error::Error>> {
 
 type Screen = ConsoleRenderer<io::Stdout>;
 type Keyboard = ConsoleInput<io::StdinLock<'static>>;
-type ConsoleSession = Session<Screen, Keyboard, JsonFileStore, StandardPlayers<Keyboard, Screen>>;
+type ConsoleSession = Session<Screen, Keyboard, JsonFileStore, StandardComputers>;
 
-fn console_session(store: JsonFileStore, seed: u64, think: Duration) -> ConsoleSession {
-    let interactive = io::stdout().is_terminal();
+fn colour() -> bool {
     // colored already honours NO_COLOR, CLICOLOR_FORCE and whether stdout is a terminal.
-    let colour = colored::control::SHOULD_COLORIZE.should_colorize();
-    let pause = if interactive {
+    colored::control::SHOULD_COLORIZE.should_colorize()
+}
+
+fn console_renderer(scoreboard: &Scoreboard) -> Screen {
+    let pause = if io::stdout().is_terminal() {
         Duration::from_millis(450)
     } else {
         Duration::ZERO
     };
-    let renderer = Rc::new(ConsoleRenderer::new(io::stdout(), colour).with_computer_pause(pause));
-    let input = Rc::new(ConsoleInput::new(io::stdin().lock()));
-    let players = StandardPlayers::new(Rc::clone(&input), Rc::clone(&renderer), seed, think);
-    Session::new(renderer, input, store, players)
+    ConsoleRenderer::new(io::stdout(), colour())
+        .with_computer_pause(pause)
+        .with_reset_command(scoreboard.reset_command())
 }
 
-/// The board shape asked for, or a usage error (exit 2) saying the allowed range.
-fn geometry(board: &BoardArgs) -> Geometry {
-    board.geometry().unwrap_or_else(|error| {
-        Cli::command()
-            .error(ErrorKind::ValueValidation, error)
-            .exit()
-    })
-}
-
-fn play(
+fn console_session(
+    renderer: Screen,
     store: JsonFileStore,
     seed: u64,
     think: Duration,
-    args: PlayArgs,
-) -> Result<ExitCode, Box<dyn std::error::Error>> {
-    let settings = Settings {
-        x: args.x,
-        o: args.o,
-        first: args.first.into(),
-        geometry: geometry(&args.board),
-    };
-    if let Some(name) = settings.shared_human_name() {
-        let message = format!("both players are called {name}: give them different names");
-        Cli::command()
-            .error(ErrorKind::ArgumentConflict, message)
-            .exit();
-    }
-    let mut session = console_session(store, seed, think);
-    Ok(match session.play_one(&settings)? {
-        GameEnd::Finished(_) | GameEnd::Abandoned => ExitCode::SUCCESS,
-        GameEnd::InputClosed => ExitCode::from(FAILURE),
-    })
+) -> ConsoleSession {
+    let input = Rc::new(ConsoleInput::new(io::stdin().lock()));
+    let computers = StandardComputers::new(seed, think);
+    Session::new(Rc::new(renderer), input, store, computers)
 }
 
-fn scores(
-    store: &JsonFileStore,
-    args: &ScoresArgs,
-) -> Result<ExitCode, Box<dyn std::error::Error>> {
-    if args.reset {
-        match store.reset()? {
+fn scores(store: &JsonFileStore, json: bool, reset: bool) -> Result<ExitCode, Failure> {
+    if reset {
+        match store.reset().map_err(Failure::Store)? {
             Reset::Cleared => eprintln!("Scoreboard cleared: {}", store.path().display()),
             Reset::MovedAside(old) => eprintln!(
                 "The unreadable scoreboard was moved to {}; a new one was started at {}",
@@ -125,32 +161,35 @@ fn scores(
             ),
         }
     }
-    let scoreboard = store.load()?;
-    if args.json {
+    let scoreboard = store.load().map_err(Failure::Store)?;
+    if json {
         println!("{}", scoreboard_json(&scoreboard));
     } else {
-        let colour = colored::control::SHOULD_COLORIZE.should_colorize();
-        ConsoleRenderer::new(io::stdout(), colour).show_scoreboard(&scoreboard);
+        ConsoleRenderer::new(io::stdout(), colour()).show_scoreboard(&scoreboard);
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn analyze(seed: u64, think: Duration, args: AnalyzeArgs) -> ExitCode {
-    let mut analyzer = Analyzer::new(geometry(&args.board), args.first.into(), || {
+fn analyze(
+    seed: u64,
+    think: Duration,
+    geometry: Geometry,
+    first: Mark,
+    json: bool,
+    boards: Vec<String>,
+) -> ExitCode {
+    let mut analyzer = Analyzer::new(geometry, first, || {
         MinimaxAI::impossible(StdRng::seed_from_u64(seed)).thinking_for(think)
     });
-    let renderer = ConsoleRenderer::new(
-        io::stdout(),
-        colored::control::SHOULD_COLORIZE.should_colorize(),
-    );
+    let renderer = ConsoleRenderer::new(io::stdout(), colour());
     let emit = |report: &Report| {
-        if args.json {
+        if json {
             println!("{}", report_json(report));
         } else {
             renderer.show_report(report);
         }
     };
-    let invalid = if args.boards.is_empty() {
+    let invalid = if boards.is_empty() {
         let input = ConsoleInput::new(io::stdin().lock());
         let lines = std::iter::from_fn(|| match input.read_line() {
             Input::Line(line) => Some(line),
@@ -158,7 +197,7 @@ fn analyze(seed: u64, think: Duration, args: AnalyzeArgs) -> ExitCode {
         });
         analyze_all(&mut analyzer, lines, emit)
     } else {
-        analyze_all(&mut analyzer, args.boards, emit)
+        analyze_all(&mut analyzer, boards, emit)
     };
     if invalid > 0 {
         ExitCode::from(USAGE)
@@ -170,30 +209,24 @@ fn analyze(seed: u64, think: Duration, args: AnalyzeArgs) -> ExitCode {
 fn simulate(
     seed: u64,
     think: Duration,
-    args: SimulateArgs,
-) -> Result<ExitCode, Box<dyn std::error::Error>> {
-    let levels = match (&args.x, &args.o) {
-        (PlayerSpec::Computer(x), PlayerSpec::Computer(o)) => [*x, *o],
-        _ => {
-            let message = "simulate plays computers only: use random, easy, medium or impossible";
-            Cli::command()
-                .error(ErrorKind::InvalidValue, message)
-                .exit()
-        }
-    };
-    let mut seeds = StdRng::seed_from_u64(seed);
-    let mut players = levels.map(|level| computer(level, seeds.next_u64(), think));
+    levels: [Level; 2],
+    (geometry, first): (Geometry, Mark),
+    games: u64,
+    json: bool,
+) -> Result<ExitCode, Failure> {
+    let mut computers = StandardComputers::new(seed, think);
+    let players = levels.map(|level| computers.computer(level));
+    let names = [players[0].name(), players[1].name()];
     // The bar stays hidden unless the run lasts long enough to wonder about.
     let bar = ProgressBar::hidden();
-    bar.set_length(args.games);
+    bar.set_length(games);
     let bar_allowed = io::stderr().is_terminal();
     let started = Instant::now();
-    let geometry = geometry(&args.board);
-    let tally = tictactoe::app::simulate(
-        &mut players,
+    let tally: Tally = tictactoe::app::simulate(
+        players,
         geometry,
-        args.first.into(),
-        args.games,
+        first,
+        games,
         |done| {
             if done.is_multiple_of(256) {
                 if bar_allowed && bar.is_hidden() && started.elapsed() > Duration::from_millis(500)
@@ -206,24 +239,14 @@ fn simulate(
     )?;
     let seconds = started.elapsed().as_secs_f64();
     bar.finish_and_clear();
-    if args.json {
+    if json {
         println!("{}", tally_json(&tally, seconds));
     } else {
-        let [x, o] = [players[0].name(), players[1].name()];
+        let [x, o] = names;
         println!(
             "{} games, {x} (X) vs {o} (O): X won {}, O won {}, {} draws, in {seconds:.3} s.",
             tally.games, tally.x_wins, tally.o_wins, tally.draws
         );
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// `--scoreboard` or `TICTACTOE_SCOREBOARD` if given, else the platform's data folder.
-fn scoreboard_path(chosen: Option<PathBuf>) -> Result<PathBuf, StoreError> {
-    if let Some(path) = chosen.filter(|p| !p.as_os_str().is_empty()) {
-        return Ok(path);
-    }
-    directories::ProjectDirs::from("", "", "tictactoe")
-        .map(|dirs| dirs.data_dir().join("scores.json"))
-        .ok_or(StoreError::NoLocation)
 }

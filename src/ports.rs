@@ -9,12 +9,13 @@
 
 use std::io;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use thiserror::Error;
 
 use crate::domain::{
     Analysis, Board, FinishedGame, Geometry, Mark, NameError, PlayerName, Position, PositionError,
-    Scoreboard,
+    Refusal, Scoreboard,
 };
 
 /// What the program is asking a person for.
@@ -47,8 +48,9 @@ pub enum Prompt {
 pub enum Problem {
     #[error("{0}")]
     Position(#[from] PositionError),
-    #[error("cell {0} is already taken: choose an empty one")]
-    Occupied(Position),
+    /// The game refused what was asked.
+    #[error("{0}")]
+    Refused(#[from] Refusal),
     #[error("{0}")]
     Name(#[from] NameError),
     #[error("\"{given}\" is not one of the choices: type {expected}")]
@@ -82,12 +84,13 @@ pub enum Notice {
     Undone {
         moves: usize,
     },
-    /// `undo` was asked for, but no move of this player's can be taken back.
-    NothingToUndo,
-    /// The game counted, but the scoreboard could not be updated.
-    NotSaved {
-        reason: String,
+    /// `by` asked to take back their last move and waits for the other player to agree.
+    UndoAsked {
+        by: PlayerName,
     },
+    /// The game counted, but the scoreboard could not be updated. `unreadable`: the file
+    /// is not a scoreboard, and resetting it would let results be saved again.
+    NotSaved { reason: String, unreadable: bool },
     Goodbye,
 }
 
@@ -135,10 +138,8 @@ pub enum Reset {
 pub enum StoreError {
     #[error("cannot use the scoreboard file {path}: {source}")]
     Io { path: PathBuf, source: io::Error },
-    #[error(
-        "the scoreboard file {path} cannot be read ({detail}); it was left as it is. \
-         Run `tictactoe scores --reset` to move it aside and start a new one"
-    )]
+    /// The file is not a scoreboard. `reset` moves it aside; front ends say how.
+    #[error("the scoreboard file {path} cannot be read ({detail}); it was left as it is")]
     Corrupt { path: PathBuf, detail: String },
     #[error(
         "the scoreboard file {path} was written by a newer version of tictactoe (format {found}; \
@@ -162,4 +163,30 @@ pub trait ScoreStore {
     /// Adds one finished game and returns the scoreboard with it counted.
     fn record(&self, game: &FinishedGame) -> Result<Scoreboard, StoreError>;
     fn reset(&self) -> Result<Reset, StoreError>;
+}
+
+/// A store shared by reference is still a store: a session lends its store to each game.
+impl<S: ScoreStore + ?Sized> ScoreStore for &S {
+    fn load(&self) -> Result<Scoreboard, StoreError> {
+        (**self).load()
+    }
+    fn record(&self, game: &FinishedGame) -> Result<Scoreboard, StoreError> {
+        (**self).record(game)
+    }
+    fn reset(&self) -> Result<Reset, StoreError> {
+        (**self).reset()
+    }
+}
+
+/// A store shared between threads is still a store: a server's games share one.
+impl<S: ScoreStore + ?Sized> ScoreStore for Arc<S> {
+    fn load(&self) -> Result<Scoreboard, StoreError> {
+        (**self).load()
+    }
+    fn record(&self, game: &FinishedGame) -> Result<Scoreboard, StoreError> {
+        (**self).record(game)
+    }
+    fn reset(&self) -> Result<Reset, StoreError> {
+        (**self).reset()
+    }
 }

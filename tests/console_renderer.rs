@@ -1,17 +1,48 @@
 //! What the console shows, as exact text (colour off: escape codes are colored's job and
 //! are checked end to end in tests/cli.rs).
 
+use std::cell::RefCell;
+use std::io::{self, Write};
+use std::rc::Rc;
+
 use tictactoe::adapters::ConsoleRenderer;
 use tictactoe::domain::{
-    BitBoard, Board, FinishedGame, Geometry, Mark, Outcome, PlayerName, Record, Scoreboard,
-    Standing, fill_from_layout,
+    BitBoard, Board, FinishedGame, Geometry, Mark, Outcome, PlayerName, Record, Refusal,
+    Scoreboard, Standing, fill_from_layout,
 };
 use tictactoe::ports::{Notice, Problem, Prompt, Renderer};
 
 fn shown(draw: impl FnOnce(&ConsoleRenderer<Vec<u8>>)) -> String {
-    let renderer = ConsoleRenderer::new(Vec::new(), false);
+    shown_and_warned(draw).0
+}
+
+/// What was drawn on the output, and what was written on the warnings stream.
+fn shown_and_warned(draw: impl FnOnce(&ConsoleRenderer<Vec<u8>>)) -> (String, String) {
+    let warnings = SharedBuffer::default();
+    let renderer = ConsoleRenderer::new(Vec::new(), false).with_warnings(warnings.clone());
     draw(&renderer);
-    String::from_utf8(renderer.into_inner()).unwrap()
+    let shown = String::from_utf8(renderer.into_inner()).unwrap();
+    (shown, warnings.text())
+}
+
+/// A writer whose bytes stay readable after it is handed over.
+#[derive(Clone, Default)]
+struct SharedBuffer(Rc<RefCell<Vec<u8>>>);
+
+impl SharedBuffer {
+    fn text(&self) -> String {
+        String::from_utf8(self.0.borrow().clone()).unwrap()
+    }
+}
+
+impl Write for SharedBuffer {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 fn board(layout: &str) -> BitBoard {
@@ -123,7 +154,7 @@ fn the_move_prompt_names_the_player_and_the_range() {
 
 #[test]
 fn problems_are_explained_on_their_own_line() {
-    let occupied = Problem::Occupied(Geometry::classic().position(4).unwrap());
+    let occupied = Problem::Refused(Refusal::Occupied(Geometry::classic().position(4).unwrap()));
 
     assert_eq!(
         shown(|r| r.show_problem(&occupied)),
@@ -183,14 +214,35 @@ fn an_empty_scoreboard_says_so() {
 }
 
 #[test]
-fn a_result_that_was_not_saved_is_a_warning_with_the_reason() {
+fn a_result_that_was_not_saved_is_a_warning_with_the_reason_on_the_warnings_stream() {
     let notice = Notice::NotSaved {
         reason: "disk full".into(),
+        unreadable: false,
     };
 
+    let (shown, warned) = shown_and_warned(|r| r.show_notice(&notice));
+
+    assert_eq!(shown, "");
+    assert_eq!(warned, "warning: the result was not saved: disk full\n");
+}
+
+#[test]
+fn an_unreadable_scoreboard_warning_names_the_command_that_resets_that_file() {
+    let notice = Notice::NotSaved {
+        reason: "the file is not JSON".into(),
+        unreadable: true,
+    };
+    let warnings = SharedBuffer::default();
+    let renderer = ConsoleRenderer::new(Vec::new(), false)
+        .with_warnings(warnings.clone())
+        .with_reset_command("tictactoe scores --reset --scoreboard '/tmp/s.json'");
+
+    renderer.show_notice(&notice);
+
     assert_eq!(
-        shown(|r| r.show_notice(&notice)),
-        "warning: the result was not saved: disk full\n"
+        warnings.text(),
+        "warning: the result was not saved: the file is not JSON\n\
+         Run `tictactoe scores --reset --scoreboard '/tmp/s.json'` to move it aside and start a new scoreboard.\n"
     );
 }
 

@@ -6,10 +6,11 @@ use std::collections::HashSet;
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use tictactoe::domain::{BitBoard, Game, GameState, GameStatus, Geometry, Mark};
-use tictactoe::players::{Action, Level, MinimaxAI, Player, RandomAI};
+use tictactoe::app::simulate;
+use tictactoe::domain::{BitBoard, Game, Geometry, Mark};
+use tictactoe::players::{Level, MinimaxAI, MoveChooser, RandomAI};
 
-fn computer(level: Level, seed: u64) -> Box<dyn Player> {
+fn computer(level: Level, seed: u64) -> Box<dyn MoveChooser> {
     let rng = StdRng::seed_from_u64(seed);
     match level {
         Level::Random => Box::new(RandomAI::new(rng)),
@@ -19,25 +20,11 @@ fn computer(level: Level, seed: u64) -> Box<dyn Player> {
     }
 }
 
-/// Plays `games` games and returns (X wins, O wins, draws).
+/// Plays `games` games, as `simulate` does, and returns (X wins, O wins, draws).
 fn tally(x: Level, o: Level, games: u64) -> (u64, u64, u64) {
-    let mut players = [computer(x, 1), computer(o, 2)];
-    let mut counts = (0, 0, 0);
-    for _ in 0..games {
-        let mut game = Game::<BitBoard>::start(Geometry::classic(), Mark::X);
-        while !game.status().is_over() {
-            let Action::Place(cell) = players[game.to_move().index()].choose(&game) else {
-                panic!("a computer quit")
-            };
-            game.play(cell).unwrap();
-        }
-        match game.status() {
-            GameStatus::Won(win) if win.mark == Mark::X => counts.0 += 1,
-            GameStatus::Won(_) => counts.1 += 1,
-            _ => counts.2 += 1,
-        }
-    }
-    counts
+    let players = [computer(x, 1), computer(o, 2)];
+    let tally = simulate(players, Geometry::classic(), Mark::X, games, |_| {}).unwrap();
+    (tally.x_wins, tally.o_wins, tally.draws)
 }
 
 #[test]
@@ -83,7 +70,7 @@ fn impossible_never_loses_to_any_level_and_beats_medium_sometimes() {
 #[test]
 fn impossible_varies_its_opening_but_a_seed_replays_it() {
     let game = Game::<BitBoard>::start(Geometry::classic(), Mark::X);
-    let opening = |seed| computer(Level::Impossible, seed).choose(&game);
+    let opening = |seed| computer(Level::Impossible, seed).choose_move(&game);
 
     let openings: HashSet<_> = (0..60).map(|seed| format!("{:?}", opening(seed))).collect();
 

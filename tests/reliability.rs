@@ -151,10 +151,10 @@ fn a_game_with_nowhere_to_save_still_plays_and_says_why_nothing_was_saved() {
         .arg(file.join("scores.json"))
         .assert()
         .success()
-        .stdout(predicates::str::contains(
+        .stderr(predicates::str::contains(
             "warning: the result was not saved",
         ))
-        .stdout(predicates::str::contains("not-a-folder"));
+        .stderr(predicates::str::contains("not-a-folder"));
 }
 
 #[test]

@@ -1,12 +1,14 @@
 use std::cell::RefCell;
-use std::io::Write;
+use std::io::{self, Write};
 use std::thread;
 use std::time::Duration;
 
 use colored::{ColoredString, Colorize};
 
 use crate::app::Report;
-use crate::domain::{Analysis, Board, FinishedGame, Mark, Outcome, Position, Scoreboard, Verdict};
+use crate::domain::{
+    Analysis, Board, FinishedGame, Mark, Outcome, Position, Refusal, Scoreboard, Verdict,
+};
 use crate::players::Level;
 use crate::ports::{Notice, Problem, Prompt, Renderer};
 
@@ -17,22 +19,40 @@ use crate::ports::{Notice, Problem, Prompt, Renderer};
 /// (a closed pipe) are ignored: there is nobody left to tell.
 pub struct ConsoleRenderer<W: Write> {
     out: RefCell<W>,
+    /// Warnings (a result that was not saved) go here: standard error by default.
+    warnings: RefCell<Box<dyn Write>>,
     colour: bool,
     computer_pause: Duration,
+    /// The command that resets this game's scoreboard file, to advise when it is unreadable.
+    reset_command: Option<String>,
 }
 
 impl<W: Write> ConsoleRenderer<W> {
     pub fn new(out: W, colour: bool) -> Self {
         ConsoleRenderer {
             out: RefCell::new(out),
+            warnings: RefCell::new(Box::new(io::stderr())),
             colour,
             computer_pause: Duration::ZERO,
+            reset_command: None,
         }
     }
 
     /// Waits this long after each computer move, so people can follow the game.
     pub fn with_computer_pause(mut self, pause: Duration) -> Self {
         self.computer_pause = pause;
+        self
+    }
+
+    /// Names the command that resets the scoreboard file in use, for when it is unreadable.
+    pub fn with_reset_command(mut self, command: impl Into<String>) -> Self {
+        self.reset_command = Some(command.into());
+        self
+    }
+
+    /// Sends warnings to `warnings` instead of standard error.
+    pub fn with_warnings(mut self, warnings: impl Write + 'static) -> Self {
+        self.warnings = RefCell::new(Box::new(warnings));
         self
     }
 
@@ -81,6 +101,12 @@ impl<W: Write> ConsoleRenderer<W> {
         let _ = out.flush();
     }
 
+    fn warn(&self, text: &str) {
+        let mut warnings = self.warnings.borrow_mut();
+        let _ = warnings.write_all(text.as_bytes());
+        let _ = warnings.flush();
+    }
+
     fn paint(&self, text: &str, style: fn(ColoredString) -> ColoredString) -> String {
         if self.colour {
             style(text.into()).to_string()
@@ -124,6 +150,19 @@ impl<W: Write> ConsoleRenderer<W> {
             (Some(mark), _) => padded.replace(&mark.to_string(), &self.mark(mark)),
             (None, _) => self.paint(&padded, |s| s.dimmed()),
         }
+    }
+}
+
+/// A refusal, in the console's words.
+fn refused(refusal: &Refusal) -> String {
+    match refusal {
+        Refusal::Occupied(cell) => format!("cell {cell} is already taken: choose an empty one"),
+        Refusal::OffBoard(cell) => format!("there is no cell {cell} on this board"),
+        Refusal::NotYourTurn(mark) => format!("it is not {mark}'s turn"),
+        Refusal::ComputerSeat(mark) => format!("the computer plays {mark}"),
+        Refusal::GameOver => "the game is over".to_string(),
+        Refusal::NothingToUndo => "there is no move of yours to take back yet".to_string(),
+        Refusal::NoHints => "there are no hints in this game".to_string(),
     }
 }
 
@@ -226,8 +265,12 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
     }
 
     fn show_problem(&self, problem: &Problem) {
+        let text = match problem {
+            Problem::Refused(refusal) => refused(refusal),
+            other => other.to_string(),
+        };
         self.write(&format!(
-            "{} {problem}\n",
+            "{} {text}\n",
             self.paint("!", |s| s.bright_red().bold())
         ));
     }
@@ -259,14 +302,26 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
             Notice::InputClosed => {
                 "Input ended, so the program stops here. Nothing unfinished was recorded.\n".into()
             }
-            Notice::NotSaved { reason } => format!(
-                "{} the result was not saved: {reason}\n",
-                self.paint("warning:", |s| s.bright_red().bold())
-            ),
+            Notice::NotSaved { reason, unreadable } => {
+                let fix = match (&self.reset_command, unreadable) {
+                    (Some(command), true) => format!(
+                        "\nRun `{command}` to move it aside and start a new scoreboard."
+                    ),
+                    _ => String::new(),
+                };
+                // A warning: on the error stream, so `play ... > log` still shows it.
+                self.warn(&format!(
+                    "{} the result was not saved: {reason}{fix}\n",
+                    self.paint("warning:", |s| s.bright_red().bold())
+                ));
+                return;
+            }
             Notice::Goodbye => "Thanks for playing!\n".into(),
             Notice::Undone { moves: 1 } => "The last move was taken back.\n".into(),
             Notice::Undone { moves } => format!("The last {moves} moves were taken back.\n"),
-            Notice::NothingToUndo => "There is no move of yours to take back yet.\n".into(),
+            Notice::UndoAsked { by } => format!(
+                "{by} asks to take back their last move; undo (or u) agrees, a move declines.\n"
+            ),
         };
         self.write(&text);
     }

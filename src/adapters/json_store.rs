@@ -67,6 +67,19 @@ struct VersionOnly {
     version: Option<u64>,
 }
 
+/// Why the file's JSON cannot be used, in a reader's terms rather than serde's (which
+/// would name this module's private types).
+fn unreadable_json(error: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    let at = format!("line {}, column {}", error.line(), error.column());
+    match error.classify() {
+        Category::Syntax => format!("it is not valid JSON ({at})"),
+        Category::Eof => "it ends too soon".to_string(),
+        Category::Data => format!("it is JSON, but not a scoreboard ({at})"),
+        Category::Io => "it could not be read to the end".to_string(),
+    }
+}
+
 impl JsonFileStore {
     pub fn new(path: impl Into<PathBuf>) -> Self {
         JsonFileStore::with_writer(path, Disk)
@@ -126,7 +139,8 @@ impl<W: DurableWrite> JsonFileStore<W> {
             Err(error) if error.kind() == ErrorKind::NotFound => return Ok(Scoreboard::new()),
             Err(error) => return Err(self.io_error(error)),
         };
-        let version: VersionOnly = serde_json::from_slice(&bytes).map_err(|e| self.corrupt(e))?;
+        let version: VersionOnly =
+            serde_json::from_slice(&bytes).map_err(|e| self.corrupt(unreadable_json(&e)))?;
         match version.version {
             None => return Err(self.corrupt("it has no format version")),
             Some(found) if found > FORMAT_VERSION => {
@@ -138,7 +152,8 @@ impl<W: DurableWrite> JsonFileStore<W> {
             }
             Some(_) => {}
         }
-        let contents: FileContents = serde_json::from_slice(&bytes).map_err(|e| self.corrupt(e))?;
+        let contents: FileContents =
+            serde_json::from_slice(&bytes).map_err(|e| self.corrupt(unreadable_json(&e)))?;
         let rows = contents
             .players
             .into_iter()

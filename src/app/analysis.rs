@@ -6,7 +6,7 @@ use crate::domain::{
     Analysis, BitBoard, Game, GameState, GameStatus, Geometry, IllegalPosition, LayoutError, Mark,
     Outcome, Position, fill_from_layout,
 };
-use crate::players::{Action, Advisor, Player};
+use crate::players::{Advisor, MoveChooser};
 
 /// The answer for one board.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,7 +49,7 @@ pub struct Analyzer<F> {
 impl<F, A> Analyzer<F>
 where
     F: FnMut() -> A,
-    A: Player + Advisor,
+    A: MoveChooser + Advisor,
 {
     pub fn new(geometry: Geometry, first: Mark, impossible: F) -> Self {
         Analyzer {
@@ -85,10 +85,7 @@ where
                 let to_move = game.to_move();
                 let mut impossible = (self.impossible)();
                 let analysis = impossible.advise(&board, to_move);
-                let choice = match impossible.choose(&game) {
-                    Action::Place(position) => Some(position),
-                    Action::Quit | Action::InputClosed | Action::Undo => None,
-                };
+                let choice = impossible.choose_move(&game);
                 // A game in progress always has an analysis and a move; the `else` only
                 // keeps this function free of panics.
                 let (Some(analysis), Some(choice)) = (analysis, choice) else {
@@ -107,7 +104,7 @@ where
 
 /// Answers each non-blank layout from `layouts` in order, handing each report to `emit`
 /// as soon as it is ready. Returns how many boards were invalid.
-pub fn analyze_all<F: FnMut() -> A, A: Player + Advisor>(
+pub fn analyze_all<F: FnMut() -> A, A: MoveChooser + Advisor>(
     analyzer: &mut Analyzer<F>,
     layouts: impl IntoIterator<Item = String>,
     mut emit: impl FnMut(&Report),

@@ -1,9 +1,10 @@
 use std::rc::Rc;
 
-use super::controller::{GameController, GameEnd, PlayError};
+use super::controller::{GameController, GameEnd};
+use super::game_match::{ComputerError, Match, Seat};
 use super::menu::{self, AfterGame, Mode, Reply};
-use crate::domain::{BitBoard, Game, Geometry, Mark, PlayerName};
-use crate::players::{PlayerFactory, PlayerSpec, spec::default_name};
+use crate::domain::{Geometry, Mark, PlayerName};
+use crate::players::{ComputerFactory, PlayerSpec, spec::default_name};
 use crate::ports::{Input, InputHandler, Notice, Problem, Prompt, Renderer, ScoreStore};
 
 /// Everything needed to start a game; "play again" reuses it.
@@ -35,40 +36,45 @@ pub enum SessionEnd {
 
 /// The menus around the games: choose who plays, play, offer another game.
 pub struct Session<R, I, S, F> {
-    controller: GameController<R, S>,
+    controller: GameController<R, I>,
     renderer: Rc<R>,
     input: Rc<I>,
-    players: F,
+    store: S,
+    computers: F,
 }
 
 impl<R, I, S, F> Session<R, I, S, F>
 where
     R: Renderer,
     I: InputHandler,
-    S: ScoreStore,
-    F: PlayerFactory,
+    S: ScoreStore + Sync,
+    F: ComputerFactory,
 {
-    pub fn new(renderer: Rc<R>, input: Rc<I>, store: S, players: F) -> Self {
+    pub fn new(renderer: Rc<R>, input: Rc<I>, store: S, computers: F) -> Self {
         Session {
-            controller: GameController::new(Rc::clone(&renderer), store),
+            controller: GameController::new(Rc::clone(&renderer), Rc::clone(&input)),
             renderer,
             input,
-            players,
+            store,
+            computers,
         }
     }
 
     /// One game with these settings, no menus: what `tictactoe play` does.
-    pub fn play_one(&mut self, settings: &Settings) -> Result<GameEnd, PlayError> {
-        let mut players = [
-            self.players.create(&settings.x, Mark::X),
-            self.players.create(&settings.o, Mark::O),
-        ];
-        let mut game = Game::<BitBoard>::start(settings.geometry, settings.first);
-        self.controller.play(&mut game, &mut players)
+    pub fn play_one(&mut self, settings: &Settings) -> Result<GameEnd, ComputerError> {
+        let seats = [(&settings.x, Mark::X), (&settings.o, Mark::O)].map(|(spec, mark)| {
+            match spec {
+                PlayerSpec::Human(_) => Seat::Human(spec.name(mark)),
+                PlayerSpec::Computer(level) => Seat::Computer(self.computers.computer(*level)),
+            }
+        });
+        let mut game = Match::new(settings.geometry, settings.first, seats, &self.store)
+            .advised_by(self.computers.advisor());
+        self.controller.play(&mut game)
     }
 
     /// The interactive program: menus, games, and "play again?" until someone leaves.
-    pub fn run(&mut self) -> Result<SessionEnd, PlayError> {
+    pub fn run(&mut self) -> Result<SessionEnd, ComputerError> {
         self.renderer.show_notice(&Notice::Welcome);
         let end = self.menu_loop()?;
         if end == SessionEnd::Quit {
@@ -77,7 +83,7 @@ where
         Ok(end)
     }
 
-    fn menu_loop(&mut self) -> Result<SessionEnd, PlayError> {
+    fn menu_loop(&mut self) -> Result<SessionEnd, ComputerError> {
         loop {
             let settings = match self.choose_settings() {
                 Ok(settings) => settings,
@@ -174,10 +180,10 @@ mod tests {
     use mockall::predicate::eq;
 
     use super::*;
-    use crate::domain::{Position, Scoreboard};
-    use crate::players::{Action, Level, MockPlayer, MockPlayerFactory, Player};
+    use crate::domain::Scoreboard;
+    use crate::players::{Level, MockAdvisor, MockComputer, MockComputerFactory, MoveChooser};
     use crate::ports::{MockInputHandler, MockRenderer, MockScoreStore};
-    use crate::test_support::{allow_any_rendering, quiet_renderer, typed};
+    use crate::test_support::{Shown, allow_rendering_except, quiet_renderer, typed};
 
     fn recording_store(games: usize) -> MockScoreStore {
         let mut store = MockScoreStore::new();
@@ -189,61 +195,61 @@ mod tests {
     }
 
     /// A computer stand-in that always plays the first empty cell.
-    fn first_empty_cell_player(name: PlayerName) -> Box<dyn Player> {
-        let mut player = MockPlayer::new();
-        player.expect_name().return_const(name);
-        player.expect_is_human().return_const(false);
-        player.expect_choose().returning(|game| {
-            let first: Option<Position> = game.board().empty_cells().first().copied();
-            first.map_or(Action::Quit, Action::Place)
-        });
-        Box::new(player)
+    fn first_empty_cell(level: Level) -> Box<dyn MoveChooser> {
+        let mut computer = MockComputer::new();
+        computer
+            .expect_name()
+            .return_const(PlayerSpec::Computer(level).name(Mark::X));
+        computer
+            .expect_choose_move()
+            .returning(|game| game.board().empty_cells().first().copied());
+        Box::new(computer)
     }
 
-    fn ada() -> PlayerName {
-        PlayerName::new("Ada").unwrap()
+    /// A factory whose advisor is never consulted (no test here asks for a hint).
+    fn factory() -> MockComputerFactory {
+        let mut factory = MockComputerFactory::new();
+        factory
+            .expect_advisor()
+            .returning(|| Box::new(MockAdvisor::new()));
+        factory
     }
 
     fn session(
         input: MockInputHandler,
         renderer: MockRenderer,
         store: MockScoreStore,
-        factory: MockPlayerFactory,
-    ) -> Session<MockRenderer, MockInputHandler, MockScoreStore, MockPlayerFactory> {
+        factory: MockComputerFactory,
+    ) -> Session<MockRenderer, MockInputHandler, MockScoreStore, MockComputerFactory> {
         Session::new(Rc::new(renderer), Rc::new(input), store, factory)
     }
 
     #[test]
-    fn the_menu_creates_exactly_the_players_that_were_chosen() {
+    fn the_menu_asks_for_exactly_the_computer_that_was_chosen() {
         // Arrange: Human vs Computer, named Ada, computer on Medium, O first, one game, then no.
-        let mut factory = MockPlayerFactory::new();
+        let mut factory = factory();
         factory
-            .expect_create()
-            .with(eq(PlayerSpec::Human(Some(ada()))), eq(Mark::X))
+            .expect_computer()
+            .with(eq(Level::Medium))
             .times(1)
-            .returning(|spec, mark| first_empty_cell_player(spec.name(mark)));
-        factory
-            .expect_create()
-            .with(eq(PlayerSpec::Computer(Level::Medium)), eq(Mark::O))
-            .times(1)
-            .returning(|spec, mark| first_empty_cell_player(spec.name(mark)));
-        let input = typed(&["2", "Ada", "3", "", "", "o", "n"]);
+            .returning(first_empty_cell);
+        let input = typed(&["2", "Ada", "3", "", "", "o", "q"]);
 
         // Act
-        let end = session(input, quiet_renderer(), recording_store(1), factory).run();
+        let end = session(input, quiet_renderer(), recording_store(0), factory).run();
 
         // Assert
         assert_eq!(end, Ok(SessionEnd::Quit));
     }
 
     #[test]
-    fn play_again_starts_a_new_game_with_the_same_players() {
-        let mut factory = MockPlayerFactory::new();
+    fn play_again_starts_a_new_game_with_new_computers_of_the_same_levels() {
+        let mut factory = factory();
         factory
-            .expect_create()
-            .withf(|spec, _| *spec == PlayerSpec::Computer(Level::Impossible))
+            .expect_computer()
+            .with(eq(Level::Impossible))
             .times(6)
-            .returning(|spec, mark| first_empty_cell_player(spec.name(mark)));
+            .returning(first_empty_cell);
         let input = typed(&["3", "", "", "", "", "", "y", "", "n"]);
 
         let end = session(input, quiet_renderer(), recording_store(3), factory).run();
@@ -253,15 +259,19 @@ mod tests {
 
     #[test]
     fn end_of_input_at_the_menu_ends_the_session_without_a_game() {
-        let mut factory = MockPlayerFactory::new();
-        factory.expect_create().never();
+        let mut factory = MockComputerFactory::new();
+        factory.expect_computer().never();
         let mut renderer = MockRenderer::new();
         renderer
             .expect_show_notice()
             .with(eq(Notice::InputClosed))
             .times(1)
             .return_const(());
-        allow_any_rendering(&mut renderer);
+        renderer
+            .expect_show_notice()
+            .withf(|notice| *notice != Notice::InputClosed)
+            .return_const(());
+        allow_rendering_except(&mut renderer, &[Shown::Notice]);
 
         let end = session(typed(&[]), renderer, recording_store(0), factory).run();
 
@@ -276,9 +286,9 @@ mod tests {
             .withf(|problem| matches!(problem, Problem::NameTaken(name) if name.as_str() == "ADA"))
             .times(1)
             .return_const(());
-        allow_any_rendering(&mut renderer);
-        let mut factory = MockPlayerFactory::new();
-        factory.expect_create().never();
+        allow_rendering_except(&mut renderer, &[Shown::Problem]);
+        let mut factory = MockComputerFactory::new();
+        factory.expect_computer().never();
 
         let end = session(
             typed(&["1", "Ada", "ADA", "q"]),
@@ -304,9 +314,9 @@ mod tests {
             .with(eq(Prompt::Mode))
             .times(2)
             .return_const(());
-        allow_any_rendering(&mut renderer);
-        let mut factory = MockPlayerFactory::new();
-        factory.expect_create().never();
+        allow_rendering_except(&mut renderer, &[Shown::Problem, Shown::Prompt]);
+        let mut factory = MockComputerFactory::new();
+        factory.expect_computer().never();
 
         let end = session(typed(&["7", "quit"]), renderer, recording_store(0), factory).run();
 

@@ -1,9 +1,9 @@
 //! `tictactoe simulate`: many computer-vs-computer games, counted, with nothing shown
-//! and nothing recorded.
+//! and nothing recorded. The games are ordinary matches, advanced until they end.
 
-use super::controller::PlayError;
-use crate::domain::{BitBoard, Game, GameState, GameStatus, Geometry, Mark};
-use crate::players::{Action, Player};
+use super::game_match::{ComputerError, End, Match, Seat, Unrecorded};
+use crate::domain::{Geometry, Mark, Outcome};
+use crate::players::MoveChooser;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Tally {
@@ -13,46 +13,98 @@ pub struct Tally {
     pub draws: u64,
 }
 
-/// Plays `games` games between `players` (X, O), reusing them so their searches stay
-/// warm. `progress` is told how many games are done after each one.
+/// Plays `games` games between `computers` (X, O), the same two throughout so their
+/// searches stay warm. `progress` is told how many games are done after each one.
 pub fn simulate(
-    players: &mut [Box<dyn Player>; 2],
+    computers: [Box<dyn MoveChooser>; 2],
     geometry: Geometry,
     first: Mark,
     games: u64,
     mut progress: impl FnMut(u64),
-) -> Result<Tally, PlayError> {
+) -> Result<Tally, ComputerError> {
+    let mut seats = computers.map(Seat::Computer);
     let mut tally = Tally::default();
     for done in 1..=games {
-        let mut game = Game::<BitBoard>::start(geometry, first);
-        let status = loop {
-            let status = game.status();
-            if status.is_over() {
-                break status;
-            }
-            let player = &mut players[game.to_move().index()];
-            let position = match player.choose(&game) {
-                Action::Place(position) => position,
-                // Computers never quit; a player that does has left the game unplayable.
-                Action::Quit | Action::InputClosed | Action::Undo => {
-                    return Err(PlayError::Left {
-                        player: player.name(),
-                    });
-                }
-            };
-            game.play(position)
-                .map_err(|error| PlayError::IllegalMove {
-                    player: player.name(),
-                    error,
-                })?;
-        };
-        match status {
-            GameStatus::Won(win) if win.mark == Mark::X => tally.x_wins += 1,
-            GameStatus::Won(_) => tally.o_wins += 1,
-            _ => tally.draws += 1,
+        let mut game = Match::new(geometry, first, seats, Unrecorded);
+        while game.end().is_none() {
+            game.advance()?;
+        }
+        match game.end() {
+            Some(End::Finished(finished)) => match finished.outcome {
+                Outcome::Won(Mark::X) => tally.x_wins += 1,
+                Outcome::Won(Mark::O) => tally.o_wins += 1,
+                Outcome::Draw => tally.draws += 1,
+            },
+            // Computers never leave.
+            Some(End::Abandoned { .. }) | None => {}
         }
         tally.games = done;
         progress(done);
+        seats = game.into_seats();
     }
     Ok(tally)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{PlayerName, Position};
+    use crate::players::MockComputer;
+
+    /// A computer that always plays the first empty cell.
+    fn first_empty_cell(name: &str) -> Box<dyn MoveChooser> {
+        let mut computer = MockComputer::new();
+        computer
+            .expect_name()
+            .return_const(PlayerName::new(name).unwrap());
+        computer
+            .expect_choose_move()
+            .returning(|game| game.board().empty_cells().first().copied());
+        Box::new(computer)
+    }
+
+    #[test]
+    fn every_game_is_played_to_its_end_and_counted() {
+        // First-empty-cell against itself: X takes 1, 3, 5, 7 and wins on the diagonal.
+        let mut reported = Vec::new();
+
+        let tally = simulate(
+            [first_empty_cell("A"), first_empty_cell("B")],
+            Geometry::classic(),
+            Mark::X,
+            3,
+            |done| reported.push(done),
+        )
+        .unwrap();
+
+        assert_eq!(
+            tally,
+            Tally {
+                games: 3,
+                x_wins: 3,
+                o_wins: 0,
+                draws: 0
+            }
+        );
+        assert_eq!(reported, [1, 2, 3]);
+    }
+
+    #[test]
+    fn a_computer_with_no_move_stops_the_run_with_its_name() {
+        let mut stuck = MockComputer::new();
+        stuck
+            .expect_name()
+            .return_const(PlayerName::new("Stuck").unwrap());
+        stuck.expect_choose_move().times(1).return_const(None::<Position>);
+
+        let result = simulate(
+            [Box::new(stuck), first_empty_cell("B")],
+            Geometry::classic(),
+            Mark::X,
+            1,
+            |_| {},
+        );
+
+        assert!(matches!(result, Err(ComputerError::NoMove { player }) if player.as_str() == "Stuck"));
+    }
 }

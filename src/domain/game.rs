@@ -78,6 +78,11 @@ pub struct Game<B> {
 }
 
 impl<B: Board> Game<B> {
+    /// The moves played in this game, in order (not the marks it was set up with).
+    pub fn moves(&self) -> &[Position] {
+        &self.history
+    }
+
     /// A new game on an empty board of this shape.
     pub fn start(geometry: Geometry, first: Mark) -> Self
     where

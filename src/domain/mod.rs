@@ -10,6 +10,7 @@ mod grid_board;
 mod mark;
 mod player_name;
 mod position;
+mod refusal;
 mod scoreboard;
 mod text;
 
@@ -26,5 +27,6 @@ pub use grid_board::GridBoard;
 pub use mark::Mark;
 pub use player_name::{NameError, PlayerName};
 pub use position::{Line, Position, PositionError};
+pub use refusal::Refusal;
 pub use scoreboard::{FinishedGame, Outcome, Record, Scoreboard, Standing};
 pub use text::excerpt;

@@ -1,66 +1,102 @@
-use std::rc::Rc;
 use std::time::Duration;
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use super::{HumanPlayer, Level, MinimaxAI, Player, PlayerSpec, RandomAI};
-use crate::domain::Mark;
-use crate::ports::{InputHandler, Renderer};
+use super::{Advisor, Level, MinimaxAI, MoveChooser, RandomAI, SharedSolvers};
 
-/// Turns a [`PlayerSpec`] into a player. The session asks for new players for every
-/// game; the factory decides what they are made of.
+/// Makes the computer players: one per level asked for, and the advisor behind hints.
+/// The match asks for new ones for every game; the factory decides what they are made of.
 #[cfg_attr(test, mockall::automock)]
-pub trait PlayerFactory {
-    fn create(&mut self, spec: &PlayerSpec, mark: Mark) -> Box<dyn Player>;
+pub trait ComputerFactory {
+    /// A computer player at `level`.
+    fn computer(&mut self, level: Level) -> Box<dyn MoveChooser>;
+
+    /// What the hint says: perfect play, as the Impossible level sees it.
+    fn advisor(&mut self) -> Box<dyn Advisor>;
 }
 
-/// The real players: people read through `input` and see `renderer`; computers get
-/// their own RNG, each seeded from one master seed so a whole session replays exactly.
-pub struct StandardPlayers<I, R> {
-    input: Rc<I>,
-    renderer: Rc<R>,
+/// The real computers. Each gets its own RNG, seeded from one master seed so that a
+/// whole session replays exactly; every Impossible player (and advisor) shares one
+/// solver per board shape.
+pub struct StandardComputers {
     seeds: StdRng,
     /// How long Impossible may think per move (and the hint with it).
     think: Duration,
+    solvers: SharedSolvers,
 }
 
-impl<I, R> StandardPlayers<I, R> {
-    pub fn new(input: Rc<I>, renderer: Rc<R>, seed: u64, think: Duration) -> Self {
-        StandardPlayers {
-            input,
-            renderer,
+impl StandardComputers {
+    pub fn new(seed: u64, think: Duration) -> Self {
+        StandardComputers {
             seeds: StdRng::seed_from_u64(seed),
             think,
+            solvers: SharedSolvers::new(),
         }
+    }
+
+    fn impossible(&mut self) -> MinimaxAI<StdRng> {
+        MinimaxAI::impossible(self.next_rng())
+            .thinking_for(self.think)
+            .sharing(&self.solvers)
+    }
+
+    fn next_rng(&mut self) -> StdRng {
+        StdRng::seed_from_u64(self.seeds.next_u64())
     }
 }
 
-impl<I: InputHandler + 'static, R: Renderer + 'static> PlayerFactory for StandardPlayers<I, R> {
-    fn create(&mut self, spec: &PlayerSpec, mark: Mark) -> Box<dyn Player> {
-        let seed = self.seeds.next_u64();
-        match spec {
-            PlayerSpec::Human(_) => Box::new(HumanPlayer::new(
-                spec.name(mark),
-                Rc::clone(&self.input),
-                Rc::clone(&self.renderer),
-                Box::new(
-                    MinimaxAI::impossible(StdRng::seed_from_u64(seed)).thinking_for(self.think),
-                ),
-            )),
-            PlayerSpec::Computer(level) => computer(*level, seed, self.think),
+impl ComputerFactory for StandardComputers {
+    fn computer(&mut self, level: Level) -> Box<dyn MoveChooser> {
+        match level {
+            Level::Random => Box::new(RandomAI::new(self.next_rng())),
+            Level::Easy => Box::new(MinimaxAI::easy(self.next_rng())),
+            Level::Medium => Box::new(MinimaxAI::medium(self.next_rng())),
+            Level::Impossible => Box::new(self.impossible()),
         }
+    }
+
+    fn advisor(&mut self) -> Box<dyn Advisor> {
+        Box::new(self.impossible())
     }
 }
 
-/// A computer player at `level`, its random choices drawn from `seed`; Impossible
-/// thinks for at most `think` per move.
-pub fn computer(level: Level, seed: u64, think: Duration) -> Box<dyn Player> {
-    let rng = StdRng::seed_from_u64(seed);
-    match level {
-        Level::Random => Box::new(RandomAI::new(rng)),
-        Level::Easy => Box::new(MinimaxAI::easy(rng)),
-        Level::Medium => Box::new(MinimaxAI::medium(rng)),
-        Level::Impossible => Box::new(MinimaxAI::impossible(rng).thinking_for(think)),
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{BitBoard, Game, Geometry, Mark};
+
+    #[test]
+    fn each_level_is_the_computer_it_names() {
+        let mut computers = StandardComputers::new(0, Duration::from_millis(100));
+
+        let names: Vec<String> = Level::ALL
+            .iter()
+            .map(|&level| computers.computer(level).name().to_string())
+            .collect();
+
+        assert_eq!(
+            names,
+            [
+                "Computer (Random)",
+                "Computer (Easy)",
+                "Computer (Medium)",
+                "Computer (Impossible)"
+            ]
+        );
+    }
+
+    #[test]
+    fn one_master_seed_replays_every_computer_it_makes() {
+        let game = Game::<BitBoard>::start(Geometry::classic(), Mark::X);
+        let openings = |seed| -> Vec<_> {
+            let mut computers = StandardComputers::new(seed, Duration::from_millis(100));
+            (0..8)
+                .map(|_| computers.computer(Level::Random).choose_move(&game))
+                .collect()
+        };
+
+        assert_eq!(openings(5), openings(5));
+        assert_ne!(openings(5), openings(6));
     }
 }

@@ -1,112 +1,100 @@
 use std::rc::Rc;
 
-use super::{Action, Advisor, Player};
+use super::Player;
 use crate::domain::{GameState, Geometry, PlayerName, Position, PositionError};
 use crate::ports::{Input, InputHandler, Problem, Prompt, Renderer};
 
 /// What a person can type at the move prompt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Command {
-    Move(Position),
-    Quit,
+    /// Something for the game: a move, undo, a hint, or leaving.
+    Request(Request),
+    /// What can be typed here: answered on the spot.
     Help,
-    Hint,
+}
+
+/// What a person at the keyboard asks the game for on their turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Request {
+    Move(Position),
     Undo,
+    Hint,
+    Quit,
 }
 
 impl Command {
     /// `q`/`quit`, `h`/`help`, `hint`/`?`, `undo`/`u`, or a cell as a number (`5`) or
     /// coordinate (`b2`).
     pub fn parse(text: &str, geometry: Geometry) -> Result<Command, PositionError> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "q" | "quit" => Ok(Command::Quit),
-            "h" | "help" => Ok(Command::Help),
-            "hint" | "?" => Ok(Command::Hint),
-            "undo" | "u" => Ok(Command::Undo),
-            _ => geometry.parse_position(text).map(Command::Move),
-        }
+        let request = match text.trim().to_ascii_lowercase().as_str() {
+            "h" | "help" => return Ok(Command::Help),
+            "q" | "quit" => Request::Quit,
+            "hint" | "?" => Request::Hint,
+            "undo" | "u" => Request::Undo,
+            _ => Request::Move(geometry.parse_position(text)?),
+        };
+        Ok(Command::Request(request))
     }
 }
 
-/// A person at the keyboard. Asks through the [`InputHandler`] until it gets a move it
-/// can play, explains every refusal through the [`Renderer`], and answers `hint` with
-/// what its [`Advisor`] says.
+/// A person at the keyboard. Asks through the [`InputHandler`] until it gets a request
+/// for the game, explaining every answer it cannot use through the [`Renderer`]. Whether
+/// a move can be played is the game's to say: this player only reads.
 pub struct HumanPlayer<I, R> {
     name: PlayerName,
     input: Rc<I>,
     renderer: Rc<R>,
-    advisor: Box<dyn Advisor>,
 }
 
 impl<I: InputHandler, R: Renderer> HumanPlayer<I, R> {
-    pub fn new(name: PlayerName, input: Rc<I>, renderer: Rc<R>, advisor: Box<dyn Advisor>) -> Self {
+    pub fn new(name: PlayerName, input: Rc<I>, renderer: Rc<R>) -> Self {
         HumanPlayer {
             name,
             input,
             renderer,
-            advisor,
         }
     }
-}
 
-impl<I: InputHandler, R: Renderer> Player for HumanPlayer<I, R> {
-    fn name(&self) -> PlayerName {
-        self.name.clone()
-    }
-
-    fn is_human(&self) -> bool {
-        true
-    }
-
-    fn choose(&mut self, game: &dyn GameState) -> Action {
-        let board = game.board();
+    /// Prompts for this player's turn in `game` until the person types a request.
+    /// `None` when input has ended.
+    pub fn next_request(&mut self, game: &dyn GameState) -> Option<Request> {
+        let geometry = game.board().geometry();
         let prompt = Prompt::Move {
             name: self.name.clone(),
             mark: game.to_move(),
-            geometry: board.geometry(),
+            geometry,
         };
         loop {
             self.renderer.show_prompt(&prompt);
             let Input::Line(text) = self.input.read_line() else {
-                return Action::InputClosed;
+                return None;
             };
-            match Command::parse(&text, board.geometry()) {
-                Ok(Command::Quit) => return Action::Quit,
+            match Command::parse(&text, geometry) {
+                Ok(Command::Request(request)) => return Some(request),
                 Ok(Command::Help) => self.renderer.show_help(&prompt),
-                Ok(Command::Undo) => return Action::Undo,
-                Ok(Command::Hint) => {
-                    if let Some(analysis) = self.advisor.advise(board, game.to_move()) {
-                        self.renderer.show_analysis(game.to_move(), &analysis);
-                    }
-                }
-                Ok(Command::Move(cell)) if board.mark_at(cell).is_some() => {
-                    self.renderer.show_problem(&Problem::Occupied(cell))
-                }
-                Ok(Command::Move(cell)) => return Action::Place(cell),
                 Err(error) => self.renderer.show_problem(&Problem::Position(error)),
             }
         }
     }
 }
 
+impl<I, R> Player for HumanPlayer<I, R> {
+    fn name(&self) -> PlayerName {
+        self.name.clone()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use mockall::Sequence;
-    use mockall::predicate::eq;
 
     use super::*;
-    use crate::domain::{
-        Analysis, BitBoard, Board, Game, Mark, MockBoard, MockGameState, Verdict, fill_from_layout,
-    };
-    use crate::players::MockAdvisor;
+    use crate::domain::{BitBoard, Game, Mark, fill_from_layout};
     use crate::ports::{MockInputHandler, MockRenderer};
     use crate::test_support::typed;
 
-    fn ada() -> PlayerName {
-        PlayerName::new("Ada").unwrap()
-    }
-
     /// X to move, with cell 5 taken by O and cell 1 by X.
+    #[rstest::fixture]
     fn game() -> Game<BitBoard> {
         let board = fill_from_layout(BitBoard::new(Geometry::classic()), "x../.o./...").unwrap();
         Game::from_board(board, Mark::X).unwrap()
@@ -116,30 +104,18 @@ mod tests {
         Geometry::classic().position(number - 1).unwrap()
     }
 
-    fn player(
-        input: MockInputHandler,
-        renderer: MockRenderer,
-    ) -> HumanPlayer<MockInputHandler, MockRenderer> {
-        // Only the hint test consults an advisor; it brings its own.
-        advised_player(input, renderer, MockAdvisor::new())
+    fn ada(input: MockInputHandler, renderer: MockRenderer) -> HumanPlayer<MockInputHandler, MockRenderer> {
+        HumanPlayer::new(PlayerName::new("Ada").unwrap(), Rc::new(input), Rc::new(renderer))
     }
 
-    fn advised_player(
-        input: MockInputHandler,
-        renderer: MockRenderer,
-        advisor: MockAdvisor,
-    ) -> HumanPlayer<MockInputHandler, MockRenderer> {
-        HumanPlayer::new(ada(), Rc::new(input), Rc::new(renderer), Box::new(advisor))
-    }
-
-    #[test]
-    fn each_bad_answer_is_explained_in_turn_until_a_move_can_be_played() {
-        // Arrange: the person types "abc", "0", an occupied cell, then a good move. Every
-        // prompt, read and explanation must happen in exactly this order.
+    #[rstest::rstest]
+    fn each_bad_answer_is_explained_in_turn_until_a_request_comes(game: Game<BitBoard>) {
+        // Arrange: the person types "abc", then "0", then a good move. Every prompt, read
+        // and explanation must happen in exactly this order.
         let mut seq = Sequence::new();
         let mut input = MockInputHandler::new();
         let mut renderer = MockRenderer::new();
-        let explanations: [fn(&Problem) -> bool; 3] = [
+        let explanations: [fn(&Problem) -> bool; 2] = [
             |p| matches!(p, Problem::Position(PositionError::Unrecognised(text)) if text == "abc"),
             |p| {
                 matches!(
@@ -147,9 +123,8 @@ mod tests {
                     Problem::Position(PositionError::NumberOutOfRange { last: 9, .. })
                 )
             },
-            |p| *p == Problem::Occupied(cell(5)),
         ];
-        for (typed, explained) in ["abc", "0", "5"].into_iter().zip(explanations) {
+        for (typed, explained) in ["abc", "0"].into_iter().zip(explanations) {
             renderer
                 .expect_show_prompt()
                 .times(1)
@@ -180,36 +155,36 @@ mod tests {
             .return_const(Input::Line("c3".to_string()));
 
         // Act
-        let action = player(input, renderer).choose(&game());
+        let request = ada(input, renderer).next_request(&game);
 
         // Assert
-        assert_eq!(action, Action::Place(cell(9)));
+        assert_eq!(request, Some(Request::Move(cell(9))));
     }
 
-    #[test]
-    fn quitting_leaves_without_a_move() {
+    #[rstest::rstest]
+    fn a_taken_cell_is_still_handed_on_for_the_game_to_refuse(game: Game<BitBoard>) {
         let mut renderer = MockRenderer::new();
         renderer.expect_show_prompt().times(1).return_const(());
 
-        let action = player(typed(&["quit"]), renderer).choose(&game());
+        let request = ada(typed(&["5"]), renderer).next_request(&game);
 
-        assert_eq!(action, Action::Quit);
+        assert_eq!(request, Some(Request::Move(cell(5))));
     }
 
-    #[test]
-    fn end_of_input_is_reported_once_not_retried() {
+    #[rstest::rstest]
+    fn end_of_input_is_reported_once_not_retried(game: Game<BitBoard>) {
         let mut input = MockInputHandler::new();
         input.expect_read_line().times(1).return_const(Input::End);
         let mut renderer = MockRenderer::new();
         renderer.expect_show_prompt().times(1).return_const(());
 
-        let action = player(input, renderer).choose(&game());
+        let request = ada(input, renderer).next_request(&game);
 
-        assert_eq!(action, Action::InputClosed);
+        assert_eq!(request, None);
     }
 
-    #[test]
-    fn help_is_shown_for_the_move_prompt_and_the_question_asked_again() {
+    #[rstest::rstest]
+    fn help_is_shown_for_the_move_prompt_and_the_question_asked_again(game: Game<BitBoard>) {
         let mut renderer = MockRenderer::new();
         renderer
             .expect_show_help()
@@ -218,95 +193,37 @@ mod tests {
             .return_const(());
         renderer.expect_show_prompt().times(2).return_const(());
 
-        let action = player(typed(&["h", "2"]), renderer).choose(&game());
+        let request = ada(typed(&["h", "2"]), renderer).next_request(&game);
 
-        assert_eq!(action, Action::Place(cell(2)));
+        assert_eq!(request, Some(Request::Move(cell(2))));
     }
 
-    #[test]
-    fn the_board_is_asked_whether_the_chosen_cell_is_free() {
-        // Arrange: a game whose board says cell 5 is taken and cell 6 is free.
-        let mut board = MockBoard::new();
-        board.expect_geometry().return_const(Geometry::classic());
-        board
-            .expect_mark_at()
-            .with(eq(cell(5)))
-            .times(1)
-            .return_const(Some(Mark::O));
-        board
-            .expect_mark_at()
-            .with(eq(cell(6)))
-            .times(1)
-            .return_const(None);
-        let mut game = MockGameState::new();
-        game.expect_board()
-            .return_const(Box::new(board) as Box<dyn Board + Send>);
-        game.expect_to_move().return_const(Mark::X);
-        let mut renderer = MockRenderer::new();
-        renderer.expect_show_prompt().times(2).return_const(());
-        renderer
-            .expect_show_problem()
-            .with(eq(Problem::Occupied(cell(5))))
-            .times(1)
-            .return_const(());
-
-        // Act
-        let action = player(typed(&["5", "6"]), renderer).choose(&game);
-
-        // Assert
-        assert_eq!(action, Action::Place(cell(6)));
-    }
-
-    #[test]
-    fn a_hint_shows_the_advisors_analysis_for_the_player_and_asks_again() {
-        // Arrange: an advisor that, asked about X's position, says cell 3 wins at once.
-        let mut advisor = MockAdvisor::new();
-        advisor
-            .expect_advise()
-            .withf(|board, to_move| *to_move == Mark::X && board.mark_at(cell(5)) == Some(Mark::O))
-            .times(1)
-            .returning(|_, _| {
-                Some(Analysis {
-                    verdict: Verdict::Win,
-                    plies: 1,
-                    best_moves: vec![cell(3)],
-                    exact: true,
-                })
-            });
-        let mut renderer = MockRenderer::new();
-        renderer
-            .expect_show_analysis()
-            .withf(|mark, analysis| *mark == Mark::X && analysis.best_moves == [cell(3)])
-            .times(1)
-            .return_const(());
-        renderer.expect_show_prompt().times(2).return_const(());
-
-        // Act
-        let action = advised_player(typed(&["?", "7"]), renderer, advisor).choose(&game());
-
-        // Assert
-        assert_eq!(action, Action::Place(cell(7)), "a hint does not play");
-    }
-
-    #[test]
-    fn undo_is_handed_to_the_game_loop() {
+    #[rstest::rstest]
+    #[case::quit("quit", Request::Quit)]
+    #[case::undo("u", Request::Undo)]
+    #[case::hint("?", Request::Hint)]
+    fn requests_about_the_game_are_handed_on(
+        game: Game<BitBoard>,
+        #[case] text: &str,
+        #[case] expected: Request,
+    ) {
         let mut renderer = MockRenderer::new();
         renderer.expect_show_prompt().times(1).return_const(());
 
-        assert_eq!(
-            player(typed(&["u"]), renderer).choose(&game()),
-            Action::Undo
-        );
+        let request = ada(typed(&[text]), renderer).next_request(&game);
+
+        assert_eq!(request, Some(expected));
     }
 
     #[test]
     fn commands_are_recognised_in_any_case_and_with_spaces() {
         let geometry = Geometry::classic();
+        let request = |r| Ok(Command::Request(r));
 
-        assert_eq!(Command::parse(" Q ", geometry), Ok(Command::Quit));
+        assert_eq!(Command::parse(" Q ", geometry), request(Request::Quit));
         assert_eq!(Command::parse("HELP", geometry), Ok(Command::Help));
-        assert_eq!(Command::parse(" Hint", geometry), Ok(Command::Hint));
-        assert_eq!(Command::parse("UNDO", geometry), Ok(Command::Undo));
-        assert_eq!(Command::parse("B2", geometry), Ok(Command::Move(cell(5))));
+        assert_eq!(Command::parse(" Hint", geometry), request(Request::Hint));
+        assert_eq!(Command::parse("UNDO", geometry), request(Request::Undo));
+        assert_eq!(Command::parse("B2", geometry), request(Request::Move(cell(5))));
     }
 }

@@ -1,11 +1,13 @@
+use std::sync::Arc;
 use std::time::Duration;
 
 use rand::Rng;
 use rand::seq::IndexedRandom;
 
-use super::{Action, Advisor, Level, Player, PlayerSpec};
-use crate::domain::{Analysis, Board, GameState, Mark, PlayerName, Verdict};
-use crate::engine::{Clock, Deadline, Estimator, Lookahead, Solver, SystemClock};
+use super::solvers::{SharedSolvers, SolverHandle};
+use super::{Advisor, Level, MoveChooser, Player, PlayerSpec};
+use crate::domain::{Analysis, Board, GameState, Mark, PlayerName, Position, Verdict};
+use crate::engine::{Clock, Deadline, Estimator, Lookahead, SystemClock};
 
 /// The computer at Easy, Medium or Impossible: a minimax search, shallow or complete.
 ///
@@ -15,12 +17,14 @@ use crate::engine::{Clock, Deadline, Estimator, Lookahead, Solver, SystemClock};
 ///   within its thinking time it plays the best move it can find in that time.
 ///
 /// Among equally good moves it picks one at random with the injected RNG, so games vary
-/// but a seeded RNG replays them exactly.
+/// but a seeded RNG replays them exactly. Everything it holds is `Send`, so a server can
+/// keep it between requests.
 pub struct MinimaxAI<R> {
     level: Level,
     search: Search,
     rng: R,
-    /// The last position advised on and the advice, so `choose` after `advise` agrees.
+    /// The last position advised on and the advice, so `choose_move` after `advise`
+    /// agrees and neither thinks twice.
     last: Option<((u64, u64, Mark), Analysis)>,
 }
 
@@ -29,13 +33,15 @@ enum Search {
         depth: u32,
         engine: Option<Lookahead>,
     },
-    /// The solver keeps its table for the rest of the game and beyond; both engines are
-    /// built on first use, for the board they are asked about.
+    /// The exact solver comes from `solvers`, shared with every other Impossible player
+    /// handed the same pool; the estimator is this player's own. Both are fetched on
+    /// first use, for the board they are asked about.
     Exact {
-        solver: Option<Box<Solver>>,
+        solvers: SharedSolvers,
+        solver: Option<SolverHandle>,
         estimator: Option<Box<Estimator>>,
         budget: Duration,
-        clock: Box<dyn Clock>,
+        clock: Arc<dyn Clock>,
     },
 }
 
@@ -44,35 +50,36 @@ impl<R: Rng> MinimaxAI<R> {
     pub const DEFAULT_BUDGET: Duration = Duration::from_millis(1000);
 
     pub fn easy(rng: R) -> Self {
-        Self::with_search(
-            Level::Easy,
-            Search::Lookahead {
-                depth: 1,
-                engine: None,
-            },
-            rng,
-        )
+        Self::lookahead(Level::Easy, 1, rng)
     }
 
     pub fn medium(rng: R) -> Self {
-        Self::with_search(
-            Level::Medium,
-            Search::Lookahead {
-                depth: 2,
-                engine: None,
-            },
-            rng,
-        )
+        Self::lookahead(Level::Medium, 2, rng)
     }
 
+    /// Impossible, with a solver of its own (see [`sharing`](Self::sharing)).
     pub fn impossible(rng: R) -> Self {
         let search = Search::Exact {
+            solvers: SharedSolvers::new(),
             solver: None,
             estimator: None,
             budget: Self::DEFAULT_BUDGET,
-            clock: Box::new(SystemClock::new()),
+            clock: Arc::new(SystemClock::new()),
         };
         Self::with_search(Level::Impossible, search, rng)
+    }
+
+    /// Impossible takes its solver from `pool`, sharing the table with every other player
+    /// that does (other levels have no solver).
+    pub fn sharing(mut self, pool: &SharedSolvers) -> Self {
+        if let Search::Exact {
+            solvers, solver, ..
+        } = &mut self.search
+        {
+            *solvers = pool.clone();
+            *solver = None;
+        }
+        self
     }
 
     /// Sets how long Impossible may think per move (other levels do not need time).
@@ -84,11 +91,19 @@ impl<R: Rng> MinimaxAI<R> {
     }
 
     /// Sets the clock Impossible keeps time by.
-    pub fn timed_by(mut self, new_clock: Box<dyn Clock>) -> Self {
+    pub fn timed_by(mut self, new_clock: Arc<dyn Clock>) -> Self {
         if let Search::Exact { clock, .. } = &mut self.search {
             *clock = new_clock;
         }
         self
+    }
+
+    fn lookahead(level: Level, depth: u32, rng: R) -> Self {
+        let search = Search::Lookahead {
+            depth,
+            engine: None,
+        };
+        Self::with_search(level, search, rng)
     }
 
     fn with_search(level: Level, search: Search, rng: R) -> Self {
@@ -101,14 +116,14 @@ impl<R: Rng> MinimaxAI<R> {
     }
 
     /// Every move this level rates best, ascending; it plays one of them.
-    pub fn best_moves(&mut self, board: &dyn Board, to_move: Mark) -> Vec<crate::domain::Position> {
+    pub fn best_moves(&mut self, board: &dyn Board, to_move: Mark) -> Vec<Position> {
         self.advice(board, to_move)
             .map(|a| a.best_moves.clone())
             .unwrap_or_default()
     }
 
     /// The analysis of this position, thought out once and then remembered, so that
-    /// `choose` after `advise` agrees and neither thinks twice.
+    /// `choose_move` after `advise` agrees and neither thinks twice.
     fn advice(&mut self, board: &dyn Board, to_move: Mark) -> Option<&Analysis> {
         let key = (board.bits(Mark::X), board.bits(Mark::O), to_move);
         if !matches!(&self.last, Some((last_key, _)) if *last_key == key) {
@@ -135,6 +150,7 @@ impl<R: Rng> MinimaxAI<R> {
                 })
             }
             Search::Exact {
+                solvers,
                 solver,
                 estimator,
                 budget,
@@ -143,11 +159,12 @@ impl<R: Rng> MinimaxAI<R> {
                 let deadline = Deadline::after(clock.as_ref(), *budget);
                 let solver = match solver {
                     Some(solver) if solver.geometry() == geometry => solver,
-                    _ => solver.insert(Box::new(Solver::new(geometry))),
+                    _ => solver.insert(solvers.for_shape(geometry)),
                 };
                 // Most of the time goes to proving; what is left, to the best guess.
-                if let Some(analysis) = solver.analyze_by(board, to_move, deadline.part(0.8)) {
-                    return Some(analysis);
+                let proven = solver.lock().analyze_by(board, to_move, deadline.part(0.8));
+                if proven.is_some() {
+                    return proven;
                 }
                 let estimator = match estimator {
                     Some(estimator) if estimator.geometry() == geometry => estimator,
@@ -159,57 +176,48 @@ impl<R: Rng> MinimaxAI<R> {
     }
 }
 
-impl<R: Rng> Advisor for MinimaxAI<R> {
+impl<R: Rng + Send> Advisor for MinimaxAI<R> {
     fn advise(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis> {
         self.advice(board, to_move).cloned()
     }
 }
 
-impl<R: Rng> Player for MinimaxAI<R> {
+impl<R> Player for MinimaxAI<R> {
     fn name(&self) -> PlayerName {
         PlayerSpec::Computer(self.level).name(Mark::X)
     }
+}
 
-    fn is_human(&self) -> bool {
-        false
-    }
-
-    fn choose(&mut self, game: &dyn GameState) -> Action {
+impl<R: Rng + Send> MoveChooser for MinimaxAI<R> {
+    fn choose_move(&mut self, game: &dyn GameState) -> Option<Position> {
         self.advice(game.board(), game.to_move());
         // Borrow the remembered best moves and the RNG side by side: no copy per move.
         let MinimaxAI { last, rng, .. } = self;
         let best = last
             .as_ref()
             .map_or(&[][..], |(_, analysis)| &analysis.best_moves);
-        match best.choose(rng) {
-            Some(&cell) => Action::Place(cell),
-            // Only reachable if asked to move in a finished game: leave rather than panic.
-            None => Action::Quit,
-        }
+        best.choose(rng).copied()
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use std::cell::Cell;
-    use std::rc::Rc;
+    use std::sync::atomic::{AtomicU32, Ordering};
 
     use rand::SeedableRng;
     use rand::rngs::StdRng;
 
     use super::*;
-    use crate::domain::{BitBoard, Geometry, Position, fill_from_layout};
+    use crate::domain::{BitBoard, Game, Geometry, fill_from_layout};
     use crate::engine::MockClock;
 
     /// A clock that reads 0 once (when the deadline is set) and then `later` forever:
     /// as if the whole budget were gone before the first position was searched.
     fn time_runs_out_at_once(later: Duration) -> MockClock {
         let mut clock = MockClock::new();
-        let reads = Rc::new(Cell::new(0u32));
-        let counter = Rc::clone(&reads);
-        clock.expect_now().returning_st(move || {
-            counter.set(counter.get() + 1);
-            if counter.get() == 1 {
+        let reads = AtomicU32::new(0);
+        clock.expect_now().returning(move || {
+            if reads.fetch_add(1, Ordering::Relaxed) == 0 {
                 Duration::ZERO
             } else {
                 later
@@ -218,10 +226,20 @@ mod tests {
         clock
     }
 
+    /// A clock that stands still, and counts how often it is read in `reads`.
+    fn counting_clock(reads: Arc<AtomicU32>) -> MockClock {
+        let mut clock = MockClock::new();
+        clock.expect_now().returning(move || {
+            reads.fetch_add(1, Ordering::Relaxed);
+            Duration::ZERO
+        });
+        clock
+    }
+
     fn hurried(clock: MockClock) -> MinimaxAI<StdRng> {
         MinimaxAI::impossible(StdRng::seed_from_u64(0))
             .thinking_for(Duration::from_millis(100))
-            .timed_by(Box::new(clock))
+            .timed_by(Arc::new(clock))
     }
 
     fn board(size: usize, win: usize, layout: &str) -> BitBoard {
@@ -278,13 +296,12 @@ mod tests {
     fn a_long_search_looks_at_the_clock_while_it_thinks() {
         // The empty 5 x 5 board cannot be proven in a few thousand positions, so the
         // clock must be read during the search, not only before and after.
-        let reads = Rc::new(Cell::new(0u32));
-        let counter = Rc::clone(&reads);
+        let reads = Arc::new(AtomicU32::new(0));
+        let counter = Arc::clone(&reads);
         let mut clock = MockClock::new();
-        clock.expect_now().returning_st(move || {
-            counter.set(counter.get() + 1);
+        clock.expect_now().returning(move || {
             // Every read moves time on by 1 ms; the budget is 100 ms.
-            Duration::from_millis(u64::from(counter.get()))
+            Duration::from_millis(u64::from(counter.fetch_add(1, Ordering::Relaxed) + 1))
         });
 
         let advice = hurried(clock).advise(&board(5, 5, "........................."), Mark::X);
@@ -292,24 +309,81 @@ mod tests {
         assert!(advice.is_some_and(|a| !a.exact && !a.best_moves.is_empty()));
         // Each read is 1 ms, so the reads count the milliseconds spent: the search must
         // use its time, and stop within 10% of the 100 ms budget.
-        assert!(reads.get() > 50, "read {} times", reads.get());
-        assert!(
-            reads.get() <= 110,
-            "kept searching after the deadline: {} ms",
-            reads.get()
-        );
+        let reads = reads.load(Ordering::Relaxed);
+        assert!(reads > 50, "read {reads} times");
+        assert!(reads <= 110, "kept searching after the deadline: {reads} ms");
     }
 
     #[test]
     fn asking_twice_about_one_position_thinks_once() {
-        let mut clock = MockClock::new();
-        clock.expect_now().times(1..=4).return_const(Duration::ZERO);
-        let mut ai = hurried(clock);
+        // Arrange: every time Impossible thinks, it starts by setting a deadline, which
+        // reads the clock. So a second question that reads it thought again.
+        let reads = Arc::new(AtomicU32::new(0));
+        let mut ai = hurried(counting_clock(Arc::clone(&reads)));
         let position = board(3, 3, "x../.o./...");
-
         let first = ai.advise(&position, Mark::X);
+        let reads_for_the_first = reads.load(Ordering::Relaxed);
+
+        // Act
         let second = ai.advise(&position, Mark::X);
 
+        // Assert
+        assert!(reads_for_the_first > 0, "thinking reads the clock");
+        assert_eq!(reads.load(Ordering::Relaxed), reads_for_the_first);
         assert_eq!(first, second);
+    }
+
+    #[test]
+    fn the_move_it_plays_is_one_of_the_moves_it_advised() {
+        let reads = Arc::new(AtomicU32::new(0));
+        let mut ai = hurried(counting_clock(Arc::clone(&reads)));
+        let game = Game::from_board(board(3, 3, "xx./oo./..."), Mark::X).unwrap();
+        let advice = ai.advise(game.board(), Mark::X).unwrap();
+        let reads_for_the_advice = reads.load(Ordering::Relaxed);
+
+        let played = ai.choose_move(&game);
+
+        assert_eq!(played.map(|p| p.number()), Some(3));
+        assert_eq!(numbers(&advice.best_moves), [3]);
+        assert_eq!(reads.load(Ordering::Relaxed), reads_for_the_advice, "no second thought");
+    }
+
+    #[rstest::rstest]
+    #[case::medium(MinimaxAI::medium(StdRng::seed_from_u64(0)))]
+    #[case::impossible(MinimaxAI::impossible(StdRng::seed_from_u64(0)))]
+    fn after_one_board_shape_it_thinks_about_the_next_on_its_own_terms(
+        #[case] mut ai: MinimaxAI<StdRng>,
+    ) {
+        // Arrange: it has thought about a 3 x 3 position, so it holds a 3 x 3 engine.
+        ai.advise(&board(3, 3, "........."), Mark::X);
+        // On 4 x 4, X (to move) has 13-14-15 on the bottom row and wins with 16.
+        let larger = board(4, 4, "o.../o.../o.../xxx.");
+
+        // Act
+        let advice = ai.advise(&larger, Mark::X).unwrap();
+
+        // Assert: a 3 x 3 engine would not even know cell 16.
+        assert_eq!(numbers(&advice.best_moves), [16]);
+    }
+
+    #[test]
+    fn impossible_players_handed_one_pool_think_with_one_solver() {
+        let pool = SharedSolvers::new();
+        let mut first = MinimaxAI::impossible(StdRng::seed_from_u64(1)).sharing(&pool);
+        let mut second = MinimaxAI::impossible(StdRng::seed_from_u64(2)).sharing(&pool);
+        let empty = board(3, 3, ".........");
+
+        first.advise(&empty, Mark::X);
+        second.advise(&empty, Mark::O);
+
+        assert_eq!(pool.shapes(), 1);
+    }
+
+    #[test]
+    fn a_computer_player_can_move_to_another_thread() {
+        fn assert_send<T: Send>(_: &T) {}
+        let ai = MinimaxAI::impossible(StdRng::seed_from_u64(0));
+
+        assert_send(&ai);
     }
 }

@@ -1,8 +1,8 @@
 use rand::Rng;
 use rand::seq::IndexedRandom;
 
-use super::{Action, Level, Player, PlayerSpec};
-use crate::domain::{GameState, Mark, PlayerName};
+use super::{Level, MoveChooser, Player, PlayerSpec};
+use crate::domain::{GameState, Mark, PlayerName, Position};
 
 /// Plays any empty cell, each equally likely. The RNG is injected, so a seeded one
 /// makes its games reproducible.
@@ -16,21 +16,15 @@ impl<R: Rng> RandomAI<R> {
     }
 }
 
-impl<R: Rng> Player for RandomAI<R> {
+impl<R> Player for RandomAI<R> {
     fn name(&self) -> PlayerName {
         PlayerSpec::Computer(Level::Random).name(Mark::X)
     }
+}
 
-    fn is_human(&self) -> bool {
-        false
-    }
-
-    fn choose(&mut self, game: &dyn GameState) -> Action {
-        match game.board().empty_cells().choose(&mut self.rng) {
-            Some(&cell) => Action::Place(cell),
-            // Only reachable if asked to move in a finished game: leave rather than panic.
-            None => Action::Quit,
-        }
+impl<R: Rng + Send> MoveChooser for RandomAI<R> {
+    fn choose_move(&mut self, game: &dyn GameState) -> Option<Position> {
+        game.board().empty_cells().choose(&mut self.rng).copied()
     }
 }
 
@@ -40,7 +34,7 @@ mod tests {
     use rand::rngs::StdRng;
 
     use super::*;
-    use crate::domain::{BitBoard, Game, Geometry, Position, fill_from_layout};
+    use crate::domain::{BitBoard, Game, Geometry, fill_from_layout};
 
     fn game(layout: &str) -> Game<BitBoard> {
         let board = fill_from_layout(BitBoard::new(Geometry::classic()), layout).unwrap();
@@ -53,9 +47,7 @@ mod tests {
         let mut player = RandomAI::new(StdRng::seed_from_u64(7));
 
         for _ in 0..200 {
-            let Action::Place(cell) = player.choose(&game) else {
-                panic!("expected a move")
-            };
+            let cell = player.choose_move(&game).expect("a move");
             assert!(
                 game.board().mark_at(cell).is_none(),
                 "played taken cell {cell}"
@@ -70,7 +62,7 @@ mod tests {
         let mut counts = [0u32; 9];
 
         for _ in 0..9_000 {
-            if let Action::Place(cell) = player.choose(&game) {
+            if let Some(cell) = player.choose_move(&game) {
                 counts[cell.index()] += 1;
             }
         }
@@ -87,12 +79,7 @@ mod tests {
         let game = game(".........");
         let moves = |seed| -> Vec<Position> {
             let mut player = RandomAI::new(StdRng::seed_from_u64(seed));
-            (0..20)
-                .filter_map(|_| match player.choose(&game) {
-                    Action::Place(p) => Some(p),
-                    _ => None,
-                })
-                .collect()
+            (0..20).filter_map(|_| player.choose_move(&game)).collect()
         };
 
         assert_eq!(moves(42), moves(42));

@@ -1,0 +1,756 @@
+//! One game, driven by requests: the core every front end shares.
+//!
+//! A front end (the console, a web page, a full-screen terminal) turns what people do
+//! into requests for a seat, sends them to the [`Match`], and shows what comes back:
+//! the [`Event`]s that happened, or a typed [`Refusal`]. The match keeps everything a
+//! game needs between requests (whose turn it is, a pending undo, whether the result
+//! was recorded) and is `Send`, so a server can hold it between requests.
+//!
+//! People's moves arrive as requests. Computers are asked: [`Match::advance`] makes the
+//! computer whose turn it is move, once. When to call it (at once, after a pause, on
+//! another thread) is the front end's choice.
+
+use thiserror::Error;
+
+use crate::domain::{
+    Analysis, BitBoard, FinishedGame, Game, GameState, GameStatus, Geometry, Line, Mark,
+    MoveError, Outcome, PlayerName, Position, Refusal, Scoreboard,
+};
+use crate::players::{Advisor, MoveChooser};
+use crate::ports::{ScoreStore, StoreError};
+
+/// Who sits at one side of the board.
+pub enum Seat {
+    /// A person: their moves arrive as requests.
+    Human(PlayerName),
+    /// A computer level: the match asks it for its move.
+    Computer(Box<dyn MoveChooser>),
+}
+
+impl Seat {
+    pub fn name(&self) -> PlayerName {
+        match self {
+            Seat::Human(name) => name.clone(),
+            Seat::Computer(computer) => computer.name(),
+        }
+    }
+}
+
+/// Where two people sit, which decides what undo means between them. (Against a
+/// computer, undo always takes back the person's last move and the computer's reply.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Seating {
+    /// One keyboard or screen: undo takes back the last move, whoever made it, as people
+    /// sharing a board would agree to at once.
+    #[default]
+    Together,
+    /// Two screens: a player may take back their own last move (and the reply to it)
+    /// only when the other player agrees, by asking for undo too.
+    Apart,
+}
+
+/// What happened in answer to a request, in order.
+#[derive(Debug)]
+pub enum Event {
+    Moved {
+        mark: Mark,
+        position: Position,
+        by_computer: bool,
+    },
+    /// Moves taken back, the last one first. The turn is with the mover of the last one.
+    Undone { positions: Vec<Position> },
+    /// `by` asked to take back their last move; the other player has not agreed yet.
+    UndoAsked { by: Mark },
+    /// The game is over, and was offered to the scoreboard (this happens once per game).
+    Finished {
+        game: FinishedGame,
+        /// The winning line, if someone won.
+        line: Option<Line>,
+        recording: Recording,
+    },
+    /// `by` left before the end: the game is not recorded.
+    Abandoned { by: Mark },
+}
+
+/// What became of a finished game's result.
+#[derive(Debug)]
+pub enum Recording {
+    /// Counted; the scoreboard with it.
+    Saved(Scoreboard),
+    /// It counted, but the scoreboard could not be updated.
+    Failed(StoreError),
+    /// This match keeps no scores (a simulation).
+    NotRecorded,
+}
+
+/// Where a match offers its result when the game finishes: once per game.
+pub trait Recorder: Send {
+    fn offer(&self, game: &FinishedGame) -> Recording;
+}
+
+/// Every scoreboard store records what it is offered.
+impl<S: ScoreStore + Send> Recorder for S {
+    fn offer(&self, game: &FinishedGame) -> Recording {
+        match self.record(game) {
+            Ok(scoreboard) => Recording::Saved(scoreboard),
+            Err(error) => Recording::Failed(error),
+        }
+    }
+}
+
+/// A recorder that keeps nothing: for games that are only counted, such as `simulate`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Unrecorded;
+
+impl Recorder for Unrecorded {
+    fn offer(&self, _game: &FinishedGame) -> Recording {
+        Recording::NotRecorded
+    }
+}
+
+/// How a match stands once it is no longer being played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum End {
+    Finished(FinishedGame),
+    Abandoned { by: Mark },
+}
+
+/// A computer player broke the rules: a bug in that player, reported, not looped on.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ComputerError {
+    #[error("{player} offered no move in a game in progress")]
+    NoMove { player: PlayerName },
+    #[error("{player} made an illegal move: {error}")]
+    IllegalMove {
+        player: PlayerName,
+        error: MoveError,
+    },
+}
+
+enum State {
+    Playing { undo_asked_by: Option<Mark> },
+    Over(End),
+}
+
+/// One game between two seats. See the module documentation.
+pub struct Match<R> {
+    game: Game<BitBoard>,
+    seats: [Seat; 2],
+    seating: Seating,
+    advisor: Option<Box<dyn Advisor>>,
+    recorder: R,
+    state: State,
+}
+
+impl<R: Recorder> Match<R> {
+    /// A new game on an empty board of `geometry`; `seats` are X's, then O's.
+    pub fn new(geometry: Geometry, first: Mark, seats: [Seat; 2], recorder: R) -> Self {
+        Match {
+            game: Game::start(geometry, first),
+            seats,
+            seating: Seating::default(),
+            advisor: None,
+            recorder,
+            state: State::Playing {
+                undo_asked_by: None,
+            },
+        }
+    }
+
+    /// Hints come from `advisor`; without one, a hint is refused.
+    pub fn advised_by(mut self, advisor: Box<dyn Advisor>) -> Self {
+        self.advisor = Some(advisor);
+        self
+    }
+
+    /// Where two people sit (see [`Seating`]).
+    pub fn seated(mut self, seating: Seating) -> Self {
+        self.seating = seating;
+        self
+    }
+
+    /// The game as it stands: board, side to move, status, moves played.
+    pub fn game(&self) -> &Game<BitBoard> {
+        &self.game
+    }
+
+    pub fn seat(&self, mark: Mark) -> &Seat {
+        &self.seats[mark.index()]
+    }
+
+    /// `None` while the game is being played.
+    pub fn end(&self) -> Option<&End> {
+        match &self.state {
+            State::Playing { .. } => None,
+            State::Over(end) => Some(end),
+        }
+    }
+
+    /// The person who asked to take back a move and waits for the other's consent.
+    pub fn undo_asked_by(&self) -> Option<Mark> {
+        match self.state {
+            State::Playing { undo_asked_by } => undo_asked_by,
+            State::Over(_) => None,
+        }
+    }
+
+    /// The seats back, for the next game with the same players.
+    pub fn into_seats(self) -> [Seat; 2] {
+        self.seats
+    }
+
+    /// `seat` plays `position`.
+    pub fn play(&mut self, seat: Mark, position: Position) -> Result<Vec<Event>, Refusal> {
+        self.person_in_play(seat)?;
+        if self.game.to_move() != seat {
+            return Err(Refusal::NotYourTurn(seat));
+        }
+        Ok(self.apply(position, false)?)
+    }
+
+    /// If it is a computer's turn, it moves; otherwise nothing happens (no events).
+    pub fn advance(&mut self) -> Result<Vec<Event>, ComputerError> {
+        let mark = self.game.to_move();
+        let Seat::Computer(computer) = &mut self.seats[mark.index()] else {
+            return Ok(Vec::new());
+        };
+        if !matches!(self.state, State::Playing { .. }) {
+            return Ok(Vec::new());
+        }
+        let player = computer.name();
+        let position = computer
+            .choose_move(&self.game)
+            .ok_or_else(|| ComputerError::NoMove {
+                player: player.clone(),
+            })?;
+        self.apply(position, true)
+            .map_err(|error| ComputerError::IllegalMove { player, error })
+    }
+
+    /// `seat` asks to take back a move. Against a computer: the seat's last move and
+    /// the reply. Two people together: the last move. Two people apart: see
+    /// [`Seating::Apart`].
+    pub fn undo(&mut self, seat: Mark) -> Result<Vec<Event>, Refusal> {
+        self.person_in_play(seat)?;
+        let against_computer = matches!(self.seat(seat.opponent()), Seat::Computer(_));
+        if against_computer || self.seating == Seating::Together {
+            let count = if against_computer {
+                self.moves_since_last_of(seat)
+            } else {
+                self.game.moves().len().min(1)
+            };
+            return self.take_back(count);
+        }
+        match self.undo_asked_by() {
+            Some(asker) if asker != seat => {
+                let count = self.moves_since_last_of(asker);
+                self.take_back(count)
+            }
+            _ if self.moves_since_last_of(seat) == 0 => Err(Refusal::NothingToUndo),
+            _ => {
+                self.state = State::Playing {
+                    undo_asked_by: Some(seat),
+                };
+                Ok(vec![Event::UndoAsked { by: seat }])
+            }
+        }
+    }
+
+    /// What perfect play makes of the position, for `seat`, whose turn it must be.
+    pub fn hint(&mut self, seat: Mark) -> Result<Analysis, Refusal> {
+        self.person_in_play(seat)?;
+        if self.game.to_move() != seat {
+            return Err(Refusal::NotYourTurn(seat));
+        }
+        let advisor = self.advisor.as_mut().ok_or(Refusal::NoHints)?;
+        advisor
+            .advise(self.game.board(), seat)
+            .ok_or(Refusal::GameOver)
+    }
+
+    /// `seat` leaves: the game ends unrecorded.
+    pub fn leave(&mut self, seat: Mark) -> Result<Vec<Event>, Refusal> {
+        self.person_in_play(seat)?;
+        self.state = State::Over(End::Abandoned { by: seat });
+        Ok(vec![Event::Abandoned { by: seat }])
+    }
+
+    /// Requests come from people, and only while the game is played.
+    fn person_in_play(&self, seat: Mark) -> Result<(), Refusal> {
+        if !matches!(self.state, State::Playing { .. }) {
+            return Err(Refusal::GameOver);
+        }
+        match self.seat(seat) {
+            Seat::Human(_) => Ok(()),
+            Seat::Computer(_) => Err(Refusal::ComputerSeat(seat)),
+        }
+    }
+
+    fn apply(&mut self, position: Position, by_computer: bool) -> Result<Vec<Event>, MoveError> {
+        let mark = self.game.to_move();
+        let status = self.game.play(position)?;
+        self.state = State::Playing {
+            undo_asked_by: None,
+        };
+        let mut events = vec![Event::Moved {
+            mark,
+            position,
+            by_computer,
+        }];
+        let (outcome, line) = match status {
+            GameStatus::InProgress => return Ok(events),
+            GameStatus::Won(win) => (Outcome::Won(win.mark), Some(win.line)),
+            GameStatus::Draw => (Outcome::Draw, None),
+        };
+        let game = FinishedGame {
+            x: self.seats[0].name(),
+            o: self.seats[1].name(),
+            outcome,
+        };
+        let recording = self.recorder.offer(&game);
+        self.state = State::Over(End::Finished(game.clone()));
+        events.push(Event::Finished {
+            game,
+            line,
+            recording,
+        });
+        Ok(events)
+    }
+
+    /// How many moves go if `seat`'s last move and everything after it are taken back;
+    /// 0 if `seat` has not moved.
+    fn moves_since_last_of(&self, seat: Mark) -> usize {
+        let played = self.game.moves().len();
+        // Moves alternate, so the last move's mover is the side not to move now.
+        let last_mover = self.game.to_move().opponent();
+        match played {
+            0 => 0,
+            _ if last_mover == seat => 1,
+            1 => 0,
+            _ => 2,
+        }
+    }
+
+    fn take_back(&mut self, count: usize) -> Result<Vec<Event>, Refusal> {
+        if count == 0 {
+            return Err(Refusal::NothingToUndo);
+        }
+        let positions = (0..count).filter_map(|_| self.game.undo()).collect();
+        self.state = State::Playing {
+            undo_asked_by: None,
+        };
+        Ok(vec![Event::Undone { positions }])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::thread;
+
+    use mockall::predicate::eq;
+    use rstest::{fixture, rstest};
+
+    use super::*;
+    use crate::domain::{Verdict, layout_of};
+    use crate::players::{MockAdvisor, MockComputer};
+    use crate::ports::MockScoreStore;
+
+    fn name(text: &str) -> PlayerName {
+        PlayerName::new(text).unwrap()
+    }
+
+    fn cell(number: usize) -> Position {
+        Geometry::classic().position(number - 1).unwrap()
+    }
+
+    fn person(text: &str) -> Seat {
+        Seat::Human(name(text))
+    }
+
+    /// A computer that plays `moves` in order, and must be asked for each exactly once.
+    fn computer_playing(moves: &[usize]) -> Seat {
+        let mut computer = MockComputer::new();
+        computer.expect_name().return_const(name("Hal"));
+        let mut moves: Vec<Position> = moves.iter().rev().map(|&n| cell(n)).collect();
+        computer
+            .expect_choose_move()
+            .times(moves.len())
+            .returning(move |_| moves.pop());
+        Seat::Computer(Box::new(computer))
+    }
+
+    /// Ada (X) and Bob (O) at one keyboard; X first; nothing recorded.
+    #[fixture]
+    fn together() -> Match<Unrecorded> {
+        Match::new(
+            Geometry::classic(),
+            Mark::X,
+            [person("Ada"), person("Bob")],
+            Unrecorded,
+        )
+    }
+
+    fn play_all<R: Recorder>(game: &mut Match<R>, moves: &[usize]) {
+        for &number in moves {
+            let mover = game.game().to_move();
+            game.play(mover, cell(number)).unwrap();
+        }
+    }
+
+    #[rstest]
+    fn a_move_by_the_seat_to_move_is_played_and_passes_the_turn(mut together: Match<Unrecorded>) {
+        let events = together.play(Mark::X, cell(5)).unwrap();
+
+        assert!(matches!(
+            events[..],
+            [Event::Moved { mark: Mark::X, position, by_computer: false }] if position == cell(5)
+        ));
+        assert_eq!(together.game().to_move(), Mark::O);
+    }
+
+    #[rstest]
+    #[case::out_of_turn(Mark::O, 5, Refusal::NotYourTurn(Mark::O))]
+    #[case::taken(Mark::X, 1, Refusal::Occupied(cell(1)))]
+    fn a_refused_move_changes_nothing(
+        mut together: Match<Unrecorded>,
+        #[case] seat: Mark,
+        #[case] number: usize,
+        #[case] refusal: Refusal,
+    ) {
+        play_all(&mut together, &[1, 2]);
+
+        let answer = together.play(seat, cell(number));
+
+        assert_eq!(answer.unwrap_err(), refusal);
+        assert_eq!(layout_of(together.game().board()), "XO.......");
+    }
+
+    #[test]
+    fn nobody_can_ask_for_the_computers_seat() {
+        let mut game = Match::new(
+            Geometry::classic(),
+            Mark::X,
+            [person("Ada"), computer_playing(&[])],
+            Unrecorded,
+        );
+
+        assert_eq!(game.undo(Mark::O).unwrap_err(), Refusal::ComputerSeat(Mark::O));
+        assert_eq!(game.leave(Mark::O).unwrap_err(), Refusal::ComputerSeat(Mark::O));
+    }
+
+    #[test]
+    fn advancing_on_the_computers_turn_makes_it_move_once() {
+        // Arrange: the computer (O) moves first, and is asked about O's turn only.
+        let mut computer = MockComputer::new();
+        computer.expect_name().return_const(name("Hal"));
+        computer
+            .expect_choose_move()
+            .withf(|game| game.to_move() == Mark::O && game.board().empty_cells().len() == 9)
+            .times(1)
+            .return_const(Some(cell(5)));
+        let seats = [person("Ada"), Seat::Computer(Box::new(computer))];
+        let mut game = Match::new(Geometry::classic(), Mark::O, seats, Unrecorded);
+
+        // Act
+        let events = game.advance().unwrap();
+
+        // Assert
+        assert!(matches!(
+            events[..],
+            [Event::Moved { mark: Mark::O, by_computer: true, .. }]
+        ));
+        assert_eq!(layout_of(game.game().board()), "....O....");
+    }
+
+    #[test]
+    fn advancing_on_a_persons_turn_asks_no_computer_and_changes_nothing() {
+        let mut game = Match::new(
+            Geometry::classic(),
+            Mark::X,
+            [person("Ada"), computer_playing(&[])],
+            Unrecorded,
+        );
+
+        let events = game.advance().unwrap();
+
+        assert!(events.is_empty());
+        assert_eq!(game.game().moves(), []);
+    }
+
+    #[test]
+    fn a_finished_game_is_offered_to_the_scoreboard_exactly_once() {
+        // Arrange: ONE expectation, with `times(1)`. A second call would match nothing
+        // and fail the test; a catch-all after it would have let it through.
+        let mut store = MockScoreStore::new();
+        store
+            .expect_record()
+            .withf(|game| {
+                (game.x.as_str(), game.o.as_str(), game.outcome) == ("Ada", "Bob", Outcome::Won(Mark::X))
+            })
+            .times(1)
+            .returning(|_| Ok(Scoreboard::new()));
+        let seats = [person("Ada"), person("Bob")];
+        let mut game = Match::new(Geometry::classic(), Mark::X, seats, store);
+        play_all(&mut game, &[1, 4, 2, 5]);
+
+        // Act: the winning move, then every request that could record it again.
+        let events = game.play(Mark::X, cell(3)).unwrap();
+        let late = [
+            game.play(Mark::O, cell(9)).err(),
+            game.undo(Mark::O).err(),
+            game.leave(Mark::O).err(),
+        ];
+        let advanced = game.advance().unwrap();
+
+        // Assert
+        assert!(matches!(
+            &events[..],
+            [Event::Moved { .. }, Event::Finished { recording: Recording::Saved(_), line: Some(line), .. }]
+                if line.cells() == [cell(1), cell(2), cell(3)]
+        ));
+        assert_eq!(late, [Some(Refusal::GameOver); 3]);
+        assert!(advanced.is_empty());
+        assert!(matches!(game.end(), Some(End::Finished(_))));
+    }
+
+    #[test]
+    fn a_game_someone_leaves_is_never_recorded() {
+        // `never()` as the only expectation for `record`: any call fails the test.
+        let mut store = MockScoreStore::new();
+        store.expect_record().never();
+        let mut game = Match::new(
+            Geometry::classic(),
+            Mark::X,
+            [person("Ada"), person("Bob")],
+            store,
+        );
+        play_all(&mut game, &[1, 4]);
+
+        let events = game.leave(Mark::X).unwrap();
+
+        assert!(matches!(events[..], [Event::Abandoned { by: Mark::X }]));
+        assert_eq!(game.end(), Some(&End::Abandoned { by: Mark::X }));
+        assert_eq!(game.play(Mark::X, cell(2)).unwrap_err(), Refusal::GameOver);
+    }
+
+    #[test]
+    fn a_scoreboard_that_cannot_be_saved_is_in_the_answer_and_the_game_still_ends() {
+        let mut store = MockScoreStore::new();
+        store
+            .expect_record()
+            .times(1)
+            .returning(|_| Err(StoreError::NoLocation));
+        let mut game = Match::new(
+            Geometry::classic(),
+            Mark::X,
+            [person("Ada"), person("Bob")],
+            store,
+        );
+        play_all(&mut game, &[1, 4, 2, 5]);
+
+        let events = game.play(Mark::X, cell(3)).unwrap();
+
+        assert!(matches!(
+            events.last(),
+            Some(Event::Finished { recording: Recording::Failed(StoreError::NoLocation), .. })
+        ));
+        assert!(game.end().is_some());
+    }
+
+    #[test]
+    fn undo_against_a_computer_takes_back_its_reply_too() {
+        let mut game = Match::new(
+            Geometry::classic(),
+            Mark::X,
+            [person("Ada"), computer_playing(&[5])],
+            Unrecorded,
+        );
+        game.play(Mark::X, cell(1)).unwrap();
+        game.advance().unwrap();
+
+        let events = game.undo(Mark::X).unwrap();
+
+        assert!(matches!(&events[..], [Event::Undone { positions }] if *positions == [cell(5), cell(1)]));
+        assert_eq!(layout_of(game.game().board()), ".........");
+        assert_eq!(game.game().to_move(), Mark::X);
+    }
+
+    #[test]
+    fn undo_before_you_have_moved_is_refused_even_after_the_computer_has() {
+        let mut game = Match::new(
+            Geometry::classic(),
+            Mark::O,
+            [person("Ada"), computer_playing(&[5])],
+            Unrecorded,
+        );
+        game.advance().unwrap();
+
+        let answer = game.undo(Mark::X);
+
+        assert_eq!(answer.unwrap_err(), Refusal::NothingToUndo);
+        assert_eq!(layout_of(game.game().board()), "....O....");
+    }
+
+    #[rstest]
+    fn two_people_together_take_back_the_last_move_whoever_made_it(
+        mut together: Match<Unrecorded>,
+    ) {
+        play_all(&mut together, &[1, 5]);
+
+        together.undo(Mark::X).unwrap();
+
+        assert_eq!(layout_of(together.game().board()), "X........");
+        assert_eq!(together.game().to_move(), Mark::O, "Bob moves again");
+    }
+
+    #[rstest]
+    fn two_people_apart_take_back_a_move_only_when_the_other_agrees(
+        together: Match<Unrecorded>,
+    ) {
+        // Arrange: Ada (X) played 1 and regrets it while Bob is to move.
+        let mut apart = together.seated(Seating::Apart);
+        play_all(&mut apart, &[1]);
+
+        // Act: Ada asks, then Bob agrees.
+        let asked = apart.undo(Mark::X).unwrap();
+        let board_while_asking = layout_of(apart.game().board());
+        let agreed = apart.undo(Mark::O).unwrap();
+
+        // Assert
+        assert!(matches!(asked[..], [Event::UndoAsked { by: Mark::X }]));
+        assert_eq!(board_while_asking, "X........");
+        assert!(matches!(agreed[..], [Event::Undone { .. }]));
+        assert_eq!(layout_of(apart.game().board()), ".........");
+        assert_eq!(apart.undo_asked_by(), None);
+    }
+
+    #[rstest]
+    fn a_move_instead_of_agreeing_withdraws_the_request(together: Match<Unrecorded>) {
+        let mut apart = together.seated(Seating::Apart);
+        play_all(&mut apart, &[1]);
+        apart.undo(Mark::X).unwrap();
+
+        apart.play(Mark::O, cell(5)).unwrap();
+
+        assert_eq!(apart.undo_asked_by(), None);
+        assert_eq!(layout_of(apart.game().board()), "X...O....");
+    }
+
+    #[test]
+    fn a_hint_is_the_advisors_analysis_of_the_position_for_the_seat_to_move() {
+        // Arrange: an advisor that, asked about X's turn with 1 and 4 played, says 5 draws.
+        let analysis = Analysis {
+            verdict: Verdict::Draw,
+            plies: 7,
+            best_moves: vec![cell(5)],
+            exact: true,
+        };
+        let mut advisor = MockAdvisor::new();
+        advisor
+            .expect_advise()
+            .withf(|board, to_move| *to_move == Mark::X && layout_of(board) == "X..O.....")
+            .times(1)
+            .return_const(Some(analysis.clone()));
+        let mut game = together().advised_by(Box::new(advisor));
+        play_all(&mut game, &[1, 4]);
+
+        // Act
+        let hint = game.hint(Mark::X);
+
+        // Assert: the answer, and a hint plays nothing.
+        assert_eq!(hint, Ok(analysis));
+        assert_eq!(game.game().moves().len(), 2);
+    }
+
+    #[test]
+    fn a_hint_out_of_turn_is_refused_without_troubling_the_advisor() {
+        let mut advisor = MockAdvisor::new();
+        advisor.expect_advise().never();
+        let mut game = together().advised_by(Box::new(advisor));
+
+        assert_eq!(game.hint(Mark::O), Err(Refusal::NotYourTurn(Mark::O)));
+    }
+
+    #[rstest]
+    fn without_an_advisor_a_hint_is_refused(mut together: Match<Unrecorded>) {
+        assert_eq!(together.hint(Mark::X), Err(Refusal::NoHints));
+    }
+
+    #[test]
+    fn a_computer_that_offers_a_taken_cell_is_an_error_not_a_loop() {
+        let mut game = Match::new(
+            Geometry::classic(),
+            Mark::X,
+            [person("Ada"), computer_playing(&[1])],
+            Unrecorded,
+        );
+        game.play(Mark::X, cell(1)).unwrap();
+
+        let answer = game.advance();
+
+        assert_eq!(
+            answer.unwrap_err(),
+            ComputerError::IllegalMove {
+                player: name("Hal"),
+                error: MoveError::Occupied(cell(1))
+            }
+        );
+    }
+
+    #[test]
+    fn the_seats_are_handed_back_for_the_next_game() {
+        let mut game = Match::new(
+            Geometry::classic(),
+            Mark::X,
+            [person("Ada"), computer_playing(&[])],
+            Unrecorded,
+        );
+        game.leave(Mark::X).unwrap();
+
+        let [x, o] = game.into_seats();
+
+        assert_eq!((x.name(), o.name()), (name("Ada"), name("Hal")));
+    }
+
+    #[rstest]
+    fn a_match_can_be_handed_to_another_thread_between_requests(
+        mut together: Match<Unrecorded>,
+    ) {
+        together.play(Mark::X, cell(5)).unwrap();
+
+        let together = thread::spawn(move || {
+            together.play(Mark::O, cell(1)).unwrap();
+            together
+        })
+        .join()
+        .unwrap();
+
+        assert_eq!(layout_of(together.game().board()), "O...X....");
+    }
+
+    #[test]
+    fn record_is_asked_with_the_finished_game() {
+        // `with(eq(..))` on the whole value: the recorder gets exactly this game.
+        let expected = FinishedGame {
+            x: name("Ada"),
+            o: name("Bob"),
+            outcome: Outcome::Draw,
+        };
+        let mut store = MockScoreStore::new();
+        store
+            .expect_record()
+            .with(eq(expected))
+            .times(1)
+            .returning(|_| Ok(Scoreboard::new()));
+        let mut game = Match::new(
+            Geometry::classic(),
+            Mark::X,
+            [person("Ada"), person("Bob")],
+            store,
+        );
+
+        play_all(&mut game, &[1, 2, 3, 5, 4, 6, 8, 7, 9]);
+
+        assert!(matches!(game.end(), Some(End::Finished(f)) if f.outcome == Outcome::Draw));
+    }
+}

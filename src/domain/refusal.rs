@@ -1,0 +1,37 @@
+use thiserror::Error;
+
+use super::{Mark, MoveError, Position};
+
+/// Why a game refuses a request from one of its seats. The game is unchanged after any
+/// of these. (The texts are for logs and developers; front ends word them for people.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum Refusal {
+    /// The request needs the seat's turn, and it is the other seat's.
+    #[error("it is not {0}'s turn")]
+    NotYourTurn(Mark),
+    /// The computer plays this seat: nobody can ask for it.
+    #[error("the computer plays {0}")]
+    ComputerSeat(Mark),
+    #[error("cell {0} is not on this board")]
+    OffBoard(Position),
+    #[error("cell {0} is already taken")]
+    Occupied(Position),
+    #[error("the game is over")]
+    GameOver,
+    /// No move of this seat's is left to take back.
+    #[error("there is no move to take back")]
+    NothingToUndo,
+    /// This game was set up without an advisor.
+    #[error("this game gives no hints")]
+    NoHints,
+}
+
+impl From<MoveError> for Refusal {
+    fn from(error: MoveError) -> Self {
+        match error {
+            MoveError::OffBoard(p) => Refusal::OffBoard(p),
+            MoveError::Occupied(p) => Refusal::Occupied(p),
+            MoveError::GameOver => Refusal::GameOver,
+        }
+    }
+}
