@@ -132,7 +132,9 @@ impl BoardArgs {
 /// A board size, with the range in the domain's words when it is out of range.
 fn board_size(text: &str) -> Result<usize, String> {
     let size = whole_number(text)?;
-    Geometry::new(size, 3).map(|_| size).map_err(|e| e.to_string())
+    Geometry::new(size, 3)
+        .map(|_| size)
+        .map_err(|e| e.to_string())
 }
 
 /// A run length: at least 3 (the upper bound depends on the size, checked later).

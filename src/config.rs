@@ -113,9 +113,10 @@ impl Config {
             (Task::Analyze { .. }, None) => 0,
             (_, None) => rand::random(),
         };
-        let think = cli
-            .think_ms
-            .map_or(MinimaxAI::<rand::rngs::StdRng>::DEFAULT_BUDGET, Duration::from_millis);
+        let think = cli.think_ms.map_or(
+            MinimaxAI::<rand::rngs::StdRng>::DEFAULT_BUDGET,
+            Duration::from_millis,
+        );
         Ok(Config {
             scoreboard,
             seed,
@@ -132,8 +133,13 @@ fn usage(subcommand: &'static str, message: impl Into<String>) -> ConfigError {
     })
 }
 
-fn geometry(subcommand: &'static str, board: &crate::cli::BoardArgs) -> Result<Geometry, ConfigError> {
-    board.geometry().map_err(|error| usage(subcommand, error.to_string()))
+fn geometry(
+    subcommand: &'static str,
+    board: &crate::cli::BoardArgs,
+) -> Result<Geometry, ConfigError> {
+    board
+        .geometry()
+        .map_err(|error| usage(subcommand, error.to_string()))
 }
 
 fn play(args: PlayArgs) -> Result<Task, ConfigError> {
@@ -204,7 +210,10 @@ mod tests {
         let config = build(&["scores"]).unwrap();
 
         assert_eq!(config.scoreboard.path, PathBuf::from("/data/scores.json"));
-        assert_eq!(config.scoreboard.reset_command(), "tictactoe scores --reset");
+        assert_eq!(
+            config.scoreboard.reset_command(),
+            "tictactoe scores --reset"
+        );
     }
 
     #[test]
@@ -223,7 +232,10 @@ mod tests {
 
         let result = Config::build(cli, None);
 
-        assert!(matches!(result, Err(ConfigError::Store(StoreError::NoLocation))));
+        assert!(matches!(
+            result,
+            Err(ConfigError::Store(StoreError::NoLocation))
+        ));
     }
 
     #[test]
@@ -231,7 +243,11 @@ mod tests {
         let error = usage_error(&["analyze", "--size", "4", "--win", "5"]);
 
         assert_eq!(error.subcommand, "analyze");
-        assert!(error.message.contains("from 3 to the board size (4), not 5"));
+        assert!(
+            error
+                .message
+                .contains("from 3 to the board size (4), not 5")
+        );
     }
 
     #[test]
@@ -256,7 +272,10 @@ mod tests {
 
     #[test]
     fn thinking_time_defaults_to_a_second() {
-        assert_eq!(build(&["scores"]).unwrap().think, Duration::from_millis(1000));
+        assert_eq!(
+            build(&["scores"]).unwrap().think,
+            Duration::from_millis(1000)
+        );
         assert_eq!(
             build(&["--think-ms", "50", "scores"]).unwrap().think,
             Duration::from_millis(50)

@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 use indicatif::{ProgressBar, ProgressDrawTarget};
-use rand::rngs::StdRng;
 use rand::SeedableRng;
+use rand::rngs::StdRng;
 use tictactoe::adapters::{
     ConsoleInput, ConsoleRenderer, JsonFileStore, report_json, scoreboard_json, tally_json,
 };
@@ -103,14 +103,28 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             first,
             json,
             boards,
-        } => Ok(analyze(config.seed, config.think, geometry, first, json, boards)),
+        } => Ok(analyze(
+            config.seed,
+            config.think,
+            geometry,
+            first,
+            json,
+            boards,
+        )),
         Task::Simulate {
             levels,
             geometry,
             first,
             games,
             json,
-        } => simulate(config.seed, config.think, levels, (geometry, first), games, json),
+        } => simulate(
+            config.seed,
+            config.think,
+            levels,
+            (geometry, first),
+            games,
+            json,
+        ),
         Task::Menu => {
             let mut session = console_session(renderer(), store, config.seed, config.think);
             session.run()?;
@@ -222,21 +236,14 @@ fn simulate(
     bar.set_length(games);
     let bar_allowed = io::stderr().is_terminal();
     let started = Instant::now();
-    let tally: Tally = tictactoe::app::simulate(
-        players,
-        geometry,
-        first,
-        games,
-        |done| {
-            if done.is_multiple_of(256) {
-                if bar_allowed && bar.is_hidden() && started.elapsed() > Duration::from_millis(500)
-                {
-                    bar.set_draw_target(ProgressDrawTarget::stderr());
-                }
-                bar.set_position(done);
+    let tally: Tally = tictactoe::app::simulate(players, geometry, first, games, |done| {
+        if done.is_multiple_of(256) {
+            if bar_allowed && bar.is_hidden() && started.elapsed() > Duration::from_millis(500) {
+                bar.set_draw_target(ProgressDrawTarget::stderr());
             }
-        },
-    )?;
+            bar.set_position(done);
+        }
+    })?;
     let seconds = started.elapsed().as_secs_f64();
     bar.finish_and_clear();
     if json {

@@ -90,7 +90,10 @@ pub enum Notice {
     },
     /// The game counted, but the scoreboard could not be updated. `unreadable`: the file
     /// is not a scoreboard, and resetting it would let results be saved again.
-    NotSaved { reason: String, unreadable: bool },
+    NotSaved {
+        reason: String,
+        unreadable: bool,
+    },
     Goodbye,
 }
 

@@ -217,7 +217,9 @@ fn a_damaged_scoreboard_is_reported_left_alone_and_does_not_stop_play() {
         .arg("scores")
         .assert()
         .code(1)
-        .stderr(predicate::str::contains(named.as_str()).and(predicate::str::contains(fix.as_str())));
+        .stderr(
+            predicate::str::contains(named.as_str()).and(predicate::str::contains(fix.as_str())),
+        );
     tictactoe(&scoreboard)
         .args(["play", "--x", "easy", "--o", "easy", "--seed", "1"])
         .assert()

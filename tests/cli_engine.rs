@@ -242,7 +242,9 @@ fn sizes_and_runs_out_of_range_are_usage_errors_that_say_the_range() {
         .args(["analyze", "--size", "8", "........."])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("board size must be from 3 to 7, not 8"));
+        .stderr(predicate::str::contains(
+            "board size must be from 3 to 7, not 8",
+        ));
     tictactoe()
         .args([
             "play", "--x", "easy", "--o", "easy", "--size", "4", "--win", "5",

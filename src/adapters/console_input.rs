@@ -68,9 +68,61 @@ fn skip_rest_of_line(reader: &mut impl BufRead) {
 
 #[cfg(test)]
 mod tests {
-    use std::io::Cursor;
+    use std::io::{self, BufReader, Cursor};
+
+    use mockall::Sequence;
 
     use super::*;
+
+    // `std::io::Read` is not ours, so it cannot carry `#[automock]`: `mock!` writes the
+    // double from the trait's signature instead. A `BufReader` around it is the
+    // `BufRead` the console reads.
+    mockall::mock! {
+        Stdin {}
+        impl Read for Stdin {
+            fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize>;
+        }
+    }
+
+    #[test]
+    fn a_read_interrupted_by_a_signal_is_tried_again() {
+        // Arrange: the first read is interrupted, the second brings "5\n", then the end.
+        let mut stdin = MockStdin::new();
+        let mut seq = Sequence::new();
+        stdin
+            .expect_read()
+            .times(1)
+            .in_sequence(&mut seq)
+            .returning(|_| Err(io::Error::from(ErrorKind::Interrupted)));
+        stdin
+            .expect_read()
+            .times(1)
+            .in_sequence(&mut seq)
+            .returning(|buffer| {
+                buffer[..2].copy_from_slice(b"5\n");
+                Ok(2)
+            });
+        let input = ConsoleInput::new(BufReader::new(stdin));
+
+        // Act
+        let read = input.read_line();
+
+        // Assert
+        assert_eq!(read, Input::Line("5".to_string()));
+    }
+
+    #[test]
+    fn a_failing_input_ends_the_input_at_once_instead_of_asking_again() {
+        // `times(1)`: a second read (a retry loop) would fail the test.
+        let mut stdin = MockStdin::new();
+        stdin
+            .expect_read()
+            .times(1)
+            .returning(|_| Err(io::Error::other("the terminal went away")));
+        let input = ConsoleInput::new(BufReader::new(stdin));
+
+        assert_eq!(input.read_line(), Input::End);
+    }
 
     fn lines(bytes: &[u8]) -> Vec<Input> {
         let input = ConsoleInput::new(Cursor::new(bytes.to_vec()));

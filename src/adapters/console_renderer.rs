@@ -304,9 +304,9 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
             }
             Notice::NotSaved { reason, unreadable } => {
                 let fix = match (&self.reset_command, unreadable) {
-                    (Some(command), true) => format!(
-                        "\nRun `{command}` to move it aside and start a new scoreboard."
-                    ),
+                    (Some(command), true) => {
+                        format!("\nRun `{command}` to move it aside and start a new scoreboard.")
+                    }
                     _ => String::new(),
                 };
                 // A warning: on the error stream, so `play ... > log` still shows it.
@@ -406,5 +406,66 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
             ));
         }
         self.write(&text);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io;
+
+    use super::*;
+    use crate::domain::{BitBoard, Geometry};
+
+    // `std::io::Write` is not ours, so `mock!` writes its double from the signatures.
+    mockall::mock! {
+        Terminal {}
+        impl Write for Terminal {
+            fn write(&mut self, bytes: &[u8]) -> io::Result<usize>;
+            fn flush(&mut self) -> io::Result<()>;
+        }
+    }
+
+    #[test]
+    fn a_terminal_that_cannot_be_written_to_is_given_up_on_not_retried_or_panicked_over() {
+        // Arrange: every write fails as a closed pipe does. Each piece of text is tried
+        // once (`times(1)`) and the renderer goes on: there is nobody left to tell.
+        let mut terminal = MockTerminal::new();
+        terminal
+            .expect_write()
+            .times(2)
+            .returning(|_| Err(io::Error::from(io::ErrorKind::BrokenPipe)));
+        terminal.expect_flush().times(2).returning(|| Ok(()));
+        let renderer = ConsoleRenderer::new(terminal, false);
+
+        // Act: two things to show, so two writes, and no panic.
+        renderer.show_board(&BitBoard::new(Geometry::classic()), &[]);
+        renderer.show_notice(&Notice::Goodbye);
+
+        // Assert: the expectations are checked when the mock is dropped.
+        drop(renderer.into_inner());
+    }
+
+    #[test]
+    fn a_write_that_takes_only_part_of_the_text_is_given_the_rest() {
+        // "Than" goes first (`return_once`: an answer given once), then exactly the rest.
+        let mut terminal = MockTerminal::new();
+        let mut seq = mockall::Sequence::new();
+        terminal
+            .expect_write()
+            .times(1)
+            .in_sequence(&mut seq)
+            .return_once(|_| Ok(4));
+        terminal
+            .expect_write()
+            .withf(|rest: &[u8]| rest == b"ks for playing!\n")
+            .times(1)
+            .in_sequence(&mut seq)
+            .returning(|rest| Ok(rest.len()));
+        terminal.expect_flush().returning(|| Ok(()));
+        let renderer = ConsoleRenderer::new(terminal, false);
+
+        renderer.show_notice(&Notice::Goodbye);
+
+        drop(renderer.into_inner());
     }
 }

@@ -183,7 +183,10 @@ mod tests {
 
         assert!(matches!(
             end,
-            Ok(GameEnd::Finished(FinishedGame { outcome: Outcome::Won(Mark::X), .. }))
+            Ok(GameEnd::Finished(FinishedGame {
+                outcome: Outcome::Won(Mark::X),
+                ..
+            }))
         ));
         assert_eq!(layout_of(game.game().board()), "XXXOO....");
     }
@@ -202,7 +205,11 @@ mod tests {
 
         console(renderer, keys).play(&mut game).unwrap();
 
-        assert_eq!(layout_of(game.game().board()), "X...O....", "Bob played 5 after all");
+        assert_eq!(
+            layout_of(game.game().board()),
+            "X...O....",
+            "Bob played 5 after all"
+        );
     }
 
     #[test]
@@ -217,13 +224,23 @@ mod tests {
             .return_const(());
         renderer
             .expect_show_notice()
-            .withf(|notice| !matches!(notice, Notice::Moved { by_computer: true, .. }))
+            .withf(|notice| {
+                !matches!(
+                    notice,
+                    Notice::Moved {
+                        by_computer: true,
+                        ..
+                    }
+                )
+            })
             .return_const(());
         allow_rendering_except(&mut renderer, &[Shown::Notice]);
         let seats = [Seat::Human(name("Ada")), first_empty_cell()];
         let mut game = Match::new(Geometry::classic(), Mark::X, seats, Unrecorded);
 
-        console(renderer, typed(&["5", "q"])).play(&mut game).unwrap();
+        console(renderer, typed(&["5", "q"]))
+            .play(&mut game)
+            .unwrap();
 
         assert_eq!(layout_of(game.game().board()), "O...X....");
     }
@@ -242,7 +259,10 @@ mod tests {
             .expect_show_notice()
             .withf(|notice| !matches!(notice, Notice::Abandoned { .. }))
             .return_const(());
-        allow_rendering_except(&mut renderer, &[Shown::Notice, Shown::Result, Shown::Scoreboard]);
+        allow_rendering_except(
+            &mut renderer,
+            &[Shown::Notice, Shown::Result, Shown::Scoreboard],
+        );
         let mut game = ada_and_bob(MockScoreStore::new());
 
         let end = console(renderer, typed(&["quit"])).play(&mut game);

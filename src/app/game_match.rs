@@ -13,8 +13,8 @@
 use thiserror::Error;
 
 use crate::domain::{
-    Analysis, BitBoard, FinishedGame, Game, GameState, GameStatus, Geometry, Line, Mark,
-    MoveError, Outcome, PlayerName, Position, Refusal, Scoreboard,
+    Analysis, BitBoard, FinishedGame, Game, GameState, GameStatus, Geometry, Line, Mark, MoveError,
+    Outcome, PlayerName, Position, Refusal, Scoreboard,
 };
 use crate::players::{Advisor, MoveChooser};
 use crate::ports::{ScoreStore, StoreError};
@@ -434,8 +434,14 @@ mod tests {
             Unrecorded,
         );
 
-        assert_eq!(game.undo(Mark::O).unwrap_err(), Refusal::ComputerSeat(Mark::O));
-        assert_eq!(game.leave(Mark::O).unwrap_err(), Refusal::ComputerSeat(Mark::O));
+        assert_eq!(
+            game.undo(Mark::O).unwrap_err(),
+            Refusal::ComputerSeat(Mark::O)
+        );
+        assert_eq!(
+            game.leave(Mark::O).unwrap_err(),
+            Refusal::ComputerSeat(Mark::O)
+        );
     }
 
     #[test]
@@ -457,7 +463,11 @@ mod tests {
         // Assert
         assert!(matches!(
             events[..],
-            [Event::Moved { mark: Mark::O, by_computer: true, .. }]
+            [Event::Moved {
+                mark: Mark::O,
+                by_computer: true,
+                ..
+            }]
         ));
         assert_eq!(layout_of(game.game().board()), "....O....");
     }
@@ -485,7 +495,8 @@ mod tests {
         store
             .expect_record()
             .withf(|game| {
-                (game.x.as_str(), game.o.as_str(), game.outcome) == ("Ada", "Bob", Outcome::Won(Mark::X))
+                (game.x.as_str(), game.o.as_str(), game.outcome)
+                    == ("Ada", "Bob", Outcome::Won(Mark::X))
             })
             .times(1)
             .returning(|_| Ok(Scoreboard::new()));
@@ -552,7 +563,10 @@ mod tests {
 
         assert!(matches!(
             events.last(),
-            Some(Event::Finished { recording: Recording::Failed(StoreError::NoLocation), .. })
+            Some(Event::Finished {
+                recording: Recording::Failed(StoreError::NoLocation),
+                ..
+            })
         ));
         assert!(game.end().is_some());
     }
@@ -570,7 +584,9 @@ mod tests {
 
         let events = game.undo(Mark::X).unwrap();
 
-        assert!(matches!(&events[..], [Event::Undone { positions }] if *positions == [cell(5), cell(1)]));
+        assert!(
+            matches!(&events[..], [Event::Undone { positions }] if *positions == [cell(5), cell(1)])
+        );
         assert_eq!(layout_of(game.game().board()), ".........");
         assert_eq!(game.game().to_move(), Mark::X);
     }
@@ -604,9 +620,7 @@ mod tests {
     }
 
     #[rstest]
-    fn two_people_apart_take_back_a_move_only_when_the_other_agrees(
-        together: Match<Unrecorded>,
-    ) {
+    fn two_people_apart_take_back_a_move_only_when_the_other_agrees(together: Match<Unrecorded>) {
         // Arrange: Ada (X) played 1 and regrets it while Bob is to move.
         let mut apart = together.seated(Seating::Apart);
         play_all(&mut apart, &[1]);
@@ -713,9 +727,7 @@ mod tests {
     }
 
     #[rstest]
-    fn a_match_can_be_handed_to_another_thread_between_requests(
-        mut together: Match<Unrecorded>,
-    ) {
+    fn a_match_can_be_handed_to_another_thread_between_requests(mut together: Match<Unrecorded>) {
         together.play(Mark::X, cell(5)).unwrap();
 
         let together = thread::spawn(move || {

@@ -62,12 +62,11 @@ where
 
     /// One game with these settings, no menus: what `tictactoe play` does.
     pub fn play_one(&mut self, settings: &Settings) -> Result<GameEnd, ComputerError> {
-        let seats = [(&settings.x, Mark::X), (&settings.o, Mark::O)].map(|(spec, mark)| {
-            match spec {
+        let seats =
+            [(&settings.x, Mark::X), (&settings.o, Mark::O)].map(|(spec, mark)| match spec {
                 PlayerSpec::Human(_) => Seat::Human(spec.name(mark)),
                 PlayerSpec::Computer(level) => Seat::Computer(self.computers.computer(*level)),
-            }
-        });
+            });
         let mut game = Match::new(settings.geometry, settings.first, seats, &self.store)
             .advised_by(self.computers.advisor());
         self.controller.play(&mut game)

@@ -95,7 +95,10 @@ mod tests {
         stuck
             .expect_name()
             .return_const(PlayerName::new("Stuck").unwrap());
-        stuck.expect_choose_move().times(1).return_const(None::<Position>);
+        stuck
+            .expect_choose_move()
+            .times(1)
+            .return_const(None::<Position>);
 
         let result = simulate(
             [Box::new(stuck), first_empty_cell("B")],
@@ -105,6 +108,8 @@ mod tests {
             |_| {},
         );
 
-        assert!(matches!(result, Err(ComputerError::NoMove { player }) if player.as_str() == "Stuck"));
+        assert!(
+            matches!(result, Err(ComputerError::NoMove { player }) if player.as_str() == "Stuck")
+        );
     }
 }

@@ -104,8 +104,15 @@ mod tests {
         Geometry::classic().position(number - 1).unwrap()
     }
 
-    fn ada(input: MockInputHandler, renderer: MockRenderer) -> HumanPlayer<MockInputHandler, MockRenderer> {
-        HumanPlayer::new(PlayerName::new("Ada").unwrap(), Rc::new(input), Rc::new(renderer))
+    fn ada(
+        input: MockInputHandler,
+        renderer: MockRenderer,
+    ) -> HumanPlayer<MockInputHandler, MockRenderer> {
+        HumanPlayer::new(
+            PlayerName::new("Ada").unwrap(),
+            Rc::new(input),
+            Rc::new(renderer),
+        )
     }
 
     #[rstest::rstest]
@@ -224,6 +231,9 @@ mod tests {
         assert_eq!(Command::parse("HELP", geometry), Ok(Command::Help));
         assert_eq!(Command::parse(" Hint", geometry), request(Request::Hint));
         assert_eq!(Command::parse("UNDO", geometry), request(Request::Undo));
-        assert_eq!(Command::parse("B2", geometry), request(Request::Move(cell(5))));
+        assert_eq!(
+            Command::parse("B2", geometry),
+            request(Request::Move(cell(5)))
+        );
     }
 }

@@ -311,7 +311,10 @@ mod tests {
         // use its time, and stop within 10% of the 100 ms budget.
         let reads = reads.load(Ordering::Relaxed);
         assert!(reads > 50, "read {reads} times");
-        assert!(reads <= 110, "kept searching after the deadline: {reads} ms");
+        assert!(
+            reads <= 110,
+            "kept searching after the deadline: {reads} ms"
+        );
     }
 
     #[test]
@@ -345,7 +348,11 @@ mod tests {
 
         assert_eq!(played.map(|p| p.number()), Some(3));
         assert_eq!(numbers(&advice.best_moves), [3]);
-        assert_eq!(reads.load(Ordering::Relaxed), reads_for_the_advice, "no second thought");
+        assert_eq!(
+            reads.load(Ordering::Relaxed),
+            reads_for_the_advice,
+            "no second thought"
+        );
     }
 
     #[rstest::rstest]

@@ -62,11 +62,27 @@ pub fn default_name(mark: Mark) -> PlayerName {
     PlayerName::new(&format!("Player {mark}")).unwrap_or_else(|_| PlayerName::computer("?"))
 }
 
+/// A name someone typed, safe to quote back: control characters replaced, and cut only
+/// when it is half again as long as the longest name allowed.
+fn quoted_name(name: &str) -> String {
+    let limit = PlayerName::MAX_CHARS * 3 / 2;
+    let mut quoted: String = name
+        .chars()
+        .take(limit)
+        .map(|c| if c.is_control() { '\u{FFFD}' } else { c })
+        .collect();
+    if name.chars().nth(limit).is_some() {
+        quoted.push('…');
+    }
+    quoted
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SpecError {
     #[error("unknown player \"{0}\": use human, human:NAME, random, easy, medium or impossible")]
     Unknown(String),
-    #[error("bad name in \"{given}\": {reason}")]
+    /// `given` is the name as typed, shown whole unless it is far too long to be one.
+    #[error("the name \"{given}\" cannot be used: {reason}")]
     Name { given: String, reason: NameError },
 }
 
@@ -85,7 +101,7 @@ impl FromStr for PlayerSpec {
                     name.map(PlayerName::new)
                         .transpose()
                         .map_err(|reason| SpecError::Name {
-                            given: excerpt(text),
+                            given: quoted_name(name.unwrap_or_default()),
                             reason,
                         })?;
                 return Ok(PlayerSpec::Human(name));
@@ -140,6 +156,18 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    #[test]
+    fn a_name_that_is_too_long_is_quoted_whole_not_cut_mid_name() {
+        let long = "Bartholomew Montgomery-Featherstonehaugh III";
+
+        let error = format!("human:{long}").parse::<PlayerSpec>().unwrap_err();
+
+        assert_eq!(
+            error.to_string(),
+            format!("the name \"{long}\" cannot be used: a name can have at most 40 characters")
+        );
     }
 
     #[test]
