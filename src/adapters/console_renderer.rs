@@ -15,7 +15,7 @@ use crate::ports::{Notice, Problem, Prompt, Renderer};
 /// Draws the game as text on any writer: standard output in the game, a buffer in tests.
 ///
 /// With colour on, X and O have their own colours and a winning line is lit up; with it
-/// off, a winning line is shown in [brackets] so it still stands out. Output errors
+/// off, a winning line is shown in \[brackets\] so it still stands out. Output errors
 /// (a closed pipe) are ignored: there is nobody left to tell.
 pub struct ConsoleRenderer<W: Write> {
     out: RefCell<W>,

@@ -8,5 +8,5 @@ mod report;
 
 pub use console_input::ConsoleInput;
 pub use console_renderer::ConsoleRenderer;
-pub use json_store::JsonFileStore;
+pub use json_store::{Disk, DurableWrite, JsonFileStore};
 pub use report::{report_json, scoreboard_json, tally_json};
