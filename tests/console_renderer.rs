@@ -60,11 +60,11 @@ fn empty_cells_show_the_number_to_type() {
     let expected = [
         "",
         "     a   b   c",
-        " 1   X | 2 | 3 ",
+        " 1   X | 2 | 3",
         "    ---+---+---",
-        " 2   4 | O | 6 ",
+        " 2   4 | O | 6",
         "    ---+---+---",
-        " 3   7 | 8 | 9 ",
+        " 3   7 | 8 | 9",
         "",
         "",
     ];
@@ -79,7 +79,7 @@ fn without_colour_the_winning_line_is_bracketed() {
     let text = shown(|r| r.show_board(&board, line.cells()));
 
     assert!(text.contains(" 1  [X]|[X]|[X]\n"), "{text}");
-    assert!(text.contains(" 2   O | O | 6 \n"), "{text}");
+    assert!(text.contains(" 2   O | O | 6\n"), "{text}");
 }
 
 #[test]
@@ -95,11 +95,11 @@ fn four_by_four_brackets_the_winning_run_without_colour() {
         "      a    b    c    d",
         " 1   [X]| [X]| [X]| [X]",
         "    ----+----+----+----",
-        " 2    O |  O |  O |  8 ",
+        " 2    O |  O |  O |  8",
         "    ----+----+----+----",
-        " 3    9 | 10 | 11 | 12 ",
+        " 3    9 | 10 | 11 | 12",
         "    ----+----+----+----",
-        " 4   13 | 14 | 15 | 16 ",
+        " 4   13 | 14 | 15 | 16",
         "",
         "",
     ];
@@ -120,19 +120,19 @@ fn seven_by_seven_numbers_stay_aligned() {
     let expected = [
         "",
         "      a    b    c    d    e    f    g",
-        " 1    X |  2 |  3 |  4 |  5 |  6 |  7 ",
+        " 1    X |  2 |  3 |  4 |  5 |  6 |  7",
         "    ----+----+----+----+----+----+----",
-        " 2    8 |  O | 10 | 11 | 12 | 13 | 14 ",
+        " 2    8 |  O | 10 | 11 | 12 | 13 | 14",
         "    ----+----+----+----+----+----+----",
-        " 3   15 | 16 |  X | 18 | 19 | 20 | 21 ",
+        " 3   15 | 16 |  X | 18 | 19 | 20 | 21",
         "    ----+----+----+----+----+----+----",
-        " 4   22 | 23 | 24 | 25 | 26 | 27 | 28 ",
+        " 4   22 | 23 | 24 | 25 | 26 | 27 | 28",
         "    ----+----+----+----+----+----+----",
-        " 5   29 | 30 | 31 | 32 | 33 | 34 | 35 ",
+        " 5   29 | 30 | 31 | 32 | 33 | 34 | 35",
         "    ----+----+----+----+----+----+----",
-        " 6   36 | 37 | 38 | 39 | 40 | 41 | 42 ",
+        " 6   36 | 37 | 38 | 39 | 40 | 41 | 42",
         "    ----+----+----+----+----+----+----",
-        " 7   43 | 44 | 45 | 46 | 47 | 48 |  O ",
+        " 7   43 | 44 | 45 | 46 | 47 | 48 |  O",
         "",
         "",
     ];
@@ -201,8 +201,32 @@ fn the_scoreboard_is_a_table_with_a_row_per_player() {
 
     assert_eq!(
         text,
-        "\nPlayer   Wins  Losses   Ties  Games\nAda         3       1      2      6\nZoë         0       3      0      3\n"
+        "Player  Wins  Losses  Ties  Games\nAda        3       1     2      6\nZoë        0       3     0      3\n"
     );
+}
+
+#[test]
+fn columns_line_up_on_screen_whatever_the_names_and_counts() {
+    let row = |text: &str, wins: u64| Standing {
+        name: name(text),
+        record: Record {
+            wins,
+            losses: 0,
+            ties: 0,
+        },
+    };
+    let scoreboard = Scoreboard::from_standings([
+        row("李小龍", u64::MAX),
+        row("Zoë 🎉", 2),
+        row("Ada", 1),
+    ]);
+
+    let text = shown(|r| r.show_scoreboard(&scoreboard));
+
+    // Every line is as wide on screen as the header: 李小龍 takes six columns, 🎉 two.
+    let widths: Vec<usize> = text.lines().map(unicode_width::UnicodeWidthStr::width).collect();
+    assert!(widths.iter().all(|&w| w == widths[0]), "{text}\n{widths:?}");
+    assert!(text.contains(&u64::MAX.to_string()), "{text}");
 }
 
 #[test]

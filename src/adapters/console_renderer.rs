@@ -4,6 +4,7 @@ use std::thread;
 use std::time::Duration;
 
 use colored::{ColoredString, Colorize};
+use unicode_width::UnicodeWidthStr;
 
 use crate::app::Report;
 use crate::domain::{
@@ -128,6 +129,7 @@ impl<W: Write> ConsoleRenderer<W> {
         index: usize,
         width: usize,
         highlight: &[Position],
+        last: bool,
     ) -> String {
         let Some(position) = board.geometry().position(index) else {
             return " ".repeat(width);
@@ -137,11 +139,13 @@ impl<W: Write> ConsoleRenderer<W> {
             Some(mark) => mark.to_string(),
             None => position.number().to_string(),
         };
-        // Right-aligned with one space after, so numbers line up like a table's.
+        // Right-aligned with one space after (none at the end of a row), so numbers line
+        // up like a table's.
+        let after = if last { "" } else { " " };
         let padded = if lit && !self.colour {
             format!("{:>width$}", format!("[{text}]"))
         } else {
-            format!("{text:>inner$} ", inner = width - 1)
+            format!("{text:>inner$}{after}", inner = width - 1)
         };
         match (board.mark_at(position), lit) {
             (Some(_), true) if self.colour => {
@@ -198,7 +202,7 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
                 text.push_str(&format!("{margin}{rule}\n"));
             }
             let cells: Vec<String> = (0..size)
-                .map(|col| self.cell(board, row * size + col, width, highlight))
+                .map(|col| self.cell(board, row * size + col, width, highlight, col + 1 == size))
                 .collect();
             text.push_str(&format!(
                 "{}  {}\n",
@@ -375,35 +379,37 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
             self.write("No games recorded yet.\n");
             return;
         }
-        let width = scoreboard
+        let rows: Vec<[String; 5]> = scoreboard
             .standings()
             .iter()
-            .map(|s| s.name.as_str().chars().count())
-            .max()
-            .unwrap_or(0)
-            .max("Player".len());
-        let mut text = format!(
-            "\n{}\n",
-            self.paint(
-                &format!(
-                    "{:<width$}  {:>5}  {:>6}  {:>5}  {:>5}",
-                    "Player", "Wins", "Losses", "Ties", "Games"
-                ),
-                |s| s.bold()
-            )
-        );
-        for standing in scoreboard.standings() {
-            let r = standing.record;
-            let name = standing.name.as_str();
-            let pad = width - name.chars().count();
-            text.push_str(&format!(
-                "{name}{}  {:>5}  {:>6}  {:>5}  {:>5}\n",
-                " ".repeat(pad),
-                r.wins,
-                r.losses,
-                r.ties,
-                r.games()
-            ));
+            .map(|s| {
+                let r = s.record;
+                [s.name.to_string(), r.wins.to_string(), r.losses.to_string(), r.ties.to_string(), r.games().to_string()]
+            })
+            .collect();
+        let header = ["Player", "Wins", "Losses", "Ties", "Games"].map(String::from);
+        // Each column as wide as its widest entry on screen: a name's width is what the
+        // terminal gives it (two columns for 李, one for ë, two for 🎉), not its length.
+        let widths: Vec<usize> = (0..5)
+            .map(|column| {
+                rows.iter()
+                    .chain([&header])
+                    .map(|row| row[column].width())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let line = |row: &[String; 5]| {
+            let name = format!("{}{}", row[0], " ".repeat(widths[0] - row[0].width()));
+            let numbers: Vec<String> = (1..5)
+                .map(|c| format!("{:>w$}", row[c], w = widths[c]))
+                .collect();
+            format!("{name}  {}", numbers.join("  "))
+        };
+        let mut text = format!("{}\n", self.paint(&line(&header), |s| s.bold()));
+        for row in &rows {
+            text.push_str(&line(row));
+            text.push('\n');
         }
         self.write(&text);
     }
