@@ -157,9 +157,13 @@ pub struct ScoresArgs {
     #[arg(long)]
     pub json: bool,
 
-    /// Clear the scoreboard first (an unreadable file is moved aside, not deleted)
+    /// Clear the scoreboard first (the old file is kept beside the new one, not deleted)
     #[arg(long)]
     pub reset: bool,
+
+    /// With --reset: clear without asking (needed when not run from a terminal)
+    #[arg(long, requires = "reset")]
+    pub yes: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

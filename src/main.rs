@@ -25,7 +25,7 @@ use tictactoe::players::{ComputerFactory, Level, MinimaxAI, StandardComputers};
 use tictactoe::ports::{Input, InputHandler, Renderer, Reset, ScoreStore, StoreError};
 
 use crate::cli::Cli;
-use crate::config::{Config, ConfigError, Scoreboard, Task, UsageError};
+use crate::config::{Config, ConfigError, Confirm, Scoreboard, Task, UsageError};
 
 /// Exit status for a failure, including a `play` game whose input ended before it did.
 const FAILURE: u8 = 1;
@@ -33,6 +33,8 @@ const FAILURE: u8 = 1;
 const USAGE: u8 = 2;
 
 fn main() -> ExitCode {
+    // One decision for every painter: ours and the `colored` crate's.
+    colored::control::set_override(colour());
     let default_folder =
         directories::ProjectDirs::from("", "", "tictactoe").map(|dirs| dirs.data_dir().to_owned());
     let config = match Config::build(Cli::parse(), default_folder) {
@@ -138,8 +140,7 @@ type Keyboard = ConsoleInput<io::StdinLock<'static>>;
 type ConsoleSession = Session<Screen, Keyboard, JsonFileStore, StandardComputers>;
 
 fn colour() -> bool {
-    // colored already honours NO_COLOR, CLICOLOR_FORCE and whether stdout is a terminal.
-    colored::control::SHOULD_COLORIZE.should_colorize()
+    config::colour_wanted(|name| std::env::var(name).ok(), io::stdout().is_terminal())
 }
 
 fn console_renderer(scoreboard: &Scoreboard) -> Screen {
@@ -164,10 +165,20 @@ fn console_session(
     Session::new(Rc::new(renderer), input, store, computers)
 }
 
-fn scores(store: &JsonFileStore, json: bool, reset: bool) -> Result<ExitCode, Failure> {
-    if reset {
+fn scores(store: &JsonFileStore, json: bool, reset: Option<Confirm>) -> Result<ExitCode, Failure> {
+    if let Some(confirm) = reset {
+        if confirm == Confirm::Ask && !reset_confirmed(store) {
+            return Ok(ExitCode::SUCCESS);
+        }
         match store.reset().map_err(Failure::Store)? {
-            Reset::Cleared => eprintln!("Scoreboard cleared: {}", store.path().display()),
+            Reset::Cleared { kept: None } => {
+                eprintln!("Scoreboard cleared: {}", store.path().display())
+            }
+            Reset::Cleared { kept: Some(old) } => eprintln!(
+                "Scoreboard cleared: {}; the old one is kept as {}",
+                store.path().display(),
+                old.display()
+            ),
             Reset::MovedAside(old) => eprintln!(
                 "The unreadable scoreboard was moved to {}; a new one was started at {}",
                 old.display(),
@@ -182,6 +193,27 @@ fn scores(store: &JsonFileStore, json: bool, reset: bool) -> Result<ExitCode, Fa
         ConsoleRenderer::new(io::stdout(), colour()).show_scoreboard(&scoreboard);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Asks the person at the terminal before a reset; without one, `--yes` must say so.
+fn reset_confirmed(store: &JsonFileStore) -> bool {
+    if !io::stdin().is_terminal() {
+        usage_exit(UsageError {
+            subcommand: "scores",
+            message: "--reset clears the scoreboard: add --yes to do it without being asked"
+                .to_string(),
+        });
+    }
+    eprint!(
+        "Clear the scoreboard {}? The old file is kept beside it. [y/N]: ",
+        store.path().display()
+    );
+    let answer = ConsoleInput::new(io::stdin().lock()).read_line();
+    let yes = matches!(&answer, Input::Line(text) if matches!(text.trim().to_lowercase().as_str(), "y" | "yes"));
+    if !yes {
+        eprintln!("Nothing was changed.");
+    }
+    yes
 }
 
 fn analyze(
@@ -204,11 +236,18 @@ fn analyze(
         }
     };
     let invalid = if boards.is_empty() {
+        if io::stdin().is_terminal() {
+            eprintln!(
+                "Reading boards from standard input, one per line (such as xx./oo./...); \
+                 Ctrl-D ends."
+            );
+        }
         let input = ConsoleInput::new(io::stdin().lock());
         let lines = std::iter::from_fn(|| match input.read_line() {
             Input::Line(line) => Some(line),
             Input::End => None,
-        });
+        })
+        .filter(|line| !line.trim().is_empty());
         analyze_all(&mut analyzer, lines, emit)
     } else {
         analyze_all(&mut analyzer, boards, emit)

@@ -131,8 +131,8 @@ pub trait InputHandler {
 /// What `reset` did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reset {
-    /// The scores were cleared.
-    Cleared,
+    /// The scores were cleared; the old file, if it held any, is kept under `kept`.
+    Cleared { kept: Option<PathBuf> },
     /// The old file could not be read, so it was kept under this name and a new one begun.
     MovedAside(PathBuf),
 }
@@ -157,6 +157,8 @@ pub enum StoreError {
         "there is no folder for the scoreboard: set TICTACTOE_SCOREBOARD or pass --scoreboard PATH"
     )]
     NoLocation,
+    #[error("{} is a folder: the scoreboard must be a file, such as {}", path.display(), path.join("scores.json").display())]
+    Folder { path: PathBuf },
 }
 
 /// Keeps the scoreboard between runs.

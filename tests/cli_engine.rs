@@ -108,6 +108,19 @@ fn first_decides_who_moves_when_the_counts_are_equal() {
 }
 
 #[test]
+fn an_empty_board_argument_is_an_invalid_board_like_any_other() {
+    for empty in ["", "///"] {
+        tictactoe()
+            .args(["analyze", "--json", empty])
+            .assert()
+            .code(2)
+            .stdout(predicate::str::contains(
+                "\"error\":\"a 3x3 board has 9 cells, not 0\"",
+            ));
+    }
+}
+
+#[test]
 fn without_boards_analyze_reads_stdin_one_per_line_skipping_blank_lines() {
     let output = tictactoe()
         .args(["analyze", "--json"])

@@ -215,16 +215,16 @@ fn columns_line_up_on_screen_whatever_the_names_and_counts() {
             ties: 0,
         },
     };
-    let scoreboard = Scoreboard::from_standings([
-        row("李小龍", u64::MAX),
-        row("Zoë 🎉", 2),
-        row("Ada", 1),
-    ]);
+    let scoreboard =
+        Scoreboard::from_standings([row("李小龍", u64::MAX), row("Zoë 🎉", 2), row("Ada", 1)]);
 
     let text = shown(|r| r.show_scoreboard(&scoreboard));
 
     // Every line is as wide on screen as the header: 李小龍 takes six columns, 🎉 two.
-    let widths: Vec<usize> = text.lines().map(unicode_width::UnicodeWidthStr::width).collect();
+    let widths: Vec<usize> = text
+        .lines()
+        .map(unicode_width::UnicodeWidthStr::width)
+        .collect();
     assert!(widths.iter().all(|&w| w == widths[0]), "{text}\n{widths:?}");
     assert!(text.contains(&u64::MAX.to_string()), "{text}");
 }

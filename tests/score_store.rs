@@ -168,7 +168,14 @@ fn reset_clears_a_readable_scoreboard() {
     let (store, _) = store_in(&folder);
     store.record(&ada_beats_bob()).unwrap();
 
-    assert_eq!(store.reset().unwrap(), Reset::Cleared);
+    let kept = match store.reset().unwrap() {
+        Reset::Cleared { kept: Some(kept) } => kept,
+        other => panic!("expected the old file kept, got {other:?}"),
+    };
+    assert_eq!(
+        JsonFileStore::new(&kept).load().unwrap().standings().len(),
+        2
+    );
     assert!(store.load().unwrap().is_empty());
 }
 

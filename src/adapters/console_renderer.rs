@@ -384,7 +384,13 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
             .iter()
             .map(|s| {
                 let r = s.record;
-                [s.name.to_string(), r.wins.to_string(), r.losses.to_string(), r.ties.to_string(), r.games().to_string()]
+                [
+                    s.name.to_string(),
+                    r.wins.to_string(),
+                    r.losses.to_string(),
+                    r.ties.to_string(),
+                    r.games().to_string(),
+                ]
             })
             .collect();
         let header = ["Player", "Wins", "Losses", "Ties", "Games"].map(String::from);
