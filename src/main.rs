@@ -289,9 +289,17 @@ fn simulate(
         println!("{}", tally_json(&tally, seconds));
     } else {
         let [x, o] = names;
+        let games = match tally.games {
+            1 => "1 game".to_string(),
+            n => format!("{n} games"),
+        };
+        let draws = match tally.draws {
+            1 => "1 draw".to_string(),
+            n => format!("{n} draws"),
+        };
         println!(
-            "{} games, {x} (X) vs {o} (O): X won {}, O won {}, {} draws, in {seconds:.3} s.",
-            tally.games, tally.x_wins, tally.o_wins, tally.draws
+            "{games}, {x} (X) vs {o} (O): X won {}, O won {}, {draws}, in {seconds:.3} s.",
+            tally.x_wins, tally.o_wins
         );
     }
     Ok(ExitCode::SUCCESS)

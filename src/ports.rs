@@ -29,6 +29,8 @@ pub enum Prompt {
     },
     /// Human vs Human, Human vs Computer or Computer vs Computer.
     Mode,
+    /// Which side the person plays against the computer.
+    Side,
     /// The level of the computer playing `mark`.
     Level { mark: Mark },
     /// The name of the human playing `mark`; an empty answer takes `default`.
@@ -67,6 +69,7 @@ pub enum Notice {
         x: PlayerName,
         o: PlayerName,
         first: Mark,
+        geometry: Geometry,
     },
     Moved {
         name: PlayerName,

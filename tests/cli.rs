@@ -383,10 +383,10 @@ fn colour_is_off_when_piped_or_with_no_color_and_on_when_forced() {
 fn the_menu_plays_a_game_against_the_computer_then_quits() {
     let folder = TempDir::new().unwrap();
     let scoreboard = scoreboard_in(&folder);
-    // Human vs Computer, named Ada, Impossible, 3 x 3, three in a row, X first (all
-    // defaults); then Ada tries every cell in turn (taken ones are refused), and finally
-    // declines another game.
-    let input = "2\nAda\n\n\n\n\n1\n2\n3\n4\n5\n6\n7\n8\n9\nn\n";
+    // Human vs Computer, Ada plays X, Impossible, 3 x 3, X first (all defaults); then
+    // Ada tries every cell in turn (taken ones are refused), and finally declines
+    // another game.
+    let input = "2\n\nAda\n\n\n\n1\n2\n3\n4\n5\n6\n7\n8\n9\nn\n";
 
     tictactoe(&scoreboard)
         .write_stdin(input)

@@ -159,9 +159,9 @@ fn analyze_without_json_draws_the_board_and_gives_the_verdict() {
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "X to move. X can force a win in 3 moves, counting this one.",
+            "X to move. X can force a win in 2 moves of its own, this one included.",
         ))
-        .stdout(predicate::str::contains("Best moves: 3."))
+        .stdout(predicate::str::contains("Best move: 3."))
         .stdout(predicate::str::contains(
             "The Impossible player would play 3.",
         ));

@@ -287,3 +287,65 @@ fn an_estimate_says_it_is_not_proven() {
         "Not proven in the time allowed: the search found no forced win for either side.\nBest moves found: 24, 32.\n"
     );
 }
+
+fn analysis(
+    verdict: tictactoe::domain::Verdict,
+    plies: usize,
+    best: &[usize],
+) -> tictactoe::domain::Analysis {
+    tictactoe::domain::Analysis {
+        verdict,
+        plies,
+        best_moves: best
+            .iter()
+            .map(|&n| Geometry::classic().position(n - 1).unwrap())
+            .collect(),
+        exact: true,
+    }
+}
+
+#[test]
+fn a_forced_win_counts_the_players_own_moves_and_one_best_move_is_singular() {
+    let win = analysis(tictactoe::domain::Verdict::Win, 5, &[8]);
+
+    let text = shown(|r| r.show_analysis(Mark::X, &win));
+
+    assert_eq!(
+        text,
+        "X can force a win in 3 moves of its own, this one included.\nBest move: 8.\n"
+    );
+}
+
+#[test]
+fn a_lost_position_says_every_move_loses_and_which_last_longest() {
+    let loss = analysis(tictactoe::domain::Verdict::Loss, 4, &[2, 4]);
+
+    let text = shown(|r| r.show_analysis(Mark::O, &loss));
+
+    assert_eq!(
+        text,
+        "O loses against perfect play: every move loses. These hold out longest, for 2 moves of O's own.\nLongest-lasting moves: 2, 4.\n"
+    );
+}
+
+#[test]
+fn a_game_announces_its_board_and_run() {
+    let notice = Notice::GameStarts {
+        x: name("Ada"),
+        o: name("Bob"),
+        first: Mark::O,
+        geometry: Geometry::new(5, 4).unwrap(),
+    };
+
+    assert_eq!(
+        shown(|r| r.show_notice(&notice)),
+        "\nAda (X) vs Bob (O) on 5 x 5, 4 in a row wins. O moves first.\n"
+    );
+}
+
+#[test]
+fn end_of_input_is_announced_on_a_line_of_its_own() {
+    let text = shown(|r| r.show_notice(&Notice::InputClosed));
+
+    assert!(text.starts_with("\nInput ended"), "{text:?}");
+}

@@ -174,8 +174,18 @@ fn level_menu() -> String {
     Level::ALL
         .iter()
         .enumerate()
-        .map(|(i, level)| format!("  {}  {level}\n", i + 1))
+        .map(|(i, level)| format!("  {}  {level:<10}  {}\n", i + 1, how_it_plays(*level)))
         .collect()
+}
+
+/// One line on each level, for people choosing one.
+pub fn how_it_plays(level: Level) -> &'static str {
+    match level {
+        Level::Random => "plays any empty cell",
+        Level::Easy => "takes a win it can see, otherwise plays at random",
+        Level::Medium => "wins when it can and blocks a single threat, but falls for a fork",
+        Level::Impossible => "plays perfectly: it never loses",
+    }
 }
 
 impl<W: Write> Renderer for ConsoleRenderer<W> {
@@ -239,6 +249,7 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
             Prompt::Name { mark, default } => {
                 format!("Name for the player of {} [{default}]: ", self.mark(*mark))
             }
+            Prompt::Side => "Your side, x or o? [x]: ".to_string(),
             Prompt::FirstMover => "Who moves first, x or o? [x]: ".to_string(),
             Prompt::Size => "Board size, 3 to 7 [3]: ".to_string(),
             Prompt::Win { size } => format!("Marks in a row to win, 3 to {size} [{size}]: "),
@@ -259,10 +270,10 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
                  q leaves (a game left unfinished is not recorded).",
                 geometry.cell_count()
             ),
-            Prompt::Name { .. } => "Type a name (up to 40 characters) or press Enter for the one in [brackets]. \
-                                    Names are compared without regard to case: \"ada\" and \"Ada\" share a \
-                                    scoreboard row.\nq leaves."
-                .to_string(),
+            Prompt::Level { .. } => format!(
+                "Type a level's number or name, or press Enter for the one in [brackets]:\n{}q leaves.",
+                level_menu()
+            ),
             _ => "Type one of the choices shown, or press Enter for the one in [brackets].\nq leaves.".to_string(),
         };
         self.write(&format!("{specific}\nh shows this help.\n"));
@@ -282,14 +293,22 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
     fn show_notice(&self, notice: &Notice) {
         let text = match notice {
             Notice::Welcome => format!(
-                "{}\nGet a full row, column or diagonal to win. At any prompt, h shows help and q leaves.\n\n",
+                "{}\nTake turns placing your mark; the first to complete a line of them wins. \
+                 At any prompt, h shows help and q leaves.\n\n",
                 self.paint("Tic Tac Toe", |s| s.bold())
             ),
-            Notice::GameStarts { x, o, first } => format!(
-                "\n{x} ({}) vs {o} ({}). {} moves first.\n",
+            Notice::GameStarts {
+                x,
+                o,
+                first,
+                geometry,
+            } => format!(
+                "\n{x} ({}) vs {o} ({}) on {size} x {size}, {} in a row wins. {} moves first.\n",
                 self.mark(Mark::X),
                 self.mark(Mark::O),
-                self.mark(*first)
+                geometry.win_length(),
+                self.mark(*first),
+                size = geometry.size(),
             ),
             Notice::Moved {
                 name,
@@ -303,8 +322,10 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
                 format!("{name} ({}) plays {position}.\n", self.mark(*mark))
             }
             Notice::Abandoned { by } => format!("{by} left. This game is not recorded.\n"),
+            // On a line of its own: input usually ends (Ctrl-D) right after a prompt.
             Notice::InputClosed => {
-                "Input ended, so the program stops here. Nothing unfinished was recorded.\n".into()
+                "\nInput ended, so the program stops here. Nothing unfinished was recorded.\n"
+                    .into()
             }
             Notice::NotSaved { reason, unreadable } => {
                 let fix = match (&self.reset_command, unreadable) {
@@ -339,26 +360,38 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
     }
 
     fn show_analysis(&self, to_move: Mark, analysis: &Analysis) {
+        let mark = self.mark(to_move);
+        // `plies` counts both sides' moves to the end; a person counts their own.
         let plies = analysis.plies;
-        let moves = if plies == 1 {
-            "1 move".to_string()
-        } else {
-            format!("{plies} moves")
+        let own = |count: usize| match count {
+            1 => "1 move".to_string(),
+            n => format!("{n} moves"),
         };
-        let verdict = match analysis.verdict {
-            Verdict::Win if plies == 1 => format!("{} wins with this move.", self.mark(to_move)),
-            Verdict::Win => format!(
-                "{} can force a win in {moves}, counting this one.",
-                self.mark(to_move)
+        let (verdict, label) = match analysis.verdict {
+            Verdict::Win if plies == 1 => (format!("{mark} wins with this move."), "Winning move"),
+            Verdict::Win => (
+                format!(
+                    "{mark} can force a win in {} of its own, this one included.",
+                    own(plies.div_ceil(2))
+                ),
+                "Best move",
             ),
-            Verdict::Draw if !analysis.exact => {
+            Verdict::Draw if !analysis.exact => (
                 "Not proven in the time allowed: the search found no forced win for either side."
-                    .to_string()
-            }
-            Verdict::Draw => "With best play from both sides this is a draw.".to_string(),
-            Verdict::Loss => format!(
-                "{} loses against perfect play; the best moves hold out for {moves}.",
-                self.mark(to_move)
+                    .to_string(),
+                "Best move found",
+            ),
+            Verdict::Draw => (
+                "With best play from both sides this is a draw.".to_string(),
+                "Best move",
+            ),
+            Verdict::Loss => (
+                format!(
+                    "{mark} loses against perfect play: every move loses. These hold out \
+                     longest, for {} of {mark}'s own.",
+                    own(plies / 2)
+                ),
+                "Longest-lasting move",
             ),
         };
         let best: Vec<String> = analysis
@@ -366,10 +399,10 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
             .iter()
             .map(ToString::to_string)
             .collect();
-        let label = if analysis.exact {
-            "Best moves"
-        } else {
-            "Best moves found"
+        // "Best move", "Best moves"; "Best move found", "Best moves found".
+        let label = match (best.len(), label.split_once(" move")) {
+            (1, _) | (_, None) => label.to_string(),
+            (_, Some((before, after))) => format!("{before} moves{after}"),
         };
         self.write(&format!("{verdict}\n{label}: {}.\n", best.join(", ")));
     }

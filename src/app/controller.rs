@@ -45,6 +45,7 @@ impl<R: Renderer, I: InputHandler> GameController<R, I> {
             x: game.seat(Mark::X).name(),
             o: game.seat(Mark::O).name(),
             first: game.game().to_move(),
+            geometry: game.game().board().geometry(),
         });
         self.renderer.show_board(game.game().board(), &[]);
         loop {

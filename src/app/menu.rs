@@ -99,6 +99,11 @@ pub fn win_length(text: &str, size: usize) -> Result<Geometry, Problem> {
         .ok_or_else(|| choice(text, &format!("a number from 3 to {size}")))
 }
 
+/// `x` or `o`; empty picks X: the side a person plays against the computer.
+pub fn side(text: &str) -> Result<Mark, Problem> {
+    first_mover(text)
+}
+
 /// `x` or `o`; empty picks X.
 pub fn first_mover(text: &str) -> Result<Mark, Problem> {
     match text.to_lowercase().as_str() {
