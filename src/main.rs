@@ -17,7 +17,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use tictactoe::adapters::{
-    ConsoleInput, ConsoleRenderer, JsonFileStore, report_json, scoreboard_json, tally_json,
+    ConsoleInput, ConsoleRenderer, JsonFileStore, discard_terminal_input, report_json,
+    scoreboard_json, tally_json,
 };
 use tictactoe::app::{Analyzer, GameEnd, Report, Session, Tally, analyze_all};
 use tictactoe::domain::{Geometry, Mark};
@@ -160,7 +161,11 @@ fn console_session(
     seed: u64,
     think: Duration,
 ) -> ConsoleSession {
-    let input = Rc::new(ConsoleInput::new(io::stdin().lock()));
+    let mut input = ConsoleInput::new(io::stdin().lock());
+    if io::stdin().is_terminal() {
+        input = input.discarding_with(discard_terminal_input);
+    }
+    let input = Rc::new(input);
     let computers = StandardComputers::new(seed, think);
     Session::new(Rc::new(renderer), input, store, computers)
 }

@@ -129,6 +129,10 @@ pub enum Input {
 #[cfg_attr(test, mockall::automock)]
 pub trait InputHandler {
     fn read_line(&self) -> Input;
+
+    /// Forgets whatever was typed but not read yet: keys pressed while the computer was
+    /// thinking are not the person's next answer.
+    fn discard_typed_ahead(&self);
 }
 
 /// What `reset` did.

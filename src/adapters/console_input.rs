@@ -10,6 +10,8 @@ use crate::ports::{Input, InputHandler};
 /// (the rest of it is skipped), and end of input or a read error is [`Input::End`].
 pub struct ConsoleInput<B> {
     reader: RefCell<B>,
+    /// Empties the terminal's queue of typed-ahead input (none for a pipe or a buffer).
+    discard: Option<fn()>,
 }
 
 impl<B: BufRead> ConsoleInput<B> {
@@ -19,9 +21,26 @@ impl<B: BufRead> ConsoleInput<B> {
     pub fn new(reader: B) -> Self {
         ConsoleInput {
             reader: RefCell::new(reader),
+            discard: None,
         }
     }
+
+    /// Reading from a terminal: `discard_typed_ahead` empties its input queue.
+    pub fn discarding_with(mut self, discard: fn()) -> Self {
+        self.discard = Some(discard);
+        self
+    }
 }
+
+/// Empties standard input's queue when it is a terminal (lines typed but not yet read).
+#[cfg(unix)]
+pub fn discard_terminal_input() {
+    let _ = rustix::termios::tcflush(std::io::stdin(), rustix::termios::QueueSelector::IFlush);
+}
+
+/// Elsewhere there is no queue to empty.
+#[cfg(not(unix))]
+pub fn discard_terminal_input() {}
 
 impl<B: BufRead> InputHandler for ConsoleInput<B> {
     fn read_line(&self) -> Input {
@@ -47,6 +66,12 @@ impl<B: BufRead> InputHandler for ConsoleInput<B> {
             skip_rest_of_line(&mut *reader);
         }
         Input::Line(String::from_utf8_lossy(&line).into_owned())
+    }
+
+    fn discard_typed_ahead(&self) {
+        if let Some(discard) = self.discard {
+            discard();
+        }
     }
 }
 

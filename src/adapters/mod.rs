@@ -6,7 +6,7 @@ mod console_renderer;
 mod json_store;
 mod report;
 
-pub use console_input::ConsoleInput;
+pub use console_input::{ConsoleInput, discard_terminal_input};
 pub use console_renderer::ConsoleRenderer;
 pub use json_store::{Disk, DurableWrite, JsonFileStore};
 pub use report::{report_json, scoreboard_json, tally_json};
