@@ -27,6 +27,10 @@ pub struct Cli {
     #[arg(long = "think-ms", global = true, value_name = "MS")]
     pub think_ms: Option<u64>,
 
+    /// Play line by line, as for a pipe or a screen reader, even on a terminal
+    #[arg(long, global = true)]
+    pub plain: bool,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }

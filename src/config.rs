@@ -23,6 +23,8 @@ pub struct Config {
     pub seed: u64,
     /// How long Impossible thinks per move.
     pub think: Duration,
+    /// `--plain`: the line-by-line console even on a terminal.
+    pub plain: bool,
     pub task: Task,
 }
 
@@ -133,6 +135,7 @@ impl Config {
             scoreboard,
             seed,
             think,
+            plain: cli.plain,
             task,
         })
     }

@@ -16,6 +16,7 @@ use clap::{CommandFactory, Parser};
 use indicatif::{ProgressBar, ProgressDrawTarget};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
+use tictactoe::adapters::terminal::{Ending, Start, run_full_screen};
 use tictactoe::adapters::{
     ConsoleInput, ConsoleRenderer, JsonFileStore, discard_terminal_input, report_json,
     scoreboard_json, tally_json,
@@ -92,7 +93,16 @@ fn fail(error: &dyn std::error::Error, scoreboard: Option<&Scoreboard>) -> ExitC
 fn run(config: Config) -> Result<ExitCode, Failure> {
     let store = JsonFileStore::new(&config.scoreboard.path);
     let renderer = || console_renderer(&config.scoreboard);
+    let thinking = (config.seed, config.think);
+    let full_screen = !config.plain
+        && io::stdin().is_terminal()
+        && io::stdout().is_terminal()
+        && std::env::var("TERM").is_ok_and(|term| term != "dumb");
     match config.task {
+        Task::Menu if full_screen => full_screen_game(&store, thinking, Start::Menu),
+        Task::Play(settings) if full_screen && (settings.x.is_human() || settings.o.is_human()) => {
+            full_screen_game(&store, thinking, Start::Game(settings))
+        }
         Task::Scores { json, reset } => scores(&store, json, reset),
         Task::Play(settings) => {
             let mut session = console_session(renderer(), store, config.seed, config.think);
@@ -133,6 +143,21 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             session.run()?;
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+/// The full-screen game (`tictactoe` and `play` with a person, on a terminal).
+fn full_screen_game(
+    store: &JsonFileStore,
+    (seed, think): (u64, Duration),
+    start: Start,
+) -> Result<ExitCode, Failure> {
+    let mut computers = StandardComputers::new(seed, think);
+    match run_full_screen(&mut computers, store, colour(), start)? {
+        Ok(Ending::Quit) => Ok(ExitCode::SUCCESS),
+        // The status a shell gives a program stopped by Ctrl-C.
+        Ok(Ending::Interrupted) => Ok(ExitCode::from(130)),
+        Err(error) => Err(error.into()),
     }
 }
 

@@ -6,10 +6,9 @@ use std::time::Duration;
 use colored::{ColoredString, Colorize};
 use unicode_width::UnicodeWidthStr;
 
+use super::words::{how_it_plays, refused};
 use crate::app::Report;
-use crate::domain::{
-    Analysis, Board, FinishedGame, Mark, Outcome, Position, Refusal, Scoreboard, Verdict,
-};
+use crate::domain::{Analysis, Board, FinishedGame, Mark, Outcome, Position, Scoreboard, Verdict};
 use crate::players::Level;
 use crate::ports::{Notice, Problem, Prompt, Renderer};
 
@@ -157,35 +156,12 @@ impl<W: Write> ConsoleRenderer<W> {
     }
 }
 
-/// A refusal, in the console's words.
-fn refused(refusal: &Refusal) -> String {
-    match refusal {
-        Refusal::Occupied(cell) => format!("cell {cell} is already taken: choose an empty one"),
-        Refusal::OffBoard(cell) => format!("there is no cell {cell} on this board"),
-        Refusal::NotYourTurn(mark) => format!("it is not {mark}'s turn"),
-        Refusal::ComputerSeat(mark) => format!("the computer plays {mark}"),
-        Refusal::GameOver => "the game is over".to_string(),
-        Refusal::NothingToUndo => "there is no move of yours to take back yet".to_string(),
-        Refusal::NoHints => "there are no hints in this game".to_string(),
-    }
-}
-
 fn level_menu() -> String {
     Level::ALL
         .iter()
         .enumerate()
         .map(|(i, level)| format!("  {}  {level:<10}  {}\n", i + 1, how_it_plays(*level)))
         .collect()
-}
-
-/// One line on each level, for people choosing one.
-pub fn how_it_plays(level: Level) -> &'static str {
-    match level {
-        Level::Random => "plays any empty cell",
-        Level::Easy => "takes a win it can see, otherwise plays at random",
-        Level::Medium => "wins when it can and blocks a single threat, but falls for a fork",
-        Level::Impossible => "plays perfectly: it never loses",
-    }
 }
 
 impl<W: Write> Renderer for ConsoleRenderer<W> {

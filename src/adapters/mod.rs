@@ -1,10 +1,12 @@
-//! The outside world: a console to draw on and read from, and a JSON file for the
-//! scoreboard. Each implements a trait from `ports`; only `main.rs` names them.
+//! The outside world: a line-by-line console, a full-screen terminal, and a JSON file for
+//! the scoreboard. Only `main.rs` names them.
 
 mod console_input;
 mod console_renderer;
 mod json_store;
 mod report;
+pub mod terminal;
+mod words;
 
 pub use console_input::{ConsoleInput, discard_terminal_input};
 pub use console_renderer::ConsoleRenderer;
