@@ -21,3 +21,6 @@ pub use menu_form::{FormOutcome, MenuForm};
 pub use run::{Ending, Start, run_full_screen};
 
 use super::words;
+
+#[cfg(test)]
+mod tests;
