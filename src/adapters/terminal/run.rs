@@ -15,7 +15,7 @@ use ratatui::crossterm::event::{
 };
 use ratatui::crossterm::execute;
 use ratatui::crossterm::terminal::{
-    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+    Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
 
 use super::game_screen::{Flow, GameScreen};
@@ -57,7 +57,6 @@ pub fn run_full_screen<R: Recorder + Copy + Sync>(
 ) -> io::Result<Result<Ending, ComputerError>> {
     let _restore = RawScreen::enter()?;
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
-    terminal.clear()?;
     let mut next = match start {
         Start::Menu => None,
         Start::Game(settings) => Some(settings),
@@ -127,8 +126,12 @@ fn play<R: Recorder + Sync>(
                 None => return Ok(Ok(AfterGame::Interrupted)),
             };
             screen.show_events(game, events);
-            if game.end().is_none() && !pause(terminal, screen, game, watching)? {
-                return Ok(Ok(AfterGame::Interrupted));
+            // Two computers: a pause between moves, so that people can follow.
+            if watching
+                && game.end().is_none()
+                && let Some(leaving) = pause(terminal, screen, game)?
+            {
+                return Ok(Ok(leaving));
             }
             continue;
         }
@@ -169,8 +172,10 @@ fn think<R: Recorder + Sync>(
     let started = Instant::now();
     // While the match is busy on the other thread, the screen is what it was when
     // thinking began, with the clock on the status line moving on.
-    terminal.draw(|frame| screen.draw(frame, game, Some(Duration::ZERO)))?;
-    let shown = terminal.current_buffer_mut().clone();
+    let shown = terminal
+        .draw(|frame| screen.draw(frame, game, Some(Duration::ZERO)))?
+        .buffer
+        .clone();
     let thinker = screen.thinker(game);
     let answer = thread::scope(|scope| -> io::Result<_> {
         let worker = scope.spawn(|| game.advance());
@@ -194,14 +199,13 @@ fn think<R: Recorder + Sync>(
     })
 }
 
-/// Lets a computer's move be seen. Keys are dropped, but for Ctrl-C (false) and, when
-/// two computers play, q to leave.
+/// Lets a computer's move be seen before the other computer moves. Keys are dropped,
+/// but for Ctrl-C and q (which asks first): `Some` says how the program is left.
 fn pause<R: Recorder>(
     terminal: &mut Screen,
     screen: &mut GameScreen,
     game: &mut Match<R>,
-    watching: bool,
-) -> io::Result<bool> {
+) -> io::Result<Option<AfterGame>> {
     terminal.draw(|frame| screen.draw(frame, game, None))?;
     let until = Instant::now() + COMPUTER_PAUSE;
     while let Some(left) = until.checked_duration_since(Instant::now()) {
@@ -210,10 +214,10 @@ fn pause<R: Recorder>(
         }
         if let TermEvent::Key(key) = event::read()? {
             if is_interrupt(key.code, key.modifiers) {
-                return Ok(false);
+                return Ok(Some(AfterGame::Interrupted));
             }
-            if watching && matches!(key.code, KeyCode::Char('q') | KeyCode::Esc) {
-                // Two computers: nobody's turn to wait for, so the question is asked now.
+            if matches!(key.code, KeyCode::Char('q') | KeyCode::Esc) {
+                // Nobody's turn to wait for, so the question is asked now.
                 screen.on_key(game, key);
                 terminal.draw(|frame| screen.draw(frame, game, None))?;
                 let answer = loop {
@@ -223,14 +227,15 @@ fn pause<R: Recorder>(
                         break answer;
                     }
                 };
-                if screen.on_key(game, answer) == Flow::Interrupt {
-                    return Ok(false);
-                }
-                return Ok(true);
+                return Ok(match screen.on_key(game, answer) {
+                    Flow::Continue => None,
+                    Flow::Leave => Some(AfterGame::Quit),
+                    Flow::Interrupt => Some(AfterGame::Interrupted),
+                });
             }
         }
     }
-    Ok(true)
+    Ok(None)
 }
 
 /// Waits up to `wait` for a key; true if it was Ctrl-C. Any other key is dropped.
@@ -259,7 +264,14 @@ impl RawScreen {
             previous(info);
         }));
         enable_raw_mode()?;
-        execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+        // Cleared with a plain escape code: ratatui's own clear asks the terminal where
+        // the cursor is, which not every terminal answers.
+        execute!(
+            io::stdout(),
+            EnterAlternateScreen,
+            EnableMouseCapture,
+            Clear(ClearType::All)
+        )?;
         Ok(RawScreen)
     }
 }
