@@ -288,8 +288,13 @@ impl GameScreen {
             Paragraph::new(self.message.as_str()).wrap(Wrap { trim: true }),
             message,
         );
+        let watching = Mark::ALL
+            .iter()
+            .all(|&mark| matches!(game.seat(mark), Seat::Computer(_)));
         let footer = if game.end().is_some() {
             "r play again · s swap sides · m menu · q quit"
+        } else if watching {
+            "q leave · Ctrl-C quit at once"
         } else {
             "arrows/hjkl move · Enter play · ? hint · u undo · q leave · F1 help"
         };
