@@ -46,16 +46,15 @@ impl<B: BufRead> InputHandler for ConsoleInput<B> {
     fn read_line(&self) -> Input {
         let mut reader = self.reader.borrow_mut();
         let mut line = Vec::new();
-        loop {
-            match (&mut *reader)
-                .take(Self::MAX_LINE as u64)
-                .read_until(b'\n', &mut line)
-            {
-                Ok(0) if line.is_empty() => return Input::End,
-                Ok(_) => break,
-                Err(error) if error.kind() == ErrorKind::Interrupted => continue,
-                Err(_) => return Input::End,
-            }
+        // `read_until` itself tries again after `Interrupted`; any other error means
+        // nothing more will come.
+        match (&mut *reader)
+            .take(Self::MAX_LINE as u64)
+            .read_until(b'\n', &mut line)
+        {
+            Ok(0) if line.is_empty() => return Input::End,
+            Ok(_) => {}
+            Err(_) => return Input::End,
         }
         if line.last() == Some(&b'\n') {
             line.pop();

@@ -168,6 +168,8 @@ mod tests {
     }
 
     #[rstest]
+    #[case::random_by_number("1", Level::Random)]
+    #[case::random_by_name("random", Level::Random)]
     #[case::by_number("3", Level::Medium)]
     #[case::by_name("Easy", Level::Easy)]
     #[case::default("", Level::Impossible)]
