@@ -1,5 +1,5 @@
 use std::cell::RefCell;
-use std::io::{BufRead, ErrorKind, Read};
+use std::io::{BufRead, Read};
 
 use crate::ports::{Input, InputHandler};
 
