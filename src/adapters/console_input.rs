@@ -117,7 +117,7 @@ mod tests {
             .expect_read()
             .times(1)
             .in_sequence(&mut seq)
-            .returning(|_| Err(io::Error::from(ErrorKind::Interrupted)));
+            .returning(|_| Err(io::Error::from(io::ErrorKind::Interrupted)));
         stdin
             .expect_read()
             .times(1)

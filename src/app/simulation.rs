@@ -48,7 +48,7 @@ pub fn simulate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{GameState, PlayerName, Position};
+    use crate::domain::{PlayerName, Position};
     use crate::players::MockComputer;
 
     /// A computer that always plays the first empty cell.
