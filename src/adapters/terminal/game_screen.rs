@@ -73,6 +73,11 @@ impl GameScreen {
         self.cursor
     }
 
+    /// Shows `text` on the message line until something else happens.
+    pub fn note(&mut self, text: &str) {
+        self.message = text.to_string();
+    }
+
     /// Handles one key on a person's turn (or after the game).
     pub fn on_key<R: Recorder>(&mut self, game: &mut Match<R>, key: KeyEvent) -> Flow {
         if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {

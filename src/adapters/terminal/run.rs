@@ -147,6 +147,11 @@ fn play<R: Recorder + Sync>(
                         _ => {}
                     }
                 }
+                if key.code == KeyCode::Char('?') && game.end().is_none() {
+                    // On a large board the hint takes up to the thinking time: say so first.
+                    screen.note("Looking for the best moves…");
+                    terminal.draw(|frame| screen.draw(frame, game, None))?;
+                }
                 match screen.on_key(game, key) {
                     Flow::Continue => {}
                     // As at the line-by-line console, leaving a game leaves the program.
