@@ -2,7 +2,7 @@ use std::time::{Duration, Instant};
 
 /// Where the engine reads the time, so that tests can set it.
 #[cfg_attr(test, mockall::automock)]
-pub trait Clock {
+pub trait Clock: Send + Sync {
     /// Time since some fixed moment; only differences matter.
     fn now(&self) -> Duration;
 }

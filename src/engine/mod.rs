@@ -4,7 +4,11 @@
 mod bits;
 mod clock;
 mod estimator;
+mod hashing;
 mod lookahead;
+mod outcome;
+mod pairing;
+mod prover;
 mod solver;
 mod symmetry;
 
