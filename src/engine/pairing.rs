@@ -80,6 +80,29 @@ impl Pairing {
     }
 }
 
+/// The Erdős–Selfridge test: another proof without search that the attacker can never
+/// complete a line. Each line without a defender mark and with `e` empty cells carries
+/// danger `2^-e`; if the total is below 1 with the defender to move (below 1/2 with
+/// the attacker to move), the defender, always taking the cell of most danger, keeps
+/// every line from being completed. It needs no matching, only one pass over the lines,
+/// and it holds where many lines are each far from done, where pairing runs out of cells.
+pub fn danger_is_low(masks: &[u64], attacker: u64, defender: u64, attacker_to_move: bool) -> bool {
+    // In units of 2^-49 (no line has more than 49 empty cells): 2^-e is 2^(49 - e).
+    const ONE: u64 = 1 << 49;
+    let empty_cells = !(attacker | defender);
+    let limit = if attacker_to_move { ONE / 2 } else { ONE };
+    let mut danger = 0u64;
+    for &mask in masks {
+        if mask & defender == 0 {
+            danger += 1 << (49 - (mask & empty_cells).count_ones());
+            if danger >= limit {
+                return false;
+            }
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,6 +134,24 @@ mod tests {
         let mut pairing = Pairing::default();
 
         assert!(!pairing.blocks_every_line(masks(5, 5), 0b1111, 1 << 24));
+    }
+
+    #[test]
+    fn seven_in_a_row_on_the_empty_7x7_board_carries_little_danger() {
+        // 16 lines of 7 empty cells: 16 / 128 = 1/8.
+        assert!(danger_is_low(masks(7, 7), 0, 0, true));
+    }
+
+    #[test]
+    fn three_in_a_row_on_the_empty_4x4_board_carries_too_much_danger() {
+        // 24 lines of 3 empty cells: 24 / 8 = 3.
+        assert!(!danger_is_low(masks(4, 3), 0, 0, false));
+    }
+
+    #[test]
+    fn a_line_one_mark_short_is_too_dangerous_with_the_attacker_to_move() {
+        // 7 x 7, seven in a row: X holds six of the top row (danger 1/2 on its own).
+        assert!(!danger_is_low(masks(7, 7), 0b11_1111, 1 << 48, true));
     }
 
     #[test]

@@ -26,7 +26,7 @@ use super::bits::Shape;
 use super::clock::{Deadline, TimeCheck};
 use super::hashing::MixHasher;
 use super::outcome::Outcome;
-use super::pairing::Pairing;
+use super::pairing::{Pairing, danger_is_low};
 use super::symmetry::Symmetries;
 use crate::domain::{Geometry, Verdict};
 
@@ -276,7 +276,7 @@ impl Prover {
         if let Some(known) = self.known(key, depth) {
             return known;
         }
-        if depth > 1 && self.pairing.blocks_every_line(self.shape.masks(), a, d) {
+        if depth > 1 && self.cannot_win(a, d, true) {
             self.remember(key, false, UNBOUNDED);
             return false;
         }
@@ -325,7 +325,7 @@ impl Prover {
         if let Some(known) = self.known(key, depth) {
             return known;
         }
-        if depth > 1 && self.pairing.blocks_every_line(self.shape.masks(), a, d) {
+        if depth > 1 && self.cannot_win(a, d, false) {
             self.remember(key, false, UNBOUNDED);
             return false;
         }
@@ -346,6 +346,12 @@ impl Prover {
         }
         self.remember(key, won, depth);
         won
+    }
+
+    /// The proofs without search that the attacker never completes a line.
+    fn cannot_win(&mut self, a: u64, d: u64, attacker_to_move: bool) -> bool {
+        let masks = self.shape.masks();
+        danger_is_low(masks, a, d, attacker_to_move) || self.pairing.blocks_every_line(masks, a, d)
     }
 
     /// Whether a side whose fullest live line is `most - 1` marks (0: no live line)
