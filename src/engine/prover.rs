@@ -58,8 +58,6 @@ pub struct Prover {
     table: HashMap<u128, Entry, BuildHasherDefault<MixHasher>>,
     pairing: Pairing,
     time: TimeCheck,
-    /// The positions visited since the prover was made, for measurements.
-    nodes: u64,
 }
 
 impl Prover {
@@ -70,17 +68,7 @@ impl Prover {
             table: HashMap::default(),
             pairing: Pairing::default(),
             time: TimeCheck::default(),
-            nodes: 0,
         }
-    }
-
-    pub fn shape(&self) -> &Shape {
-        &self.shape
-    }
-
-    /// Positions visited so far (a measure of work, for benchmarks and docs).
-    pub fn nodes(&self) -> u64 {
-        self.nodes
     }
 
     /// Whether `attacker` can force a win within `depth` of its own moves, with
@@ -139,33 +127,24 @@ impl Prover {
                 exact: true,
             });
         }
-        // Short wins first, one depth at a time: an unbounded search can lose itself in
-        // long lines while a win in a few moves is there to be found.
-        for depth in 2..=SHALLOW {
-            if let Some(outcome) = self.wins_within(me, opp, depth, deadline)? {
-                return Some(outcome);
-            }
-        }
-        let moves = self.shape.by_promise(empty, me, opp);
-        for bit in moves.clone() {
-            if self.wins(me | bit, opp, false, UNBOUNDED, deadline)? {
-                return Some(self.fastest_wins(me, opp, bit, deadline));
-            }
-        }
+        // Half the time to look for a win; if that runs out, the rest still goes to
+        // finding moves proven not to lose, which beats a guess.
+        let first_half = deadline.map(|d| d.part(0.5));
+        let win_proven_absent = match self.find_win(me, opp, first_half.as_ref()) {
+            Some(Some(win)) => return Some(self.fastest_wins(me, opp, win, deadline)),
+            Some(None) => true,
+            None => false,
+        };
         let mut holds = 0u64;
-        for bit in moves {
+        let mut complete = true;
+        for bit in self.shape.by_promise(empty, me, opp) {
             match self.wins(opp, me | bit, true, UNBOUNDED, deadline) {
                 Some(false) => holds |= bit,
                 Some(true) => {}
-                None if holds != 0 => {
-                    return Some(Outcome {
-                        verdict: Verdict::Draw,
-                        plies: left,
-                        best: holds,
-                        exact: false,
-                    });
+                None => {
+                    complete = false;
+                    break;
                 }
-                None => return None,
             }
         }
         if holds != 0 {
@@ -173,10 +152,33 @@ impl Prover {
                 verdict: Verdict::Draw,
                 plies: left,
                 best: holds,
-                exact: true,
+                exact: complete && win_proven_absent,
             });
         }
+        if !(complete && win_proven_absent) {
+            return None;
+        }
         Some(self.slowest_losses(me, opp, deadline))
+    }
+
+    /// A move that wins for `me` to move: `Some(None)` if there is none, `None` if the
+    /// deadline passed first. Short wins are looked for first, one depth at a time: an
+    /// unbounded search can lose itself in long lines while a quick win is there.
+    fn find_win(&mut self, me: u64, opp: u64, deadline: Option<&Deadline>) -> Option<Option<u64>> {
+        let empty = self.shape.all & !(me | opp);
+        for depth in 2..=SHALLOW {
+            for bit in self.shape.by_promise(empty, me, opp) {
+                if self.wins(me | bit, opp, false, depth - 1, deadline)? {
+                    return Some(Some(bit));
+                }
+            }
+        }
+        for bit in self.shape.by_promise(empty, me, opp) {
+            if self.wins(me | bit, opp, false, UNBOUNDED, deadline)? {
+                return Some(Some(bit));
+            }
+        }
+        Some(None)
     }
 
     /// The moves that win within `depth` moves, if there are any: `Some(None)` if none,
@@ -213,7 +215,7 @@ impl Prover {
             best: first,
             exact: false,
         };
-        for depth in SHALLOW + 1..UNBOUNDED {
+        for depth in 2..UNBOUNDED {
             match self.wins_within(me, opp, depth, deadline) {
                 Some(Some(outcome)) => return outcome,
                 Some(None) => {}
@@ -259,7 +261,6 @@ impl Prover {
         if self.time.expired(deadline) {
             return false;
         }
-        self.nodes += 1;
         let empty = self.shape.all & !(a | d);
         if empty == 0 || depth == 0 {
             return false;
@@ -304,7 +305,6 @@ impl Prover {
         if self.time.expired(deadline) {
             return false;
         }
-        self.nodes += 1;
         let empty = self.shape.all & !(a | d);
         if empty == 0 || depth == 0 {
             return false;
@@ -334,7 +334,9 @@ impl Prover {
         } else {
             self.shape.live_cells(a, d)
         };
-        let mut won = true;
+        // Never empty: the attacker's live line has an empty cell (checked above), so an
+        // AND over no moves cannot make a vacuous win.
+        let mut won = moves != 0;
         for bit in self.shape.by_promise(moves, d, a) {
             if !self.attack(a, d | bit, depth, deadline) {
                 won = false;
