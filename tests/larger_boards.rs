@@ -167,9 +167,9 @@ fn the_engine_is_exact_on_random_positions_with_few_empty_cells(
         MinimaxAI::impossible(StdRng::seed_from_u64(1)).thinking_for(Duration::from_secs(10));
 
     // Fewer on the larger boards, where the reference is slower: the suite stays quick.
-    let count = if size <= 5 { 40 } else { 12 };
+    let (count, most_empty) = if size <= 5 { (40, 10) } else { (12, 8) };
     for _ in 0..count {
-        let empty = rng.random_range(4..=10);
+        let empty = rng.random_range(4..=most_empty);
         let (cells, to_move) = random_position(&reference, size * size, empty, &mut rng);
         let board = fill_from_layout(BitBoard::new(geometry), &layout(&cells)).unwrap();
 

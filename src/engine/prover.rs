@@ -161,6 +161,21 @@ impl Prover {
         Some(self.slowest_losses(me, opp, deadline))
     }
 
+    /// Only the value of the position for `me` to move, the least work that proves it:
+    /// a winning move, else one move that does not lose. `None` if the deadline passed.
+    pub fn value(&mut self, me: u64, opp: u64, deadline: Option<&Deadline>) -> Option<Verdict> {
+        if self.find_win(me, opp, deadline)?.is_some() {
+            return Some(Verdict::Win);
+        }
+        let empty = self.shape.all & !(me | opp);
+        for bit in self.shape.by_promise(empty, me, opp) {
+            if !self.wins(opp, me | bit, true, UNBOUNDED, deadline)? {
+                return Some(Verdict::Draw);
+            }
+        }
+        Some(Verdict::Loss)
+    }
+
     /// A move that wins for `me` to move: `Some(None)` if there is none, `None` if the
     /// deadline passed first. Short wins are looked for first, one depth at a time: an
     /// unbounded search can lose itself in long lines while a quick win is there.

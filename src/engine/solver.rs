@@ -20,7 +20,7 @@ use super::hashing::MixHasher;
 use super::outcome::Outcome;
 use super::prover::Prover;
 use super::symmetry::Symmetries;
-use crate::domain::{Analysis, Board, Geometry, Mark};
+use crate::domain::{Analysis, Board, Geometry, Mark, Verdict};
 
 pub struct Solver {
     shape: Shape,
@@ -138,6 +138,23 @@ impl Solver {
                 .collect(),
             exact: outcome.exact,
         })
+    }
+
+    /// Only the verdict for `to_move`, without the best moves or the game's length:
+    /// the least work that proves it. `None` if the game is over.
+    pub fn value(&mut self, board: &dyn Board, to_move: Mark) -> Option<Verdict> {
+        if board.geometry() != self.shape.geometry || board.winner().is_some() || board.is_full() {
+            return None;
+        }
+        self.time.restart();
+        let me = board.bits(to_move);
+        let opp = board.bits(to_move.opponent());
+        if self.shape.cell_count() <= NEGAMAX_CELLS {
+            let score = self.negamax(me, opp, -INFINITY, INFINITY, None);
+            Some(Outcome::from_score(score, 0, self.empty_count(me, opp)).verdict)
+        } else {
+            self.prover_mut().value(me, opp, None)
+        }
     }
 
     fn empty_count(&self, me: u64, opp: u64) -> u32 {
