@@ -158,7 +158,9 @@ mod tests {
     fn lines_the_defender_has_blocked_need_no_pairs() {
         // 4 x 4, four in a row: ten lines would need 20 of the 16 cells, but with O on
         // both diagonals every line holds an O and nothing is left to pair.
-        let o = [0, 5, 10, 15, 3, 6, 9, 12].iter().fold(0u64, |m, c| m | 1 << c);
+        let o = [0, 5, 10, 15, 3, 6, 9, 12]
+            .iter()
+            .fold(0u64, |m, c| m | 1 << c);
         let mut pairing = Pairing::default();
 
         assert!(pairing.blocks_every_line(masks(4, 4), 0, o));

@@ -222,7 +222,13 @@ impl Prover {
 
     /// A won position: the moves that win fastest, searched one depth at a time.
     /// `first` is a move already proven to win, the answer if time runs out.
-    fn fastest_wins(&mut self, me: u64, opp: u64, first: u64, deadline: Option<&Deadline>) -> Outcome {
+    fn fastest_wins(
+        &mut self,
+        me: u64,
+        opp: u64,
+        first: u64,
+        deadline: Option<&Deadline>,
+    ) -> Outcome {
         let empty = self.shape.all & !(me | opp);
         let fallback = Outcome {
             verdict: Verdict::Win,
