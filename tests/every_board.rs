@@ -11,6 +11,7 @@ use std::time::Duration;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rstest::rstest;
+use rstest_reuse::{self, apply, template};
 use tictactoe::domain::{
     BitBoard, Board, Game, GameState, GameStatus, Geometry, Mark, Position, Verdict,
 };
@@ -40,6 +41,8 @@ fn impossible(seed: u64) -> MinimaxAI<StdRng> {
     MinimaxAI::impossible(StdRng::seed_from_u64(seed))
 }
 
+/// The boards proven in milliseconds even in a debug build.
+#[template]
 #[rstest]
 #[case::classic(3, 3)]
 #[case::three_on_4x4(4, 3)]
@@ -51,6 +54,9 @@ fn impossible(seed: u64) -> MinimaxAI<StdRng> {
 #[case::three_on_7x7(7, 3)]
 #[case::six_on_7x7(7, 6)]
 #[case::seven_on_7x7(7, 7)]
+fn quick_boards(#[case] size: usize, #[case] win: usize) {}
+
+#[apply(quick_boards)]
 fn the_solver_proves_the_known_value_of_the_empty_board(#[case] size: usize, #[case] win: usize) {
     let geometry = geometry(size, win);
 
@@ -197,17 +203,7 @@ fn impossible_keeps_the_value(size: usize, win: usize, games: u64) {
     }
 }
 
-#[rstest]
-#[case::classic(3, 3)]
-#[case::three_on_4x4(4, 3)]
-#[case::four_on_4x4(4, 4)]
-#[case::three_on_5x5(5, 3)]
-#[case::five_on_5x5(5, 5)]
-#[case::three_on_6x6(6, 3)]
-#[case::six_on_6x6(6, 6)]
-#[case::three_on_7x7(7, 3)]
-#[case::six_on_7x7(7, 6)]
-#[case::seven_on_7x7(7, 7)]
+#[apply(quick_boards)]
 fn impossible_never_falls_short_of_the_value(#[case] size: usize, #[case] win: usize) {
     impossible_keeps_the_value(size, win, 2);
 }

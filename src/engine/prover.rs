@@ -295,17 +295,9 @@ impl Prover {
             return false;
         }
         let key = self.key(a, d, true);
-        if let Some(known) = self.known(key, depth) {
-            return known;
-        }
-        if depth > 1 && self.cannot_win(a, d, true) {
-            self.remember(key, false, UNBOUNDED);
-            return false;
-        }
-        let moves = if blocks != 0 {
-            blocks
-        } else {
-            self.shape.live_cells(a, d)
+        let moves = match self.open(key, a, d, blocks, depth, true) {
+            Ok(moves) => moves,
+            Err(known) => return known,
         };
         let mut won = false;
         for bit in self.shape.by_promise(moves, a, d) {
@@ -343,17 +335,9 @@ impl Prover {
             return false;
         }
         let key = self.key(a, d, false);
-        if let Some(known) = self.known(key, depth) {
-            return known;
-        }
-        if depth > 1 && self.cannot_win(a, d, false) {
-            self.remember(key, false, UNBOUNDED);
-            return false;
-        }
-        let moves = if blocks != 0 {
-            blocks
-        } else {
-            self.shape.live_cells(a, d)
+        let moves = match self.open(key, a, d, blocks, depth, false) {
+            Ok(moves) => moves,
+            Err(known) => return known,
         };
         // Never empty: the attacker's live line has an empty cell (checked above), so an
         // AND over no moves cannot make a vacuous win.
@@ -369,6 +353,32 @@ impl Prover {
         }
         self.remember(key, won, depth);
         won
+    }
+
+    /// What every node does once the threat rules have not decided it: the table's
+    /// answer or a proof without search (`Err` with the answer), else the moves to try
+    /// (`Ok`): the one block if there is a threat, every live cell otherwise.
+    fn open(
+        &mut self,
+        key: u128,
+        a: u64,
+        d: u64,
+        blocks: u64,
+        depth: u8,
+        attacker_to_move: bool,
+    ) -> Result<u64, bool> {
+        if let Some(known) = self.known(key, depth) {
+            return Err(known);
+        }
+        if depth > 1 && self.cannot_win(a, d, attacker_to_move) {
+            self.remember(key, false, UNBOUNDED);
+            return Err(false);
+        }
+        Ok(if blocks != 0 {
+            blocks
+        } else {
+            self.shape.live_cells(a, d)
+        })
     }
 
     /// The proofs without search that the attacker never completes a line.
