@@ -37,7 +37,8 @@ pub const UNBOUNDED: u8 = 64;
 /// search.
 const SHALLOW: u8 = 6;
 
-/// The most positions the table holds before it starts again (about 200 MB).
+/// The most positions the table holds before it starts again (at most about 270 MB;
+/// the boards proven so far need at most tens of MB of it).
 const TABLE_LIMIT: usize = 1 << 22;
 
 /// What is known about one position, for its attacker.

@@ -1,5 +1,10 @@
 //! The exact solver behind the Impossible level.
 //!
+//! Two searches under one API. Boards larger than 4 x 4 go to the [`Prover`]: it proves
+//! the value first with yes/no questions and measures the game's length only for the
+//! moves that keep it. The 3 x 3 and 4 x 4 boards, where a full search is quicker than
+//! two questions, keep the negamax described here.
+//!
 //! Negamax with alpha-beta pruning over bitboards. A score is always from the point of
 //! view of the side to move, and encodes how soon the game ends:
 //!
