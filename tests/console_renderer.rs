@@ -349,3 +349,17 @@ fn end_of_input_is_announced_on_a_line_of_its_own() {
 
     assert!(text.starts_with("\nInput ended"), "{text:?}");
 }
+
+#[test]
+fn the_level_prompt_lists_each_level_with_how_it_plays() {
+    let text = shown(|r| r.show_prompt(&Prompt::Level { mark: Mark::O }));
+
+    assert!(
+        text.contains("  1  Random      plays any empty cell\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  4  Impossible  plays perfectly: it never loses\n"),
+        "{text}"
+    );
+}

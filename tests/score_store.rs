@@ -225,3 +225,22 @@ fn games_recorded_at_the_same_moment_are_all_counted() {
         Some(200)
     );
 }
+
+#[test]
+fn json_that_is_not_a_scoreboard_is_described_in_a_readers_words() {
+    let folder = TempDir::new().unwrap();
+    let (store, path) = store_in(&folder);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(&path, b"[]").unwrap();
+
+    let error = store.load().unwrap_err().to_string();
+
+    assert!(
+        error.contains("it is JSON, but not a scoreboard (line 1, column"),
+        "{error}"
+    );
+    assert!(
+        !error.contains("VersionOnly") && !error.contains("struct"),
+        "{error}"
+    );
+}
