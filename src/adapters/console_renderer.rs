@@ -160,7 +160,14 @@ fn level_menu() -> String {
     Level::ALL
         .iter()
         .enumerate()
-        .map(|(i, level)| format!("  {}  {level:<10}  {}\n", i + 1, how_it_plays(*level)))
+        .map(|(i, level)| {
+            format!(
+                "  {}  {:<10}  {}\n",
+                i + 1,
+                level.to_string(),
+                how_it_plays(*level)
+            )
+        })
         .collect()
 }
 
