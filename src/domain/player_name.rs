@@ -106,6 +106,14 @@ mod tests {
     }
 
     #[test]
+    fn a_name_of_exactly_the_longest_length_is_accepted() {
+        let longest = "a".repeat(PlayerName::MAX_CHARS);
+
+        assert_eq!(PlayerName::new(&longest).map(|n| n.as_str().len()), Ok(40));
+        assert!(PlayerName::stored(&longest).is_ok());
+    }
+
+    #[test]
     fn names_differing_only_in_case_are_the_same_player() {
         assert_eq!(
             PlayerName::new("ada").unwrap().key(),

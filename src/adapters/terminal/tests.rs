@@ -446,3 +446,18 @@ fn two_people_with_one_name_are_told_and_the_game_does_not_start() {
             .contains("Both players are called Ada")
     );
 }
+
+#[test]
+fn back_at_the_menu_the_form_is_filled_in_as_the_last_game_was() {
+    let last = Settings {
+        x: PlayerSpec::Computer(Level::Medium),
+        o: PlayerSpec::Human(Some(name("Zoë"))),
+        first: Mark::O,
+        geometry: Geometry::new(6, 4).unwrap(),
+    };
+    let mut form = MenuForm::from_settings(&last);
+
+    let outcome = form.on_key(key(KeyCode::Enter));
+
+    assert_eq!(outcome, FormOutcome::Start(last));
+}
