@@ -7,8 +7,10 @@ mod cli;
 mod config;
 
 use std::io::{self, IsTerminal};
+use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::rc::Rc;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::error::ErrorKind;
@@ -17,7 +19,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use tictactoe::adapters::{
-    ConsoleInput, ConsoleRenderer, JsonFileStore, report_json, scoreboard_json, tally_json,
+    ConsoleInput, ConsoleRenderer, JsonFileStore, report_json, scoreboard_json, tally_json, web,
 };
 use tictactoe::app::{Analyzer, GameEnd, Report, Session, Tally, analyze_all};
 use tictactoe::domain::{Geometry, Mark};
@@ -130,12 +132,45 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             session.run()?;
             Ok(ExitCode::SUCCESS)
         }
+        Task::Serve { port, bind } => {
+            let computers = StandardComputers::new(config.seed, config.think);
+            serve(SocketAddr::new(bind, port), store, computers)
+        }
     }
 }
 
 type Screen = ConsoleRenderer<io::Stdout>;
 type Keyboard = ConsoleInput<io::StdinLock<'static>>;
 type ConsoleSession = Session<Screen, Keyboard, JsonFileStore, StandardComputers>;
+
+/// Serves the web page until Ctrl-C; the address goes to stdout once it is listening.
+fn serve(
+    address: SocketAddr,
+    store: JsonFileStore,
+    computers: StandardComputers,
+) -> Result<ExitCode, Failure> {
+    if !address.ip().is_loopback() {
+        eprintln!(
+            "tictactoe: warning: listening on {}, so other machines can reach this server",
+            address.ip()
+        );
+    }
+    let runtime = tokio::runtime::Runtime::new()?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(address).await?;
+        println!("Serving Tic Tac Toe on http://{}", listener.local_addr()?);
+        let games = web::Games::new(Arc::new(store), Box::new(computers), web::Limits::default());
+        let ctrl_c = async {
+            // If the signal cannot be watched, the server runs until it is killed.
+            if tokio::signal::ctrl_c().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        };
+        web::serve(listener, games, ctrl_c).await
+    })?;
+    eprintln!("tictactoe: server stopped");
+    Ok(ExitCode::SUCCESS)
+}
 
 fn colour() -> bool {
     // colored already honours NO_COLOR, CLICOLOR_FORCE and whether stdout is a terminal.
