@@ -73,9 +73,11 @@ pub enum Task {
         json: bool,
     },
     /// A web server on `bind`:`port` (port 0: any free one).
-    Serve { port: u16, bind: IpAddr },
+    Serve {
+        port: u16,
+        bind: IpAddr,
+    },
 }
-
 
 /// A command line whose flags parse one by one but not together. `subcommand` names the
 /// command whose usage should be shown with it.

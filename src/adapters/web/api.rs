@@ -43,7 +43,9 @@ impl<T: DeserializeOwned> FromRequest<Arc<Games>> for JsonBody<T> {
             })?;
         serde_json::from_slice(&bytes)
             .map(JsonBody)
-            .map_err(|error| ApiError::BadRequest(format!("the body is not the JSON expected: {error}")))
+            .map_err(|error| {
+                ApiError::BadRequest(format!("the body is not the JSON expected: {error}"))
+            })
     }
 }
 
@@ -65,7 +67,10 @@ impl<S: Send + Sync> FromRequestParts<S> for Credentials {
     }
 }
 
-pub async fn create(State(games): App, JsonBody(request): JsonBody<NewGame>) -> Result<Response, ApiError> {
+pub async fn create(
+    State(games): App,
+    JsonBody(request): JsonBody<NewGame>,
+) -> Result<Response, ApiError> {
     let created = games.create(request).await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
@@ -83,21 +88,41 @@ pub async fn play(
     Ok(Json(games.play(&id, key, request.cell).await?).into_response())
 }
 
-pub async fn undo(State(games): App, Path(id): Path<String>, key: Credentials) -> Result<Response, ApiError> {
+pub async fn undo(
+    State(games): App,
+    Path(id): Path<String>,
+    key: Credentials,
+) -> Result<Response, ApiError> {
     Ok(Json(games.undo(&id, key).await?).into_response())
 }
 
-pub async fn leave(State(games): App, Path(id): Path<String>, key: Credentials) -> Result<Response, ApiError> {
+pub async fn leave(
+    State(games): App,
+    Path(id): Path<String>,
+    key: Credentials,
+) -> Result<Response, ApiError> {
     Ok(Json(games.leave(&id, key).await?).into_response())
 }
 
-pub async fn hint(State(games): App, Path(id): Path<String>, key: Credentials) -> Result<Response, ApiError> {
+pub async fn hint(
+    State(games): App,
+    Path(id): Path<String>,
+    key: Credentials,
+) -> Result<Response, ApiError> {
     Ok(Json(games.hint(&id, key).await?).into_response())
 }
 
-pub async fn rematch(State(games): App, Path(id): Path<String>, key: Credentials) -> Result<Response, ApiError> {
+pub async fn rematch(
+    State(games): App,
+    Path(id): Path<String>,
+    key: Credentials,
+) -> Result<Response, ApiError> {
     let (created, new) = games.rematch(&id, key).await?;
-    let status = if new { StatusCode::CREATED } else { StatusCode::OK };
+    let status = if new {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
     Ok((status, Json(created)).into_response())
 }
 

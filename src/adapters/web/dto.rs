@@ -134,10 +134,7 @@ impl GameJson {
             first: mark_word(setup.first),
             board: layout_of(state.board()),
             status: status_word(&status),
-            to_move: game
-                .end()
-                .is_none()
-                .then(|| mark_word(state.to_move())),
+            to_move: game.end().is_none().then(|| mark_word(state.to_move())),
             players: Players {
                 x: player(game, specs, Mark::X),
                 o: player(game, specs, Mark::O),

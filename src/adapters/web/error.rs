@@ -122,7 +122,10 @@ mod tests {
             StatusCode::CONFLICT
         );
         assert_eq!(
-            ApiError::from(Refusal::OffBoard(crate::domain::Geometry::classic().position(0).unwrap())).status(),
+            ApiError::from(Refusal::OffBoard(
+                crate::domain::Geometry::classic().position(0).unwrap()
+            ))
+            .status(),
             StatusCode::BAD_REQUEST
         );
     }

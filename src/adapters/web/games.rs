@@ -146,16 +146,20 @@ impl Games {
     /// `POST /api/games/{id}/undo`.
     pub async fn undo(&self, id: &str, key: Credentials) -> Result<GameJson, ApiError> {
         let (table, seat) = self.seat(id, key)?;
-        self.run(&table, move |play| play.game.undo(seat).map(drop).map_err(ApiError::from))
-            .await?;
+        self.run(&table, move |play| {
+            play.game.undo(seat).map(drop).map_err(ApiError::from)
+        })
+        .await?;
         Ok(table.view().as_ref().clone())
     }
 
     /// `POST /api/games/{id}/leave`: the game ends, unrecorded.
     pub async fn leave(&self, id: &str, key: Credentials) -> Result<GameJson, ApiError> {
         let (table, seat) = self.seat(id, key)?;
-        self.run(&table, move |play| play.game.leave(seat).map(drop).map_err(ApiError::from))
-            .await?;
+        self.run(&table, move |play| {
+            play.game.leave(seat).map(drop).map_err(ApiError::from)
+        })
+        .await?;
         Ok(table.view().as_ref().clone())
     }
 
@@ -272,13 +276,8 @@ impl Games {
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner);
             let seats = setup.seats(computers.as_mut());
-            let game = Match::new(
-                setup.geometry,
-                setup.first,
-                seats,
-                Arc::clone(&self.store),
-            )
-            .seated(setup.seating);
+            let game = Match::new(setup.geometry, setup.first, seats, Arc::clone(&self.store))
+                .seated(setup.seating);
             if setup.is_show() {
                 game
             } else {
@@ -314,7 +313,9 @@ impl Games {
                     () = tokio::time::sleep(games.limits.pace) => {}
                     _ = closing.wait_for(|closed| *closed) => break,
                 }
-                if let Err(error) = games.run(&table, |play| computer_reply(&mut play.game)).await
+                if let Err(error) = games
+                    .run(&table, |play| computer_reply(&mut play.game))
+                    .await
                 {
                     eprintln!("tictactoe serve: game {}: {error}", table.id());
                     break;

@@ -26,8 +26,8 @@ impl Setup {
         let x: PlayerSpec = request.x.parse().map_err(|e| bad(format!("x: {e}")))?;
         let o: PlayerSpec = request.o.parse().map_err(|e| bad(format!("o: {e}")))?;
         let size = request.size.unwrap_or(3);
-        let geometry = Geometry::new(size, request.win.unwrap_or(size))
-            .map_err(|e| bad(e.to_string()))?;
+        let geometry =
+            Geometry::new(size, request.win.unwrap_or(size)).map_err(|e| bad(e.to_string()))?;
         let settings = Settings {
             x,
             o,

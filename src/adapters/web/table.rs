@@ -68,8 +68,8 @@ impl Table {
     /// The seat `token` holds. Both seats are compared, in constant time each, whatever
     /// the first comparison said.
     pub fn seat_of(&self, token: &Token) -> Option<Mark> {
-        let [x, o] = [Mark::X, Mark::O]
-            .map(|mark| self.token(mark).is_some_and(|held| held.matches(token)));
+        let [x, o] =
+            [Mark::X, Mark::O].map(|mark| self.token(mark).is_some_and(|held| held.matches(token)));
         match (x, o) {
             (true, _) => Some(Mark::X),
             (_, true) => Some(Mark::O),

@@ -99,7 +99,13 @@ mod tests {
 
     #[test]
     fn anything_but_32_hex_digits_is_no_token() {
-        for text in ["", "abc", &"g".repeat(32), &"a".repeat(33), "+1234567890abcdef1234567890abcde"] {
+        for text in [
+            "",
+            "abc",
+            &"g".repeat(32),
+            &"a".repeat(33),
+            "+1234567890abcdef1234567890abcde",
+        ] {
             assert!(Token::parse(text).is_none(), "{text:?}");
         }
     }
