@@ -133,6 +133,9 @@ async fn status_of(
     (answer.status, answer.json)
 }
 
+/// What is sent (why, method, path, token, body), and the status it must get.
+type Refused<'a> = (&'a str, Method, &'a str, Option<&'a str>, Body, StatusCode);
+
 #[tokio::test]
 async fn every_refusal_has_its_status_and_a_json_error() {
     // Arrange: a game of two people, X having played 1; another game for its token.
@@ -147,7 +150,7 @@ async fn every_refusal_has_its_status_and_a_json_error() {
     let moves = format!("/api/games/{}/moves", game.id);
     let cell = |n: i64| Body::from(json!({ "cell": n }).to_string());
     let post = Method::POST;
-    let cases: Vec<(&str, Method, &str, Option<&str>, Body, StatusCode)> = vec![
+    let cases: Vec<Refused> = vec![
         (
             "malformed JSON",
             post.clone(),

@@ -157,3 +157,47 @@ impl From<Value> for Created {
 pub fn two_people() -> Value {
     json!({ "x": "human:Ada", "o": "human:Bob" })
 }
+
+/// The server listening on a loopback port, until `stop` is called or it is dropped.
+pub struct Running {
+    pub address: std::net::SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    pub finished: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl Running {
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.address)
+    }
+
+    /// Asks the server to stop, as Ctrl-C does.
+    pub fn stop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+impl Server {
+    /// Serves on 127.0.0.1, on a port the system picks.
+    pub async fn listen(&self) -> Running {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let games = Arc::clone(&self.games);
+        let finished = tokio::spawn(web::serve(listener, games, async move {
+            let _ = stopped.await;
+        }));
+        Running {
+            address,
+            stop: Some(stop),
+            finished,
+        }
+    }
+}
