@@ -159,7 +159,8 @@ fn serve(
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(address).await?;
         println!("Serving Tic Tac Toe on http://{}", listener.local_addr()?);
-        let games = web::Games::new(Arc::new(store), Box::new(computers), web::Limits::default());
+        let store = Arc::new(web::GroupCommit::new(store));
+        let games = web::Games::new(store, Box::new(computers), web::Limits::default());
         let ctrl_c = async {
             // If the signal cannot be watched, the server runs until it is killed.
             if tokio::signal::ctrl_c().await.is_err() {

@@ -544,3 +544,26 @@ async fn the_event_stream_starts_with_the_game_as_it_stands() {
     assert!(text.starts_with("event: game\ndata: {"), "{text}");
     assert!(text.contains("\"board\":\"....X....\""), "{text}");
 }
+
+#[tokio::test]
+async fn a_full_server_makes_room_from_finished_games_past_their_grace() {
+    // Arrange: room for one game, which is finished; finished games keep for an hour
+    // unless room is needed.
+    let server = Server::with_limits(Limits {
+        max_games: 1,
+        finished: Duration::from_secs(3600),
+        finished_grace: Duration::ZERO,
+        ..test_limits()
+    });
+    let game = server.create(two_people()).await;
+    server.post(&game.id, "leave", game.o.as_deref()).await;
+
+    // Act
+    let next = server
+        .send(Method::POST, "/api/games", None, Some(two_people()))
+        .await;
+
+    // Assert
+    assert_eq!(next.status, StatusCode::CREATED);
+    assert_eq!(server.games.held(), 1);
+}

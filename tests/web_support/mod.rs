@@ -12,7 +12,7 @@ use http_body_util::BodyExt;
 use serde_json::{Value, json};
 use tempfile::TempDir;
 use tictactoe::adapters::JsonFileStore;
-use tictactoe::adapters::web::{self, Games, Limits};
+use tictactoe::adapters::web::{self, Games, GroupCommit, Limits};
 use tictactoe::players::StandardComputers;
 use tower::ServiceExt;
 
@@ -31,7 +31,8 @@ impl Server {
         let folder = TempDir::new().unwrap();
         let store = JsonFileStore::new(folder.path().join("scores.json"));
         let computers = StandardComputers::new(7, Duration::from_millis(50));
-        let games = Games::new(Arc::new(store), Box::new(computers), limits);
+        let store = Arc::new(GroupCommit::new(store));
+        let games = Games::new(store, Box::new(computers), limits);
         Server { games, folder }
     }
 

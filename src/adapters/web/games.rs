@@ -29,6 +29,8 @@ pub struct Limits {
     pub idle: Duration,
     /// A finished game is forgotten once nobody has touched it for this long.
     pub finished: Duration,
+    /// When the server is full, finished games quiet for this long make room at once.
+    pub finished_grace: Duration,
     /// The largest request body accepted.
     pub body_bytes: usize,
     /// Threads for 3x3 games' work.
@@ -47,8 +49,9 @@ impl Default for Limits {
             max_games: 10_000,
             idle: Duration::from_secs(30 * 60),
             finished: Duration::from_secs(10 * 60),
+            finished_grace: Duration::from_secs(5),
             body_bytes: 4 * 1024,
-            light_threads: 8,
+            light_threads: 64,
             heavy_threads: 2,
             pace: Duration::from_millis(600),
             retry_after: Duration::from_secs(30),
@@ -80,7 +83,12 @@ impl Games {
         limits: Limits,
     ) -> Arc<Self> {
         Arc::new(Games {
-            registry: Registry::new(limits.max_games, limits.idle, limits.finished),
+            registry: Registry::new(
+                limits.max_games,
+                limits.idle,
+                limits.finished,
+                limits.finished_grace,
+            ),
             thinking: Thinking::new(limits.light_threads, limits.heavy_threads),
             computers: Mutex::new(computers),
             store,

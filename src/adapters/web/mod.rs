@@ -7,6 +7,7 @@
 //!   to its status code, in one place; `dto` is what goes over the wire;
 //! * `games`: each request without HTTP: find the game, check the seat, run the request
 //!   on the match; `setup` checks a new game as the command line would;
+//! * `group_commit`: the scoreboard written once per batch of finished games;
 //! * `table` (one game held), `registry` (all of them, bounded and expiring),
 //!   `thinking` (the bounded threads all game work runs on), `token` (seat secrets and
 //!   game ids), `events` (server-sent events);
@@ -22,6 +23,7 @@ mod dto;
 mod error;
 mod events;
 mod games;
+mod group_commit;
 mod registry;
 mod server;
 mod setup;
@@ -30,5 +32,6 @@ mod thinking;
 mod token;
 
 pub use games::{Games, Limits};
+pub use group_commit::GroupCommit;
 pub use server::{router, serve};
 pub use table::SharedStore;

@@ -1,5 +1,7 @@
 //! The games the server holds, bounded: at most `max` at once, and games are forgotten
 //! when finished and quiet for `finished`, or quiet for `idle` whatever their state.
+//! When a new game finds no room, finished games quiet for `grace` go first: their
+//! players have seen the result, and a busy server needs the room more.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -12,6 +14,7 @@ pub struct Registry {
     max: usize,
     idle: Duration,
     finished: Duration,
+    grace: Duration,
 }
 
 /// No room for another game, even after forgetting expired ones.
@@ -19,20 +22,25 @@ pub struct Registry {
 pub struct Full;
 
 impl Registry {
-    pub fn new(max: usize, idle: Duration, finished: Duration) -> Self {
+    pub fn new(max: usize, idle: Duration, finished: Duration, grace: Duration) -> Self {
         Registry {
             tables: Mutex::new(HashMap::new()),
             max,
             idle,
             finished,
+            grace,
         }
     }
 
     /// Holds `table` if there is room, making room from expired games first if needed.
     pub fn insert(&self, table: Arc<Table>) -> Result<(), Full> {
         let mut tables = self.tables.lock().unwrap_or_else(PoisonError::into_inner);
+        let now = Instant::now();
         if tables.len() >= self.max {
-            self.drop_expired(&mut tables, Instant::now());
+            self.drop_expired(&mut tables, now, self.finished);
+        }
+        if tables.len() >= self.max {
+            self.drop_expired(&mut tables, now, self.grace);
         }
         if tables.len() >= self.max {
             return Err(Full);
@@ -49,7 +57,7 @@ impl Registry {
     /// Forgets the games expired at `now`; returns how many.
     pub fn sweep(&self, now: Instant) -> usize {
         let mut tables = self.tables.lock().unwrap_or_else(PoisonError::into_inner);
-        self.drop_expired(&mut tables, now)
+        self.drop_expired(&mut tables, now, self.finished)
     }
 
     pub fn len(&self) -> usize {
@@ -59,12 +67,18 @@ impl Registry {
             .len()
     }
 
-    fn drop_expired(&self, tables: &mut HashMap<String, Arc<Table>>, now: Instant) -> usize {
+    /// Forgets games idle for `idle`, and finished games quiet for `finished`.
+    fn drop_expired(
+        &self,
+        tables: &mut HashMap<String, Arc<Table>>,
+        now: Instant,
+        finished: Duration,
+    ) -> usize {
         let before = tables.len();
         tables.retain(|_, table| {
             let quiet = table.idle_for(now);
             let limit = if table.view().is_over() {
-                self.finished
+                finished
             } else {
                 self.idle
             };

@@ -9,6 +9,7 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderName, HeaderValue, header};
 use axum::routing::{get, post};
+use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 use tower_http::set_header::SetResponseHeaderLayer;
 
@@ -70,6 +71,10 @@ pub async fn serve(
         .clamp(Duration::from_secs(1), Duration::from_secs(60));
     games.spawn_sweeper(sweep_every);
     let closing = Arc::clone(&games);
+    // Answers go out at once rather than waiting to fill a packet (Nagle).
+    let listener = listener.tap_io(|connection| {
+        let _ = connection.set_nodelay(true);
+    });
     axum::serve(listener, router(games))
         .with_graceful_shutdown(async move {
             shutdown.await;
