@@ -139,6 +139,15 @@ async fn css(browser: &Client, selector: &str) -> Element {
     browser.find(Locator::Css(selector)).await.unwrap()
 }
 
+/// Clicks the element once it is on the page.
+async fn click(browser: &Client, selector: &str) {
+    let element = eventually(selector, || async {
+        browser.find(Locator::Css(selector)).await.ok()
+    })
+    .await;
+    element.click().await.unwrap();
+}
+
 async fn text(browser: &Client, selector: &str) -> String {
     match browser.find(Locator::Css(selector)).await {
         Ok(element) => element.text().await.unwrap_or_default(),
@@ -215,11 +224,7 @@ async fn a_game_clicked_to_the_end_against_impossible_is_never_won_and_shows_its
             }
         }
         let cell = empty.expect("an empty cell while the game is on");
-        css(&browser, &format!("[data-cell=\"{cell}\"]"))
-            .await
-            .click()
-            .await
-            .unwrap();
+        click(&browser, &format!("[data-cell=\"{cell}\"]")).await;
         until_cell(&browser, cell, "X").await;
         eventually("the computer's reply or the end", || async {
             let now = status(&browser).await;
@@ -258,11 +263,7 @@ async fn two_browsers_on_one_online_game_each_see_the_others_move_without_reload
     let ada = driver.open(1000, 800).await;
     let bob = driver.open(1000, 800).await;
     ada.goto(&running.url("/")).await.unwrap();
-    css(&ada, "input[value=online]")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&ada, "input[value=online]").await;
     css(&ada, "input[name=me]")
         .await
         .send_keys("Ada")
@@ -273,13 +274,11 @@ async fn two_browsers_on_one_online_game_each_see_the_others_move_without_reload
         .send_keys("Bob")
         .await
         .unwrap();
-    css(&ada, "button[type=submit]")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&ada, "button[type=submit]").await;
     let invite = eventually("the invite link", || async {
-        let link = css(&ada, "#invite-link").await.prop("value").await.ok()??;
+        // The page may still be on its way from the form to the game: look again.
+        let field = ada.find(Locator::Css("#invite-link")).await.ok()?;
+        let link = field.prop("value").await.ok()??;
         (!link.is_empty()).then_some(link)
     })
     .await;
@@ -293,13 +292,13 @@ async fn two_browsers_on_one_online_game_each_see_the_others_move_without_reload
     .await;
 
     // Act and assert: each move shows up on the other screen.
-    css(&ada, "[data-cell=\"5\"]").await.click().await.unwrap();
+    click(&ada, "[data-cell=\"5\"]").await;
     until_cell(&bob, 5, "X").await;
     eventually("Bob's turn", || async {
         (status(&bob).await == "Your turn (O).").then_some(())
     })
     .await;
-    css(&bob, "[data-cell=\"1\"]").await.click().await.unwrap();
+    click(&bob, "[data-cell=\"1\"]").await;
     until_cell(&ada, 1, "O").await;
     assert_eq!(status(&ada).await, "Your turn (X).");
     ada.close().await.unwrap();
@@ -315,11 +314,7 @@ async fn a_reload_keeps_the_players_seat() {
     let running = server.listen().await;
     let browser = driver.open(1000, 800).await;
     start_default_game(&browser, &running).await;
-    css(&browser, "[data-cell=\"1\"]")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&browser, "[data-cell=\"1\"]").await;
     until_cell(&browser, 1, "X").await;
 
     browser.refresh().await.unwrap();
@@ -337,11 +332,7 @@ async fn a_reload_keeps_the_players_seat() {
     } else {
         3
     };
-    css(&browser, &format!("[data-cell=\"{empty}\"]"))
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&browser, &format!("[data-cell=\"{empty}\"]")).await;
     until_cell(&browser, empty, "X").await;
     browser.close().await.unwrap();
 }

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::watch;
 
 use crate::app::Match;
-use crate::domain::{Mark, Scoreboard};
+use crate::domain::{GameState, Geometry, Mark, Position, Scoreboard};
 use crate::players::ComputerFactory;
 
 use super::dto::{CreatedJson, GameJson, HintJson, NewGame, SeatJson, seat_key};
@@ -131,43 +131,36 @@ impl Games {
 
     /// `POST /api/games/{id}/moves`: the seat's move, then the computer's reply if due.
     pub async fn play(&self, id: &str, key: Credentials, cell: u64) -> Result<GameJson, ApiError> {
-        let (table, seat) = self.seat(id, key)?;
-        let geometry = table.setup().geometry;
-        let cells = geometry.size() * geometry.size();
-        let position = usize::try_from(cell)
-            .ok()
-            .and_then(|number| number.checked_sub(1))
-            .and_then(|index| geometry.position(index))
-            .ok_or_else(|| {
-                ApiError::BadRequest(format!(
-                    "cell {cell} is not on this board: choose 1 to {cells}"
-                ))
-            })?;
-        self.run(&table, move |play| {
-            play.game.play(seat, position)?;
-            computer_reply(&mut play.game)
+        self.as_seat(id, key, move |game, seat| {
+            let position = cell_on(game.game().board().geometry(), cell)?;
+            game.play(seat, position)?;
+            computer_reply(game)
         })
-        .await?;
-        Ok(table.view().as_ref().clone())
+        .await
     }
 
     /// `POST /api/games/{id}/undo`.
     pub async fn undo(&self, id: &str, key: Credentials) -> Result<GameJson, ApiError> {
-        let (table, seat) = self.seat(id, key)?;
-        self.run(&table, move |play| {
-            play.game.undo(seat).map(drop).map_err(ApiError::from)
-        })
-        .await?;
-        Ok(table.view().as_ref().clone())
+        self.as_seat(id, key, |game, seat| Ok(game.undo(seat).map(drop)?))
+            .await
     }
 
     /// `POST /api/games/{id}/leave`: the game ends, unrecorded.
     pub async fn leave(&self, id: &str, key: Credentials) -> Result<GameJson, ApiError> {
+        self.as_seat(id, key, |game, seat| Ok(game.leave(seat).map(drop)?))
+            .await
+    }
+
+    /// Runs `request` for the seat the credentials hold; answers the game after it.
+    async fn as_seat(
+        &self,
+        id: &str,
+        key: Credentials,
+        request: impl FnOnce(&mut WebMatch, Mark) -> Result<(), ApiError> + Send + 'static,
+    ) -> Result<GameJson, ApiError> {
         let (table, seat) = self.seat(id, key)?;
-        self.run(&table, move |play| {
-            play.game.leave(seat).map(drop).map_err(ApiError::from)
-        })
-        .await?;
+        self.run(&table, move |play| request(&mut play.game, seat))
+            .await?;
         Ok(table.view().as_ref().clone())
     }
 
@@ -226,7 +219,7 @@ impl Games {
     pub async fn scores(&self) -> Result<Scoreboard, ApiError> {
         let store = Arc::clone(&self.store);
         self.thinking
-            .run(crate::domain::Geometry::classic(), move || store.load())
+            .run(Geometry::classic(), move || store.load())
             .await?
             .map_err(|error| ApiError::Internal(error.to_string()))
     }
@@ -344,6 +337,20 @@ impl Games {
             .run(geometry, move || table.request(request))
             .await?
     }
+}
+
+/// The cell numbered `cell` (1-based, as people number them) on a board of `geometry`.
+fn cell_on(geometry: Geometry, cell: u64) -> Result<Position, ApiError> {
+    usize::try_from(cell)
+        .ok()
+        .and_then(|number| number.checked_sub(1))
+        .and_then(|index| geometry.position(index))
+        .ok_or_else(|| {
+            let cells = geometry.size() * geometry.size();
+            ApiError::BadRequest(format!(
+                "cell {cell} is not on this board: choose 1 to {cells}"
+            ))
+        })
 }
 
 /// If a computer's turn has come, it moves.
