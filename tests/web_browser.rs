@@ -5,6 +5,7 @@
 
 mod web_support;
 
+use std::io::Write;
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -42,7 +43,9 @@ impl Driver {
                 "{test}: chromium and chromedriver are required (TICTACTOE_REQUIRE_BROWSER=1) \
                  but not installed: apt-get install chromium chromium-driver"
             );
-            eprintln!(
+            // Straight to stderr: `eprintln!` is captured, and hidden for a passing test.
+            let _ = writeln!(
+                std::io::stderr(),
                 "SKIPPED {test}: chromium and chromedriver are not installed \
                  (apt-get install --no-install-recommends chromium chromium-driver)"
             );
