@@ -524,3 +524,50 @@ async fn at_phone_width_nothing_scrolls_sideways_even_on_a_7x7_board() {
     }
     browser.close().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hint_highlights_the_best_cells_and_undo_takes_the_moves_back() {
+    let Some(driver) = Driver::start("hint_and_undo").await else {
+        return;
+    };
+    let server = Server::new();
+    let running = server.listen().await;
+    let browser = driver.open(1000, 800).await;
+    start_default_game(&browser, &running).await;
+
+    click(&browser, "#hint").await;
+    let hinted = eventually("highlighted cells", || async {
+        let cells = browser.find_all(Locator::Css(".cell.hint")).await.ok()?;
+        (!cells.is_empty()).then_some(cells.len())
+    })
+    .await;
+    let first = css(&browser, ".cell.hint")
+        .await
+        .attr("data-cell")
+        .await
+        .unwrap()
+        .unwrap();
+    click(&browser, &format!("[data-cell=\"{first}\"]")).await;
+    until_cell(&browser, first.parse().unwrap(), "X").await;
+    eventually("the reply", || async {
+        status(&browser)
+            .await
+            .starts_with("Your turn")
+            .then_some(())
+    })
+    .await;
+    click(&browser, "#undo").await;
+
+    until_cell(&browser, first.parse().unwrap(), "").await;
+    assert!(hinted >= 1);
+    assert_eq!(
+        browser
+            .find_all(Locator::Css(".cell.x, .cell.o"))
+            .await
+            .unwrap()
+            .len(),
+        0,
+        "the move and the reply are both taken back"
+    );
+    browser.close().await.unwrap();
+}
