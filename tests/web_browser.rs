@@ -571,3 +571,31 @@ async fn a_hint_highlights_the_best_cells_and_undo_takes_the_moves_back() {
     );
     browser.close().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_puts_the_player_on_the_other_side_of_a_new_game() {
+    let Some(driver) = Driver::start("rematch").await else {
+        return;
+    };
+    let server = Server::new();
+    let running = server.listen().await;
+    let browser = driver.open(1000, 800).await;
+    start_default_game(&browser, &running).await;
+    let first_game = browser.current_url().await.unwrap().path().to_string();
+    click(&browser, "#leave").await;
+
+    click(&browser, "#rematch").await;
+
+    let now = eventually("our turn as O in the rematch", || async {
+        let now = status(&browser).await;
+        (now == "Your turn (O).").then_some(now)
+    })
+    .await;
+    assert_eq!(now, "Your turn (O).");
+    let url = browser.current_url().await.unwrap();
+    assert_ne!(url.path(), first_game);
+    assert!(url.fragment().unwrap().starts_with("o="), "{url}");
+    let marks = browser.find_all(Locator::Css(".cell.x")).await.unwrap();
+    assert_eq!(marks.len(), 1, "the computer, now X, has opened");
+    browser.close().await.unwrap();
+}
