@@ -157,20 +157,43 @@ fn serve(
     }
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {
+        let stop = stop_signal();
         let listener = tokio::net::TcpListener::bind(address).await?;
         println!("Serving Tic Tac Toe on http://{}", listener.local_addr()?);
         let store = Arc::new(web::GroupCommit::new(store));
         let games = web::Games::new(store, Box::new(computers), web::Limits::default());
-        let ctrl_c = async {
-            // If the signal cannot be watched, the server runs until it is killed.
-            if tokio::signal::ctrl_c().await.is_err() {
-                std::future::pending::<()>().await;
-            }
-        };
-        web::serve(listener, games, ctrl_c).await
+        web::serve(listener, games, stop).await
     })?;
     eprintln!("tictactoe: server stopped");
     Ok(ExitCode::SUCCESS)
+}
+
+/// Ctrl-C, or (on Unix) the SIGTERM a service manager sends: watched from the call
+/// on, so a signal that comes right after the address is printed is not missed. A
+/// signal that cannot be watched never arrives (the server runs until it is killed).
+fn stop_signal() -> impl std::future::Future<Output = ()> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let interrupt = signal(SignalKind::interrupt());
+        let terminate = signal(SignalKind::terminate());
+        async move {
+            let (mut interrupt, mut terminate) = match (interrupt, terminate) {
+                (Ok(interrupt), Ok(terminate)) => (interrupt, terminate),
+                _ => return std::future::pending().await,
+            };
+            tokio::select! {
+                _ = interrupt.recv() => {}
+                _ = terminate.recv() => {}
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    }
 }
 
 fn colour() -> bool {

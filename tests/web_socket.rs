@@ -130,6 +130,40 @@ async fn stopping_ends_the_event_streams_and_the_server_returns() {
     assert!(matches!(end, Ok(Ok(None))), "the stream ended: {end:?}");
 }
 
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_the_binary_cleanly_too() {
+    let folder = tempfile::TempDir::new().unwrap();
+    let scores = folder.path().join("scores.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .args([
+            "--scoreboard",
+            scores.to_str().unwrap(),
+            "serve",
+            "--port",
+            "0",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+
+    Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+
+    assert!(
+        line.starts_with("Serving Tic Tac Toe on http://127.0.0.1:"),
+        "{line}"
+    );
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+}
+
 #[test]
 fn the_binary_says_where_it_listens_and_ctrl_c_stops_it_with_status_0_scores_intact() {
     // Arrange: `tictactoe serve` on any free port.
