@@ -1,4 +1,5 @@
-//! Solves an empty board and prints how long it took and the peak memory (Linux).
+//! Solves an empty board and prints how long it took and the peak memory (Linux): first
+//! the value alone, then (with a new solver) the value, every best move and the length.
 //!
 //!     cargo run --release --example solve -- 5 5     # 5 x 5, five in a row
 //!
@@ -24,6 +25,10 @@ fn main() {
         eprintln!("usage: solve SIZE [WIN], with 3 <= WIN <= SIZE <= 7");
         std::process::exit(2);
     };
+    let started = Instant::now();
+    let value = Solver::new(geometry).value(&BitBoard::new(geometry), Mark::X);
+    let value_took = started.elapsed();
+    println!("{size}x{size}, {win} in a row: value {value:?} in {value_took:.3?}");
     let started = Instant::now();
     let analysis = Solver::new(geometry).analyze(&BitBoard::new(geometry), Mark::X);
     let elapsed = started.elapsed();

@@ -27,6 +27,10 @@ pub struct Cli {
     #[arg(long = "think-ms", global = true, value_name = "MS")]
     pub think_ms: Option<u64>,
 
+    /// Play line by line, as for a pipe or a screen reader, even on a terminal
+    #[arg(long, global = true)]
+    pub plain: bool,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -170,9 +174,13 @@ pub struct ScoresArgs {
     #[arg(long)]
     pub json: bool,
 
-    /// Clear the scoreboard first (an unreadable file is moved aside, not deleted)
+    /// Clear the scoreboard first (the old file is kept beside the new one, not deleted)
     #[arg(long)]
     pub reset: bool,
+
+    /// With --reset: clear without asking (needed when not run from a terminal)
+    #[arg(long, requires = "reset")]
+    pub yes: bool,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

@@ -24,6 +24,8 @@ pub struct Config {
     pub seed: u64,
     /// How long Impossible thinks per move.
     pub think: Duration,
+    /// `--plain`: the line-by-line console even on a terminal.
+    pub plain: bool,
     pub task: Task,
 }
 
@@ -56,7 +58,7 @@ pub enum Task {
     Play(Settings),
     Scores {
         json: bool,
-        reset: bool,
+        reset: Option<Confirm>,
     },
     Analyze {
         geometry: Geometry,
@@ -77,6 +79,15 @@ pub enum Task {
         port: u16,
         bind: IpAddr,
     },
+}
+
+/// Whether `scores --reset` asks first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Confirm {
+    /// `--yes`: clear without asking.
+    Given,
+    /// Ask the person at the terminal.
+    Ask,
 }
 
 /// A command line whose flags parse one by one but not together. `subcommand` names the
@@ -109,7 +120,10 @@ impl Config {
         let task = match cli.command {
             None => Task::Menu,
             Some(Command::Play(args)) => play(args)?,
-            Some(Command::Scores(ScoresArgs { json, reset })) => Task::Scores { json, reset },
+            Some(Command::Scores(ScoresArgs { json, reset, yes })) => Task::Scores {
+                json,
+                reset: reset.then_some(if yes { Confirm::Given } else { Confirm::Ask }),
+            },
             Some(Command::Analyze(args)) => analyze(args)?,
             Some(Command::Simulate(args)) => simulate(args)?,
             Some(Command::Serve(ServeArgs { port, bind })) => Task::Serve { port, bind },
@@ -128,6 +142,7 @@ impl Config {
             scoreboard,
             seed,
             think,
+            plain: cli.plain,
             task,
         })
     }
@@ -191,6 +206,20 @@ fn simulate(args: SimulateArgs) -> Result<Task, ConfigError> {
         games: args.games,
         json: args.json,
     })
+}
+
+/// Whether to colour the output: `CLICOLOR_FORCE` (set, not empty, not `0`) forces it;
+/// otherwise `NO_COLOR` (set and not empty) or `TERM=dumb` turn it off; otherwise only a
+/// terminal gets colour. `var` reads the environment.
+pub fn colour_wanted(var: impl Fn(&str) -> Option<String>, stdout_is_terminal: bool) -> bool {
+    let set = |name: &str| var(name).is_some_and(|value| !value.is_empty());
+    if set("CLICOLOR_FORCE") && var("CLICOLOR_FORCE").as_deref() != Some("0") {
+        return true;
+    }
+    if set("NO_COLOR") || var("TERM").as_deref() == Some("dumb") {
+        return false;
+    }
+    stdout_is_terminal
 }
 
 #[cfg(test)]
@@ -289,6 +318,30 @@ mod tests {
     fn analyze_is_reproducible_unless_given_a_seed() {
         assert_eq!(build(&["analyze", "x........"]).unwrap().seed, 0);
         assert_eq!(build(&["--seed", "9", "analyze"]).unwrap().seed, 9);
+    }
+
+    #[rstest::rstest]
+    #[case::a_terminal(&[], true, true)]
+    #[case::a_pipe(&[], false, false)]
+    #[case::no_color(&[("NO_COLOR", "1")], true, false)]
+    #[case::no_color_set_but_empty(&[("NO_COLOR", "")], true, true)]
+    #[case::a_dumb_terminal(&[("TERM", "dumb")], true, false)]
+    #[case::forced_into_a_pipe(&[("CLICOLOR_FORCE", "1")], false, true)]
+    #[case::forced_beats_no_color(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")], false, true)]
+    #[case::force_zero_forces_nothing(&[("CLICOLOR_FORCE", "0")], false, false)]
+    fn colour_follows_the_usual_conventions(
+        #[case] environment: &[(&str, &str)],
+        #[case] terminal: bool,
+        #[case] expected: bool,
+    ) {
+        let var = |name: &str| {
+            environment
+                .iter()
+                .find(|(key, _)| *key == name)
+                .map(|(_, value)| value.to_string())
+        };
+
+        assert_eq!(colour_wanted(var, terminal), expected);
     }
 
     #[test]

@@ -18,8 +18,10 @@ use clap::{CommandFactory, Parser};
 use indicatif::{ProgressBar, ProgressDrawTarget};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
+use tictactoe::adapters::terminal::{Ending, Start, run_full_screen};
 use tictactoe::adapters::{
-    ConsoleInput, ConsoleRenderer, JsonFileStore, report_json, scoreboard_json, tally_json, web,
+    ConsoleInput, ConsoleRenderer, JsonFileStore, discard_terminal_input, report_json,
+    scoreboard_json, tally_json, web,
 };
 use tictactoe::app::{Analyzer, GameEnd, Report, Session, Tally, analyze_all};
 use tictactoe::domain::{Geometry, Mark};
@@ -27,7 +29,7 @@ use tictactoe::players::{ComputerFactory, Level, MinimaxAI, StandardComputers};
 use tictactoe::ports::{Input, InputHandler, Renderer, Reset, ScoreStore, StoreError};
 
 use crate::cli::Cli;
-use crate::config::{Config, ConfigError, Scoreboard, Task, UsageError};
+use crate::config::{Config, ConfigError, Confirm, Scoreboard, Task, UsageError};
 
 /// Exit status for a failure, including a `play` game whose input ended before it did.
 const FAILURE: u8 = 1;
@@ -35,6 +37,8 @@ const FAILURE: u8 = 1;
 const USAGE: u8 = 2;
 
 fn main() -> ExitCode {
+    // One decision for every painter: ours and the `colored` crate's.
+    colored::control::set_override(colour());
     let default_folder =
         directories::ProjectDirs::from("", "", "tictactoe").map(|dirs| dirs.data_dir().to_owned());
     let config = match Config::build(Cli::parse(), default_folder) {
@@ -91,7 +95,16 @@ fn fail(error: &dyn std::error::Error, scoreboard: Option<&Scoreboard>) -> ExitC
 fn run(config: Config) -> Result<ExitCode, Failure> {
     let store = JsonFileStore::new(&config.scoreboard.path);
     let renderer = || console_renderer(&config.scoreboard);
+    let thinking = (config.seed, config.think);
+    let full_screen = !config.plain
+        && io::stdin().is_terminal()
+        && io::stdout().is_terminal()
+        && std::env::var("TERM").is_ok_and(|term| term != "dumb");
     match config.task {
+        Task::Menu if full_screen => full_screen_game(&store, thinking, Start::Menu),
+        Task::Play(settings) if full_screen && (settings.x.is_human() || settings.o.is_human()) => {
+            full_screen_game(&store, thinking, Start::Game(settings))
+        }
         Task::Scores { json, reset } => scores(&store, json, reset),
         Task::Play(settings) => {
             let mut session = console_session(renderer(), store, config.seed, config.think);
@@ -136,6 +149,21 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             let computers = StandardComputers::new(config.seed, config.think);
             serve(SocketAddr::new(bind, port), store, computers)
         }
+    }
+}
+
+/// The full-screen game (`tictactoe` and `play` with a person, on a terminal).
+fn full_screen_game(
+    store: &JsonFileStore,
+    (seed, think): (u64, Duration),
+    start: Start,
+) -> Result<ExitCode, Failure> {
+    let mut computers = StandardComputers::new(seed, think);
+    match run_full_screen(&mut computers, store, colour(), start)? {
+        Ok(Ending::Quit) => Ok(ExitCode::SUCCESS),
+        // The status a shell gives a program stopped by Ctrl-C.
+        Ok(Ending::Interrupted) => Ok(ExitCode::from(130)),
+        Err(error) => Err(error.into()),
     }
 }
 
@@ -197,8 +225,7 @@ fn stop_signal() -> impl std::future::Future<Output = ()> {
 }
 
 fn colour() -> bool {
-    // colored already honours NO_COLOR, CLICOLOR_FORCE and whether stdout is a terminal.
-    colored::control::SHOULD_COLORIZE.should_colorize()
+    config::colour_wanted(|name| std::env::var(name).ok(), io::stdout().is_terminal())
 }
 
 fn console_renderer(scoreboard: &Scoreboard) -> Screen {
@@ -218,15 +245,29 @@ fn console_session(
     seed: u64,
     think: Duration,
 ) -> ConsoleSession {
-    let input = Rc::new(ConsoleInput::new(io::stdin().lock()));
+    let mut input = ConsoleInput::new(io::stdin().lock());
+    if io::stdin().is_terminal() {
+        input = input.discarding_with(discard_terminal_input);
+    }
+    let input = Rc::new(input);
     let computers = StandardComputers::new(seed, think);
     Session::new(Rc::new(renderer), input, store, computers)
 }
 
-fn scores(store: &JsonFileStore, json: bool, reset: bool) -> Result<ExitCode, Failure> {
-    if reset {
+fn scores(store: &JsonFileStore, json: bool, reset: Option<Confirm>) -> Result<ExitCode, Failure> {
+    if let Some(confirm) = reset {
+        if confirm == Confirm::Ask && !reset_confirmed(store) {
+            return Ok(ExitCode::SUCCESS);
+        }
         match store.reset().map_err(Failure::Store)? {
-            Reset::Cleared => eprintln!("Scoreboard cleared: {}", store.path().display()),
+            Reset::Cleared { kept: None } => {
+                eprintln!("Scoreboard cleared: {}", store.path().display())
+            }
+            Reset::Cleared { kept: Some(old) } => eprintln!(
+                "Scoreboard cleared: {}; the old one is kept as {}",
+                store.path().display(),
+                old.display()
+            ),
             Reset::MovedAside(old) => eprintln!(
                 "The unreadable scoreboard was moved to {}; a new one was started at {}",
                 old.display(),
@@ -241,6 +282,27 @@ fn scores(store: &JsonFileStore, json: bool, reset: bool) -> Result<ExitCode, Fa
         ConsoleRenderer::new(io::stdout(), colour()).show_scoreboard(&scoreboard);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Asks the person at the terminal before a reset; without one, `--yes` must say so.
+fn reset_confirmed(store: &JsonFileStore) -> bool {
+    if !io::stdin().is_terminal() {
+        usage_exit(UsageError {
+            subcommand: "scores",
+            message: "--reset clears the scoreboard: add --yes to do it without being asked"
+                .to_string(),
+        });
+    }
+    eprint!(
+        "Clear the scoreboard {}? The old file is kept beside it. [y/N]: ",
+        store.path().display()
+    );
+    let answer = ConsoleInput::new(io::stdin().lock()).read_line();
+    let yes = matches!(&answer, Input::Line(text) if matches!(text.trim().to_lowercase().as_str(), "y" | "yes"));
+    if !yes {
+        eprintln!("Nothing was changed.");
+    }
+    yes
 }
 
 fn analyze(
@@ -263,11 +325,18 @@ fn analyze(
         }
     };
     let invalid = if boards.is_empty() {
+        if io::stdin().is_terminal() {
+            eprintln!(
+                "Reading boards from standard input, one per line (such as xx./oo./...); \
+                 Ctrl-D ends."
+            );
+        }
         let input = ConsoleInput::new(io::stdin().lock());
         let lines = std::iter::from_fn(|| match input.read_line() {
             Input::Line(line) => Some(line),
             Input::End => None,
-        });
+        })
+        .filter(|line| !line.trim().is_empty());
         analyze_all(&mut analyzer, lines, emit)
     } else {
         analyze_all(&mut analyzer, boards, emit)
@@ -309,9 +378,17 @@ fn simulate(
         println!("{}", tally_json(&tally, seconds));
     } else {
         let [x, o] = names;
+        let games = match tally.games {
+            1 => "1 game".to_string(),
+            n => format!("{n} games"),
+        };
+        let draws = match tally.draws {
+            1 => "1 draw".to_string(),
+            n => format!("{n} draws"),
+        };
         println!(
-            "{} games, {x} (X) vs {o} (O): X won {}, O won {}, {} draws, in {seconds:.3} s.",
-            tally.games, tally.x_wins, tally.o_wins, tally.draws
+            "{games}, {x} (X) vs {o} (O): X won {}, O won {}, {draws}, in {seconds:.3} s.",
+            tally.x_wins, tally.o_wins
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -29,6 +29,8 @@ pub enum Prompt {
     },
     /// Human vs Human, Human vs Computer or Computer vs Computer.
     Mode,
+    /// Which side the person plays against the computer.
+    Side,
     /// The level of the computer playing `mark`.
     Level { mark: Mark },
     /// The name of the human playing `mark`; an empty answer takes `default`.
@@ -67,6 +69,7 @@ pub enum Notice {
         x: PlayerName,
         o: PlayerName,
         first: Mark,
+        geometry: Geometry,
     },
     Moved {
         name: PlayerName,
@@ -126,13 +129,17 @@ pub enum Input {
 #[cfg_attr(test, mockall::automock)]
 pub trait InputHandler {
     fn read_line(&self) -> Input;
+
+    /// Forgets whatever was typed but not read yet: keys pressed while the computer was
+    /// thinking are not the person's next answer.
+    fn discard_typed_ahead(&self);
 }
 
 /// What `reset` did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reset {
-    /// The scores were cleared.
-    Cleared,
+    /// The scores were cleared; the old file, if it held any, is kept under `kept`.
+    Cleared { kept: Option<PathBuf> },
     /// The old file could not be read, so it was kept under this name and a new one begun.
     MovedAside(PathBuf),
 }
@@ -157,6 +164,8 @@ pub enum StoreError {
         "there is no folder for the scoreboard: set TICTACTOE_SCOREBOARD or pass --scoreboard PATH"
     )]
     NoLocation,
+    #[error("{} is a folder: the scoreboard must be a file, such as {}", path.display(), path.join("scores.json").display())]
+    Folder { path: PathBuf },
 }
 
 /// Keeps the scoreboard between runs.

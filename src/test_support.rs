@@ -19,6 +19,8 @@ pub fn typed(lines: &[&str]) -> MockInputHandler {
     input
         .expect_read_line()
         .returning(move || script.pop_front().map_or(Input::End, Input::Line));
+    // A script is typed when asked, never ahead: nothing to discard.
+    input.expect_discard_typed_ahead().return_const(());
     input
 }
 

@@ -70,6 +70,15 @@ fn a_placed_mark_can_be_read_back(make: MakeBoard) {
 }
 
 #[apply(every_board)]
+fn each_mark_is_counted_and_its_cells_given_as_bits(make: MakeBoard) {
+    let board = board_with(make, "xx./o../..x");
+
+    assert_eq!((board.count(Mark::X), board.count(Mark::O)), (3, 1));
+    assert_eq!(board.bits(Mark::X), 0b1_0000_0011);
+    assert_eq!(board.bits(Mark::O), 0b0_0000_1000);
+}
+
+#[apply(every_board)]
 fn a_taken_cell_cannot_be_taken_again(make: MakeBoard) {
     let mut board = make(classic());
     board.place(cell(5), Mark::O).unwrap();

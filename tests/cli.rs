@@ -241,12 +241,104 @@ fn reset_moves_a_damaged_scoreboard_aside_and_says_where() {
     fs::write(&scoreboard, "{ not json").unwrap();
 
     tictactoe(&scoreboard)
-        .args(["scores", "--reset"])
+        .args(["scores", "--reset", "--yes"])
         .assert()
         .success()
         .stderr(predicate::str::contains("scores.json.unreadable-"));
 
     assert_eq!(scores_json(&scoreboard), json!({"players": []}));
+}
+
+#[test]
+fn reset_without_a_terminal_to_ask_needs_yes_and_changes_nothing_without_it() {
+    let folder = TempDir::new().unwrap();
+    let scoreboard = scoreboard_in(&folder);
+    tictactoe(&scoreboard)
+        .args(["play", "--x", "random", "--o", "random", "--seed", "9"])
+        .assert()
+        .success();
+    let before = fs::read(&scoreboard).unwrap();
+
+    tictactoe(&scoreboard)
+        .args(["scores", "--reset"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("add --yes"));
+
+    assert_eq!(fs::read(&scoreboard).unwrap(), before);
+}
+
+#[test]
+fn reset_keeps_the_old_scores_in_a_file_beside_the_new_one() {
+    let folder = TempDir::new().unwrap();
+    let scoreboard = scoreboard_in(&folder);
+    tictactoe(&scoreboard)
+        .args(["play", "--x", "random", "--o", "random", "--seed", "9"])
+        .assert()
+        .success();
+    let before = fs::read(&scoreboard).unwrap();
+
+    tictactoe(&scoreboard)
+        .args(["scores", "--reset", "--yes", "--json"])
+        .assert()
+        .success()
+        .stdout("{\"players\":[]}\n")
+        .stderr(predicate::str::contains("the old one is kept as"));
+
+    let kept: Vec<_> = fs::read_dir(folder.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.to_string_lossy().contains(".before-reset-"))
+        .collect();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert_eq!(fs::read(&kept[0]).unwrap(), before);
+}
+
+#[test]
+fn a_folder_named_as_the_scoreboard_is_refused_and_left_alone() {
+    let folder = TempDir::new().unwrap();
+
+    tictactoe(folder.path())
+        .arg("scores")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "is a folder: the scoreboard must be a file",
+        ));
+    tictactoe(folder.path())
+        .args(["play", "--x", "random", "--o", "random", "--seed", "9"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("is a folder"));
+
+    let lock_beside_it = PathBuf::from(format!("{}.lock", folder.path().display()));
+    assert!(!lock_beside_it.exists());
+}
+
+#[test]
+fn an_empty_file_is_a_new_empty_scoreboard() {
+    let folder = TempDir::new().unwrap();
+    let scoreboard = scoreboard_in(&folder);
+    fs::write(&scoreboard, "").unwrap();
+
+    tictactoe(&scoreboard)
+        .arg("scores")
+        .assert()
+        .success()
+        .stdout("No games recorded yet.\n");
+    tictactoe(&scoreboard)
+        .args(["play", "--x", "random", "--o", "random", "--seed", "9"])
+        .assert()
+        .success()
+        .stderr("");
+
+    assert_eq!(
+        scores_json(&scoreboard)["players"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
 }
 
 #[test]
@@ -291,10 +383,10 @@ fn colour_is_off_when_piped_or_with_no_color_and_on_when_forced() {
 fn the_menu_plays_a_game_against_the_computer_then_quits() {
     let folder = TempDir::new().unwrap();
     let scoreboard = scoreboard_in(&folder);
-    // Human vs Computer, named Ada, Impossible, 3 x 3, three in a row, X first (all
-    // defaults); then Ada tries every cell in turn (taken ones are refused), and finally
-    // declines another game.
-    let input = "2\nAda\n\n\n\n\n1\n2\n3\n4\n5\n6\n7\n8\n9\nn\n";
+    // Human vs Computer, Ada plays X, Impossible, 3 x 3, X first (all defaults); then
+    // Ada tries every cell in turn (taken ones are refused), and finally declines
+    // another game.
+    let input = "2\n\nAda\n\n\n\n1\n2\n3\n4\n5\n6\n7\n8\n9\nn\n";
 
     tictactoe(&scoreboard)
         .write_stdin(input)

@@ -108,6 +108,19 @@ fn first_decides_who_moves_when_the_counts_are_equal() {
 }
 
 #[test]
+fn an_empty_board_argument_is_an_invalid_board_like_any_other() {
+    for empty in ["", "///"] {
+        tictactoe()
+            .args(["analyze", "--json", empty])
+            .assert()
+            .code(2)
+            .stdout(predicate::str::contains(
+                "\"error\":\"a 3x3 board has 9 cells, not 0\"",
+            ));
+    }
+}
+
+#[test]
 fn without_boards_analyze_reads_stdin_one_per_line_skipping_blank_lines() {
     let output = tictactoe()
         .args(["analyze", "--json"])
@@ -146,9 +159,9 @@ fn analyze_without_json_draws_the_board_and_gives_the_verdict() {
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "X to move. X can force a win in 3 moves, counting this one.",
+            "X to move. X can force a win in 2 moves of its own, this one included.",
         ))
-        .stdout(predicate::str::contains("Best moves: 3."))
+        .stdout(predicate::str::contains("Best move: 3."))
         .stdout(predicate::str::contains(
             "The Impossible player would play 3.",
         ));

@@ -60,11 +60,11 @@ fn empty_cells_show_the_number_to_type() {
     let expected = [
         "",
         "     a   b   c",
-        " 1   X | 2 | 3 ",
+        " 1   X | 2 | 3",
         "    ---+---+---",
-        " 2   4 | O | 6 ",
+        " 2   4 | O | 6",
         "    ---+---+---",
-        " 3   7 | 8 | 9 ",
+        " 3   7 | 8 | 9",
         "",
         "",
     ];
@@ -79,7 +79,7 @@ fn without_colour_the_winning_line_is_bracketed() {
     let text = shown(|r| r.show_board(&board, line.cells()));
 
     assert!(text.contains(" 1  [X]|[X]|[X]\n"), "{text}");
-    assert!(text.contains(" 2   O | O | 6 \n"), "{text}");
+    assert!(text.contains(" 2   O | O | 6\n"), "{text}");
 }
 
 #[test]
@@ -95,11 +95,11 @@ fn four_by_four_brackets_the_winning_run_without_colour() {
         "      a    b    c    d",
         " 1   [X]| [X]| [X]| [X]",
         "    ----+----+----+----",
-        " 2    O |  O |  O |  8 ",
+        " 2    O |  O |  O |  8",
         "    ----+----+----+----",
-        " 3    9 | 10 | 11 | 12 ",
+        " 3    9 | 10 | 11 | 12",
         "    ----+----+----+----",
-        " 4   13 | 14 | 15 | 16 ",
+        " 4   13 | 14 | 15 | 16",
         "",
         "",
     ];
@@ -120,19 +120,19 @@ fn seven_by_seven_numbers_stay_aligned() {
     let expected = [
         "",
         "      a    b    c    d    e    f    g",
-        " 1    X |  2 |  3 |  4 |  5 |  6 |  7 ",
+        " 1    X |  2 |  3 |  4 |  5 |  6 |  7",
         "    ----+----+----+----+----+----+----",
-        " 2    8 |  O | 10 | 11 | 12 | 13 | 14 ",
+        " 2    8 |  O | 10 | 11 | 12 | 13 | 14",
         "    ----+----+----+----+----+----+----",
-        " 3   15 | 16 |  X | 18 | 19 | 20 | 21 ",
+        " 3   15 | 16 |  X | 18 | 19 | 20 | 21",
         "    ----+----+----+----+----+----+----",
-        " 4   22 | 23 | 24 | 25 | 26 | 27 | 28 ",
+        " 4   22 | 23 | 24 | 25 | 26 | 27 | 28",
         "    ----+----+----+----+----+----+----",
-        " 5   29 | 30 | 31 | 32 | 33 | 34 | 35 ",
+        " 5   29 | 30 | 31 | 32 | 33 | 34 | 35",
         "    ----+----+----+----+----+----+----",
-        " 6   36 | 37 | 38 | 39 | 40 | 41 | 42 ",
+        " 6   36 | 37 | 38 | 39 | 40 | 41 | 42",
         "    ----+----+----+----+----+----+----",
-        " 7   43 | 44 | 45 | 46 | 47 | 48 |  O ",
+        " 7   43 | 44 | 45 | 46 | 47 | 48 |  O",
         "",
         "",
     ];
@@ -201,8 +201,32 @@ fn the_scoreboard_is_a_table_with_a_row_per_player() {
 
     assert_eq!(
         text,
-        "\nPlayer   Wins  Losses   Ties  Games\nAda         3       1      2      6\nZoë         0       3      0      3\n"
+        "Player  Wins  Losses  Ties  Games\nAda        3       1     2      6\nZoë        0       3     0      3\n"
     );
+}
+
+#[test]
+fn columns_line_up_on_screen_whatever_the_names_and_counts() {
+    let row = |text: &str, wins: u64| Standing {
+        name: name(text),
+        record: Record {
+            wins,
+            losses: 0,
+            ties: 0,
+        },
+    };
+    let scoreboard =
+        Scoreboard::from_standings([row("李小龍", u64::MAX), row("Zoë 🎉", 2), row("Ada", 1)]);
+
+    let text = shown(|r| r.show_scoreboard(&scoreboard));
+
+    // Every line is as wide on screen as the header: 李小龍 takes six columns, 🎉 two.
+    let widths: Vec<usize> = text
+        .lines()
+        .map(unicode_width::UnicodeWidthStr::width)
+        .collect();
+    assert!(widths.iter().all(|&w| w == widths[0]), "{text}\n{widths:?}");
+    assert!(text.contains(&u64::MAX.to_string()), "{text}");
 }
 
 #[test]
@@ -261,5 +285,81 @@ fn an_estimate_says_it_is_not_proven() {
     assert_eq!(
         text,
         "Not proven in the time allowed: the search found no forced win for either side.\nBest moves found: 24, 32.\n"
+    );
+}
+
+fn analysis(
+    verdict: tictactoe::domain::Verdict,
+    plies: usize,
+    best: &[usize],
+) -> tictactoe::domain::Analysis {
+    tictactoe::domain::Analysis {
+        verdict,
+        plies,
+        best_moves: best
+            .iter()
+            .map(|&n| Geometry::classic().position(n - 1).unwrap())
+            .collect(),
+        exact: true,
+    }
+}
+
+#[test]
+fn a_forced_win_counts_the_players_own_moves_and_one_best_move_is_singular() {
+    let win = analysis(tictactoe::domain::Verdict::Win, 5, &[8]);
+
+    let text = shown(|r| r.show_analysis(Mark::X, &win));
+
+    assert_eq!(
+        text,
+        "X can force a win in 3 moves of its own, this one included.\nBest move: 8.\n"
+    );
+}
+
+#[test]
+fn a_lost_position_says_every_move_loses_and_which_last_longest() {
+    let loss = analysis(tictactoe::domain::Verdict::Loss, 4, &[2, 4]);
+
+    let text = shown(|r| r.show_analysis(Mark::O, &loss));
+
+    assert_eq!(
+        text,
+        "O loses against perfect play: every move loses. These hold out longest, for 2 moves of O's own.\nLongest-lasting moves: 2, 4.\n"
+    );
+}
+
+#[test]
+fn a_game_announces_its_board_and_run() {
+    let notice = Notice::GameStarts {
+        x: name("Ada"),
+        o: name("Bob"),
+        first: Mark::O,
+        geometry: Geometry::new(5, 4).unwrap(),
+    };
+
+    assert_eq!(
+        shown(|r| r.show_notice(&notice)),
+        "\nAda (X) vs Bob (O) on 5 x 5, 4 in a row wins. O moves first.\n"
+    );
+}
+
+#[test]
+fn end_of_input_is_announced_on_a_line_of_its_own() {
+    let text = shown(|r| r.show_notice(&Notice::InputClosed));
+
+    assert!(text.starts_with("\nInput ended"), "{text:?}");
+}
+
+#[test]
+fn the_level_prompt_lists_each_level_with_how_it_plays() {
+    let text = shown(|r| r.show_prompt(&Prompt::Level { mark: Mark::O }));
+
+    assert!(
+        text.contains("  1  Random      plays any empty cell\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  4  Impossible  plays perfectly: it never loses\n"),
+        "{text}"
     );
 }

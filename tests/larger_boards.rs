@@ -89,30 +89,41 @@ impl Reference {
     }
 }
 
-/// A random position reached by legal play that is still in progress with `empty` cells left.
+/// A random position reached by legal play that is still in progress with `empty` cells
+/// left. Each side plays a random cell among those that do not complete one of its lines
+/// (so that boards with three in a row, where random play ends in a few moves, can be
+/// filled too); a deal where a side has no such cell is dealt again.
 fn random_position(
     reference: &Reference,
     cells: usize,
     empty: usize,
     rng: &mut StdRng,
 ) -> (Vec<Option<Mark>>, Mark) {
-    loop {
+    for _attempt in 0..100_000 {
         let mut board = vec![None; cells];
         let mut to_move = Mark::X;
-        let mut over = false;
+        let mut stuck = false;
         while board.iter().filter(|c| c.is_none()).count() > empty {
-            let free: Vec<usize> = (0..cells).filter(|&i| board[i].is_none()).collect();
-            board[*free.choose(rng).unwrap()] = Some(to_move);
-            if reference.has_line(&board, to_move) {
-                over = true;
+            let quiet: Vec<usize> = (0..cells)
+                .filter(|&i| board[i].is_none())
+                .filter(|&i| {
+                    let mut next = board.clone();
+                    next[i] = Some(to_move);
+                    !reference.has_line(&next, to_move)
+                })
+                .collect();
+            let Some(&cell) = quiet.choose(rng) else {
+                stuck = true;
                 break;
-            }
+            };
+            board[cell] = Some(to_move);
             to_move = to_move.opponent();
         }
-        if !over {
+        if !stuck {
             return (board, to_move);
         }
     }
+    panic!("no position in progress with {empty} empty cells found")
 }
 
 fn layout(cells: &[Option<Mark>]) -> String {
@@ -130,6 +141,17 @@ fn layout(cells: &[Option<Mark>]) -> String {
 #[case::four_in_a_row_on_4x4(4, 4)]
 #[case::three_in_a_row_on_4x4(4, 3)]
 #[case::four_in_a_row_on_5x5(5, 4)]
+#[case::three_in_a_row_on_5x5(5, 3)]
+#[case::five_in_a_row_on_5x5(5, 5)]
+#[case::three_in_a_row_on_6x6(6, 3)]
+#[case::four_in_a_row_on_6x6(6, 4)]
+#[case::five_in_a_row_on_6x6(6, 5)]
+#[case::six_in_a_row_on_6x6(6, 6)]
+#[case::three_in_a_row_on_7x7(7, 3)]
+#[case::four_in_a_row_on_7x7(7, 4)]
+#[case::five_in_a_row_on_7x7(7, 5)]
+#[case::six_in_a_row_on_7x7(7, 6)]
+#[case::seven_in_a_row_on_7x7(7, 7)]
 fn the_engine_is_exact_on_random_positions_with_few_empty_cells(
     #[case] size: usize,
     #[case] win: usize,
@@ -144,8 +166,10 @@ fn the_engine_is_exact_on_random_positions_with_few_empty_cells(
     let mut impossible =
         MinimaxAI::impossible(StdRng::seed_from_u64(1)).thinking_for(Duration::from_secs(10));
 
-    for _ in 0..40 {
-        let empty = rng.random_range(4..=10);
+    // Fewer on the larger boards, where the reference is slower: the suite stays quick.
+    let (count, most_empty) = if size <= 5 { (40, 10) } else { (12, 8) };
+    for _ in 0..count {
+        let empty = rng.random_range(4..=most_empty);
         let (cells, to_move) = random_position(&reference, size * size, empty, &mut rng);
         let board = fill_from_layout(BitBoard::new(geometry), &layout(&cells)).unwrap();
 

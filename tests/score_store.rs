@@ -168,7 +168,14 @@ fn reset_clears_a_readable_scoreboard() {
     let (store, _) = store_in(&folder);
     store.record(&ada_beats_bob()).unwrap();
 
-    assert_eq!(store.reset().unwrap(), Reset::Cleared);
+    let kept = match store.reset().unwrap() {
+        Reset::Cleared { kept: Some(kept) } => kept,
+        other => panic!("expected the old file kept, got {other:?}"),
+    };
+    assert_eq!(
+        JsonFileStore::new(&kept).load().unwrap().standings().len(),
+        2
+    );
     assert!(store.load().unwrap().is_empty());
 }
 
@@ -244,5 +251,24 @@ fn games_recorded_together_are_all_counted_in_one_write() {
             .unwrap()
             .record_of(&name("Ada")),
         expected
+    );
+}
+
+#[test]
+fn json_that_is_not_a_scoreboard_is_described_in_a_readers_words() {
+    let folder = TempDir::new().unwrap();
+    let (store, path) = store_in(&folder);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(&path, b"[]").unwrap();
+
+    let error = store.load().unwrap_err().to_string();
+
+    assert!(
+        error.contains("it is JSON, but not a scoreboard (line 1, column"),
+        "{error}"
+    );
+    assert!(
+        !error.contains("VersionOnly") && !error.contains("struct"),
+        "{error}"
     );
 }

@@ -1,5 +1,5 @@
 use std::cell::RefCell;
-use std::io::{BufRead, ErrorKind, Read};
+use std::io::{BufRead, Read};
 
 use crate::ports::{Input, InputHandler};
 
@@ -10,6 +10,8 @@ use crate::ports::{Input, InputHandler};
 /// (the rest of it is skipped), and end of input or a read error is [`Input::End`].
 pub struct ConsoleInput<B> {
     reader: RefCell<B>,
+    /// Empties the terminal's queue of typed-ahead input (none for a pipe or a buffer).
+    discard: Option<fn()>,
 }
 
 impl<B: BufRead> ConsoleInput<B> {
@@ -19,24 +21,40 @@ impl<B: BufRead> ConsoleInput<B> {
     pub fn new(reader: B) -> Self {
         ConsoleInput {
             reader: RefCell::new(reader),
+            discard: None,
         }
     }
+
+    /// Reading from a terminal: `discard_typed_ahead` empties its input queue.
+    pub fn discarding_with(mut self, discard: fn()) -> Self {
+        self.discard = Some(discard);
+        self
+    }
 }
+
+/// Empties standard input's queue when it is a terminal (lines typed but not yet read).
+#[cfg(unix)]
+pub fn discard_terminal_input() {
+    let _ = rustix::termios::tcflush(std::io::stdin(), rustix::termios::QueueSelector::IFlush);
+}
+
+/// Elsewhere there is no queue to empty.
+#[cfg(not(unix))]
+pub fn discard_terminal_input() {}
 
 impl<B: BufRead> InputHandler for ConsoleInput<B> {
     fn read_line(&self) -> Input {
         let mut reader = self.reader.borrow_mut();
         let mut line = Vec::new();
-        loop {
-            match (&mut *reader)
-                .take(Self::MAX_LINE as u64)
-                .read_until(b'\n', &mut line)
-            {
-                Ok(0) if line.is_empty() => return Input::End,
-                Ok(_) => break,
-                Err(error) if error.kind() == ErrorKind::Interrupted => continue,
-                Err(_) => return Input::End,
-            }
+        // `read_until` itself tries again after `Interrupted`; any other error means
+        // nothing more will come.
+        match (&mut *reader)
+            .take(Self::MAX_LINE as u64)
+            .read_until(b'\n', &mut line)
+        {
+            Ok(0) if line.is_empty() => return Input::End,
+            Ok(_) => {}
+            Err(_) => return Input::End,
         }
         if line.last() == Some(&b'\n') {
             line.pop();
@@ -47,6 +65,12 @@ impl<B: BufRead> InputHandler for ConsoleInput<B> {
             skip_rest_of_line(&mut *reader);
         }
         Input::Line(String::from_utf8_lossy(&line).into_owned())
+    }
+
+    fn discard_typed_ahead(&self) {
+        if let Some(discard) = self.discard {
+            discard();
+        }
     }
 }
 
@@ -93,7 +117,7 @@ mod tests {
             .expect_read()
             .times(1)
             .in_sequence(&mut seq)
-            .returning(|_| Err(io::Error::from(ErrorKind::Interrupted)));
+            .returning(|_| Err(io::Error::from(io::ErrorKind::Interrupted)));
         stdin
             .expect_read()
             .times(1)

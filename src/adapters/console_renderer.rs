@@ -4,11 +4,11 @@ use std::thread;
 use std::time::Duration;
 
 use colored::{ColoredString, Colorize};
+use unicode_width::UnicodeWidthStr;
 
+use super::words::{how_it_plays, refused};
 use crate::app::Report;
-use crate::domain::{
-    Analysis, Board, FinishedGame, Mark, Outcome, Position, Refusal, Scoreboard, Verdict,
-};
+use crate::domain::{Analysis, Board, FinishedGame, Mark, Outcome, Position, Scoreboard, Verdict};
 use crate::players::Level;
 use crate::ports::{Notice, Problem, Prompt, Renderer};
 
@@ -128,6 +128,7 @@ impl<W: Write> ConsoleRenderer<W> {
         index: usize,
         width: usize,
         highlight: &[Position],
+        last: bool,
     ) -> String {
         let Some(position) = board.geometry().position(index) else {
             return " ".repeat(width);
@@ -137,11 +138,13 @@ impl<W: Write> ConsoleRenderer<W> {
             Some(mark) => mark.to_string(),
             None => position.number().to_string(),
         };
-        // Right-aligned with one space after, so numbers line up like a table's.
+        // Right-aligned with one space after (none at the end of a row), so numbers line
+        // up like a table's.
+        let after = if last { "" } else { " " };
         let padded = if lit && !self.colour {
             format!("{:>width$}", format!("[{text}]"))
         } else {
-            format!("{text:>inner$} ", inner = width - 1)
+            format!("{text:>inner$}{after}", inner = width - 1)
         };
         match (board.mark_at(position), lit) {
             (Some(_), true) if self.colour => {
@@ -153,24 +156,18 @@ impl<W: Write> ConsoleRenderer<W> {
     }
 }
 
-/// A refusal, in the console's words.
-fn refused(refusal: &Refusal) -> String {
-    match refusal {
-        Refusal::Occupied(cell) => format!("cell {cell} is already taken: choose an empty one"),
-        Refusal::OffBoard(cell) => format!("there is no cell {cell} on this board"),
-        Refusal::NotYourTurn(mark) => format!("it is not {mark}'s turn"),
-        Refusal::ComputerSeat(mark) => format!("the computer plays {mark}"),
-        Refusal::GameOver => "the game is over".to_string(),
-        Refusal::NothingToUndo => "there is no move of yours to take back yet".to_string(),
-        Refusal::NoHints => "there are no hints in this game".to_string(),
-    }
-}
-
 fn level_menu() -> String {
     Level::ALL
         .iter()
         .enumerate()
-        .map(|(i, level)| format!("  {}  {level}\n", i + 1))
+        .map(|(i, level)| {
+            format!(
+                "  {}  {:<10}  {}\n",
+                i + 1,
+                level.to_string(),
+                how_it_plays(*level)
+            )
+        })
         .collect()
 }
 
@@ -198,7 +195,7 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
                 text.push_str(&format!("{margin}{rule}\n"));
             }
             let cells: Vec<String> = (0..size)
-                .map(|col| self.cell(board, row * size + col, width, highlight))
+                .map(|col| self.cell(board, row * size + col, width, highlight, col + 1 == size))
                 .collect();
             text.push_str(&format!(
                 "{}  {}\n",
@@ -235,6 +232,7 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
             Prompt::Name { mark, default } => {
                 format!("Name for the player of {} [{default}]: ", self.mark(*mark))
             }
+            Prompt::Side => "Your side, x or o? [x]: ".to_string(),
             Prompt::FirstMover => "Who moves first, x or o? [x]: ".to_string(),
             Prompt::Size => "Board size, 3 to 7 [3]: ".to_string(),
             Prompt::Win { size } => format!("Marks in a row to win, 3 to {size} [{size}]: "),
@@ -255,10 +253,10 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
                  q leaves (a game left unfinished is not recorded).",
                 geometry.cell_count()
             ),
-            Prompt::Name { .. } => "Type a name (up to 40 characters) or press Enter for the one in [brackets]. \
-                                    Names are compared without regard to case: \"ada\" and \"Ada\" share a \
-                                    scoreboard row.\nq leaves."
-                .to_string(),
+            Prompt::Level { .. } => format!(
+                "Type a level's number or name, or press Enter for the one in [brackets]:\n{}q leaves.",
+                level_menu()
+            ),
             _ => "Type one of the choices shown, or press Enter for the one in [brackets].\nq leaves.".to_string(),
         };
         self.write(&format!("{specific}\nh shows this help.\n"));
@@ -278,14 +276,22 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
     fn show_notice(&self, notice: &Notice) {
         let text = match notice {
             Notice::Welcome => format!(
-                "{}\nGet a full row, column or diagonal to win. At any prompt, h shows help and q leaves.\n\n",
+                "{}\nTake turns placing your mark; the first to complete a line of them wins. \
+                 At any prompt, h shows help and q leaves.\n\n",
                 self.paint("Tic Tac Toe", |s| s.bold())
             ),
-            Notice::GameStarts { x, o, first } => format!(
-                "\n{x} ({}) vs {o} ({}). {} moves first.\n",
+            Notice::GameStarts {
+                x,
+                o,
+                first,
+                geometry,
+            } => format!(
+                "\n{x} ({}) vs {o} ({}) on {size} x {size}, {} in a row wins. {} moves first.\n",
                 self.mark(Mark::X),
                 self.mark(Mark::O),
-                self.mark(*first)
+                geometry.win_length(),
+                self.mark(*first),
+                size = geometry.size(),
             ),
             Notice::Moved {
                 name,
@@ -299,8 +305,10 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
                 format!("{name} ({}) plays {position}.\n", self.mark(*mark))
             }
             Notice::Abandoned { by } => format!("{by} left. This game is not recorded.\n"),
+            // On a line of its own: input usually ends (Ctrl-D) right after a prompt.
             Notice::InputClosed => {
-                "Input ended, so the program stops here. Nothing unfinished was recorded.\n".into()
+                "\nInput ended, so the program stops here. Nothing unfinished was recorded.\n"
+                    .into()
             }
             Notice::NotSaved { reason, unreadable } => {
                 let fix = match (&self.reset_command, unreadable) {
@@ -335,26 +343,38 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
     }
 
     fn show_analysis(&self, to_move: Mark, analysis: &Analysis) {
+        let mark = self.mark(to_move);
+        // `plies` counts both sides' moves to the end; a person counts their own.
         let plies = analysis.plies;
-        let moves = if plies == 1 {
-            "1 move".to_string()
-        } else {
-            format!("{plies} moves")
+        let own = |count: usize| match count {
+            1 => "1 move".to_string(),
+            n => format!("{n} moves"),
         };
-        let verdict = match analysis.verdict {
-            Verdict::Win if plies == 1 => format!("{} wins with this move.", self.mark(to_move)),
-            Verdict::Win => format!(
-                "{} can force a win in {moves}, counting this one.",
-                self.mark(to_move)
+        let (verdict, label) = match analysis.verdict {
+            Verdict::Win if plies == 1 => (format!("{mark} wins with this move."), "Winning move"),
+            Verdict::Win => (
+                format!(
+                    "{mark} can force a win in {} of its own, this one included.",
+                    own(plies.div_ceil(2))
+                ),
+                "Best move",
             ),
-            Verdict::Draw if !analysis.exact => {
+            Verdict::Draw if !analysis.exact => (
                 "Not proven in the time allowed: the search found no forced win for either side."
-                    .to_string()
-            }
-            Verdict::Draw => "With best play from both sides this is a draw.".to_string(),
-            Verdict::Loss => format!(
-                "{} loses against perfect play; the best moves hold out for {moves}.",
-                self.mark(to_move)
+                    .to_string(),
+                "Best move found",
+            ),
+            Verdict::Draw => (
+                "With best play from both sides this is a draw.".to_string(),
+                "Best move",
+            ),
+            Verdict::Loss => (
+                format!(
+                    "{mark} loses against perfect play: every move loses. These hold out \
+                     longest, for {} of {mark}'s own.",
+                    own(plies / 2)
+                ),
+                "Longest-lasting move",
             ),
         };
         let best: Vec<String> = analysis
@@ -362,10 +382,10 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
             .iter()
             .map(ToString::to_string)
             .collect();
-        let label = if analysis.exact {
-            "Best moves"
-        } else {
-            "Best moves found"
+        // "Best move", "Best moves"; "Best move found", "Best moves found".
+        let label = match (best.len(), label.split_once(" move")) {
+            (1, _) | (_, None) => label.to_string(),
+            (_, Some((before, after))) => format!("{before} moves{after}"),
         };
         self.write(&format!("{verdict}\n{label}: {}.\n", best.join(", ")));
     }
@@ -375,35 +395,43 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
             self.write("No games recorded yet.\n");
             return;
         }
-        let width = scoreboard
+        let rows: Vec<[String; 5]> = scoreboard
             .standings()
             .iter()
-            .map(|s| s.name.as_str().chars().count())
-            .max()
-            .unwrap_or(0)
-            .max("Player".len());
-        let mut text = format!(
-            "\n{}\n",
-            self.paint(
-                &format!(
-                    "{:<width$}  {:>5}  {:>6}  {:>5}  {:>5}",
-                    "Player", "Wins", "Losses", "Ties", "Games"
-                ),
-                |s| s.bold()
-            )
-        );
-        for standing in scoreboard.standings() {
-            let r = standing.record;
-            let name = standing.name.as_str();
-            let pad = width - name.chars().count();
-            text.push_str(&format!(
-                "{name}{}  {:>5}  {:>6}  {:>5}  {:>5}\n",
-                " ".repeat(pad),
-                r.wins,
-                r.losses,
-                r.ties,
-                r.games()
-            ));
+            .map(|s| {
+                let r = s.record;
+                [
+                    s.name.to_string(),
+                    r.wins.to_string(),
+                    r.losses.to_string(),
+                    r.ties.to_string(),
+                    r.games().to_string(),
+                ]
+            })
+            .collect();
+        let header = ["Player", "Wins", "Losses", "Ties", "Games"].map(String::from);
+        // Each column as wide as its widest entry on screen: a name's width is what the
+        // terminal gives it (two columns for 李, one for ë, two for 🎉), not its length.
+        let widths: Vec<usize> = (0..5)
+            .map(|column| {
+                rows.iter()
+                    .chain([&header])
+                    .map(|row| row[column].width())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let line = |row: &[String; 5]| {
+            let name = format!("{}{}", row[0], " ".repeat(widths[0] - row[0].width()));
+            let numbers: Vec<String> = (1..5)
+                .map(|c| format!("{:>w$}", row[c], w = widths[c]))
+                .collect();
+            format!("{name}  {}", numbers.join("  "))
+        };
+        let mut text = format!("{}\n", self.paint(&line(&header), |s| s.bold()));
+        for row in &rows {
+            text.push_str(&line(row));
+            text.push('\n');
         }
         self.write(&text);
     }

@@ -112,8 +112,18 @@ impl<W: DurableWrite> JsonFileStore<W> {
         }
     }
 
+    fn is_folder(&self) -> StoreError {
+        StoreError::Folder {
+            path: self.path.clone(),
+        }
+    }
+
     /// Runs `action` while holding the lock file exclusively.
     fn locked<T>(&self, action: impl FnOnce() -> Result<T, StoreError>) -> Result<T, StoreError> {
+        // Checked first, so that no `FOLDER.lock` is ever made beside a folder.
+        if self.path.is_dir() {
+            return Err(self.is_folder());
+        }
         if let Some(folder) = self.path.parent().filter(|p| !p.as_os_str().is_empty()) {
             fs::create_dir_all(folder).map_err(|e| self.io_error(e))?;
         }
@@ -135,8 +145,11 @@ impl<W: DurableWrite> JsonFileStore<W> {
     /// The scoreboard on disk; a missing file is an empty scoreboard.
     fn read(&self) -> Result<Scoreboard, StoreError> {
         let bytes = match fs::read(&self.path) {
+            // A file just created (`touch`), or truncated by hand, holds no scores yet.
+            Ok(bytes) if bytes.is_empty() => return Ok(Scoreboard::new()),
             Ok(bytes) => bytes,
             Err(error) if error.kind() == ErrorKind::NotFound => return Ok(Scoreboard::new()),
+            Err(_) if self.path.is_dir() => return Err(self.is_folder()),
             Err(error) => return Err(self.io_error(error)),
         };
         let version: VersionOnly =
@@ -247,15 +260,15 @@ impl<W: DurableWrite> JsonFileStore<W> {
         }
     }
 
-    /// Moves an unreadable file aside, next to it, under a name that says why.
-    fn move_aside(&self) -> Result<PathBuf, StoreError> {
+    /// Moves the file aside, next to it, under a name that says why (`label`).
+    fn move_aside(&self, label: &str) -> Result<PathBuf, StoreError> {
         let seconds = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
         let base = self.path.clone().into_os_string();
         for attempt in 0..1000 {
             let mut name = base.clone();
-            name.push(format!(".unreadable-{seconds}"));
+            name.push(format!(".{label}-{seconds}"));
             if attempt > 0 {
                 name.push(format!("-{attempt}"));
             }
@@ -267,7 +280,7 @@ impl<W: DurableWrite> JsonFileStore<W> {
         }
         let taken = io::Error::new(
             ErrorKind::AlreadyExists,
-            "no free name to move the unreadable file to",
+            "no free name to move the old file to",
         );
         Err(self.io_error(taken))
     }
@@ -297,12 +310,17 @@ impl<W: DurableWrite> ScoreStore for JsonFileStore<W> {
 
     fn reset(&self) -> Result<Reset, StoreError> {
         self.locked(|| match self.read() {
-            Ok(_) => {
+            Ok(scoreboard) if scoreboard.is_empty() => {
                 self.write(&Scoreboard::new())?;
-                Ok(Reset::Cleared)
+                Ok(Reset::Cleared { kept: None })
+            }
+            Ok(_) => {
+                let kept = self.move_aside("before-reset")?;
+                self.write(&Scoreboard::new())?;
+                Ok(Reset::Cleared { kept: Some(kept) })
             }
             Err(StoreError::Corrupt { .. } | StoreError::NewerFormat { .. }) => {
-                let aside = self.move_aside()?;
+                let aside = self.move_aside("unreadable")?;
                 self.write(&Scoreboard::new())?;
                 Ok(Reset::MovedAside(aside))
             }

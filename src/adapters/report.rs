@@ -133,3 +133,23 @@ fn to_json(value: &impl Serialize) -> String {
     // Strings, numbers and lists of them always serialise.
     serde_json::to_string(value).unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tally_gives_its_seconds_to_the_millisecond() {
+        let tally = Tally {
+            games: 3,
+            x_wins: 1,
+            o_wins: 0,
+            draws: 2,
+        };
+
+        assert_eq!(
+            tally_json(&tally, 1.23456),
+            r#"{"games":3,"x_wins":1,"o_wins":0,"draws":2,"seconds":1.235}"#
+        );
+    }
+}

@@ -102,8 +102,9 @@ where
     }
 }
 
-/// Answers each non-blank layout from `layouts` in order, handing each report to `emit`
-/// as soon as it is ready. Returns how many boards were invalid.
+/// Answers each layout from `layouts` in order, handing each report to `emit` as soon as
+/// it is ready. Returns how many boards were invalid. An empty layout is a board with no
+/// cells, and invalid like any other wrong count; a caller reading lines skips blank ones.
 pub fn analyze_all<F: FnMut() -> A, A: MoveChooser + Advisor>(
     analyzer: &mut Analyzer<F>,
     layouts: impl IntoIterator<Item = String>,
@@ -111,9 +112,6 @@ pub fn analyze_all<F: FnMut() -> A, A: MoveChooser + Advisor>(
 ) -> usize {
     let mut invalid = 0;
     for layout in layouts {
-        if layout.trim().is_empty() {
-            continue;
-        }
         let report = analyzer.report(&layout);
         invalid += usize::from(matches!(report, Report::Invalid { .. }));
         emit(&report);

@@ -45,6 +45,7 @@ impl<R: Renderer, I: InputHandler> GameController<R, I> {
             x: game.seat(Mark::X).name(),
             o: game.seat(Mark::O).name(),
             first: game.game().to_move(),
+            geometry: game.game().board().geometry(),
         });
         self.renderer.show_board(game.game().board(), &[]);
         loop {
@@ -57,6 +58,8 @@ impl<R: Renderer, I: InputHandler> GameController<R, I> {
             let Some(person) = &mut people[mark.index()] else {
                 let events = game.advance()?;
                 self.show(game, events);
+                // Keys pressed while the computer thought are not the next answer.
+                self.input.discard_typed_ahead();
                 continue;
             };
             let Some(request) = person.next_request(game.game()) else {
@@ -113,7 +116,10 @@ impl<R: Renderer, I: InputHandler> GameController<R, I> {
                 } => {
                     self.renderer.show_result(&game);
                     match recording {
-                        Recording::Saved(scoreboard) => self.renderer.show_scoreboard(&scoreboard),
+                        // The two players' records; the whole table is `scores`.
+                        Recording::Saved(scoreboard) => self
+                            .renderer
+                            .show_scoreboard(&scoreboard.of_players_in(&game)),
                         Recording::Failed(error) => self.renderer.show_notice(&Notice::NotSaved {
                             reason: error.to_string(),
                             unreadable: matches!(error, StoreError::Corrupt { .. }),
@@ -140,7 +146,7 @@ mod tests {
     use crate::app::game_match::Unrecorded;
     use crate::domain::{Geometry, Outcome, PlayerName, Position, Refusal, Scoreboard, layout_of};
     use crate::players::MockComputer;
-    use crate::ports::{MockInputHandler, MockRenderer, MockScoreStore};
+    use crate::ports::{Input, MockInputHandler, MockRenderer, MockScoreStore};
     use crate::test_support::{Shown, allow_rendering_except, quiet_renderer, typed};
 
     fn name(text: &str) -> PlayerName {
@@ -243,6 +249,36 @@ mod tests {
             .unwrap();
 
         assert_eq!(layout_of(game.game().board()), "O...X....");
+    }
+
+    #[test]
+    fn keys_typed_while_the_computer_moved_are_discarded_once_per_computer_move() {
+        // Arrange: Ada (X) plays 5, the computer replies, Ada leaves. One computer move,
+        // so exactly one discard, and it comes after the computer's move, before Ada reads.
+        let mut input = MockInputHandler::new();
+        let mut seq = Sequence::new();
+        for (line, discard_after) in [("5", true), ("q", false)] {
+            input
+                .expect_read_line()
+                .times(1)
+                .in_sequence(&mut seq)
+                .return_const(Input::Line(line.to_string()));
+            if discard_after {
+                input
+                    .expect_discard_typed_ahead()
+                    .times(1)
+                    .in_sequence(&mut seq)
+                    .return_const(());
+            }
+        }
+        let seats = [Seat::Human(name("Ada")), first_empty_cell()];
+        let mut game = Match::new(Geometry::classic(), Mark::X, seats, Unrecorded);
+
+        // Act
+        let end = console(quiet_renderer(), input).play(&mut game);
+
+        // Assert
+        assert_eq!(end, Ok(GameEnd::Abandoned));
     }
 
     #[test]

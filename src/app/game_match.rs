@@ -639,6 +639,19 @@ mod tests {
     }
 
     #[rstest]
+    fn apart_asking_to_take_back_a_move_before_you_have_moved_is_refused(
+        together: Match<Unrecorded>,
+    ) {
+        let mut apart = together.seated(Seating::Apart);
+        play_all(&mut apart, &[1]);
+
+        let answer = apart.undo(Mark::O);
+
+        assert_eq!(answer.unwrap_err(), Refusal::NothingToUndo);
+        assert_eq!(apart.undo_asked_by(), None);
+    }
+
+    #[rstest]
     fn a_move_instead_of_agreeing_withdraws_the_request(together: Match<Unrecorded>) {
         let mut apart = together.seated(Seating::Apart);
         play_all(&mut apart, &[1]);

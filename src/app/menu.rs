@@ -99,6 +99,11 @@ pub fn win_length(text: &str, size: usize) -> Result<Geometry, Problem> {
         .ok_or_else(|| choice(text, &format!("a number from 3 to {size}")))
 }
 
+/// `x` or `o`; empty picks X: the side a person plays against the computer.
+pub fn side(text: &str) -> Result<Mark, Problem> {
+    first_mover(text)
+}
+
 /// `x` or `o`; empty picks X.
 pub fn first_mover(text: &str) -> Result<Mark, Problem> {
     match text.to_lowercase().as_str() {
@@ -163,6 +168,8 @@ mod tests {
     }
 
     #[rstest]
+    #[case::random_by_number("1", Level::Random)]
+    #[case::random_by_name("random", Level::Random)]
     #[case::by_number("3", Level::Medium)]
     #[case::by_name("Easy", Level::Easy)]
     #[case::default("", Level::Impossible)]

@@ -1,7 +1,7 @@
 use std::rc::Rc;
 
 use super::controller::{GameController, GameEnd};
-use super::game_match::{ComputerError, Match, Seat};
+use super::game_match::{ComputerError, Match, Recorder, Seat};
 use super::menu::{self, AfterGame, Mode, Reply};
 use crate::domain::{Geometry, Mark, PlayerName};
 use crate::players::{ComputerFactory, PlayerSpec, spec::default_name};
@@ -17,6 +17,31 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// A new match with these settings: people's seats named from their specs, computers
+    /// made by `computers` (and hints from its advisor), results offered to `recorder`.
+    /// Every front end starts its games here.
+    pub fn start_match<R: Recorder>(
+        &self,
+        computers: &mut dyn ComputerFactory,
+        recorder: R,
+    ) -> Match<R> {
+        let seats = [(&self.x, Mark::X), (&self.o, Mark::O)].map(|(spec, mark)| match spec {
+            PlayerSpec::Human(_) => Seat::Human(spec.name(mark)),
+            PlayerSpec::Computer(level) => Seat::Computer(computers.computer(*level)),
+        });
+        Match::new(self.geometry, self.first, seats, recorder).advised_by(computers.advisor())
+    }
+
+    /// The same players with sides swapped (X's player plays O), for a rematch.
+    pub fn swapped(&self) -> Settings {
+        Settings {
+            x: self.o.clone(),
+            o: self.x.clone(),
+            first: self.first,
+            geometry: self.geometry,
+        }
+    }
+
     /// The name both players would share, if two humans were given the same one
     /// (names are compared ignoring case). Their results would land on one row.
     pub fn shared_human_name(&self) -> Option<PlayerName> {
@@ -107,7 +132,10 @@ where
     fn choose_settings(&self) -> Result<Settings, SessionEnd> {
         let (x_is_human, o_is_human) = match self.ask(&Prompt::Mode, menu::mode)? {
             Mode::HumanVsHuman => (true, true),
-            Mode::HumanVsComputer => (true, false),
+            Mode::HumanVsComputer => match self.ask(&Prompt::Side, menu::side)? {
+                Mark::X => (true, false),
+                Mark::O => (false, true),
+            },
             Mode::ComputerVsComputer => (false, false),
         };
         let x = self.choose_player(Mark::X, x_is_human, None)?;
@@ -117,7 +145,11 @@ where
         };
         let o = self.choose_player(Mark::O, o_is_human, taken.as_ref())?;
         let size = self.ask(&Prompt::Size, menu::size)?;
-        let geometry = self.ask(&Prompt::Win { size }, |text| menu::win_length(text, size))?;
+        // On 3 x 3 there is no choice to ask about: three in a row.
+        let geometry = match size {
+            3 => Geometry::classic(),
+            _ => self.ask(&Prompt::Win { size }, |text| menu::win_length(text, size))?,
+        };
         let first = self.ask(&Prompt::FirstMover, menu::first_mover)?;
         Ok(Settings {
             x,
@@ -137,12 +169,13 @@ where
             let level = self.ask(&Prompt::Level { mark }, menu::level)?;
             return Ok(PlayerSpec::Computer(level));
         }
-        let default = default_name(mark);
+        let default = free_default_name(mark, taken);
         let prompt = Prompt::Name {
             mark,
             default: default.clone(),
         };
-        let name = self.ask(&prompt, |text| {
+        // Whatever is typed here is a name, even "q" or "Help": the prompt says so.
+        let name = self.ask_literally(&prompt, |text| {
             let name = menu::name(text, &default)?;
             match taken {
                 Some(other) if other.key() == name.key() => Err(Problem::NameTaken(name)),
@@ -152,11 +185,29 @@ where
         Ok(PlayerSpec::Human(Some(name)))
     }
 
-    /// Asks until `parse` accepts an answer. `Err` means the session should end.
+    /// Asks until `parse` accepts an answer; `q` leaves and `h` shows help. `Err` means
+    /// the session should end.
     fn ask<T>(
         &self,
         prompt: &Prompt,
         parse: impl Fn(&str) -> Result<T, Problem>,
+    ) -> Result<T, SessionEnd> {
+        self.ask_with(prompt, |text| menu::reply(text, &parse))
+    }
+
+    /// Asks until `parse` accepts an answer, taking every answer as it is typed.
+    fn ask_literally<T>(
+        &self,
+        prompt: &Prompt,
+        parse: impl Fn(&str) -> Result<T, Problem>,
+    ) -> Result<T, SessionEnd> {
+        self.ask_with(prompt, |text| parse(text).map(Reply::Value))
+    }
+
+    fn ask_with<T>(
+        &self,
+        prompt: &Prompt,
+        reply: impl Fn(&str) -> Result<Reply<T>, Problem>,
     ) -> Result<T, SessionEnd> {
         loop {
             self.renderer.show_prompt(prompt);
@@ -164,7 +215,7 @@ where
                 self.renderer.show_notice(&Notice::InputClosed);
                 return Err(SessionEnd::InputClosed);
             };
-            match menu::reply(&text, &parse) {
+            match reply(&text) {
                 Ok(Reply::Value(value)) => return Ok(value),
                 Ok(Reply::Help) => self.renderer.show_help(prompt),
                 Ok(Reply::Quit) => return Err(SessionEnd::Quit),
@@ -172,6 +223,20 @@ where
             }
         }
     }
+}
+
+/// "Player X" or "Player O", unless the other player took it: then "Player O 2" (or the
+/// first number free), so that pressing Enter always gives a name that can be used.
+fn free_default_name(mark: Mark, taken: Option<&PlayerName>) -> PlayerName {
+    let plain = default_name(mark);
+    let is_free = |name: &PlayerName| taken.is_none_or(|other| other.key() != name.key());
+    if is_free(&plain) {
+        return plain;
+    }
+    (2..)
+        .filter_map(|n| PlayerName::new(&format!("{plain} {n}")).ok())
+        .find(is_free)
+        .unwrap_or(plain)
 }
 
 #[cfg(test)]
@@ -225,14 +290,14 @@ mod tests {
 
     #[test]
     fn the_menu_asks_for_exactly_the_computer_that_was_chosen() {
-        // Arrange: Human vs Computer, named Ada, computer on Medium, O first, one game, then no.
+        // Arrange: Human vs Computer, Ada plays X, computer on Medium, 3 x 3, O first; Ada leaves.
         let mut factory = factory();
         factory
             .expect_computer()
             .with(eq(Level::Medium))
             .times(1)
             .returning(first_empty_cell);
-        let input = typed(&["2", "Ada", "3", "", "", "o", "q"]);
+        let input = typed(&["2", "x", "Ada", "3", "", "o", "q"]);
 
         // Act
         let end = session(input, quiet_renderer(), recording_store(0), factory).run();
@@ -249,7 +314,7 @@ mod tests {
             .with(eq(Level::Impossible))
             .times(6)
             .returning(first_empty_cell);
-        let input = typed(&["3", "", "", "", "", "", "y", "", "n"]);
+        let input = typed(&["3", "", "", "", "", "y", "", "n"]);
 
         let end = session(input, quiet_renderer(), recording_store(3), factory).run();
 
@@ -290,7 +355,7 @@ mod tests {
         factory.expect_computer().never();
 
         let end = session(
-            typed(&["1", "Ada", "ADA", "q"]),
+            typed(&["1", "Ada", "ADA", "Bob", "q"]),
             renderer,
             recording_store(0),
             factory,
@@ -298,6 +363,138 @@ mod tests {
         .run();
 
         assert_eq!(end, Ok(SessionEnd::Quit));
+    }
+
+    #[test]
+    fn a_person_can_play_o_against_the_computer() {
+        // Human vs Computer, side o: X is the computer (Easy), O is Ada; then leave.
+        let mut factory = factory();
+        factory
+            .expect_computer()
+            .with(eq(Level::Easy))
+            .times(1)
+            .returning(first_empty_cell);
+        let mut renderer = MockRenderer::new();
+        renderer
+            .expect_show_notice()
+            .withf(|notice| {
+                matches!(notice, Notice::GameStarts { x, o, .. }
+                    if x.as_str() == "Computer (Easy)" && o.as_str() == "Ada")
+            })
+            .times(1)
+            .return_const(());
+        renderer
+            .expect_show_notice()
+            .withf(|notice| !matches!(notice, Notice::GameStarts { .. }))
+            .return_const(());
+        allow_rendering_except(&mut renderer, &[Shown::Notice]);
+        let input = typed(&["2", "o", "2", "Ada", "", "", "q"]);
+
+        let end = session(input, renderer, recording_store(0), factory).run();
+
+        assert_eq!(end, Ok(SessionEnd::Quit));
+    }
+
+    #[test]
+    fn enter_for_the_default_name_gives_a_free_one_when_the_other_player_took_it() {
+        let mut renderer = MockRenderer::new();
+        renderer
+            .expect_show_prompt()
+            .withf(|prompt| matches!(prompt, Prompt::Name { mark: Mark::O, default } if default.as_str() == "Player O 2"))
+            .times(1)
+            .return_const(());
+        renderer
+            .expect_show_prompt()
+            .withf(|prompt| !matches!(prompt, Prompt::Name { mark: Mark::O, .. }))
+            .return_const(());
+        renderer.expect_show_problem().never();
+        allow_rendering_except(&mut renderer, &[Shown::Prompt, Shown::Problem]);
+
+        let end = session(
+            typed(&["1", "Player O", "", "", "", "q"]),
+            renderer,
+            recording_store(0),
+            factory(),
+        )
+        .run();
+
+        assert_eq!(end, Ok(SessionEnd::Quit));
+    }
+
+    #[rstest::rstest]
+    #[case::q("q")]
+    #[case::quit("Quit")]
+    #[case::help("h")]
+    fn at_the_name_prompt_every_word_is_a_name(#[case] typed_name: &'static str) {
+        let mut renderer = MockRenderer::new();
+        renderer
+            .expect_show_notice()
+            .withf(move |notice| {
+                matches!(notice, Notice::GameStarts { x, .. } if x.as_str() == typed_name)
+            })
+            .times(1)
+            .return_const(());
+        renderer
+            .expect_show_notice()
+            .withf(|notice| !matches!(notice, Notice::GameStarts { .. }))
+            .return_const(());
+        allow_rendering_except(&mut renderer, &[Shown::Notice]);
+
+        let end = session(
+            typed(&["1", typed_name, "Bob", "", "", "q"]),
+            renderer,
+            recording_store(0),
+            factory(),
+        )
+        .run();
+
+        assert_eq!(end, Ok(SessionEnd::Quit));
+    }
+
+    #[test]
+    fn on_three_by_three_the_run_to_win_is_not_asked() {
+        let mut renderer = MockRenderer::new();
+        renderer
+            .expect_show_prompt()
+            .withf(|prompt| matches!(prompt, Prompt::Win { .. }))
+            .never();
+        renderer
+            .expect_show_prompt()
+            .withf(|prompt| !matches!(prompt, Prompt::Win { .. }))
+            .return_const(());
+        allow_rendering_except(&mut renderer, &[Shown::Prompt]);
+
+        let end = session(
+            typed(&["1", "", "", "3", "", "q"]),
+            renderer,
+            recording_store(0),
+            factory(),
+        )
+        .run();
+
+        assert_eq!(end, Ok(SessionEnd::Quit));
+    }
+
+    #[rstest::rstest]
+    #[case::two_people_one_name("human:Ada", "human:ADA", Some("Ada"))]
+    #[case::two_people_two_names("human:Ada", "human:Bob", None)]
+    #[case::a_person_and_a_computer("human:Ada", "easy", None)]
+    #[case::a_computer_against_itself("easy", "easy", None)]
+    fn only_two_people_can_share_a_name(
+        #[case] x: &str,
+        #[case] o: &str,
+        #[case] shared: Option<&str>,
+    ) {
+        let settings = Settings {
+            x: x.parse().unwrap(),
+            o: o.parse().unwrap(),
+            first: Mark::X,
+            geometry: Geometry::classic(),
+        };
+
+        let name = settings.shared_human_name();
+
+        assert_eq!(name.as_ref().map(PlayerName::as_str), shared);
     }
 
     #[test]

@@ -89,6 +89,45 @@ mod tests {
         assert_eq!(reported, [1, 2, 3]);
     }
 
+    /// A computer that plays its `script` in order, game after game: its n-th move of a
+    /// game is `script[n]`.
+    fn scripted(script: &'static [usize]) -> Box<dyn MoveChooser> {
+        let mut computer = MockComputer::new();
+        computer
+            .expect_name()
+            .return_const(PlayerName::new("Script").unwrap());
+        computer.expect_choose_move().returning(move |game| {
+            let number = script.get(game.moves_played() / 2)?;
+            Geometry::classic().position(number - 1)
+        });
+        Box::new(computer)
+    }
+
+    #[test]
+    fn draws_and_o_wins_are_counted_each_in_their_own_column() {
+        // X 1, 3, 4, 8, 9 against O 2, 5, 6, 7 fills the board without a line.
+        let draws = simulate(
+            [scripted(&[1, 3, 4, 8, 9]), scripted(&[2, 5, 6, 7])],
+            Geometry::classic(),
+            Mark::X,
+            2,
+            |_| {},
+        )
+        .unwrap();
+        // O moving first takes 1, 2, 3 while X plays 4, 5.
+        let o_wins = simulate(
+            [scripted(&[4, 5]), scripted(&[1, 2, 3])],
+            Geometry::classic(),
+            Mark::O,
+            3,
+            |_| {},
+        )
+        .unwrap();
+
+        assert_eq!((draws.draws, draws.x_wins, draws.o_wins), (2, 0, 0));
+        assert_eq!((o_wins.o_wins, o_wins.x_wins, o_wins.draws), (3, 0, 0));
+    }
+
     #[test]
     fn a_computer_with_no_move_stops_the_run_with_its_name() {
         let mut stuck = MockComputer::new();

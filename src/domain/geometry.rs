@@ -66,6 +66,12 @@ impl Geometry {
         (index < self.cell_count()).then(|| Position::new(index as u8))
     }
 
+    /// The middle cell (the one below and right of the middle, on an even size).
+    pub fn centre(self) -> Position {
+        let middle = self.size() / 2;
+        Position::new((middle * self.size() + middle) as u8)
+    }
+
     /// The cell at 0-based `row` (from the top) and `col` (from the left).
     pub fn at(self, row: usize, col: usize) -> Option<Position> {
         (row < self.size() && col < self.size())

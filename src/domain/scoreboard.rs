@@ -97,6 +97,20 @@ impl Scoreboard {
         self.rank();
     }
 
+    /// The rows of the two players of `game` only, in rank order: what is worth showing
+    /// after a game, however many players the whole scoreboard has.
+    pub fn of_players_in(&self, game: &FinishedGame) -> Scoreboard {
+        let (x, o) = (game.x.key(), game.o.key());
+        Scoreboard {
+            standings: self
+                .standings
+                .iter()
+                .filter(|s| s.name.key() == x || s.name.key() == o)
+                .cloned()
+                .collect(),
+        }
+    }
+
     pub fn standings(&self) -> &[Standing] {
         &self.standings
     }
@@ -177,6 +191,19 @@ mod tests {
                 ties: 0
             })
         );
+    }
+
+    #[test]
+    fn after_a_game_only_its_two_players_rows_are_picked_in_rank_order() {
+        let mut board = Scoreboard::new();
+        board.record(&game("Cy", "Dee", Outcome::Draw));
+        board.record(&game("Ada", "Bob", Outcome::Won(Mark::O)));
+        let latest = game("ada", "Bob", Outcome::Won(Mark::O));
+
+        let picked = board.of_players_in(&latest);
+
+        let names: Vec<&str> = picked.standings().iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["Bob", "Ada"]);
     }
 
     #[test]

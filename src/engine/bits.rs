@@ -107,6 +107,82 @@ impl Shape {
     pub fn cell_count(&self) -> usize {
         self.order.len()
     }
+
+    /// Empty cells on at least one line that neither side has blocked for itself: the
+    /// only cells worth a move (a mark elsewhere completes nothing and blocks nothing).
+    pub fn live_cells(&self, a: u64, b: u64) -> u64 {
+        let empty = self.all & !(a | b);
+        self.masks
+            .iter()
+            .filter(|&&mask| mask & a == 0 || mask & b == 0)
+            .fold(0, |cells, &mask| cells | mask)
+            & empty
+    }
+
+    /// The cells of `moves` in the order a search for `me` should try them: the most
+    /// promising first, by the lines through each cell still open to one side, a line
+    /// counting eight times more for each mark on it (building one's own and blocking
+    /// the other's alike); ties in the static order (most lines first).
+    pub fn by_promise(&self, moves: u64, me: u64, opp: u64) -> MoveList {
+        let mut weight = [0u32; 64];
+        for &mask in self.masks {
+            let open = mask & moves;
+            if open == 0 {
+                continue;
+            }
+            let held = match ((me & mask).count_ones(), (opp & mask).count_ones()) {
+                (mine, 0) => mine,
+                (0, theirs) => theirs,
+                _ => continue,
+            };
+            let mut cells = open;
+            while cells != 0 {
+                weight[cells.trailing_zeros() as usize] += 1 << (3 * held);
+                cells &= cells - 1;
+            }
+        }
+        let mut list = MoveList::default();
+        for rank in 0..self.order.len() {
+            let cell = self.order[rank];
+            if moves & (1 << cell) != 0 {
+                list.cells[list.len] = (weight[usize::from(cell)], cell);
+                list.len += 1;
+            }
+        }
+        // Stable, so equal weights keep the static order.
+        list.cells[..list.len].sort_by_key(|&(weight, _)| std::cmp::Reverse(weight));
+        list
+    }
+}
+
+/// Moves in the order to try them, without allocating: at most 64 cells.
+#[derive(Debug, Clone)]
+pub struct MoveList {
+    cells: [(u32, u8); 64],
+    len: usize,
+    next: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList {
+            cells: [(0, 0); 64],
+            len: 0,
+            next: 0,
+        }
+    }
+}
+
+impl Iterator for MoveList {
+    /// The bit of the next cell.
+    type Item = u64;
+
+    fn next(&mut self) -> Option<u64> {
+        (self.next < self.len).then(|| {
+            self.next += 1;
+            1u64 << self.cells[self.next - 1].1
+        })
+    }
 }
 
 /// What one pass over the lines found.

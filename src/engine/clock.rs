@@ -40,6 +40,7 @@ pub struct Deadline<'a> {
 }
 
 impl<'a> Deadline<'a> {
+    /// `budget` from now; `Duration::MAX` never passes.
     pub fn after(clock: &'a dyn Clock, budget: Duration) -> Self {
         Deadline {
             clock,
@@ -53,7 +54,8 @@ impl<'a> Deadline<'a> {
         let left = self.at.saturating_sub(now);
         Deadline {
             clock: self.clock,
-            at: now + left.mul_f64(fraction.clamp(0.0, 1.0)),
+            // Saturating: an unlimited budget (`Duration::MAX`) must not overflow.
+            at: now.saturating_add(left.mul_f64(fraction.clamp(0.0, 1.0))),
         }
     }
 
@@ -90,5 +92,31 @@ impl TimeCheck {
     /// Whether the last search was stopped by its deadline.
     pub fn ran_out(&self) -> bool {
         self.expired
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unlimited_budget_never_passes_even_in_part() {
+        let mut clock = MockClock::new();
+        clock.expect_now().return_const(Duration::from_secs(5));
+
+        let deadline = Deadline::after(&clock, Duration::MAX).part(0.8);
+
+        assert!(!deadline.passed());
+    }
+
+    #[test]
+    fn a_part_of_a_deadline_comes_that_fraction_of_the_way() {
+        let mut clock = MockClock::new();
+        clock.expect_now().times(2).return_const(Duration::ZERO);
+        clock.expect_now().return_const(Duration::from_millis(80));
+
+        let deadline = Deadline::after(&clock, Duration::from_millis(100)).part(0.8);
+
+        assert!(deadline.passed());
     }
 }

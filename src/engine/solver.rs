@@ -1,5 +1,10 @@
 //! The exact solver behind the Impossible level.
 //!
+//! Two searches under one API. Boards larger than 4 x 4 go to the [`Prover`]: it proves
+//! the value first with yes/no questions and measures the game's length only for the
+//! moves that keep it. The 3 x 3 and 4 x 4 boards, where a full search is quicker than
+//! two questions, keep the negamax described here.
+//!
 //! Negamax with alpha-beta pruning over bitboards. A score is always from the point of
 //! view of the side to move, and encodes how soon the game ends:
 //!
@@ -12,10 +17,13 @@
 //! hurries a loss. A transposition table remembers positions already searched.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 
 use super::bits::{Shape, Tactics};
 use super::clock::{Deadline, TimeCheck};
+use super::hashing::MixHasher;
+use super::outcome::Outcome;
+use super::prover::Prover;
 use super::symmetry::Symmetries;
 use crate::domain::{Analysis, Board, Geometry, Mark, Verdict};
 
@@ -27,8 +35,14 @@ pub struct Solver {
     table: HashMap<u128, Entry, BuildHasherDefault<MixHasher>>,
     /// Finished answers (score and best-move cells) by exact position, so a position met
     /// again, as in game after game of a simulation, is one look-up.
-    answers: HashMap<u128, (i8, u64), BuildHasherDefault<MixHasher>>,
+    answers: HashMap<u128, Outcome, BuildHasherDefault<MixHasher>>,
+    /// The yes/no proof search, for boards larger than [`NEGAMAX_CELLS`].
+    prover: Option<Box<Prover>>,
 }
+
+/// Boards up to this many cells (3 x 3 and 4 x 4) are solved by negamax with distances
+/// in one search; larger ones by proving the value first ([`Prover`]).
+const NEGAMAX_CELLS: usize = 16;
 
 #[derive(Clone, Copy)]
 struct Entry {
@@ -62,6 +76,7 @@ impl Solver {
             // them from the start, the first search never stops to regrow the table.
             table: HashMap::with_capacity_and_hasher(1024, Default::default()),
             answers: HashMap::default(),
+            prover: None,
         }
     }
 
@@ -99,37 +114,62 @@ impl Solver {
         self.time.restart();
         let me = board.bits(to_move);
         let opp = board.bits(to_move.opponent());
-        let empty = self.shape.all & !(me | opp);
         let position = (u128::from(me) << 64) | u128::from(opp);
-        let (score, best) = match self.answers.get(&position) {
-            Some(&(score, best)) => (i32::from(score), best),
+        let outcome = match self.answers.get(&position) {
+            Some(&outcome) => outcome,
             None => {
-                let (score, best) = self.best_moves(me, opp, deadline)?;
-                if self.answers.len() >= TABLE_LIMIT {
-                    self.answers.clear();
+                let outcome = if self.shape.cell_count() <= NEGAMAX_CELLS {
+                    let (score, best) = self.best_moves(me, opp, deadline)?;
+                    Outcome::from_score(score, best, self.empty_count(me, opp))
+                } else {
+                    self.prover_mut().analyze(me, opp, deadline)?
+                };
+                if outcome.exact {
+                    if self.answers.len() >= TABLE_LIMIT {
+                        self.answers.clear();
+                    }
+                    self.answers.insert(position, outcome);
                 }
-                // Scores lie within ±50, so they fit an i8.
-                self.answers.insert(position, (score as i8, best));
-                (score, best)
+                outcome
             }
-        };
-
-        let left = empty.count_ones() as i32;
-        let (verdict, plies) = match score {
-            0 => (Verdict::Draw, left),
-            s if s > 0 => (Verdict::Win, left - s + 1),
-            s => (Verdict::Loss, left + s + 1),
         };
         let geometry = self.shape.geometry;
         Some(Analysis {
-            verdict,
-            plies: plies as usize,
+            verdict: outcome.verdict,
+            plies: usize::from(outcome.plies),
             best_moves: geometry
                 .positions()
-                .filter(|p| best & p.bit() != 0)
+                .filter(|p| outcome.best & p.bit() != 0)
                 .collect(),
-            exact: true,
+            exact: outcome.exact,
         })
+    }
+
+    /// Only the verdict for `to_move`, without the best moves or the game's length:
+    /// the least work that proves it. `None` if the game is over.
+    pub fn value(&mut self, board: &dyn Board, to_move: Mark) -> Option<Verdict> {
+        if board.geometry() != self.shape.geometry || board.winner().is_some() || board.is_full() {
+            return None;
+        }
+        self.time.restart();
+        let me = board.bits(to_move);
+        let opp = board.bits(to_move.opponent());
+        if self.shape.cell_count() <= NEGAMAX_CELLS {
+            let score = self.negamax(me, opp, -INFINITY, INFINITY, None);
+            Some(Outcome::from_score(score, 0, self.empty_count(me, opp)).verdict)
+        } else {
+            self.prover_mut().value(me, opp, None)
+        }
+    }
+
+    fn empty_count(&self, me: u64, opp: u64) -> u32 {
+        (self.shape.all & !(me | opp)).count_ones()
+    }
+
+    /// The proof search, made on first use: the small boards never need it.
+    fn prover_mut(&mut self) -> &mut Prover {
+        self.prover
+            .get_or_insert_with(|| Box::new(Prover::new(self.shape.geometry)))
     }
 
     /// The position's score and the cells of every move that keeps it; `None` if the
@@ -257,26 +297,5 @@ impl Solver {
             },
         );
         best
-    }
-}
-
-/// A fast hasher for table keys, which are already well spread bit patterns.
-#[derive(Default)]
-struct MixHasher(u64);
-
-impl Hasher for MixHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95);
-        }
-    }
-
-    fn write_u128(&mut self, value: u128) {
-        let folded = (value as u64) ^ ((value >> 64) as u64).rotate_left(29);
-        self.0 = (folded ^ (folded >> 31)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
 }

@@ -294,8 +294,9 @@ mod tests {
 
     #[test]
     fn a_long_search_looks_at_the_clock_while_it_thinks() {
-        // The empty 5 x 5 board cannot be proven in a few thousand positions, so the
-        // clock must be read during the search, not only before and after.
+        // The empty 7 x 7 board with five in a row cannot be proven in a few thousand
+        // positions, so the clock must be read during the search, not only before and
+        // after.
         let reads = Arc::new(AtomicU32::new(0));
         let counter = Arc::clone(&reads);
         let mut clock = MockClock::new();
@@ -304,7 +305,7 @@ mod tests {
             Duration::from_millis(u64::from(counter.fetch_add(1, Ordering::Relaxed) + 1))
         });
 
-        let advice = hurried(clock).advise(&board(5, 5, "........................."), Mark::X);
+        let advice = hurried(clock).advise(&board(7, 5, &".".repeat(49)), Mark::X);
 
         assert!(advice.is_some_and(|a| !a.exact && !a.best_moves.is_empty()));
         // Each read is 1 ms, so the reads count the milliseconds spent: the search must

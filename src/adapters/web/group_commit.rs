@@ -95,6 +95,7 @@ fn copy(answer: &Answer) -> Answer {
             supported: *supported,
         }),
         Err(StoreError::NoLocation) => Err(StoreError::NoLocation),
+        Err(StoreError::Folder { path }) => Err(StoreError::Folder { path: path.clone() }),
     }
 }
 

@@ -1,0 +1,194 @@
+//! The pairing test: a proof without search that one side can never complete a line.
+//!
+//! If every line the attacker can still complete (no defender mark on it) gets two empty
+//! cells of its own, no cell shared with another line, the defender answers a move on
+//! one cell of a pair with the other and the attacker never fills a line. The pairs are
+//! a bipartite matching from "two slots per live line" to empty cells, found with
+//! augmenting paths (Kuhn's algorithm). This is how N in a row on N x N (N >= 5) is a
+//! draw, and it ends most draw searches on the larger boards after a few moves.
+//!
+//! The strategy works whoever moves next: a defender's extra mark only blocks more.
+
+/// Reusable scratch space for the matching, so a search calls it without allocating.
+#[derive(Debug)]
+pub struct Pairing {
+    /// The empty cells of each attacker line, two slots per line.
+    slots: Vec<u64>,
+    /// Which slot holds each cell, if any.
+    owner: [Option<u8>; 64],
+}
+
+impl Default for Pairing {
+    fn default() -> Self {
+        Pairing {
+            slots: Vec::with_capacity(64),
+            owner: [None; 64],
+        }
+    }
+}
+
+impl Pairing {
+    /// True if every line in `masks` without a `defender` mark can be given two private
+    /// empty cells: then `attacker` can never complete a line, whoever is to move.
+    /// False also when a live line has fewer than two empty cells, or there are too few
+    /// empty cells for all the pairs (checked first, as it is cheap).
+    pub fn blocks_every_line(&mut self, masks: &[u64], attacker: u64, defender: u64) -> bool {
+        let empty_cells = !(attacker | defender);
+        self.slots.clear();
+        let mut needed_cells = 0u64;
+        for &mask in masks {
+            if mask & defender != 0 {
+                continue;
+            }
+            let open = mask & empty_cells;
+            if open.count_ones() < 2 {
+                return false;
+            }
+            self.slots.push(open);
+            self.slots.push(open);
+            needed_cells |= open;
+        }
+        if self.slots.len() > needed_cells.count_ones() as usize {
+            return false;
+        }
+        // The check above bounds the slots by the (at most 49) cells, so a slot index
+        // fits a u8.
+        self.owner = [None; 64];
+        (0..self.slots.len()).all(|slot| {
+            let mut visited = 0u64;
+            self.augment(slot, &mut visited)
+        })
+    }
+
+    /// Finds a cell for `slot`, moving earlier slots to other cells if need be.
+    fn augment(&mut self, slot: usize, visited: &mut u64) -> bool {
+        let mut cells = self.slots[slot] & !*visited;
+        while cells != 0 {
+            let cell = cells.trailing_zeros() as usize;
+            cells &= cells - 1;
+            *visited |= 1 << cell;
+            let free = match self.owner[cell] {
+                None => true,
+                Some(other) => self.augment(usize::from(other), visited),
+            };
+            if free {
+                self.owner[cell] = Some(slot as u8);
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// The Erdős–Selfridge test: another proof without search that the attacker can never
+/// complete a line. Each line without a defender mark and with `e` empty cells carries
+/// danger `2^-e`; if the total is below 1 with the defender to move (below 1/2 with
+/// the attacker to move), the defender, always taking the cell of most danger, keeps
+/// every line from being completed. It needs no matching, only one pass over the lines,
+/// and it holds where many lines are each far from done, where pairing runs out of cells.
+pub fn danger_is_low(masks: &[u64], attacker: u64, defender: u64, attacker_to_move: bool) -> bool {
+    // In units of 2^-49 (no line has more than 49 empty cells): 2^-e is 2^(49 - e).
+    const ONE: u64 = 1 << 49;
+    let empty_cells = !(attacker | defender);
+    let limit = if attacker_to_move { ONE / 2 } else { ONE };
+    let mut danger = 0u64;
+    for &mask in masks {
+        if mask & defender == 0 {
+            danger += 1 << (49 - (mask & empty_cells).count_ones());
+            if danger >= limit {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::Geometry;
+
+    fn masks(size: usize, win: usize) -> &'static [u64] {
+        Geometry::new(size, win).unwrap().line_masks()
+    }
+
+    #[test]
+    fn five_in_a_row_on_the_empty_5x5_board_is_paired_away() {
+        let mut pairing = Pairing::default();
+
+        let blocked = pairing.blocks_every_line(masks(5, 5), 0, 0);
+
+        assert!(blocked);
+    }
+
+    #[test]
+    fn the_classic_board_has_too_few_cells_for_pairs() {
+        let mut pairing = Pairing::default();
+
+        assert!(!pairing.blocks_every_line(masks(3, 3), 0, 0));
+    }
+
+    #[test]
+    fn a_line_one_mark_short_cannot_be_paired() {
+        // 5 x 5, five in a row: X holds four of the top row.
+        let mut pairing = Pairing::default();
+
+        assert!(!pairing.blocks_every_line(masks(5, 5), 0b1111, 1 << 24));
+    }
+
+    #[test]
+    fn seven_in_a_row_on_the_empty_7x7_board_carries_little_danger() {
+        // 16 lines of 7 empty cells: 16 / 128 = 1/8.
+        assert!(danger_is_low(masks(7, 7), 0, 0, true));
+    }
+
+    #[test]
+    fn three_in_a_row_on_the_empty_4x4_board_carries_too_much_danger() {
+        // 24 lines of 3 empty cells: 24 / 8 = 3.
+        assert!(!danger_is_low(masks(4, 3), 0, 0, false));
+    }
+
+    #[test]
+    fn a_line_one_mark_short_is_too_dangerous_with_the_attacker_to_move() {
+        // 7 x 7, seven in a row: X holds six of the top row (danger 1/2 on its own).
+        assert!(!danger_is_low(masks(7, 7), 0b11_1111, 1 << 48, true));
+    }
+
+    #[test]
+    fn lines_the_defender_has_blocked_need_no_pairs() {
+        // 4 x 4, four in a row: ten lines would need 20 of the 16 cells, but with O on
+        // both diagonals every line holds an O and nothing is left to pair.
+        let o = [0, 5, 10, 15, 3, 6, 9, 12]
+            .iter()
+            .fold(0u64, |m, c| m | 1 << c);
+        let mut pairing = Pairing::default();
+
+        assert!(pairing.blocks_every_line(masks(4, 4), 0, o));
+    }
+
+    #[test]
+    fn two_lines_sharing_their_only_free_cells_cannot_both_be_paired() {
+        // 3 x 3. O holds every cell but 0, 1, 2, 3, 6 (the top row and the left
+        // column); X holds 1 and 3, so the live lines are the top row with {0, 2} and
+        // the left column with {0, 6}: four slots, three cells.
+        let x = 1 << 1 | 1 << 3;
+        let o = 0x1ff & !(0b111 | 1 << 3 | 1 << 6);
+        let mut pairing = Pairing::default();
+
+        let blocked = pairing.blocks_every_line(masks(3, 3), x, o);
+
+        assert!(!blocked);
+    }
+
+    #[test]
+    fn two_lines_with_enough_distinct_cells_are_both_paired() {
+        // As above without the X marks: the top row {0, 1, 2}
+        // and the left column {0, 3, 6} have five cells for four slots.
+        let o = 0x1ff & !(0b111 | 1 << 3 | 1 << 6);
+        let mut pairing = Pairing::default();
+
+        let blocked = pairing.blocks_every_line(masks(3, 3), 0, o);
+
+        assert!(blocked);
+    }
+}

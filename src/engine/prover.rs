@@ -1,0 +1,491 @@
+//! The yes/no question under every exact answer on the larger boards: can the attacker
+//! force a win within `depth` of its own moves?
+//!
+//! An AND/OR search. At the attacker's turn one winning move suffices (OR); at the
+//! defender's turn every move must lose (AND). A yes/no question prunes far more than a
+//! score with distances: the first refutation ends a node. What makes it fast:
+//!
+//! * threat logic: a move that completes a line wins; two threats cannot both be
+//!   blocked; one threat must be blocked, so the reply is forced;
+//! * dead lines: a line holding both marks is ignored, a side with no live line cannot
+//!   win, a side needing `n` more marks cannot win in fewer than `n` moves, and a cell
+//!   on no live line is never tried (an extra mark never hurts in this game, so such a
+//!   move is never better than any other);
+//! * the pairing test ([`Pairing`]): a draw for the attacker proven without search;
+//! * one table entry per symmetry class of positions, kept across questions: an entry
+//!   says "wins within `win`" and "does not win within `fail`" for the attacker.
+//!
+//! Invariants: `attacker` and `defender` are disjoint bitboards of one [`Shape`], and
+//! neither holds a complete line when a node is entered (a win is answered one move
+//! before it is played).
+
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+
+use super::bits::Shape;
+use super::clock::{Deadline, TimeCheck};
+use super::hashing::MixHasher;
+use super::outcome::Outcome;
+use super::pairing::{Pairing, danger_is_low};
+use super::symmetry::Symmetries;
+use crate::domain::{Geometry, Verdict};
+
+/// A depth no game reaches: a 7 x 7 game has at most 25 moves per side.
+pub const UNBOUNDED: u8 = 64;
+
+/// Wins within this many moves are looked for one depth at a time before an unbounded
+/// search.
+const SHALLOW: u8 = 6;
+
+/// The most positions the table holds before it starts again (at most about 270 MB;
+/// the boards proven so far need at most tens of MB of it).
+const TABLE_LIMIT: usize = 1 << 22;
+
+/// What is known about one position, for its attacker.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    /// The attacker wins within this many of its moves (`u8::MAX`: not known to win).
+    win: u8,
+    /// The attacker does not win within this many moves (0: nothing known).
+    fail: u8,
+}
+
+/// Flags a key whose attacker is to move; bit 63 of the attacker's word is off the board.
+const ATTACKER_TO_MOVE: u128 = 1 << 127;
+
+pub struct Prover {
+    shape: Shape,
+    symmetries: &'static Symmetries,
+    table: HashMap<u128, Entry, BuildHasherDefault<MixHasher>>,
+    pairing: Pairing,
+    time: TimeCheck,
+}
+
+impl Prover {
+    pub fn new(geometry: Geometry) -> Self {
+        Prover {
+            shape: Shape::new(geometry),
+            symmetries: Symmetries::of(geometry),
+            table: HashMap::default(),
+            pairing: Pairing::default(),
+            time: TimeCheck::default(),
+        }
+    }
+
+    /// Whether `attacker` can force a win within `depth` of its own moves, with
+    /// `attacker_to_move` saying whose turn it is. `None` if `deadline` passed first.
+    pub fn wins(
+        &mut self,
+        attacker: u64,
+        defender: u64,
+        attacker_to_move: bool,
+        depth: u8,
+        deadline: Option<&Deadline>,
+    ) -> Option<bool> {
+        self.time.restart();
+        let answer = if attacker_to_move {
+            self.attack(attacker, defender, depth, deadline)
+        } else {
+            self.defend(attacker, defender, depth, deadline)
+        };
+        (!self.time.ran_out()).then_some(answer)
+    }
+
+    /// The fewest moves in which `attacker` forces a win, searching depths from the
+    /// least its lines allow up to `limit`. `Some(None)`: no win within `limit`;
+    /// `None`: the deadline passed first.
+    pub fn fastest_win(
+        &mut self,
+        attacker: u64,
+        defender: u64,
+        attacker_to_move: bool,
+        limit: u8,
+        deadline: Option<&Deadline>,
+    ) -> Option<Option<u8>> {
+        for depth in 1..=limit {
+            if self.wins(attacker, defender, attacker_to_move, depth, deadline)? {
+                return Some(Some(depth));
+            }
+        }
+        Some(None)
+    }
+
+    /// The value of the position for `me` to move and the moves that keep it, with the
+    /// fastest win or slowest loss among them: first whether some move wins, then which
+    /// moves avoid a loss, and only then how long the game lasts. `None` if `deadline`
+    /// passed before the value was proven; an inexact outcome if it passed after.
+    ///
+    /// Precondition: the game is not over (no line complete, an empty cell left).
+    pub fn analyze(&mut self, me: u64, opp: u64, deadline: Option<&Deadline>) -> Option<Outcome> {
+        let empty = self.shape.all & !(me | opp);
+        let left = empty.count_ones() as u8;
+        let wins_now = self.shape.threats(me, opp) & empty;
+        if wins_now != 0 {
+            return Some(Outcome {
+                verdict: Verdict::Win,
+                plies: 1,
+                best: wins_now,
+                exact: true,
+            });
+        }
+        // Half the time to look for a win; if that runs out, the rest still goes to
+        // finding moves proven not to lose, which beats a guess.
+        let first_half = deadline.map(|d| d.part(0.5));
+        let win_proven_absent = match self.find_win(me, opp, first_half.as_ref()) {
+            Some(Some(win)) => return Some(self.fastest_wins(me, opp, win, deadline)),
+            Some(None) => true,
+            None => false,
+        };
+        let mut holds = 0u64;
+        let mut complete = true;
+        for bit in self.shape.by_promise(empty, me, opp) {
+            match self.wins(opp, me | bit, true, UNBOUNDED, deadline) {
+                Some(false) => holds |= bit,
+                Some(true) => {}
+                None => {
+                    complete = false;
+                    break;
+                }
+            }
+        }
+        if holds != 0 {
+            return Some(Outcome {
+                verdict: Verdict::Draw,
+                plies: left,
+                best: holds,
+                exact: complete && win_proven_absent,
+            });
+        }
+        if !(complete && win_proven_absent) {
+            return None;
+        }
+        Some(self.slowest_losses(me, opp, deadline))
+    }
+
+    /// Only the value of the position for `me` to move, the least work that proves it:
+    /// a winning move, else one move that does not lose. `None` if the deadline passed.
+    pub fn value(&mut self, me: u64, opp: u64, deadline: Option<&Deadline>) -> Option<Verdict> {
+        if self.find_win(me, opp, deadline)?.is_some() {
+            return Some(Verdict::Win);
+        }
+        let empty = self.shape.all & !(me | opp);
+        for bit in self.shape.by_promise(empty, me, opp) {
+            if !self.wins(opp, me | bit, true, UNBOUNDED, deadline)? {
+                return Some(Verdict::Draw);
+            }
+        }
+        Some(Verdict::Loss)
+    }
+
+    /// A move that wins for `me` to move: `Some(None)` if there is none, `None` if the
+    /// deadline passed first. Short wins are looked for first, one depth at a time: an
+    /// unbounded search can lose itself in long lines while a quick win is there.
+    fn find_win(&mut self, me: u64, opp: u64, deadline: Option<&Deadline>) -> Option<Option<u64>> {
+        let empty = self.shape.all & !(me | opp);
+        for depth in 2..=SHALLOW {
+            for bit in self.shape.by_promise(empty, me, opp) {
+                if self.wins(me | bit, opp, false, depth - 1, deadline)? {
+                    return Some(Some(bit));
+                }
+            }
+        }
+        for bit in self.shape.by_promise(empty, me, opp) {
+            if self.wins(me | bit, opp, false, UNBOUNDED, deadline)? {
+                return Some(Some(bit));
+            }
+        }
+        Some(None)
+    }
+
+    /// The moves that win within `depth` moves, if there are any: `Some(None)` if none,
+    /// `None` if the deadline passed.
+    fn wins_within(
+        &mut self,
+        me: u64,
+        opp: u64,
+        depth: u8,
+        deadline: Option<&Deadline>,
+    ) -> Option<Option<Outcome>> {
+        let empty = self.shape.all & !(me | opp);
+        let mut best = 0u64;
+        for bit in self.shape.by_promise(empty, me, opp) {
+            if self.wins(me | bit, opp, false, depth - 1, deadline)? {
+                best |= bit;
+            }
+        }
+        Some((best != 0).then_some(Outcome {
+            verdict: Verdict::Win,
+            plies: 2 * depth - 1,
+            best,
+            exact: true,
+        }))
+    }
+
+    /// A won position: the moves that win fastest, searched one depth at a time.
+    /// `first` is a move already proven to win, the answer if time runs out.
+    fn fastest_wins(
+        &mut self,
+        me: u64,
+        opp: u64,
+        first: u64,
+        deadline: Option<&Deadline>,
+    ) -> Outcome {
+        let empty = self.shape.all & !(me | opp);
+        let fallback = Outcome {
+            verdict: Verdict::Win,
+            plies: empty.count_ones() as u8,
+            best: first,
+            exact: false,
+        };
+        for depth in 2..UNBOUNDED {
+            match self.wins_within(me, opp, depth, deadline) {
+                Some(Some(outcome)) => return outcome,
+                Some(None) => {}
+                None => return fallback,
+            }
+        }
+        fallback
+    }
+
+    /// A lost position: the moves after which the opponent needs longest to win.
+    fn slowest_losses(&mut self, me: u64, opp: u64, deadline: Option<&Deadline>) -> Outcome {
+        let empty = self.shape.all & !(me | opp);
+        let mut slowest = 0u8;
+        let mut best = 0u64;
+        for bit in self.shape.by_promise(empty, me, opp) {
+            let Some(Some(depth)) = self.fastest_win(opp, me | bit, true, UNBOUNDED, deadline)
+            else {
+                // Out of time: every move loses anyway, so any of them keeps the value.
+                return Outcome {
+                    verdict: Verdict::Loss,
+                    plies: 2,
+                    best: empty,
+                    exact: false,
+                };
+            };
+            if depth > slowest {
+                (slowest, best) = (depth, 0);
+            }
+            if depth == slowest {
+                best |= bit;
+            }
+        }
+        Outcome {
+            verdict: Verdict::Loss,
+            plies: 2 * slowest,
+            best,
+            exact: true,
+        }
+    }
+
+    /// The attacker to move: is there a move after which it still wins in `depth - 1`?
+    fn attack(&mut self, a: u64, d: u64, depth: u8, deadline: Option<&Deadline>) -> bool {
+        if self.time.expired(deadline) {
+            return false;
+        }
+        let empty = self.shape.all & !(a | d);
+        if empty == 0 || depth == 0 {
+            return false;
+        }
+        let scan = self.shape.scan(a, d);
+        if scan.my_threats & empty != 0 {
+            return true;
+        }
+        let blocks = scan.their_threats & empty;
+        if blocks.count_ones() >= 2 || !self.could_win(scan.my_most, depth) {
+            return false;
+        }
+        let key = self.key(a, d, true);
+        let moves = match self.open(key, a, d, blocks, depth, true) {
+            Ok(moves) => moves,
+            Err(known) => return known,
+        };
+        let mut won = false;
+        for bit in self.shape.by_promise(moves, a, d) {
+            if self.defend(a | bit, d, depth - 1, deadline) {
+                won = true;
+                break;
+            }
+        }
+        if self.time.ran_out() {
+            return false;
+        }
+        self.remember(key, won, depth);
+        won
+    }
+
+    /// The defender to move: does every move leave the attacker a win in `depth`?
+    fn defend(&mut self, a: u64, d: u64, depth: u8, deadline: Option<&Deadline>) -> bool {
+        if self.time.expired(deadline) {
+            return false;
+        }
+        let empty = self.shape.all & !(a | d);
+        if empty == 0 || depth == 0 {
+            return false;
+        }
+        // The scan is from the defender's side: "my" threats are the defender's.
+        let scan = self.shape.scan(d, a);
+        if scan.my_threats & empty != 0 {
+            return false;
+        }
+        let blocks = scan.their_threats & empty;
+        if blocks.count_ones() >= 2 {
+            return true;
+        }
+        if !self.could_win(scan.their_most, depth) {
+            return false;
+        }
+        let key = self.key(a, d, false);
+        let moves = match self.open(key, a, d, blocks, depth, false) {
+            Ok(moves) => moves,
+            Err(known) => return known,
+        };
+        // Never empty: the attacker's live line has an empty cell (checked above), so an
+        // AND over no moves cannot make a vacuous win.
+        let mut won = moves != 0;
+        for bit in self.shape.by_promise(moves, d, a) {
+            if !self.attack(a, d | bit, depth, deadline) {
+                won = false;
+                break;
+            }
+        }
+        if self.time.ran_out() {
+            return false;
+        }
+        self.remember(key, won, depth);
+        won
+    }
+
+    /// What every node does once the threat rules have not decided it: the table's
+    /// answer or a proof without search (`Err` with the answer), else the moves to try
+    /// (`Ok`): the one block if there is a threat, every live cell otherwise.
+    fn open(
+        &mut self,
+        key: u128,
+        a: u64,
+        d: u64,
+        blocks: u64,
+        depth: u8,
+        attacker_to_move: bool,
+    ) -> Result<u64, bool> {
+        if let Some(known) = self.known(key, depth) {
+            return Err(known);
+        }
+        if depth > 1 && self.cannot_win(a, d, attacker_to_move) {
+            self.remember(key, false, UNBOUNDED);
+            return Err(false);
+        }
+        Ok(if blocks != 0 {
+            blocks
+        } else {
+            self.shape.live_cells(a, d)
+        })
+    }
+
+    /// The proofs without search that the attacker never completes a line.
+    fn cannot_win(&mut self, a: u64, d: u64, attacker_to_move: bool) -> bool {
+        let masks = self.shape.masks();
+        danger_is_low(masks, a, d, attacker_to_move) || self.pairing.blocks_every_line(masks, a, d)
+    }
+
+    /// Whether a side whose fullest live line is `most - 1` marks (0: no live line)
+    /// could complete it within `depth` of its moves.
+    fn could_win(&self, most: u32, depth: u8) -> bool {
+        most != 0 && self.shape.win_length() - (most - 1) <= u32::from(depth)
+    }
+
+    fn key(&self, a: u64, d: u64, attacker_to_move: bool) -> u128 {
+        let key = self.symmetries.canonical(a, d);
+        if attacker_to_move {
+            key | ATTACKER_TO_MOVE
+        } else {
+            key
+        }
+    }
+
+    /// The table's answer for `depth`, if it has one.
+    fn known(&self, key: u128, depth: u8) -> Option<bool> {
+        let entry = self.table.get(&key)?;
+        if entry.win <= depth {
+            Some(true)
+        } else if entry.fail >= depth {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    fn remember(&mut self, key: u128, won: bool, depth: u8) {
+        if self.table.len() >= TABLE_LIMIT {
+            self.table.clear();
+        }
+        let entry = self.table.entry(key).or_insert(Entry {
+            win: u8::MAX,
+            fail: 0,
+        });
+        if won {
+            entry.win = entry.win.min(depth);
+        } else {
+            entry.fail = entry.fail.max(depth);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn prover(size: usize, win: usize) -> Prover {
+        Prover::new(Geometry::new(size, win).unwrap())
+    }
+
+    fn cells(list: &[u32]) -> u64 {
+        list.iter().fold(0, |m, &c| m | 1 << c)
+    }
+
+    #[test]
+    fn nobody_forces_a_win_on_the_classic_board() {
+        let mut prover = prover(3, 3);
+
+        let x_wins = prover.wins(0, 0, true, UNBOUNDED, None);
+        let o_wins = prover.wins(0, 0, false, UNBOUNDED, None);
+
+        assert_eq!((x_wins, o_wins), (Some(false), Some(false)));
+    }
+
+    #[test]
+    fn three_in_a_row_on_4x4_is_a_first_player_win() {
+        let mut prover = prover(4, 3);
+
+        assert_eq!(prover.wins(0, 0, true, UNBOUNDED, None), Some(true));
+    }
+
+    #[test]
+    fn a_fork_wins_in_two_moves_and_not_in_one() {
+        // 3 x 3: X on 0 and 8, O on 2 and 4. X must block at 6, which threatens 3 and 7.
+        let (x, o) = (cells(&[0, 8]), cells(&[2, 4]));
+        let mut prover = prover(3, 3);
+
+        let fastest = prover.fastest_win(x, o, true, UNBOUNDED, None);
+
+        assert_eq!(fastest, Some(Some(2)));
+    }
+
+    #[test]
+    fn facing_two_threats_the_defender_loses() {
+        // 3 x 3: X holds 0, 1 and 3 (threats at 2 and 6); O holds 4 and 8, O to move.
+        let (x, o) = (cells(&[0, 1, 3]), cells(&[4, 8]));
+        let mut prover = prover(3, 3);
+
+        assert_eq!(prover.wins(x, o, false, 1, None), Some(true));
+    }
+
+    #[test]
+    fn a_defender_that_wins_first_beats_the_attacker() {
+        // 3 x 3: O to move holds 3 and 4 and wins at 5 before X's threats count.
+        let (x, o) = (cells(&[0, 1, 6]), cells(&[3, 4]));
+        let mut prover = prover(3, 3);
+
+        assert_eq!(prover.wins(x, o, false, UNBOUNDED, None), Some(false));
+    }
+}

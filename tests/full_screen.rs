@@ -1,0 +1,279 @@
+//! The full-screen game, end to end in a pseudo-terminal: the real binary, driven by the
+//! keys a person presses, read back through a terminal emulator (vt100). Each run is
+//! wrapped in `stty -g` before and after, so the tests can check that the terminal is
+//! given back exactly as it was.
+#![cfg(unix)]
+
+use std::io::{ErrorKind, Write};
+use std::num::NonZeroU16;
+use std::path::Path;
+use std::process::Command;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use expectrl::Session;
+use expectrl::process::unix::{PtyStream, UnixProcess};
+use serde_json::Value;
+use tempfile::TempDir;
+
+const ROWS: u16 = 24;
+const COLUMNS: u16 = 80;
+const UP: &[u8] = b"\x1b[A";
+const DOWN: &[u8] = b"\x1b[B";
+const RIGHT: &[u8] = b"\x1b[C";
+const LEFT: &[u8] = b"\x1b[D";
+const ENTER: &[u8] = b"\r";
+const CTRL_C: &[u8] = b"\x03";
+
+/// The binary running in a pseudo-terminal of 80 x 24, inside a shell that prints the
+/// terminal's settings before and after it, and its exit status.
+struct Pty {
+    session: Session<UnixProcess, PtyStream>,
+    screen: vt100::Parser,
+    output: Vec<u8>,
+}
+
+impl Pty {
+    /// Starts the program with `args` and waits until the screen shows `first`.
+    fn start(args: &[&str], scoreboard: &Path, first: &str) -> Pty {
+        let mut command = Command::new("sh");
+        command
+            .arg("-c")
+            .arg(r#"stty -g; "$0" "$@"; echo "exit=$?"; stty -g"#)
+            .arg(env!("CARGO_BIN_EXE_tictactoe"))
+            .args(args)
+            .env("TERM", "xterm-256color")
+            .env("TICTACTOE_SCOREBOARD", scoreboard)
+            .env_remove("NO_COLOR")
+            .env_remove("CLICOLOR_FORCE");
+        let mut session = Session::spawn(command).expect("a pseudo-terminal");
+        session
+            .get_process_mut()
+            .set_window_size(COLUMNS, ROWS)
+            .expect("a window size");
+        let mut pty = Pty {
+            session,
+            screen: vt100::Parser::new(
+                NonZeroU16::new(ROWS).unwrap(),
+                NonZeroU16::new(COLUMNS).unwrap(),
+                0,
+            ),
+            output: Vec::new(),
+        };
+        pty.wait_for(first, Duration::from_secs(10));
+        pty
+    }
+
+    /// Presses `keys`, then lets the program draw for a moment.
+    fn press(&mut self, keys: &[u8]) {
+        self.session.write_all(keys).unwrap();
+        self.session.flush().unwrap();
+        self.pump(Duration::from_millis(150));
+    }
+
+    /// Reads what the program writes for `wait`.
+    fn pump(&mut self, wait: Duration) {
+        let until = Instant::now() + wait;
+        let mut buffer = [0u8; 4096];
+        while Instant::now() < until {
+            match self.session.try_read(&mut buffer) {
+                Ok(0) => break,
+                Ok(n) => {
+                    self.screen.process(&buffer[..n]);
+                    self.output.extend_from_slice(&buffer[..n]);
+                }
+                Err(error) if error.kind() == ErrorKind::WouldBlock => {
+                    thread::sleep(Duration::from_millis(10));
+                }
+                Err(_) => break,
+            }
+        }
+    }
+
+    /// Reads until the screen shows `text`, for at most `limit`.
+    fn wait_for(&mut self, text: &str, limit: Duration) {
+        let until = Instant::now() + limit;
+        while !self.screen_text().contains(text) {
+            assert!(
+                Instant::now() < until,
+                "never saw {text:?} in:\n{}",
+                self.screen_text()
+            );
+            self.pump(Duration::from_millis(50));
+        }
+    }
+
+    fn screen_text(&self) -> String {
+        self.screen.screen().contents()
+    }
+
+    /// How many X and O stand on the board drawn now (the lines with cell rules).
+    fn marks_on_board(&self) -> (usize, usize) {
+        let text = self.screen_text();
+        let board: Vec<&str> = text.lines().filter(|line| line.contains('│')).collect();
+        let count = |mark: char| board.iter().map(|l| l.matches(mark).count()).sum();
+        (count('X'), count('O'))
+    }
+
+    /// Waits for the shell to finish; returns the exit status of the program and the
+    /// terminal settings before and after it.
+    fn finish(mut self) -> (i32, String, String) {
+        let until = Instant::now() + Duration::from_secs(10);
+        loop {
+            self.pump(Duration::from_millis(100));
+            let text = String::from_utf8_lossy(&self.output).to_string();
+            let settings: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .filter(|line| is_stty_settings(line))
+                .collect();
+            // The shell's "exit=N" follows the escape codes that restored the terminal.
+            let status = text.lines().find_map(|line| {
+                let (_, after) = line.split_once("exit=")?;
+                Some(
+                    after
+                        .chars()
+                        .take_while(char::is_ascii_digit)
+                        .collect::<String>(),
+                )
+            });
+            if let (Some(status), [before, after]) = (status, settings.as_slice()) {
+                return (
+                    status.parse().unwrap(),
+                    before.to_string(),
+                    after.to_string(),
+                );
+            }
+            assert!(Instant::now() < until, "the program did not end:\n{text}");
+        }
+    }
+}
+
+/// `stty -g` prints the settings as hexadecimal fields separated by colons.
+fn is_stty_settings(line: &str) -> bool {
+    line.split(':').count() > 10
+        && line
+            .split(':')
+            .all(|field| !field.is_empty() && field.chars().all(|c| c.is_ascii_hexdigit()))
+}
+
+fn wins_of(scoreboard: &Path, name: &str) -> u64 {
+    let text = std::fs::read_to_string(scoreboard).unwrap_or_default();
+    let json: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+    json["players"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|p| p["name"] == name)
+        .and_then(|p| p["wins"].as_u64())
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_game_played_with_the_arrow_keys_and_enter_is_won_and_recorded() {
+    // Arrange: two people at one keyboard; the cursor starts on the centre cell.
+    let folder = TempDir::new().unwrap();
+    let scoreboard = folder.path().join("scores.json");
+    let mut pty = Pty::start(
+        &["play", "--x", "human:Ada", "--o", "human:Bob"],
+        &scoreboard,
+        "Ada (X) to move.",
+    );
+
+    // Act: X 5; O up to 2; X left to 1; O down, down to 7; X right, right to 9.
+    pty.press(ENTER);
+    pty.press(UP);
+    pty.press(ENTER);
+    pty.press(LEFT);
+    pty.press(ENTER);
+    pty.press(DOWN);
+    pty.press(DOWN);
+    pty.press(ENTER);
+    pty.press(RIGHT);
+    pty.press(RIGHT);
+    pty.press(ENTER);
+    pty.wait_for("Ada (X) wins!", Duration::from_secs(5));
+    pty.press(b"q");
+    let (status, before, after) = pty.finish();
+
+    // Assert
+    assert_eq!(status, 0);
+    assert_eq!(before, after, "the terminal is given back as it was");
+    assert_eq!(wins_of(&scoreboard, "Ada"), 1);
+}
+
+#[test]
+fn keys_pressed_while_the_computer_thinks_are_dropped() {
+    // Arrange: 7 x 7 with five in a row, where Impossible takes its time (up to 1.5 s).
+    let folder = TempDir::new().unwrap();
+    let scoreboard = folder.path().join("scores.json");
+    let mut pty = Pty::start(
+        &[
+            "--think-ms",
+            "1500",
+            "play",
+            "--x",
+            "human:Ada",
+            "--o",
+            "impossible",
+            "--size",
+            "7",
+            "--win",
+            "5",
+        ],
+        &scoreboard,
+        "Ada (X) to move.",
+    );
+
+    // Act: Ada plays the centre; while the computer thinks, she presses right and Enter.
+    pty.press(ENTER);
+    pty.press(RIGHT);
+    pty.press(ENTER);
+    pty.wait_for("Ada (X) to move.", Duration::from_secs(10));
+    let marks = pty.marks_on_board();
+    pty.press(b"q");
+    pty.press(b"y");
+    let (status, before, after) = pty.finish();
+
+    // Assert: one X (hers) and one O (the reply); the keys in between played nothing.
+    assert_eq!(marks, (1, 1));
+    assert_eq!(status, 0);
+    assert_eq!(before, after);
+}
+
+#[test]
+fn ctrl_c_in_the_middle_of_a_game_gives_the_terminal_back_and_records_nothing() {
+    let folder = TempDir::new().unwrap();
+    let scoreboard = folder.path().join("scores.json");
+    let mut pty = Pty::start(
+        &["play", "--x", "human:Ada", "--o", "random"],
+        &scoreboard,
+        "Ada (X) to move.",
+    );
+
+    pty.press(ENTER);
+    pty.press(CTRL_C);
+    let (status, before, after) = pty.finish();
+
+    assert_eq!(status, 130);
+    assert_eq!(before, after);
+    assert!(!scoreboard.exists());
+}
+
+#[test]
+fn q_asks_first_and_leaving_gives_the_terminal_back() {
+    let folder = TempDir::new().unwrap();
+    let scoreboard = folder.path().join("scores.json");
+    let mut pty = Pty::start(&[], &scoreboard, "Tic Tac Toe");
+
+    pty.press(ENTER); // start the default game: Player X against Impossible
+    pty.wait_for("Player X (X) to move.", Duration::from_secs(5));
+    pty.press(b"q");
+    let asked = pty.screen_text();
+    pty.press(b"y");
+    let (status, before, after) = pty.finish();
+
+    assert!(asked.contains("Leave this game?"), "{asked}");
+    assert_eq!(status, 0);
+    assert_eq!(before, after);
+}
