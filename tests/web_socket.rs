@@ -4,7 +4,7 @@
 mod web_support;
 
 use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use reqwest::StatusCode;
@@ -130,44 +130,8 @@ async fn stopping_ends_the_event_streams_and_the_server_returns() {
     assert!(matches!(end, Ok(Ok(None))), "the stream ended: {end:?}");
 }
 
-#[cfg(unix)]
-#[test]
-fn sigterm_stops_the_binary_cleanly_too() {
-    let folder = tempfile::TempDir::new().unwrap();
-    let scores = folder.path().join("scores.json");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
-        .args([
-            "--scoreboard",
-            scores.to_str().unwrap(),
-            "serve",
-            "--port",
-            "0",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-
-    Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-
-    assert!(
-        line.starts_with("Serving Tic Tac Toe on http://127.0.0.1:"),
-        "{line}"
-    );
-    assert_eq!(child.wait().unwrap().code(), Some(0));
-}
-
-#[test]
-fn the_binary_says_where_it_listens_and_ctrl_c_stops_it_with_status_0_scores_intact() {
-    // Arrange: `tictactoe serve` on any free port.
-    let folder = tempfile::TempDir::new().unwrap();
+/// `tictactoe serve --port 0` on a scoreboard in `folder`, and the address it printed.
+fn serve_binary(folder: &tempfile::TempDir) -> (Child, String) {
     let scores = folder.path().join("scores.json");
     let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
         .args([
@@ -190,6 +154,35 @@ fn the_binary_says_where_it_listens_and_ctrl_c_stops_it_with_status_0_scores_int
         .strip_prefix("Serving Tic Tac Toe on ")
         .unwrap_or_else(|| panic!("{line}"))
         .to_string();
+    (child, address)
+}
+
+fn send_signal(child: &Child, signal: &str) -> bool {
+    Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success()
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_the_binary_cleanly_too() {
+    let folder = tempfile::TempDir::new().unwrap();
+    let (mut child, address) = serve_binary(&folder);
+
+    let sent = send_signal(&child, "-TERM");
+
+    assert!(sent);
+    assert!(address.starts_with("http://127.0.0.1:"), "{address}");
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+}
+
+#[test]
+fn the_binary_says_where_it_listens_and_ctrl_c_stops_it_with_status_0_scores_intact() {
+    // Arrange: `tictactoe serve` on any free port.
+    let folder = tempfile::TempDir::new().unwrap();
+    let (child, address) = serve_binary(&folder);
 
     // Act: one game played to the end, then Ctrl-C.
     let runtime = tokio::runtime::Runtime::new().unwrap();
@@ -211,20 +204,17 @@ fn the_binary_says_where_it_listens_and_ctrl_c_stops_it_with_status_0_scores_int
             .await;
         }
     });
-    let interrupted = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
+    let interrupted = send_signal(&child, "-INT");
     let output = child.wait_with_output().unwrap();
 
     // Assert
-    assert!(interrupted.success());
+    assert!(interrupted);
     assert_eq!(
         output.status.code(),
         Some(0),
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let scoreboard = std::fs::read_to_string(scores).unwrap();
+    let scoreboard = std::fs::read_to_string(folder.path().join("scores.json")).unwrap();
     assert!(scoreboard.contains("\"Ada\""), "{scoreboard}");
 }
