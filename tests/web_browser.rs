@@ -1,12 +1,15 @@
 //! The page in a real browser: Debian's chromium driven through chromedriver (WebDriver)
 //! by fantoccini. Without both programs installed these tests say they were skipped and
 //! pass, unless TICTACTOE_REQUIRE_BROWSER=1 (as in CI), where a missing browser fails.
-//! One browser test runs at a time: chromium is heavy for a two-core machine.
+//! One browser test runs at a time: chromium is heavy for a two-core machine. Unix
+//! only: the browsers are stopped with their driver's process group.
+#![cfg(unix)]
 
 mod web_support;
 
 use std::io::Write;
 use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -59,6 +62,8 @@ impl Driver {
             .port();
         let process = Command::new(driver)
             .arg(format!("--port={port}"))
+            // Its own process group, so the browsers it starts can be stopped with it.
+            .process_group(0)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -112,8 +117,12 @@ impl Driver {
     }
 }
 
+/// Stops chromedriver and every browser it started, even when a test failed before
+/// closing its browser.
 impl Drop for Driver {
     fn drop(&mut self) {
+        let group = format!("-{}", self.process.id());
+        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
         let _ = self.process.kill();
         let _ = self.process.wait();
     }
