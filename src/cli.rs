@@ -45,6 +45,19 @@ pub enum Command {
     Analyze(AnalyzeArgs),
     /// Play many computer-vs-computer games and count the results (not recorded)
     Simulate(SimulateArgs),
+    /// Serve the game as a web page (and a JSON API) until Ctrl-C
+    Serve(ServeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The port to listen on (0: any free port)
+    #[arg(long, default_value_t = 8080, value_name = "N")]
+    pub port: u16,
+
+    /// The address to listen on; 0.0.0.0 lets other machines in
+    #[arg(long, default_value = "127.0.0.1", value_name = "ADDR")]
+    pub bind: std::net::IpAddr,
 }
 
 #[derive(Debug, Args)]

@@ -5,6 +5,7 @@
 //! simulation) and resolves defaults (the scoreboard's folder, the seed, the thinking
 //! time). `main.rs` then only wires adapters to the result. No adapter is named here.
 
+use std::net::IpAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -13,7 +14,7 @@ use tictactoe::domain::{Geometry, Mark};
 use tictactoe::players::{Level, MinimaxAI, PlayerSpec};
 use tictactoe::ports::StoreError;
 
-use crate::cli::{AnalyzeArgs, Cli, Command, PlayArgs, ScoresArgs, SimulateArgs};
+use crate::cli::{AnalyzeArgs, Cli, Command, PlayArgs, ScoresArgs, ServeArgs, SimulateArgs};
 
 /// Everything a run needs, checked.
 #[derive(Debug)]
@@ -73,6 +74,11 @@ pub enum Task {
         games: u64,
         json: bool,
     },
+    /// A web server on `bind`:`port` (port 0: any free one).
+    Serve {
+        port: u16,
+        bind: IpAddr,
+    },
 }
 
 /// Whether `scores --reset` asks first.
@@ -120,6 +126,7 @@ impl Config {
             },
             Some(Command::Analyze(args)) => analyze(args)?,
             Some(Command::Simulate(args)) => simulate(args)?,
+            Some(Command::Serve(ServeArgs { port, bind })) => Task::Serve { port, bind },
         };
         // `analyze` answers the same every time unless told otherwise: seed 0.
         let seed = match (&task, cli.seed) {
@@ -291,6 +298,20 @@ mod tests {
         let error = usage_error(&["simulate", "--x", "human", "--o", "easy"]);
 
         assert_eq!(error.subcommand, "simulate");
+    }
+
+    #[test]
+    fn a_server_listens_on_loopback_port_8080_unless_told_otherwise() {
+        let config = build(&["serve"]).unwrap();
+
+        assert!(matches!(
+            config.task,
+            Task::Serve { port: 8080, bind } if bind.is_loopback()
+        ));
+        assert!(matches!(
+            build(&["serve", "--bind", "0.0.0.0", "--port", "0"]).unwrap().task,
+            Task::Serve { port: 0, bind } if bind.is_unspecified()
+        ));
     }
 
     #[test]

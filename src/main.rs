@@ -7,8 +7,10 @@ mod cli;
 mod config;
 
 use std::io::{self, IsTerminal};
+use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::rc::Rc;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::error::ErrorKind;
@@ -19,7 +21,7 @@ use rand::rngs::StdRng;
 use tictactoe::adapters::terminal::{Ending, Start, run_full_screen};
 use tictactoe::adapters::{
     ConsoleInput, ConsoleRenderer, JsonFileStore, discard_terminal_input, report_json,
-    scoreboard_json, tally_json,
+    scoreboard_json, tally_json, web,
 };
 use tictactoe::app::{Analyzer, GameEnd, Report, Session, Tally, analyze_all};
 use tictactoe::domain::{Geometry, Mark};
@@ -143,6 +145,10 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             session.run()?;
             Ok(ExitCode::SUCCESS)
         }
+        Task::Serve { port, bind } => {
+            let computers = StandardComputers::new(config.seed, config.think);
+            serve(SocketAddr::new(bind, port), store, computers)
+        }
     }
 }
 
@@ -164,6 +170,59 @@ fn full_screen_game(
 type Screen = ConsoleRenderer<io::Stdout>;
 type Keyboard = ConsoleInput<io::StdinLock<'static>>;
 type ConsoleSession = Session<Screen, Keyboard, JsonFileStore, StandardComputers>;
+
+/// Serves the web page until Ctrl-C; the address goes to stdout once it is listening.
+fn serve(
+    address: SocketAddr,
+    store: JsonFileStore,
+    computers: StandardComputers,
+) -> Result<ExitCode, Failure> {
+    if !address.ip().is_loopback() {
+        eprintln!(
+            "tictactoe: warning: listening on {}, so other machines can reach this server",
+            address.ip()
+        );
+    }
+    let runtime = tokio::runtime::Runtime::new()?;
+    runtime.block_on(async {
+        let stop = stop_signal();
+        let listener = tokio::net::TcpListener::bind(address).await?;
+        println!("Serving Tic Tac Toe on http://{}", listener.local_addr()?);
+        let store = Arc::new(web::GroupCommit::new(store));
+        let games = web::Games::new(store, Box::new(computers), web::Limits::default());
+        web::serve(listener, games, stop).await
+    })?;
+    eprintln!("tictactoe: server stopped");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Ctrl-C, or (on Unix) the SIGTERM a service manager sends: watched from the call
+/// on, so a signal that comes right after the address is printed is not missed. A
+/// signal that cannot be watched never arrives (the server runs until it is killed).
+fn stop_signal() -> impl std::future::Future<Output = ()> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let interrupt = signal(SignalKind::interrupt());
+        let terminate = signal(SignalKind::terminate());
+        async move {
+            let (mut interrupt, mut terminate) = match (interrupt, terminate) {
+                (Ok(interrupt), Ok(terminate)) => (interrupt, terminate),
+                _ => return std::future::pending().await,
+            };
+            tokio::select! {
+                _ = interrupt.recv() => {}
+                _ = terminate.recv() => {}
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    }
+}
 
 fn colour() -> bool {
     config::colour_wanted(|name| std::env::var(name).ok(), io::stdout().is_terminal())

@@ -175,6 +175,18 @@ pub trait ScoreStore {
     /// Adds one finished game and returns the scoreboard with it counted.
     fn record(&self, game: &FinishedGame) -> Result<Scoreboard, StoreError>;
     fn reset(&self) -> Result<Reset, StoreError>;
+
+    /// Adds several finished games, in one write where the store can (a server records
+    /// the games that finished together this way). A store that overrides this counts
+    /// all of them or, on an error, none; this default records them one by one, so an
+    /// error may come after some were counted.
+    fn record_all(&self, games: &[FinishedGame]) -> Result<Scoreboard, StoreError> {
+        let mut counted = None;
+        for game in games {
+            counted = Some(self.record(game)?);
+        }
+        counted.map_or_else(|| self.load(), Ok)
+    }
 }
 
 /// A store shared by reference is still a store: a session lends its store to each game.
@@ -188,6 +200,9 @@ impl<S: ScoreStore + ?Sized> ScoreStore for &S {
     fn reset(&self) -> Result<Reset, StoreError> {
         (**self).reset()
     }
+    fn record_all(&self, games: &[FinishedGame]) -> Result<Scoreboard, StoreError> {
+        (**self).record_all(games)
+    }
 }
 
 /// A store shared between threads is still a store: a server's games share one.
@@ -200,5 +215,8 @@ impl<S: ScoreStore + ?Sized> ScoreStore for Arc<S> {
     }
     fn reset(&self) -> Result<Reset, StoreError> {
         (**self).reset()
+    }
+    fn record_all(&self, games: &[FinishedGame]) -> Result<Scoreboard, StoreError> {
+        (**self).record_all(games)
     }
 }

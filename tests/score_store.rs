@@ -227,6 +227,34 @@ fn games_recorded_at_the_same_moment_are_all_counted() {
 }
 
 #[test]
+fn games_recorded_together_are_all_counted_in_one_write() {
+    let folder = TempDir::new().unwrap();
+    let (store, path) = store_in(&folder);
+    let draw = FinishedGame {
+        outcome: Outcome::Draw,
+        ..ada_beats_bob()
+    };
+
+    let answered = store
+        .record_all(&[ada_beats_bob(), draw, ada_beats_bob()])
+        .unwrap();
+
+    let expected = Some(Record {
+        wins: 2,
+        losses: 0,
+        ties: 1,
+    });
+    assert_eq!(answered.record_of(&name("Ada")), expected);
+    assert_eq!(
+        JsonFileStore::new(&path)
+            .load()
+            .unwrap()
+            .record_of(&name("Ada")),
+        expected
+    );
+}
+
+#[test]
 fn json_that_is_not_a_scoreboard_is_described_in_a_readers_words() {
     let folder = TempDir::new().unwrap();
     let (store, path) = store_in(&folder);

@@ -293,9 +293,16 @@ impl<W: DurableWrite> ScoreStore for JsonFileStore<W> {
     }
 
     fn record(&self, game: &FinishedGame) -> Result<Scoreboard, StoreError> {
+        self.record_all(std::slice::from_ref(game))
+    }
+
+    /// One read, one durable write, under one lock: all the games or none.
+    fn record_all(&self, games: &[FinishedGame]) -> Result<Scoreboard, StoreError> {
         self.locked(|| {
             let mut scoreboard = self.read()?;
-            scoreboard.record(game);
+            for game in games {
+                scoreboard.record(game);
+            }
             self.write(&scoreboard)?;
             Ok(scoreboard)
         })

@@ -72,11 +72,7 @@ pub fn report_json(report: &Report) -> String {
             board: layout_of(board),
             status: "in_progress",
             to_move: to_move.to_string(),
-            value: match analysis.verdict {
-                Verdict::Win => "win",
-                Verdict::Draw => "draw",
-                Verdict::Loss => "loss",
-            },
+            value: verdict_word(analysis.verdict),
             plies: analysis.plies,
             best_moves: analysis.best_moves.iter().map(|p| p.number()).collect(),
             choice: choice.number(),
@@ -84,11 +80,7 @@ pub fn report_json(report: &Report) -> String {
         },
         Report::Finished { board, outcome } => ReportJson::Finished {
             board: layout_of(board),
-            status: match outcome {
-                Outcome::Won(Mark::X) => "x_won",
-                Outcome::Won(Mark::O) => "o_won",
-                Outcome::Draw => "draw",
-            },
+            status: outcome_word(*outcome),
         },
         Report::Invalid { given, error } => ReportJson::Invalid {
             board: given,
@@ -96,6 +88,25 @@ pub fn report_json(report: &Report) -> String {
         },
     };
     to_json(&json)
+}
+
+/// `"x_won"`, `"o_won"` or `"draw"`: the `status` of a finished board (a board in
+/// progress is `"in_progress"`). The web API speaks the same words.
+pub(crate) fn outcome_word(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Won(Mark::X) => "x_won",
+        Outcome::Won(Mark::O) => "o_won",
+        Outcome::Draw => "draw",
+    }
+}
+
+/// `"win"`, `"draw"` or `"loss"`, for the side to move.
+pub(crate) fn verdict_word(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Win => "win",
+        Verdict::Draw => "draw",
+        Verdict::Loss => "loss",
+    }
 }
 
 #[derive(Serialize)]

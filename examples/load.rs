@@ -1,0 +1,275 @@
+//! A load generator for `tictactoe serve`: many people playing Impossible on 3x3 at
+//! once, over loopback. Not a test: run it by hand against a running server.
+//!
+//! ```text
+//! tictactoe --scoreboard /tmp/load/scores.json serve --port 8080 &
+//! cargo run --release --example load -- http://127.0.0.1:8080 --players 500 --seconds 20 --pid $!
+//! ```
+//!
+//! Each of `--players` clients plays game after game (create, then its moves, each on
+//! the first empty cell) for `--seconds`, then finishes its game in hand. At the end it
+//! prints moves per second, the latency of the move requests (p50, p99, max), the
+//! server's memory (with `--pid`), and checks the scoreboard: every game the clients
+//! finished must have been counted exactly once (names "Load 1" to "Load 50").
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+const NAMES: usize = 50;
+
+struct Options {
+    url: String,
+    players: usize,
+    seconds: u64,
+    pid: Option<u32>,
+}
+
+fn options() -> Options {
+    let mut args = std::env::args().skip(1);
+    let mut options = Options {
+        url: "http://127.0.0.1:8080".into(),
+        players: 500,
+        seconds: 20,
+        pid: None,
+    };
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().expect("a value after the flag");
+        match arg.as_str() {
+            "--players" => options.players = value().parse().expect("a number of players"),
+            "--seconds" => options.seconds = value().parse().expect("a number of seconds"),
+            "--pid" => options.pid = Some(value().parse().expect("a process id")),
+            url => options.url = url.trim_end_matches('/').to_string(),
+        }
+    }
+    options
+}
+
+/// What one client did.
+#[derive(Default)]
+struct Played {
+    games: u64,
+    moves: Vec<Duration>,
+    errors: u64,
+}
+
+async fn play_games(
+    client: reqwest::Client,
+    url: Arc<String>,
+    player: usize,
+    until: Instant,
+) -> Played {
+    let mut played = Played::default();
+    let name = format!("human:Load {}", player % NAMES + 1);
+    while Instant::now() < until {
+        let Ok(game) = send(
+            &client,
+            &format!("{url}/api/games"),
+            None,
+            json!({ "x": name, "o": "impossible" }),
+        )
+        .await
+        else {
+            played.errors += 1;
+            continue;
+        };
+        let (Some(id), Some(token)) = (game["id"].as_str(), game["seats"]["x"]["token"].as_str())
+        else {
+            played.errors += 1;
+            continue;
+        };
+        let moves = format!("{url}/api/games/{id}/moves");
+        let mut board = game["board"].as_str().unwrap_or_default().to_string();
+        let mut status = game["status"].as_str().unwrap_or_default().to_string();
+        while status == "in_progress" {
+            let Some(cell) = board.find('.').map(|index| index + 1) else {
+                break;
+            };
+            let started = Instant::now();
+            match send(&client, &moves, Some(token), json!({ "cell": cell })).await {
+                Ok(after) => {
+                    played.moves.push(started.elapsed());
+                    board = after["board"].as_str().unwrap_or_default().to_string();
+                    status = after["status"].as_str().unwrap_or_default().to_string();
+                }
+                Err(_) => {
+                    played.errors += 1;
+                    break;
+                }
+            }
+        }
+        if status != "in_progress" {
+            played.games += 1;
+        }
+    }
+    played
+}
+
+async fn send(
+    client: &reqwest::Client,
+    url: &str,
+    token: Option<&str>,
+    body: Value,
+) -> Result<Value, String> {
+    let mut request = client.post(url).json(&body);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.map_err(|e| e.to_string())?;
+    if !response.status().is_success() {
+        return Err(format!("{}", response.status()));
+    }
+    response.json().await.map_err(|e| e.to_string())
+}
+
+/// Games counted per player name on the server's scoreboard.
+async fn scoreboard(client: &reqwest::Client, url: &str) -> HashMap<String, u64> {
+    let scores: Value = client
+        .get(format!("{url}/api/scores"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    scores["players"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|p| {
+            (
+                p["name"].as_str().unwrap_or_default().to_string(),
+                p["games"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect()
+}
+
+fn load_games(board: &HashMap<String, u64>) -> u64 {
+    board
+        .iter()
+        .filter(|(name, _)| name.starts_with("Load "))
+        .map(|(_, games)| games)
+        .sum()
+}
+
+fn memory(pid: u32) -> String {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .filter(|line| line.starts_with("VmRSS") || line.starts_with("VmHWM"))
+        .map(|line| line.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// CPU time used by process `pid` ("self" for this one), in seconds.
+fn cpu_seconds(pid: &str) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // Fields after the command name, which is in parentheses: utime is the 12th, stime the 13th.
+    let fields: Vec<&str> = stat
+        .rsplit(')')
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect();
+    let ticks: f64 = [11, 12]
+        .iter()
+        .filter_map(|&i| fields.get(i)?.parse::<f64>().ok())
+        .sum();
+    ticks / 100.0
+}
+
+fn percentile(sorted: &[Duration], fraction: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let index = ((sorted.len() as f64 * fraction).ceil() as usize).clamp(1, sorted.len()) - 1;
+    sorted[index]
+}
+
+#[tokio::main]
+async fn main() {
+    let options = options();
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(options.players)
+        .build()
+        .unwrap();
+    let before = scoreboard(&client, &options.url).await;
+    if let Some(pid) = options.pid {
+        println!("server memory before: {}", memory(pid));
+    }
+
+    let url = Arc::new(options.url.clone());
+    let server_cpu = options.pid.map(|pid| cpu_seconds(&pid.to_string()));
+    let own_cpu = cpu_seconds("self");
+    let started = Instant::now();
+    let until = started + Duration::from_secs(options.seconds);
+    let clients: Vec<_> = (0..options.players)
+        .map(|player| tokio::spawn(play_games(client.clone(), Arc::clone(&url), player, until)))
+        .collect();
+    let mut total = Played::default();
+    for client in clients {
+        let played = client.await.unwrap();
+        total.games += played.games;
+        total.errors += played.errors;
+        total.moves.extend(played.moves);
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+
+    let after = scoreboard(&client, &options.url).await;
+    let counted = load_games(&after) - load_games(&before);
+    total.moves.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    println!("players at once: {}", options.players);
+    println!("games finished: {} in {elapsed:.1} s", total.games);
+    println!(
+        "moves: {} ({:.0} moves/s)",
+        total.moves.len(),
+        total.moves.len() as f64 / elapsed
+    );
+    println!(
+        "move latency: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        ms(percentile(&total.moves, 0.50)),
+        ms(percentile(&total.moves, 0.99)),
+        ms(percentile(&total.moves, 1.0)),
+    );
+    println!("errors: {}", total.errors);
+    if let (Some(pid), Some(before)) = (options.pid, server_cpu) {
+        let used = cpu_seconds(&pid.to_string()) - before;
+        println!(
+            "server CPU: {used:.1} s in {elapsed:.1} s ({:.0}% of one core)",
+            used / elapsed * 100.0
+        );
+    }
+    let used = cpu_seconds("self") - own_cpu;
+    println!(
+        "load generator CPU: {used:.1} s ({:.0}% of one core)",
+        used / elapsed * 100.0
+    );
+    if let Some(pid) = options.pid {
+        println!("server memory after: {}", memory(pid));
+    }
+    println!(
+        "scoreboard: {counted} games counted for {} finished: {}",
+        total.games,
+        if counted == total.games {
+            "exactly once each"
+        } else {
+            "MISMATCH"
+        }
+    );
+    for name in before
+        .keys()
+        .chain(after.keys())
+        .filter(|n| !n.starts_with("Load "))
+        .collect::<std::collections::BTreeSet<_>>()
+    {
+        let delta = after.get(name).copied().unwrap_or(0) - before.get(name).copied().unwrap_or(0);
+        if delta > 0 {
+            println!("  also counted meanwhile: {name} +{delta}");
+        }
+    }
+}

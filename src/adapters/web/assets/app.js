@@ -1,0 +1,340 @@
+// The game page. Two views on one page: the new-game form at "/", and a game at
+// "/games/ID". Seats are held by tokens in the URL fragment ("#x=TOKEN", "#o=TOKEN", or
+// both on one device); the fragment is never sent to the server, and survives a reload.
+// Every rule is the server's: this page shows what the API answers, and sends requests.
+// Names are only ever set as text (textContent), never as HTML.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const MARKS = { X: "x", O: "o" };
+const other = (mark) => (mark === "X" ? "O" : "X");
+
+// ---- The new-game form ------------------------------------------------------------
+
+function showSetup() {
+  $("setup").hidden = false;
+  const form = $("new-game");
+  const refresh = () => {
+    const mode = form.elements.mode.value;
+    for (const label of form.querySelectorAll("[data-for]")) {
+      label.hidden = !label.dataset.for.split(" ").includes(mode);
+    }
+    const size = Number(form.elements.size.value);
+    const win = form.elements.win;
+    const chosen = Math.min(Number(win.value) || size, size);
+    win.replaceChildren();
+    for (let k = 3; k <= size; k += 1) {
+      win.add(new Option(String(k), String(k), false, k === chosen));
+    }
+  };
+  form.addEventListener("change", refresh);
+  refresh();
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    createGame(form).catch((error) => {
+      $("setup-error").textContent = error.message;
+    });
+  });
+}
+
+function human(name) {
+  const trimmed = name.trim();
+  return trimmed ? `human:${trimmed}` : "human";
+}
+
+async function createGame(form) {
+  const f = form.elements;
+  const mode = f.mode.value;
+  const mine = f.side.value;
+  const theirs = mine === "x" ? "o" : "x";
+  const request = {
+    size: Number(f.size.value),
+    win: Number(f.win.value),
+    first: f.first.value,
+  };
+  if (mode === "computer") {
+    request[mine] = human(f.me.value);
+    request[theirs] = f.level.value;
+  } else if (mode === "watch") {
+    request.x = f.xlevel.value;
+    request.o = f.olevel.value;
+  } else {
+    const me = mode === "together" ? "x" : mine;
+    request[me] = human(f.me.value);
+    request[me === "x" ? "o" : "x"] = human(f.friend.value);
+    request.seating = mode === "together" ? "together" : "apart";
+  }
+  const game = await api("POST", "/api/games", null, request);
+  const fragment = new URLSearchParams();
+  if (mode === "online") {
+    fragment.set(mine, game.seats[mine].token);
+    fragment.set("invite", game.seats[theirs].token);
+  } else {
+    for (const [key, seat] of Object.entries(game.seats)) fragment.set(key, seat.token);
+  }
+  location.assign(`/games/${game.id}#${fragment}`);
+}
+
+// ---- The API ------------------------------------------------------------------------
+
+async function api(method, path, token, body) {
+  const headers = {};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    throw new Error(answer.error || `the server answered ${response.status}`);
+  }
+  return answer;
+}
+
+// ---- A game -------------------------------------------------------------------------
+
+const view = {
+  id: null,
+  tokens: {}, // "x" and/or "o"
+  invite: null,
+  game: null,
+  hint: [],
+  busy: false,
+};
+
+function tokenFor(mark) {
+  return view.tokens[MARKS[mark]] || null;
+}
+
+function heldMarks() {
+  return ["X", "O"].filter((mark) => tokenFor(mark));
+}
+
+function nameOf(mark) {
+  const player = view.game.players[MARKS[mark]];
+  return `${player.name} (${mark})`;
+}
+
+function showGame(id) {
+  view.id = id;
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  for (const key of ["x", "o"]) {
+    if (fragment.get(key)) view.tokens[key] = fragment.get(key);
+  }
+  view.invite = fragment.get("invite");
+  $("play").hidden = false;
+  $("watch-link").value = `${location.origin}/games/${id}`;
+  const mine = heldMarks();
+  if (view.invite && mine.length === 1) {
+    $("invite").hidden = false;
+    $("invite-link").value = `${location.origin}/games/${id}#${MARKS[other(mine[0])]}=${view.invite}`;
+  }
+  for (const field of [$("invite-link"), $("watch-link")]) {
+    field.addEventListener("focus", () => field.select());
+  }
+  $("hint").addEventListener("click", () => act(askHint));
+  $("undo").addEventListener("click", () => act(() => undo()));
+  $("agree").addEventListener("click", () => act(() => undo()));
+  $("leave").addEventListener("click", () => act(leave));
+  $("rematch").addEventListener("click", () => act(rematch));
+  $("board").addEventListener("keydown", moveFocus);
+
+  api("GET", `/api/games/${id}`)
+    .then((game) => {
+      render(game);
+      listen(id);
+    })
+    .catch((error) => {
+      $("status").textContent = `This game cannot be shown: ${error.message}`;
+      $("board").replaceChildren();
+    });
+}
+
+/// Live updates: the server sends the whole game after every change.
+function listen(id) {
+  const events = new EventSource(`/api/games/${id}/events`);
+  events.addEventListener("game", (event) => render(JSON.parse(event.data)));
+}
+
+async function act(action) {
+  if (view.busy) return;
+  view.busy = true;
+  $("message").textContent = "";
+  try {
+    await action();
+  } catch (error) {
+    $("message").textContent = error.message;
+  } finally {
+    view.busy = false;
+  }
+}
+
+async function play(cell) {
+  const game = view.game;
+  if (!game || game.to_move === null) return;
+  const token = tokenFor(game.to_move);
+  if (!token) {
+    $("message").textContent = heldMarks().length
+      ? `Wait for ${nameOf(game.to_move)} to move.`
+      : "You are watching this game.";
+    return;
+  }
+  view.hint = [];
+  render(await api("POST", `/api/games/${view.id}/moves`, token, { cell }));
+}
+
+async function askHint() {
+  const game = view.game;
+  const token = game.to_move && tokenFor(game.to_move);
+  if (!token) throw new Error("A hint is for the player whose turn it is.");
+  const hint = await api("POST", `/api/games/${view.id}/hint`, token);
+  view.hint = hint.best_moves;
+  const verdict = { win: "you can win", draw: "best play draws", loss: "best play still loses" }[hint.value];
+  const cells = hint.best_moves.join(", ");
+  $("message").textContent = `Hint: ${hint.best_moves.length > 1 ? "cells" : "cell"} ${cells} (${verdict}).`;
+  render(game);
+}
+
+/// On one device either seat may undo; otherwise the seat this page holds asks.
+async function undo() {
+  const game = view.game;
+  const last = game.to_move ? other(game.to_move) : null;
+  const token = (last && tokenFor(last)) || tokenFor(heldMarks()[0]);
+  view.hint = [];
+  render(await api("POST", `/api/games/${view.id}/undo`, token));
+}
+
+async function leave() {
+  const token = tokenFor(heldMarks()[0]);
+  render(await api("POST", `/api/games/${view.id}/leave`, token));
+}
+
+async function rematch() {
+  const token = heldMarks().length ? tokenFor(heldMarks()[0]) : null;
+  const next = await api("POST", `/api/games/${view.id}/rematch`, token);
+  follow(next.id);
+}
+
+/// Each person keeps their token in a rematch, on the other mark.
+function follow(nextId) {
+  const fragment = new URLSearchParams();
+  if (view.tokens.x) fragment.set("o", view.tokens.x);
+  if (view.tokens.o) fragment.set("x", view.tokens.o);
+  if (view.invite) fragment.set("invite", view.invite);
+  const hash = fragment.toString();
+  location.assign(`/games/${nextId}${hash ? `#${hash}` : ""}`);
+}
+
+// ---- Drawing ------------------------------------------------------------------------
+
+function buildBoard(size) {
+  const board = $("board");
+  board.style.setProperty("--size", String(size));
+  const cells = [];
+  for (let i = 0; i < size * size; i += 1) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "cell";
+    button.dataset.cell = String(i + 1);
+    button.addEventListener("click", () => act(() => play(i + 1)));
+    cells.push(button);
+  }
+  board.replaceChildren(...cells);
+}
+
+function render(game) {
+  if (view.game && view.game.moves.length !== game.moves.length) view.hint = [];
+  view.game = game;
+  if (game.rematch && !view.following) {
+    view.following = true;
+    follow(game.rematch);
+  }
+  const board = $("board");
+  if (board.children.length !== game.size * game.size) buildBoard(game.size);
+  const line = new Set(game.line || []);
+  const last = game.moves[game.moves.length - 1];
+  const hint = new Set(view.hint);
+  [...board.children].forEach((button, index) => {
+    const cell = index + 1;
+    const mark = game.board[index] === "." ? "" : game.board[index];
+    const row = Math.floor(index / game.size) + 1;
+    const column = (index % game.size) + 1;
+    button.textContent = mark;
+    button.setAttribute("aria-label", `row ${row}, column ${column}, ${mark || "empty"}`);
+    button.classList.toggle("x", mark === "X");
+    button.classList.toggle("o", mark === "O");
+    button.classList.toggle("win", line.has(cell));
+    button.classList.toggle("last", cell === last);
+    button.classList.toggle("hint", hint.has(cell));
+    button.tabIndex = index === focusIndex(game) ? 0 : -1;
+  });
+  $("players").textContent = `${nameOf("X")} vs ${nameOf("O")}`;
+  $("status").textContent = statusText(game);
+  const mine = heldMarks();
+  const over = game.to_move === null;
+  const myTurn = !over && tokenFor(game.to_move) !== null;
+  $("hint").hidden = mine.length === 0 || over;
+  $("hint").disabled = !myTurn;
+  $("undo").hidden = mine.length === 0 || over;
+  $("undo").disabled = game.moves.length === 0 || (game.undo_asked_by && mine.length === 1 && game.undo_asked_by === mine[0]);
+  $("agree").hidden = !(game.undo_asked_by && mine.length === 1 && game.undo_asked_by !== mine[0]);
+  $("leave").hidden = mine.length === 0 || over;
+  const show = game.players.x.kind === "computer" && game.players.o.kind === "computer";
+  $("rematch").hidden = !over || (mine.length === 0 && !show);
+  $("invite").hidden = $("invite").hidden || over;
+}
+
+/// The cell that Tab lands on: the last one focused, or the first empty one.
+function focusIndex(game) {
+  const focused = [...$("board").children].indexOf(document.activeElement);
+  if (focused >= 0) return focused;
+  const empty = game.board.indexOf(".");
+  return empty >= 0 ? empty : 0;
+}
+
+function statusText(game) {
+  if (game.abandoned_by) return `${nameOf(game.abandoned_by)} resigned. The game is not recorded.`;
+  if (game.status === "x_won") return `${nameOf("X")} wins!`;
+  if (game.status === "o_won") return `${nameOf("O")} wins!`;
+  if (game.status === "draw") return "A draw.";
+  const mover = game.to_move;
+  const player = game.players[MARKS[mover]];
+  let text;
+  if (tokenFor(mover)) {
+    text = heldMarks().length === 2 ? `${nameOf(mover)} to move.` : `Your turn (${mover}).`;
+  } else if (player.kind === "computer") {
+    text = `${nameOf(mover)} is thinking…`;
+  } else {
+    text = `Waiting for ${nameOf(mover)}.`;
+  }
+  if (game.undo_asked_by) text += ` ${nameOf(game.undo_asked_by)} asks to take back a move.`;
+  return text;
+}
+
+/// Arrow keys move between cells; Enter or Space plays (buttons do that by themselves).
+function moveFocus(event) {
+  const steps = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+  const step = steps[event.key];
+  const cells = [...$("board").children];
+  const index = cells.indexOf(document.activeElement);
+  if (!step || index < 0 || !view.game) return;
+  event.preventDefault();
+  const size = view.game.size;
+  const row = Math.min(size - 1, Math.max(0, Math.floor(index / size) + step[0]));
+  const column = Math.min(size - 1, Math.max(0, (index % size) + step[1]));
+  const next = cells[row * size + column];
+  cells.forEach((cell) => { cell.tabIndex = -1; });
+  next.tabIndex = 0;
+  next.focus();
+}
+
+// ---- Start --------------------------------------------------------------------------
+
+const match = location.pathname.match(/^\/games\/([0-9a-f]+)$/);
+if (match) {
+  showGame(match[1]);
+} else {
+  showSetup();
+}

@@ -1,0 +1,84 @@
+//! The routes, the headers every answer carries, and serving until told to stop.
+
+use std::future::Future;
+use std::io;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderName, HeaderValue, header};
+use axum::routing::{get, post};
+use axum::serve::ListenerExt;
+use tokio::net::TcpListener;
+use tower_http::set_header::SetResponseHeaderLayer;
+
+use super::games::Games;
+use super::{api, assets};
+
+/// Every route of the page and the API (see docs/web.md), on `games`.
+pub fn router(games: Arc<Games>) -> Router {
+    let body_limit = games.limits().body_bytes;
+    let api = Router::new()
+        .route("/games", post(api::create))
+        .route("/games/{id}", get(api::game))
+        .route("/games/{id}/moves", post(api::play))
+        .route("/games/{id}/undo", post(api::undo))
+        .route("/games/{id}/hint", post(api::hint))
+        .route("/games/{id}/leave", post(api::leave))
+        .route("/games/{id}/rematch", post(api::rematch))
+        .route("/games/{id}/events", get(api::events))
+        .route("/scores", get(api::scores))
+        .fallback(api::not_found)
+        .layer(SetResponseHeaderLayer::overriding(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("no-store"),
+        ));
+    Router::new()
+        .route("/", get(assets::index))
+        .route("/games/{id}", get(assets::index))
+        .route("/scores", get(assets::scores))
+        .route("/assets/app.js", get(assets::app_js))
+        .route("/assets/scores.js", get(assets::scores_js))
+        .route("/assets/style.css", get(assets::style))
+        .route("/assets/icon.svg", get(assets::icon))
+        .nest("/api", api)
+        .fallback(api::not_found)
+        .layer(DefaultBodyLimit::max(body_limit))
+        .layer(header_layer(
+            header::CONTENT_SECURITY_POLICY,
+            assets::CONTENT_SECURITY_POLICY,
+        ))
+        .layer(header_layer(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .layer(header_layer(header::X_FRAME_OPTIONS, "DENY"))
+        .layer(header_layer(header::REFERRER_POLICY, "no-referrer"))
+        .with_state(games)
+}
+
+fn header_layer(name: HeaderName, value: &'static str) -> SetResponseHeaderLayer<HeaderValue> {
+    SetResponseHeaderLayer::overriding(name, HeaderValue::from_static(value))
+}
+
+/// Serves `games` on `listener` until `shutdown` completes, then stops taking
+/// connections, ends the event streams, and returns once the requests in flight are
+/// answered (a game finishing meanwhile is still recorded).
+pub async fn serve(
+    listener: TcpListener,
+    games: Arc<Games>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> io::Result<()> {
+    let sweep_every = (games.limits().finished.min(games.limits().idle) / 4)
+        .clamp(Duration::from_secs(1), Duration::from_secs(60));
+    games.spawn_sweeper(sweep_every);
+    let closing = Arc::clone(&games);
+    // Answers go out at once rather than waiting to fill a packet (Nagle).
+    let listener = listener.tap_io(|connection| {
+        let _ = connection.set_nodelay(true);
+    });
+    axum::serve(listener, router(games))
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            closing.close();
+        })
+        .await
+}

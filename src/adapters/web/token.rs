@@ -1,0 +1,127 @@
+//! Secrets and names handed to browsers: seat tokens and game ids.
+//!
+//! A [`Token`] is the right to move for one seat: 128 random bits from the operating
+//! system's CSPRNG (through `rand`'s thread generator), written as 32 hex digits, and
+//! compared in constant time so that response timing tells nothing about how much of a
+//! guess was right. A [`GameId`] is as unguessable, because knowing it is enough to
+//! watch the game.
+
+use std::fmt;
+
+use subtle::ConstantTimeEq;
+
+const BYTES: usize = 16;
+
+/// The right to move for one seat of one game.
+#[derive(Clone)]
+pub struct Token([u8; BYTES]);
+
+impl Token {
+    pub fn random() -> Self {
+        Token(rand::random())
+    }
+
+    /// The token written as `to_hex` writes it; `None` for anything else.
+    pub fn parse(text: &str) -> Option<Self> {
+        decode_hex(text).map(Token)
+    }
+
+    pub fn to_hex(&self) -> String {
+        encode_hex(&self.0)
+    }
+
+    /// Constant-time equality: every byte is compared whatever the first difference.
+    pub fn matches(&self, other: &Token) -> bool {
+        self.0.ct_eq(&other.0).into()
+    }
+}
+
+/// Never printed: a token in a log would be a seat given away.
+impl fmt::Debug for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Token(..)")
+    }
+}
+
+/// A game's name in URLs: 128 random bits as 32 hex digits.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct GameId(String);
+
+impl GameId {
+    pub fn random() -> Self {
+        GameId(encode_hex(&rand::random::<[u8; BYTES]>()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn encode_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+fn decode_hex(text: &str) -> Option<[u8; BYTES]> {
+    let digits = text.as_bytes();
+    // `from_str_radix` alone would let a sign through ("+f").
+    if digits.len() != BYTES * 2 || !digits.iter().all(u8::is_ascii_hexdigit) {
+        return None;
+    }
+    let mut bytes = [0; BYTES];
+    for (byte, pair) in bytes.iter_mut().zip(digits.chunks_exact(2)) {
+        let pair = std::str::from_utf8(pair).ok()?;
+        *byte = u8::from_str_radix(pair, 16).ok()?;
+    }
+    Some(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_token_reads_back_from_its_hex_and_matches_itself_only() {
+        let token = Token::random();
+        let other = Token::random();
+
+        let read = Token::parse(&token.to_hex()).unwrap();
+
+        assert!(read.matches(&token));
+        assert!(!read.matches(&other));
+        assert_eq!(token.to_hex().len(), 32);
+    }
+
+    #[test]
+    fn anything_but_32_hex_digits_is_no_token() {
+        for text in [
+            "",
+            "abc",
+            &"g".repeat(32),
+            &"a".repeat(33),
+            "+1234567890abcdef1234567890abcde",
+        ] {
+            assert!(Token::parse(text).is_none(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_token_is_never_shown_in_debug_output() {
+        let token = Token::random();
+
+        assert_eq!(format!("{token:?}"), "Token(..)");
+    }
+
+    #[test]
+    fn game_ids_differ_and_carry_128_bits() {
+        let (a, b) = (GameId::random(), GameId::random());
+
+        assert_ne!(a, b);
+        assert_eq!(a.as_str().len(), 32);
+    }
+}

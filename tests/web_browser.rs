@@ -1,0 +1,610 @@
+//! The page in a real browser: Debian's chromium driven through chromedriver (WebDriver)
+//! by fantoccini. Without both programs installed these tests say they were skipped and
+//! pass, unless TICTACTOE_REQUIRE_BROWSER=1 (as in CI), where a missing browser fails.
+//! One browser test runs at a time: chromium is heavy for a two-core machine. Unix
+//! only: the browsers are stopped with their driver's process group.
+#![cfg(unix)]
+
+mod web_support;
+
+use std::io::Write;
+use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::elements::Element;
+use fantoccini::key::Key;
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
+use tokio::sync::{Mutex, MutexGuard};
+use web_support::{Running, Server};
+
+static ONE_AT_A_TIME: Mutex<()> = Mutex::const_new(());
+
+/// chromedriver, with one browser window per `open`; killed when dropped.
+struct Driver {
+    process: Child,
+    url: String,
+    profiles: tempfile::TempDir,
+    _turn: MutexGuard<'static, ()>,
+}
+
+fn on_path(program: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|folder| folder.join(program))
+        .find(|path| path.is_file())
+}
+
+impl Driver {
+    /// `None` (after saying so) when no browser is installed and none is required.
+    async fn start(test: &str) -> Option<Driver> {
+        let (Some(driver), Some(_)) = (on_path("chromedriver"), on_path("chromium")) else {
+            assert!(
+                std::env::var("TICTACTOE_REQUIRE_BROWSER").as_deref() != Ok("1"),
+                "{test}: chromium and chromedriver are required (TICTACTOE_REQUIRE_BROWSER=1) \
+                 but not installed: apt-get install chromium chromium-driver"
+            );
+            // Straight to stderr: `eprintln!` is captured, and hidden for a passing test.
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED {test}: chromium and chromedriver are not installed \
+                 (apt-get install --no-install-recommends chromium chromium-driver)"
+            );
+            return None;
+        };
+        let turn = ONE_AT_A_TIME.lock().await;
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let process = Command::new(driver)
+            .arg(format!("--port={port}"))
+            // Its own process group, so the browsers it starts can be stopped with it.
+            .process_group(0)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts");
+        let url = format!("http://127.0.0.1:{port}");
+        let started = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "chromedriver never listened"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        Some(Driver {
+            process,
+            url,
+            profiles: tempfile::TempDir::new().unwrap(),
+            _turn: turn,
+        })
+    }
+
+    /// A new headless browser window of `width` x `height`. Headless windows are at
+    /// least 500 px wide, so a narrower one is a phone's screen, emulated.
+    async fn open(&self, width: u32, height: u32) -> Client {
+        let profile = tempfile::TempDir::new_in(self.profiles.path())
+            .unwrap()
+            .keep();
+        let mut capabilities = serde_json::Map::new();
+        let phone = json!({
+            "deviceMetrics": { "width": width, "height": height, "pixelRatio": 1.0, "mobile": true, "touch": true }
+        });
+        capabilities.insert(
+            "goog:chromeOptions".into(),
+            json!({
+                "mobileEmulation": if width < 500 { phone } else { json!({}) },
+                "binary": "/usr/bin/chromium",
+                "args": [
+                    "--headless=new", "--no-sandbox", "--disable-gpu",
+                    "--disable-dev-shm-usage", "--disable-background-networking",
+                    "--disable-component-update", "--disable-sync", "--no-first-run",
+                    format!("--window-size={width},{height}"),
+                    format!("--user-data-dir={}", profile.display()),
+                ]
+            }),
+        );
+        ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(capabilities)
+            .connect(&self.url)
+            .await
+            .expect("a browser session")
+    }
+}
+
+/// Stops chromedriver and every browser it started, even when a test failed before
+/// closing its browser.
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let group = format!("-{}", self.process.id());
+        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+    }
+}
+
+/// Polls `check` until it gives a value, for up to ten seconds.
+async fn eventually<T, F, Fut>(what: &str, mut check: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let started = Instant::now();
+    loop {
+        if let Some(value) = check().await {
+            return value;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "timed out waiting for {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn css(browser: &Client, selector: &str) -> Element {
+    browser.find(Locator::Css(selector)).await.unwrap()
+}
+
+/// Clicks the element once it is on the page.
+async fn click(browser: &Client, selector: &str) {
+    let element = eventually(selector, || async {
+        browser.find(Locator::Css(selector)).await.ok()
+    })
+    .await;
+    element.click().await.unwrap();
+}
+
+async fn text(browser: &Client, selector: &str) -> String {
+    match browser.find(Locator::Css(selector)).await {
+        Ok(element) => element.text().await.unwrap_or_default(),
+        Err(_) => String::new(),
+    }
+}
+
+async fn status(browser: &Client) -> String {
+    text(browser, "[role=status]").await
+}
+
+async fn cell_text(browser: &Client, cell: usize) -> String {
+    text(browser, &format!("[data-cell=\"{cell}\"]")).await
+}
+
+/// Waits until `cell` shows `mark`.
+async fn until_cell(browser: &Client, cell: usize, mark: &str) {
+    eventually(&format!("cell {cell} to show {mark}"), || async {
+        (cell_text(browser, cell).await == mark).then_some(())
+    })
+    .await;
+}
+
+/// Starts a game from the form with its defaults (you, X, against Impossible, 3x3).
+async fn start_default_game(browser: &Client, running: &Running) {
+    browser.goto(&running.url("/")).await.unwrap();
+    css(browser, "button[type=submit]")
+        .await
+        .click()
+        .await
+        .unwrap();
+    eventually("the game page", || async {
+        let url = browser.current_url().await.ok()?;
+        (url.path().starts_with("/games/") && status(browser).await.starts_with("Your turn"))
+            .then_some(())
+    })
+    .await;
+}
+
+async fn create(running: &Running, request: Value) -> Value {
+    reqwest::Client::new()
+        .post(running.url("/api/games"))
+        .json(&request)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_clicked_to_the_end_against_impossible_is_never_won_and_shows_its_end() {
+    // Arrange
+    let Some(driver) = Driver::start("a_game_clicked_to_the_end").await else {
+        return;
+    };
+    let server = Server::new();
+    let running = server.listen().await;
+    let browser = driver.open(1280, 900).await;
+    start_default_game(&browser, &running).await;
+
+    // Act: click the first empty cell whenever it is our turn, until the game ends.
+    for _ in 0..5 {
+        let now = status(&browser).await;
+        if !now.starts_with("Your turn") {
+            break;
+        }
+        let mut empty = None;
+        for cell in 1..=9 {
+            if cell_text(&browser, cell).await.is_empty() {
+                empty = Some(cell);
+                break;
+            }
+        }
+        let cell = empty.expect("an empty cell while the game is on");
+        click(&browser, &format!("[data-cell=\"{cell}\"]")).await;
+        until_cell(&browser, cell, "X").await;
+        eventually("the computer's reply or the end", || async {
+            let now = status(&browser).await;
+            (now.starts_with("Your turn") || now.contains("wins") || now.contains("draw"))
+                .then_some(())
+        })
+        .await;
+    }
+
+    // Assert
+    let end = status(&browser).await;
+    assert!(
+        end == "Computer (Impossible) (O) wins!" || end == "A draw.",
+        "{end}"
+    );
+    let winning = browser.find_all(Locator::Css(".cell.win")).await.unwrap();
+    assert_eq!(winning.len(), if end.contains("wins") { 3 } else { 0 });
+    assert!(
+        css(&browser, "#rematch")
+            .await
+            .is_displayed()
+            .await
+            .unwrap()
+    );
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_browsers_on_one_online_game_each_see_the_others_move_without_reloading() {
+    // Arrange: Ada creates an online game in her browser; Bob opens her invite link.
+    let Some(driver) = Driver::start("two_browsers").await else {
+        return;
+    };
+    let server = Server::new();
+    let running = server.listen().await;
+    let ada = driver.open(1000, 800).await;
+    let bob = driver.open(1000, 800).await;
+    ada.goto(&running.url("/")).await.unwrap();
+    click(&ada, "input[value=online]").await;
+    css(&ada, "input[name=me]")
+        .await
+        .send_keys("Ada")
+        .await
+        .unwrap();
+    css(&ada, "input[name=friend]")
+        .await
+        .send_keys("Bob")
+        .await
+        .unwrap();
+    click(&ada, "button[type=submit]").await;
+    let invite = eventually("the invite link", || async {
+        // The page may still be on its way from the form to the game: look again.
+        let field = ada.find(Locator::Css("#invite-link")).await.ok()?;
+        let link = field.prop("value").await.ok()??;
+        (!link.is_empty()).then_some(link)
+    })
+    .await;
+    bob.goto(&invite).await.unwrap();
+    eventually("Bob's page", || async {
+        status(&bob)
+            .await
+            .starts_with("Waiting for Ada")
+            .then_some(())
+    })
+    .await;
+
+    // Act and assert: each move shows up on the other screen.
+    click(&ada, "[data-cell=\"5\"]").await;
+    until_cell(&bob, 5, "X").await;
+    eventually("Bob's turn", || async {
+        (status(&bob).await == "Your turn (O).").then_some(())
+    })
+    .await;
+    click(&bob, "[data-cell=\"1\"]").await;
+    until_cell(&ada, 1, "O").await;
+    assert_eq!(status(&ada).await, "Your turn (X).");
+    ada.close().await.unwrap();
+    bob.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reload_keeps_the_players_seat() {
+    let Some(driver) = Driver::start("a_reload_keeps_the_seat").await else {
+        return;
+    };
+    let server = Server::new();
+    let running = server.listen().await;
+    let browser = driver.open(1000, 800).await;
+    start_default_game(&browser, &running).await;
+    click(&browser, "[data-cell=\"1\"]").await;
+    until_cell(&browser, 1, "X").await;
+
+    browser.refresh().await.unwrap();
+
+    until_cell(&browser, 1, "X").await;
+    eventually("our turn again", || async {
+        status(&browser)
+            .await
+            .starts_with("Your turn")
+            .then_some(())
+    })
+    .await;
+    let empty = if cell_text(&browser, 9).await.is_empty() {
+        9
+    } else {
+        3
+    };
+    click(&browser, &format!("[data-cell=\"{empty}\"]")).await;
+    until_cell(&browser, empty, "X").await;
+    browser.close().await.unwrap();
+}
+
+/// The element with focus, and its `attribute`.
+async fn focused(browser: &Client, attribute: &str) -> (Element, Option<String>) {
+    let element = browser.active_element().await.unwrap();
+    let value = element.attr(attribute).await.unwrap();
+    (element, value)
+}
+
+/// Presses Tab until the focused element has `attribute`; returns it.
+async fn tab_to(browser: &Client, attribute: &str) -> Element {
+    for _ in 0..30 {
+        let (element, value) = focused(browser, attribute).await;
+        if value.is_some() {
+            return element;
+        }
+        element.send_keys(&Key::Tab).await.unwrap();
+    }
+    panic!("Tab never reached an element with {attribute}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_can_be_started_and_played_with_the_keyboard_alone() {
+    // Arrange: the form, reached and sent with the keyboard.
+    let Some(driver) = Driver::start("keyboard_only").await else {
+        return;
+    };
+    let server = Server::new();
+    let running = server.listen().await;
+    let browser = driver.open(1000, 800).await;
+    browser.goto(&running.url("/")).await.unwrap();
+    for _ in 0..30 {
+        let element = browser.active_element().await.unwrap();
+        if element.text().await.unwrap_or_default() == "Start" {
+            break;
+        }
+        element.send_keys(&Key::Tab).await.unwrap();
+    }
+    browser
+        .active_element()
+        .await
+        .unwrap()
+        .send_keys(&Key::Enter)
+        .await
+        .unwrap();
+    eventually("the game page", || async {
+        status(&browser)
+            .await
+            .starts_with("Your turn")
+            .then_some(())
+    })
+    .await;
+
+    // Act: Tab onto the board, an arrow to the next cell, Enter to play there.
+    let first = tab_to(&browser, "data-cell").await;
+    let start = first.attr("data-cell").await.unwrap().unwrap();
+    first.send_keys(&Key::Right).await.unwrap();
+    let (next, cell) = focused(&browser, "data-cell").await;
+    next.send_keys(&Key::Enter).await.unwrap();
+
+    // Assert
+    let cell: usize = cell.unwrap().parse().unwrap();
+    assert_eq!(start, "1");
+    assert_eq!(cell, 2);
+    until_cell(&browser, cell, "X").await;
+    let label = css(&browser, "[data-cell=\"2\"]")
+        .await
+        .attr("aria-label")
+        .await
+        .unwrap();
+    assert_eq!(label.as_deref(), Some("row 1, column 2, X"));
+    let empty = css(&browser, "[data-cell=\"9\"]")
+        .await
+        .attr("aria-label")
+        .await
+        .unwrap();
+    assert!(matches!(
+        empty.as_deref(),
+        Some("row 3, column 3, empty" | "row 3, column 3, O")
+    ));
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_name_with_markup_is_shown_as_text_on_the_game_and_the_scoreboard() {
+    // Arrange: a finished game won by a player whose name is markup.
+    let Some(driver) = Driver::start("a_name_with_markup").await else {
+        return;
+    };
+    let server = Server::new();
+    let running = server.listen().await;
+    let name = "<img src=x onerror=alert(1)>";
+    let game = create(
+        &running,
+        json!({ "x": format!("human:{name}"), "o": "human:Bob" }),
+    )
+    .await;
+    let id = game["id"].as_str().unwrap();
+    let http = reqwest::Client::new();
+    for (seat, cell) in [("x", 1), ("o", 4), ("x", 2), ("o", 5), ("x", 3)] {
+        http.post(running.url(&format!("/api/games/{id}/moves")))
+            .bearer_auth(game["seats"][seat]["token"].as_str().unwrap())
+            .json(&json!({ "cell": cell }))
+            .send()
+            .await
+            .unwrap();
+    }
+    let browser = driver.open(1000, 800).await;
+
+    // Act
+    browser
+        .goto(&running.url(&format!("/games/{id}")))
+        .await
+        .unwrap();
+    let status = eventually("the result", || async {
+        let now = status(&browser).await;
+        now.contains("wins").then_some(now)
+    })
+    .await;
+    let images = browser.find_all(Locator::Css("main img")).await.unwrap();
+    browser.goto(&running.url("/scores")).await.unwrap();
+    let first_row = eventually("the scoreboard", || async {
+        let row = text(&browser, "#scores tbody tr").await;
+        (!row.is_empty()).then_some(row)
+    })
+    .await;
+
+    // Assert
+    assert_eq!(status, format!("{name} (X) wins!"));
+    assert!(images.is_empty(), "the name became an element");
+    assert!(first_row.contains(name), "{first_row}");
+    assert!(
+        browser
+            .find_all(Locator::Css("main img"))
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_phone_width_nothing_scrolls_sideways_even_on_a_7x7_board() {
+    let Some(driver) = Driver::start("phone_width").await else {
+        return;
+    };
+    let server = Server::new();
+    let running = server.listen().await;
+    let game = create(
+        &running,
+        json!({ "x": "human:Bartholomew Montgomery-Featherstonehau", "o": "easy", "size": 7, "win": 4 }),
+    )
+    .await;
+    let browser = driver.open(390, 844).await;
+    let fits = "return document.documentElement.scrollWidth <= window.innerWidth";
+
+    for path in [
+        "/".to_string(),
+        game["seats"]["x"]["url"].as_str().unwrap().to_string(),
+        "/scores".into(),
+    ] {
+        browser.goto(&running.url(&path)).await.unwrap();
+        eventually(&format!("{path} drawn"), || async {
+            let drawn = !text(&browser, "main section:not([hidden]) h1")
+                .await
+                .is_empty()
+                && (!path.starts_with("/games/")
+                    || browser
+                        .find(Locator::Css("[data-cell=\"49\"]"))
+                        .await
+                        .is_ok());
+            drawn.then_some(())
+        })
+        .await;
+
+        let width = browser
+            .execute("return window.innerWidth", vec![])
+            .await
+            .unwrap();
+        let fit = browser.execute(fits, vec![]).await.unwrap();
+
+        assert!(width.as_u64().unwrap() <= 390, "{width}");
+        assert_eq!(fit, Value::Bool(true), "{path} scrolls sideways");
+    }
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hint_highlights_the_best_cells_and_undo_takes_the_moves_back() {
+    let Some(driver) = Driver::start("hint_and_undo").await else {
+        return;
+    };
+    let server = Server::new();
+    let running = server.listen().await;
+    let browser = driver.open(1000, 800).await;
+    start_default_game(&browser, &running).await;
+
+    click(&browser, "#hint").await;
+    let hinted = eventually("highlighted cells", || async {
+        let cells = browser.find_all(Locator::Css(".cell.hint")).await.ok()?;
+        (!cells.is_empty()).then_some(cells.len())
+    })
+    .await;
+    let first = css(&browser, ".cell.hint")
+        .await
+        .attr("data-cell")
+        .await
+        .unwrap()
+        .unwrap();
+    click(&browser, &format!("[data-cell=\"{first}\"]")).await;
+    until_cell(&browser, first.parse().unwrap(), "X").await;
+    eventually("the reply", || async {
+        status(&browser)
+            .await
+            .starts_with("Your turn")
+            .then_some(())
+    })
+    .await;
+    click(&browser, "#undo").await;
+
+    until_cell(&browser, first.parse().unwrap(), "").await;
+    assert!(hinted >= 1);
+    assert_eq!(
+        browser
+            .find_all(Locator::Css(".cell.x, .cell.o"))
+            .await
+            .unwrap()
+            .len(),
+        0,
+        "the move and the reply are both taken back"
+    );
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_puts_the_player_on_the_other_side_of_a_new_game() {
+    let Some(driver) = Driver::start("rematch").await else {
+        return;
+    };
+    let server = Server::new();
+    let running = server.listen().await;
+    let browser = driver.open(1000, 800).await;
+    start_default_game(&browser, &running).await;
+    let first_game = browser.current_url().await.unwrap().path().to_string();
+    click(&browser, "#leave").await;
+
+    click(&browser, "#rematch").await;
+
+    let now = eventually("our turn as O in the rematch", || async {
+        let now = status(&browser).await;
+        (now == "Your turn (O).").then_some(now)
+    })
+    .await;
+    assert_eq!(now, "Your turn (O).");
+    let url = browser.current_url().await.unwrap();
+    assert_ne!(url.path(), first_game);
+    assert!(url.fragment().unwrap().starts_with("o="), "{url}");
+    let marks = browser.find_all(Locator::Css(".cell.x")).await.unwrap();
+    assert_eq!(marks.len(), 1, "the computer, now X, has opened");
+    browser.close().await.unwrap();
+}
