@@ -163,6 +163,8 @@ fn the_engine_is_exact_on_random_positions_with_few_empty_cells(
     };
     let mut rng = StdRng::seed_from_u64((size * 10 + win) as u64);
     let mut solver = Solver::new(geometry);
+    // A second solver for the verdict alone, so it cannot lean on the first one's table.
+    let mut valuer = Solver::new(geometry);
     let mut impossible =
         MinimaxAI::impossible(StdRng::seed_from_u64(1)).thinking_for(Duration::from_secs(10));
 
@@ -175,6 +177,7 @@ fn the_engine_is_exact_on_random_positions_with_few_empty_cells(
 
         let (rank, plies, best) = reference.solve(&cells, to_move);
         let analysis = solver.analyze(&board, to_move).expect("in progress");
+        let value = valuer.value(&board, to_move);
         let advice = impossible.advise(&board, to_move).expect("in progress");
 
         let context = format!("{} ({to_move} to move)", layout(&cells));
@@ -188,6 +191,7 @@ fn the_engine_is_exact_on_random_positions_with_few_empty_cells(
             (verdict, plies),
             "{context}"
         );
+        assert_eq!(value, Some(verdict), "{context}: the verdict alone");
         assert_eq!(
             analysis
                 .best_moves

@@ -167,6 +167,30 @@ mod tests {
     }
 
     #[test]
+    fn a_line_with_exactly_two_free_cells_is_paired_by_them() {
+        // 3 x 3: X on 0, O on 3 to 8. Only the top row is live for X, free cells 1 and 2.
+        let o = 0x1ff & !0b111;
+        let mut pairing = Pairing::default();
+
+        let blocked = pairing.blocks_every_line(masks(3, 3), 1, o);
+
+        assert!(blocked);
+    }
+
+    #[test]
+    fn enough_cells_in_all_do_not_help_three_lines_crowded_onto_three_cells() {
+        // Abstract lines: {0, 1}, {0, 2}, {1, 2} need six cells from three, while a
+        // fourth line of eight cells brings the total to eleven cells for eight slots.
+        // Only the matching itself, not the count, sees that the first three fail.
+        let lines = [0b011, 0b101, 0b110, 0xff << 3];
+        let mut pairing = Pairing::default();
+
+        let blocked = pairing.blocks_every_line(&lines, 0, 0);
+
+        assert!(!blocked);
+    }
+
+    #[test]
     fn two_lines_sharing_their_only_free_cells_cannot_both_be_paired() {
         // 3 x 3. O holds every cell but 0, 1, 2, 3, 6 (the top row and the left
         // column); X holds 1 and 3, so the live lines are the top row with {0, 2} and

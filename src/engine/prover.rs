@@ -182,6 +182,10 @@ impl Prover {
     /// unbounded search can lose itself in long lines while a quick win is there.
     fn find_win(&mut self, me: u64, opp: u64, deadline: Option<&Deadline>) -> Option<Option<u64>> {
         let empty = self.shape.all & !(me | opp);
+        let wins_now = self.shape.threats(me, opp) & empty;
+        if wins_now != 0 {
+            return Some(Some(wins_now & wins_now.wrapping_neg()));
+        }
         for depth in 2..=SHALLOW {
             for bit in self.shape.by_promise(empty, me, opp) {
                 if self.wins(me | bit, opp, false, depth - 1, deadline)? {
