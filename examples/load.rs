@@ -25,6 +25,9 @@ struct Options {
     players: usize,
     seconds: u64,
     pid: Option<u32>,
+    /// How long each client waits before each move, as a person looking at the board
+    /// does (0: as fast as the server answers).
+    pause: Duration,
 }
 
 fn options() -> Options {
@@ -34,6 +37,7 @@ fn options() -> Options {
         players: 500,
         seconds: 20,
         pid: None,
+        pause: Duration::ZERO,
     };
     while let Some(arg) = args.next() {
         let mut value = || args.next().expect("a value after the flag");
@@ -41,6 +45,10 @@ fn options() -> Options {
             "--players" => options.players = value().parse().expect("a number of players"),
             "--seconds" => options.seconds = value().parse().expect("a number of seconds"),
             "--pid" => options.pid = Some(value().parse().expect("a process id")),
+            "--pause-ms" => {
+                options.pause =
+                    Duration::from_millis(value().parse().expect("a number of milliseconds"))
+            }
             url => options.url = url.trim_end_matches('/').to_string(),
         }
     }
@@ -60,6 +68,7 @@ async fn play_games(
     url: Arc<String>,
     player: usize,
     until: Instant,
+    pause: Duration,
 ) -> Played {
     let mut played = Played::default();
     let name = format!("human:Load {}", player % NAMES + 1);
@@ -87,6 +96,9 @@ async fn play_games(
             let Some(cell) = board.find('.').map(|index| index + 1) else {
                 break;
             };
+            if !pause.is_zero() {
+                tokio::time::sleep(pause).await;
+            }
             let started = Instant::now();
             match send(&client, &moves, Some(token), json!({ "cell": cell })).await {
                 Ok(after) => {
@@ -208,7 +220,15 @@ async fn main() {
     let started = Instant::now();
     let until = started + Duration::from_secs(options.seconds);
     let clients: Vec<_> = (0..options.players)
-        .map(|player| tokio::spawn(play_games(client.clone(), Arc::clone(&url), player, until)))
+        .map(|player| {
+            tokio::spawn(play_games(
+                client.clone(),
+                Arc::clone(&url),
+                player,
+                until,
+                options.pause,
+            ))
+        })
         .collect();
     let mut total = Played::default();
     for client in clients {
