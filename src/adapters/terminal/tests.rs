@@ -48,10 +48,13 @@ fn frame<R: crate::app::Recorder>(
     game: &Match<R>,
     thinking: Option<Duration>,
 ) -> Vec<String> {
+    drawn(|frame| screen.draw(frame, game, thinking))
+}
+
+/// What `draw` puts on an 80 x 24 screen, one string per line, without trailing spaces.
+fn drawn(draw: impl FnOnce(&mut ratatui::Frame)) -> Vec<String> {
     let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
-    terminal
-        .draw(|frame| screen.draw(frame, game, thinking))
-        .unwrap();
+    terminal.draw(draw).unwrap();
     let buffer = terminal.backend().buffer();
     (0..HEIGHT)
         .map(|y| {
@@ -335,18 +338,7 @@ fn a_saved_result_shows_the_two_players_records() {
 // The menu form.
 
 fn form_lines(form: &MenuForm) -> Vec<String> {
-    let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
-    terminal.draw(|frame| form.draw(frame)).unwrap();
-    let buffer = terminal.backend().buffer();
-    (0..HEIGHT)
-        .map(|y| {
-            (0..WIDTH)
-                .map(|x| buffer[(x, y)].symbol())
-                .collect::<String>()
-                .trim_end()
-                .to_string()
-        })
-        .collect()
+    drawn(|frame| form.draw(frame))
 }
 
 fn type_into(form: &mut MenuForm, codes: &[KeyCode]) -> FormOutcome {
