@@ -249,15 +249,20 @@ fn reset_moves_a_damaged_scoreboard_aside_and_says_where() {
     assert_eq!(scores_json(&scoreboard), json!({"players": []}));
 }
 
+/// One game of Random against itself, the same every time: a quick way to record a result.
+const RANDOM_GAME: [&str; 7] = ["play", "--x", "random", "--o", "random", "--seed", "9"];
+
+/// A scoreboard holding one recorded game, and its bytes.
+fn one_game_recorded(scoreboard: &Path) -> Vec<u8> {
+    tictactoe(scoreboard).args(RANDOM_GAME).assert().success();
+    fs::read(scoreboard).unwrap()
+}
+
 #[test]
 fn reset_without_a_terminal_to_ask_needs_yes_and_changes_nothing_without_it() {
     let folder = TempDir::new().unwrap();
     let scoreboard = scoreboard_in(&folder);
-    tictactoe(&scoreboard)
-        .args(["play", "--x", "random", "--o", "random", "--seed", "9"])
-        .assert()
-        .success();
-    let before = fs::read(&scoreboard).unwrap();
+    let before = one_game_recorded(&scoreboard);
 
     tictactoe(&scoreboard)
         .args(["scores", "--reset"])
@@ -272,11 +277,7 @@ fn reset_without_a_terminal_to_ask_needs_yes_and_changes_nothing_without_it() {
 fn reset_keeps_the_old_scores_in_a_file_beside_the_new_one() {
     let folder = TempDir::new().unwrap();
     let scoreboard = scoreboard_in(&folder);
-    tictactoe(&scoreboard)
-        .args(["play", "--x", "random", "--o", "random", "--seed", "9"])
-        .assert()
-        .success();
-    let before = fs::read(&scoreboard).unwrap();
+    let before = one_game_recorded(&scoreboard);
 
     tictactoe(&scoreboard)
         .args(["scores", "--reset", "--yes", "--json"])
@@ -306,7 +307,7 @@ fn a_folder_named_as_the_scoreboard_is_refused_and_left_alone() {
             "is a folder: the scoreboard must be a file",
         ));
     tictactoe(folder.path())
-        .args(["play", "--x", "random", "--o", "random", "--seed", "9"])
+        .args(RANDOM_GAME)
         .assert()
         .success()
         .stderr(predicate::str::contains("is a folder"));
@@ -327,7 +328,7 @@ fn an_empty_file_is_a_new_empty_scoreboard() {
         .success()
         .stdout("No games recorded yet.\n");
     tictactoe(&scoreboard)
-        .args(["play", "--x", "random", "--o", "random", "--seed", "9"])
+        .args(RANDOM_GAME)
         .assert()
         .success()
         .stderr("");
@@ -349,7 +350,7 @@ fn the_scoreboard_location_can_come_from_the_environment() {
     Command::cargo_bin("tictactoe")
         .unwrap()
         .env("TICTACTOE_SCOREBOARD", &scoreboard)
-        .args(["play", "--x", "random", "--o", "random", "--seed", "9"])
+        .args(RANDOM_GAME)
         .assert()
         .success();
 
