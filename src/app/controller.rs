@@ -124,7 +124,7 @@ impl<R: Renderer, I: InputHandler> GameController<R, I> {
                             reason: error.to_string(),
                             unreadable: matches!(error, StoreError::Corrupt { .. }),
                         }),
-                        Recording::NotRecorded => {}
+                        Recording::Queued | Recording::NotRecorded => {}
                     }
                 }
                 Event::Abandoned { by } => self.renderer.show_notice(&Notice::Abandoned {

@@ -79,6 +79,9 @@ pub enum Recording {
     Saved(Scoreboard),
     /// It counted, but the scoreboard could not be updated.
     Failed(StoreError),
+    /// Handed to a store that writes it later, with others (a busy server's scoreboard):
+    /// the front end that chose such a store learns from it how the write went.
+    Queued,
     /// This match keeps no scores (a simulation).
     NotRecorded,
 }

@@ -169,7 +169,7 @@ impl GameScreen {
                         Recording::Failed(error) => {
                             format!(" (The result was not saved: {error}.)")
                         }
-                        Recording::NotRecorded => String::new(),
+                        Recording::Queued | Recording::NotRecorded => String::new(),
                     };
                     format!("{}{saved}", result_line(&finished))
                 }

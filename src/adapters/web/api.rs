@@ -76,7 +76,7 @@ pub async fn create(
 }
 
 pub async fn game(State(games): App, Path(id): Path<String>) -> Result<Response, ApiError> {
-    Ok(Json(games.game(&id)?).into_response())
+    Ok(Json(&*games.game(&id)?).into_response())
 }
 
 pub async fn play(
@@ -85,7 +85,7 @@ pub async fn play(
     key: Credentials,
     JsonBody(request): JsonBody<MoveRequest>,
 ) -> Result<Response, ApiError> {
-    Ok(Json(games.play(&id, key, request.cell).await?).into_response())
+    Ok(Json(&*games.play(&id, key, request.cell).await?).into_response())
 }
 
 pub async fn undo(
@@ -93,7 +93,7 @@ pub async fn undo(
     Path(id): Path<String>,
     key: Credentials,
 ) -> Result<Response, ApiError> {
-    Ok(Json(games.undo(&id, key).await?).into_response())
+    Ok(Json(&*games.undo(&id, key).await?).into_response())
 }
 
 pub async fn leave(
@@ -101,7 +101,7 @@ pub async fn leave(
     Path(id): Path<String>,
     key: Credentials,
 ) -> Result<Response, ApiError> {
-    Ok(Json(games.leave(&id, key).await?).into_response())
+    Ok(Json(&*games.leave(&id, key).await?).into_response())
 }
 
 pub async fn hint(

@@ -1,5 +1,6 @@
 //! The server's side of every request, free of HTTP: find the game, check the seat,
-//! hand the request to the match on a thinking thread, answer with the new view.
+//! hand the request to the match where `thinking` says, wait for the scoreboard if the
+//! game finished, answer with the new view.
 //! `api` turns HTTP into calls here; no rule of the game is decided in either.
 
 use std::collections::BTreeMap;
@@ -14,9 +15,10 @@ use crate::players::ComputerFactory;
 
 use super::dto::{CreatedJson, GameJson, HintJson, NewGame, SeatJson, seat_key};
 use super::error::ApiError;
+use super::group_commit::GroupCommit;
 use super::registry::{Full, Registry};
 use super::setup::Setup;
-use super::table::{Play, SharedStore, Table, WebMatch};
+use super::table::{HandOver, Play, Table, WebMatch};
 use super::thinking::Thinking;
 use super::token::{GameId, Token};
 
@@ -33,8 +35,8 @@ pub struct Limits {
     pub finished_grace: Duration,
     /// The largest request body accepted.
     pub body_bytes: usize,
-    /// Threads for 3x3 games' work.
-    pub light_threads: usize,
+    /// Threads for reading the scoreboard file.
+    pub disk_threads: usize,
     /// Threads for bigger boards' work, where the computer thinks against the clock.
     pub heavy_threads: usize,
     /// The pause before each move of a computer-vs-computer game, so people can follow.
@@ -51,7 +53,7 @@ impl Default for Limits {
             finished: Duration::from_secs(10 * 60),
             finished_grace: Duration::from_secs(5),
             body_bytes: 4 * 1024,
-            light_threads: 64,
+            disk_threads: 4,
             heavy_threads: 2,
             pace: Duration::from_millis(600),
             retry_after: Duration::from_secs(30),
@@ -71,14 +73,14 @@ pub struct Games {
     registry: Registry,
     thinking: Thinking,
     computers: Mutex<Box<dyn ComputerFactory + Send>>,
-    store: SharedStore,
+    scoreboard: Arc<GroupCommit>,
     limits: Limits,
     closing: watch::Sender<bool>,
 }
 
 impl Games {
     pub fn new(
-        store: SharedStore,
+        scoreboard: Arc<GroupCommit>,
         computers: Box<dyn ComputerFactory + Send>,
         limits: Limits,
     ) -> Arc<Self> {
@@ -89,9 +91,9 @@ impl Games {
                 limits.finished,
                 limits.finished_grace,
             ),
-            thinking: Thinking::new(limits.light_threads, limits.heavy_threads),
+            thinking: Thinking::new(limits.disk_threads, limits.heavy_threads),
             computers: Mutex::new(computers),
-            store,
+            scoreboard,
             limits,
             closing: watch::Sender::new(false),
         })
@@ -117,8 +119,8 @@ impl Games {
     }
 
     /// `GET /api/games/{id}`.
-    pub fn game(&self, id: &str) -> Result<GameJson, ApiError> {
-        Ok(self.table(id)?.view().as_ref().clone())
+    pub fn game(&self, id: &str) -> Result<Arc<GameJson>, ApiError> {
+        Ok(self.table(id)?.view())
     }
 
     /// The game's views as they change, until the game is forgotten or the server stops.
@@ -130,7 +132,12 @@ impl Games {
     }
 
     /// `POST /api/games/{id}/moves`: the seat's move, then the computer's reply if due.
-    pub async fn play(&self, id: &str, key: Credentials, cell: u64) -> Result<GameJson, ApiError> {
+    pub async fn play(
+        &self,
+        id: &str,
+        key: Credentials,
+        cell: u64,
+    ) -> Result<Arc<GameJson>, ApiError> {
         self.as_seat(id, key, move |game, seat| {
             let position = cell_on(game.game().board().geometry(), cell)?;
             game.play(seat, position)?;
@@ -140,13 +147,13 @@ impl Games {
     }
 
     /// `POST /api/games/{id}/undo`.
-    pub async fn undo(&self, id: &str, key: Credentials) -> Result<GameJson, ApiError> {
+    pub async fn undo(&self, id: &str, key: Credentials) -> Result<Arc<GameJson>, ApiError> {
         self.as_seat(id, key, |game, seat| Ok(game.undo(seat).map(drop)?))
             .await
     }
 
     /// `POST /api/games/{id}/leave`: the game ends, unrecorded.
-    pub async fn leave(&self, id: &str, key: Credentials) -> Result<GameJson, ApiError> {
+    pub async fn leave(&self, id: &str, key: Credentials) -> Result<Arc<GameJson>, ApiError> {
         self.as_seat(id, key, |game, seat| Ok(game.leave(seat).map(drop)?))
             .await
     }
@@ -157,11 +164,11 @@ impl Games {
         id: &str,
         key: Credentials,
         request: impl FnOnce(&mut WebMatch, Mark) -> Result<(), ApiError> + Send + 'static,
-    ) -> Result<GameJson, ApiError> {
+    ) -> Result<Arc<GameJson>, ApiError> {
         let (table, seat) = self.seat(id, key)?;
         self.run(&table, move |play| request(&mut play.game, seat))
             .await?;
-        Ok(table.view().as_ref().clone())
+        Ok(table.view())
     }
 
     /// `POST /api/games/{id}/hint`: the best cells for the seat, whose turn it is.
@@ -217,9 +224,9 @@ impl Games {
 
     /// `GET /api/scores`: the scoreboard file as it is now.
     pub async fn scores(&self) -> Result<Scoreboard, ApiError> {
-        let store = Arc::clone(&self.store);
+        let scoreboard = Arc::clone(&self.scoreboard);
         self.thinking
-            .run(Geometry::classic(), move || store.load())
+            .on_disk(move || scoreboard.load())
             .await?
             .map_err(|error| ApiError::Internal(error.to_string()))
     }
@@ -271,21 +278,22 @@ impl Games {
 
     /// Makes the match and holds it, or says the server is full.
     fn open(&self, setup: Setup, tokens: [Option<Token>; 2]) -> Result<Arc<Table>, ApiError> {
+        let (recorder, written) = HandOver::new(Arc::clone(&self.scoreboard));
         let game = {
             let mut computers = self
                 .computers
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner);
             let seats = setup.seats(computers.as_mut());
-            let game = Match::new(setup.geometry, setup.first, seats, Arc::clone(&self.store))
-                .seated(setup.seating);
+            let game =
+                Match::new(setup.geometry, setup.first, seats, recorder).seated(setup.seating);
             if setup.is_show() {
                 game
             } else {
                 game.advised_by(computers.advisor())
             }
         };
-        let table = Arc::new(Table::new(GameId::random(), setup, tokens, game));
+        let table = Arc::new(Table::new(GameId::random(), setup, tokens, game, written));
         self.registry
             .insert(Arc::clone(&table))
             .map_err(|Full| ApiError::Full {
@@ -325,17 +333,29 @@ impl Games {
         });
     }
 
-    /// Runs `request` on the table's game on a thinking thread.
+    /// Runs `request` on the table's game where `thinking` says; if that finished the
+    /// game, waits until its result is on the scoreboard.
     async fn run<T: Send + 'static>(
         &self,
         table: &Arc<Table>,
         request: impl FnOnce(&mut Play) -> Result<T, ApiError> + Send + 'static,
     ) -> Result<T, ApiError> {
-        let table = Arc::clone(table);
         let geometry = table.setup().geometry;
-        self.thinking
-            .run(geometry, move || table.request(request))
-            .await?
+        let worker = Arc::clone(table);
+        let answer = self
+            .thinking
+            .run(geometry, move || worker.request(request))
+            .await?;
+        if let Some(write) = table.take_write()
+            && let Err(error) = write.written().await
+        {
+            // The game counted for its players; only the file could not be updated.
+            eprintln!(
+                "tictactoe serve: game {}: the scoreboard was not updated: {error}",
+                table.id()
+            );
+        }
+        answer
     }
 }
 

@@ -7,10 +7,12 @@
 //!   to its status code, in one place; `dto` is what goes over the wire;
 //! * `games`: each request without HTTP: find the game, check the seat, run the request
 //!   on the match; `setup` checks a new game as the command line would;
-//! * `group_commit`: the scoreboard written once per batch of finished games;
+//! * `group_commit`: the scoreboard written once per batch of finished games, without
+//!   a request ever waiting for the disk on the async runtime;
 //! * `table` (one game held), `registry` (all of them, bounded and expiring),
-//!   `thinking` (the bounded threads all game work runs on), `token` (seat secrets and
-//!   game ids), `events` (server-sent events);
+//!   `thinking` (where each game's work runs: 3x3 at once, bigger boards on a bounded
+//!   number of threads), `token` (seat secrets and game ids), `events` (server-sent
+//!   events);
 //! * `assets`: the page itself, embedded.
 //!
 //! No rule of the game is decided here: a move is refused because the match refuses it.
@@ -34,4 +36,3 @@ mod token;
 pub use games::{Games, Limits};
 pub use group_commit::GroupCommit;
 pub use server::{router, serve};
-pub use table::SharedStore;

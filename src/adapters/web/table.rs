@@ -6,19 +6,43 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
 
-use crate::app::Match;
-use crate::domain::Mark;
-use crate::ports::ScoreStore;
+use crate::app::{Match, Recorder, Recording};
+use crate::domain::{FinishedGame, Mark};
 
 use super::dto::GameJson;
+use super::group_commit::{GroupCommit, Ticket};
 use super::setup::Setup;
 use super::token::{GameId, Token};
 
-/// The scoreboard every web game records into (the console's file, shared).
-pub type SharedStore = Arc<dyn ScoreStore + Send + Sync>;
-
 /// A match as the server holds it.
-pub type WebMatch = Match<SharedStore>;
+pub type WebMatch = Match<HandOver>;
+
+/// How a web game offers its result: handed to the group commit without waiting for
+/// the disk. The ticket is left where the table finds it, so that the request which
+/// finished the game can await the write before it answers.
+pub struct HandOver {
+    commit: Arc<GroupCommit>,
+    ticket: Arc<Mutex<Option<Ticket>>>,
+}
+
+impl HandOver {
+    /// A recorder into `commit`, and the slot its ticket will be left in.
+    pub fn new(commit: Arc<GroupCommit>) -> (Self, Arc<Mutex<Option<Ticket>>>) {
+        let ticket = Arc::new(Mutex::new(None));
+        let hand_over = HandOver {
+            commit,
+            ticket: Arc::clone(&ticket),
+        };
+        (hand_over, ticket)
+    }
+}
+
+impl Recorder for HandOver {
+    fn offer(&self, game: &FinishedGame) -> Recording {
+        *lock(&self.ticket) = Some(self.commit.submit(game.clone()));
+        Recording::Queued
+    }
+}
 
 /// What is changed together, under one lock.
 pub struct Play {
@@ -31,14 +55,25 @@ pub struct Table {
     setup: Setup,
     /// X's and O's; `None` for a computer's seat.
     tokens: [Option<Token>; 2],
-    /// Locked only on the thinking threads (see `thinking`), never on the runtime's.
+    /// Locked only for the game's work (see `thinking`): microseconds on 3x3, where it
+    /// runs on the async runtime; up to the think time on bigger boards, where it runs
+    /// on a thread of its own.
     play: Mutex<Play>,
+    /// The finished game's write, until a request awaits it.
+    written: Arc<Mutex<Option<Ticket>>>,
     view: watch::Sender<Arc<GameJson>>,
     touched: Mutex<Instant>,
 }
 
 impl Table {
-    pub fn new(id: GameId, setup: Setup, tokens: [Option<Token>; 2], game: WebMatch) -> Self {
+    /// `written` is the slot the game's [`HandOver`] leaves its ticket in.
+    pub fn new(
+        id: GameId,
+        setup: Setup,
+        tokens: [Option<Token>; 2],
+        game: WebMatch,
+        written: Arc<Mutex<Option<Ticket>>>,
+    ) -> Self {
         let view = GameJson::of(&id, &game, &setup, None);
         Table {
             id,
@@ -48,6 +83,7 @@ impl Table {
                 game,
                 rematch: None,
             }),
+            written,
             view: watch::Sender::new(Arc::new(view)),
             touched: Mutex::new(Instant::now()),
         }
@@ -87,8 +123,8 @@ impl Table {
         self.view.subscribe()
     }
 
-    /// Runs `request` on the game, then publishes the new view. Blocks: call it on a
-    /// thinking thread.
+    /// Runs `request` on the game, then publishes the new view. Takes as long as the
+    /// request: run it where `thinking` says.
     pub fn request<T>(&self, request: impl FnOnce(&mut Play) -> T) -> T {
         let mut play = lock(&self.play);
         let answer = request(&mut play);
@@ -102,6 +138,11 @@ impl Table {
         });
         self.touch();
         answer
+    }
+
+    /// The write of the game's result, once it has finished and until someone takes it.
+    pub fn take_write(&self) -> Option<Ticket> {
+        lock(&self.written).take()
     }
 
     pub fn touch(&self) {

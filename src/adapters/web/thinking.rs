@@ -1,12 +1,15 @@
-//! Where the games' work runs: off the async runtime, on a bounded number of threads.
+//! Where the games' work runs, so that no request waits behind another's slow work.
 //!
-//! Everything that touches a match runs here, because any request may do slow work: a
-//! computer thinking (up to `--think-ms` on a big board) or a finished game being
-//! written to the scoreboard file. Two lanes keep the slow from starving the quick:
-//! games on boards larger than 3x3, where Impossible thinks against the clock, share a
-//! few `heavy` permits; 3x3 games, whose moves take microseconds once the shared
-//! solver has seen the position, have lanes of their own. A crowd of 7x7 games then
-//! queues behind itself, never in front of a 3x3 move.
+//! * A 3x3 game's work runs right on the async runtime: every level answers there in
+//!   microseconds (Impossible from the shared solver's table), far less than handing
+//!   the work to another thread and back would cost. Its result is handed to the
+//!   scoreboard without waiting for the disk (see `group_commit`).
+//! * A bigger board's work, where Impossible thinks against the clock for up to
+//!   `--think-ms`, runs on a blocking thread, at most `heavy` at once. A crowd of 7x7
+//!   games then queues behind itself, never in front of a 3x3 move.
+//! * Reading the scoreboard file runs on a blocking thread too, at most `disk` at once.
+
+use std::future::Future;
 
 use tokio::sync::Semaphore;
 
@@ -15,39 +18,54 @@ use crate::domain::Geometry;
 use super::error::ApiError;
 
 pub struct Thinking {
-    light: Semaphore,
+    disk: Semaphore,
     heavy: Semaphore,
 }
 
 impl Thinking {
-    /// `heavy` threads at most for boards above 3x3, `light` for 3x3.
-    pub fn new(light: usize, heavy: usize) -> Self {
+    /// `disk` threads at most for reading the scoreboard, `heavy` for boards above 3x3.
+    pub fn new(disk: usize, heavy: usize) -> Self {
         Thinking {
-            light: Semaphore::new(light.max(1)),
+            disk: Semaphore::new(disk.max(1)),
             heavy: Semaphore::new(heavy.max(1)),
         }
     }
 
-    /// Runs `work` for a game on `geometry` on a blocking thread, once its lane has room.
+    /// Runs `work` for a game on `geometry`: at once on 3x3, else on a blocking thread
+    /// once the heavy lane has room.
     pub async fn run<T: Send + 'static>(
         &self,
         geometry: Geometry,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, ApiError> {
-        let lane = if geometry.size() > 3 {
-            &self.heavy
+        if geometry.size() > 3 {
+            off_runtime(&self.heavy, work).await
         } else {
-            &self.light
-        };
-        // The semaphore is never closed, so acquiring only waits.
-        let _permit = lane
-            .acquire()
-            .await
-            .map_err(|_| ApiError::Internal("the thinking pool is closed".into()))?;
-        tokio::task::spawn_blocking(work)
-            .await
-            .map_err(|error| ApiError::Internal(format!("a game's worker stopped: {error}")))
+            Ok(work())
+        }
     }
+
+    /// Runs `work`, which reads the disk, on a blocking thread.
+    pub fn on_disk<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> impl Future<Output = Result<T, ApiError>> {
+        off_runtime(&self.disk, work)
+    }
+}
+
+async fn off_runtime<T: Send + 'static>(
+    lane: &Semaphore,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    // The semaphore is never closed, so acquiring only waits.
+    let _permit = lane
+        .acquire()
+        .await
+        .map_err(|_| ApiError::Internal("the thinking pool is closed".into()))?;
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|error| ApiError::Internal(format!("a game's worker stopped: {error}")))
 }
 
 #[cfg(test)]
