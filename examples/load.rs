@@ -6,8 +6,11 @@
 //! cargo run --release --example load -- http://127.0.0.1:8080 --players 500 --seconds 20 --pid $!
 //! ```
 //!
-//! Each of `--players` clients plays game after game (create, then its moves, each on
-//! the first empty cell) for `--seconds`, then finishes its game in hand. At the end it
+//! Each of `--players` clients holds one kept-alive connection, as a browser tab does,
+//! and plays game after game on it (create, then its moves, each on the first empty
+//! cell) for `--seconds`, then finishes its game in hand. The clients are written on
+//! hyper directly and read only the fields they need, so that the generator, which
+//! shares the machine's two cores with the server, takes as little of them as it can. At the end it
 //! prints moves per second, the latency of the move requests (p50, p99, max), the
 //! server's memory (with `--pid`), and checks the scoreboard: every game the clients
 //! finished must have been counted exactly once (names "Load 1" to "Load 50").
@@ -16,7 +19,14 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper::client::conn::http1;
+use hyper::{Request, header};
+use hyper_util::rt::TokioIo;
+use serde::Deserialize;
 use serde_json::{Value, json};
+use tokio::net::TcpStream;
 
 const NAMES: usize = 50;
 
@@ -61,37 +71,117 @@ struct Played {
     games: u64,
     moves: Vec<Duration>,
     errors: u64,
+    /// The first error seen, to show what went wrong.
+    first_error: Option<String>,
 }
 
-async fn play_games(
-    client: reqwest::Client,
-    url: Arc<String>,
-    player: usize,
-    until: Instant,
-    pause: Duration,
-) -> Played {
-    let mut played = Played::default();
-    let name = format!("human:Load {}", player % NAMES + 1);
-    while Instant::now() < until {
-        let Ok(game) = send(
-            &client,
-            &format!("{url}/api/games"),
-            None,
-            json!({ "x": name, "o": "impossible" }),
-        )
+impl Played {
+    fn note_error(&mut self, error: String) {
+        self.errors += 1;
+        self.first_error.get_or_insert(error);
+    }
+}
+
+/// What the server answers to a new game or a move: only what a client needs.
+#[derive(Deserialize)]
+struct Answer {
+    #[serde(default)]
+    id: String,
+    board: String,
+    status: String,
+    #[serde(default)]
+    seats: Option<Seats>,
+}
+
+#[derive(Deserialize)]
+struct Seats {
+    x: Seat,
+}
+
+#[derive(Deserialize)]
+struct Seat {
+    token: String,
+}
+
+/// One client: one kept-alive connection, as a browser tab holds, and requests on it in
+/// turn. Reconnects if the server closes it.
+struct Connection {
+    address: String,
+    sender: Option<http1::SendRequest<Full<Bytes>>>,
+}
+
+impl Connection {
+    fn new(address: &str) -> Self {
+        Connection {
+            address: address.to_string(),
+            sender: None,
+        }
+    }
+
+    async fn post(&mut self, path: &str, token: Option<&str>, body: String) -> Result<Answer, String> {
+        let sender = match &mut self.sender {
+            Some(sender) if !sender.is_closed() => sender,
+            _ => self.sender.insert(connect(&self.address).await?),
+        };
+        sender.ready().await.map_err(|e| e.to_string())?;
+        let mut request = Request::post(path)
+            .header(header::HOST, &self.address)
+            .header(header::CONTENT_TYPE, "application/json");
+        if let Some(token) = token {
+            request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
+        }
+        let request = request
+            .body(Full::new(Bytes::from(body)))
+            .map_err(|e| e.to_string())?;
+        let response = sender.send_request(request).await.map_err(|e| e.to_string())?;
+        let status = response.status();
+        let body = response
+            .into_body()
+            .collect()
+            .await
+            .map_err(|e| e.to_string())?
+            .to_bytes();
+        if !status.is_success() {
+            return Err(status.to_string());
+        }
+        serde_json::from_slice(&body).map_err(|e| e.to_string())
+    }
+}
+
+async fn connect(address: &str) -> Result<http1::SendRequest<Full<Bytes>>, String> {
+    let stream = TcpStream::connect(address).await.map_err(|e| e.to_string())?;
+    let _ = stream.set_nodelay(true);
+    let (sender, connection) = http1::handshake(TokioIo::new(stream))
         .await
-        else {
-            played.errors += 1;
-            continue;
+        .map_err(|e| e.to_string())?;
+    tokio::spawn(connection);
+    Ok(sender)
+}
+
+async fn play_games(address: Arc<String>, player: usize, until: Instant, pause: Duration) -> Played {
+    let mut played = Played::default();
+    let mut connection = Connection::new(&address);
+    let new_game = json!({ "x": format!("human:Load {}", player % NAMES + 1), "o": "impossible" })
+        .to_string();
+    while Instant::now() < until {
+        let game = match connection.post("/api/games", None, new_game.clone()).await {
+            Ok(Answer {
+                id,
+                board,
+                status,
+                seats: Some(seats),
+            }) => (id, board, status, seats.x.token),
+            Ok(_) => {
+                played.note_error("a new game without a seat for X".into());
+                continue;
+            }
+            Err(error) => {
+                played.note_error(error);
+                continue;
+            }
         };
-        let (Some(id), Some(token)) = (game["id"].as_str(), game["seats"]["x"]["token"].as_str())
-        else {
-            played.errors += 1;
-            continue;
-        };
-        let moves = format!("{url}/api/games/{id}/moves");
-        let mut board = game["board"].as_str().unwrap_or_default().to_string();
-        let mut status = game["status"].as_str().unwrap_or_default().to_string();
+        let (id, mut board, mut status, token) = game;
+        let moves = format!("/api/games/{id}/moves");
         while status == "in_progress" {
             let Some(cell) = board.find('.').map(|index| index + 1) else {
                 break;
@@ -100,14 +190,15 @@ async fn play_games(
                 tokio::time::sleep(pause).await;
             }
             let started = Instant::now();
-            match send(&client, &moves, Some(token), json!({ "cell": cell })).await {
+            let body = format!("{{\"cell\":{cell}}}");
+            match connection.post(&moves, Some(&token), body).await {
                 Ok(after) => {
                     played.moves.push(started.elapsed());
-                    board = after["board"].as_str().unwrap_or_default().to_string();
-                    status = after["status"].as_str().unwrap_or_default().to_string();
+                    board = after.board;
+                    status = after.status;
                 }
-                Err(_) => {
-                    played.errors += 1;
+                Err(error) => {
+                    played.note_error(error);
                     break;
                 }
             }
@@ -117,23 +208,6 @@ async fn play_games(
         }
     }
     played
-}
-
-async fn send(
-    client: &reqwest::Client,
-    url: &str,
-    token: Option<&str>,
-    body: Value,
-) -> Result<Value, String> {
-    let mut request = client.post(url).json(&body);
-    if let Some(token) = token {
-        request = request.bearer_auth(token);
-    }
-    let response = request.send().await.map_err(|e| e.to_string())?;
-    if !response.status().is_success() {
-        return Err(format!("{}", response.status()));
-    }
-    response.json().await.map_err(|e| e.to_string())
 }
 
 /// Games counted per player name on the server's scoreboard.
@@ -214,7 +288,13 @@ async fn main() {
         println!("server memory before: {}", memory(pid));
     }
 
-    let url = Arc::new(options.url.clone());
+    let address = Arc::new(
+        options
+            .url
+            .trim_start_matches("http://")
+            .trim_end_matches('/')
+            .to_string(),
+    );
     let server_cpu = options.pid.map(|pid| cpu_seconds(&pid.to_string()));
     let own_cpu = cpu_seconds("self");
     let started = Instant::now();
@@ -222,8 +302,7 @@ async fn main() {
     let clients: Vec<_> = (0..options.players)
         .map(|player| {
             tokio::spawn(play_games(
-                client.clone(),
-                Arc::clone(&url),
+                Arc::clone(&address),
                 player,
                 until,
                 options.pause,
@@ -235,6 +314,9 @@ async fn main() {
         let played = client.await.unwrap();
         total.games += played.games;
         total.errors += played.errors;
+        if total.first_error.is_none() {
+            total.first_error = played.first_error;
+        }
         total.moves.extend(played.moves);
     }
     let elapsed = started.elapsed().as_secs_f64();
@@ -256,7 +338,10 @@ async fn main() {
         ms(percentile(&total.moves, 0.99)),
         ms(percentile(&total.moves, 1.0)),
     );
-    println!("errors: {}", total.errors);
+    match &total.first_error {
+        Some(error) => println!("errors: {} (the first: {error})", total.errors),
+        None => println!("errors: 0"),
+    }
     if let (Some(pid), Some(before)) = (options.pid, server_cpu) {
         let used = cpu_seconds(&pid.to_string()) - before;
         println!(

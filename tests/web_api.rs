@@ -567,3 +567,31 @@ async fn a_full_server_makes_room_from_finished_games_past_their_grace() {
     assert_eq!(next.status, StatusCode::CREATED);
     assert_eq!(server.games.held(), 1);
 }
+
+#[tokio::test]
+async fn past_the_cap_on_live_streams_a_new_stream_waits_its_turn_with_503() {
+    use tower::ServiceExt;
+
+    // Arrange: room for one live stream, which a spectator holds.
+    let server = Server::with_limits(Limits {
+        max_streams: 1,
+        ..test_limits()
+    });
+    let game = server.create(two_people()).await;
+    let events = || {
+        axum::http::Request::get(format!("/api/games/{}/events", game.id))
+            .body(Body::empty())
+            .unwrap()
+    };
+    let first = server.router().oneshot(events()).await.unwrap();
+
+    // Act
+    let second = server.router().oneshot(events()).await.unwrap();
+    drop(first);
+    let after_the_first_ends = server.router().oneshot(events()).await.unwrap();
+
+    // Assert
+    assert_eq!(second.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert!(second.headers().contains_key("retry-after"));
+    assert_eq!(after_the_first_ends.status(), StatusCode::OK);
+}

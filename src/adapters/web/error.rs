@@ -37,6 +37,8 @@ pub enum ApiError {
     TooLarge { limit: usize },
     #[error("the server holds as many games as it may; try again in {} s", retry_after.as_secs())]
     Full { retry_after: Duration },
+    #[error("the server streams as many games live as it may; try again in {} s", retry_after.as_secs())]
+    Streaming { retry_after: Duration },
     /// A bug: a computer broke the rules, or a worker thread died.
     #[error("internal error: {0}")]
     Internal(String),
@@ -52,7 +54,7 @@ impl ApiError {
             ApiError::Refused(refusal) => refusal_status(refusal),
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::Full { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Full { .. } | ApiError::Streaming { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -96,7 +98,7 @@ impl IntoResponse for ApiError {
             }),
         )
             .into_response();
-        if let ApiError::Full { retry_after } = self {
+        if let ApiError::Full { retry_after } | ApiError::Streaming { retry_after } = self {
             response.headers_mut().insert(
                 header::RETRY_AFTER,
                 HeaderValue::from(retry_after.as_secs()),

@@ -7,18 +7,20 @@ use std::sync::Arc;
 
 use axum::response::sse::Event;
 use futures_util::Stream;
-use tokio::sync::watch;
+use tokio::sync::{OwnedSemaphorePermit, watch};
 
 use super::dto::GameJson;
 
-/// The game's views until the game is forgotten or `closing` turns true.
+/// The game's views until the game is forgotten or `closing` turns true. The stream
+/// holds `place` (its place under the server's cap on streams) until it ends.
 pub fn game_events(
     game: watch::Receiver<Arc<GameJson>>,
     closing: watch::Receiver<bool>,
+    place: OwnedSemaphorePermit,
 ) -> impl Stream<Item = Result<Event, Infallible>> {
     futures_util::stream::unfold(
-        (game, closing, true),
-        |(mut game, mut closing, first)| async move {
+        (game, closing, true, place),
+        |(mut game, mut closing, first, place)| async move {
             if !first {
                 tokio::select! {
                     changed = game.changed() => changed.ok()?,
@@ -30,7 +32,7 @@ pub fn game_events(
             }
             let view = game.borrow_and_update().clone();
             let event = Event::default().event("game").data(to_json(&view));
-            Some((Ok(event), (game, closing, false)))
+            Some((Ok(event), (game, closing, false, place)))
         },
     )
 }

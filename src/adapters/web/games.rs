@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use tokio::sync::watch;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 
 use crate::app::Match;
 use crate::domain::{GameState, Geometry, Mark, Position, Scoreboard};
@@ -35,6 +35,12 @@ pub struct Limits {
     pub finished_grace: Duration,
     /// The largest request body accepted.
     pub body_bytes: usize,
+    /// Connections open at once; past it, the next wait to be accepted.
+    pub max_connections: usize,
+    /// A connection with nothing sent or received for this long is closed.
+    pub idle_connection: Duration,
+    /// Live event streams at once; past it, a new stream is refused with 503.
+    pub max_streams: usize,
     /// Threads for reading the scoreboard file.
     pub disk_threads: usize,
     /// Threads for bigger boards' work, where the computer thinks against the clock.
@@ -48,11 +54,14 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            max_games: 10_000,
+            max_games: 20_000,
             idle: Duration::from_secs(30 * 60),
             finished: Duration::from_secs(10 * 60),
-            finished_grace: Duration::from_secs(5),
+            finished_grace: Duration::from_secs(2),
             body_bytes: 4 * 1024,
+            max_connections: 4096,
+            idle_connection: Duration::from_secs(60),
+            max_streams: 2048,
             disk_threads: 4,
             heavy_threads: 2,
             pace: Duration::from_millis(600),
@@ -60,6 +69,13 @@ impl Default for Limits {
         }
     }
 }
+
+/// A game's views, the server's closing, and a place under the cap on streams.
+pub type Watching = (
+    watch::Receiver<Arc<GameJson>>,
+    watch::Receiver<bool>,
+    OwnedSemaphorePermit,
+);
 
 /// A seat's credentials as the request carried them: a token, none, or something else.
 pub enum Credentials {
@@ -74,6 +90,7 @@ pub struct Games {
     thinking: Thinking,
     computers: Mutex<Box<dyn ComputerFactory + Send>>,
     scoreboard: Arc<GroupCommit>,
+    streams: Arc<Semaphore>,
     limits: Limits,
     closing: watch::Sender<bool>,
 }
@@ -94,6 +111,7 @@ impl Games {
             thinking: Thinking::new(limits.disk_threads, limits.heavy_threads),
             computers: Mutex::new(computers),
             scoreboard,
+            streams: Arc::new(Semaphore::new(limits.max_streams)),
             limits,
             closing: watch::Sender::new(false),
         })
@@ -123,12 +141,16 @@ impl Games {
         Ok(self.table(id)?.view())
     }
 
-    /// The game's views as they change, until the game is forgotten or the server stops.
-    pub fn watch(
-        &self,
-        id: &str,
-    ) -> Result<(watch::Receiver<Arc<GameJson>>, watch::Receiver<bool>), ApiError> {
-        Ok((self.table(id)?.watch(), self.closing.subscribe()))
+    /// The game's views as they change, until the game is forgotten or the server stops,
+    /// and the stream's place under the cap, to hold while it lasts.
+    pub fn watch(&self, id: &str) -> Result<Watching, ApiError> {
+        let table = self.table(id)?;
+        let place = Arc::clone(&self.streams)
+            .try_acquire_owned()
+            .map_err(|_| ApiError::Streaming {
+                retry_after: self.limits.retry_after,
+            })?;
+        Ok((table.watch(), self.closing.subscribe(), place))
     }
 
     /// `POST /api/games/{id}/moves`: the seat's move, then the computer's reply if due.
@@ -295,7 +317,7 @@ impl Games {
         };
         let table = Arc::new(Table::new(GameId::random(), setup, tokens, game, written));
         self.registry
-            .insert(Arc::clone(&table))
+            .insert(Arc::clone(&table), Instant::now())
             .map_err(|Full| ApiError::Full {
                 retry_after: self.limits.retry_after,
             })?;

@@ -2,7 +2,8 @@
 //! the console drives, recording into the same scoreboard.
 //!
 //! How the folder reads, from the outside in:
-//! * `server`: the routes and headers, and serving until Ctrl-C;
+//! * `server`: the routes and headers, and serving until Ctrl-C; `connections` bounds
+//!   how many are open and for how long they may stay quiet;
 //! * `api`: HTTP in (bodies, tokens), calls to `games` out; `error` maps every failure
 //!   to its status code, in one place; `dto` is what goes over the wire;
 //! * `games`: each request without HTTP: find the game, check the seat, run the request
@@ -21,6 +22,7 @@
 
 mod api;
 mod assets;
+mod connections;
 mod dto;
 mod error;
 mod events;

@@ -13,6 +13,7 @@ use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 use tower_http::set_header::SetResponseHeaderLayer;
 
+use super::connections::Bounded;
 use super::games::Games;
 use super::{api, assets};
 
@@ -61,7 +62,8 @@ fn header_layer(name: HeaderName, value: &'static str) -> SetResponseHeaderLayer
 
 /// Serves `games` on `listener` until `shutdown` completes, then stops taking
 /// connections, ends the event streams, and returns once the requests in flight are
-/// answered (a game finishing meanwhile is still recorded).
+/// answered (a game finishing meanwhile is still recorded). Connections are bounded
+/// as `games`' limits say.
 pub async fn serve(
     listener: TcpListener,
     games: Arc<Games>,
@@ -75,6 +77,8 @@ pub async fn serve(
     let listener = listener.tap_io(|connection| {
         let _ = connection.set_nodelay(true);
     });
+    let limits = games.limits();
+    let listener = Bounded::new(listener, limits.max_connections, limits.idle_connection);
     axum::serve(listener, router(games))
         .with_graceful_shutdown(async move {
             shutdown.await;
