@@ -35,8 +35,8 @@ struct Options {
     players: usize,
     seconds: u64,
     pid: Option<u32>,
-    /// How long each client waits before each move, as a person looking at the board
-    /// does (0: as fast as the server answers).
+    /// How long each client waits before each move on average, as a person looking at
+    /// the board does (0: as fast as the server answers).
     pause: Duration,
 }
 
@@ -70,6 +70,9 @@ fn options() -> Options {
 struct Played {
     games: u64,
     moves: Vec<Duration>,
+    /// The latencies of the moves that ended a game (also in `moves`): these wait for
+    /// the scoreboard to be written.
+    last_moves: Vec<Duration>,
     errors: u64,
     /// The first error seen, to show what went wrong.
     first_error: Option<String>,
@@ -118,7 +121,12 @@ impl Connection {
         }
     }
 
-    async fn post(&mut self, path: &str, token: Option<&str>, body: String) -> Result<Answer, String> {
+    async fn post(
+        &mut self,
+        path: &str,
+        token: Option<&str>,
+        body: String,
+    ) -> Result<Answer, String> {
         let sender = match &mut self.sender {
             Some(sender) if !sender.is_closed() => sender,
             _ => self.sender.insert(connect(&self.address).await?),
@@ -133,7 +141,10 @@ impl Connection {
         let request = request
             .body(Full::new(Bytes::from(body)))
             .map_err(|e| e.to_string())?;
-        let response = sender.send_request(request).await.map_err(|e| e.to_string())?;
+        let response = sender
+            .send_request(request)
+            .await
+            .map_err(|e| e.to_string())?;
         let status = response.status();
         let body = response
             .into_body()
@@ -149,7 +160,9 @@ impl Connection {
 }
 
 async fn connect(address: &str) -> Result<http1::SendRequest<Full<Bytes>>, String> {
-    let stream = TcpStream::connect(address).await.map_err(|e| e.to_string())?;
+    let stream = TcpStream::connect(address)
+        .await
+        .map_err(|e| e.to_string())?;
     let _ = stream.set_nodelay(true);
     let (sender, connection) = http1::handshake(TokioIo::new(stream))
         .await
@@ -158,11 +171,16 @@ async fn connect(address: &str) -> Result<http1::SendRequest<Full<Bytes>>, Strin
     Ok(sender)
 }
 
-async fn play_games(address: Arc<String>, player: usize, until: Instant, pause: Duration) -> Played {
+async fn play_games(
+    address: Arc<String>,
+    player: usize,
+    until: Instant,
+    pause: Duration,
+) -> Played {
     let mut played = Played::default();
     let mut connection = Connection::new(&address);
-    let new_game = json!({ "x": format!("human:Load {}", player % NAMES + 1), "o": "impossible" })
-        .to_string();
+    let new_game =
+        json!({ "x": format!("human:Load {}", player % NAMES + 1), "o": "impossible" }).to_string();
     while Instant::now() < until {
         let game = match connection.post("/api/games", None, new_game.clone()).await {
             Ok(Answer {
@@ -187,13 +205,21 @@ async fn play_games(address: Arc<String>, player: usize, until: Instant, pause: 
                 break;
             };
             if !pause.is_zero() {
-                tokio::time::sleep(pause).await;
+                // People do not click in step: each pause is drawn from half to one and
+                // a half times the mean, so that 500 clients do not arrive as one burst.
+                let millis = pause.as_secs_f64() * 1000.0;
+                let drawn = rand::random_range(millis * 0.5..millis * 1.5);
+                tokio::time::sleep(Duration::from_secs_f64(drawn / 1000.0)).await;
             }
             let started = Instant::now();
             let body = format!("{{\"cell\":{cell}}}");
             match connection.post(&moves, Some(&token), body).await {
                 Ok(after) => {
-                    played.moves.push(started.elapsed());
+                    let took = started.elapsed();
+                    played.moves.push(took);
+                    if after.status != "in_progress" {
+                        played.last_moves.push(took);
+                    }
                     board = after.board;
                     status = after.status;
                 }
@@ -318,12 +344,14 @@ async fn main() {
             total.first_error = played.first_error;
         }
         total.moves.extend(played.moves);
+        total.last_moves.extend(played.last_moves);
     }
     let elapsed = started.elapsed().as_secs_f64();
 
     let after = scoreboard(&client, &options.url).await;
     let counted = load_games(&after) - load_games(&before);
     total.moves.sort();
+    total.last_moves.sort();
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!("players at once: {}", options.players);
     println!("games finished: {} in {elapsed:.1} s", total.games);
@@ -337,6 +365,13 @@ async fn main() {
         ms(percentile(&total.moves, 0.50)),
         ms(percentile(&total.moves, 0.99)),
         ms(percentile(&total.moves, 1.0)),
+    );
+    println!(
+        "  of which the {} moves that ended a game (written to the scoreboard first): \
+         p50 {:.2} ms, p99 {:.2} ms",
+        total.last_moves.len(),
+        ms(percentile(&total.last_moves, 0.50)),
+        ms(percentile(&total.last_moves, 0.99)),
     );
     match &total.first_error {
         Some(error) => println!("errors: {} (the first: {error})", total.errors),

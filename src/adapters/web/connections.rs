@@ -87,11 +87,7 @@ impl<T> Connection<T> {
 
     /// What `poll` answered, with the deadline pushed back on progress, or the
     /// deadline's error if `poll` is still waiting when it passes.
-    fn watch<R>(
-        &mut self,
-        cx: &mut Context<'_>,
-        poll: Poll<io::Result<R>>,
-    ) -> Poll<io::Result<R>> {
+    fn watch<R>(&mut self, cx: &mut Context<'_>, poll: Poll<io::Result<R>>) -> Poll<io::Result<R>> {
         match poll {
             Poll::Ready(answer) => {
                 self.moved();

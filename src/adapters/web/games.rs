@@ -145,11 +145,12 @@ impl Games {
     /// and the stream's place under the cap, to hold while it lasts.
     pub fn watch(&self, id: &str) -> Result<Watching, ApiError> {
         let table = self.table(id)?;
-        let place = Arc::clone(&self.streams)
-            .try_acquire_owned()
-            .map_err(|_| ApiError::Streaming {
-                retry_after: self.limits.retry_after,
-            })?;
+        let place =
+            Arc::clone(&self.streams)
+                .try_acquire_owned()
+                .map_err(|_| ApiError::Streaming {
+                    retry_after: self.limits.retry_after,
+                })?;
         Ok((table.watch(), self.closing.subscribe(), place))
     }
 
