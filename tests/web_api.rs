@@ -595,3 +595,22 @@ async fn past_the_cap_on_live_streams_a_new_stream_waits_its_turn_with_503() {
     assert!(second.headers().contains_key("retry-after"));
     assert_eq!(after_the_first_ends.status(), StatusCode::OK);
 }
+
+#[tokio::test]
+async fn the_answer_to_the_move_that_ends_a_game_comes_once_the_game_is_on_the_scoreboard() {
+    // Arrange: Ada (X) and Bob (O); X is one move from winning with 3.
+    let server = Server::new();
+    let game = server.create(two_people()).await;
+    let (x, o) = (game.x.unwrap(), game.o.unwrap());
+    for (token, cell) in [(&x, 1), (&o, 4), (&x, 2), (&o, 5)] {
+        server.play(&game.id, token, cell).await;
+    }
+
+    // Act
+    let won = server.play(&game.id, &x, 3).await;
+    let on_disk = server.scoreboard().load().unwrap();
+
+    // Assert: read straight from the file, with nothing in between.
+    assert_eq!(won.json["status"], "x_won");
+    assert_eq!(on_disk.standings().len(), 2, "Ada and Bob: {on_disk:?}");
+}
