@@ -127,8 +127,8 @@ pub async fn rematch(
 }
 
 pub async fn events(State(games): App, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let (game, closing, place) = games.watch(&id)?;
-    Ok(Sse::new(game_events(game, closing, place))
+    let watching = games.watch(&id)?;
+    Ok(Sse::new(game_events(watching))
         .keep_alive(KeepAlive::default())
         .into_response())
 }

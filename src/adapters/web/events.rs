@@ -3,20 +3,21 @@
 //! that misses an event (or reconnects) is right again with the next one.
 
 use std::convert::Infallible;
-use std::sync::Arc;
 
 use axum::response::sse::Event;
 use futures_util::Stream;
-use tokio::sync::{OwnedSemaphorePermit, watch};
 
 use super::dto::GameJson;
+use super::games::Watching;
 
-/// The game's views until the game is forgotten or `closing` turns true. The stream
-/// holds `place` (its place under the server's cap on streams) until it ends.
+/// The game's views until the game is forgotten or the server closes. The stream holds
+/// its place under the server's cap on streams until it ends.
 pub fn game_events(
-    game: watch::Receiver<Arc<GameJson>>,
-    closing: watch::Receiver<bool>,
-    place: OwnedSemaphorePermit,
+    Watching {
+        game,
+        closing,
+        place,
+    }: Watching,
 ) -> impl Stream<Item = Result<Event, Infallible>> {
     futures_util::stream::unfold(
         (game, closing, true, place),

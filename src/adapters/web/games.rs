@@ -70,12 +70,15 @@ impl Default for Limits {
     }
 }
 
-/// A game's views, the server's closing, and a place under the cap on streams.
-pub type Watching = (
-    watch::Receiver<Arc<GameJson>>,
-    watch::Receiver<bool>,
-    OwnedSemaphorePermit,
-);
+/// What an event stream follows, and its place under the cap on streams.
+pub struct Watching {
+    /// The game's views as they change.
+    pub game: watch::Receiver<Arc<GameJson>>,
+    /// Turns true when the server stops.
+    pub closing: watch::Receiver<bool>,
+    /// Held while the stream lasts.
+    pub place: OwnedSemaphorePermit,
+}
 
 /// A seat's credentials as the request carried them: a token, none, or something else.
 pub enum Credentials {
@@ -151,7 +154,11 @@ impl Games {
                 .map_err(|_| ApiError::Streaming {
                     retry_after: self.limits.retry_after,
                 })?;
-        Ok((table.watch(), self.closing.subscribe(), place))
+        Ok(Watching {
+            game: table.watch(),
+            closing: self.closing.subscribe(),
+            place,
+        })
     }
 
     /// `POST /api/games/{id}/moves`: the seat's move, then the computer's reply if due.
