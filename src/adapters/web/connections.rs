@@ -192,6 +192,34 @@ mod tests {
         assert!(after_close.is_ok());
     }
 
+    #[tokio::test]
+    async fn bytes_pass_through_a_connection_unchanged_both_ways() {
+        // Arrange
+        let (listener, mut clients) = pairs(1);
+        let mut bounded = Bounded::new(listener, 1, Duration::from_secs(60));
+        let (mut connection, ()) = bounded.accept().await;
+        let mut client = clients.pop().unwrap();
+
+        // Act: one plain write and one vectored write out, one write in.
+        connection.write_all(b"GET ").await.unwrap();
+        let slices = [io::IoSlice::new(b"/ "), io::IoSlice::new(b"HTTP")];
+        let sent = connection.write_vectored(&slices).await.unwrap();
+        client.write_all(b"200").await.unwrap();
+        let mut out = vec![0u8; 4 + sent];
+        let second = Duration::from_secs(1);
+        let read = tokio::time::timeout(second, client.read_exact(&mut out)).await;
+        let mut back = [0u8; 3];
+        connection.read_exact(&mut back).await.unwrap();
+
+        // Assert
+        assert!(
+            matches!(read, Ok(Ok(_))),
+            "the client did not get what was written"
+        );
+        assert_eq!(out, &b"GET / HTTP"[..4 + sent]);
+        assert_eq!(&back, b"200");
+    }
+
     #[tokio::test(start_paused = true)]
     async fn a_connection_quiet_past_its_idle_time_fails_its_read() {
         // Arrange
