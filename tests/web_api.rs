@@ -395,10 +395,13 @@ async fn undo_against_the_computer_takes_back_the_move_and_the_reply() {
     );
 }
 
+#[rstest::rstest]
+#[case::by_default(two_people())]
+#[case::when_asked_for(json!({ "x": "human:Ada", "o": "human:Bob", "seating": "apart" }))]
 #[tokio::test]
-async fn undo_between_two_screens_waits_for_the_other_players_consent() {
+async fn undo_between_two_screens_waits_for_the_other_players_consent(#[case] new_game: Value) {
     let server = Server::new();
-    let game = server.create(two_people()).await;
+    let game = server.create(new_game).await;
     let (x, o) = (game.x.unwrap(), game.o.unwrap());
     server.play(&game.id, &x, 1).await;
 

@@ -220,6 +220,26 @@ mod tests {
         assert_eq!(&back, b"200");
     }
 
+    #[tokio::test]
+    async fn shutting_a_connection_down_ends_what_the_client_reads() {
+        // Arrange
+        let (listener, mut clients) = pairs(1);
+        let mut bounded = Bounded::new(listener, 1, Duration::from_secs(60));
+        let (mut connection, ()) = bounded.accept().await;
+        let mut client = clients.pop().unwrap();
+
+        // Act: the connection is shut down, not dropped.
+        connection.write_all(b"bye").await.unwrap();
+        connection.shutdown().await.unwrap();
+        let mut got = Vec::new();
+        let second = Duration::from_secs(1);
+        let read = tokio::time::timeout(second, client.read_to_end(&mut got)).await;
+
+        // Assert
+        assert!(matches!(read, Ok(Ok(3))), "the client still waits for more");
+        assert_eq!(got, b"bye");
+    }
+
     #[tokio::test(start_paused = true)]
     async fn a_connection_quiet_past_its_idle_time_fails_its_read() {
         // Arrange
