@@ -617,3 +617,37 @@ async fn the_answer_to_the_move_that_ends_a_game_comes_once_the_game_is_on_the_s
     assert_eq!(won.json["status"], "x_won");
     assert_eq!(on_disk.standings().len(), 2, "Ada and Bob: {on_disk:?}");
 }
+
+#[tokio::test]
+async fn a_cell_off_the_board_is_refused_with_the_cells_there_are() {
+    let server = Server::new();
+    let game = server
+        .create(json!({ "x": "human:Ada", "o": "human:Bob", "size": 4 }))
+        .await;
+
+    let answer = server.play(&game.id, game.x.as_deref().unwrap(), 17).await;
+
+    assert_eq!(answer.status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        answer.json["error"],
+        "cell 17 is not on this board: choose 1 to 16"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_sweeper_forgets_expired_games_by_itself() {
+    // Arrange: finished games expire at once; one game, left.
+    let server = Server::with_limits(Limits {
+        finished: Duration::ZERO,
+        ..test_limits()
+    });
+    let game = server.create(two_people()).await;
+    server.post(&game.id, "leave", game.o.as_deref()).await;
+
+    // Act: the sweeper runs every second; (paused) time moves on by two.
+    server.games.spawn_sweeper(Duration::from_secs(1));
+    tokio::time::sleep(Duration::from_secs(2)).await;
+
+    // Assert
+    assert_eq!(server.games.held(), 0);
+}
