@@ -107,9 +107,10 @@ impl<T: Held> Registry<T> {
     fn make_room(&self, games: &mut HashMap<String, Arc<T>>, now: Instant) {
         self.drop_expired(games, now);
         let keep = self.max - (self.max / 10).max(1);
-        let Some(excess) = games.len().checked_sub(keep).filter(|&n| n > 0) else {
+        if games.len() <= keep {
             return;
-        };
+        }
+        let excess = games.len() - keep;
         let mut finished: Vec<(Duration, String)> = games
             .values()
             .filter(|game| game.is_over())
@@ -302,6 +303,16 @@ mod tests {
         // Assert
         assert_eq!(later, Ok(()));
         assert!(!fixture.holds("a"));
+    }
+
+    #[test]
+    fn a_game_is_forgotten_the_moment_its_quiet_time_is_up() {
+        let fixture = registry(10);
+        fixture.hold("finished", true, 0).unwrap();
+
+        let forgotten = fixture.registry.sweep(fixture.at(3600));
+
+        assert_eq!(forgotten, 1);
     }
 
     #[test]
