@@ -651,3 +651,24 @@ async fn the_sweeper_forgets_expired_games_by_itself() {
     // Assert
     assert_eq!(server.games.held(), 0);
 }
+
+#[tokio::test]
+async fn a_move_keeps_a_game_from_being_forgotten_as_idle() {
+    // Arrange: games idle for a second are forgotten; a game created, then a move
+    // 300 ms later.
+    let server = Server::with_limits(Limits {
+        idle: Duration::from_secs(1),
+        ..test_limits()
+    });
+    let game = server.create(two_people()).await;
+    std::thread::sleep(Duration::from_millis(300));
+    server.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+    let moved = std::time::Instant::now();
+
+    // Act: 850 ms after the move, 1,150 ms after the game was created.
+    let forgotten = server.games.sweep(moved + Duration::from_millis(850));
+
+    // Assert
+    assert_eq!(forgotten, 0);
+    assert_eq!(server.games.held(), 1);
+}

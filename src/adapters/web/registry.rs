@@ -316,6 +316,35 @@ mod tests {
     }
 
     #[test]
+    fn a_full_registry_looks_again_exactly_a_quarter_second_after_a_look_that_freed_nothing() {
+        // Arrange: room for one game, held by a game finished at 0 s (grace 5 s); a new
+        // game refused at 4.9 s.
+        let fixture = registry(1);
+        fixture.hold("a", true, 0).unwrap();
+        let refused_at = fixture.at(5) - Duration::from_millis(100);
+        let game = |key: &str| {
+            Arc::new(Game {
+                key: key.to_string(),
+                over: false,
+                quiet_since: refused_at,
+                looked_at: Arc::clone(&fixture.looked_at),
+            })
+        };
+        assert_eq!(
+            fixture.registry.insert(game("early"), refused_at),
+            Err(Full)
+        );
+
+        // Act: 250 ms later, "a" is past its grace.
+        let later = fixture
+            .registry
+            .insert(game("later"), refused_at + LOOK_AGAIN_AFTER);
+
+        // Assert
+        assert_eq!(later, Ok(()));
+    }
+
+    #[test]
     fn a_sweep_forgets_games_idle_or_finished_past_their_time() {
         // Arrange: an hour for both limits.
         let fixture = registry(10);

@@ -98,4 +98,36 @@ mod tests {
         assert_eq!(answer, 42);
         assert!(started.elapsed() < Duration::from_millis(200));
     }
+
+    #[tokio::test] // one thread: the test's own
+    async fn a_three_by_three_games_work_runs_at_once_on_the_runtimes_thread() {
+        let thinking = Thinking::new(1, 1);
+        let runtime_thread = std::thread::current().id();
+
+        let ran_on = thinking
+            .run(Geometry::classic(), || std::thread::current().id())
+            .await
+            .unwrap();
+
+        assert_eq!(ran_on, runtime_thread);
+    }
+
+    #[tokio::test] // one thread: work run on it would stop every other task
+    async fn a_bigger_boards_work_runs_off_the_runtime_so_other_tasks_go_on() {
+        // Arrange: work that waits for a message another task sends.
+        let thinking = Thinking::new(1, 1);
+        let (send, receive) = std::sync::mpsc::channel();
+        tokio::spawn(async move { send.send(()) });
+
+        // Act
+        let heard = thinking
+            .run(Geometry::new(4, 4).unwrap(), move || {
+                receive.recv_timeout(Duration::from_secs(5)).is_ok()
+            })
+            .await
+            .unwrap();
+
+        // Assert: on the runtime's only thread the message could never have come.
+        assert!(heard);
+    }
 }
