@@ -60,6 +60,18 @@ impl Pairing {
         })
     }
 
+    /// The cells of the pairs the last successful [`blocks_every_line`] found: the only
+    /// cells the strategy needs. Marks of the attacker anywhere else change nothing.
+    ///
+    /// [`blocks_every_line`]: Self::blocks_every_line
+    pub fn paired_cells(&self) -> u64 {
+        self.owner
+            .iter()
+            .enumerate()
+            .filter(|(_, owner)| owner.is_some())
+            .fold(0, |cells, (cell, _)| cells | 1 << cell)
+    }
+
     /// Finds a cell for `slot`, moving earlier slots to other cells if need be.
     fn augment(&mut self, slot: usize, visited: &mut u64) -> bool {
         let mut cells = self.slots[slot] & !*visited;
@@ -78,6 +90,104 @@ impl Pairing {
         }
         false
     }
+}
+
+/// A stronger pairing test: disjoint pairs of empty cells such that every line the
+/// attacker could still complete holds one whole pair. Lines may share a pair (on a row
+/// of 7 with five in a row, the pairs {1, 2} and {4, 5} serve all three runs), which
+/// the matching of [`Pairing`] does not allow. The defender answers a move on one cell
+/// of a pair with the other, so no line fills. Finding the pairs is a set cover, so
+/// this is a small backtracking search, the most constrained line first, given up after
+/// `budget` steps. Returns the cells of the pairs.
+pub fn shared_pairs(masks: &[u64], attacker: u64, defender: u64, budget: u32) -> Option<u64> {
+    let empty_cells = !(attacker | defender);
+    let mut lines = [0u64; 64];
+    let mut count = 0;
+    for &mask in masks {
+        if mask & defender == 0 {
+            let open = mask & empty_cells;
+            if open.count_ones() < 2 {
+                return None;
+            }
+            if count == lines.len() {
+                return None;
+            }
+            lines[count] = open;
+            count += 1;
+        }
+    }
+    let mut steps = budget;
+    cover(&lines[..count], 0, &mut steps)
+}
+
+/// Chooses pairs for `lines` (each one's open cells, none yet holding a chosen pair)
+/// from cells not in `used`. Allocates nothing: the lines left are copied to the stack.
+fn cover(lines: &[u64], used: u64, steps: &mut u32) -> Option<u64> {
+    if *steps == 0 {
+        return None;
+    }
+    *steps -= 1;
+    // The line with the fewest free cells is the most constrained.
+    let mut tightest = 0u64;
+    let mut fewest = u32::MAX;
+    for &open in lines {
+        let n = (open & !used).count_ones();
+        if n < 2 {
+            return None;
+        }
+        if n < fewest {
+            (tightest, fewest) = (open & !used, n);
+        }
+    }
+    if fewest == u32::MAX {
+        return Some(used);
+    }
+    // Candidate pairs in that line (at most 21: seven cells), those inside most other
+    // lines first.
+    let mut pairs = [(0u32, 0u64); 21];
+    let mut count = 0;
+    let mut first = tightest;
+    while first != 0 && count < pairs.len() {
+        let p = first & first.wrapping_neg();
+        first &= first - 1;
+        let mut second = first;
+        while second != 0 && count < pairs.len() {
+            let q = second & second.wrapping_neg();
+            second &= second - 1;
+            let pair = p | q;
+            let served = lines.iter().filter(|&&open| open & pair == pair).count() as u32;
+            pairs[count] = (served, pair);
+            count += 1;
+        }
+    }
+    pairs[..count].sort_unstable_by_key(|&(served, pair)| (std::cmp::Reverse(served), pair));
+    let mut rest = [0u64; 64];
+    for &(_, pair) in &pairs[..count] {
+        let mut left = 0;
+        for &open in lines {
+            if open & pair != pair {
+                rest[left] = open;
+                left += 1;
+            }
+        }
+        if let Some(cells) = cover(&rest[..left], used | pair, steps) {
+            return Some(cells);
+        }
+        if *steps == 0 {
+            return None;
+        }
+    }
+    None
+}
+
+/// The empty cells of every line the attacker could still complete: the only cells whose
+/// filling changes [`danger_is_low`]'s sum.
+pub fn open_cells(masks: &[u64], attacker: u64, defender: u64) -> u64 {
+    let empty_cells = !(attacker | defender);
+    masks
+        .iter()
+        .filter(|&&mask| mask & defender == 0)
+        .fold(0, |cells, &mask| cells | (mask & empty_cells))
 }
 
 /// The Erdős–Selfridge test: another proof without search that the attacker can never

@@ -162,6 +162,29 @@ impl Solver {
         }
     }
 
+    /// Whether `attacker` can force a win from this position with `to_move` to move,
+    /// by the proof search alone (any board size). `None` if the game is over or the
+    /// deadline passed first.
+    pub fn can_force_win(
+        &mut self,
+        board: &dyn Board,
+        attacker: Mark,
+        to_move: Mark,
+        deadline: Option<&Deadline>,
+    ) -> Option<bool> {
+        if board.geometry() != self.shape.geometry || board.winner().is_some() || board.is_full() {
+            return None;
+        }
+        let (a, d) = (board.bits(attacker), board.bits(attacker.opponent()));
+        self.prover_mut().wins(
+            a,
+            d,
+            attacker == to_move,
+            super::prover::UNBOUNDED,
+            deadline,
+        )
+    }
+
     fn empty_count(&self, me: u64, opp: u64) -> u32 {
         (self.shape.all & !(me | opp)).count_ones()
     }
