@@ -325,4 +325,69 @@ mod tests {
 
         assert!(blocked);
     }
+
+    #[test]
+    fn lines_crowding_one_pair_share_it() {
+        // Abstract lines {0, 1, 2}, {0, 1, 3}, {0, 1, 4}: six private cells needed from
+        // five, but the one pair {0, 1} lies in all three.
+        let lines = [0b00111, 0b01011, 0b10011];
+        let mut pairing = Pairing::default();
+
+        let private = pairing.blocks_every_line(&lines, 0, 0);
+        let shared = shared_pairs(&lines, 0, 0, 100);
+
+        assert!(!private);
+        assert_eq!(shared, Some(0b00011));
+    }
+
+    #[test]
+    fn shared_pairs_must_not_overlap() {
+        // Abstract lines {0, 1} and {1, 2}: each is its own only pair, and they share 1.
+        let lines = [0b011, 0b110];
+
+        assert_eq!(shared_pairs(&lines, 0, 0, 100), None);
+    }
+
+    #[test]
+    fn a_line_one_mark_short_has_no_shared_pair() {
+        // 7 x 7, five in a row: X holds four of the top row's first run.
+        assert_eq!(shared_pairs(masks(7, 5), 0b1111, 0, 100), None);
+    }
+
+    #[test]
+    fn the_search_for_shared_pairs_gives_up_when_out_of_steps() {
+        // The lines of the first test need one step to cover and one to see it done.
+        let lines = [0b00111, 0b01011, 0b10011];
+
+        assert_eq!(shared_pairs(&lines, 0, 0, 1), None);
+        assert_eq!(shared_pairs(&lines, 0, 0, 2), Some(0b00011));
+    }
+
+    #[test]
+    fn lines_the_defender_has_blocked_need_no_shared_pair() {
+        // Abstract lines {0, 1} and {1, 2}, the second blocked by the defender on 2.
+        let lines = [0b011, 0b110];
+
+        assert_eq!(shared_pairs(&lines, 0, 0b100, 100), Some(0b011));
+    }
+
+    #[test]
+    fn the_paired_cells_are_those_of_the_pairs_found() {
+        // Abstract lines {0, 1} and {2, 3} and cells 4 to 7 belonging to no line.
+        let lines = [0b0011, 0b1100];
+        let mut pairing = Pairing::default();
+
+        assert!(pairing.blocks_every_line(&lines, 0, 0));
+        assert_eq!(pairing.paired_cells(), 0b1111);
+    }
+
+    #[test]
+    fn the_open_cells_are_the_empty_cells_of_lines_the_defender_has_not_blocked() {
+        // Abstract lines {0, 1, 2} (attacker on 0), {3, 4} (blocked on 4), {5, 6}.
+        let lines = [0b111, 0b11000, 0b1100000];
+
+        let open = open_cells(&lines, 0b1, 0b10000);
+
+        assert_eq!(open, 0b1100110);
+    }
 }

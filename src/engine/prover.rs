@@ -661,4 +661,50 @@ mod tests {
 
         assert_eq!(prover.wins(x, o, false, UNBOUNDED, None), Some(false));
     }
+
+    /// A clock that reads 0 twice (setting a deadline of 100 ms and taking its first
+    /// half) and 60 ms ever after: the search for a win runs out of its half at the
+    /// first look at the clock, while the rest of the budget never passes.
+    fn past_half_time() -> crate::engine::MockClock {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        use std::time::Duration;
+        let reads = AtomicU32::new(0);
+        let mut clock = crate::engine::MockClock::new();
+        clock.expect_now().returning(move || {
+            if reads.fetch_add(1, Ordering::Relaxed) < 2 {
+                Duration::ZERO
+            } else {
+                Duration::from_millis(60)
+            }
+        });
+        clock
+    }
+
+    #[test]
+    fn a_draw_found_after_the_search_for_a_win_ran_out_is_not_called_exact() {
+        // 5 x 5, four in a row, X on 18 (cell 17 from 0), O to move: a draw, kept by
+        // O on 8, 13, 17 and 19 only.
+        let clock = past_half_time();
+        let deadline = Deadline::after(&clock, std::time::Duration::from_millis(100));
+        let mut prover = prover(5, 4);
+
+        let outcome = prover.analyze(0, 1 << 17, Some(&deadline)).unwrap();
+
+        assert_eq!(outcome.verdict, Verdict::Draw);
+        assert_eq!(outcome.best, cells(&[7, 12, 16, 18]));
+        assert!(!outcome.exact, "no win was proven absent");
+    }
+
+    #[test]
+    fn a_loss_is_not_claimed_when_the_search_for_a_win_ran_out() {
+        // 7 x 7, three in a row, X in the centre, O to move: lost (X forks soon), but
+        // only if O has no win, which the search ran out of time to show.
+        let clock = past_half_time();
+        let deadline = Deadline::after(&clock, std::time::Duration::from_millis(100));
+        let mut prover = prover(7, 3);
+
+        let outcome = prover.analyze(0, 1 << 24, Some(&deadline));
+
+        assert_eq!(outcome, None);
+    }
 }
