@@ -20,6 +20,7 @@ use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
 use super::bits::{Shape, Tactics};
+use super::book::Book;
 use super::clock::{Deadline, TimeCheck};
 use super::hashing::MixHasher;
 use super::outcome::Outcome;
@@ -118,11 +119,19 @@ impl Solver {
         let outcome = match self.answers.get(&position) {
             Some(&outcome) => outcome,
             None => {
+                let book = Book::of(self.shape.geometry).and_then(|book| book.get(me, opp));
                 let outcome = if self.shape.cell_count() <= NEGAMAX_CELLS {
                     let (score, best) = self.best_moves(me, opp, deadline)?;
                     Outcome::from_score(score, best, self.empty_count(me, opp))
+                } else if let Some(known) = book.filter(|known| known.exact) {
+                    known
                 } else {
-                    self.prover_mut().analyze(me, opp, deadline)?
+                    // A book's partial answer (some moves proven) only if the search
+                    // cannot prove anything in time.
+                    match self.prover_mut().analyze(me, opp, deadline) {
+                        Some(outcome) => outcome,
+                        None => book?,
+                    }
                 };
                 if outcome.exact {
                     if self.answers.len() >= TABLE_LIMIT {

@@ -280,6 +280,20 @@ mod tests {
     }
 
     #[test]
+    fn out_of_time_on_7x7_with_five_in_a_row_o_answers_a_first_move_from_the_book() {
+        // X in the centre: the book's reply, proven to keep the draw when it was
+        // written (src/engine/book/7x7x5.txt), is 18.
+        let mut layout = ".".repeat(49);
+        layout.replace_range(24..25, "x");
+        let mut ai = hurried(time_runs_out_at_once(Duration::from_secs(60)));
+
+        let advice = ai.advise(&board(7, 5, &layout), Mark::O).unwrap();
+
+        assert_eq!(numbers(&advice.best_moves), [18]);
+        assert_eq!(advice.verdict, Verdict::Draw);
+    }
+
+    #[test]
     fn with_time_to_spare_a_small_board_is_proven() {
         let mut clock = MockClock::new();
         clock.expect_now().return_const(Duration::ZERO);

@@ -1,0 +1,87 @@
+//! Writes the opening book of (7,7,5) (`src/engine/book/7x7x5.txt`), the board whose
+//! first moves cannot be proven within a second: the empty board's full analysis, and
+//! for each first move of X a reply of O proven to keep the draw.
+//!
+//!     cargo run --release --example book > src/engine/book/7x7x5.txt
+//!
+//! Every entry is proven by the solver here: `Solver::analyze` without a time limit for
+//! the empty board, and `Solver::can_force_win` (X cannot force a win) for each reply.
+//! Takes about a minute or two on the 2-core machine of docs/performance.md.
+
+use std::time::{Duration, Instant};
+
+use tictactoe::domain::{BitBoard, Board, Geometry, Mark, Verdict, layout_of};
+use tictactoe::engine::{Deadline, Solver, SystemClock};
+
+fn main() {
+    let geometry = Geometry::new(7, 5).expect("a board the menu offers");
+    let mut solver = Solver::new(geometry);
+    let clock = SystemClock::new();
+    let started = Instant::now();
+    println!("# The opening book of (7,7,5): written by `cargo run --release --example book`.");
+    println!("# Each line: a position (X moved first; the side to move follows from the");
+    println!("# counts), its value for the side to move, whether the moves listed are every");
+    println!("# move that keeps it (exact) or some of them (some), and those moves (1-based).");
+    let empty = BitBoard::new(geometry);
+    let analysis = solver.analyze(&empty, Mark::X).expect("a game in progress");
+    let numbers: Vec<String> = analysis
+        .best_moves
+        .iter()
+        .map(|p| p.number().to_string())
+        .collect();
+    println!(
+        "{} {} exact {}",
+        layout_of(&empty),
+        verdict(analysis.verdict),
+        numbers.join(",")
+    );
+    eprintln!(
+        "empty board: {:?} in {:.1?}",
+        analysis.verdict,
+        started.elapsed()
+    );
+    let centre = geometry.centre();
+    let mut replies: Vec<_> = geometry.positions().collect();
+    let distance = |p| {
+        let (r, c) = (geometry.row_of(p) as i32, geometry.col_of(p) as i32);
+        let (cr, cc) = (
+            geometry.row_of(centre) as i32,
+            geometry.col_of(centre) as i32,
+        );
+        (r - cr).pow(2) + (c - cc).pow(2)
+    };
+    for first in geometry.positions() {
+        let mut board = BitBoard::new(geometry);
+        board.place(first, Mark::X).expect("an empty cell");
+        // Next to X's mark first, then nearest the centre.
+        replies.sort_by_key(|&p| {
+            let near = (geometry.row_of(p) as i32 - geometry.row_of(first) as i32)
+                .abs()
+                .max((geometry.col_of(p) as i32 - geometry.col_of(first) as i32).abs());
+            (near > 1, distance(p), p.index())
+        });
+        let reply = replies
+            .iter()
+            .copied()
+            .filter(|&r| r != first)
+            .find(|&reply| {
+                let mut after = board;
+                after.place(reply, Mark::O).expect("an empty cell");
+                let deadline = Deadline::after(&clock, Duration::from_secs(20));
+                solver.can_force_win(&after, Mark::X, Mark::X, Some(&deadline)) == Some(false)
+            });
+        match reply {
+            Some(reply) => println!("{} draw some {}", layout_of(&board), reply.number()),
+            None => eprintln!("no reply proven after X on {}", first.number()),
+        }
+        eprintln!("X on {}: {:.1?}", first.number(), started.elapsed());
+    }
+}
+
+fn verdict(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Win => "win",
+        Verdict::Draw => "draw",
+        Verdict::Loss => "loss",
+    }
+}
