@@ -1,11 +1,13 @@
 //! Writes the opening book of (7,7,5) (`src/engine/book/7x7x5.txt`), the board whose
-//! first moves cannot be proven within a second: the empty board's full analysis, and
-//! for each first move of X a reply of O proven to keep the draw.
+//! first moves cannot be proven within a second: the empty board's full analysis; for
+//! each first move of X a reply of O proven to keep the draw; and after that reply,
+//! where O could not force a win even if it moved next, every move of X.
 //!
 //!     cargo run --release --example book > src/engine/book/7x7x5.txt
 //!
 //! Every entry is proven by the solver here: `Solver::analyze` without a time limit for
-//! the empty board, and `Solver::can_force_win` (X cannot force a win) for each reply.
+//! the empty board, `Solver::can_force_win` (X cannot force a win) for each reply, and
+//! again (O cannot force a win with O to move) for X's second moves.
 //! Takes about a minute or two on the 2-core machine of docs/performance.md.
 
 use std::time::{Duration, Instant};
@@ -70,9 +72,29 @@ fn main() {
                 let deadline = Deadline::after(&clock, Duration::from_secs(20));
                 solver.can_force_win(&after, Mark::X, Mark::X, Some(&deadline)) == Some(false)
             });
-        match reply {
-            Some(reply) => println!("{} draw some {}", layout_of(&board), reply.number()),
-            None => eprintln!("no reply proven after X on {}", first.number()),
+        let Some(reply) = reply else {
+            eprintln!("no reply proven after X on {}", first.number());
+            continue;
+        };
+        println!("{} draw some {}", layout_of(&board), reply.number());
+        // X's second move: if O could not force a win even moving next, no move of X
+        // lets it, and X has no win (the reply was proven to hold): every move keeps
+        // the draw.
+        board.place(reply, Mark::O).expect("an empty cell");
+        let deadline = Deadline::after(&clock, Duration::from_secs(60));
+        if solver.can_force_win(&board, Mark::O, Mark::O, Some(&deadline)) == Some(false) {
+            let every: Vec<String> = board
+                .empty_cells()
+                .iter()
+                .map(|p| p.number().to_string())
+                .collect();
+            println!("{} draw exact {}", layout_of(&board), every.join(","));
+        } else {
+            eprintln!(
+                "X's moves after X on {} and O on {} not proven",
+                first.number(),
+                reply.number()
+            );
         }
         eprintln!("X on {}: {:.1?}", first.number(), started.elapsed());
     }

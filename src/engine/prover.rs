@@ -175,17 +175,16 @@ impl Prover {
         // If the opponent cannot win even when it moves next, no move of mine lets it
         // (an extra mark never hurts its owner): every move keeps the draw. On the empty
         // board this is the question just answered with the colours swapped, so the
-        // table answers it at once.
-        if win_proven_absent {
-            let half = deadline.map(|d| d.part(0.5));
-            if self.wins(opp, me, true, UNBOUNDED, half.as_ref()) == Some(false) {
-                return Some(Outcome {
-                    verdict: Verdict::Draw,
-                    plies: left,
-                    best: empty,
-                    exact: true,
-                });
-            }
+        // table answers it at once. Asked even if the search for a win ran out: the
+        // moves are then proven not to lose, though the verdict is not exact.
+        let half = deadline.map(|d| d.part(0.5));
+        if self.wins(opp, me, true, UNBOUNDED, half.as_ref()) == Some(false) {
+            return Some(Outcome {
+                verdict: Verdict::Draw,
+                plies: left,
+                best: empty,
+                exact: win_proven_absent,
+            });
         }
         let mut holds = 0u64;
         let mut complete = true;
