@@ -48,9 +48,31 @@ fn main() {
         );
         (r - cr).pow(2) + (c - cc).pow(2)
     };
+    // What was found for one first move holds, mapped, for its images under the
+    // board's symmetries: (X's first move, O's reply or none, X's moves all proven).
+    let mut found: Vec<((usize, usize), Option<(usize, usize)>, bool)> = Vec::new();
     for first in geometry.positions() {
         let mut board = BitBoard::new(geometry);
         board.place(first, Mark::X).expect("an empty cell");
+        let here = (geometry.row_of(first), geometry.col_of(first));
+        let known = found.iter().find_map(|&(cell, reply, all)| {
+            (0..8)
+                .find(|&s| symmetry(s, cell) == here)
+                .map(|s| (reply.map(|r| symmetry(s, r)), all))
+        });
+        if let Some((reply, all)) = known {
+            let Some((row, col)) = reply else {
+                eprintln!("no reply proven after X on {}", first.number());
+                continue;
+            };
+            let reply = geometry.at(row, col).expect("a cell of the board");
+            println!("{} draw some {}", layout_of(&board), reply.number());
+            board.place(reply, Mark::O).expect("an empty cell");
+            if all {
+                println!("{} draw exact {}", layout_of(&board), numbers(&board));
+            }
+            continue;
+        }
         // Next to X's mark first, then nearest the centre.
         replies.sort_by_key(|&p| {
             let near = (geometry.row_of(p) as i32 - geometry.row_of(first) as i32)
@@ -70,6 +92,7 @@ fn main() {
             });
         let Some(reply) = reply else {
             eprintln!("no reply proven after X on {}", first.number());
+            found.push((here, None, false));
             continue;
         };
         println!("{} draw some {}", layout_of(&board), reply.number());
@@ -77,14 +100,10 @@ fn main() {
         // lets it, and X has no win (the reply was proven to hold): every move keeps
         // the draw.
         board.place(reply, Mark::O).expect("an empty cell");
-        let deadline = Deadline::after(&clock, Duration::from_secs(60));
-        if solver.can_force_win(&board, Mark::O, Mark::O, Some(&deadline)) == Some(false) {
-            let every: Vec<String> = board
-                .empty_cells()
-                .iter()
-                .map(|p| p.number().to_string())
-                .collect();
-            println!("{} draw exact {}", layout_of(&board), every.join(","));
+        let deadline = Deadline::after(&clock, Duration::from_secs(30));
+        let all = solver.can_force_win(&board, Mark::O, Mark::O, Some(&deadline)) == Some(false);
+        if all {
+            println!("{} draw exact {}", layout_of(&board), numbers(&board));
         } else {
             eprintln!(
                 "X's moves after X on {} and O on {} not proven",
@@ -92,6 +111,30 @@ fn main() {
                 reply.number()
             );
         }
+        let reply_at = (geometry.row_of(reply), geometry.col_of(reply));
+        found.push((here, Some(reply_at), all));
         eprintln!("X on {}: {:.1?}", first.number(), started.elapsed());
     }
+}
+
+/// The empty cells of `board`, 1-based, comma-separated.
+fn numbers(board: &BitBoard) -> String {
+    let cells: Vec<String> = board
+        .empty_cells()
+        .iter()
+        .map(|p| p.number().to_string())
+        .collect();
+    cells.join(",")
+}
+
+/// One of the eight rotations and reflections of the 7 x 7 board, on a (row, column).
+fn symmetry(which: usize, (row, col): (usize, usize)) -> (usize, usize) {
+    let (row, col) = if which & 4 != 0 {
+        (col, row)
+    } else {
+        (row, col)
+    };
+    let row = if which & 2 != 0 { 6 - row } else { row };
+    let col = if which & 1 != 0 { 6 - col } else { col };
+    (row, col)
 }

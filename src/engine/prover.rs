@@ -706,4 +706,100 @@ mod tests {
 
         assert_eq!(outcome, None);
     }
+
+    /// Can the attacker force a win within `depth` of its moves? Every move tried, no
+    /// zones, no draw proofs, no symmetry: the plainest AND/OR search, remembered by
+    /// exact position.
+    fn plain_wins(
+        shape: &Shape,
+        (a, d, attacker_to_move, depth): (u64, u64, bool, u8),
+        memo: &mut HashMap<(u64, u64, bool, u8), bool>,
+    ) -> bool {
+        if let Some(&known) = memo.get(&(a, d, attacker_to_move, depth)) {
+            return known;
+        }
+        let empty = shape.all & !(a | d);
+        let won = if attacker_to_move {
+            let now = shape.threats(a, d) & empty != 0;
+            now || (depth > 1
+                && (0..49)
+                    .map(|c| 1u64 << c)
+                    .filter(|bit| empty & bit != 0)
+                    .any(|bit| plain_wins(shape, (a | bit, d, false, depth - 1), memo)))
+        } else if shape.threats(d, a) & empty != 0 || empty == 0 {
+            false
+        } else {
+            (0..49)
+                .map(|c| 1u64 << c)
+                .filter(|bit| empty & bit != 0)
+                .all(|bit| plain_wins(shape, (a, d | bit, true, depth), memo))
+        };
+        memo.insert((a, d, attacker_to_move, depth), won);
+        won
+    }
+
+    /// A position `stones` moves into a random game in which nobody has won yet.
+    fn random_position(shape: &Shape, stones: u32, seed: u64) -> Option<(u64, u64)> {
+        let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        let (mut x, mut o) = (0u64, 0u64);
+        for ply in 0..stones {
+            let empty = shape.all & !(x | o);
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let pick = (state % u64::from(empty.count_ones())) as u32;
+            let mut cells = empty;
+            for _ in 0..pick {
+                cells &= cells - 1;
+            }
+            let bit = cells & cells.wrapping_neg();
+            let (mover, other) = if ply % 2 == 0 {
+                (&mut x, o)
+            } else {
+                (&mut o, x)
+            };
+            if shape.threats(*mover, other) & bit != 0 {
+                return None;
+            }
+            *mover |= bit;
+        }
+        Some((x, o))
+    }
+
+    /// The relevance zones skip moves; this checks that no skipped move was a win, on
+    /// positions with enough empty cells for zones to matter, for the attacker to move
+    /// and not, at every depth (a depth bound makes its own zones).
+    #[rstest::rstest]
+    #[case::four_on_5x5(5, 4, 13)]
+    #[case::five_on_6x6(6, 5, 24)]
+    fn the_proof_search_agrees_with_a_plain_search_on_random_positions(
+        #[case] size: usize,
+        #[case] win: usize,
+        #[case] stones: u32,
+    ) {
+        let shape = Shape::new(Geometry::new(size, win).unwrap());
+        let mut checked = 0;
+        for seed in 0..250 {
+            let Some((x, o)) = random_position(&shape, stones, seed) else {
+                continue;
+            };
+            let mut memo = HashMap::new();
+            let mut prover = Prover::new(shape.geometry);
+            for (a, d, attacker_to_move) in [(x, o, false), (o, x, true)] {
+                for depth in [2, 3, UNBOUNDED] {
+                    let plain = plain_wins(&shape, (a, d, attacker_to_move, depth), &mut memo);
+
+                    let proven = prover.wins(a, d, attacker_to_move, depth, None);
+
+                    assert_eq!(
+                        proven,
+                        Some(plain),
+                        "{x:#x} {o:#x} {attacker_to_move} {depth}"
+                    );
+                }
+            }
+            checked += 1;
+        }
+        assert!(checked > 50, "only {checked} positions");
+    }
 }
