@@ -50,7 +50,7 @@ fn main() {
     };
     // What was found for one first move holds, mapped, for its images under the
     // board's symmetries: (X's first move, O's reply or none, X's moves all proven).
-    let mut found: Vec<((usize, usize), Option<(usize, usize)>, bool)> = Vec::new();
+    let mut found: Vec<(Cell, Option<Cell>, bool)> = Vec::new();
     for first in geometry.positions() {
         let mut board = BitBoard::new(geometry);
         board.place(first, Mark::X).expect("an empty cell");
@@ -116,6 +116,9 @@ fn main() {
         eprintln!("X on {}: {:.1?}", first.number(), started.elapsed());
     }
 }
+
+/// A cell as (row, column).
+type Cell = (usize, usize);
 
 /// The empty cells of `board`, 1-based, comma-separated.
 fn numbers(board: &BitBoard) -> String {
