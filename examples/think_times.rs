@@ -2,14 +2,17 @@
 //! check that it keeps within its thinking time (`--think-ms`, 10% over at most).
 //!
 //!     cargo run --release --example think_times -- 7 5 1000   # size, win, budget in ms
+//!
+//! Each move prints as `cell:ms`, followed by `~` when its advice was not exact (the
+//! moves were proven to keep the value but not all of them, or, at about the whole
+//! budget, the Estimator's best guess).
 
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use tictactoe::app::{Event, Match, Seat, Unrecorded};
-use tictactoe::domain::{GameState, GameStatus, Geometry, Mark};
-use tictactoe::players::MinimaxAI;
+use tictactoe::domain::{BitBoard, Game, GameState, GameStatus, Geometry, Mark};
+use tictactoe::players::{Advisor, MinimaxAI, MoveChooser};
 
 fn main() {
     let numbers: Vec<u64> = std::env::args()
@@ -26,31 +29,28 @@ fn main() {
         std::process::exit(2);
     };
     let budget = Duration::from_millis(budget);
-    let seats = [1, 2].map(|seed| {
-        Seat::Computer(Box::new(
-            MinimaxAI::impossible(StdRng::seed_from_u64(seed)).thinking_for(budget),
-        ))
-    });
-    let mut game = Match::new(geometry, Mark::X, seats, Unrecorded);
+    let mut players =
+        [1, 2].map(|seed| MinimaxAI::impossible(StdRng::seed_from_u64(seed)).thinking_for(budget));
+    let mut game = Game::<BitBoard>::start(geometry, Mark::X);
     let mut longest = Duration::ZERO;
-    while game.end().is_none() {
+    while !game.status().is_over() {
+        let player = &mut players[usize::from(game.to_move() == Mark::O)];
         let started = Instant::now();
-        let events = match game.advance() {
-            Ok(events) => events,
-            Err(error) => {
-                eprintln!("{error}");
-                std::process::exit(1);
-            }
-        };
+        let advice = player.advise(game.board(), game.to_move());
+        let position = player
+            .choose_move(&game)
+            .expect("a move in a game in progress");
         let took = started.elapsed();
         longest = longest.max(took);
-        for event in events {
-            if let Event::Moved { position, .. } = event {
-                print!("{}:{}ms ", position.number(), took.as_millis());
-            }
-        }
+        let mark = if advice.is_some_and(|a| a.exact) {
+            ""
+        } else {
+            "~"
+        };
+        print!("{}:{}ms{mark} ", position.number(), took.as_millis());
+        game.play(position).expect("a legal move");
     }
-    let result = match game.game().status() {
+    let result = match game.status() {
         GameStatus::Won(win) => format!("{} wins", win.mark),
         _ => "a draw".to_owned(),
     };

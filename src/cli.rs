@@ -23,7 +23,8 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "S")]
     pub seed: Option<u64>,
 
-    /// The longest the Impossible player thinks per move, in milliseconds [default: 1000]
+    /// The longest the Impossible player thinks per move, in milliseconds [default: 1000;
+    /// for analyze, no limit]
     #[arg(long = "think-ms", global = true, value_name = "MS")]
     pub think_ms: Option<u64>,
 

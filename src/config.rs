@@ -134,10 +134,13 @@ impl Config {
             (Task::Analyze { .. }, None) => 0,
             (_, None) => rand::random(),
         };
-        let think = cli.think_ms.map_or(
-            MinimaxAI::<rand::rngs::StdRng>::DEFAULT_BUDGET,
-            Duration::from_millis,
-        );
+        // `analyze` answers exactly unless told how long it may take; every other
+        // command gives Impossible a second a move unless told otherwise.
+        let think = match (&task, cli.think_ms) {
+            (_, Some(ms)) => Duration::from_millis(ms),
+            (Task::Analyze { .. }, None) => Duration::MAX,
+            (_, None) => MinimaxAI::<rand::rngs::StdRng>::DEFAULT_BUDGET,
+        };
         Ok(Config {
             scoreboard,
             seed,
@@ -342,6 +345,20 @@ mod tests {
         };
 
         assert_eq!(colour_wanted(var, terminal), expected);
+    }
+
+    #[test]
+    fn analyze_has_no_time_limit_unless_given_one() {
+        assert_eq!(
+            build(&["analyze", "x........"]).unwrap().think,
+            Duration::MAX
+        );
+        assert_eq!(
+            build(&["--think-ms", "50", "analyze", "x........"])
+                .unwrap()
+                .think,
+            Duration::from_millis(50)
+        );
     }
 
     #[test]

@@ -286,6 +286,22 @@ fn analyze_proves_4x4_and_says_so() {
     assert_eq!(answer["to_move"], "X");
 }
 
+#[rstest::rstest]
+#[case::four_on_5x5("5", "4")]
+#[case::five_on_6x6("6", "5")]
+#[case::four_on_6x6("6", "4")]
+fn analyze_without_a_time_limit_proves_an_empty_board(#[case] size: &str, #[case] win: &str) {
+    let empty = ".".repeat(size.parse::<usize>().unwrap().pow(2));
+
+    let output = tictactoe()
+        .args(["analyze", "--json", "--size", size, "--win", win, &empty])
+        .output()
+        .unwrap();
+
+    let answer = json_lines(&output.stdout).remove(0);
+    assert_eq!(answer["exact"], true, "{answer}");
+}
+
 #[test]
 fn without_time_to_prove_analyze_estimates_and_its_move_is_one_of_its_best() {
     let output = tictactoe()

@@ -124,6 +124,20 @@ impl Shape {
     /// counting eight times more for each mark on it (building one's own and blocking
     /// the other's alike); ties in the static order (most lines first).
     pub fn by_promise(&self, moves: u64, me: u64, opp: u64) -> MoveList {
+        self.by_lines(moves, me, opp, 3)
+    }
+
+    /// The same order with a line counting only four times more for each mark on it:
+    /// the order in which a defender in the proof search tries its replies. Measured on
+    /// (7,7,5), where the defender's replies decide the size of the proof, it makes the
+    /// proof tree several times smaller than eight (issue 10).
+    pub fn by_danger(&self, moves: u64, me: u64, opp: u64) -> MoveList {
+        self.by_lines(moves, me, opp, 2)
+    }
+
+    /// Orders `moves` by the lines through each cell still open to one side, a line
+    /// weighing `2^(shift * marks)`; ties in the static order.
+    fn by_lines(&self, moves: u64, me: u64, opp: u64, shift: u32) -> MoveList {
         let mut weight = [0u32; 64];
         for &mask in self.masks {
             let open = mask & moves;
@@ -137,7 +151,7 @@ impl Shape {
             };
             let mut cells = open;
             while cells != 0 {
-                weight[cells.trailing_zeros() as usize] += 1 << (3 * held);
+                weight[cells.trailing_zeros() as usize] += 1 << (shift * held);
                 cells &= cells - 1;
             }
         }

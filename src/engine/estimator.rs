@@ -181,3 +181,86 @@ impl Estimator {
             .clamp(-(DECIDED - 1), DECIDED - 1)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::domain::{BitBoard, fill_from_layout};
+    use crate::engine::MockClock;
+
+    fn geometry(size: usize, win: usize) -> Geometry {
+        Geometry::new(size, win).unwrap()
+    }
+
+    fn cells(list: &[u32]) -> u64 {
+        list.iter().fold(0, |m, &c| m | 1 << c)
+    }
+
+    /// A clock that never moves: no deadline passes, so every depth is searched.
+    fn still_clock() -> MockClock {
+        let mut clock = MockClock::new();
+        clock.expect_now().return_const(Duration::ZERO);
+        clock
+    }
+
+    #[test]
+    fn a_side_with_a_line_half_built_is_judged_ahead() {
+        // 5 x 5, four in a row: the side to move holds two of the top row, the other
+        // side one corner cell at the bottom.
+        let estimator = Estimator::new(geometry(5, 4));
+        let (two, one) = (cells(&[0, 1]), cells(&[24]));
+
+        let ahead = estimator.judge(two, one);
+        let behind = estimator.judge(one, two);
+
+        assert!(ahead > 0, "{ahead}");
+        assert_eq!(behind, -ahead);
+    }
+
+    #[test]
+    fn a_line_with_both_marks_counts_for_nobody() {
+        // 3 x 3: X and O each on the top row, nothing else.
+        let estimator = Estimator::new(geometry(3, 3));
+
+        let crossed = estimator.judge(cells(&[0]), cells(&[1]));
+        let apart = estimator.judge(cells(&[0]), cells(&[8]));
+
+        assert_ne!(crossed, apart);
+    }
+
+    #[test]
+    fn with_time_to_see_it_a_fork_two_moves_ahead_is_found_and_proven() {
+        // 4 x 4, three in a row: X on cell 5 (row 1, column 1) and to move; O in the two
+        // bottom corners. X on 6 threatens 4 and 7, X on 9 threatens 1 and 13: O can
+        // block only one, so X wins with its second move (3 plies).
+        let board = fill_from_layout(BitBoard::new(geometry(4, 3)), "..../.x../..../o..o").unwrap();
+        let clock = still_clock();
+        let deadline = Deadline::after(&clock, Duration::from_secs(1));
+
+        let analysis = Estimator::new(geometry(4, 3))
+            .estimate(&board, Mark::X, deadline)
+            .unwrap();
+
+        assert_eq!((analysis.verdict, analysis.plies), (Verdict::Win, 3));
+        assert!(analysis.exact);
+        let best: Vec<usize> = analysis.best_moves.iter().map(|p| p.index()).collect();
+        assert!(best.contains(&6) && best.contains(&9), "{best:?}");
+    }
+
+    #[test]
+    fn facing_a_fork_it_sees_the_loss_and_says_so() {
+        // 4 x 4, three in a row: O to move, X threatens 4 and 7 (X on 5 and 6).
+        let board = fill_from_layout(BitBoard::new(geometry(4, 3)), "..../.xx./..../o...").unwrap();
+        let clock = still_clock();
+        let deadline = Deadline::after(&clock, Duration::from_secs(1));
+
+        let analysis = Estimator::new(geometry(4, 3))
+            .estimate(&board, Mark::O, deadline)
+            .unwrap();
+
+        assert_eq!((analysis.verdict, analysis.plies), (Verdict::Loss, 2));
+        assert!(analysis.exact);
+    }
+}

@@ -4,6 +4,7 @@
 //! Depends only on the domain; knows nothing of players, randomness or I/O.
 
 mod bits;
+mod book;
 mod clock;
 mod estimator;
 mod hashing;

@@ -60,6 +60,18 @@ impl Pairing {
         })
     }
 
+    /// The cells of the pairs the last successful [`blocks_every_line`] found: the only
+    /// cells the strategy needs. Marks of the attacker anywhere else change nothing.
+    ///
+    /// [`blocks_every_line`]: Self::blocks_every_line
+    pub fn paired_cells(&self) -> u64 {
+        self.owner
+            .iter()
+            .enumerate()
+            .filter(|(_, owner)| owner.is_some())
+            .fold(0, |cells, (cell, _)| cells | 1 << cell)
+    }
+
     /// Finds a cell for `slot`, moving earlier slots to other cells if need be.
     fn augment(&mut self, slot: usize, visited: &mut u64) -> bool {
         let mut cells = self.slots[slot] & !*visited;
@@ -78,6 +90,104 @@ impl Pairing {
         }
         false
     }
+}
+
+/// A stronger pairing test: disjoint pairs of empty cells such that every line the
+/// attacker could still complete holds one whole pair. Lines may share a pair (on a row
+/// of 7 with five in a row, the pairs {1, 2} and {4, 5} serve all three runs), which
+/// the matching of [`Pairing`] does not allow. The defender answers a move on one cell
+/// of a pair with the other, so no line fills. Finding the pairs is a set cover, so
+/// this is a small backtracking search, the most constrained line first, given up after
+/// `budget` steps. Returns the cells of the pairs.
+pub fn shared_pairs(masks: &[u64], attacker: u64, defender: u64, budget: u32) -> Option<u64> {
+    let empty_cells = !(attacker | defender);
+    let mut lines = [0u64; 64];
+    let mut count = 0;
+    for &mask in masks {
+        if mask & defender == 0 {
+            let open = mask & empty_cells;
+            if open.count_ones() < 2 {
+                return None;
+            }
+            if count == lines.len() {
+                return None;
+            }
+            lines[count] = open;
+            count += 1;
+        }
+    }
+    let mut steps = budget;
+    cover(&lines[..count], 0, &mut steps)
+}
+
+/// Chooses pairs for `lines` (each one's open cells, none yet holding a chosen pair)
+/// from cells not in `used`. Allocates nothing: the lines left are copied to the stack.
+fn cover(lines: &[u64], used: u64, steps: &mut u32) -> Option<u64> {
+    if *steps == 0 {
+        return None;
+    }
+    *steps -= 1;
+    // The line with the fewest free cells is the most constrained.
+    let mut tightest = 0u64;
+    let mut fewest = u32::MAX;
+    for &open in lines {
+        let n = (open & !used).count_ones();
+        if n < 2 {
+            return None;
+        }
+        if n < fewest {
+            (tightest, fewest) = (open & !used, n);
+        }
+    }
+    if fewest == u32::MAX {
+        return Some(used);
+    }
+    // Candidate pairs in that line (at most 21: seven cells), those inside most other
+    // lines first.
+    let mut pairs = [(0u32, 0u64); 21];
+    let mut count = 0;
+    let mut first = tightest;
+    while first != 0 && count < pairs.len() {
+        let p = first & first.wrapping_neg();
+        first &= first - 1;
+        let mut second = first;
+        while second != 0 && count < pairs.len() {
+            let q = second & second.wrapping_neg();
+            second &= second - 1;
+            let pair = p | q;
+            let served = lines.iter().filter(|&&open| open & pair == pair).count() as u32;
+            pairs[count] = (served, pair);
+            count += 1;
+        }
+    }
+    pairs[..count].sort_unstable_by_key(|&(served, pair)| (std::cmp::Reverse(served), pair));
+    let mut rest = [0u64; 64];
+    for &(_, pair) in &pairs[..count] {
+        let mut left = 0;
+        for &open in lines {
+            if open & pair != pair {
+                rest[left] = open;
+                left += 1;
+            }
+        }
+        if let Some(cells) = cover(&rest[..left], used | pair, steps) {
+            return Some(cells);
+        }
+        if *steps == 0 {
+            return None;
+        }
+    }
+    None
+}
+
+/// The empty cells of every line the attacker could still complete: the only cells whose
+/// filling changes [`danger_is_low`]'s sum.
+pub fn open_cells(masks: &[u64], attacker: u64, defender: u64) -> u64 {
+    let empty_cells = !(attacker | defender);
+    masks
+        .iter()
+        .filter(|&&mask| mask & defender == 0)
+        .fold(0, |cells, &mask| cells | (mask & empty_cells))
 }
 
 /// The Erdős–Selfridge test: another proof without search that the attacker can never
@@ -214,5 +324,70 @@ mod tests {
         let blocked = pairing.blocks_every_line(masks(3, 3), 0, o);
 
         assert!(blocked);
+    }
+
+    #[test]
+    fn lines_crowding_one_pair_share_it() {
+        // Abstract lines {0, 1, 2}, {0, 1, 3}, {0, 1, 4}: six private cells needed from
+        // five, but the one pair {0, 1} lies in all three.
+        let lines = [0b00111, 0b01011, 0b10011];
+        let mut pairing = Pairing::default();
+
+        let private = pairing.blocks_every_line(&lines, 0, 0);
+        let shared = shared_pairs(&lines, 0, 0, 100);
+
+        assert!(!private);
+        assert_eq!(shared, Some(0b00011));
+    }
+
+    #[test]
+    fn shared_pairs_must_not_overlap() {
+        // Abstract lines {0, 1} and {1, 2}: each is its own only pair, and they share 1.
+        let lines = [0b011, 0b110];
+
+        assert_eq!(shared_pairs(&lines, 0, 0, 100), None);
+    }
+
+    #[test]
+    fn a_line_one_mark_short_has_no_shared_pair() {
+        // 7 x 7, five in a row: X holds four of the top row's first run.
+        assert_eq!(shared_pairs(masks(7, 5), 0b1111, 0, 100), None);
+    }
+
+    #[test]
+    fn the_search_for_shared_pairs_gives_up_when_out_of_steps() {
+        // The lines of the first test need one step to cover and one to see it done.
+        let lines = [0b00111, 0b01011, 0b10011];
+
+        assert_eq!(shared_pairs(&lines, 0, 0, 1), None);
+        assert_eq!(shared_pairs(&lines, 0, 0, 2), Some(0b00011));
+    }
+
+    #[test]
+    fn lines_the_defender_has_blocked_need_no_shared_pair() {
+        // Abstract lines {0, 1} and {1, 2}, the second blocked by the defender on 2.
+        let lines = [0b011, 0b110];
+
+        assert_eq!(shared_pairs(&lines, 0, 0b100, 100), Some(0b011));
+    }
+
+    #[test]
+    fn the_paired_cells_are_those_of_the_pairs_found() {
+        // Abstract lines {0, 1} and {2, 3} and cells 4 to 7 belonging to no line.
+        let lines = [0b0011, 0b1100];
+        let mut pairing = Pairing::default();
+
+        assert!(pairing.blocks_every_line(&lines, 0, 0));
+        assert_eq!(pairing.paired_cells(), 0b1111);
+    }
+
+    #[test]
+    fn the_open_cells_are_the_empty_cells_of_lines_the_defender_has_not_blocked() {
+        // Abstract lines {0, 1, 2} (attacker on 0), {3, 4} (blocked on 4), {5, 6}.
+        let lines = [0b111, 0b11000, 0b1100000];
+
+        let open = open_cells(&lines, 0b1, 0b10000);
+
+        assert_eq!(open, 0b1100110);
     }
 }

@@ -26,7 +26,7 @@ use super::bits::Shape;
 use super::clock::{Deadline, TimeCheck};
 use super::hashing::MixHasher;
 use super::outcome::Outcome;
-use super::pairing::{Pairing, danger_is_low};
+use super::pairing::{Pairing, danger_is_low, open_cells, shared_pairs};
 use super::symmetry::Symmetries;
 use crate::domain::{Geometry, Verdict};
 
@@ -36,6 +36,11 @@ pub const UNBOUNDED: u8 = 64;
 /// Wins within this many moves are looked for one depth at a time before an unbounded
 /// search.
 const SHALLOW: u8 = 6;
+
+/// How many steps the search for shared pairs ([`shared_pairs`]) may take at one node
+/// before it gives up. Measured on the empty (7,7,5) board: 20 proved it fastest (50:
+/// 1.3 times slower, 10: more than three times).
+const PAIRING_STEPS: u32 = 20;
 
 /// The most positions the table holds before it starts again (at most about 270 MB;
 /// the boards proven so far need at most tens of MB of it).
@@ -48,7 +53,34 @@ struct Entry {
     win: u8,
     /// The attacker does not win within this many moves (0: nothing known).
     fail: u8,
+    /// The relevance zone of the `fail` proof (see [`Zone`]), in the canonical
+    /// orientation of the key.
+    zone: Zone,
 }
+
+/// A relevance zone: a set of empty cells that a proof "the attacker cannot win" relies
+/// on. The proof still holds if the attacker is given extra marks on any empty cells
+/// outside it, so at the attacker's turn one refuted move refutes every move outside
+/// the zone of its refutation as well (an extra mark never hurts its owner in this
+/// game, so the position after such a move is no better for the attacker than the one
+/// already refuted with that mark added). This is the idea of Hsu et al. for (7,7,5).
+///
+/// How zones combine, for a position `P` the attacker cannot win:
+/// * a pairing strategy: the paired cells; Erdős–Selfridge: the empty cells of the
+///   attacker's live lines; no live line left, or a full board: no cell;
+/// * the defender to move, refuting with `r`: the zone after `r`, and `r`;
+/// * the defender to move and winning at `w`: `w`, and one empty cell of each of the
+///   attacker's live lines (so extra marks cannot complete one first);
+/// * the attacker to move: the union of the zones of the moves refuted, and those moves
+///   (a move outside any one of them needs no search); if the attacker had to block a
+///   threat, also the threat cells and two empty cells of each of its live lines (so
+///   extra marks cannot give it a win at once);
+/// * a search cut short by a depth bound: every cell ([`EVERYWHERE`]), as an extra
+///   mark can bring a win within the bound.
+type Zone = u64;
+
+/// The zone of a proof that relies on every cell.
+const EVERYWHERE: Zone = u64::MAX;
 
 /// Flags a key whose attacker is to move; bit 63 of the attacker's word is off the board.
 const ATTACKER_TO_MOVE: u128 = 1 << 127;
@@ -59,6 +91,9 @@ pub struct Prover {
     table: HashMap<u128, Entry, BuildHasherDefault<MixHasher>>,
     pairing: Pairing,
     time: TimeCheck,
+    /// The zone of the last "cannot win" answer of [`attack`](Self::attack) or
+    /// [`defend`](Self::defend); meaningless after a "wins".
+    zone: Zone,
 }
 
 impl Prover {
@@ -69,6 +104,7 @@ impl Prover {
             table: HashMap::default(),
             pairing: Pairing::default(),
             time: TimeCheck::default(),
+            zone: EVERYWHERE,
         }
     }
 
@@ -136,6 +172,20 @@ impl Prover {
             Some(None) => true,
             None => false,
         };
+        // If the opponent cannot win even when it moves next, no move of mine lets it
+        // (an extra mark never hurts its owner): every move keeps the draw. On the empty
+        // board this is the question just answered with the colours swapped, so the
+        // table answers it at once. Asked even if the search for a win ran out: the
+        // moves are then proven not to lose, though the verdict is not exact.
+        let half = deadline.map(|d| d.part(0.5));
+        if self.wins(opp, me, true, UNBOUNDED, half.as_ref()) == Some(false) {
+            return Some(Outcome {
+                verdict: Verdict::Draw,
+                plies: left,
+                best: empty,
+                exact: win_proven_absent,
+            });
+        }
         let mut holds = 0u64;
         let mut complete = true;
         for bit in self.shape.by_promise(empty, me, opp) {
@@ -192,6 +242,11 @@ impl Prover {
                     return Some(Some(bit));
                 }
             }
+        }
+        // One question for all moves at once, so that the zones of the first moves
+        // refuted spare the search of the others; only if it is yes, which move.
+        if !self.wins(me, opp, true, UNBOUNDED, deadline)? {
+            return Some(None);
         }
         for bit in self.shape.by_promise(empty, me, opp) {
             if self.wins(me | bit, opp, false, UNBOUNDED, deadline)? {
@@ -288,33 +343,53 @@ impl Prover {
             return false;
         }
         let empty = self.shape.all & !(a | d);
-        if empty == 0 || depth == 0 {
-            return false;
+        if empty == 0 {
+            return self.fails(0);
+        }
+        if depth == 0 {
+            return self.fails(EVERYWHERE);
         }
         let scan = self.shape.scan(a, d);
         if scan.my_threats & empty != 0 {
             return true;
         }
         let blocks = scan.their_threats & empty;
-        if blocks.count_ones() >= 2 || !self.could_win(scan.my_most, depth) {
-            return false;
+        if blocks.count_ones() >= 2 {
+            let zone = self.guard(a, d, 2, blocks);
+            return self.fails(zone);
         }
-        let key = self.key(a, d, true);
-        let moves = match self.open(key, a, d, blocks, depth, true) {
+        if !self.could_win(scan.my_most, depth) {
+            return self.fails(self.bound_zone(scan.my_most));
+        }
+        let (key, symmetry) = self.key(a, d, true);
+        let moves = match self.open(key, symmetry, a, d, blocks, depth, true) {
             Ok(moves) => moves,
             Err(known) => return known,
         };
         let mut won = false;
+        // The moves not yet refuted by the zone of an earlier refutation.
+        let mut unrefuted = moves;
+        let mut zone = 0;
         for bit in self.shape.by_promise(moves, a, d) {
+            if unrefuted & bit == 0 {
+                continue;
+            }
             if self.defend(a | bit, d, depth - 1, deadline) {
                 won = true;
                 break;
             }
+            unrefuted &= self.zone;
+            zone |= self.zone | bit;
         }
         if self.time.ran_out() {
             return false;
         }
-        self.remember(key, won, depth);
+        if blocks != 0 {
+            zone = self.guard(a, d, 2, zone | blocks);
+        }
+        let zone = zone & empty;
+        self.remember(key, symmetry, won, depth, zone);
+        self.zone = zone;
         won
     }
 
@@ -324,60 +399,119 @@ impl Prover {
             return false;
         }
         let empty = self.shape.all & !(a | d);
-        if empty == 0 || depth == 0 {
-            return false;
+        if empty == 0 {
+            return self.fails(0);
+        }
+        if depth == 0 {
+            return self.fails(EVERYWHERE);
         }
         // The scan is from the defender's side: "my" threats are the defender's.
         let scan = self.shape.scan(d, a);
-        if scan.my_threats & empty != 0 {
-            return false;
+        let wins_now = scan.my_threats & empty;
+        if wins_now != 0 {
+            let zone = self.guard(a, d, 1, wins_now & wins_now.wrapping_neg());
+            return self.fails(zone);
         }
         let blocks = scan.their_threats & empty;
         if blocks.count_ones() >= 2 {
             return true;
         }
         if !self.could_win(scan.their_most, depth) {
-            return false;
+            return self.fails(self.bound_zone(scan.their_most));
         }
-        let key = self.key(a, d, false);
-        let moves = match self.open(key, a, d, blocks, depth, false) {
+        let (key, symmetry) = self.key(a, d, false);
+        let moves = match self.open(key, symmetry, a, d, blocks, depth, false) {
             Ok(moves) => moves,
             Err(known) => return known,
         };
         // Never empty: the attacker's live line has an empty cell (checked above), so an
         // AND over no moves cannot make a vacuous win.
         let mut won = moves != 0;
-        for bit in self.shape.by_promise(moves, d, a) {
+        let mut zone = EVERYWHERE;
+        // A reply after which a proof without search holds ends the node at once.
+        if depth > 1 && moves.count_ones() > 1 {
+            let mut cells = moves;
+            while cells != 0 {
+                let bit = cells & cells.wrapping_neg();
+                cells &= cells - 1;
+                if let Some(after) = self.cannot_win_within(a, d | bit, true, PAIRING_STEPS) {
+                    let zone = (after | bit) & empty;
+                    self.remember(key, symmetry, false, depth, zone);
+                    return self.fails(zone);
+                }
+            }
+        }
+        for bit in self.shape.by_danger(moves, d, a) {
             if !self.attack(a, d | bit, depth, deadline) {
                 won = false;
+                zone = (self.zone | bit) & empty;
                 break;
             }
         }
         if self.time.ran_out() {
             return false;
         }
-        self.remember(key, won, depth);
+        self.remember(key, symmetry, won, depth, zone);
+        self.zone = zone;
         won
+    }
+
+    /// Answers "cannot win" with `zone` as its relevance zone.
+    fn fails(&mut self, zone: Zone) -> bool {
+        self.zone = zone;
+        false
+    }
+
+    /// The zone of "cannot win" by the attacker's lines alone: no cell if it has no
+    /// live line (extra marks never revive one), every cell if the depth bound was short.
+    fn bound_zone(&self, most: u32) -> Zone {
+        if most == 0 { 0 } else { EVERYWHERE }
+    }
+
+    /// `zone` grown until each of the attacker's live lines has at least `cells` empty
+    /// cells in it, so that extra attacker marks outside it leave each line at least
+    /// that many cells short.
+    fn guard(&self, a: u64, d: u64, cells: u32, zone: Zone) -> Zone {
+        let empty = self.shape.all & !(a | d);
+        let mut zone = zone;
+        for &mask in self.shape.masks() {
+            if mask & d != 0 {
+                continue;
+            }
+            let open = mask & empty;
+            let mut have = (open & zone).count_ones();
+            let mut rest = open & !zone;
+            while have < cells && rest != 0 {
+                zone |= rest & rest.wrapping_neg();
+                rest &= rest - 1;
+                have += 1;
+            }
+        }
+        zone & empty
     }
 
     /// What every node does once the threat rules have not decided it: the table's
     /// answer or a proof without search (`Err` with the answer), else the moves to try
     /// (`Ok`): the one block if there is a threat, every live cell otherwise.
+    #[allow(clippy::too_many_arguments)]
     fn open(
         &mut self,
         key: u128,
+        symmetry: usize,
         a: u64,
         d: u64,
         blocks: u64,
         depth: u8,
         attacker_to_move: bool,
     ) -> Result<u64, bool> {
-        if let Some(known) = self.known(key, depth) {
+        if let Some(known) = self.known(key, symmetry, depth) {
             return Err(known);
         }
-        if depth > 1 && self.cannot_win(a, d, attacker_to_move) {
-            self.remember(key, false, UNBOUNDED);
-            return Err(false);
+        if depth > 1
+            && let Some(zone) = self.cannot_win(a, d, attacker_to_move)
+        {
+            self.remember(key, symmetry, false, UNBOUNDED, zone);
+            return Err(self.fails(zone));
         }
         Ok(if blocks != 0 {
             blocks
@@ -386,10 +520,28 @@ impl Prover {
         })
     }
 
-    /// The proofs without search that the attacker never completes a line.
-    fn cannot_win(&mut self, a: u64, d: u64, attacker_to_move: bool) -> bool {
+    /// The proofs without search that the attacker never completes a line, with the
+    /// zone each relies on; `None` if neither applies.
+    fn cannot_win(&mut self, a: u64, d: u64, attacker_to_move: bool) -> Option<Zone> {
+        self.cannot_win_within(a, d, attacker_to_move, PAIRING_STEPS)
+    }
+
+    fn cannot_win_within(
+        &mut self,
+        a: u64,
+        d: u64,
+        attacker_to_move: bool,
+        budget: u32,
+    ) -> Option<Zone> {
         let masks = self.shape.masks();
-        danger_is_low(masks, a, d, attacker_to_move) || self.pairing.blocks_every_line(masks, a, d)
+        let empty = self.shape.all & !(a | d);
+        if danger_is_low(masks, a, d, attacker_to_move) {
+            Some(open_cells(masks, a, d) & empty)
+        } else if self.pairing.blocks_every_line(masks, a, d) {
+            Some(self.pairing.paired_cells() & empty)
+        } else {
+            shared_pairs(masks, a, d, budget).map(|cells| cells & empty)
+        }
     }
 
     /// Whether a side whose fullest live line is `most - 1` marks (0: no live line)
@@ -398,39 +550,55 @@ impl Prover {
         most != 0 && self.shape.win_length() - (most - 1) <= u32::from(depth)
     }
 
-    fn key(&self, a: u64, d: u64, attacker_to_move: bool) -> u128 {
-        let key = self.symmetries.canonical(a, d);
+    /// The position's table key, and a symmetry that maps the position onto it.
+    fn key(&self, a: u64, d: u64, attacker_to_move: bool) -> (u128, usize) {
+        let (key, symmetry) = self.symmetries.canonical_by(a, d);
         if attacker_to_move {
-            key | ATTACKER_TO_MOVE
+            (key | ATTACKER_TO_MOVE, symmetry)
         } else {
-            key
+            (key, symmetry)
         }
     }
 
-    /// The table's answer for `depth`, if it has one.
-    fn known(&self, key: u128, depth: u8) -> Option<bool> {
-        let entry = self.table.get(&key)?;
+    /// The table's answer for `depth`, if it has one; for a "cannot win", its zone is
+    /// left in `self.zone`, mapped back from the key's orientation by `symmetry`.
+    fn known(&mut self, key: u128, symmetry: usize, depth: u8) -> Option<bool> {
+        let entry = *self.table.get(&key)?;
         if entry.win <= depth {
             Some(true)
         } else if entry.fail >= depth {
-            Some(false)
+            let zone = match entry.zone {
+                EVERYWHERE => EVERYWHERE,
+                zone => self.symmetries.undo(symmetry, zone),
+            };
+            Some(self.fails(zone))
         } else {
             None
         }
     }
 
-    fn remember(&mut self, key: u128, won: bool, depth: u8) {
+    /// Stores an answer; `zone` is that of a "cannot win" (ignored for a win), in the
+    /// position's own orientation.
+    fn remember(&mut self, key: u128, symmetry: usize, won: bool, depth: u8, zone: Zone) {
         if self.table.len() >= TABLE_LIMIT {
             self.table.clear();
         }
+        let zone = match zone {
+            EVERYWHERE => EVERYWHERE,
+            zone => self.symmetries.apply(symmetry, zone),
+        };
         let entry = self.table.entry(key).or_insert(Entry {
             win: u8::MAX,
             fail: 0,
+            zone: EVERYWHERE,
         });
         if won {
             entry.win = entry.win.min(depth);
-        } else {
-            entry.fail = entry.fail.max(depth);
+        } else if depth > entry.fail
+            || (depth == entry.fail && zone.count_ones() < entry.zone.count_ones())
+        {
+            entry.fail = depth;
+            entry.zone = zone;
         }
     }
 }
@@ -491,5 +659,147 @@ mod tests {
         let mut prover = prover(3, 3);
 
         assert_eq!(prover.wins(x, o, false, UNBOUNDED, None), Some(false));
+    }
+
+    /// A clock that reads 0 twice (setting a deadline of 100 ms and taking its first
+    /// half) and 60 ms ever after: the search for a win runs out of its half at the
+    /// first look at the clock, while the rest of the budget never passes.
+    fn past_half_time() -> crate::engine::MockClock {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        use std::time::Duration;
+        let reads = AtomicU32::new(0);
+        let mut clock = crate::engine::MockClock::new();
+        clock.expect_now().returning(move || {
+            if reads.fetch_add(1, Ordering::Relaxed) < 2 {
+                Duration::ZERO
+            } else {
+                Duration::from_millis(60)
+            }
+        });
+        clock
+    }
+
+    #[test]
+    fn a_draw_found_after_the_search_for_a_win_ran_out_is_not_called_exact() {
+        // 5 x 5, four in a row, X on 18 (cell 17 from 0), O to move: a draw, kept by
+        // O on 8, 13, 17 and 19 only.
+        let clock = past_half_time();
+        let deadline = Deadline::after(&clock, std::time::Duration::from_millis(100));
+        let mut prover = prover(5, 4);
+
+        let outcome = prover.analyze(0, 1 << 17, Some(&deadline)).unwrap();
+
+        assert_eq!(outcome.verdict, Verdict::Draw);
+        assert_eq!(outcome.best, cells(&[7, 12, 16, 18]));
+        assert!(!outcome.exact, "no win was proven absent");
+    }
+
+    #[test]
+    fn a_loss_is_not_claimed_when_the_search_for_a_win_ran_out() {
+        // 7 x 7, three in a row, X in the centre, O to move: lost (X forks soon), but
+        // only if O has no win, which the search ran out of time to show.
+        let clock = past_half_time();
+        let deadline = Deadline::after(&clock, std::time::Duration::from_millis(100));
+        let mut prover = prover(7, 3);
+
+        let outcome = prover.analyze(0, 1 << 24, Some(&deadline));
+
+        assert_eq!(outcome, None);
+    }
+
+    /// Can the attacker force a win within `depth` of its moves? Every move tried, no
+    /// zones, no draw proofs, no symmetry: the plainest AND/OR search, remembered by
+    /// exact position.
+    fn plain_wins(
+        shape: &Shape,
+        (a, d, attacker_to_move, depth): (u64, u64, bool, u8),
+        memo: &mut HashMap<(u64, u64, bool, u8), bool>,
+    ) -> bool {
+        if let Some(&known) = memo.get(&(a, d, attacker_to_move, depth)) {
+            return known;
+        }
+        let empty = shape.all & !(a | d);
+        let won = if attacker_to_move {
+            let now = shape.threats(a, d) & empty != 0;
+            now || (depth > 1
+                && (0..49)
+                    .map(|c| 1u64 << c)
+                    .filter(|bit| empty & bit != 0)
+                    .any(|bit| plain_wins(shape, (a | bit, d, false, depth - 1), memo)))
+        } else if shape.threats(d, a) & empty != 0 || empty == 0 {
+            false
+        } else {
+            (0..49)
+                .map(|c| 1u64 << c)
+                .filter(|bit| empty & bit != 0)
+                .all(|bit| plain_wins(shape, (a, d | bit, true, depth), memo))
+        };
+        memo.insert((a, d, attacker_to_move, depth), won);
+        won
+    }
+
+    /// A position `stones` moves into a random game in which nobody has won yet.
+    fn random_position(shape: &Shape, stones: u32, seed: u64) -> Option<(u64, u64)> {
+        let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        let (mut x, mut o) = (0u64, 0u64);
+        for ply in 0..stones {
+            let empty = shape.all & !(x | o);
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let pick = (state % u64::from(empty.count_ones())) as u32;
+            let mut cells = empty;
+            for _ in 0..pick {
+                cells &= cells - 1;
+            }
+            let bit = cells & cells.wrapping_neg();
+            let (mover, other) = if ply % 2 == 0 {
+                (&mut x, o)
+            } else {
+                (&mut o, x)
+            };
+            if shape.threats(*mover, other) & bit != 0 {
+                return None;
+            }
+            *mover |= bit;
+        }
+        Some((x, o))
+    }
+
+    /// The relevance zones skip moves; this checks that no skipped move was a win, on
+    /// positions with enough empty cells for zones to matter, for the attacker to move
+    /// and not, at every depth (a depth bound makes its own zones).
+    #[rstest::rstest]
+    #[case::four_on_5x5(5, 4, 13)]
+    #[case::five_on_6x6(6, 5, 24)]
+    fn the_proof_search_agrees_with_a_plain_search_on_random_positions(
+        #[case] size: usize,
+        #[case] win: usize,
+        #[case] stones: u32,
+    ) {
+        let shape = Shape::new(Geometry::new(size, win).unwrap());
+        let mut checked = 0;
+        for seed in 0..250 {
+            let Some((x, o)) = random_position(&shape, stones, seed) else {
+                continue;
+            };
+            let mut memo = HashMap::new();
+            let mut prover = Prover::new(shape.geometry);
+            for (a, d, attacker_to_move) in [(x, o, false), (o, x, true)] {
+                for depth in [2, 3, UNBOUNDED] {
+                    let plain = plain_wins(&shape, (a, d, attacker_to_move, depth), &mut memo);
+
+                    let proven = prover.wins(a, d, attacker_to_move, depth, None);
+
+                    assert_eq!(
+                        proven,
+                        Some(plain),
+                        "{x:#x} {o:#x} {attacker_to_move} {depth}"
+                    );
+                }
+            }
+            checked += 1;
+        }
+        assert!(checked > 50, "only {checked} positions");
     }
 }

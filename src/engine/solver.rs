@@ -20,6 +20,7 @@ use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
 use super::bits::{Shape, Tactics};
+use super::book::Book;
 use super::clock::{Deadline, TimeCheck};
 use super::hashing::MixHasher;
 use super::outcome::Outcome;
@@ -118,11 +119,19 @@ impl Solver {
         let outcome = match self.answers.get(&position) {
             Some(&outcome) => outcome,
             None => {
+                let book = Book::of(self.shape.geometry).and_then(|book| book.get(me, opp));
                 let outcome = if self.shape.cell_count() <= NEGAMAX_CELLS {
                     let (score, best) = self.best_moves(me, opp, deadline)?;
                     Outcome::from_score(score, best, self.empty_count(me, opp))
+                } else if let Some(known) = book.filter(|known| known.exact) {
+                    known
                 } else {
-                    self.prover_mut().analyze(me, opp, deadline)?
+                    // A book's partial answer (some moves proven) only if the search
+                    // cannot prove anything in time.
+                    match self.prover_mut().analyze(me, opp, deadline) {
+                        Some(outcome) => outcome,
+                        None => book?,
+                    }
                 };
                 if outcome.exact {
                     if self.answers.len() >= TABLE_LIMIT {
@@ -160,6 +169,29 @@ impl Solver {
         } else {
             self.prover_mut().value(me, opp, None)
         }
+    }
+
+    /// Whether `attacker` can force a win from this position with `to_move` to move,
+    /// by the proof search alone (any board size). `None` if the game is over or the
+    /// deadline passed first.
+    pub fn can_force_win(
+        &mut self,
+        board: &dyn Board,
+        attacker: Mark,
+        to_move: Mark,
+        deadline: Option<&Deadline>,
+    ) -> Option<bool> {
+        if board.geometry() != self.shape.geometry || board.winner().is_some() || board.is_full() {
+            return None;
+        }
+        let (a, d) = (board.bits(attacker), board.bits(attacker.opponent()));
+        self.prover_mut().wins(
+            a,
+            d,
+            attacker == to_move,
+            super::prover::UNBOUNDED,
+            deadline,
+        )
     }
 
     fn empty_count(&self, me: u64, opp: u64) -> u32 {

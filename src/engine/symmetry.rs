@@ -12,6 +12,8 @@ pub struct Symmetries {
     /// For each symmetry, for each byte of the bitboard, the image of every byte value.
     tables: Vec<Vec<[u64; 256]>>,
     chunks: usize,
+    /// For each symmetry, the one that undoes it.
+    inverses: Vec<usize>,
 }
 
 impl Symmetries {
@@ -47,7 +49,23 @@ impl Symmetries {
                     .collect()
             })
             .collect();
-        Symmetries { tables, chunks }
+        let mut symmetries = Symmetries {
+            tables,
+            chunks,
+            inverses: Vec::new(),
+        };
+        let count = symmetries.tables.len();
+        symmetries.inverses = (0..count)
+            .map(|s| {
+                (0..count)
+                    .find(|&t| {
+                        (0..cells)
+                            .all(|c| symmetries.apply(t, symmetries.apply(s, 1 << c)) == 1 << c)
+                    })
+                    .unwrap_or(0)
+            })
+            .collect();
+        symmetries
     }
 
     #[cfg(test)]
@@ -55,7 +73,8 @@ impl Symmetries {
         self.tables.len()
     }
 
-    fn apply(&self, symmetry: usize, bits: u64) -> u64 {
+    /// The image of a set of cells under one symmetry.
+    pub fn apply(&self, symmetry: usize, bits: u64) -> u64 {
         let tables = &self.tables[symmetry];
         (0..self.chunks).fold(0, |image, chunk| {
             image | tables[chunk][((bits >> (8 * chunk)) & 0xff) as usize]
@@ -64,10 +83,25 @@ impl Symmetries {
 
     /// One key for a position and all its images: the smallest image.
     pub fn canonical(&self, me: u64, opp: u64) -> u128 {
+        self.canonical_by(me, opp).0
+    }
+
+    /// The key of [`canonical`](Self::canonical) and a symmetry that maps the position
+    /// onto it, so that cells remembered with the key can be mapped back
+    /// ([`undo`](Self::undo)).
+    pub fn canonical_by(&self, me: u64, opp: u64) -> (u128, usize) {
         (0..self.tables.len())
-            .map(|s| (u128::from(self.apply(s, me)) << 64) | u128::from(self.apply(s, opp)))
+            .map(|s| {
+                let key = (u128::from(self.apply(s, me)) << 64) | u128::from(self.apply(s, opp));
+                (key, s)
+            })
             .min()
-            .unwrap_or((u128::from(me) << 64) | u128::from(opp))
+            .unwrap_or(((u128::from(me) << 64) | u128::from(opp), 0))
+    }
+
+    /// The cells that `symmetry` maps onto `bits`.
+    pub fn undo(&self, symmetry: usize, bits: u64) -> u64 {
+        self.apply(self.inverses[symmetry], bits)
     }
 }
 
@@ -176,5 +210,18 @@ mod tests {
             symmetries.canonical(1 << 0, 1 << 1),
             symmetries.canonical(1 << 0, 1 << 4)
         );
+    }
+
+    #[test]
+    fn a_set_of_cells_mapped_to_its_canonical_image_and_back_is_itself() {
+        let symmetries = Symmetries::of(Geometry::new(7, 5).unwrap());
+        // X in a corner and O next to it: the canonical image is some other corner.
+        let (me, opp) = (1 << 48, 1 << 47);
+        let (_, symmetry) = symmetries.canonical_by(me, opp);
+        let cells = 1 << 40 | 1 << 3;
+
+        let back = symmetries.undo(symmetry, symmetries.apply(symmetry, cells));
+
+        assert_eq!(back, cells);
     }
 }

@@ -1,0 +1,143 @@
+//! Writes the opening book of (7,7,5) (`src/engine/book/7x7x5.txt`), the board whose
+//! first moves cannot be proven within a second: the empty board's full analysis; for
+//! each first move of X a reply of O proven to keep the draw; and after that reply,
+//! where O could not force a win even if it moved next, every move of X.
+//!
+//!     cargo run --release --example book > src/engine/book/7x7x5.txt
+//!
+//! Every entry is proven by the solver here, with `Solver::can_force_win` (which never
+//! reads the book): X cannot force a win on the empty board and after each reply, and
+//! again (O cannot force a win with O to move) for X's second moves.
+//! Takes about a minute or two on the 2-core machine of docs/performance.md.
+
+use std::time::{Duration, Instant};
+
+use tictactoe::domain::{BitBoard, Board, Geometry, Mark, layout_of};
+use tictactoe::engine::{Deadline, Solver, SystemClock};
+
+fn main() {
+    let geometry = Geometry::new(7, 5).expect("a board the menu offers");
+    let mut solver = Solver::new(geometry);
+    let clock = SystemClock::new();
+    let started = Instant::now();
+    println!("# The opening book of (7,7,5): written by `cargo run --release --example book`.");
+    println!("# Each line: a position (X moved first; the side to move follows from the");
+    println!("# counts), its value for the side to move, whether the moves listed are every");
+    println!("# move that keeps it (exact) or some of them (some), and those moves (1-based).");
+    // The empty board, proven from scratch (not by `Solver::analyze`, which reads this
+    // book): X cannot force a win, and so neither can O moving first (the same
+    // question with the colours swapped), so no first move of X lets O win: every
+    // move keeps the draw.
+    let empty = BitBoard::new(geometry);
+    let x_wins = solver.can_force_win(&empty, Mark::X, Mark::X, None);
+    assert_eq!(x_wins, Some(false), "(7,7,5) is a draw");
+    let every: Vec<String> = empty
+        .empty_cells()
+        .iter()
+        .map(|p| p.number().to_string())
+        .collect();
+    println!("{} draw exact {}", layout_of(&empty), every.join(","));
+    eprintln!("empty board: a draw, in {:.1?}", started.elapsed());
+    let centre = geometry.centre();
+    let mut replies: Vec<_> = geometry.positions().collect();
+    let distance = |p| {
+        let (r, c) = (geometry.row_of(p) as i32, geometry.col_of(p) as i32);
+        let (cr, cc) = (
+            geometry.row_of(centre) as i32,
+            geometry.col_of(centre) as i32,
+        );
+        (r - cr).pow(2) + (c - cc).pow(2)
+    };
+    // What was found for one first move holds, mapped, for its images under the
+    // board's symmetries: (X's first move, O's reply or none, X's moves all proven).
+    let mut found: Vec<(Cell, Option<Cell>, bool)> = Vec::new();
+    for first in geometry.positions() {
+        let mut board = BitBoard::new(geometry);
+        board.place(first, Mark::X).expect("an empty cell");
+        let here = (geometry.row_of(first), geometry.col_of(first));
+        let known = found.iter().find_map(|&(cell, reply, all)| {
+            (0..8)
+                .find(|&s| symmetry(s, cell) == here)
+                .map(|s| (reply.map(|r| symmetry(s, r)), all))
+        });
+        if let Some((reply, all)) = known {
+            let Some((row, col)) = reply else {
+                eprintln!("no reply proven after X on {}", first.number());
+                continue;
+            };
+            let reply = geometry.at(row, col).expect("a cell of the board");
+            println!("{} draw some {}", layout_of(&board), reply.number());
+            board.place(reply, Mark::O).expect("an empty cell");
+            if all {
+                println!("{} draw exact {}", layout_of(&board), numbers(&board));
+            }
+            continue;
+        }
+        // Next to X's mark first, then nearest the centre.
+        replies.sort_by_key(|&p| {
+            let near = (geometry.row_of(p) as i32 - geometry.row_of(first) as i32)
+                .abs()
+                .max((geometry.col_of(p) as i32 - geometry.col_of(first) as i32).abs());
+            (near > 1, distance(p), p.index())
+        });
+        let reply = replies
+            .iter()
+            .copied()
+            .filter(|&r| r != first)
+            .find(|&reply| {
+                let mut after = board;
+                after.place(reply, Mark::O).expect("an empty cell");
+                let deadline = Deadline::after(&clock, Duration::from_secs(20));
+                solver.can_force_win(&after, Mark::X, Mark::X, Some(&deadline)) == Some(false)
+            });
+        let Some(reply) = reply else {
+            eprintln!("no reply proven after X on {}", first.number());
+            found.push((here, None, false));
+            continue;
+        };
+        println!("{} draw some {}", layout_of(&board), reply.number());
+        // X's second move: if O could not force a win even moving next, no move of X
+        // lets it, and X has no win (the reply was proven to hold): every move keeps
+        // the draw.
+        board.place(reply, Mark::O).expect("an empty cell");
+        let deadline = Deadline::after(&clock, Duration::from_secs(30));
+        let all = solver.can_force_win(&board, Mark::O, Mark::O, Some(&deadline)) == Some(false);
+        if all {
+            println!("{} draw exact {}", layout_of(&board), numbers(&board));
+        } else {
+            eprintln!(
+                "X's moves after X on {} and O on {} not proven",
+                first.number(),
+                reply.number()
+            );
+        }
+        let reply_at = (geometry.row_of(reply), geometry.col_of(reply));
+        found.push((here, Some(reply_at), all));
+        eprintln!("X on {}: {:.1?}", first.number(), started.elapsed());
+    }
+}
+
+/// A cell as (row, column).
+type Cell = (usize, usize);
+
+/// The empty cells of `board`, 1-based, comma-separated.
+fn numbers(board: &BitBoard) -> String {
+    let cells: Vec<String> = board
+        .empty_cells()
+        .iter()
+        .map(|p| p.number().to_string())
+        .collect();
+    cells.join(",")
+}
+
+/// One of the eight rotations and reflections of the 7 x 7 board, on a (row, column).
+fn symmetry(which: usize, (row, col): (usize, usize)) -> (usize, usize) {
+    let (row, col) = if which & 4 != 0 {
+        (col, row)
+    } else {
+        (row, col)
+    };
+    let row = if which & 2 != 0 { 6 - row } else { row };
+    let col = if which & 1 != 0 { 6 - col } else { col };
+    (row, col)
+}

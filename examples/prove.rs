@@ -1,0 +1,36 @@
+//! Times one yes/no question of the proof search: can X (or O, with `ATTACKER=O`) force
+//! a win after the given moves (1-based cells, X first)?
+//!
+//!     cargo run --release --example prove -- 7 5 25 18    # (7,7,5), X on 25, O on 18
+//!     ATTACKER=O cargo run --release --example prove -- 7 5 2
+use std::time::Instant;
+use tictactoe::domain::{BitBoard, Board, Geometry, Mark};
+use tictactoe::engine::Solver;
+
+fn main() {
+    let args: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let geometry = Geometry::new(args[0], args[1]).unwrap();
+    let moves = &args[2..];
+    let mut board = BitBoard::new(geometry);
+    let mut mark = Mark::X;
+    for &m in moves {
+        board
+            .place(geometry.position(m - 1).unwrap(), mark)
+            .unwrap();
+        mark = mark.opponent();
+    }
+    let started = Instant::now();
+    let attacker = if std::env::var("ATTACKER").is_ok_and(|a| a == "O") {
+        Mark::O
+    } else {
+        Mark::X
+    };
+    let wins = Solver::new(geometry).can_force_win(&board, attacker, mark, None);
+    println!(
+        "{moves:?}: {attacker:?} wins {wins:?} in {:.3?}",
+        started.elapsed()
+    );
+}
