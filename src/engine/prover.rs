@@ -11,7 +11,10 @@
 //!   win, a side needing `n` more marks cannot win in fewer than `n` moves, and a cell
 //!   on no live line is never tried (an extra mark never hurts in this game, so such a
 //!   move is never better than any other);
-//! * the pairing test ([`Pairing`]): a draw for the attacker proven without search;
+//! * draws proven without search: the pairing test ([`Pairing`]), shared pairs
+//!   ([`shared_pairs`]) and Erdős–Selfridge ([`danger_is_low`]);
+//! * relevance zones ([`Zone`]): a refutation of one attacker move refutes every move
+//!   outside the cells it relied on;
 //! * one table entry per symmetry class of positions, kept across questions: an entry
 //!   says "wins within `win`" and "does not win within `fail`" for the attacker.
 //!
