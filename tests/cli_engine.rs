@@ -315,7 +315,8 @@ fn without_time_to_prove_analyze_estimates_and_its_move_is_one_of_its_best() {
             "--think-ms",
             "30",
         ])
-        .arg(".".repeat(49))
+        // X and O in opposite corners: a (7,7,5) position the opening book does not hold.
+        .arg(format!("x{}o", ".".repeat(47)))
         .output()
         .unwrap();
 

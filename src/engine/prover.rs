@@ -11,7 +11,10 @@
 //!   win, a side needing `n` more marks cannot win in fewer than `n` moves, and a cell
 //!   on no live line is never tried (an extra mark never hurts in this game, so such a
 //!   move is never better than any other);
-//! * the pairing test ([`Pairing`]): a draw for the attacker proven without search;
+//! * draws proven without search: the pairing test ([`Pairing`]), shared pairs
+//!   ([`shared_pairs`]) and Erdős–Selfridge ([`danger_is_low`]);
+//! * relevance zones ([`Zone`]): a refutation of one attacker move refutes every move
+//!   outside the cells it relied on;
 //! * one table entry per symmetry class of positions, kept across questions: an entry
 //!   says "wins within `win`" and "does not win within `fail`" for the attacker.
 //!
@@ -428,8 +431,10 @@ impl Prover {
         // AND over no moves cannot make a vacuous win.
         let mut won = moves != 0;
         let mut zone = EVERYWHERE;
-        // A reply after which a proof without search holds ends the node at once.
-        if depth > 1 && moves.count_ones() > 1 {
+        // A reply after which a proof without search holds ends the node at once. Only
+        // in deep searches (the draw proofs): in a search for a short win the proofs
+        // rarely hold and checking every reply costs more than it saves.
+        if depth > SHALLOW && moves.count_ones() > 1 {
             let mut cells = moves;
             while cells != 0 {
                 let bit = cells & cells.wrapping_neg();
@@ -508,7 +513,7 @@ impl Prover {
             return Err(known);
         }
         if depth > 1
-            && let Some(zone) = self.cannot_win(a, d, attacker_to_move)
+            && let Some(zone) = self.cannot_win(a, d, attacker_to_move, depth)
         {
             self.remember(key, symmetry, false, UNBOUNDED, zone);
             return Err(self.fails(zone));
@@ -522,8 +527,10 @@ impl Prover {
 
     /// The proofs without search that the attacker never completes a line, with the
     /// zone each relies on; `None` if neither applies.
-    fn cannot_win(&mut self, a: u64, d: u64, attacker_to_move: bool) -> Option<Zone> {
-        self.cannot_win_within(a, d, attacker_to_move, PAIRING_STEPS)
+    /// The search for shared pairs only in deep searches, as for the replies above.
+    fn cannot_win(&mut self, a: u64, d: u64, attacker_to_move: bool, depth: u8) -> Option<Zone> {
+        let steps = if depth > SHALLOW { PAIRING_STEPS } else { 0 };
+        self.cannot_win_within(a, d, attacker_to_move, steps)
     }
 
     fn cannot_win_within(
