@@ -174,6 +174,14 @@ mod tests {
         (Pairs(servers), clients)
     }
 
+    /// One connection accepted under a 60 s idle time, and the client's end of it.
+    async fn connected() -> (Connection<DuplexStream>, DuplexStream) {
+        let (listener, mut clients) = pairs(1);
+        let mut bounded = Bounded::new(listener, 1, Duration::from_secs(60));
+        let (connection, ()) = bounded.accept().await;
+        (connection, clients.pop().unwrap())
+    }
+
     #[tokio::test(start_paused = true)]
     async fn no_more_connections_are_accepted_than_the_cap() {
         // Arrange
@@ -195,10 +203,7 @@ mod tests {
     #[tokio::test]
     async fn bytes_pass_through_a_connection_unchanged_both_ways() {
         // Arrange
-        let (listener, mut clients) = pairs(1);
-        let mut bounded = Bounded::new(listener, 1, Duration::from_secs(60));
-        let (mut connection, ()) = bounded.accept().await;
-        let mut client = clients.pop().unwrap();
+        let (mut connection, mut client) = connected().await;
 
         // Act: one plain write and one vectored write out, one write in.
         connection.write_all(b"GET ").await.unwrap();
@@ -223,10 +228,7 @@ mod tests {
     #[tokio::test]
     async fn shutting_a_connection_down_ends_what_the_client_reads() {
         // Arrange
-        let (listener, mut clients) = pairs(1);
-        let mut bounded = Bounded::new(listener, 1, Duration::from_secs(60));
-        let (mut connection, ()) = bounded.accept().await;
-        let mut client = clients.pop().unwrap();
+        let (mut connection, mut client) = connected().await;
 
         // Act: the connection is shut down, not dropped.
         connection.write_all(b"bye").await.unwrap();
@@ -243,9 +245,7 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn a_connection_quiet_past_its_idle_time_fails_its_read() {
         // Arrange
-        let (listener, _clients) = pairs(1);
-        let mut bounded = Bounded::new(listener, 1, Duration::from_secs(60));
-        let (mut connection, ()) = bounded.accept().await;
+        let (mut connection, _client) = connected().await;
 
         // Act: nobody writes; time passes.
         let mut byte = [0u8; 1];
@@ -258,10 +258,7 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn traffic_keeps_a_connection_open_past_its_idle_time() {
         // Arrange: the client writes a byte every 40 s, under the 60 s idle time.
-        let (listener, mut clients) = pairs(1);
-        let mut bounded = Bounded::new(listener, 1, Duration::from_secs(60));
-        let (mut connection, ()) = bounded.accept().await;
-        let mut client = clients.pop().unwrap();
+        let (mut connection, mut client) = connected().await;
         tokio::spawn(async move {
             for _ in 0..3 {
                 tokio::time::sleep(Duration::from_secs(40)).await;
