@@ -9,7 +9,6 @@
 
 use std::io;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use thiserror::Error;
 
@@ -191,22 +190,6 @@ pub trait ScoreStore {
 
 /// A store shared by reference is still a store: a session lends its store to each game.
 impl<S: ScoreStore + ?Sized> ScoreStore for &S {
-    fn load(&self) -> Result<Scoreboard, StoreError> {
-        (**self).load()
-    }
-    fn record(&self, game: &FinishedGame) -> Result<Scoreboard, StoreError> {
-        (**self).record(game)
-    }
-    fn reset(&self) -> Result<Reset, StoreError> {
-        (**self).reset()
-    }
-    fn record_all(&self, games: &[FinishedGame]) -> Result<Scoreboard, StoreError> {
-        (**self).record_all(games)
-    }
-}
-
-/// A store shared between threads is still a store: a server's games share one.
-impl<S: ScoreStore + ?Sized> ScoreStore for Arc<S> {
     fn load(&self) -> Result<Scoreboard, StoreError> {
         (**self).load()
     }
