@@ -150,9 +150,19 @@ impl Prover {
     }
 
     /// The value of the position for `me` to move and the moves that keep it, with the
-    /// fastest win or slowest loss among them: first whether some move wins, then which
-    /// moves avoid a loss, and only then how long the game lasts. `None` if `deadline`
-    /// passed before the value was proven; an inexact outcome if it passed after.
+    /// fastest win or slowest loss among them. `None` if `deadline` passed before any
+    /// move was proven to keep the value; an inexact outcome (the moves proven, the
+    /// verdict or the list not) if it passed after.
+    ///
+    /// The order puts safety first, for a player with a second to think:
+    ///
+    /// 1. a short win (within [`SHALLOW`] moves): quick to find, and never missed;
+    /// 2. one move proven not to lose, each candidate given at most half the time left,
+    ///    so that one hard proof does not starve the others: with it in hand, what is
+    ///    played is never a guess (on (7,7,5) one candidate in a few can take seconds
+    ///    where the others take tens of milliseconds);
+    /// 3. a long win, with half of what is left;
+    /// 4. every other move, and then, if all of them lose, how long each loss lasts.
     ///
     /// Precondition: the game is not over (no line complete, an empty cell left).
     pub fn analyze(&mut self, me: u64, opp: u64, deadline: Option<&Deadline>) -> Option<Outcome> {
@@ -167,21 +177,39 @@ impl Prover {
                 exact: true,
             });
         }
-        // Half the time to look for a win; if that runs out, the rest still goes to
-        // finding moves proven not to lose, which beats a guess.
-        let first_half = deadline.map(|d| d.part(0.5));
-        let win_proven_absent = match self.find_win(me, opp, first_half.as_ref()) {
-            Some(Some(win)) => return Some(self.fastest_wins(me, opp, win, deadline)),
-            Some(None) => true,
-            None => false,
-        };
+        let quarter = deadline.map(|d| d.part(0.25));
+        if let Some(Some(win)) = self.short_win(me, opp, quarter.as_ref()) {
+            return Some(self.fastest_wins(me, opp, win, deadline));
+        }
+        let mut settled = 0u64;
+        let mut holds = 0u64;
+        for bit in self.shape.by_promise(empty, me, opp) {
+            if deadline.is_some_and(Deadline::passed) {
+                break;
+            }
+            let slice = deadline.map(|d| d.part(0.5));
+            match self.wins(opp, me | bit, true, UNBOUNDED, slice.as_ref()) {
+                Some(false) => {
+                    holds |= bit;
+                    settled |= bit;
+                    break;
+                }
+                Some(true) => settled |= bit,
+                None => {}
+            }
+        }
+        let half = deadline.map(|d| d.part(0.5));
+        let win_proven_absent = holds == 0 && settled == empty
+            || match self.long_win(me, opp, half.as_ref()) {
+                Some(Some(win)) => return Some(self.fastest_wins(me, opp, win, deadline)),
+                Some(None) => true,
+                None => false,
+            };
         // If the opponent cannot win even when it moves next, no move of mine lets it
         // (an extra mark never hurts its owner): every move keeps the draw. On the empty
-        // board this is the question just answered with the colours swapped, so the
-        // table answers it at once. Asked even if the search for a win ran out: the
-        // moves are then proven not to lose, though the verdict is not exact.
-        let half = deadline.map(|d| d.part(0.5));
-        if self.wins(opp, me, true, UNBOUNDED, half.as_ref()) == Some(false) {
+        // board this is the question of the search for a win with the colours swapped,
+        // so the table answers it at once.
+        if settled != empty && self.wins(opp, me, true, UNBOUNDED, half.as_ref()) == Some(false) {
             return Some(Outcome {
                 verdict: Verdict::Draw,
                 plies: left,
@@ -189,9 +217,8 @@ impl Prover {
                 exact: win_proven_absent,
             });
         }
-        let mut holds = 0u64;
         let mut complete = true;
-        for bit in self.shape.by_promise(empty, me, opp) {
+        for bit in self.shape.by_promise(empty & !settled, me, opp) {
             match self.wins(opp, me | bit, true, UNBOUNDED, deadline) {
                 Some(false) => holds |= bit,
                 Some(true) => {}
@@ -209,7 +236,8 @@ impl Prover {
                 exact: complete && win_proven_absent,
             });
         }
-        if !(complete && win_proven_absent) {
+        // Every move proven to lose is a proven loss: a winning move would not lose.
+        if !complete {
             return None;
         }
         Some(self.slowest_losses(me, opp, deadline))
@@ -231,9 +259,19 @@ impl Prover {
     }
 
     /// A move that wins for `me` to move: `Some(None)` if there is none, `None` if the
-    /// deadline passed first. Short wins are looked for first, one depth at a time: an
-    /// unbounded search can lose itself in long lines while a quick win is there.
+    /// deadline passed first.
     fn find_win(&mut self, me: u64, opp: u64, deadline: Option<&Deadline>) -> Option<Option<u64>> {
+        match self.short_win(me, opp, deadline)? {
+            Some(win) => Some(Some(win)),
+            None => self.long_win(me, opp, deadline),
+        }
+    }
+
+    /// A move that wins within [`SHALLOW`] moves, the shortest first: `Some(None)` if
+    /// there is none, `None` if the deadline passed first. Looked for one depth at a
+    /// time before any unbounded search, which can lose itself in long lines while a
+    /// quick win is there.
+    fn short_win(&mut self, me: u64, opp: u64, deadline: Option<&Deadline>) -> Option<Option<u64>> {
         let empty = self.shape.all & !(me | opp);
         let wins_now = self.shape.threats(me, opp) & empty;
         if wins_now != 0 {
@@ -246,11 +284,17 @@ impl Prover {
                 }
             }
         }
-        // One question for all moves at once, so that the zones of the first moves
-        // refuted spare the search of the others; only if it is yes, which move.
+        Some(None)
+    }
+
+    /// A move that wins, however long it takes: one question for all moves at once, so
+    /// that the zones of the first moves refuted spare the search of the others; only
+    /// if it is yes, which move.
+    fn long_win(&mut self, me: u64, opp: u64, deadline: Option<&Deadline>) -> Option<Option<u64>> {
         if !self.wins(me, opp, true, UNBOUNDED, deadline)? {
             return Some(None);
         }
+        let empty = self.shape.all & !(me | opp);
         for bit in self.shape.by_promise(empty, me, opp) {
             if self.wins(me | bit, opp, false, UNBOUNDED, deadline)? {
                 return Some(Some(bit));
@@ -668,50 +712,102 @@ mod tests {
         assert_eq!(prover.wins(x, o, false, UNBOUNDED, None), Some(false));
     }
 
-    /// A clock that reads 0 twice (setting a deadline of 100 ms and taking its first
-    /// half) and 60 ms ever after: the search for a win runs out of its half at the
-    /// first look at the clock, while the rest of the budget never passes.
-    fn past_half_time() -> crate::engine::MockClock {
+    /// A clock that stands at 0 for its first `reads` readings and an hour later ever
+    /// after: the deadline passes at the `reads`-th look at the clock, whichever step
+    /// of the search is looking. Also how many times it has been read.
+    fn stopping_after(
+        reads: u32,
+    ) -> (
+        crate::engine::MockClock,
+        std::sync::Arc<std::sync::atomic::AtomicU32>,
+    ) {
+        use std::sync::Arc;
         use std::sync::atomic::{AtomicU32, Ordering};
         use std::time::Duration;
-        let reads = AtomicU32::new(0);
+        let count = Arc::new(AtomicU32::new(0));
+        let counter = Arc::clone(&count);
         let mut clock = crate::engine::MockClock::new();
         clock.expect_now().returning(move || {
-            if reads.fetch_add(1, Ordering::Relaxed) < 2 {
+            if counter.fetch_add(1, Ordering::Relaxed) < reads {
                 Duration::ZERO
             } else {
-                Duration::from_millis(60)
+                Duration::from_secs(3600)
             }
         });
-        clock
+        (clock, count)
+    }
+
+    /// Cut short at moments spread over the whole search, `analyze` claims only what it
+    /// proved: each move it lists keeps the value, and an answer it calls exact is the
+    /// full one. Returns how many cut-offs gave moves but not an exact answer, and how
+    /// many gave nothing.
+    fn check_cut_offs(size: usize, win: usize, me: u64, opp: u64) -> (u32, u32) {
+        let budget = std::time::Duration::from_millis(100);
+        let (clock, reads) = stopping_after(u32::MAX);
+        let full = prover(size, win)
+            .analyze(me, opp, Some(&Deadline::after(&clock, budget)))
+            .unwrap();
+        let total = reads.load(std::sync::atomic::Ordering::Relaxed);
+        let cut_offs = (1..8).chain((1..24).map(|i| 8 + i * total / 24));
+        let mut judge = prover(size, win);
+        let (mut partial, mut nothing) = (0, 0);
+        for reads in cut_offs {
+            let (clock, _) = stopping_after(reads);
+            let deadline = Deadline::after(&clock, budget);
+
+            let outcome = prover(size, win).analyze(me, opp, Some(&deadline));
+
+            let Some(outcome) = outcome else {
+                nothing += 1;
+                continue;
+            };
+            if outcome.exact {
+                assert_eq!(outcome, full, "cut off after {reads} reads");
+                continue;
+            }
+            partial += 1;
+            assert_eq!(outcome.verdict, full.verdict, "cut off after {reads} reads");
+            let mut moves = outcome.best;
+            while moves != 0 {
+                let bit = moves & moves.wrapping_neg();
+                moves &= moves - 1;
+                let keeps = match full.verdict {
+                    Verdict::Win => judge.wins(me | bit, opp, false, UNBOUNDED, None),
+                    Verdict::Draw => judge.wins(opp, me | bit, true, UNBOUNDED, None).map(|w| !w),
+                    Verdict::Loss => Some(true),
+                };
+                assert_eq!(keeps, Some(true), "cut off after {reads} reads: {bit:#x}");
+            }
+        }
+        (partial, nothing)
     }
 
     #[test]
-    fn a_draw_found_after_the_search_for_a_win_ran_out_is_not_called_exact() {
+    fn a_draw_cut_short_lists_only_moves_that_keep_it_and_is_exact_only_when_complete() {
         // 5 x 5, four in a row, X on 18 (cell 17 from 0), O to move: a draw, kept by
         // O on 8, 13, 17 and 19 only.
-        let clock = past_half_time();
-        let deadline = Deadline::after(&clock, std::time::Duration::from_millis(100));
-        let mut prover = prover(5, 4);
+        let (partial, _) = check_cut_offs(5, 4, 0, 1 << 17);
 
-        let outcome = prover.analyze(0, 1 << 17, Some(&deadline)).unwrap();
-
-        assert_eq!(outcome.verdict, Verdict::Draw);
-        assert_eq!(outcome.best, cells(&[7, 12, 16, 18]));
-        assert!(!outcome.exact, "no win was proven absent");
+        assert!(
+            partial > 0,
+            "some cut-off falls between a proven move and the end"
+        );
     }
 
     #[test]
-    fn a_loss_is_not_claimed_when_the_search_for_a_win_ran_out() {
-        // 7 x 7, three in a row, X in the centre, O to move: lost (X forks soon), but
-        // only if O has no win, which the search ran out of time to show.
-        let clock = past_half_time();
-        let deadline = Deadline::after(&clock, std::time::Duration::from_millis(100));
-        let mut prover = prover(7, 3);
+    fn a_loss_cut_short_is_never_claimed_before_every_move_is_proven_to_lose() {
+        // 7 x 7, three in a row, X in the centre, O to move: lost (X forks soon).
+        let (_, nothing) = check_cut_offs(7, 3, 0, 1 << 24);
 
-        let outcome = prover.analyze(0, 1 << 24, Some(&deadline));
+        assert!(nothing > 0, "some cut-off leaves nothing proven");
+    }
 
-        assert_eq!(outcome, None);
+    #[test]
+    fn a_win_cut_short_lists_only_winning_moves() {
+        // 5 x 5, four in a row: X on 7, 8 and 12 and O on 0 and 24, X to move, wins.
+        let (partial, _) = check_cut_offs(5, 4, cells(&[6, 7, 11]), cells(&[0, 24]));
+
+        assert!(partial > 0, "some cut-off finds a win but not the fastest");
     }
 
     /// Can the attacker force a win within `depth` of its moves? Every move tried, no
