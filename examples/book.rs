@@ -12,13 +12,17 @@
 
 use std::time::{Duration, Instant};
 
-use tictactoe::domain::{BitBoard, Board, Geometry, Mark, layout_of};
+use tictactoe::domain::{BitBoard, Board, Geometry, Mark, Position, layout_of};
 use tictactoe::engine::{Deadline, Solver, SystemClock};
 
 fn main() {
     let geometry = Geometry::new(7, 5).expect("a board the menu offers");
     let mut solver = Solver::new(geometry);
     let clock = SystemClock::new();
+    if std::env::var("ONLY_SECOND").is_ok() {
+        second_moves_after_the_centre(&mut solver, &clock, geometry);
+        return;
+    }
     let started = Instant::now();
     println!("# The opening book of (7,7,5): written by `cargo run --release --example book`.");
     println!("# Each line: a position (X moved first; the side to move follows from the");
@@ -114,6 +118,69 @@ fn main() {
         let reply_at = (geometry.row_of(reply), geometry.col_of(reply));
         found.push((here, Some(reply_at), all));
         eprintln!("X on {}: {:.1?}", first.number(), started.elapsed());
+    }
+    second_moves_after_the_centre(&mut solver, &clock, geometry);
+    eprintln!("done in {:.1?}", started.elapsed());
+}
+
+/// X in the centre, the first move Impossible plays as X: for every reply of O, one
+/// second move of X proven to keep the draw (O cannot force a win after it), the first
+/// proven within 10 s in an order nearest the centre. Each reply's images under the
+/// board's symmetries (all of which keep the centre) share its answer, mapped.
+fn second_moves_after_the_centre(solver: &mut Solver, clock: &SystemClock, geometry: Geometry) {
+    let centre = geometry.centre();
+    let at = |(row, col): Cell| geometry.at(row, col).expect("a cell of the board");
+    let cell_of = |p: Position| (geometry.row_of(p), geometry.col_of(p));
+    let mut candidates: Vec<Position> = geometry.positions().filter(|&p| p != centre).collect();
+    candidates.sort_by_key(|&p| {
+        let (row, col) = cell_of(p);
+        ((row as i32 - 3).pow(2) + (col as i32 - 3).pow(2), p.index())
+    });
+    let mut answered: Vec<(Cell, Option<Cell>)> = Vec::new();
+    for reply in geometry.positions().filter(|&p| p != centre) {
+        let here = cell_of(reply);
+        let known = answered.iter().find_map(|&(cell, second)| {
+            (0..8)
+                .find(|&s| symmetry(s, cell) == here)
+                .map(|s| second.map(|m| symmetry(s, m)))
+        });
+        let second = match known {
+            Some(second) => second.map(at),
+            None => {
+                let started = Instant::now();
+                let mut board = BitBoard::new(geometry);
+                board.place(centre, Mark::X).expect("an empty cell");
+                board.place(reply, Mark::O).expect("an empty cell");
+                let second = candidates
+                    .iter()
+                    .copied()
+                    .filter(|&m| m != reply)
+                    .find(|&m| {
+                        let mut after = board;
+                        after.place(m, Mark::X).expect("an empty cell");
+                        let deadline = Deadline::after(clock, Duration::from_secs(10));
+                        solver.can_force_win(&after, Mark::O, Mark::O, Some(&deadline))
+                            == Some(false)
+                    });
+                eprintln!(
+                    "X on {}, O on {}: X on {:?}, {:.1?}",
+                    centre.number(),
+                    reply.number(),
+                    second.map(Position::number),
+                    started.elapsed()
+                );
+                answered.push((here, second.map(cell_of)));
+                second
+            }
+        };
+        let Some(second) = second else {
+            eprintln!("no second move proven after O on {}", reply.number());
+            continue;
+        };
+        let mut board = BitBoard::new(geometry);
+        board.place(centre, Mark::X).expect("an empty cell");
+        board.place(reply, Mark::O).expect("an empty cell");
+        println!("{} draw some {}", layout_of(&board), second.number());
     }
 }
 

@@ -1,9 +1,11 @@
 //! Opening books: proven answers for the first positions of a board whose opening the
 //! search cannot prove within a move's thinking time. Only (7,7,5) has one: the empty
 //! board's full answer; for each first move of X, a reply of O proven to keep the
-//! draw; and, where proven, every second move of X after that reply. Written by `cargo run --release --example book` (the solver proves every
-//! entry) and committed as text; parsed on first use (75 lines, well under a
-//! millisecond).
+//! draw; where proven, every second move of X after that reply; and after X in the
+//! centre, for every reply of O, a second move of X proven to keep the draw, so that
+//! Impossible as X opens there ([`Book::follows`]). Written by `cargo run --release
+//! --example book` (the solver proves every entry) and committed as text; parsed on
+//! first use (about 125 lines, well under a millisecond).
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -89,6 +91,19 @@ impl Book {
         self.entries.get(&(me, opp)).copied()
     }
 
+    /// The moves of `me` here after which the book answers every reply of `opp`: on
+    /// (7,7,5), X in the centre. No cell if there is none (2,352 look-ups on the
+    /// empty board).
+    pub fn follows(&self, me: u64, opp: u64, empty: u64) -> u64 {
+        let cells = |set: u64| (0..64).map(|c| 1u64 << c).filter(move |bit| set & bit != 0);
+        cells(empty)
+            .filter(|&mine| {
+                cells(empty & !mine)
+                    .all(|reply| self.entries.contains_key(&(me | mine, opp | reply)))
+            })
+            .fold(0, |follows, mine| follows | mine)
+    }
+
     #[cfg(test)]
     fn len(&self) -> usize {
         self.entries.len()
@@ -114,6 +129,32 @@ mod tests {
             Some((Verdict::Draw, true))
         );
         assert!((0..49).all(|cell| book.get(0, 1 << cell).is_some_and(|o| o.best != 0)));
+    }
+
+    #[test]
+    fn the_book_answers_every_reply_to_x_in_the_centre_and_to_no_other_first_move() {
+        let book = Book::of(seven_five()).unwrap();
+        let everywhere = (1u64 << 49) - 1;
+
+        let follows = book.follows(0, 0, everywhere);
+
+        assert_eq!(follows, 1 << 24);
+    }
+
+    #[test]
+    fn a_move_is_followed_only_if_every_reply_is_answered() {
+        // 5 x 5: after X on 1, answers to O on 2, 3 and 4 only.
+        let text = "XO....................... draw some 5\n\
+                    X.O...................... draw some 5\n\
+                    X..O..................... draw some 5\n";
+        let book = Book::parse(Geometry::new(5, 5).unwrap(), text);
+        let (first_four, everywhere) = (0b1111, (1u64 << 25) - 1);
+
+        let on_the_whole_board = book.follows(0, 0, everywhere);
+        let on_the_first_four_cells = book.follows(0, 0, first_four);
+
+        assert_eq!(on_the_whole_board, 0);
+        assert_eq!(on_the_first_four_cells, 1);
     }
 
     #[test]

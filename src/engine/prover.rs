@@ -185,7 +185,8 @@ impl Prover {
         let mut holds = 0u64;
         for bit in self.shape.by_promise(empty, me, opp) {
             if deadline.is_some_and(Deadline::passed) {
-                break;
+                // Nothing proven yet: the loop ends at the first move that holds.
+                return None;
             }
             let slice = deadline.map(|d| d.part(0.5));
             match self.wins(opp, me | bit, true, UNBOUNDED, slice.as_ref()) {

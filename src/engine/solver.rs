@@ -26,7 +26,7 @@ use super::hashing::MixHasher;
 use super::outcome::Outcome;
 use super::prover::Prover;
 use super::symmetry::Symmetries;
-use crate::domain::{Analysis, Board, Geometry, Mark, Verdict};
+use crate::domain::{Analysis, Board, Geometry, Mark, Position, Verdict};
 
 pub struct Solver {
     shape: Shape,
@@ -152,6 +152,24 @@ impl Solver {
                 .collect(),
             exact: outcome.exact,
         })
+    }
+
+    /// The moves here after which the opening book answers every reply: the ones the
+    /// Impossible player prefers among equally good moves, so that its next move is
+    /// proven at once (on (7,7,5), X in the centre). Empty where the book has nothing
+    /// to say, as on every other board.
+    pub fn book_follows(board: &dyn Board, to_move: Mark) -> Vec<Position> {
+        let geometry = board.geometry();
+        let Some(book) = Book::of(geometry) else {
+            return Vec::new();
+        };
+        let (me, opp) = (board.bits(to_move), board.bits(to_move.opponent()));
+        let all = geometry.positions().fold(0, |all, p| all | p.bit());
+        let follows = book.follows(me, opp, all & !(me | opp));
+        geometry
+            .positions()
+            .filter(|p| follows & p.bit() != 0)
+            .collect()
     }
 
     /// Only the verdict for `to_move`, without the best moves or the game's length:
