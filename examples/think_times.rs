@@ -14,8 +14,9 @@
 //! exact (the moves were proven to keep the value but not all of them, or the verdict
 //! was not proven), or `?` when it took at least 90% of the budget: the solver had
 //! proven nothing within its 80% and the Estimator guessed. An opponent's move prints
-//! as its cell alone. With `--audit`, a `!` follows an inexact move the audit could not
-//! prove safe.
+//! as its cell alone. With `--audit`, a `!` follows an inexact move after which the
+//! opponent can force a win though the position before it was not lost: a move that
+//! gave the value away.
 
 use std::time::{Duration, Instant};
 
@@ -23,6 +24,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use tictactoe::domain::{
     Analysis, BitBoard, Board, Game, GameState, GameStatus, Geometry, Mark, PlayerName, Position,
+    Verdict,
 };
 use tictactoe::engine::Solver;
 use tictactoe::players::{Advisor, MinimaxAI, MoveChooser, Player, RandomAI};
@@ -71,7 +73,7 @@ fn main() {
         tally.proven,
         tally.guessed,
         if options.audit {
-            format!(", audited unsafe {}", tally.unsafe_moves)
+            format!(", audited as giving the value away {}", tally.unsafe_moves)
         } else {
             String::new()
         },
@@ -101,6 +103,8 @@ fn play(options: &Options, game_number: u64, side: Mark, tally: &mut Tally) -> S
     };
     let watched = |mark: Mark| options.against == "impossible" || mark == side;
     let mut game = Game::<BitBoard>::start(options.geometry, Mark::X);
+    // The same position as a plain board, kept beside the game for the audit.
+    let mut board = BitBoard::new(options.geometry);
     while !game.status().is_over() {
         let mover = game.to_move();
         let player = &mut players[usize::from(mover == Mark::O)];
@@ -110,6 +114,8 @@ fn play(options: &Options, game_number: u64, side: Mark, tally: &mut Tally) -> S
             .choose_move(&game)
             .expect("a move in a game in progress");
         let took = started.elapsed();
+        let before = board;
+        board.place(position, mover).expect("a legal move");
         game.play(position).expect("a legal move");
         if !watched(mover) {
             print!("{} ", position.number());
@@ -127,7 +133,11 @@ fn play(options: &Options, game_number: u64, side: Mark, tally: &mut Tally) -> S
             tally.proven += 1;
             "~"
         };
-        let audit = if options.audit && !exact && !game.status().is_over() && !safe(&game) {
+        let audit = if options.audit
+            && !exact
+            && !game.status().is_over()
+            && !keeps(&before, &board, game.to_move())
+        {
             tally.unsafe_moves += 1;
             "!"
         } else {
@@ -145,13 +155,13 @@ fn play(options: &Options, game_number: u64, side: Mark, tally: &mut Tally) -> S
     result
 }
 
-/// Whether the side to move (the one that did not just move) cannot force a win,
-/// proven by a solver of its own with no time limit.
-fn safe(game: &Game<BitBoard>) -> bool {
-    let board: &dyn Board = game.board();
-    let to_move = game.to_move();
-    let mut solver = Solver::new(board.geometry());
-    solver.can_force_win(board, to_move, to_move, None) == Some(false)
+/// Whether the move just played kept the mover's value as far as losing goes: the
+/// opponent, now to move, cannot force a win, or the mover was lost before it anyway.
+/// Proven by a solver of its own with no time limit.
+fn keeps(before: &BitBoard, after: &BitBoard, opponent: Mark) -> bool {
+    let mut solver = Solver::new(after.geometry());
+    solver.can_force_win(after, opponent, opponent, None) == Some(false)
+        || solver.value(before, opponent.opponent()) == Some(Verdict::Loss)
 }
 
 /// A player the example can both ask for advice and for a move.
