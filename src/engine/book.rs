@@ -192,6 +192,31 @@ mod tests {
         assert_eq!(x_wins, Some(false));
     }
 
+    /// Re-proves the book's second move of X after X in the centre and each reply of
+    /// O (the line Impossible as X plays): O cannot force a win after it.
+    #[test]
+    fn every_second_move_after_x_in_the_centre_is_proven_again() {
+        let geometry = seven_five();
+        let book = Book::of(geometry).unwrap();
+        let mut solver = Solver::new(geometry);
+        for reply in (0..49).filter(|&cell| cell != 24) {
+            let second = book.get(1 << 24, 1 << reply).unwrap().best;
+            let mut board = BitBoard::new(geometry);
+            for (cell, mark) in [(24, Mark::X), (reply, Mark::O)] {
+                board.place(geometry.position(cell).unwrap(), mark).unwrap();
+            }
+            for cell in (0..49).filter(|c| second & 1 << c != 0) {
+                board
+                    .place(geometry.position(cell).unwrap(), Mark::X)
+                    .unwrap();
+            }
+
+            let o_wins = solver.can_force_win(&board, Mark::O, Mark::O, None);
+
+            assert_eq!(o_wins, Some(false), "after O on {}", reply + 1);
+        }
+    }
+
     /// Every partial entry re-proven: the opponent cannot force a win after any reply
     /// listed. (The empty board's full entry is re-proven by the (7,7,5) test of
     /// tests/every_board.rs.) Minutes in a release build.
