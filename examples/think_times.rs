@@ -11,9 +11,9 @@
 //! solver of its own and no time limit: that the opponent cannot force a win after it.
 //!
 //! Each of Impossible's moves prints as `cell:ms`, then `~` when its advice was not
-//! exact (the moves were proven to keep the value but not all of them, or the verdict
-//! was not proven), or `?` when it took at least 90% of the budget: the solver had
-//! proven nothing within its 80% and the Estimator guessed. An opponent's move prints
+//! exact but its moves were proven (`moves_proven`: the verdict or the list was not
+//! settled in time), or `?` when they were not: the solver had proven nothing within
+//! its 80% and the Estimator guessed. An opponent's move prints
 //! as its cell alone. With `--audit`, a `!` follows an inexact move after which the
 //! opponent can force a win though the position before it was not lost: a move that
 //! gave the value away.
@@ -109,7 +109,9 @@ fn play(options: &Options, game_number: u64, side: Mark, tally: &mut Tally) -> S
         let mover = game.to_move();
         let player = &mut players[usize::from(mover == Mark::O)];
         let started = Instant::now();
-        let exact = player.advise(game.board(), mover).is_some_and(|a| a.exact);
+        let advice = player.advise(game.board(), mover);
+        let exact = advice.as_ref().is_some_and(|a| a.exact);
+        let proven = advice.as_ref().is_some_and(|a| a.moves_proven);
         let position = player
             .choose_move(&game)
             .expect("a move in a game in progress");
@@ -126,12 +128,12 @@ fn play(options: &Options, game_number: u64, side: Mark, tally: &mut Tally) -> S
         let mark = if exact {
             tally.exact += 1;
             ""
-        } else if took >= options.budget.mul_f64(0.9) {
-            tally.guessed += 1;
-            "?"
-        } else {
+        } else if proven {
             tally.proven += 1;
             "~"
+        } else {
+            tally.guessed += 1;
+            "?"
         };
         let audit = if options.audit
             && !exact

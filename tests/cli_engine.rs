@@ -35,8 +35,8 @@ fn analyze_answers_each_board_with_one_json_line() {
     assert_eq!(
         json_lines(&output.stdout),
         [
-            json!({"board":"XXOXOO...","status":"in_progress","to_move":"X","value":"win","plies":1,"best_moves":[7],"move":7,"exact":true}),
-            json!({"board":"XOX.O.X..","status":"in_progress","to_move":"O","value":"win","plies":1,"best_moves":[8],"move":8,"exact":true}),
+            json!({"board":"XXOXOO...","status":"in_progress","to_move":"X","value":"win","plies":1,"best_moves":[7],"move":7,"exact":true,"moves_proven":true}),
+            json!({"board":"XOX.O.X..","status":"in_progress","to_move":"O","value":"win","plies":1,"best_moves":[8],"move":8,"exact":true,"moves_proven":true}),
             json!({"board":"XXXOO....","status":"x_won"}),
         ]
     );

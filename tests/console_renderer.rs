@@ -278,6 +278,7 @@ fn an_estimate_says_it_is_not_proven() {
         plies: 47,
         best_moves: vec![cell(24), cell(32)],
         exact: false,
+        moves_proven: false,
     };
 
     let text = shown(|r| r.show_analysis(Mark::X, &estimate));
@@ -285,6 +286,25 @@ fn an_estimate_says_it_is_not_proven() {
     assert_eq!(
         text,
         "Not proven in the time allowed: the search found no forced win for either side.\nBest moves found: 24, 32.\n"
+    );
+}
+
+#[test]
+fn moves_proven_not_to_lose_say_so_and_that_no_more_was_settled() {
+    let cell = |n: usize| Geometry::new(7, 5).unwrap().position(n - 1).unwrap();
+    let proven_in_time = tictactoe::domain::Analysis {
+        verdict: tictactoe::domain::Verdict::Draw,
+        plies: 46,
+        best_moves: vec![cell(18), cell(32)],
+        exact: false,
+        moves_proven: true,
+    };
+
+    let text = shown(|r| r.show_analysis(Mark::X, &proven_in_time));
+
+    assert_eq!(
+        text,
+        "Proven not to lose; whether a win is there was not settled in the time allowed.\nSafe moves: 18, 32.\n"
     );
 }
 
@@ -301,6 +321,7 @@ fn analysis(
             .map(|&n| Geometry::classic().position(n - 1).unwrap())
             .collect(),
         exact: true,
+        moves_proven: true,
     }
 }
 

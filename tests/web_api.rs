@@ -445,6 +445,7 @@ async fn a_hint_names_the_best_cells_in_the_words_of_analyze() {
     assert_eq!(hint.json["best_moves"], json!([3]));
     assert_eq!(hint.json["value"], "loss", "X forks with 5 whatever O does");
     assert_eq!(hint.json["exact"], true);
+    assert_eq!(hint.json["moves_proven"], true);
     assert_eq!(out_of_turn.status, StatusCode::CONFLICT);
 }
 

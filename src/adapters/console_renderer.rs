@@ -359,6 +359,11 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
                 ),
                 "Best move",
             ),
+            Verdict::Draw if !analysis.exact && analysis.moves_proven => (
+                "Proven not to lose; whether a win is there was not settled in the time allowed."
+                    .to_string(),
+                "Safe move",
+            ),
             Verdict::Draw if !analysis.exact => (
                 "Not proven in the time allowed: the search found no forced win for either side."
                     .to_string(),

@@ -49,6 +49,7 @@ enum ReportJson<'a> {
         #[serde(rename = "move")]
         choice: usize,
         exact: bool,
+        moves_proven: bool,
     },
     Finished {
         board: String,
@@ -77,6 +78,7 @@ pub fn report_json(report: &Report) -> String {
             best_moves: analysis.best_moves.iter().map(|p| p.number()).collect(),
             choice: choice.number(),
             exact: analysis.exact,
+            moves_proven: analysis.moves_proven,
         },
         Report::Finished { board, outcome } => ReportJson::Finished {
             board: layout_of(board),

@@ -674,6 +674,7 @@ mod tests {
             plies: 7,
             best_moves: vec![cell(5)],
             exact: true,
+            moves_proven: true,
         };
         let mut advisor = MockAdvisor::new();
         advisor

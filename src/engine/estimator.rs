@@ -119,6 +119,7 @@ impl Estimator {
                 .filter(|p| best & p.bit() != 0)
                 .collect(),
             exact,
+            moves_proven: exact,
         }
     }
 

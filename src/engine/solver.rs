@@ -151,6 +151,8 @@ impl Solver {
                 .filter(|p| outcome.best & p.bit() != 0)
                 .collect(),
             exact: outcome.exact,
+            // The prover and the book list only moves they proved; negamax is exact.
+            moves_proven: true,
         })
     }
 

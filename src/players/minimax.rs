@@ -147,6 +147,7 @@ impl<R: Rng> MinimaxAI<R> {
                     plies: board.empty_cells().len(),
                     best_moves,
                     exact: false,
+                    moves_proven: false,
                 })
             }
             Search::Exact {
@@ -291,7 +292,10 @@ mod tests {
         let advice = ai.advise(&board(7, 4, &layout), Mark::X).unwrap();
 
         assert_eq!(numbers(&advice.best_moves), [11]);
-        assert!(!advice.exact, "an estimate, not a proof");
+        assert!(
+            !advice.exact && !advice.moves_proven,
+            "an estimate, not a proof"
+        );
     }
 
     #[rstest::rstest]
@@ -309,6 +313,21 @@ mod tests {
             advised, 49,
             "the hint still lists every move that keeps the draw"
         );
+    }
+
+    #[test]
+    fn out_of_time_on_7x7_with_five_in_a_row_x_plays_a_proven_second_move_after_the_centre() {
+        // X in the centre, O on 1: the book's second move (src/engine/book/7x7x5.txt).
+        let layout = format!("o{}x{}", ".".repeat(23), ".".repeat(24));
+        let mut ai = hurried(time_runs_out_at_once(Duration::from_secs(60)));
+
+        let advice = ai.advise(&board(7, 5, &layout), Mark::X).unwrap();
+
+        assert!(
+            advice.moves_proven,
+            "a proven move, not the Estimator's guess"
+        );
+        assert_eq!(numbers(&advice.best_moves), [18]);
     }
 
     #[test]

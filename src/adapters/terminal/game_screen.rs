@@ -535,6 +535,9 @@ fn hint_line(mark: Mark, analysis: &Analysis) -> String {
             analysis.plies.div_ceil(2)
         ),
         Verdict::Draw if analysis.exact => format!("A draw with best play: {cells} keep it."),
+        Verdict::Draw if analysis.moves_proven => {
+            format!("Proven not to lose: {cells}; a win was not ruled out in time.")
+        }
         Verdict::Draw => format!("Not proven in time; the best found: {cells}."),
         Verdict::Loss => {
             format!("Every move loses against perfect play; {cells} hold out longest.")
@@ -548,4 +551,45 @@ fn capitalised(text: &str) -> String {
         .next()
         .map(|first| first.to_uppercase().chain(chars).collect())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod hint_line_tests {
+    use super::*;
+    use crate::domain::Geometry;
+
+    fn draw(exact: bool, moves_proven: bool) -> Analysis {
+        let geometry = Geometry::new(7, 5).unwrap();
+        Analysis {
+            verdict: Verdict::Draw,
+            plies: 46,
+            best_moves: vec![geometry.position(17).unwrap()],
+            exact,
+            moves_proven,
+        }
+    }
+
+    #[test]
+    fn a_proven_draw_says_which_moves_keep_it() {
+        let line = hint_line(Mark::X, &draw(true, true));
+
+        assert_eq!(line, "A draw with best play: 18 keep it.");
+    }
+
+    #[test]
+    fn moves_proven_in_time_are_called_safe_and_no_more() {
+        let line = hint_line(Mark::X, &draw(false, true));
+
+        assert_eq!(
+            line,
+            "Proven not to lose: 18; a win was not ruled out in time."
+        );
+    }
+
+    #[test]
+    fn an_estimate_says_it_is_not_proven() {
+        let line = hint_line(Mark::X, &draw(false, false));
+
+        assert_eq!(line, "Not proven in time; the best found: 18.");
+    }
 }

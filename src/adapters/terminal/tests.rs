@@ -242,6 +242,7 @@ fn a_hint_lights_up_the_cells_the_advisor_recommends() {
                 plies: 9,
                 best_moves: vec![cell(geometry, 1), cell(geometry, 9)],
                 exact: true,
+                moves_proven: true,
             })
         });
     let mut game = people(geometry).advised_by(Box::new(advisor));

@@ -224,6 +224,8 @@ pub struct HintJson {
     pub plies: usize,
     pub best_moves: Vec<usize>,
     pub exact: bool,
+    /// Every move listed is proven (see `Analysis::moves_proven`).
+    pub moves_proven: bool,
 }
 
 impl From<&Analysis> for HintJson {
@@ -233,6 +235,7 @@ impl From<&Analysis> for HintJson {
             plies: analysis.plies,
             best_moves: analysis.best_moves.iter().map(|p| p.number()).collect(),
             exact: analysis.exact,
+            moves_proven: analysis.moves_proven,
         }
     }
 }

@@ -191,7 +191,11 @@ async function askHint() {
   if (!token) throw new Error("A hint is for the player whose turn it is.");
   const hint = await api("POST", `/api/games/${view.id}/hint`, token);
   view.hint = hint.best_moves;
-  const verdict = { win: "you can win", draw: "best play draws", loss: "best play still loses" }[hint.value];
+  const verdict = hint.exact
+    ? { win: "you can win", draw: "best play draws", loss: "best play still loses" }[hint.value]
+    : hint.moves_proven
+      ? "proven not to lose; not settled further in time"
+      : "a best guess: not proven in time";
   const cells = hint.best_moves.join(", ");
   $("message").textContent = `Hint: ${hint.best_moves.length > 1 ? "cells" : "cell"} ${cells} (${verdict}).`;
   render(game);
