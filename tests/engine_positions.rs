@@ -55,6 +55,28 @@ fn the_solver_has_nothing_to_say_about_a_finished_game() {
     assert_eq!(solver.analyze(&board("xox/xoo/oxx"), Mark::X), None);
 }
 
+#[test]
+fn the_verdict_alone_is_nothing_once_the_game_is_over() {
+    let mut solver = Solver::new(Geometry::classic());
+
+    assert_eq!(solver.value(&board("xxx/oo./..."), Mark::O), None);
+    assert_eq!(solver.value(&board("xox/xoo/oxx"), Mark::X), None);
+}
+
+#[test]
+fn whether_a_side_can_force_a_win_is_not_asked_once_the_game_is_over() {
+    let mut solver = Solver::new(Geometry::classic());
+
+    assert_eq!(
+        solver.can_force_win(&board("xxx/oo./..."), Mark::X, Mark::O, None),
+        None
+    );
+    assert_eq!(
+        solver.can_force_win(&board("xox/xoo/oxx"), Mark::X, Mark::X, None),
+        None
+    );
+}
+
 #[rstest]
 #[case::easy_takes_a_win(1, "xx./oo./...", Mark::X, &[3])]
 #[case::easy_does_not_block(1, "x../oo./x..", Mark::X, &[2, 3, 6, 8, 9])]
