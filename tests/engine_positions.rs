@@ -63,6 +63,20 @@ fn the_verdict_alone_is_nothing_once_the_game_is_over() {
     assert_eq!(solver.value(&board("xox/xoo/oxx"), Mark::X), None);
 }
 
+#[rstest]
+#[case::x_to_move_completes_its_row(Mark::X, Some(true))]
+#[case::o_to_move_blocks_it_in_time(Mark::O, Some(false))]
+fn whether_x_can_force_a_win_depends_on_who_is_to_move(
+    #[case] to_move: Mark,
+    #[case] x_wins: Option<bool>,
+) {
+    let mut solver = Solver::new(Geometry::classic());
+
+    let answer = solver.can_force_win(&board("xx./o../..o"), Mark::X, to_move, None);
+
+    assert_eq!(answer, x_wins);
+}
+
 #[test]
 fn whether_a_side_can_force_a_win_is_not_asked_once_the_game_is_over() {
     let mut solver = Solver::new(Geometry::classic());
