@@ -48,6 +48,19 @@ fn the_solver_finds_the_verdict_the_length_and_every_best_move(
 }
 
 #[test]
+fn a_lost_position_is_played_for_the_slowest_loss() {
+    // 4 x 4, three in a row, O to move: X wins whatever O does. Most of O's moves do
+    // not lose at once, but only 2 and 5 put the loss off longest.
+    let geometry = Geometry::new(4, 3).unwrap();
+    let board = fill_from_layout(BitBoard::new(geometry), "o.../.x.o/...x/..x.").unwrap();
+
+    let analysis = Solver::new(geometry).analyze(&board, Mark::O).unwrap();
+
+    assert_eq!(analysis.verdict, Verdict::Loss);
+    assert_eq!(numbers(&analysis.best_moves), [2, 5]);
+}
+
+#[test]
 fn the_solver_has_nothing_to_say_about_a_finished_game() {
     let mut solver = Solver::new(Geometry::classic());
 
