@@ -61,6 +61,18 @@ fn a_lost_position_is_played_for_the_slowest_loss() {
 }
 
 #[test]
+fn a_quick_win_on_a_board_still_mostly_empty_is_measured_exactly() {
+    // 4 x 4, three in a row, X to move with 12 cells empty: X wins with its second
+    // move (3 plies), the earliest its lines allow.
+    let geometry = Geometry::new(4, 3).unwrap();
+    let board = fill_from_layout(BitBoard::new(geometry), "xo../o.../...x/....").unwrap();
+
+    let analysis = Solver::new(geometry).analyze(&board, Mark::X).unwrap();
+
+    assert_eq!((analysis.verdict, analysis.plies), (Verdict::Win, 3));
+}
+
+#[test]
 fn the_solver_has_nothing_to_say_about_a_finished_game() {
     let mut solver = Solver::new(Geometry::classic());
 
