@@ -48,11 +48,72 @@ fn the_solver_finds_the_verdict_the_length_and_every_best_move(
 }
 
 #[test]
+fn a_lost_position_is_played_for_the_slowest_loss() {
+    // 4 x 4, three in a row, O to move: X wins whatever O does. Most of O's moves do
+    // not lose at once, but only 2 and 5 put the loss off longest.
+    let geometry = Geometry::new(4, 3).unwrap();
+    let board = fill_from_layout(BitBoard::new(geometry), "o.../.x.o/...x/..x.").unwrap();
+
+    let analysis = Solver::new(geometry).analyze(&board, Mark::O).unwrap();
+
+    assert_eq!(analysis.verdict, Verdict::Loss);
+    assert_eq!(numbers(&analysis.best_moves), [2, 5]);
+}
+
+#[test]
+fn a_quick_win_on_a_board_still_mostly_empty_is_measured_exactly() {
+    // 4 x 4, three in a row, X to move with 12 cells empty: X wins with its second
+    // move (3 plies), the earliest its lines allow.
+    let geometry = Geometry::new(4, 3).unwrap();
+    let board = fill_from_layout(BitBoard::new(geometry), "xo../o.../...x/....").unwrap();
+
+    let analysis = Solver::new(geometry).analyze(&board, Mark::X).unwrap();
+
+    assert_eq!((analysis.verdict, analysis.plies), (Verdict::Win, 3));
+}
+
+#[test]
 fn the_solver_has_nothing_to_say_about_a_finished_game() {
     let mut solver = Solver::new(Geometry::classic());
 
     assert_eq!(solver.analyze(&board("xxx/oo./..."), Mark::O), None);
     assert_eq!(solver.analyze(&board("xox/xoo/oxx"), Mark::X), None);
+}
+
+#[test]
+fn the_verdict_alone_is_nothing_once_the_game_is_over() {
+    let mut solver = Solver::new(Geometry::classic());
+
+    assert_eq!(solver.value(&board("xxx/oo./..."), Mark::O), None);
+    assert_eq!(solver.value(&board("xox/xoo/oxx"), Mark::X), None);
+}
+
+#[rstest]
+#[case::x_to_move_completes_its_row(Mark::X, Some(true))]
+#[case::o_to_move_blocks_it_in_time(Mark::O, Some(false))]
+fn whether_x_can_force_a_win_depends_on_who_is_to_move(
+    #[case] to_move: Mark,
+    #[case] x_wins: Option<bool>,
+) {
+    let mut solver = Solver::new(Geometry::classic());
+
+    let answer = solver.can_force_win(&board("xx./o../..o"), Mark::X, to_move, None);
+
+    assert_eq!(answer, x_wins);
+}
+
+#[test]
+fn whether_a_side_can_force_a_win_is_not_asked_once_the_game_is_over() {
+    let mut solver = Solver::new(Geometry::classic());
+
+    assert_eq!(
+        solver.can_force_win(&board("xxx/oo./..."), Mark::X, Mark::O, None),
+        None
+    );
+    assert_eq!(
+        solver.can_force_win(&board("xox/xoo/oxx"), Mark::X, Mark::X, None),
+        None
+    );
 }
 
 #[rstest]

@@ -73,3 +73,58 @@ impl Lookahead {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{BitBoard, fill_from_layout};
+
+    fn board(size: usize, win: usize, layout: &str) -> BitBoard {
+        fill_from_layout(BitBoard::new(Geometry::new(size, win).unwrap()), layout).unwrap()
+    }
+
+    fn indices(cells: &[Position]) -> Vec<usize> {
+        cells.iter().map(|p| p.index()).collect()
+    }
+
+    #[test]
+    fn a_lookahead_reports_the_shape_it_was_made_for() {
+        // The players keep a lookahead across games only while its shape is the board's.
+        let geometry = Geometry::new(5, 4).unwrap();
+
+        let lookahead = Lookahead::new(geometry, 2);
+
+        assert_eq!(lookahead.geometry(), geometry);
+    }
+
+    #[test]
+    fn a_won_game_leaves_no_move() {
+        let lookahead = Lookahead::new(Geometry::classic(), 2);
+
+        let moves = lookahead.best_moves(&board(3, 3, "xxx/oo./..."), Mark::O);
+
+        assert_eq!(moves, Vec::new());
+    }
+
+    #[test]
+    fn three_moves_deep_a_win_now_comes_before_a_win_later() {
+        // 3 x 3, X to move with two threats (cells 2 and 6): either wins now, while
+        // the last empty cell (8) wins only two plies later.
+        let lookahead = Lookahead::new(Geometry::classic(), 3);
+
+        let moves = lookahead.best_moves(&board(3, 3, "xx./xoo/.o."), Mark::X);
+
+        assert_eq!(indices(&moves), [2, 6]);
+    }
+
+    #[test]
+    fn three_moves_deep_a_fork_is_found() {
+        // 4 x 4, three in a row: X on cell 5 and to move; O in the two bottom corners.
+        // X on 6 threatens 4 and 7, X on 9 threatens 1 and 13: O blocks only one.
+        let lookahead = Lookahead::new(Geometry::new(4, 3).unwrap(), 3);
+
+        let moves = lookahead.best_moves(&board(4, 3, "..../.x../..../o..o"), Mark::X);
+
+        assert_eq!(indices(&moves), [6, 9]);
+    }
+}

@@ -906,4 +906,63 @@ mod tests {
         }
         assert!(checked > 50, "only {checked} positions");
     }
+
+    /// The cells of `cells`, one bit each.
+    fn each(cells: u64) -> impl Iterator<Item = u64> {
+        (0..64)
+            .map(|c| 1u64 << c)
+            .filter(move |bit| cells & bit != 0)
+    }
+
+    /// What a zone promises (see [`Zone`]): when the attacker cannot win, giving it
+    /// extra marks on empty cells outside the zone of that answer (one or two, in every
+    /// way that completes no line) still leaves it unable to win within the same depth.
+    #[rstest::rstest]
+    #[case::four_on_5x5(5, 4, 13)]
+    #[case::five_on_6x6(6, 5, 24)]
+    fn extra_attacker_marks_outside_a_zone_leave_the_attacker_unable_to_win(
+        #[case] size: usize,
+        #[case] win: usize,
+        #[case] stones: u32,
+    ) {
+        let shape = Shape::new(Geometry::new(size, win).unwrap());
+        let complete = |marks: u64| {
+            (shape.masks().iter()).any(|&mask| (marks & mask).count_ones() == shape.win_length())
+        };
+        let mut memo = HashMap::new();
+        let mut checked = 0;
+        for seed in 0..100 {
+            let Some((x, o)) = random_position(&shape, stones, seed) else {
+                continue;
+            };
+            let mut prover = Prover::new(shape.geometry);
+            for (a, d, attacker_to_move) in [(x, o, false), (o, x, true)] {
+                for depth in [1, 2, 3, UNBOUNDED] {
+                    if prover.wins(a, d, attacker_to_move, depth, None) != Some(false) {
+                        continue;
+                    }
+                    let outside = shape.all & !(a | d | prover.zone);
+                    for first in each(outside) {
+                        for second in each(outside & !(first - 1)) {
+                            let more = a | first | second;
+                            if complete(more) {
+                                continue;
+                            }
+
+                            let wins =
+                                plain_wins(&shape, (more, d, attacker_to_move, depth), &mut memo);
+
+                            assert!(
+                                !wins,
+                                "{a:#x} {d:#x} {attacker_to_move} {depth}: zone {:#x}, more {more:#x}",
+                                prover.zone
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000, "only {checked} checks");
+    }
 }
