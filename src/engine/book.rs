@@ -92,8 +92,8 @@ impl Book {
     }
 
     /// The moves of `me` here after which the book answers every reply of `opp`: on
-    /// (7,7,5), X in the centre. No cell if there is none (2,352 look-ups on the
-    /// empty board).
+    /// (7,7,5), X in the centre. No cell if there is none (at most 2,352
+    /// look-ups on the empty board).
     pub fn follows(&self, me: u64, opp: u64, empty: u64) -> u64 {
         let cells = |set: u64| (0..64).map(|c| 1u64 << c).filter(move |bit| set & bit != 0);
         cells(empty)

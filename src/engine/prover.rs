@@ -156,7 +156,8 @@ impl Prover {
     ///
     /// The order puts safety first, for a player with a second to think:
     ///
-    /// 1. a short win (within [`SHALLOW`] moves): quick to find, and never missed;
+    /// 1. a short win (within [`SHALLOW`] moves), with at most a quarter of the time:
+    ///    quick to find, so that a gift from the opponent is not missed;
     /// 2. one move proven not to lose, each candidate given at most half the time left,
     ///    so that one hard proof does not starve the others: with it in hand, what is
     ///    played is never a guess (on (7,7,5) one candidate in a few can take seconds
