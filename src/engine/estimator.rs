@@ -264,4 +264,40 @@ mod tests {
         assert_eq!((analysis.verdict, analysis.plies), (Verdict::Loss, 2));
         assert!(analysis.exact);
     }
+
+    #[test]
+    fn an_estimator_reports_the_shape_it_was_made_for() {
+        let estimator = Estimator::new(geometry(5, 4));
+
+        assert_eq!(estimator.geometry(), geometry(5, 4));
+    }
+
+    #[test]
+    fn a_finished_game_has_no_estimate() {
+        let clock = still_clock();
+        let mut estimator = Estimator::new(Geometry::classic());
+        let won = fill_from_layout(BitBoard::new(Geometry::classic()), "xxx/oo./...").unwrap();
+        let full = fill_from_layout(BitBoard::new(Geometry::classic()), "xox/xoo/oxx").unwrap();
+
+        let deadline = || Deadline::after(&clock, Duration::from_secs(1));
+
+        assert!(estimator.estimate(&won, Mark::O, deadline()).is_none());
+        assert!(estimator.estimate(&full, Mark::X, deadline()).is_none());
+    }
+
+    #[test]
+    fn a_win_on_the_move_is_taken() {
+        // 4 x 4, three in a row: X to move completes its row at cell 2.
+        let board = fill_from_layout(BitBoard::new(geometry(4, 3)), "xx../oo../..../....").unwrap();
+        let clock = still_clock();
+        let deadline = Deadline::after(&clock, Duration::from_secs(1));
+
+        let analysis = Estimator::new(geometry(4, 3))
+            .estimate(&board, Mark::X, deadline)
+            .unwrap();
+
+        assert_eq!((analysis.verdict, analysis.plies), (Verdict::Win, 1));
+        let best: Vec<usize> = analysis.best_moves.iter().map(|p| p.index()).collect();
+        assert_eq!(best, [2]);
+    }
 }

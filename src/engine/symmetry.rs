@@ -224,4 +224,26 @@ mod tests {
 
         assert_eq!(back, cells);
     }
+
+    #[rstest]
+    #[case::classic(3, 3)]
+    #[case::four_by_four_full_rows(4, 4)]
+    #[case::five_by_five_four_in_a_row(5, 4)]
+    #[case::seven_by_seven_five_in_a_row(7, 5)]
+    fn every_symmetry_maps_each_line_onto_a_line(#[case] size: usize, #[case] win: usize) {
+        let geometry = Geometry::new(size, win).unwrap();
+        let symmetries = Symmetries::of(geometry);
+        let lines: std::collections::HashSet<u64> = geometry.line_masks().iter().copied().collect();
+
+        for symmetry in 0..symmetries.len() {
+            for &line in &lines {
+                let image = symmetries.apply(symmetry, line);
+
+                assert!(
+                    lines.contains(&image),
+                    "{symmetry}: {line:#x} to {image:#x}"
+                );
+            }
+        }
+    }
 }
