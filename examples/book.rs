@@ -62,9 +62,7 @@ fn main() {
         board.place(first, Mark::X).expect("an empty cell");
         let here = (geometry.row_of(first), geometry.col_of(first));
         let known = found.iter().find_map(|&(cell, reply, all)| {
-            (0..8)
-                .find(|&s| symmetry(s, cell) == here)
-                .map(|s| (reply.map(|r| symmetry(s, r)), all))
+            onto(cell, here).map(|s| (reply.map(|r| symmetry(s, r)), all))
         });
         if let Some((reply, all)) = known {
             let Some((row, col)) = reply else {
@@ -141,11 +139,9 @@ fn second_moves_after_the_centre(solver: &mut Solver, clock: &SystemClock, geome
     let mut answered: Vec<(Cell, Option<Cell>)> = Vec::new();
     for reply in geometry.positions().filter(|&p| p != centre) {
         let here = cell_of(reply);
-        let known = answered.iter().find_map(|&(cell, second)| {
-            (0..8)
-                .find(|&s| symmetry(s, cell) == here)
-                .map(|s| second.map(|m| symmetry(s, m)))
-        });
+        let known = answered
+            .iter()
+            .find_map(|&(cell, second)| onto(cell, here).map(|s| second.map(|m| symmetry(s, m))));
         let second = match known {
             Some(second) => second.map(at),
             None => {
@@ -197,6 +193,11 @@ fn numbers(board: &BitBoard) -> String {
         .map(|p| p.number().to_string())
         .collect();
     cells.join(",")
+}
+
+/// A symmetry of the board that maps `from` onto `to`, if there is one.
+fn onto(from: Cell, to: Cell) -> Option<usize> {
+    (0..8).find(|&s| symmetry(s, from) == to)
 }
 
 /// One of the eight rotations and reflections of the 7 x 7 board, on a (row, column).
