@@ -203,16 +203,17 @@ impl<R: Rng + Send> MoveChooser for MinimaxAI<R> {
         let best = last
             .as_ref()
             .map_or(&[][..], |(_, analysis)| &analysis.best_moves);
-        let preferred: Vec<Position> = best
-            .iter()
-            .copied()
-            .filter(|p| followed.contains(p))
-            .collect();
-        if preferred.is_empty() {
-            best.choose(rng).copied()
-        } else {
-            preferred.choose(rng).copied()
+        if !followed.is_empty() {
+            let preferred: Vec<Position> = best
+                .iter()
+                .copied()
+                .filter(|p| followed.contains(p))
+                .collect();
+            if let Some(&choice) = preferred.choose(rng) {
+                return Some(choice);
+            }
         }
+        best.choose(rng).copied()
     }
 }
 
