@@ -84,16 +84,7 @@ fn main() {
                 .max((geometry.col_of(p) as i32 - geometry.col_of(first) as i32).abs());
             (near > 1, distance(p), p.index())
         });
-        let reply = replies
-            .iter()
-            .copied()
-            .filter(|&r| r != first)
-            .find(|&reply| {
-                let mut after = board;
-                after.place(reply, Mark::O).expect("an empty cell");
-                let deadline = Deadline::after(&clock, Duration::from_secs(20));
-                solver.can_force_win(&after, Mark::X, Mark::X, Some(&deadline)) == Some(false)
-            });
+        let reply = first_holding(&mut solver, &clock, &board, &replies, Mark::O, 20);
         let Some(reply) = reply else {
             eprintln!("no reply proven after X on {}", first.number());
             found.push((here, None, false));
@@ -139,6 +130,9 @@ fn second_moves_after_the_centre(solver: &mut Solver, clock: &SystemClock, geome
     let mut answered: Vec<(Cell, Option<Cell>)> = Vec::new();
     for reply in geometry.positions().filter(|&p| p != centre) {
         let here = cell_of(reply);
+        let mut board = BitBoard::new(geometry);
+        board.place(centre, Mark::X).expect("an empty cell");
+        board.place(reply, Mark::O).expect("an empty cell");
         let known = answered
             .iter()
             .find_map(|&(cell, second)| onto(cell, here).map(|s| second.map(|m| symmetry(s, m))));
@@ -146,20 +140,7 @@ fn second_moves_after_the_centre(solver: &mut Solver, clock: &SystemClock, geome
             Some(second) => second.map(at),
             None => {
                 let started = Instant::now();
-                let mut board = BitBoard::new(geometry);
-                board.place(centre, Mark::X).expect("an empty cell");
-                board.place(reply, Mark::O).expect("an empty cell");
-                let second = candidates
-                    .iter()
-                    .copied()
-                    .filter(|&m| m != reply)
-                    .find(|&m| {
-                        let mut after = board;
-                        after.place(m, Mark::X).expect("an empty cell");
-                        let deadline = Deadline::after(clock, Duration::from_secs(10));
-                        solver.can_force_win(&after, Mark::O, Mark::O, Some(&deadline))
-                            == Some(false)
-                    });
+                let second = first_holding(solver, clock, &board, &candidates, Mark::X, 10);
                 eprintln!(
                     "X on {}, O on {}: X on {:?}, {:.1?}",
                     centre.number(),
@@ -175,11 +156,31 @@ fn second_moves_after_the_centre(solver: &mut Solver, clock: &SystemClock, geome
             eprintln!("no second move proven after O on {}", reply.number());
             continue;
         };
-        let mut board = BitBoard::new(geometry);
-        board.place(centre, Mark::X).expect("an empty cell");
-        board.place(reply, Mark::O).expect("an empty cell");
         println!("{} draw some {}", layout_of(&board), second.number());
     }
+}
+
+/// The first of `candidates` (those still empty) after which `mover`'s opponent, to
+/// move, is proven within `seconds` unable to force a win.
+fn first_holding(
+    solver: &mut Solver,
+    clock: &SystemClock,
+    board: &BitBoard,
+    candidates: &[Position],
+    mover: Mark,
+    seconds: u64,
+) -> Option<Position> {
+    let opponent = mover.opponent();
+    candidates
+        .iter()
+        .copied()
+        .filter(|&m| board.mark_at(m).is_none())
+        .find(|&m| {
+            let mut after = *board;
+            after.place(m, mover).expect("an empty cell");
+            let deadline = Deadline::after(clock, Duration::from_secs(seconds));
+            solver.can_force_win(&after, opponent, opponent, Some(&deadline)) == Some(false)
+        })
 }
 
 /// A cell as (row, column).
