@@ -8,10 +8,11 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use tictactoe::app::simulate;
-use tictactoe::domain::{BitBoard, Board, Geometry, Mark, fill_from_layout};
-use tictactoe::engine::Solver;
-use tictactoe::players::{ComputerFactory, Level, StandardComputers};
+use tictactoe_core::domain::{BitBoard, Board, Geometry, Mark, fill_from_layout};
+use tictactoe_core::play::simulate;
+use tictactoe_core::players::{ComputerFactory, Level};
+use tictactoe_engine::Solver;
+use tictactoe_players::StandardComputers;
 
 fn impossible_on_the_empty_board(c: &mut Criterion) {
     let board = BitBoard::new(Geometry::classic());

@@ -14,8 +14,8 @@
 
 use std::time::{Duration, Instant};
 
-use tictactoe::domain::{BitBoard, Board, Geometry, Mark, Position, layout_of};
-use tictactoe::engine::{Deadline, Solver, SystemClock};
+use tictactoe_core::domain::{BitBoard, Board, Geometry, Mark, Position, layout_of};
+use tictactoe_engine::{Deadline, Solver, SystemClock};
 
 fn main() {
     let geometry = Geometry::new(7, 5).expect("a board the menu offers");

@@ -4,8 +4,8 @@
 //!     cargo run --release --example prove -- 7 5 25 18    # (7,7,5), X on 25, O on 18
 //!     ATTACKER=O cargo run --release --example prove -- 7 5 2
 use std::time::Instant;
-use tictactoe::domain::{BitBoard, Board, Geometry, Mark};
-use tictactoe::engine::Solver;
+use tictactoe_core::domain::{BitBoard, Board, Geometry, Mark};
+use tictactoe_engine::Solver;
 
 fn main() {
     let args: Vec<usize> = std::env::args()

@@ -8,8 +8,8 @@
 
 use std::time::Instant;
 
-use tictactoe::domain::{BitBoard, Geometry, Mark};
-use tictactoe::engine::Solver;
+use tictactoe_core::domain::{BitBoard, Geometry, Mark};
+use tictactoe_engine::Solver;
 
 fn main() {
     let numbers: Vec<usize> = std::env::args()

@@ -22,12 +22,13 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use tictactoe::domain::{
+use tictactoe_core::domain::{
     Analysis, BitBoard, Board, Game, GameState, GameStatus, Geometry, Mark, PlayerName, Position,
     Verdict,
 };
-use tictactoe::engine::Solver;
-use tictactoe::players::{Advisor, MinimaxAI, MoveChooser, Player, RandomAI};
+use tictactoe_core::players::{Advisor, MoveChooser, Player};
+use tictactoe_engine::Solver;
+use tictactoe_players::{MinimaxAI, RandomAI};
 
 struct Options {
     geometry: Geometry,

@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use tictactoe::domain::{Geometry, GeometryError, Mark, excerpt};
-use tictactoe::players::PlayerSpec;
+use tictactoe_core::domain::{Geometry, GeometryError, Mark, excerpt};
+use tictactoe_core::players::PlayerSpec;
 
 #[derive(Debug, Parser)]
 #[command(

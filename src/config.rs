@@ -9,10 +9,11 @@ use std::net::IpAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use tictactoe::app::Settings;
-use tictactoe::domain::{Geometry, Mark};
-use tictactoe::players::{Level, MinimaxAI, PlayerSpec};
-use tictactoe::ports::StoreError;
+use tictactoe_core::domain::{Geometry, Mark};
+use tictactoe_core::play::Settings;
+use tictactoe_core::players::{Level, PlayerSpec};
+use tictactoe_core::ports::StoreError;
+use tictactoe_players::MinimaxAI;
 
 use crate::cli::{AnalyzeArgs, Cli, Command, PlayArgs, ScoresArgs, ServeArgs, SimulateArgs};
 

@@ -18,15 +18,18 @@ use clap::{CommandFactory, Parser};
 use indicatif::{ProgressBar, ProgressDrawTarget};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use tictactoe::adapters::terminal::{Ending, Start, run_full_screen};
-use tictactoe::adapters::{
-    ConsoleInput, ConsoleRenderer, JsonFileStore, discard_terminal_input, report_json,
-    scoreboard_json, tally_json, web,
+use tictactoe_console::{
+    ConsoleInput, ConsoleRenderer, GameEnd, Input, InputHandler, Renderer, Session,
+    discard_terminal_input,
 };
-use tictactoe::app::{Analyzer, GameEnd, Report, Session, Tally, analyze_all};
-use tictactoe::domain::{Geometry, Mark};
-use tictactoe::players::{ComputerFactory, Level, MinimaxAI, StandardComputers};
-use tictactoe::ports::{Input, InputHandler, Renderer, Reset, ScoreStore, StoreError};
+use tictactoe_core::domain::{Geometry, Mark};
+use tictactoe_core::play::{Analyzer, Report, Tally, analyze_all};
+use tictactoe_core::players::{ComputerFactory, Level};
+use tictactoe_core::ports::{Reset, ScoreStore, StoreError};
+use tictactoe_json::{report_json, scoreboard_json, tally_json};
+use tictactoe_json_store::JsonFileStore;
+use tictactoe_players::{MinimaxAI, StandardComputers};
+use tictactoe_terminal::{Ending, Start, run_full_screen};
 
 use crate::cli::Cli;
 use crate::config::{Config, ConfigError, Confirm, Scoreboard, Task, UsageError};
@@ -188,9 +191,10 @@ fn serve(
         let stop = stop_signal();
         let listener = tokio::net::TcpListener::bind(address).await?;
         println!("Serving Tic Tac Toe on http://{}", listener.local_addr()?);
-        let store = Arc::new(web::GroupCommit::new(store));
-        let games = web::Games::new(store, Box::new(computers), web::Limits::default());
-        web::serve(listener, games, stop).await
+        let store = Arc::new(tictactoe_web::GroupCommit::new(store));
+        let games =
+            tictactoe_web::Games::new(store, Box::new(computers), tictactoe_web::Limits::default());
+        tictactoe_web::serve(listener, games, stop).await
     })?;
     eprintln!("tictactoe: server stopped");
     Ok(ExitCode::SUCCESS)
@@ -364,7 +368,7 @@ fn simulate(
     bar.set_length(games);
     let bar_allowed = io::stderr().is_terminal();
     let started = Instant::now();
-    let tally: Tally = tictactoe::app::simulate(players, geometry, first, games, |done| {
+    let tally: Tally = tictactoe_core::play::simulate(players, geometry, first, games, |done| {
         if done.is_multiple_of(256) {
             if bar_allowed && bar.is_hidden() && started.elapsed() > Duration::from_millis(500) {
                 bar.set_draw_target(ProgressDrawTarget::stderr());

@@ -1,0 +1,131 @@
+//! The line console's ports: what it shows ([`Renderer`]) and what it reads
+//! ([`InputHandler`]). The console's game loop and menus are written against these, so
+//! they can be tested with mocks; `main.rs` plugs in the real terminal.
+//!
+//! The renderer is told *what* happened, as typed values; *how* it reads is its own
+//! business. That is also what makes the mocks precise: a test can say "the renderer
+//! was told that cell 5 is taken", not "some text containing 5 was printed".
+
+use thiserror::Error;
+
+use tictactoe_core::domain::{
+    Analysis, Board, FinishedGame, Geometry, Mark, NameError, PlayerName, Position, PositionError,
+    Refusal, Scoreboard,
+};
+
+/// What the program is asking a person for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Prompt {
+    /// A human's move.
+    Move {
+        name: PlayerName,
+        mark: Mark,
+        geometry: Geometry,
+    },
+    /// Human vs Human, Human vs Computer or Computer vs Computer.
+    Mode,
+    /// Which side the person plays against the computer.
+    Side,
+    /// The level of the computer playing `mark`.
+    Level { mark: Mark },
+    /// The name of the human playing `mark`; an empty answer takes `default`.
+    Name { mark: Mark, default: PlayerName },
+    /// Which mark moves first.
+    FirstMover,
+    /// The board size.
+    Size,
+    /// How many in a row win on a `size` x `size` board.
+    Win { size: usize },
+    /// What to do after a game.
+    PlayAgain,
+}
+
+/// Something a person typed that could not be used, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Problem {
+    #[error("{0}")]
+    Position(#[from] PositionError),
+    /// The game refused what was asked.
+    #[error("{0}")]
+    Refused(#[from] Refusal),
+    #[error("{0}")]
+    Name(#[from] NameError),
+    #[error("\"{given}\" is not one of the choices: type {expected}")]
+    Choice { given: String, expected: String },
+    #[error("{0} is already playing: choose another name")]
+    NameTaken(PlayerName),
+}
+
+/// Events worth telling the people watching.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notice {
+    Welcome,
+    GameStarts {
+        x: PlayerName,
+        o: PlayerName,
+        first: Mark,
+        geometry: Geometry,
+    },
+    Moved {
+        name: PlayerName,
+        mark: Mark,
+        position: Position,
+        by_computer: bool,
+    },
+    /// A player quit: the game is not recorded.
+    Abandoned {
+        by: PlayerName,
+    },
+    /// Input ended before the game did: the game is not recorded.
+    InputClosed,
+    /// `moves` moves were taken back.
+    Undone {
+        moves: usize,
+    },
+    /// `by` asked to take back their last move and waits for the other player to agree.
+    UndoAsked {
+        by: PlayerName,
+    },
+    /// The game counted, but the scoreboard could not be updated. `unreadable`: the file
+    /// is not a scoreboard, and resetting it would let results be saved again.
+    NotSaved {
+        reason: String,
+        unreadable: bool,
+    },
+    Goodbye,
+}
+
+/// Shows the game to people.
+#[cfg_attr(test, mockall::automock)]
+pub trait Renderer {
+    /// Draws the board; the cells in `highlight` (a winning line, or none) stand out.
+    fn show_board(&self, board: &dyn Board, highlight: &[Position]);
+    fn show_prompt(&self, prompt: &Prompt);
+    /// Lists what can be typed at `prompt`.
+    fn show_help(&self, prompt: &Prompt);
+    fn show_problem(&self, problem: &Problem);
+    fn show_notice(&self, notice: &Notice);
+    fn show_result(&self, game: &FinishedGame);
+    /// What perfect play makes of the position, for `to_move` (a hint, or `analyze`).
+    fn show_analysis(&self, to_move: Mark, analysis: &Analysis);
+    fn show_scoreboard(&self, scoreboard: &Scoreboard);
+}
+
+/// One answer from a person.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    /// A line of text, without its line ending.
+    Line(String),
+    /// Nothing more will come (end of file, closed terminal, or a read error).
+    End,
+}
+
+/// Reads what people type.
+#[cfg_attr(test, mockall::automock)]
+pub trait InputHandler {
+    fn read_line(&self) -> Input;
+
+    /// Forgets whatever was typed but not read yet: keys pressed while the computer was
+    /// thinking are not the person's next answer.
+    fn discard_typed_ahead(&self);
+}

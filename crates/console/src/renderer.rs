@@ -1,0 +1,506 @@
+use std::cell::RefCell;
+use std::io::{self, Write};
+use std::thread;
+use std::time::Duration;
+
+use colored::{ColoredString, Colorize};
+use unicode_width::UnicodeWidthStr;
+
+use super::words::{how_it_plays, refused};
+use crate::ports::{Notice, Problem, Prompt, Renderer};
+use tictactoe_core::domain::{
+    Analysis, Board, FinishedGame, Mark, Outcome, Position, Scoreboard, Verdict,
+};
+use tictactoe_core::play::Report;
+use tictactoe_core::players::Level;
+
+/// Draws the game as text on any writer: standard output in the game, a buffer in tests.
+///
+/// With colour on, X and O have their own colours and a winning line is lit up; with it
+/// off, a winning line is shown in \[brackets\] so it still stands out. Output errors
+/// (a closed pipe) are ignored: there is nobody left to tell.
+pub struct ConsoleRenderer<W: Write> {
+    out: RefCell<W>,
+    /// Warnings (a result that was not saved) go here: standard error by default.
+    warnings: RefCell<Box<dyn Write>>,
+    colour: bool,
+    computer_pause: Duration,
+    /// The command that resets this game's scoreboard file, to advise when it is unreadable.
+    reset_command: Option<String>,
+}
+
+impl<W: Write> ConsoleRenderer<W> {
+    pub fn new(out: W, colour: bool) -> Self {
+        ConsoleRenderer {
+            out: RefCell::new(out),
+            warnings: RefCell::new(Box::new(io::stderr())),
+            colour,
+            computer_pause: Duration::ZERO,
+            reset_command: None,
+        }
+    }
+
+    /// Waits this long after each computer move, so people can follow the game.
+    pub fn with_computer_pause(mut self, pause: Duration) -> Self {
+        self.computer_pause = pause;
+        self
+    }
+
+    /// Names the command that resets the scoreboard file in use, for when it is unreadable.
+    pub fn with_reset_command(mut self, command: impl Into<String>) -> Self {
+        self.reset_command = Some(command.into());
+        self
+    }
+
+    /// Sends warnings to `warnings` instead of standard error.
+    pub fn with_warnings(mut self, warnings: impl Write + 'static) -> Self {
+        self.warnings = RefCell::new(Box::new(warnings));
+        self
+    }
+
+    /// The readable form of one `analyze` answer.
+    pub fn show_report(&self, report: &Report) {
+        match report {
+            Report::InProgress {
+                board,
+                to_move,
+                analysis,
+                choice,
+            } => {
+                self.show_board(board, &[]);
+                self.write(&format!("{} to move. ", self.mark(*to_move)));
+                self.show_analysis(*to_move, analysis);
+                self.write(&format!("The Impossible player would play {choice}.\n"));
+            }
+            Report::Finished { board, outcome } => {
+                let line = board.winner().map(|win| win.line);
+                self.show_board(board, line.as_ref().map_or(&[], |l| l.cells()));
+                self.write(&match outcome {
+                    Outcome::Won(mark) => {
+                        format!("{} has won: the game is over.\n", self.mark(*mark))
+                    }
+                    Outcome::Draw => "The board is full: a draw.\n".to_string(),
+                });
+            }
+            Report::Invalid { given, error } => {
+                let given = tictactoe_core::domain::excerpt(given);
+                self.write(&format!(
+                    "{} \"{given}\" is not a position: {error}\n",
+                    self.paint("!", |s| s.bright_red().bold())
+                ));
+            }
+        }
+    }
+
+    /// The writer back, for tests to read what was drawn.
+    pub fn into_inner(self) -> W {
+        self.out.into_inner()
+    }
+
+    fn write(&self, text: &str) {
+        let mut out = self.out.borrow_mut();
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+    }
+
+    fn warn(&self, text: &str) {
+        let mut warnings = self.warnings.borrow_mut();
+        let _ = warnings.write_all(text.as_bytes());
+        let _ = warnings.flush();
+    }
+
+    fn paint(&self, text: &str, style: fn(ColoredString) -> ColoredString) -> String {
+        if self.colour {
+            style(text.into()).to_string()
+        } else {
+            text.to_string()
+        }
+    }
+
+    fn mark(&self, mark: Mark) -> String {
+        match mark {
+            Mark::X => self.paint("X", |s| s.bright_cyan().bold()),
+            Mark::O => self.paint("O", |s| s.bright_yellow().bold()),
+        }
+    }
+
+    fn cell(
+        &self,
+        board: &dyn Board,
+        index: usize,
+        width: usize,
+        highlight: &[Position],
+        last: bool,
+    ) -> String {
+        let Some(position) = board.geometry().position(index) else {
+            return " ".repeat(width);
+        };
+        let lit = highlight.contains(&position);
+        let text = match board.mark_at(position) {
+            Some(mark) => mark.to_string(),
+            None => position.number().to_string(),
+        };
+        // Right-aligned with one space after (none at the end of a row), so numbers line
+        // up like a table's.
+        let after = if last { "" } else { " " };
+        let padded = if lit && !self.colour {
+            format!("{:>width$}", format!("[{text}]"))
+        } else {
+            format!("{text:>inner$}{after}", inner = width - 1)
+        };
+        match (board.mark_at(position), lit) {
+            (Some(_), true) if self.colour => {
+                self.paint(&padded, |s| s.black().on_bright_green().bold())
+            }
+            (Some(mark), _) => padded.replace(&mark.to_string(), &self.mark(mark)),
+            (None, _) => self.paint(&padded, |s| s.dimmed()),
+        }
+    }
+}
+
+fn level_menu() -> String {
+    Level::ALL
+        .iter()
+        .enumerate()
+        .map(|(i, level)| {
+            format!(
+                "  {}  {:<10}  {}\n",
+                i + 1,
+                level.to_string(),
+                how_it_plays(*level)
+            )
+        })
+        .collect()
+}
+
+impl<W: Write> Renderer for ConsoleRenderer<W> {
+    fn show_board(&self, board: &dyn Board, highlight: &[Position]) {
+        let size = board.geometry().size();
+        let width = board.geometry().cell_count().to_string().len() + 2;
+        let margin = " ".repeat(4);
+        let letters: Vec<String> = (0..size)
+            .map(|col| {
+                format!(
+                    "{:>inner$} ",
+                    char::from(b'a' + col as u8),
+                    inner = width - 1
+                )
+            })
+            .collect();
+        let mut text = format!(
+            "\n{margin}{}\n",
+            self.paint(letters.join(" ").trim_end(), |s| s.dimmed())
+        );
+        let rule = vec!["-".repeat(width); size].join("+");
+        for row in 0..size {
+            if row > 0 {
+                text.push_str(&format!("{margin}{rule}\n"));
+            }
+            let cells: Vec<String> = (0..size)
+                .map(|col| self.cell(board, row * size + col, width, highlight, col + 1 == size))
+                .collect();
+            text.push_str(&format!(
+                "{}  {}\n",
+                // Pad before painting: escape codes would count towards the width.
+                self.paint(&format!("{:>2}", row + 1), |s| s.dimmed()),
+                cells.join("|")
+            ));
+        }
+        text.push('\n');
+        self.write(&text);
+    }
+
+    fn show_prompt(&self, prompt: &Prompt) {
+        let text = match prompt {
+            Prompt::Move {
+                name,
+                mark,
+                geometry,
+            } => format!(
+                "{name} ({}), your move [1-{} or a coordinate like b2; ? = hint, h = help]: ",
+                self.mark(*mark),
+                geometry.cell_count()
+            ),
+            Prompt::Mode => format!(
+                "{}\n  1  Human vs Human\n  2  Human vs Computer\n  3  Computer vs Computer\nYour choice [2]: ",
+                self.paint("Choose a game:", |s| s.bold())
+            ),
+            Prompt::Level { mark } => format!(
+                "{}\n{}Your choice [4]: ",
+                self.paint(&format!("Level for the computer playing {mark}:"), |s| s
+                    .bold()),
+                level_menu()
+            ),
+            Prompt::Name { mark, default } => {
+                format!("Name for the player of {} [{default}]: ", self.mark(*mark))
+            }
+            Prompt::Side => "Your side, x or o? [x]: ".to_string(),
+            Prompt::FirstMover => "Who moves first, x or o? [x]: ".to_string(),
+            Prompt::Size => "Board size, 3 to 7 [3]: ".to_string(),
+            Prompt::Win { size } => format!("Marks in a row to win, 3 to {size} [{size}]: "),
+            Prompt::PlayAgain => {
+                "Play again with the same players? y = yes, m = menu, n = quit [y]: ".to_string()
+            }
+        };
+        self.write(&text);
+    }
+
+    fn show_help(&self, prompt: &Prompt) {
+        let specific = match prompt {
+            Prompt::Move { geometry, .. } => format!(
+                "Type the number of an empty cell (1 to {}), or its coordinate: column letter then row \
+                 number, so b2 is the second column of the second row.\n\
+                 hint (or ?) shows the best moves; undo (or u) takes back the last move \
+                 (against the computer, your move and its reply).\n\
+                 q leaves (a game left unfinished is not recorded).",
+                geometry.cell_count()
+            ),
+            Prompt::Level { .. } => format!(
+                "Type a level's number or name, or press Enter for the one in [brackets]:\n{}q leaves.",
+                level_menu()
+            ),
+            _ => "Type one of the choices shown, or press Enter for the one in [brackets].\nq leaves.".to_string(),
+        };
+        self.write(&format!("{specific}\nh shows this help.\n"));
+    }
+
+    fn show_problem(&self, problem: &Problem) {
+        let text = match problem {
+            Problem::Refused(refusal) => refused(refusal),
+            other => other.to_string(),
+        };
+        self.write(&format!(
+            "{} {text}\n",
+            self.paint("!", |s| s.bright_red().bold())
+        ));
+    }
+
+    fn show_notice(&self, notice: &Notice) {
+        let text = match notice {
+            Notice::Welcome => format!(
+                "{}\nTake turns placing your mark; the first to complete a line of them wins. \
+                 At any prompt, h shows help and q leaves.\n\n",
+                self.paint("Tic Tac Toe", |s| s.bold())
+            ),
+            Notice::GameStarts {
+                x,
+                o,
+                first,
+                geometry,
+            } => format!(
+                "\n{x} ({}) vs {o} ({}) on {size} x {size}, {} in a row wins. {} moves first.\n",
+                self.mark(Mark::X),
+                self.mark(Mark::O),
+                geometry.win_length(),
+                self.mark(*first),
+                size = geometry.size(),
+            ),
+            Notice::Moved {
+                name,
+                mark,
+                position,
+                by_computer,
+            } => {
+                if *by_computer && !self.computer_pause.is_zero() {
+                    thread::sleep(self.computer_pause);
+                }
+                format!("{name} ({}) plays {position}.\n", self.mark(*mark))
+            }
+            Notice::Abandoned { by } => format!("{by} left. This game is not recorded.\n"),
+            // On a line of its own: input usually ends (Ctrl-D) right after a prompt.
+            Notice::InputClosed => {
+                "\nInput ended, so the program stops here. Nothing unfinished was recorded.\n"
+                    .into()
+            }
+            Notice::NotSaved { reason, unreadable } => {
+                let fix = match (&self.reset_command, unreadable) {
+                    (Some(command), true) => {
+                        format!("\nRun `{command}` to move it aside and start a new scoreboard.")
+                    }
+                    _ => String::new(),
+                };
+                // A warning: on the error stream, so `play ... > log` still shows it.
+                self.warn(&format!(
+                    "{} the result was not saved: {reason}{fix}\n",
+                    self.paint("warning:", |s| s.bright_red().bold())
+                ));
+                return;
+            }
+            Notice::Goodbye => "Thanks for playing!\n".into(),
+            Notice::Undone { moves: 1 } => "The last move was taken back.\n".into(),
+            Notice::Undone { moves } => format!("The last {moves} moves were taken back.\n"),
+            Notice::UndoAsked { by } => format!(
+                "{by} asks to take back their last move; undo (or u) agrees, a move declines.\n"
+            ),
+        };
+        self.write(&text);
+    }
+
+    fn show_result(&self, game: &FinishedGame) {
+        let text = match game.outcome {
+            Outcome::Won(mark) => format!("{} ({}) wins!", game.name_of(mark), self.mark(mark)),
+            Outcome::Draw => "It's a draw.".to_string(),
+        };
+        self.write(&format!("{}\n", self.paint(&text, |s| s.bold())));
+    }
+
+    fn show_analysis(&self, to_move: Mark, analysis: &Analysis) {
+        let mark = self.mark(to_move);
+        // `plies` counts both sides' moves to the end; a person counts their own.
+        let plies = analysis.plies;
+        let own = |count: usize| match count {
+            1 => "1 move".to_string(),
+            n => format!("{n} moves"),
+        };
+        let (verdict, label) = match analysis.verdict {
+            Verdict::Win if plies == 1 => (format!("{mark} wins with this move."), "Winning move"),
+            Verdict::Win => (
+                format!(
+                    "{mark} can force a win in {} of its own, this one included.",
+                    own(plies.div_ceil(2))
+                ),
+                "Best move",
+            ),
+            Verdict::Draw if !analysis.exact && analysis.moves_proven => (
+                "Proven not to lose; whether a win is there was not settled in the time allowed."
+                    .to_string(),
+                "Safe move",
+            ),
+            Verdict::Draw if !analysis.exact => (
+                "Not proven in the time allowed: the search found no forced win for either side."
+                    .to_string(),
+                "Best move found",
+            ),
+            Verdict::Draw => (
+                "With best play from both sides this is a draw.".to_string(),
+                "Best move",
+            ),
+            Verdict::Loss => (
+                format!(
+                    "{mark} loses against perfect play: every move loses. These hold out \
+                     longest, for {} of {mark}'s own.",
+                    own(plies / 2)
+                ),
+                "Longest-lasting move",
+            ),
+        };
+        let best: Vec<String> = analysis
+            .best_moves
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        // "Best move", "Best moves"; "Best move found", "Best moves found".
+        let label = match (best.len(), label.split_once(" move")) {
+            (1, _) | (_, None) => label.to_string(),
+            (_, Some((before, after))) => format!("{before} moves{after}"),
+        };
+        self.write(&format!("{verdict}\n{label}: {}.\n", best.join(", ")));
+    }
+
+    fn show_scoreboard(&self, scoreboard: &Scoreboard) {
+        if scoreboard.is_empty() {
+            self.write("No games recorded yet.\n");
+            return;
+        }
+        let rows: Vec<[String; 5]> = scoreboard
+            .standings()
+            .iter()
+            .map(|s| {
+                let r = s.record;
+                [
+                    s.name.to_string(),
+                    r.wins.to_string(),
+                    r.losses.to_string(),
+                    r.ties.to_string(),
+                    r.games().to_string(),
+                ]
+            })
+            .collect();
+        let header = ["Player", "Wins", "Losses", "Ties", "Games"].map(String::from);
+        // Each column as wide as its widest entry on screen: a name's width is what the
+        // terminal gives it (two columns for 李, one for ë, two for 🎉), not its length.
+        let widths: Vec<usize> = (0..5)
+            .map(|column| {
+                rows.iter()
+                    .chain([&header])
+                    .map(|row| row[column].width())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let line = |row: &[String; 5]| {
+            let name = format!("{}{}", row[0], " ".repeat(widths[0] - row[0].width()));
+            let numbers: Vec<String> = (1..5)
+                .map(|c| format!("{:>w$}", row[c], w = widths[c]))
+                .collect();
+            format!("{name}  {}", numbers.join("  "))
+        };
+        let mut text = format!("{}\n", self.paint(&line(&header), |s| s.bold()));
+        for row in &rows {
+            text.push_str(&line(row));
+            text.push('\n');
+        }
+        self.write(&text);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io;
+
+    use super::*;
+    use tictactoe_core::domain::{BitBoard, Geometry};
+
+    // `std::io::Write` is not ours, so `mock!` writes its double from the signatures.
+    mockall::mock! {
+        Terminal {}
+        impl Write for Terminal {
+            fn write(&mut self, bytes: &[u8]) -> io::Result<usize>;
+            fn flush(&mut self) -> io::Result<()>;
+        }
+    }
+
+    #[test]
+    fn a_terminal_that_cannot_be_written_to_is_given_up_on_not_retried_or_panicked_over() {
+        // Arrange: every write fails as a closed pipe does. Each piece of text is tried
+        // once (`times(1)`) and the renderer goes on: there is nobody left to tell.
+        let mut terminal = MockTerminal::new();
+        terminal
+            .expect_write()
+            .times(2)
+            .returning(|_| Err(io::Error::from(io::ErrorKind::BrokenPipe)));
+        terminal.expect_flush().times(2).returning(|| Ok(()));
+        let renderer = ConsoleRenderer::new(terminal, false);
+
+        // Act: two things to show, so two writes, and no panic.
+        renderer.show_board(&BitBoard::new(Geometry::classic()), &[]);
+        renderer.show_notice(&Notice::Goodbye);
+
+        // Assert: the expectations are checked when the mock is dropped.
+        drop(renderer.into_inner());
+    }
+
+    #[test]
+    fn a_write_that_takes_only_part_of_the_text_is_given_the_rest() {
+        // "Than" goes first (`return_once`: an answer given once), then exactly the rest.
+        let mut terminal = MockTerminal::new();
+        let mut seq = mockall::Sequence::new();
+        terminal
+            .expect_write()
+            .times(1)
+            .in_sequence(&mut seq)
+            .return_once(|_| Ok(4));
+        terminal
+            .expect_write()
+            .withf(|rest: &[u8]| rest == b"ks for playing!\n")
+            .times(1)
+            .in_sequence(&mut seq)
+            .returning(|rest| Ok(rest.len()));
+        terminal.expect_flush().returning(|| Ok(()));
+        let renderer = ConsoleRenderer::new(terminal, false);
+
+        renderer.show_notice(&Notice::Goodbye);
+
+        drop(renderer.into_inner());
+    }
+}

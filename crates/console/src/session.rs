@@ -1,0 +1,477 @@
+use std::rc::Rc;
+
+use tictactoe_core::domain::{Geometry, Mark, PlayerName};
+use tictactoe_core::play::{ComputerError, Settings};
+use tictactoe_core::players::{ComputerFactory, PlayerSpec, default_name};
+use tictactoe_core::ports::ScoreStore;
+
+use crate::controller::{GameController, GameEnd};
+use crate::menu::{self, AfterGame, Mode, Reply};
+use crate::ports::{Input, InputHandler, Notice, Problem, Prompt, Renderer};
+
+/// Why a session ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SessionEnd {
+    /// Someone chose to leave.
+    Quit,
+    /// Input ended.
+    InputClosed,
+}
+
+/// The menus around the games: choose who plays, play, offer another game.
+pub struct Session<R, I, S, F> {
+    controller: GameController<R, I>,
+    renderer: Rc<R>,
+    input: Rc<I>,
+    store: S,
+    computers: F,
+}
+
+impl<R, I, S, F> Session<R, I, S, F>
+where
+    R: Renderer,
+    I: InputHandler,
+    S: ScoreStore + Sync,
+    F: ComputerFactory,
+{
+    pub fn new(renderer: Rc<R>, input: Rc<I>, store: S, computers: F) -> Self {
+        Session {
+            controller: GameController::new(Rc::clone(&renderer), Rc::clone(&input)),
+            renderer,
+            input,
+            store,
+            computers,
+        }
+    }
+
+    /// One game with these settings, no menus: what `tictactoe play` does.
+    pub fn play_one(&mut self, settings: &Settings) -> Result<GameEnd, ComputerError> {
+        let mut game = settings.start_match(&mut self.computers, &self.store);
+        self.controller.play(&mut game)
+    }
+
+    /// The interactive program: menus, games, and "play again?" until someone leaves.
+    pub fn run(&mut self) -> Result<SessionEnd, ComputerError> {
+        self.renderer.show_notice(&Notice::Welcome);
+        let end = self.menu_loop()?;
+        if end == SessionEnd::Quit {
+            self.renderer.show_notice(&Notice::Goodbye);
+        }
+        Ok(end)
+    }
+
+    fn menu_loop(&mut self) -> Result<SessionEnd, ComputerError> {
+        loop {
+            let settings = match self.choose_settings() {
+                Ok(settings) => settings,
+                Err(end) => return Ok(end),
+            };
+            loop {
+                match self.play_one(&settings)? {
+                    GameEnd::Finished(_) => {}
+                    GameEnd::Abandoned => return Ok(SessionEnd::Quit),
+                    GameEnd::InputClosed => return Ok(SessionEnd::InputClosed),
+                }
+                match self.ask(&Prompt::PlayAgain, menu::after_game) {
+                    Ok(AfterGame::PlayAgain) => continue,
+                    Ok(AfterGame::Menu) => break,
+                    Ok(AfterGame::Quit) => return Ok(SessionEnd::Quit),
+                    Err(end) => return Ok(end),
+                }
+            }
+        }
+    }
+
+    fn choose_settings(&self) -> Result<Settings, SessionEnd> {
+        let (x_is_human, o_is_human) = match self.ask(&Prompt::Mode, menu::mode)? {
+            Mode::HumanVsHuman => (true, true),
+            Mode::HumanVsComputer => match self.ask(&Prompt::Side, menu::side)? {
+                Mark::X => (true, false),
+                Mark::O => (false, true),
+            },
+            Mode::ComputerVsComputer => (false, false),
+        };
+        let x = self.choose_player(Mark::X, x_is_human, None)?;
+        let taken = match &x {
+            PlayerSpec::Human(name) => name.clone(),
+            PlayerSpec::Computer(_) => None,
+        };
+        let o = self.choose_player(Mark::O, o_is_human, taken.as_ref())?;
+        let size = self.ask(&Prompt::Size, menu::size)?;
+        // On 3 x 3 there is no choice to ask about: three in a row.
+        let geometry = match size {
+            3 => Geometry::classic(),
+            _ => self.ask(&Prompt::Win { size }, |text| menu::win_length(text, size))?,
+        };
+        let first = self.ask(&Prompt::FirstMover, menu::first_mover)?;
+        Ok(Settings {
+            x,
+            o,
+            first,
+            geometry,
+        })
+    }
+
+    fn choose_player(
+        &self,
+        mark: Mark,
+        human: bool,
+        taken: Option<&PlayerName>,
+    ) -> Result<PlayerSpec, SessionEnd> {
+        if !human {
+            let level = self.ask(&Prompt::Level { mark }, menu::level)?;
+            return Ok(PlayerSpec::Computer(level));
+        }
+        let default = free_default_name(mark, taken);
+        let prompt = Prompt::Name {
+            mark,
+            default: default.clone(),
+        };
+        // Whatever is typed here is a name, even "q" or "Help": the prompt says so.
+        let name = self.ask_literally(&prompt, |text| {
+            let name = menu::name(text, &default)?;
+            match taken {
+                Some(other) if other.key() == name.key() => Err(Problem::NameTaken(name)),
+                _ => Ok(name),
+            }
+        })?;
+        Ok(PlayerSpec::Human(Some(name)))
+    }
+
+    /// Asks until `parse` accepts an answer; `q` leaves and `h` shows help. `Err` means
+    /// the session should end.
+    fn ask<T>(
+        &self,
+        prompt: &Prompt,
+        parse: impl Fn(&str) -> Result<T, Problem>,
+    ) -> Result<T, SessionEnd> {
+        self.ask_with(prompt, |text| menu::reply(text, &parse))
+    }
+
+    /// Asks until `parse` accepts an answer, taking every answer as it is typed.
+    fn ask_literally<T>(
+        &self,
+        prompt: &Prompt,
+        parse: impl Fn(&str) -> Result<T, Problem>,
+    ) -> Result<T, SessionEnd> {
+        self.ask_with(prompt, |text| parse(text).map(Reply::Value))
+    }
+
+    fn ask_with<T>(
+        &self,
+        prompt: &Prompt,
+        reply: impl Fn(&str) -> Result<Reply<T>, Problem>,
+    ) -> Result<T, SessionEnd> {
+        loop {
+            self.renderer.show_prompt(prompt);
+            let Input::Line(text) = self.input.read_line() else {
+                self.renderer.show_notice(&Notice::InputClosed);
+                return Err(SessionEnd::InputClosed);
+            };
+            match reply(&text) {
+                Ok(Reply::Value(value)) => return Ok(value),
+                Ok(Reply::Help) => self.renderer.show_help(prompt),
+                Ok(Reply::Quit) => return Err(SessionEnd::Quit),
+                Err(problem) => self.renderer.show_problem(&problem),
+            }
+        }
+    }
+}
+
+/// "Player X" or "Player O", unless the other player took it: then "Player O 2" (or the
+/// first number free), so that pressing Enter always gives a name that can be used.
+fn free_default_name(mark: Mark, taken: Option<&PlayerName>) -> PlayerName {
+    let plain = default_name(mark);
+    let is_free = |name: &PlayerName| taken.is_none_or(|other| other.key() != name.key());
+    if is_free(&plain) {
+        return plain;
+    }
+    (2..)
+        .filter_map(|n| PlayerName::new(&format!("{plain} {n}")).ok())
+        .find(is_free)
+        .unwrap_or(plain)
+}
+
+#[cfg(test)]
+mod tests {
+    use mockall::predicate::eq;
+
+    use super::*;
+    use crate::ports::{MockInputHandler, MockRenderer};
+    use crate::test_support::{Shown, allow_rendering_except, quiet_renderer, typed};
+    use tictactoe_core::domain::Scoreboard;
+    use tictactoe_core::players::{
+        Level, MockAdvisor, MockComputer, MockComputerFactory, MoveChooser,
+    };
+    use tictactoe_core::ports::MockScoreStore;
+
+    fn recording_store(games: usize) -> MockScoreStore {
+        let mut store = MockScoreStore::new();
+        store
+            .expect_record()
+            .times(games)
+            .returning(|_| Ok(Scoreboard::new()));
+        store
+    }
+
+    /// A computer stand-in that always plays the first empty cell.
+    fn first_empty_cell(level: Level) -> Box<dyn MoveChooser> {
+        let mut computer = MockComputer::new();
+        computer
+            .expect_name()
+            .return_const(PlayerSpec::Computer(level).name(Mark::X));
+        computer
+            .expect_choose_move()
+            .returning(|game| game.board().empty_cells().first().copied());
+        Box::new(computer)
+    }
+
+    /// A factory whose advisor is never consulted (no test here asks for a hint).
+    fn factory() -> MockComputerFactory {
+        let mut factory = MockComputerFactory::new();
+        factory
+            .expect_advisor()
+            .returning(|| Box::new(MockAdvisor::new()));
+        factory
+    }
+
+    fn session(
+        input: MockInputHandler,
+        renderer: MockRenderer,
+        store: MockScoreStore,
+        factory: MockComputerFactory,
+    ) -> Session<MockRenderer, MockInputHandler, MockScoreStore, MockComputerFactory> {
+        Session::new(Rc::new(renderer), Rc::new(input), store, factory)
+    }
+
+    #[test]
+    fn the_menu_asks_for_exactly_the_computer_that_was_chosen() {
+        // Arrange: Human vs Computer, Ada plays X, computer on Medium, 3 x 3, O first; Ada leaves.
+        let mut factory = factory();
+        factory
+            .expect_computer()
+            .with(eq(Level::Medium))
+            .times(1)
+            .returning(first_empty_cell);
+        let input = typed(&["2", "x", "Ada", "3", "", "o", "q"]);
+
+        // Act
+        let end = session(input, quiet_renderer(), recording_store(0), factory).run();
+
+        // Assert
+        assert_eq!(end, Ok(SessionEnd::Quit));
+    }
+
+    #[test]
+    fn play_again_starts_a_new_game_with_new_computers_of_the_same_levels() {
+        let mut factory = factory();
+        factory
+            .expect_computer()
+            .with(eq(Level::Impossible))
+            .times(6)
+            .returning(first_empty_cell);
+        let input = typed(&["3", "", "", "", "", "y", "", "n"]);
+
+        let end = session(input, quiet_renderer(), recording_store(3), factory).run();
+
+        assert_eq!(end, Ok(SessionEnd::Quit));
+    }
+
+    #[test]
+    fn end_of_input_at_the_menu_ends_the_session_without_a_game() {
+        let mut factory = MockComputerFactory::new();
+        factory.expect_computer().never();
+        let mut renderer = MockRenderer::new();
+        renderer
+            .expect_show_notice()
+            .with(eq(Notice::InputClosed))
+            .times(1)
+            .return_const(());
+        renderer
+            .expect_show_notice()
+            .withf(|notice| *notice != Notice::InputClosed)
+            .return_const(());
+        allow_rendering_except(&mut renderer, &[Shown::Notice]);
+
+        let end = session(typed(&[]), renderer, recording_store(0), factory).run();
+
+        assert_eq!(end, Ok(SessionEnd::InputClosed));
+    }
+
+    #[test]
+    fn two_humans_cannot_share_a_name_whatever_its_case() {
+        let mut renderer = MockRenderer::new();
+        renderer
+            .expect_show_problem()
+            .withf(|problem| matches!(problem, Problem::NameTaken(name) if name.as_str() == "ADA"))
+            .times(1)
+            .return_const(());
+        allow_rendering_except(&mut renderer, &[Shown::Problem]);
+        let mut factory = MockComputerFactory::new();
+        factory.expect_computer().never();
+
+        let end = session(
+            typed(&["1", "Ada", "ADA", "Bob", "q"]),
+            renderer,
+            recording_store(0),
+            factory,
+        )
+        .run();
+
+        assert_eq!(end, Ok(SessionEnd::Quit));
+    }
+
+    #[test]
+    fn a_person_can_play_o_against_the_computer() {
+        // Human vs Computer, side o: X is the computer (Easy), O is Ada; then leave.
+        let mut factory = factory();
+        factory
+            .expect_computer()
+            .with(eq(Level::Easy))
+            .times(1)
+            .returning(first_empty_cell);
+        let mut renderer = MockRenderer::new();
+        renderer
+            .expect_show_notice()
+            .withf(|notice| {
+                matches!(notice, Notice::GameStarts { x, o, .. }
+                    if x.as_str() == "Computer (Easy)" && o.as_str() == "Ada")
+            })
+            .times(1)
+            .return_const(());
+        renderer
+            .expect_show_notice()
+            .withf(|notice| !matches!(notice, Notice::GameStarts { .. }))
+            .return_const(());
+        allow_rendering_except(&mut renderer, &[Shown::Notice]);
+        let input = typed(&["2", "o", "2", "Ada", "", "", "q"]);
+
+        let end = session(input, renderer, recording_store(0), factory).run();
+
+        assert_eq!(end, Ok(SessionEnd::Quit));
+    }
+
+    #[test]
+    fn enter_for_the_default_name_gives_a_free_one_when_the_other_player_took_it() {
+        let mut renderer = MockRenderer::new();
+        renderer
+            .expect_show_prompt()
+            .withf(|prompt| matches!(prompt, Prompt::Name { mark: Mark::O, default } if default.as_str() == "Player O 2"))
+            .times(1)
+            .return_const(());
+        renderer
+            .expect_show_prompt()
+            .withf(|prompt| !matches!(prompt, Prompt::Name { mark: Mark::O, .. }))
+            .return_const(());
+        renderer.expect_show_problem().never();
+        allow_rendering_except(&mut renderer, &[Shown::Prompt, Shown::Problem]);
+
+        let end = session(
+            typed(&["1", "Player O", "", "", "", "q"]),
+            renderer,
+            recording_store(0),
+            factory(),
+        )
+        .run();
+
+        assert_eq!(end, Ok(SessionEnd::Quit));
+    }
+
+    #[rstest::rstest]
+    #[case::q("q")]
+    #[case::quit("Quit")]
+    #[case::help("h")]
+    fn at_the_name_prompt_every_word_is_a_name(#[case] typed_name: &'static str) {
+        let mut renderer = MockRenderer::new();
+        renderer
+            .expect_show_notice()
+            .withf(move |notice| {
+                matches!(notice, Notice::GameStarts { x, .. } if x.as_str() == typed_name)
+            })
+            .times(1)
+            .return_const(());
+        renderer
+            .expect_show_notice()
+            .withf(|notice| !matches!(notice, Notice::GameStarts { .. }))
+            .return_const(());
+        allow_rendering_except(&mut renderer, &[Shown::Notice]);
+
+        let end = session(
+            typed(&["1", typed_name, "Bob", "", "", "q"]),
+            renderer,
+            recording_store(0),
+            factory(),
+        )
+        .run();
+
+        assert_eq!(end, Ok(SessionEnd::Quit));
+    }
+
+    #[test]
+    fn on_three_by_three_the_run_to_win_is_not_asked() {
+        let mut renderer = MockRenderer::new();
+        renderer
+            .expect_show_prompt()
+            .withf(|prompt| matches!(prompt, Prompt::Win { .. }))
+            .never();
+        renderer
+            .expect_show_prompt()
+            .withf(|prompt| !matches!(prompt, Prompt::Win { .. }))
+            .return_const(());
+        allow_rendering_except(&mut renderer, &[Shown::Prompt]);
+
+        let end = session(
+            typed(&["1", "", "", "3", "", "q"]),
+            renderer,
+            recording_store(0),
+            factory(),
+        )
+        .run();
+
+        assert_eq!(end, Ok(SessionEnd::Quit));
+    }
+
+    #[rstest::rstest]
+    #[case::two_people_one_name("human:Ada", "human:ADA", Some("Ada"))]
+    #[case::two_people_two_names("human:Ada", "human:Bob", None)]
+    #[case::a_person_and_a_computer("human:Ada", "easy", None)]
+    #[case::a_computer_against_itself("easy", "easy", None)]
+    fn only_two_people_can_share_a_name(
+        #[case] x: &str,
+        #[case] o: &str,
+        #[case] shared: Option<&str>,
+    ) {
+        let settings = Settings {
+            x: x.parse().unwrap(),
+            o: o.parse().unwrap(),
+            first: Mark::X,
+            geometry: Geometry::classic(),
+        };
+
+        let name = settings.shared_human_name();
+
+        assert_eq!(name.as_ref().map(PlayerName::as_str), shared);
+    }
+
+    #[test]
+    fn a_wrong_menu_answer_is_explained_and_asked_again() {
+        let mut renderer = MockRenderer::new();
+        renderer
+            .expect_show_problem()
+            .withf(|problem| matches!(problem, Problem::Choice { given, .. } if given == "7"))
+            .times(1)
+            .return_const(());
+        renderer
+            .expect_show_prompt()
+            .with(eq(Prompt::Mode))
+            .times(2)
+            .return_const(());
+        allow_rendering_except(&mut renderer, &[Shown::Problem, Shown::Prompt]);
+        let mut factory = MockComputerFactory::new();
+        factory.expect_computer().never();
+
+        let end = session(typed(&["7", "quit"]), renderer, recording_store(0), factory).run();
+
+        assert_eq!(end, Ok(SessionEnd::Quit));
+    }
+}

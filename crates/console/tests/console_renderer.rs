@@ -1,0 +1,386 @@
+//! What the console shows, as exact text (colour off: escape codes are colored's job and
+//! are checked end to end in tests/cli.rs).
+
+use std::cell::RefCell;
+use std::io::{self, Write};
+use std::rc::Rc;
+
+use tictactoe_console::ConsoleRenderer;
+use tictactoe_console::{Notice, Problem, Prompt, Renderer};
+use tictactoe_core::domain::{
+    BitBoard, Board, FinishedGame, Geometry, Mark, Outcome, PlayerName, Record, Refusal,
+    Scoreboard, Standing, fill_from_layout,
+};
+
+fn shown(draw: impl FnOnce(&ConsoleRenderer<Vec<u8>>)) -> String {
+    shown_and_warned(draw).0
+}
+
+/// What was drawn on the output, and what was written on the warnings stream.
+fn shown_and_warned(draw: impl FnOnce(&ConsoleRenderer<Vec<u8>>)) -> (String, String) {
+    let warnings = SharedBuffer::default();
+    let renderer = ConsoleRenderer::new(Vec::new(), false).with_warnings(warnings.clone());
+    draw(&renderer);
+    let shown = String::from_utf8(renderer.into_inner()).unwrap();
+    (shown, warnings.text())
+}
+
+/// A writer whose bytes stay readable after it is handed over.
+#[derive(Clone, Default)]
+struct SharedBuffer(Rc<RefCell<Vec<u8>>>);
+
+impl SharedBuffer {
+    fn text(&self) -> String {
+        String::from_utf8(self.0.borrow().clone()).unwrap()
+    }
+}
+
+impl Write for SharedBuffer {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+fn board(layout: &str) -> BitBoard {
+    fill_from_layout(BitBoard::new(Geometry::classic()), layout).unwrap()
+}
+
+fn name(text: &str) -> PlayerName {
+    PlayerName::stored(text).unwrap()
+}
+
+#[test]
+fn empty_cells_show_the_number_to_type() {
+    let text = shown(|r| r.show_board(&board("x../.o./..."), &[]));
+
+    let expected = [
+        "",
+        "     a   b   c",
+        " 1   X | 2 | 3",
+        "    ---+---+---",
+        " 2   4 | O | 6",
+        "    ---+---+---",
+        " 3   7 | 8 | 9",
+        "",
+        "",
+    ];
+    assert_eq!(text, expected.join("\n"));
+}
+
+#[test]
+fn without_colour_the_winning_line_is_bracketed() {
+    let board = board("xxx/oo./...");
+    let line = board.winner().unwrap().line;
+
+    let text = shown(|r| r.show_board(&board, line.cells()));
+
+    assert!(text.contains(" 1  [X]|[X]|[X]\n"), "{text}");
+    assert!(text.contains(" 2   O | O | 6\n"), "{text}");
+}
+
+#[test]
+fn four_by_four_brackets_the_winning_run_without_colour() {
+    let geometry = Geometry::new(4, 4).unwrap();
+    let board = fill_from_layout(BitBoard::new(geometry), "xxxx/ooo./..../....").unwrap();
+    let line = board.winner().unwrap().line;
+
+    let text = shown(|r| r.show_board(&board, line.cells()));
+
+    let expected = [
+        "",
+        "      a    b    c    d",
+        " 1   [X]| [X]| [X]| [X]",
+        "    ----+----+----+----",
+        " 2    O |  O |  O |  8",
+        "    ----+----+----+----",
+        " 3    9 | 10 | 11 | 12",
+        "    ----+----+----+----",
+        " 4   13 | 14 | 15 | 16",
+        "",
+        "",
+    ];
+    assert_eq!(text, expected.join("\n"));
+}
+
+#[test]
+fn seven_by_seven_numbers_stay_aligned() {
+    let geometry = Geometry::new(7, 4).unwrap();
+    let board = fill_from_layout(
+        BitBoard::new(geometry),
+        "x....../.o...../..x..../......./......./......./......o",
+    )
+    .unwrap();
+
+    let text = shown(|r| r.show_board(&board, &[]));
+
+    let expected = [
+        "",
+        "      a    b    c    d    e    f    g",
+        " 1    X |  2 |  3 |  4 |  5 |  6 |  7",
+        "    ----+----+----+----+----+----+----",
+        " 2    8 |  O | 10 | 11 | 12 | 13 | 14",
+        "    ----+----+----+----+----+----+----",
+        " 3   15 | 16 |  X | 18 | 19 | 20 | 21",
+        "    ----+----+----+----+----+----+----",
+        " 4   22 | 23 | 24 | 25 | 26 | 27 | 28",
+        "    ----+----+----+----+----+----+----",
+        " 5   29 | 30 | 31 | 32 | 33 | 34 | 35",
+        "    ----+----+----+----+----+----+----",
+        " 6   36 | 37 | 38 | 39 | 40 | 41 | 42",
+        "    ----+----+----+----+----+----+----",
+        " 7   43 | 44 | 45 | 46 | 47 | 48 |  O",
+        "",
+        "",
+    ];
+    assert_eq!(text, expected.join("\n"));
+}
+
+#[test]
+fn the_move_prompt_names_the_player_and_the_range() {
+    let prompt = Prompt::Move {
+        name: name("Ada"),
+        mark: Mark::O,
+        geometry: Geometry::classic(),
+    };
+
+    let text = shown(|r| r.show_prompt(&prompt));
+
+    assert!(text.starts_with("Ada (O), your move [1-9"), "{text}");
+}
+
+#[test]
+fn problems_are_explained_on_their_own_line() {
+    let occupied = Problem::Refused(Refusal::Occupied(Geometry::classic().position(4).unwrap()));
+
+    assert_eq!(
+        shown(|r| r.show_problem(&occupied)),
+        "! cell 5 is already taken: choose an empty one\n"
+    );
+}
+
+#[test]
+fn the_result_names_the_winner() {
+    let game = FinishedGame {
+        x: name("Ada"),
+        o: name("Computer (Impossible)"),
+        outcome: Outcome::Won(Mark::O),
+    };
+
+    assert_eq!(
+        shown(|r| r.show_result(&game)),
+        "Computer (Impossible) (O) wins!\n"
+    );
+}
+
+#[test]
+fn the_scoreboard_is_a_table_with_a_row_per_player() {
+    let scoreboard = Scoreboard::from_standings([
+        Standing {
+            name: name("Ada"),
+            record: Record {
+                wins: 3,
+                losses: 1,
+                ties: 2,
+            },
+        },
+        Standing {
+            name: name("Zoë"),
+            record: Record {
+                wins: 0,
+                losses: 3,
+                ties: 0,
+            },
+        },
+    ]);
+
+    let text = shown(|r| r.show_scoreboard(&scoreboard));
+
+    assert_eq!(
+        text,
+        "Player  Wins  Losses  Ties  Games\nAda        3       1     2      6\nZoë        0       3     0      3\n"
+    );
+}
+
+#[test]
+fn columns_line_up_on_screen_whatever_the_names_and_counts() {
+    let row = |text: &str, wins: u64| Standing {
+        name: name(text),
+        record: Record {
+            wins,
+            losses: 0,
+            ties: 0,
+        },
+    };
+    let scoreboard =
+        Scoreboard::from_standings([row("李小龍", u64::MAX), row("Zoë 🎉", 2), row("Ada", 1)]);
+
+    let text = shown(|r| r.show_scoreboard(&scoreboard));
+
+    // Every line is as wide on screen as the header: 李小龍 takes six columns, 🎉 two.
+    let widths: Vec<usize> = text
+        .lines()
+        .map(unicode_width::UnicodeWidthStr::width)
+        .collect();
+    assert!(widths.iter().all(|&w| w == widths[0]), "{text}\n{widths:?}");
+    assert!(text.contains(&u64::MAX.to_string()), "{text}");
+}
+
+#[test]
+fn an_empty_scoreboard_says_so() {
+    assert_eq!(
+        shown(|r| r.show_scoreboard(&Scoreboard::new())),
+        "No games recorded yet.\n"
+    );
+}
+
+#[test]
+fn a_result_that_was_not_saved_is_a_warning_with_the_reason_on_the_warnings_stream() {
+    let notice = Notice::NotSaved {
+        reason: "disk full".into(),
+        unreadable: false,
+    };
+
+    let (shown, warned) = shown_and_warned(|r| r.show_notice(&notice));
+
+    assert_eq!(shown, "");
+    assert_eq!(warned, "warning: the result was not saved: disk full\n");
+}
+
+#[test]
+fn an_unreadable_scoreboard_warning_names_the_command_that_resets_that_file() {
+    let notice = Notice::NotSaved {
+        reason: "the file is not JSON".into(),
+        unreadable: true,
+    };
+    let warnings = SharedBuffer::default();
+    let renderer = ConsoleRenderer::new(Vec::new(), false)
+        .with_warnings(warnings.clone())
+        .with_reset_command("tictactoe scores --reset --scoreboard '/tmp/s.json'");
+
+    renderer.show_notice(&notice);
+
+    assert_eq!(
+        warnings.text(),
+        "warning: the result was not saved: the file is not JSON\n\
+         Run `tictactoe scores --reset --scoreboard '/tmp/s.json'` to move it aside and start a new scoreboard.\n"
+    );
+}
+
+#[test]
+fn an_estimate_says_it_is_not_proven() {
+    let cell = |n: usize| Geometry::new(7, 4).unwrap().position(n - 1).unwrap();
+    let estimate = tictactoe_core::domain::Analysis {
+        verdict: tictactoe_core::domain::Verdict::Draw,
+        plies: 47,
+        best_moves: vec![cell(24), cell(32)],
+        exact: false,
+        moves_proven: false,
+    };
+
+    let text = shown(|r| r.show_analysis(Mark::X, &estimate));
+
+    assert_eq!(
+        text,
+        "Not proven in the time allowed: the search found no forced win for either side.\nBest moves found: 24, 32.\n"
+    );
+}
+
+#[test]
+fn moves_proven_not_to_lose_say_so_and_that_no_more_was_settled() {
+    let cell = |n: usize| Geometry::new(7, 5).unwrap().position(n - 1).unwrap();
+    let proven_in_time = tictactoe_core::domain::Analysis {
+        verdict: tictactoe_core::domain::Verdict::Draw,
+        plies: 46,
+        best_moves: vec![cell(18), cell(32)],
+        exact: false,
+        moves_proven: true,
+    };
+
+    let text = shown(|r| r.show_analysis(Mark::X, &proven_in_time));
+
+    assert_eq!(
+        text,
+        "Proven not to lose; whether a win is there was not settled in the time allowed.\nSafe moves: 18, 32.\n"
+    );
+}
+
+fn analysis(
+    verdict: tictactoe_core::domain::Verdict,
+    plies: usize,
+    best: &[usize],
+) -> tictactoe_core::domain::Analysis {
+    tictactoe_core::domain::Analysis {
+        verdict,
+        plies,
+        best_moves: best
+            .iter()
+            .map(|&n| Geometry::classic().position(n - 1).unwrap())
+            .collect(),
+        exact: true,
+        moves_proven: true,
+    }
+}
+
+#[test]
+fn a_forced_win_counts_the_players_own_moves_and_one_best_move_is_singular() {
+    let win = analysis(tictactoe_core::domain::Verdict::Win, 5, &[8]);
+
+    let text = shown(|r| r.show_analysis(Mark::X, &win));
+
+    assert_eq!(
+        text,
+        "X can force a win in 3 moves of its own, this one included.\nBest move: 8.\n"
+    );
+}
+
+#[test]
+fn a_lost_position_says_every_move_loses_and_which_last_longest() {
+    let loss = analysis(tictactoe_core::domain::Verdict::Loss, 4, &[2, 4]);
+
+    let text = shown(|r| r.show_analysis(Mark::O, &loss));
+
+    assert_eq!(
+        text,
+        "O loses against perfect play: every move loses. These hold out longest, for 2 moves of O's own.\nLongest-lasting moves: 2, 4.\n"
+    );
+}
+
+#[test]
+fn a_game_announces_its_board_and_run() {
+    let notice = Notice::GameStarts {
+        x: name("Ada"),
+        o: name("Bob"),
+        first: Mark::O,
+        geometry: Geometry::new(5, 4).unwrap(),
+    };
+
+    assert_eq!(
+        shown(|r| r.show_notice(&notice)),
+        "\nAda (X) vs Bob (O) on 5 x 5, 4 in a row wins. O moves first.\n"
+    );
+}
+
+#[test]
+fn end_of_input_is_announced_on_a_line_of_its_own() {
+    let text = shown(|r| r.show_notice(&Notice::InputClosed));
+
+    assert!(text.starts_with("\nInput ended"), "{text:?}");
+}
+
+#[test]
+fn the_level_prompt_lists_each_level_with_how_it_plays() {
+    let text = shown(|r| r.show_prompt(&Prompt::Level { mark: Mark::O }));
+
+    assert!(
+        text.contains("  1  Random      plays any empty cell\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  4  Impossible  plays perfectly: it never loses\n"),
+        "{text}"
+    );
+}

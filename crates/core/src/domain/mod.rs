@@ -1,0 +1,32 @@
+//! The rules of the game and the things it is played with: marks, cells, boards, games,
+//! names and the scoreboard. Pure data and logic: no I/O, no randomness, no clock.
+
+mod analysis;
+mod bit_board;
+mod board;
+mod game;
+mod geometry;
+mod grid_board;
+mod mark;
+mod player_name;
+mod position;
+mod refusal;
+mod scoreboard;
+mod text;
+
+pub use analysis::{Analysis, Verdict};
+pub use bit_board::BitBoard;
+#[cfg(any(test, feature = "mocks"))]
+pub use board::MockBoard;
+pub use board::{Board, LayoutError, PlaceError, Win, fill_from_layout, layout_of};
+#[cfg(any(test, feature = "mocks"))]
+pub use game::MockGameState;
+pub use game::{Game, GameState, GameStatus, IllegalPosition, MoveError};
+pub use geometry::{Geometry, GeometryError};
+pub use grid_board::GridBoard;
+pub use mark::Mark;
+pub use player_name::{NameError, PlayerName};
+pub use position::{Line, Position, PositionError};
+pub use refusal::Refusal;
+pub use scoreboard::{FinishedGame, Outcome, Record, Scoreboard, Standing};
+pub use text::excerpt;

@@ -1,0 +1,18 @@
+//! The core of Tic Tac Toe: the rules, the match and the ports. No I/O, no clock, no
+//! randomness of its own; everything else in the workspace depends on it, and it
+//! depends on nothing of theirs.
+//!
+//! * [`domain`]: the rules and the things the game is played with (marks, cells,
+//!   boards, games, names, the scoreboard). Pure data and logic.
+//! * [`players`]: who sits at the board as the match sees them, and the levels'
+//!   shared contract (`MoveChooser`, `Advisor`, `ComputerFactory`, `Level`).
+//! * [`ports`]: what the core needs from the outside world (where results are kept).
+//! * [`play`]: one game driven by requests (`Match`), started one way (`Settings`),
+//!   many games at once (`simulate`), and `analyze`.
+//!
+//! See docs/architecture.md for the tour.
+
+pub mod domain;
+pub mod play;
+pub mod players;
+pub mod ports;

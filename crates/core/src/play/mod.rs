@@ -1,0 +1,15 @@
+//! Playing: one game driven by requests ([`Match`]), many computer games at once
+//! ([`simulate`]), and `analyze` ([`Analyzer`]). Runs on the traits in `ports` and
+//! `players` only; it never names a front end, a file or a concrete player.
+
+mod analysis;
+mod game_match;
+mod settings;
+mod simulation;
+
+pub use analysis::{Analyzer, BoardError, Report, analyze_all};
+pub use game_match::{
+    ComputerError, End, Event, Match, Recorder, Recording, Seat, Seating, Unrecorded,
+};
+pub use settings::Settings;
+pub use simulation::{Tally, simulate};

@@ -1,0 +1,59 @@
+//! Who sits at the board, as the match sees them: a [`Player`] has a name; a computer is
+//! a [`MoveChooser`] the match asks for its move; an [`Advisor`] gives hints; a
+//! [`ComputerFactory`] makes the computers a game needs. The levels themselves live in
+//! the `tictactoe-players` crate, and a person's moves arrive as requests from a front end.
+
+pub mod spec;
+
+pub use spec::{Level, PlayerSpec, SpecError, default_name};
+
+use crate::domain::{Analysis, Board, GameState, Mark, PlayerName, Position};
+
+/// Someone at the board.
+#[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
+pub trait Player {
+    /// The name the game shows and the scoreboard records.
+    fn name(&self) -> PlayerName;
+}
+
+/// A player the match asks for a move when its turn comes: every computer level.
+///
+/// `Send`, so that a match holding one can be kept by a server between requests and
+/// handed from thread to thread.
+pub trait MoveChooser: Player + Send {
+    /// A move for the side to move in `game`, which is in progress. `None` only if the
+    /// board has no empty cell, which a match in progress never asks about.
+    fn choose_move(&mut self, game: &dyn GameState) -> Option<Position>;
+}
+
+// `automock` cannot mock a trait together with its supertrait; `mock!` can: one
+// `MockComputer` that is both a `Player` and a `MoveChooser`.
+#[cfg(any(test, feature = "mocks"))]
+mockall::mock! {
+    pub Computer {}
+    impl Player for Computer {
+        fn name(&self) -> PlayerName;
+    }
+    impl MoveChooser for Computer {
+        fn choose_move(&mut self, game: &dyn GameState) -> Option<Position>;
+    }
+}
+
+/// Says what perfect play (or the best search in the time allowed) makes of a position:
+/// behind `analyze` and the in-game hint.
+#[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
+pub trait Advisor: Send {
+    /// `None` if the game is over.
+    fn advise(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis>;
+}
+
+/// Makes the computer players: one per level asked for, and the advisor behind hints.
+/// The match asks for new ones for every game; the factory decides what they are made of.
+#[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
+pub trait ComputerFactory {
+    /// A computer player at `level`.
+    fn computer(&mut self, level: Level) -> Box<dyn MoveChooser>;
+
+    /// What the hint says: perfect play, as the Impossible level sees it.
+    fn advisor(&mut self) -> Box<dyn Advisor>;
+}

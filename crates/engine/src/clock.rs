@@ -1,0 +1,123 @@
+use std::time::{Duration, Instant};
+
+/// Where the engine reads the time, so that tests can set it.
+#[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
+pub trait Clock: Send + Sync {
+    /// Time since some fixed moment; only differences matter.
+    fn now(&self) -> Duration;
+}
+
+/// The real, monotonic clock.
+pub struct SystemClock {
+    start: Instant,
+}
+
+impl SystemClock {
+    pub fn new() -> Self {
+        SystemClock {
+            start: Instant::now(),
+        }
+    }
+}
+
+impl Default for SystemClock {
+    fn default() -> Self {
+        SystemClock::new()
+    }
+}
+
+impl Clock for SystemClock {
+    fn now(&self) -> Duration {
+        self.start.elapsed()
+    }
+}
+
+/// A moment by which a search must stop, on a given clock.
+#[derive(Clone, Copy)]
+pub struct Deadline<'a> {
+    clock: &'a dyn Clock,
+    at: Duration,
+}
+
+impl<'a> Deadline<'a> {
+    /// `budget` from now; `Duration::MAX` never passes.
+    pub fn after(clock: &'a dyn Clock, budget: Duration) -> Self {
+        Deadline {
+            clock,
+            at: clock.now().saturating_add(budget),
+        }
+    }
+
+    /// A deadline at a fraction of the way from now to `self`.
+    pub fn part(self, fraction: f64) -> Self {
+        let now = self.clock.now();
+        let left = self.at.saturating_sub(now);
+        Deadline {
+            clock: self.clock,
+            // Saturating: an unlimited budget (`Duration::MAX`) must not overflow.
+            at: now.saturating_add(left.mul_f64(fraction.clamp(0.0, 1.0))),
+        }
+    }
+
+    pub fn passed(&self) -> bool {
+        self.clock.now() >= self.at
+    }
+}
+
+/// Counts the positions a search visits and looks at the clock at the first of them and
+/// then every 1024: often enough to stop within a fraction of a millisecond, rarely
+/// enough to cost nothing, and at once when a search starts after its deadline.
+/// Once time is up it stays up, so every frame of the search unwinds at once.
+#[derive(Debug, Default)]
+pub struct TimeCheck {
+    positions: u64,
+    expired: bool,
+}
+
+impl TimeCheck {
+    /// Starts a new search: time is not up.
+    pub fn restart(&mut self) {
+        self.expired = false;
+        self.positions = 0;
+    }
+
+    /// Counts one position; true if the search must stop now.
+    pub fn expired(&mut self, deadline: Option<&Deadline>) -> bool {
+        if !self.expired {
+            self.positions += 1;
+            self.expired = self.positions % 1024 == 1 && deadline.is_some_and(Deadline::passed);
+        }
+        self.expired
+    }
+
+    /// Whether the last search was stopped by its deadline.
+    pub fn ran_out(&self) -> bool {
+        self.expired
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unlimited_budget_never_passes_even_in_part() {
+        let mut clock = MockClock::new();
+        clock.expect_now().return_const(Duration::from_secs(5));
+
+        let deadline = Deadline::after(&clock, Duration::MAX).part(0.8);
+
+        assert!(!deadline.passed());
+    }
+
+    #[test]
+    fn a_part_of_a_deadline_comes_that_fraction_of_the_way() {
+        let mut clock = MockClock::new();
+        clock.expect_now().times(2).return_const(Duration::ZERO);
+        clock.expect_now().return_const(Duration::from_millis(80));
+
+        let deadline = Deadline::after(&clock, Duration::from_millis(100)).part(0.8);
+
+        assert!(deadline.passed());
+    }
+}

@@ -1,0 +1,969 @@
+//! The yes/no question under every exact answer on the larger boards: can the attacker
+//! force a win within `depth` of its own moves?
+//!
+//! An AND/OR search. At the attacker's turn one winning move suffices (OR); at the
+//! defender's turn every move must lose (AND). A yes/no question prunes far more than a
+//! score with distances: the first refutation ends a node. What makes it fast:
+//!
+//! * threat logic: a move that completes a line wins; two threats cannot both be
+//!   blocked; one threat must be blocked, so the reply is forced;
+//! * dead lines: a line holding both marks is ignored, a side with no live line cannot
+//!   win, a side needing `n` more marks cannot win in fewer than `n` moves, and a cell
+//!   on no live line is never tried (an extra mark never hurts in this game, so such a
+//!   move is never better than any other);
+//! * draws proven without search: the pairing test ([`Pairing`]), shared pairs
+//!   ([`shared_pairs`]) and Erdős–Selfridge ([`danger_is_low`]);
+//! * relevance zones ([`Zone`]): a refutation of one attacker move refutes every move
+//!   outside the cells it relied on;
+//! * one table entry per symmetry class of positions, kept across questions: an entry
+//!   says "wins within `win`" and "does not win within `fail`" for the attacker.
+//!
+//! Invariants: `attacker` and `defender` are disjoint bitboards of one [`Shape`], and
+//! neither holds a complete line when a node is entered (a win is answered one move
+//! before it is played).
+
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+
+use super::bits::Shape;
+use super::clock::{Deadline, TimeCheck};
+use super::hashing::MixHasher;
+use super::outcome::Outcome;
+use super::pairing::{Pairing, danger_is_low, open_cells, shared_pairs};
+use super::symmetry::Symmetries;
+use tictactoe_core::domain::{Geometry, Verdict};
+
+/// A depth no game reaches: a 7 x 7 game has at most 25 moves per side.
+pub const UNBOUNDED: u8 = 64;
+
+/// Wins within this many moves are looked for one depth at a time before an unbounded
+/// search.
+const SHALLOW: u8 = 6;
+
+/// How many steps the search for shared pairs ([`shared_pairs`]) may take at one node
+/// before it gives up. Measured on the empty (7,7,5) board: 20 proved it fastest (50:
+/// 1.3 times slower, 10: more than three times).
+const PAIRING_STEPS: u32 = 20;
+
+/// The most positions the table holds before it starts again (at most about 270 MB;
+/// the boards proven so far need at most tens of MB of it).
+const TABLE_LIMIT: usize = 1 << 22;
+
+/// What is known about one position, for its attacker.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    /// The attacker wins within this many of its moves (`u8::MAX`: not known to win).
+    win: u8,
+    /// The attacker does not win within this many moves (0: nothing known).
+    fail: u8,
+    /// The relevance zone of the `fail` proof (see [`Zone`]), in the canonical
+    /// orientation of the key.
+    zone: Zone,
+}
+
+/// A relevance zone: a set of empty cells that a proof "the attacker cannot win" relies
+/// on. The proof still holds if the attacker is given extra marks on any empty cells
+/// outside it, so at the attacker's turn one refuted move refutes every move outside
+/// the zone of its refutation as well (an extra mark never hurts its owner in this
+/// game, so the position after such a move is no better for the attacker than the one
+/// already refuted with that mark added). This is the idea of Hsu et al. for (7,7,5).
+///
+/// How zones combine, for a position `P` the attacker cannot win:
+/// * a pairing strategy: the paired cells; Erdős–Selfridge: the empty cells of the
+///   attacker's live lines; no live line left, or a full board: no cell;
+/// * the defender to move, refuting with `r`: the zone after `r`, and `r`;
+/// * the defender to move and winning at `w`: `w`, and one empty cell of each of the
+///   attacker's live lines (so extra marks cannot complete one first);
+/// * the attacker to move: the union of the zones of the moves refuted, and those moves
+///   (a move outside any one of them needs no search); if the attacker had to block a
+///   threat, also the threat cells and two empty cells of each of its live lines (so
+///   extra marks cannot give it a win at once);
+/// * a search cut short by a depth bound: every cell ([`EVERYWHERE`]), as an extra
+///   mark can bring a win within the bound.
+type Zone = u64;
+
+/// The zone of a proof that relies on every cell.
+const EVERYWHERE: Zone = u64::MAX;
+
+/// Flags a key whose attacker is to move; bit 63 of the attacker's word is off the board.
+const ATTACKER_TO_MOVE: u128 = 1 << 127;
+
+pub struct Prover {
+    shape: Shape,
+    symmetries: &'static Symmetries,
+    table: HashMap<u128, Entry, BuildHasherDefault<MixHasher>>,
+    pairing: Pairing,
+    time: TimeCheck,
+    /// The zone of the last "cannot win" answer of [`attack`](Self::attack) or
+    /// [`defend`](Self::defend); meaningless after a "wins".
+    zone: Zone,
+}
+
+impl Prover {
+    pub fn new(geometry: Geometry) -> Self {
+        Prover {
+            shape: Shape::new(geometry),
+            symmetries: Symmetries::of(geometry),
+            table: HashMap::default(),
+            pairing: Pairing::default(),
+            time: TimeCheck::default(),
+            zone: EVERYWHERE,
+        }
+    }
+
+    /// Whether `attacker` can force a win within `depth` of its own moves, with
+    /// `attacker_to_move` saying whose turn it is. `None` if `deadline` passed first.
+    pub fn wins(
+        &mut self,
+        attacker: u64,
+        defender: u64,
+        attacker_to_move: bool,
+        depth: u8,
+        deadline: Option<&Deadline>,
+    ) -> Option<bool> {
+        self.time.restart();
+        let answer = if attacker_to_move {
+            self.attack(attacker, defender, depth, deadline)
+        } else {
+            self.defend(attacker, defender, depth, deadline)
+        };
+        (!self.time.ran_out()).then_some(answer)
+    }
+
+    /// The fewest moves in which `attacker` forces a win, searching depths from the
+    /// least its lines allow up to `limit`. `Some(None)`: no win within `limit`;
+    /// `None`: the deadline passed first.
+    pub fn fastest_win(
+        &mut self,
+        attacker: u64,
+        defender: u64,
+        attacker_to_move: bool,
+        limit: u8,
+        deadline: Option<&Deadline>,
+    ) -> Option<Option<u8>> {
+        for depth in 1..=limit {
+            if self.wins(attacker, defender, attacker_to_move, depth, deadline)? {
+                return Some(Some(depth));
+            }
+        }
+        Some(None)
+    }
+
+    /// The value of the position for `me` to move and the moves that keep it, with the
+    /// fastest win or slowest loss among them. `None` if `deadline` passed before any
+    /// move was proven to keep the value; an inexact outcome (the moves proven, the
+    /// verdict or the list not) if it passed after.
+    ///
+    /// The order puts safety first, for a player with a second to think:
+    ///
+    /// 1. a short win (within [`SHALLOW`] moves), with at most a quarter of the time:
+    ///    quick to find, so that a gift from the opponent is not missed;
+    /// 2. one move proven not to lose, each candidate given at most half the time left,
+    ///    so that one hard proof does not starve the others: with it in hand, what is
+    ///    played is never a guess (on (7,7,5) one candidate in a few can take seconds
+    ///    where the others take tens of milliseconds);
+    /// 3. a long win, with half of what is left;
+    /// 4. every other move, and then, if all of them lose, how long each loss lasts.
+    ///
+    /// Precondition: the game is not over (no line complete, an empty cell left).
+    pub fn analyze(&mut self, me: u64, opp: u64, deadline: Option<&Deadline>) -> Option<Outcome> {
+        let empty = self.shape.all & !(me | opp);
+        let left = empty.count_ones() as u8;
+        let wins_now = self.shape.threats(me, opp) & empty;
+        if wins_now != 0 {
+            return Some(Outcome {
+                verdict: Verdict::Win,
+                plies: 1,
+                best: wins_now,
+                exact: true,
+            });
+        }
+        let quarter = deadline.map(|d| d.part(0.25));
+        if let Some(Some(win)) = self.short_win(me, opp, quarter.as_ref()) {
+            return Some(self.fastest_wins(me, opp, win, deadline));
+        }
+        let mut settled = 0u64;
+        let mut holds = 0u64;
+        for bit in self.shape.by_promise(empty, me, opp) {
+            if deadline.is_some_and(Deadline::passed) {
+                // Nothing proven yet: the loop ends at the first move that holds.
+                return None;
+            }
+            let slice = deadline.map(|d| d.part(0.5));
+            match self.wins(opp, me | bit, true, UNBOUNDED, slice.as_ref()) {
+                Some(false) => {
+                    holds |= bit;
+                    settled |= bit;
+                    break;
+                }
+                Some(true) => settled |= bit,
+                None => {}
+            }
+        }
+        let half = deadline.map(|d| d.part(0.5));
+        let win_proven_absent = holds == 0 && settled == empty
+            || match self.long_win(me, opp, half.as_ref()) {
+                Some(Some(win)) => return Some(self.fastest_wins(me, opp, win, deadline)),
+                Some(None) => true,
+                None => false,
+            };
+        // If the opponent cannot win even when it moves next, no move of mine lets it
+        // (an extra mark never hurts its owner): every move keeps the draw. On the empty
+        // board this is the question of the search for a win with the colours swapped,
+        // so the table answers it at once.
+        if settled != empty && self.wins(opp, me, true, UNBOUNDED, half.as_ref()) == Some(false) {
+            return Some(Outcome {
+                verdict: Verdict::Draw,
+                plies: left,
+                best: empty,
+                exact: win_proven_absent,
+            });
+        }
+        let mut complete = true;
+        for bit in self.shape.by_promise(empty & !settled, me, opp) {
+            match self.wins(opp, me | bit, true, UNBOUNDED, deadline) {
+                Some(false) => holds |= bit,
+                Some(true) => {}
+                None => {
+                    complete = false;
+                    break;
+                }
+            }
+        }
+        if holds != 0 {
+            return Some(Outcome {
+                verdict: Verdict::Draw,
+                plies: left,
+                best: holds,
+                exact: complete && win_proven_absent,
+            });
+        }
+        // Every move proven to lose is a proven loss: a winning move would not lose.
+        if !complete {
+            return None;
+        }
+        Some(self.slowest_losses(me, opp, deadline))
+    }
+
+    /// Only the value of the position for `me` to move, the least work that proves it:
+    /// a winning move, else one move that does not lose. `None` if the deadline passed.
+    pub fn value(&mut self, me: u64, opp: u64, deadline: Option<&Deadline>) -> Option<Verdict> {
+        if self.find_win(me, opp, deadline)?.is_some() {
+            return Some(Verdict::Win);
+        }
+        let empty = self.shape.all & !(me | opp);
+        for bit in self.shape.by_promise(empty, me, opp) {
+            if !self.wins(opp, me | bit, true, UNBOUNDED, deadline)? {
+                return Some(Verdict::Draw);
+            }
+        }
+        Some(Verdict::Loss)
+    }
+
+    /// A move that wins for `me` to move: `Some(None)` if there is none, `None` if the
+    /// deadline passed first.
+    fn find_win(&mut self, me: u64, opp: u64, deadline: Option<&Deadline>) -> Option<Option<u64>> {
+        match self.short_win(me, opp, deadline)? {
+            Some(win) => Some(Some(win)),
+            None => self.long_win(me, opp, deadline),
+        }
+    }
+
+    /// A move that wins within [`SHALLOW`] moves, the shortest first: `Some(None)` if
+    /// there is none, `None` if the deadline passed first. Looked for one depth at a
+    /// time before any unbounded search, which can lose itself in long lines while a
+    /// quick win is there.
+    fn short_win(&mut self, me: u64, opp: u64, deadline: Option<&Deadline>) -> Option<Option<u64>> {
+        let empty = self.shape.all & !(me | opp);
+        let wins_now = self.shape.threats(me, opp) & empty;
+        if wins_now != 0 {
+            return Some(Some(wins_now & wins_now.wrapping_neg()));
+        }
+        for depth in 2..=SHALLOW {
+            for bit in self.shape.by_promise(empty, me, opp) {
+                if self.wins(me | bit, opp, false, depth - 1, deadline)? {
+                    return Some(Some(bit));
+                }
+            }
+        }
+        Some(None)
+    }
+
+    /// A move that wins, however long it takes: one question for all moves at once, so
+    /// that the zones of the first moves refuted spare the search of the others; only
+    /// if it is yes, which move.
+    fn long_win(&mut self, me: u64, opp: u64, deadline: Option<&Deadline>) -> Option<Option<u64>> {
+        if !self.wins(me, opp, true, UNBOUNDED, deadline)? {
+            return Some(None);
+        }
+        let empty = self.shape.all & !(me | opp);
+        for bit in self.shape.by_promise(empty, me, opp) {
+            if self.wins(me | bit, opp, false, UNBOUNDED, deadline)? {
+                return Some(Some(bit));
+            }
+        }
+        Some(None)
+    }
+
+    /// The moves that win within `depth` moves, if there are any: `Some(None)` if none,
+    /// `None` if the deadline passed.
+    fn wins_within(
+        &mut self,
+        me: u64,
+        opp: u64,
+        depth: u8,
+        deadline: Option<&Deadline>,
+    ) -> Option<Option<Outcome>> {
+        let empty = self.shape.all & !(me | opp);
+        let mut best = 0u64;
+        for bit in self.shape.by_promise(empty, me, opp) {
+            if self.wins(me | bit, opp, false, depth - 1, deadline)? {
+                best |= bit;
+            }
+        }
+        Some((best != 0).then_some(Outcome {
+            verdict: Verdict::Win,
+            plies: 2 * depth - 1,
+            best,
+            exact: true,
+        }))
+    }
+
+    /// A won position: the moves that win fastest, searched one depth at a time.
+    /// `first` is a move already proven to win, the answer if time runs out.
+    fn fastest_wins(
+        &mut self,
+        me: u64,
+        opp: u64,
+        first: u64,
+        deadline: Option<&Deadline>,
+    ) -> Outcome {
+        let empty = self.shape.all & !(me | opp);
+        let fallback = Outcome {
+            verdict: Verdict::Win,
+            plies: empty.count_ones() as u8,
+            best: first,
+            exact: false,
+        };
+        for depth in 2..UNBOUNDED {
+            match self.wins_within(me, opp, depth, deadline) {
+                Some(Some(outcome)) => return outcome,
+                Some(None) => {}
+                None => return fallback,
+            }
+        }
+        fallback
+    }
+
+    /// A lost position: the moves after which the opponent needs longest to win.
+    fn slowest_losses(&mut self, me: u64, opp: u64, deadline: Option<&Deadline>) -> Outcome {
+        let empty = self.shape.all & !(me | opp);
+        let mut slowest = 0u8;
+        let mut best = 0u64;
+        for bit in self.shape.by_promise(empty, me, opp) {
+            let Some(Some(depth)) = self.fastest_win(opp, me | bit, true, UNBOUNDED, deadline)
+            else {
+                // Out of time: every move loses anyway, so any of them keeps the value.
+                return Outcome {
+                    verdict: Verdict::Loss,
+                    plies: 2,
+                    best: empty,
+                    exact: false,
+                };
+            };
+            if depth > slowest {
+                (slowest, best) = (depth, 0);
+            }
+            if depth == slowest {
+                best |= bit;
+            }
+        }
+        Outcome {
+            verdict: Verdict::Loss,
+            plies: 2 * slowest,
+            best,
+            exact: true,
+        }
+    }
+
+    /// The attacker to move: is there a move after which it still wins in `depth - 1`?
+    fn attack(&mut self, a: u64, d: u64, depth: u8, deadline: Option<&Deadline>) -> bool {
+        if self.time.expired(deadline) {
+            return false;
+        }
+        let empty = self.shape.all & !(a | d);
+        if empty == 0 {
+            return self.fails(0);
+        }
+        if depth == 0 {
+            return self.fails(EVERYWHERE);
+        }
+        let scan = self.shape.scan(a, d);
+        if scan.my_threats & empty != 0 {
+            return true;
+        }
+        let blocks = scan.their_threats & empty;
+        if blocks.count_ones() >= 2 {
+            let zone = self.guard(a, d, 2, blocks);
+            return self.fails(zone);
+        }
+        if !self.could_win(scan.my_most, depth) {
+            return self.fails(self.bound_zone(scan.my_most));
+        }
+        let (key, symmetry) = self.key(a, d, true);
+        let moves = match self.open(key, symmetry, a, d, blocks, depth, true) {
+            Ok(moves) => moves,
+            Err(known) => return known,
+        };
+        let mut won = false;
+        // The moves not yet refuted by the zone of an earlier refutation.
+        let mut unrefuted = moves;
+        let mut zone = 0;
+        for bit in self.shape.by_promise(moves, a, d) {
+            if unrefuted & bit == 0 {
+                continue;
+            }
+            if self.defend(a | bit, d, depth - 1, deadline) {
+                won = true;
+                break;
+            }
+            unrefuted &= self.zone;
+            zone |= self.zone | bit;
+        }
+        if self.time.ran_out() {
+            return false;
+        }
+        if blocks != 0 {
+            zone = self.guard(a, d, 2, zone | blocks);
+        }
+        let zone = zone & empty;
+        self.remember(key, symmetry, won, depth, zone);
+        self.zone = zone;
+        won
+    }
+
+    /// The defender to move: does every move leave the attacker a win in `depth`?
+    fn defend(&mut self, a: u64, d: u64, depth: u8, deadline: Option<&Deadline>) -> bool {
+        if self.time.expired(deadline) {
+            return false;
+        }
+        let empty = self.shape.all & !(a | d);
+        if empty == 0 {
+            return self.fails(0);
+        }
+        if depth == 0 {
+            return self.fails(EVERYWHERE);
+        }
+        // The scan is from the defender's side: "my" threats are the defender's.
+        let scan = self.shape.scan(d, a);
+        let wins_now = scan.my_threats & empty;
+        if wins_now != 0 {
+            let zone = self.guard(a, d, 1, wins_now & wins_now.wrapping_neg());
+            return self.fails(zone);
+        }
+        let blocks = scan.their_threats & empty;
+        if blocks.count_ones() >= 2 {
+            return true;
+        }
+        if !self.could_win(scan.their_most, depth) {
+            return self.fails(self.bound_zone(scan.their_most));
+        }
+        let (key, symmetry) = self.key(a, d, false);
+        let moves = match self.open(key, symmetry, a, d, blocks, depth, false) {
+            Ok(moves) => moves,
+            Err(known) => return known,
+        };
+        // Never empty: the attacker's live line has an empty cell (checked above), so an
+        // AND over no moves cannot make a vacuous win.
+        let mut won = moves != 0;
+        let mut zone = EVERYWHERE;
+        // A reply after which a proof without search holds ends the node at once. Only
+        // in deep searches (the draw proofs): in a search for a short win the proofs
+        // rarely hold and checking every reply costs more than it saves.
+        if depth > SHALLOW && moves.count_ones() > 1 {
+            let mut cells = moves;
+            while cells != 0 {
+                let bit = cells & cells.wrapping_neg();
+                cells &= cells - 1;
+                if let Some(after) = self.cannot_win_within(a, d | bit, true, PAIRING_STEPS) {
+                    let zone = (after | bit) & empty;
+                    self.remember(key, symmetry, false, depth, zone);
+                    return self.fails(zone);
+                }
+            }
+        }
+        for bit in self.shape.by_danger(moves, d, a) {
+            if !self.attack(a, d | bit, depth, deadline) {
+                won = false;
+                zone = (self.zone | bit) & empty;
+                break;
+            }
+        }
+        if self.time.ran_out() {
+            return false;
+        }
+        self.remember(key, symmetry, won, depth, zone);
+        self.zone = zone;
+        won
+    }
+
+    /// Answers "cannot win" with `zone` as its relevance zone.
+    fn fails(&mut self, zone: Zone) -> bool {
+        self.zone = zone;
+        false
+    }
+
+    /// The zone of "cannot win" by the attacker's lines alone: no cell if it has no
+    /// live line (extra marks never revive one), every cell if the depth bound was short.
+    fn bound_zone(&self, most: u32) -> Zone {
+        if most == 0 { 0 } else { EVERYWHERE }
+    }
+
+    /// `zone` grown until each of the attacker's live lines has at least `cells` empty
+    /// cells in it, so that extra attacker marks outside it leave each line at least
+    /// that many cells short.
+    fn guard(&self, a: u64, d: u64, cells: u32, zone: Zone) -> Zone {
+        let empty = self.shape.all & !(a | d);
+        let mut zone = zone;
+        for &mask in self.shape.masks() {
+            if mask & d != 0 {
+                continue;
+            }
+            let open = mask & empty;
+            let mut have = (open & zone).count_ones();
+            let mut rest = open & !zone;
+            while have < cells && rest != 0 {
+                zone |= rest & rest.wrapping_neg();
+                rest &= rest - 1;
+                have += 1;
+            }
+        }
+        zone & empty
+    }
+
+    /// What every node does once the threat rules have not decided it: the table's
+    /// answer or a proof without search (`Err` with the answer), else the moves to try
+    /// (`Ok`): the one block if there is a threat, every live cell otherwise.
+    #[allow(clippy::too_many_arguments)]
+    fn open(
+        &mut self,
+        key: u128,
+        symmetry: usize,
+        a: u64,
+        d: u64,
+        blocks: u64,
+        depth: u8,
+        attacker_to_move: bool,
+    ) -> Result<u64, bool> {
+        if let Some(known) = self.known(key, symmetry, depth) {
+            return Err(known);
+        }
+        if depth > 1
+            && let Some(zone) = self.cannot_win(a, d, attacker_to_move, depth)
+        {
+            self.remember(key, symmetry, false, UNBOUNDED, zone);
+            return Err(self.fails(zone));
+        }
+        Ok(if blocks != 0 {
+            blocks
+        } else {
+            self.shape.live_cells(a, d)
+        })
+    }
+
+    /// The proofs without search that the attacker never completes a line, with the
+    /// zone each relies on; `None` if neither applies.
+    /// The search for shared pairs only in deep searches, as for the replies above.
+    fn cannot_win(&mut self, a: u64, d: u64, attacker_to_move: bool, depth: u8) -> Option<Zone> {
+        let steps = if depth > SHALLOW { PAIRING_STEPS } else { 0 };
+        self.cannot_win_within(a, d, attacker_to_move, steps)
+    }
+
+    fn cannot_win_within(
+        &mut self,
+        a: u64,
+        d: u64,
+        attacker_to_move: bool,
+        budget: u32,
+    ) -> Option<Zone> {
+        let masks = self.shape.masks();
+        let empty = self.shape.all & !(a | d);
+        if danger_is_low(masks, a, d, attacker_to_move) {
+            Some(open_cells(masks, a, d) & empty)
+        } else if self.pairing.blocks_every_line(masks, a, d) {
+            Some(self.pairing.paired_cells() & empty)
+        } else {
+            shared_pairs(masks, a, d, budget).map(|cells| cells & empty)
+        }
+    }
+
+    /// Whether a side whose fullest live line is `most - 1` marks (0: no live line)
+    /// could complete it within `depth` of its moves.
+    fn could_win(&self, most: u32, depth: u8) -> bool {
+        most != 0 && self.shape.win_length() - (most - 1) <= u32::from(depth)
+    }
+
+    /// The position's table key, and a symmetry that maps the position onto it.
+    fn key(&self, a: u64, d: u64, attacker_to_move: bool) -> (u128, usize) {
+        let (key, symmetry) = self.symmetries.canonical_by(a, d);
+        if attacker_to_move {
+            (key | ATTACKER_TO_MOVE, symmetry)
+        } else {
+            (key, symmetry)
+        }
+    }
+
+    /// The table's answer for `depth`, if it has one; for a "cannot win", its zone is
+    /// left in `self.zone`, mapped back from the key's orientation by `symmetry`.
+    fn known(&mut self, key: u128, symmetry: usize, depth: u8) -> Option<bool> {
+        let entry = *self.table.get(&key)?;
+        if entry.win <= depth {
+            Some(true)
+        } else if entry.fail >= depth {
+            let zone = match entry.zone {
+                EVERYWHERE => EVERYWHERE,
+                zone => self.symmetries.undo(symmetry, zone),
+            };
+            Some(self.fails(zone))
+        } else {
+            None
+        }
+    }
+
+    /// Stores an answer; `zone` is that of a "cannot win" (ignored for a win), in the
+    /// position's own orientation.
+    fn remember(&mut self, key: u128, symmetry: usize, won: bool, depth: u8, zone: Zone) {
+        if self.table.len() >= TABLE_LIMIT {
+            self.table.clear();
+        }
+        let zone = match zone {
+            EVERYWHERE => EVERYWHERE,
+            zone => self.symmetries.apply(symmetry, zone),
+        };
+        let entry = self.table.entry(key).or_insert(Entry {
+            win: u8::MAX,
+            fail: 0,
+            zone: EVERYWHERE,
+        });
+        if won {
+            entry.win = entry.win.min(depth);
+        } else if depth > entry.fail
+            || (depth == entry.fail && zone.count_ones() < entry.zone.count_ones())
+        {
+            entry.fail = depth;
+            entry.zone = zone;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn prover(size: usize, win: usize) -> Prover {
+        Prover::new(Geometry::new(size, win).unwrap())
+    }
+
+    fn cells(list: &[u32]) -> u64 {
+        list.iter().fold(0, |m, &c| m | 1 << c)
+    }
+
+    #[test]
+    fn nobody_forces_a_win_on_the_classic_board() {
+        let mut prover = prover(3, 3);
+
+        let x_wins = prover.wins(0, 0, true, UNBOUNDED, None);
+        let o_wins = prover.wins(0, 0, false, UNBOUNDED, None);
+
+        assert_eq!((x_wins, o_wins), (Some(false), Some(false)));
+    }
+
+    #[test]
+    fn three_in_a_row_on_4x4_is_a_first_player_win() {
+        let mut prover = prover(4, 3);
+
+        assert_eq!(prover.wins(0, 0, true, UNBOUNDED, None), Some(true));
+    }
+
+    #[test]
+    fn a_fork_wins_in_two_moves_and_not_in_one() {
+        // 3 x 3: X on 0 and 8, O on 2 and 4. X must block at 6, which threatens 3 and 7.
+        let (x, o) = (cells(&[0, 8]), cells(&[2, 4]));
+        let mut prover = prover(3, 3);
+
+        let fastest = prover.fastest_win(x, o, true, UNBOUNDED, None);
+
+        assert_eq!(fastest, Some(Some(2)));
+    }
+
+    #[test]
+    fn facing_two_threats_the_defender_loses() {
+        // 3 x 3: X holds 0, 1 and 3 (threats at 2 and 6); O holds 4 and 8, O to move.
+        let (x, o) = (cells(&[0, 1, 3]), cells(&[4, 8]));
+        let mut prover = prover(3, 3);
+
+        assert_eq!(prover.wins(x, o, false, 1, None), Some(true));
+    }
+
+    #[test]
+    fn a_defender_that_wins_first_beats_the_attacker() {
+        // 3 x 3: O to move holds 3 and 4 and wins at 5 before X's threats count.
+        let (x, o) = (cells(&[0, 1, 6]), cells(&[3, 4]));
+        let mut prover = prover(3, 3);
+
+        assert_eq!(prover.wins(x, o, false, UNBOUNDED, None), Some(false));
+    }
+
+    /// A clock that stands at 0 for its first `reads` readings and an hour later ever
+    /// after: the deadline passes at the `reads`-th look at the clock, whichever step
+    /// of the search is looking. Also how many times it has been read.
+    fn stopping_after(
+        reads: u32,
+    ) -> (
+        crate::MockClock,
+        std::sync::Arc<std::sync::atomic::AtomicU32>,
+    ) {
+        use std::sync::Arc;
+        use std::sync::atomic::{AtomicU32, Ordering};
+        use std::time::Duration;
+        let count = Arc::new(AtomicU32::new(0));
+        let counter = Arc::clone(&count);
+        let mut clock = crate::MockClock::new();
+        clock.expect_now().returning(move || {
+            if counter.fetch_add(1, Ordering::Relaxed) < reads {
+                Duration::ZERO
+            } else {
+                Duration::from_secs(3600)
+            }
+        });
+        (clock, count)
+    }
+
+    /// Cut short at moments spread over the whole search, `analyze` claims only what it
+    /// proved: each move it lists keeps the value, and an answer it calls exact is the
+    /// full one. Returns how many cut-offs gave moves but not an exact answer, and how
+    /// many gave nothing.
+    fn check_cut_offs(size: usize, win: usize, me: u64, opp: u64) -> (u32, u32) {
+        let budget = std::time::Duration::from_millis(100);
+        let (clock, reads) = stopping_after(u32::MAX);
+        let full = prover(size, win)
+            .analyze(me, opp, Some(&Deadline::after(&clock, budget)))
+            .unwrap();
+        let total = reads.load(std::sync::atomic::Ordering::Relaxed);
+        let cut_offs = (1..8).chain((1..24).map(|i| 8 + i * total / 24));
+        let mut judge = prover(size, win);
+        let (mut partial, mut nothing) = (0, 0);
+        for reads in cut_offs {
+            let (clock, _) = stopping_after(reads);
+            let deadline = Deadline::after(&clock, budget);
+
+            let outcome = prover(size, win).analyze(me, opp, Some(&deadline));
+
+            let Some(outcome) = outcome else {
+                nothing += 1;
+                continue;
+            };
+            if outcome.exact {
+                assert_eq!(outcome, full, "cut off after {reads} reads");
+                continue;
+            }
+            partial += 1;
+            assert_eq!(outcome.verdict, full.verdict, "cut off after {reads} reads");
+            let mut moves = outcome.best;
+            while moves != 0 {
+                let bit = moves & moves.wrapping_neg();
+                moves &= moves - 1;
+                let keeps = match full.verdict {
+                    Verdict::Win => judge.wins(me | bit, opp, false, UNBOUNDED, None),
+                    Verdict::Draw => judge.wins(opp, me | bit, true, UNBOUNDED, None).map(|w| !w),
+                    Verdict::Loss => Some(true),
+                };
+                assert_eq!(keeps, Some(true), "cut off after {reads} reads: {bit:#x}");
+            }
+        }
+        (partial, nothing)
+    }
+
+    #[test]
+    fn a_draw_cut_short_lists_only_moves_that_keep_it_and_is_exact_only_when_complete() {
+        // 5 x 5, four in a row, X on 18 (cell 17 from 0), O to move: a draw, kept by
+        // O on 8, 13, 17 and 19 only.
+        let (partial, _) = check_cut_offs(5, 4, 0, 1 << 17);
+
+        assert!(
+            partial > 0,
+            "some cut-off falls between a proven move and the end"
+        );
+    }
+
+    #[test]
+    fn a_loss_cut_short_is_never_claimed_before_every_move_is_proven_to_lose() {
+        // 7 x 7, three in a row, X in the centre, O to move: lost (X forks soon).
+        let (_, nothing) = check_cut_offs(7, 3, 0, 1 << 24);
+
+        assert!(nothing > 0, "some cut-off leaves nothing proven");
+    }
+
+    #[test]
+    fn a_win_cut_short_lists_only_winning_moves() {
+        // 5 x 5, four in a row: X on 7, 8 and 12 and O on 0 and 24, X to move, wins.
+        let (partial, _) = check_cut_offs(5, 4, cells(&[6, 7, 11]), cells(&[0, 24]));
+
+        assert!(partial > 0, "some cut-off finds a win but not the fastest");
+    }
+
+    /// Can the attacker force a win within `depth` of its moves? Every move tried, no
+    /// zones, no draw proofs, no symmetry: the plainest AND/OR search, remembered by
+    /// exact position.
+    fn plain_wins(
+        shape: &Shape,
+        (a, d, attacker_to_move, depth): (u64, u64, bool, u8),
+        memo: &mut HashMap<(u64, u64, bool, u8), bool>,
+    ) -> bool {
+        if let Some(&known) = memo.get(&(a, d, attacker_to_move, depth)) {
+            return known;
+        }
+        let empty = shape.all & !(a | d);
+        let won = if attacker_to_move {
+            let now = shape.threats(a, d) & empty != 0;
+            now || (depth > 1
+                && (0..49)
+                    .map(|c| 1u64 << c)
+                    .filter(|bit| empty & bit != 0)
+                    .any(|bit| plain_wins(shape, (a | bit, d, false, depth - 1), memo)))
+        } else if shape.threats(d, a) & empty != 0 || empty == 0 {
+            false
+        } else {
+            (0..49)
+                .map(|c| 1u64 << c)
+                .filter(|bit| empty & bit != 0)
+                .all(|bit| plain_wins(shape, (a, d | bit, true, depth), memo))
+        };
+        memo.insert((a, d, attacker_to_move, depth), won);
+        won
+    }
+
+    /// A position `stones` moves into a random game in which nobody has won yet.
+    fn random_position(shape: &Shape, stones: u32, seed: u64) -> Option<(u64, u64)> {
+        let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        let (mut x, mut o) = (0u64, 0u64);
+        for ply in 0..stones {
+            let empty = shape.all & !(x | o);
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let pick = (state % u64::from(empty.count_ones())) as u32;
+            let mut cells = empty;
+            for _ in 0..pick {
+                cells &= cells - 1;
+            }
+            let bit = cells & cells.wrapping_neg();
+            let (mover, other) = if ply % 2 == 0 {
+                (&mut x, o)
+            } else {
+                (&mut o, x)
+            };
+            if shape.threats(*mover, other) & bit != 0 {
+                return None;
+            }
+            *mover |= bit;
+        }
+        Some((x, o))
+    }
+
+    /// The relevance zones skip moves; this checks that no skipped move was a win, on
+    /// positions with enough empty cells for zones to matter, for the attacker to move
+    /// and not, at every depth (a depth bound makes its own zones).
+    #[rstest::rstest]
+    #[case::four_on_5x5(5, 4, 13)]
+    #[case::five_on_6x6(6, 5, 24)]
+    fn the_proof_search_agrees_with_a_plain_search_on_random_positions(
+        #[case] size: usize,
+        #[case] win: usize,
+        #[case] stones: u32,
+    ) {
+        let shape = Shape::new(Geometry::new(size, win).unwrap());
+        let mut checked = 0;
+        for seed in 0..250 {
+            let Some((x, o)) = random_position(&shape, stones, seed) else {
+                continue;
+            };
+            let mut memo = HashMap::new();
+            let mut prover = Prover::new(shape.geometry);
+            for (a, d, attacker_to_move) in [(x, o, false), (o, x, true)] {
+                for depth in [2, 3, UNBOUNDED] {
+                    let plain = plain_wins(&shape, (a, d, attacker_to_move, depth), &mut memo);
+
+                    let proven = prover.wins(a, d, attacker_to_move, depth, None);
+
+                    assert_eq!(
+                        proven,
+                        Some(plain),
+                        "{x:#x} {o:#x} {attacker_to_move} {depth}"
+                    );
+                }
+            }
+            checked += 1;
+        }
+        assert!(checked > 50, "only {checked} positions");
+    }
+
+    /// The cells of `cells`, one bit each.
+    fn each(cells: u64) -> impl Iterator<Item = u64> {
+        (0..64)
+            .map(|c| 1u64 << c)
+            .filter(move |bit| cells & bit != 0)
+    }
+
+    /// What a zone promises (see [`Zone`]): when the attacker cannot win, giving it
+    /// extra marks on empty cells outside the zone of that answer (one or two, in every
+    /// way that completes no line) still leaves it unable to win within the same depth.
+    #[rstest::rstest]
+    #[case::four_on_5x5(5, 4, 13)]
+    #[case::five_on_6x6(6, 5, 24)]
+    fn extra_attacker_marks_outside_a_zone_leave_the_attacker_unable_to_win(
+        #[case] size: usize,
+        #[case] win: usize,
+        #[case] stones: u32,
+    ) {
+        let shape = Shape::new(Geometry::new(size, win).unwrap());
+        let complete = |marks: u64| {
+            (shape.masks().iter()).any(|&mask| (marks & mask).count_ones() == shape.win_length())
+        };
+        let mut memo = HashMap::new();
+        let mut checked = 0;
+        for seed in 0..100 {
+            let Some((x, o)) = random_position(&shape, stones, seed) else {
+                continue;
+            };
+            let mut prover = Prover::new(shape.geometry);
+            for (a, d, attacker_to_move) in [(x, o, false), (o, x, true)] {
+                for depth in [1, 2, 3, UNBOUNDED] {
+                    if prover.wins(a, d, attacker_to_move, depth, None) != Some(false) {
+                        continue;
+                    }
+                    let outside = shape.all & !(a | d | prover.zone);
+                    for first in each(outside) {
+                        for second in each(outside & !(first - 1)) {
+                            let more = a | first | second;
+                            if complete(more) {
+                                continue;
+                            }
+
+                            let wins =
+                                plain_wins(&shape, (more, d, attacker_to_move, depth), &mut memo);
+
+                            assert!(
+                                !wins,
+                                "{a:#x} {d:#x} {attacker_to_move} {depth}: zone {:#x}, more {more:#x}",
+                                prover.zone
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000, "only {checked} checks");
+    }
+}

@@ -1,0 +1,157 @@
+//! Output for scripts: one JSON object per answer. Structs rather than `json!` so the
+//! keys come out in the documented order.
+
+use serde::Serialize;
+
+use tictactoe_core::domain::{Mark, Outcome, Scoreboard, Verdict, layout_of};
+use tictactoe_core::play::{Report, Tally};
+
+#[derive(Serialize)]
+struct ScoresJson<'a> {
+    players: Vec<PlayerJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct PlayerJson<'a> {
+    name: &'a str,
+    wins: u64,
+    losses: u64,
+    ties: u64,
+    games: u64,
+}
+
+/// `{"players":[{"name":"Ada","wins":1,"losses":0,"ties":2,"games":3}]}`, ranked as on screen.
+pub fn scoreboard_json(scoreboard: &Scoreboard) -> String {
+    let players = scoreboard
+        .standings()
+        .iter()
+        .map(|s| PlayerJson {
+            name: s.name.as_str(),
+            wins: s.record.wins,
+            losses: s.record.losses,
+            ties: s.record.ties,
+            games: s.record.games(),
+        })
+        .collect();
+    to_json(&ScoresJson { players })
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum ReportJson<'a> {
+    InProgress {
+        board: String,
+        status: &'static str,
+        to_move: String,
+        value: &'static str,
+        plies: usize,
+        best_moves: Vec<usize>,
+        #[serde(rename = "move")]
+        choice: usize,
+        exact: bool,
+        moves_proven: bool,
+    },
+    Finished {
+        board: String,
+        status: &'static str,
+    },
+    Invalid {
+        board: &'a str,
+        error: String,
+    },
+}
+
+/// One line for `analyze --json`.
+pub fn report_json(report: &Report) -> String {
+    let json = match report {
+        Report::InProgress {
+            board,
+            to_move,
+            analysis,
+            choice,
+        } => ReportJson::InProgress {
+            board: layout_of(board),
+            status: "in_progress",
+            to_move: to_move.to_string(),
+            value: verdict_word(analysis.verdict),
+            plies: analysis.plies,
+            best_moves: analysis.best_moves.iter().map(|p| p.number()).collect(),
+            choice: choice.number(),
+            exact: analysis.exact,
+            moves_proven: analysis.moves_proven,
+        },
+        Report::Finished { board, outcome } => ReportJson::Finished {
+            board: layout_of(board),
+            status: outcome_word(*outcome),
+        },
+        Report::Invalid { given, error } => ReportJson::Invalid {
+            board: given,
+            error: error.to_string(),
+        },
+    };
+    to_json(&json)
+}
+
+/// `"x_won"`, `"o_won"` or `"draw"`: the `status` of a finished board (a board in
+/// progress is `"in_progress"`). The web API speaks the same words.
+pub fn outcome_word(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Won(Mark::X) => "x_won",
+        Outcome::Won(Mark::O) => "o_won",
+        Outcome::Draw => "draw",
+    }
+}
+
+/// `"win"`, `"draw"` or `"loss"`, for the side to move.
+pub fn verdict_word(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Win => "win",
+        Verdict::Draw => "draw",
+        Verdict::Loss => "loss",
+    }
+}
+
+#[derive(Serialize)]
+struct TallyJson {
+    games: u64,
+    x_wins: u64,
+    o_wins: u64,
+    draws: u64,
+    seconds: f64,
+}
+
+/// `{"games":1000,"x_wins":0,"o_wins":0,"draws":1000,"seconds":0.01}`
+pub fn tally_json(tally: &Tally, seconds: f64) -> String {
+    to_json(&TallyJson {
+        games: tally.games,
+        x_wins: tally.x_wins,
+        o_wins: tally.o_wins,
+        draws: tally.draws,
+        seconds: (seconds * 1000.0).round() / 1000.0,
+    })
+}
+
+fn to_json(value: &impl Serialize) -> String {
+    // Strings, numbers and lists of them always serialise.
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tally_gives_its_seconds_to_the_millisecond() {
+        let tally = Tally {
+            games: 3,
+            x_wins: 1,
+            o_wins: 0,
+            draws: 2,
+        };
+
+        assert_eq!(
+            tally_json(&tally, 1.23456),
+            r#"{"games":3,"x_wins":1,"o_wins":0,"draws":2,"seconds":1.235}"#
+        );
+    }
+}

@@ -1,0 +1,92 @@
+use std::time::Duration;
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use crate::{MinimaxAI, RandomAI, SharedSolvers};
+use tictactoe_core::players::{Advisor, ComputerFactory, Level, MoveChooser};
+
+/// The real computers. Each gets its own RNG, seeded from one master seed so that a
+/// whole session replays exactly; every Impossible player (and advisor) shares one
+/// solver per board shape.
+pub struct StandardComputers {
+    seeds: StdRng,
+    /// How long Impossible may think per move (and the hint with it).
+    think: Duration,
+    solvers: SharedSolvers,
+}
+
+impl StandardComputers {
+    pub fn new(seed: u64, think: Duration) -> Self {
+        StandardComputers {
+            seeds: StdRng::seed_from_u64(seed),
+            think,
+            solvers: SharedSolvers::new(),
+        }
+    }
+
+    fn impossible(&mut self) -> MinimaxAI<StdRng> {
+        MinimaxAI::impossible(self.next_rng())
+            .thinking_for(self.think)
+            .sharing(&self.solvers)
+    }
+
+    fn next_rng(&mut self) -> StdRng {
+        StdRng::seed_from_u64(self.seeds.next_u64())
+    }
+}
+
+impl ComputerFactory for StandardComputers {
+    fn computer(&mut self, level: Level) -> Box<dyn MoveChooser> {
+        match level {
+            Level::Random => Box::new(RandomAI::new(self.next_rng())),
+            Level::Easy => Box::new(MinimaxAI::easy(self.next_rng())),
+            Level::Medium => Box::new(MinimaxAI::medium(self.next_rng())),
+            Level::Impossible => Box::new(self.impossible()),
+        }
+    }
+
+    fn advisor(&mut self) -> Box<dyn Advisor> {
+        Box::new(self.impossible())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tictactoe_core::domain::{BitBoard, Game, Geometry, Mark};
+
+    #[test]
+    fn each_level_is_the_computer_it_names() {
+        let mut computers = StandardComputers::new(0, Duration::from_millis(100));
+
+        let names: Vec<String> = Level::ALL
+            .iter()
+            .map(|&level| computers.computer(level).name().to_string())
+            .collect();
+
+        assert_eq!(
+            names,
+            [
+                "Computer (Random)",
+                "Computer (Easy)",
+                "Computer (Medium)",
+                "Computer (Impossible)"
+            ]
+        );
+    }
+
+    #[test]
+    fn one_master_seed_replays_every_computer_it_makes() {
+        let game = Game::<BitBoard>::start(Geometry::classic(), Mark::X);
+        let openings = |seed| -> Vec<_> {
+            let mut computers = StandardComputers::new(seed, Duration::from_millis(100));
+            (0..8)
+                .map(|_| computers.computer(Level::Random).choose_move(&game))
+                .collect()
+        };
+
+        assert_eq!(openings(5), openings(5));
+        assert_ne!(openings(5), openings(6));
+    }
+}

@@ -1,0 +1,18 @@
+//! The computer levels: [`RandomAI`] and [`MinimaxAI`] at Easy, Medium and Impossible,
+//! and [`StandardComputers`], the factory that makes them for a game.
+//!
+//! Each level is a `MoveChooser` (the contract in `tictactoe_core::players`) that the
+//! match asks for its move when its turn comes. The Impossible level is also the
+//! `Advisor` behind hints and `analyze`. The thinking itself is the engine's
+//! (`tictactoe-engine`); this crate chooses which search each level uses, and breaks
+//! ties between equally good moves with an injected random number generator.
+
+mod factory;
+mod minimax;
+mod random;
+mod solvers;
+
+pub use factory::StandardComputers;
+pub use minimax::MinimaxAI;
+pub use random::RandomAI;
+pub use solvers::SharedSolvers;

@@ -1,0 +1,467 @@
+use std::sync::Arc;
+use std::time::Duration;
+
+use rand::Rng;
+use rand::seq::IndexedRandom;
+
+use super::solvers::{SharedSolvers, SolverHandle};
+use tictactoe_core::domain::{Analysis, Board, GameState, Mark, PlayerName, Position, Verdict};
+use tictactoe_core::players::{Advisor, Level, MoveChooser, Player, PlayerSpec};
+use tictactoe_engine::{Clock, Deadline, Estimator, Lookahead, Solver, SystemClock};
+
+/// The computer at Easy, Medium or Impossible: a minimax search, shallow or complete.
+///
+/// * Easy looks one move ahead (it takes a win it can see, nothing more);
+/// * Medium looks two moves ahead (it also blocks a single threat);
+/// * Impossible searches to the end and plays perfectly. On a board too large to solve
+///   within its thinking time it plays the best move it can find in that time.
+///
+/// Among equally good moves it picks one at random with the injected RNG, so games vary
+/// but a seeded RNG replays them exactly. Everything it holds is `Send`, so a server can
+/// keep it between requests.
+pub struct MinimaxAI<R> {
+    level: Level,
+    search: Search,
+    rng: R,
+    /// The last position advised on and the advice, so `choose_move` after `advise`
+    /// agrees and neither thinks twice.
+    last: Option<((u64, u64, Mark), Analysis)>,
+}
+
+enum Search {
+    Lookahead {
+        depth: u32,
+        engine: Option<Lookahead>,
+    },
+    /// The exact solver comes from `solvers`, shared with every other Impossible player
+    /// handed the same pool; the estimator is this player's own. Both are fetched on
+    /// first use, for the board they are asked about.
+    Exact {
+        solvers: SharedSolvers,
+        solver: Option<SolverHandle>,
+        estimator: Option<Box<Estimator>>,
+        budget: Duration,
+        clock: Arc<dyn Clock>,
+    },
+}
+
+impl<R: Rng> MinimaxAI<R> {
+    /// How long Impossible may think per move unless told otherwise.
+    pub const DEFAULT_BUDGET: Duration = Duration::from_millis(1000);
+
+    pub fn easy(rng: R) -> Self {
+        Self::lookahead(Level::Easy, 1, rng)
+    }
+
+    pub fn medium(rng: R) -> Self {
+        Self::lookahead(Level::Medium, 2, rng)
+    }
+
+    /// Impossible, with a solver of its own (see [`sharing`](Self::sharing)).
+    pub fn impossible(rng: R) -> Self {
+        let search = Search::Exact {
+            solvers: SharedSolvers::new(),
+            solver: None,
+            estimator: None,
+            budget: Self::DEFAULT_BUDGET,
+            clock: Arc::new(SystemClock::new()),
+        };
+        Self::with_search(Level::Impossible, search, rng)
+    }
+
+    /// Impossible takes its solver from `pool`, sharing the table with every other player
+    /// that does (other levels have no solver).
+    pub fn sharing(mut self, pool: &SharedSolvers) -> Self {
+        if let Search::Exact {
+            solvers, solver, ..
+        } = &mut self.search
+        {
+            *solvers = pool.clone();
+            *solver = None;
+        }
+        self
+    }
+
+    /// Sets how long Impossible may think per move (other levels do not need time).
+    pub fn thinking_for(mut self, limit: Duration) -> Self {
+        if let Search::Exact { budget, .. } = &mut self.search {
+            *budget = limit;
+        }
+        self
+    }
+
+    /// Sets the clock Impossible keeps time by.
+    pub fn timed_by(mut self, new_clock: Arc<dyn Clock>) -> Self {
+        if let Search::Exact { clock, .. } = &mut self.search {
+            *clock = new_clock;
+        }
+        self
+    }
+
+    fn lookahead(level: Level, depth: u32, rng: R) -> Self {
+        let search = Search::Lookahead {
+            depth,
+            engine: None,
+        };
+        Self::with_search(level, search, rng)
+    }
+
+    fn with_search(level: Level, search: Search, rng: R) -> Self {
+        MinimaxAI {
+            level,
+            search,
+            rng,
+            last: None,
+        }
+    }
+
+    /// Every move this level rates best, ascending; it plays one of them.
+    pub fn best_moves(&mut self, board: &dyn Board, to_move: Mark) -> Vec<Position> {
+        self.advice(board, to_move)
+            .map(|a| a.best_moves.clone())
+            .unwrap_or_default()
+    }
+
+    /// The analysis of this position, thought out once and then remembered, so that
+    /// `choose_move` after `advise` agrees and neither thinks twice.
+    fn advice(&mut self, board: &dyn Board, to_move: Mark) -> Option<&Analysis> {
+        let key = (board.bits(Mark::X), board.bits(Mark::O), to_move);
+        if !matches!(&self.last, Some((last_key, _)) if *last_key == key) {
+            let analysis = self.think(board, to_move)?;
+            self.last = Some((key, analysis));
+        }
+        self.last.as_ref().map(|(_, analysis)| analysis)
+    }
+
+    fn think(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis> {
+        let geometry = board.geometry();
+        match &mut self.search {
+            Search::Lookahead { depth, engine } => {
+                let engine = match engine {
+                    Some(engine) if engine.geometry() == geometry => engine,
+                    _ => engine.insert(Lookahead::new(geometry, *depth)),
+                };
+                let best_moves = engine.best_moves(board, to_move);
+                (!best_moves.is_empty()).then(|| Analysis {
+                    verdict: Verdict::Draw,
+                    plies: board.empty_cells().len(),
+                    best_moves,
+                    exact: false,
+                    moves_proven: false,
+                })
+            }
+            Search::Exact {
+                solvers,
+                solver,
+                estimator,
+                budget,
+                clock,
+            } => {
+                let deadline = Deadline::after(clock.as_ref(), *budget);
+                let solver = match solver {
+                    Some(solver) if solver.geometry() == geometry => solver,
+                    _ => solver.insert(solvers.for_shape(geometry)),
+                };
+                // Most of the time goes to proving; what is left, to the best guess.
+                let proven = solver.lock().analyze_by(board, to_move, deadline.part(0.8));
+                if proven.is_some() {
+                    return proven;
+                }
+                let estimator = match estimator {
+                    Some(estimator) if estimator.geometry() == geometry => estimator,
+                    _ => estimator.insert(Box::new(Estimator::new(geometry))),
+                };
+                estimator.estimate(board, to_move, deadline)
+            }
+        }
+    }
+}
+
+impl<R: Rng + Send> Advisor for MinimaxAI<R> {
+    fn advise(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis> {
+        self.advice(board, to_move).cloned()
+    }
+}
+
+impl<R> Player for MinimaxAI<R> {
+    fn name(&self) -> PlayerName {
+        PlayerSpec::Computer(self.level).name(Mark::X)
+    }
+}
+
+impl<R: Rng + Send> MoveChooser for MinimaxAI<R> {
+    /// One of the best moves at random; Impossible prefers, among them, those after
+    /// which its opening book answers every reply (on (7,7,5): it opens in the centre).
+    fn choose_move(&mut self, game: &dyn GameState) -> Option<Position> {
+        self.advice(game.board(), game.to_move());
+        let followed = match &self.search {
+            Search::Exact { .. } => Solver::book_follows(game.board(), game.to_move()),
+            Search::Lookahead { .. } => Vec::new(),
+        };
+        // Borrow the remembered best moves and the RNG side by side: no copy per move.
+        let MinimaxAI { last, rng, .. } = self;
+        let best = last
+            .as_ref()
+            .map_or(&[][..], |(_, analysis)| &analysis.best_moves);
+        if !followed.is_empty() {
+            let preferred: Vec<Position> = best
+                .iter()
+                .copied()
+                .filter(|p| followed.contains(p))
+                .collect();
+            if let Some(&choice) = preferred.choose(rng) {
+                return Some(choice);
+            }
+        }
+        best.choose(rng).copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    use rand::SeedableRng;
+    use rand::rngs::StdRng;
+
+    use super::*;
+    use tictactoe_core::domain::{BitBoard, Game, Geometry, fill_from_layout};
+    use tictactoe_engine::MockClock;
+
+    /// A clock that reads 0 once (when the deadline is set) and then `later` forever:
+    /// as if the whole budget were gone before the first position was searched.
+    fn time_runs_out_at_once(later: Duration) -> MockClock {
+        let mut clock = MockClock::new();
+        let reads = AtomicU32::new(0);
+        clock.expect_now().returning(move || {
+            if reads.fetch_add(1, Ordering::Relaxed) == 0 {
+                Duration::ZERO
+            } else {
+                later
+            }
+        });
+        clock
+    }
+
+    /// A clock that stands still, and counts how often it is read in `reads`.
+    fn counting_clock(reads: Arc<AtomicU32>) -> MockClock {
+        let mut clock = MockClock::new();
+        clock.expect_now().returning(move || {
+            reads.fetch_add(1, Ordering::Relaxed);
+            Duration::ZERO
+        });
+        clock
+    }
+
+    fn hurried(clock: MockClock) -> MinimaxAI<StdRng> {
+        MinimaxAI::impossible(StdRng::seed_from_u64(0))
+            .thinking_for(Duration::from_millis(100))
+            .timed_by(Arc::new(clock))
+    }
+
+    fn board(size: usize, win: usize, layout: &str) -> BitBoard {
+        fill_from_layout(BitBoard::new(Geometry::new(size, win).unwrap()), layout).unwrap()
+    }
+
+    fn numbers(cells: &[Position]) -> Vec<usize> {
+        cells.iter().map(|p| p.number()).collect()
+    }
+
+    #[test]
+    fn out_of_time_on_a_large_board_it_still_takes_an_immediate_win() {
+        // 7 x 7, four in a row: X has 1-2-3 on the top row and wins with cell 4.
+        let mut layout = String::from("xxx....");
+        layout.push_str("ooo....");
+        layout.push_str(&".".repeat(35));
+        let mut ai = hurried(time_runs_out_at_once(Duration::from_secs(60)));
+
+        let advice = ai.advise(&board(7, 4, &layout), Mark::X).unwrap();
+
+        assert_eq!(numbers(&advice.best_moves), [4]);
+        assert_eq!((advice.verdict, advice.plies), (Verdict::Win, 1));
+    }
+
+    #[test]
+    fn out_of_time_on_a_large_board_it_still_blocks_a_single_threat() {
+        // 7 x 7, four in a row: O threatens cell 11 (8-9-10 on the second row).
+        let mut layout = String::from("x...x..");
+        layout.push_str("ooo....");
+        layout.push_str("x......");
+        layout.push_str(&".".repeat(28));
+        let mut ai = hurried(time_runs_out_at_once(Duration::from_secs(60)));
+
+        let advice = ai.advise(&board(7, 4, &layout), Mark::X).unwrap();
+
+        assert_eq!(numbers(&advice.best_moves), [11]);
+        assert!(
+            !advice.exact && !advice.moves_proven,
+            "an estimate, not a proof"
+        );
+    }
+
+    #[rstest::rstest]
+    fn on_7x7_with_five_in_a_row_x_opens_in_the_centre_where_its_book_answers_every_reply(
+        #[values(0, 1, 2, 3)] seed: u64,
+    ) {
+        let game = Game::<BitBoard>::start(Geometry::new(7, 5).unwrap(), Mark::X);
+        let mut ai = MinimaxAI::impossible(StdRng::seed_from_u64(seed));
+
+        let first = ai.choose_move(&game).map(|p| p.number());
+        let advised = ai.advise(game.board(), Mark::X).unwrap().best_moves.len();
+
+        assert_eq!(first, Some(25));
+        assert_eq!(
+            advised, 49,
+            "the hint still lists every move that keeps the draw"
+        );
+    }
+
+    #[test]
+    fn out_of_time_on_7x7_with_five_in_a_row_x_plays_a_proven_second_move_after_the_centre() {
+        // X in the centre, O on 1: the book's second move (src/engine/book/7x7x5.txt).
+        let layout = format!("o{}x{}", ".".repeat(23), ".".repeat(24));
+        let mut ai = hurried(time_runs_out_at_once(Duration::from_secs(60)));
+
+        let advice = ai.advise(&board(7, 5, &layout), Mark::X).unwrap();
+
+        assert!(
+            advice.moves_proven,
+            "a proven move, not the Estimator's guess"
+        );
+        assert_eq!(numbers(&advice.best_moves), [18]);
+    }
+
+    #[test]
+    fn out_of_time_on_7x7_with_five_in_a_row_o_answers_a_first_move_from_the_book() {
+        // X in the centre: the book's reply, proven to keep the draw when it was
+        // written (src/engine/book/7x7x5.txt), is 18.
+        let mut layout = ".".repeat(49);
+        layout.replace_range(24..25, "x");
+        let mut ai = hurried(time_runs_out_at_once(Duration::from_secs(60)));
+
+        let advice = ai.advise(&board(7, 5, &layout), Mark::O).unwrap();
+
+        assert_eq!(numbers(&advice.best_moves), [18]);
+        assert_eq!(advice.verdict, Verdict::Draw);
+    }
+
+    #[test]
+    fn with_time_to_spare_a_small_board_is_proven() {
+        let mut clock = MockClock::new();
+        clock.expect_now().return_const(Duration::ZERO);
+
+        let advice = hurried(clock)
+            .advise(&board(4, 4, "................"), Mark::X)
+            .unwrap();
+
+        assert!(advice.exact);
+        assert_eq!((advice.verdict, advice.plies), (Verdict::Draw, 16));
+    }
+
+    #[test]
+    fn a_long_search_looks_at_the_clock_while_it_thinks() {
+        // 7 x 7 with five in a row, X in one corner and O in the other (a position the
+        // opening book does not hold): it cannot be proven in a few thousand
+        // positions, so the clock must be read during the search, not only before and
+        // after.
+        let reads = Arc::new(AtomicU32::new(0));
+        let counter = Arc::clone(&reads);
+        let mut clock = MockClock::new();
+        clock.expect_now().returning(move || {
+            // Every read moves time on by 5 ms; the budget is 100 ms.
+            Duration::from_millis(5 * u64::from(counter.fetch_add(1, Ordering::Relaxed) + 1))
+        });
+
+        let corners = format!("x{}o", ".".repeat(47));
+
+        let advice = hurried(clock).advise(&board(7, 5, &corners), Mark::X);
+
+        assert!(advice.is_some_and(|a| !a.exact && !a.best_moves.is_empty()));
+        // Each read is 5 ms, so the reads count the time spent: the search must use
+        // its time, and stop within 10% of the 100 ms budget.
+        let reads = reads.load(Ordering::Relaxed);
+        assert!(reads > 10, "read {reads} times");
+        assert!(
+            reads <= 22,
+            "kept searching after the deadline: {} ms",
+            5 * reads
+        );
+    }
+
+    #[test]
+    fn asking_twice_about_one_position_thinks_once() {
+        // Arrange: every time Impossible thinks, it starts by setting a deadline, which
+        // reads the clock. So a second question that reads it thought again.
+        let reads = Arc::new(AtomicU32::new(0));
+        let mut ai = hurried(counting_clock(Arc::clone(&reads)));
+        let position = board(3, 3, "x../.o./...");
+        let first = ai.advise(&position, Mark::X);
+        let reads_for_the_first = reads.load(Ordering::Relaxed);
+
+        // Act
+        let second = ai.advise(&position, Mark::X);
+
+        // Assert
+        assert!(reads_for_the_first > 0, "thinking reads the clock");
+        assert_eq!(reads.load(Ordering::Relaxed), reads_for_the_first);
+        assert_eq!(first, second);
+    }
+
+    #[test]
+    fn the_move_it_plays_is_one_of_the_moves_it_advised() {
+        let reads = Arc::new(AtomicU32::new(0));
+        let mut ai = hurried(counting_clock(Arc::clone(&reads)));
+        let game = Game::from_board(board(3, 3, "xx./oo./..."), Mark::X).unwrap();
+        let advice = ai.advise(game.board(), Mark::X).unwrap();
+        let reads_for_the_advice = reads.load(Ordering::Relaxed);
+
+        let played = ai.choose_move(&game);
+
+        assert_eq!(played.map(|p| p.number()), Some(3));
+        assert_eq!(numbers(&advice.best_moves), [3]);
+        assert_eq!(
+            reads.load(Ordering::Relaxed),
+            reads_for_the_advice,
+            "no second thought"
+        );
+    }
+
+    #[rstest::rstest]
+    #[case::medium(MinimaxAI::medium(StdRng::seed_from_u64(0)))]
+    #[case::impossible(MinimaxAI::impossible(StdRng::seed_from_u64(0)))]
+    fn after_one_board_shape_it_thinks_about_the_next_on_its_own_terms(
+        #[case] mut ai: MinimaxAI<StdRng>,
+    ) {
+        // Arrange: it has thought about a 3 x 3 position, so it holds a 3 x 3 engine.
+        ai.advise(&board(3, 3, "........."), Mark::X);
+        // On 4 x 4, X (to move) has 13-14-15 on the bottom row and wins with 16.
+        let larger = board(4, 4, "o.../o.../o.../xxx.");
+
+        // Act
+        let advice = ai.advise(&larger, Mark::X).unwrap();
+
+        // Assert: a 3 x 3 engine would not even know cell 16.
+        assert_eq!(numbers(&advice.best_moves), [16]);
+    }
+
+    #[test]
+    fn impossible_players_handed_one_pool_think_with_one_solver() {
+        let pool = SharedSolvers::new();
+        let mut first = MinimaxAI::impossible(StdRng::seed_from_u64(1)).sharing(&pool);
+        let mut second = MinimaxAI::impossible(StdRng::seed_from_u64(2)).sharing(&pool);
+        let empty = board(3, 3, ".........");
+
+        first.advise(&empty, Mark::X);
+        second.advise(&empty, Mark::O);
+
+        assert_eq!(pool.shapes(), 1);
+    }
+
+    #[test]
+    fn a_computer_player_can_move_to_another_thread() {
+        fn assert_send<T: Send>(_: &T) {}
+        let ai = MinimaxAI::impossible(StdRng::seed_from_u64(0));
+
+        assert_send(&ai);
+    }
+}

@@ -1,0 +1,107 @@
+//! One exact solver per board shape, shared by every Impossible player that is handed
+//! the same [`SharedSolvers`]: a hundred games of one shape keep one transposition
+//! table, not a hundred.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use tictactoe_core::domain::Geometry;
+use tictactoe_engine::Solver;
+
+/// A cheap handle (clone it freely) on the solvers of every shape in use.
+///
+/// Each solver sits behind its own lock, so games of different shapes think at the
+/// same time, and games of one shape take turns with one table. The memory held is at
+/// most one capped table per shape played, whatever the number of games.
+#[derive(Clone, Default)]
+pub struct SharedSolvers {
+    by_shape: Arc<Mutex<HashMap<Geometry, Arc<Mutex<Solver>>>>>,
+}
+
+impl SharedSolvers {
+    pub fn new() -> Self {
+        SharedSolvers::default()
+    }
+
+    /// The solver for `geometry`, made on first use.
+    pub fn for_shape(&self, geometry: Geometry) -> SolverHandle {
+        let mut by_shape = relock(&self.by_shape);
+        let solver = by_shape
+            .entry(geometry)
+            .or_insert_with(|| Arc::new(Mutex::new(Solver::new(geometry))));
+        SolverHandle {
+            geometry,
+            solver: Arc::clone(solver),
+        }
+    }
+
+    /// How many shapes have a solver: for tests.
+    #[cfg(test)]
+    pub(crate) fn shapes(&self) -> usize {
+        relock(&self.by_shape).len()
+    }
+}
+
+/// One shape's shared solver.
+#[derive(Clone)]
+pub struct SolverHandle {
+    geometry: Geometry,
+    solver: Arc<Mutex<Solver>>,
+}
+
+impl SolverHandle {
+    pub fn geometry(&self) -> Geometry {
+        self.geometry
+    }
+
+    /// The solver, for as long as the guard lives; other games of this shape wait.
+    pub fn lock(&self) -> MutexGuard<'_, Solver> {
+        relock(&self.solver)
+    }
+
+    /// Whether two handles share one solver: for tests.
+    #[cfg(test)]
+    pub(crate) fn same_as(&self, other: &SolverHandle) -> bool {
+        Arc::ptr_eq(&self.solver, &other.solver)
+    }
+}
+
+/// A lock whose holder panicked is still usable: the solver's table only ever holds
+/// proven entries (a search stopped half-way stores nothing), so it is never left wrong.
+fn relock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_of_one_shape_share_one_solver() {
+        let solvers = SharedSolvers::new();
+
+        let first = solvers.for_shape(Geometry::classic());
+        let second = solvers.clone().for_shape(Geometry::classic());
+
+        assert!(first.same_as(&second));
+        assert_eq!(solvers.shapes(), 1);
+    }
+
+    #[test]
+    fn each_shape_has_its_own_solver() {
+        let solvers = SharedSolvers::new();
+
+        let small = solvers.for_shape(Geometry::classic());
+        let large = solvers.for_shape(Geometry::new(4, 3).unwrap());
+
+        assert!(!small.same_as(&large));
+        assert_eq!(large.lock().geometry(), Geometry::new(4, 3).unwrap());
+    }
+
+    #[test]
+    fn the_handle_and_its_solver_can_be_sent_to_another_thread() {
+        fn is_send_and_sync<T: Send + Sync>() {}
+        is_send_and_sync::<SharedSolvers>();
+        is_send_and_sync::<SolverHandle>();
+    }
+}

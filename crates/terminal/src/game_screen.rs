@@ -1,0 +1,595 @@
+//! One game on the full screen: the board with a cursor, and what the keys ask for.
+//!
+//! The screen holds only what is about *showing* the game (the cursor, the cells a hint
+//! lit up, the last message, an open overlay); the game itself is the [`Match`]. A key
+//! becomes a request for the seat whose turn it is, and the answer becomes what is
+//! drawn. Nothing here waits: the runner decides when the computer thinks.
+
+use std::time::Duration;
+
+use ratatui::Frame;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+
+use tictactoe_console::words::{refused, result_line};
+use tictactoe_core::domain::{
+    Analysis, GameState, GameStatus, Geometry, Mark, Position, Scoreboard, Verdict,
+};
+use tictactoe_core::play::{Event, Match, Recorder, Recording, Seat};
+
+/// Each cell is this many columns wide on screen, and one line high.
+const CELL_WIDTH: u16 = 5;
+
+/// What the runner should do after a key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    /// Keep going: draw, then wait for the next key (or let the computer think).
+    Continue,
+    /// The person left (after confirming, if the game was in progress).
+    Leave,
+    /// Ctrl-C: leave at once.
+    Interrupt,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Overlay {
+    None,
+    Help,
+    ConfirmLeave,
+}
+
+/// The game screen's own state.
+pub struct GameScreen {
+    cursor: Position,
+    geometry: Geometry,
+    /// Cells the last hint recommends, until the next move.
+    hinted: Vec<Position>,
+    /// What the last hint said, or the last refusal, or the last event.
+    message: String,
+    overlay: Overlay,
+    colour: bool,
+    /// After the game: the two players' records, if the result was saved.
+    records: Option<Scoreboard>,
+}
+
+impl GameScreen {
+    pub fn new(geometry: Geometry, colour: bool) -> Self {
+        GameScreen {
+            // The centre cell exists on every board.
+            cursor: geometry.centre(),
+            geometry,
+            hinted: Vec::new(),
+            message: String::new(),
+            overlay: Overlay::None,
+            colour,
+            records: None,
+        }
+    }
+
+    pub fn cursor(&self) -> Position {
+        self.cursor
+    }
+
+    /// Shows `text` on the message line until something else happens.
+    pub fn note(&mut self, text: &str) {
+        self.message = text.to_string();
+    }
+
+    /// Handles one key on a person's turn (or after the game).
+    pub fn on_key<R: Recorder>(&mut self, game: &mut Match<R>, key: KeyEvent) -> Flow {
+        if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
+            return Flow::Interrupt;
+        }
+        match self.overlay {
+            Overlay::Help => {
+                self.overlay = Overlay::None;
+                return Flow::Continue;
+            }
+            Overlay::ConfirmLeave => {
+                self.overlay = Overlay::None;
+                return match key.code {
+                    KeyCode::Char('y' | 'Y' | 'q') | KeyCode::Enter => {
+                        let mark = self.person_to_move(game).unwrap_or(Mark::X);
+                        if let Ok(events) = game.leave(mark) {
+                            self.show_events(game, events);
+                        }
+                        Flow::Leave
+                    }
+                    _ => Flow::Continue,
+                };
+            }
+            Overlay::None => {}
+        }
+        match key.code {
+            KeyCode::F(1) | KeyCode::Char('H') => self.overlay = Overlay::Help,
+            KeyCode::Char('q') | KeyCode::Esc => {
+                if game.end().is_some() {
+                    return Flow::Leave;
+                }
+                self.overlay = Overlay::ConfirmLeave;
+            }
+            KeyCode::Left | KeyCode::Char('h') => self.move_cursor(0, -1),
+            KeyCode::Right | KeyCode::Char('l') => self.move_cursor(0, 1),
+            KeyCode::Up | KeyCode::Char('k') => self.move_cursor(-1, 0),
+            KeyCode::Down | KeyCode::Char('j') => self.move_cursor(1, 0),
+            KeyCode::Enter | KeyCode::Char(' ') => self.play(game, self.cursor),
+            KeyCode::Char(digit @ '1'..='9') if self.geometry.size() == 3 => {
+                let index = digit as usize - '1' as usize;
+                if let Some(cell) = self.geometry.position(index) {
+                    self.cursor = cell;
+                    self.play(game, cell);
+                }
+            }
+            KeyCode::Char('?') => self.hint(game),
+            KeyCode::Char('u') => self.undo(game),
+            _ => {}
+        }
+        Flow::Continue
+    }
+
+    /// A click at screen column `x`, row `y`, on a screen of `area`: plays the cell there.
+    pub fn on_click<R: Recorder>(&mut self, game: &mut Match<R>, area: Rect, x: u16, y: u16) {
+        if self.overlay != Overlay::None {
+            return;
+        }
+        if let Some(cell) = self.cell_at(area, x, y) {
+            self.cursor = cell;
+            self.play(game, cell);
+        }
+    }
+
+    /// Shows what the computer's move (or anyone's answer) did.
+    pub fn show_events<R: Recorder>(&mut self, game: &Match<R>, events: Vec<Event>) {
+        for event in events {
+            self.hinted.clear();
+            self.message = match event {
+                Event::Moved { mark, position, .. } => {
+                    format!("{} ({mark}) played {position}.", game.seat(mark).name())
+                }
+                Event::Undone { positions } => match positions.len() {
+                    1 => "The last move was taken back.".to_string(),
+                    n => format!("The last {n} moves were taken back."),
+                },
+                Event::UndoAsked { by } => {
+                    format!("{} asks to take back a move.", game.seat(by).name())
+                }
+                Event::Finished {
+                    game: finished,
+                    recording,
+                    ..
+                } => {
+                    let saved = match recording {
+                        Recording::Saved(scoreboard) => {
+                            self.records = Some(scoreboard.of_players_in(&finished));
+                            String::new()
+                        }
+                        Recording::Failed(error) => {
+                            format!(" (The result was not saved: {error}.)")
+                        }
+                        Recording::Queued | Recording::NotRecorded => String::new(),
+                    };
+                    format!("{}{saved}", result_line(&finished))
+                }
+                Event::Abandoned { by } => {
+                    format!("{} left. This game is not recorded.", game.seat(by).name())
+                }
+            };
+        }
+    }
+
+    fn person_to_move<R: Recorder>(&self, game: &Match<R>) -> Option<Mark> {
+        let mark = game.game().to_move();
+        matches!(game.seat(mark), Seat::Human(_)).then_some(mark)
+    }
+
+    /// The person whose turn it is; after the game, or on a computer's turn, nobody.
+    fn requester<R: Recorder>(&mut self, game: &Match<R>) -> Option<Mark> {
+        if game.end().is_some() {
+            self.message = "The game is over: r plays again, q leaves.".to_string();
+            return None;
+        }
+        self.person_to_move(game)
+    }
+
+    fn play<R: Recorder>(&mut self, game: &mut Match<R>, cell: Position) {
+        let Some(mark) = self.requester(game) else {
+            return;
+        };
+        match game.play(mark, cell) {
+            Ok(events) => self.show_events(game, events),
+            Err(refusal) => self.message = format!("{}.", capitalised(&refused(&refusal))),
+        }
+    }
+
+    fn undo<R: Recorder>(&mut self, game: &mut Match<R>) {
+        let Some(mark) = self.requester(game) else {
+            return;
+        };
+        match game.undo(mark) {
+            Ok(events) => self.show_events(game, events),
+            Err(refusal) => self.message = format!("{}.", capitalised(&refused(&refusal))),
+        }
+    }
+
+    fn hint<R: Recorder>(&mut self, game: &mut Match<R>) {
+        let Some(mark) = self.requester(game) else {
+            return;
+        };
+        match game.hint(mark) {
+            Ok(analysis) => {
+                self.message = hint_line(mark, &analysis);
+                self.hinted = analysis.best_moves;
+            }
+            Err(refusal) => self.message = format!("{}.", capitalised(&refused(&refusal))),
+        }
+    }
+
+    fn move_cursor(&mut self, rows: isize, columns: isize) {
+        let size = self.geometry.size() as isize;
+        let index = self.cursor.index() as isize;
+        let (row, column) = (index / size, index % size);
+        let row = (row + rows).clamp(0, size - 1);
+        let column = (column + columns).clamp(0, size - 1);
+        if let Some(cell) = self.geometry.position((row * size + column) as usize) {
+            self.cursor = cell;
+        }
+    }
+
+    /// Where the board is drawn on a screen of `area`: centred across.
+    fn board_area(&self, area: Rect) -> Rect {
+        let size = self.geometry.size() as u16;
+        let width = size * CELL_WIDTH + (size - 1);
+        let [_, rows, _, _, _] = self.layout(area);
+        let left = rows.x + rows.width.saturating_sub(width) / 2;
+        Rect::new(left, rows.y, width.min(rows.width), rows.height)
+    }
+
+    fn cell_at(&self, area: Rect, x: u16, y: u16) -> Option<Position> {
+        let board = self.board_area(area);
+        let (dx, dy) = (x.checked_sub(board.x)?, y.checked_sub(board.y)?);
+        // Columns of cells are CELL_WIDTH wide with a one-column rule between them; rows
+        // of cells alternate with rule lines.
+        if dx % (CELL_WIDTH + 1) == CELL_WIDTH || dy % 2 == 1 {
+            return None;
+        }
+        let (column, row) = ((dx / (CELL_WIDTH + 1)) as usize, (dy / 2) as usize);
+        let size = self.geometry.size();
+        (column < size && row < size)
+            .then(|| self.geometry.position(row * size + column))
+            .flatten()
+    }
+
+    /// Draws the whole screen. `thinking` is how long the computer has been thinking,
+    /// while it does.
+    pub fn draw<R: Recorder>(
+        &self,
+        frame: &mut Frame,
+        game: &Match<R>,
+        thinking: Option<Duration>,
+    ) {
+        let area = frame.area();
+        let [title, _, status, message, keys] = self.layout(area);
+        let geometry = game.game().board().geometry();
+        let heading = format!(
+            "{} (X) vs {} (O) · {n} x {n}, {k} in a row",
+            game.seat(Mark::X).name(),
+            game.seat(Mark::O).name(),
+            n = geometry.size(),
+            k = geometry.win_length(),
+        );
+        frame.render_widget(Paragraph::new(heading).style(self.bold()), title);
+        frame.render_widget(
+            Paragraph::new(self.board_lines(game)),
+            self.board_area(area),
+        );
+        frame.render_widget(
+            Paragraph::new(self.status_line(game, thinking)).style(self.bold()),
+            status,
+        );
+        frame.render_widget(
+            Paragraph::new(self.message.as_str()).wrap(Wrap { trim: true }),
+            message,
+        );
+        let watching = Mark::ALL
+            .iter()
+            .all(|&mark| matches!(game.seat(mark), Seat::Computer(_)));
+        let footer = if game.end().is_some() {
+            "r play again · s swap sides · m menu · q quit"
+        } else if watching {
+            "q leave · Ctrl-C quit at once"
+        } else {
+            "arrows/hjkl move · Enter play · ? hint · u undo · q leave · F1 help"
+        };
+        frame.render_widget(Paragraph::new(footer).style(self.dim()), keys);
+        if let Some(records) = &self.records {
+            self.draw_records(frame, area, records);
+        }
+        match self.overlay {
+            Overlay::Help => self.draw_box(frame, area, "Keys", HELP),
+            Overlay::ConfirmLeave => self.draw_box(
+                frame,
+                area,
+                "Leave?",
+                "Leave this game? It will not be recorded.\n\ny leaves, any other key plays on.",
+            ),
+            Overlay::None => {}
+        }
+    }
+
+    /// Where the status line is on a screen of `area`.
+    fn status_area(&self, area: Rect) -> Rect {
+        let [_, _, status, _, _] = self.layout(area);
+        status
+    }
+
+    /// Title; the board (after a blank line); the status line and a message under it;
+    /// the keys at the bottom.
+    fn layout(&self, area: Rect) -> [Rect; 5] {
+        let board_height = self.geometry.size() as u16 * 2 - 1;
+        let [title, _, board, _, status, message, _, keys] = Layout::vertical([
+            Constraint::Length(1),
+            Constraint::Length(1),
+            Constraint::Length(board_height),
+            Constraint::Length(1),
+            Constraint::Length(1),
+            Constraint::Length(2),
+            Constraint::Min(0),
+            Constraint::Length(1),
+        ])
+        .areas(area);
+        [title, board, status, message, keys]
+    }
+
+    /// Redraws only the status line: `thinker` (as [`thinker`](Self::thinker) gave it
+    /// when the computer began to think) and the time since.
+    pub fn draw_clock(&self, frame: &mut Frame, thinker: &str, elapsed: Duration) {
+        let area = self.status_area(frame.area());
+        let text = format!("{thinker} {:.1} s", elapsed.as_secs_f64());
+        frame.render_widget(Clear, area);
+        frame.render_widget(Paragraph::new(text).style(self.bold()), area);
+    }
+
+    /// "Computer (Impossible) (O) is thinking…", for the side to move.
+    pub fn thinker<R: Recorder>(&self, game: &Match<R>) -> String {
+        let mark = game.game().to_move();
+        format!("{} ({mark}) is thinking…", game.seat(mark).name())
+    }
+
+    /// What the status line says: whose turn it is, who is thinking and for how long,
+    /// or how the game ended.
+    fn status_line<R: Recorder>(&self, game: &Match<R>, thinking: Option<Duration>) -> String {
+        let state = game.game();
+        let mark = state.to_move();
+        match state.status() {
+            GameStatus::Won(win) => format!("{} ({}) wins!", game.seat(win.mark).name(), win.mark),
+            GameStatus::Draw => "A draw.".to_string(),
+            GameStatus::InProgress if game.end().is_some() => "Game left.".to_string(),
+            GameStatus::InProgress => match (game.seat(mark), thinking) {
+                (Seat::Computer(_), Some(elapsed)) => {
+                    format!("{} {:.1} s", self.thinker(game), elapsed.as_secs_f64())
+                }
+                (seat, _) => format!("{} ({mark}) to move.", seat.name()),
+            },
+        }
+    }
+
+    fn board_lines<R: Recorder>(&self, game: &Match<R>) -> Vec<Line<'static>> {
+        let state = game.game();
+        let board = state.board();
+        let size = self.geometry.size();
+        let winning: Vec<Position> = match state.status() {
+            GameStatus::Won(win) => win.line.cells().to_vec(),
+            _ => Vec::new(),
+        };
+        let last = state.moves().last().copied();
+        let rule = vec!["─".repeat(CELL_WIDTH as usize); size].join("┼");
+        let mut lines = Vec::new();
+        for row in 0..size {
+            if row > 0 {
+                lines.push(Line::styled(rule.clone(), self.dim()));
+            }
+            let mut spans = Vec::new();
+            for column in 0..size {
+                if column > 0 {
+                    spans.push(Span::styled("│", self.dim()));
+                }
+                let Some(cell) = self.geometry.position(row * size + column) else {
+                    continue;
+                };
+                let mark = board.mark_at(cell);
+                let lit = winning.contains(&cell);
+                let text = match (mark, lit, self.colour) {
+                    (Some(mark), true, false) => format!("[{mark}]"),
+                    (Some(mark), _, _) => mark.to_string(),
+                    (None, _, _) if self.hinted.contains(&cell) && !self.colour => "*".to_string(),
+                    (None, _, _) => cell.number().to_string(),
+                };
+                let mut style = match mark {
+                    Some(Mark::X) => self.paint(Color::LightCyan).add_modifier(Modifier::BOLD),
+                    Some(Mark::O) => self.paint(Color::LightYellow).add_modifier(Modifier::BOLD),
+                    None => self.dim(),
+                };
+                if lit && self.colour {
+                    style = style.bg(Color::Green).fg(Color::Black);
+                }
+                if self.hinted.contains(&cell) && self.colour {
+                    style = style.bg(Color::Magenta).fg(Color::White);
+                }
+                if Some(cell) == last {
+                    style = style.add_modifier(Modifier::UNDERLINED);
+                }
+                if cell == self.cursor && game.end().is_none() {
+                    style = style.add_modifier(Modifier::REVERSED);
+                }
+                spans.push(Span::styled(
+                    format!("{text:^width$}", width = CELL_WIDTH as usize),
+                    style,
+                ));
+            }
+            lines.push(Line::from(spans));
+        }
+        lines
+    }
+
+    fn draw_records(&self, frame: &mut Frame, area: Rect, records: &Scoreboard) {
+        let mut text = String::from("Player                 W    L    T\n");
+        for standing in records.standings() {
+            let r = standing.record;
+            text.push_str(&format!(
+                "{:<20} {:>4} {:>4} {:>4}\n",
+                tictactoe_console::words::clip(standing.name.as_str(), 20),
+                r.wins,
+                r.losses,
+                r.ties
+            ));
+        }
+        let width = 40.min(area.width);
+        let height = (records.standings().len() as u16 + 3).min(area.height);
+        let board = self.board_area(area);
+        let top = (board.y + board.height + 5).min(area.height.saturating_sub(height + 1));
+        let records_area = Rect::new(
+            area.x + area.width.saturating_sub(width) / 2,
+            top,
+            width,
+            height,
+        );
+        frame.render_widget(Clear, records_area);
+        frame.render_widget(
+            Paragraph::new(text).block(Block::default().borders(Borders::ALL).title(" Records ")),
+            records_area,
+        );
+    }
+
+    fn draw_box(&self, frame: &mut Frame, area: Rect, title: &str, text: &str) {
+        let width = 56.min(area.width);
+        let height = (text.lines().count() as u16 + 2).min(area.height);
+        let boxed = Rect::new(
+            area.x + area.width.saturating_sub(width) / 2,
+            area.y + area.height.saturating_sub(height) / 2,
+            width,
+            height,
+        );
+        frame.render_widget(Clear, boxed);
+        frame.render_widget(
+            Paragraph::new(text.to_string())
+                .wrap(Wrap { trim: false })
+                .block(
+                    Block::default()
+                        .borders(Borders::ALL)
+                        .title(format!(" {title} ")),
+                ),
+            boxed,
+        );
+    }
+
+    fn paint(&self, colour: Color) -> Style {
+        if self.colour {
+            Style::default().fg(colour)
+        } else {
+            Style::default()
+        }
+    }
+
+    fn dim(&self) -> Style {
+        if self.colour {
+            Style::default().add_modifier(Modifier::DIM)
+        } else {
+            Style::default()
+        }
+    }
+
+    fn bold(&self) -> Style {
+        Style::default().add_modifier(Modifier::BOLD)
+    }
+}
+
+const HELP: &str = "\
+arrows or h j k l   move the cursor
+Enter or Space      play the cell under the cursor
+1 to 9              play that cell (3 x 3 boards)
+a mouse click       play the cell clicked
+?                   light up the best cells
+u                   undo (against the computer: your
+                    move and its reply)
+q or Esc            leave (asks first during a game)
+F1 or H             this help
+Ctrl-C              leave at once
+
+Any key closes this help.";
+
+/// One line for a hint: who stands how, counted in the player's own moves.
+fn hint_line(mark: Mark, analysis: &Analysis) -> String {
+    let cells: Vec<String> = analysis
+        .best_moves
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let cells = cells.join(", ");
+    match analysis.verdict {
+        Verdict::Win if analysis.plies == 1 => format!("{mark} wins with {cells}."),
+        Verdict::Win => format!(
+            "{mark} can force a win in {} moves of its own: play {cells}.",
+            analysis.plies.div_ceil(2)
+        ),
+        Verdict::Draw if analysis.exact => format!("A draw with best play: {cells} keep it."),
+        Verdict::Draw if analysis.moves_proven => {
+            format!("Proven not to lose: {cells}; a win was not ruled out in time.")
+        }
+        Verdict::Draw => format!("Not proven in time; the best found: {cells}."),
+        Verdict::Loss => {
+            format!("Every move loses against perfect play; {cells} hold out longest.")
+        }
+    }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod hint_line_tests {
+    use super::*;
+    use tictactoe_core::domain::Geometry;
+
+    fn draw(exact: bool, moves_proven: bool) -> Analysis {
+        let geometry = Geometry::new(7, 5).unwrap();
+        Analysis {
+            verdict: Verdict::Draw,
+            plies: 46,
+            best_moves: vec![geometry.position(17).unwrap()],
+            exact,
+            moves_proven,
+        }
+    }
+
+    #[test]
+    fn a_proven_draw_says_which_moves_keep_it() {
+        let line = hint_line(Mark::X, &draw(true, true));
+
+        assert_eq!(line, "A draw with best play: 18 keep it.");
+    }
+
+    #[test]
+    fn moves_proven_in_time_are_called_safe_and_no_more() {
+        let line = hint_line(Mark::X, &draw(false, true));
+
+        assert_eq!(
+            line,
+            "Proven not to lose: 18; a win was not ruled out in time."
+        );
+    }
+
+    #[test]
+    fn an_estimate_says_it_is_not_proven() {
+        let line = hint_line(Mark::X, &draw(false, false));
+
+        assert_eq!(line, "Not proven in time; the best found: 18.");
+    }
+}

@@ -1,0 +1,24 @@
+//! The full-screen terminal front end (ratatui on crossterm): one board redrawn in
+//! place, a cursor, the mouse, a small form for the menu. A second front end on the same
+//! core as the line-by-line console: it turns keys into requests for the [`Match`] and
+//! draws the answers.
+//!
+//! * `menu_form.rs`: the menu as a form, producing `Settings`.
+//! * `game_screen.rs`: one game: keys and clicks in, requests out, the screen drawn.
+//! * `run.rs`: the real terminal (raw mode, restored on every way out) and the loop,
+//!   with the computer thinking on another thread.
+//!
+//! The first two are plain state and drawing, tested on ratatui's `TestBackend`.
+//!
+//! [`Match`]: tictactoe_core::play::Match
+
+mod game_screen;
+mod menu_form;
+mod run;
+
+pub use game_screen::{Flow, GameScreen};
+pub use menu_form::{FormOutcome, MenuForm};
+pub use run::{Ending, Start, run_full_screen};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,317 @@
+//! The menu as a small form: one line per choice, the arrows to move and change, Enter
+//! to start. It produces the same [`Settings`] the line-by-line menu does.
+
+use ratatui::Frame;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::{Constraint, Layout};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::Line;
+use ratatui::widgets::Paragraph;
+
+use tictactoe_console::words::how_it_plays;
+use tictactoe_core::domain::{Geometry, Mark, PlayerName};
+use tictactoe_core::play::Settings;
+use tictactoe_core::players::{Level, PlayerSpec};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    HumanVsHuman,
+    HumanVsComputer,
+    ComputerVsComputer,
+}
+
+impl Mode {
+    const ALL: [Mode; 3] = [
+        Mode::HumanVsHuman,
+        Mode::HumanVsComputer,
+        Mode::ComputerVsComputer,
+    ];
+
+    fn label(self) -> &'static str {
+        match self {
+            Mode::HumanVsHuman => "Human vs Human",
+            Mode::HumanVsComputer => "Human vs Computer",
+            Mode::ComputerVsComputer => "Computer vs Computer",
+        }
+    }
+}
+
+/// One line of the form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Field {
+    Mode,
+    Side,
+    Level(Mark),
+    Name(Mark),
+    Size,
+    Run,
+    First,
+    Start,
+}
+
+/// What a key did to the form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FormOutcome {
+    Continue,
+    Start(Settings),
+    Quit,
+}
+
+/// The form's answers so far, and which line has the focus.
+pub struct MenuForm {
+    mode: Mode,
+    side: Mark,
+    levels: [Level; 2],
+    names: [String; 2],
+    size: usize,
+    win: usize,
+    first: Mark,
+    focus: usize,
+    problem: Option<String>,
+}
+
+impl Default for MenuForm {
+    fn default() -> Self {
+        MenuForm {
+            mode: Mode::HumanVsComputer,
+            side: Mark::X,
+            levels: [Level::Impossible; 2],
+            names: [String::new(), String::new()],
+            size: 3,
+            win: 3,
+            first: Mark::X,
+            focus: 0,
+            problem: None,
+        }
+    }
+}
+
+impl MenuForm {
+    /// A form filled in as `settings` were, for going back to the menu after a game.
+    pub fn from_settings(settings: &Settings) -> Self {
+        let mut form = MenuForm {
+            size: settings.geometry.size(),
+            win: settings.geometry.win_length(),
+            first: settings.first,
+            ..MenuForm::default()
+        };
+        let humans = [&settings.x, &settings.o].map(PlayerSpec::is_human);
+        form.mode = match humans {
+            [true, true] => Mode::HumanVsHuman,
+            [false, false] => Mode::ComputerVsComputer,
+            [x_human, _] => {
+                form.side = if x_human { Mark::X } else { Mark::O };
+                Mode::HumanVsComputer
+            }
+        };
+        for (mark, spec) in [(Mark::X, &settings.x), (Mark::O, &settings.o)] {
+            match spec {
+                PlayerSpec::Human(Some(name)) => form.names[mark.index()] = name.to_string(),
+                PlayerSpec::Human(None) => {}
+                PlayerSpec::Computer(level) => form.levels[mark.index()] = *level,
+            }
+        }
+        form
+    }
+
+    /// The lines shown for the answers so far: no side unless against the computer, a
+    /// level for each computer and a name for each person, no run length on 3 x 3.
+    fn fields(&self) -> Vec<Field> {
+        let mut fields = vec![Field::Mode];
+        let humans = match self.mode {
+            Mode::HumanVsHuman => [true, true],
+            Mode::HumanVsComputer => {
+                fields.push(Field::Side);
+                [self.side == Mark::X, self.side == Mark::O]
+            }
+            Mode::ComputerVsComputer => [false, false],
+        };
+        for mark in Mark::ALL {
+            fields.push(if humans[mark.index()] {
+                Field::Name(mark)
+            } else {
+                Field::Level(mark)
+            });
+        }
+        fields.push(Field::Size);
+        if self.size > 3 {
+            fields.push(Field::Run);
+        }
+        fields.extend([Field::First, Field::Start]);
+        fields
+    }
+
+    fn focused(&self) -> Field {
+        let fields = self.fields();
+        fields[self.focus.min(fields.len() - 1)]
+    }
+
+    pub fn on_key(&mut self, key: KeyEvent) -> FormOutcome {
+        if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
+            return FormOutcome::Quit;
+        }
+        let field = self.focused();
+        let count = self.fields().len();
+        match key.code {
+            KeyCode::Esc => return FormOutcome::Quit,
+            KeyCode::Up | KeyCode::BackTab => {
+                self.focus = self.focus.min(count - 1).saturating_sub(1)
+            }
+            KeyCode::Down | KeyCode::Tab => self.focus = (self.focus + 1).min(count - 1),
+            KeyCode::Left => self.change(field, -1),
+            KeyCode::Right => self.change(field, 1),
+            // Every line has an answer already, so Enter starts from wherever it is pressed.
+            KeyCode::Enter => return self.settings(),
+            KeyCode::Backspace => {
+                if let Field::Name(mark) = field {
+                    self.names[mark.index()].pop();
+                }
+            }
+            KeyCode::Char(c) => match field {
+                Field::Name(mark) => self.names[mark.index()].push(c),
+                _ if c == 'q' => return FormOutcome::Quit,
+                _ if c == ' ' => self.change(field, 1),
+                _ => {}
+            },
+            _ => {}
+        }
+        FormOutcome::Continue
+    }
+
+    fn change(&mut self, field: Field, step: isize) {
+        fn turn<T: Copy + PartialEq>(all: &[T], now: T, step: isize) -> T {
+            let at = all.iter().position(|&x| x == now).unwrap_or(0) as isize;
+            all[(at + step).rem_euclid(all.len() as isize) as usize]
+        }
+        match field {
+            Field::Mode => self.mode = turn(&Mode::ALL, self.mode, step),
+            Field::Side => self.side = self.side.opponent(),
+            Field::Level(mark) => {
+                self.levels[mark.index()] = turn(&Level::ALL, self.levels[mark.index()], step)
+            }
+            Field::Size => {
+                let sizes: Vec<usize> = Geometry::SIZES.collect();
+                self.size = turn(&sizes, self.size, step);
+                self.win = self.size;
+            }
+            Field::Run => {
+                let runs: Vec<usize> = (3..=self.size).collect();
+                self.win = turn(&runs, self.win, step);
+            }
+            Field::First => self.first = self.first.opponent(),
+            Field::Name(_) | Field::Start => {}
+        }
+    }
+
+    /// The settings the form describes, or the reason it cannot start yet.
+    fn settings(&mut self) -> FormOutcome {
+        let fields = self.fields();
+        let mut specs = Vec::new();
+        for mark in Mark::ALL {
+            let spec = if fields.contains(&Field::Name(mark)) {
+                let typed = self.names[mark.index()].trim();
+                if typed.is_empty() {
+                    PlayerSpec::Human(None)
+                } else {
+                    match PlayerName::new(typed) {
+                        Ok(name) => PlayerSpec::Human(Some(name)),
+                        Err(error) => {
+                            self.problem = Some(format!("The name for {mark}: {error}."));
+                            return FormOutcome::Continue;
+                        }
+                    }
+                }
+            } else {
+                PlayerSpec::Computer(self.levels[mark.index()])
+            };
+            specs.push(spec);
+        }
+        let [x, o]: [PlayerSpec; 2] = match specs.try_into() {
+            Ok(pair) => pair,
+            Err(_) => return FormOutcome::Continue,
+        };
+        let Ok(geometry) = Geometry::new(self.size, self.win) else {
+            return FormOutcome::Continue;
+        };
+        let settings = Settings {
+            x,
+            o,
+            first: self.first,
+            geometry,
+        };
+        if let Some(name) = settings.shared_human_name() {
+            self.problem = Some(format!("Both players are called {name}: change one name."));
+            return FormOutcome::Continue;
+        }
+        FormOutcome::Start(settings)
+    }
+
+    pub fn draw(&self, frame: &mut Frame) {
+        let area = frame.area();
+        let [title, form, problem, keys] = Layout::vertical([
+            Constraint::Length(2),
+            Constraint::Min(10),
+            Constraint::Length(2),
+            Constraint::Length(1),
+        ])
+        .areas(area);
+        frame.render_widget(
+            Paragraph::new("Tic Tac Toe").style(Style::default().add_modifier(Modifier::BOLD)),
+            title,
+        );
+        let focused = self.focused();
+        let mut lines = Vec::new();
+        for field in self.fields() {
+            let (label, value) = self.line(field);
+            let text = format!("{label:<18}{value}");
+            let style = if field == focused {
+                Style::default().add_modifier(Modifier::REVERSED)
+            } else {
+                Style::default()
+            };
+            lines.push(Line::styled(text, style));
+            if let Field::Level(mark) = field {
+                lines.push(Line::from(format!(
+                    "{:<18}{}",
+                    "",
+                    how_it_plays(self.levels[mark.index()])
+                )));
+            }
+        }
+        frame.render_widget(Paragraph::new(lines), form);
+        if let Some(text) = &self.problem {
+            frame.render_widget(Paragraph::new(text.as_str()), problem);
+        }
+        frame.render_widget(
+            Paragraph::new(
+                "↑↓ choose a line · ←→ change it · type a name · Enter start · Esc quit",
+            ),
+            keys,
+        );
+    }
+
+    fn line(&self, field: Field) -> (String, String) {
+        let choice = |text: String| format!("‹ {text} ›");
+        match field {
+            Field::Mode => ("Game".into(), choice(self.mode.label().into())),
+            Field::Side => ("You play".into(), choice(self.side.to_string())),
+            Field::Level(mark) => (
+                format!("Computer ({mark})"),
+                choice(self.levels[mark.index()].to_string()),
+            ),
+            Field::Name(mark) => {
+                let typed = &self.names[mark.index()];
+                let shown = if typed.is_empty() {
+                    format!("Player {mark}")
+                } else {
+                    typed.clone()
+                };
+                (format!("Name ({mark})"), format!("{shown}_"))
+            }
+            Field::Size => ("Board".into(), choice(format!("{0} x {0}", self.size))),
+            Field::Run => ("In a row to win".into(), choice(self.win.to_string())),
+            Field::First => ("Moves first".into(), choice(self.first.to_string())),
+            Field::Start => ("".into(), "[ Start ]".into()),
+        }
+    }
+}

@@ -1,0 +1,298 @@
+//! The real terminal: raw mode, the alternate screen and the mouse, given back as they
+//! were however the program ends; the event loop; the computer thinking on another
+//! thread while the screen counts the seconds.
+
+use std::io::{self, Stdout};
+use std::panic;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use ratatui::crossterm::event::{
+    self, DisableMouseCapture, EnableMouseCapture, Event as TermEvent, KeyCode, KeyEventKind,
+    KeyModifiers, MouseButton, MouseEventKind,
+};
+use ratatui::crossterm::execute;
+use ratatui::crossterm::terminal::{
+    Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+
+use super::game_screen::{Flow, GameScreen};
+use super::menu_form::{FormOutcome, MenuForm};
+use tictactoe_core::domain::{GameState, Mark};
+use tictactoe_core::play::{ComputerError, Match, Recorder, Seat, Settings};
+use tictactoe_core::players::ComputerFactory;
+
+/// Where the full-screen program starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Start {
+    /// The menu (`tictactoe`).
+    Menu,
+    /// A game with these settings (`tictactoe play`).
+    Game(Settings),
+}
+
+/// How the full-screen program ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// Someone chose to quit.
+    Quit,
+    /// Ctrl-C.
+    Interrupted,
+}
+
+/// How long a computer's move stays on screen before the next computer moves.
+const COMPUTER_PAUSE: Duration = Duration::from_millis(450);
+/// How often the thinking clock is redrawn.
+const TICK: Duration = Duration::from_millis(100);
+
+/// Runs the full-screen program until someone quits. The terminal is restored on every
+/// way out, a panic included.
+pub fn run_full_screen<R: Recorder + Copy + Sync>(
+    computers: &mut dyn ComputerFactory,
+    recorder: R,
+    colour: bool,
+    start: Start,
+) -> io::Result<Result<Ending, ComputerError>> {
+    let _restore = RawScreen::enter()?;
+    let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+    let mut next = match start {
+        Start::Menu => None,
+        Start::Game(settings) => Some(settings),
+    };
+    let mut form = MenuForm::default();
+    loop {
+        let settings = match next.take() {
+            Some(settings) => settings,
+            None => match menu(&mut terminal, &mut form)? {
+                Some(settings) => settings,
+                None => return Ok(Ok(Ending::Quit)),
+            },
+        };
+        let mut game = settings.start_match(computers, recorder);
+        let mut screen = GameScreen::new(settings.geometry, colour);
+        match play(&mut terminal, &mut screen, &mut game)? {
+            Ok(AfterGame::Rematch) => next = Some(settings),
+            Ok(AfterGame::Swapped) => next = Some(settings.swapped()),
+            Ok(AfterGame::Menu) => form = MenuForm::from_settings(&settings),
+            Ok(AfterGame::Quit) => return Ok(Ok(Ending::Quit)),
+            Ok(AfterGame::Interrupted) => return Ok(Ok(Ending::Interrupted)),
+            Err(error) => return Ok(Err(error)),
+        }
+    }
+}
+
+type Screen = Terminal<CrosstermBackend<Stdout>>;
+
+fn menu(terminal: &mut Screen, form: &mut MenuForm) -> io::Result<Option<Settings>> {
+    loop {
+        terminal.draw(|frame| form.draw(frame))?;
+        if let TermEvent::Key(key) = event::read()?
+            && key.kind == KeyEventKind::Press
+        {
+            match form.on_key(key) {
+                FormOutcome::Continue => {}
+                FormOutcome::Start(settings) => return Ok(Some(settings)),
+                FormOutcome::Quit => return Ok(None),
+            }
+        }
+    }
+}
+
+enum AfterGame {
+    Rematch,
+    Swapped,
+    Menu,
+    Quit,
+    Interrupted,
+}
+
+fn play<R: Recorder + Sync>(
+    terminal: &mut Screen,
+    screen: &mut GameScreen,
+    game: &mut Match<R>,
+) -> io::Result<Result<AfterGame, ComputerError>> {
+    let watching = [Mark::X, Mark::O]
+        .iter()
+        .all(|&mark| matches!(game.seat(mark), Seat::Computer(_)));
+    loop {
+        let computer_to_move =
+            game.end().is_none() && matches!(game.seat(game.game().to_move()), Seat::Computer(_));
+        if computer_to_move {
+            let events = match think(terminal, screen, game)? {
+                Some(Ok(events)) => events,
+                Some(Err(error)) => return Ok(Err(error)),
+                None => return Ok(Ok(AfterGame::Interrupted)),
+            };
+            screen.show_events(game, events);
+            // Two computers: a pause between moves, so that people can follow.
+            if watching
+                && game.end().is_none()
+                && let Some(leaving) = pause(terminal, screen, game)?
+            {
+                return Ok(Ok(leaving));
+            }
+            continue;
+        }
+        terminal.draw(|frame| screen.draw(frame, game, None))?;
+        let area = terminal.get_frame().area();
+        match event::read()? {
+            TermEvent::Key(key) if key.kind == KeyEventKind::Press => {
+                if game.end().is_some() {
+                    match key.code {
+                        KeyCode::Char('r') | KeyCode::Enter => return Ok(Ok(AfterGame::Rematch)),
+                        KeyCode::Char('s') => return Ok(Ok(AfterGame::Swapped)),
+                        KeyCode::Char('m') => return Ok(Ok(AfterGame::Menu)),
+                        _ => {}
+                    }
+                }
+                if key.code == KeyCode::Char('?') && game.end().is_none() {
+                    // On a large board the hint takes up to the thinking time: say so first.
+                    screen.note("Looking for the best moves…");
+                    terminal.draw(|frame| screen.draw(frame, game, None))?;
+                }
+                match screen.on_key(game, key) {
+                    Flow::Continue => {}
+                    // As at the line-by-line console, leaving a game leaves the program.
+                    Flow::Leave => return Ok(Ok(AfterGame::Quit)),
+                    Flow::Interrupt => return Ok(Ok(AfterGame::Interrupted)),
+                }
+            }
+            TermEvent::Mouse(mouse) if mouse.kind == MouseEventKind::Down(MouseButton::Left) => {
+                screen.on_click(game, area, mouse.column, mouse.row);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The computer whose turn it is thinks on another thread; meanwhile the screen shows
+/// the seconds passing and every key is dropped, but Ctrl-C (`None`).
+fn think<R: Recorder + Sync>(
+    terminal: &mut Screen,
+    screen: &GameScreen,
+    game: &mut Match<R>,
+) -> io::Result<Option<Result<Vec<tictactoe_core::play::Event>, ComputerError>>> {
+    let started = Instant::now();
+    // While the match is busy on the other thread, the screen is what it was when
+    // thinking began, with the clock on the status line moving on.
+    let shown = terminal
+        .draw(|frame| screen.draw(frame, game, Some(Duration::ZERO)))?
+        .buffer
+        .clone();
+    let thinker = screen.thinker(game);
+    let answer = thread::scope(|scope| -> io::Result<_> {
+        let worker = scope.spawn(|| game.advance());
+        while !worker.is_finished() {
+            let elapsed = started.elapsed();
+            terminal.draw(|frame| {
+                *frame.buffer_mut() = shown.clone();
+                screen.draw_clock(frame, &thinker, elapsed);
+            })?;
+            if interrupted_within(TICK)? {
+                return Ok(None);
+            }
+        }
+        Ok(Some(worker.join()))
+    })?;
+    Ok(match answer {
+        None => None,
+        Some(Ok(result)) => Some(result),
+        // The thinking thread panicked: report it as the panic it was.
+        Some(Err(panic)) => panic::resume_unwind(panic),
+    })
+}
+
+/// Lets a computer's move be seen before the other computer moves. Keys are dropped,
+/// but for Ctrl-C and q (which asks first): `Some` says how the program is left.
+fn pause<R: Recorder>(
+    terminal: &mut Screen,
+    screen: &mut GameScreen,
+    game: &mut Match<R>,
+) -> io::Result<Option<AfterGame>> {
+    terminal.draw(|frame| screen.draw(frame, game, None))?;
+    let until = Instant::now() + COMPUTER_PAUSE;
+    while let Some(left) = until.checked_duration_since(Instant::now()) {
+        if !event::poll(left)? {
+            break;
+        }
+        if let TermEvent::Key(key) = event::read()? {
+            if is_interrupt(key.code, key.modifiers) {
+                return Ok(Some(AfterGame::Interrupted));
+            }
+            if matches!(key.code, KeyCode::Char('q') | KeyCode::Esc) {
+                // Nobody's turn to wait for, so the question is asked now.
+                screen.on_key(game, key);
+                terminal.draw(|frame| screen.draw(frame, game, None))?;
+                let answer = loop {
+                    if let TermEvent::Key(answer) = event::read()?
+                        && answer.kind == KeyEventKind::Press
+                    {
+                        break answer;
+                    }
+                };
+                return Ok(match screen.on_key(game, answer) {
+                    Flow::Continue => None,
+                    Flow::Leave => Some(AfterGame::Quit),
+                    Flow::Interrupt => Some(AfterGame::Interrupted),
+                });
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// Waits up to `wait` for a key; true if it was Ctrl-C. Any other key is dropped.
+fn interrupted_within(wait: Duration) -> io::Result<bool> {
+    if event::poll(wait)?
+        && let TermEvent::Key(key) = event::read()?
+    {
+        return Ok(is_interrupt(key.code, key.modifiers));
+    }
+    Ok(false)
+}
+
+fn is_interrupt(code: KeyCode, modifiers: KeyModifiers) -> bool {
+    modifiers.contains(KeyModifiers::CONTROL) && code == KeyCode::Char('c')
+}
+
+/// Raw mode, the alternate screen and mouse reporting, for as long as it lives; the
+/// terminal as it was when it is dropped, or when the program panics.
+struct RawScreen;
+
+impl RawScreen {
+    fn enter() -> io::Result<Self> {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            restore();
+            previous(info);
+        }));
+        enable_raw_mode()?;
+        // Cleared with a plain escape code: ratatui's own clear asks the terminal where
+        // the cursor is, which not every terminal answers.
+        execute!(
+            io::stdout(),
+            EnterAlternateScreen,
+            EnableMouseCapture,
+            Clear(ClearType::All)
+        )?;
+        Ok(RawScreen)
+    }
+}
+
+impl Drop for RawScreen {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+fn restore() {
+    let _ = execute!(
+        io::stdout(),
+        DisableMouseCapture,
+        LeaveAlternateScreen,
+        ratatui::crossterm::cursor::Show
+    );
+    let _ = disable_raw_mode();
+}

@@ -1,0 +1,460 @@
+//! The full-screen front end, specified on ratatui's `TestBackend`: key events go in
+//! through the same handlers the real terminal uses, frames come out as text. The
+//! match is real; its seams (a computer, the advisor, the store) are mockall doubles.
+
+use std::time::Duration;
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::Rect;
+
+use super::*;
+use tictactoe_core::domain::{
+    Analysis, GameState, Geometry, Mark, PlayerName, Position, Verdict, layout_of,
+};
+use tictactoe_core::play::{Match, Seat, Settings, Unrecorded};
+use tictactoe_core::players::{Level, MockAdvisor, MockComputer, PlayerSpec};
+use tictactoe_core::ports::MockScoreStore;
+
+const WIDTH: u16 = 80;
+const HEIGHT: u16 = 24;
+
+fn key(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+fn name(text: &str) -> PlayerName {
+    PlayerName::new(text).unwrap()
+}
+
+fn cell(geometry: Geometry, number: usize) -> Position {
+    geometry.position(number - 1).unwrap()
+}
+
+/// Ada (X) against Bob (O) at one keyboard, X first, nothing recorded.
+fn people(geometry: Geometry) -> Match<Unrecorded> {
+    Match::new(
+        geometry,
+        Mark::X,
+        [Seat::Human(name("Ada")), Seat::Human(name("Bob"))],
+        Unrecorded,
+    )
+}
+
+/// The screen as text, one string per line, after drawing `screen` over `game`.
+fn frame<R: tictactoe_core::play::Recorder>(
+    screen: &GameScreen,
+    game: &Match<R>,
+    thinking: Option<Duration>,
+) -> Vec<String> {
+    drawn(|frame| screen.draw(frame, game, thinking))
+}
+
+/// What `draw` puts on an 80 x 24 screen, one string per line, without trailing spaces.
+fn drawn(draw: impl FnOnce(&mut ratatui::Frame)) -> Vec<String> {
+    let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
+    terminal.draw(draw).unwrap();
+    let buffer = terminal.backend().buffer();
+    (0..HEIGHT)
+        .map(|y| {
+            (0..WIDTH)
+                .map(|x| buffer[(x, y)].symbol())
+                .collect::<String>()
+                .trim_end()
+                .to_string()
+        })
+        .collect()
+}
+
+fn press<R: tictactoe_core::play::Recorder>(
+    screen: &mut GameScreen,
+    game: &mut Match<R>,
+    codes: &[KeyCode],
+) {
+    for &code in codes {
+        screen.on_key(game, key(code));
+    }
+}
+
+#[test]
+fn the_board_starts_with_every_cell_numbered_and_the_cursor_in_the_middle() {
+    let game = people(Geometry::classic());
+    let screen = GameScreen::new(Geometry::classic(), false);
+
+    let lines = frame(&screen, &game, None);
+
+    assert_eq!(lines[0], "Ada (X) vs Bob (O) · 3 x 3, 3 in a row");
+    assert_eq!(lines[2].trim(), "1  │  2  │  3");
+    assert_eq!(lines[3].trim(), "─────┼─────┼─────");
+    assert_eq!(lines[6].trim(), "7  │  8  │  9");
+    assert_eq!(lines[8], "Ada (X) to move.");
+    assert_eq!(screen.cursor(), cell(Geometry::classic(), 5));
+}
+
+#[test]
+fn arrows_and_hjkl_move_the_cursor_and_enter_plays_the_cell_under_it() {
+    let mut game = people(Geometry::classic());
+    let mut screen = GameScreen::new(Geometry::classic(), false);
+
+    // From the centre: up, left (cell 1), Enter; then l, j (cell 5), Space.
+    press(
+        &mut screen,
+        &mut game,
+        &[KeyCode::Up, KeyCode::Left, KeyCode::Enter],
+    );
+    press(
+        &mut screen,
+        &mut game,
+        &[KeyCode::Char('l'), KeyCode::Char('j'), KeyCode::Char(' ')],
+    );
+
+    assert_eq!(layout_of(game.game().board()), "X...O....");
+    let lines = frame(&screen, &game, None);
+    assert_eq!(lines[2].trim(), "X  │  2  │  3");
+    assert_eq!(lines[4].trim(), "4  │  O  │  6");
+}
+
+#[test]
+fn the_cursor_stops_at_the_edge() {
+    let mut game = people(Geometry::classic());
+    let mut screen = GameScreen::new(Geometry::classic(), false);
+
+    press(
+        &mut screen,
+        &mut game,
+        &[KeyCode::Right, KeyCode::Right, KeyCode::Right],
+    );
+
+    assert_eq!(screen.cursor(), cell(Geometry::classic(), 6));
+}
+
+#[test]
+fn digits_play_at_once_on_three_by_three_only() {
+    let mut small = people(Geometry::classic());
+    let mut small_screen = GameScreen::new(Geometry::classic(), false);
+    let four = Geometry::new(4, 4).unwrap();
+    let mut large = people(four);
+    let mut large_screen = GameScreen::new(four, false);
+
+    press(&mut small_screen, &mut small, &[KeyCode::Char('9')]);
+    press(&mut large_screen, &mut large, &[KeyCode::Char('9')]);
+
+    assert_eq!(layout_of(small.game().board()), "........X");
+    assert!(large.game().moves().is_empty());
+}
+
+#[test]
+fn a_taken_cell_is_refused_with_the_reason_and_nothing_changes() {
+    let mut game = people(Geometry::classic());
+    let mut screen = GameScreen::new(Geometry::classic(), false);
+
+    press(
+        &mut screen,
+        &mut game,
+        &[KeyCode::Char('5'), KeyCode::Char('5')],
+    );
+
+    assert_eq!(layout_of(game.game().board()), "....X....");
+    let lines = frame(&screen, &game, None);
+    assert_eq!(lines[9], "Cell 5 is already taken: choose an empty one.");
+}
+
+#[test]
+fn a_click_on_a_cell_plays_it_and_a_click_on_a_rule_plays_nothing() {
+    let mut game = people(Geometry::classic());
+    let mut screen = GameScreen::new(Geometry::classic(), false);
+    let area = Rect::new(0, 0, WIDTH, HEIGHT);
+    // The 17-column board is centred in 80: it starts at column 31, row 2.
+    let (left, top) = (31, 2);
+
+    screen.on_click(&mut game, area, left + 5, top); // the rule between 1 and 2
+    screen.on_click(&mut game, area, left + 2 * 6 + 2, top + 2 * 2); // cell 9
+
+    assert_eq!(layout_of(game.game().board()), "........X");
+}
+
+#[test]
+fn q_asks_before_leaving_a_game_in_progress_and_any_other_key_plays_on() {
+    let mut game = people(Geometry::classic());
+    let mut screen = GameScreen::new(Geometry::classic(), false);
+
+    let first = screen.on_key(&mut game, key(KeyCode::Char('q')));
+    let asked = frame(&screen, &game, None).join("\n");
+    let declined = screen.on_key(&mut game, key(KeyCode::Char('n')));
+    screen.on_key(&mut game, key(KeyCode::Char('q')));
+    let confirmed = screen.on_key(&mut game, key(KeyCode::Char('y')));
+
+    assert_eq!((first, declined), (Flow::Continue, Flow::Continue));
+    assert!(
+        asked.contains("Leave this game? It will not be recorded."),
+        "{asked}"
+    );
+    assert_eq!(confirmed, Flow::Leave);
+    assert!(matches!(
+        game.end(),
+        Some(tictactoe_core::play::End::Abandoned { by: Mark::X })
+    ));
+}
+
+#[test]
+fn ctrl_c_leaves_at_once() {
+    let mut game = people(Geometry::classic());
+    let mut screen = GameScreen::new(Geometry::classic(), false);
+
+    let flow = screen.on_key(
+        &mut game,
+        KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
+    );
+
+    assert_eq!(flow, Flow::Interrupt);
+}
+
+#[test]
+fn the_help_lists_the_keys_and_any_key_closes_it() {
+    let mut game = people(Geometry::classic());
+    let mut screen = GameScreen::new(Geometry::classic(), false);
+
+    press(&mut screen, &mut game, &[KeyCode::F(1)]);
+    let shown = frame(&screen, &game, None).join("\n");
+    press(&mut screen, &mut game, &[KeyCode::Char('x')]);
+    let closed = frame(&screen, &game, None).join("\n");
+
+    assert!(
+        shown.contains("Enter or Space      play the cell under the cursor"),
+        "{shown}"
+    );
+    assert!(!closed.contains("play the cell under the cursor"));
+    assert!(
+        game.game().moves().is_empty(),
+        "the key that closed help played nothing"
+    );
+}
+
+#[test]
+fn a_hint_lights_up_the_cells_the_advisor_recommends() {
+    // Arrange: an advisor asked once, about X's turn, that recommends cells 1 and 9.
+    let geometry = Geometry::classic();
+    let mut advisor = MockAdvisor::new();
+    advisor
+        .expect_advise()
+        .withf(|_, mark| *mark == Mark::X)
+        .times(1)
+        .returning(move |_, _| {
+            Some(Analysis {
+                verdict: Verdict::Draw,
+                plies: 9,
+                best_moves: vec![cell(geometry, 1), cell(geometry, 9)],
+                exact: true,
+                moves_proven: true,
+            })
+        });
+    let mut game = people(geometry).advised_by(Box::new(advisor));
+    let mut screen = GameScreen::new(geometry, false);
+
+    // Act
+    press(&mut screen, &mut game, &[KeyCode::Char('?')]);
+
+    // Assert: without colour, the lit cells show a star.
+    let lines = frame(&screen, &game, None);
+    assert_eq!(lines[2].trim(), "*  │  2  │  3");
+    assert_eq!(lines[6].trim(), "7  │  8  │  *");
+    assert_eq!(lines[9], "A draw with best play: 1, 9 keep it.");
+}
+
+#[test]
+fn the_winning_line_is_bracketed_without_colour_and_the_result_announced() {
+    let mut game = people(Geometry::classic());
+    let mut screen = GameScreen::new(Geometry::classic(), false);
+
+    for digit in ['1', '4', '2', '5', '3'] {
+        press(&mut screen, &mut game, &[KeyCode::Char(digit)]);
+    }
+
+    let lines = frame(&screen, &game, None);
+    assert_eq!(lines[2].trim(), "[X] │ [X] │ [X]");
+    assert_eq!(lines[8], "Ada (X) wins!");
+    assert!(lines[23].starts_with("r play again · s swap sides"));
+}
+
+#[test]
+fn undo_takes_back_the_last_move_between_two_people() {
+    let mut game = people(Geometry::classic());
+    let mut screen = GameScreen::new(Geometry::classic(), false);
+
+    press(
+        &mut screen,
+        &mut game,
+        &[KeyCode::Char('1'), KeyCode::Char('u')],
+    );
+
+    assert!(game.game().moves().is_empty());
+    assert_eq!(
+        frame(&screen, &game, None)[9],
+        "The last move was taken back."
+    );
+}
+
+#[test]
+fn while_the_computer_thinks_the_status_line_says_so_with_the_time() {
+    let mut computer = MockComputer::new();
+    computer.expect_name().return_const(name("Hal"));
+    let game = Match::new(
+        Geometry::classic(),
+        Mark::O,
+        [Seat::Human(name("Ada")), Seat::Computer(Box::new(computer))],
+        Unrecorded,
+    );
+    let screen = GameScreen::new(Geometry::classic(), false);
+
+    let lines = frame(&screen, &game, Some(Duration::from_millis(1250)));
+
+    assert_eq!(lines[8], "Hal (O) is thinking… 1.2 s");
+}
+
+#[test]
+fn a_saved_result_shows_the_two_players_records() {
+    let mut store = MockScoreStore::new();
+    store.expect_record().times(1).returning(|game| {
+        let mut scoreboard = tictactoe_core::domain::Scoreboard::new();
+        scoreboard.record(game);
+        Ok(scoreboard)
+    });
+    let mut game = Match::new(
+        Geometry::classic(),
+        Mark::X,
+        [Seat::Human(name("Ada")), Seat::Human(name("Bob"))],
+        store,
+    );
+    let mut screen = GameScreen::new(Geometry::classic(), false);
+
+    for digit in ['1', '4', '2', '5', '3'] {
+        press(&mut screen, &mut game, &[KeyCode::Char(digit)]);
+    }
+
+    let text = frame(&screen, &game, None).join("\n");
+    assert!(text.contains("Records"), "{text}");
+    assert!(
+        text.contains("Ada                     1    0    0"),
+        "{text}"
+    );
+}
+
+// The menu form.
+
+fn form_lines(form: &MenuForm) -> Vec<String> {
+    drawn(|frame| form.draw(frame))
+}
+
+fn type_into(form: &mut MenuForm, codes: &[KeyCode]) -> FormOutcome {
+    let mut outcome = FormOutcome::Continue;
+    for &code in codes {
+        outcome = form.on_key(key(code));
+    }
+    outcome
+}
+
+#[test]
+fn the_form_starts_on_a_person_against_impossible_on_three_by_three() {
+    let form = MenuForm::default();
+
+    let lines = form_lines(&form);
+
+    assert_eq!(
+        &lines[2..10],
+        [
+            "Game              ‹ Human vs Computer ›",
+            "You play          ‹ X ›",
+            "Name (X)          Player X_",
+            "Computer (O)      ‹ Impossible ›",
+            "                  plays perfectly: it never loses",
+            "Board             ‹ 3 x 3 ›",
+            "Moves first       ‹ X ›",
+            "                  [ Start ]",
+        ]
+    );
+}
+
+#[test]
+fn playing_o_against_an_easy_computer_on_five_by_five_with_four_in_a_row() {
+    // Arrange: side → O; the computer (now X) → Easy; size → 5; run → 4.
+    let mut form = MenuForm::default();
+    let keys = [
+        KeyCode::Down,
+        KeyCode::Right, // you play O
+        KeyCode::Down,
+        KeyCode::Left,
+        KeyCode::Left, // Impossible → Medium → Easy, for X
+        KeyCode::Down,
+        KeyCode::Char('Z'),
+        KeyCode::Char('o'), // the name for O
+        KeyCode::Down,
+        KeyCode::Right,
+        KeyCode::Right, // 5 x 5
+        KeyCode::Down,
+        KeyCode::Left, // four in a row
+        KeyCode::Enter,
+    ];
+
+    // Act
+    let outcome = type_into(&mut form, &keys);
+
+    // Assert
+    assert_eq!(
+        outcome,
+        FormOutcome::Start(Settings {
+            x: PlayerSpec::Computer(Level::Easy),
+            o: PlayerSpec::Human(Some(name("Zo"))),
+            first: Mark::X,
+            geometry: Geometry::new(5, 4).unwrap(),
+        })
+    );
+}
+
+#[test]
+fn in_a_name_q_is_a_letter_and_elsewhere_it_quits() {
+    let mut form = MenuForm::default();
+
+    let typing = type_into(
+        &mut form,
+        &[KeyCode::Down, KeyCode::Down, KeyCode::Char('q')],
+    );
+    let quitting = type_into(&mut form, &[KeyCode::Down, KeyCode::Char('q')]);
+
+    assert_eq!(typing, FormOutcome::Continue);
+    assert_eq!(quitting, FormOutcome::Quit);
+}
+
+#[test]
+fn two_people_with_one_name_are_told_and_the_game_does_not_start() {
+    let mut form = MenuForm::default();
+    let mut keys = vec![KeyCode::Left, KeyCode::Down]; // Human vs Human; Name (X)
+    keys.extend("Ada".chars().map(KeyCode::Char));
+    keys.push(KeyCode::Down);
+    keys.extend("ADA".chars().map(KeyCode::Char));
+    keys.push(KeyCode::Enter);
+
+    let outcome = type_into(&mut form, &keys);
+
+    assert_eq!(outcome, FormOutcome::Continue);
+    assert!(
+        form_lines(&form)
+            .join("\n")
+            .contains("Both players are called Ada")
+    );
+}
+
+#[test]
+fn back_at_the_menu_the_form_is_filled_in_as_the_last_game_was() {
+    let last = Settings {
+        x: PlayerSpec::Computer(Level::Medium),
+        o: PlayerSpec::Human(Some(name("Zoë"))),
+        first: Mark::O,
+        geometry: Geometry::new(6, 4).unwrap(),
+    };
+    let mut form = MenuForm::from_settings(&last);
+
+    let outcome = form.on_key(key(KeyCode::Enter));
+
+    assert_eq!(outcome, FormOutcome::Start(last));
+}

@@ -1,0 +1,241 @@
+//! What goes over the wire: request bodies in, games and hints out. The words are those
+//! of `analyze --json` (board layout, `status`, `to_move`, `value`) and cells are
+//! 1-based, as everywhere a person sees them.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use tictactoe_core::domain::{Analysis, GameState, GameStatus, Geometry, Mark, Outcome, layout_of};
+use tictactoe_core::play::{End, Match, Recorder, Seat, Seating};
+use tictactoe_core::players::{Level, PlayerSpec};
+use tictactoe_json::{outcome_word, verdict_word};
+
+use super::setup::Setup;
+use super::token::GameId;
+
+/// `POST /api/games`. Players are written as on the command line.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    pub x: String,
+    pub o: String,
+    pub size: Option<usize>,
+    pub win: Option<usize>,
+    pub first: Option<MarkJson>,
+    /// For two people: one device (`together`) or two (`apart`, the default).
+    pub seating: Option<SeatingJson>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MarkJson {
+    #[serde(alias = "X")]
+    X,
+    #[serde(alias = "O")]
+    O,
+}
+
+impl From<MarkJson> for Mark {
+    fn from(mark: MarkJson) -> Mark {
+        match mark {
+            MarkJson::X => Mark::X,
+            MarkJson::O => Mark::O,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SeatingJson {
+    Together,
+    Apart,
+}
+
+impl From<SeatingJson> for Seating {
+    fn from(seating: SeatingJson) -> Seating {
+        match seating {
+            SeatingJson::Together => Seating::Together,
+            SeatingJson::Apart => Seating::Apart,
+        }
+    }
+}
+
+/// `POST /api/games/{id}/moves`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    pub cell: u64,
+}
+
+/// A game as every client sees it: the answer to most requests, and each SSE event.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct GameJson {
+    pub id: String,
+    pub size: usize,
+    pub win: usize,
+    pub first: &'static str,
+    pub board: String,
+    pub status: &'static str,
+    /// `"X"` or `"O"` while the game is played; `null` once it is over.
+    pub to_move: Option<&'static str>,
+    pub players: Players,
+    pub moves: Vec<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<Vec<usize>>,
+    /// Which seat asked to take back a move and waits for the other's consent.
+    pub undo_asked_by: Option<&'static str>,
+    /// Which seat left before the end (the game is then over and not recorded).
+    pub abandoned_by: Option<&'static str>,
+    /// The id of the rematch, once someone asked for one.
+    pub rematch: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Players {
+    pub x: PlayerJson,
+    pub o: PlayerJson,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct PlayerJson {
+    pub name: String,
+    /// `"human"` or `"computer"`.
+    pub kind: &'static str,
+    /// The computer's level (`"impossible"`, ...); absent for people.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<&'static str>,
+}
+
+impl GameJson {
+    /// The match as it stands, set up as `setup` says.
+    pub fn of<R: Recorder>(
+        id: &GameId,
+        game: &Match<R>,
+        setup: &Setup,
+        rematch: Option<&GameId>,
+    ) -> Self {
+        let specs = &setup.specs;
+        let state = game.game();
+        let geometry: Geometry = state.board().geometry();
+        let status = state.status();
+        let line = match &status {
+            GameStatus::Won(win) => Some(win.line.cells().iter().map(|p| p.number()).collect()),
+            _ => None,
+        };
+        let abandoned_by = match game.end() {
+            Some(End::Abandoned { by }) => Some(mark_word(*by)),
+            _ => None,
+        };
+        GameJson {
+            id: id.to_string(),
+            size: geometry.size(),
+            win: geometry.win_length(),
+            first: mark_word(setup.first),
+            board: layout_of(state.board()),
+            status: status_word(&status),
+            to_move: game.end().is_none().then(|| mark_word(state.to_move())),
+            players: Players {
+                x: player(game, specs, Mark::X),
+                o: player(game, specs, Mark::O),
+            },
+            moves: state.moves().iter().map(|p| p.number()).collect(),
+            line,
+            undo_asked_by: game.undo_asked_by().map(mark_word),
+            abandoned_by,
+            rematch: rematch.map(GameId::to_string),
+        }
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.to_move.is_none()
+    }
+}
+
+fn player<R: Recorder>(game: &Match<R>, specs: &[PlayerSpec; 2], mark: Mark) -> PlayerJson {
+    let seat = game.seat(mark);
+    let level = match &specs[mark.index()] {
+        PlayerSpec::Computer(level) => Some(level_word(*level)),
+        PlayerSpec::Human(_) => None,
+    };
+    PlayerJson {
+        name: seat.name().to_string(),
+        kind: match seat {
+            Seat::Human(_) => "human",
+            Seat::Computer(_) => "computer",
+        },
+        level,
+    }
+}
+
+fn level_word(level: Level) -> &'static str {
+    match level {
+        Level::Random => "random",
+        Level::Easy => "easy",
+        Level::Medium => "medium",
+        Level::Impossible => "impossible",
+    }
+}
+
+pub fn mark_word(mark: Mark) -> &'static str {
+    match mark {
+        Mark::X => "X",
+        Mark::O => "O",
+    }
+}
+
+/// The seat's key in `seats` and in the page's URL fragment.
+pub fn seat_key(mark: Mark) -> &'static str {
+    match mark {
+        Mark::X => "x",
+        Mark::O => "o",
+    }
+}
+
+fn status_word(status: &GameStatus) -> &'static str {
+    match status {
+        GameStatus::InProgress => "in_progress",
+        GameStatus::Won(win) => outcome_word(Outcome::Won(win.mark)),
+        GameStatus::Draw => outcome_word(Outcome::Draw),
+    }
+}
+
+/// The answer to `POST /api/games` and to a rematch: the game and the caller's seats.
+#[derive(Debug, Serialize)]
+pub struct CreatedJson {
+    #[serde(flatten)]
+    pub game: GameJson,
+    pub seats: BTreeMap<&'static str, SeatJson>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SeatJson {
+    pub token: String,
+    /// The page, opened in this seat: `/games/ID#x=TOKEN`. The token sits in the
+    /// fragment, which browsers never send to a server, so it stays out of logs.
+    pub url: String,
+}
+
+/// `POST /api/games/{id}/hint`: what perfect play makes of the position, in the words
+/// of `analyze --json`.
+#[derive(Debug, Serialize)]
+pub struct HintJson {
+    pub value: &'static str,
+    pub plies: usize,
+    pub best_moves: Vec<usize>,
+    pub exact: bool,
+    /// Every move listed is proven (see `Analysis::moves_proven`).
+    pub moves_proven: bool,
+}
+
+impl From<&Analysis> for HintJson {
+    fn from(analysis: &Analysis) -> Self {
+        HintJson {
+            value: verdict_word(analysis.verdict),
+            plies: analysis.plies,
+            best_moves: analysis.best_moves.iter().map(|p| p.number()).collect(),
+            exact: analysis.exact,
+            moves_proven: analysis.moves_proven,
+        }
+    }
+}

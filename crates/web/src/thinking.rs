@@ -1,0 +1,133 @@
+//! Where the games' work runs, so that no request waits behind another's slow work.
+//!
+//! * A 3x3 game's work runs right on the async runtime: every level answers there in
+//!   microseconds (Impossible from the shared solver's table), far less than handing
+//!   the work to another thread and back would cost. Its result is handed to the
+//!   scoreboard without waiting for the disk (see `group_commit`).
+//! * A bigger board's work, where Impossible thinks against the clock for up to
+//!   `--think-ms`, runs on a blocking thread, at most `heavy` at once. A crowd of 7x7
+//!   games then queues behind itself, never in front of a 3x3 move.
+//! * Reading the scoreboard file runs on a blocking thread too, at most `disk` at once.
+
+use std::future::Future;
+
+use tokio::sync::Semaphore;
+
+use tictactoe_core::domain::Geometry;
+
+use super::error::ApiError;
+
+pub struct Thinking {
+    disk: Semaphore,
+    heavy: Semaphore,
+}
+
+impl Thinking {
+    /// `disk` threads at most for reading the scoreboard, `heavy` for boards above 3x3.
+    pub fn new(disk: usize, heavy: usize) -> Self {
+        Thinking {
+            disk: Semaphore::new(disk.max(1)),
+            heavy: Semaphore::new(heavy.max(1)),
+        }
+    }
+
+    /// Runs `work` for a game on `geometry`: at once on 3x3, else on a blocking thread
+    /// once the heavy lane has room.
+    pub async fn run<T: Send + 'static>(
+        &self,
+        geometry: Geometry,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
+        if geometry.size() > 3 {
+            off_runtime(&self.heavy, work).await
+        } else {
+            Ok(work())
+        }
+    }
+
+    /// Runs `work`, which reads the disk, on a blocking thread.
+    pub fn on_disk<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> impl Future<Output = Result<T, ApiError>> {
+        off_runtime(&self.disk, work)
+    }
+}
+
+async fn off_runtime<T: Send + 'static>(
+    lane: &Semaphore,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    // The semaphore is never closed, so acquiring only waits.
+    let _permit = lane
+        .acquire()
+        .await
+        .map_err(|_| ApiError::Internal("the thinking pool is closed".into()))?;
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|error| ApiError::Internal(format!("a game's worker stopped: {error}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_small_board_is_not_kept_waiting_by_big_boards_thinking() {
+        // Arrange: one heavy thread, kept busy by four slow big-board jobs.
+        let thinking = Arc::new(Thinking::new(4, 1));
+        let big = Geometry::new(7, 4).unwrap();
+        for _ in 0..4 {
+            let thinking = Arc::clone(&thinking);
+            tokio::spawn(async move {
+                thinking
+                    .run(big, || std::thread::sleep(Duration::from_millis(300)))
+                    .await
+            });
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+
+        // Act
+        let started = Instant::now();
+        let answer = thinking.run(Geometry::classic(), || 42).await.unwrap();
+
+        // Assert
+        assert_eq!(answer, 42);
+        assert!(started.elapsed() < Duration::from_millis(200));
+    }
+
+    #[tokio::test] // one thread: the test's own
+    async fn a_three_by_three_games_work_runs_at_once_on_the_runtimes_thread() {
+        let thinking = Thinking::new(1, 1);
+        let runtime_thread = std::thread::current().id();
+
+        let ran_on = thinking
+            .run(Geometry::classic(), || std::thread::current().id())
+            .await
+            .unwrap();
+
+        assert_eq!(ran_on, runtime_thread);
+    }
+
+    #[tokio::test] // one thread: work run on it would stop every other task
+    async fn a_bigger_boards_work_runs_off_the_runtime_so_other_tasks_go_on() {
+        // Arrange: work that waits for a message another task sends.
+        let thinking = Thinking::new(1, 1);
+        let (send, receive) = std::sync::mpsc::channel();
+        tokio::spawn(async move { send.send(()) });
+
+        // Act
+        let heard = thinking
+            .run(Geometry::new(4, 4).unwrap(), move || {
+                receive.recv_timeout(Duration::from_secs(5)).is_ok()
+            })
+            .await
+            .unwrap();
+
+        // Assert: on the runtime's only thread the message could never have come.
+        assert!(heard);
+    }
+}

@@ -1,0 +1,675 @@
+//! The web API's contract, called in-process through the router: the shape of a game,
+//! each request, and every refusal's status.
+
+mod web_support;
+
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::http::{Method, StatusCode};
+use serde_json::{Value, json};
+use tictactoe_core::ports::ScoreStore;
+use tictactoe_json::scoreboard_json;
+use tictactoe_web::Limits;
+use web_support::{Server, test_limits, two_people};
+
+#[tokio::test]
+async fn a_new_game_against_the_computer_answers_the_game_and_the_persons_seat_only() {
+    let server = Server::new();
+
+    let game = server
+        .create(json!({ "x": "human", "o": "impossible" }))
+        .await;
+
+    let json = &game.game;
+    assert_eq!(json["id"].as_str().unwrap().len(), 32);
+    assert_eq!(json["size"], 3);
+    assert_eq!(json["win"], 3);
+    assert_eq!(json["board"], ".........");
+    assert_eq!(json["status"], "in_progress");
+    assert_eq!(json["to_move"], "X");
+    assert_eq!(json["moves"], json!([]));
+    assert_eq!(
+        json["players"],
+        json!({
+            "x": { "name": "Player X", "kind": "human" },
+            "o": { "name": "Computer (Impossible)", "kind": "computer", "level": "impossible" }
+        })
+    );
+    let token = game.x.as_deref().unwrap();
+    assert_eq!(token.len(), 32);
+    assert_eq!(
+        json["seats"]["x"]["url"],
+        format!("/games/{}#x={token}", game.id)
+    );
+    assert!(game.o.is_none(), "no token for the computer's seat");
+    assert!(json.get("line").is_none());
+}
+
+#[tokio::test]
+async fn a_move_is_answered_with_the_game_after_the_computers_reply() {
+    let server = Server::new();
+    let game = server
+        .create(json!({ "x": "human", "o": "impossible" }))
+        .await;
+
+    let answer = server.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    assert_eq!(answer.json["moves"].as_array().unwrap().len(), 2);
+    assert_eq!(answer.json["moves"][0], 5);
+    assert_eq!(&answer.json["board"].as_str().unwrap()[4..5], "X");
+    assert_eq!(answer.json["to_move"], "X");
+}
+
+#[tokio::test]
+async fn a_computer_that_moves_first_has_moved_when_the_game_is_created() {
+    let server = Server::new();
+
+    let game = server
+        .create(json!({ "x": "medium", "o": "human:Ada", "first": "x" }))
+        .await;
+
+    assert_eq!(game.game["moves"].as_array().unwrap().len(), 1);
+    assert_eq!(game.game["to_move"], "O");
+    assert!(game.o.is_some());
+}
+
+#[tokio::test]
+async fn a_won_game_shows_its_line_and_is_counted_once_in_the_shared_scoreboard() {
+    // Arrange: Ada (X) and Bob (O); X plays 1, 2, 3 and wins.
+    let server = Server::new();
+    let game = server.create(two_people()).await;
+    let (x, o) = (game.x.unwrap(), game.o.unwrap());
+    for (token, cell) in [(&x, 1), (&o, 4), (&x, 2), (&o, 5)] {
+        assert_eq!(
+            server.play(&game.id, token, cell).await.status,
+            StatusCode::OK
+        );
+    }
+
+    // Act
+    let won = server.play(&game.id, &x, 3).await;
+    let late = server.play(&game.id, &o, 9).await;
+    let scores = server.get("/api/scores").await;
+
+    // Assert
+    assert_eq!(won.json["status"], "x_won");
+    assert_eq!(won.json["line"], json!([1, 2, 3]));
+    assert_eq!(won.json["to_move"], Value::Null);
+    assert_eq!(late.status, StatusCode::CONFLICT);
+    let board = server.scoreboard().load().unwrap();
+    assert_eq!(scores.text, scoreboard_json(&board));
+    assert_eq!(
+        scores.json["players"],
+        json!([
+            { "name": "Ada", "wins": 1, "losses": 0, "ties": 0, "games": 1 },
+            { "name": "Bob", "wins": 0, "losses": 1, "ties": 0, "games": 1 }
+        ])
+    );
+}
+
+#[tokio::test]
+async fn anyone_with_the_id_watches_the_game_without_a_token() {
+    let server = Server::new();
+    let game = server.create(two_people()).await;
+    server.play(&game.id, game.x.as_deref().unwrap(), 7).await;
+
+    let watched = server.get(&format!("/api/games/{}", game.id)).await;
+
+    assert_eq!(watched.status, StatusCode::OK);
+    assert_eq!(watched.json["board"], "......X..");
+    assert!(watched.json.get("seats").is_none());
+}
+
+async fn status_of(
+    server: &Server,
+    method: Method,
+    path: &str,
+    token: Option<&str>,
+    body: Body,
+) -> (StatusCode, Value) {
+    let answer = server.send_raw(method, path, token, body).await;
+    (answer.status, answer.json)
+}
+
+/// What is sent (why, method, path, token, body), and the status it must get.
+type Refused<'a> = (&'a str, Method, &'a str, Option<&'a str>, Body, StatusCode);
+
+#[tokio::test]
+async fn every_refusal_has_its_status_and_a_json_error() {
+    // Arrange: a game of two people, X having played 1; another game for its token.
+    let server = Server::with_limits(Limits {
+        body_bytes: 256,
+        ..test_limits()
+    });
+    let game = server.create(two_people()).await;
+    let other = server.create(two_people()).await;
+    let (x, o) = (game.x.clone().unwrap(), game.o.clone().unwrap());
+    server.play(&game.id, &x, 1).await;
+    let moves = format!("/api/games/{}/moves", game.id);
+    let cell = |n: i64| Body::from(json!({ "cell": n }).to_string());
+    let post = Method::POST;
+    let cases: Vec<Refused> = vec![
+        (
+            "malformed JSON",
+            post.clone(),
+            "/api/games",
+            None,
+            Body::from("{\"x\": "),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "unknown player",
+            post.clone(),
+            "/api/games",
+            None,
+            Body::from(r#"{"x":"grandmaster","o":"easy"}"#),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "size out of range",
+            post.clone(),
+            "/api/games",
+            None,
+            Body::from(r#"{"x":"human","o":"easy","size":8}"#),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "run longer than the board",
+            post.clone(),
+            "/api/games",
+            None,
+            Body::from(r#"{"x":"human","o":"easy","size":4,"win":5}"#),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "unknown field",
+            post.clone(),
+            "/api/games",
+            None,
+            Body::from(r#"{"x":"human","o":"easy","colour":"red"}"#),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "cell 10 of 9",
+            post.clone(),
+            &moves,
+            Some(&o),
+            cell(10),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "cell 0",
+            post.clone(),
+            &moves,
+            Some(&o),
+            cell(0),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "negative cell",
+            post.clone(),
+            &moves,
+            Some(&o),
+            cell(-3),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "no token",
+            post.clone(),
+            &moves,
+            None,
+            cell(2),
+            StatusCode::UNAUTHORIZED,
+        ),
+        (
+            "another game's token",
+            post.clone(),
+            &moves,
+            other.x.as_deref(),
+            cell(2),
+            StatusCode::FORBIDDEN,
+        ),
+        (
+            "not a token",
+            post.clone(),
+            &moves,
+            Some("letmein"),
+            cell(2),
+            StatusCode::FORBIDDEN,
+        ),
+        (
+            "unknown game",
+            post.clone(),
+            "/api/games/0123456789abcdef0123456789abcdef/moves",
+            Some(&o),
+            cell(2),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "unknown game watched",
+            Method::GET,
+            "/api/games/nope",
+            None,
+            Body::empty(),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "unknown route",
+            Method::GET,
+            "/api/nothing",
+            None,
+            Body::empty(),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "not your turn",
+            post.clone(),
+            &moves,
+            Some(&x),
+            cell(2),
+            StatusCode::CONFLICT,
+        ),
+        (
+            "cell taken",
+            post.clone(),
+            &moves,
+            Some(&o),
+            cell(1),
+            StatusCode::CONFLICT,
+        ),
+        (
+            "body too large",
+            post.clone(),
+            &moves,
+            Some(&o),
+            Body::from(format!(
+                "{{\"cell\": 2, \"pad\": \"{}\"}}",
+                "x".repeat(1000)
+            )),
+            StatusCode::PAYLOAD_TOO_LARGE,
+        ),
+    ];
+
+    for (what, method, path, token, body, expected) in cases {
+        // Act
+        let (status, json) = status_of(&server, method, path, token, body).await;
+
+        // Assert
+        assert_eq!(status, expected, "{what}: {json}");
+        assert!(json["error"].is_string(), "{what}: {json}");
+    }
+    let unchanged = server.get(&format!("/api/games/{}", game.id)).await;
+    assert_eq!(unchanged.json["board"], "X........");
+}
+
+#[tokio::test]
+async fn a_move_in_a_finished_game_is_a_conflict() {
+    let server = Server::new();
+    let game = server.create(two_people()).await;
+    let (x, o) = (game.x.unwrap(), game.o.unwrap());
+    for (token, cell) in [(&x, 1), (&o, 4), (&x, 2), (&o, 5), (&x, 3)] {
+        server.play(&game.id, token, cell).await;
+    }
+
+    let answer = server.play(&game.id, &o, 6).await;
+
+    assert_eq!(answer.status, StatusCode::CONFLICT);
+    assert_eq!(answer.json["error"], "the game is over");
+}
+
+#[tokio::test]
+async fn past_the_cap_a_new_game_is_told_to_come_back_later() {
+    let server = Server::with_limits(Limits {
+        max_games: 2,
+        ..test_limits()
+    });
+    server.create(two_people()).await;
+    server.create(two_people()).await;
+
+    let answer = server
+        .send(Method::POST, "/api/games", None, Some(two_people()))
+        .await;
+
+    assert_eq!(answer.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(answer.headers["retry-after"], "30");
+    assert_eq!(server.games.held(), 2);
+}
+
+#[tokio::test]
+async fn finished_games_are_forgotten_when_they_expire_and_their_room_reused() {
+    // Arrange: room for one game; finished games expire at once.
+    let server = Server::with_limits(Limits {
+        max_games: 1,
+        finished: Duration::ZERO,
+        ..test_limits()
+    });
+    let game = server.create(two_people()).await;
+    server.post(&game.id, "leave", game.x.as_deref()).await;
+
+    // Act
+    let next = server
+        .send(Method::POST, "/api/games", None, Some(two_people()))
+        .await;
+
+    // Assert
+    assert_eq!(next.status, StatusCode::CREATED);
+    assert_eq!(
+        server.get(&format!("/api/games/{}", game.id)).await.status,
+        StatusCode::NOT_FOUND
+    );
+}
+
+#[tokio::test]
+async fn an_idle_game_is_swept_away_even_unfinished() {
+    let server = Server::with_limits(Limits {
+        idle: Duration::from_secs(60),
+        ..test_limits()
+    });
+    let game = server.create(two_people()).await;
+
+    let swept = server.games.sweep(Instant::now() + Duration::from_secs(61));
+
+    assert_eq!(swept, 1);
+    assert_eq!(
+        server.get(&format!("/api/games/{}", game.id)).await.status,
+        StatusCode::NOT_FOUND
+    );
+}
+
+#[tokio::test]
+async fn undo_against_the_computer_takes_back_the_move_and_the_reply() {
+    let server = Server::new();
+    let game = server.create(json!({ "x": "human", "o": "easy" })).await;
+    let x = game.x.unwrap();
+    server.play(&game.id, &x, 5).await;
+
+    let answer = server.post(&game.id, "undo", Some(&x)).await;
+
+    assert_eq!(answer.status, StatusCode::OK);
+    assert_eq!(answer.json["board"], ".........");
+    assert_eq!(
+        server.post(&game.id, "undo", Some(&x)).await.status,
+        StatusCode::CONFLICT
+    );
+}
+
+#[rstest::rstest]
+#[case::by_default(two_people())]
+#[case::when_asked_for(json!({ "x": "human:Ada", "o": "human:Bob", "seating": "apart" }))]
+#[tokio::test]
+async fn undo_between_two_screens_waits_for_the_other_players_consent(#[case] new_game: Value) {
+    let server = Server::new();
+    let game = server.create(new_game).await;
+    let (x, o) = (game.x.unwrap(), game.o.unwrap());
+    server.play(&game.id, &x, 1).await;
+
+    let asked = server.post(&game.id, "undo", Some(&x)).await;
+    let agreed = server.post(&game.id, "undo", Some(&o)).await;
+
+    assert_eq!(asked.json["undo_asked_by"], "X");
+    assert_eq!(asked.json["board"], "X........");
+    assert_eq!(agreed.json["undo_asked_by"], Value::Null);
+    assert_eq!(agreed.json["board"], ".........");
+}
+
+#[tokio::test]
+async fn on_one_device_undo_takes_back_the_last_move_at_once() {
+    let server = Server::new();
+    let game = server
+        .create(json!({ "x": "human:Ada", "o": "human:Bob", "seating": "together" }))
+        .await;
+    let (x, o) = (game.x.unwrap(), game.o.unwrap());
+    server.play(&game.id, &x, 1).await;
+    server.play(&game.id, &o, 2).await;
+
+    let answer = server.post(&game.id, "undo", Some(&x)).await;
+
+    assert_eq!(answer.json["board"], "X........");
+}
+
+#[tokio::test]
+async fn a_hint_names_the_best_cells_in_the_words_of_analyze() {
+    let server = Server::new();
+    let game = server.create(two_people()).await;
+    let (x, o) = (game.x.unwrap(), game.o.unwrap());
+    for (token, cell) in [(&x, 1), (&o, 4), (&x, 2)] {
+        server.play(&game.id, token, cell).await;
+    }
+
+    let hint = server.post(&game.id, "hint", Some(&o)).await;
+    let out_of_turn = server.post(&game.id, "hint", Some(&x)).await;
+
+    assert_eq!(hint.status, StatusCode::OK);
+    assert_eq!(hint.json["best_moves"], json!([3]));
+    assert_eq!(hint.json["value"], "loss", "X forks with 5 whatever O does");
+    assert_eq!(hint.json["exact"], true);
+    assert_eq!(hint.json["moves_proven"], true);
+    assert_eq!(out_of_turn.status, StatusCode::CONFLICT);
+}
+
+#[tokio::test]
+async fn leaving_ends_the_game_unrecorded() {
+    let server = Server::new();
+    let game = server.create(two_people()).await;
+
+    let left = server.post(&game.id, "leave", game.o.as_deref()).await;
+
+    assert_eq!(left.json["abandoned_by"], "O");
+    assert_eq!(left.json["to_move"], Value::Null);
+    assert!(server.scoreboard().load().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn a_rematch_swaps_sides_each_person_keeping_their_token() {
+    // Arrange: Ada (X) leaves a game against Medium.
+    let server = Server::new();
+    let game = server
+        .create(json!({ "x": "human:Ada", "o": "medium" }))
+        .await;
+    let ada = game.x.unwrap();
+    let early = server.post(&game.id, "rematch", Some(&ada)).await;
+    server.post(&game.id, "leave", Some(&ada)).await;
+
+    // Act
+    let rematch = server.post(&game.id, "rematch", Some(&ada)).await;
+    let again = server.post(&game.id, "rematch", Some(&ada)).await;
+
+    // Assert
+    assert_eq!(early.status, StatusCode::CONFLICT);
+    assert_eq!(rematch.status, StatusCode::CREATED, "{}", rematch.text);
+    let next = rematch.json["id"].as_str().unwrap();
+    assert_eq!(rematch.json["players"]["o"]["name"], "Ada");
+    assert_eq!(rematch.json["players"]["x"]["level"], "medium");
+    assert_eq!(rematch.json["seats"]["o"]["token"], ada.as_str());
+    assert_eq!(
+        rematch.json["moves"].as_array().unwrap().len(),
+        1,
+        "Medium, now X, opened"
+    );
+    assert_eq!(again.status, StatusCode::OK);
+    assert_eq!(again.json["id"], next);
+    let old = server.get(&format!("/api/games/{}", game.id)).await;
+    assert_eq!(old.json["rematch"], next);
+}
+
+#[tokio::test]
+async fn the_server_plays_a_computer_against_a_computer_by_itself() {
+    let server = Server::new();
+    let game = server.create(json!({ "x": "random", "o": "random" })).await;
+    assert!(game.x.is_none() && game.o.is_none());
+
+    let mut status = Value::Null;
+    for _ in 0..200 {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        let now = server.get(&format!("/api/games/{}", game.id)).await;
+        status = now.json["status"].clone();
+        if now.json["to_move"].is_null() {
+            break;
+        }
+    }
+
+    assert_ne!(status, "in_progress");
+}
+
+#[tokio::test]
+async fn the_page_carries_a_policy_without_inline_script() {
+    let server = Server::new();
+
+    let page = server.get("/").await;
+
+    assert_eq!(page.status, StatusCode::OK);
+    let policy = page.headers["content-security-policy"].to_str().unwrap();
+    assert!(policy.contains("script-src 'self'"));
+    assert!(!policy.contains("unsafe-inline"));
+    assert_eq!(page.headers["x-content-type-options"], "nosniff");
+    assert!(page.text.contains("<script src=\"/assets/app.js\""));
+    assert!(!page.text.contains("<script>"), "no inline script");
+}
+
+#[tokio::test]
+async fn the_event_stream_starts_with_the_game_as_it_stands() {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+
+    let server = Server::new();
+    let game = server.create(two_people()).await;
+    server.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+    let request = axum::http::Request::get(format!("/api/games/{}/events", game.id))
+        .body(Body::empty())
+        .unwrap();
+
+    let response = server.router().oneshot(request).await.unwrap();
+    let mut body = response.into_body();
+    let frame = body.frame().await.unwrap().unwrap().into_data().unwrap();
+
+    let text = String::from_utf8(frame.to_vec()).unwrap();
+    assert!(text.starts_with("event: game\ndata: {"), "{text}");
+    assert!(text.contains("\"board\":\"....X....\""), "{text}");
+}
+
+#[tokio::test]
+async fn a_full_server_makes_room_from_finished_games_past_their_grace() {
+    // Arrange: room for one game, which is finished; finished games keep for an hour
+    // unless room is needed.
+    let server = Server::with_limits(Limits {
+        max_games: 1,
+        finished: Duration::from_secs(3600),
+        finished_grace: Duration::ZERO,
+        ..test_limits()
+    });
+    let game = server.create(two_people()).await;
+    server.post(&game.id, "leave", game.o.as_deref()).await;
+
+    // Act
+    let next = server
+        .send(Method::POST, "/api/games", None, Some(two_people()))
+        .await;
+
+    // Assert
+    assert_eq!(next.status, StatusCode::CREATED);
+    assert_eq!(server.games.held(), 1);
+}
+
+#[tokio::test]
+async fn past_the_cap_on_live_streams_a_new_stream_waits_its_turn_with_503() {
+    use tower::ServiceExt;
+
+    // Arrange: room for one live stream, which a spectator holds.
+    let server = Server::with_limits(Limits {
+        max_streams: 1,
+        ..test_limits()
+    });
+    let game = server.create(two_people()).await;
+    let events = || {
+        axum::http::Request::get(format!("/api/games/{}/events", game.id))
+            .body(Body::empty())
+            .unwrap()
+    };
+    let first = server.router().oneshot(events()).await.unwrap();
+
+    // Act
+    let second = server.router().oneshot(events()).await.unwrap();
+    drop(first);
+    let after_the_first_ends = server.router().oneshot(events()).await.unwrap();
+
+    // Assert
+    assert_eq!(second.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert!(second.headers().contains_key("retry-after"));
+    assert_eq!(after_the_first_ends.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn the_answer_to_the_move_that_ends_a_game_comes_once_the_game_is_on_the_scoreboard() {
+    // Arrange: Ada (X) and Bob (O); X is one move from winning with 3.
+    let server = Server::new();
+    let game = server.create(two_people()).await;
+    let (x, o) = (game.x.unwrap(), game.o.unwrap());
+    for (token, cell) in [(&x, 1), (&o, 4), (&x, 2), (&o, 5)] {
+        server.play(&game.id, token, cell).await;
+    }
+
+    // Act
+    let won = server.play(&game.id, &x, 3).await;
+    let on_disk = server.scoreboard().load().unwrap();
+
+    // Assert: read straight from the file, with nothing in between.
+    assert_eq!(won.json["status"], "x_won");
+    assert_eq!(on_disk.standings().len(), 2, "Ada and Bob: {on_disk:?}");
+}
+
+#[tokio::test]
+async fn a_cell_off_the_board_is_refused_with_the_cells_there_are() {
+    let server = Server::new();
+    let game = server
+        .create(json!({ "x": "human:Ada", "o": "human:Bob", "size": 4 }))
+        .await;
+
+    let answer = server.play(&game.id, game.x.as_deref().unwrap(), 17).await;
+
+    assert_eq!(answer.status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        answer.json["error"],
+        "cell 17 is not on this board: choose 1 to 16"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_sweeper_forgets_expired_games_by_itself() {
+    // Arrange: finished games expire at once; one game, left.
+    let server = Server::with_limits(Limits {
+        finished: Duration::ZERO,
+        ..test_limits()
+    });
+    let game = server.create(two_people()).await;
+    server.post(&game.id, "leave", game.o.as_deref()).await;
+
+    // Act: the sweeper runs every second; (paused) time moves on by two.
+    server.games.spawn_sweeper(Duration::from_secs(1));
+    tokio::time::sleep(Duration::from_secs(2)).await;
+
+    // Assert
+    assert_eq!(server.games.held(), 0);
+}
+
+#[tokio::test]
+async fn a_move_keeps_a_game_from_being_forgotten_as_idle() {
+    // Arrange: games idle for a second are forgotten; a game created, then a move
+    // 300 ms later.
+    let server = Server::with_limits(Limits {
+        idle: Duration::from_secs(1),
+        ..test_limits()
+    });
+    let game = server.create(two_people()).await;
+    std::thread::sleep(Duration::from_millis(300));
+    server.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+    let moved = std::time::Instant::now();
+
+    // Act: 850 ms after the move, 1,150 ms after the game was created.
+    let forgotten = server.games.sweep(moved + Duration::from_millis(850));
+
+    // Assert
+    assert_eq!(forgotten, 0);
+    assert_eq!(server.games.held(), 1);
+}

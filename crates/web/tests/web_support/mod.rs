@@ -1,0 +1,208 @@
+//! What the web tests share: a server's games on a scoreboard in a temporary folder,
+//! and requests to its router made in-process.
+#![allow(dead_code)] // each test file uses its own part
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{HeaderMap, Method, Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tempfile::TempDir;
+use tictactoe_json_store::JsonFileStore;
+use tictactoe_players::StandardComputers;
+use tictactoe_web::{Games, GroupCommit, Limits};
+use tower::ServiceExt;
+
+/// A server's games, and the folder of their scoreboard (kept alive with them).
+pub struct Server {
+    pub games: Arc<Games>,
+    pub folder: TempDir,
+}
+
+impl Server {
+    pub fn new() -> Self {
+        Server::with_limits(test_limits())
+    }
+
+    pub fn with_limits(limits: Limits) -> Self {
+        let folder = TempDir::new().unwrap();
+        let store = JsonFileStore::new(folder.path().join("scores.json"));
+        // A think time no 3x3 question comes near (they take microseconds), even when a
+        // loaded machine keeps a test's thread waiting: every answer is then exact. (At
+        // 50 ms, a hint once came back as an estimate while the suite ran beside two
+        // builds.)
+        let computers = StandardComputers::new(7, Duration::from_secs(5));
+        let store = Arc::new(GroupCommit::new(store));
+        let games = Games::new(store, Box::new(computers), limits);
+        Server { games, folder }
+    }
+
+    pub fn scoreboard(&self) -> JsonFileStore {
+        JsonFileStore::new(self.folder.path().join("scores.json"))
+    }
+
+    pub fn router(&self) -> Router {
+        tictactoe_web::router(Arc::clone(&self.games))
+    }
+
+    /// Sends one request through the router; `token` goes in `Authorization: Bearer`.
+    pub async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> Answer {
+        let body = body.map_or_else(Body::empty, |json| Body::from(json.to_string()));
+        self.send_raw(method, path, token, body).await
+    }
+
+    pub async fn send_raw(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Body,
+    ) -> Answer {
+        let mut request = Request::builder().method(method).uri(path);
+        if let Some(token) = token {
+            request = request.header("authorization", format!("Bearer {token}"));
+        }
+        let response = self
+            .router()
+            .oneshot(request.body(body).unwrap())
+            .await
+            .unwrap();
+        let status = response.status();
+        let headers = response.headers().clone();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let json = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        Answer {
+            status,
+            headers,
+            json,
+            text: String::from_utf8_lossy(&bytes).into_owned(),
+        }
+    }
+
+    /// Creates a game from `request`, which must succeed.
+    pub async fn create(&self, request: Value) -> Created {
+        let answer = self
+            .send(Method::POST, "/api/games", None, Some(request))
+            .await;
+        assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
+        Created::from(answer.json)
+    }
+
+    pub async fn play(&self, id: &str, token: &str, cell: u64) -> Answer {
+        self.send(
+            Method::POST,
+            &format!("/api/games/{id}/moves"),
+            Some(token),
+            Some(json!({ "cell": cell })),
+        )
+        .await
+    }
+
+    pub async fn post(&self, id: &str, action: &str, token: Option<&str>) -> Answer {
+        self.send(
+            Method::POST,
+            &format!("/api/games/{id}/{action}"),
+            token,
+            None,
+        )
+        .await
+    }
+
+    pub async fn get(&self, path: &str) -> Answer {
+        self.send(Method::GET, path, None, None).await
+    }
+}
+
+/// Small and quick: computer-vs-computer games move every 10 ms.
+pub fn test_limits() -> Limits {
+    Limits {
+        pace: Duration::from_millis(10),
+        ..Limits::default()
+    }
+}
+
+#[derive(Debug)]
+pub struct Answer {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub json: Value,
+    pub text: String,
+}
+
+/// A new game's id and its seats' tokens.
+pub struct Created {
+    pub id: String,
+    pub game: Value,
+    pub x: Option<String>,
+    pub o: Option<String>,
+}
+
+impl From<Value> for Created {
+    fn from(game: Value) -> Self {
+        let token = |key: &str| game["seats"][key]["token"].as_str().map(String::from);
+        Created {
+            id: game["id"].as_str().unwrap().to_string(),
+            x: token("x"),
+            o: token("o"),
+            game,
+        }
+    }
+}
+
+/// Two people on two screens, Ada (X) and Bob (O).
+pub fn two_people() -> Value {
+    json!({ "x": "human:Ada", "o": "human:Bob" })
+}
+
+/// The server listening on a loopback port, until `stop` is called or it is dropped.
+pub struct Running {
+    pub address: std::net::SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    pub finished: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl Running {
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.address)
+    }
+
+    /// Asks the server to stop, as Ctrl-C does.
+    pub fn stop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+impl Server {
+    /// Serves on 127.0.0.1, on a port the system picks.
+    pub async fn listen(&self) -> Running {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let games = Arc::clone(&self.games);
+        let finished = tokio::spawn(tictactoe_web::serve(listener, games, async move {
+            let _ = stopped.await;
+        }));
+        Running {
+            address,
+            stop: Some(stop),
+            finished,
+        }
+    }
+}

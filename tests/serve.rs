@@ -1,0 +1,105 @@
+//! `tictactoe serve`, the binary: where it says it listens, and that Ctrl-C and SIGTERM
+//! stop it with status 0 and the scores written.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+use serde_json::json;
+
+async fn post(url: &str, token: Option<&str>, body: &str) -> serde_json::Value {
+    let mut request = reqwest::Client::new().post(url).body(body.to_string());
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.unwrap();
+    response.json().await.unwrap_or(serde_json::Value::Null)
+}
+
+/// `tictactoe serve --port 0` on a scoreboard in `folder`, and the address it printed.
+fn serve_binary(folder: &tempfile::TempDir) -> (Child, String) {
+    let scores = folder.path().join("scores.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .args([
+            "--scoreboard",
+            scores.to_str().unwrap(),
+            "serve",
+            "--port",
+            "0",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let address = line
+        .trim()
+        .strip_prefix("Serving Tic Tac Toe on ")
+        .unwrap_or_else(|| panic!("{line}"))
+        .to_string();
+    (child, address)
+}
+
+fn send_signal(child: &Child, signal: &str) -> bool {
+    Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success()
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_the_binary_cleanly_too() {
+    let folder = tempfile::TempDir::new().unwrap();
+    let (mut child, address) = serve_binary(&folder);
+
+    let sent = send_signal(&child, "-TERM");
+
+    assert!(sent);
+    assert!(address.starts_with("http://127.0.0.1:"), "{address}");
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+}
+
+#[test]
+fn the_binary_says_where_it_listens_and_ctrl_c_stops_it_with_status_0_scores_intact() {
+    // Arrange: `tictactoe serve` on any free port.
+    let folder = tempfile::TempDir::new().unwrap();
+    let (child, address) = serve_binary(&folder);
+
+    // Act: one game played to the end, then Ctrl-C.
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let game = post(
+            &format!("{address}/api/games"),
+            None,
+            &json!({ "x": "human:Ada", "o": "human:Bob" }).to_string(),
+        )
+        .await;
+        let id = game["id"].as_str().unwrap();
+        for (seat, cell) in [("x", 1), ("o", 4), ("x", 2), ("o", 5), ("x", 3)] {
+            let token = game["seats"][seat]["token"].as_str();
+            post(
+                &format!("{address}/api/games/{id}/moves"),
+                token,
+                &json!({ "cell": cell }).to_string(),
+            )
+            .await;
+        }
+    });
+    let interrupted = send_signal(&child, "-INT");
+    let output = child.wait_with_output().unwrap();
+
+    // Assert
+    assert!(interrupted);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let scoreboard = std::fs::read_to_string(folder.path().join("scores.json")).unwrap();
+    assert!(scoreboard.contains("\"Ada\""), "{scoreboard}");
+}
