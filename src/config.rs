@@ -228,14 +228,23 @@ pub fn colour_wanted(var: impl Fn(&str) -> Option<String>, stdout_is_terminal: b
 
 #[cfg(test)]
 mod tests {
-    use clap::Parser;
+    use clap::{CommandFactory, FromArgMatches};
 
     use super::*;
 
-    fn build(args: &[&str]) -> Result<Config, ConfigError> {
-        let cli = Cli::try_parse_from(std::iter::once("tictactoe").chain(args.iter().copied()))
+    /// The command line as typed, and nothing else: flags that may also come from the
+    /// environment (`TICTACTOE_SCOREBOARD`) read none here, so these tests pass whatever
+    /// the person running them has set.
+    fn parse(args: &[&str]) -> Cli {
+        let command = Cli::command().mut_args(|arg| arg.env(None));
+        let matches = command
+            .try_get_matches_from(std::iter::once("tictactoe").chain(args.iter().copied()))
             .expect("flags that parse");
-        Config::build(cli, Some(PathBuf::from("/data")))
+        Cli::from_arg_matches(&matches).expect("flags that parse")
+    }
+
+    fn build(args: &[&str]) -> Result<Config, ConfigError> {
+        Config::build(parse(args), Some(PathBuf::from("/data")))
     }
 
     fn usage_error(args: &[&str]) -> UsageError {
@@ -268,7 +277,7 @@ mod tests {
 
     #[test]
     fn without_a_data_folder_or_a_choice_there_is_no_scoreboard() {
-        let cli = Cli::try_parse_from(["tictactoe", "scores"]).unwrap();
+        let cli = parse(&["scores"]);
 
         let result = Config::build(cli, None);
 
