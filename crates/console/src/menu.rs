@@ -59,13 +59,16 @@ pub fn mode(text: &str) -> Result<Mode, Problem> {
 
 /// `1` to `4` or the level's name; empty picks Impossible.
 pub fn level(text: &str) -> Result<Level, Problem> {
-    match text.to_lowercase().as_str() {
-        "1" | "random" => Ok(Level::Random),
-        "2" | "easy" => Ok(Level::Easy),
-        "3" | "medium" => Ok(Level::Medium),
-        "4" | "impossible" | "" => Ok(Level::Impossible),
-        _ => Err(choice(text, "1, 2, 3 or 4")),
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(Level::Impossible);
     }
+    let by_number = (1..)
+        .zip(Level::ALL)
+        .find_map(|(number, level)| (text == number.to_string()).then_some(level));
+    by_number
+        .or_else(|| Level::from_id(text))
+        .ok_or_else(|| choice(text, "1, 2, 3 or 4"))
 }
 
 /// Any usable name; empty takes `default`.

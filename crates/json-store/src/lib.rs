@@ -199,8 +199,8 @@ impl<W: DurableWrite> JsonFileStore<W> {
                 })
                 .collect(),
         };
-        // Serialising plain strings and numbers cannot fail.
-        let mut json = serde_json::to_vec_pretty(&contents).unwrap_or_default();
+        let mut json = serde_json::to_vec_pretty(&contents)
+            .expect("a scoreboard of strings and numbers always serialises");
         json.push(b'\n');
 
         self.remove_stale_temporary_files();

@@ -132,8 +132,7 @@ pub fn tally_json(tally: &Tally, seconds: f64) -> String {
 }
 
 fn to_json(value: &impl Serialize) -> String {
-    // Strings, numbers and lists of them always serialise.
-    serde_json::to_string(value).unwrap_or_default()
+    serde_json::to_string(value).expect("strings, numbers and lists of them always serialise")
 }
 
 #[cfg(test)]

@@ -84,13 +84,14 @@ where
             GameStatus::InProgress => {
                 let to_move = game.to_move();
                 let mut impossible = (self.impossible)();
-                let analysis = impossible.advise(&board, to_move);
-                let choice = impossible.choose_move(&game);
-                // A game in progress always has an analysis and a move; the `else` only
-                // keeps this function free of panics.
-                let (Some(analysis), Some(choice)) = (analysis, choice) else {
-                    return invalid(IllegalPosition::PlayAfterWin(to_move.opponent()).into());
-                };
+                // A game in progress has an empty cell, so it has an analysis and a move
+                // (the `Advisor` and `MoveChooser` contracts).
+                let analysis = impossible
+                    .advise(&board, to_move)
+                    .expect("an advisor analyses every game in progress");
+                let choice = impossible
+                    .choose_move(&game)
+                    .expect("a computer has a move in every game in progress");
                 Report::InProgress {
                     board,
                     to_move,

@@ -19,9 +19,29 @@ pub enum Level {
 }
 
 impl Level {
+    /// Every level, weakest first: the order menus list them in.
     pub const ALL: [Level; 4] = [Level::Random, Level::Easy, Level::Medium, Level::Impossible];
+
+    /// The level as it is typed and sent: `random`, `easy`, `medium`, `impossible` (on the
+    /// command line, in the menu, in the web API). [`Level::from_id`] reads it back.
+    pub fn id(self) -> &'static str {
+        match self {
+            Level::Random => "random",
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Impossible => "impossible",
+        }
+    }
+
+    /// The level whose [`id`](Level::id) is `text`, in any letter case.
+    pub fn from_id(text: &str) -> Option<Level> {
+        Level::ALL
+            .into_iter()
+            .find(|level| level.id().eq_ignore_ascii_case(text))
+    }
 }
 
+/// The level as people read it: `Random`, `Easy`, `Medium`, `Impossible`.
 impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -58,8 +78,8 @@ impl PlayerSpec {
 
 /// "Player X" or "Player O".
 pub fn default_name(mark: Mark) -> PlayerName {
-    // Cannot fail: a short, clean, unreserved name.
-    PlayerName::new(&format!("Player {mark}")).unwrap_or_else(|_| PlayerName::computer("?"))
+    PlayerName::new(&format!("Player {mark}"))
+        .expect("\"Player X\" and \"Player O\" are short, clean and not reserved")
 }
 
 /// A name someone typed, safe to quote back: control characters replaced, and cut only
@@ -95,26 +115,21 @@ impl FromStr for PlayerSpec {
             Some((kind, name)) => (kind, Some(name)),
             None => (text, None),
         };
-        let level = match kind.trim().to_ascii_lowercase().as_str() {
-            "human" => {
-                let name =
-                    name.map(PlayerName::new)
-                        .transpose()
-                        .map_err(|reason| SpecError::Name {
-                            given: quoted_name(name.unwrap_or_default()),
-                            reason,
-                        })?;
-                return Ok(PlayerSpec::Human(name));
-            }
-            "random" => Level::Random,
-            "easy" => Level::Easy,
-            "medium" => Level::Medium,
-            "impossible" => Level::Impossible,
-            _ => return Err(SpecError::Unknown(excerpt(text))),
-        };
-        match name {
-            None => Ok(PlayerSpec::Computer(level)),
-            Some(_) => Err(SpecError::Unknown(excerpt(text))),
+        let kind = kind.trim();
+        if kind.eq_ignore_ascii_case("human") {
+            return match name {
+                None => Ok(PlayerSpec::Human(None)),
+                Some(name) => PlayerName::new(name)
+                    .map(|name| PlayerSpec::Human(Some(name)))
+                    .map_err(|reason| SpecError::Name {
+                        given: quoted_name(name),
+                        reason,
+                    }),
+            };
+        }
+        match (Level::from_id(kind), name) {
+            (Some(level), None) => Ok(PlayerSpec::Computer(level)),
+            _ => Err(SpecError::Unknown(excerpt(text))),
         }
     }
 }
@@ -134,6 +149,13 @@ mod tests {
     #[case::medium("MEDIUM", PlayerSpec::Computer(Level::Medium))]
     fn specs_name_a_human_or_a_computer_level(#[case] text: &str, #[case] spec: PlayerSpec) {
         assert_eq!(text.parse(), Ok(spec));
+    }
+
+    #[test]
+    fn every_level_reads_back_from_its_id() {
+        for level in Level::ALL {
+            assert_eq!(Level::from_id(level.id()), Some(level));
+        }
     }
 
     #[rstest]
