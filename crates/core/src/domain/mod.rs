@@ -22,11 +22,11 @@ pub use board::{Board, LayoutError, PlaceError, Win, fill_from_layout, layout_of
 #[cfg(any(test, feature = "mocks"))]
 pub use game::MockGameState;
 pub use game::{Game, GameState, GameStatus, IllegalPosition, MoveError};
-pub use geometry::{Geometry, GeometryError};
+pub use geometry::{Geometry, GeometryError, PositionError};
 pub use grid_board::GridBoard;
 pub use mark::Mark;
 pub use player_name::{NameError, PlayerName};
-pub use position::{Line, Position, PositionError};
+pub use position::{Line, Position};
 pub use refusal::Refusal;
 pub use scoreboard::{FinishedGame, Outcome, Record, Scoreboard, Standing};
 pub use text::excerpt;
