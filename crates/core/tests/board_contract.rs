@@ -4,7 +4,7 @@
 use rstest::rstest;
 use rstest_reuse::{self, apply, template};
 use tictactoe_core::domain::{
-    BitBoard, Board, Geometry, GridBoard, Mark, PlaceError, Position, fill_from_layout,
+    BitBoard, Board, Geometry, GridBoard, Line, Mark, PlaceError, Position, fill_from_layout,
 };
 
 type MakeBoard = fn(Geometry) -> Box<dyn Board>;
@@ -140,14 +140,7 @@ fn each_of_the_eight_lines_wins(
     let win = board.winner().expect("a winner");
 
     assert_eq!(win.mark, Mark::X);
-    assert_eq!(
-        win.line
-            .cells()
-            .iter()
-            .map(|p| p.number())
-            .collect::<Vec<_>>(),
-        line
-    );
+    assert_eq!(cell_numbers(&win.line), line);
     assert_eq!(board.winning_line(Mark::O), None);
 }
 
@@ -179,14 +172,7 @@ fn nothing_outside_the_constructor_assumes_three_by_three(make: MakeBoard) {
 
     assert_eq!(board.empty_cells().len(), 21);
     assert_eq!(win.mark, Mark::O);
-    assert_eq!(
-        win.line
-            .cells()
-            .iter()
-            .map(|p| p.number())
-            .collect::<Vec<_>>(),
-        [12, 13, 14, 15]
-    );
+    assert_eq!(cell_numbers(&win.line), [12, 13, 14, 15]);
 }
 
 #[test]
@@ -212,4 +198,9 @@ fn both_boards_agree_on_every_layout_a_layout_string_can_describe() {
         assert_eq!(grid.empty_cells(), bits.empty_cells(), "{layout}");
         assert_eq!(grid.is_full(), bits.is_full(), "{layout}");
     }
+}
+
+/// The cells of `line` as people number them (1 is the top-left).
+fn cell_numbers(line: &Line) -> Vec<usize> {
+    line.cells().iter().map(|p| p.number()).collect()
 }
