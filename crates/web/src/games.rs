@@ -4,19 +4,19 @@
 //! `api` turns HTTP into calls here; no rule of the game is decided in either.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 
 use tictactoe_core::domain::{GameState, Geometry, Mark, Position, Scoreboard};
-use tictactoe_core::play::Match;
 use tictactoe_core::players::ComputerFactory;
 
 use super::dto::{CreatedJson, GameJson, HintJson, NewGame, SeatJson, seat_key};
 use super::error::ApiError;
 use super::group_commit::GroupCommit;
 use super::registry::{Full, Registry};
+use super::service::GameService;
 use super::setup::Setup;
 use super::table::{HandOver, Play, Table, WebMatch};
 use super::thinking::Thinking;
@@ -89,6 +89,9 @@ pub enum Credentials {
 
 /// Every game the server holds, and what they share.
 pub struct Games {
+    /// Itself, for the work a request leaves running (a computer-vs-computer game, a
+    /// rematch opened on the game's thread): every `Games` is made inside an `Arc`.
+    me: Weak<Games>,
     registry: Registry,
     thinking: Thinking,
     computers: Mutex<Box<dyn ComputerFactory + Send>>,
@@ -104,7 +107,8 @@ impl Games {
         computers: Box<dyn ComputerFactory + Send>,
         limits: Limits,
     ) -> Arc<Self> {
-        Arc::new(Games {
+        Arc::new_cyclic(|me| Games {
+            me: Weak::clone(me),
             registry: Registry::new(
                 limits.max_games,
                 limits.idle,
@@ -127,138 +131,6 @@ impl Games {
     /// How many games are held now.
     pub fn held(&self) -> usize {
         self.registry.len()
-    }
-
-    /// `POST /api/games`: a new game, with a fresh token for each person's seat.
-    pub async fn create(self: &Arc<Self>, request: NewGame) -> Result<CreatedJson, ApiError> {
-        let setup = Setup::from_request(request)?;
-        let tokens = [Mark::X, Mark::O].map(|mark| setup.is_human(mark).then(Token::random));
-        let table = self.open(setup, tokens)?;
-        self.start(&table).await?;
-        let seats = [Mark::X, Mark::O].into_iter().collect();
-        Ok(created(&table, seats))
-    }
-
-    /// `GET /api/games/{id}`.
-    pub fn game(&self, id: &str) -> Result<Arc<GameJson>, ApiError> {
-        Ok(self.table(id)?.view())
-    }
-
-    /// The game's views as they change, until the game is forgotten or the server stops,
-    /// and the stream's place under the cap, to hold while it lasts.
-    pub fn watch(&self, id: &str) -> Result<Watching, ApiError> {
-        let table = self.table(id)?;
-        let place =
-            Arc::clone(&self.streams)
-                .try_acquire_owned()
-                .map_err(|_| ApiError::Streaming {
-                    retry_after: self.limits.retry_after,
-                })?;
-        Ok(Watching {
-            game: table.watch(),
-            closing: self.closing.subscribe(),
-            place,
-        })
-    }
-
-    /// `POST /api/games/{id}/moves`: the seat's move, then the computer's reply if due.
-    pub async fn play(
-        &self,
-        id: &str,
-        key: Credentials,
-        cell: u64,
-    ) -> Result<Arc<GameJson>, ApiError> {
-        self.as_seat(id, key, move |game, seat| {
-            let position = cell_on(game.game().board().geometry(), cell)?;
-            game.play(seat, position)?;
-            computer_reply(game)
-        })
-        .await
-    }
-
-    /// `POST /api/games/{id}/undo`.
-    pub async fn undo(&self, id: &str, key: Credentials) -> Result<Arc<GameJson>, ApiError> {
-        self.as_seat(id, key, |game, seat| Ok(game.undo(seat).map(drop)?))
-            .await
-    }
-
-    /// `POST /api/games/{id}/leave`: the game ends, unrecorded.
-    pub async fn leave(&self, id: &str, key: Credentials) -> Result<Arc<GameJson>, ApiError> {
-        self.as_seat(id, key, |game, seat| Ok(game.leave(seat).map(drop)?))
-            .await
-    }
-
-    /// Runs `request` for the seat the credentials hold; answers the game after it.
-    async fn as_seat(
-        &self,
-        id: &str,
-        key: Credentials,
-        request: impl FnOnce(&mut WebMatch, Mark) -> Result<(), ApiError> + Send + 'static,
-    ) -> Result<Arc<GameJson>, ApiError> {
-        let (table, seat) = self.seat(id, key)?;
-        self.run(&table, move |play| request(&mut play.game, seat))
-            .await?;
-        Ok(table.view())
-    }
-
-    /// `POST /api/games/{id}/hint`: the best cells for the seat, whose turn it is.
-    pub async fn hint(&self, id: &str, key: Credentials) -> Result<HintJson, ApiError> {
-        let (table, seat) = self.seat(id, key)?;
-        self.run(&table, move |play| {
-            play.game
-                .hint(seat)
-                .map(|analysis| HintJson::from(&analysis))
-                .map_err(ApiError::from)
-        })
-        .await
-    }
-
-    /// `POST /api/games/{id}/rematch`: the same game with sides swapped; each person
-    /// keeps their token, which now holds the other mark. Asked twice, it answers the
-    /// same rematch (`false`: not new). A computer-vs-computer game needs no token.
-    pub async fn rematch(
-        self: &Arc<Self>,
-        id: &str,
-        key: Credentials,
-    ) -> Result<(CreatedJson, bool), ApiError> {
-        let table = self.table(id)?;
-        let caller = if table.setup().is_show() {
-            None
-        } else {
-            Some(self.seat_in(&table, key)?)
-        };
-        if !table.view().is_over() {
-            return Err(ApiError::Conflict(
-                "the game is still being played: a rematch comes after the end",
-            ));
-        }
-        let games = Arc::clone(self);
-        let old = Arc::clone(&table);
-        let (next, new) = self
-            .run(&table, move |play| match &play.rematch {
-                Some(id) => games.table(id.as_str()).map(|next| (next, false)),
-                None => {
-                    let tokens = [Mark::O, Mark::X].map(|mark| old.token(mark).cloned());
-                    let next = games.open(old.setup().swapped(), tokens)?;
-                    play.rematch = Some(next.id().clone());
-                    Ok((next, true))
-                }
-            })
-            .await?;
-        if new {
-            self.start(&next).await?;
-        }
-        let seats = caller.map(Mark::opponent).into_iter().collect();
-        Ok((created(&next, seats), new))
-    }
-
-    /// `GET /api/scores`: the scoreboard file as it is now.
-    pub async fn scores(&self) -> Result<Scoreboard, ApiError> {
-        let scoreboard = Arc::clone(&self.scoreboard);
-        self.thinking
-            .on_disk(move || scoreboard.load())
-            .await?
-            .map_err(|error| ApiError::Internal(error.to_string()))
     }
 
     /// Stops every event stream and computer-vs-computer game: the server is stopping.
@@ -284,6 +156,26 @@ impl Games {
     /// Forgets the games expired at `now`: what the sweeper does, for tests.
     pub fn sweep(&self, now: Instant) -> usize {
         self.registry.sweep(now)
+    }
+
+    /// The `Arc` this `Games` lives in.
+    fn this(&self) -> Arc<Games> {
+        self.me
+            .upgrade()
+            .expect("a Games is only made inside an Arc (Games::new), alive while borrowed")
+    }
+
+    /// Runs `request` for the seat the credentials hold; answers the game after it.
+    async fn as_seat(
+        &self,
+        id: &str,
+        key: Credentials,
+        request: impl FnOnce(&mut WebMatch, Mark) -> Result<(), ApiError> + Send + 'static,
+    ) -> Result<Arc<GameJson>, ApiError> {
+        let (table, seat) = self.seat(id, key)?;
+        self.run(&table, move |play| request(&mut play.game, seat))
+            .await?;
+        Ok(table.view())
     }
 
     fn table(&self, id: &str) -> Result<Arc<Table>, ApiError> {
@@ -314,14 +206,7 @@ impl Games {
                 .computers
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner);
-            let seats = setup.seats(computers.as_mut());
-            let game =
-                Match::new(setup.geometry, setup.first, seats, recorder).seated(setup.seating);
-            if setup.is_show() {
-                game
-            } else {
-                game.advised_by(computers.advisor())
-            }
+            setup.start(computers.as_mut(), recorder)
         };
         let table = Arc::new(Table::new(GameId::random(), setup, tokens, game, written));
         self.registry
@@ -370,7 +255,7 @@ impl Games {
         table: &Arc<Table>,
         request: impl FnOnce(&mut Play) -> Result<T, ApiError> + Send + 'static,
     ) -> Result<T, ApiError> {
-        let geometry = table.setup().geometry;
+        let geometry = table.setup().geometry();
         let worker = Arc::clone(table);
         let answer = self
             .thinking
@@ -386,6 +271,122 @@ impl Games {
             );
         }
         answer
+    }
+}
+
+impl GameService for Games {
+    fn body_limit(&self) -> usize {
+        self.limits.body_bytes
+    }
+
+    /// `POST /api/games`: a new game, with a fresh token for each person's seat.
+    async fn create(&self, request: NewGame) -> Result<CreatedJson, ApiError> {
+        let setup = Setup::from_request(request)?;
+        let tokens = [Mark::X, Mark::O].map(|mark| setup.is_human(mark).then(Token::random));
+        let table = self.open(setup, tokens)?;
+        self.this().start(&table).await?;
+        let seats = [Mark::X, Mark::O].into_iter().collect();
+        Ok(created(&table, seats))
+    }
+
+    /// `GET /api/games/{id}`.
+    fn game(&self, id: &str) -> Result<Arc<GameJson>, ApiError> {
+        Ok(self.table(id)?.view())
+    }
+
+    /// The game's views as they change, until the game is forgotten or the server stops,
+    /// and the stream's place under the cap, to hold while it lasts.
+    fn watch(&self, id: &str) -> Result<Watching, ApiError> {
+        let table = self.table(id)?;
+        let place =
+            Arc::clone(&self.streams)
+                .try_acquire_owned()
+                .map_err(|_| ApiError::Streaming {
+                    retry_after: self.limits.retry_after,
+                })?;
+        Ok(Watching {
+            game: table.watch(),
+            closing: self.closing.subscribe(),
+            place,
+        })
+    }
+
+    /// `POST /api/games/{id}/moves`: the seat's move, then the computer's reply if due.
+    async fn play(&self, id: &str, key: Credentials, cell: u64) -> Result<Arc<GameJson>, ApiError> {
+        self.as_seat(id, key, move |game, seat| {
+            let position = cell_on(game.game().board().geometry(), cell)?;
+            game.play(seat, position)?;
+            computer_reply(game)
+        })
+        .await
+    }
+
+    /// `POST /api/games/{id}/undo`.
+    async fn undo(&self, id: &str, key: Credentials) -> Result<Arc<GameJson>, ApiError> {
+        self.as_seat(id, key, |game, seat| Ok(game.undo(seat).map(drop)?))
+            .await
+    }
+
+    /// `POST /api/games/{id}/leave`: the game ends, unrecorded.
+    async fn leave(&self, id: &str, key: Credentials) -> Result<Arc<GameJson>, ApiError> {
+        self.as_seat(id, key, |game, seat| Ok(game.leave(seat).map(drop)?))
+            .await
+    }
+
+    /// `POST /api/games/{id}/hint`: the best cells for the seat, whose turn it is.
+    async fn hint(&self, id: &str, key: Credentials) -> Result<HintJson, ApiError> {
+        let (table, seat) = self.seat(id, key)?;
+        self.run(&table, move |play| {
+            play.game
+                .hint(seat)
+                .map(|analysis| HintJson::from(&analysis))
+                .map_err(ApiError::from)
+        })
+        .await
+    }
+
+    /// `POST /api/games/{id}/rematch`: the same game with sides swapped; each person
+    /// keeps their token, which now holds the other mark. Asked twice, it answers the
+    /// same rematch (`false`: not new). A computer-vs-computer game needs no token.
+    async fn rematch(&self, id: &str, key: Credentials) -> Result<(CreatedJson, bool), ApiError> {
+        let table = self.table(id)?;
+        let caller = if table.setup().is_show() {
+            None
+        } else {
+            Some(self.seat_in(&table, key)?)
+        };
+        if !table.view().is_over() {
+            return Err(ApiError::Conflict(
+                "the game is still being played: a rematch comes after the end",
+            ));
+        }
+        let games = self.this();
+        let old = Arc::clone(&table);
+        let (next, new) = self
+            .run(&table, move |play| match &play.rematch {
+                Some(id) => games.table(id.as_str()).map(|next| (next, false)),
+                None => {
+                    let tokens = [Mark::O, Mark::X].map(|mark| old.token(mark).cloned());
+                    let next = games.open(old.setup().swapped(), tokens)?;
+                    play.rematch = Some(next.id().clone());
+                    Ok((next, true))
+                }
+            })
+            .await?;
+        if new {
+            self.this().start(&next).await?;
+        }
+        let seats = caller.map(Mark::opponent).into_iter().collect();
+        Ok((created(&next, seats), new))
+    }
+
+    /// `GET /api/scores`: the scoreboard file as it is now.
+    async fn scores(&self) -> Result<Scoreboard, ApiError> {
+        let scoreboard = Arc::clone(&self.scoreboard);
+        self.thinking
+            .on_disk(move || scoreboard.load())
+            .await?
+            .map_err(|error| ApiError::Internal(error.to_string()))
     }
 }
 

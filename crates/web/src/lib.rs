@@ -4,7 +4,8 @@
 //! How the folder reads, from the outside in:
 //! * `server`: the routes and headers, and serving until Ctrl-C; `connections` bounds
 //!   how many are open and for how long they may stay quiet;
-//! * `api`: HTTP in (bodies, tokens), calls to `games` out; `error` maps every failure
+//! * `api`: HTTP in (bodies, tokens), calls to `service` out (the inbound port,
+//!   `GameService`, which `games` implements); `error` maps every failure
 //!   to its status code, in one place; `dto` is what goes over the wire;
 //! * `games`: each request without HTTP: find the game, check the seat, run the request
 //!   on the match; `setup` checks a new game as the command line would;
@@ -30,6 +31,7 @@ mod games;
 mod group_commit;
 mod registry;
 mod server;
+mod service;
 mod setup;
 mod table;
 mod thinking;

@@ -74,7 +74,7 @@ impl Table {
         game: WebMatch,
         written: Arc<Mutex<Option<Ticket>>>,
     ) -> Self {
-        let view = GameJson::of(&id, &game, &setup, None);
+        let view = GameJson::of(&id, &game, &setup.settings, None);
         Table {
             id,
             setup,
@@ -128,7 +128,12 @@ impl Table {
     pub fn request<T>(&self, request: impl FnOnce(&mut Play) -> T) -> T {
         let mut play = lock(&self.play);
         let answer = request(&mut play);
-        let view = GameJson::of(&self.id, &play.game, &self.setup, play.rematch.as_ref());
+        let view = GameJson::of(
+            &self.id,
+            &play.game,
+            &self.setup.settings,
+            play.rematch.as_ref(),
+        );
         self.view.send_if_modified(|old| {
             let changed = **old != view;
             if changed {
