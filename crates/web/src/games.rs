@@ -10,15 +10,16 @@ use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 
 use tictactoe_core::domain::{GameState, Geometry, Mark, Position, Scoreboard};
+use tictactoe_core::play::Event;
 use tictactoe_core::players::ComputerFactory;
 
 use super::dto::{CreatedJson, GameJson, HintJson, NewGame, SeatJson, seat_key};
 use super::error::ApiError;
-use super::group_commit::GroupCommit;
+use super::group_commit::{GroupCommit, Ticket};
 use super::registry::{Full, Registry};
 use super::service::GameService;
 use super::setup::Setup;
-use super::table::{HandOver, Play, Table, WebMatch};
+use super::table::{Play, Queued, Table, WebMatch};
 use super::thinking::Thinking;
 use super::token::{GameId, Token};
 
@@ -170,11 +171,15 @@ impl Games {
         &self,
         id: &str,
         key: Credentials,
-        request: impl FnOnce(&mut WebMatch, Mark) -> Result<(), ApiError> + Send + 'static,
+        request: impl FnOnce(&mut WebMatch, Mark, &mut Vec<Event>) -> Result<(), ApiError>
+        + Send
+        + 'static,
     ) -> Result<Arc<GameJson>, ApiError> {
         let (table, seat) = self.seat(id, key)?;
-        self.run(&table, move |play| request(&mut play.game, seat))
-            .await?;
+        self.run(&table, move |play, events| {
+            request(&mut play.game, seat, events)
+        })
+        .await?;
         Ok(table.view())
     }
 
@@ -200,15 +205,14 @@ impl Games {
 
     /// Makes the match and holds it, or says the server is full.
     fn open(&self, setup: Setup, tokens: [Option<Token>; 2]) -> Result<Arc<Table>, ApiError> {
-        let (recorder, written) = HandOver::new(Arc::clone(&self.scoreboard));
         let game = {
             let mut computers = self
                 .computers
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner);
-            setup.start(computers.as_mut(), recorder)
+            setup.start(computers.as_mut(), Queued)
         };
-        let table = Arc::new(Table::new(GameId::random(), setup, tokens, game, written));
+        let table = Arc::new(Table::new(GameId::random(), setup, tokens, game));
         self.registry
             .insert(Arc::clone(&table), Instant::now())
             .map_err(|Full| ApiError::Full {
@@ -224,7 +228,8 @@ impl Games {
             self.spawn_show(Arc::clone(table));
             Ok(())
         } else {
-            self.run(table, |play| computer_reply(&mut play.game)).await
+            self.run(table, |play, events| computer_reply(&mut play.game, events))
+                .await
         }
     }
 
@@ -238,7 +243,9 @@ impl Games {
                     _ = closing.wait_for(|closed| *closed) => break,
                 }
                 if let Err(error) = games
-                    .run(&table, |play| computer_reply(&mut play.game))
+                    .run(&table, |play, events| {
+                        computer_reply(&mut play.game, events)
+                    })
                     .await
                 {
                     eprintln!("tictactoe serve: game {}: {error}", table.id());
@@ -248,27 +255,42 @@ impl Games {
         });
     }
 
-    /// Runs `request` on the table's game where `thinking` says; if that finished the
-    /// game, waits until its result is on the scoreboard.
+    /// Runs `request` on the table's game where `thinking` says. `request` adds the
+    /// match's events to the list it is given as they come, so none is lost if a later
+    /// step fails. A game those events say finished is handed to the scoreboard right
+    /// there, on the game's thread (so even if the client stops waiting, it counts),
+    /// and the answer waits until it is written.
     async fn run<T: Send + 'static>(
         &self,
         table: &Arc<Table>,
-        request: impl FnOnce(&mut Play) -> Result<T, ApiError> + Send + 'static,
+        request: impl FnOnce(&mut Play, &mut Vec<Event>) -> Result<T, ApiError> + Send + 'static,
     ) -> Result<T, ApiError> {
         let geometry = table.setup().geometry();
         let worker = Arc::clone(table);
-        let answer = self
+        let scoreboard = Arc::clone(&self.scoreboard);
+        let (answer, writes) = self
             .thinking
-            .run(geometry, move || worker.request(request))
+            .run(geometry, move || {
+                let mut events = Vec::new();
+                let answer = worker.request(|play| request(play, &mut events));
+                let writes: Vec<Ticket> = events
+                    .into_iter()
+                    .filter_map(|event| match event {
+                        Event::Finished { game, .. } => Some(scoreboard.submit(game)),
+                        _ => None,
+                    })
+                    .collect();
+                (answer, writes)
+            })
             .await?;
-        if let Some(write) = table.take_write()
-            && let Err(error) = write.written().await
-        {
-            // The game counted for its players; only the file could not be updated.
-            eprintln!(
-                "tictactoe serve: game {}: the scoreboard was not updated: {error}",
-                table.id()
-            );
+        for write in writes {
+            if let Err(error) = write.written().await {
+                // The game counted for its players; only the file could not be updated.
+                eprintln!(
+                    "tictactoe serve: game {}: the scoreboard was not updated: {error}",
+                    table.id()
+                );
+            }
         }
         answer
     }
@@ -313,30 +335,36 @@ impl GameService for Games {
 
     /// `POST /api/games/{id}/moves`: the seat's move, then the computer's reply if due.
     async fn play(&self, id: &str, key: Credentials, cell: u64) -> Result<Arc<GameJson>, ApiError> {
-        self.as_seat(id, key, move |game, seat| {
+        self.as_seat(id, key, move |game, seat, events| {
             let position = cell_on(game.game().board().geometry(), cell)?;
-            game.play(seat, position)?;
-            computer_reply(game)
+            events.extend(game.play(seat, position)?);
+            computer_reply(game, events)
         })
         .await
     }
 
     /// `POST /api/games/{id}/undo`.
     async fn undo(&self, id: &str, key: Credentials) -> Result<Arc<GameJson>, ApiError> {
-        self.as_seat(id, key, |game, seat| Ok(game.undo(seat).map(drop)?))
-            .await
+        self.as_seat(id, key, |game, seat, events| {
+            events.extend(game.undo(seat)?);
+            Ok(())
+        })
+        .await
     }
 
     /// `POST /api/games/{id}/leave`: the game ends, unrecorded.
     async fn leave(&self, id: &str, key: Credentials) -> Result<Arc<GameJson>, ApiError> {
-        self.as_seat(id, key, |game, seat| Ok(game.leave(seat).map(drop)?))
-            .await
+        self.as_seat(id, key, |game, seat, events| {
+            events.extend(game.leave(seat)?);
+            Ok(())
+        })
+        .await
     }
 
     /// `POST /api/games/{id}/hint`: the best cells for the seat, whose turn it is.
     async fn hint(&self, id: &str, key: Credentials) -> Result<HintJson, ApiError> {
         let (table, seat) = self.seat(id, key)?;
-        self.run(&table, move |play| {
+        self.run(&table, move |play, _| {
             play.game
                 .hint(seat)
                 .map(|analysis| HintJson::from(&analysis))
@@ -363,7 +391,7 @@ impl GameService for Games {
         let games = self.this();
         let old = Arc::clone(&table);
         let (next, new) = self
-            .run(&table, move |play| match &play.rematch {
+            .run(&table, move |play, _| match &play.rematch {
                 Some(id) => games.table(id.as_str()).map(|next| (next, false)),
                 None => {
                     let tokens = [Mark::O, Mark::X].map(|mark| old.token(mark).cloned());
@@ -404,11 +432,13 @@ fn cell_on(geometry: Geometry, cell: u64) -> Result<Position, ApiError> {
         })
 }
 
-/// If a computer's turn has come, it moves.
-fn computer_reply(game: &mut WebMatch) -> Result<(), ApiError> {
-    game.advance()
-        .map(drop)
-        .map_err(|error| ApiError::Internal(error.to_string()))
+/// If a computer's turn has come, it moves; its events join `events`.
+fn computer_reply(game: &mut WebMatch, events: &mut Vec<Event>) -> Result<(), ApiError> {
+    let moved = game
+        .advance()
+        .map_err(|error| ApiError::Internal(error.to_string()))?;
+    events.extend(moved);
+    Ok(())
 }
 
 /// The answer to a new game: the game, and for each of `seats` that a person holds,
