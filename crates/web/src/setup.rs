@@ -86,6 +86,10 @@ impl Setup {
 
 #[cfg(test)]
 mod tests {
+    use mockall::predicate::eq;
+    use tictactoe_core::play::{Event, Seat, Unrecorded};
+    use tictactoe_core::players::{Level, MockAdvisor, MockComputer, MockComputerFactory};
+
     use super::*;
 
     fn request(x: &str, o: &str) -> NewGame {
@@ -156,5 +160,49 @@ mod tests {
         assert!(!rematch.is_human(Mark::X));
         assert_eq!(rematch.settings.geometry, setup.settings.geometry);
         assert_eq!(rematch.seating, setup.seating);
+    }
+
+    /// A factory whose advisor is a stub: every match started gets one.
+    fn computers() -> MockComputerFactory {
+        let mut computers = MockComputerFactory::new();
+        computers
+            .expect_advisor()
+            .returning(|| Box::new(MockAdvisor::new()));
+        computers
+    }
+
+    #[test]
+    fn a_computers_seat_is_made_by_the_factory_at_the_level_asked_for() {
+        // Arrange
+        let setup = Setup::from_request(request("human", "medium")).unwrap();
+        let mut computers = computers();
+        computers
+            .expect_computer()
+            .with(eq(Level::Medium))
+            .times(1)
+            .returning(|_| Box::new(MockComputer::new()));
+
+        // Act
+        let game = setup.start(&mut computers, Unrecorded);
+
+        // Assert: the factory's mock checked the level; O's seat is its computer.
+        assert!(matches!(game.seat(Mark::O), Seat::Computer(_)));
+    }
+
+    #[test]
+    fn two_people_started_apart_must_agree_to_take_a_move_back() {
+        // Arrange: Ada (X) and Bob (O), on two screens, one move each.
+        let setup = Setup::from_request(request("human:Ada", "human:Bob")).unwrap();
+        let mut computers = computers();
+        let mut game = setup.start(&mut computers, Unrecorded);
+        let cell = |n: usize| Geometry::classic().position(n - 1).unwrap();
+        game.play(Mark::X, cell(1)).unwrap();
+        game.play(Mark::O, cell(2)).unwrap();
+
+        // Act
+        let events = game.undo(Mark::O).unwrap();
+
+        // Assert: asked, not taken back, as `Seating::Apart` says.
+        assert!(matches!(events[..], [Event::UndoAsked { by: Mark::O }]));
     }
 }
