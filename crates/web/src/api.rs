@@ -1,5 +1,5 @@
-//! HTTP in, calls to [`Games`] out: extractors for the body and the seat's token, and
-//! one handler per route. Statuses come from [`ApiError`] alone.
+//! HTTP in, calls to a [`GameService`] out: extractors for the body and the seat's
+//! token, and one handler per route. Statuses come from [`ApiError`] alone.
 
 use std::sync::Arc;
 
@@ -17,25 +17,26 @@ use tictactoe_json::scoreboard_json;
 use super::dto::{MoveRequest, NewGame};
 use super::error::ApiError;
 use super::events::game_events;
-use super::games::{Credentials, Games};
+use super::games::Credentials;
+use super::service::GameService;
 use super::token::Token;
 
-type App = State<Arc<Games>>;
+type App<G> = State<Arc<G>>;
 
 /// A JSON body, whatever its Content-Type says (so `curl -d` works), within the size
 /// limit; anything else is a 400, or a 413 when too large.
 pub struct JsonBody<T>(pub T);
 
-impl<T: DeserializeOwned> FromRequest<Arc<Games>> for JsonBody<T> {
+impl<T: DeserializeOwned, G: GameService> FromRequest<Arc<G>> for JsonBody<T> {
     type Rejection = ApiError;
 
-    async fn from_request(request: Request, games: &Arc<Games>) -> Result<Self, ApiError> {
+    async fn from_request(request: Request, games: &Arc<G>) -> Result<Self, ApiError> {
         let bytes = Bytes::from_request(request, games)
             .await
             .map_err(|rejection| {
                 if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
                     ApiError::TooLarge {
-                        limit: games.limits().body_bytes,
+                        limit: games.body_limit(),
                     }
                 } else {
                     ApiError::BadRequest(rejection.body_text())
@@ -67,20 +68,23 @@ impl<S: Send + Sync> FromRequestParts<S> for Credentials {
     }
 }
 
-pub async fn create(
-    State(games): App,
+pub async fn create<G: GameService>(
+    State(games): App<G>,
     JsonBody(request): JsonBody<NewGame>,
 ) -> Result<Response, ApiError> {
     let created = games.create(request).await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
-pub async fn game(State(games): App, Path(id): Path<String>) -> Result<Response, ApiError> {
+pub async fn game<G: GameService>(
+    State(games): App<G>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
     Ok(Json(&*games.game(&id)?).into_response())
 }
 
-pub async fn play(
-    State(games): App,
+pub async fn play<G: GameService>(
+    State(games): App<G>,
     Path(id): Path<String>,
     key: Credentials,
     JsonBody(request): JsonBody<MoveRequest>,
@@ -88,32 +92,32 @@ pub async fn play(
     Ok(Json(&*games.play(&id, key, request.cell).await?).into_response())
 }
 
-pub async fn undo(
-    State(games): App,
+pub async fn undo<G: GameService>(
+    State(games): App<G>,
     Path(id): Path<String>,
     key: Credentials,
 ) -> Result<Response, ApiError> {
     Ok(Json(&*games.undo(&id, key).await?).into_response())
 }
 
-pub async fn leave(
-    State(games): App,
+pub async fn leave<G: GameService>(
+    State(games): App<G>,
     Path(id): Path<String>,
     key: Credentials,
 ) -> Result<Response, ApiError> {
     Ok(Json(&*games.leave(&id, key).await?).into_response())
 }
 
-pub async fn hint(
-    State(games): App,
+pub async fn hint<G: GameService>(
+    State(games): App<G>,
     Path(id): Path<String>,
     key: Credentials,
 ) -> Result<Response, ApiError> {
     Ok(Json(games.hint(&id, key).await?).into_response())
 }
 
-pub async fn rematch(
-    State(games): App,
+pub async fn rematch<G: GameService>(
+    State(games): App<G>,
     Path(id): Path<String>,
     key: Credentials,
 ) -> Result<Response, ApiError> {
@@ -126,7 +130,10 @@ pub async fn rematch(
     Ok((status, Json(created)).into_response())
 }
 
-pub async fn events(State(games): App, Path(id): Path<String>) -> Result<Response, ApiError> {
+pub async fn events<G: GameService>(
+    State(games): App<G>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
     let watching = games.watch(&id)?;
     Ok(Sse::new(game_events(watching))
         .keep_alive(KeepAlive::default())
@@ -134,7 +141,7 @@ pub async fn events(State(games): App, Path(id): Path<String>) -> Result<Respons
 }
 
 /// Exactly what `tictactoe scores --json` prints.
-pub async fn scores(State(games): App) -> Result<Response, ApiError> {
+pub async fn scores<G: GameService>(State(games): App<G>) -> Result<Response, ApiError> {
     let scoreboard = games.scores().await?;
     Ok((
         [(header::CONTENT_TYPE, "application/json")],
@@ -145,4 +152,220 @@ pub async fn scores(State(games): App) -> Result<Response, ApiError> {
 
 pub async fn not_found() -> ApiError {
     ApiError::NotFound
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::body::Body;
+    use axum::http::Method;
+    use http_body_util::BodyExt;
+    use serde_json::{Value, json};
+    use tower::ServiceExt;
+
+    use tictactoe_core::domain::{Mark, Refusal};
+
+    use super::*;
+    use crate::dto::{CreatedJson, GameJson, PlayerJson, Players};
+    use crate::server::routes;
+    use crate::service::MockGameService;
+
+    /// A service the router can be built on: only the body limit answered.
+    fn service() -> MockGameService {
+        let mut service = MockGameService::new();
+        service.expect_body_limit().return_const(4096_usize);
+        service
+    }
+
+    /// A game as the service might answer it: the contents do not matter here.
+    fn a_view() -> Arc<GameJson> {
+        let person = |name: &str| PlayerJson {
+            name: name.into(),
+            kind: "human",
+            level: None,
+        };
+        Arc::new(GameJson {
+            id: "g1".into(),
+            size: 3,
+            win: 3,
+            first: "X",
+            board: "....X....".into(),
+            status: "in_progress",
+            to_move: Some("O"),
+            players: Players {
+                x: person("Ada"),
+                o: person("Bob"),
+            },
+            moves: vec![5],
+            line: None,
+            undo_asked_by: None,
+            abandoned_by: None,
+            rematch: None,
+        })
+    }
+
+    /// `body` POSTed to `path` through the router on `service`, with `token` as the
+    /// bearer if given: the status and the JSON answered.
+    async fn post(
+        service: MockGameService,
+        path: &str,
+        token: Option<&Token>,
+        body: &str,
+    ) -> (StatusCode, Value) {
+        let mut request = Request::builder().method(Method::POST).uri(path);
+        if let Some(token) = token {
+            let bearer = format!("Bearer {}", token.to_hex());
+            request = request.header(header::AUTHORIZATION, bearer);
+        }
+        let request = request.body(Body::from(body.to_owned())).unwrap();
+        let response = routes(Arc::new(service)).oneshot(request).await.unwrap();
+        let status = response.status();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        (status, serde_json::from_slice(&bytes).unwrap())
+    }
+
+    #[tokio::test]
+    async fn a_move_asks_the_service_for_the_cell_as_the_seat_the_bearer_token_names() {
+        // Arrange
+        let token = Token::random();
+        let expected = token.clone();
+        let mut service = service();
+        service
+            .expect_play()
+            .withf(move |id, key, cell| {
+                id == "g1"
+                    && *cell == 5
+                    && matches!(key, Credentials::Token(given) if given.matches(&expected))
+            })
+            .times(1)
+            .returning(|_, _, _| Box::pin(async { Ok(a_view()) }));
+
+        // Act
+        let (status, body) = post(
+            service,
+            "/api/games/g1/moves",
+            Some(&token),
+            r#"{"cell":5}"#,
+        )
+        .await;
+
+        // Assert: the mock checked the call; the answer is the service's game.
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(body["moves"], json!([5]));
+    }
+
+    #[tokio::test]
+    async fn a_move_without_a_token_reaches_the_service_as_missing_credentials() {
+        // Arrange
+        let mut service = service();
+        service
+            .expect_play()
+            .withf(|_, key, _| matches!(key, Credentials::Missing))
+            .times(1)
+            .returning(|_, _, _| Box::pin(async { Err(ApiError::NoToken) }));
+
+        // Act
+        let (status, _) = post(service, "/api/games/g1/moves", None, r#"{"cell":5}"#).await;
+
+        // Assert
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+    }
+
+    #[tokio::test]
+    async fn the_services_refusal_is_a_conflict_with_its_words_as_the_error() {
+        // Arrange: a stub; the call itself is not what this test is about.
+        let refusal = Refusal::NotYourTurn(Mark::O);
+        let mut service = service();
+        service
+            .expect_play()
+            .returning(move |_, _, _| Box::pin(async move { Err(ApiError::Refused(refusal)) }));
+
+        // Act
+        let (status, body) = post(
+            service,
+            "/api/games/g1/moves",
+            Some(&Token::random()),
+            r#"{"cell":5}"#,
+        )
+        .await;
+
+        // Assert
+        assert_eq!(status, StatusCode::CONFLICT);
+        assert_eq!(body, json!({ "error": "it is not O's turn" }));
+    }
+
+    #[tokio::test]
+    async fn a_malformed_move_is_a_bad_request_that_never_reaches_the_service() {
+        // Arrange
+        let mut service = service();
+        service.expect_play().never();
+
+        // Act
+        let (status, body) = post(
+            service,
+            "/api/games/g1/moves",
+            Some(&Token::random()),
+            r#"{"cell":"five"}"#,
+        )
+        .await;
+
+        // Assert
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        let error = body["error"].as_str().unwrap();
+        assert!(
+            error.starts_with("the body is not the JSON expected"),
+            "{error}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_new_game_is_created_with_201_and_the_players_as_written() {
+        // Arrange
+        let mut service = service();
+        service
+            .expect_create()
+            .withf(|request| request.x == "human:Ada" && request.o == "impossible")
+            .times(1)
+            .returning(|_| {
+                Box::pin(async {
+                    Ok(CreatedJson {
+                        game: a_view().as_ref().clone(),
+                        seats: Default::default(),
+                    })
+                })
+            });
+
+        // Act
+        let (status, body) = post(
+            service,
+            "/api/games",
+            None,
+            r#"{"x":"human:Ada","o":"impossible"}"#,
+        )
+        .await;
+
+        // Assert
+        assert_eq!(status, StatusCode::CREATED);
+        assert_eq!(body["id"], "g1");
+    }
+
+    #[tokio::test]
+    async fn a_rematch_asked_before_is_answered_200_not_201() {
+        // Arrange: a stub saying the rematch already existed.
+        let mut service = service();
+        service.expect_rematch().returning(|_, _| {
+            Box::pin(async {
+                let created = CreatedJson {
+                    game: a_view().as_ref().clone(),
+                    seats: Default::default(),
+                };
+                Ok((created, false))
+            })
+        });
+
+        // Act
+        let (status, _) = post(service, "/api/games/g1/rematch", Some(&Token::random()), "").await;
+
+        // Assert
+        assert_eq!(status, StatusCode::OK);
+    }
 }

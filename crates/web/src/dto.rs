@@ -7,11 +7,10 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use tictactoe_core::domain::{Analysis, GameState, GameStatus, Geometry, Mark, Outcome, layout_of};
-use tictactoe_core::play::{End, Match, Recorder, Seat, Seating};
+use tictactoe_core::play::{End, Match, Recorder, Seat, Seating, Settings};
 use tictactoe_core::players::{Level, PlayerSpec};
 use tictactoe_json::{outcome_word, verdict_word};
 
-use super::setup::Setup;
 use super::token::GameId;
 
 /// `POST /api/games`. Players are written as on the command line.
@@ -108,14 +107,13 @@ pub struct PlayerJson {
 }
 
 impl GameJson {
-    /// The match as it stands, set up as `setup` says.
+    /// The match as it stands, started with `settings`.
     pub fn of<R: Recorder>(
         id: &GameId,
         game: &Match<R>,
-        setup: &Setup,
+        settings: &Settings,
         rematch: Option<&GameId>,
     ) -> Self {
-        let specs = &setup.specs;
         let state = game.game();
         let geometry: Geometry = state.board().geometry();
         let status = state.status();
@@ -131,13 +129,13 @@ impl GameJson {
             id: id.to_string(),
             size: geometry.size(),
             win: geometry.win_length(),
-            first: mark_word(setup.first),
+            first: mark_word(settings.first),
             board: layout_of(state.board()),
             status: status_word(&status),
             to_move: game.end().is_none().then(|| mark_word(state.to_move())),
             players: Players {
-                x: player(game, specs, Mark::X),
-                o: player(game, specs, Mark::O),
+                x: player(game, &settings.x, Mark::X),
+                o: player(game, &settings.o, Mark::O),
             },
             moves: state.moves().iter().map(|p| p.number()).collect(),
             line,
@@ -152,9 +150,9 @@ impl GameJson {
     }
 }
 
-fn player<R: Recorder>(game: &Match<R>, specs: &[PlayerSpec; 2], mark: Mark) -> PlayerJson {
+fn player<R: Recorder>(game: &Match<R>, spec: &PlayerSpec, mark: Mark) -> PlayerJson {
     let seat = game.seat(mark);
-    let level = match &specs[mark.index()] {
+    let level = match spec {
         PlayerSpec::Computer(level) => Some(level_word(*level)),
         PlayerSpec::Human(_) => None,
     };

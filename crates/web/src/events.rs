@@ -39,6 +39,8 @@ pub fn game_events(
 }
 
 fn to_json(view: &GameJson) -> String {
-    // Strings, numbers and lists of them always serialise.
-    serde_json::to_string(view).unwrap_or_default()
+    // Not a fallback to an empty event: serde_json fails only on maps with non-string
+    // keys or a `Serialize` impl that errs, and a `GameJson` has neither.
+    serde_json::to_string(view)
+        .expect("a GameJson (strings, numbers, options and lists of them) always serialises")
 }

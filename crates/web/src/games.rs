@@ -4,21 +4,22 @@
 //! `api` turns HTTP into calls here; no rule of the game is decided in either.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 
 use tictactoe_core::domain::{GameState, Geometry, Mark, Position, Scoreboard};
-use tictactoe_core::play::Match;
+use tictactoe_core::play::Event;
 use tictactoe_core::players::ComputerFactory;
 
 use super::dto::{CreatedJson, GameJson, HintJson, NewGame, SeatJson, seat_key};
 use super::error::ApiError;
-use super::group_commit::GroupCommit;
+use super::group_commit::{GroupCommit, Ticket};
 use super::registry::{Full, Registry};
+use super::service::GameService;
 use super::setup::Setup;
-use super::table::{HandOver, Play, Table, WebMatch};
+use super::table::{Play, Queued, Table, WebMatch};
 use super::thinking::Thinking;
 use super::token::{GameId, Token};
 
@@ -89,6 +90,9 @@ pub enum Credentials {
 
 /// Every game the server holds, and what they share.
 pub struct Games {
+    /// Itself, for the work a request leaves running (a computer-vs-computer game, a
+    /// rematch opened on the game's thread): every `Games` is made inside an `Arc`.
+    me: Weak<Games>,
     registry: Registry,
     thinking: Thinking,
     computers: Mutex<Box<dyn ComputerFactory + Send>>,
@@ -104,7 +108,8 @@ impl Games {
         computers: Box<dyn ComputerFactory + Send>,
         limits: Limits,
     ) -> Arc<Self> {
-        Arc::new(Games {
+        Arc::new_cyclic(|me| Games {
+            me: Weak::clone(me),
             registry: Registry::new(
                 limits.max_games,
                 limits.idle,
@@ -127,138 +132,6 @@ impl Games {
     /// How many games are held now.
     pub fn held(&self) -> usize {
         self.registry.len()
-    }
-
-    /// `POST /api/games`: a new game, with a fresh token for each person's seat.
-    pub async fn create(self: &Arc<Self>, request: NewGame) -> Result<CreatedJson, ApiError> {
-        let setup = Setup::from_request(request)?;
-        let tokens = [Mark::X, Mark::O].map(|mark| setup.is_human(mark).then(Token::random));
-        let table = self.open(setup, tokens)?;
-        self.start(&table).await?;
-        let seats = [Mark::X, Mark::O].into_iter().collect();
-        Ok(created(&table, seats))
-    }
-
-    /// `GET /api/games/{id}`.
-    pub fn game(&self, id: &str) -> Result<Arc<GameJson>, ApiError> {
-        Ok(self.table(id)?.view())
-    }
-
-    /// The game's views as they change, until the game is forgotten or the server stops,
-    /// and the stream's place under the cap, to hold while it lasts.
-    pub fn watch(&self, id: &str) -> Result<Watching, ApiError> {
-        let table = self.table(id)?;
-        let place =
-            Arc::clone(&self.streams)
-                .try_acquire_owned()
-                .map_err(|_| ApiError::Streaming {
-                    retry_after: self.limits.retry_after,
-                })?;
-        Ok(Watching {
-            game: table.watch(),
-            closing: self.closing.subscribe(),
-            place,
-        })
-    }
-
-    /// `POST /api/games/{id}/moves`: the seat's move, then the computer's reply if due.
-    pub async fn play(
-        &self,
-        id: &str,
-        key: Credentials,
-        cell: u64,
-    ) -> Result<Arc<GameJson>, ApiError> {
-        self.as_seat(id, key, move |game, seat| {
-            let position = cell_on(game.game().board().geometry(), cell)?;
-            game.play(seat, position)?;
-            computer_reply(game)
-        })
-        .await
-    }
-
-    /// `POST /api/games/{id}/undo`.
-    pub async fn undo(&self, id: &str, key: Credentials) -> Result<Arc<GameJson>, ApiError> {
-        self.as_seat(id, key, |game, seat| Ok(game.undo(seat).map(drop)?))
-            .await
-    }
-
-    /// `POST /api/games/{id}/leave`: the game ends, unrecorded.
-    pub async fn leave(&self, id: &str, key: Credentials) -> Result<Arc<GameJson>, ApiError> {
-        self.as_seat(id, key, |game, seat| Ok(game.leave(seat).map(drop)?))
-            .await
-    }
-
-    /// Runs `request` for the seat the credentials hold; answers the game after it.
-    async fn as_seat(
-        &self,
-        id: &str,
-        key: Credentials,
-        request: impl FnOnce(&mut WebMatch, Mark) -> Result<(), ApiError> + Send + 'static,
-    ) -> Result<Arc<GameJson>, ApiError> {
-        let (table, seat) = self.seat(id, key)?;
-        self.run(&table, move |play| request(&mut play.game, seat))
-            .await?;
-        Ok(table.view())
-    }
-
-    /// `POST /api/games/{id}/hint`: the best cells for the seat, whose turn it is.
-    pub async fn hint(&self, id: &str, key: Credentials) -> Result<HintJson, ApiError> {
-        let (table, seat) = self.seat(id, key)?;
-        self.run(&table, move |play| {
-            play.game
-                .hint(seat)
-                .map(|analysis| HintJson::from(&analysis))
-                .map_err(ApiError::from)
-        })
-        .await
-    }
-
-    /// `POST /api/games/{id}/rematch`: the same game with sides swapped; each person
-    /// keeps their token, which now holds the other mark. Asked twice, it answers the
-    /// same rematch (`false`: not new). A computer-vs-computer game needs no token.
-    pub async fn rematch(
-        self: &Arc<Self>,
-        id: &str,
-        key: Credentials,
-    ) -> Result<(CreatedJson, bool), ApiError> {
-        let table = self.table(id)?;
-        let caller = if table.setup().is_show() {
-            None
-        } else {
-            Some(self.seat_in(&table, key)?)
-        };
-        if !table.view().is_over() {
-            return Err(ApiError::Conflict(
-                "the game is still being played: a rematch comes after the end",
-            ));
-        }
-        let games = Arc::clone(self);
-        let old = Arc::clone(&table);
-        let (next, new) = self
-            .run(&table, move |play| match &play.rematch {
-                Some(id) => games.table(id.as_str()).map(|next| (next, false)),
-                None => {
-                    let tokens = [Mark::O, Mark::X].map(|mark| old.token(mark).cloned());
-                    let next = games.open(old.setup().swapped(), tokens)?;
-                    play.rematch = Some(next.id().clone());
-                    Ok((next, true))
-                }
-            })
-            .await?;
-        if new {
-            self.start(&next).await?;
-        }
-        let seats = caller.map(Mark::opponent).into_iter().collect();
-        Ok((created(&next, seats), new))
-    }
-
-    /// `GET /api/scores`: the scoreboard file as it is now.
-    pub async fn scores(&self) -> Result<Scoreboard, ApiError> {
-        let scoreboard = Arc::clone(&self.scoreboard);
-        self.thinking
-            .on_disk(move || scoreboard.load())
-            .await?
-            .map_err(|error| ApiError::Internal(error.to_string()))
     }
 
     /// Stops every event stream and computer-vs-computer game: the server is stopping.
@@ -286,6 +159,30 @@ impl Games {
         self.registry.sweep(now)
     }
 
+    /// The `Arc` this `Games` lives in.
+    fn this(&self) -> Arc<Games> {
+        self.me
+            .upgrade()
+            .expect("a Games is only made inside an Arc (Games::new), alive while borrowed")
+    }
+
+    /// Runs `request` for the seat the credentials hold; answers the game after it.
+    async fn as_seat(
+        &self,
+        id: &str,
+        key: Credentials,
+        request: impl FnOnce(&mut WebMatch, Mark, &mut Vec<Event>) -> Result<(), ApiError>
+        + Send
+        + 'static,
+    ) -> Result<Arc<GameJson>, ApiError> {
+        let (table, seat) = self.seat(id, key)?;
+        self.run(&table, move |play, events| {
+            request(&mut play.game, seat, events)
+        })
+        .await?;
+        Ok(table.view())
+    }
+
     fn table(&self, id: &str) -> Result<Arc<Table>, ApiError> {
         self.registry.get(id).ok_or(ApiError::NoSuchGame)
     }
@@ -308,22 +205,14 @@ impl Games {
 
     /// Makes the match and holds it, or says the server is full.
     fn open(&self, setup: Setup, tokens: [Option<Token>; 2]) -> Result<Arc<Table>, ApiError> {
-        let (recorder, written) = HandOver::new(Arc::clone(&self.scoreboard));
         let game = {
             let mut computers = self
                 .computers
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner);
-            let seats = setup.seats(computers.as_mut());
-            let game =
-                Match::new(setup.geometry, setup.first, seats, recorder).seated(setup.seating);
-            if setup.is_show() {
-                game
-            } else {
-                game.advised_by(computers.advisor())
-            }
+            setup.start(computers.as_mut(), Queued)
         };
-        let table = Arc::new(Table::new(GameId::random(), setup, tokens, game, written));
+        let table = Arc::new(Table::new(GameId::random(), setup, tokens, game));
         self.registry
             .insert(Arc::clone(&table), Instant::now())
             .map_err(|Full| ApiError::Full {
@@ -339,7 +228,8 @@ impl Games {
             self.spawn_show(Arc::clone(table));
             Ok(())
         } else {
-            self.run(table, |play| computer_reply(&mut play.game)).await
+            self.run(table, |play, events| computer_reply(&mut play.game, events))
+                .await
         }
     }
 
@@ -353,7 +243,9 @@ impl Games {
                     _ = closing.wait_for(|closed| *closed) => break,
                 }
                 if let Err(error) = games
-                    .run(&table, |play| computer_reply(&mut play.game))
+                    .run(&table, |play, events| {
+                        computer_reply(&mut play.game, events)
+                    })
                     .await
                 {
                     eprintln!("tictactoe serve: game {}: {error}", table.id());
@@ -363,29 +255,166 @@ impl Games {
         });
     }
 
-    /// Runs `request` on the table's game where `thinking` says; if that finished the
-    /// game, waits until its result is on the scoreboard.
+    /// Runs `request` on the table's game where `thinking` says. `request` adds the
+    /// match's events to the list it is given as they come, so none is lost if a later
+    /// step fails. A game those events say finished is handed to the scoreboard right
+    /// there, on the game's thread (so even if the client stops waiting, it counts),
+    /// and the answer waits until it is written.
     async fn run<T: Send + 'static>(
         &self,
         table: &Arc<Table>,
-        request: impl FnOnce(&mut Play) -> Result<T, ApiError> + Send + 'static,
+        request: impl FnOnce(&mut Play, &mut Vec<Event>) -> Result<T, ApiError> + Send + 'static,
     ) -> Result<T, ApiError> {
-        let geometry = table.setup().geometry;
+        let geometry = table.setup().geometry();
         let worker = Arc::clone(table);
-        let answer = self
+        let scoreboard = Arc::clone(&self.scoreboard);
+        let (answer, writes) = self
             .thinking
-            .run(geometry, move || worker.request(request))
+            .run(geometry, move || {
+                let mut events = Vec::new();
+                let answer = worker.request(|play| request(play, &mut events));
+                let writes: Vec<Ticket> = events
+                    .into_iter()
+                    .filter_map(|event| match event {
+                        Event::Finished { game, .. } => Some(scoreboard.submit(game)),
+                        _ => None,
+                    })
+                    .collect();
+                (answer, writes)
+            })
             .await?;
-        if let Some(write) = table.take_write()
-            && let Err(error) = write.written().await
-        {
-            // The game counted for its players; only the file could not be updated.
-            eprintln!(
-                "tictactoe serve: game {}: the scoreboard was not updated: {error}",
-                table.id()
-            );
+        for write in writes {
+            if let Err(error) = write.written().await {
+                // The game counted for its players; only the file could not be updated.
+                eprintln!(
+                    "tictactoe serve: game {}: the scoreboard was not updated: {error}",
+                    table.id()
+                );
+            }
         }
         answer
+    }
+}
+
+impl GameService for Games {
+    fn body_limit(&self) -> usize {
+        self.limits.body_bytes
+    }
+
+    /// `POST /api/games`: a new game, with a fresh token for each person's seat.
+    async fn create(&self, request: NewGame) -> Result<CreatedJson, ApiError> {
+        let setup = Setup::from_request(request)?;
+        let tokens = [Mark::X, Mark::O].map(|mark| setup.is_human(mark).then(Token::random));
+        let table = self.open(setup, tokens)?;
+        self.this().start(&table).await?;
+        let seats = [Mark::X, Mark::O].into_iter().collect();
+        Ok(created(&table, seats))
+    }
+
+    /// `GET /api/games/{id}`.
+    fn game(&self, id: &str) -> Result<Arc<GameJson>, ApiError> {
+        Ok(self.table(id)?.view())
+    }
+
+    /// The game's views as they change, until the game is forgotten or the server stops,
+    /// and the stream's place under the cap, to hold while it lasts.
+    fn watch(&self, id: &str) -> Result<Watching, ApiError> {
+        let table = self.table(id)?;
+        let place =
+            Arc::clone(&self.streams)
+                .try_acquire_owned()
+                .map_err(|_| ApiError::Streaming {
+                    retry_after: self.limits.retry_after,
+                })?;
+        Ok(Watching {
+            game: table.watch(),
+            closing: self.closing.subscribe(),
+            place,
+        })
+    }
+
+    /// `POST /api/games/{id}/moves`: the seat's move, then the computer's reply if due.
+    async fn play(&self, id: &str, key: Credentials, cell: u64) -> Result<Arc<GameJson>, ApiError> {
+        self.as_seat(id, key, move |game, seat, events| {
+            let position = cell_on(game.game().board().geometry(), cell)?;
+            events.extend(game.play(seat, position)?);
+            computer_reply(game, events)
+        })
+        .await
+    }
+
+    /// `POST /api/games/{id}/undo`.
+    async fn undo(&self, id: &str, key: Credentials) -> Result<Arc<GameJson>, ApiError> {
+        self.as_seat(id, key, |game, seat, events| {
+            events.extend(game.undo(seat)?);
+            Ok(())
+        })
+        .await
+    }
+
+    /// `POST /api/games/{id}/leave`: the game ends, unrecorded.
+    async fn leave(&self, id: &str, key: Credentials) -> Result<Arc<GameJson>, ApiError> {
+        self.as_seat(id, key, |game, seat, events| {
+            events.extend(game.leave(seat)?);
+            Ok(())
+        })
+        .await
+    }
+
+    /// `POST /api/games/{id}/hint`: the best cells for the seat, whose turn it is.
+    async fn hint(&self, id: &str, key: Credentials) -> Result<HintJson, ApiError> {
+        let (table, seat) = self.seat(id, key)?;
+        self.run(&table, move |play, _| {
+            play.game
+                .hint(seat)
+                .map(|analysis| HintJson::from(&analysis))
+                .map_err(ApiError::from)
+        })
+        .await
+    }
+
+    /// `POST /api/games/{id}/rematch`: the same game with sides swapped; each person
+    /// keeps their token, which now holds the other mark. Asked twice, it answers the
+    /// same rematch (`false`: not new). A computer-vs-computer game needs no token.
+    async fn rematch(&self, id: &str, key: Credentials) -> Result<(CreatedJson, bool), ApiError> {
+        let table = self.table(id)?;
+        let caller = if table.setup().is_show() {
+            None
+        } else {
+            Some(self.seat_in(&table, key)?)
+        };
+        if !table.view().is_over() {
+            return Err(ApiError::Conflict(
+                "the game is still being played: a rematch comes after the end",
+            ));
+        }
+        let games = self.this();
+        let old = Arc::clone(&table);
+        let (next, new) = self
+            .run(&table, move |play, _| match &play.rematch {
+                Some(id) => games.table(id.as_str()).map(|next| (next, false)),
+                None => {
+                    let tokens = [Mark::O, Mark::X].map(|mark| old.token(mark).cloned());
+                    let next = games.open(old.setup().swapped(), tokens)?;
+                    play.rematch = Some(next.id().clone());
+                    Ok((next, true))
+                }
+            })
+            .await?;
+        if new {
+            self.this().start(&next).await?;
+        }
+        let seats = caller.map(Mark::opponent).into_iter().collect();
+        Ok((created(&next, seats), new))
+    }
+
+    /// `GET /api/scores`: the scoreboard file as it is now.
+    async fn scores(&self) -> Result<Scoreboard, ApiError> {
+        let scoreboard = Arc::clone(&self.scoreboard);
+        self.thinking
+            .on_disk(move || scoreboard.load())
+            .await?
+            .map_err(|error| ApiError::Internal(error.to_string()))
     }
 }
 
@@ -403,11 +432,13 @@ fn cell_on(geometry: Geometry, cell: u64) -> Result<Position, ApiError> {
         })
 }
 
-/// If a computer's turn has come, it moves.
-fn computer_reply(game: &mut WebMatch) -> Result<(), ApiError> {
-    game.advance()
-        .map(drop)
-        .map_err(|error| ApiError::Internal(error.to_string()))
+/// If a computer's turn has come, it moves; its events join `events`.
+fn computer_reply(game: &mut WebMatch, events: &mut Vec<Event>) -> Result<(), ApiError> {
+    let moved = game
+        .advance()
+        .map_err(|error| ApiError::Internal(error.to_string()))?;
+    events.extend(moved);
+    Ok(())
 }
 
 /// The answer to a new game: the game, and for each of `seats` that a person holds,

@@ -93,8 +93,13 @@ impl Ticket {
 impl Drop for GroupCommit {
     fn drop(&mut self) {
         drop(self.jobs.take());
-        if let Some(writer) = self.writer.take() {
-            let _ = writer.join();
+        if let Some(writer) = self.writer.take()
+            && writer.join().is_err()
+        {
+            eprintln!(
+                "tictactoe serve: the scoreboard's writer thread panicked: \
+                 games handed over after its last batch were not recorded"
+            );
         }
     }
 }

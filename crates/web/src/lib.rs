@@ -4,10 +4,13 @@
 //! How the folder reads, from the outside in:
 //! * `server`: the routes and headers, and serving until Ctrl-C; `connections` bounds
 //!   how many are open and for how long they may stay quiet;
-//! * `api`: HTTP in (bodies, tokens), calls to `games` out; `error` maps every failure
+//! * `api`: HTTP in (bodies, tokens), calls to `service` out (the inbound port,
+//!   `GameService`, which `games` implements); `error` maps every failure
 //!   to its status code, in one place; `dto` is what goes over the wire;
 //! * `games`: each request without HTTP: find the game, check the seat, run the request
-//!   on the match; `setup` checks a new game as the command line would;
+//!   on the match; `setup` checks a new game as the command line would and starts it
+//!   with the core's `Settings::start_match` (`setup` reads `dto`'s request; `dto`
+//!   knows only the core, so the arrow goes one way);
 //! * `group_commit`: the scoreboard written once per batch of finished games, without
 //!   a request ever waiting for the disk on the async runtime;
 //! * `table` (one game held), `registry` (all of them, bounded and expiring),
@@ -30,6 +33,7 @@ mod games;
 mod group_commit;
 mod registry;
 mod server;
+mod service;
 mod setup;
 mod table;
 mod thinking;

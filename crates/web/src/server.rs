@@ -15,21 +15,27 @@ use tower_http::set_header::SetResponseHeaderLayer;
 
 use super::connections::Bounded;
 use super::games::Games;
+use super::service::GameService;
 use super::{api, assets};
 
 /// Every route of the page and the API (see docs/web.md), on `games`.
 pub fn router(games: Arc<Games>) -> Router {
-    let body_limit = games.limits().body_bytes;
+    routes(games)
+}
+
+/// The routes on any [`GameService`]: `api`'s tests give it a mock.
+pub(crate) fn routes<G: GameService>(games: Arc<G>) -> Router {
+    let body_limit = games.body_limit();
     let api = Router::new()
-        .route("/games", post(api::create))
-        .route("/games/{id}", get(api::game))
-        .route("/games/{id}/moves", post(api::play))
-        .route("/games/{id}/undo", post(api::undo))
-        .route("/games/{id}/hint", post(api::hint))
-        .route("/games/{id}/leave", post(api::leave))
-        .route("/games/{id}/rematch", post(api::rematch))
-        .route("/games/{id}/events", get(api::events))
-        .route("/scores", get(api::scores))
+        .route("/games", post(api::create::<G>))
+        .route("/games/{id}", get(api::game::<G>))
+        .route("/games/{id}/moves", post(api::play::<G>))
+        .route("/games/{id}/undo", post(api::undo::<G>))
+        .route("/games/{id}/hint", post(api::hint::<G>))
+        .route("/games/{id}/leave", post(api::leave::<G>))
+        .route("/games/{id}/rematch", post(api::rematch::<G>))
+        .route("/games/{id}/events", get(api::events::<G>))
+        .route("/scores", get(api::scores::<G>))
         .fallback(api::not_found)
         .layer(SetResponseHeaderLayer::overriding(
             header::CACHE_CONTROL,

@@ -1,9 +1,14 @@
-//! A game as asked for, checked: who plays each side, the board, who moves first, and
-//! where two people sit. Checking uses the same parsers as the command line, so a web
-//! game can be set up exactly as a console one can, and no other way.
+//! A game as asked for, checked: the core's [`Settings`] (who plays each side, the
+//! board, who moves first) and where two people sit. Checking uses the same parsers as
+//! the command line, so a web game can be set up exactly as a console one can, and no
+//! other way; and it starts as every front end's games start, through
+//! [`Settings::start_match`].
+//!
+//! The arrow goes one way: this module reads the wire's [`NewGame`] (`dto`), and `dto`
+//! knows only the core's types.
 
 use tictactoe_core::domain::{Geometry, Mark};
-use tictactoe_core::play::{Seat, Seating, Settings};
+use tictactoe_core::play::{Match, Recorder, Seating, Settings};
 use tictactoe_core::players::{ComputerFactory, PlayerSpec};
 
 use super::dto::NewGame;
@@ -11,16 +16,13 @@ use super::error::ApiError;
 
 #[derive(Debug, Clone)]
 pub struct Setup {
-    /// X's, then O's.
-    pub specs: [PlayerSpec; 2],
-    pub geometry: Geometry,
-    pub first: Mark,
+    pub settings: Settings,
     pub seating: Seating,
 }
 
 impl Setup {
     /// Checks a request as `tictactoe play` checks its flags; defaults are the same too
-    /// (3x3, a run the size of the board, X first).
+    /// (3x3, a run the size of the board, X first). Two people apart by default.
     pub fn from_request(request: NewGame) -> Result<Setup, ApiError> {
         let bad = |message: String| ApiError::BadRequest(message);
         let x: PlayerSpec = request.x.parse().map_err(|e| bad(format!("x: {e}")))?;
@@ -40,24 +42,29 @@ impl Setup {
             )));
         }
         Ok(Setup {
-            specs: [settings.x, settings.o],
-            geometry,
-            first: settings.first,
+            settings,
             seating: request.seating.map_or(Seating::Apart, Seating::from),
         })
     }
 
     /// The same game with the players' sides swapped, for a rematch.
     pub fn swapped(&self) -> Setup {
-        let [x, o] = self.specs.clone();
         Setup {
-            specs: [o, x],
-            ..self.clone()
+            settings: self.settings.swapped(),
+            seating: self.seating,
         }
     }
 
     pub fn is_human(&self, mark: Mark) -> bool {
-        self.specs[mark.index()].is_human()
+        self.spec(mark).is_human()
+    }
+
+    /// Who plays `mark`.
+    pub fn spec(&self, mark: Mark) -> &PlayerSpec {
+        match mark {
+            Mark::X => &self.settings.x,
+            Mark::O => &self.settings.o,
+        }
     }
 
     /// Computer-vs-computer: nobody holds a seat, and the server moves for both.
@@ -65,17 +72,24 @@ impl Setup {
         !self.is_human(Mark::X) && !self.is_human(Mark::O)
     }
 
-    /// Seats for a new match, computers made by `computers`.
-    pub fn seats(&self, computers: &mut dyn ComputerFactory) -> [Seat; 2] {
-        [Mark::X, Mark::O].map(|mark| match &self.specs[mark.index()] {
-            PlayerSpec::Human(_) => Seat::Human(self.specs[mark.index()].name(mark)),
-            PlayerSpec::Computer(level) => Seat::Computer(computers.computer(*level)),
-        })
+    pub fn geometry(&self) -> Geometry {
+        self.settings.geometry
+    }
+
+    /// A new match, started as every front end starts one, seated as asked.
+    pub fn start<R: Recorder>(&self, computers: &mut dyn ComputerFactory, recorder: R) -> Match<R> {
+        self.settings
+            .start_match(computers, recorder)
+            .seated(self.seating)
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use mockall::predicate::eq;
+    use tictactoe_core::play::{Event, Seat, Unrecorded};
+    use tictactoe_core::players::{Level, MockAdvisor, MockComputer, MockComputerFactory};
+
     use super::*;
 
     fn request(x: &str, o: &str) -> NewGame {
@@ -91,15 +105,18 @@ mod tests {
 
     #[test]
     fn the_defaults_are_the_command_lines() {
+        // Act
         let setup = Setup::from_request(request("human", "impossible")).unwrap();
 
-        assert_eq!(setup.geometry, Geometry::classic());
-        assert_eq!(setup.first, Mark::X);
+        // Assert
+        assert_eq!(setup.settings.geometry, Geometry::classic());
+        assert_eq!(setup.settings.first, Mark::X);
         assert_eq!(setup.seating, Seating::Apart);
     }
 
     #[test]
     fn an_unknown_player_a_bad_size_or_one_name_twice_is_a_bad_request() {
+        // Arrange
         let too_big = NewGame {
             size: Some(8),
             ..request("human", "easy")
@@ -109,21 +126,83 @@ mod tests {
             too_big,
             request("human:Ada", "human:ada"),
         ] {
-            assert!(matches!(
-                Setup::from_request(bad),
-                Err(ApiError::BadRequest(_))
-            ));
+            // Act
+            let checked = Setup::from_request(bad);
+
+            // Assert
+            assert!(matches!(checked, Err(ApiError::BadRequest(_))));
         }
     }
 
     #[test]
-    fn a_rematch_swaps_the_players_and_keeps_the_board() {
+    fn one_name_twice_is_refused_in_the_web_adapters_words() {
+        // Act
+        let checked = Setup::from_request(request("human:Ada", "human:ada"));
+
+        // Assert
+        assert!(matches!(
+            checked,
+            Err(ApiError::BadRequest(message))
+                if message == "both players are called Ada: give them different names"
+        ));
+    }
+
+    #[test]
+    fn a_rematch_swaps_the_players_and_keeps_the_board_and_seating() {
+        // Arrange
         let setup = Setup::from_request(request("human:Ada", "medium")).unwrap();
 
+        // Act
         let rematch = setup.swapped();
 
+        // Assert
         assert!(rematch.is_human(Mark::O));
         assert!(!rematch.is_human(Mark::X));
-        assert_eq!(rematch.geometry, setup.geometry);
+        assert_eq!(rematch.settings.geometry, setup.settings.geometry);
+        assert_eq!(rematch.seating, setup.seating);
+    }
+
+    /// A factory whose advisor is a stub: every match started gets one.
+    fn computers() -> MockComputerFactory {
+        let mut computers = MockComputerFactory::new();
+        computers
+            .expect_advisor()
+            .returning(|| Box::new(MockAdvisor::new()));
+        computers
+    }
+
+    #[test]
+    fn a_computers_seat_is_made_by_the_factory_at_the_level_asked_for() {
+        // Arrange
+        let setup = Setup::from_request(request("human", "medium")).unwrap();
+        let mut computers = computers();
+        computers
+            .expect_computer()
+            .with(eq(Level::Medium))
+            .times(1)
+            .returning(|_| Box::new(MockComputer::new()));
+
+        // Act
+        let game = setup.start(&mut computers, Unrecorded);
+
+        // Assert: the factory's mock checked the level; O's seat is its computer.
+        assert!(matches!(game.seat(Mark::O), Seat::Computer(_)));
+    }
+
+    #[test]
+    fn two_people_started_apart_must_agree_to_take_a_move_back() {
+        // Arrange: Ada (X) and Bob (O), on two screens, one move each.
+        let setup = Setup::from_request(request("human:Ada", "human:Bob")).unwrap();
+        let mut computers = computers();
+        let mut game = setup.start(&mut computers, Unrecorded);
+        let cell = |n: usize| Geometry::classic().position(n - 1).unwrap();
+        game.play(Mark::X, cell(1)).unwrap();
+        game.play(Mark::O, cell(2)).unwrap();
+
+        // Act
+        let events = game.undo(Mark::O).unwrap();
+
+        // Assert: asked, not taken back, as `Seating::Apart` says.
+        assert!(matches!(events[..], [Event::UndoAsked { by: Mark::O }]));
     }
 }

@@ -10,36 +10,20 @@ use tictactoe_core::domain::{FinishedGame, Mark};
 use tictactoe_core::play::{Match, Recorder, Recording};
 
 use super::dto::GameJson;
-use super::group_commit::{GroupCommit, Ticket};
 use super::setup::Setup;
 use super::token::{GameId, Token};
 
 /// A match as the server holds it.
-pub type WebMatch = Match<HandOver>;
+pub type WebMatch = Match<Queued>;
 
-/// How a web game offers its result: handed to the group commit without waiting for
-/// the disk. The ticket is left where the table finds it, so that the request which
-/// finished the game can await the write before it answers.
-pub struct HandOver {
-    commit: Arc<GroupCommit>,
-    ticket: Arc<Mutex<Option<Ticket>>>,
-}
+/// How a web game offers its result: as queued for the scoreboard's group commit. The
+/// match says so in its `Event::Finished`, and the request that receives that event
+/// hands the game to the group commit (see `Games::run`): the events a request returns
+/// are the only way a result comes back.
+pub struct Queued;
 
-impl HandOver {
-    /// A recorder into `commit`, and the slot its ticket will be left in.
-    pub fn new(commit: Arc<GroupCommit>) -> (Self, Arc<Mutex<Option<Ticket>>>) {
-        let ticket = Arc::new(Mutex::new(None));
-        let hand_over = HandOver {
-            commit,
-            ticket: Arc::clone(&ticket),
-        };
-        (hand_over, ticket)
-    }
-}
-
-impl Recorder for HandOver {
-    fn offer(&self, game: &FinishedGame) -> Recording {
-        *lock(&self.ticket) = Some(self.commit.submit(game.clone()));
+impl Recorder for Queued {
+    fn offer(&self, _game: &FinishedGame) -> Recording {
         Recording::Queued
     }
 }
@@ -59,22 +43,13 @@ pub struct Table {
     /// runs on the async runtime; up to the think time on bigger boards, where it runs
     /// on a thread of its own.
     play: Mutex<Play>,
-    /// The finished game's write, until a request awaits it.
-    written: Arc<Mutex<Option<Ticket>>>,
     view: watch::Sender<Arc<GameJson>>,
     touched: Mutex<Instant>,
 }
 
 impl Table {
-    /// `written` is the slot the game's [`HandOver`] leaves its ticket in.
-    pub fn new(
-        id: GameId,
-        setup: Setup,
-        tokens: [Option<Token>; 2],
-        game: WebMatch,
-        written: Arc<Mutex<Option<Ticket>>>,
-    ) -> Self {
-        let view = GameJson::of(&id, &game, &setup, None);
+    pub fn new(id: GameId, setup: Setup, tokens: [Option<Token>; 2], game: WebMatch) -> Self {
+        let view = GameJson::of(&id, &game, &setup.settings, None);
         Table {
             id,
             setup,
@@ -83,7 +58,6 @@ impl Table {
                 game,
                 rematch: None,
             }),
-            written,
             view: watch::Sender::new(Arc::new(view)),
             touched: Mutex::new(Instant::now()),
         }
@@ -128,7 +102,12 @@ impl Table {
     pub fn request<T>(&self, request: impl FnOnce(&mut Play) -> T) -> T {
         let mut play = lock(&self.play);
         let answer = request(&mut play);
-        let view = GameJson::of(&self.id, &play.game, &self.setup, play.rematch.as_ref());
+        let view = GameJson::of(
+            &self.id,
+            &play.game,
+            &self.setup.settings,
+            play.rematch.as_ref(),
+        );
         self.view.send_if_modified(|old| {
             let changed = **old != view;
             if changed {
@@ -138,11 +117,6 @@ impl Table {
         });
         self.touch();
         answer
-    }
-
-    /// The write of the game's result, once it has finished and until someone takes it.
-    pub fn take_write(&self) -> Option<Ticket> {
-        lock(&self.written).take()
     }
 
     pub fn touch(&self) {

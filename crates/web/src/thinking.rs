@@ -70,33 +70,53 @@ async fn off_runtime<T: Send + 'static>(
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-    use std::time::{Duration, Instant};
+    use std::sync::{Arc, mpsc};
+    use std::time::Duration;
+
+    use tokio::sync::oneshot;
+    use tokio::time::timeout;
 
     use super::*;
 
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[tokio::test]
     async fn a_small_board_is_not_kept_waiting_by_big_boards_thinking() {
-        // Arrange: one heavy thread, kept busy by four slow big-board jobs.
-        let thinking = Arc::new(Thinking::new(4, 1));
+        // Arrange: the only heavy thread busy with a big board's work, which ends only
+        // when the test lets it, and another big board queued behind it.
+        let thinking = Arc::new(Thinking::new(1, 1));
         let big = Geometry::new(7, 4).unwrap();
-        for _ in 0..4 {
+        let (started, has_started) = oneshot::channel();
+        let (release, released) = mpsc::channel::<()>();
+        let busy = tokio::spawn({
             let thinking = Arc::clone(&thinking);
-            tokio::spawn(async move {
-                thinking
-                    .run(big, || std::thread::sleep(Duration::from_millis(300)))
-                    .await
-            });
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
+            async move {
+                let work = move || {
+                    started.send(()).unwrap();
+                    released.recv().unwrap();
+                };
+                thinking.run(big, work).await
+            }
+        });
+        let queued = tokio::spawn({
+            let thinking = Arc::clone(&thinking);
+            async move { thinking.run(big, || ()).await }
+        });
+        has_started.await.unwrap();
 
-        // Act
-        let started = Instant::now();
-        let answer = thinking.run(Geometry::classic(), || 42).await.unwrap();
+        // Act: had the small board waited for the heavy lane, it would wait forever; the
+        // timeout only turns that hang into a failure.
+        let answer = timeout(
+            Duration::from_secs(30),
+            thinking.run(Geometry::classic(), || 42),
+        )
+        .await
+        .expect("the 3x3 work waited behind the big boards");
 
-        // Assert
-        assert_eq!(answer, 42);
-        assert!(started.elapsed() < Duration::from_millis(200));
+        // Assert: answered while both big boards were still held up.
+        assert_eq!(answer.unwrap(), 42);
+        assert!(!busy.is_finished() && !queued.is_finished());
+        release.send(()).unwrap();
+        busy.await.unwrap().unwrap();
+        queued.await.unwrap().unwrap();
     }
 
     #[tokio::test] // one thread: the test's own
@@ -116,7 +136,7 @@ mod tests {
     async fn a_bigger_boards_work_runs_off_the_runtime_so_other_tasks_go_on() {
         // Arrange: work that waits for a message another task sends.
         let thinking = Thinking::new(1, 1);
-        let (send, receive) = std::sync::mpsc::channel();
+        let (send, receive) = mpsc::channel();
         tokio::spawn(async move { send.send(()) });
 
         // Act

@@ -1,0 +1,75 @@
+//! The inbound port: what the HTTP adapter (`api`) asks of the server's games, free of
+//! HTTP. [`Games`](super::games::Games) is the implementation; `api`'s own tests put a
+//! mock here, so each handler's translation (body and token in, status and JSON out) is
+//! checked without a game behind it.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use tictactoe_core::domain::Scoreboard;
+
+use super::dto::{CreatedJson, GameJson, HintJson, NewGame};
+use super::error::ApiError;
+use super::games::{Credentials, Watching};
+
+/// Starting, finding and playing the server's games: one method per request of the API.
+/// The futures are `Send`, so the handlers awaiting them can run on any thread.
+#[cfg_attr(test, mockall::automock)]
+pub trait GameService: Send + Sync + 'static {
+    /// The largest request body accepted, in bytes.
+    fn body_limit(&self) -> usize;
+
+    /// `POST /api/games`: a new game, with a fresh token for each person's seat.
+    fn create(
+        &self,
+        request: NewGame,
+    ) -> impl Future<Output = Result<CreatedJson, ApiError>> + Send;
+
+    /// `GET /api/games/{id}`.
+    fn game(&self, id: &str) -> Result<Arc<GameJson>, ApiError>;
+
+    /// `POST /api/games/{id}/moves`: the seat's move on the cell numbered `cell`
+    /// (1-based), then the computer's reply if due.
+    fn play(
+        &self,
+        id: &str,
+        key: Credentials,
+        cell: u64,
+    ) -> impl Future<Output = Result<Arc<GameJson>, ApiError>> + Send;
+
+    /// `POST /api/games/{id}/undo`.
+    fn undo(
+        &self,
+        id: &str,
+        key: Credentials,
+    ) -> impl Future<Output = Result<Arc<GameJson>, ApiError>> + Send;
+
+    /// `POST /api/games/{id}/leave`: the game ends, unrecorded.
+    fn leave(
+        &self,
+        id: &str,
+        key: Credentials,
+    ) -> impl Future<Output = Result<Arc<GameJson>, ApiError>> + Send;
+
+    /// `POST /api/games/{id}/hint`: the best cells for the seat, whose turn it is.
+    fn hint(
+        &self,
+        id: &str,
+        key: Credentials,
+    ) -> impl Future<Output = Result<HintJson, ApiError>> + Send;
+
+    /// `POST /api/games/{id}/rematch`: the same game with sides swapped, and whether it
+    /// is new (`false`: someone asked for it before).
+    fn rematch(
+        &self,
+        id: &str,
+        key: Credentials,
+    ) -> impl Future<Output = Result<(CreatedJson, bool), ApiError>> + Send;
+
+    /// `GET /api/games/{id}/events`: the game's views as they change, and the stream's
+    /// place under the cap on streams.
+    fn watch(&self, id: &str) -> Result<Watching, ApiError>;
+
+    /// `GET /api/scores`: the scoreboard file as it is now.
+    fn scores(&self) -> impl Future<Output = Result<Scoreboard, ApiError>> + Send;
+}
