@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use tictactoe_core::domain::{Analysis, GameState, GameStatus, Geometry, Mark, Outcome, layout_of};
 use tictactoe_core::play::{End, Match, Recorder, Seat, Seating, Settings};
-use tictactoe_core::players::{Level, PlayerSpec};
+use tictactoe_core::players::PlayerSpec;
 use tictactoe_json::{outcome_word, verdict_word};
 
 use super::token::GameId;
@@ -153,7 +153,7 @@ impl GameJson {
 fn player<R: Recorder>(game: &Match<R>, spec: &PlayerSpec, mark: Mark) -> PlayerJson {
     let seat = game.seat(mark);
     let level = match spec {
-        PlayerSpec::Computer(level) => Some(level_word(*level)),
+        PlayerSpec::Computer(level) => Some(level.id()),
         PlayerSpec::Human(_) => None,
     };
     PlayerJson {
@@ -163,15 +163,6 @@ fn player<R: Recorder>(game: &Match<R>, spec: &PlayerSpec, mark: Mark) -> Player
             Seat::Computer(_) => "computer",
         },
         level,
-    }
-}
-
-fn level_word(level: Level) -> &'static str {
-    match level {
-        Level::Random => "random",
-        Level::Easy => "easy",
-        Level::Medium => "medium",
-        Level::Impossible => "impossible",
     }
 }
 
