@@ -7,7 +7,7 @@ use colored::{ColoredString, Colorize};
 use unicode_width::UnicodeWidthStr;
 
 use super::words::{how_it_plays, refused};
-use crate::ports::{Notice, Problem, Prompt, Renderer};
+use crate::ports::{Dialogue, GameView, Notice, Problem, Prompt, Reports};
 use tictactoe_core::domain::{
     Analysis, Board, FinishedGame, Mark, Outcome, Position, Scoreboard, Verdict,
 };
@@ -173,7 +173,7 @@ fn level_menu() -> String {
         .collect()
 }
 
-impl<W: Write> Renderer for ConsoleRenderer<W> {
+impl<W: Write> GameView for ConsoleRenderer<W> {
     fn show_board(&self, board: &dyn Board, highlight: &[Position]) {
         let size = board.geometry().size();
         let width = board.geometry().cell_count().to_string().len() + 2;
@@ -210,6 +210,69 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
         self.write(&text);
     }
 
+    fn show_notice(&self, notice: &Notice) {
+        let text = match notice {
+            Notice::Welcome => format!(
+                "{}\nTake turns placing your mark; the first to complete a line of them wins. \
+                 At any prompt, h shows help and q leaves.\n\n",
+                self.paint("Tic Tac Toe", |s| s.bold())
+            ),
+            Notice::GameStarts {
+                x,
+                o,
+                first,
+                geometry,
+            } => format!(
+                "\n{x} ({}) vs {o} ({}) on {size} x {size}, {} in a row wins. {} moves first.\n",
+                self.mark(Mark::X),
+                self.mark(Mark::O),
+                geometry.win_length(),
+                self.mark(*first),
+                size = geometry.size(),
+            ),
+            Notice::Moved {
+                name,
+                mark,
+                position,
+                by_computer,
+            } => {
+                if *by_computer && !self.computer_pause.is_zero() {
+                    thread::sleep(self.computer_pause);
+                }
+                format!("{name} ({}) plays {position}.\n", self.mark(*mark))
+            }
+            Notice::Abandoned { by } => format!("{by} left. This game is not recorded.\n"),
+            // On a line of its own: input usually ends (Ctrl-D) right after a prompt.
+            Notice::InputClosed => {
+                "\nInput ended, so the program stops here. Nothing unfinished was recorded.\n"
+                    .into()
+            }
+            Notice::NotSaved { reason, unreadable } => {
+                let fix = match (&self.reset_command, unreadable) {
+                    (Some(command), true) => {
+                        format!("\nRun `{command}` to move it aside and start a new scoreboard.")
+                    }
+                    _ => String::new(),
+                };
+                // A warning: on the error stream, so `play ... > log` still shows it.
+                self.warn(&format!(
+                    "{} the result was not saved: {reason}{fix}\n",
+                    self.paint("warning:", |s| s.bright_red().bold())
+                ));
+                return;
+            }
+            Notice::Goodbye => "Thanks for playing!\n".into(),
+            Notice::Undone { moves: 1 } => "The last move was taken back.\n".into(),
+            Notice::Undone { moves } => format!("The last {moves} moves were taken back.\n"),
+            Notice::UndoAsked { by } => format!(
+                "{by} asks to take back their last move; undo (or u) agrees, a move declines.\n"
+            ),
+        };
+        self.write(&text);
+    }
+}
+
+impl<W: Write> Dialogue for ConsoleRenderer<W> {
     fn show_prompt(&self, prompt: &Prompt) {
         let text = match prompt {
             Prompt::Move {
@@ -274,68 +337,9 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
             self.paint("!", |s| s.bright_red().bold())
         ));
     }
+}
 
-    fn show_notice(&self, notice: &Notice) {
-        let text = match notice {
-            Notice::Welcome => format!(
-                "{}\nTake turns placing your mark; the first to complete a line of them wins. \
-                 At any prompt, h shows help and q leaves.\n\n",
-                self.paint("Tic Tac Toe", |s| s.bold())
-            ),
-            Notice::GameStarts {
-                x,
-                o,
-                first,
-                geometry,
-            } => format!(
-                "\n{x} ({}) vs {o} ({}) on {size} x {size}, {} in a row wins. {} moves first.\n",
-                self.mark(Mark::X),
-                self.mark(Mark::O),
-                geometry.win_length(),
-                self.mark(*first),
-                size = geometry.size(),
-            ),
-            Notice::Moved {
-                name,
-                mark,
-                position,
-                by_computer,
-            } => {
-                if *by_computer && !self.computer_pause.is_zero() {
-                    thread::sleep(self.computer_pause);
-                }
-                format!("{name} ({}) plays {position}.\n", self.mark(*mark))
-            }
-            Notice::Abandoned { by } => format!("{by} left. This game is not recorded.\n"),
-            // On a line of its own: input usually ends (Ctrl-D) right after a prompt.
-            Notice::InputClosed => {
-                "\nInput ended, so the program stops here. Nothing unfinished was recorded.\n"
-                    .into()
-            }
-            Notice::NotSaved { reason, unreadable } => {
-                let fix = match (&self.reset_command, unreadable) {
-                    (Some(command), true) => {
-                        format!("\nRun `{command}` to move it aside and start a new scoreboard.")
-                    }
-                    _ => String::new(),
-                };
-                // A warning: on the error stream, so `play ... > log` still shows it.
-                self.warn(&format!(
-                    "{} the result was not saved: {reason}{fix}\n",
-                    self.paint("warning:", |s| s.bright_red().bold())
-                ));
-                return;
-            }
-            Notice::Goodbye => "Thanks for playing!\n".into(),
-            Notice::Undone { moves: 1 } => "The last move was taken back.\n".into(),
-            Notice::Undone { moves } => format!("The last {moves} moves were taken back.\n"),
-            Notice::UndoAsked { by } => format!(
-                "{by} asks to take back their last move; undo (or u) agrees, a move declines.\n"
-            ),
-        };
-        self.write(&text);
-    }
-
+impl<W: Write> Reports for ConsoleRenderer<W> {
     fn show_result(&self, game: &FinishedGame) {
         let text = match game.outcome {
             Outcome::Won(mark) => format!("{} ({}) wins!", game.name_of(mark), self.mark(mark)),
