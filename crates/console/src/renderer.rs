@@ -6,7 +6,8 @@ use std::time::Duration;
 use colored::{ColoredString, Colorize};
 use unicode_width::UnicodeWidthStr;
 
-use super::words::{how_it_plays, refused};
+use super::words::{how_it_plays, mode_label, refused};
+use crate::menu::Mode;
 use crate::ports::{Dialogue, GameView, Notice, Problem, Prompt, Reports};
 use tictactoe_core::domain::{
     Analysis, Board, FinishedGame, Mark, Outcome, Position, Scoreboard, Verdict,
@@ -158,19 +159,17 @@ impl<W: Write> ConsoleRenderer<W> {
     }
 }
 
-fn level_menu() -> String {
-    Level::ALL
-        .iter()
+/// The choices of a menu, one a line, numbered from 1.
+fn numbered(choices: impl IntoIterator<Item = String>) -> String {
+    choices
+        .into_iter()
         .enumerate()
-        .map(|(i, level)| {
-            format!(
-                "  {}  {:<10}  {}\n",
-                i + 1,
-                level.to_string(),
-                how_it_plays(*level)
-            )
-        })
+        .map(|(i, choice)| format!("  {}  {choice}\n", i + 1))
         .collect()
+}
+
+fn level_menu() -> String {
+    numbered(Level::ALL.map(|level| format!("{:<10}  {}", level.to_string(), how_it_plays(level))))
 }
 
 impl<W: Write> GameView for ConsoleRenderer<W> {
@@ -285,8 +284,9 @@ impl<W: Write> Dialogue for ConsoleRenderer<W> {
                 geometry.cell_count()
             ),
             Prompt::Mode => format!(
-                "{}\n  1  Human vs Human\n  2  Human vs Computer\n  3  Computer vs Computer\nYour choice [2]: ",
-                self.paint("Choose a game:", |s| s.bold())
+                "{}\n{}Your choice [2]: ",
+                self.paint("Choose a game:", |s| s.bold()),
+                numbered(Mode::ALL.map(|mode| mode_label(mode).to_string()))
             ),
             Prompt::Level { mark } => format!(
                 "{}\n{}Your choice [4]: ",
@@ -453,7 +453,7 @@ mod tests {
     use std::io;
 
     use super::*;
-    use tictactoe_core::domain::{BitBoard, Geometry};
+    use tictactoe_core::domain::{BitBoard, Geometry, MockBoard};
 
     // `std::io::Write` is not ours, so `mock!` writes its double from the signatures.
     mockall::mock! {
@@ -506,5 +506,33 @@ mod tests {
         renderer.show_notice(&Notice::Goodbye);
 
         drop(renderer.into_inner());
+    }
+
+    #[test]
+    fn the_board_drawn_is_the_marks_the_board_reports() {
+        // Arrange: a stub of the `Board` trait, nothing like a real board inside: its
+        // shape, X on cell 1 and O on cell 9. Only what drawing needs is answered: a call
+        // to `place` or `remove` would fail the test, as drawing only reads.
+        let geometry = Geometry::classic();
+        let (first, last) = (geometry.position(0), geometry.position(8));
+        let mut board = MockBoard::new();
+        board.expect_geometry().return_const(geometry);
+        board
+            .expect_mark_at()
+            .returning(move |cell| match Some(cell) {
+                p if p == first => Some(Mark::X),
+                p if p == last => Some(Mark::O),
+                _ => None,
+            });
+        let renderer = ConsoleRenderer::new(Vec::new(), false);
+
+        // Act
+        renderer.show_board(&board, &[]);
+
+        // Assert: the top row starts with X, the bottom row ends with O, and the cells
+        // the board calls empty show their numbers.
+        let text = String::from_utf8(renderer.into_inner()).unwrap();
+        let rows: Vec<&str> = text.lines().filter(|l| l.contains('|')).collect();
+        assert_eq!(rows, [" 1   X | 2 | 3", " 2   4 | 5 | 6", " 3   7 | 8 | O"]);
     }
 }

@@ -62,7 +62,7 @@ where
 
     fn menu_loop(&mut self) -> Result<SessionEnd, ComputerError> {
         loop {
-            let settings = match self.choose_settings() {
+            let mut settings = match self.choose_settings() {
                 Ok(settings) => settings,
                 Err(end) => return Ok(end),
             };
@@ -74,6 +74,7 @@ where
                 }
                 match self.ask(&Prompt::PlayAgain, menu::after_game) {
                     Ok(AfterGame::PlayAgain) => continue,
+                    Ok(AfterGame::SwapSides) => settings = settings.swapped(),
                     Ok(AfterGame::Menu) => break,
                     Ok(AfterGame::Quit) => return Ok(SessionEnd::Quit),
                     Err(end) => return Ok(end),
@@ -83,14 +84,13 @@ where
     }
 
     fn choose_settings(&self) -> Result<Settings, SessionEnd> {
-        let (x_is_human, o_is_human) = match self.ask(&Prompt::Mode, menu::mode)? {
-            Mode::HumanVsHuman => (true, true),
-            Mode::HumanVsComputer => match self.ask(&Prompt::Side, menu::side)? {
-                Mark::X => (true, false),
-                Mark::O => (false, true),
-            },
-            Mode::ComputerVsComputer => (false, false),
+        let mode = self.ask(&Prompt::Mode, menu::mode)?;
+        // The side is asked only where it matters: against the computer.
+        let side = match mode {
+            Mode::HumanVsComputer => self.ask(&Prompt::Side, menu::side)?,
+            _ => Mark::X,
         };
+        let [x_is_human, o_is_human] = mode.humans(side);
         let x = self.choose_player(Mark::X, x_is_human, None)?;
         let taken = match &x {
             PlayerSpec::Human(name) => name.clone(),
