@@ -9,7 +9,6 @@ mod config;
 use std::io::{self, IsTerminal};
 use std::net::SocketAddr;
 use std::process::ExitCode;
-use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -19,7 +18,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use tictactoe_console::{
-    ConsoleInput, ConsoleRenderer, GameEnd, Input, InputHandler, Renderer, Session,
+    ConsoleInput, ConsoleRenderer, GameEnd, Input, InputHandler, Reports, Session,
     discard_terminal_input,
 };
 use tictactoe_core::domain::{Geometry, Mark};
@@ -110,7 +109,9 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
         }
         Task::Scores { json, reset } => scores(&store, json, reset),
         Task::Play(settings) => {
-            let mut session = console_session(renderer(), store, config.seed, config.think);
+            let (screen, keyboard) = (renderer(), keyboard());
+            let computers = StandardComputers::new(config.seed, config.think);
+            let mut session = Session::new(&screen, &keyboard, store, computers);
             Ok(match session.play_one(&settings)? {
                 GameEnd::Finished(_) | GameEnd::Abandoned => ExitCode::SUCCESS,
                 GameEnd::InputClosed => ExitCode::from(FAILURE),
@@ -144,8 +145,9 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             json,
         ),
         Task::Menu => {
-            let mut session = console_session(renderer(), store, config.seed, config.think);
-            session.run()?;
+            let (screen, keyboard) = (renderer(), keyboard());
+            let computers = StandardComputers::new(config.seed, config.think);
+            Session::new(&screen, &keyboard, store, computers).run()?;
             Ok(ExitCode::SUCCESS)
         }
         Task::Serve { port, bind } => {
@@ -172,7 +174,6 @@ fn full_screen_game(
 
 type Screen = ConsoleRenderer<io::Stdout>;
 type Keyboard = ConsoleInput<io::StdinLock<'static>>;
-type ConsoleSession = Session<Screen, Keyboard, JsonFileStore, StandardComputers>;
 
 /// Serves the web page until Ctrl-C; the address goes to stdout once it is listening.
 fn serve(
@@ -243,19 +244,15 @@ fn console_renderer(scoreboard: &Scoreboard) -> Screen {
         .with_reset_command(scoreboard.reset_command())
 }
 
-fn console_session(
-    renderer: Screen,
-    store: JsonFileStore,
-    seed: u64,
-    think: Duration,
-) -> ConsoleSession {
-    let mut input = ConsoleInput::new(io::stdin().lock());
+/// What a person types at the line console: keys typed while the computer thought are
+/// discarded, where standard input is a terminal.
+fn keyboard() -> Keyboard {
+    let input = ConsoleInput::new(io::stdin().lock());
     if io::stdin().is_terminal() {
-        input = input.discarding_with(discard_terminal_input);
+        input.discarding_with(discard_terminal_input)
+    } else {
+        input
     }
-    let input = Rc::new(input);
-    let computers = StandardComputers::new(seed, think);
-    Session::new(Rc::new(renderer), input, store, computers)
 }
 
 fn scores(store: &JsonFileStore, json: bool, reset: Option<Confirm>) -> Result<ExitCode, Failure> {

@@ -1,10 +1,8 @@
 //! The line-by-line console's game: a thin loop over the [`Match`]. Read, parse, send
 //! the request, show the answer; the match holds the rules and the state.
 
-use std::rc::Rc;
-
 use crate::human::{HumanPlayer, Request};
-use crate::ports::{InputHandler, Notice, Problem, Renderer};
+use crate::ports::{Dialogue, GameView, InputHandler, Notice, Problem, Reports};
 use tictactoe_core::domain::{FinishedGame, GameState, Mark};
 use tictactoe_core::play::{ComputerError, End, Event, Match, Recorder, Recording, Seat};
 use tictactoe_core::ports::StoreError;
@@ -20,26 +18,27 @@ pub enum GameEnd {
     InputClosed,
 }
 
-/// Plays matches at the console: people type through the [`InputHandler`], everybody
-/// watches through the [`Renderer`].
-pub struct GameController<R, I> {
-    renderer: Rc<R>,
-    input: Rc<I>,
+/// Plays matches at the console: people type through the [`InputHandler`] and are
+/// answered through the [`Dialogue`]; everybody watches the board and the game's events
+/// through the [`GameView`], and the result and hints through the [`Reports`].
+pub struct GameController<'a, R, I> {
+    renderer: &'a R,
+    input: &'a I,
 }
 
-impl<R: Renderer, I: InputHandler> GameController<R, I> {
-    pub fn new(renderer: Rc<R>, input: Rc<I>) -> Self {
+impl<'a, R, I> GameController<'a, R, I>
+where
+    R: GameView + Dialogue + Reports,
+    I: InputHandler,
+{
+    pub fn new(renderer: &'a R, input: &'a I) -> Self {
         GameController { renderer, input }
     }
 
     /// Plays `game` to its end: until it is finished, someone leaves, or input ends.
     pub fn play<C: Recorder>(&self, game: &mut Match<C>) -> Result<GameEnd, ComputerError> {
         let mut people = [Mark::X, Mark::O].map(|mark| match game.seat(mark) {
-            Seat::Human(name) => Some(HumanPlayer::new(
-                name.clone(),
-                Rc::clone(&self.input),
-                Rc::clone(&self.renderer),
-            )),
+            Seat::Human(name) => Some(HumanPlayer::new(name.clone(), self.input, self.renderer)),
             Seat::Computer(_) => None,
         });
         self.renderer.show_notice(&Notice::GameStarts {
@@ -144,31 +143,18 @@ mod tests {
     use mockall::predicate::eq;
 
     use super::*;
-    use crate::ports::{Input, MockInputHandler, MockRenderer};
-    use crate::test_support::{Shown, allow_rendering_except, quiet_renderer, typed};
-    use tictactoe_core::domain::{
-        Geometry, Outcome, PlayerName, Position, Refusal, Scoreboard, layout_of,
+    use crate::ports::{Input, MockInputHandler};
+    use crate::test_support::{
+        Screen, Shown, allow_rendering_except, cell, expect_notices, first_empty_cell, name,
+        quiet_renderer, typed,
     };
+    use tictactoe_core::domain::{Geometry, Outcome, Refusal, Scoreboard, layout_of};
     use tictactoe_core::play::Unrecorded;
-    use tictactoe_core::players::MockComputer;
-    use tictactoe_core::ports::MockScoreStore;
+    use tictactoe_core::ports::{MockScoreStore, Reset, ScoreStore};
 
-    fn name(text: &str) -> PlayerName {
-        PlayerName::new(text).unwrap()
-    }
-
-    fn cell(number: usize) -> Position {
-        Geometry::classic().position(number - 1).unwrap()
-    }
-
-    /// A computer that always plays the first empty cell.
-    fn first_empty_cell() -> Seat {
-        let mut computer = MockComputer::new();
-        computer.expect_name().return_const(name("Hal"));
-        computer
-            .expect_choose_move()
-            .returning(|game| game.board().empty_cells().first().copied());
-        Seat::Computer(Box::new(computer))
+    /// Hal, a computer that always plays the first empty cell.
+    fn hal() -> Seat {
+        Seat::Computer(Box::new(first_empty_cell(name("Hal"))))
     }
 
     fn ada_and_bob<R: Recorder>(recorder: R) -> Match<R> {
@@ -176,21 +162,25 @@ mod tests {
         Match::new(Geometry::classic(), Mark::X, seats, recorder)
     }
 
-    fn console(
-        renderer: MockRenderer,
-        input: MockInputHandler,
-    ) -> GameController<MockRenderer, MockInputHandler> {
-        GameController::new(Rc::new(renderer), Rc::new(input))
+    /// Plays `game` at a console that shows on `screen` and reads `keys`.
+    fn play<C: Recorder>(
+        screen: Screen,
+        keys: MockInputHandler,
+        game: &mut Match<C>,
+    ) -> Result<GameEnd, ComputerError> {
+        GameController::new(&screen, &keys).play(game)
     }
 
     #[test]
     fn people_take_turns_at_one_keyboard_until_the_game_is_won() {
-        // X: 1, 2, 3 (the top row); O: 4, 5.
+        // Arrange: X: 1, 2, 3 (the top row); O: 4, 5.
         let keys = typed(&["1", "4", "2", "5", "3"]);
         let mut game = ada_and_bob(Unrecorded);
 
-        let end = console(quiet_renderer(), keys).play(&mut game);
+        // Act
+        let end = play(quiet_renderer(), keys, &mut game);
 
+        // Assert
         assert!(matches!(
             end,
             Ok(GameEnd::Finished(FinishedGame {
@@ -203,18 +193,22 @@ mod tests {
 
     #[test]
     fn a_refused_move_is_explained_and_the_same_person_asked_again() {
-        let mut renderer = MockRenderer::new();
-        renderer
+        // Arrange: Bob types Ada's cell 1, then 5. Problems are left out of the stubs, so
+        // the one expected is the only one allowed.
+        let mut screen = Screen::default();
+        screen
+            .dialogue
             .expect_show_problem()
             .with(eq(Problem::Refused(Refusal::Occupied(cell(1)))))
             .times(1)
             .return_const(());
-        allow_rendering_except(&mut renderer, &[Shown::Problem]);
-        let keys = typed(&["1", "1", "5", "q"]);
+        allow_rendering_except(&mut screen, &[Shown::Problem]);
         let mut game = ada_and_bob(Unrecorded);
 
-        console(renderer, keys).play(&mut game).unwrap();
+        // Act
+        play(screen, typed(&["1", "1", "5", "q"]), &mut game).unwrap();
 
+        // Assert
         assert_eq!(
             layout_of(game.game().board()),
             "X...O....",
@@ -224,34 +218,21 @@ mod tests {
 
     #[test]
     fn the_computers_moves_are_announced_as_the_computers() {
-        let mut renderer = MockRenderer::new();
-        renderer
-            .expect_show_notice()
-            .withf(|notice| {
-                matches!(notice, Notice::Moved { name, by_computer: true, .. } if name.as_str() == "Hal")
-            })
-            .times(1)
-            .return_const(());
-        renderer
-            .expect_show_notice()
-            .withf(|notice| {
-                !matches!(
-                    notice,
-                    Notice::Moved {
-                        by_computer: true,
-                        ..
-                    }
-                )
-            })
-            .return_const(());
-        allow_rendering_except(&mut renderer, &[Shown::Notice]);
-        let seats = [Seat::Human(name("Ada")), first_empty_cell()];
+        // Arrange: Ada plays 5, Hal replies once, Ada leaves.
+        let mut screen = Screen::default();
+        expect_notices(
+            &mut screen.view,
+            1,
+            |notice| matches!(notice, Notice::Moved { name, by_computer: true, .. } if name.as_str() == "Hal"),
+        );
+        allow_rendering_except(&mut screen, &[Shown::Notice]);
+        let seats = [Seat::Human(name("Ada")), hal()];
         let mut game = Match::new(Geometry::classic(), Mark::X, seats, Unrecorded);
 
-        console(renderer, typed(&["5", "q"]))
-            .play(&mut game)
-            .unwrap();
+        // Act
+        play(screen, typed(&["5", "q"]), &mut game).unwrap();
 
+        // Assert
         assert_eq!(layout_of(game.game().board()), "O...X....");
     }
 
@@ -275,11 +256,11 @@ mod tests {
                     .return_const(());
             }
         }
-        let seats = [Seat::Human(name("Ada")), first_empty_cell()];
+        let seats = [Seat::Human(name("Ada")), hal()];
         let mut game = Match::new(Geometry::classic(), Mark::X, seats, Unrecorded);
 
         // Act
-        let end = console(quiet_renderer(), input).play(&mut game);
+        let end = play(quiet_renderer(), input, &mut game);
 
         // Assert
         assert_eq!(end, Ok(GameEnd::Abandoned));
@@ -287,119 +268,160 @@ mod tests {
 
     #[test]
     fn quitting_is_announced_once_and_no_result_is_shown_or_recorded() {
-        // Arrange: `show_result` and `record` have no expectation at all, so any call
-        // fails the test; the notices are counted with complementary predicates.
-        let mut renderer = MockRenderer::new();
-        renderer
-            .expect_show_notice()
-            .withf(|notice| matches!(notice, Notice::Abandoned { by } if by.as_str() == "Ada"))
-            .times(1)
-            .return_const(());
-        renderer
-            .expect_show_notice()
-            .withf(|notice| !matches!(notice, Notice::Abandoned { .. }))
-            .return_const(());
+        // Arrange: `show_result`, `show_scoreboard` and `record` have no expectation at
+        // all, so any call fails the test.
+        let mut screen = Screen::default();
+        expect_notices(
+            &mut screen.view,
+            1,
+            |notice| matches!(notice, Notice::Abandoned { by } if by.as_str() == "Ada"),
+        );
         allow_rendering_except(
-            &mut renderer,
+            &mut screen,
             &[Shown::Notice, Shown::Result, Shown::Scoreboard],
         );
         let mut game = ada_and_bob(MockScoreStore::new());
 
-        let end = console(renderer, typed(&["quit"])).play(&mut game);
+        // Act
+        let end = play(screen, typed(&["quit"]), &mut game);
 
+        // Assert
         assert_eq!(end, Ok(GameEnd::Abandoned));
     }
 
     #[test]
     fn input_that_ends_mid_game_ends_it_unrecorded() {
-        let mut renderer = MockRenderer::new();
-        renderer
-            .expect_show_notice()
-            .with(eq(Notice::InputClosed))
-            .times(1)
-            .return_const(());
-        renderer
-            .expect_show_notice()
-            .withf(|notice| *notice != Notice::InputClosed)
-            .return_const(());
-        allow_rendering_except(&mut renderer, &[Shown::Notice, Shown::Result]);
+        // Arrange: no result may be shown, and the store has no expectation to record.
+        let mut screen = Screen::default();
+        expect_notices(&mut screen.view, 1, |notice| *notice == Notice::InputClosed);
+        allow_rendering_except(&mut screen, &[Shown::Notice, Shown::Result]);
         let mut game = ada_and_bob(MockScoreStore::new());
 
-        let end = console(renderer, typed(&["5"])).play(&mut game);
+        // Act
+        let end = play(screen, typed(&["5"]), &mut game);
 
+        // Assert
         assert_eq!(end, Ok(GameEnd::InputClosed));
+    }
+
+    /// A store the test keeps a hand on while a match uses it: the match records through
+    /// this, and between phases the test locks the mock to check its expectations.
+    struct Lent<'s>(&'s Mutex<MockScoreStore>);
+
+    impl ScoreStore for Lent<'_> {
+        fn load(&self) -> Result<Scoreboard, StoreError> {
+            self.0.lock().unwrap().load()
+        }
+        fn record(&self, game: &FinishedGame) -> Result<Scoreboard, StoreError> {
+            self.0.lock().unwrap().record(game)
+        }
+        fn reset(&self) -> Result<Reset, StoreError> {
+            self.0.lock().unwrap().reset()
+        }
+    }
+
+    #[test]
+    fn the_scoreboard_is_written_once_when_the_game_ends_and_not_before() {
+        // Arrange, phase 1: the store must not be written while the game is in progress.
+        let store = Mutex::new(MockScoreStore::new());
+        store.lock().unwrap().expect_record().times(0);
+        let mut game = ada_and_bob(Lent(&store));
+
+        // Act, phase 1: four moves, no winner yet; then the keys run out.
+        let end = play(quiet_renderer(), typed(&["1", "4", "2", "5"]), &mut game);
+
+        // Assert, phase 1: `checkpoint` verifies the expectations set so far (no record),
+        // panicking if one was not met, and clears them for the next phase.
+        assert_eq!(end, Ok(GameEnd::InputClosed));
+        store.lock().unwrap().checkpoint();
+
+        // Arrange, phase 2: the game must now be written exactly once.
+        store
+            .lock()
+            .unwrap()
+            .expect_record()
+            .times(1)
+            .returning(|_| Ok(Scoreboard::new()));
+
+        // Act, phase 2: Ada completes the top row.
+        let end = play(quiet_renderer(), typed(&["3"]), &mut game);
+
+        // Assert, phase 2
+        assert!(matches!(end, Ok(GameEnd::Finished(_))));
+        store.lock().unwrap().checkpoint();
     }
 
     #[test]
     fn a_finished_game_shows_the_result_then_the_scoreboard_it_was_saved_to() {
+        // Arrange: the store is a stub (its answer is what matters); the order of the two
+        // reports is what this test is about.
         let mut store = MockScoreStore::new();
-        store
-            .expect_record()
-            .times(1)
-            .returning(|_| Ok(Scoreboard::new()));
+        store.expect_record().returning(|_| Ok(Scoreboard::new()));
         let mut seq = Sequence::new();
-        let mut renderer = MockRenderer::new();
-        renderer
+        let mut screen = Screen::default();
+        screen
+            .reports
             .expect_show_result()
             .times(1)
             .in_sequence(&mut seq)
             .return_const(());
-        renderer
+        screen
+            .reports
             .expect_show_scoreboard()
             .times(1)
             .in_sequence(&mut seq)
             .return_const(());
-        allow_rendering_except(&mut renderer, &[Shown::Result, Shown::Scoreboard]);
+        allow_rendering_except(&mut screen, &[Shown::Result, Shown::Scoreboard]);
         let mut game = ada_and_bob(store);
 
-        let end = console(renderer, typed(&["1", "4", "2", "5", "3"])).play(&mut game);
+        // Act
+        let end = play(screen, typed(&["1", "4", "2", "5", "3"]), &mut game);
 
+        // Assert
         assert!(matches!(end, Ok(GameEnd::Finished(_))));
     }
 
     #[test]
     fn a_result_that_cannot_be_saved_is_a_notice_and_no_scoreboard_is_shown() {
+        // Arrange: a store that fails (a stub); one notice says so, no scoreboard is shown.
         let mut store = MockScoreStore::new();
         store
             .expect_record()
-            .times(1)
             .returning(|_| Err(StoreError::NoLocation));
-        let mut renderer = MockRenderer::new();
-        renderer
-            .expect_show_notice()
-            .withf(|notice| {
-                matches!(notice, Notice::NotSaved { reason, unreadable: false } if reason.contains("TICTACTOE_SCOREBOARD"))
-            })
-            .times(1)
-            .return_const(());
-        renderer
-            .expect_show_notice()
-            .withf(|notice| !matches!(notice, Notice::NotSaved { .. }))
-            .return_const(());
-        allow_rendering_except(&mut renderer, &[Shown::Notice, Shown::Scoreboard]);
+        let mut screen = Screen::default();
+        expect_notices(
+            &mut screen.view,
+            1,
+            |notice| matches!(notice, Notice::NotSaved { reason, unreadable: false } if reason.contains("TICTACTOE_SCOREBOARD")),
+        );
+        allow_rendering_except(&mut screen, &[Shown::Notice, Shown::Scoreboard]);
         let mut game = ada_and_bob(store);
 
-        let end = console(renderer, typed(&["1", "4", "2", "5", "3"])).play(&mut game);
+        // Act
+        let end = play(screen, typed(&["1", "4", "2", "5", "3"]), &mut game);
 
+        // Assert
         assert!(matches!(end, Ok(GameEnd::Finished(_))));
     }
 
     #[test]
     fn the_final_board_lights_up_the_winning_line() {
-        // A spy: the returning closure keeps every highlight it is shown, to read after.
+        // Arrange: a spy: the returning closure keeps every highlight it is shown, to read
+        // after.
         let highlights = Arc::new(Mutex::new(Vec::new()));
         let seen = Arc::clone(&highlights);
-        let mut renderer = MockRenderer::new();
-        renderer
+        let mut screen = Screen::default();
+        screen
+            .view
             .expect_show_board()
             .returning(move |_, cells| seen.lock().unwrap().push(cells.to_vec()));
-        allow_rendering_except(&mut renderer, &[Shown::Board]);
+        allow_rendering_except(&mut screen, &[Shown::Board]);
         let mut game = ada_and_bob(Unrecorded);
 
-        console(renderer, typed(&["1", "4", "2", "5", "3"]))
-            .play(&mut game)
-            .unwrap();
+        // Act
+        play(screen, typed(&["1", "4", "2", "5", "3"]), &mut game).unwrap();
 
+        // Assert
         let highlights = highlights.lock().unwrap();
         assert!(highlights[..highlights.len() - 1].iter().all(Vec::is_empty));
         assert_eq!(highlights.last(), Some(&vec![cell(1), cell(2), cell(3)]));
@@ -407,28 +429,25 @@ mod tests {
 
     #[test]
     fn undo_and_hint_are_requests_to_the_match_and_their_answers_are_shown() {
-        let mut renderer = MockRenderer::new();
-        renderer
-            .expect_show_notice()
-            .with(eq(Notice::Undone { moves: 1 }))
-            .times(1)
-            .return_const(());
-        renderer
-            .expect_show_notice()
-            .withf(|notice| !matches!(notice, Notice::Undone { .. }))
-            .return_const(());
-        renderer
+        // Arrange: Ada plays 5, takes it back, asks for a hint (refused: no advisor in a
+        // game between people), leaves.
+        let mut screen = Screen::default();
+        expect_notices(&mut screen.view, 1, |notice| {
+            matches!(notice, Notice::Undone { .. })
+        });
+        screen
+            .dialogue
             .expect_show_problem()
             .with(eq(Problem::Refused(Refusal::NoHints)))
             .times(1)
             .return_const(());
-        allow_rendering_except(&mut renderer, &[Shown::Notice, Shown::Problem]);
+        allow_rendering_except(&mut screen, &[Shown::Notice, Shown::Problem]);
         let mut game = ada_and_bob(Unrecorded);
 
-        console(renderer, typed(&["5", "u", "?", "q"]))
-            .play(&mut game)
-            .unwrap();
+        // Act
+        play(screen, typed(&["5", "u", "?", "q"]), &mut game).unwrap();
 
+        // Assert
         assert_eq!(layout_of(game.game().board()), ".........");
     }
 }

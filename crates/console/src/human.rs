@@ -1,6 +1,4 @@
-use std::rc::Rc;
-
-use crate::ports::{Input, InputHandler, Problem, Prompt, Renderer};
+use crate::ports::{Dialogue, Input, InputHandler, Problem, Prompt};
 use tictactoe_core::domain::{GameState, Geometry, PlayerName, Position, PositionError};
 use tictactoe_core::players::Player;
 
@@ -38,20 +36,21 @@ impl Command {
 }
 
 /// A person at the keyboard. Asks through the [`InputHandler`] until it gets a request
-/// for the game, explaining every answer it cannot use through the [`Renderer`]. Whether
-/// a move can be played is the game's to say: this player only reads.
-pub struct HumanPlayer<I, R> {
+/// for the game, explaining every answer it cannot use through the [`Dialogue`]: the
+/// board and the scores are someone else's to show. Whether a move can be played is the
+/// game's to say: this player only reads.
+pub struct HumanPlayer<'a, I, D> {
     name: PlayerName,
-    input: Rc<I>,
-    renderer: Rc<R>,
+    input: &'a I,
+    dialogue: &'a D,
 }
 
-impl<I: InputHandler, R: Renderer> HumanPlayer<I, R> {
-    pub fn new(name: PlayerName, input: Rc<I>, renderer: Rc<R>) -> Self {
+impl<'a, I: InputHandler, D: Dialogue> HumanPlayer<'a, I, D> {
+    pub fn new(name: PlayerName, input: &'a I, dialogue: &'a D) -> Self {
         HumanPlayer {
             name,
             input,
-            renderer,
+            dialogue,
         }
     }
 
@@ -65,20 +64,20 @@ impl<I: InputHandler, R: Renderer> HumanPlayer<I, R> {
             geometry,
         };
         loop {
-            self.renderer.show_prompt(&prompt);
+            self.dialogue.show_prompt(&prompt);
             let Input::Line(text) = self.input.read_line() else {
                 return None;
             };
             match Command::parse(&text, geometry) {
                 Ok(Command::Request(request)) => return Some(request),
-                Ok(Command::Help) => self.renderer.show_help(&prompt),
-                Err(error) => self.renderer.show_problem(&Problem::Position(error)),
+                Ok(Command::Help) => self.dialogue.show_help(&prompt),
+                Err(error) => self.dialogue.show_problem(&Problem::Position(error)),
             }
         }
     }
 }
 
-impl<I, R> Player for HumanPlayer<I, R> {
+impl<I, D> Player for HumanPlayer<'_, I, D> {
     fn name(&self) -> PlayerName {
         self.name.clone()
     }
@@ -89,9 +88,11 @@ mod tests {
     use mockall::Sequence;
 
     use super::*;
-    use crate::ports::{MockInputHandler, MockRenderer};
-    use crate::test_support::typed;
-    use tictactoe_core::domain::{BitBoard, Game, Mark, fill_from_layout};
+    use crate::ports::{MockDialogue, MockInputHandler};
+    use crate::test_support::{cell, name, typed};
+    use tictactoe_core::domain::{
+        BitBoard, Game, Mark, MockBoard, MockGameState, fill_from_layout,
+    };
 
     /// X to move, with cell 5 taken by O and cell 1 by X.
     #[rstest::fixture]
@@ -100,19 +101,21 @@ mod tests {
         Game::from_board(board, Mark::X).unwrap()
     }
 
-    fn cell(number: usize) -> Position {
-        Geometry::classic().position(number - 1).unwrap()
+    /// What Ada asks for on her turn in `game`, reading `input` and answered on `dialogue`.
+    fn ada_asks(
+        input: MockInputHandler,
+        dialogue: MockDialogue,
+        game: &dyn GameState,
+    ) -> Option<Request> {
+        HumanPlayer::new(name("Ada"), &input, &dialogue).next_request(game)
     }
 
-    fn ada(
-        input: MockInputHandler,
-        renderer: MockRenderer,
-    ) -> HumanPlayer<MockInputHandler, MockRenderer> {
-        HumanPlayer::new(
-            PlayerName::new("Ada").unwrap(),
-            Rc::new(input),
-            Rc::new(renderer),
-        )
+    /// A dialogue that stubs the prompt and expects nothing else: a problem or help
+    /// shown would fail the test.
+    fn prompts_only() -> MockDialogue {
+        let mut dialogue = MockDialogue::new();
+        dialogue.expect_show_prompt().return_const(());
+        dialogue
     }
 
     #[rstest::rstest]
@@ -121,7 +124,7 @@ mod tests {
         // and explanation must happen in exactly this order.
         let mut seq = Sequence::new();
         let mut input = MockInputHandler::new();
-        let mut renderer = MockRenderer::new();
+        let mut dialogue = MockDialogue::new();
         let explanations: [fn(&Problem) -> bool; 2] = [
             |p| matches!(p, Problem::Position(PositionError::Unrecognised(text)) if text == "abc"),
             |p| {
@@ -132,7 +135,7 @@ mod tests {
             },
         ];
         for (typed, explained) in ["abc", "0"].into_iter().zip(explanations) {
-            renderer
+            dialogue
                 .expect_show_prompt()
                 .times(1)
                 .in_sequence(&mut seq)
@@ -142,14 +145,14 @@ mod tests {
                 .times(1)
                 .in_sequence(&mut seq)
                 .return_const(Input::Line(typed.to_string()));
-            renderer
+            dialogue
                 .expect_show_problem()
                 .withf(explained)
                 .times(1)
                 .in_sequence(&mut seq)
                 .return_const(());
         }
-        renderer
+        dialogue
             .expect_show_prompt()
             .withf(|prompt| matches!(prompt, Prompt::Move { mark: Mark::X, .. }))
             .times(1)
@@ -162,46 +165,82 @@ mod tests {
             .return_const(Input::Line("c3".to_string()));
 
         // Act
-        let request = ada(input, renderer).next_request(&game);
+        let request = ada_asks(input, dialogue, &game);
 
         // Assert
         assert_eq!(request, Some(Request::Move(cell(9))));
     }
 
+    #[test]
+    fn the_prompt_names_the_mark_and_the_cells_of_the_game_it_is_given() {
+        // Arrange: the player only asks the game whose turn it is and how large its board
+        // is, so stubs of `GameState` and `Board` answering just that are enough: O to
+        // move on 4 x 4. The prompt is what this test is about.
+        let mut board = MockBoard::new();
+        board
+            .expect_geometry()
+            .return_const(Geometry::new(4, 3).unwrap());
+        let mut game = MockGameState::new();
+        game.expect_board().return_const(Box::new(board));
+        game.expect_to_move().return_const(Mark::O);
+        let mut dialogue = MockDialogue::new();
+        dialogue
+            .expect_show_prompt()
+            .withf(|prompt| {
+                matches!(prompt, Prompt::Move { name, mark: Mark::O, geometry }
+                    if name.as_str() == "Ada" && geometry.cell_count() == 16)
+            })
+            .times(1)
+            .return_const(());
+
+        // Act: 16 is a cell on 4 x 4 (not on the classic board).
+        let request = ada_asks(typed(&["16"]), dialogue, &game);
+
+        // Assert
+        let last = Geometry::new(4, 3).unwrap().position(15).unwrap();
+        assert_eq!(request, Some(Request::Move(last)));
+    }
+
     #[rstest::rstest]
     fn a_taken_cell_is_still_handed_on_for_the_game_to_refuse(game: Game<BitBoard>) {
-        let mut renderer = MockRenderer::new();
-        renderer.expect_show_prompt().times(1).return_const(());
+        // Arrange: cell 5 is O's; no problem may be shown (no expectation for one).
+        let dialogue = prompts_only();
 
-        let request = ada(typed(&["5"]), renderer).next_request(&game);
+        // Act
+        let request = ada_asks(typed(&["5"]), dialogue, &game);
 
+        // Assert
         assert_eq!(request, Some(Request::Move(cell(5))));
     }
 
     #[rstest::rstest]
     fn end_of_input_is_reported_once_not_retried(game: Game<BitBoard>) {
+        // Arrange: a mock of the input: one read, whatever happens.
         let mut input = MockInputHandler::new();
         input.expect_read_line().times(1).return_const(Input::End);
-        let mut renderer = MockRenderer::new();
-        renderer.expect_show_prompt().times(1).return_const(());
 
-        let request = ada(input, renderer).next_request(&game);
+        // Act
+        let request = ada_asks(input, prompts_only(), &game);
 
+        // Assert
         assert_eq!(request, None);
     }
 
     #[rstest::rstest]
     fn help_is_shown_for_the_move_prompt_and_the_question_asked_again(game: Game<BitBoard>) {
-        let mut renderer = MockRenderer::new();
-        renderer
+        // Arrange: help once, for Ada's move prompt, which is then shown a second time.
+        let mut dialogue = MockDialogue::new();
+        dialogue
             .expect_show_help()
             .withf(|prompt| matches!(prompt, Prompt::Move { name, .. } if name.as_str() == "Ada"))
             .times(1)
             .return_const(());
-        renderer.expect_show_prompt().times(2).return_const(());
+        dialogue.expect_show_prompt().times(2).return_const(());
 
-        let request = ada(typed(&["h", "2"]), renderer).next_request(&game);
+        // Act
+        let request = ada_asks(typed(&["h", "2"]), dialogue, &game);
 
+        // Assert
         assert_eq!(request, Some(Request::Move(cell(2))));
     }
 
@@ -214,12 +253,24 @@ mod tests {
         #[case] text: &str,
         #[case] expected: Request,
     ) {
-        let mut renderer = MockRenderer::new();
-        renderer.expect_show_prompt().times(1).return_const(());
+        // Act
+        let request = ada_asks(typed(&[text]), prompts_only(), &game);
 
-        let request = ada(typed(&[text]), renderer).next_request(&game);
-
+        // Assert
         assert_eq!(request, Some(expected));
+    }
+
+    #[test]
+    fn a_human_player_is_a_player_by_the_name_it_was_given() {
+        // Arrange: nothing is read or shown to give a name.
+        let (input, dialogue) = (MockInputHandler::new(), MockDialogue::new());
+        let ada = HumanPlayer::new(name("Ada"), &input, &dialogue);
+
+        // Act
+        let player: &dyn Player = &ada;
+
+        // Assert
+        assert_eq!(player.name(), name("Ada"));
     }
 
     #[test]

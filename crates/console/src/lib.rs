@@ -1,6 +1,6 @@
 //! The line-by-line console: the game loop ([`GameController`]), the menus around games
 //! ([`Session`]), a person at the keyboard ([`HumanPlayer`]), and the console's own ports
-//! ([`Renderer`], [`InputHandler`]) with their real implementations
+//! ([`GameView`], [`Dialogue`], [`Reports`], [`InputHandler`]) with their real implementations
 //! ([`ConsoleRenderer`], [`ConsoleInput`]). It drives the core's `Match` like any other
 //! front end, and words everything people read.
 
@@ -18,6 +18,6 @@ pub mod words;
 pub use controller::{GameController, GameEnd};
 pub use human::{Command, HumanPlayer, Request};
 pub use input::{ConsoleInput, discard_terminal_input};
-pub use ports::{Input, InputHandler, Notice, Problem, Prompt, Renderer};
+pub use ports::{Dialogue, GameView, Input, InputHandler, Notice, Problem, Prompt, Reports};
 pub use renderer::ConsoleRenderer;
 pub use session::{Session, SessionEnd};

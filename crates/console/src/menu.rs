@@ -5,6 +5,8 @@ use crate::ports::Problem;
 use tictactoe_core::domain::{Geometry, Mark, PlayerName, excerpt};
 use tictactoe_core::players::Level;
 
+/// Who plays whom: the first choice of every menu, the line console's and the full
+/// screen's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
     HumanVsHuman,
@@ -12,10 +14,34 @@ pub enum Mode {
     ComputerVsComputer,
 }
 
-/// What to do once a game is over.
+impl Mode {
+    /// In the order the menus list them.
+    pub const ALL: [Mode; 3] = [
+        Mode::HumanVsHuman,
+        Mode::HumanVsComputer,
+        Mode::ComputerVsComputer,
+    ];
+
+    /// Which of X and O (in that order) a person plays, when the person against the
+    /// computer plays `side` (which matters only then).
+    pub fn humans(self, side: Mark) -> [bool; 2] {
+        match self {
+            Mode::HumanVsHuman => [true, true],
+            Mode::HumanVsComputer => [side == Mark::X, side == Mark::O],
+            Mode::ComputerVsComputer => [false, false],
+        }
+    }
+}
+
+/// What to do once a game is over: the choices of every front end's "again?".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AfterGame {
+    /// The same players again, on the same sides.
     PlayAgain,
+    /// The same players again, X and O swapped. (The full screen offers it; the line
+    /// console's question does not.)
+    SwapSides,
+    /// Back to the menu, to choose again.
     Menu,
     Quit,
 }

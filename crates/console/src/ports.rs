@@ -1,6 +1,9 @@
-//! The line console's ports: what it shows ([`Renderer`]) and what it reads
+//! The line console's ports: what it shows, in three parts shaped for their users
+//! ([`GameView`]: the board and the game's events; [`Dialogue`]: questions and the
+//! answers to answers; [`Reports`]: results, analyses, standings), and what it reads
 //! ([`InputHandler`]). The console's game loop and menus are written against these, so
-//! they can be tested with mocks; `main.rs` plugs in the real terminal.
+//! they can be tested with mocks; `main.rs` plugs in the real terminal, whose
+//! `ConsoleRenderer` is all three.
 //!
 //! The renderer is told *what* happened, as typed values; *how* it reads is its own
 //! business. That is also what makes the mocks precise: a test can say "the renderer
@@ -95,16 +98,29 @@ pub enum Notice {
     Goodbye,
 }
 
-/// Shows the game to people.
+/// Shows the game as it goes: the board, and what happens around it. What the game loop
+/// and the menus tell everybody watching.
 #[cfg_attr(test, mockall::automock)]
-pub trait Renderer {
+pub trait GameView {
     /// Draws the board; the cells in `highlight` (a winning line, or none) stand out.
     fn show_board(&self, board: &dyn Board, highlight: &[Position]);
+    fn show_notice(&self, notice: &Notice);
+}
+
+/// The questions put to a person, and the answers to their answers: what a person at
+/// the keyboard ([`HumanPlayer`](crate::HumanPlayer)) and the menus need.
+#[cfg_attr(test, mockall::automock)]
+pub trait Dialogue {
     fn show_prompt(&self, prompt: &Prompt);
     /// Lists what can be typed at `prompt`.
     fn show_help(&self, prompt: &Prompt);
     fn show_problem(&self, problem: &Problem);
-    fn show_notice(&self, notice: &Notice);
+}
+
+/// What the game, the engine and the scoreboard have to say: a result, an analysis, the
+/// standings. The game loop shows them, and so do `analyze` and `scores`.
+#[cfg_attr(test, mockall::automock)]
+pub trait Reports {
     fn show_result(&self, game: &FinishedGame);
     /// What perfect play makes of the position, for `to_move` (a hint, or `analyze`).
     fn show_analysis(&self, to_move: Mark, analysis: &Analysis);

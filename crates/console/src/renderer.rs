@@ -6,8 +6,9 @@ use std::time::Duration;
 use colored::{ColoredString, Colorize};
 use unicode_width::UnicodeWidthStr;
 
-use super::words::{how_it_plays, refused};
-use crate::ports::{Notice, Problem, Prompt, Renderer};
+use super::words::{how_it_plays, mode_label, refused};
+use crate::menu::Mode;
+use crate::ports::{Dialogue, GameView, Notice, Problem, Prompt, Reports};
 use tictactoe_core::domain::{
     Analysis, Board, FinishedGame, Mark, Outcome, Position, Scoreboard, Verdict,
 };
@@ -158,22 +159,20 @@ impl<W: Write> ConsoleRenderer<W> {
     }
 }
 
-fn level_menu() -> String {
-    Level::ALL
-        .iter()
+/// The choices of a menu, one a line, numbered from 1.
+fn numbered(choices: impl IntoIterator<Item = String>) -> String {
+    choices
+        .into_iter()
         .enumerate()
-        .map(|(i, level)| {
-            format!(
-                "  {}  {:<10}  {}\n",
-                i + 1,
-                level.to_string(),
-                how_it_plays(*level)
-            )
-        })
+        .map(|(i, choice)| format!("  {}  {choice}\n", i + 1))
         .collect()
 }
 
-impl<W: Write> Renderer for ConsoleRenderer<W> {
+fn level_menu() -> String {
+    numbered(Level::ALL.map(|level| format!("{:<10}  {}", level.to_string(), how_it_plays(level))))
+}
+
+impl<W: Write> GameView for ConsoleRenderer<W> {
     fn show_board(&self, board: &dyn Board, highlight: &[Position]) {
         let size = board.geometry().size();
         let width = board.geometry().cell_count().to_string().len() + 2;
@@ -208,71 +207,6 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
         }
         text.push('\n');
         self.write(&text);
-    }
-
-    fn show_prompt(&self, prompt: &Prompt) {
-        let text = match prompt {
-            Prompt::Move {
-                name,
-                mark,
-                geometry,
-            } => format!(
-                "{name} ({}), your move [1-{} or a coordinate like b2; ? = hint, h = help]: ",
-                self.mark(*mark),
-                geometry.cell_count()
-            ),
-            Prompt::Mode => format!(
-                "{}\n  1  Human vs Human\n  2  Human vs Computer\n  3  Computer vs Computer\nYour choice [2]: ",
-                self.paint("Choose a game:", |s| s.bold())
-            ),
-            Prompt::Level { mark } => format!(
-                "{}\n{}Your choice [4]: ",
-                self.paint(&format!("Level for the computer playing {mark}:"), |s| s
-                    .bold()),
-                level_menu()
-            ),
-            Prompt::Name { mark, default } => {
-                format!("Name for the player of {} [{default}]: ", self.mark(*mark))
-            }
-            Prompt::Side => "Your side, x or o? [x]: ".to_string(),
-            Prompt::FirstMover => "Who moves first, x or o? [x]: ".to_string(),
-            Prompt::Size => "Board size, 3 to 7 [3]: ".to_string(),
-            Prompt::Win { size } => format!("Marks in a row to win, 3 to {size} [{size}]: "),
-            Prompt::PlayAgain => {
-                "Play again with the same players? y = yes, m = menu, n = quit [y]: ".to_string()
-            }
-        };
-        self.write(&text);
-    }
-
-    fn show_help(&self, prompt: &Prompt) {
-        let specific = match prompt {
-            Prompt::Move { geometry, .. } => format!(
-                "Type the number of an empty cell (1 to {}), or its coordinate: column letter then row \
-                 number, so b2 is the second column of the second row.\n\
-                 hint (or ?) shows the best moves; undo (or u) takes back the last move \
-                 (against the computer, your move and its reply).\n\
-                 q leaves (a game left unfinished is not recorded).",
-                geometry.cell_count()
-            ),
-            Prompt::Level { .. } => format!(
-                "Type a level's number or name, or press Enter for the one in [brackets]:\n{}q leaves.",
-                level_menu()
-            ),
-            _ => "Type one of the choices shown, or press Enter for the one in [brackets].\nq leaves.".to_string(),
-        };
-        self.write(&format!("{specific}\nh shows this help.\n"));
-    }
-
-    fn show_problem(&self, problem: &Problem) {
-        let text = match problem {
-            Problem::Refused(refusal) => refused(refusal),
-            other => other.to_string(),
-        };
-        self.write(&format!(
-            "{} {text}\n",
-            self.paint("!", |s| s.bright_red().bold())
-        ));
     }
 
     fn show_notice(&self, notice: &Notice) {
@@ -335,7 +269,77 @@ impl<W: Write> Renderer for ConsoleRenderer<W> {
         };
         self.write(&text);
     }
+}
 
+impl<W: Write> Dialogue for ConsoleRenderer<W> {
+    fn show_prompt(&self, prompt: &Prompt) {
+        let text = match prompt {
+            Prompt::Move {
+                name,
+                mark,
+                geometry,
+            } => format!(
+                "{name} ({}), your move [1-{} or a coordinate like b2; ? = hint, h = help]: ",
+                self.mark(*mark),
+                geometry.cell_count()
+            ),
+            Prompt::Mode => format!(
+                "{}\n{}Your choice [2]: ",
+                self.paint("Choose a game:", |s| s.bold()),
+                numbered(Mode::ALL.map(|mode| mode_label(mode).to_string()))
+            ),
+            Prompt::Level { mark } => format!(
+                "{}\n{}Your choice [4]: ",
+                self.paint(&format!("Level for the computer playing {mark}:"), |s| s
+                    .bold()),
+                level_menu()
+            ),
+            Prompt::Name { mark, default } => {
+                format!("Name for the player of {} [{default}]: ", self.mark(*mark))
+            }
+            Prompt::Side => "Your side, x or o? [x]: ".to_string(),
+            Prompt::FirstMover => "Who moves first, x or o? [x]: ".to_string(),
+            Prompt::Size => "Board size, 3 to 7 [3]: ".to_string(),
+            Prompt::Win { size } => format!("Marks in a row to win, 3 to {size} [{size}]: "),
+            Prompt::PlayAgain => {
+                "Play again with the same players? y = yes, m = menu, n = quit [y]: ".to_string()
+            }
+        };
+        self.write(&text);
+    }
+
+    fn show_help(&self, prompt: &Prompt) {
+        let specific = match prompt {
+            Prompt::Move { geometry, .. } => format!(
+                "Type the number of an empty cell (1 to {}), or its coordinate: column letter then row \
+                 number, so b2 is the second column of the second row.\n\
+                 hint (or ?) shows the best moves; undo (or u) takes back the last move \
+                 (against the computer, your move and its reply).\n\
+                 q leaves (a game left unfinished is not recorded).",
+                geometry.cell_count()
+            ),
+            Prompt::Level { .. } => format!(
+                "Type a level's number or name, or press Enter for the one in [brackets]:\n{}q leaves.",
+                level_menu()
+            ),
+            _ => "Type one of the choices shown, or press Enter for the one in [brackets].\nq leaves.".to_string(),
+        };
+        self.write(&format!("{specific}\nh shows this help.\n"));
+    }
+
+    fn show_problem(&self, problem: &Problem) {
+        let text = match problem {
+            Problem::Refused(refusal) => refused(refusal),
+            other => other.to_string(),
+        };
+        self.write(&format!(
+            "{} {text}\n",
+            self.paint("!", |s| s.bright_red().bold())
+        ));
+    }
+}
+
+impl<W: Write> Reports for ConsoleRenderer<W> {
     fn show_result(&self, game: &FinishedGame) {
         let text = match game.outcome {
             Outcome::Won(mark) => format!("{} ({}) wins!", game.name_of(mark), self.mark(mark)),
@@ -449,7 +453,7 @@ mod tests {
     use std::io;
 
     use super::*;
-    use tictactoe_core::domain::{BitBoard, Geometry};
+    use tictactoe_core::domain::{BitBoard, Geometry, MockBoard};
 
     // `std::io::Write` is not ours, so `mock!` writes its double from the signatures.
     mockall::mock! {
@@ -502,5 +506,33 @@ mod tests {
         renderer.show_notice(&Notice::Goodbye);
 
         drop(renderer.into_inner());
+    }
+
+    #[test]
+    fn the_board_drawn_is_the_marks_the_board_reports() {
+        // Arrange: a stub of the `Board` trait, nothing like a real board inside: its
+        // shape, X on cell 1 and O on cell 9. Only what drawing needs is answered: a call
+        // to `place` or `remove` would fail the test, as drawing only reads.
+        let geometry = Geometry::classic();
+        let (first, last) = (geometry.position(0), geometry.position(8));
+        let mut board = MockBoard::new();
+        board.expect_geometry().return_const(geometry);
+        board
+            .expect_mark_at()
+            .returning(move |cell| match Some(cell) {
+                p if p == first => Some(Mark::X),
+                p if p == last => Some(Mark::O),
+                _ => None,
+            });
+        let renderer = ConsoleRenderer::new(Vec::new(), false);
+
+        // Act
+        renderer.show_board(&board, &[]);
+
+        // Assert: the top row starts with X, the bottom row ends with O, and the cells
+        // the board calls empty show their numbers.
+        let text = String::from_utf8(renderer.into_inner()).unwrap();
+        let rows: Vec<&str> = text.lines().filter(|l| l.contains('|')).collect();
+        assert_eq!(rows, [" 1   X | 2 | 3", " 2   4 | 5 | 6", " 3   7 | 8 | O"]);
     }
 }

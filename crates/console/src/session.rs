@@ -1,5 +1,3 @@
-use std::rc::Rc;
-
 use tictactoe_core::domain::{Geometry, Mark, PlayerName};
 use tictactoe_core::play::{ComputerError, Settings};
 use tictactoe_core::players::{ComputerFactory, PlayerSpec, default_name};
@@ -7,7 +5,7 @@ use tictactoe_core::ports::ScoreStore;
 
 use crate::controller::{GameController, GameEnd};
 use crate::menu::{self, AfterGame, Mode, Reply};
-use crate::ports::{Input, InputHandler, Notice, Problem, Prompt, Renderer};
+use crate::ports::{Dialogue, GameView, Input, InputHandler, Notice, Problem, Prompt, Reports};
 
 /// Why a session ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,24 +17,26 @@ pub enum SessionEnd {
 }
 
 /// The menus around the games: choose who plays, play, offer another game.
-pub struct Session<R, I, S, F> {
-    controller: GameController<R, I>,
-    renderer: Rc<R>,
-    input: Rc<I>,
+pub struct Session<'a, R, I, S, F> {
+    controller: GameController<'a, R, I>,
+    renderer: &'a R,
+    input: &'a I,
     store: S,
     computers: F,
 }
 
-impl<R, I, S, F> Session<R, I, S, F>
+impl<'a, R, I, S, F> Session<'a, R, I, S, F>
 where
-    R: Renderer,
+    // The menus themselves use the view (welcome, goodbye) and the dialogue; the reports
+    // are for the games they start.
+    R: GameView + Dialogue + Reports,
     I: InputHandler,
     S: ScoreStore + Sync,
     F: ComputerFactory,
 {
-    pub fn new(renderer: Rc<R>, input: Rc<I>, store: S, computers: F) -> Self {
+    pub fn new(renderer: &'a R, input: &'a I, store: S, computers: F) -> Self {
         Session {
-            controller: GameController::new(Rc::clone(&renderer), Rc::clone(&input)),
+            controller: GameController::new(renderer, input),
             renderer,
             input,
             store,
@@ -62,7 +62,7 @@ where
 
     fn menu_loop(&mut self) -> Result<SessionEnd, ComputerError> {
         loop {
-            let settings = match self.choose_settings() {
+            let mut settings = match self.choose_settings() {
                 Ok(settings) => settings,
                 Err(end) => return Ok(end),
             };
@@ -74,6 +74,7 @@ where
                 }
                 match self.ask(&Prompt::PlayAgain, menu::after_game) {
                     Ok(AfterGame::PlayAgain) => continue,
+                    Ok(AfterGame::SwapSides) => settings = settings.swapped(),
                     Ok(AfterGame::Menu) => break,
                     Ok(AfterGame::Quit) => return Ok(SessionEnd::Quit),
                     Err(end) => return Ok(end),
@@ -83,14 +84,13 @@ where
     }
 
     fn choose_settings(&self) -> Result<Settings, SessionEnd> {
-        let (x_is_human, o_is_human) = match self.ask(&Prompt::Mode, menu::mode)? {
-            Mode::HumanVsHuman => (true, true),
-            Mode::HumanVsComputer => match self.ask(&Prompt::Side, menu::side)? {
-                Mark::X => (true, false),
-                Mark::O => (false, true),
-            },
-            Mode::ComputerVsComputer => (false, false),
+        let mode = self.ask(&Prompt::Mode, menu::mode)?;
+        // The side is asked only where it matters: against the computer.
+        let side = match mode {
+            Mode::HumanVsComputer => self.ask(&Prompt::Side, menu::side)?,
+            _ => Mark::X,
         };
+        let [x_is_human, o_is_human] = mode.humans(side);
         let x = self.choose_player(Mark::X, x_is_human, None)?;
         let taken = match &x {
             PlayerSpec::Human(name) => name.clone(),
@@ -197,14 +197,17 @@ mod tests {
     use mockall::predicate::eq;
 
     use super::*;
-    use crate::ports::{MockInputHandler, MockRenderer};
-    use crate::test_support::{Shown, allow_rendering_except, quiet_renderer, typed};
-    use tictactoe_core::domain::Scoreboard;
-    use tictactoe_core::players::{
-        Level, MockAdvisor, MockComputer, MockComputerFactory, MoveChooser,
+    use crate::ports::MockInputHandler;
+    use crate::test_support::{
+        Screen, Shown, allow_rendering_except, expect_notices, expect_prompts, first_empty_cell,
+        quiet_renderer, typed,
     };
+    use tictactoe_core::domain::Scoreboard;
+    use tictactoe_core::players::{Level, MockAdvisor, MockComputerFactory, MoveChooser};
     use tictactoe_core::ports::MockScoreStore;
 
+    /// A store that must record exactly `games` games. (No game finishes in most tests
+    /// here: those take a bare `MockScoreStore::new()`, which fails on any write.)
     fn recording_store(games: usize) -> MockScoreStore {
         let mut store = MockScoreStore::new();
         store
@@ -214,19 +217,13 @@ mod tests {
         store
     }
 
-    /// A computer stand-in that always plays the first empty cell.
-    fn first_empty_cell(level: Level) -> Box<dyn MoveChooser> {
-        let mut computer = MockComputer::new();
-        computer
-            .expect_name()
-            .return_const(PlayerSpec::Computer(level).name(Mark::X));
-        computer
-            .expect_choose_move()
-            .returning(|game| game.board().empty_cells().first().copied());
-        Box::new(computer)
+    /// A computer at `level`, named after it, that always plays the first empty cell.
+    fn computer(level: Level) -> Box<dyn MoveChooser> {
+        Box::new(first_empty_cell(PlayerSpec::Computer(level).name(Mark::X)))
     }
 
-    /// A factory whose advisor is never consulted (no test here asks for a hint).
+    /// A factory stub whose advisor is never consulted (no test here asks for a hint);
+    /// tests that count computers add their own expectation.
     fn factory() -> MockComputerFactory {
         let mut factory = MockComputerFactory::new();
         factory
@@ -235,13 +232,14 @@ mod tests {
         factory
     }
 
-    fn session(
+    /// Runs a whole session: the menus, the games, until someone leaves or input ends.
+    fn run(
         input: MockInputHandler,
-        renderer: MockRenderer,
+        screen: Screen,
         store: MockScoreStore,
         factory: MockComputerFactory,
-    ) -> Session<MockRenderer, MockInputHandler, MockScoreStore, MockComputerFactory> {
-        Session::new(Rc::new(renderer), Rc::new(input), store, factory)
+    ) -> Result<SessionEnd, ComputerError> {
+        Session::new(&screen, &input, store, factory).run()
     }
 
     #[test]
@@ -252,11 +250,11 @@ mod tests {
             .expect_computer()
             .with(eq(Level::Medium))
             .times(1)
-            .returning(first_empty_cell);
+            .returning(computer);
         let input = typed(&["2", "x", "Ada", "3", "", "o", "q"]);
 
         // Act
-        let end = session(input, quiet_renderer(), recording_store(0), factory).run();
+        let end = run(input, quiet_renderer(), MockScoreStore::new(), factory);
 
         // Assert
         assert_eq!(end, Ok(SessionEnd::Quit));
@@ -264,116 +262,97 @@ mod tests {
 
     #[test]
     fn play_again_starts_a_new_game_with_new_computers_of_the_same_levels() {
+        // Arrange: Computer vs Computer on Impossible, all defaults; again, again, no.
+        // Three games, so six computers and three results.
         let mut factory = factory();
         factory
             .expect_computer()
             .with(eq(Level::Impossible))
             .times(6)
-            .returning(first_empty_cell);
+            .returning(computer);
         let input = typed(&["3", "", "", "", "", "y", "", "n"]);
 
-        let end = session(input, quiet_renderer(), recording_store(3), factory).run();
+        // Act
+        let end = run(input, quiet_renderer(), recording_store(3), factory);
 
+        // Assert
         assert_eq!(end, Ok(SessionEnd::Quit));
     }
 
     #[test]
     fn end_of_input_at_the_menu_ends_the_session_without_a_game() {
+        // Arrange: no computer may be made; input ends at once, said once.
         let mut factory = MockComputerFactory::new();
         factory.expect_computer().never();
-        let mut renderer = MockRenderer::new();
-        renderer
-            .expect_show_notice()
-            .with(eq(Notice::InputClosed))
-            .times(1)
-            .return_const(());
-        renderer
-            .expect_show_notice()
-            .withf(|notice| *notice != Notice::InputClosed)
-            .return_const(());
-        allow_rendering_except(&mut renderer, &[Shown::Notice]);
+        let mut screen = Screen::default();
+        expect_notices(&mut screen.view, 1, |notice| *notice == Notice::InputClosed);
+        allow_rendering_except(&mut screen, &[Shown::Notice]);
 
-        let end = session(typed(&[]), renderer, recording_store(0), factory).run();
+        // Act
+        let end = run(typed(&[]), screen, MockScoreStore::new(), factory);
 
+        // Assert
         assert_eq!(end, Ok(SessionEnd::InputClosed));
     }
 
     #[test]
     fn two_humans_cannot_share_a_name_whatever_its_case() {
-        let mut renderer = MockRenderer::new();
-        renderer
+        // Arrange: Ada, then ADA for O: refused once, then Bob.
+        let mut screen = Screen::default();
+        screen
+            .dialogue
             .expect_show_problem()
             .withf(|problem| matches!(problem, Problem::NameTaken(name) if name.as_str() == "ADA"))
             .times(1)
             .return_const(());
-        allow_rendering_except(&mut renderer, &[Shown::Problem]);
-        let mut factory = MockComputerFactory::new();
-        factory.expect_computer().never();
+        allow_rendering_except(&mut screen, &[Shown::Problem]);
+        let input = typed(&["1", "Ada", "ADA", "Bob", "q"]);
 
-        let end = session(
-            typed(&["1", "Ada", "ADA", "Bob", "q"]),
-            renderer,
-            recording_store(0),
-            factory,
-        )
-        .run();
+        // Act
+        let end = run(input, screen, MockScoreStore::new(), factory());
 
+        // Assert
         assert_eq!(end, Ok(SessionEnd::Quit));
     }
 
     #[test]
     fn a_person_can_play_o_against_the_computer() {
-        // Human vs Computer, side o: X is the computer (Easy), O is Ada; then leave.
+        // Arrange: Human vs Computer, side o: X is the computer (Easy), O is Ada; then
+        // leave. The factory is a stub: the computer's name shows which level it made.
         let mut factory = factory();
-        factory
-            .expect_computer()
-            .with(eq(Level::Easy))
-            .times(1)
-            .returning(first_empty_cell);
-        let mut renderer = MockRenderer::new();
-        renderer
-            .expect_show_notice()
-            .withf(|notice| {
-                matches!(notice, Notice::GameStarts { x, o, .. }
-                    if x.as_str() == "Computer (Easy)" && o.as_str() == "Ada")
-            })
-            .times(1)
-            .return_const(());
-        renderer
-            .expect_show_notice()
-            .withf(|notice| !matches!(notice, Notice::GameStarts { .. }))
-            .return_const(());
-        allow_rendering_except(&mut renderer, &[Shown::Notice]);
+        factory.expect_computer().returning(computer);
+        let mut screen = Screen::default();
+        expect_notices(&mut screen.view, 1, |notice| {
+            matches!(notice, Notice::GameStarts { x, o, .. }
+                if x.as_str() == "Computer (Easy)" && o.as_str() == "Ada")
+        });
+        allow_rendering_except(&mut screen, &[Shown::Notice]);
         let input = typed(&["2", "o", "2", "Ada", "", "", "q"]);
 
-        let end = session(input, renderer, recording_store(0), factory).run();
+        // Act
+        let end = run(input, screen, MockScoreStore::new(), factory);
 
+        // Assert
         assert_eq!(end, Ok(SessionEnd::Quit));
     }
 
     #[test]
     fn enter_for_the_default_name_gives_a_free_one_when_the_other_player_took_it() {
-        let mut renderer = MockRenderer::new();
-        renderer
-            .expect_show_prompt()
-            .withf(|prompt| matches!(prompt, Prompt::Name { mark: Mark::O, default } if default.as_str() == "Player O 2"))
-            .times(1)
-            .return_const(());
-        renderer
-            .expect_show_prompt()
-            .withf(|prompt| !matches!(prompt, Prompt::Name { mark: Mark::O, .. }))
-            .return_const(());
-        renderer.expect_show_problem().never();
-        allow_rendering_except(&mut renderer, &[Shown::Prompt, Shown::Problem]);
+        // Arrange: X is called "Player O"; O's prompt offers "Player O 2", and Enter takes
+        // it without a problem (problems are not stubbed: one would fail the test).
+        let mut screen = Screen::default();
+        expect_prompts(
+            &mut screen.dialogue,
+            1,
+            |prompt| matches!(prompt, Prompt::Name { mark: Mark::O, default } if default.as_str() == "Player O 2"),
+        );
+        allow_rendering_except(&mut screen, &[Shown::Prompt, Shown::Problem]);
+        let input = typed(&["1", "Player O", "", "", "", "q"]);
 
-        let end = session(
-            typed(&["1", "Player O", "", "", "", "q"]),
-            renderer,
-            recording_store(0),
-            factory(),
-        )
-        .run();
+        // Act
+        let end = run(input, screen, MockScoreStore::new(), factory());
 
+        // Assert
         assert_eq!(end, Ok(SessionEnd::Quit));
     }
 
@@ -382,52 +361,38 @@ mod tests {
     #[case::quit("Quit")]
     #[case::help("h")]
     fn at_the_name_prompt_every_word_is_a_name(#[case] typed_name: &'static str) {
-        let mut renderer = MockRenderer::new();
-        renderer
-            .expect_show_notice()
-            .withf(move |notice| {
-                matches!(notice, Notice::GameStarts { x, .. } if x.as_str() == typed_name)
-            })
-            .times(1)
-            .return_const(());
-        renderer
-            .expect_show_notice()
-            .withf(|notice| !matches!(notice, Notice::GameStarts { .. }))
-            .return_const(());
-        allow_rendering_except(&mut renderer, &[Shown::Notice]);
+        // Arrange: the game starts with X named as typed.
+        let mut screen = Screen::default();
+        expect_notices(
+            &mut screen.view,
+            1,
+            move |notice| matches!(notice, Notice::GameStarts { x, .. } if x.as_str() == typed_name),
+        );
+        allow_rendering_except(&mut screen, &[Shown::Notice]);
+        let input = typed(&["1", typed_name, "Bob", "", "", "q"]);
 
-        let end = session(
-            typed(&["1", typed_name, "Bob", "", "", "q"]),
-            renderer,
-            recording_store(0),
-            factory(),
-        )
-        .run();
+        // Act
+        let end = run(input, screen, MockScoreStore::new(), factory());
 
+        // Assert
         assert_eq!(end, Ok(SessionEnd::Quit));
     }
 
     #[test]
     fn on_three_by_three_the_run_to_win_is_not_asked() {
-        let mut renderer = MockRenderer::new();
-        renderer
-            .expect_show_prompt()
-            .withf(|prompt| matches!(prompt, Prompt::Win { .. }))
-            .never();
-        renderer
-            .expect_show_prompt()
-            .withf(|prompt| !matches!(prompt, Prompt::Win { .. }))
-            .return_const(());
-        allow_rendering_except(&mut renderer, &[Shown::Prompt]);
+        // Arrange: prompts are counted, not stubbed: none may be for the run to win, and
+        // the catch-all for the others refuses it too, so asking for it fails the test.
+        let mut screen = Screen::default();
+        expect_prompts(&mut screen.dialogue, 0, |prompt| {
+            matches!(prompt, Prompt::Win { .. })
+        });
+        allow_rendering_except(&mut screen, &[Shown::Prompt]);
+        let input = typed(&["1", "", "", "3", "", "q"]);
 
-        let end = session(
-            typed(&["1", "", "", "3", "", "q"]),
-            renderer,
-            recording_store(0),
-            factory(),
-        )
-        .run();
+        // Act
+        let end = run(input, screen, MockScoreStore::new(), factory());
 
+        // Assert
         assert_eq!(end, Ok(SessionEnd::Quit));
     }
 
@@ -455,23 +420,31 @@ mod tests {
 
     #[test]
     fn a_wrong_menu_answer_is_explained_and_asked_again() {
-        let mut renderer = MockRenderer::new();
-        renderer
+        // Arrange: "7" is not a mode: explained once, and the mode asked twice in all.
+        let mut screen = Screen::default();
+        screen
+            .dialogue
             .expect_show_problem()
             .withf(|problem| matches!(problem, Problem::Choice { given, .. } if given == "7"))
             .times(1)
             .return_const(());
-        renderer
+        screen
+            .dialogue
             .expect_show_prompt()
             .with(eq(Prompt::Mode))
             .times(2)
             .return_const(());
-        allow_rendering_except(&mut renderer, &[Shown::Problem, Shown::Prompt]);
-        let mut factory = MockComputerFactory::new();
-        factory.expect_computer().never();
+        allow_rendering_except(&mut screen, &[Shown::Problem, Shown::Prompt]);
 
-        let end = session(typed(&["7", "quit"]), renderer, recording_store(0), factory).run();
+        // Act
+        let end = run(
+            typed(&["7", "quit"]),
+            screen,
+            MockScoreStore::new(),
+            MockComputerFactory::new(),
+        );
 
+        // Assert
         assert_eq!(end, Ok(SessionEnd::Quit));
     }
 }

@@ -1,15 +1,42 @@
-//! Ready-made doubles shared by the unit tests.
+//! Ready-made doubles and small helpers shared by the unit tests.
 //!
 //! mockall tries a method's expectations in the order they were set, and passes over
 //! one that is used up when a later one also matches. So "a specific expectation with
-//! `times(1)`, then a catch-all" does NOT check "exactly once": the second call falls
-//! through to the catch-all. A test that counts a call leaves that method out of the
-//! catch-alls ([`allow_rendering_except`]), or makes the catch-all refuse what it counts
-//! (a `withf` with the opposite predicate).
+//! `times(1)` (or `never()`), then a catch-all" does NOT check "exactly once" (or "not
+//! at all"): the extra call falls through to the catch-all. A test that counts a call
+//! leaves that method out of the catch-alls ([`allow_rendering_except`]), or makes the
+//! catch-all refuse what it counts ([`expect_notices`], [`expect_prompts`]).
 
 use std::collections::VecDeque;
 
-use crate::ports::{Input, MockInputHandler, MockRenderer};
+use crate::ports::{
+    Dialogue, GameView, Input, MockDialogue, MockGameView, MockInputHandler, MockReports, Notice,
+    Problem, Prompt, Reports,
+};
+use tictactoe_core::domain::{
+    Analysis, Board, FinishedGame, Geometry, Mark, PlayerName, Position, Scoreboard,
+};
+use tictactoe_core::players::MockComputer;
+
+/// A name that is known to be usable.
+pub fn name(text: &str) -> PlayerName {
+    PlayerName::new(text).unwrap()
+}
+
+/// Cell `number` (1 to 9) of the classic board.
+pub fn cell(number: usize) -> Position {
+    Geometry::classic().position(number - 1).unwrap()
+}
+
+/// A computer stand-in called `name` that always plays the first empty cell.
+pub fn first_empty_cell(name: PlayerName) -> MockComputer {
+    let mut computer = MockComputer::new();
+    computer.expect_name().return_const(name);
+    computer
+        .expect_choose_move()
+        .returning(|game| game.board().empty_cells().first().copied());
+    computer
+}
 
 /// An input handler that yields `lines` in order, then [`Input::End`]: a returning
 /// closure that owns its script.
@@ -24,52 +51,128 @@ pub fn typed(lines: &[&str]) -> MockInputHandler {
     input
 }
 
-/// The renderer's methods, to name the ones a test counts itself.
+/// The doubles of the three things the console shows, as one, for the parts that use
+/// all three (the game loop and the menus). Each expectation is set on the double of
+/// the port it belongs to: `screen.view.expect_show_board()`.
+#[derive(Default)]
+pub struct Screen {
+    pub view: MockGameView,
+    pub dialogue: MockDialogue,
+    pub reports: MockReports,
+}
+
+impl GameView for Screen {
+    fn show_board(&self, board: &dyn Board, highlight: &[Position]) {
+        self.view.show_board(board, highlight)
+    }
+    fn show_notice(&self, notice: &Notice) {
+        self.view.show_notice(notice)
+    }
+}
+
+impl Dialogue for Screen {
+    fn show_prompt(&self, prompt: &Prompt) {
+        self.dialogue.show_prompt(prompt)
+    }
+    fn show_help(&self, prompt: &Prompt) {
+        self.dialogue.show_help(prompt)
+    }
+    fn show_problem(&self, problem: &Problem) {
+        self.dialogue.show_problem(problem)
+    }
+}
+
+impl Reports for Screen {
+    fn show_result(&self, game: &FinishedGame) {
+        self.reports.show_result(game)
+    }
+    fn show_analysis(&self, to_move: Mark, analysis: &Analysis) {
+        self.reports.show_analysis(to_move, analysis)
+    }
+    fn show_scoreboard(&self, scoreboard: &Scoreboard) {
+        self.reports.show_scoreboard(scoreboard)
+    }
+}
+
+/// The methods of the [`Screen`], to name the ones a test counts itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shown {
     Board,
+    Notice,
     Prompt,
     Help,
     Problem,
-    Notice,
     Result,
-    Scoreboard,
     Analysis,
+    Scoreboard,
 }
 
-/// Accepts any call to the renderer's other methods: the ones in `counted` are left
-/// for the test's own expectations, which are then the only ones that can match.
-pub fn allow_rendering_except(renderer: &mut MockRenderer, counted: &[Shown]) {
+/// Stubs every other method of the screen to accept any call: the ones in `counted` are
+/// left for the test's own expectations, which are then the only ones that can match.
+pub fn allow_rendering_except(screen: &mut Screen, counted: &[Shown]) {
     let allowed = |method| !counted.contains(&method);
     if allowed(Shown::Board) {
-        renderer.expect_show_board().return_const(());
-    }
-    if allowed(Shown::Prompt) {
-        renderer.expect_show_prompt().return_const(());
-    }
-    if allowed(Shown::Help) {
-        renderer.expect_show_help().return_const(());
-    }
-    if allowed(Shown::Problem) {
-        renderer.expect_show_problem().return_const(());
+        screen.view.expect_show_board().return_const(());
     }
     if allowed(Shown::Notice) {
-        renderer.expect_show_notice().return_const(());
+        screen.view.expect_show_notice().return_const(());
+    }
+    if allowed(Shown::Prompt) {
+        screen.dialogue.expect_show_prompt().return_const(());
+    }
+    if allowed(Shown::Help) {
+        screen.dialogue.expect_show_help().return_const(());
+    }
+    if allowed(Shown::Problem) {
+        screen.dialogue.expect_show_problem().return_const(());
     }
     if allowed(Shown::Result) {
-        renderer.expect_show_result().return_const(());
-    }
-    if allowed(Shown::Scoreboard) {
-        renderer.expect_show_scoreboard().return_const(());
+        screen.reports.expect_show_result().return_const(());
     }
     if allowed(Shown::Analysis) {
-        renderer.expect_show_analysis().return_const(());
+        screen.reports.expect_show_analysis().return_const(());
+    }
+    if allowed(Shown::Scoreboard) {
+        screen.reports.expect_show_scoreboard().return_const(());
     }
 }
 
-/// A renderer that accepts anything: for tests whose subject is elsewhere.
-pub fn quiet_renderer() -> MockRenderer {
-    let mut renderer = MockRenderer::new();
-    allow_rendering_except(&mut renderer, &[]);
-    renderer
+/// A screen that accepts anything: a stub, for tests whose subject is elsewhere.
+pub fn quiet_renderer() -> Screen {
+    let mut screen = Screen::default();
+    allow_rendering_except(&mut screen, &[]);
+    screen
+}
+
+/// Expects exactly `times` notices that `counted` picks, and stubs every other notice:
+/// the catch-all refuses the counted ones, so one too many fails the test.
+pub fn expect_notices<P>(view: &mut MockGameView, times: usize, counted: P)
+where
+    P: Fn(&Notice) -> bool + Clone + Send + 'static,
+{
+    let others = counted.clone();
+    view.expect_show_notice()
+        .withf(counted)
+        .times(times)
+        .return_const(());
+    view.expect_show_notice()
+        .withf(move |notice| !others(notice))
+        .return_const(());
+}
+
+/// As [`expect_notices`], for the prompts.
+pub fn expect_prompts<P>(dialogue: &mut MockDialogue, times: usize, counted: P)
+where
+    P: Fn(&Prompt) -> bool + Clone + Send + 'static,
+{
+    let others = counted.clone();
+    dialogue
+        .expect_show_prompt()
+        .withf(counted)
+        .times(times)
+        .return_const(());
+    dialogue
+        .expect_show_prompt()
+        .withf(move |prompt| !others(prompt))
+        .return_const(());
 }

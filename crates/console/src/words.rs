@@ -5,6 +5,17 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 use tictactoe_core::domain::{FinishedGame, Outcome, Refusal};
 use tictactoe_core::players::Level;
 
+use crate::menu::Mode;
+
+/// A mode as the menus name it.
+pub fn mode_label(mode: Mode) -> &'static str {
+    match mode {
+        Mode::HumanVsHuman => "Human vs Human",
+        Mode::HumanVsComputer => "Human vs Computer",
+        Mode::ComputerVsComputer => "Computer vs Computer",
+    }
+}
+
 /// A refusal, in people's words.
 pub fn refused(refusal: &Refusal) -> String {
     match refusal {

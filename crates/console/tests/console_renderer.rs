@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::rc::Rc;
 
 use tictactoe_console::ConsoleRenderer;
-use tictactoe_console::{Notice, Problem, Prompt, Renderer};
+use tictactoe_console::{Dialogue, GameView, Notice, Problem, Prompt, Reports};
 use tictactoe_core::domain::{
     BitBoard, Board, FinishedGame, Geometry, Mark, Outcome, PlayerName, Record, Refusal,
     Scoreboard, Standing, fill_from_layout,

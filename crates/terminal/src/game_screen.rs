@@ -16,7 +16,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use tictactoe_console::words::{refused, result_line};
 use tictactoe_core::domain::{
-    Analysis, GameState, GameStatus, Geometry, Mark, Position, Scoreboard, Verdict,
+    Analysis, GameState, GameStatus, Geometry, Mark, Position, Refusal, Scoreboard, Verdict,
 };
 use tictactoe_core::play::{Event, Match, Recorder, Recording, Seat};
 
@@ -198,20 +198,16 @@ impl GameScreen {
         let Some(mark) = self.requester(game) else {
             return;
         };
-        match game.play(mark, cell) {
-            Ok(events) => self.show_events(game, events),
-            Err(refusal) => self.message = format!("{}.", capitalised(&refused(&refusal))),
-        }
+        let answer = game.play(mark, cell);
+        self.show_answer(game, answer);
     }
 
     fn undo<R: Recorder>(&mut self, game: &mut Match<R>) {
         let Some(mark) = self.requester(game) else {
             return;
         };
-        match game.undo(mark) {
-            Ok(events) => self.show_events(game, events),
-            Err(refusal) => self.message = format!("{}.", capitalised(&refused(&refusal))),
-        }
+        let answer = game.undo(mark);
+        self.show_answer(game, answer);
     }
 
     fn hint<R: Recorder>(&mut self, game: &mut Match<R>) {
@@ -223,8 +219,20 @@ impl GameScreen {
                 self.message = hint_line(mark, &analysis);
                 self.hinted = analysis.best_moves;
             }
-            Err(refusal) => self.message = format!("{}.", capitalised(&refused(&refusal))),
+            Err(refusal) => self.refuse(&refusal),
         }
+    }
+
+    /// The events of an answer, or why the request was refused.
+    fn show_answer<R: Recorder>(&mut self, game: &Match<R>, answer: Result<Vec<Event>, Refusal>) {
+        match answer {
+            Ok(events) => self.show_events(game, events),
+            Err(refusal) => self.refuse(&refusal),
+        }
+    }
+
+    fn refuse(&mut self, refusal: &Refusal) {
+        self.message = format!("{}.", capitalised(&refused(refusal)));
     }
 
     fn move_cursor(&mut self, rows: isize, columns: isize) {

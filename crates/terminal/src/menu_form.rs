@@ -8,33 +8,11 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
-use tictactoe_console::words::how_it_plays;
+use tictactoe_console::menu::Mode;
+use tictactoe_console::words::{how_it_plays, mode_label};
 use tictactoe_core::domain::{Geometry, Mark, PlayerName};
 use tictactoe_core::play::Settings;
 use tictactoe_core::players::{Level, PlayerSpec};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    HumanVsHuman,
-    HumanVsComputer,
-    ComputerVsComputer,
-}
-
-impl Mode {
-    const ALL: [Mode; 3] = [
-        Mode::HumanVsHuman,
-        Mode::HumanVsComputer,
-        Mode::ComputerVsComputer,
-    ];
-
-    fn label(self) -> &'static str {
-        match self {
-            Mode::HumanVsHuman => "Human vs Human",
-            Mode::HumanVsComputer => "Human vs Computer",
-            Mode::ComputerVsComputer => "Computer vs Computer",
-        }
-    }
-}
 
 /// One line of the form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -118,14 +96,10 @@ impl MenuForm {
     /// level for each computer and a name for each person, no run length on 3 x 3.
     fn fields(&self) -> Vec<Field> {
         let mut fields = vec![Field::Mode];
-        let humans = match self.mode {
-            Mode::HumanVsHuman => [true, true],
-            Mode::HumanVsComputer => {
-                fields.push(Field::Side);
-                [self.side == Mark::X, self.side == Mark::O]
-            }
-            Mode::ComputerVsComputer => [false, false],
-        };
+        if self.mode == Mode::HumanVsComputer {
+            fields.push(Field::Side);
+        }
+        let humans = self.mode.humans(self.side);
         for mark in Mark::ALL {
             fields.push(if humans[mark.index()] {
                 Field::Name(mark)
@@ -293,7 +267,7 @@ impl MenuForm {
     fn line(&self, field: Field) -> (String, String) {
         let choice = |text: String| format!("‹ {text} ›");
         match field {
-            Field::Mode => ("Game".into(), choice(self.mode.label().into())),
+            Field::Mode => ("Game".into(), choice(mode_label(self.mode).into())),
             Field::Side => ("You play".into(), choice(self.side.to_string())),
             Field::Level(mark) => (
                 format!("Computer ({mark})"),

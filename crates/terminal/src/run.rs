@@ -20,6 +20,7 @@ use ratatui::crossterm::terminal::{
 
 use super::game_screen::{Flow, GameScreen};
 use super::menu_form::{FormOutcome, MenuForm};
+use tictactoe_console::menu::AfterGame;
 use tictactoe_core::domain::{GameState, Mark};
 use tictactoe_core::play::{ComputerError, Match, Recorder, Seat, Settings};
 use tictactoe_core::players::ComputerFactory;
@@ -73,11 +74,11 @@ pub fn run_full_screen<R: Recorder + Copy + Sync>(
         let mut game = settings.start_match(computers, recorder);
         let mut screen = GameScreen::new(settings.geometry, colour);
         match play(&mut terminal, &mut screen, &mut game)? {
-            Ok(AfterGame::Rematch) => next = Some(settings),
-            Ok(AfterGame::Swapped) => next = Some(settings.swapped()),
-            Ok(AfterGame::Menu) => form = MenuForm::from_settings(&settings),
-            Ok(AfterGame::Quit) => return Ok(Ok(Ending::Quit)),
-            Ok(AfterGame::Interrupted) => return Ok(Ok(Ending::Interrupted)),
+            Ok(Left::Chose(AfterGame::PlayAgain)) => next = Some(settings),
+            Ok(Left::Chose(AfterGame::SwapSides)) => next = Some(settings.swapped()),
+            Ok(Left::Chose(AfterGame::Menu)) => form = MenuForm::from_settings(&settings),
+            Ok(Left::Chose(AfterGame::Quit)) => return Ok(Ok(Ending::Quit)),
+            Ok(Left::Interrupted) => return Ok(Ok(Ending::Interrupted)),
             Err(error) => return Ok(Err(error)),
         }
     }
@@ -100,11 +101,9 @@ fn menu(terminal: &mut Screen, form: &mut MenuForm) -> io::Result<Option<Setting
     }
 }
 
-enum AfterGame {
-    Rematch,
-    Swapped,
-    Menu,
-    Quit,
+/// How one game on the full screen was left: what the people chose, or Ctrl-C.
+enum Left {
+    Chose(AfterGame),
     Interrupted,
 }
 
@@ -112,7 +111,7 @@ fn play<R: Recorder + Sync>(
     terminal: &mut Screen,
     screen: &mut GameScreen,
     game: &mut Match<R>,
-) -> io::Result<Result<AfterGame, ComputerError>> {
+) -> io::Result<Result<Left, ComputerError>> {
     let watching = [Mark::X, Mark::O]
         .iter()
         .all(|&mark| matches!(game.seat(mark), Seat::Computer(_)));
@@ -123,7 +122,7 @@ fn play<R: Recorder + Sync>(
             let events = match think(terminal, screen, game)? {
                 Some(Ok(events)) => events,
                 Some(Err(error)) => return Ok(Err(error)),
-                None => return Ok(Ok(AfterGame::Interrupted)),
+                None => return Ok(Ok(Left::Interrupted)),
             };
             screen.show_events(game, events);
             // Two computers: a pause between moves, so that people can follow.
@@ -141,9 +140,11 @@ fn play<R: Recorder + Sync>(
             TermEvent::Key(key) if key.kind == KeyEventKind::Press => {
                 if game.end().is_some() {
                     match key.code {
-                        KeyCode::Char('r') | KeyCode::Enter => return Ok(Ok(AfterGame::Rematch)),
-                        KeyCode::Char('s') => return Ok(Ok(AfterGame::Swapped)),
-                        KeyCode::Char('m') => return Ok(Ok(AfterGame::Menu)),
+                        KeyCode::Char('r') | KeyCode::Enter => {
+                            return Ok(Ok(Left::Chose(AfterGame::PlayAgain)));
+                        }
+                        KeyCode::Char('s') => return Ok(Ok(Left::Chose(AfterGame::SwapSides))),
+                        KeyCode::Char('m') => return Ok(Ok(Left::Chose(AfterGame::Menu))),
                         _ => {}
                     }
                 }
@@ -155,8 +156,8 @@ fn play<R: Recorder + Sync>(
                 match screen.on_key(game, key) {
                     Flow::Continue => {}
                     // As at the line-by-line console, leaving a game leaves the program.
-                    Flow::Leave => return Ok(Ok(AfterGame::Quit)),
-                    Flow::Interrupt => return Ok(Ok(AfterGame::Interrupted)),
+                    Flow::Leave => return Ok(Ok(Left::Chose(AfterGame::Quit))),
+                    Flow::Interrupt => return Ok(Ok(Left::Interrupted)),
                 }
             }
             TermEvent::Mouse(mouse) if mouse.kind == MouseEventKind::Down(MouseButton::Left) => {
@@ -210,7 +211,7 @@ fn pause<R: Recorder>(
     terminal: &mut Screen,
     screen: &mut GameScreen,
     game: &mut Match<R>,
-) -> io::Result<Option<AfterGame>> {
+) -> io::Result<Option<Left>> {
     terminal.draw(|frame| screen.draw(frame, game, None))?;
     let until = Instant::now() + COMPUTER_PAUSE;
     while let Some(left) = until.checked_duration_since(Instant::now()) {
@@ -219,7 +220,7 @@ fn pause<R: Recorder>(
         }
         if let TermEvent::Key(key) = event::read()? {
             if is_interrupt(key.code, key.modifiers) {
-                return Ok(Some(AfterGame::Interrupted));
+                return Ok(Some(Left::Interrupted));
             }
             if matches!(key.code, KeyCode::Char('q') | KeyCode::Esc) {
                 // Nobody's turn to wait for, so the question is asked now.
@@ -234,8 +235,8 @@ fn pause<R: Recorder>(
                 };
                 return Ok(match screen.on_key(game, answer) {
                     Flow::Continue => None,
-                    Flow::Leave => Some(AfterGame::Quit),
-                    Flow::Interrupt => Some(AfterGame::Interrupted),
+                    Flow::Leave => Some(Left::Chose(AfterGame::Quit)),
+                    Flow::Interrupt => Some(Left::Interrupted),
                 });
             }
         }

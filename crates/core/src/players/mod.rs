@@ -10,7 +10,9 @@ pub use spec::{Level, PlayerSpec, SpecError, default_name};
 use crate::domain::{Analysis, Board, GameState, Mark, PlayerName, Position};
 
 /// Someone at the board.
-#[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
+///
+/// No double of its own: nothing takes a bare `Player` (the match asks a `MoveChooser`,
+/// whose double `MockComputer` answers `name` too), so a `MockPlayer` served no test.
 pub trait Player {
     /// The name the game shows and the scoreboard records.
     fn name(&self) -> PlayerName;
