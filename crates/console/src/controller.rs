@@ -148,7 +148,7 @@ mod tests {
         Screen, Shown, allow_rendering_except, cell, expect_notices, first_empty_cell, name,
         quiet_renderer, typed,
     };
-    use tictactoe_core::domain::{Geometry, Outcome, Refusal, Scoreboard, layout_of};
+    use tictactoe_core::domain::{Geometry, IllegalMove, Outcome, Refusal, Scoreboard, layout_of};
     use tictactoe_core::play::Unrecorded;
     use tictactoe_core::ports::{MockScoreStore, Reset, ScoreStore};
 
@@ -199,7 +199,9 @@ mod tests {
         screen
             .dialogue
             .expect_show_problem()
-            .with(eq(Problem::Refused(Refusal::Occupied(cell(1)))))
+            .with(eq(Problem::Refused(Refusal::Illegal(
+                IllegalMove::Occupied(cell(1)),
+            ))))
             .times(1)
             .return_const(());
         allow_rendering_except(&mut screen, &[Shown::Problem]);

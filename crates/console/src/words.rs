@@ -2,7 +2,7 @@
 
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-use tictactoe_core::domain::{FinishedGame, Outcome, Refusal};
+use tictactoe_core::domain::{FinishedGame, IllegalMove, Outcome, Refusal};
 use tictactoe_core::players::Level;
 
 use crate::menu::Mode;
@@ -19,8 +19,12 @@ pub fn mode_label(mode: Mode) -> &'static str {
 /// A refusal, in people's words.
 pub fn refused(refusal: &Refusal) -> String {
     match refusal {
-        Refusal::Occupied(cell) => format!("cell {cell} is already taken: choose an empty one"),
-        Refusal::OffBoard(cell) => format!("there is no cell {cell} on this board"),
+        Refusal::Illegal(IllegalMove::Occupied(cell)) => {
+            format!("cell {cell} is already taken: choose an empty one")
+        }
+        Refusal::Illegal(IllegalMove::OffBoard(cell)) => {
+            format!("there is no cell {cell} on this board")
+        }
         Refusal::NotYourTurn(mark) => format!("it is not {mark}'s turn"),
         Refusal::ComputerSeat(mark) => format!("the computer plays {mark}"),
         Refusal::GameOver => "the game is over".to_string(),

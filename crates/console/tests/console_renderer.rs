@@ -8,8 +8,8 @@ use std::rc::Rc;
 use tictactoe_console::ConsoleRenderer;
 use tictactoe_console::{Dialogue, GameView, Notice, Problem, Prompt, Reports};
 use tictactoe_core::domain::{
-    BitBoard, Board, FinishedGame, Geometry, Mark, Outcome, PlayerName, Record, Refusal,
-    Scoreboard, Standing, fill_from_layout,
+    BitBoard, Board, FinishedGame, Geometry, IllegalMove, Mark, Outcome, PlayerName, Record,
+    Refusal, Scoreboard, Standing, fill_from_layout,
 };
 
 fn shown(draw: impl FnOnce(&ConsoleRenderer<Vec<u8>>)) -> String {
@@ -154,7 +154,9 @@ fn the_move_prompt_names_the_player_and_the_range() {
 
 #[test]
 fn problems_are_explained_on_their_own_line() {
-    let occupied = Problem::Refused(Refusal::Occupied(Geometry::classic().position(4).unwrap()));
+    let occupied = Problem::Refused(Refusal::Illegal(IllegalMove::Occupied(
+        Geometry::classic().position(4).unwrap(),
+    )));
 
     assert_eq!(
         shown(|r| r.show_problem(&occupied)),

@@ -4,7 +4,7 @@
 use rstest::rstest;
 use rstest_reuse::{self, apply, template};
 use tictactoe_core::domain::{
-    BitBoard, Board, Geometry, GridBoard, Line, Mark, PlaceError, Position, fill_from_layout,
+    BitBoard, Board, Geometry, GridBoard, IllegalMove, Line, Mark, Position, fill_from_layout,
 };
 
 type MakeBoard = fn(Geometry) -> Box<dyn Board>;
@@ -85,7 +85,7 @@ fn a_taken_cell_cannot_be_taken_again(make: MakeBoard) {
 
     let result = board.place(cell(5), Mark::X);
 
-    assert_eq!(result, Err(PlaceError::Occupied(cell(5))));
+    assert_eq!(result, Err(IllegalMove::Occupied(cell(5))));
     assert_eq!(
         board.mark_at(cell(5)),
         Some(Mark::O),
@@ -100,7 +100,7 @@ fn a_cell_off_the_board_is_refused(make: MakeBoard) {
 
     assert_eq!(
         board.place(off_board, Mark::X),
-        Err(PlaceError::OffBoard(off_board))
+        Err(IllegalMove::OffBoard(off_board))
     );
     assert_eq!(board.mark_at(off_board), None);
 }

@@ -2,8 +2,8 @@
 
 use rstest::rstest;
 use tictactoe_core::domain::{
-    BitBoard, Game, GameState, GameStatus, Geometry, GridBoard, IllegalPosition, Mark, MoveError,
-    Position, fill_from_layout,
+    BitBoard, Game, GameState, GameStatus, Geometry, GridBoard, IllegalMove, IllegalPosition, Mark,
+    MoveError, Position, fill_from_layout,
 };
 
 fn cell(number: usize) -> Position {
@@ -76,7 +76,10 @@ fn a_taken_cell_is_refused_and_the_game_is_unchanged() {
 
     let result = game.play(cell(5));
 
-    assert_eq!(result, Err(MoveError::Occupied(cell(5))));
+    assert_eq!(
+        result,
+        Err(MoveError::Illegal(IllegalMove::Occupied(cell(5))))
+    );
     assert_eq!(game.to_move(), Mark::O, "still O's turn");
 }
 
@@ -85,7 +88,10 @@ fn a_cell_off_the_board_is_refused() {
     let mut game = new_game(Mark::X);
     let off_board = Geometry::new(5, 5).unwrap().position(20).unwrap();
 
-    assert_eq!(game.play(off_board), Err(MoveError::OffBoard(off_board)));
+    assert_eq!(
+        game.play(off_board),
+        Err(MoveError::Illegal(IllegalMove::OffBoard(off_board)))
+    );
 }
 
 #[test]

@@ -12,7 +12,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use thiserror::Error;
 
-use tictactoe_core::domain::Refusal;
+use tictactoe_core::domain::{IllegalMove, Refusal};
 
 #[derive(Debug, Error)]
 pub enum ApiError {
@@ -63,11 +63,11 @@ impl ApiError {
 /// A cell off the board is a malformed request; the rest are the game's state.
 fn refusal_status(refusal: &Refusal) -> StatusCode {
     match refusal {
-        Refusal::OffBoard(_) => StatusCode::BAD_REQUEST,
+        Refusal::Illegal(IllegalMove::OffBoard(_)) => StatusCode::BAD_REQUEST,
         // A valid token is a human seat's, so this is a token for the wrong seat.
         Refusal::ComputerSeat(_) => StatusCode::FORBIDDEN,
         Refusal::NotYourTurn(_)
-        | Refusal::Occupied(_)
+        | Refusal::Illegal(IllegalMove::Occupied(_))
         | Refusal::GameOver
         | Refusal::NothingToUndo
         | Refusal::NoHints => StatusCode::CONFLICT,
@@ -124,11 +124,11 @@ mod tests {
             StatusCode::CONFLICT
         );
         assert_eq!(
-            ApiError::from(Refusal::OffBoard(
+            ApiError::from(Refusal::Illegal(IllegalMove::OffBoard(
                 tictactoe_core::domain::Geometry::classic()
                     .position(0)
                     .unwrap()
-            ))
+            )))
             .status(),
             StatusCode::BAD_REQUEST
         );

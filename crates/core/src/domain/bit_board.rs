@@ -1,4 +1,4 @@
-use super::{Board, Geometry, Line, Mark, PlaceError, Position};
+use super::{Board, Geometry, IllegalMove, Line, Mark, Position};
 
 /// A board as two 64-bit masks, one per mark (bit i is cell i; 7 x 7 = 49 cells fit).
 ///
@@ -45,12 +45,12 @@ impl Board for BitBoard {
             .find(|mark| self.marks[mark.index()] & position.bit() != 0)
     }
 
-    fn place(&mut self, position: Position, mark: Mark) -> Result<(), PlaceError> {
+    fn place(&mut self, position: Position, mark: Mark) -> Result<(), IllegalMove> {
         if position.bit() & self.all_cells() == 0 {
-            return Err(PlaceError::OffBoard(position));
+            return Err(IllegalMove::OffBoard(position));
         }
         if self.occupied() & position.bit() != 0 {
-            return Err(PlaceError::Occupied(position));
+            return Err(IllegalMove::Occupied(position));
         }
         self.marks[mark.index()] |= position.bit();
         Ok(())

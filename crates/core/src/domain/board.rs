@@ -9,8 +9,11 @@ pub struct Win {
     pub line: Line,
 }
 
+/// Why a cell cannot take a mark: the one "illegal move" of the game. A board answers
+/// it, a game's [`MoveError`](super::MoveError) and a match's
+/// [`Refusal`](super::Refusal) carry it whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
-pub enum PlaceError {
+pub enum IllegalMove {
     #[error("cell {0} is not on this board")]
     OffBoard(Position),
     #[error("cell {0} is already taken")]
@@ -33,7 +36,7 @@ pub trait Board {
     fn mark_at(&self, position: Position) -> Option<Mark>;
 
     /// Puts `mark` on an empty cell.
-    fn place(&mut self, position: Position, mark: Mark) -> Result<(), PlaceError>;
+    fn place(&mut self, position: Position, mark: Mark) -> Result<(), IllegalMove>;
 
     /// Empties a cell, returning what was there.
     fn remove(&mut self, position: Position) -> Option<Mark>;

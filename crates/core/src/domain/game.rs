@@ -1,6 +1,6 @@
 use thiserror::Error;
 
-use super::{Board, Geometry, Mark, PlaceError, Position, Win};
+use super::{Board, Geometry, IllegalMove, Mark, Position, Win};
 
 /// Where a game stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,21 +19,11 @@ impl GameStatus {
 /// Why a move was refused. The game is unchanged after any of these.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
 pub enum MoveError {
-    #[error("cell {0} is not on this board")]
-    OffBoard(Position),
-    #[error("cell {0} is already taken")]
-    Occupied(Position),
+    /// The cell cannot take a mark.
+    #[error(transparent)]
+    Illegal(#[from] IllegalMove),
     #[error("the game is over")]
     GameOver,
-}
-
-impl From<PlaceError> for MoveError {
-    fn from(error: PlaceError) -> Self {
-        match error {
-            PlaceError::OffBoard(p) => MoveError::OffBoard(p),
-            PlaceError::Occupied(p) => MoveError::Occupied(p),
-        }
-    }
 }
 
 /// Why a board cannot be a position of a game (for games set up from a layout).

@@ -1,4 +1,4 @@
-use super::{Board, Geometry, Line, Mark, PlaceError, Position};
+use super::{Board, Geometry, IllegalMove, Line, Mark, Position};
 
 /// The plainest possible board: one `Option<Mark>` per cell, lines checked one by one.
 ///
@@ -34,10 +34,10 @@ impl Board for GridBoard {
         self.cells.get(position.index()).copied().flatten()
     }
 
-    fn place(&mut self, position: Position, mark: Mark) -> Result<(), PlaceError> {
+    fn place(&mut self, position: Position, mark: Mark) -> Result<(), IllegalMove> {
         match self.cells.get_mut(position.index()) {
-            None => Err(PlaceError::OffBoard(position)),
-            Some(Some(_)) => Err(PlaceError::Occupied(position)),
+            None => Err(IllegalMove::OffBoard(position)),
+            Some(Some(_)) => Err(IllegalMove::Occupied(position)),
             Some(cell) => {
                 *cell = Some(mark);
                 Ok(())

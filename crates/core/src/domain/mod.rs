@@ -18,7 +18,7 @@ pub use analysis::{Analysis, Verdict};
 pub use bit_board::BitBoard;
 #[cfg(any(test, feature = "mocks"))]
 pub use board::MockBoard;
-pub use board::{Board, LayoutError, PlaceError, Win, fill_from_layout, layout_of};
+pub use board::{Board, IllegalMove, LayoutError, Win, fill_from_layout, layout_of};
 #[cfg(any(test, feature = "mocks"))]
 pub use game::MockGameState;
 pub use game::{Game, GameState, GameStatus, IllegalPosition, MoveError};

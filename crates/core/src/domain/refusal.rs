@@ -1,6 +1,6 @@
 use thiserror::Error;
 
-use super::{Mark, MoveError, Position};
+use super::{IllegalMove, Mark, MoveError};
 
 /// Why a game refuses a request from one of its seats. The game is unchanged after any
 /// of these. (The texts are for logs and developers; front ends word them for people.)
@@ -12,10 +12,9 @@ pub enum Refusal {
     /// The computer plays this seat: nobody can ask for it.
     #[error("the computer plays {0}")]
     ComputerSeat(Mark),
-    #[error("cell {0} is not on this board")]
-    OffBoard(Position),
-    #[error("cell {0} is already taken")]
-    Occupied(Position),
+    /// The cell cannot take a mark.
+    #[error(transparent)]
+    Illegal(#[from] IllegalMove),
     #[error("the game is over")]
     GameOver,
     /// No move of this seat's is left to take back.
@@ -29,8 +28,7 @@ pub enum Refusal {
 impl From<MoveError> for Refusal {
     fn from(error: MoveError) -> Self {
         match error {
-            MoveError::OffBoard(p) => Refusal::OffBoard(p),
-            MoveError::Occupied(p) => Refusal::Occupied(p),
+            MoveError::Illegal(illegal) => Refusal::Illegal(illegal),
             MoveError::GameOver => Refusal::GameOver,
         }
     }

@@ -354,7 +354,7 @@ mod tests {
     use rstest::{fixture, rstest};
 
     use super::*;
-    use crate::domain::{Verdict, layout_of};
+    use crate::domain::{IllegalMove, Verdict, layout_of};
     use crate::players::{MockAdvisor, MockComputer};
     use crate::ports::MockScoreStore;
 
@@ -413,7 +413,7 @@ mod tests {
 
     #[rstest]
     #[case::out_of_turn(Mark::O, 5, Refusal::NotYourTurn(Mark::O))]
-    #[case::taken(Mark::X, 1, Refusal::Occupied(cell(1)))]
+    #[case::taken(Mark::X, 1, Refusal::Illegal(IllegalMove::Occupied(cell(1))))]
     fn a_refused_move_changes_nothing(
         mut together: Match<Unrecorded>,
         #[case] seat: Mark,
@@ -723,7 +723,7 @@ mod tests {
             answer.unwrap_err(),
             ComputerError::IllegalMove {
                 player: name("Hal"),
-                error: MoveError::Occupied(cell(1))
+                error: MoveError::Illegal(IllegalMove::Occupied(cell(1)))
             }
         );
     }
