@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use tictactoe_core::domain::{Geometry, Mark};
-use tictactoe_core::play::Settings;
+use tictactoe_core::play::{Settings, SettingsError};
 use tictactoe_core::players::{Level, PlayerSpec};
 use tictactoe_core::ports::StoreError;
 use tictactoe_players::MinimaxAI;
@@ -169,19 +169,14 @@ fn geometry(
 }
 
 fn play(args: PlayArgs) -> Result<Task, ConfigError> {
-    let settings = Settings {
-        x: args.x,
-        o: args.o,
-        first: args.first.into(),
-        geometry: geometry("play", &args.board)?,
-    };
-    if let Some(name) = settings.shared_human_name() {
-        return Err(usage(
+    let geometry = geometry("play", &args.board)?;
+    match Settings::new(args.x, args.o, args.first.into(), geometry) {
+        Ok(settings) => Ok(Task::Play(settings)),
+        Err(SettingsError::SameName(name)) => Err(usage(
             "play",
             format!("both players are called {name}: give them different names"),
-        ));
+        )),
     }
-    Ok(Task::Play(settings))
 }
 
 fn analyze(args: AnalyzeArgs) -> Result<Task, ConfigError> {

@@ -104,7 +104,7 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
         && std::env::var("TERM").is_ok_and(|term| term != "dumb");
     match config.task {
         Task::Menu if full_screen => full_screen_game(&store, thinking, Start::Menu),
-        Task::Play(settings) if full_screen && (settings.x.is_human() || settings.o.is_human()) => {
+        Task::Play(settings) if full_screen && settings.has_human() => {
             full_screen_game(&store, thinking, Start::Game(settings))
         }
         Task::Scores { json, reset } => scores(&store, json, reset),

@@ -104,12 +104,9 @@ where
             _ => self.ask(&Prompt::Win { size }, |text| menu::win_length(text, size))?,
         };
         let first = self.ask(&Prompt::FirstMover, menu::first_mover)?;
-        Ok(Settings {
-            x,
-            o,
-            first,
-            geometry,
-        })
+        // The name prompt has already refused the other player's name.
+        Ok(Settings::new(x, o, first, geometry)
+            .expect("the name prompt refuses a name the other player has"))
     }
 
     fn choose_player(
@@ -394,28 +391,6 @@ mod tests {
 
         // Assert
         assert_eq!(end, Ok(SessionEnd::Quit));
-    }
-
-    #[rstest::rstest]
-    #[case::two_people_one_name("human:Ada", "human:ADA", Some("Ada"))]
-    #[case::two_people_two_names("human:Ada", "human:Bob", None)]
-    #[case::a_person_and_a_computer("human:Ada", "easy", None)]
-    #[case::a_computer_against_itself("easy", "easy", None)]
-    fn only_two_people_can_share_a_name(
-        #[case] x: &str,
-        #[case] o: &str,
-        #[case] shared: Option<&str>,
-    ) {
-        let settings = Settings {
-            x: x.parse().unwrap(),
-            o: o.parse().unwrap(),
-            first: Mark::X,
-            geometry: Geometry::classic(),
-        };
-
-        let name = settings.shared_human_name();
-
-        assert_eq!(name.as_ref().map(PlayerName::as_str), shared);
     }
 
     #[test]

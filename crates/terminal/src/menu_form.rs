@@ -11,7 +11,7 @@ use ratatui::widgets::Paragraph;
 use tictactoe_console::menu::Mode;
 use tictactoe_console::words::{how_it_plays, mode_label};
 use tictactoe_core::domain::{Geometry, Mark, PlayerName};
-use tictactoe_core::play::Settings;
+use tictactoe_core::play::{Settings, SettingsError};
 use tictactoe_core::players::{Level, PlayerSpec};
 
 /// One line of the form.
@@ -68,12 +68,12 @@ impl MenuForm {
     /// A form filled in as `settings` were, for going back to the menu after a game.
     pub fn from_settings(settings: &Settings) -> Self {
         let mut form = MenuForm {
-            size: settings.geometry.size(),
-            win: settings.geometry.win_length(),
-            first: settings.first,
+            size: settings.geometry().size(),
+            win: settings.geometry().win_length(),
+            first: settings.first(),
             ..MenuForm::default()
         };
-        let humans = [&settings.x, &settings.o].map(PlayerSpec::is_human);
+        let humans = Mark::ALL.map(|mark| settings.player(mark).is_human());
         form.mode = match humans {
             [true, true] => Mode::HumanVsHuman,
             [false, false] => Mode::ComputerVsComputer,
@@ -82,8 +82,8 @@ impl MenuForm {
                 Mode::HumanVsComputer
             }
         };
-        for (mark, spec) in [(Mark::X, &settings.x), (Mark::O, &settings.o)] {
-            match spec {
+        for mark in Mark::ALL {
+            match settings.player(mark) {
                 PlayerSpec::Human(Some(name)) => form.names[mark.index()] = name.to_string(),
                 PlayerSpec::Human(None) => {}
                 PlayerSpec::Computer(level) => form.levels[mark.index()] = *level,
@@ -207,17 +207,13 @@ impl MenuForm {
         let Ok(geometry) = Geometry::new(self.size, self.win) else {
             return FormOutcome::Continue;
         };
-        let settings = Settings {
-            x,
-            o,
-            first: self.first,
-            geometry,
-        };
-        if let Some(name) = settings.shared_human_name() {
-            self.problem = Some(format!("Both players are called {name}: change one name."));
-            return FormOutcome::Continue;
+        match Settings::new(x, o, self.first, geometry) {
+            Ok(settings) => FormOutcome::Start(settings),
+            Err(SettingsError::SameName(name)) => {
+                self.problem = Some(format!("Both players are called {name}: change one name."));
+                FormOutcome::Continue
+            }
         }
-        FormOutcome::Start(settings)
     }
 
     pub fn draw(&self, frame: &mut Frame) {

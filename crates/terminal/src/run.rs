@@ -72,7 +72,7 @@ pub fn run_full_screen<R: Recorder + Copy + Sync>(
             },
         };
         let mut game = settings.start_match(computers, recorder);
-        let mut screen = GameScreen::new(settings.geometry, colour);
+        let mut screen = GameScreen::new(settings.geometry(), colour);
         match play(&mut terminal, &mut screen, &mut game)? {
             Ok(Left::Chose(AfterGame::PlayAgain)) => next = Some(settings),
             Ok(Left::Chose(AfterGame::SwapSides)) => next = Some(settings.swapped()),

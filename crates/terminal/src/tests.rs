@@ -402,12 +402,15 @@ fn playing_o_against_an_easy_computer_on_five_by_five_with_four_in_a_row() {
     // Assert
     assert_eq!(
         outcome,
-        FormOutcome::Start(Settings {
-            x: PlayerSpec::Computer(Level::Easy),
-            o: PlayerSpec::Human(Some(name("Zo"))),
-            first: Mark::X,
-            geometry: Geometry::new(5, 4).unwrap(),
-        })
+        FormOutcome::Start(
+            Settings::new(
+                PlayerSpec::Computer(Level::Easy),
+                PlayerSpec::Human(Some(name("Zo"))),
+                Mark::X,
+                Geometry::new(5, 4).unwrap(),
+            )
+            .unwrap()
+        )
     );
 }
 
@@ -446,12 +449,13 @@ fn two_people_with_one_name_are_told_and_the_game_does_not_start() {
 
 #[test]
 fn back_at_the_menu_the_form_is_filled_in_as_the_last_game_was() {
-    let last = Settings {
-        x: PlayerSpec::Computer(Level::Medium),
-        o: PlayerSpec::Human(Some(name("Zoë"))),
-        first: Mark::O,
-        geometry: Geometry::new(6, 4).unwrap(),
-    };
+    let last = Settings::new(
+        PlayerSpec::Computer(Level::Medium),
+        PlayerSpec::Human(Some(name("Zoë"))),
+        Mark::O,
+        Geometry::new(6, 4).unwrap(),
+    )
+    .unwrap();
     let mut form = MenuForm::from_settings(&last);
 
     let outcome = form.on_key(key(KeyCode::Enter));

@@ -8,7 +8,7 @@
 //! knows only the core's types.
 
 use tictactoe_core::domain::{Geometry, Mark};
-use tictactoe_core::play::{Match, Recorder, Seating, Settings};
+use tictactoe_core::play::{Match, Recorder, Seating, Settings, SettingsError};
 use tictactoe_core::players::{ComputerFactory, PlayerSpec};
 
 use super::dto::NewGame;
@@ -30,17 +30,12 @@ impl Setup {
         let size = request.size.unwrap_or(3);
         let geometry =
             Geometry::new(size, request.win.unwrap_or(size)).map_err(|e| bad(e.to_string()))?;
-        let settings = Settings {
-            x,
-            o,
-            first: request.first.map_or(Mark::X, Mark::from),
-            geometry,
-        };
-        if let Some(name) = settings.shared_human_name() {
-            return Err(bad(format!(
+        let first = request.first.map_or(Mark::X, Mark::from);
+        let settings = Settings::new(x, o, first, geometry).map_err(|error| match error {
+            SettingsError::SameName(name) => bad(format!(
                 "both players are called {name}: give them different names"
-            )));
-        }
+            )),
+        })?;
         Ok(Setup {
             settings,
             seating: request.seating.map_or(Seating::Apart, Seating::from),
@@ -62,8 +57,8 @@ impl Setup {
     /// Who plays `mark`.
     pub fn spec(&self, mark: Mark) -> &PlayerSpec {
         match mark {
-            Mark::X => &self.settings.x,
-            Mark::O => &self.settings.o,
+            Mark::X => self.settings.player(Mark::X),
+            Mark::O => self.settings.player(Mark::O),
         }
     }
 
@@ -73,7 +68,7 @@ impl Setup {
     }
 
     pub fn geometry(&self) -> Geometry {
-        self.settings.geometry
+        self.settings.geometry()
     }
 
     /// A new match, started as every front end starts one, seated as asked.
@@ -109,8 +104,8 @@ mod tests {
         let setup = Setup::from_request(request("human", "impossible")).unwrap();
 
         // Assert
-        assert_eq!(setup.settings.geometry, Geometry::classic());
-        assert_eq!(setup.settings.first, Mark::X);
+        assert_eq!(setup.settings.geometry(), Geometry::classic());
+        assert_eq!(setup.settings.first(), Mark::X);
         assert_eq!(setup.seating, Seating::Apart);
     }
 
@@ -158,7 +153,7 @@ mod tests {
         // Assert
         assert!(rematch.is_human(Mark::O));
         assert!(!rematch.is_human(Mark::X));
-        assert_eq!(rematch.settings.geometry, setup.settings.geometry);
+        assert_eq!(rematch.settings.geometry(), setup.settings.geometry());
         assert_eq!(rematch.seating, setup.seating);
     }
 

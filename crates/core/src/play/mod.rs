@@ -11,5 +11,5 @@ pub use analysis::{Analyzer, BoardError, Report, analyze_all};
 pub use game_match::{
     ComputerError, End, Event, Match, Recorder, Recording, Seat, Seating, Unrecorded,
 };
-pub use settings::Settings;
+pub use settings::{Settings, SettingsError};
 pub use simulation::{Tally, simulate};

@@ -1,17 +1,75 @@
+//! The one way to start a game: a [`Settings`] value, checked once when it is made,
+//! and [`Settings::start_match`], which turns it into a [`Match`]. The console's menu,
+//! `tictactoe play`, the full-screen form and the web's `POST /api/games` each build
+//! one and call it; each words the [`SettingsError`] its own way.
+
+use thiserror::Error;
+
 use super::game_match::{Match, Recorder, Seat};
 use crate::domain::{Geometry, Mark, PlayerName};
 use crate::players::{ComputerFactory, PlayerSpec};
 
-/// Everything needed to start a game; "play again" reuses it.
+/// Everything needed to start a game: who plays each side, the board, who moves first.
+/// "Play again" reuses it; a rematch swaps its sides. A `Settings` that exists is valid.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
-    pub x: PlayerSpec,
-    pub o: PlayerSpec,
-    pub first: Mark,
-    pub geometry: Geometry,
+    x: PlayerSpec,
+    o: PlayerSpec,
+    first: Mark,
+    geometry: Geometry,
+}
+
+/// Why two players cannot sit down to a game together.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SettingsError {
+    /// Two people with one name (letter case aside): their results would land on one
+    /// row of the scoreboard.
+    #[error("both players are called {0}")]
+    SameName(PlayerName),
 }
 
 impl Settings {
+    /// Settings for a game between `x` and `o` on `geometry`, `first` to move; refused
+    /// if two people would share a name.
+    pub fn new(
+        x: PlayerSpec,
+        o: PlayerSpec,
+        first: Mark,
+        geometry: Geometry,
+    ) -> Result<Settings, SettingsError> {
+        let (x_name, o_name) = (x.name(Mark::X), o.name(Mark::O));
+        if x.is_human() && o.is_human() && x_name.key() == o_name.key() {
+            return Err(SettingsError::SameName(x_name));
+        }
+        Ok(Settings {
+            x,
+            o,
+            first,
+            geometry,
+        })
+    }
+
+    /// Who plays `mark`.
+    pub fn player(&self, mark: Mark) -> &PlayerSpec {
+        match mark {
+            Mark::X => &self.x,
+            Mark::O => &self.o,
+        }
+    }
+
+    pub fn first(&self) -> Mark {
+        self.first
+    }
+
+    pub fn geometry(&self) -> Geometry {
+        self.geometry
+    }
+
+    /// Whether a person plays either side.
+    pub fn has_human(&self) -> bool {
+        self.x.is_human() || self.o.is_human()
+    }
+
     /// A new match with these settings: people's seats named from their specs, computers
     /// made by `computers` (and hints from its advisor), results offered to `recorder`.
     /// Every front end starts its games here.
@@ -20,14 +78,15 @@ impl Settings {
         computers: &mut dyn ComputerFactory,
         recorder: R,
     ) -> Match<R> {
-        let seats = [(&self.x, Mark::X), (&self.o, Mark::O)].map(|(spec, mark)| match spec {
-            PlayerSpec::Human(_) => Seat::Human(spec.name(mark)),
+        let seats = Mark::ALL.map(|mark| match self.player(mark) {
+            spec @ PlayerSpec::Human(_) => Seat::Human(spec.name(mark)),
             PlayerSpec::Computer(level) => Seat::Computer(computers.computer(*level)),
         });
         Match::new(self.geometry, self.first, seats, recorder).advised_by(computers.advisor())
     }
 
-    /// The same players with sides swapped (X's player plays O), for a rematch.
+    /// The same players with sides swapped (X's player plays O), for a rematch. Still
+    /// valid: two people keep their two names.
     pub fn swapped(&self) -> Settings {
         Settings {
             x: self.o.clone(),
@@ -36,11 +95,54 @@ impl Settings {
             geometry: self.geometry,
         }
     }
+}
 
-    /// The name both players would share, if two humans were given the same one
-    /// (names are compared ignoring case). Their results would land on one row.
-    pub fn shared_human_name(&self) -> Option<PlayerName> {
-        let (x, o) = (self.x.name(Mark::X), self.o.name(Mark::O));
-        (self.x.is_human() && self.o.is_human() && x.key() == o.key()).then_some(x)
+#[cfg(test)]
+mod tests {
+    use rstest::rstest;
+
+    use super::*;
+    use crate::players::Level;
+
+    fn human(name: &str) -> PlayerSpec {
+        PlayerSpec::Human(Some(PlayerName::new(name).unwrap()))
+    }
+
+    fn settings(x: PlayerSpec, o: PlayerSpec) -> Result<Settings, SettingsError> {
+        Settings::new(x, o, Mark::X, Geometry::classic())
+    }
+
+    #[test]
+    fn two_people_with_one_name_in_any_case_cannot_sit_down_together() {
+        let result = settings(human("Ada"), human("ADA"));
+
+        assert_eq!(
+            result,
+            Err(SettingsError::SameName(PlayerName::new("Ada").unwrap()))
+        );
+    }
+
+    #[rstest]
+    #[case::two_names(human("Ada"), human("Bob"))]
+    #[case::two_default_names(PlayerSpec::Human(None), PlayerSpec::Human(None))]
+    #[case::a_person_and_the_computer(human("Ada"), PlayerSpec::Computer(Level::Easy))]
+    #[case::a_computer_against_itself(
+        PlayerSpec::Computer(Level::Easy),
+        PlayerSpec::Computer(Level::Easy)
+    )]
+    fn players_with_two_names_can(#[case] x: PlayerSpec, #[case] o: PlayerSpec) {
+        assert!(settings(x, o).is_ok());
+    }
+
+    #[test]
+    fn swapping_sides_gives_each_player_the_other_mark() {
+        let game = settings(human("Ada"), PlayerSpec::Computer(Level::Easy)).unwrap();
+
+        let rematch = game.swapped();
+
+        assert_eq!(rematch.player(Mark::X), &PlayerSpec::Computer(Level::Easy));
+        assert_eq!(rematch.player(Mark::O), &human("Ada"));
+        assert_eq!(rematch.first(), game.first());
+        assert_eq!(rematch.geometry(), game.geometry());
     }
 }
