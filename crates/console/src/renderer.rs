@@ -128,14 +128,16 @@ impl<W: Write> ConsoleRenderer<W> {
     fn cell(
         &self,
         board: &dyn Board,
-        index: usize,
+        row: usize,
+        col: usize,
         width: usize,
         highlight: &[Position],
-        last: bool,
     ) -> String {
-        let Some(position) = board.geometry().position(index) else {
+        let geometry = board.geometry();
+        let Some(position) = geometry.at(row, col) else {
             return " ".repeat(width);
         };
+        let last = col + 1 == geometry.size();
         let lit = highlight.contains(&position);
         let text = match board.mark_at(position) {
             Some(mark) => mark.to_string(),
@@ -196,7 +198,7 @@ impl<W: Write> GameView for ConsoleRenderer<W> {
                 text.push_str(&format!("{margin}{rule}\n"));
             }
             let cells: Vec<String> = (0..size)
-                .map(|col| self.cell(board, row * size + col, width, highlight, col + 1 == size))
+                .map(|col| self.cell(board, row, col, width, highlight))
                 .collect();
             text.push_str(&format!(
                 "{}  {}\n",

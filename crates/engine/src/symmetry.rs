@@ -128,11 +128,15 @@ fn cell_maps(geometry: Geometry) -> Vec<Vec<usize>> {
     for p in &orders {
         for q in [p.clone(), p.iter().map(|&i| mirror[i]).collect()] {
             for transpose in [false, true] {
-                let map: Vec<usize> = (0..n * n)
+                let map: Vec<usize> = geometry
+                    .positions()
                     .map(|cell| {
-                        let (row, col) = (cell / n, cell % n);
+                        let (row, col) = (geometry.row_of(cell), geometry.col_of(cell));
                         let (row, col) = if transpose { (col, row) } else { (row, col) };
-                        p[row] * n + q[col]
+                        geometry
+                            .at(p[row], q[col])
+                            .expect("rows and columns permuted stay on the board")
+                            .index()
                     })
                     .collect();
                 let keeps_lines = geometry.line_masks().iter().all(|&mask| {

@@ -236,12 +236,11 @@ impl GameScreen {
     }
 
     fn move_cursor(&mut self, rows: isize, columns: isize) {
-        let size = self.geometry.size() as isize;
-        let index = self.cursor.index() as isize;
-        let (row, column) = (index / size, index % size);
-        let row = (row + rows).clamp(0, size - 1);
-        let column = (column + columns).clamp(0, size - 1);
-        if let Some(cell) = self.geometry.position((row * size + column) as usize) {
+        let last = self.geometry.size() as isize - 1;
+        let row = self.geometry.row_of(self.cursor) as isize + rows;
+        let column = self.geometry.col_of(self.cursor) as isize + columns;
+        let (row, column) = (row.clamp(0, last), column.clamp(0, last));
+        if let Some(cell) = self.geometry.at(row as usize, column as usize) {
             self.cursor = cell;
         }
     }
@@ -264,10 +263,7 @@ impl GameScreen {
             return None;
         }
         let (column, row) = ((dx / (CELL_WIDTH + 1)) as usize, (dy / 2) as usize);
-        let size = self.geometry.size();
-        (column < size && row < size)
-            .then(|| self.geometry.position(row * size + column))
-            .flatten()
+        self.geometry.at(row, column)
     }
 
     /// Draws the whole screen. `thinking` is how long the computer has been thinking,
@@ -404,7 +400,7 @@ impl GameScreen {
                 if column > 0 {
                     spans.push(Span::styled("│", self.dim()));
                 }
-                let Some(cell) = self.geometry.position(row * size + column) else {
+                let Some(cell) = self.geometry.at(row, column) else {
                     continue;
                 };
                 let mark = board.mark_at(cell);

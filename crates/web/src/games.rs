@@ -425,7 +425,7 @@ fn cell_on(geometry: Geometry, cell: u64) -> Result<Position, ApiError> {
         .and_then(|number| number.checked_sub(1))
         .and_then(|index| geometry.position(index))
         .ok_or_else(|| {
-            let cells = geometry.size() * geometry.size();
+            let cells = geometry.cell_count();
             ApiError::BadRequest(format!(
                 "cell {cell} is not on this board: choose 1 to {cells}"
             ))
