@@ -4,7 +4,7 @@
 //! `api` turns HTTP into calls here; no rule of the game is decided in either.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
@@ -16,6 +16,7 @@ use tictactoe_core::players::ComputerFactory;
 use super::dto::{CreatedJson, GameJson, HintJson, NewGame, SeatJson, seat_key};
 use super::error::ApiError;
 use super::group_commit::{GroupCommit, Ticket};
+use super::locks::lock;
 use super::registry::{Full, Registry};
 use super::service::GameService;
 use super::setup::Setup;
@@ -206,10 +207,7 @@ impl Games {
     /// Makes the match and holds it, or says the server is full.
     fn open(&self, setup: Setup, tokens: [Option<Token>; 2]) -> Result<Arc<Table>, ApiError> {
         let game = {
-            let mut computers = self
-                .computers
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner);
+            let mut computers = lock(&self.computers);
             setup.start(computers.as_mut(), Queued)
         };
         let table = Arc::new(Table::new(GameId::random(), setup, tokens, game));

@@ -31,6 +31,7 @@ mod error;
 mod events;
 mod games;
 mod group_commit;
+mod locks;
 mod registry;
 mod server;
 mod service;

@@ -9,9 +9,10 @@
 //! a crowd knocking at a full server costs it little.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use super::locks::lock;
 use super::table::Table;
 
 /// How long a full server whose look freed nothing refuses new games without looking.
@@ -141,7 +142,7 @@ impl<T: Held> Registry<T> {
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner<T>> {
-        self.held.lock().unwrap_or_else(PoisonError::into_inner)
+        lock(&self.held)
     }
 }
 

@@ -1,7 +1,7 @@
 //! One game held by the server: the match, who holds which seat, and the latest view of
 //! it that every client (and the event stream) reads.
 
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
@@ -10,6 +10,7 @@ use tictactoe_core::domain::{FinishedGame, Mark};
 use tictactoe_core::play::{Match, Recorder, Recording};
 
 use super::dto::GameJson;
+use super::locks::lock;
 use super::setup::Setup;
 use super::token::{GameId, Token};
 
@@ -126,10 +127,4 @@ impl Table {
     pub fn idle_for(&self, now: Instant) -> Duration {
         now.saturating_duration_since(*lock(&self.touched))
     }
-}
-
-/// A lock whose holder panicked still guards consistent data here: every change to a
-/// match is one call that either happened or did not.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
