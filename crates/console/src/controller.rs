@@ -2,7 +2,7 @@
 //! the request, show the answer; the match holds the rules and the state.
 
 use crate::human::{HumanPlayer, Request};
-use crate::ports::{Dialogue, GameView, InputHandler, Notice, Problem, Reports};
+use crate::ports::{InputHandler, Notice, Problem, Renderer};
 use tictactoe_core::domain::{FinishedGame, GameState, Mark};
 use tictactoe_core::play::{ComputerError, End, Event, Match, Recorder, Recording, Seat};
 use tictactoe_core::ports::StoreError;
@@ -28,7 +28,7 @@ pub struct GameController<'a, R, I> {
 
 impl<'a, R, I> GameController<'a, R, I>
 where
-    R: GameView + Dialogue + Reports,
+    R: Renderer,
     I: InputHandler,
 {
     pub fn new(renderer: &'a R, input: &'a I) -> Self {

@@ -18,6 +18,8 @@ pub mod words;
 pub use controller::{GameController, GameEnd};
 pub use human::{Command, HumanPlayer, Request};
 pub use input::{ConsoleInput, discard_terminal_input};
-pub use ports::{Dialogue, GameView, Input, InputHandler, Notice, Problem, Prompt, Reports};
+pub use ports::{
+    Dialogue, GameView, Input, InputHandler, Notice, Problem, Prompt, Renderer, Reports,
+};
 pub use renderer::ConsoleRenderer;
 pub use session::{Session, SessionEnd};

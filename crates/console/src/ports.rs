@@ -127,6 +127,14 @@ pub trait Reports {
     fn show_scoreboard(&self, scoreboard: &Scoreboard);
 }
 
+/// The design card's `Renderer`: everything the console shows, for the parts that show
+/// all of it (the game loop and the menus). Anything that is a [`GameView`], a
+/// [`Dialogue`] and a [`Reports`] is a `Renderer`; a part that needs less asks for less
+/// (a [`HumanPlayer`](crate::HumanPlayer) only talks, `scores` only reports).
+pub trait Renderer: GameView + Dialogue + Reports {}
+
+impl<T: GameView + Dialogue + Reports> Renderer for T {}
+
 /// One answer from a person.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Input {

@@ -5,7 +5,7 @@ use tictactoe_core::ports::ScoreStore;
 
 use crate::controller::{GameController, GameEnd};
 use crate::menu::{self, AfterGame, Mode, Reply};
-use crate::ports::{Dialogue, GameView, Input, InputHandler, Notice, Problem, Prompt, Reports};
+use crate::ports::{Input, InputHandler, Notice, Problem, Prompt, Renderer};
 
 /// Why a session ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,7 +29,7 @@ impl<'a, R, I, S, F> Session<'a, R, I, S, F>
 where
     // The menus themselves use the view (welcome, goodbye) and the dialogue; the reports
     // are for the games they start.
-    R: GameView + Dialogue + Reports,
+    R: Renderer,
     I: InputHandler,
     S: ScoreStore + Sync,
     F: ComputerFactory,
