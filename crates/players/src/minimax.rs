@@ -5,7 +5,9 @@ use rand::Rng;
 use rand::seq::IndexedRandom;
 
 use super::solvers::{SharedSolvers, SolverHandle};
-use tictactoe_core::domain::{Analysis, Board, GameState, Mark, PlayerName, Position, Verdict};
+use tictactoe_core::domain::{
+    Analysis, Board, GameState, Geometry, Mark, PlayerName, Position, Verdict,
+};
 use tictactoe_core::players::{Advisor, Level, MoveChooser, Player, PlayerSpec};
 use tictactoe_engine::{Clock, Deadline, Estimator, Lookahead, Solver, SystemClock};
 
@@ -25,8 +27,13 @@ pub struct MinimaxAI<R> {
     rng: R,
     /// The last position advised on and the advice, so `choose_move` after `advise`
     /// agrees and neither thinks twice.
-    last: Option<((u64, u64, Mark), Analysis)>,
+    last: Option<(PositionKey, Analysis)>,
 }
+
+/// Everything an answer depends on: the board's shape, where each side's marks stand and
+/// who is to move. The shape belongs in it: the empty 3 x 3 board and the empty 4 x 4
+/// board have the same (no) marks and different answers.
+type PositionKey = (Geometry, u64, u64, Mark);
 
 enum Search {
     Lookahead {
@@ -125,7 +132,12 @@ impl<R: Rng> MinimaxAI<R> {
     /// The analysis of this position, thought out once and then remembered, so that
     /// `choose_move` after `advise` agrees and neither thinks twice.
     fn advice(&mut self, board: &dyn Board, to_move: Mark) -> Option<&Analysis> {
-        let key = (board.bits(Mark::X), board.bits(Mark::O), to_move);
+        let key = (
+            board.geometry(),
+            board.bits(Mark::X),
+            board.bits(Mark::O),
+            to_move,
+        );
         if !matches!(&self.last, Some((last_key, _)) if *last_key == key) {
             let analysis = self.think(board, to_move)?;
             self.last = Some((key, analysis));
@@ -225,7 +237,7 @@ mod tests {
     use rand::rngs::StdRng;
 
     use super::*;
-    use tictactoe_core::domain::{BitBoard, Game, Geometry, fill_from_layout};
+    use tictactoe_core::domain::{BitBoard, Game, fill_from_layout};
     use tictactoe_engine::MockClock;
 
     /// A clock that reads 0 once (when the deadline is set) and then `later` forever:
@@ -426,22 +438,56 @@ mod tests {
         );
     }
 
+    /// Impossible on a clock that never moves, so it always thinks to the end.
+    fn impossible_never_hurried() -> MinimaxAI<StdRng> {
+        let mut clock = MockClock::new();
+        clock.expect_now().return_const(Duration::ZERO);
+        hurried(clock)
+    }
+
     #[rstest::rstest]
-    #[case::medium(MinimaxAI::medium(StdRng::seed_from_u64(0)))]
-    #[case::impossible(MinimaxAI::impossible(StdRng::seed_from_u64(0)))]
-    fn after_one_board_shape_it_thinks_about_the_next_on_its_own_terms(
-        #[case] mut ai: MinimaxAI<StdRng>,
+    #[case::easy(|| MinimaxAI::easy(StdRng::seed_from_u64(0)))]
+    #[case::medium(|| MinimaxAI::medium(StdRng::seed_from_u64(0)))]
+    #[case::impossible(impossible_never_hurried)]
+    fn after_a_position_on_one_shape_it_answers_the_same_marks_on_another_as_a_fresh_player(
+        #[case] level: fn() -> MinimaxAI<StdRng>,
     ) {
-        // Arrange: it has thought about a 3 x 3 position, so it holds a 3 x 3 engine.
-        ai.advise(&board(3, 3, "........."), Mark::X);
-        // On 4 x 4, X (to move) has 13-14-15 on the bottom row and wins with 16.
-        let larger = board(4, 4, "o.../o.../o.../xxx.");
+        // Arrange: the same marks (X on cells 1 and 2, O on cells 4 and 5) on two
+        // shapes. On 3 x 3 X wins at once with cell 3; on 4 x 4 with four in a row
+        // cell 3 wins nothing (O holds 4, the end of that row).
+        let smaller = board(3, 3, "xx./oo./...");
+        let larger = board(4, 4, "xx.o/o.../..../....");
+        // Only the shape tells the two positions apart: that is what is tested.
+        assert_eq!(smaller.bits(Mark::X), larger.bits(Mark::X));
+        assert_eq!(smaller.bits(Mark::O), larger.bits(Mark::O));
+        let mut ai = level();
+        ai.advise(&smaller, Mark::X);
 
         // Act
-        let advice = ai.advise(&larger, Mark::X).unwrap();
+        let advice = ai.advise(&larger, Mark::X);
 
-        // Assert: a 3 x 3 engine would not even know cell 16.
-        assert_eq!(numbers(&advice.best_moves), [16]);
+        // Assert: neither the 3 x 3 answer nor a 3 x 3 engine's (which knows no 4 x 4
+        // board and answers nothing), but what a player new to both would say.
+        assert_eq!(advice, level().advise(&larger, Mark::X));
+    }
+
+    #[test]
+    fn one_player_asked_about_two_board_shapes_answers_each_for_its_own_shape() {
+        // Arrange: the empty 3 x 3 board (a draw) and the empty 4 x 4 board with three
+        // in a row (a win for X) hold the same marks, none; only their shapes differ.
+        // The clock never moves, so both are solved to the end.
+        let mut clock = MockClock::new();
+        clock.expect_now().return_const(Duration::ZERO);
+        let mut ai = hurried(clock);
+        let larger = board(4, 3, "................");
+        let truth = Solver::new(larger.geometry()).analyze(&larger, Mark::X);
+        ai.advise(&board(3, 3, "........."), Mark::X);
+
+        // Act
+        let advice = ai.advise(&larger, Mark::X);
+
+        // Assert: the answer a solver made for (4,4,3) alone gives.
+        assert_eq!(advice, truth);
     }
 
     #[test]
