@@ -21,9 +21,15 @@ use tictactoe_engine::{Clock, Deadline, Estimator, Lookahead, Solver, SystemCloc
 /// Among equally good moves it picks one at random with the injected RNG, so games vary
 /// but a seeded RNG replays them exactly. Everything it holds is `Send`, so a server can
 /// keep it between requests.
+///
+/// As an [`Advisor`] only Impossible says what perfect play makes of a position, and it
+/// is the one the hints come from (`StandardComputers::advisor`). Easy and Medium
+/// answer with what their lookahead sees: the moves they would play, marked neither
+/// `exact` nor `moves_proven`, with no verdict of their own (always `Draw`, the board's
+/// empty cells as its length).
 pub struct MinimaxAI<R> {
     level: Level,
-    search: Search,
+    thinking: Thinking,
     rng: R,
     /// The last position advised on and the advice, so `choose_move` after `advise`
     /// agrees and neither thinks twice.
@@ -35,21 +41,31 @@ pub struct MinimaxAI<R> {
 /// board have the same (no) marks and different answers.
 type PositionKey = (Geometry, u64, u64, Mark);
 
-enum Search {
-    Lookahead {
-        depth: u32,
-        engine: Option<Lookahead>,
-    },
-    /// The exact solver comes from `solvers`, shared with every other Impossible player
-    /// handed the same pool; the estimator is this player's own. Both are fetched on
-    /// first use, for the board they are asked about.
-    Exact {
-        solvers: SharedSolvers,
-        solver: Option<SolverHandle>,
-        estimator: Option<Box<Estimator>>,
-        budget: Duration,
-        clock: Arc<dyn Clock>,
-    },
+/// How a level thinks. The two ways share nothing but the form of their answer.
+enum Thinking {
+    /// Easy and Medium: a few moves ahead and blind beyond.
+    Lookahead(Shallow),
+    /// Impossible: proofs, and the best estimate when time runs out first.
+    Perfect(Perfect),
+}
+
+/// A lookahead `depth` moves deep. Its engine is made on first use, for the board it is
+/// asked about.
+struct Shallow {
+    depth: u32,
+    engine: Option<Lookahead>,
+}
+
+/// Perfect play within a budget of time on a clock. The exact solver comes from
+/// `solvers`, shared with every other Impossible player handed the same pool; the
+/// estimator is this player's own. Both are fetched on first use, for the board they
+/// are asked about.
+struct Perfect {
+    solvers: SharedSolvers,
+    solver: Option<SolverHandle>,
+    estimator: Option<Box<Estimator>>,
+    budget: Duration,
+    clock: Arc<dyn Clock>,
 }
 
 impl<R: Rng> MinimaxAI<R> {
@@ -57,66 +73,63 @@ impl<R: Rng> MinimaxAI<R> {
     pub const DEFAULT_BUDGET: Duration = Duration::from_millis(1000);
 
     pub fn easy(rng: R) -> Self {
-        Self::lookahead(Level::Easy, 1, rng)
+        Self::looking_ahead(Level::Easy, 1, rng)
     }
 
     pub fn medium(rng: R) -> Self {
-        Self::lookahead(Level::Medium, 2, rng)
+        Self::looking_ahead(Level::Medium, 2, rng)
     }
 
     /// Impossible, with a solver of its own (see [`sharing`](Self::sharing)).
     pub fn impossible(rng: R) -> Self {
-        let search = Search::Exact {
+        let perfect = Perfect {
             solvers: SharedSolvers::new(),
             solver: None,
             estimator: None,
             budget: Self::DEFAULT_BUDGET,
             clock: Arc::new(SystemClock::new()),
         };
-        Self::with_search(Level::Impossible, search, rng)
+        Self::thinking(Level::Impossible, Thinking::Perfect(perfect), rng)
     }
 
     /// Impossible takes its solver from `pool`, sharing the table with every other player
     /// that does (other levels have no solver).
     pub fn sharing(mut self, pool: &SharedSolvers) -> Self {
-        if let Search::Exact {
-            solvers, solver, ..
-        } = &mut self.search
-        {
-            *solvers = pool.clone();
-            *solver = None;
+        if let Thinking::Perfect(perfect) = &mut self.thinking {
+            perfect.solvers = pool.clone();
+            perfect.solver = None;
         }
         self
     }
 
     /// Sets how long Impossible may think per move (other levels do not need time).
     pub fn thinking_for(mut self, limit: Duration) -> Self {
-        if let Search::Exact { budget, .. } = &mut self.search {
-            *budget = limit;
+        if let Thinking::Perfect(perfect) = &mut self.thinking {
+            perfect.budget = limit;
         }
         self
     }
 
     /// Sets the clock Impossible keeps time by.
-    pub fn timed_by(mut self, new_clock: Arc<dyn Clock>) -> Self {
-        if let Search::Exact { clock, .. } = &mut self.search {
-            *clock = new_clock;
+    pub fn timed_by(mut self, clock: Arc<dyn Clock>) -> Self {
+        if let Thinking::Perfect(perfect) = &mut self.thinking {
+            perfect.clock = clock;
         }
         self
     }
 
-    fn lookahead(level: Level, depth: u32, rng: R) -> Self {
-        let search = Search::Lookahead {
+    fn looking_ahead(level: Level, depth: u32, rng: R) -> Self {
+        let shallow = Shallow {
             depth,
             engine: None,
         };
-        Self::with_search(level, search, rng)
+        Self::thinking(level, Thinking::Lookahead(shallow), rng)
     }
 
-    fn with_search(level: Level, search: Search, rng: R) -> Self {
+    fn thinking(level: Level, thinking: Thinking, rng: R) -> Self {
         MinimaxAI {
             level,
-            search,
+            thinking,
             rng,
             last: None,
         }
@@ -139,57 +152,61 @@ impl<R: Rng> MinimaxAI<R> {
             to_move,
         );
         if !matches!(&self.last, Some((last_key, _)) if *last_key == key) {
-            let analysis = self.think(board, to_move)?;
+            let analysis = match &mut self.thinking {
+                Thinking::Lookahead(shallow) => shallow.analyze(board, to_move),
+                Thinking::Perfect(perfect) => perfect.analyze(board, to_move),
+            }?;
             self.last = Some((key, analysis));
         }
         self.last.as_ref().map(|(_, analysis)| analysis)
     }
+}
 
-    fn think(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis> {
+impl Shallow {
+    /// The moves the lookahead rates best, as an analysis that claims nothing else.
+    fn analyze(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis> {
         let geometry = board.geometry();
-        match &mut self.search {
-            Search::Lookahead { depth, engine } => {
-                let engine = match engine {
-                    Some(engine) if engine.geometry() == geometry => engine,
-                    _ => engine.insert(Lookahead::new(geometry, *depth)),
-                };
-                let best_moves = engine.best_moves(board, to_move);
-                (!best_moves.is_empty()).then(|| Analysis {
-                    verdict: Verdict::Draw,
-                    plies: board.empty_cells().len(),
-                    best_moves,
-                    exact: false,
-                    moves_proven: false,
-                })
-            }
-            Search::Exact {
-                solvers,
-                solver,
-                estimator,
-                budget,
-                clock,
-            } => {
-                let deadline = Deadline::after(clock.as_ref(), *budget);
-                let solver = match solver {
-                    Some(solver) if solver.geometry() == geometry => solver,
-                    _ => solver.insert(solvers.for_shape(geometry)),
-                };
-                // Most of the time goes to proving; what is left, to the best guess.
-                let proven = solver.lock().analyze_by(board, to_move, deadline.part(0.8));
-                if proven.is_some() {
-                    return proven;
-                }
-                let estimator = match estimator {
-                    Some(estimator) if estimator.geometry() == geometry => estimator,
-                    _ => estimator.insert(Box::new(Estimator::new(geometry))),
-                };
-                estimator.estimate(board, to_move, deadline)
-            }
+        let engine = match &mut self.engine {
+            Some(engine) if engine.geometry() == geometry => engine,
+            engine => engine.insert(Lookahead::new(geometry, self.depth)),
+        };
+        let best_moves = engine.best_moves(board, to_move);
+        (!best_moves.is_empty()).then(|| Analysis {
+            verdict: Verdict::Draw,
+            plies: board.empty_cells().len(),
+            best_moves,
+            exact: false,
+            moves_proven: false,
+        })
+    }
+}
+
+impl Perfect {
+    /// Proven if the solver finishes within most of the budget; else the estimator's
+    /// best in what is left.
+    fn analyze(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis> {
+        let geometry = board.geometry();
+        let deadline = Deadline::after(self.clock.as_ref(), self.budget);
+        let solver = match &mut self.solver {
+            Some(solver) if solver.geometry() == geometry => solver,
+            solver => solver.insert(self.solvers.for_shape(geometry)),
+        };
+        // Most of the time goes to proving; what is left, to the best guess.
+        let proven = solver.lock().analyze_by(board, to_move, deadline.part(0.8));
+        if proven.is_some() {
+            return proven;
         }
+        let estimator = match &mut self.estimator {
+            Some(estimator) if estimator.geometry() == geometry => estimator,
+            estimator => estimator.insert(Box::new(Estimator::new(geometry))),
+        };
+        estimator.estimate(board, to_move, deadline)
     }
 }
 
 impl<R: Rng + Send> Advisor for MinimaxAI<R> {
+    /// Impossible's is the perfect-play analysis hints are made of; Easy's and Medium's
+    /// only their lookahead's moves (see [`MinimaxAI`]).
     fn advise(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis> {
         self.advice(board, to_move).cloned()
     }
@@ -206,9 +223,9 @@ impl<R: Rng + Send> MoveChooser for MinimaxAI<R> {
     /// which its opening book answers every reply (on (7,7,5): it opens in the centre).
     fn choose_move(&mut self, game: &dyn GameState) -> Option<Position> {
         self.advice(game.board(), game.to_move());
-        let followed = match &self.search {
-            Search::Exact { .. } => Solver::book_follows(game.board(), game.to_move()),
-            Search::Lookahead { .. } => Vec::new(),
+        let followed = match &self.thinking {
+            Thinking::Perfect(_) => Solver::book_follows(game.board(), game.to_move()),
+            Thinking::Lookahead(_) => Vec::new(),
         };
         // Borrow the remembered best moves and the RNG side by side: no copy per move.
         let MinimaxAI { last, rng, .. } = self;
