@@ -248,37 +248,42 @@ impl<R: Rng + Send> MoveChooser for MinimaxAI<R> {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::{AtomicU32, Ordering};
-
     use rand::SeedableRng;
     use rand::rngs::StdRng;
 
     use super::*;
-    use tictactoe_core::domain::{BitBoard, Game, fill_from_layout};
+    use crate::test_support::{board, numbers};
+    use tictactoe_core::domain::{BitBoard, Game};
     use tictactoe_engine::MockClock;
 
-    /// A clock that reads 0 once (when the deadline is set) and then `later` forever:
-    /// as if the whole budget were gone before the first position was searched.
-    fn time_runs_out_at_once(later: Duration) -> MockClock {
+    /// A stub, not a mock: a clock that reads 0 once (when the deadline is set) and an
+    /// hour later ever after, however often it is read: as if the whole budget were
+    /// gone before the first position was searched.
+    fn time_runs_out_at_once() -> MockClock {
+        let mut first = true;
         let mut clock = MockClock::new();
-        let reads = AtomicU32::new(0);
         clock.expect_now().returning(move || {
-            if reads.fetch_add(1, Ordering::Relaxed) == 0 {
+            if std::mem::take(&mut first) {
                 Duration::ZERO
             } else {
-                later
+                Duration::from_secs(3600)
             }
         });
         clock
     }
 
-    /// A clock that stands still, and counts how often it is read in `reads`.
-    fn counting_clock(reads: Arc<AtomicU32>) -> MockClock {
+    /// A mock: it must be read at least once before it is dropped (Impossible reads the
+    /// clock to set a deadline whenever it thinks), and it stands at 0.
+    fn clock_that_must_be_read() -> MockClock {
         let mut clock = MockClock::new();
-        clock.expect_now().returning(move || {
-            reads.fetch_add(1, Ordering::Relaxed);
-            Duration::ZERO
-        });
+        clock.expect_now().times(1..).return_const(Duration::ZERO);
+        clock
+    }
+
+    /// A mock: it must not be read at all, so a player that thinks fails the test.
+    fn clock_that_must_not_be_read() -> MockClock {
+        let mut clock = MockClock::new();
+        clock.expect_now().never();
         clock
     }
 
@@ -288,12 +293,9 @@ mod tests {
             .timed_by(Arc::new(clock))
     }
 
-    fn board(size: usize, win: usize, layout: &str) -> BitBoard {
-        fill_from_layout(BitBoard::new(Geometry::new(size, win).unwrap()), layout).unwrap()
-    }
-
-    fn numbers(cells: &[Position]) -> Vec<usize> {
-        cells.iter().map(|p| p.number()).collect()
+    /// Impossible on a stub clock that never moves, so it always thinks to the end.
+    fn impossible_never_hurried() -> MinimaxAI<StdRng> {
+        hurried(MockClock::stuck_at(Duration::ZERO))
     }
 
     #[test]
@@ -302,7 +304,7 @@ mod tests {
         let mut layout = String::from("xxx....");
         layout.push_str("ooo....");
         layout.push_str(&".".repeat(35));
-        let mut ai = hurried(time_runs_out_at_once(Duration::from_secs(60)));
+        let mut ai = hurried(time_runs_out_at_once());
 
         let advice = ai.advise(&board(7, 4, &layout), Mark::X).unwrap();
 
@@ -317,7 +319,7 @@ mod tests {
         layout.push_str("ooo....");
         layout.push_str("x......");
         layout.push_str(&".".repeat(28));
-        let mut ai = hurried(time_runs_out_at_once(Duration::from_secs(60)));
+        let mut ai = hurried(time_runs_out_at_once());
 
         let advice = ai.advise(&board(7, 4, &layout), Mark::X).unwrap();
 
@@ -349,7 +351,7 @@ mod tests {
     fn out_of_time_on_7x7_with_five_in_a_row_x_plays_a_proven_second_move_after_the_centre() {
         // X in the centre, O on 1: the book's second move (src/engine/book/7x7x5.txt).
         let layout = format!("o{}x{}", ".".repeat(23), ".".repeat(24));
-        let mut ai = hurried(time_runs_out_at_once(Duration::from_secs(60)));
+        let mut ai = hurried(time_runs_out_at_once());
 
         let advice = ai.advise(&board(7, 5, &layout), Mark::X).unwrap();
 
@@ -366,7 +368,7 @@ mod tests {
         // written (src/engine/book/7x7x5.txt), is 18.
         let mut layout = ".".repeat(49);
         layout.replace_range(24..25, "x");
-        let mut ai = hurried(time_runs_out_at_once(Duration::from_secs(60)));
+        let mut ai = hurried(time_runs_out_at_once());
 
         let advice = ai.advise(&board(7, 5, &layout), Mark::O).unwrap();
 
@@ -376,10 +378,9 @@ mod tests {
 
     #[test]
     fn with_time_to_spare_a_small_board_is_proven() {
-        let mut clock = MockClock::new();
-        clock.expect_now().return_const(Duration::ZERO);
+        let mut ai = impossible_never_hurried();
 
-        let advice = hurried(clock)
+        let advice = ai
             .advise(&board(4, 4, "................"), Mark::X)
             .unwrap();
 
@@ -388,78 +389,60 @@ mod tests {
     }
 
     #[test]
-    fn a_long_search_looks_at_the_clock_while_it_thinks() {
-        // 7 x 7 with five in a row, X in one corner and O in the other (a position the
-        // opening book does not hold): it cannot be proven in a few thousand
-        // positions, so the clock must be read during the search, not only before and
-        // after.
-        let reads = Arc::new(AtomicU32::new(0));
-        let counter = Arc::clone(&reads);
+    fn a_long_search_looks_at_the_clock_while_it_thinks_and_stops_in_time() {
+        // Arrange: 7 x 7 with five in a row, X in one corner and O in the other (a
+        // position the opening book does not hold): it cannot be proven in a few
+        // thousand positions. The clock is a mock: every read moves time on by 5 ms
+        // and the budget is 100 ms, so the reads count the time spent. More than 10
+        // reads: the search looks at the clock while it thinks, not only before and
+        // after; at most 22: it stops within 10% of its budget.
+        let mut elapsed = Duration::ZERO;
         let mut clock = MockClock::new();
-        clock.expect_now().returning(move || {
-            // Every read moves time on by 5 ms; the budget is 100 ms.
-            Duration::from_millis(5 * u64::from(counter.fetch_add(1, Ordering::Relaxed) + 1))
+        clock.expect_now().times(11..=22).returning(move || {
+            elapsed += Duration::from_millis(5);
+            elapsed
         });
-
         let corners = format!("x{}o", ".".repeat(47));
 
+        // Act
         let advice = hurried(clock).advise(&board(7, 5, &corners), Mark::X);
 
+        // Assert: a best guess (and, as the mock checks when dropped, 11 to 22 reads).
         assert!(advice.is_some_and(|a| !a.exact && !a.best_moves.is_empty()));
-        // Each read is 5 ms, so the reads count the time spent: the search must use
-        // its time, and stop within 10% of the 100 ms budget.
-        let reads = reads.load(Ordering::Relaxed);
-        assert!(reads > 10, "read {reads} times");
-        assert!(
-            reads <= 22,
-            "kept searching after the deadline: {} ms",
-            5 * reads
-        );
     }
 
     #[test]
     fn asking_twice_about_one_position_thinks_once() {
-        // Arrange: every time Impossible thinks, it starts by setting a deadline, which
-        // reads the clock. So a second question that reads it thought again.
-        let reads = Arc::new(AtomicU32::new(0));
-        let mut ai = hurried(counting_clock(Arc::clone(&reads)));
+        // Arrange: every time Impossible thinks, it sets a deadline, which reads the
+        // clock. The first answer must read it; then the clock is swapped for one that
+        // must not be read (the first mock checks its reads as it is dropped).
         let position = board(3, 3, "x../.o./...");
+        let mut ai = hurried(clock_that_must_be_read());
         let first = ai.advise(&position, Mark::X);
-        let reads_for_the_first = reads.load(Ordering::Relaxed);
+        let mut ai = ai.timed_by(Arc::new(clock_that_must_not_be_read()));
 
         // Act
         let second = ai.advise(&position, Mark::X);
 
-        // Assert
-        assert!(reads_for_the_first > 0, "thinking reads the clock");
-        assert_eq!(reads.load(Ordering::Relaxed), reads_for_the_first);
+        // Assert: the same answer, and no second thought (no read of the clock).
         assert_eq!(first, second);
     }
 
     #[test]
-    fn the_move_it_plays_is_one_of_the_moves_it_advised() {
-        let reads = Arc::new(AtomicU32::new(0));
-        let mut ai = hurried(counting_clock(Arc::clone(&reads)));
+    fn the_move_it_plays_is_one_of_the_moves_it_advised_without_thinking_again() {
+        // Arrange: X to move wins at once with cell 3. Advice first, on a clock that must
+        // be read; then a clock that must not be.
         let game = Game::from_board(board(3, 3, "xx./oo./..."), Mark::X).unwrap();
+        let mut ai = hurried(clock_that_must_be_read());
         let advice = ai.advise(game.board(), Mark::X).unwrap();
-        let reads_for_the_advice = reads.load(Ordering::Relaxed);
+        let mut ai = ai.timed_by(Arc::new(clock_that_must_not_be_read()));
 
+        // Act
         let played = ai.choose_move(&game);
 
-        assert_eq!(played.map(|p| p.number()), Some(3));
+        // Assert
         assert_eq!(numbers(&advice.best_moves), [3]);
-        assert_eq!(
-            reads.load(Ordering::Relaxed),
-            reads_for_the_advice,
-            "no second thought"
-        );
-    }
-
-    /// Impossible on a clock that never moves, so it always thinks to the end.
-    fn impossible_never_hurried() -> MinimaxAI<StdRng> {
-        let mut clock = MockClock::new();
-        clock.expect_now().return_const(Duration::ZERO);
-        hurried(clock)
+        assert_eq!(played.map(|p| p.number()), Some(3));
     }
 
     #[rstest::rstest]
@@ -493,9 +476,7 @@ mod tests {
         // Arrange: the empty 3 x 3 board (a draw) and the empty 4 x 4 board with three
         // in a row (a win for X) hold the same marks, none; only their shapes differ.
         // The clock never moves, so both are solved to the end.
-        let mut clock = MockClock::new();
-        clock.expect_now().return_const(Duration::ZERO);
-        let mut ai = hurried(clock);
+        let mut ai = impossible_never_hurried();
         let larger = board(4, 3, "................");
         let truth = Solver::new(larger.geometry()).analyze(&larger, Mark::X);
         ai.advise(&board(3, 3, "........."), Mark::X);
