@@ -330,6 +330,29 @@ mod tests {
         );
     }
 
+    #[test]
+    fn out_of_time_on_one_large_board_and_then_another_it_still_answers_the_second() {
+        // Arrange: a stub clock an hour on at every read, so every deadline has passed
+        // when it is first looked at and every answer is the estimator's. It has
+        // estimated a 7 x 7 position; on 6 x 6, four in a row, X (to move) has 1-2-3 on
+        // the top row and wins with cell 4.
+        let mut now = Duration::ZERO;
+        let mut clock = MockClock::new();
+        clock.expect_now().returning(move || {
+            now += Duration::from_secs(3600);
+            now
+        });
+        let mut ai = hurried(clock);
+        ai.advise(&board(7, 4, &format!("x{}o", ".".repeat(47))), Mark::X);
+        let layout = format!("xxx...ooo...{}", ".".repeat(24));
+
+        // Act
+        let advice = ai.advise(&board(6, 4, &layout), Mark::X);
+
+        // Assert: a 7 x 7 estimator would know no 6 x 6 board and answer nothing.
+        assert_eq!(advice.map(|a| numbers(&a.best_moves)), Some(vec![4]));
+    }
+
     #[rstest::rstest]
     fn on_7x7_with_five_in_a_row_x_opens_in_the_centre_where_its_book_answers_every_reply(
         #[values(0, 1, 2, 3)] seed: u64,
