@@ -333,9 +333,10 @@ mod tests {
     #[test]
     fn out_of_time_on_one_large_board_and_then_another_it_still_answers_the_second() {
         // Arrange: a stub clock an hour on at every read, so every deadline has passed
-        // when it is first looked at and every answer is the estimator's. It has
-        // estimated a 7 x 7 position; on 6 x 6, four in a row, X (to move) has 1-2-3 on
-        // the top row and wins with cell 4.
+        // when it is first looked at, and a position the solver cannot settle at once
+        // is left to the estimator. It has estimated a 7 x 7 position (four in a row, O
+        // threatens cell 11); on 6 x 6, four in a row, O holds 7-8-9 and X must block
+        // at cell 10.
         let mut now = Duration::ZERO;
         let mut clock = MockClock::new();
         clock.expect_now().returning(move || {
@@ -343,14 +344,15 @@ mod tests {
             now
         });
         let mut ai = hurried(clock);
-        ai.advise(&board(7, 4, &format!("x{}o", ".".repeat(47))), Mark::X);
-        let layout = format!("xxx...ooo...{}", ".".repeat(24));
+        let first = format!("x...x..ooo....x......{}", ".".repeat(28));
+        ai.advise(&board(7, 4, &first), Mark::X);
+        let second = format!("x...x.ooo...x.....{}", ".".repeat(18));
 
         // Act
-        let advice = ai.advise(&board(6, 4, &layout), Mark::X);
+        let advice = ai.advise(&board(6, 4, &second), Mark::X);
 
         // Assert: a 7 x 7 estimator would know no 6 x 6 board and answer nothing.
-        assert_eq!(advice.map(|a| numbers(&a.best_moves)), Some(vec![4]));
+        assert_eq!(advice.map(|a| numbers(&a.best_moves)), Some(vec![10]));
     }
 
     #[rstest::rstest]
@@ -472,14 +474,15 @@ mod tests {
     #[case::easy(|| MinimaxAI::easy(StdRng::seed_from_u64(0)))]
     #[case::medium(|| MinimaxAI::medium(StdRng::seed_from_u64(0)))]
     #[case::impossible(impossible_never_hurried)]
-    fn after_a_position_on_one_shape_it_answers_the_same_marks_on_another_as_a_fresh_player(
+    fn after_a_position_on_one_shape_it_answers_the_same_marks_on_another_for_that_shape(
         #[case] level: fn() -> MinimaxAI<StdRng>,
     ) {
-        // Arrange: the same marks (X on cells 1 and 2, O on cells 4 and 5) on two
-        // shapes. On 3 x 3 X wins at once with cell 3; on 4 x 4 with four in a row
-        // cell 3 wins nothing (O holds 4, the end of that row).
-        let smaller = board(3, 3, "xx./oo./...");
-        let larger = board(4, 4, "xx.o/o.../..../....");
+        // Arrange: the same marks (X on cells 5 and 9, O on cell 1) on two shapes. On
+        // 3 x 3 they are X in the centre and a corner, O in the opposite corner: no win
+        // at once. On 4 x 4 with three in a row they are two of the first column, and X
+        // wins at once with cell 13, which every level sees.
+        let smaller = board(3, 3, "o../.x./..x");
+        let larger = board(4, 3, "o.../x.../x.../....");
         // Only the shape tells the two positions apart: that is what is tested.
         assert_eq!(smaller.bits(Mark::X), larger.bits(Mark::X));
         assert_eq!(smaller.bits(Mark::O), larger.bits(Mark::O));
@@ -490,8 +493,8 @@ mod tests {
         let advice = ai.advise(&larger, Mark::X);
 
         // Assert: neither the 3 x 3 answer nor a 3 x 3 engine's (which knows no 4 x 4
-        // board and answers nothing), but what a player new to both would say.
-        assert_eq!(advice, level().advise(&larger, Mark::X));
+        // board and answers nothing).
+        assert_eq!(advice.map(|a| numbers(&a.best_moves)), Some(vec![13]));
     }
 
     #[test]
@@ -509,6 +512,21 @@ mod tests {
 
         // Assert: the answer a solver made for (4,4,3) alone gives.
         assert_eq!(advice, truth);
+    }
+
+    #[test]
+    fn one_player_asked_about_two_board_shapes_thinks_with_the_pool_s_solver_for_each() {
+        // Arrange
+        let pool = SharedSolvers::new();
+        let mut ai = impossible_never_hurried().sharing(&pool);
+        ai.advise(&board(3, 3, "........."), Mark::X);
+
+        // Act
+        ai.advise(&board(4, 3, "................"), Mark::X);
+
+        // Assert: not the 3 x 3 solver again (it knows no 4 x 4 board; the estimator
+        // would answer instead, without the solver's proofs or table).
+        assert_eq!(pool.shapes(), 2);
     }
 
     #[test]
