@@ -147,4 +147,21 @@ mod tests {
         assert!(!at_79);
         assert!(at_80);
     }
+
+    #[test]
+    fn a_time_check_reads_the_clock_at_the_first_position_and_then_every_1024th() {
+        // Arrange: a mock, since how often the clock is read is what is tested. It
+        // stands at 0 and must be read exactly four times: once to set the deadline,
+        // then at positions 1, 1025 and 2049 of a search of 2049 positions.
+        let mut clock = MockClock::new();
+        clock.expect_now().times(4).return_const(Duration::ZERO);
+        let deadline = Deadline::after(&clock, Duration::from_secs(1));
+        let mut check = TimeCheck::default();
+
+        // Act
+        let stopped = (0..2049).any(|_| check.expired(Some(&deadline)));
+
+        // Assert: time never ran out (and the mock checks its four reads when dropped).
+        assert!(!stopped);
+    }
 }
