@@ -272,6 +272,18 @@ mod tests {
         clock
     }
 
+    /// A stub, not a mock: a clock an hour further on at every read, however often it
+    /// is read, so every deadline set on it has passed when it is first looked at.
+    fn an_hour_on_at_every_read() -> MockClock {
+        let mut now = Duration::ZERO;
+        let mut clock = MockClock::new();
+        clock.expect_now().returning(move || {
+            now += Duration::from_secs(3600);
+            now
+        });
+        clock
+    }
+
     /// A mock: it must be read at least once before it is dropped (Impossible reads the
     /// clock to set a deadline whenever it thinks), and it stands at 0.
     fn clock_that_must_be_read() -> MockClock {
@@ -337,13 +349,7 @@ mod tests {
         // is left to the estimator. It has estimated a 7 x 7 position (four in a row, O
         // threatens cell 11); on 6 x 6, four in a row, O holds 7-8-9 and X must block
         // at cell 10.
-        let mut now = Duration::ZERO;
-        let mut clock = MockClock::new();
-        clock.expect_now().returning(move || {
-            now += Duration::from_secs(3600);
-            now
-        });
-        let mut ai = hurried(clock);
+        let mut ai = hurried(an_hour_on_at_every_read());
         let first = format!("x...x..ooo....x......{}", ".".repeat(28));
         ai.advise(&board(7, 4, &first), Mark::X);
         let second = format!("x...x.ooo...x.....{}", ".".repeat(18));
