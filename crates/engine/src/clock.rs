@@ -7,6 +7,18 @@ pub trait Clock: Send + Sync {
     fn now(&self) -> Duration;
 }
 
+#[cfg(any(test, feature = "mocks"))]
+impl MockClock {
+    /// A stub, not a mock: a clock that always reads `time`, however often it is read
+    /// or not (nothing is expected of it). For tests that only need time to stand still,
+    /// so that no deadline set on it passes, or one already past stays past.
+    pub fn stuck_at(time: Duration) -> Self {
+        let mut clock = MockClock::new();
+        clock.expect_now().return_const(time);
+        clock
+    }
+}
+
 /// The real, monotonic clock.
 pub struct SystemClock {
     start: Instant,
@@ -100,10 +112,20 @@ impl TimeCheck {
 mod tests {
     use super::*;
 
+    /// A stub: a clock whose readings are `readings`, in order, one per look. Nothing is
+    /// expected of how often it is read, but a look past the last reading fails the test.
+    fn clock_reading<const N: usize>(readings: [Duration; N]) -> MockClock {
+        let mut readings = readings.into_iter();
+        let mut clock = MockClock::new();
+        clock
+            .expect_now()
+            .returning(move || readings.next().expect("read more often than scripted"));
+        clock
+    }
+
     #[test]
     fn an_unlimited_budget_never_passes_even_in_part() {
-        let mut clock = MockClock::new();
-        clock.expect_now().return_const(Duration::from_secs(5));
+        let clock = MockClock::stuck_at(Duration::from_secs(5));
 
         let deadline = Deadline::after(&clock, Duration::MAX).part(0.8);
 
@@ -112,12 +134,34 @@ mod tests {
 
     #[test]
     fn a_part_of_a_deadline_comes_that_fraction_of_the_way() {
+        // Arrange: a 100 ms deadline set at 0 and cut to 0.8 of it at 0 (one reading
+        // each), then looked at at 79 ms and at 80 ms.
+        let ms = Duration::from_millis;
+        let clock = clock_reading([ms(0), ms(0), ms(79), ms(80)]);
+        let deadline = Deadline::after(&clock, ms(100)).part(0.8);
+
+        // Act
+        let (at_79, at_80) = (deadline.passed(), deadline.passed());
+
+        // Assert: it passes at 80 ms, not before.
+        assert!(!at_79);
+        assert!(at_80);
+    }
+
+    #[test]
+    fn a_time_check_reads_the_clock_at_the_first_position_and_then_every_1024th() {
+        // Arrange: a mock, since how often the clock is read is what is tested. It
+        // stands at 0 and must be read exactly four times: once to set the deadline,
+        // then at positions 1, 1025 and 2049 of a search of 2049 positions.
         let mut clock = MockClock::new();
-        clock.expect_now().times(2).return_const(Duration::ZERO);
-        clock.expect_now().return_const(Duration::from_millis(80));
+        clock.expect_now().times(4).return_const(Duration::ZERO);
+        let deadline = Deadline::after(&clock, Duration::from_secs(1));
+        let mut check = TimeCheck::default();
 
-        let deadline = Deadline::after(&clock, Duration::from_millis(100)).part(0.8);
+        // Act
+        let stopped = (0..2049).any(|_| check.expired(Some(&deadline)));
 
-        assert!(deadline.passed());
+        // Assert: time never ran out (and the mock checks its four reads when dropped).
+        assert!(!stopped);
     }
 }

@@ -199,11 +199,19 @@ mod tests {
         list.iter().fold(0, |m, &c| m | 1 << c)
     }
 
-    /// A clock that never moves: no deadline passes, so every depth is searched.
-    fn still_clock() -> MockClock {
-        let mut clock = MockClock::new();
-        clock.expect_now().return_const(Duration::ZERO);
-        clock
+    /// The estimate of a position on an `size` x `size` board, `win` in a row, with time
+    /// to spare: the clock (a stub) stands still, so no deadline passes and every depth
+    /// is searched.
+    fn estimate_unhurried(
+        size: usize,
+        win: usize,
+        layout: &str,
+        to_move: Mark,
+    ) -> Option<Analysis> {
+        let board = fill_from_layout(BitBoard::new(geometry(size, win)), layout).unwrap();
+        let clock = MockClock::stuck_at(Duration::ZERO);
+        let deadline = Deadline::after(&clock, Duration::from_secs(1));
+        Estimator::new(geometry(size, win)).estimate(&board, to_move, deadline)
     }
 
     #[test]
@@ -236,13 +244,9 @@ mod tests {
         // 4 x 4, three in a row: X on cell 5 (row 1, column 1) and to move; O in the two
         // bottom corners. X on 6 threatens 4 and 7, X on 9 threatens 1 and 13: O can
         // block only one, so X wins with its second move (3 plies).
-        let board = fill_from_layout(BitBoard::new(geometry(4, 3)), "..../.x../..../o..o").unwrap();
-        let clock = still_clock();
-        let deadline = Deadline::after(&clock, Duration::from_secs(1));
+        let layout = "..../.x../..../o..o";
 
-        let analysis = Estimator::new(geometry(4, 3))
-            .estimate(&board, Mark::X, deadline)
-            .unwrap();
+        let analysis = estimate_unhurried(4, 3, layout, Mark::X).unwrap();
 
         assert_eq!((analysis.verdict, analysis.plies), (Verdict::Win, 3));
         assert!(analysis.exact);
@@ -253,13 +257,9 @@ mod tests {
     #[test]
     fn facing_a_fork_it_sees_the_loss_and_says_so() {
         // 4 x 4, three in a row: O to move, X threatens 4 and 7 (X on 5 and 6).
-        let board = fill_from_layout(BitBoard::new(geometry(4, 3)), "..../.xx./..../o...").unwrap();
-        let clock = still_clock();
-        let deadline = Deadline::after(&clock, Duration::from_secs(1));
+        let layout = "..../.xx./..../o...";
 
-        let analysis = Estimator::new(geometry(4, 3))
-            .estimate(&board, Mark::O, deadline)
-            .unwrap();
+        let analysis = estimate_unhurried(4, 3, layout, Mark::O).unwrap();
 
         assert_eq!((analysis.verdict, analysis.plies), (Verdict::Loss, 2));
         assert!(analysis.exact);
@@ -274,27 +274,23 @@ mod tests {
 
     #[test]
     fn a_finished_game_has_no_estimate() {
-        let clock = still_clock();
-        let mut estimator = Estimator::new(Geometry::classic());
-        let won = fill_from_layout(BitBoard::new(Geometry::classic()), "xxx/oo./...").unwrap();
-        let full = fill_from_layout(BitBoard::new(Geometry::classic()), "xox/xoo/oxx").unwrap();
+        let (won, full) = ("xxx/oo./...", "xox/xoo/oxx");
 
-        let deadline = || Deadline::after(&clock, Duration::from_secs(1));
+        let (after_a_win, on_a_full_board) = (
+            estimate_unhurried(3, 3, won, Mark::O),
+            estimate_unhurried(3, 3, full, Mark::X),
+        );
 
-        assert!(estimator.estimate(&won, Mark::O, deadline()).is_none());
-        assert!(estimator.estimate(&full, Mark::X, deadline()).is_none());
+        assert!(after_a_win.is_none());
+        assert!(on_a_full_board.is_none());
     }
 
     #[test]
     fn a_win_on_the_move_is_taken() {
         // 4 x 4, three in a row: X to move completes its row at cell 2.
-        let board = fill_from_layout(BitBoard::new(geometry(4, 3)), "xx../oo../..../....").unwrap();
-        let clock = still_clock();
-        let deadline = Deadline::after(&clock, Duration::from_secs(1));
+        let layout = "xx../oo../..../....";
 
-        let analysis = Estimator::new(geometry(4, 3))
-            .estimate(&board, Mark::X, deadline)
-            .unwrap();
+        let analysis = estimate_unhurried(4, 3, layout, Mark::X).unwrap();
 
         assert_eq!((analysis.verdict, analysis.plies), (Verdict::Win, 1));
         let best: Vec<usize> = analysis.best_moves.iter().map(|p| p.index()).collect();

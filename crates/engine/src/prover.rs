@@ -714,9 +714,11 @@ mod tests {
         assert_eq!(prover.wins(x, o, false, UNBOUNDED, None), Some(false));
     }
 
-    /// A clock that stands at 0 for its first `reads` readings and an hour later ever
-    /// after: the deadline passes at the `reads`-th look at the clock, whichever step
-    /// of the search is looking. Also how many times it has been read.
+    /// A stub, not a mock: a clock that stands at 0 for its first `reads` readings and
+    /// an hour later ever after, so the deadline passes at the `reads`-th look at the
+    /// clock, whichever step of the search is looking. Nothing is expected of how often
+    /// it is read: the count it also returns is a measurement (how long a full search
+    /// is, to spread the cut-offs over), not an expectation.
     fn stopping_after(
         reads: u32,
     ) -> (

@@ -46,6 +46,8 @@ impl ComputerFactory for StandardComputers {
         }
     }
 
+    /// Always Impossible, whatever levels are playing: a hint is perfect play, never
+    /// an Easy or Medium player's lookahead.
     fn advisor(&mut self) -> Box<dyn Advisor> {
         Box::new(self.impossible())
     }
@@ -54,7 +56,8 @@ impl ComputerFactory for StandardComputers {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tictactoe_core::domain::{BitBoard, Game, Geometry, Mark};
+    use crate::test_support::{board, numbers};
+    use tictactoe_core::domain::{BitBoard, Game, Geometry, Mark, Verdict};
 
     #[test]
     fn each_level_is_the_computer_it_names() {
@@ -74,6 +77,22 @@ mod tests {
                 "Computer (Impossible)"
             ]
         );
+    }
+
+    #[test]
+    fn the_advisor_gives_impossible_s_proven_hints() {
+        // Arrange: 3 x 3, X to move wins at once with cell 3. A lookahead level would
+        // list that move too, but as an unproven guess with no verdict of its own.
+        let position = board(3, 3, "xx./oo./...");
+        let mut advisor = StandardComputers::new(0, Duration::from_secs(10)).advisor();
+
+        // Act
+        let advice = advisor.advise(&position, Mark::X).unwrap();
+
+        // Assert
+        assert_eq!((advice.verdict, advice.plies), (Verdict::Win, 1));
+        assert_eq!(numbers(&advice.best_moves), [3]);
+        assert!(advice.exact && advice.moves_proven);
     }
 
     #[test]

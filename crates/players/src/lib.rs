@@ -11,6 +11,8 @@ mod factory;
 mod minimax;
 mod random;
 mod solvers;
+#[cfg(test)]
+mod test_support;
 
 pub use factory::StandardComputers;
 pub use minimax::MinimaxAI;

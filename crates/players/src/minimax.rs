@@ -5,7 +5,9 @@ use rand::Rng;
 use rand::seq::IndexedRandom;
 
 use super::solvers::{SharedSolvers, SolverHandle};
-use tictactoe_core::domain::{Analysis, Board, GameState, Mark, PlayerName, Position, Verdict};
+use tictactoe_core::domain::{
+    Analysis, Board, GameState, Geometry, Mark, PlayerName, Position, Verdict,
+};
 use tictactoe_core::players::{Advisor, Level, MoveChooser, Player, PlayerSpec};
 use tictactoe_engine::{Clock, Deadline, Estimator, Lookahead, Solver, SystemClock};
 
@@ -19,30 +21,51 @@ use tictactoe_engine::{Clock, Deadline, Estimator, Lookahead, Solver, SystemCloc
 /// Among equally good moves it picks one at random with the injected RNG, so games vary
 /// but a seeded RNG replays them exactly. Everything it holds is `Send`, so a server can
 /// keep it between requests.
+///
+/// As an [`Advisor`] only Impossible says what perfect play makes of a position, and it
+/// is the one the hints come from (`StandardComputers::advisor`). Easy and Medium
+/// answer with what their lookahead sees: the moves they would play, marked neither
+/// `exact` nor `moves_proven`, with no verdict of their own (always `Draw`, the board's
+/// empty cells as its length).
 pub struct MinimaxAI<R> {
     level: Level,
-    search: Search,
+    thinking: Thinking,
     rng: R,
     /// The last position advised on and the advice, so `choose_move` after `advise`
     /// agrees and neither thinks twice.
-    last: Option<((u64, u64, Mark), Analysis)>,
+    last: Option<(PositionKey, Analysis)>,
 }
 
-enum Search {
-    Lookahead {
-        depth: u32,
-        engine: Option<Lookahead>,
-    },
-    /// The exact solver comes from `solvers`, shared with every other Impossible player
-    /// handed the same pool; the estimator is this player's own. Both are fetched on
-    /// first use, for the board they are asked about.
-    Exact {
-        solvers: SharedSolvers,
-        solver: Option<SolverHandle>,
-        estimator: Option<Box<Estimator>>,
-        budget: Duration,
-        clock: Arc<dyn Clock>,
-    },
+/// Everything an answer depends on: the board's shape, where each side's marks stand and
+/// who is to move. The shape belongs in it: the empty 3 x 3 board and the empty 4 x 4
+/// board have the same (no) marks and different answers.
+type PositionKey = (Geometry, u64, u64, Mark);
+
+/// How a level thinks. The two ways share nothing but the form of their answer.
+enum Thinking {
+    /// Easy and Medium: a few moves ahead and blind beyond.
+    Lookahead(Shallow),
+    /// Impossible: proofs, and the best estimate when time runs out first.
+    Perfect(Perfect),
+}
+
+/// A lookahead `depth` moves deep. Its engine is made on first use, for the board it is
+/// asked about.
+struct Shallow {
+    depth: u32,
+    engine: Option<Lookahead>,
+}
+
+/// Perfect play within a budget of time on a clock. The exact solver comes from
+/// `solvers`, shared with every other Impossible player handed the same pool; the
+/// estimator is this player's own. Both are fetched on first use, for the board they
+/// are asked about.
+struct Perfect {
+    solvers: SharedSolvers,
+    solver: Option<SolverHandle>,
+    estimator: Option<Box<Estimator>>,
+    budget: Duration,
+    clock: Arc<dyn Clock>,
 }
 
 impl<R: Rng> MinimaxAI<R> {
@@ -50,66 +73,63 @@ impl<R: Rng> MinimaxAI<R> {
     pub const DEFAULT_BUDGET: Duration = Duration::from_millis(1000);
 
     pub fn easy(rng: R) -> Self {
-        Self::lookahead(Level::Easy, 1, rng)
+        Self::looking_ahead(Level::Easy, 1, rng)
     }
 
     pub fn medium(rng: R) -> Self {
-        Self::lookahead(Level::Medium, 2, rng)
+        Self::looking_ahead(Level::Medium, 2, rng)
     }
 
     /// Impossible, with a solver of its own (see [`sharing`](Self::sharing)).
     pub fn impossible(rng: R) -> Self {
-        let search = Search::Exact {
+        let perfect = Perfect {
             solvers: SharedSolvers::new(),
             solver: None,
             estimator: None,
             budget: Self::DEFAULT_BUDGET,
             clock: Arc::new(SystemClock::new()),
         };
-        Self::with_search(Level::Impossible, search, rng)
+        Self::thinking(Level::Impossible, Thinking::Perfect(perfect), rng)
     }
 
     /// Impossible takes its solver from `pool`, sharing the table with every other player
     /// that does (other levels have no solver).
     pub fn sharing(mut self, pool: &SharedSolvers) -> Self {
-        if let Search::Exact {
-            solvers, solver, ..
-        } = &mut self.search
-        {
-            *solvers = pool.clone();
-            *solver = None;
+        if let Thinking::Perfect(perfect) = &mut self.thinking {
+            perfect.solvers = pool.clone();
+            perfect.solver = None;
         }
         self
     }
 
     /// Sets how long Impossible may think per move (other levels do not need time).
     pub fn thinking_for(mut self, limit: Duration) -> Self {
-        if let Search::Exact { budget, .. } = &mut self.search {
-            *budget = limit;
+        if let Thinking::Perfect(perfect) = &mut self.thinking {
+            perfect.budget = limit;
         }
         self
     }
 
     /// Sets the clock Impossible keeps time by.
-    pub fn timed_by(mut self, new_clock: Arc<dyn Clock>) -> Self {
-        if let Search::Exact { clock, .. } = &mut self.search {
-            *clock = new_clock;
+    pub fn timed_by(mut self, clock: Arc<dyn Clock>) -> Self {
+        if let Thinking::Perfect(perfect) = &mut self.thinking {
+            perfect.clock = clock;
         }
         self
     }
 
-    fn lookahead(level: Level, depth: u32, rng: R) -> Self {
-        let search = Search::Lookahead {
+    fn looking_ahead(level: Level, depth: u32, rng: R) -> Self {
+        let shallow = Shallow {
             depth,
             engine: None,
         };
-        Self::with_search(level, search, rng)
+        Self::thinking(level, Thinking::Lookahead(shallow), rng)
     }
 
-    fn with_search(level: Level, search: Search, rng: R) -> Self {
+    fn thinking(level: Level, thinking: Thinking, rng: R) -> Self {
         MinimaxAI {
             level,
-            search,
+            thinking,
             rng,
             last: None,
         }
@@ -125,59 +145,68 @@ impl<R: Rng> MinimaxAI<R> {
     /// The analysis of this position, thought out once and then remembered, so that
     /// `choose_move` after `advise` agrees and neither thinks twice.
     fn advice(&mut self, board: &dyn Board, to_move: Mark) -> Option<&Analysis> {
-        let key = (board.bits(Mark::X), board.bits(Mark::O), to_move);
+        let key = (
+            board.geometry(),
+            board.bits(Mark::X),
+            board.bits(Mark::O),
+            to_move,
+        );
         if !matches!(&self.last, Some((last_key, _)) if *last_key == key) {
-            let analysis = self.think(board, to_move)?;
+            let analysis = match &mut self.thinking {
+                Thinking::Lookahead(shallow) => shallow.analyze(board, to_move),
+                Thinking::Perfect(perfect) => perfect.analyze(board, to_move),
+            }?;
             self.last = Some((key, analysis));
         }
         self.last.as_ref().map(|(_, analysis)| analysis)
     }
+}
 
-    fn think(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis> {
+impl Shallow {
+    /// The moves the lookahead rates best, as an analysis that claims nothing else.
+    fn analyze(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis> {
         let geometry = board.geometry();
-        match &mut self.search {
-            Search::Lookahead { depth, engine } => {
-                let engine = match engine {
-                    Some(engine) if engine.geometry() == geometry => engine,
-                    _ => engine.insert(Lookahead::new(geometry, *depth)),
-                };
-                let best_moves = engine.best_moves(board, to_move);
-                (!best_moves.is_empty()).then(|| Analysis {
-                    verdict: Verdict::Draw,
-                    plies: board.empty_cells().len(),
-                    best_moves,
-                    exact: false,
-                    moves_proven: false,
-                })
-            }
-            Search::Exact {
-                solvers,
-                solver,
-                estimator,
-                budget,
-                clock,
-            } => {
-                let deadline = Deadline::after(clock.as_ref(), *budget);
-                let solver = match solver {
-                    Some(solver) if solver.geometry() == geometry => solver,
-                    _ => solver.insert(solvers.for_shape(geometry)),
-                };
-                // Most of the time goes to proving; what is left, to the best guess.
-                let proven = solver.lock().analyze_by(board, to_move, deadline.part(0.8));
-                if proven.is_some() {
-                    return proven;
-                }
-                let estimator = match estimator {
-                    Some(estimator) if estimator.geometry() == geometry => estimator,
-                    _ => estimator.insert(Box::new(Estimator::new(geometry))),
-                };
-                estimator.estimate(board, to_move, deadline)
-            }
+        let engine = match &mut self.engine {
+            Some(engine) if engine.geometry() == geometry => engine,
+            engine => engine.insert(Lookahead::new(geometry, self.depth)),
+        };
+        let best_moves = engine.best_moves(board, to_move);
+        (!best_moves.is_empty()).then(|| Analysis {
+            verdict: Verdict::Draw,
+            plies: board.empty_cells().len(),
+            best_moves,
+            exact: false,
+            moves_proven: false,
+        })
+    }
+}
+
+impl Perfect {
+    /// Proven if the solver finishes within most of the budget; else the estimator's
+    /// best in what is left.
+    fn analyze(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis> {
+        let geometry = board.geometry();
+        let deadline = Deadline::after(self.clock.as_ref(), self.budget);
+        let solver = match &mut self.solver {
+            Some(solver) if solver.geometry() == geometry => solver,
+            solver => solver.insert(self.solvers.for_shape(geometry)),
+        };
+        // Most of the time goes to proving; what is left, to the best guess.
+        let proven = solver.lock().analyze_by(board, to_move, deadline.part(0.8));
+        if proven.is_some() {
+            return proven;
         }
+        let estimator = match &mut self.estimator {
+            Some(estimator) if estimator.geometry() == geometry => estimator,
+            estimator => estimator.insert(Box::new(Estimator::new(geometry))),
+        };
+        estimator.estimate(board, to_move, deadline)
     }
 }
 
 impl<R: Rng + Send> Advisor for MinimaxAI<R> {
+    /// Impossible's is the perfect-play analysis hints are made of; Easy's and Medium's
+    /// only their lookahead's moves (see [`MinimaxAI`]).
     fn advise(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis> {
         self.advice(board, to_move).cloned()
     }
@@ -194,9 +223,9 @@ impl<R: Rng + Send> MoveChooser for MinimaxAI<R> {
     /// which its opening book answers every reply (on (7,7,5): it opens in the centre).
     fn choose_move(&mut self, game: &dyn GameState) -> Option<Position> {
         self.advice(game.board(), game.to_move());
-        let followed = match &self.search {
-            Search::Exact { .. } => Solver::book_follows(game.board(), game.to_move()),
-            Search::Lookahead { .. } => Vec::new(),
+        let followed = match &self.thinking {
+            Thinking::Perfect(_) => Solver::book_follows(game.board(), game.to_move()),
+            Thinking::Lookahead(_) => Vec::new(),
         };
         // Borrow the remembered best moves and the RNG side by side: no copy per move.
         let MinimaxAI { last, rng, .. } = self;
@@ -219,37 +248,54 @@ impl<R: Rng + Send> MoveChooser for MinimaxAI<R> {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::{AtomicU32, Ordering};
-
     use rand::SeedableRng;
     use rand::rngs::StdRng;
 
     use super::*;
-    use tictactoe_core::domain::{BitBoard, Game, Geometry, fill_from_layout};
+    use crate::test_support::{board, numbers};
+    use tictactoe_core::domain::{BitBoard, Game};
     use tictactoe_engine::MockClock;
 
-    /// A clock that reads 0 once (when the deadline is set) and then `later` forever:
-    /// as if the whole budget were gone before the first position was searched.
-    fn time_runs_out_at_once(later: Duration) -> MockClock {
+    /// A stub, not a mock: a clock that reads 0 once (when the deadline is set) and an
+    /// hour later ever after, however often it is read: as if the whole budget were
+    /// gone before the first position was searched.
+    fn time_runs_out_at_once() -> MockClock {
+        let mut first = true;
         let mut clock = MockClock::new();
-        let reads = AtomicU32::new(0);
         clock.expect_now().returning(move || {
-            if reads.fetch_add(1, Ordering::Relaxed) == 0 {
+            if std::mem::take(&mut first) {
                 Duration::ZERO
             } else {
-                later
+                Duration::from_secs(3600)
             }
         });
         clock
     }
 
-    /// A clock that stands still, and counts how often it is read in `reads`.
-    fn counting_clock(reads: Arc<AtomicU32>) -> MockClock {
+    /// A stub, not a mock: a clock an hour further on at every read, however often it
+    /// is read, so every deadline set on it has passed when it is first looked at.
+    fn an_hour_on_at_every_read() -> MockClock {
+        let mut now = Duration::ZERO;
         let mut clock = MockClock::new();
         clock.expect_now().returning(move || {
-            reads.fetch_add(1, Ordering::Relaxed);
-            Duration::ZERO
+            now += Duration::from_secs(3600);
+            now
         });
+        clock
+    }
+
+    /// A mock: it must be read at least once before it is dropped (Impossible reads the
+    /// clock to set a deadline whenever it thinks), and it stands at 0.
+    fn clock_that_must_be_read() -> MockClock {
+        let mut clock = MockClock::new();
+        clock.expect_now().times(1..).return_const(Duration::ZERO);
+        clock
+    }
+
+    /// A mock: it must not be read at all, so a player that thinks fails the test.
+    fn clock_that_must_not_be_read() -> MockClock {
+        let mut clock = MockClock::new();
+        clock.expect_now().never();
         clock
     }
 
@@ -259,12 +305,9 @@ mod tests {
             .timed_by(Arc::new(clock))
     }
 
-    fn board(size: usize, win: usize, layout: &str) -> BitBoard {
-        fill_from_layout(BitBoard::new(Geometry::new(size, win).unwrap()), layout).unwrap()
-    }
-
-    fn numbers(cells: &[Position]) -> Vec<usize> {
-        cells.iter().map(|p| p.number()).collect()
+    /// Impossible on a stub clock that never moves, so it always thinks to the end.
+    fn impossible_never_hurried() -> MinimaxAI<StdRng> {
+        hurried(MockClock::stuck_at(Duration::ZERO))
     }
 
     #[test]
@@ -273,7 +316,7 @@ mod tests {
         let mut layout = String::from("xxx....");
         layout.push_str("ooo....");
         layout.push_str(&".".repeat(35));
-        let mut ai = hurried(time_runs_out_at_once(Duration::from_secs(60)));
+        let mut ai = hurried(time_runs_out_at_once());
 
         let advice = ai.advise(&board(7, 4, &layout), Mark::X).unwrap();
 
@@ -288,7 +331,7 @@ mod tests {
         layout.push_str("ooo....");
         layout.push_str("x......");
         layout.push_str(&".".repeat(28));
-        let mut ai = hurried(time_runs_out_at_once(Duration::from_secs(60)));
+        let mut ai = hurried(time_runs_out_at_once());
 
         let advice = ai.advise(&board(7, 4, &layout), Mark::X).unwrap();
 
@@ -297,6 +340,25 @@ mod tests {
             !advice.exact && !advice.moves_proven,
             "an estimate, not a proof"
         );
+    }
+
+    #[test]
+    fn out_of_time_on_one_large_board_and_then_another_it_still_answers_the_second() {
+        // Arrange: a stub clock an hour on at every read, so every deadline has passed
+        // when it is first looked at, and a position the solver cannot settle at once
+        // is left to the estimator. It has estimated a 7 x 7 position (four in a row, O
+        // threatens cell 11); on 6 x 6, four in a row, O holds 7-8-9 and X must block
+        // at cell 10.
+        let mut ai = hurried(an_hour_on_at_every_read());
+        let first = format!("x...x..ooo....x......{}", ".".repeat(28));
+        ai.advise(&board(7, 4, &first), Mark::X);
+        let second = format!("x...x.ooo...x.....{}", ".".repeat(18));
+
+        // Act
+        let advice = ai.advise(&board(6, 4, &second), Mark::X);
+
+        // Assert: a 7 x 7 estimator would know no 6 x 6 board and answer nothing.
+        assert_eq!(advice.map(|a| numbers(&a.best_moves)), Some(vec![10]));
     }
 
     #[rstest::rstest]
@@ -320,7 +382,7 @@ mod tests {
     fn out_of_time_on_7x7_with_five_in_a_row_x_plays_a_proven_second_move_after_the_centre() {
         // X in the centre, O on 1: the book's second move (src/engine/book/7x7x5.txt).
         let layout = format!("o{}x{}", ".".repeat(23), ".".repeat(24));
-        let mut ai = hurried(time_runs_out_at_once(Duration::from_secs(60)));
+        let mut ai = hurried(time_runs_out_at_once());
 
         let advice = ai.advise(&board(7, 5, &layout), Mark::X).unwrap();
 
@@ -337,7 +399,7 @@ mod tests {
         // written (src/engine/book/7x7x5.txt), is 18.
         let mut layout = ".".repeat(49);
         layout.replace_range(24..25, "x");
-        let mut ai = hurried(time_runs_out_at_once(Duration::from_secs(60)));
+        let mut ai = hurried(time_runs_out_at_once());
 
         let advice = ai.advise(&board(7, 5, &layout), Mark::O).unwrap();
 
@@ -347,10 +409,9 @@ mod tests {
 
     #[test]
     fn with_time_to_spare_a_small_board_is_proven() {
-        let mut clock = MockClock::new();
-        clock.expect_now().return_const(Duration::ZERO);
+        let mut ai = impossible_never_hurried();
 
-        let advice = hurried(clock)
+        let advice = ai
             .advise(&board(4, 4, "................"), Mark::X)
             .unwrap();
 
@@ -359,89 +420,119 @@ mod tests {
     }
 
     #[test]
-    fn a_long_search_looks_at_the_clock_while_it_thinks() {
-        // 7 x 7 with five in a row, X in one corner and O in the other (a position the
-        // opening book does not hold): it cannot be proven in a few thousand
-        // positions, so the clock must be read during the search, not only before and
-        // after.
-        let reads = Arc::new(AtomicU32::new(0));
-        let counter = Arc::clone(&reads);
+    fn a_long_search_looks_at_the_clock_while_it_thinks_and_stops_in_time() {
+        // Arrange: 7 x 7 with five in a row, X in one corner and O in the other (a
+        // position the opening book does not hold): it cannot be proven in a few
+        // thousand positions. The clock is a mock: every read moves time on by 5 ms
+        // and the budget is 100 ms, so the reads count the time spent. More than 10
+        // reads: the search looks at the clock while it thinks, not only before and
+        // after; at most 22: it stops within 10% of its budget.
+        let mut elapsed = Duration::ZERO;
         let mut clock = MockClock::new();
-        clock.expect_now().returning(move || {
-            // Every read moves time on by 5 ms; the budget is 100 ms.
-            Duration::from_millis(5 * u64::from(counter.fetch_add(1, Ordering::Relaxed) + 1))
+        clock.expect_now().times(11..=22).returning(move || {
+            elapsed += Duration::from_millis(5);
+            elapsed
         });
-
         let corners = format!("x{}o", ".".repeat(47));
 
+        // Act
         let advice = hurried(clock).advise(&board(7, 5, &corners), Mark::X);
 
+        // Assert: a best guess (and, as the mock checks when dropped, 11 to 22 reads).
         assert!(advice.is_some_and(|a| !a.exact && !a.best_moves.is_empty()));
-        // Each read is 5 ms, so the reads count the time spent: the search must use
-        // its time, and stop within 10% of the 100 ms budget.
-        let reads = reads.load(Ordering::Relaxed);
-        assert!(reads > 10, "read {reads} times");
-        assert!(
-            reads <= 22,
-            "kept searching after the deadline: {} ms",
-            5 * reads
-        );
     }
 
     #[test]
     fn asking_twice_about_one_position_thinks_once() {
-        // Arrange: every time Impossible thinks, it starts by setting a deadline, which
-        // reads the clock. So a second question that reads it thought again.
-        let reads = Arc::new(AtomicU32::new(0));
-        let mut ai = hurried(counting_clock(Arc::clone(&reads)));
+        // Arrange: every time Impossible thinks, it sets a deadline, which reads the
+        // clock. The first answer must read it; then the clock is swapped for one that
+        // must not be read (the first mock checks its reads as it is dropped).
         let position = board(3, 3, "x../.o./...");
+        let mut ai = hurried(clock_that_must_be_read());
         let first = ai.advise(&position, Mark::X);
-        let reads_for_the_first = reads.load(Ordering::Relaxed);
+        let mut ai = ai.timed_by(Arc::new(clock_that_must_not_be_read()));
 
         // Act
         let second = ai.advise(&position, Mark::X);
 
-        // Assert
-        assert!(reads_for_the_first > 0, "thinking reads the clock");
-        assert_eq!(reads.load(Ordering::Relaxed), reads_for_the_first);
+        // Assert: the same answer, and no second thought (no read of the clock).
         assert_eq!(first, second);
     }
 
     #[test]
-    fn the_move_it_plays_is_one_of_the_moves_it_advised() {
-        let reads = Arc::new(AtomicU32::new(0));
-        let mut ai = hurried(counting_clock(Arc::clone(&reads)));
+    fn the_move_it_plays_is_one_of_the_moves_it_advised_without_thinking_again() {
+        // Arrange: X to move wins at once with cell 3. Advice first, on a clock that must
+        // be read; then a clock that must not be.
         let game = Game::from_board(board(3, 3, "xx./oo./..."), Mark::X).unwrap();
+        let mut ai = hurried(clock_that_must_be_read());
         let advice = ai.advise(game.board(), Mark::X).unwrap();
-        let reads_for_the_advice = reads.load(Ordering::Relaxed);
+        let mut ai = ai.timed_by(Arc::new(clock_that_must_not_be_read()));
 
+        // Act
         let played = ai.choose_move(&game);
 
-        assert_eq!(played.map(|p| p.number()), Some(3));
+        // Assert
         assert_eq!(numbers(&advice.best_moves), [3]);
-        assert_eq!(
-            reads.load(Ordering::Relaxed),
-            reads_for_the_advice,
-            "no second thought"
-        );
+        assert_eq!(played.map(|p| p.number()), Some(3));
     }
 
     #[rstest::rstest]
-    #[case::medium(MinimaxAI::medium(StdRng::seed_from_u64(0)))]
-    #[case::impossible(MinimaxAI::impossible(StdRng::seed_from_u64(0)))]
-    fn after_one_board_shape_it_thinks_about_the_next_on_its_own_terms(
-        #[case] mut ai: MinimaxAI<StdRng>,
+    #[case::easy(|| MinimaxAI::easy(StdRng::seed_from_u64(0)))]
+    #[case::medium(|| MinimaxAI::medium(StdRng::seed_from_u64(0)))]
+    #[case::impossible(impossible_never_hurried)]
+    fn after_a_position_on_one_shape_it_answers_the_same_marks_on_another_for_that_shape(
+        #[case] level: fn() -> MinimaxAI<StdRng>,
     ) {
-        // Arrange: it has thought about a 3 x 3 position, so it holds a 3 x 3 engine.
-        ai.advise(&board(3, 3, "........."), Mark::X);
-        // On 4 x 4, X (to move) has 13-14-15 on the bottom row and wins with 16.
-        let larger = board(4, 4, "o.../o.../o.../xxx.");
+        // Arrange: the same marks (X on cells 5 and 9, O on cell 1) on two shapes. On
+        // 3 x 3 they are X in the centre and a corner, O in the opposite corner: no win
+        // at once. On 4 x 4 with three in a row they are two of the first column, and X
+        // wins at once with cell 13, which every level sees.
+        let smaller = board(3, 3, "o../.x./..x");
+        let larger = board(4, 3, "o.../x.../x.../....");
+        // Only the shape tells the two positions apart: that is what is tested.
+        assert_eq!(smaller.bits(Mark::X), larger.bits(Mark::X));
+        assert_eq!(smaller.bits(Mark::O), larger.bits(Mark::O));
+        let mut ai = level();
+        ai.advise(&smaller, Mark::X);
 
         // Act
-        let advice = ai.advise(&larger, Mark::X).unwrap();
+        let advice = ai.advise(&larger, Mark::X);
 
-        // Assert: a 3 x 3 engine would not even know cell 16.
-        assert_eq!(numbers(&advice.best_moves), [16]);
+        // Assert: neither the 3 x 3 answer nor a 3 x 3 engine's (which knows no 4 x 4
+        // board and answers nothing).
+        assert_eq!(advice.map(|a| numbers(&a.best_moves)), Some(vec![13]));
+    }
+
+    #[test]
+    fn one_player_asked_about_two_board_shapes_answers_each_for_its_own_shape() {
+        // Arrange: the empty 3 x 3 board (a draw) and the empty 4 x 4 board with three
+        // in a row (a win for X) hold the same marks, none; only their shapes differ.
+        // The clock never moves, so both are solved to the end.
+        let mut ai = impossible_never_hurried();
+        let larger = board(4, 3, "................");
+        let truth = Solver::new(larger.geometry()).analyze(&larger, Mark::X);
+        ai.advise(&board(3, 3, "........."), Mark::X);
+
+        // Act
+        let advice = ai.advise(&larger, Mark::X);
+
+        // Assert: the answer a solver made for (4,4,3) alone gives.
+        assert_eq!(advice, truth);
+    }
+
+    #[test]
+    fn one_player_asked_about_two_board_shapes_thinks_with_the_pool_s_solver_for_each() {
+        // Arrange
+        let pool = SharedSolvers::new();
+        let mut ai = impossible_never_hurried().sharing(&pool);
+        ai.advise(&board(3, 3, "........."), Mark::X);
+
+        // Act
+        ai.advise(&board(4, 3, "................"), Mark::X);
+
+        // Assert: not the 3 x 3 solver again (it knows no 4 x 4 board; the estimator
+        // would answer instead, without the solver's proofs or table).
+        assert_eq!(pool.shapes(), 2);
     }
 
     #[test]

@@ -34,11 +34,12 @@ mod tests {
     use rand::rngs::StdRng;
 
     use super::*;
-    use tictactoe_core::domain::{BitBoard, Game, Geometry, fill_from_layout};
+    use crate::test_support::board;
+    use tictactoe_core::domain::{BitBoard, Game};
 
+    /// A 3 x 3 game from `layout`, X to move.
     fn game(layout: &str) -> Game<BitBoard> {
-        let board = fill_from_layout(BitBoard::new(Geometry::classic()), layout).unwrap();
-        Game::from_board(board, Mark::X).unwrap()
+        Game::from_board(board(3, 3, layout), Mark::X).unwrap()
     }
 
     #[test]

@@ -99,6 +99,18 @@ mod tests {
     }
 
     #[test]
+    fn a_handle_names_the_shape_of_its_solver() {
+        // Arrange: a shape other than the classic board (the default).
+        let shape = Geometry::new(4, 3).unwrap();
+
+        // Act
+        let handle = SharedSolvers::new().for_shape(shape);
+
+        // Assert
+        assert_eq!(handle.geometry(), shape);
+    }
+
+    #[test]
     fn the_handle_and_its_solver_can_be_sent_to_another_thread() {
         fn is_send_and_sync<T: Send + Sync>() {}
         is_send_and_sync::<SharedSolvers>();

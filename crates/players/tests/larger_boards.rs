@@ -14,6 +14,9 @@ use tictactoe_core::players::Advisor;
 use tictactoe_engine::Solver;
 use tictactoe_players::MinimaxAI;
 
+mod support;
+use support::layout;
+
 /// Every run of `k` cells in a row, column or diagonal of an `n` x `n` board.
 fn lines(n: usize, k: usize) -> Vec<Vec<usize>> {
     let mut all = Vec::new();
@@ -125,17 +128,6 @@ fn random_position(
         }
     }
     panic!("no position in progress with {empty} empty cells found")
-}
-
-fn layout(cells: &[Option<Mark>]) -> String {
-    cells
-        .iter()
-        .map(|c| match c {
-            Some(Mark::X) => 'x',
-            Some(Mark::O) => 'o',
-            None => '.',
-        })
-        .collect()
 }
 
 #[rstest]

@@ -11,6 +11,9 @@ use tictactoe_core::players::MoveChooser;
 use tictactoe_engine::Solver;
 use tictactoe_players::MinimaxAI;
 
+mod support;
+use support::layout;
+
 type Cells = [Option<Mark>; 9];
 
 const LINES: [[usize; 3]; 8] = [
@@ -116,17 +119,6 @@ fn reachable() -> HashSet<Cells> {
     let mut seen = HashSet::new();
     walk([None; 9], Mark::X, &mut seen);
     seen
-}
-
-fn layout(cells: &Cells) -> String {
-    cells
-        .iter()
-        .map(|c| match c {
-            Some(Mark::X) => 'x',
-            Some(Mark::O) => 'o',
-            None => '.',
-        })
-        .collect()
 }
 
 #[test]
