@@ -79,3 +79,79 @@ impl<S: ScoreStore + ?Sized> ScoreStore for &S {
         (**self).record_all(games)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+
+    use super::*;
+    use crate::domain::{Mark, Outcome, PlayerName};
+
+    /// A fake: a working store that keeps its scoreboard in memory. (A `MockScoreStore`
+    /// would not do here: mockall mocks `record_all` too, and its default is the subject.)
+    #[derive(Default)]
+    struct InMemory(RefCell<Scoreboard>);
+
+    impl ScoreStore for InMemory {
+        fn load(&self) -> Result<Scoreboard, StoreError> {
+            Ok(self.0.borrow().clone())
+        }
+        fn record(&self, game: &FinishedGame) -> Result<Scoreboard, StoreError> {
+            self.0.borrow_mut().record(game);
+            self.load()
+        }
+        fn reset(&self) -> Result<Reset, StoreError> {
+            self.0.replace(Scoreboard::new());
+            Ok(Reset::Cleared { kept: None })
+        }
+    }
+
+    fn ada_beats(o: &str) -> FinishedGame {
+        FinishedGame {
+            x: PlayerName::new("Ada").unwrap(),
+            o: PlayerName::new(o).unwrap(),
+            outcome: Outcome::Won(Mark::X),
+        }
+    }
+
+    fn wins_of_ada(scoreboard: &Scoreboard) -> u64 {
+        let ada = PlayerName::new("Ada").unwrap();
+        scoreboard.record_of(&ada).map_or(0, |record| record.wins)
+    }
+
+    #[test]
+    fn by_default_recording_several_games_counts_each_and_answers_the_last_scoreboard() {
+        let store = InMemory::default();
+
+        let counted = store.record_all(&[ada_beats("Bob"), ada_beats("Cy")]);
+
+        assert_eq!(wins_of_ada(&counted.unwrap()), 2);
+        assert_eq!(wins_of_ada(&store.load().unwrap()), 2);
+    }
+
+    #[test]
+    fn by_default_recording_no_games_answers_the_scoreboard_as_it_is() {
+        let store = InMemory::default();
+        store.record(&ada_beats("Bob")).unwrap();
+
+        let counted = store.record_all(&[]);
+
+        assert_eq!(wins_of_ada(&counted.unwrap()), 1);
+    }
+
+    #[test]
+    fn a_store_lent_by_reference_is_the_same_store() {
+        let store = InMemory::default();
+        let lent: &InMemory = &store;
+
+        ScoreStore::record(&lent, &ada_beats("Bob")).unwrap();
+        let all = ScoreStore::record_all(&lent, &[ada_beats("Cy")]).unwrap();
+        let loaded = ScoreStore::load(&lent).unwrap();
+        let reset = ScoreStore::reset(&lent).unwrap();
+
+        assert_eq!(wins_of_ada(&all), 2);
+        assert_eq!(wins_of_ada(&loaded), 2);
+        assert_eq!(reset, Reset::Cleared { kept: None });
+        assert!(store.load().unwrap().is_empty());
+    }
+}

@@ -204,3 +204,12 @@ fn both_boards_agree_on_every_layout_a_layout_string_can_describe() {
 fn cell_numbers(line: &Line) -> Vec<usize> {
     line.cells().iter().map(|p| p.number()).collect()
 }
+
+#[apply(every_board)]
+fn a_board_reports_the_shape_it_was_made_for(make: MakeBoard) {
+    let geometry = Geometry::new(5, 4).unwrap();
+
+    let board = make(geometry);
+
+    assert_eq!(board.geometry(), geometry);
+}

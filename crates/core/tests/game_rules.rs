@@ -185,3 +185,15 @@ fn marks_a_game_was_set_up_with_cannot_be_undone() {
     assert_eq!(game.undo(), None);
     assert_eq!(game.board().count(Mark::X), 1);
 }
+
+#[rstest]
+#[case::full_without_a_line("xox/xoo/oxx", GameStatus::Draw)]
+#[case::room_left_without_a_line("xo./.../...", GameStatus::InProgress)]
+fn a_position_set_up_without_a_line_is_a_draw_only_when_full(
+    #[case] layout: &str,
+    #[case] status: GameStatus,
+) {
+    let game = from_layout(layout, Mark::X).unwrap_or_else(|e| panic!("{e}"));
+
+    assert_eq!(game.status(), status);
+}

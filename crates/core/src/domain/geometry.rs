@@ -288,6 +288,36 @@ mod tests {
         assert_eq!(Geometry::new(size, win), Err(error));
     }
 
+    #[rstest]
+    #[case::odd_size(3, 5)]
+    #[case::even_size_below_and_right_of_the_middle(4, 11)]
+    #[case::largest(7, 25)]
+    fn the_centre_is_the_middle_cell(#[case] size: usize, #[case] number: usize) {
+        let geometry = Geometry::new(size, 3).unwrap();
+
+        assert_eq!(geometry.centre().number(), number);
+    }
+
+    #[test]
+    fn every_cell_is_at_its_own_row_and_column() {
+        for size in 3..=7 {
+            let geometry = Geometry::new(size, 3).unwrap();
+            for cell in geometry.positions() {
+                let (row, col) = (geometry.row_of(cell), geometry.col_of(cell));
+
+                assert_eq!(geometry.at(row, col), Some(cell), "{size}x{size}, {cell}");
+            }
+        }
+    }
+
+    #[test]
+    fn rows_count_down_and_columns_across() {
+        let geometry = Geometry::new(4, 3).unwrap();
+        let cell_7 = geometry.position(6).unwrap();
+
+        assert_eq!((geometry.row_of(cell_7), geometry.col_of(cell_7)), (1, 2));
+    }
+
     // Reading what people type.
 
     fn classic() -> Geometry {
