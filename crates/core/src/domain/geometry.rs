@@ -318,6 +318,31 @@ mod tests {
         assert_eq!((geometry.row_of(cell_7), geometry.col_of(cell_7)), (1, 2));
     }
 
+    #[test]
+    fn every_shape_has_its_own_lines_even_when_all_are_asked_for_in_one_process() {
+        // Each shape's table is built once and kept: one shape must never be handed
+        // another's. Rows and columns: n (n - k + 1) each; each diagonal direction
+        // (n - k + 1)^2.
+        for size in 3..=7 {
+            for win in 3..=size {
+                let geometry = Geometry::new(size, win).unwrap();
+                let starts = size - win + 1;
+
+                let lines = geometry.lines();
+
+                assert_eq!(lines.len(), 2 * size * starts + 2 * starts * starts);
+                assert!(
+                    lines.iter().all(|line| line.cells().len() == win
+                        && line
+                            .cells()
+                            .iter()
+                            .all(|c| c.index() < geometry.cell_count())),
+                    "({size},{size},{win})"
+                );
+            }
+        }
+    }
+
     // Reading what people type.
 
     fn classic() -> Geometry {
