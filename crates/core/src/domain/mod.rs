@@ -29,4 +29,4 @@ pub use player_name::{NameError, PlayerName};
 pub use position::{Line, Position};
 pub use refusal::Refusal;
 pub use scoreboard::{FinishedGame, Outcome, Record, Scoreboard, Standing};
-pub use text::excerpt;
+pub use text::{excerpt, excerpt_of};

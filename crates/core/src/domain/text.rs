@@ -3,13 +3,18 @@
 /// Input can be anything (100 000 characters, escape sequences); an error message quotes
 /// at most a few characters of it and never a control character.
 pub fn excerpt(text: &str) -> String {
-    const MAX_CHARS: usize = 20;
+    excerpt_of(text, 20)
+}
+
+/// `text` safe to quote back: control characters replaced, and cut with "…" after
+/// `max_chars` characters.
+pub fn excerpt_of(text: &str, max_chars: usize) -> String {
     let mut quoted: String = text
         .chars()
-        .take(MAX_CHARS)
+        .take(max_chars)
         .map(|c| if c.is_control() { '\u{FFFD}' } else { c })
         .collect();
-    if text.chars().nth(MAX_CHARS).is_some() {
+    if text.chars().nth(max_chars).is_some() {
         quoted.push('…');
     }
     quoted

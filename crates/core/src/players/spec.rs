@@ -3,7 +3,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::domain::{Mark, NameError, PlayerName, excerpt};
+use crate::domain::{Mark, NameError, PlayerName, excerpt, excerpt_of};
 
 /// How strong a computer player is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -85,16 +85,7 @@ pub fn default_name(mark: Mark) -> PlayerName {
 /// A name someone typed, safe to quote back: control characters replaced, and cut only
 /// when it is half again as long as the longest name allowed.
 fn quoted_name(name: &str) -> String {
-    let limit = PlayerName::MAX_CHARS * 3 / 2;
-    let mut quoted: String = name
-        .chars()
-        .take(limit)
-        .map(|c| if c.is_control() { '\u{FFFD}' } else { c })
-        .collect();
-    if name.chars().nth(limit).is_some() {
-        quoted.push('…');
-    }
-    quoted
+    excerpt_of(name, PlayerName::MAX_CHARS * 3 / 2)
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
