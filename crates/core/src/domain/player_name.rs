@@ -120,4 +120,11 @@ mod tests {
             PlayerName::new("ADA").unwrap().key()
         );
     }
+
+    #[test]
+    fn a_name_is_shown_as_it_was_cleaned() {
+        let name = PlayerName::new("  Ada   Lovelace ").unwrap();
+
+        assert_eq!(name.to_string(), "Ada Lovelace");
+    }
 }

@@ -52,3 +52,15 @@ impl Line {
         self.cells.iter().fold(0, |mask, cell| mask | cell.bit())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::domain::Geometry;
+
+    #[test]
+    fn a_cell_is_shown_by_the_number_people_type_for_it() {
+        let fifth = Geometry::classic().position(4).unwrap();
+
+        assert_eq!(fifth.to_string(), "5");
+    }
+}

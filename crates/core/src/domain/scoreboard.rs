@@ -263,4 +263,26 @@ mod tests {
             Some(u64::MAX)
         );
     }
+
+    #[test]
+    fn a_record_counts_every_game_played() {
+        let record = Record {
+            wins: 2,
+            losses: 1,
+            ties: 3,
+        };
+
+        assert_eq!(record.games(), 6);
+    }
+
+    #[test]
+    fn a_scoreboard_is_empty_until_a_game_is_recorded() {
+        let mut scoreboard = Scoreboard::new();
+        let empty_before = scoreboard.is_empty();
+
+        scoreboard.record(&game("Ada", "Bob", Outcome::Draw));
+
+        assert!(empty_before);
+        assert!(!scoreboard.is_empty());
+    }
 }

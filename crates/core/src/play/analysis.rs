@@ -119,3 +119,64 @@ pub fn analyze_all<F: FnMut() -> A, A: MoveChooser + Advisor>(
     }
     invalid
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{Board, PlayerName};
+    use crate::players::Player;
+
+    /// A dummy: finished and invalid boards need no player, so any question is a failure.
+    struct NeverAsked;
+
+    impl Player for NeverAsked {
+        fn name(&self) -> PlayerName {
+            panic!("a finished or invalid board asked for a player")
+        }
+    }
+
+    impl MoveChooser for NeverAsked {
+        fn choose_move(&mut self, _: &dyn GameState) -> Option<Position> {
+            panic!("a finished or invalid board asked for a move")
+        }
+    }
+
+    impl Advisor for NeverAsked {
+        fn advise(&mut self, _: &dyn Board, _: Mark) -> Option<Analysis> {
+            panic!("a finished or invalid board asked for advice")
+        }
+    }
+
+    fn analyzer() -> Analyzer<impl FnMut() -> NeverAsked> {
+        Analyzer::new(Geometry::classic(), Mark::X, || NeverAsked)
+    }
+
+    #[test]
+    fn every_board_is_reported_in_order_and_the_invalid_ones_are_counted() {
+        // Arrange: a won board, a layout that is not one, a board with too few cells.
+        let layouts = ["xxx/oo./...", "not a board", "x"].map(String::from);
+        let mut reported = Vec::new();
+
+        // Act
+        let invalid = analyze_all(&mut analyzer(), layouts, |report| {
+            reported.push(matches!(report, Report::Invalid { .. }))
+        });
+
+        // Assert
+        assert_eq!(invalid, 2);
+        assert_eq!(reported, [false, true, true]);
+    }
+
+    #[test]
+    fn a_finished_board_is_reported_with_its_outcome() {
+        let report = analyzer().report("xxx/oo./...");
+
+        assert!(matches!(
+            report,
+            Report::Finished {
+                outcome: Outcome::Won(Mark::X),
+                ..
+            }
+        ));
+    }
+}

@@ -655,6 +655,36 @@ mod tests {
     }
 
     #[rstest]
+    fn apart_asking_again_keeps_waiting_for_the_other_to_agree(together: Match<Unrecorded>) {
+        let mut apart = together.seated(Seating::Apart);
+        play_all(&mut apart, &[1]);
+        apart.undo(Mark::X).unwrap();
+
+        let asked_again = apart.undo(Mark::X).unwrap();
+
+        assert!(matches!(
+            asked_again[..],
+            [Event::UndoAsked { by: Mark::X }]
+        ));
+        assert_eq!(layout_of(apart.game().board()), "X........");
+    }
+
+    #[rstest]
+    #[case::the_first_mover(Mark::X)]
+    #[case::the_second_mover(Mark::O)]
+    fn apart_before_anyone_has_moved_there_is_nothing_to_take_back(
+        together: Match<Unrecorded>,
+        #[case] seat: Mark,
+    ) {
+        let mut apart = together.seated(Seating::Apart);
+
+        let answer = apart.undo(seat);
+
+        assert_eq!(answer.unwrap_err(), Refusal::NothingToUndo);
+        assert_eq!(apart.undo_asked_by(), None);
+    }
+
+    #[rstest]
     fn a_move_instead_of_agreeing_withdraws_the_request(together: Match<Unrecorded>) {
         let mut apart = together.seated(Seating::Apart);
         play_all(&mut apart, &[1]);

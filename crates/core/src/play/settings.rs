@@ -145,4 +145,31 @@ mod tests {
         assert_eq!(rematch.first(), game.first());
         assert_eq!(rematch.geometry(), game.geometry());
     }
+
+    #[test]
+    fn the_settings_keep_the_board_and_the_first_mover_they_were_given() {
+        let geometry = Geometry::new(5, 4).unwrap();
+
+        let game = Settings::new(human("Ada"), human("Bob"), Mark::O, geometry).unwrap();
+
+        assert_eq!(game.geometry(), geometry);
+        assert_eq!(game.first(), Mark::O);
+    }
+
+    #[rstest]
+    #[case::two_people(human("Ada"), human("Bob"), true)]
+    #[case::a_person_as_x(human("Ada"), PlayerSpec::Computer(Level::Easy), true)]
+    #[case::a_person_as_o(PlayerSpec::Computer(Level::Easy), human("Ada"), true)]
+    #[case::two_computers(
+        PlayerSpec::Computer(Level::Easy),
+        PlayerSpec::Computer(Level::Medium),
+        false
+    )]
+    fn a_person_plays_when_either_side_is_human(
+        #[case] x: PlayerSpec,
+        #[case] o: PlayerSpec,
+        #[case] has_human: bool,
+    ) {
+        assert_eq!(settings(x, o).unwrap().has_human(), has_human);
+    }
 }

@@ -195,4 +195,14 @@ mod tests {
     fn unnamed_humans_are_named_after_their_mark() {
         assert_eq!(PlayerSpec::Human(None).name(Mark::O).as_str(), "Player O");
     }
+
+    #[test]
+    fn a_name_far_too_long_to_be_one_is_quoted_only_in_part() {
+        let huge = "a".repeat(500);
+
+        let error = format!("human:{huge}").parse::<PlayerSpec>().unwrap_err();
+
+        let quoted = format!("\"{}…\"", "a".repeat(60));
+        assert!(error.to_string().contains(&quoted), "{error}");
+    }
 }
