@@ -19,8 +19,8 @@ pub enum GameEnd {
 }
 
 /// Plays matches at the console: people type through the [`InputHandler`] and are
-/// answered through the [`Dialogue`]; everybody watches the board and the game's events
-/// through the [`GameView`], and the result and hints through the [`Reports`].
+/// answered through the [`Dialogue`](crate::Dialogue); everybody watches the board and the game's events
+/// through the [`GameView`](crate::GameView), and the result and hints through the [`Reports`](crate::Reports).
 pub struct GameController<'a, R, I> {
     renderer: &'a R,
     input: &'a I,
