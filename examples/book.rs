@@ -1,10 +1,10 @@
-//! Writes the opening book of (7,7,5) (`src/engine/book/7x7x5.txt`), the board whose
+//! Writes the opening book of (7,7,5) (`crates/engine/src/book/7x7x5.txt`), the board whose
 //! first moves cannot be proven within a second: the empty board's full analysis; for
 //! each first move of X a reply of O proven to keep the draw; after that reply, where
 //! O could not force a win even if it moved next, every move of X; and after X in the
 //! centre, for every reply of O, a second move of X proven to keep the draw.
 //!
-//!     cargo run --release --example book > src/engine/book/7x7x5.txt
+//!     cargo run --release --example book > crates/engine/src/book/7x7x5.txt
 //!     ONLY_SECOND=1 cargo run --release --example book   # the last part alone, seconds
 //!
 //! Every entry is proven by the solver here, with `Solver::can_force_win` (which never

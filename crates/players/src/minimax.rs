@@ -380,7 +380,7 @@ mod tests {
 
     #[test]
     fn out_of_time_on_7x7_with_five_in_a_row_x_plays_a_proven_second_move_after_the_centre() {
-        // X in the centre, O on 1: the book's second move (src/engine/book/7x7x5.txt).
+        // X in the centre, O on 1: the book's second move (crates/engine/src/book/7x7x5.txt).
         let layout = format!("o{}x{}", ".".repeat(23), ".".repeat(24));
         let mut ai = hurried(time_runs_out_at_once());
 
@@ -396,7 +396,7 @@ mod tests {
     #[test]
     fn out_of_time_on_7x7_with_five_in_a_row_o_answers_a_first_move_from_the_book() {
         // X in the centre: the book's reply, proven to keep the draw when it was
-        // written (src/engine/book/7x7x5.txt), is 18.
+        // written (crates/engine/src/book/7x7x5.txt), is 18.
         let mut layout = ".".repeat(49);
         layout.replace_range(24..25, "x");
         let mut ai = hurried(time_runs_out_at_once());
