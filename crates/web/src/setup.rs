@@ -56,15 +56,12 @@ impl Setup {
 
     /// Who plays `mark`.
     pub fn spec(&self, mark: Mark) -> &PlayerSpec {
-        match mark {
-            Mark::X => self.settings.player(Mark::X),
-            Mark::O => self.settings.player(Mark::O),
-        }
+        self.settings.player(mark)
     }
 
     /// Computer-vs-computer: nobody holds a seat, and the server moves for both.
     pub fn is_show(&self) -> bool {
-        !self.is_human(Mark::X) && !self.is_human(Mark::O)
+        !self.settings.has_human()
     }
 
     pub fn geometry(&self) -> Geometry {
