@@ -30,38 +30,31 @@ use tokio::net::TcpStream;
 
 const NAMES: usize = 50;
 
+/// A load generator for `tictactoe serve`: many people playing Impossible on 3x3 at once.
+#[derive(clap::Parser)]
+#[command(name = "load")]
 struct Options {
+    /// The server's address
+    #[arg(default_value = "http://127.0.0.1:8080", value_name = "URL")]
     url: String,
+    /// How many clients play at once, each on its own kept-alive connection
+    #[arg(long, default_value_t = 500)]
     players: usize,
+    /// How long the clients start new games
+    #[arg(long, default_value_t = 20)]
     seconds: u64,
+    /// The server's process id, to report its memory and CPU time
+    #[arg(long)]
     pid: Option<u32>,
     /// How long each client waits before each move on average, as a person looking at
-    /// the board does (0: as fast as the server answers).
-    pause: Duration,
+    /// the board does (0: as fast as the server answers)
+    #[arg(long = "pause-ms", default_value_t = 0, value_name = "MS")]
+    pause_ms: u64,
 }
 
 fn options() -> Options {
-    let mut args = std::env::args().skip(1);
-    let mut options = Options {
-        url: "http://127.0.0.1:8080".into(),
-        players: 500,
-        seconds: 20,
-        pid: None,
-        pause: Duration::ZERO,
-    };
-    while let Some(arg) = args.next() {
-        let mut value = || args.next().expect("a value after the flag");
-        match arg.as_str() {
-            "--players" => options.players = value().parse().expect("a number of players"),
-            "--seconds" => options.seconds = value().parse().expect("a number of seconds"),
-            "--pid" => options.pid = Some(value().parse().expect("a process id")),
-            "--pause-ms" => {
-                options.pause =
-                    Duration::from_millis(value().parse().expect("a number of milliseconds"))
-            }
-            url => options.url = url.trim_end_matches('/').to_string(),
-        }
-    }
+    let mut options = <Options as clap::Parser>::parse();
+    options.url = options.url.trim_end_matches('/').to_string();
     options
 }
 
@@ -331,7 +324,7 @@ async fn main() {
                 Arc::clone(&address),
                 player,
                 until,
-                options.pause,
+                Duration::from_millis(options.pause_ms),
             ))
         })
         .collect();
