@@ -1,3 +1,6 @@
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+
 use super::{Mark, PlayerName};
 
 /// How a finished game ended.
@@ -39,7 +42,8 @@ impl Record {
             .saturating_add(self.ties)
     }
 
-    fn add(&mut self, other: Record) {
+    /// Adds `other`'s counts to these.
+    pub fn add(&mut self, other: Record) {
         self.wins = self.wins.saturating_add(other.wins);
         self.losses = self.losses.saturating_add(other.losses);
         self.ties = self.ties.saturating_add(other.ties);
@@ -65,12 +69,21 @@ impl Scoreboard {
         Scoreboard::default()
     }
 
-    /// Builds a scoreboard from rows, merging rows that name the same player.
+    /// Builds a scoreboard from rows, merging rows that name the same player (the
+    /// first row's spelling of the name is kept).
     pub fn from_standings(rows: impl IntoIterator<Item = Standing>) -> Self {
-        let mut board = Scoreboard::new();
+        let mut standings: Vec<Standing> = Vec::new();
+        let mut index: HashMap<String, usize> = HashMap::new();
         for row in rows {
-            board.entry(&row.name).add(row.record);
+            match index.entry(row.name.key()) {
+                Entry::Occupied(at) => standings[*at.get()].record.add(row.record),
+                Entry::Vacant(at) => {
+                    at.insert(standings.len());
+                    standings.push(row);
+                }
+            }
         }
+        let mut board = Scoreboard { standings };
         board.rank();
         board
     }

@@ -17,7 +17,7 @@ use crate::domain::{
     Outcome, PlayerName, Position, Refusal, Scoreboard,
 };
 use crate::players::{Advisor, MoveChooser};
-use crate::ports::{ScoreStore, StoreError};
+use crate::ports::{Change, Ending, GameId, GameStore, NewGame, Step, StoreError, Write};
 
 /// Who sits at one side of the board.
 pub enum Seat {
@@ -68,37 +68,33 @@ pub enum Event {
         line: Option<Line>,
         recording: Recording,
     },
-    /// `by` left before the end: the game is not recorded.
+    /// `by` left before the end: the game is kept, but not counted.
     Abandoned { by: Mark },
+    /// A step or an ending could not be kept; play goes on.
+    NotKept(StoreError),
 }
 
 /// What became of a finished game's result.
 #[derive(Debug)]
 pub enum Recording {
-    /// Counted; the scoreboard with it.
+    /// Kept; the players' rows of the scoreboard with it counted.
     Saved(Scoreboard),
-    /// It counted, but the scoreboard could not be updated.
+    /// It could not be kept.
     Failed(StoreError),
-    /// Handed to a store that writes it later, with others (a busy server's scoreboard):
+    /// Handed to a store that writes it later, with others (a busy server's writer):
     /// the front end that chose such a store learns from it how the write went.
     Queued,
-    /// This match keeps no scores (a simulation).
+    /// This match keeps nothing (a simulation).
     NotRecorded,
 }
 
-/// Where a match offers its result when the game finishes: once per game.
+/// Where a match keeps what happens, as it happens: each step (a move, or moves taken
+/// back), numbered from 1, and how the game ended, once.
 pub trait Recorder: Send {
-    fn offer(&self, game: &FinishedGame) -> Recording;
-}
-
-/// Every scoreboard store records what it is offered.
-impl<S: ScoreStore + Send> Recorder for S {
-    fn offer(&self, game: &FinishedGame) -> Recording {
-        match self.record(game) {
-            Ok(scoreboard) => Recording::Saved(scoreboard),
-            Err(error) => Recording::Failed(error),
-        }
-    }
+    /// A step was taken. An error is reported in the match's events; play goes on.
+    fn keep(&mut self, step: Step) -> Result<(), StoreError>;
+    /// The game is over: keep how it ended, and answer what became of it.
+    fn end(&mut self, ending: Ending, players: &[PlayerName; 2]) -> Recording;
 }
 
 /// A recorder that keeps nothing: for games that are only counted, such as `simulate`.
@@ -106,8 +102,67 @@ impl<S: ScoreStore + Send> Recorder for S {
 pub struct Unrecorded;
 
 impl Recorder for Unrecorded {
-    fn offer(&self, _game: &FinishedGame) -> Recording {
+    fn keep(&mut self, _step: Step) -> Result<(), StoreError> {
+        Ok(())
+    }
+    fn end(&mut self, _ending: Ending, _players: &[PlayerName; 2]) -> Recording {
         Recording::NotRecorded
+    }
+}
+
+/// A recorder that writes to a [`GameStore`] as the game goes: the console's and the
+/// full screen's. (A server collects the writes instead and commits them in groups.)
+pub struct Journal<S> {
+    store: S,
+    id: GameId,
+}
+
+impl<S: GameStore> Journal<S> {
+    /// Keeps `game`'s beginning in `store`, and records the rest of it there.
+    pub fn begin(store: S, game: &NewGame) -> Result<Self, StoreError> {
+        store.write(&[Write::Begin(game.clone())])?;
+        Ok(Journal {
+            store,
+            id: game.id.clone(),
+        })
+    }
+
+    /// The id the game is kept under.
+    pub fn id(&self) -> &GameId {
+        &self.id
+    }
+}
+
+impl<S: GameStore> Recorder for Journal<S> {
+    fn keep(&mut self, step: Step) -> Result<(), StoreError> {
+        self.store.write(&[Write::Step {
+            game: self.id.clone(),
+            step,
+        }])
+    }
+
+    fn end(&mut self, ending: Ending, players: &[PlayerName; 2]) -> Recording {
+        let kept = self.store.write(&[Write::End {
+            game: self.id.clone(),
+            ending,
+        }]);
+        match kept.and_then(|()| self.store.standings_of(players)) {
+            Ok(rows) => Recording::Saved(rows),
+            Err(error) => Recording::Failed(error),
+        }
+    }
+}
+
+/// A match may keep its record in an `Option`: `None` keeps nothing (a game whose
+/// beginning could not be kept is still played, and said to be unrecorded).
+impl<R: Recorder> Recorder for Option<R> {
+    fn keep(&mut self, step: Step) -> Result<(), StoreError> {
+        self.as_mut().map_or(Ok(()), |recorder| recorder.keep(step))
+    }
+    fn end(&mut self, ending: Ending, players: &[PlayerName; 2]) -> Recording {
+        self.as_mut().map_or(Recording::NotRecorded, |recorder| {
+            recorder.end(ending, players)
+        })
     }
 }
 
@@ -115,7 +170,24 @@ impl Recorder for Unrecorded {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum End {
     Finished(FinishedGame),
+    /// `by` gave up: their loss.
+    Resigned { by: Mark },
     Abandoned { by: Mark },
+}
+
+/// Why a kept game could not be played on: its steps are not a game.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ResumeError {
+    #[error("step {number} is out of order")]
+    OutOfOrder { number: u32 },
+    #[error("step {number} is not a legal move")]
+    Illegal { number: u32 },
+    #[error("step {number} takes back more moves than were played")]
+    NothingToUndo { number: u32 },
+    #[error("step {number} comes after the end of the game")]
+    AfterTheEnd { number: u32 },
+    #[error("the ending kept is not what the board shows")]
+    Ending,
 }
 
 /// A computer player broke the rules: a bug in that player, reported, not looped on.
@@ -143,6 +215,8 @@ pub struct Match<R> {
     advisor: Option<Box<dyn Advisor>>,
     recorder: R,
     state: State,
+    /// Steps taken so far (moves and undos): the next one kept is numbered one more.
+    steps: u32,
 }
 
 impl<R: Recorder> Match<R> {
@@ -157,6 +231,7 @@ impl<R: Recorder> Match<R> {
             state: State::Playing {
                 undo_asked_by: None,
             },
+            steps: 0,
         }
     }
 
@@ -170,6 +245,79 @@ impl<R: Recorder> Match<R> {
     pub fn seated(mut self, seating: Seating) -> Self {
         self.seating = seating;
         self
+    }
+
+    /// The match as it stood after `steps` (kept by a store), ended as `ending` says.
+    /// A store's contents are data: a step that breaks the rules, or an ending the board
+    /// contradicts, is an error, never a panic. A game whose last move ended it but whose
+    /// ending was not kept (the program stopped in between) is given its ending now.
+    pub(crate) fn replayed(
+        mut self,
+        steps: &[Step],
+        ending: Option<Ending>,
+    ) -> Result<(Self, Vec<Event>), ResumeError> {
+        for (index, step) in steps.iter().enumerate() {
+            let number = step.number;
+            if number as usize != index + 1 {
+                return Err(ResumeError::OutOfOrder { number });
+            }
+            if self.game.status().is_over() && !matches!(step.change, Change::Undo { .. }) {
+                return Err(ResumeError::AfterTheEnd { number });
+            }
+            match step.change {
+                Change::Move(position) => {
+                    self.game
+                        .play(position)
+                        .map_err(|_| ResumeError::Illegal { number })?;
+                }
+                Change::Undo { moves } => {
+                    for _ in 0..moves {
+                        self.game
+                            .undo()
+                            .ok_or(ResumeError::NothingToUndo { number })?;
+                    }
+                }
+            }
+            self.steps = number;
+        }
+        let finished = |outcome| FinishedGame {
+            x: self.seats[0].name(),
+            o: self.seats[1].name(),
+            outcome,
+        };
+        let mut events = Vec::new();
+        let (outcome, line) = match self.game.status() {
+            GameStatus::InProgress => (None, None),
+            GameStatus::Won(win) => (Some(Outcome::Won(win.mark)), Some(win.line)),
+            GameStatus::Draw => (Some(Outcome::Draw), None),
+        };
+        self.state = match (ending, outcome) {
+            (None, None) => return Ok((self, events)),
+            (Some(Ending::Finished(kept)), Some(outcome)) if kept == outcome => {
+                State::Over(End::Finished(finished(outcome)))
+            }
+            (Some(Ending::Resigned(by)), None) => State::Over(End::Resigned { by }),
+            (Some(Ending::Abandoned(by)), None) => State::Over(End::Abandoned { by }),
+            (None, Some(outcome)) => {
+                let game = finished(outcome);
+                let recording = self
+                    .recorder
+                    .end(Ending::Finished(outcome), &[game.x.clone(), game.o.clone()]);
+                events.push(Event::Finished {
+                    game: game.clone(),
+                    line,
+                    recording,
+                });
+                State::Over(End::Finished(game))
+            }
+            (Some(_), _) => return Err(ResumeError::Ending),
+        };
+        Ok((self, events))
+    }
+
+    /// The recorder, for a front end that collects what it was given.
+    pub fn recorder_mut(&mut self) -> &mut R {
+        &mut self.recorder
     }
 
     /// The game as it stands: board, side to move, status, moves played.
@@ -275,7 +423,12 @@ impl<R: Recorder> Match<R> {
     pub fn leave(&mut self, seat: Mark) -> Result<Vec<Event>, Refusal> {
         self.person_in_play(seat)?;
         self.state = State::Over(End::Abandoned { by: seat });
-        Ok(vec![Event::Abandoned { by: seat }])
+        let players = self.seats.each_ref().map(Seat::name);
+        let mut events = vec![Event::Abandoned { by: seat }];
+        if let Recording::Failed(error) = self.recorder.end(Ending::Abandoned(seat), &players) {
+            events.push(Event::NotKept(error));
+        }
+        Ok(events)
     }
 
     /// Requests come from people, and only while the game is played.
@@ -300,6 +453,7 @@ impl<R: Recorder> Match<R> {
             position,
             by_computer,
         }];
+        events.extend(self.keep(Change::Move(position)));
         let (outcome, line) = match status {
             GameStatus::InProgress => return Ok(events),
             GameStatus::Won(win) => (Outcome::Won(win.mark), Some(win.line)),
@@ -310,7 +464,9 @@ impl<R: Recorder> Match<R> {
             o: self.seats[1].name(),
             outcome,
         };
-        let recording = self.recorder.offer(&game);
+        let recording = self
+            .recorder
+            .end(Ending::Finished(outcome), &[game.x.clone(), game.o.clone()]);
         self.state = State::Over(End::Finished(game.clone()));
         events.push(Event::Finished {
             game,
@@ -338,11 +494,25 @@ impl<R: Recorder> Match<R> {
         if count == 0 {
             return Err(Refusal::NothingToUndo);
         }
-        let positions = (0..count).filter_map(|_| self.game.undo()).collect();
+        let positions: Vec<Position> = (0..count).filter_map(|_| self.game.undo()).collect();
         self.state = State::Playing {
             undo_asked_by: None,
         };
-        Ok(vec![Event::Undone { positions }])
+        // At most two: a move and the reply to it.
+        let moves = positions.len() as u8;
+        let mut events = vec![Event::Undone { positions }];
+        events.extend(self.keep(Change::Undo { moves }));
+        Ok(events)
+    }
+
+    /// Numbers the step and hands it to the recorder; an event if it could not be kept.
+    fn keep(&mut self, change: Change) -> Option<Event> {
+        self.steps += 1;
+        let step = Step {
+            number: self.steps,
+            change,
+        };
+        self.recorder.keep(step).err().map(Event::NotKept)
     }
 }
 

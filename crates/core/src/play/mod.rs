@@ -9,7 +9,8 @@ mod simulation;
 
 pub use analysis::{Analyzer, BoardError, Report, analyze_all};
 pub use game_match::{
-    ComputerError, End, Event, Match, Recorder, Recording, Seat, Seating, Unrecorded,
+    ComputerError, End, Event, Journal, Match, Recorder, Recording, ResumeError, Seat, Seating,
+    Unrecorded,
 };
 pub use settings::{Settings, SettingsError};
 pub use simulation::{Tally, simulate};

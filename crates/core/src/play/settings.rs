@@ -5,9 +5,10 @@
 
 use thiserror::Error;
 
-use super::game_match::{Match, Recorder, Seat};
+use super::game_match::{Event, Match, Recorder, ResumeError, Seat};
 use crate::domain::{Geometry, Mark, PlayerName};
 use crate::players::{ComputerFactory, PlayerSpec};
+use crate::ports::{Ending, Step};
 
 /// Everything needed to start a game: who plays each side, the board, who moves first.
 /// "Play again" reuses it; a rematch swaps its sides. A `Settings` that exists is valid.
@@ -83,6 +84,19 @@ impl Settings {
             PlayerSpec::Computer(level) => Seat::Computer(computers.computer(*level)),
         });
         Match::new(self.geometry, self.first, seats, recorder).advised_by(computers.advisor())
+    }
+
+    /// A match with these settings as it stood after `steps`, ended as `ending` says (a
+    /// game kept by a store, played on after a restart). The events are what resuming
+    /// did: a result that had not been kept is kept now. See [`Match`] for the checks.
+    pub fn resume_match<R: Recorder>(
+        &self,
+        computers: &mut dyn ComputerFactory,
+        recorder: R,
+        steps: &[Step],
+        ending: Option<Ending>,
+    ) -> Result<(Match<R>, Vec<Event>), ResumeError> {
+        self.start_match(computers, recorder).replayed(steps, ending)
     }
 
     /// The same players with sides swapped (X's player plays O), for a rematch. Still

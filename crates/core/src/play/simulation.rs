@@ -35,8 +35,8 @@ pub fn simulate(
                 Outcome::Won(Mark::O) => tally.o_wins += 1,
                 Outcome::Draw => tally.draws += 1,
             },
-            // Computers never leave.
-            Some(End::Abandoned { .. }) | None => {}
+            // Computers never leave or give up.
+            Some(End::Abandoned { .. } | End::Resigned { .. }) | None => {}
         }
         tally.games = done;
         progress(done);

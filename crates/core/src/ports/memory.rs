@@ -1,0 +1,238 @@
+//! A working store that keeps everything in memory: the reference for what the
+//! [`GameStore`] contract means, for tests that need a real store rather than a mock,
+//! and the first adapter the contract tests run against.
+
+#![cfg(any(test, feature = "mocks"))]
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Mutex, MutexGuard};
+use std::time::SystemTime;
+
+use crate::domain::{Mark, Outcome, PlayerName, Record, Scoreboard, Standing};
+
+use super::{
+    Cleared, Ending, GameId, GameStore, Imported, Restored, Step, StoreError, StoredGame, Write,
+    names_of,
+};
+
+/// See the module documentation.
+#[derive(Default)]
+pub struct MemoryStore {
+    state: Mutex<State>,
+}
+
+#[derive(Clone, Default)]
+struct State {
+    games: HashMap<GameId, StoredGame>,
+    /// The scoreboard now, by name key.
+    tally: Tally,
+    /// The scoreboards cleared by resets, the last one last.
+    cleared: Vec<Tally>,
+    imported: HashSet<String>,
+}
+
+type Tally = HashMap<String, Standing>;
+
+impl MemoryStore {
+    pub fn new() -> Self {
+        MemoryStore::default()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic elsewhere while holding the lock leaves the state as consistent as
+        // any write: each is applied to a copy and swapped in whole.
+        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl GameStore for MemoryStore {
+    fn write(&self, writes: &[Write]) -> Result<(), StoreError> {
+        let mut state = self.lock();
+        let mut next = state.clone();
+        for write in writes {
+            next.apply(write)?;
+        }
+        *state = next;
+        Ok(())
+    }
+
+    fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {
+        Ok(self.lock().games.get(id).cloned())
+    }
+
+    fn standings(
+        &self,
+        top: Option<u64>,
+        each: &mut dyn FnMut(Standing),
+    ) -> Result<(), StoreError> {
+        let ranked = Scoreboard::from_standings(self.lock().tally.values().cloned());
+        let top = top.map_or(usize::MAX, |top| usize::try_from(top).unwrap_or(usize::MAX));
+        ranked.standings().iter().take(top).cloned().for_each(each);
+        Ok(())
+    }
+
+    fn standings_of(&self, names: &[PlayerName]) -> Result<Scoreboard, StoreError> {
+        let state = self.lock();
+        Ok(Scoreboard::from_standings(
+            names
+                .iter()
+                .filter_map(|name| state.tally.get(&name.key()).cloned()),
+        ))
+    }
+
+    fn reset(&self) -> Result<Cleared, StoreError> {
+        let mut state = self.lock();
+        let old = std::mem::take(&mut state.tally);
+        let players = old.len() as u64;
+        state.cleared.push(old);
+        Ok(Cleared { players })
+    }
+
+    fn restore(&self) -> Result<Restored, StoreError> {
+        let mut state = self.lock();
+        let Some(mut old) = state.cleared.pop() else {
+            return Ok(Restored::NothingToRestore);
+        };
+        for row in std::mem::take(&mut state.tally).into_values() {
+            add(&mut old, &row.name, row.record);
+        }
+        state.tally = old;
+        Ok(Restored::Restored {
+            players: state.tally.len() as u64,
+        })
+    }
+
+    fn import(&self, source: &str, scoreboard: &Scoreboard) -> Result<Imported, StoreError> {
+        let mut state = self.lock();
+        if !state.imported.insert(source.to_owned()) {
+            return Ok(Imported::AlreadyImported);
+        }
+        for row in scoreboard.standings() {
+            add(&mut state.tally, &row.name, row.record);
+        }
+        Ok(Imported::Added {
+            players: scoreboard.standings().len() as u64,
+        })
+    }
+}
+
+impl State {
+    fn apply(&mut self, write: &Write) -> Result<(), StoreError> {
+        let conflict = |game: &GameId, detail: &str| StoreError::Conflict {
+            game: game.clone(),
+            detail: detail.to_owned(),
+        };
+        match write {
+            Write::Begin(new) => {
+                if let Some(kept) = self.games.get(&new.id) {
+                    return if kept.game == *new {
+                        Ok(())
+                    } else {
+                        Err(conflict(&new.id, "another game has this id"))
+                    };
+                }
+                if let Some(first) = &new.follows {
+                    let earlier = self
+                        .games
+                        .get_mut(first)
+                        .ok_or_else(|| StoreError::NoSuchGame(first.clone()))?;
+                    if earlier.rematch.is_some() {
+                        return Err(conflict(first, "this game already has a rematch"));
+                    }
+                    earlier.rematch = Some(new.id.clone());
+                }
+                self.games.insert(
+                    new.id.clone(),
+                    StoredGame {
+                        game: new.clone(),
+                        steps: Vec::new(),
+                        ending: None,
+                        started: SystemTime::now(),
+                        ended: None,
+                        rematch: None,
+                    },
+                );
+                Ok(())
+            }
+            Write::Step { game, step } => {
+                let kept = self.game_mut(game)?;
+                let taken = kept.steps.len() as u32;
+                match step.number {
+                    0 => Err(conflict(game, "steps are numbered from 1")),
+                    n if n <= taken => {
+                        if kept.steps[n as usize - 1] == *step {
+                            Ok(())
+                        } else {
+                            Err(conflict(game, &format!("step {n} was another change")))
+                        }
+                    }
+                    n if n > taken + 1 => Err(conflict(
+                        game,
+                        &format!("step {n} cannot follow step {taken}"),
+                    )),
+                    _ if kept.ending.is_some() => Err(conflict(game, "the game is over")),
+                    _ => {
+                        kept.steps.push(*step);
+                        Ok(())
+                    }
+                }
+            }
+            Write::End { game, ending } => {
+                let kept = self.game_mut(game)?;
+                match kept.ending {
+                    Some(kept_ending) if kept_ending == *ending => return Ok(()),
+                    Some(_) => return Err(conflict(game, "the game ended otherwise")),
+                    None => {}
+                }
+                kept.ending = Some(*ending);
+                kept.ended = Some(SystemTime::now());
+                let names = names_of(&kept.game.settings);
+                for mark in Mark::ALL {
+                    if let Some(record) = counted(*ending, mark) {
+                        add(&mut self.tally, &names[mark.index()], record);
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn game_mut(&mut self, id: &GameId) -> Result<&mut StoredGame, StoreError> {
+        self.games
+            .get_mut(id)
+            .ok_or_else(|| StoreError::NoSuchGame(id.clone()))
+    }
+}
+
+/// What `ending` adds to the record of the player of `mark`: nothing for an abandoned
+/// game.
+pub(crate) fn counted(ending: Ending, mark: Mark) -> Option<Record> {
+    let win = Record {
+        wins: 1,
+        ..Record::default()
+    };
+    let loss = Record {
+        losses: 1,
+        ..Record::default()
+    };
+    match ending {
+        Ending::Finished(Outcome::Draw) => Some(Record {
+            ties: 1,
+            ..Record::default()
+        }),
+        Ending::Finished(Outcome::Won(winner)) => Some(if winner == mark { win } else { loss }),
+        Ending::Resigned(loser) => Some(if loser == mark { loss } else { win }),
+        Ending::Abandoned(_) => None,
+    }
+}
+
+fn add(tally: &mut Tally, name: &PlayerName, record: Record) {
+    tally
+        .entry(name.key())
+        .or_insert_with(|| Standing {
+            name: name.clone(),
+            record: Record::default(),
+        })
+        .record
+        .add(record);
+}

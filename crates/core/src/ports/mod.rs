@@ -1,0 +1,167 @@
+//! What the core needs from the outside world: a place to keep games and results
+//! ([`GameStore`]). The players' contract (`MoveChooser`, `Advisor`,
+//! `ComputerFactory`) is in [`crate::players`]. The core runs on these traits alone;
+//! `main.rs` picks the implementations.
+//!
+//! A store keeps games, not tallies: each game when it begins, each step as it is
+//! taken, and how it ended. The scoreboard is a view of the finished games (plus any
+//! scoreboard imported from before there were games), kept up to date as each game
+//! ends, so reading it never means counting every game again.
+
+mod memory;
+mod records;
+
+use thiserror::Error;
+
+use crate::domain::{PlayerName, Scoreboard, Standing};
+
+#[cfg(any(test, feature = "mocks"))]
+pub use memory::MemoryStore;
+pub use records::{
+    Change, Ending, GameId, GameIdError, NewGame, SeatLock, SeatLockError, Step, StoredGame,
+    Write, names_of,
+};
+
+/// Why a store could not do what it was asked. `database` names the store for people:
+/// a file's path, or an address without its password. The advice (what to do about it)
+/// is worded by the front ends.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// No folder for the database was found, and none was named.
+    #[error("there is no folder for the database")]
+    NoLocation,
+    /// The name given is a folder, not a file.
+    #[error("{database} is a folder, not a database file")]
+    Folder { database: String },
+    /// The file exists but is not a database of this program (or is damaged).
+    #[error("{database} cannot be read ({detail}); it was left as it is")]
+    Unreadable { database: String, detail: String },
+    /// Written by a newer version of the program.
+    #[error(
+        "{database} was written by a newer version of tictactoe (schema {found}; this one \
+         knows up to {known}); it was left as it is"
+    )]
+    Newer {
+        database: String,
+        found: i64,
+        known: i64,
+    },
+    /// Another process holds the database's write lock for longer than the store waits.
+    #[error("{database} is locked by another process")]
+    Locked { database: String },
+    /// The database may be read but not written.
+    #[error("{database} is read-only")]
+    ReadOnly { database: String },
+    /// The disk (or a quota) is full.
+    #[error("the disk holding {database} is full")]
+    Full { database: String },
+    /// Any other failure to reach or use the database.
+    #[error("cannot use {database}: {detail}")]
+    Unavailable { database: String, detail: String },
+    /// A step or ending for a game the store has never seen begin.
+    #[error("no game {0} was begun")]
+    NoSuchGame(GameId),
+    /// A write contradicts what is kept: another change under the same step number,
+    /// a step after a gap, another ending, or another game under the same id.
+    #[error("game {game}: {detail}")]
+    Conflict { game: GameId, detail: String },
+}
+
+/// What [`GameStore::reset`] did. Nothing is deleted: the games stay, and
+/// [`GameStore::restore`] counts them again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cleared {
+    /// How many rows the scoreboard had.
+    pub players: u64,
+}
+
+/// What [`GameStore::restore`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Restored {
+    /// The scoreboard before the last reset is back, with the games since added.
+    Restored { players: u64 },
+    /// There was no reset to take back.
+    NothingToRestore,
+}
+
+/// What [`GameStore::import`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Imported {
+    /// The rows were added to the scoreboard, marked as imported.
+    Added { players: u64 },
+    /// A scoreboard from this source was imported before: nothing was added again.
+    AlreadyImported,
+}
+
+/// Keeps games and the scoreboard that counts them. See the module documentation.
+///
+/// Every write is exactly-once by construction: a write the store already has is a
+/// no-op ([`Write`]). Implementations are shared between threads (a server's requests)
+/// and between processes on one database (a console game beside a server).
+#[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
+pub trait GameStore: Send + Sync {
+    /// Keeps `writes` in order, all or none.
+    fn write(&self, writes: &[Write]) -> Result<(), StoreError>;
+
+    /// A game as kept, or `None` if the store has no game of that id.
+    fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError>;
+
+    /// The scoreboard's rows in rank order (most wins, then fewest losses, then by
+    /// name), the first `top` of them or all, handed to `each` one at a time so that a
+    /// long table need not be held whole.
+    fn standings(
+        &self,
+        top: Option<u64>,
+        each: &mut dyn FnMut(Standing),
+    ) -> Result<(), StoreError>;
+
+    /// The rows of these players only (names compared as the scoreboard compares them),
+    /// in rank order: what is shown after a game, however long the table.
+    fn standings_of(&self, names: &[PlayerName]) -> Result<Scoreboard, StoreError>;
+
+    /// Clears the scoreboard, keeping every game, so that it can be restored.
+    fn reset(&self) -> Result<Cleared, StoreError>;
+
+    /// Takes back the last reset: its rows count again, with everything since.
+    fn restore(&self) -> Result<Restored, StoreError>;
+
+    /// Adds a scoreboard kept elsewhere (an older version's file) as imported rows,
+    /// once per `source`.
+    fn import(&self, source: &str, scoreboard: &Scoreboard) -> Result<Imported, StoreError>;
+
+    /// The scoreboard, the first `top` rows or all of it.
+    fn scoreboard(&self, top: Option<u64>) -> Result<Scoreboard, StoreError> {
+        let mut rows = Vec::new();
+        self.standings(top, &mut |row| rows.push(row))?;
+        Ok(Scoreboard::from_standings(rows))
+    }
+}
+
+/// A store shared by reference is still a store: a session lends its store to each game.
+impl<S: GameStore + ?Sized> GameStore for &S {
+    fn write(&self, writes: &[Write]) -> Result<(), StoreError> {
+        (**self).write(writes)
+    }
+    fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {
+        (**self).game(id)
+    }
+    fn standings(
+        &self,
+        top: Option<u64>,
+        each: &mut dyn FnMut(Standing),
+    ) -> Result<(), StoreError> {
+        (**self).standings(top, each)
+    }
+    fn standings_of(&self, names: &[PlayerName]) -> Result<Scoreboard, StoreError> {
+        (**self).standings_of(names)
+    }
+    fn reset(&self) -> Result<Cleared, StoreError> {
+        (**self).reset()
+    }
+    fn restore(&self) -> Result<Restored, StoreError> {
+        (**self).restore()
+    }
+    fn import(&self, source: &str, scoreboard: &Scoreboard) -> Result<Imported, StoreError> {
+        (**self).import(source, scoreboard)
+    }
+}

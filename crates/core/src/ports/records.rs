@@ -1,0 +1,163 @@
+//! What a store keeps of a game, as typed values: who played, on what board, each step
+//! as it was taken, and how it ended. Every write names its game by [`GameId`] and each
+//! step by its number, so a write retried after a lost answer is recognised and kept
+//! once.
+
+use std::fmt;
+use std::time::SystemTime;
+
+use thiserror::Error;
+
+use crate::domain::{Mark, Outcome, PlayerName, Position};
+use crate::play::{Seating, Settings};
+
+/// A game's name in a store and in URLs: 32 lowercase hex digits (128 bits).
+///
+/// Whoever starts a game chooses its id (from a random source of their own), so a
+/// retried [`Write::Begin`] names the same game and is kept once.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GameId(String);
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("a game id is 32 hex digits")]
+pub struct GameIdError;
+
+impl GameId {
+    /// The id written from 128 bits, such as 128 random ones.
+    pub fn from_bits(bits: u128) -> Self {
+        GameId(format!("{bits:032x}"))
+    }
+
+    /// Reads an id as [`GameId::as_str`] writes it (upper-case hex is read as lower).
+    pub fn parse(text: &str) -> Result<Self, GameIdError> {
+        if text.len() == 32 && text.bytes().all(|b| b.is_ascii_hexdigit()) {
+            Ok(GameId(text.to_ascii_lowercase()))
+        } else {
+            Err(GameIdError)
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A digest of the secret that lets someone play a seat: enough for a store to say
+/// whether a secret fits, and useless to whoever reads the store. The front end that
+/// hands out secrets makes the digest; the core only carries it.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct SeatLock(String);
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("a seat lock is 64 hex digits (a SHA-256 digest)")]
+pub struct SeatLockError;
+
+impl SeatLock {
+    /// A digest written as 64 hex digits.
+    pub fn parse(text: &str) -> Result<Self, SeatLockError> {
+        if text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit()) {
+            Ok(SeatLock(text.to_ascii_lowercase()))
+        } else {
+            Err(SeatLockError)
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Not printed in logs: a digest is not a secret, but it has no business in one either.
+impl fmt::Debug for SeatLock {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SeatLock(..)")
+    }
+}
+
+/// A game as it begins.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewGame {
+    pub id: GameId,
+    /// Who plays each side, the board and the first mover.
+    pub settings: Settings,
+    /// Where two people sit (it decides what undo means between them).
+    pub seating: Seating,
+    /// For each of X and O, the lock of the seat's secret, where seats have secrets
+    /// (a web game's people); `None` for a computer's seat or a console game.
+    pub locks: [Option<SeatLock>; 2],
+    /// The game this one is the rematch of: a game has at most one rematch.
+    pub follows: Option<GameId>,
+}
+
+/// One change to a game's board, in the order they were made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    /// The side to move played this cell.
+    Move(Position),
+    /// The last `moves` moves were taken back.
+    Undo { moves: u8 },
+}
+
+/// A numbered change: a game's steps are numbered 1, 2, 3, ... in the order they were
+/// taken, undos included. The number makes a retried write recognisable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Step {
+    pub number: u32,
+    pub change: Change,
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// Played to the end: counted on the scoreboard.
+    Finished(Outcome),
+    /// This side gave up: counted as their loss and the other side's win.
+    Resigned(Mark),
+    /// This side left before the end: kept, but not counted.
+    Abandoned(Mark),
+}
+
+/// One thing to keep. A store keeps a write it already has as a no-op; a write that
+/// contradicts what it has (another change under the same step number, another ending)
+/// is refused with [`StoreError::Conflict`](super::StoreError::Conflict).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Write {
+    Begin(NewGame),
+    Step { game: GameId, step: Step },
+    End { game: GameId, ending: Ending },
+}
+
+impl Write {
+    /// The game this write is about.
+    pub fn game(&self) -> &GameId {
+        match self {
+            Write::Begin(new) => &new.id,
+            Write::Step { game, .. } | Write::End { game, .. } => game,
+        }
+    }
+}
+
+/// A game as a store gives it back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredGame {
+    pub game: NewGame,
+    /// Every step, numbered from 1 without gaps.
+    pub steps: Vec<Step>,
+    pub ending: Option<Ending>,
+    /// When the store received its `Begin`, and its `End`.
+    pub started: SystemTime,
+    pub ended: Option<SystemTime>,
+    /// The id of its rematch, if one was started.
+    pub rematch: Option<GameId>,
+}
+
+/// The names a store files a game's players under: the scoreboard's rows.
+pub fn names_of(settings: &Settings) -> [PlayerName; 2] {
+    Mark::ALL.map(|mark| settings.player(mark).name(mark))
+}
