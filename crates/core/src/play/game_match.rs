@@ -90,6 +90,7 @@ pub enum Recording {
 
 /// Where a match keeps what happens, as it happens: each step (a move, or moves taken
 /// back), numbered from 1, and how the game ended, once.
+#[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
 pub trait Recorder: Send {
     /// A step was taken. An error is reported in the match's events; play goes on.
     fn keep(&mut self, step: Step) -> Result<(), StoreError>;
@@ -171,8 +172,12 @@ impl<R: Recorder> Recorder for Option<R> {
 pub enum End {
     Finished(FinishedGame),
     /// `by` gave up: their loss.
-    Resigned { by: Mark },
-    Abandoned { by: Mark },
+    Resigned {
+        by: Mark,
+    },
+    Abandoned {
+        by: Mark,
+    },
 }
 
 /// Why a kept game could not be played on: its steps are not a game.
@@ -525,8 +530,12 @@ mod tests {
 
     use super::*;
     use crate::domain::{IllegalMove, Verdict, layout_of};
+    use crate::play::Settings;
+    use crate::players::PlayerSpec;
     use crate::players::{MockAdvisor, MockComputer};
-    use crate::ports::MockScoreStore;
+    use crate::ports::MemoryStore;
+    use mockall::Sequence;
+    use mockall::predicate::always;
 
     fn name(text: &str) -> PlayerName {
         PlayerName::new(text).unwrap()
@@ -660,21 +669,36 @@ mod tests {
         assert_eq!(game.game().moves(), []);
     }
 
+    /// A recorder that keeps every step (a stub: what it is told is not the subject).
+    fn keeping_steps() -> MockRecorder {
+        let mut recorder = MockRecorder::new();
+        recorder.expect_keep().returning(|_| Ok(()));
+        recorder
+    }
+
+    fn ada_and_bob<R: Recorder>(recorder: R) -> Match<R> {
+        Match::new(
+            Geometry::classic(),
+            Mark::X,
+            [person("Ada"), person("Bob")],
+            recorder,
+        )
+    }
+
     #[test]
-    fn a_finished_game_is_offered_to_the_scoreboard_exactly_once() {
+    fn a_finished_game_is_ended_with_the_recorder_exactly_once() {
         // Arrange: ONE expectation, with `times(1)`. A second call would match nothing
         // and fail the test; a catch-all after it would have let it through.
-        let mut store = MockScoreStore::new();
-        store
-            .expect_record()
-            .withf(|game| {
-                (game.x.as_str(), game.o.as_str(), game.outcome)
-                    == ("Ada", "Bob", Outcome::Won(Mark::X))
-            })
+        let mut recorder = keeping_steps();
+        recorder
+            .expect_end()
+            .with(
+                eq(Ending::Finished(Outcome::Won(Mark::X))),
+                eq([name("Ada"), name("Bob")]),
+            )
             .times(1)
-            .returning(|_| Ok(Scoreboard::new()));
-        let seats = [person("Ada"), person("Bob")];
-        let mut game = Match::new(Geometry::classic(), Mark::X, seats, store);
+            .returning(|_, _| Recording::Saved(Scoreboard::new()));
+        let mut game = ada_and_bob(recorder);
         play_all(&mut game, &[1, 4, 2, 5]);
 
         // Act: the winning move, then every request that could record it again.
@@ -698,16 +722,14 @@ mod tests {
     }
 
     #[test]
-    fn a_game_someone_leaves_is_never_recorded() {
-        // `never()` as the only expectation for `record`: any call fails the test.
-        let mut store = MockScoreStore::new();
-        store.expect_record().never();
-        let mut game = Match::new(
-            Geometry::classic(),
-            Mark::X,
-            [person("Ada"), person("Bob")],
-            store,
-        );
+    fn a_game_someone_leaves_is_kept_as_abandoned_by_them() {
+        let mut recorder = keeping_steps();
+        recorder
+            .expect_end()
+            .with(eq(Ending::Abandoned(Mark::X)), always())
+            .times(1)
+            .returning(|_, _| Recording::Saved(Scoreboard::new()));
+        let mut game = ada_and_bob(recorder);
         play_all(&mut game, &[1, 4]);
 
         let events = game.leave(Mark::X).unwrap();
@@ -718,18 +740,13 @@ mod tests {
     }
 
     #[test]
-    fn a_scoreboard_that_cannot_be_saved_is_in_the_answer_and_the_game_still_ends() {
-        let mut store = MockScoreStore::new();
-        store
-            .expect_record()
+    fn a_result_that_cannot_be_kept_is_in_the_answer_and_the_game_still_ends() {
+        let mut recorder = keeping_steps();
+        recorder
+            .expect_end()
             .times(1)
-            .returning(|_| Err(StoreError::NoLocation));
-        let mut game = Match::new(
-            Geometry::classic(),
-            Mark::X,
-            [person("Ada"), person("Bob")],
-            store,
-        );
+            .returning(|_, _| Recording::Failed(StoreError::NoLocation));
+        let mut game = ada_and_bob(recorder);
         play_all(&mut game, &[1, 4, 2, 5]);
 
         let events = game.play(Mark::X, cell(3)).unwrap();
@@ -742,6 +759,178 @@ mod tests {
             })
         ));
         assert!(game.end().is_some());
+    }
+
+    #[test]
+    fn each_step_is_kept_numbered_from_one_undos_included() {
+        // Arrange: a mock that must see exactly these steps, in this order.
+        let mut recorder = MockRecorder::new();
+        let mut order = Sequence::new();
+        let expected = [
+            Change::Move(cell(1)),
+            Change::Move(cell(5)),
+            Change::Undo { moves: 1 },
+            Change::Move(cell(9)),
+        ];
+        for (index, change) in expected.into_iter().enumerate() {
+            let step = Step {
+                number: index as u32 + 1,
+                change,
+            };
+            recorder
+                .expect_keep()
+                .with(eq(step))
+                .times(1)
+                .in_sequence(&mut order)
+                .returning(|_| Ok(()));
+        }
+        let mut game = ada_and_bob(recorder);
+
+        // Act
+        game.play(Mark::X, cell(1)).unwrap();
+        game.play(Mark::O, cell(5)).unwrap();
+        game.undo(Mark::X).unwrap();
+        game.play(Mark::O, cell(9)).unwrap();
+
+        // Assert: the mock checks the steps when the match drops it.
+        assert_eq!(game.game().moves(), [cell(1), cell(9)]);
+    }
+
+    #[test]
+    fn a_step_that_cannot_be_kept_is_reported_and_play_goes_on() {
+        let mut recorder = MockRecorder::new();
+        recorder
+            .expect_keep()
+            .returning(|_| Err(StoreError::NoLocation));
+        let mut game = ada_and_bob(recorder);
+
+        let events = game.play(Mark::X, cell(1)).unwrap();
+
+        assert!(matches!(
+            events[..],
+            [Event::Moved { .. }, Event::NotKept(StoreError::NoLocation)]
+        ));
+        assert_eq!(game.game().to_move(), Mark::O);
+    }
+
+    fn moves(numbers: &[usize]) -> Vec<Step> {
+        numbers
+            .iter()
+            .enumerate()
+            .map(|(index, &number)| Step {
+                number: index as u32 + 1,
+                change: Change::Move(cell(number)),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_kept_game_resumes_where_it_stood_and_numbers_the_next_step_after_the_last() {
+        // Arrange: the next step kept must be number 4.
+        let mut steps = moves(&[1, 5]);
+        steps.push(Step {
+            number: 3,
+            change: Change::Move(cell(9)),
+        });
+        let mut recorder = MockRecorder::new();
+        recorder
+            .expect_keep()
+            .with(eq(Step {
+                number: 4,
+                change: Change::Move(cell(3)),
+            }))
+            .times(1)
+            .returning(|_| Ok(()));
+
+        // Act
+        let (mut game, events) = ada_and_bob(recorder).replayed(&steps, None).unwrap();
+        game.play(Mark::O, cell(3)).unwrap();
+
+        // Assert
+        assert!(events.is_empty());
+        assert_eq!(layout_of(game.game().board()), "X.O.O...X");
+    }
+
+    #[test]
+    fn a_kept_game_whose_ending_was_not_kept_is_ended_on_resuming() {
+        let mut recorder = MockRecorder::new();
+        recorder
+            .expect_end()
+            .with(eq(Ending::Finished(Outcome::Won(Mark::X))), always())
+            .times(1)
+            .returning(|_, _| Recording::Saved(Scoreboard::new()));
+
+        let (game, events) = ada_and_bob(recorder)
+            .replayed(&moves(&[1, 4, 2, 5, 3]), None)
+            .unwrap();
+
+        assert!(matches!(events[..], [Event::Finished { .. }]));
+        assert!(matches!(game.end(), Some(End::Finished(_))));
+    }
+
+    #[test]
+    fn a_kept_ending_the_board_agrees_with_is_not_kept_again() {
+        let (game, events) = ada_and_bob(MockRecorder::new())
+            .replayed(&moves(&[1, 4]), Some(Ending::Abandoned(Mark::O)))
+            .unwrap();
+
+        assert!(events.is_empty());
+        assert_eq!(game.end(), Some(&End::Abandoned { by: Mark::O }));
+    }
+
+    #[rstest]
+    #[case::a_taken_cell(moves(&[1, 1]), None, ResumeError::Illegal { number: 2 })]
+    #[case::a_gap(vec![Step { number: 2, change: Change::Move(cell(1)) }], None, ResumeError::OutOfOrder { number: 2 })]
+    #[case::undo_of_nothing(vec![Step { number: 1, change: Change::Undo { moves: 1 } }], None, ResumeError::NothingToUndo { number: 1 })]
+    #[case::a_move_after_the_end(moves(&[1, 4, 2, 5, 3, 6]), None, ResumeError::AfterTheEnd { number: 6 })]
+    #[case::a_win_the_board_does_not_show(moves(&[1, 4]), Some(Ending::Finished(Outcome::Draw)), ResumeError::Ending)]
+    fn kept_steps_that_are_not_a_game_are_an_error_not_a_panic(
+        #[case] steps: Vec<Step>,
+        #[case] ending: Option<Ending>,
+        #[case] expected: ResumeError,
+    ) {
+        let resumed = ada_and_bob(Unrecorded).replayed(&steps, ending);
+
+        assert_eq!(resumed.err(), Some(expected));
+    }
+
+    #[test]
+    fn a_journal_keeps_the_beginning_each_step_and_the_ending_in_its_store() {
+        // Arrange: a real store (the in-memory one), since what it holds is the subject.
+        let store = MemoryStore::new();
+        let settings = Settings::new(
+            PlayerSpec::Human(Some(name("Ada"))),
+            PlayerSpec::Human(Some(name("Bob"))),
+            Mark::X,
+            Geometry::classic(),
+        )
+        .unwrap();
+        let new = NewGame {
+            id: GameId::from_bits(7),
+            settings,
+            seating: Seating::Together,
+            locks: [None, None],
+            follows: None,
+        };
+        let journal = Journal::begin(&store, &new).unwrap();
+        let mut game = ada_and_bob(journal);
+
+        // Act
+        play_all(&mut game, &[1, 4, 2, 5]);
+        let events = game.play(Mark::X, cell(3)).unwrap();
+
+        // Assert
+        let kept = store.game(&new.id).unwrap().unwrap();
+        assert_eq!(kept.steps, moves(&[1, 4, 2, 5, 3]));
+        assert_eq!(kept.ending, Some(Ending::Finished(Outcome::Won(Mark::X))));
+        let Some(Event::Finished {
+            recording: Recording::Saved(rows),
+            ..
+        }) = events.last()
+        else {
+            panic!("expected a saved result, got {events:?}");
+        };
+        assert_eq!(rows.record_of(&name("Ada")).map(|r| r.wins), Some(1));
     }
 
     #[test]
@@ -955,31 +1144,5 @@ mod tests {
         .unwrap();
 
         assert_eq!(layout_of(together.game().board()), "O...X....");
-    }
-
-    #[test]
-    fn record_is_asked_with_the_finished_game() {
-        // `with(eq(..))` on the whole value: the recorder gets exactly this game.
-        let expected = FinishedGame {
-            x: name("Ada"),
-            o: name("Bob"),
-            outcome: Outcome::Draw,
-        };
-        let mut store = MockScoreStore::new();
-        store
-            .expect_record()
-            .with(eq(expected))
-            .times(1)
-            .returning(|_| Ok(Scoreboard::new()));
-        let mut game = Match::new(
-            Geometry::classic(),
-            Mark::X,
-            [person("Ada"), person("Bob")],
-            store,
-        );
-
-        play_all(&mut game, &[1, 2, 3, 5, 4, 6, 8, 7, 9]);
-
-        assert!(matches!(game.end(), Some(End::Finished(f)) if f.outcome == Outcome::Draw));
     }
 }

@@ -96,7 +96,8 @@ impl Settings {
         steps: &[Step],
         ending: Option<Ending>,
     ) -> Result<(Match<R>, Vec<Event>), ResumeError> {
-        self.start_match(computers, recorder).replayed(steps, ending)
+        self.start_match(computers, recorder)
+            .replayed(steps, ending)
     }
 
     /// The same players with sides swapped (X's player plays O), for a rematch. Still

@@ -11,7 +11,7 @@ use std::time::SystemTime;
 use crate::domain::{Mark, Outcome, PlayerName, Record, Scoreboard, Standing};
 
 use super::{
-    Cleared, Ending, GameId, GameStore, Imported, Restored, Step, StoreError, StoredGame, Write,
+    Cleared, Ending, GameId, GameStore, Imported, Restored, Rows, StoreError, StoredGame, Write,
     names_of,
 };
 
@@ -41,7 +41,9 @@ impl MemoryStore {
     fn lock(&self) -> MutexGuard<'_, State> {
         // A panic elsewhere while holding the lock leaves the state as consistent as
         // any write: each is applied to a copy and swapped in whole.
-        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
@@ -60,14 +62,12 @@ impl GameStore for MemoryStore {
         Ok(self.lock().games.get(id).cloned())
     }
 
-    fn standings(
-        &self,
-        top: Option<u64>,
-        each: &mut dyn FnMut(Standing),
-    ) -> Result<(), StoreError> {
+    fn standings(&self, top: Option<u64>, each: &mut dyn Rows) -> Result<(), StoreError> {
         let ranked = Scoreboard::from_standings(self.lock().tally.values().cloned());
         let top = top.map_or(usize::MAX, |top| usize::try_from(top).unwrap_or(usize::MAX));
-        ranked.standings().iter().take(top).cloned().for_each(each);
+        for row in ranked.standings().iter().take(top) {
+            each.row(row.clone());
+        }
         Ok(())
     }
 
