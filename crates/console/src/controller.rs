@@ -5,16 +5,15 @@ use crate::human::{HumanPlayer, Request};
 use crate::ports::{InputHandler, Notice, Problem, Renderer};
 use tictactoe_core::domain::{FinishedGame, GameState, Mark};
 use tictactoe_core::play::{ComputerError, End, Event, Match, Recorder, Recording, Seat};
-use tictactoe_core::ports::StoreError;
 
 /// How a console game ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GameEnd {
-    /// Played to the end and offered to the scoreboard.
+    /// Played to the end and counted on the scoreboard.
     Finished(FinishedGame),
-    /// A player quit. Not recorded.
+    /// A player quit: kept as abandoned, not counted.
     Abandoned,
-    /// A player's input ended. Not recorded.
+    /// A player's input ended: kept as far as it went, not counted.
     InputClosed,
 }
 
@@ -48,16 +47,22 @@ where
             geometry: game.game().board().geometry(),
         });
         self.renderer.show_board(game.game().board(), &[]);
+        // A game that cannot be saved is said so once, not at every move.
+        let mut warned = false;
         loop {
             match game.end() {
                 Some(End::Finished(finished)) => return Ok(GameEnd::Finished(finished.clone())),
-                Some(End::Abandoned { .. }) => return Ok(GameEnd::Abandoned),
+                // The console offers no resigning; a game ended so would be over as a
+                // game left is.
+                Some(End::Abandoned { .. } | End::Resigned { .. }) => {
+                    return Ok(GameEnd::Abandoned);
+                }
                 None => {}
             }
             let mark = game.game().to_move();
             let Some(person) = &mut people[mark.index()] else {
                 let events = game.advance()?;
-                self.show(game, events);
+                self.show(game, events, &mut warned);
                 // Keys pressed while the computer thought are not the next answer.
                 self.input.discard_typed_ahead();
                 continue;
@@ -76,14 +81,22 @@ where
                 }),
             };
             match answer {
-                Ok(events) => self.show(game, events),
+                Ok(events) => self.show(game, events, &mut warned),
                 Err(refusal) => self.renderer.show_problem(&Problem::Refused(refusal)),
             }
         }
     }
 
-    /// Shows each event of an answer.
-    fn show<C: Recorder>(&self, game: &Match<C>, events: Vec<Event>) {
+    /// Shows each event of an answer; `warned`: whether this game's player was already
+    /// told that it is not being saved.
+    fn show<C: Recorder>(&self, game: &Match<C>, events: Vec<Event>, warned: &mut bool) {
+        let mut not_saved = |error: tictactoe_core::ports::StoreError| {
+            if !std::mem::replace(warned, true) {
+                self.renderer.show_notice(&Notice::NotSaved {
+                    reason: error.to_string(),
+                });
+            }
+        };
         let board = game.game().board();
         for event in events {
             match event {
@@ -120,16 +133,14 @@ where
                         Recording::Saved(scoreboard) => self
                             .renderer
                             .show_scoreboard(&scoreboard.of_players_in(&game)),
-                        Recording::Failed(error) => self.renderer.show_notice(&Notice::NotSaved {
-                            reason: error.to_string(),
-                            unreadable: matches!(error, StoreError::Corrupt { .. }),
-                        }),
+                        Recording::Failed(error) => not_saved(error),
                         Recording::Queued | Recording::NotRecorded => {}
                     }
                 }
                 Event::Abandoned { by } => self.renderer.show_notice(&Notice::Abandoned {
                     by: game.seat(by).name(),
                 }),
+                Event::NotKept(error) => not_saved(error),
             }
         }
     }
@@ -148,9 +159,12 @@ mod tests {
         Screen, Shown, allow_rendering_except, cell, expect_notices, first_empty_cell, name,
         quiet_renderer, typed,
     };
-    use tictactoe_core::domain::{Geometry, IllegalMove, Outcome, Refusal, Scoreboard, layout_of};
-    use tictactoe_core::play::Unrecorded;
-    use tictactoe_core::ports::{MockScoreStore, Reset, ScoreStore};
+    use mockall::predicate::always;
+    use tictactoe_core::domain::{
+        Geometry, IllegalMove, Outcome, PlayerName, Refusal, Scoreboard, layout_of,
+    };
+    use tictactoe_core::play::{MockRecorder, Unrecorded};
+    use tictactoe_core::ports::{Ending, Step, StoreError};
 
     /// Hal, a computer that always plays the first empty cell.
     fn hal() -> Seat {
@@ -268,10 +282,17 @@ mod tests {
         assert_eq!(end, Ok(GameEnd::Abandoned));
     }
 
+    /// A recorder that keeps every step (a stub: the steps are not the subject here).
+    fn keeping_steps() -> MockRecorder {
+        let mut recorder = MockRecorder::new();
+        recorder.expect_keep().returning(|_| Ok(()));
+        recorder
+    }
+
     #[test]
-    fn quitting_is_announced_once_and_no_result_is_shown_or_recorded() {
-        // Arrange: `show_result`, `show_scoreboard` and `record` have no expectation at
-        // all, so any call fails the test.
+    fn quitting_is_announced_once_kept_as_abandoned_and_no_result_is_shown() {
+        // Arrange: `show_result` and `show_scoreboard` have no expectation at all, so any
+        // call fails the test.
         let mut screen = Screen::default();
         expect_notices(
             &mut screen.view,
@@ -282,7 +303,13 @@ mod tests {
             &mut screen,
             &[Shown::Notice, Shown::Result, Shown::Scoreboard],
         );
-        let mut game = ada_and_bob(MockScoreStore::new());
+        let mut recorder = keeping_steps();
+        recorder
+            .expect_end()
+            .with(eq(Ending::Abandoned(Mark::X)), always())
+            .times(1)
+            .returning(|_, _| Recording::Saved(Scoreboard::new()));
+        let mut game = ada_and_bob(recorder);
 
         // Act
         let end = play(screen, typed(&["quit"]), &mut game);
@@ -292,12 +319,14 @@ mod tests {
     }
 
     #[test]
-    fn input_that_ends_mid_game_ends_it_unrecorded() {
-        // Arrange: no result may be shown, and the store has no expectation to record.
+    fn input_that_ends_mid_game_ends_it_without_a_result() {
+        // Arrange: no result may be shown, and the recorder must not be told of an end.
         let mut screen = Screen::default();
         expect_notices(&mut screen.view, 1, |notice| *notice == Notice::InputClosed);
         allow_rendering_except(&mut screen, &[Shown::Notice, Shown::Result]);
-        let mut game = ada_and_bob(MockScoreStore::new());
+        let mut recorder = keeping_steps();
+        recorder.expect_end().never();
+        let mut game = ada_and_bob(recorder);
 
         // Act
         let end = play(screen, typed(&["5"]), &mut game);
@@ -306,59 +335,60 @@ mod tests {
         assert_eq!(end, Ok(GameEnd::InputClosed));
     }
 
-    /// A store the test keeps a hand on while a match uses it: the match records through
-    /// this, and between phases the test locks the mock to check its expectations.
-    struct Lent<'s>(&'s Mutex<MockScoreStore>);
+    /// A recorder the test keeps a hand on while a match uses it: the match records
+    /// through this, and between phases the test locks the mock to check its expectations.
+    struct Lent<'s>(&'s Mutex<MockRecorder>);
 
-    impl ScoreStore for Lent<'_> {
-        fn load(&self) -> Result<Scoreboard, StoreError> {
-            self.0.lock().unwrap().load()
+    impl Recorder for Lent<'_> {
+        fn keep(&mut self, step: Step) -> Result<(), StoreError> {
+            self.0.lock().unwrap().keep(step)
         }
-        fn record(&self, game: &FinishedGame) -> Result<Scoreboard, StoreError> {
-            self.0.lock().unwrap().record(game)
-        }
-        fn reset(&self) -> Result<Reset, StoreError> {
-            self.0.lock().unwrap().reset()
+        fn end(&mut self, ending: Ending, players: &[PlayerName; 2]) -> Recording {
+            self.0.lock().unwrap().end(ending, players)
         }
     }
 
     #[test]
-    fn the_scoreboard_is_written_once_when_the_game_ends_and_not_before() {
-        // Arrange, phase 1: the store must not be written while the game is in progress.
-        let store = Mutex::new(MockScoreStore::new());
-        store.lock().unwrap().expect_record().times(0);
-        let mut game = ada_and_bob(Lent(&store));
+    fn the_result_is_kept_once_when_the_game_ends_and_not_before() {
+        // Arrange, phase 1: no end may be kept while the game is in progress.
+        let recorder = Mutex::new(keeping_steps());
+        recorder.lock().unwrap().expect_end().times(0);
+        let mut game = ada_and_bob(Lent(&recorder));
 
         // Act, phase 1: four moves, no winner yet; then the keys run out.
         let end = play(quiet_renderer(), typed(&["1", "4", "2", "5"]), &mut game);
 
-        // Assert, phase 1: `checkpoint` verifies the expectations set so far (no record),
+        // Assert, phase 1: `checkpoint` verifies the expectations set so far (no end),
         // panicking if one was not met, and clears them for the next phase.
         assert_eq!(end, Ok(GameEnd::InputClosed));
-        store.lock().unwrap().checkpoint();
+        recorder.lock().unwrap().checkpoint();
 
-        // Arrange, phase 2: the game must now be written exactly once.
-        store
-            .lock()
-            .unwrap()
-            .expect_record()
+        // Arrange, phase 2: the win must now be kept exactly once.
+        let mut phase_two = recorder.lock().unwrap();
+        phase_two.expect_keep().returning(|_| Ok(()));
+        phase_two
+            .expect_end()
+            .with(eq(Ending::Finished(Outcome::Won(Mark::X))), always())
             .times(1)
-            .returning(|_| Ok(Scoreboard::new()));
+            .returning(|_, _| Recording::Saved(Scoreboard::new()));
+        drop(phase_two);
 
         // Act, phase 2: Ada completes the top row.
         let end = play(quiet_renderer(), typed(&["3"]), &mut game);
 
         // Assert, phase 2
         assert!(matches!(end, Ok(GameEnd::Finished(_))));
-        store.lock().unwrap().checkpoint();
+        recorder.lock().unwrap().checkpoint();
     }
 
     #[test]
     fn a_finished_game_shows_the_result_then_the_scoreboard_it_was_saved_to() {
-        // Arrange: the store is a stub (its answer is what matters); the order of the two
-        // reports is what this test is about.
-        let mut store = MockScoreStore::new();
-        store.expect_record().returning(|_| Ok(Scoreboard::new()));
+        // Arrange: the recorder is a stub (its answer is what matters); the order of the
+        // two reports is what this test is about.
+        let mut recorder = keeping_steps();
+        recorder
+            .expect_end()
+            .returning(|_, _| Recording::Saved(Scoreboard::new()));
         let mut seq = Sequence::new();
         let mut screen = Screen::default();
         screen
@@ -374,7 +404,7 @@ mod tests {
             .in_sequence(&mut seq)
             .return_const(());
         allow_rendering_except(&mut screen, &[Shown::Result, Shown::Scoreboard]);
-        let mut game = ada_and_bob(store);
+        let mut game = ada_and_bob(recorder);
 
         // Act
         let end = play(screen, typed(&["1", "4", "2", "5", "3"]), &mut game);
@@ -385,19 +415,43 @@ mod tests {
 
     #[test]
     fn a_result_that_cannot_be_saved_is_a_notice_and_no_scoreboard_is_shown() {
-        // Arrange: a store that fails (a stub); one notice says so, no scoreboard is shown.
-        let mut store = MockScoreStore::new();
-        store
-            .expect_record()
-            .returning(|_| Err(StoreError::NoLocation));
+        // Arrange: a recorder whose store fails at the end (a stub); one notice says so.
+        let mut recorder = keeping_steps();
+        recorder
+            .expect_end()
+            .returning(|_, _| Recording::Failed(StoreError::NoLocation));
         let mut screen = Screen::default();
         expect_notices(
             &mut screen.view,
             1,
-            |notice| matches!(notice, Notice::NotSaved { reason, unreadable: false } if reason.contains("TICTACTOE_SCOREBOARD")),
+            |notice| matches!(notice, Notice::NotSaved { reason } if reason.contains("no folder")),
         );
         allow_rendering_except(&mut screen, &[Shown::Notice, Shown::Scoreboard]);
-        let mut game = ada_and_bob(store);
+        let mut game = ada_and_bob(recorder);
+
+        // Act
+        let end = play(screen, typed(&["1", "4", "2", "5", "3"]), &mut game);
+
+        // Assert
+        assert!(matches!(end, Ok(GameEnd::Finished(_))));
+    }
+
+    #[test]
+    fn a_game_whose_moves_cannot_be_saved_is_said_so_once_and_played_to_the_end() {
+        // Arrange: every write fails (a stub); the notice must come exactly once.
+        let mut recorder = MockRecorder::new();
+        recorder
+            .expect_keep()
+            .returning(|_| Err(StoreError::NoLocation));
+        recorder
+            .expect_end()
+            .returning(|_, _| Recording::Failed(StoreError::NoLocation));
+        let mut screen = Screen::default();
+        expect_notices(&mut screen.view, 1, |notice| {
+            matches!(notice, Notice::NotSaved { .. })
+        });
+        allow_rendering_except(&mut screen, &[Shown::Notice]);
+        let mut game = ada_and_bob(recorder);
 
         // Act
         let end = play(screen, typed(&["1", "4", "2", "5", "3"]), &mut game);

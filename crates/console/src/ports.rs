@@ -89,11 +89,10 @@ pub enum Notice {
     UndoAsked {
         by: PlayerName,
     },
-    /// The game counted, but the scoreboard could not be updated. `unreadable`: the file
-    /// is not a scoreboard, and resetting it would let results be saved again.
+    /// Something of this game (a move, or its result) could not be saved; play goes on.
+    /// Said once per game.
     NotSaved {
         reason: String,
-        unreadable: bool,
     },
     Goodbye,
 }

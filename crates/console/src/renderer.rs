@@ -26,8 +26,6 @@ pub struct ConsoleRenderer<W: Write> {
     warnings: RefCell<Box<dyn Write>>,
     colour: bool,
     computer_pause: Duration,
-    /// The command that resets this game's scoreboard file, to advise when it is unreadable.
-    reset_command: Option<String>,
 }
 
 impl<W: Write> ConsoleRenderer<W> {
@@ -37,19 +35,12 @@ impl<W: Write> ConsoleRenderer<W> {
             warnings: RefCell::new(Box::new(io::stderr())),
             colour,
             computer_pause: Duration::ZERO,
-            reset_command: None,
         }
     }
 
     /// Waits this long after each computer move, so people can follow the game.
     pub fn with_computer_pause(mut self, pause: Duration) -> Self {
         self.computer_pause = pause;
-        self
-    }
-
-    /// Names the command that resets the scoreboard file in use, for when it is unreadable.
-    pub fn with_reset_command(mut self, command: impl Into<String>) -> Self {
-        self.reset_command = Some(command.into());
         self
     }
 
@@ -248,16 +239,10 @@ impl<W: Write> GameView for ConsoleRenderer<W> {
                 "\nInput ended, so the program stops here. Nothing unfinished was recorded.\n"
                     .into()
             }
-            Notice::NotSaved { reason, unreadable } => {
-                let fix = match (&self.reset_command, unreadable) {
-                    (Some(command), true) => {
-                        format!("\nRun `{command}` to move it aside and start a new scoreboard.")
-                    }
-                    _ => String::new(),
-                };
+            Notice::NotSaved { reason } => {
                 // A warning: on the error stream, so `play ... > log` still shows it.
                 self.warn(&format!(
-                    "{} the result was not saved: {reason}{fix}\n",
+                    "{} this game is not being saved: {reason}\n",
                     self.paint("warning:", |s| s.bright_red().bold())
                 ));
                 return;

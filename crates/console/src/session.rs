@@ -1,7 +1,7 @@
 use tictactoe_core::domain::{Geometry, Mark, PlayerName};
-use tictactoe_core::play::{ComputerError, Settings};
+use tictactoe_core::play::{ComputerError, Journal, Seating, Settings};
 use tictactoe_core::players::{ComputerFactory, PlayerSpec, default_name};
-use tictactoe_core::ports::ScoreStore;
+use tictactoe_core::ports::{GameId, GameStore, NewGame};
 
 use crate::controller::{GameController, GameEnd};
 use crate::menu::{self, AfterGame, Mode, Reply};
@@ -31,7 +31,7 @@ where
     // are for the games they start.
     R: Renderer,
     I: InputHandler,
-    S: ScoreStore + Sync,
+    S: GameStore,
     F: ComputerFactory,
 {
     pub fn new(renderer: &'a R, input: &'a I, store: S, computers: F) -> Self {
@@ -44,9 +44,28 @@ where
         }
     }
 
-    /// One game with these settings, no menus: what `tictactoe play` does.
+    /// One game with these settings, no menus: what `tictactoe play` does. The game is
+    /// kept in the store as it is played; if even its beginning cannot be kept, the
+    /// player is told and the game is played unsaved.
     pub fn play_one(&mut self, settings: &Settings) -> Result<GameEnd, ComputerError> {
-        let mut game = settings.start_match(&mut self.computers, &self.store);
+        let new = NewGame {
+            id: GameId::from_bits(rand::random()),
+            settings: settings.clone(),
+            // One keyboard: undo takes back the last move, whoever made it.
+            seating: Seating::Together,
+            locks: [None, None],
+            follows: None,
+        };
+        let journal = match Journal::begin(&self.store, &new) {
+            Ok(journal) => Some(journal),
+            Err(error) => {
+                self.renderer.show_notice(&Notice::NotSaved {
+                    reason: error.to_string(),
+                });
+                None
+            }
+        };
+        let mut game = settings.start_match(&mut self.computers, journal);
         self.controller.play(&mut game)
     }
 
@@ -199,20 +218,8 @@ mod tests {
         Screen, Shown, allow_rendering_except, expect_notices, expect_prompts, first_empty_cell,
         quiet_renderer, typed,
     };
-    use tictactoe_core::domain::Scoreboard;
     use tictactoe_core::players::{Level, MockAdvisor, MockComputerFactory, MoveChooser};
-    use tictactoe_core::ports::MockScoreStore;
-
-    /// A store that must record exactly `games` games. (No game finishes in most tests
-    /// here: those take a bare `MockScoreStore::new()`, which fails on any write.)
-    fn recording_store(games: usize) -> MockScoreStore {
-        let mut store = MockScoreStore::new();
-        store
-            .expect_record()
-            .times(games)
-            .returning(|_| Ok(Scoreboard::new()));
-        store
-    }
+    use tictactoe_core::ports::{GameStore, MemoryStore, MockGameStore, StoreError};
 
     /// A computer at `level`, named after it, that always plays the first empty cell.
     fn computer(level: Level) -> Box<dyn MoveChooser> {
@@ -233,7 +240,7 @@ mod tests {
     fn run(
         input: MockInputHandler,
         screen: Screen,
-        store: MockScoreStore,
+        store: &MemoryStore,
         factory: MockComputerFactory,
     ) -> Result<SessionEnd, ComputerError> {
         Session::new(&screen, &input, store, factory).run()
@@ -251,7 +258,7 @@ mod tests {
         let input = typed(&["2", "x", "Ada", "3", "", "o", "q"]);
 
         // Act
-        let end = run(input, quiet_renderer(), MockScoreStore::new(), factory);
+        let end = run(input, quiet_renderer(), &MemoryStore::new(), factory);
 
         // Assert
         assert_eq!(end, Ok(SessionEnd::Quit));
@@ -269,11 +276,21 @@ mod tests {
             .returning(computer);
         let input = typed(&["3", "", "", "", "", "y", "", "n"]);
 
-        // Act
-        let end = run(input, quiet_renderer(), recording_store(3), factory);
+        let store = MemoryStore::new();
 
-        // Assert
+        // Act
+        let end = run(input, quiet_renderer(), &store, factory);
+
+        // Assert: three games counted. Both sides are called "Computer (Impossible)", so
+        // its one row has both sides' results: six.
         assert_eq!(end, Ok(SessionEnd::Quit));
+        let computer = PlayerSpec::Computer(Level::Impossible).name(Mark::X);
+        let counted = store
+            .scoreboard(None)
+            .unwrap()
+            .record_of(&computer)
+            .unwrap();
+        assert_eq!(counted.games(), 6);
     }
 
     #[test]
@@ -286,7 +303,7 @@ mod tests {
         allow_rendering_except(&mut screen, &[Shown::Notice]);
 
         // Act
-        let end = run(typed(&[]), screen, MockScoreStore::new(), factory);
+        let end = run(typed(&[]), screen, &MemoryStore::new(), factory);
 
         // Assert
         assert_eq!(end, Ok(SessionEnd::InputClosed));
@@ -306,7 +323,7 @@ mod tests {
         let input = typed(&["1", "Ada", "ADA", "Bob", "q"]);
 
         // Act
-        let end = run(input, screen, MockScoreStore::new(), factory());
+        let end = run(input, screen, &MemoryStore::new(), factory());
 
         // Assert
         assert_eq!(end, Ok(SessionEnd::Quit));
@@ -327,7 +344,7 @@ mod tests {
         let input = typed(&["2", "o", "2", "Ada", "", "", "q"]);
 
         // Act
-        let end = run(input, screen, MockScoreStore::new(), factory);
+        let end = run(input, screen, &MemoryStore::new(), factory);
 
         // Assert
         assert_eq!(end, Ok(SessionEnd::Quit));
@@ -347,7 +364,7 @@ mod tests {
         let input = typed(&["1", "Player O", "", "", "", "q"]);
 
         // Act
-        let end = run(input, screen, MockScoreStore::new(), factory());
+        let end = run(input, screen, &MemoryStore::new(), factory());
 
         // Assert
         assert_eq!(end, Ok(SessionEnd::Quit));
@@ -369,7 +386,7 @@ mod tests {
         let input = typed(&["1", typed_name, "Bob", "", "", "q"]);
 
         // Act
-        let end = run(input, screen, MockScoreStore::new(), factory());
+        let end = run(input, screen, &MemoryStore::new(), factory());
 
         // Assert
         assert_eq!(end, Ok(SessionEnd::Quit));
@@ -387,7 +404,7 @@ mod tests {
         let input = typed(&["1", "", "", "3", "", "q"]);
 
         // Act
-        let end = run(input, screen, MockScoreStore::new(), factory());
+        let end = run(input, screen, &MemoryStore::new(), factory());
 
         // Assert
         assert_eq!(end, Ok(SessionEnd::Quit));
@@ -415,11 +432,40 @@ mod tests {
         let end = run(
             typed(&["7", "quit"]),
             screen,
-            MockScoreStore::new(),
+            &MemoryStore::new(),
             MockComputerFactory::new(),
         );
 
         // Assert
         assert_eq!(end, Ok(SessionEnd::Quit));
+    }
+
+    #[test]
+    fn a_game_whose_beginning_cannot_be_saved_is_said_so_and_played_unsaved() {
+        // Arrange: a store that fails every write (a stub); the warning comes once.
+        let mut store = MockGameStore::new();
+        store
+            .expect_write()
+            .times(1)
+            .returning(|_| Err(StoreError::NoLocation));
+        let mut screen = Screen::default();
+        expect_notices(&mut screen.view, 1, |notice| {
+            matches!(notice, Notice::NotSaved { .. })
+        });
+        allow_rendering_except(&mut screen, &[Shown::Notice]);
+        let input = typed(&["1", "4", "2", "5", "3"]);
+        let two_people = Settings::new(
+            PlayerSpec::Human(None),
+            PlayerSpec::Human(None),
+            Mark::X,
+            Geometry::classic(),
+        )
+        .unwrap();
+
+        // Act
+        let end = Session::new(&screen, &input, store, factory()).play_one(&two_people);
+
+        // Assert
+        assert!(matches!(end, Ok(GameEnd::Finished(_))));
     }
 }

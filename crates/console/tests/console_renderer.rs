@@ -240,35 +240,17 @@ fn an_empty_scoreboard_says_so() {
 }
 
 #[test]
-fn a_result_that_was_not_saved_is_a_warning_with_the_reason_on_the_warnings_stream() {
+fn a_game_that_is_not_saved_is_a_warning_with_the_reason_on_the_warnings_stream() {
     let notice = Notice::NotSaved {
-        reason: "disk full".into(),
-        unreadable: false,
+        reason: "the disk is full".into(),
     };
 
     let (shown, warned) = shown_and_warned(|r| r.show_notice(&notice));
 
     assert_eq!(shown, "");
-    assert_eq!(warned, "warning: the result was not saved: disk full\n");
-}
-
-#[test]
-fn an_unreadable_scoreboard_warning_names_the_command_that_resets_that_file() {
-    let notice = Notice::NotSaved {
-        reason: "the file is not JSON".into(),
-        unreadable: true,
-    };
-    let warnings = SharedBuffer::default();
-    let renderer = ConsoleRenderer::new(Vec::new(), false)
-        .with_warnings(warnings.clone())
-        .with_reset_command("tictactoe scores --reset --scoreboard '/tmp/s.json'");
-
-    renderer.show_notice(&notice);
-
     assert_eq!(
-        warnings.text(),
-        "warning: the result was not saved: the file is not JSON\n\
-         Run `tictactoe scores --reset --scoreboard '/tmp/s.json'` to move it aside and start a new scoreboard.\n"
+        warned,
+        "warning: this game is not being saved: the disk is full\n"
     );
 }
 

@@ -8,6 +8,8 @@ mod settings;
 mod simulation;
 
 pub use analysis::{Analyzer, BoardError, Report, analyze_all};
+#[cfg(any(test, feature = "mocks"))]
+pub use game_match::MockRecorder;
 pub use game_match::{
     ComputerError, End, Event, Journal, Match, Recorder, Recording, ResumeError, Seat, Seating,
     Unrecorded,
