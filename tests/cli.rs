@@ -145,7 +145,7 @@ fn quitting_mid_game_records_nothing() {
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "Player X left. This game is not recorded.",
+            "Player X left. This game is not counted.",
         ));
 
     assert!(!scoreboard.exists());

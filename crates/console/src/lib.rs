@@ -22,4 +22,4 @@ pub use ports::{
     Dialogue, GameView, Input, InputHandler, Notice, Problem, Prompt, Renderer, Reports,
 };
 pub use renderer::ConsoleRenderer;
-pub use session::{Session, SessionEnd};
+pub use session::{Session, SessionEnd, begin_journal};

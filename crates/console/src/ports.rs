@@ -75,11 +75,11 @@ pub enum Notice {
         position: Position,
         by_computer: bool,
     },
-    /// A player quit: the game is not recorded.
+    /// A player quit: the game is kept, but not counted.
     Abandoned {
         by: PlayerName,
     },
-    /// Input ended before the game did: the game is not recorded.
+    /// Input ended before the game did: the game is kept as far as it went, not counted.
     InputClosed,
     /// `moves` moves were taken back.
     Undone {

@@ -233,7 +233,7 @@ impl<W: Write> GameView for ConsoleRenderer<W> {
                 }
                 format!("{name} ({}) plays {position}.\n", self.mark(*mark))
             }
-            Notice::Abandoned { by } => format!("{by} left. This game is not recorded.\n"),
+            Notice::Abandoned { by } => format!("{by} left. This game is not counted.\n"),
             // On a line of its own: input usually ends (Ctrl-D) right after a prompt.
             Notice::InputClosed => {
                 "\nInput ended, so the program stops here. Nothing unfinished was recorded.\n"
@@ -302,7 +302,7 @@ impl<W: Write> Dialogue for ConsoleRenderer<W> {
                  number, so b2 is the second column of the second row.\n\
                  hint (or ?) shows the best moves; undo (or u) takes back the last move \
                  (against the computer, your move and its reply).\n\
-                 q leaves (a game left unfinished is not recorded).",
+                 q leaves (a game left unfinished is kept, not counted).",
                 geometry.cell_count()
             ),
             Prompt::Level { .. } => format!(

@@ -1,11 +1,28 @@
 use tictactoe_core::domain::{Geometry, Mark, PlayerName};
 use tictactoe_core::play::{ComputerError, Journal, Seating, Settings};
 use tictactoe_core::players::{ComputerFactory, PlayerSpec, default_name};
-use tictactoe_core::ports::{GameId, GameStore, NewGame};
+use tictactoe_core::ports::{GameId, GameStore, NewGame, StoreError};
 
 use crate::controller::{GameController, GameEnd};
 use crate::menu::{self, AfterGame, Mode, Reply};
 use crate::ports::{Input, InputHandler, Notice, Problem, Prompt, Renderer};
+
+/// Keeps the beginning of a game played at one keyboard (the console's, the full
+/// screen's) in `store`, under a new random id, and gives the recorder for the rest.
+pub fn begin_journal<S: GameStore>(
+    store: S,
+    settings: &Settings,
+) -> Result<Journal<S>, StoreError> {
+    let new = NewGame {
+        id: GameId::from_bits(rand::random()),
+        settings: settings.clone(),
+        // One keyboard: undo takes back the last move, whoever made it.
+        seating: Seating::Together,
+        locks: [None, None],
+        follows: None,
+    };
+    Journal::begin(store, &new)
+}
 
 /// Why a session ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,15 +65,7 @@ where
     /// kept in the store as it is played; if even its beginning cannot be kept, the
     /// player is told and the game is played unsaved.
     pub fn play_one(&mut self, settings: &Settings) -> Result<GameEnd, ComputerError> {
-        let new = NewGame {
-            id: GameId::from_bits(rand::random()),
-            settings: settings.clone(),
-            // One keyboard: undo takes back the last move, whoever made it.
-            seating: Seating::Together,
-            locks: [None, None],
-            follows: None,
-        };
-        let journal = match Journal::begin(&self.store, &new) {
+        let journal = match begin_journal(&self.store, settings) {
             Ok(journal) => Some(journal),
             Err(error) => {
                 self.renderer.show_notice(&Notice::NotSaved {
@@ -219,7 +228,7 @@ mod tests {
         quiet_renderer, typed,
     };
     use tictactoe_core::players::{Level, MockAdvisor, MockComputerFactory, MoveChooser};
-    use tictactoe_core::ports::{GameStore, MemoryStore, MockGameStore, StoreError};
+    use tictactoe_core::ports::{GameStore, MemoryStore, MockGameStore};
 
     /// A computer at `level`, named after it, that always plays the first empty cell.
     fn computer(level: Level) -> Box<dyn MoveChooser> {

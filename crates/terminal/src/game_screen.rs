@@ -174,7 +174,15 @@ impl GameScreen {
                     format!("{}{saved}", result_line(&finished))
                 }
                 Event::Abandoned { by } => {
-                    format!("{} left. This game is not recorded.", game.seat(by).name())
+                    format!("{} left. This game is not counted.", game.seat(by).name())
+                }
+                Event::NotKept(error) => {
+                    let warning = format!("This game is not being saved: {error}.");
+                    if self.message.is_empty() {
+                        warning
+                    } else {
+                        format!("{} ({warning})", self.message)
+                    }
                 }
             };
         }
@@ -317,7 +325,7 @@ impl GameScreen {
                 frame,
                 area,
                 "Leave?",
-                "Leave this game? It will not be recorded.\n\ny leaves, any other key plays on.",
+                "Leave this game? It will not be counted.\n\ny leaves, any other key plays on.",
             ),
             Overlay::None => {}
         }

@@ -20,10 +20,12 @@ use ratatui::crossterm::terminal::{
 
 use super::game_screen::{Flow, GameScreen};
 use super::menu_form::{FormOutcome, MenuForm};
+use tictactoe_console::begin_journal;
 use tictactoe_console::menu::AfterGame;
 use tictactoe_core::domain::{GameState, Mark};
-use tictactoe_core::play::{ComputerError, Match, Recorder, Seat, Settings};
+use tictactoe_core::play::{ComputerError, Event, Match, Recorder, Seat, Settings};
 use tictactoe_core::players::ComputerFactory;
+use tictactoe_core::ports::GameStore;
 
 /// Where the full-screen program starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,9 +52,9 @@ const TICK: Duration = Duration::from_millis(100);
 
 /// Runs the full-screen program until someone quits. The terminal is restored on every
 /// way out, a panic included.
-pub fn run_full_screen<R: Recorder + Copy + Sync>(
+pub fn run_full_screen<S: GameStore>(
     computers: &mut dyn ComputerFactory,
-    recorder: R,
+    store: &S,
     colour: bool,
     start: Start,
 ) -> io::Result<Result<Ending, ComputerError>> {
@@ -71,8 +73,17 @@ pub fn run_full_screen<R: Recorder + Copy + Sync>(
                 None => return Ok(Ok(Ending::Quit)),
             },
         };
-        let mut game = settings.start_match(computers, recorder);
+        // Each game is kept as it is played; one whose beginning cannot be kept is
+        // played unsaved, and says so.
+        let (journal, unsaved) = match begin_journal(store, &settings) {
+            Ok(journal) => (Some(journal), None),
+            Err(error) => (None, Some(error)),
+        };
+        let mut game = settings.start_match(computers, journal);
         let mut screen = GameScreen::new(settings.geometry(), colour);
+        if let Some(error) = unsaved {
+            screen.show_events(&game, vec![Event::NotKept(error)]);
+        }
         match play(&mut terminal, &mut screen, &mut game)? {
             Ok(Left::Chose(AfterGame::PlayAgain)) => next = Some(settings),
             Ok(Left::Chose(AfterGame::SwapSides)) => next = Some(settings.swapped()),

@@ -13,9 +13,9 @@ use super::*;
 use tictactoe_core::domain::{
     Analysis, GameState, Geometry, Mark, PlayerName, Position, Verdict, layout_of,
 };
-use tictactoe_core::play::{Match, Seat, Settings, Unrecorded};
+use tictactoe_core::play::{Journal, Match, Seat, Seating, Settings, Unrecorded};
 use tictactoe_core::players::{Level, MockAdvisor, MockComputer, PlayerSpec};
-use tictactoe_core::ports::MockScoreStore;
+use tictactoe_core::ports::{GameId, MemoryStore, NewGame};
 
 const WIDTH: u16 = 80;
 const HEIGHT: u16 = 24;
@@ -187,7 +187,7 @@ fn q_asks_before_leaving_a_game_in_progress_and_any_other_key_plays_on() {
 
     assert_eq!((first, declined), (Flow::Continue, Flow::Continue));
     assert!(
-        asked.contains("Leave this game? It will not be recorded."),
+        asked.contains("Leave this game? It will not be counted."),
         "{asked}"
     );
     assert_eq!(confirmed, Flow::Leave);
@@ -314,17 +314,27 @@ fn while_the_computer_thinks_the_status_line_says_so_with_the_time() {
 
 #[test]
 fn a_saved_result_shows_the_two_players_records() {
-    let mut store = MockScoreStore::new();
-    store.expect_record().times(1).returning(|game| {
-        let mut scoreboard = tictactoe_core::domain::Scoreboard::new();
-        scoreboard.record(game);
-        Ok(scoreboard)
-    });
+    // A real store (the in-memory one): the rows it answers are the subject.
+    let store = MemoryStore::new();
+    let settings = Settings::new(
+        PlayerSpec::Human(Some(name("Ada"))),
+        PlayerSpec::Human(Some(name("Bob"))),
+        Mark::X,
+        Geometry::classic(),
+    )
+    .unwrap();
+    let new = NewGame {
+        id: GameId::from_bits(1),
+        settings,
+        seating: Seating::Together,
+        locks: [None, None],
+        follows: None,
+    };
     let mut game = Match::new(
         Geometry::classic(),
         Mark::X,
         [Seat::Human(name("Ada")), Seat::Human(name("Bob"))],
-        store,
+        Journal::begin(&store, &new).unwrap(),
     );
     let mut screen = GameScreen::new(Geometry::classic(), false);
 
