@@ -15,8 +15,19 @@ use tictactoe_core::players::PlayerSpec;
 )]
 #[command(after_help = "With no command, opens the interactive menu.")]
 pub struct Cli {
-    /// The scoreboard file [default: scores.json in this platform's data folder]
-    #[arg(long, global = true, env = "TICTACTOE_SCOREBOARD", value_name = "PATH")]
+    /// The database that keeps games and scores: a file path or sqlite:PATH [default:
+    /// tictactoe.db in this platform's data folder]
+    #[arg(long, global = true, env = "TICTACTOE_DB", value_name = "DB")]
+    pub db: Option<String>,
+
+    /// Replaced by --db: refused with a message saying so, never ignored
+    #[arg(
+        long,
+        global = true,
+        env = "TICTACTOE_SCOREBOARD",
+        value_name = "PATH",
+        hide = true
+    )]
     pub scoreboard: Option<PathBuf>,
 
     /// Seed for every random choice, so games can be replayed exactly
@@ -170,18 +181,34 @@ fn whole_number(text: &str) -> Result<usize, String> {
 }
 
 #[derive(Debug, Args)]
+#[command(
+    after_help = "The scoreboard counts the finished games in the database (and any scoreboard \
+                  imported). --reset keeps every game: --restore counts them again."
+)]
 pub struct ScoresArgs {
     /// Print JSON instead of a table
     #[arg(long)]
     pub json: bool,
 
-    /// Clear the scoreboard first (the old file is kept beside the new one, not deleted)
-    #[arg(long)]
+    /// Show only the first N rows
+    #[arg(long, value_name = "N")]
+    pub top: Option<u64>,
+
+    /// Clear the scoreboard first (every game is kept: --restore brings it back)
+    #[arg(long, conflicts_with_all = ["restore", "import"])]
     pub reset: bool,
 
     /// With --reset: clear without asking (needed when not run from a terminal)
     #[arg(long, requires = "reset")]
     pub yes: bool,
+
+    /// Take back the last --reset: its scores count again, with every game since
+    #[arg(long, conflicts_with = "import")]
+    pub restore: bool,
+
+    /// Add the scores of a scoreboard file of an earlier version (scores.json), once
+    #[arg(long, value_name = "FILE")]
+    pub import: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

@@ -20,7 +20,7 @@ use crate::cli::{AnalyzeArgs, Cli, Command, PlayArgs, ScoresArgs, ServeArgs, Sim
 /// Everything a run needs, checked.
 #[derive(Debug)]
 pub struct Config {
-    pub scoreboard: Scoreboard,
+    pub database: Database,
     /// Seeds every random choice of the run.
     pub seed: u64,
     /// How long Impossible thinks per move.
@@ -30,27 +30,51 @@ pub struct Config {
     pub task: Task,
 }
 
-/// Where the scoreboard file is, and how it was chosen.
+/// Where games and scores are kept, and how it was chosen.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Scoreboard {
-    pub path: PathBuf,
-    /// Named with `--scoreboard` or `TICTACTOE_SCOREBOARD`, not the platform's default.
-    pub chosen: bool,
+pub struct Database {
+    pub location: Location,
+    /// The scoreboard file of an earlier version, in the data folder, to import once:
+    /// only for the default database (one named with `--db` imports with
+    /// `scores --import`).
+    pub earlier_scoreboard: Option<PathBuf>,
 }
 
-impl Scoreboard {
-    /// The command a person runs to move an unreadable file aside: it names the file
-    /// whenever the file is not the default one.
-    pub fn reset_command(&self) -> String {
-        if self.chosen {
-            format!(
-                "tictactoe scores --reset --scoreboard '{}'",
-                self.path.display()
-            )
-        } else {
-            "tictactoe scores --reset".to_string()
+/// A database, as named on the command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Location {
+    /// An SQLite file (`PATH` or `sqlite:PATH`).
+    Sqlite(PathBuf),
+}
+
+impl Location {
+    /// Reads `--db`: a path, or `sqlite:PATH`.
+    fn parse(text: &str) -> Result<Location, String> {
+        let lower = text.to_ascii_lowercase();
+        if lower.starts_with("postgres://") || lower.starts_with("postgresql://") {
+            return Err(
+                "PostgreSQL databases are not supported yet: use a file path or sqlite:PATH"
+                    .to_string(),
+            );
         }
+        let path = text
+            .strip_prefix("sqlite://")
+            .or_else(|| text.strip_prefix("sqlite:"))
+            .unwrap_or(text);
+        if path.is_empty() {
+            return Err(format!("--db {text:?} names no file"));
+        }
+        Ok(Location::Sqlite(PathBuf::from(path)))
     }
+}
+
+/// What `scores` does before it shows the scoreboard.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ScoresAction {
+    Show,
+    Reset(Confirm),
+    Restore,
+    Import(PathBuf),
 }
 
 #[derive(Debug)]
@@ -59,7 +83,8 @@ pub enum Task {
     Play(Settings),
     Scores {
         json: bool,
-        reset: Option<Confirm>,
+        top: Option<u64>,
+        action: ScoresAction,
     },
     Analyze {
         geometry: Geometry,
@@ -109,22 +134,34 @@ pub enum ConfigError {
 impl Config {
     /// Builds the configuration; `default_folder` is the platform's data folder, if any.
     pub fn build(cli: Cli, default_folder: Option<PathBuf>) -> Result<Config, ConfigError> {
-        let scoreboard = match cli.scoreboard.filter(|p| !p.as_os_str().is_empty()) {
-            Some(path) => Scoreboard { path, chosen: true },
-            None => Scoreboard {
-                path: default_folder
-                    .ok_or(ConfigError::Store(StoreError::NoLocation))?
-                    .join("scores.json"),
-                chosen: false,
+        if let Some(path) = &cli.scoreboard {
+            return Err(usage(
+                "",
+                format!(
+                    "--scoreboard (or TICTACTOE_SCOREBOARD) is no longer used: games and scores \
+                     are kept in a database now. Choose it with --db PATH (or TICTACTOE_DB), and \
+                     bring an old scoreboard in with `tictactoe scores --import '{}'`",
+                    path.display()
+                ),
+            ));
+        }
+        let database = match cli.db.filter(|db| !db.is_empty()) {
+            Some(db) => Database {
+                location: Location::parse(&db).map_err(|message| usage("", message))?,
+                earlier_scoreboard: None,
             },
+            None => {
+                let folder = default_folder.ok_or(ConfigError::Store(StoreError::NoLocation))?;
+                Database {
+                    location: Location::Sqlite(folder.join("tictactoe.db")),
+                    earlier_scoreboard: Some(folder.join("scores.json")),
+                }
+            }
         };
         let task = match cli.command {
             None => Task::Menu,
             Some(Command::Play(args)) => play(args)?,
-            Some(Command::Scores(ScoresArgs { json, reset, yes })) => Task::Scores {
-                json,
-                reset: reset.then_some(if yes { Confirm::Given } else { Confirm::Ask }),
-            },
+            Some(Command::Scores(args)) => scores(args),
             Some(Command::Analyze(args)) => analyze(args)?,
             Some(Command::Simulate(args)) => simulate(args)?,
             Some(Command::Serve(ServeArgs { port, bind })) => Task::Serve { port, bind },
@@ -143,7 +180,7 @@ impl Config {
             (_, None) => MinimaxAI::<rand::rngs::StdRng>::DEFAULT_BUDGET,
         };
         Ok(Config {
-            scoreboard,
+            database,
             seed,
             think,
             plain: cli.plain,
@@ -176,6 +213,25 @@ fn play(args: PlayArgs) -> Result<Task, ConfigError> {
             "play",
             format!("both players are called {name}: give them different names"),
         )),
+    }
+}
+
+fn scores(args: ScoresArgs) -> Task {
+    let action = match args {
+        ScoresArgs { reset: true, .. } => {
+            ScoresAction::Reset(if args.yes { Confirm::Given } else { Confirm::Ask })
+        }
+        ScoresArgs { restore: true, .. } => ScoresAction::Restore,
+        ScoresArgs {
+            import: Some(ref file),
+            ..
+        } => ScoresAction::Import(file.clone()),
+        _ => ScoresAction::Show,
+    };
+    Task::Scores {
+        json: args.json,
+        top: args.top,
+        action,
     }
 }
 
@@ -228,7 +284,7 @@ mod tests {
     use super::*;
 
     /// The command line as typed, and nothing else: flags that may also come from the
-    /// environment (`TICTACTOE_SCOREBOARD`) read none here, so these tests pass whatever
+    /// environment (`TICTACTOE_DB`, `TICTACTOE_SCOREBOARD`) read none here, so these tests pass whatever
     /// the person running them has set.
     fn parse(args: &[&str]) -> Cli {
         let command = Cli::command().mut_args(|arg| arg.env(None));
@@ -250,28 +306,78 @@ mod tests {
     }
 
     #[test]
-    fn the_default_scoreboard_is_in_the_data_folder_and_reset_plainly() {
+    fn the_default_database_is_in_the_data_folder_beside_the_old_scoreboard() {
         let config = build(&["scores"]).unwrap();
 
-        assert_eq!(config.scoreboard.path, PathBuf::from("/data/scores.json"));
         assert_eq!(
-            config.scoreboard.reset_command(),
-            "tictactoe scores --reset"
+            config.database,
+            Database {
+                location: Location::Sqlite(PathBuf::from("/data/tictactoe.db")),
+                earlier_scoreboard: Some(PathBuf::from("/data/scores.json")),
+            }
         );
     }
 
-    #[test]
-    fn a_chosen_scoreboard_is_named_in_the_command_that_resets_it() {
-        let config = build(&["--scoreboard", "/tmp/s.json", "scores"]).unwrap();
+    #[rstest::rstest]
+    #[case::a_path("/tmp/games.db", "/tmp/games.db")]
+    #[case::an_sqlite_name("sqlite:/tmp/games.db", "/tmp/games.db")]
+    #[case::an_sqlite_url("sqlite:///tmp/games.db", "/tmp/games.db")]
+    #[case::a_relative_path("sqlite:games.db", "games.db")]
+    fn a_chosen_database_is_that_file_and_imports_nothing_by_itself(
+        #[case] db: &str,
+        #[case] path: &str,
+    ) {
+        let config = build(&["--db", db, "scores"]).unwrap();
 
         assert_eq!(
-            config.scoreboard.reset_command(),
-            "tictactoe scores --reset --scoreboard '/tmp/s.json'"
+            config.database,
+            Database {
+                location: Location::Sqlite(PathBuf::from(path)),
+                earlier_scoreboard: None,
+            }
         );
     }
 
+    #[rstest::rstest]
+    #[case::postgres("postgres://ada@localhost/games", "not supported yet")]
+    #[case::no_file("sqlite:", "names no file")]
+    fn a_database_that_cannot_be_used_is_a_usage_error(#[case] db: &str, #[case] says: &str) {
+        let error = usage_error(&["--db", db, "scores"]);
+
+        assert!(error.message.contains(says), "{}", error.message);
+    }
+
     #[test]
-    fn without_a_data_folder_or_a_choice_there_is_no_scoreboard() {
+    fn the_old_scoreboard_flag_is_refused_with_what_to_use_instead() {
+        let error = usage_error(&["--scoreboard", "/tmp/s.json", "scores"]);
+
+        assert!(error.message.contains("--db PATH"), "{}", error.message);
+        assert!(
+            error
+                .message
+                .contains("tictactoe scores --import '/tmp/s.json'"),
+            "{}",
+            error.message
+        );
+    }
+
+    #[rstest::rstest]
+    #[case::show(&["scores"], ScoresAction::Show)]
+    #[case::reset_asking(&["scores", "--reset"], ScoresAction::Reset(Confirm::Ask))]
+    #[case::reset_told(&["scores", "--reset", "--yes"], ScoresAction::Reset(Confirm::Given))]
+    #[case::restore(&["scores", "--restore"], ScoresAction::Restore)]
+    #[case::import(&["scores", "--import", "old.json"], ScoresAction::Import(PathBuf::from("old.json")))]
+    fn scores_does_one_thing_before_showing_the_table(
+        #[case] args: &[&str],
+        #[case] expected: ScoresAction,
+    ) {
+        let config = build(args).unwrap();
+
+        assert!(matches!(config.task, Task::Scores { action, .. } if action == expected));
+    }
+
+    #[test]
+    fn without_a_data_folder_or_a_choice_there_is_no_database() {
         let cli = parse(&["scores"]);
 
         let result = Config::build(cli, None);

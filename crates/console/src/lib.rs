@@ -21,5 +21,5 @@ pub use input::{ConsoleInput, discard_terminal_input};
 pub use ports::{
     Dialogue, GameView, Input, InputHandler, Notice, Problem, Prompt, Renderer, Reports,
 };
-pub use renderer::ConsoleRenderer;
+pub use renderer::{ConsoleRenderer, ScoreTable};
 pub use session::{Session, SessionEnd, begin_journal};

@@ -10,7 +10,8 @@ use super::words::{how_it_plays, mode_label, refused};
 use crate::menu::Mode;
 use crate::ports::{Dialogue, GameView, Notice, Problem, Prompt, Reports};
 use tictactoe_core::domain::{
-    Analysis, Board, FinishedGame, Mark, Outcome, Position, Scoreboard, Verdict,
+    Analysis, Board, FinishedGame, Mark, Outcome, PlayerName, Position, Scoreboard, Standing,
+    Verdict,
 };
 use tictactoe_core::play::Report;
 use tictactoe_core::players::Level;
@@ -389,49 +390,119 @@ impl<W: Write> Reports for ConsoleRenderer<W> {
     }
 
     fn show_scoreboard(&self, scoreboard: &Scoreboard) {
-        if scoreboard.is_empty() {
-            self.write("No games recorded yet.\n");
-            return;
+        let mut table = ScoreTable::new(Vec::new(), self.colour);
+        for row in scoreboard.standings() {
+            table.row(row);
         }
-        let rows: Vec<[String; 5]> = scoreboard
-            .standings()
-            .iter()
-            .map(|s| {
-                let r = s.record;
-                [
-                    s.name.to_string(),
-                    r.wins.to_string(),
-                    r.losses.to_string(),
-                    r.ties.to_string(),
-                    r.games().to_string(),
-                ]
-            })
-            .collect();
+        self.write(&String::from_utf8_lossy(&table.finish()));
+    }
+}
+
+/// The scoreboard as a table, written as its rows arrive, so that a table of a million
+/// players never has to be held whole. Each column is as wide as its widest entry on
+/// screen (a name's width is what the terminal gives it: two columns for 李, one for ë,
+/// two for 🎉), measured over the first [`ScoreTable::SIZED_BY`] rows: a table no
+/// longer than that comes out exactly sized; a longer one is sized by its first rows,
+/// with room for the longest name, and streams the rest.
+pub struct ScoreTable<W: Write> {
+    out: W,
+    colour: bool,
+    /// Rows held until the columns are sized.
+    held: Vec<[String; 5]>,
+    widths: Option<[usize; 5]>,
+}
+
+impl<W: Write> ScoreTable<W> {
+    /// How many rows size the columns.
+    pub const SIZED_BY: usize = 1000;
+
+    pub fn new(out: W, colour: bool) -> Self {
+        ScoreTable {
+            out,
+            colour,
+            held: Vec::new(),
+            widths: None,
+        }
+    }
+
+    /// Adds a row (rows come in rank order). Output errors are ignored, as everywhere
+    /// in the console: a closed pipe has nobody left to tell.
+    pub fn row(&mut self, standing: &Standing) {
+        let r = standing.record;
+        let row = [
+            standing.name.to_string(),
+            r.wins.to_string(),
+            r.losses.to_string(),
+            r.ties.to_string(),
+            r.games().to_string(),
+        ];
+        match self.widths {
+            Some(widths) => self.write_row(&row, widths),
+            None => {
+                self.held.push(row);
+                if self.held.len() == Self::SIZED_BY {
+                    // Longer than this: leave room for any name that may follow.
+                    self.size_and_flush(PlayerName::MAX_CHARS);
+                }
+            }
+        }
+    }
+
+    /// Writes what is held and gives the output back.
+    pub fn finish(mut self) -> W {
+        if self.widths.is_none() {
+            if self.held.is_empty() {
+                let _ = self.out.write_all(b"No games recorded yet.\n");
+                return self.out;
+            }
+            self.size_and_flush(0);
+        }
+        let _ = self.out.flush();
+        self.out
+    }
+
+    fn size_and_flush(&mut self, least_name_width: usize) {
         let header = ["Player", "Wins", "Losses", "Ties", "Games"].map(String::from);
-        // Each column as wide as its widest entry on screen: a name's width is what the
-        // terminal gives it (two columns for 李, one for ë, two for 🎉), not its length.
-        let widths: Vec<usize> = (0..5)
-            .map(|column| {
-                rows.iter()
-                    .chain([&header])
-                    .map(|row| row[column].width())
-                    .max()
-                    .unwrap_or(0)
-            })
-            .collect();
-        let line = |row: &[String; 5]| {
-            let name = format!("{}{}", row[0], " ".repeat(widths[0] - row[0].width()));
-            let numbers: Vec<String> = (1..5)
-                .map(|c| format!("{:>w$}", row[c], w = widths[c]))
-                .collect();
-            format!("{name}  {}", numbers.join("  "))
-        };
-        let mut text = format!("{}\n", self.paint(&line(&header), |s| s.bold()));
-        for row in &rows {
-            text.push_str(&line(row));
-            text.push('\n');
+        let mut widths = [0; 5];
+        for (column, width) in widths.iter_mut().enumerate() {
+            *width = self
+                .held
+                .iter()
+                .chain([&header])
+                .map(|row| row[column].width())
+                .max()
+                .unwrap_or(0);
         }
-        self.write(&text);
+        widths[0] = widths[0].max(least_name_width);
+        self.widths = Some(widths);
+        let header = self.line(&header, widths);
+        let header = if self.colour {
+            header.bold().to_string()
+        } else {
+            header
+        };
+        let _ = writeln!(self.out, "{header}");
+        for row in std::mem::take(&mut self.held) {
+            self.write_row(&row, widths);
+        }
+    }
+
+    fn write_row(&mut self, row: &[String; 5], widths: [usize; 5]) {
+        let line = self.line(row, widths);
+        let _ = writeln!(self.out, "{line}");
+    }
+
+    fn line(&self, row: &[String; 5], widths: [usize; 5]) -> String {
+        let name_width = row[0].width();
+        let name = format!(
+            "{}{}",
+            row[0],
+            " ".repeat(widths[0].saturating_sub(name_width))
+        );
+        let numbers: Vec<String> = (1..5)
+            .map(|c| format!("{:>w$}", row[c], w = widths[c]))
+            .collect();
+        format!("{name}  {}", numbers.join("  "))
     }
 }
 

@@ -1,9 +1,11 @@
 //! Output for scripts: one JSON object per answer. Structs rather than `json!` so the
 //! keys come out in the documented order.
 
+use std::io::{self, Write};
+
 use serde::Serialize;
 
-use tictactoe_core::domain::{Mark, Outcome, Scoreboard, Verdict, layout_of};
+use tictactoe_core::domain::{Mark, Outcome, Scoreboard, Standing, Verdict, layout_of};
 use tictactoe_core::play::{Report, Tally};
 
 #[derive(Serialize)]
@@ -20,19 +22,49 @@ struct PlayerJson<'a> {
     games: u64,
 }
 
+/// The scoreboard's JSON written as its rows arrive: byte for byte what
+/// [`scoreboard_json`] makes of the same rows, without holding them all.
+pub struct ScoresJsonWriter<W: Write> {
+    out: W,
+    rows: u64,
+}
+
+impl<W: Write> ScoresJsonWriter<W> {
+    pub fn new(mut out: W) -> io::Result<Self> {
+        out.write_all(b"{\"players\":[")?;
+        Ok(ScoresJsonWriter { out, rows: 0 })
+    }
+
+    pub fn row(&mut self, standing: &Standing) -> io::Result<()> {
+        if self.rows > 0 {
+            self.out.write_all(b",")?;
+        }
+        self.rows += 1;
+        self.out
+            .write_all(to_json(&player_json(standing)).as_bytes())
+    }
+
+    /// Closes the object (and the line) and gives the output back.
+    pub fn finish(mut self) -> io::Result<W> {
+        self.out.write_all(b"]}\n")?;
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+fn player_json(s: &Standing) -> PlayerJson<'_> {
+    PlayerJson {
+        name: s.name.as_str(),
+        wins: s.record.wins,
+        losses: s.record.losses,
+        ties: s.record.ties,
+        games: s.record.games(),
+    }
+}
+
 /// `{"players":[{"name":"Ada","wins":1,"losses":0,"ties":2,"games":3}]}`, ranked as on screen.
 pub fn scoreboard_json(scoreboard: &Scoreboard) -> String {
-    let players = scoreboard
-        .standings()
-        .iter()
-        .map(|s| PlayerJson {
-            name: s.name.as_str(),
-            wins: s.record.wins,
-            losses: s.record.losses,
-            ties: s.record.ties,
-            games: s.record.games(),
-        })
-        .collect();
+    let players = scoreboard.standings().iter().map(player_json).collect();
     to_json(&ScoresJson { players })
 }
 
@@ -138,6 +170,42 @@ fn to_json(value: &impl Serialize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tictactoe_core::domain::{FinishedGame, PlayerName};
+
+    #[test]
+    fn the_streamed_scoreboard_is_the_same_json_as_the_whole_one_plus_a_newline() {
+        // Arrange
+        let mut scoreboard = Scoreboard::new();
+        for (x, o, outcome) in [
+            ("Ada", "Bob", Outcome::Won(Mark::X)),
+            ("Cy", "Ada", Outcome::Draw),
+        ] {
+            scoreboard.record(&FinishedGame {
+                x: PlayerName::new(x).unwrap(),
+                o: PlayerName::new(o).unwrap(),
+                outcome,
+            });
+        }
+
+        // Act
+        let mut writer = ScoresJsonWriter::new(Vec::new()).unwrap();
+        for row in scoreboard.standings() {
+            writer.row(row).unwrap();
+        }
+        let streamed = String::from_utf8(writer.finish().unwrap()).unwrap();
+
+        // Assert
+        assert_eq!(streamed, format!("{}\n", scoreboard_json(&scoreboard)));
+    }
+
+    #[test]
+    fn an_empty_streamed_scoreboard_has_no_players() {
+        let writer = ScoresJsonWriter::new(Vec::new()).unwrap();
+
+        let streamed = writer.finish().unwrap();
+
+        assert_eq!(streamed, b"{\"players\":[]}\n");
+    }
 
     #[test]
     fn a_tally_gives_its_seconds_to_the_millisecond() {
