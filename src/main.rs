@@ -18,20 +18,21 @@ use indicatif::{ProgressBar, ProgressDrawTarget};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use tictactoe_console::{
-    ConsoleInput, ConsoleRenderer, GameEnd, Input, InputHandler, Reports, Session,
+    ConsoleInput, ConsoleRenderer, GameEnd, Input, InputHandler, ScoreTable, Session,
     discard_terminal_input,
 };
 use tictactoe_core::domain::{Geometry, Mark};
 use tictactoe_core::play::{Analyzer, Report, Tally, analyze_all};
 use tictactoe_core::players::{ComputerFactory, Level};
-use tictactoe_core::ports::{Reset, ScoreStore, StoreError};
-use tictactoe_json::{report_json, scoreboard_json, tally_json};
-use tictactoe_json_store::JsonFileStore;
+use tictactoe_core::ports::{GameStore, Imported, Restored, StoreError};
+use tictactoe_json::{ScoresJsonWriter, report_json, tally_json};
+use tictactoe_json_store::read_scoreboard;
+use tictactoe_sqlite_store::SqliteStore;
 use tictactoe_players::{MinimaxAI, StandardComputers};
 use tictactoe_terminal::{Ending, Start, run_full_screen};
 
 use crate::cli::Cli;
-use crate::config::{Config, ConfigError, Confirm, Scoreboard, Task, UsageError};
+use crate::config::{Config, ConfigError, Confirm, Database, Location, ScoresAction, Task, UsageError};
 
 /// Exit status for a failure, including a `play` game whose input ended before it did.
 const FAILURE: u8 = 1;
@@ -46,13 +47,12 @@ fn main() -> ExitCode {
     let config = match Config::build(Cli::parse(), default_folder) {
         Ok(config) => config,
         Err(ConfigError::Usage(error)) => usage_exit(error),
-        Err(ConfigError::Store(error)) => return fail(&error, None),
+        Err(ConfigError::Store(error)) => return fail_store(&error),
     };
-    let scoreboard = config.scoreboard.clone();
     match run(config) {
         Ok(code) => code,
-        Err(Failure::Store(error)) => fail(&error, Some(&scoreboard)),
-        Err(Failure::Other(error)) => fail(&*error, None),
+        Err(Failure::Store(error)) => fail_store(&error),
+        Err(Failure::Other(error)) => fail(&*error),
     }
 }
 
@@ -81,37 +81,108 @@ impl<E: std::error::Error + 'static> From<E> for Failure {
     }
 }
 
-/// Reports a failure on standard error (with the way out, for a scoreboard that cannot
-/// be read) and gives the failure status.
-fn fail(error: &dyn std::error::Error, scoreboard: Option<&Scoreboard>) -> ExitCode {
+/// Reports a failure on standard error and gives the failure status.
+fn fail(error: &dyn std::error::Error) -> ExitCode {
     eprintln!("tictactoe: {error}");
-    if let Some(scoreboard) = scoreboard {
-        eprintln!(
-            "Run `{}` to move it aside and start a new scoreboard.",
-            scoreboard.reset_command()
-        );
+    ExitCode::from(FAILURE)
+}
+
+/// Reports a database that cannot be used, with what to do about it, and gives the
+/// failure status. The database itself is left as it is, whatever happened.
+fn fail_store(error: &StoreError) -> ExitCode {
+    eprintln!("tictactoe: {error}");
+    if let Some(advice) = store_advice(error) {
+        eprintln!("{advice}");
     }
     ExitCode::from(FAILURE)
 }
 
+/// What a person can do about a database that cannot be used.
+fn store_advice(error: &StoreError) -> Option<String> {
+    let elsewhere = "or choose another database with --db PATH (or TICTACTOE_DB)";
+    Some(match error {
+        StoreError::NoLocation => {
+            "Choose a database with --db PATH (or TICTACTOE_DB).".to_string()
+        }
+        StoreError::Folder { database } => format!(
+            "Name a file, such as {}.",
+            std::path::Path::new(database).join("tictactoe.db").display()
+        ),
+        StoreError::Unreadable { .. } => format!(
+            "Keep the file if its games matter (a copy of it may be repaired); to start \
+             afresh, move it away, {elsewhere}."
+        ),
+        StoreError::Newer { .. } => format!("Use the newer tictactoe, {elsewhere}."),
+        StoreError::Locked { .. } => format!(
+            "Another program holds it: try again when it is done (a stuck tictactoe can be \
+             stopped), {elsewhere}."
+        ),
+        StoreError::ReadOnly { .. } => format!("Make it (and its folder) writable, {elsewhere}."),
+        StoreError::Full { .. } => format!("Free some space on that disk, {elsewhere}."),
+        StoreError::Unavailable { .. } => format!("Check the file and its folder, {elsewhere}."),
+        StoreError::NoSuchGame(_) | StoreError::Conflict { .. } => return None,
+    })
+}
+
+/// Opens the database, creating it (and running its migrations) as needed. The default
+/// database takes in the scoreboard file of an earlier version once, and says so; that
+/// file is kept as it was.
+fn open_store(database: &Database) -> Result<SqliteStore, StoreError> {
+    let store = match &database.location {
+        Location::Sqlite(path) => SqliteStore::open(path)?,
+    };
+    if let Some(file) = &database.earlier_scoreboard {
+        match import_file(&store, file) {
+            Ok(Some((Imported::Added { players }, source))) => eprintln!(
+                "tictactoe: the scoreboard of an earlier version ({players} players) was \
+                 imported from {source}; the file is kept as it was"
+            ),
+            Ok(_) => {}
+            Err(error) => eprintln!(
+                "tictactoe: warning: the scoreboard of an earlier version could not be \
+                 imported: {error}"
+            ),
+        }
+    }
+    Ok(store)
+}
+
+/// Imports the scoreboard file at `file`, once: `None` if there is no such file. The
+/// source is the file's full path, so the same file is never counted twice.
+fn import_file(
+    store: &impl GameStore,
+    file: &std::path::Path,
+) -> Result<Option<(Imported, String)>, StoreError> {
+    let Some(scoreboard) = read_scoreboard(file)? else {
+        return Ok(None);
+    };
+    let source = std::fs::canonicalize(file)
+        .unwrap_or_else(|_| file.to_owned())
+        .display()
+        .to_string();
+    Ok(Some((store.import(&source, &scoreboard)?, source)))
+}
+
 fn run(config: Config) -> Result<ExitCode, Failure> {
-    let store = JsonFileStore::new(&config.scoreboard.path);
-    let renderer = || console_renderer(&config.scoreboard);
+    // Only the commands that keep games open the database.
+    let store = || open_store(&config.database).map_err(Failure::Store);
+    let renderer = console_renderer;
     let thinking = (config.seed, config.think);
     let full_screen = !config.plain
         && io::stdin().is_terminal()
         && io::stdout().is_terminal()
         && std::env::var("TERM").is_ok_and(|term| term != "dumb");
     match config.task {
-        Task::Menu if full_screen => full_screen_game(&store, thinking, Start::Menu),
+        Task::Menu if full_screen => full_screen_game(&store()?, thinking, Start::Menu),
         Task::Play(settings) if full_screen && settings.has_human() => {
-            full_screen_game(&store, thinking, Start::Game(settings))
+            full_screen_game(&store()?, thinking, Start::Game(settings))
         }
-        Task::Scores { json, reset } => scores(&store, json, reset),
+        Task::Scores { json, top, action } => scores(&store()?, json, top, action),
         Task::Play(settings) => {
+            let store = store()?;
             let (screen, keyboard) = (renderer(), keyboard());
             let computers = StandardComputers::new(config.seed, config.think);
-            let mut session = Session::new(&screen, &keyboard, store, computers);
+            let mut session = Session::new(&screen, &keyboard, &store, computers);
             Ok(match session.play_one(&settings)? {
                 GameEnd::Finished(_) | GameEnd::Abandoned => ExitCode::SUCCESS,
                 GameEnd::InputClosed => ExitCode::from(FAILURE),
@@ -145,12 +216,14 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             json,
         ),
         Task::Menu => {
+            let store = store()?;
             let (screen, keyboard) = (renderer(), keyboard());
             let computers = StandardComputers::new(config.seed, config.think);
-            Session::new(&screen, &keyboard, store, computers).run()?;
+            Session::new(&screen, &keyboard, &store, computers).run()?;
             Ok(ExitCode::SUCCESS)
         }
         Task::Serve { port, bind } => {
+            let store = store()?;
             let computers = StandardComputers::new(config.seed, config.think);
             serve(SocketAddr::new(bind, port), store, computers)
         }
@@ -159,7 +232,7 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
 
 /// The full-screen game (`tictactoe` and `play` with a person, on a terminal).
 fn full_screen_game(
-    store: &JsonFileStore,
+    store: &SqliteStore,
     (seed, think): (u64, Duration),
     start: Start,
 ) -> Result<ExitCode, Failure> {
@@ -178,7 +251,7 @@ type Keyboard = ConsoleInput<io::StdinLock<'static>>;
 /// Serves the web page until Ctrl-C; the address goes to stdout once it is listening.
 fn serve(
     address: SocketAddr,
-    store: JsonFileStore,
+    store: SqliteStore,
     computers: StandardComputers,
 ) -> Result<ExitCode, Failure> {
     if !address.ip().is_loopback() {
@@ -233,15 +306,13 @@ fn colour() -> bool {
     config::colour_wanted(|name| std::env::var(name).ok(), io::stdout().is_terminal())
 }
 
-fn console_renderer(scoreboard: &Scoreboard) -> Screen {
+fn console_renderer() -> Screen {
     let pause = if io::stdout().is_terminal() {
         Duration::from_millis(450)
     } else {
         Duration::ZERO
     };
-    ConsoleRenderer::new(io::stdout(), colour())
-        .with_computer_pause(pause)
-        .with_reset_command(scoreboard.reset_command())
+    ConsoleRenderer::new(io::stdout(), colour()).with_computer_pause(pause)
 }
 
 /// What a person types at the line console: keys typed while the computer thought are
@@ -255,38 +326,71 @@ fn keyboard() -> Keyboard {
     }
 }
 
-fn scores(store: &JsonFileStore, json: bool, reset: Option<Confirm>) -> Result<ExitCode, Failure> {
-    if let Some(confirm) = reset {
-        if confirm == Confirm::Ask && !reset_confirmed(store) {
-            return Ok(ExitCode::SUCCESS);
-        }
-        match store.reset().map_err(Failure::Store)? {
-            Reset::Cleared { kept: None } => {
-                eprintln!("Scoreboard cleared: {}", store.path().display())
+fn scores(
+    store: &SqliteStore,
+    json: bool,
+    top: Option<u64>,
+    action: ScoresAction,
+) -> Result<ExitCode, Failure> {
+    match action {
+        ScoresAction::Show => {}
+        ScoresAction::Reset(confirm) => {
+            if confirm == Confirm::Ask && !reset_confirmed() {
+                return Ok(ExitCode::SUCCESS);
             }
-            Reset::Cleared { kept: Some(old) } => eprintln!(
-                "Scoreboard cleared: {}; the old one is kept as {}",
-                store.path().display(),
-                old.display()
-            ),
-            Reset::MovedAside(old) => eprintln!(
-                "The unreadable scoreboard was moved to {}; a new one was started at {}",
-                old.display(),
-                store.path().display()
-            ),
+            let cleared = store.reset().map_err(Failure::Store)?;
+            eprintln!(
+                "Scoreboard cleared ({} players). Every game is kept: `tictactoe scores \
+                 --restore` counts them again.",
+                cleared.players
+            );
         }
+        ScoresAction::Restore => match store.restore().map_err(Failure::Store)? {
+            Restored::Restored { players } => {
+                eprintln!("Scoreboard restored as it was before the last reset, with every game since ({players} players).")
+            }
+            Restored::NothingToRestore => eprintln!("There is no reset to take back."),
+        },
+        ScoresAction::Import(file) => match import_file(store, &file).map_err(Failure::Store)? {
+            None => {
+                eprintln!("tictactoe: there is no file {}", file.display());
+                return Ok(ExitCode::from(FAILURE));
+            }
+            Some((Imported::Added { players }, source)) => {
+                eprintln!("Imported {players} players from {source}; the file is kept as it was.")
+            }
+            Some((Imported::AlreadyImported, source)) => {
+                eprintln!("{source} was imported before: nothing was added.")
+            }
+        },
     }
-    let scoreboard = store.load().map_err(Failure::Store)?;
+    let stdout = io::stdout().lock();
     if json {
-        println!("{}", scoreboard_json(&scoreboard));
+        let mut writer = ScoresJsonWriter::new(stdout)?;
+        let mut failed = None;
+        store
+            .standings(top, &mut |row| {
+                if failed.is_none() {
+                    failed = writer.row(&row).err();
+                }
+            })
+            .map_err(Failure::Store)?;
+        match failed {
+            Some(error) => return Err(error.into()),
+            None => writer.finish()?,
+        };
     } else {
-        ConsoleRenderer::new(io::stdout(), colour()).show_scoreboard(&scoreboard);
+        let mut table = ScoreTable::new(stdout, colour());
+        store
+            .standings(top, &mut |row| table.row(&row))
+            .map_err(Failure::Store)?;
+        table.finish();
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// Asks the person at the terminal before a reset; without one, `--yes` must say so.
-fn reset_confirmed(store: &JsonFileStore) -> bool {
+fn reset_confirmed() -> bool {
     if !io::stdin().is_terminal() {
         usage_exit(UsageError {
             subcommand: "scores",
@@ -294,10 +398,7 @@ fn reset_confirmed(store: &JsonFileStore) -> bool {
                 .to_string(),
         });
     }
-    eprint!(
-        "Clear the scoreboard {}? The old file is kept beside it. [y/N]: ",
-        store.path().display()
-    );
+    eprint!("Clear the scoreboard? Every game is kept, and --restore brings it back. [y/N]: ");
     let answer = ConsoleInput::new(io::stdin().lock()).read_line();
     let yes = matches!(&answer, Input::Line(text) if matches!(text.trim().to_lowercase().as_str(), "y" | "yes"));
     if !yes {

@@ -8,11 +8,12 @@ use predicates::prelude::*;
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
-fn tictactoe(scoreboard: &Path) -> Command {
+fn tictactoe(database: &Path) -> Command {
     let mut command = Command::cargo_bin("tictactoe").unwrap();
     command
-        .arg("--scoreboard")
-        .arg(scoreboard)
+        .arg("--db")
+        .arg(database)
+        .env_remove("TICTACTOE_DB")
         .env_remove("TICTACTOE_SCOREBOARD")
         .env_remove("CLICOLOR_FORCE")
         .env_remove("NO_COLOR");
@@ -20,7 +21,7 @@ fn tictactoe(scoreboard: &Path) -> Command {
 }
 
 fn scoreboard_in(folder: &TempDir) -> PathBuf {
-    folder.path().join("scores.json")
+    folder.path().join("games.db")
 }
 
 fn scores_json(scoreboard: &Path) -> Value {
@@ -135,7 +136,7 @@ fn a_human_game_fed_through_stdin_survives_every_kind_of_bad_input() {
 }
 
 #[test]
-fn quitting_mid_game_records_nothing() {
+fn quitting_mid_game_counts_nothing() {
     let folder = TempDir::new().unwrap();
     let scoreboard = scoreboard_in(&folder);
 
@@ -148,11 +149,11 @@ fn quitting_mid_game_records_nothing() {
             "Player X left. This game is not counted.",
         ));
 
-    assert!(!scoreboard.exists());
+    assert_eq!(scores_json(&scoreboard), json!({"players": []}));
 }
 
 #[test]
-fn input_ending_mid_game_stops_cleanly_records_nothing_and_exits_1() {
+fn input_ending_mid_game_stops_cleanly_counts_nothing_and_exits_1() {
     let folder = TempDir::new().unwrap();
     let scoreboard = scoreboard_in(&folder);
 
@@ -163,7 +164,7 @@ fn input_ending_mid_game_stops_cleanly_records_nothing_and_exits_1() {
         .code(1)
         .stdout(predicate::str::contains("Input ended"));
 
-    assert!(!scoreboard.exists());
+    assert_eq!(scores_json(&scoreboard), json!({"players": []}));
 }
 
 #[test]
@@ -204,58 +205,34 @@ fn an_empty_scoreboard_says_so() {
 }
 
 #[test]
-fn a_damaged_scoreboard_is_reported_left_alone_and_does_not_stop_play() {
+fn a_damaged_database_is_reported_with_what_to_do_and_left_exactly_as_it_was() {
     let folder = TempDir::new().unwrap();
     let scoreboard = scoreboard_in(&folder);
-    fs::write(&scoreboard, "{ not json").unwrap();
+    fs::write(&scoreboard, "{ not a database").unwrap();
     let named = scoreboard.display().to_string();
 
-    // The way out names this very file, which was chosen with --scoreboard.
-    let fix = format!("tictactoe scores --reset --scoreboard '{named}'");
+    for command in [&["scores"][..], &RANDOM_GAME[..]] {
+        tictactoe(&scoreboard)
+            .args(command)
+            .assert()
+            .code(1)
+            .stderr(
+                predicate::str::contains(named.as_str())
+                    .and(predicate::str::contains("cannot be read"))
+                    .and(predicate::str::contains("--db PATH")),
+            );
+    }
 
-    tictactoe(&scoreboard)
-        .arg("scores")
-        .assert()
-        .code(1)
-        .stderr(
-            predicate::str::contains(named.as_str()).and(predicate::str::contains(fix.as_str())),
-        );
-    tictactoe(&scoreboard)
-        .args(["play", "--x", "easy", "--o", "easy", "--seed", "1"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("warning").not())
-        .stderr(
-            predicate::str::contains("warning: the result was not saved")
-                .and(predicate::str::contains(named.as_str()))
-                .and(predicate::str::contains(fix.as_str())),
-        );
-
-    assert_eq!(fs::read_to_string(&scoreboard).unwrap(), "{ not json");
-}
-
-#[test]
-fn reset_moves_a_damaged_scoreboard_aside_and_says_where() {
-    let folder = TempDir::new().unwrap();
-    let scoreboard = scoreboard_in(&folder);
-    fs::write(&scoreboard, "{ not json").unwrap();
-
-    tictactoe(&scoreboard)
-        .args(["scores", "--reset", "--yes"])
-        .assert()
-        .success()
-        .stderr(predicate::str::contains("scores.json.unreadable-"));
-
-    assert_eq!(scores_json(&scoreboard), json!({"players": []}));
+    assert_eq!(fs::read_to_string(&scoreboard).unwrap(), "{ not a database");
 }
 
 /// One game of Random against itself, the same every time: a quick way to record a result.
 const RANDOM_GAME: [&str; 7] = ["play", "--x", "random", "--o", "random", "--seed", "9"];
 
-/// A scoreboard holding one recorded game, and its bytes.
-fn one_game_recorded(scoreboard: &Path) -> Vec<u8> {
+/// A database holding one counted game, and its scoreboard.
+fn one_game_recorded(scoreboard: &Path) -> Value {
     tictactoe(scoreboard).args(RANDOM_GAME).assert().success();
-    fs::read(scoreboard).unwrap()
+    scores_json(scoreboard)
 }
 
 #[test]
@@ -270,54 +247,85 @@ fn reset_without_a_terminal_to_ask_needs_yes_and_changes_nothing_without_it() {
         .code(2)
         .stderr(predicate::str::contains("add --yes"));
 
-    assert_eq!(fs::read(&scoreboard).unwrap(), before);
+    assert_eq!(scores_json(&scoreboard), before);
 }
 
 #[test]
-fn reset_keeps_the_old_scores_in_a_file_beside_the_new_one() {
+fn reset_clears_the_scoreboard_and_restore_brings_it_back_with_the_games_since() {
+    // Arrange: one game counted.
     let folder = TempDir::new().unwrap();
     let scoreboard = scoreboard_in(&folder);
-    let before = one_game_recorded(&scoreboard);
+    one_game_recorded(&scoreboard);
 
+    // Act: reset, one more game, restore.
     tictactoe(&scoreboard)
         .args(["scores", "--reset", "--yes", "--json"])
         .assert()
         .success()
         .stdout("{\"players\":[]}\n")
-        .stderr(predicate::str::contains("the old one is kept as"));
-
-    let kept: Vec<_> = fs::read_dir(folder.path())
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.to_string_lossy().contains(".before-reset-"))
-        .collect();
-    assert_eq!(kept.len(), 1, "{kept:?}");
-    assert_eq!(fs::read(&kept[0]).unwrap(), before);
-}
-
-#[test]
-fn a_folder_named_as_the_scoreboard_is_refused_and_left_alone() {
-    let folder = TempDir::new().unwrap();
-
-    tictactoe(folder.path())
-        .arg("scores")
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains(
-            "is a folder: the scoreboard must be a file",
-        ));
-    tictactoe(folder.path())
-        .args(RANDOM_GAME)
+        .stderr(predicate::str::contains("--restore"));
+    tictactoe(&scoreboard).args(RANDOM_GAME).assert().success();
+    tictactoe(&scoreboard)
+        .args(["scores", "--restore"])
         .assert()
         .success()
-        .stderr(predicate::str::contains("is a folder"));
+        .stderr(predicate::str::contains("restored"));
 
-    let lock_beside_it = PathBuf::from(format!("{}.lock", folder.path().display()));
-    assert!(!lock_beside_it.exists());
+    // Assert: both games count.
+    let players = scores_json(&scoreboard)["players"].clone();
+    let games: u64 = players
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["games"].as_u64().unwrap())
+        .sum();
+    assert_eq!(games, 4, "two games, two players each: {players}");
+    tictactoe(&scoreboard)
+        .args(["scores", "--restore"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("no reset to take back"));
 }
 
 #[test]
-fn an_empty_file_is_a_new_empty_scoreboard() {
+fn top_shows_only_the_first_rows() {
+    let folder = TempDir::new().unwrap();
+    let scoreboard = scoreboard_in(&folder);
+    tictactoe(&scoreboard)
+        .args(["play", "--x", "human:Ada", "--o", "human:Bob"])
+        .write_stdin("1\n4\n2\n5\n3\n")
+        .assert()
+        .success();
+
+    let output = tictactoe(&scoreboard)
+        .args(["scores", "--json", "--top", "1"])
+        .output()
+        .unwrap();
+
+    let top: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let ada = json!({"name": "Ada", "wins": 1, "losses": 0, "ties": 0, "games": 1});
+    assert_eq!(top, json!({"players": [ada]}));
+}
+
+#[test]
+fn a_folder_named_as_the_database_is_refused_and_left_alone() {
+    let folder = TempDir::new().unwrap();
+
+    for command in [&["scores"][..], &RANDOM_GAME[..]] {
+        tictactoe(folder.path())
+            .args(command)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("is a folder").and(predicate::str::contains(
+                "Name a file, such as",
+            )));
+    }
+
+    assert_eq!(fs::read_dir(folder.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn an_empty_file_is_a_new_empty_database() {
     let folder = TempDir::new().unwrap();
     let scoreboard = scoreboard_in(&folder);
     fs::write(&scoreboard, "").unwrap();
@@ -343,18 +351,98 @@ fn an_empty_file_is_a_new_empty_scoreboard() {
 }
 
 #[test]
-fn the_scoreboard_location_can_come_from_the_environment() {
+fn the_database_can_come_from_the_environment() {
     let folder = TempDir::new().unwrap();
     let scoreboard = scoreboard_in(&folder);
 
     Command::cargo_bin("tictactoe")
         .unwrap()
-        .env("TICTACTOE_SCOREBOARD", &scoreboard)
+        .env("TICTACTOE_DB", format!("sqlite:{}", scoreboard.display()))
+        .env_remove("TICTACTOE_SCOREBOARD")
         .args(RANDOM_GAME)
         .assert()
         .success();
 
-    assert!(scoreboard.exists());
+    assert_eq!(scores_json(&scoreboard)["players"][0]["games"], 1);
+}
+
+#[test]
+fn the_old_scoreboard_setting_is_refused_with_what_to_use_instead() {
+    let folder = TempDir::new().unwrap();
+
+    Command::cargo_bin("tictactoe")
+        .unwrap()
+        .env("TICTACTOE_SCOREBOARD", folder.path().join("scores.json"))
+        .env_remove("TICTACTOE_DB")
+        .args(RANDOM_GAME)
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("--db PATH").and(predicate::str::contains("scores --import")),
+        );
+
+    assert_eq!(fs::read_dir(folder.path()).unwrap().count(), 0);
+}
+
+/// A scoreboard file as an earlier version wrote it.
+const EARLIER_SCORES: &str = r#"{"version": 1, "players": [
+    {"name": "Ada", "wins": 3, "losses": 1, "ties": 2, "games": 6}
+]}"#;
+
+#[test]
+fn an_earlier_scoreboard_file_is_imported_once_and_kept_as_it_was() {
+    // Arrange
+    let folder = TempDir::new().unwrap();
+    let scoreboard = scoreboard_in(&folder);
+    let old = folder.path().join("old.json");
+    fs::write(&old, EARLIER_SCORES).unwrap();
+    let import = ["scores", "--json", "--import", old.to_str().unwrap()];
+
+    // Act
+    let first = tictactoe(&scoreboard).args(import).assert().success();
+    let again = tictactoe(&scoreboard).args(import).assert().success();
+
+    // Assert
+    first.stderr(predicate::str::contains("Imported 1 players"));
+    again.stderr(predicate::str::contains("imported before"));
+    let ada = json!({"name": "Ada", "wins": 3, "losses": 1, "ties": 2, "games": 6});
+    assert_eq!(scores_json(&scoreboard), json!({"players": [ada]}));
+    assert_eq!(fs::read_to_string(&old).unwrap(), EARLIER_SCORES);
+}
+
+#[test]
+fn the_default_database_takes_in_the_earlier_scoreboard_of_its_folder_once() {
+    // Arrange: the platform's data folder (XDG_DATA_HOME on Linux) holds an earlier
+    // version's scores.json, and no database yet.
+    let home = TempDir::new().unwrap();
+    let data = home.path().join("tictactoe");
+    fs::create_dir_all(&data).unwrap();
+    fs::write(data.join("scores.json"), EARLIER_SCORES).unwrap();
+    let scores = || {
+        let mut command = Command::cargo_bin("tictactoe").unwrap();
+        command
+            .env("XDG_DATA_HOME", home.path())
+            .env_remove("TICTACTOE_DB")
+            .env_remove("TICTACTOE_SCOREBOARD")
+            .args(["scores", "--json"]);
+        command
+    };
+
+    // Act
+    let first = scores().assert().success();
+    let again = scores().assert().success();
+
+    // Assert: imported on the first start only, the file untouched.
+    first.stderr(predicate::str::contains("imported"));
+    again.stderr("");
+    let output = scores().output().unwrap();
+    let shown: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(shown["players"][0]["games"], 6);
+    assert!(data.join("tictactoe.db").exists());
+    assert_eq!(
+        fs::read_to_string(data.join("scores.json")).unwrap(),
+        EARLIER_SCORES
+    );
 }
 
 #[test]

@@ -225,20 +225,20 @@ fn two_impossible_players_always_draw() {
 }
 
 #[test]
-fn simulate_refuses_humans_and_never_touches_the_scoreboard() {
+fn simulate_refuses_humans_and_never_touches_the_database() {
     let folder = TempDir::new().unwrap();
-    let scoreboard = folder.path().join("scores.json");
+    let scoreboard = folder.path().join("games.db");
 
     tictactoe()
         .args(["simulate", "--x", "human", "--o", "easy"])
-        .arg("--scoreboard")
+        .arg("--db")
         .arg(&scoreboard)
         .assert()
         .code(2)
         .stderr(predicate::str::contains("computers only"));
     tictactoe()
         .args(["simulate", "--x", "easy", "--o", "easy", "--games", "50"])
-        .arg("--scoreboard")
+        .arg("--db")
         .arg(&scoreboard)
         .assert()
         .success()
@@ -366,8 +366,8 @@ fn a_human_game_on_4x4_is_played_through_stdin() {
             "--size",
             "4",
         ])
-        .arg("--scoreboard")
-        .arg(folder.path().join("scores.json"))
+        .arg("--db")
+        .arg(folder.path().join("games.db"))
         .write_stdin("1\n5\n2\n6\nc1\n7\nd1\n")
         .assert()
         .success()

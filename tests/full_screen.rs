@@ -43,7 +43,7 @@ impl Pty {
             .arg(env!("CARGO_BIN_EXE_tictactoe"))
             .args(args)
             .env("TERM", "xterm-256color")
-            .env("TICTACTOE_SCOREBOARD", scoreboard)
+            .env("TICTACTOE_DB", scoreboard)
             .env_remove("NO_COLOR")
             .env_remove("CLICOLOR_FORCE");
         let mut session = Session::spawn(command).expect("a pseudo-terminal");
@@ -157,13 +157,20 @@ fn is_stty_settings(line: &str) -> bool {
             .all(|field| !field.is_empty() && field.chars().all(|c| c.is_ascii_hexdigit()))
 }
 
-fn wins_of(scoreboard: &Path, name: &str) -> u64 {
-    let text = std::fs::read_to_string(scoreboard).unwrap_or_default();
-    let json: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
-    json["players"]
-        .as_array()
-        .into_iter()
-        .flatten()
+/// The scoreboard's rows, as `scores --json` shows them.
+fn players(database: &Path) -> Vec<Value> {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .args(["scores", "--json", "--db"])
+        .arg(database)
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
+    json["players"].as_array().cloned().unwrap_or_default()
+}
+
+fn wins_of(database: &Path, name: &str) -> u64 {
+    players(database)
+        .iter()
         .find(|p| p["name"] == name)
         .and_then(|p| p["wins"].as_u64())
         .unwrap_or(0)
@@ -173,7 +180,7 @@ fn wins_of(scoreboard: &Path, name: &str) -> u64 {
 fn a_game_played_with_the_arrow_keys_and_enter_is_won_and_recorded() {
     // Arrange: two people at one keyboard; the cursor starts on the centre cell.
     let folder = TempDir::new().unwrap();
-    let scoreboard = folder.path().join("scores.json");
+    let scoreboard = folder.path().join("games.db");
     let mut pty = Pty::start(
         &["play", "--x", "human:Ada", "--o", "human:Bob"],
         &scoreboard,
@@ -206,7 +213,7 @@ fn a_game_played_with_the_arrow_keys_and_enter_is_won_and_recorded() {
 fn keys_pressed_while_the_computer_thinks_are_dropped() {
     // Arrange: 7 x 7 with five in a row, where Impossible takes its time (up to 1.5 s).
     let folder = TempDir::new().unwrap();
-    let scoreboard = folder.path().join("scores.json");
+    let scoreboard = folder.path().join("games.db");
     let mut pty = Pty::start(
         &[
             "--think-ms",
@@ -244,7 +251,7 @@ fn keys_pressed_while_the_computer_thinks_are_dropped() {
 #[test]
 fn ctrl_c_in_the_middle_of_a_game_gives_the_terminal_back_and_records_nothing() {
     let folder = TempDir::new().unwrap();
-    let scoreboard = folder.path().join("scores.json");
+    let scoreboard = folder.path().join("games.db");
     let mut pty = Pty::start(
         &["play", "--x", "human:Ada", "--o", "random"],
         &scoreboard,
@@ -257,13 +264,13 @@ fn ctrl_c_in_the_middle_of_a_game_gives_the_terminal_back_and_records_nothing() 
 
     assert_eq!(status, 130);
     assert_eq!(before, after);
-    assert!(!scoreboard.exists());
+    assert!(players(&scoreboard).is_empty(), "an unfinished game counts nothing");
 }
 
 #[test]
 fn q_asks_first_and_leaving_gives_the_terminal_back() {
     let folder = TempDir::new().unwrap();
-    let scoreboard = folder.path().join("scores.json");
+    let scoreboard = folder.path().join("games.db");
     let mut pty = Pty::start(&[], &scoreboard, "Tic Tac Toe");
 
     pty.press(ENTER); // start the default game: Player X against Impossible

@@ -1,5 +1,5 @@
 //! `tictactoe serve`, the binary: where it says it listens, and that Ctrl-C and SIGTERM
-//! stop it with status 0 and the scores written.
+//! stop it with status 0 and the games kept.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -15,12 +15,12 @@ async fn post(url: &str, token: Option<&str>, body: &str) -> serde_json::Value {
     response.json().await.unwrap_or(serde_json::Value::Null)
 }
 
-/// `tictactoe serve --port 0` on a scoreboard in `folder`, and the address it printed.
+/// `tictactoe serve --port 0` on a database in `folder`, and the address it printed.
 fn serve_binary(folder: &tempfile::TempDir) -> (Child, String) {
-    let scores = folder.path().join("scores.json");
+    let scores = folder.path().join("games.db");
     let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
         .args([
-            "--scoreboard",
+            "--db",
             scores.to_str().unwrap(),
             "serve",
             "--port",
@@ -100,6 +100,11 @@ fn the_binary_says_where_it_listens_and_ctrl_c_stops_it_with_status_0_scores_int
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let scoreboard = std::fs::read_to_string(folder.path().join("scores.json")).unwrap();
+    let scores = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .args(["scores", "--json", "--db"])
+        .arg(folder.path().join("games.db"))
+        .output()
+        .unwrap();
+    let scoreboard = String::from_utf8_lossy(&scores.stdout);
     assert!(scoreboard.contains("\"Ada\""), "{scoreboard}");
 }
