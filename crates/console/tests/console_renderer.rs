@@ -5,7 +5,7 @@ use std::cell::RefCell;
 use std::io::{self, Write};
 use std::rc::Rc;
 
-use tictactoe_console::ConsoleRenderer;
+use tictactoe_console::{ConsoleRenderer, ScoreTable};
 use tictactoe_console::{Dialogue, GameView, Notice, Problem, Prompt, Reports};
 use tictactoe_core::domain::{
     BitBoard, Board, FinishedGame, Geometry, IllegalMove, Mark, Outcome, PlayerName, Record,
@@ -367,4 +367,31 @@ fn the_level_prompt_lists_each_level_with_how_it_plays() {
         text.contains("  4  Impossible  plays perfectly: it never loses\n"),
         "{text}"
     );
+}
+
+#[test]
+fn a_table_longer_than_its_sizing_rows_streams_with_room_for_the_longest_name() {
+    // Arrange: one more row than size the columns; the last has a 40-character name.
+    let mut table = ScoreTable::new(Vec::new(), false);
+    let row = |name: String, wins| Standing {
+        name: PlayerName::new(&name).unwrap(),
+        record: Record {
+            wins,
+            losses: 0,
+            ties: 0,
+        },
+    };
+
+    // Act
+    for n in 0..ScoreTable::<Vec<u8>>::SIZED_BY {
+        table.row(&row(format!("P{n}"), 9));
+    }
+    table.row(&row("L".repeat(PlayerName::MAX_CHARS), 1));
+    let text = String::from_utf8(table.finish()).unwrap();
+
+    // Assert: the header, every row, and the long name's numbers in line with the rest.
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), ScoreTable::<Vec<u8>>::SIZED_BY + 2);
+    let wins_column = |line: &str| line.find("  9").or_else(|| line.find("  1"));
+    assert_eq!(wins_column(lines[1]), wins_column(lines.last().unwrap()));
 }
