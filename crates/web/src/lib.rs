@@ -41,5 +41,5 @@ mod thinking;
 mod token;
 
 pub use games::{Games, Limits};
-pub use group_commit::GroupCommit;
+pub use group_commit::CommitCounts;
 pub use server::{router, serve};
