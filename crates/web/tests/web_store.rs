@@ -204,6 +204,51 @@ async fn a_move_the_store_refuses_is_a_503_and_the_next_request_sees_the_game_wi
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spectator_sees_a_move_only_once_the_store_has_kept_it() {
+    // Arrange: a store whose writes wait while `held` is set.
+    let store = Arc::new(MemoryStore::new());
+    let held = Arc::new(AtomicBool::new(false));
+    let mut mock = MockGameStore::new();
+    let (inner, holding) = (Arc::clone(&store), Arc::clone(&held));
+    mock.expect_write().returning(move |writes| {
+        while holding.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        inner.write(writes)
+    });
+    let server = Server {
+        games: games_over(Arc::new(mock), test_limits()),
+        store,
+        limits: test_limits(),
+    };
+    let game = server.create(two_people()).await;
+    held.store(true, Ordering::SeqCst);
+
+    // Act: X plays 5, on a task of its own; a spectator looks while the store holds
+    // the move, and again once it has it.
+    let request = axum::http::Request::post(format!("/api/games/{}/moves", game.id))
+        .header("authorization", format!("Bearer {}", game.x.unwrap()))
+        .body(axum::body::Body::from(r#"{"cell":5}"#))
+        .unwrap();
+    let moving = tokio::spawn(tower::ServiceExt::oneshot(server.router(), request));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let meanwhile = server.get(&path(&game.id)).await;
+    let answered_meanwhile = moving.is_finished();
+    held.store(false, Ordering::SeqCst);
+    let answered = moving.await.unwrap().unwrap();
+    let after = server.get(&path(&game.id)).await;
+
+    // Assert
+    assert_eq!(meanwhile.json["board"], ".........");
+    assert!(
+        !answered_meanwhile,
+        "the move was answered before it was kept"
+    );
+    assert_eq!(answered.status(), StatusCode::OK);
+    assert_eq!(after.json["board"], "....X....");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn requests_arriving_together_for_a_game_not_in_memory_read_it_once() {
     // Arrange: a game kept by one server; a second server on the same store, whose
     // reads take 50 ms and are counted.
