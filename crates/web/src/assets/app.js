@@ -183,6 +183,7 @@ function listen(id) {
     view.events = null;
     view.quickEnds = Date.now() - opened < 5000 ? view.quickEnds + 1 : 0;
     const wait = Math.min(100 * 2 ** view.quickEnds, RETRY_MOST_MS);
+    clearTimeout(view.retry);
     view.retry = setTimeout(() => reconnect(RETRY_FIRST_MS, false), wait);
   });
 }
@@ -220,6 +221,7 @@ function connectionLost(delay, error) {
   connection.hidden = false;
   connection.textContent = `Connection lost (${error.message}). Trying again in ${seconds} s…`;
   $("play").classList.add("offline");
+  clearTimeout(view.retry);
   view.retry = setTimeout(() => reconnect(Math.min(delay * 2, RETRY_MOST_MS), true), delay);
 }
 
