@@ -203,13 +203,14 @@ impl Games {
         }
     }
 
-    /// The game and its turn. A table whose write the store refused while this request
-    /// waited for its turn is read back again.
+    /// The game and its turn. A table forgotten while this request waited for its turn
+    /// (the store refused its write, or memory needed the room) is read back again, so
+    /// that a game is played on one table only.
     async fn turn(&self, id: &str) -> Result<(Arc<Table>, OwnedMutexGuard<()>), ApiError> {
         for _ in 0..3 {
             let table = self.table(id).await?;
             let turn = table.turn().await;
-            if !table.is_stale() {
+            if !table.is_stale() && self.registry.holds(&table) {
                 return Ok((table, turn));
             }
         }
