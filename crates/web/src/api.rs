@@ -5,11 +5,13 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::{FromRequest, FromRequestParts, Path, Request, State};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request, State};
 use axum::http::request::Parts;
 use axum::http::{StatusCode, header};
 use axum::response::sse::{KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use tictactoe_json::scoreboard_json;
@@ -22,6 +24,11 @@ use super::service::GameService;
 use super::token::Token;
 
 type App<G> = State<Arc<G>>;
+
+/// The rows `/api/scores` answers when not told: a page's worth.
+pub const DEFAULT_TOP: u64 = 100;
+/// The most rows `/api/scores` answers at once.
+pub const MAX_TOP: u64 = 1000;
 
 /// A JSON body, whatever its Content-Type says (so `curl -d` works), within the size
 /// limit; anything else is a 400, or a 413 when too large.
@@ -80,7 +87,7 @@ pub async fn game<G: GameService>(
     State(games): App<G>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    Ok(Json(&*games.game(&id)?).into_response())
+    Ok(Json(&*games.game(&id).await?).into_response())
 }
 
 pub async fn play<G: GameService>(
@@ -134,15 +141,33 @@ pub async fn events<G: GameService>(
     State(games): App<G>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let watching = games.watch(&id)?;
+    let watching = games.watch(&id).await?;
     Ok(Sse::new(game_events(watching))
         .keep_alive(KeepAlive::default())
         .into_response())
 }
 
-/// Exactly what `tictactoe scores --json` prints.
-pub async fn scores<G: GameService>(State(games): App<G>) -> Result<Response, ApiError> {
-    let scoreboard = games.scores().await?;
+/// `?top=N`, 1 to [`MAX_TOP`].
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScoresQuery {
+    top: Option<u64>,
+}
+
+/// The first `top` rows (default [`DEFAULT_TOP`]) in the shape `tictactoe scores --json`
+/// prints.
+pub async fn scores<G: GameService>(
+    State(games): App<G>,
+    query: Result<Query<ScoresQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(query) = query.map_err(|rejection| ApiError::BadRequest(rejection.body_text()))?;
+    let top = query.top.unwrap_or(DEFAULT_TOP);
+    if !(1..=MAX_TOP).contains(&top) {
+        return Err(ApiError::BadRequest(format!(
+            "top is the number of rows to show: 1 to {MAX_TOP}"
+        )));
+    }
+    let scoreboard = games.scores(top).await?;
     Ok((
         [(header::CONTENT_TYPE, "application/json")],
         scoreboard_json(&scoreboard),
@@ -201,6 +226,15 @@ mod tests {
             abandoned_by: None,
             rematch: None,
         })
+    }
+
+    /// `path` got through the router on `service`: the status and the body.
+    async fn get(service: MockGameService, path: &str) -> (StatusCode, String) {
+        let request = Request::get(path).body(Body::empty()).unwrap();
+        let response = routes(Arc::new(service)).oneshot(request).await.unwrap();
+        let status = response.status();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        (status, String::from_utf8(bytes.to_vec()).unwrap())
     }
 
     /// `body` POSTed to `path` through the router on `service`, with `token` as the
@@ -367,5 +401,49 @@ mod tests {
 
         // Assert
         assert_eq!(status, StatusCode::OK);
+    }
+
+    #[rstest::rstest]
+    #[case::by_default("/api/scores", DEFAULT_TOP)]
+    #[case::when_asked_for("/api/scores?top=5", 5)]
+    #[case::at_most("/api/scores?top=1000", MAX_TOP)]
+    #[tokio::test]
+    async fn the_scores_are_asked_of_the_service_for_the_top_rows(
+        #[case] path: &str,
+        #[case] top: u64,
+    ) {
+        // Arrange
+        let mut service = service();
+        service
+            .expect_scores()
+            .with(mockall::predicate::eq(top))
+            .times(1)
+            .returning(|_| Box::pin(async { Ok(tictactoe_core::domain::Scoreboard::new()) }));
+
+        // Act
+        let (status, body) = get(service, path).await;
+
+        // Assert
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(body, r#"{"players":[]}"#);
+    }
+
+    #[rstest::rstest]
+    #[case::none("/api/scores?top=0")]
+    #[case::too_many("/api/scores?top=1001")]
+    #[case::not_a_number("/api/scores?top=all")]
+    #[case::unknown("/api/scores?limit=5")]
+    #[tokio::test]
+    async fn scores_asked_for_an_impossible_number_of_rows_are_a_bad_request(#[case] path: &str) {
+        // Arrange
+        let mut service = service();
+        service.expect_scores().never();
+
+        // Act
+        let (status, body) = get(service, path).await;
+
+        // Assert
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(body.starts_with(r#"{"error":"#), "{body}");
     }
 }

@@ -9,9 +9,8 @@ use serde::{Deserialize, Serialize};
 use tictactoe_core::domain::{Analysis, GameState, GameStatus, Geometry, Mark, Outcome, layout_of};
 use tictactoe_core::play::{End, Match, Recorder, Seat, Seating, Settings};
 use tictactoe_core::players::PlayerSpec;
+use tictactoe_core::ports::GameId;
 use tictactoe_json::{outcome_word, verdict_word};
-
-use super::token::GameId;
 
 /// `POST /api/games`. Players are written as on the command line.
 #[derive(Debug, Deserialize)]

@@ -2,7 +2,8 @@
 //!
 //! Handlers return `Result<_, ApiError>`; the body of a refusal is always
 //! `{"error": "..."}`. Anything a client sends maps to a 4xx; a 500 means a bug in the
-//! server or a computer player, never bad input.
+//! server or a computer player (or a kept game that is not one), never bad input; a
+//! 503 is the server's or its store's trouble, for a while.
 
 use std::time::Duration;
 
@@ -13,6 +14,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use tictactoe_core::domain::{IllegalMove, Refusal};
+use tictactoe_core::ports::StoreError;
 
 #[derive(Debug, Error)]
 pub enum ApiError {
@@ -25,7 +27,7 @@ pub enum ApiError {
     WrongToken,
     #[error("there is no such page")]
     NotFound,
-    #[error("there is no such game (finished and idle games are forgotten after a while)")]
+    #[error("there is no such game")]
     NoSuchGame,
     /// The game refused the request (not your turn, cell taken, game over, ...).
     #[error("{0}")]
@@ -35,8 +37,16 @@ pub enum ApiError {
     Conflict(&'static str),
     #[error("the request body is larger than {limit} bytes")]
     TooLarge { limit: usize },
-    #[error("the server holds as many games as it may; try again in {} s", retry_after.as_secs())]
-    Full { retry_after: Duration },
+    /// The store could not keep (or read) the game: the store's own words, then ours.
+    #[error(
+        "the server could not use its store of games ({0}); nothing was changed: try again \
+         in a moment"
+    )]
+    Store(StoreError),
+    /// The game was read again several times while this request waited: others keep
+    /// failing to keep it.
+    #[error("the game could not be read back from the store; try again in a moment")]
+    Unsettled,
     #[error("the server streams as many games live as it may; try again in {} s", retry_after.as_secs())]
     Streaming { retry_after: Duration },
     /// A bug: a computer broke the rules, or a worker thread died.
@@ -54,7 +64,9 @@ impl ApiError {
             ApiError::Refused(refusal) => refusal_status(refusal),
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::Full { .. } | ApiError::Streaming { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Streaming { .. } | ApiError::Store(_) | ApiError::Unsettled => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -88,7 +100,7 @@ struct ErrorJson {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
-        if status == StatusCode::INTERNAL_SERVER_ERROR {
+        if status == StatusCode::INTERNAL_SERVER_ERROR || matches!(self, ApiError::Store(_)) {
             eprintln!("tictactoe serve: {self}");
         }
         let mut response = (
@@ -98,7 +110,7 @@ impl IntoResponse for ApiError {
             }),
         )
             .into_response();
-        if let ApiError::Full { retry_after } | ApiError::Streaming { retry_after } = self {
+        if let ApiError::Streaming { retry_after } = self {
             response.headers_mut().insert(
                 header::RETRY_AFTER,
                 HeaderValue::from(retry_after.as_secs()),
@@ -135,13 +147,27 @@ mod tests {
     }
 
     #[test]
-    fn a_full_server_says_when_to_come_back() {
-        let response = ApiError::Full {
+    fn a_server_streaming_all_it_may_says_when_to_come_back() {
+        let response = ApiError::Streaming {
             retry_after: Duration::from_secs(30),
         }
         .into_response();
 
         assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
         assert_eq!(response.headers()[header::RETRY_AFTER], "30");
+    }
+
+    #[test]
+    fn a_store_that_fails_is_a_503_in_the_stores_words_then_the_servers_advice() {
+        let error = ApiError::Store(StoreError::Full {
+            database: "/var/lib/tictactoe/games.db".into(),
+        });
+
+        assert_eq!(error.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(
+            error.to_string(),
+            "the server could not use its store of games (the disk holding \
+             /var/lib/tictactoe/games.db is full); nothing was changed: try again in a moment"
+        );
     }
 }

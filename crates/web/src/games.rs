@@ -1,39 +1,46 @@
-//! The server's side of every request, free of HTTP: find the game, check the seat,
-//! hand the request to the match where `thinking` says, wait for the scoreboard if the
-//! game finished, answer with the new view.
-//! `api` turns HTTP into calls here; no rule of the game is decided in either.
+//! The server's side of every request, free of HTTP: find the game (held in memory, or
+//! read back from the store), check the seat, run the request on the match where
+//! `thinking` says, wait until the store keeps what it changed, answer with the new
+//! view. `api` turns HTTP into calls here; no rule of the game is decided in either.
+//!
+//! Memory is a cache of the store, never ahead of it: a change is shown (to the
+//! player, and to spectators) only once the store has kept it, and a table whose write
+//! the store refused is forgotten at once, so the next request reads the game back as
+//! the store has it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
+use tokio::sync::{Mutex as Gate, OwnedMutexGuard, OwnedSemaphorePermit, Semaphore, watch};
 
 use tictactoe_core::domain::{GameState, Geometry, Mark, Position, Scoreboard};
-use tictactoe_core::play::Event;
 use tictactoe_core::players::ComputerFactory;
+use tictactoe_core::ports::{GameId, GameStore, SeatLock, StoredGame};
 
 use super::dto::{CreatedJson, GameJson, HintJson, NewGame, SeatJson, seat_key};
 use super::error::ApiError;
-use super::group_commit::{GroupCommit, Ticket};
+use super::group_commit::{CommitCounts, GroupCommit};
 use super::locks::lock;
-use super::registry::{Full, Registry};
+use super::registry::Registry;
 use super::service::GameService;
 use super::setup::Setup;
-use super::table::{Play, Queued, Table, WebMatch};
+use super::table::{Done, Pending, Play, Table, WebMatch};
 use super::thinking::Thinking;
-use super::token::{GameId, Token};
+use super::token::{Token, new_game_id};
 
 /// The bounds the server keeps to, whatever its clients do.
 #[derive(Debug, Clone)]
 pub struct Limits {
-    /// Games held at once; past it, a new game is refused with 503.
+    /// Games held in memory at once: a cache of the store. Past it, the quietest are
+    /// forgotten (finished ones first), to be read back from the store when asked for.
     pub max_games: usize,
-    /// A game nobody has touched for this long is forgotten, finished or not.
+    /// A game nobody has touched for this long is forgotten from memory, finished or
+    /// not (it stays in the store).
     pub idle: Duration,
-    /// A finished game is forgotten once nobody has touched it for this long.
+    /// A finished game is forgotten from memory once nobody has touched it for this long.
     pub finished: Duration,
-    /// When the server is full, finished games quiet for this long make room at once.
+    /// When memory is full, finished games quiet for this long make room first.
     pub finished_grace: Duration,
     /// The largest request body accepted.
     pub body_bytes: usize,
@@ -43,13 +50,13 @@ pub struct Limits {
     pub idle_connection: Duration,
     /// Live event streams at once; past it, a new stream is refused with 503.
     pub max_streams: usize,
-    /// Threads for reading the scoreboard file.
+    /// Threads for reading the store (games read back, the scoreboard).
     pub disk_threads: usize,
     /// Threads for bigger boards' work, where the computer thinks against the clock.
     pub heavy_threads: usize,
     /// The pause before each move of a computer-vs-computer game, so people can follow.
     pub pace: Duration,
-    /// What a refused new game is told to wait.
+    /// What a refused event stream is told to wait.
     pub retry_after: Duration,
 }
 
@@ -91,21 +98,27 @@ pub enum Credentials {
 
 /// Every game the server holds, and what they share.
 pub struct Games {
-    /// Itself, for the work a request leaves running (a computer-vs-computer game, a
-    /// rematch opened on the game's thread): every `Games` is made inside an `Arc`.
+    /// Itself, for the work a request leaves running (a computer-vs-computer game, the
+    /// wait for the store): every `Games` is made inside an `Arc`.
     me: Weak<Games>,
     registry: Registry,
+    /// The games being read back from the store, each by one request; others asking
+    /// for the same game wait for it, so a game is never held twice.
+    loading: Mutex<HashMap<GameId, Arc<Gate<()>>>>,
     thinking: Thinking,
     computers: Mutex<Box<dyn ComputerFactory + Send>>,
-    scoreboard: Arc<GroupCommit>,
+    store: Arc<dyn GameStore>,
+    commit: Arc<GroupCommit>,
     streams: Arc<Semaphore>,
     limits: Limits,
     closing: watch::Sender<bool>,
 }
 
 impl Games {
+    /// The server's games, kept in `store` (written through a group commit of its own,
+    /// on a thread of its own), played by computers from `computers`, within `limits`.
     pub fn new(
-        scoreboard: Arc<GroupCommit>,
+        store: Arc<dyn GameStore>,
         computers: Box<dyn ComputerFactory + Send>,
         limits: Limits,
     ) -> Arc<Self> {
@@ -117,9 +130,11 @@ impl Games {
                 limits.finished,
                 limits.finished_grace,
             ),
+            loading: Mutex::new(HashMap::new()),
             thinking: Thinking::new(limits.disk_threads, limits.heavy_threads),
             computers: Mutex::new(computers),
-            scoreboard,
+            commit: Arc::new(GroupCommit::new(Arc::clone(&store))),
+            store,
             streams: Arc::new(Semaphore::new(limits.max_streams)),
             limits,
             closing: watch::Sender::new(false),
@@ -130,9 +145,15 @@ impl Games {
         &self.limits
     }
 
-    /// How many games are held now.
+    /// How many games are held in memory now.
     pub fn held(&self) -> usize {
         self.registry.len()
+    }
+
+    /// What the store's writer has done so far: batches, and the requests and writes
+    /// they carried.
+    pub fn commits(&self) -> CommitCounts {
+        self.commit.counts()
     }
 
     /// Stops every event stream and computer-vs-computer game: the server is stopping.
@@ -155,7 +176,7 @@ impl Games {
         });
     }
 
-    /// Forgets the games expired at `now`: what the sweeper does, for tests.
+    /// Forgets the games expired at `now` from memory: what the sweeper does, for tests.
     pub fn sweep(&self, now: Instant) -> usize {
         self.registry.sweep(now)
     }
@@ -167,83 +188,153 @@ impl Games {
             .expect("a Games is only made inside an Arc (Games::new), alive while borrowed")
     }
 
+    /// The game `id`, held or read back from the store: 404 for anything that is not
+    /// a game id, or not kept.
+    async fn table(&self, id: &str) -> Result<Arc<Table>, ApiError> {
+        let id = GameId::parse(id).map_err(|_| ApiError::NoSuchGame)?;
+        if let Some(table) = self.registry.get(id.as_str()) {
+            return Ok(table);
+        }
+        let loading = Loading::enter(&self.loading, &id);
+        let _only_me = loading.gate.lock().await;
+        match self.registry.get(id.as_str()) {
+            Some(table) => Ok(table),
+            None => self.load(&id).await,
+        }
+    }
+
+    /// The game and its turn. A table forgotten while this request waited for its turn
+    /// (the store refused its write, or memory needed the room) is read back again, so
+    /// that a game is played on one table only.
+    async fn turn(&self, id: &str) -> Result<(Arc<Table>, OwnedMutexGuard<()>), ApiError> {
+        for _ in 0..3 {
+            let table = self.table(id).await?;
+            let turn = table.turn().await;
+            if !table.is_stale() && self.registry.holds(&table) {
+                return Ok((table, turn));
+            }
+        }
+        Err(ApiError::Unsettled)
+    }
+
+    /// The game, the seat the credentials hold in it (404, then 401, then 403), and
+    /// the game's turn.
+    async fn seat(
+        &self,
+        id: &str,
+        key: &Credentials,
+    ) -> Result<(Arc<Table>, Mark, OwnedMutexGuard<()>), ApiError> {
+        let (table, turn) = self.turn(id).await?;
+        let seat = seat_in(&table, key)?;
+        table.touch();
+        Ok((table, seat, turn))
+    }
+
     /// Runs `request` for the seat the credentials hold; answers the game after it.
     async fn as_seat(
         &self,
         id: &str,
         key: Credentials,
-        request: impl FnOnce(&mut WebMatch, Mark, &mut Vec<Event>) -> Result<(), ApiError>
-        + Send
-        + 'static,
+        request: impl FnOnce(&mut WebMatch, Mark) -> Result<(), ApiError> + Send + 'static,
     ) -> Result<Arc<GameJson>, ApiError> {
-        let (table, seat) = self.seat(id, key)?;
-        self.run(&table, move |play, events| {
-            request(&mut play.game, seat, events)
-        })
-        .await?;
-        Ok(table.view())
+        let (table, seat, turn) = self.seat(id, &key).await?;
+        let ((), view) = self
+            .run(&table, turn, move |play| request(&mut play.game, seat))
+            .await?;
+        Ok(view)
     }
 
-    fn table(&self, id: &str) -> Result<Arc<Table>, ApiError> {
-        self.registry.get(id).ok_or(ApiError::NoSuchGame)
-    }
-
-    /// The game, then the seat the credentials hold in it: 404, then 401, then 403.
-    fn seat(&self, id: &str, key: Credentials) -> Result<(Arc<Table>, Mark), ApiError> {
-        let table = self.table(id)?;
-        let seat = self.seat_in(&table, key)?;
-        table.touch();
-        Ok((table, seat))
-    }
-
-    fn seat_in(&self, table: &Table, key: Credentials) -> Result<Mark, ApiError> {
-        match key {
-            Credentials::Missing => Err(ApiError::NoToken),
-            Credentials::Malformed => Err(ApiError::WrongToken),
-            Credentials::Token(token) => table.seat_of(&token).ok_or(ApiError::WrongToken),
-        }
-    }
-
-    /// Makes the match and holds it, or says the server is full.
-    fn open(&self, setup: Setup, tokens: [Option<Token>; 2]) -> Result<Arc<Table>, ApiError> {
-        let game = {
-            let mut computers = lock(&self.computers);
-            setup.start(computers.as_mut(), Queued)
-        };
-        let table = Arc::new(Table::new(GameId::random(), setup, tokens, game));
-        self.registry
-            .insert(Arc::clone(&table), Instant::now())
-            .map_err(|Full| ApiError::Full {
-                retry_after: self.limits.retry_after,
-            })?;
+    /// Reads game `id` back from the store, and holds it (see [`Games::begin`]).
+    async fn load(&self, id: &GameId) -> Result<Arc<Table>, ApiError> {
+        // The writes handed over before now are kept first: a table forgotten with a
+        // move on its way to the store is read back with that move.
+        let _ = self.commit.submit(Vec::new()).written().await;
+        let store = Arc::clone(&self.store);
+        let key = id.clone();
+        let kept = self
+            .thinking
+            .on_disk(move || store.game(&key))
+            .await?
+            .map_err(ApiError::Store)?
+            .ok_or(ApiError::NoSuchGame)?;
+        let table = Arc::new(self.rebuild(kept)?);
+        self.begin(&table).await?;
         Ok(table)
     }
 
-    /// A computer that moves first does so now; a computer-vs-computer game is played
-    /// by the server, one paced move at a time.
-    async fn start(self: &Arc<Self>, table: &Arc<Table>) -> Result<(), ApiError> {
-        if table.setup().is_show() {
-            self.spawn_show(Arc::clone(table));
-            Ok(())
-        } else {
-            self.run(table, |play, events| computer_reply(&mut play.game, events))
-                .await
-        }
+    /// The table of a kept game: its setup, its steps played again, locks for tokens,
+    /// its rematch.
+    fn rebuild(&self, kept: StoredGame) -> Result<Table, ApiError> {
+        let setup = Setup::of_kept(&kept);
+        let id = kept.game.id.clone();
+        let resumed = {
+            let mut computers = lock(&self.computers);
+            setup.resume(
+                computers.as_mut(),
+                Pending::resume(id.clone()),
+                &kept.steps,
+                kept.ending,
+            )
+        };
+        let (game, _) = resumed.map_err(|error| {
+            ApiError::Internal(format!("game {id} as kept cannot be played on: {error}"))
+        })?;
+        Ok(Table::new(id, setup, kept.game.locks, game, kept.rematch))
     }
 
-    fn spawn_show(self: &Arc<Self>, table: Arc<Table>) {
-        let games = Arc::clone(self);
+    /// A new game's table: its beginning is its first write (see [`Games::begin`]).
+    fn open(
+        &self,
+        setup: Setup,
+        locks: [Option<SeatLock>; 2],
+        follows: Option<GameId>,
+    ) -> Arc<Table> {
+        let id = new_game_id();
+        let kept = setup.begin(id.clone(), locks.clone(), follows);
+        let game = {
+            let mut computers = lock(&self.computers);
+            setup.start(computers.as_mut(), Pending::begin(kept))
+        };
+        Arc::new(Table::new(id, setup, locks, game, None))
+    }
+
+    /// Starts a table, new or read back: keeps what it has to keep (a new game's
+    /// beginning, an ending the store lacked) with the computer's move if it is a
+    /// computer's turn, then holds it; a computer-vs-computer game is then played by
+    /// the server, one paced move at a time.
+    async fn begin(&self, table: &Arc<Table>) -> Result<(), ApiError> {
+        let turn = table.turn().await;
+        let show = table.setup().is_show();
+        self.run(table, turn, move |play| {
+            if show {
+                Ok(())
+            } else {
+                computer_reply(&mut play.game)
+            }
+        })
+        .await?;
+        self.registry.insert(Arc::clone(table), Instant::now());
+        if show && !table.view().is_over() {
+            self.this().spawn_show(Arc::clone(table));
+        }
+        Ok(())
+    }
+
+    fn spawn_show(self: Arc<Self>, table: Arc<Table>) {
         tokio::spawn(async move {
-            let mut closing = games.closing.subscribe();
+            let mut closing = self.closing.subscribe();
             while !table.view().is_over() {
                 tokio::select! {
-                    () = tokio::time::sleep(games.limits.pace) => {}
+                    () = tokio::time::sleep(self.limits.pace) => {}
                     _ = closing.wait_for(|closed| *closed) => break,
                 }
-                if let Err(error) = games
-                    .run(&table, |play, events| {
-                        computer_reply(&mut play.game, events)
-                    })
+                // A game forgotten from memory goes on where it is read back.
+                if !self.registry.holds(&table) {
+                    break;
+                }
+                let turn = table.turn().await;
+                if let Err(error) = self
+                    .run(&table, turn, |play| computer_reply(&mut play.game))
                     .await
                 {
                     eprintln!("tictactoe serve: game {}: {error}", table.id());
@@ -253,44 +344,84 @@ impl Games {
         });
     }
 
-    /// Runs `request` on the table's game where `thinking` says. `request` adds the
-    /// match's events to the list it is given as they come, so none is lost if a later
-    /// step fails. A game those events say finished is handed to the scoreboard right
-    /// there, on the game's thread (so even if the client stops waiting, it counts),
-    /// and the answer waits until it is written.
+    /// Runs `request` on the table's game where `thinking` says, in the table's `turn`
+    /// (held until the store has answered); then, once the store keeps what the request
+    /// wrote, shows the new view to everyone and answers it. If the store refused, the
+    /// table is forgotten (the next request reads the game back, without this change)
+    /// and the answer is a 503.
     async fn run<T: Send + 'static>(
         &self,
         table: &Arc<Table>,
-        request: impl FnOnce(&mut Play, &mut Vec<Event>) -> Result<T, ApiError> + Send + 'static,
-    ) -> Result<T, ApiError> {
+        turn: OwnedMutexGuard<()>,
+        request: impl FnOnce(&mut Play) -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<(T, Arc<GameJson>), ApiError> {
         let geometry = table.setup().geometry();
         let worker = Arc::clone(table);
-        let scoreboard = Arc::clone(&self.scoreboard);
-        let (answer, writes) = self
+        let commit = Arc::clone(&self.commit);
+        let Done {
+            answer,
+            view,
+            ticket,
+        } = self
             .thinking
-            .run(geometry, move || {
-                let mut events = Vec::new();
-                let answer = worker.request(|play| request(play, &mut events));
-                let writes: Vec<Ticket> = events
-                    .into_iter()
-                    .filter_map(|event| match event {
-                        Event::Finished { game, .. } => Some(scoreboard.submit(game)),
-                        _ => None,
-                    })
-                    .collect();
-                (answer, writes)
-            })
+            .run(geometry, move || worker.request(&commit, request))
             .await?;
-        for write in writes {
-            if let Err(error) = write.written().await {
-                // The game counted for its players; only the file could not be updated.
-                eprintln!(
-                    "tictactoe serve: game {}: the scoreboard was not updated: {error}",
-                    table.id()
-                );
+        let Some(ticket) = ticket else {
+            table.publish(Arc::clone(&view));
+            return Ok((answer?, view));
+        };
+        // On a task of its own, so that the change is shown (or the table forgotten)
+        // even if the client stops waiting; the turn passes on only after that.
+        let games = self.this();
+        let settled = Arc::clone(table);
+        let shown = Arc::clone(&view);
+        let written = tokio::spawn(async move {
+            let written = ticket.written().await;
+            if written.is_ok() {
+                settled.publish(shown);
+            } else {
+                settled.make_stale();
+                games.registry.remove(&settled);
             }
+            drop(turn);
+            written
+        })
+        .await
+        .map_err(|error| ApiError::Internal(format!("a wait for the store stopped: {error}")))?;
+        written.map_err(ApiError::Store)?;
+        Ok((answer?, view))
+    }
+}
+
+/// One request's place among those reading a game back: the first in holds the gate,
+/// the others wait for it; the last out takes the gate away.
+struct Loading<'a> {
+    loading: &'a Mutex<HashMap<GameId, Arc<Gate<()>>>>,
+    id: GameId,
+    gate: Arc<Gate<()>>,
+}
+
+impl<'a> Loading<'a> {
+    fn enter(loading: &'a Mutex<HashMap<GameId, Arc<Gate<()>>>>, id: &GameId) -> Self {
+        let gate = Arc::clone(lock(loading).entry(id.clone()).or_default());
+        Loading {
+            loading,
+            id: id.clone(),
+            gate,
         }
-        answer
+    }
+}
+
+impl Drop for Loading<'_> {
+    fn drop(&mut self) {
+        let mut loading = lock(self.loading);
+        // Gates are cloned only under this lock: two owners are the map and this one.
+        if loading
+            .get(&self.id)
+            .is_some_and(|gate| Arc::ptr_eq(gate, &self.gate) && Arc::strong_count(gate) == 2)
+        {
+            loading.remove(&self.id);
+        }
     }
 }
 
@@ -299,25 +430,29 @@ impl GameService for Games {
         self.limits.body_bytes
     }
 
-    /// `POST /api/games`: a new game, with a fresh token for each person's seat.
+    /// `POST /api/games`: a new game, with a fresh token for each person's seat,
+    /// answered once the store keeps it.
     async fn create(&self, request: NewGame) -> Result<CreatedJson, ApiError> {
         let setup = Setup::from_request(request)?;
         let tokens = [Mark::X, Mark::O].map(|mark| setup.is_human(mark).then(Token::random));
-        let table = self.open(setup, tokens)?;
-        self.this().start(&table).await?;
-        let seats = [Mark::X, Mark::O].into_iter().collect();
-        Ok(created(&table, seats))
+        let locks = tokens
+            .each_ref()
+            .map(|token| token.as_ref().map(Token::lock));
+        let table = self.open(setup, locks, None);
+        self.begin(&table).await?;
+        Ok(created(&table, &tokens))
     }
 
     /// `GET /api/games/{id}`.
-    fn game(&self, id: &str) -> Result<Arc<GameJson>, ApiError> {
-        Ok(self.table(id)?.view())
+    async fn game(&self, id: &str) -> Result<Arc<GameJson>, ApiError> {
+        Ok(self.table(id).await?.view())
     }
 
-    /// The game's views as they change, until the game is forgotten or the server stops,
-    /// and the stream's place under the cap, to hold while it lasts.
-    fn watch(&self, id: &str) -> Result<Watching, ApiError> {
-        let table = self.table(id)?;
+    /// The game's views as they change, until the game is forgotten from memory (the
+    /// client then asks again, and the game is read back) or the server stops, and the
+    /// stream's place under the cap, to hold while it lasts.
+    async fn watch(&self, id: &str) -> Result<Watching, ApiError> {
+        let table = self.table(id).await?;
         let place =
             Arc::clone(&self.streams)
                 .try_acquire_owned()
@@ -333,27 +468,27 @@ impl GameService for Games {
 
     /// `POST /api/games/{id}/moves`: the seat's move, then the computer's reply if due.
     async fn play(&self, id: &str, key: Credentials, cell: u64) -> Result<Arc<GameJson>, ApiError> {
-        self.as_seat(id, key, move |game, seat, events| {
+        self.as_seat(id, key, move |game, seat| {
             let position = cell_on(game.game().board().geometry(), cell)?;
-            events.extend(game.play(seat, position)?);
-            computer_reply(game, events)
+            game.play(seat, position)?;
+            computer_reply(game)
         })
         .await
     }
 
     /// `POST /api/games/{id}/undo`.
     async fn undo(&self, id: &str, key: Credentials) -> Result<Arc<GameJson>, ApiError> {
-        self.as_seat(id, key, |game, seat, events| {
-            events.extend(game.undo(seat)?);
+        self.as_seat(id, key, |game, seat| {
+            game.undo(seat)?;
             Ok(())
         })
         .await
     }
 
-    /// `POST /api/games/{id}/leave`: the game ends, unrecorded.
+    /// `POST /api/games/{id}/leave`: the game ends, kept as abandoned, not counted.
     async fn leave(&self, id: &str, key: Credentials) -> Result<Arc<GameJson>, ApiError> {
-        self.as_seat(id, key, |game, seat, events| {
-            events.extend(game.leave(seat)?);
+        self.as_seat(id, key, |game, seat| {
+            game.leave(seat)?;
             Ok(())
         })
         .await
@@ -361,58 +496,72 @@ impl GameService for Games {
 
     /// `POST /api/games/{id}/hint`: the best cells for the seat, whose turn it is.
     async fn hint(&self, id: &str, key: Credentials) -> Result<HintJson, ApiError> {
-        let (table, seat) = self.seat(id, key)?;
-        self.run(&table, move |play, _| {
-            play.game
-                .hint(seat)
-                .map(|analysis| HintJson::from(&analysis))
-                .map_err(ApiError::from)
-        })
-        .await
+        let (table, seat, turn) = self.seat(id, &key).await?;
+        let (hint, _) = self
+            .run(&table, turn, move |play| {
+                play.game
+                    .hint(seat)
+                    .map(|analysis| HintJson::from(&analysis))
+                    .map_err(ApiError::from)
+            })
+            .await?;
+        Ok(hint)
     }
 
     /// `POST /api/games/{id}/rematch`: the same game with sides swapped; each person
-    /// keeps their token, which now holds the other mark. Asked twice, it answers the
-    /// same rematch (`false`: not new). A computer-vs-computer game needs no token.
+    /// keeps their token, which now opens the other mark's seat. Asked twice, it
+    /// answers the same rematch (`false`: not new). A computer-vs-computer game needs no
+    /// token.
     async fn rematch(&self, id: &str, key: Credentials) -> Result<(CreatedJson, bool), ApiError> {
-        let table = self.table(id)?;
+        let (table, turn) = self.turn(id).await?;
         let caller = if table.setup().is_show() {
             None
         } else {
-            Some(self.seat_in(&table, key)?)
+            Some(seat_in(&table, &key)?)
         };
         if !table.view().is_over() {
             return Err(ApiError::Conflict(
                 "the game is still being played: a rematch comes after the end",
             ));
         }
-        let games = self.this();
-        let old = Arc::clone(&table);
-        let (next, new) = self
-            .run(&table, move |play, _| match &play.rematch {
-                Some(id) => games.table(id.as_str()).map(|next| (next, false)),
-                None => {
-                    let tokens = [Mark::O, Mark::X].map(|mark| old.token(mark).cloned());
-                    let next = games.open(old.setup().swapped(), tokens)?;
-                    play.rematch = Some(next.id().clone());
-                    Ok((next, true))
-                }
-            })
-            .await?;
-        if new {
-            self.this().start(&next).await?;
+        let mut tokens = [None, None];
+        if let (Some(mark), Credentials::Token(token)) = (caller, &key) {
+            tokens[mark.opponent().index()] = Some(token.clone());
         }
-        let seats = caller.map(Mark::opponent).into_iter().collect();
-        Ok((created(&next, seats), new))
+        if let Some(next) = table.rematch() {
+            drop(turn);
+            let next = self.table(next.as_str()).await?;
+            return Ok((created(&next, &tokens), false));
+        }
+        let locks = [Mark::O, Mark::X].map(|mark| table.lock_of(mark).cloned());
+        let next = self.open(table.setup().swapped(), locks, Some(table.id().clone()));
+        if let Err(error) = self.begin(&next).await {
+            // The store may know a rematch this table does not: read it back.
+            table.make_stale();
+            self.registry.remove(&table);
+            return Err(error);
+        }
+        table.set_rematch(next.id().clone());
+        drop(turn);
+        Ok((created(&next, &tokens), true))
     }
 
-    /// `GET /api/scores`: the scoreboard file as it is now.
-    async fn scores(&self) -> Result<Scoreboard, ApiError> {
-        let scoreboard = Arc::clone(&self.scoreboard);
+    /// `GET /api/scores`: the first `top` rows of the scoreboard as the store has it.
+    async fn scores(&self, top: u64) -> Result<Scoreboard, ApiError> {
+        let store = Arc::clone(&self.store);
         self.thinking
-            .on_disk(move || scoreboard.load())
+            .on_disk(move || store.scoreboard(Some(top)))
             .await?
-            .map_err(|error| ApiError::Internal(error.to_string()))
+            .map_err(ApiError::Store)
+    }
+}
+
+/// The seat `key` opens in `table`.
+fn seat_in(table: &Table, key: &Credentials) -> Result<Mark, ApiError> {
+    match key {
+        Credentials::Missing => Err(ApiError::NoToken),
+        Credentials::Malformed => Err(ApiError::WrongToken),
+        Credentials::Token(token) => table.seat_of(token).ok_or(ApiError::WrongToken),
     }
 }
 
@@ -430,23 +579,21 @@ fn cell_on(geometry: Geometry, cell: u64) -> Result<Position, ApiError> {
         })
 }
 
-/// If a computer's turn has come, it moves; its events join `events`.
-fn computer_reply(game: &mut WebMatch, events: &mut Vec<Event>) -> Result<(), ApiError> {
-    let moved = game
-        .advance()
-        .map_err(|error| ApiError::Internal(error.to_string()))?;
-    events.extend(moved);
-    Ok(())
+/// If a computer's turn has come, it moves.
+fn computer_reply(game: &mut WebMatch) -> Result<(), ApiError> {
+    game.advance()
+        .map(drop)
+        .map_err(|error| ApiError::Internal(error.to_string()))
 }
 
-/// The answer to a new game: the game, and for each of `seats` that a person holds,
-/// its token and link.
-fn created(table: &Table, seats: Vec<Mark>) -> CreatedJson {
+/// The answer to a new game: the game, and for each seat whose token is in `tokens`
+/// (the caller's), the token and the link.
+fn created(table: &Table, tokens: &[Option<Token>; 2]) -> CreatedJson {
     let id = table.id();
-    let seats: BTreeMap<_, _> = seats
+    let seats: BTreeMap<_, _> = Mark::ALL
         .into_iter()
         .filter_map(|mark| {
-            let token = table.token(mark)?.to_hex();
+            let token = tokens[mark.index()].as_ref()?.to_hex();
             let key = seat_key(mark);
             let url = format!("/games/{id}#{key}={token}");
             Some((key, SeatJson { token, url }))

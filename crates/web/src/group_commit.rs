@@ -1,95 +1,182 @@
-//! Recording many finished games at once. A busy server finishes hundreds of games a
-//! second; written one by one, each would wait for its own lock, read, write and flush
-//! of the scoreboard file. Instead, finished games are handed over without waiting
-//! ([`GroupCommit::submit`]), and one writer thread takes every game handed over while
-//! it was writing the last batch and records them together
-//! ([`ScoreStore::record_all`]): one write per batch, each game still counted exactly
-//! once. The request that finished a game awaits its [`Ticket`] before answering, so a
-//! player who sees the result can already find it on the scoreboard, and no thread of
+//! Keeping many requests' writes at once. A busy server takes thousands of moves a
+//! second; written one by one, each would wait for its own transaction and flush.
+//! Instead, each request hands its writes over without waiting
+//! ([`GroupCommit::submit`]), and one writer thread takes every request's writes handed
+//! over while it was writing the last batch and keeps them with one
+//! [`GameStore::write`]. The request awaits its [`Ticket`] before it answers (and before
+//! spectators see the change), so whatever a player was told is kept, and no thread of
 //! the async runtime ever waits for the disk.
+//!
+//! `write` keeps a batch all or none, so one request's bad write (a conflict, a game the
+//! store never saw begin) would fail every request batched with it. When a batch fails,
+//! each request's writes are therefore written again on their own, and only the
+//! requests whose own writes fail are told so. Writes are exactly-once by construction
+//! (a step the store has is a no-op), so writing again is always safe.
 
-use std::io;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, mpsc};
 use std::thread;
 
 use tokio::sync::oneshot;
 
-use tictactoe_core::domain::{FinishedGame, Scoreboard};
-use tictactoe_core::ports::{ScoreStore, StoreError};
+use tictactoe_core::ports::{GameStore, StoreError, Write};
 
-type Answer = Result<Scoreboard, StoreError>;
+type Answer = Result<(), StoreError>;
 
 struct Job {
-    game: FinishedGame,
+    writes: Vec<Write>,
     answer: oneshot::Sender<Answer>,
 }
 
-/// The scoreboard as the server uses it: games recorded in batches on one writer
-/// thread, the file read directly.
+/// How much the group commit has done since it started: enough to say how many
+/// requests, and writes, each commit carried (`requests / batches`, `writes / batches`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CommitCounts {
+    /// Batches written (each one `GameStore::write` unless it failed).
+    pub batches: u64,
+    /// Requests whose writes were in a batch.
+    pub requests: u64,
+    /// Writes (`Write` values) in those batches.
+    pub writes: u64,
+    /// Batches that failed, whose requests were then written one by one.
+    pub failed_batches: u64,
+}
+
+#[derive(Default)]
+struct Counters {
+    batches: AtomicU64,
+    requests: AtomicU64,
+    writes: AtomicU64,
+    failed_batches: AtomicU64,
+}
+
+/// The store's writes, in batches, on one writer thread. Dropping it writes everything
+/// handed over first.
 pub struct GroupCommit {
-    store: Arc<dyn ScoreStore + Send + Sync>,
     /// `None` only while dropping, so the writer sees the queue close.
     jobs: Option<mpsc::Sender<Job>>,
     writer: Option<thread::JoinHandle<()>>,
+    counters: Arc<Counters>,
 }
 
-/// A game handed to the writer: await [`Ticket::written`] to learn how its batch went.
+/// A request's writes handed to the writer: await [`Ticket::written`] to learn whether
+/// they were kept.
 pub struct Ticket(oneshot::Receiver<Answer>);
 
 impl GroupCommit {
-    pub fn new(store: impl ScoreStore + Send + Sync + 'static) -> Self {
-        let store: Arc<dyn ScoreStore + Send + Sync> = Arc::new(store);
+    pub fn new(store: Arc<dyn GameStore>) -> Self {
         let (jobs, queue) = mpsc::channel::<Job>();
-        let writer = Arc::clone(&store);
+        let counters = Arc::new(Counters::default());
+        let counting = Arc::clone(&counters);
         // The thread ends once the queue is closed and empty (see `Drop`).
-        let writer = thread::spawn(move || {
-            while let Ok(first) = queue.recv() {
-                let mut batch = vec![first];
-                batch.extend(queue.try_iter());
-                let games: Vec<FinishedGame> = batch.iter().map(|job| job.game.clone()).collect();
-                let answer = writer.record_all(&games);
-                for job in batch {
-                    // A caller that stopped waiting needs no answer.
-                    let _ = job.answer.send(copy(&answer));
+        let writer = thread::Builder::new()
+            .name("tictactoe-writer".into())
+            .spawn(move || {
+                while let Ok(first) = queue.recv() {
+                    let mut batch = vec![first];
+                    batch.extend(queue.try_iter());
+                    commit(store.as_ref(), batch, &counting);
                 }
-            }
-        });
+            })
+            .expect("the operating system starts the writer thread");
         GroupCommit {
-            store,
             jobs: Some(jobs),
             writer: Some(writer),
+            counters,
         }
     }
 
-    /// Hands `game` to the writer and returns at once.
-    pub fn submit(&self, game: FinishedGame) -> Ticket {
+    /// Hands `writes` (one request's, in order) to the writer and returns at once. An
+    /// empty list is answered once everything handed over before it has been written
+    /// (or has failed): a way to wait for the writes in flight.
+    pub fn submit(&self, writes: Vec<Write>) -> Ticket {
         let (answer, answered) = oneshot::channel();
         if let Some(jobs) = &self.jobs {
             // If the writer is gone, `answer` is dropped with the job and the ticket
             // says so.
-            let _ = jobs.send(Job { game, answer });
+            let _ = jobs.send(Job { writes, answer });
         }
         Ticket(answered)
     }
 
-    /// The scoreboard file as it is now (reads the disk: not on the async runtime).
-    pub fn load(&self) -> Result<Scoreboard, StoreError> {
-        self.store.load()
+    /// What the writer has done so far.
+    pub fn counts(&self) -> CommitCounts {
+        let read = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
+        CommitCounts {
+            batches: read(&self.counters.batches),
+            requests: read(&self.counters.requests),
+            writes: read(&self.counters.writes),
+            failed_batches: read(&self.counters.failed_batches),
+        }
+    }
+}
+
+/// Writes one batch, and answers each of its requests.
+fn commit(store: &dyn GameStore, mut batch: Vec<Job>, counters: &Counters) {
+    // Every request's writes in one list, each request's place in it remembered.
+    let mut all = Vec::new();
+    let mut spans = Vec::with_capacity(batch.len());
+    for job in &mut batch {
+        let start = all.len();
+        all.append(&mut job.writes);
+        spans.push(start..all.len());
+    }
+    let requests = spans.iter().filter(|span| !span.is_empty()).count();
+    if requests == 0 {
+        for job in batch {
+            let _ = job.answer.send(Ok(()));
+        }
+        return;
+    }
+    counters.batches.fetch_add(1, Ordering::Relaxed);
+    counters
+        .requests
+        .fetch_add(requests as u64, Ordering::Relaxed);
+    counters
+        .writes
+        .fetch_add(all.len() as u64, Ordering::Relaxed);
+    let mut failed = match store.write(&all) {
+        Ok(()) => None,
+        Err(error) if requests == 1 => Some(error),
+        Err(_) => {
+            // Someone's write spoiled the batch: each request alone, so that only the
+            // one at fault is told.
+            counters.failed_batches.fetch_add(1, Ordering::Relaxed);
+            for (job, span) in batch.into_iter().zip(spans) {
+                let answer = if span.is_empty() {
+                    Ok(())
+                } else {
+                    store.write(&all[span])
+                };
+                // A caller that stopped waiting needs no answer.
+                let _ = job.answer.send(answer);
+            }
+            return;
+        }
+    };
+    for (job, span) in batch.into_iter().zip(spans) {
+        let answer = match failed.take_if(|_| !span.is_empty()) {
+            Some(error) => Err(error),
+            None => Ok(()),
+        };
+        let _ = job.answer.send(answer);
     }
 }
 
 impl Ticket {
-    /// The scoreboard once the game's batch is written, or why it could not be.
+    /// `Ok` once the request's writes are kept; the store's error if they could not be.
     pub async fn written(self) -> Answer {
-        self.0.await.map_err(|_| StoreError::Io {
-            path: "scoreboard writer".into(),
-            source: io::Error::other("the scoreboard's writer thread stopped"),
-        })?
+        self.0.await.unwrap_or_else(|_| {
+            Err(StoreError::Unavailable {
+                database: "the server's store".into(),
+                detail: "its writer thread stopped".into(),
+            })
+        })
     }
 }
 
-/// Every game handed over before the drop is written before it returns: a server that
-/// stops loses no result.
+/// Everything handed over before the drop is written before it returns: a server that
+/// stops loses no write it accepted.
 impl Drop for GroupCommit {
     fn drop(&mut self) {
         drop(self.jobs.take());
@@ -97,36 +184,10 @@ impl Drop for GroupCommit {
             && writer.join().is_err()
         {
             eprintln!(
-                "tictactoe serve: the scoreboard's writer thread panicked: \
-                 games handed over after its last batch were not recorded"
+                "tictactoe serve: the store's writer thread panicked: \
+                 writes handed over after its last batch were not kept"
             );
         }
-    }
-}
-
-/// One batch's answer for each of its games (errors hold an `io::Error`, not `Clone`).
-fn copy(answer: &Answer) -> Answer {
-    match answer {
-        Ok(scoreboard) => Ok(scoreboard.clone()),
-        Err(StoreError::Io { path, source }) => Err(StoreError::Io {
-            path: path.clone(),
-            source: io::Error::new(source.kind(), source.to_string()),
-        }),
-        Err(StoreError::Corrupt { path, detail }) => Err(StoreError::Corrupt {
-            path: path.clone(),
-            detail: detail.clone(),
-        }),
-        Err(StoreError::NewerFormat {
-            path,
-            found,
-            supported,
-        }) => Err(StoreError::NewerFormat {
-            path: path.clone(),
-            found: *found,
-            supported: *supported,
-        }),
-        Err(StoreError::NoLocation) => Err(StoreError::NoLocation),
-        Err(StoreError::Folder { path }) => Err(StoreError::Folder { path: path.clone() }),
     }
 }
 
@@ -135,101 +196,253 @@ mod tests {
     use std::sync::Mutex;
     use std::time::Duration;
 
-    use super::*;
-    use tictactoe_core::domain::{Mark, Outcome, PlayerName};
-    use tictactoe_core::ports::MockScoreStore;
+    use mockall::predicate::function;
+    use tictactoe_core::domain::{Geometry, Mark};
+    use tictactoe_core::play::{Seating, Settings};
+    use tictactoe_core::players::PlayerSpec;
+    use tictactoe_core::ports::{
+        Change, GameId, MemoryStore, MockGameStore, NewGame, Step, StoredGame,
+    };
 
-    fn game(x: &str) -> FinishedGame {
-        FinishedGame {
-            x: PlayerName::new(x).unwrap(),
-            o: PlayerName::new("Bob").unwrap(),
-            outcome: Outcome::Won(Mark::X),
+    use super::*;
+
+    fn id(n: u128) -> GameId {
+        GameId::from_bits(n)
+    }
+
+    fn begin(n: u128) -> Write {
+        let settings = Settings::new(
+            PlayerSpec::Human(None),
+            PlayerSpec::Human(None),
+            Mark::X,
+            Geometry::classic(),
+        )
+        .unwrap();
+        Write::Begin(NewGame {
+            id: id(n),
+            settings,
+            seating: Seating::Apart,
+            locks: [None, None],
+            follows: None,
+        })
+    }
+
+    /// Game `n`'s step `number`: a move on the cell of the same index.
+    fn step(n: u128, number: u32) -> Write {
+        let cell = Geometry::classic().position(number as usize - 1).unwrap();
+        Write::Step {
+            game: id(n),
+            step: Step {
+                number,
+                change: Change::Move(cell),
+            },
         }
     }
 
-    /// A store whose writes take 20 ms and count (games, writes) into `seen`.
-    fn slow_counting_store(seen: &Arc<Mutex<(usize, usize)>>) -> MockScoreStore {
-        let seen = Arc::clone(seen);
-        let mut store = MockScoreStore::new();
-        store.expect_record_all().returning(move |games| {
-            thread::sleep(Duration::from_millis(20));
-            let mut seen = seen.lock().unwrap();
-            seen.0 += games.len();
-            seen.1 += 1;
-            Ok(Scoreboard::new())
+    fn kept(store: &MemoryStore, n: u128) -> Option<StoredGame> {
+        store.game(&id(n)).unwrap()
+    }
+
+    /// A real store behind a mock that takes `pause` over each write and tells `seen`
+    /// how many writes each call carried.
+    fn slow_counting(store: Arc<MemoryStore>, pause: Duration) -> (MockGameStore, Seen) {
+        let seen = Seen::default();
+        let mut mock = MockGameStore::new();
+        let sizes = Arc::clone(&seen.0);
+        mock.expect_write().returning(move |writes| {
+            thread::sleep(pause);
+            sizes.lock().unwrap().push(writes.len());
+            store.write(writes)
         });
-        store.expect_record().never();
-        store
+        (mock, seen)
+    }
+
+    #[derive(Default, Clone)]
+    struct Seen(Arc<Mutex<Vec<usize>>>);
+
+    impl Seen {
+        fn calls(&self) -> Vec<usize> {
+            self.0.lock().unwrap().clone()
+        }
     }
 
     #[tokio::test]
-    async fn games_finishing_together_are_each_recorded_once_in_fewer_writes() {
-        // Arrange
-        let seen = Arc::new(Mutex::new((0, 0)));
-        let commit = GroupCommit::new(slow_counting_store(&seen));
+    async fn requests_arriving_together_are_kept_each_once_in_fewer_writes() {
+        // Arrange: a store whose writes take 20 ms.
+        let store = Arc::new(MemoryStore::new());
+        let (mock, seen) = slow_counting(Arc::clone(&store), Duration::from_millis(20));
+        let commit = GroupCommit::new(Arc::new(mock));
 
-        // Act: 40 games finish at once; each waits for its own write.
-        let tickets: Vec<Ticket> = (0..40)
-            .map(|n| commit.submit(game(&format!("P{n}"))))
-            .collect();
+        // Act: 40 games begin at once; each request waits for its own ticket.
+        let tickets: Vec<Ticket> = (0..40).map(|n| commit.submit(vec![begin(n)])).collect();
         let mut answered = 0;
         for ticket in tickets {
             answered += usize::from(ticket.written().await.is_ok());
         }
 
         // Assert
-        let (games, writes) = *seen.lock().unwrap();
+        let calls = seen.calls();
         assert_eq!(answered, 40);
-        assert_eq!(games, 40);
-        assert!(writes < 40, "{writes} writes for 40 games");
+        assert!((0..40).all(|n| kept(&store, n).is_some()));
+        assert_eq!(calls.iter().sum::<usize>(), 40);
+        assert!(calls.len() < 40, "{} writes for 40 requests", calls.len());
     }
 
     #[tokio::test]
-    async fn handing_over_a_game_does_not_wait_for_the_disk() {
-        // Arrange: a store whose write cannot end until the test lets it.
+    async fn a_request_is_answered_only_once_its_writes_are_in_the_store() {
+        // Arrange: a store that keeps nothing until the test lets it.
+        let store = Arc::new(MemoryStore::new());
         let (release, released) = mpsc::channel::<()>();
         let released = Mutex::new(released);
-        let mut store = MockScoreStore::new();
-        store.expect_record_all().returning(move |_| {
+        let mut mock = MockGameStore::new();
+        let inner = Arc::clone(&store);
+        mock.expect_write().returning(move |writes| {
             let _ = released.lock().unwrap().recv();
-            Ok(Scoreboard::new())
+            inner.write(writes)
         });
-        let commit = GroupCommit::new(store);
+        let commit = GroupCommit::new(Arc::new(mock));
 
         // Act: had `submit` waited for the write, it would never return.
-        let ticket = commit.submit(game("Ada"));
+        let ticket = commit.submit(vec![begin(1)]);
+        let mut written = Box::pin(ticket.written());
+        let early = tokio::time::timeout(Duration::from_millis(50), &mut written).await;
         release.send(()).unwrap();
+        let answer = written.await;
+
+        // Assert: no answer while the write was held up; then kept, then answered.
+        assert!(early.is_err(), "answered before the write: {early:?}");
+        assert!(answer.is_ok());
+        assert!(kept(&store, 1).is_some());
+    }
+
+    #[tokio::test]
+    async fn a_request_whose_write_fails_fails_alone_and_the_others_in_its_batch_are_kept() {
+        // Arrange: game 1 begun; then, in one batch (the store is held up until all
+        // three are handed over), a step of game 1, a step of a game never begun, and
+        // a new game.
+        let store = Arc::new(MemoryStore::new());
+        store.write(&[begin(1)]).unwrap();
+        let (release, released) = mpsc::channel::<()>();
+        let released = Mutex::new(Some(released));
+        let mut mock = MockGameStore::new();
+        let inner = Arc::clone(&store);
+        mock.expect_write().returning(move |writes| {
+            if let Some(released) = released.lock().unwrap().take() {
+                let _ = released.recv();
+            }
+            inner.write(writes)
+        });
+        let commit = GroupCommit::new(Arc::new(mock));
+        let warm_up = commit.submit(Vec::from([step(1, 1)]));
+
+        // Act
+        let good = commit.submit(vec![step(1, 2)]);
+        let bad = commit.submit(vec![step(99, 1)]);
+        let other = commit.submit(vec![begin(2)]);
+        release.send(()).unwrap();
+        let answers = (
+            warm_up.written().await,
+            good.written().await,
+            bad.written().await,
+            other.written().await,
+        );
 
         // Assert
-        assert!(ticket.written().await.is_ok());
+        assert!(answers.0.is_ok() && answers.1.is_ok() && answers.3.is_ok());
+        assert!(matches!(answers.2, Err(StoreError::NoSuchGame(game)) if game == id(99)));
+        assert_eq!(kept(&store, 1).unwrap().steps.len(), 2);
+        assert!(kept(&store, 2).is_some());
+        assert_eq!(commit.counts().failed_batches, 1);
+    }
+
+    #[tokio::test]
+    async fn a_store_that_fails_tells_every_request_that_wrote() {
+        // Arrange: a mock, since a failing store is an interaction: every write fails.
+        let mut store = MockGameStore::new();
+        store.expect_write().returning(|_| {
+            Err(StoreError::Full {
+                database: "games.db".into(),
+            })
+        });
+        let commit = GroupCommit::new(Arc::new(store));
+
+        // Act
+        let answers = [
+            commit.submit(vec![begin(1)]).written().await,
+            commit.submit(vec![begin(2)]).written().await,
+        ];
+
+        // Assert
+        for answer in answers {
+            assert!(matches!(answer, Err(StoreError::Full { .. })), "{answer:?}");
+        }
     }
 
     #[test]
-    fn every_game_handed_over_is_written_before_the_group_commit_is_dropped() {
+    fn everything_handed_over_is_written_before_the_group_commit_is_dropped() {
         // Arrange
-        let seen = Arc::new(Mutex::new((0, 0)));
-        let commit = GroupCommit::new(slow_counting_store(&seen));
+        let store = Arc::new(MemoryStore::new());
+        let (mock, _) = slow_counting(Arc::clone(&store), Duration::from_millis(10));
+        let commit = GroupCommit::new(Arc::new(mock));
         for n in 0..5 {
-            drop(commit.submit(game(&format!("P{n}"))));
+            drop(commit.submit(vec![begin(n)]));
         }
 
         // Act
         drop(commit);
 
         // Assert
-        assert_eq!(seen.lock().unwrap().0, 5);
+        assert!((0..5).all(|n| kept(&store, n).is_some()));
     }
 
     #[tokio::test]
-    async fn a_failed_write_is_every_waiting_games_error() {
-        let mut store = MockScoreStore::new();
-        store
-            .expect_record_all()
-            .returning(|_| Err(StoreError::NoLocation));
+    async fn an_empty_request_waits_for_the_writes_handed_over_before_it_and_writes_nothing() {
+        // Arrange: a store that must be asked exactly once, for game 1's beginning.
+        let store = Arc::new(MemoryStore::new());
+        let inner = Arc::clone(&store);
+        let mut mock = MockGameStore::new();
+        mock.expect_write()
+            .with(function(|writes: &[Write]| writes.len() == 1))
+            .times(1)
+            .returning(move |writes| {
+                thread::sleep(Duration::from_millis(20));
+                inner.write(writes)
+            });
+        let commit = GroupCommit::new(Arc::new(mock));
+        let first = commit.submit(vec![begin(1)]);
+
+        // Act
+        let settled = commit.submit(Vec::new()).written().await;
+
+        // Assert: by then game 1 is kept.
+        assert!(settled.is_ok());
+        assert!(kept(&store, 1).is_some());
+        assert!(first.written().await.is_ok());
+    }
+
+    #[tokio::test]
+    async fn the_counts_say_how_many_requests_and_writes_each_batch_carried() {
+        // Arrange
+        let store = Arc::new(MemoryStore::new());
         let commit = GroupCommit::new(store);
 
-        let answer = commit.submit(game("Ada")).written().await;
+        // Act: one request of two writes, then one of one.
+        commit
+            .submit(vec![begin(1), step(1, 1)])
+            .written()
+            .await
+            .unwrap();
+        commit.submit(vec![step(1, 2)]).written().await.unwrap();
 
-        assert!(matches!(answer, Err(StoreError::NoLocation)));
+        // Assert
+        assert_eq!(
+            commit.counts(),
+            CommitCounts {
+                batches: 2,
+                requests: 2,
+                writes: 3,
+                failed_batches: 0
+            }
+        );
     }
 }

@@ -1,22 +1,21 @@
-//! The games the server holds, bounded: at most `max` at once, and games are forgotten
-//! when finished and quiet for `finished`, or quiet for `idle` whatever their state.
+//! The games the server holds in memory, bounded: a cache of the store. At most `max`
+//! at once; a game is forgotten when finished and quiet for `finished`, or quiet for
+//! `idle` whatever its state, and read back from the store when next asked for.
 //!
-//! When a new game finds no room, finished games go first, those quiet longest first
-//! and none quiet for less than `grace`: their players have seen the result, and a busy
-//! server needs the room more. Room is made for a tenth of the cap at once, so a full
-//! server looks through its games once per many new games, not once for each; and when
-//! a look frees nothing, new games are refused without looking again for a moment, so
-//! a crowd knocking at a full server costs it little.
+//! When a new game finds no room, room is made: finished games quiet for `grace` or
+//! more go first, those quiet longest first (their players have seen the result), then
+//! any other game, again the quietest first: a game in progress is in the store, and is
+//! read back on its next request. Room is made for a tenth of the cap at once, so a
+//! full cache looks through its games once per many new games, not once for each. A
+//! new game is never refused for want of room.
 
+use std::cmp::Reverse;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::locks::lock;
 use super::table::Table;
-
-/// How long a full server whose look freed nothing refuses new games without looking.
-const LOOK_AGAIN_AFTER: Duration = Duration::from_millis(250);
 
 /// What the registry needs to know of a game it holds.
 pub trait Held {
@@ -41,30 +40,17 @@ impl Held for Table {
 }
 
 pub struct Registry<T = Table> {
-    held: Mutex<Inner<T>>,
+    games: Mutex<HashMap<String, Arc<T>>>,
     max: usize,
     idle: Duration,
     finished: Duration,
     grace: Duration,
 }
 
-struct Inner<T> {
-    games: HashMap<String, Arc<T>>,
-    /// While full and nothing could be freed: when to look again.
-    full_until: Option<Instant>,
-}
-
-/// No room for another game, even after forgetting expired ones.
-#[derive(Debug, PartialEq, Eq)]
-pub struct Full;
-
 impl<T: Held> Registry<T> {
     pub fn new(max: usize, idle: Duration, finished: Duration, grace: Duration) -> Self {
         Registry {
-            held: Mutex::new(Inner {
-                games: HashMap::new(),
-                full_until: None,
-            }),
+            games: Mutex::new(HashMap::new()),
             max: max.max(1),
             idle,
             finished,
@@ -72,39 +58,48 @@ impl<T: Held> Registry<T> {
         }
     }
 
-    /// Holds `game` if there is room at `now`, making room first if needed.
-    pub fn insert(&self, game: Arc<T>, now: Instant) -> Result<(), Full> {
-        let mut held = self.lock();
-        if held.games.len() >= self.max {
-            if held.full_until.is_some_and(|until| now < until) {
-                return Err(Full);
-            }
-            self.make_room(&mut held.games, now);
-            if held.games.len() >= self.max {
-                held.full_until = Some(now + LOOK_AGAIN_AFTER);
-                return Err(Full);
-            }
-            held.full_until = None;
+    /// Holds `game`, making room first at `now` if the cache is full.
+    pub fn insert(&self, game: Arc<T>, now: Instant) {
+        let mut games = self.lock();
+        if games.len() >= self.max && !games.contains_key(game.key()) {
+            self.make_room(&mut games, now);
         }
-        held.games.insert(game.key().to_string(), game);
-        Ok(())
+        games.insert(game.key().to_string(), game);
     }
 
     pub fn get(&self, id: &str) -> Option<Arc<T>> {
-        self.lock().games.get(id).cloned()
+        self.lock().get(id).cloned()
+    }
+
+    /// Whether `game` itself (not another copy of the same game) is held.
+    pub fn holds(&self, game: &Arc<T>) -> bool {
+        self.lock()
+            .get(game.key())
+            .is_some_and(|held| Arc::ptr_eq(held, game))
+    }
+
+    /// Forgets `game`, if it is the one held under its key.
+    pub fn remove(&self, game: &Arc<T>) {
+        let mut games = self.lock();
+        if games
+            .get(game.key())
+            .is_some_and(|held| Arc::ptr_eq(held, game))
+        {
+            games.remove(game.key());
+        }
     }
 
     /// Forgets the games expired at `now`; returns how many.
     pub fn sweep(&self, now: Instant) -> usize {
-        self.drop_expired(&mut self.lock().games, now)
+        self.drop_expired(&mut self.lock(), now)
     }
 
     pub fn len(&self) -> usize {
-        self.lock().games.len()
+        self.lock().len()
     }
 
-    /// Forgets the expired games, then finished games quiet for `grace` or more,
-    /// quietest first, until a tenth of the cap is free (or no such game is left).
+    /// Forgets the expired games, then others, finished ones past their grace first,
+    /// each group quietest first, until a tenth of the cap is free.
     fn make_room(&self, games: &mut HashMap<String, Arc<T>>, now: Instant) {
         self.drop_expired(games, now);
         let keep = self.max - (self.max / 10).max(1);
@@ -112,17 +107,21 @@ impl<T: Held> Registry<T> {
             return;
         }
         let excess = games.len() - keep;
-        let mut finished: Vec<(Duration, String)> = games
+        // Lowest first: finished past its grace before anything else, then the
+        // quietest.
+        let mut ranked: Vec<((bool, Reverse<Duration>), String)> = games
             .values()
-            .filter(|game| game.is_over())
-            .map(|game| (game.idle_for(now), game.key().to_string()))
-            .filter(|(quiet, _)| *quiet >= self.grace)
+            .map(|game| {
+                let quiet = game.idle_for(now);
+                let first = game.is_over() && quiet >= self.grace;
+                ((!first, Reverse(quiet)), game.key().to_string())
+            })
             .collect();
-        if finished.len() > excess {
-            finished.select_nth_unstable_by(excess, |a, b| b.0.cmp(&a.0));
-            finished.truncate(excess);
+        if ranked.len() > excess {
+            ranked.select_nth_unstable_by(excess - 1, |a, b| a.0.cmp(&b.0));
+            ranked.truncate(excess);
         }
-        for (_, key) in finished {
+        for (_, key) in ranked {
             games.remove(&key);
         }
     }
@@ -141,24 +140,21 @@ impl<T: Held> Registry<T> {
         before - games.len()
     }
 
-    fn lock(&self) -> MutexGuard<'_, Inner<T>> {
-        lock(&self.held)
+    fn lock(&self) -> MutexGuard<'_, HashMap<String, Arc<T>>> {
+        lock(&self.games)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-
     use super::*;
 
     /// A game as the registry sees it: its key, whether it is over, and since when it
-    /// has been quiet. Counts how often the registry looks at it.
+    /// has been quiet.
     struct Game {
         key: String,
         over: bool,
         quiet_since: Instant,
-        looked_at: Arc<AtomicUsize>,
     }
 
     impl Held for Game {
@@ -167,7 +163,6 @@ mod tests {
         }
 
         fn is_over(&self) -> bool {
-            self.looked_at.fetch_add(1, Ordering::Relaxed);
             self.over
         }
 
@@ -182,7 +177,6 @@ mod tests {
     struct Fixture {
         registry: Registry<Game>,
         start: Instant,
-        looked_at: Arc<AtomicUsize>,
     }
 
     /// Room for `max` games that expire only after an hour, with a 5 s grace.
@@ -190,21 +184,24 @@ mod tests {
         Fixture {
             registry: Registry::new(max, HOUR, HOUR, GRACE),
             start: Instant::now(),
-            looked_at: Arc::new(AtomicUsize::new(0)),
         }
     }
 
     impl Fixture {
-        /// Holds game `key`, quiet since `quiet_at` seconds after the start.
-        fn hold(&self, key: &str, over: bool, quiet_at: u64) -> Result<(), Full> {
-            let game = Game {
+        fn game(&self, key: &str, over: bool, quiet_at: u64) -> Arc<Game> {
+            Arc::new(Game {
                 key: key.to_string(),
                 over,
                 quiet_since: self.start + Duration::from_secs(quiet_at),
-                looked_at: Arc::clone(&self.looked_at),
-            };
-            self.registry
-                .insert(Arc::new(game), self.start + Duration::from_secs(quiet_at))
+            })
+        }
+
+        /// Holds game `key`, quiet since `quiet_at` seconds after the start.
+        fn hold(&self, key: &str, over: bool, quiet_at: u64) {
+            self.registry.insert(
+                self.game(key, over, quiet_at),
+                self.start + Duration::from_secs(quiet_at),
+            );
         }
 
         fn at(&self, seconds: u64) -> Instant {
@@ -217,27 +214,27 @@ mod tests {
     }
 
     #[test]
-    fn a_new_game_is_refused_when_every_held_game_is_being_played() {
+    fn a_full_cache_of_games_being_played_forgets_the_quietest_to_hold_a_new_one() {
         let fixture = registry(2);
-        fixture.hold("a", false, 0).unwrap();
-        fixture.hold("b", false, 0).unwrap();
+        fixture.hold("a", false, 0);
+        fixture.hold("b", false, 10);
 
-        let refused = fixture.hold("c", false, 100);
+        fixture.hold("c", false, 100);
 
-        assert_eq!(refused, Err(Full));
-        assert!(fixture.holds("a") && fixture.holds("b"));
+        assert!(!fixture.holds("a"));
+        assert!(fixture.holds("b") && fixture.holds("c"));
     }
 
     #[test]
-    fn a_full_registry_forgets_the_finished_game_quiet_longest() {
+    fn a_full_cache_forgets_the_finished_game_quiet_longest_first() {
         // Arrange: ten games, all finished, quiet since seconds 0 to 9.
         let fixture = registry(10);
         for n in 0..10 {
-            fixture.hold(&format!("g{n}"), true, n).unwrap();
+            fixture.hold(&format!("g{n}"), true, n);
         }
 
         // Act: at second 20, every one is past its grace.
-        fixture.hold("new", false, 20).unwrap();
+        fixture.hold("new", false, 20);
 
         // Assert: a tenth of the cap (one game) made room: the oldest.
         assert!(!fixture.holds("g0"));
@@ -246,70 +243,56 @@ mod tests {
     }
 
     #[test]
-    fn a_finished_game_within_its_grace_is_kept_even_when_full() {
-        let fixture = registry(1);
-        fixture.hold("just-finished", true, 0).unwrap();
+    fn a_finished_game_past_its_grace_goes_before_a_quieter_game_being_played() {
+        // Arrange: a game being played, quiet since 0; a game finished at 1.
+        let fixture = registry(2);
+        fixture.hold("playing", false, 0);
+        fixture.hold("finished", true, 1);
 
-        let refused = fixture.hold("new", false, 4);
+        // Act: at 10 s, the finished game is past its grace.
+        fixture.hold("new", false, 10);
 
-        assert_eq!(refused, Err(Full));
+        // Assert
+        assert!(fixture.holds("playing"));
+        assert!(!fixture.holds("finished"));
+    }
+
+    #[test]
+    fn a_game_finished_within_its_grace_goes_only_in_its_turn_by_quiet() {
+        // Arrange: a game being played, quiet since 0; a game just finished at 8.
+        let fixture = registry(2);
+        fixture.hold("playing", false, 0);
+        fixture.hold("just-finished", true, 8);
+
+        // Act
+        fixture.hold("new", false, 10);
+
+        // Assert
         assert!(fixture.holds("just-finished"));
+        assert!(!fixture.holds("playing"));
     }
 
     #[test]
     fn room_is_made_for_a_tenth_of_the_cap_at_once() {
-        // Arrange: 100 finished games, long quiet.
+        // Arrange: 100 games being played.
         let fixture = registry(100);
         for n in 0..100 {
-            fixture.hold(&format!("g{n}"), true, 0).unwrap();
+            fixture.hold(&format!("g{n}"), false, n);
         }
 
         // Act
-        fixture.hold("new", false, 60).unwrap();
+        fixture.hold("new", false, 200);
 
-        // Assert: ten forgotten, so the next nine new games need no look at all.
+        // Assert: ten forgotten (the quietest), so the next nine new games need no look.
         assert_eq!(fixture.registry.len(), 91);
-    }
-
-    #[test]
-    fn a_full_registry_that_freed_nothing_does_not_look_again_at_once() {
-        // Arrange: full of games being played, and one look that freed nothing.
-        let fixture = registry(50);
-        for n in 0..50 {
-            fixture.hold(&format!("g{n}"), false, 0).unwrap();
-        }
-        assert_eq!(fixture.hold("first", false, 10), Err(Full));
-        let looks = fixture.looked_at.load(Ordering::Relaxed);
-
-        // Act: a crowd knocks within the same moment.
-        for n in 0..100 {
-            let _ = fixture.hold(&format!("knock{n}"), false, 10);
-        }
-
-        // Assert
-        assert_eq!(fixture.looked_at.load(Ordering::Relaxed), looks);
-    }
-
-    #[test]
-    fn a_full_registry_looks_again_after_a_moment() {
-        // Arrange: room for one game, held by a game that has just finished, so a new
-        // game is refused.
-        let fixture = registry(1);
-        fixture.hold("a", true, 0).unwrap();
-        assert_eq!(fixture.hold("early", false, 1), Err(Full));
-
-        // Act: once its grace, and the moment without looking, have passed.
-        let later = fixture.hold("later", false, 6);
-
-        // Assert
-        assert_eq!(later, Ok(()));
-        assert!(!fixture.holds("a"));
+        assert!((0..10).all(|n| !fixture.holds(&format!("g{n}"))));
+        assert!((10..100).all(|n| fixture.holds(&format!("g{n}"))));
     }
 
     #[test]
     fn a_game_is_forgotten_the_moment_its_quiet_time_is_up() {
         let fixture = registry(10);
-        fixture.hold("finished", true, 0).unwrap();
+        fixture.hold("finished", true, 0);
 
         let forgotten = fixture.registry.sweep(fixture.at(3600));
 
@@ -317,41 +300,12 @@ mod tests {
     }
 
     #[test]
-    fn a_full_registry_looks_again_exactly_a_quarter_second_after_a_look_that_freed_nothing() {
-        // Arrange: room for one game, held by a game finished at 0 s (grace 5 s); a new
-        // game refused at 4.9 s.
-        let fixture = registry(1);
-        fixture.hold("a", true, 0).unwrap();
-        let refused_at = fixture.at(5) - Duration::from_millis(100);
-        let game = |key: &str| {
-            Arc::new(Game {
-                key: key.to_string(),
-                over: false,
-                quiet_since: refused_at,
-                looked_at: Arc::clone(&fixture.looked_at),
-            })
-        };
-        assert_eq!(
-            fixture.registry.insert(game("early"), refused_at),
-            Err(Full)
-        );
-
-        // Act: 250 ms later, "a" is past its grace.
-        let later = fixture
-            .registry
-            .insert(game("later"), refused_at + LOOK_AGAIN_AFTER);
-
-        // Assert
-        assert_eq!(later, Ok(()));
-    }
-
-    #[test]
     fn a_sweep_forgets_games_idle_or_finished_past_their_time() {
         // Arrange: an hour for both limits.
         let fixture = registry(10);
-        fixture.hold("playing-old", false, 0).unwrap();
-        fixture.hold("finished-old", true, 0).unwrap();
-        fixture.hold("playing-new", false, 3000).unwrap();
+        fixture.hold("playing-old", false, 0);
+        fixture.hold("finished-old", true, 0);
+        fixture.hold("playing-new", false, 3000);
 
         // Act
         let forgotten = fixture.registry.sweep(fixture.at(3700));
@@ -359,5 +313,21 @@ mod tests {
         // Assert
         assert_eq!(forgotten, 2);
         assert!(fixture.holds("playing-new"));
+    }
+
+    #[test]
+    fn removing_a_copy_leaves_the_game_held_under_its_key() {
+        // Arrange: "a" held; another copy of "a", as a stale table would be.
+        let fixture = registry(10);
+        let held = fixture.game("a", false, 0);
+        fixture.registry.insert(Arc::clone(&held), fixture.at(0));
+        let copy = fixture.game("a", false, 0);
+
+        // Act
+        fixture.registry.remove(&copy);
+
+        // Assert
+        assert!(fixture.registry.holds(&held));
+        assert!(!fixture.registry.holds(&copy));
     }
 }

@@ -68,8 +68,9 @@ fn header_layer(name: HeaderName, value: &'static str) -> SetResponseHeaderLayer
 
 /// Serves `games` on `listener` until `shutdown` completes, then stops taking
 /// connections, ends the event streams, and returns once the requests in flight are
-/// answered (a game finishing meanwhile is still recorded). Connections are bounded
-/// as `games`' limits say.
+/// answered (each one's change kept in the store first). Connections are bounded as
+/// `games`' limits say. Dropping the last `Arc` of `games` afterwards writes anything
+/// still handed over to the store.
 pub async fn serve(
     listener: TcpListener,
     games: Arc<Games>,

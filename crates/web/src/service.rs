@@ -26,7 +26,7 @@ pub trait GameService: Send + Sync + 'static {
     ) -> impl Future<Output = Result<CreatedJson, ApiError>> + Send;
 
     /// `GET /api/games/{id}`.
-    fn game(&self, id: &str) -> Result<Arc<GameJson>, ApiError>;
+    fn game(&self, id: &str) -> impl Future<Output = Result<Arc<GameJson>, ApiError>> + Send;
 
     /// `POST /api/games/{id}/moves`: the seat's move on the cell numbered `cell`
     /// (1-based), then the computer's reply if due.
@@ -68,8 +68,8 @@ pub trait GameService: Send + Sync + 'static {
 
     /// `GET /api/games/{id}/events`: the game's views as they change, and the stream's
     /// place under the cap on streams.
-    fn watch(&self, id: &str) -> Result<Watching, ApiError>;
+    fn watch(&self, id: &str) -> impl Future<Output = Result<Watching, ApiError>> + Send;
 
-    /// `GET /api/scores`: the scoreboard file as it is now.
-    fn scores(&self) -> impl Future<Output = Result<Scoreboard, ApiError>> + Send;
+    /// `GET /api/scores?top=N`: the first `top` rows of the scoreboard as it is now.
+    fn scores(&self, top: u64) -> impl Future<Output = Result<Scoreboard, ApiError>> + Send;
 }

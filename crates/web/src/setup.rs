@@ -2,14 +2,16 @@
 //! board, who moves first) and where two people sit. Checking uses the same parsers as
 //! the command line, so a web game can be set up exactly as a console one can, and no
 //! other way; and it starts as every front end's games start, through
-//! [`Settings::start_match`].
+//! [`Settings::start_match`] (or, kept by the store, goes on through
+//! [`Settings::resume_match`]).
 //!
 //! The arrow goes one way: this module reads the wire's [`NewGame`] (`dto`), and `dto`
 //! knows only the core's types.
 
 use tictactoe_core::domain::{Geometry, Mark};
-use tictactoe_core::play::{Match, Recorder, Seating, Settings, SettingsError};
+use tictactoe_core::play::{Event, Match, Recorder, ResumeError, Seating, Settings, SettingsError};
 use tictactoe_core::players::{ComputerFactory, PlayerSpec};
+use tictactoe_core::ports::{self, GameId, SeatLock, Step, StoredGame};
 
 use super::dto::NewGame;
 use super::error::ApiError;
@@ -74,13 +76,53 @@ impl Setup {
             .start_match(computers, recorder)
             .seated(self.seating)
     }
+
+    /// The game as the store is to keep it when it begins.
+    pub fn begin(
+        &self,
+        id: GameId,
+        locks: [Option<SeatLock>; 2],
+        follows: Option<GameId>,
+    ) -> ports::NewGame {
+        ports::NewGame {
+            id,
+            settings: self.settings.clone(),
+            seating: self.seating,
+            locks,
+            follows,
+        }
+    }
+
+    /// The setup a kept game began with.
+    pub fn of_kept(game: &StoredGame) -> Setup {
+        Setup {
+            settings: game.game.settings.clone(),
+            seating: game.game.seating,
+        }
+    }
+
+    /// The match as the store kept it, after `steps`, seated as it began; the events
+    /// are what resuming did (an ending the store lacked, given now).
+    pub fn resume<R: Recorder>(
+        &self,
+        computers: &mut dyn ComputerFactory,
+        recorder: R,
+        steps: &[Step],
+        ending: Option<ports::Ending>,
+    ) -> Result<(Match<R>, Vec<Event>), ResumeError> {
+        let (game, events) = self
+            .settings
+            .resume_match(computers, recorder, steps, ending)?;
+        Ok((game.seated(self.seating), events))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use mockall::predicate::eq;
-    use tictactoe_core::play::{Event, Seat, Unrecorded};
+    use tictactoe_core::play::{Seat, Unrecorded};
     use tictactoe_core::players::{Level, MockAdvisor, MockComputer, MockComputerFactory};
+    use tictactoe_core::ports::Change;
 
     use super::*;
 
@@ -195,6 +237,28 @@ mod tests {
         let events = game.undo(Mark::O).unwrap();
 
         // Assert: asked, not taken back, as `Seating::Apart` says.
+        assert!(matches!(events[..], [Event::UndoAsked { by: Mark::O }]));
+    }
+
+    #[test]
+    fn a_kept_game_of_two_people_apart_goes_on_seated_apart() {
+        // Arrange: Ada (X) and Bob (O) on two screens, 1 and 2 kept.
+        let setup = Setup::from_request(request("human:Ada", "human:Bob")).unwrap();
+        let cell = |n: usize| Geometry::classic().position(n - 1).unwrap();
+        let steps = [1, 2].map(|n| Step {
+            number: n as u32,
+            change: Change::Move(cell(n)),
+        });
+        let mut resumed = setup
+            .resume(&mut computers(), Unrecorded, &steps, None)
+            .unwrap()
+            .0;
+
+        // Act
+        let events = resumed.undo(Mark::O).unwrap();
+
+        // Assert: as started, two screens must agree.
+        assert_eq!(resumed.game().moves().len(), 2);
         assert!(matches!(events[..], [Event::UndoAsked { by: Mark::O }]));
     }
 }

@@ -1,30 +1,77 @@
-//! One game held by the server: the match, who holds which seat, and the latest view of
-//! it that every client (and the event stream) reads.
+//! One game held by the server: the match, the locks of its seats, and the latest view
+//! of it that every client (and the event stream) reads.
+//!
+//! A table is a cache of a game kept in the store. Each request runs on the match under
+//! the table's lock, and the writes the match made (collected by [`Pending`]) are handed
+//! to the group commit before the lock is let go, so a game's writes reach the store in
+//! the order they were made. The view is published only once they are kept (see
+//! `Games::run`), so nobody is shown a move the store lacks.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use tokio::sync::watch;
+use tokio::sync::{Mutex as Turn, OwnedMutexGuard, watch};
 
-use tictactoe_core::domain::{FinishedGame, Mark};
+use tictactoe_core::domain::{Mark, PlayerName};
 use tictactoe_core::play::{Match, Recorder, Recording};
+use tictactoe_core::ports::{Ending, GameId, NewGame, SeatLock, Step, StoreError, Write};
 
 use super::dto::GameJson;
+use super::group_commit::{GroupCommit, Ticket};
 use super::locks::lock;
 use super::setup::Setup;
-use super::token::{GameId, Token};
+use super::token::Token;
 
 /// A match as the server holds it.
-pub type WebMatch = Match<Queued>;
+pub type WebMatch = Match<Pending>;
 
-/// How a web game offers its result: as queued for the scoreboard's group commit. The
-/// match says so in its `Event::Finished`, and the request that receives that event
-/// hands the game to the group commit (see `Games::run`): the events a request returns
-/// are the only way a result comes back.
-pub struct Queued;
+/// How a web game keeps what happens: it collects the match's writes (its beginning,
+/// each step, the end), and the table hands them to the group commit after each
+/// request. The match's `Event::Finished` says `Recording::Queued`: whether it was kept
+/// is the request's answer (a 503 if not).
+pub struct Pending {
+    game: GameId,
+    writes: Vec<Write>,
+}
 
-impl Recorder for Queued {
-    fn offer(&self, _game: &FinishedGame) -> Recording {
+impl Pending {
+    /// For a game not yet kept: its beginning is the first write.
+    pub fn begin(game: NewGame) -> Self {
+        Pending {
+            game: game.id.clone(),
+            writes: vec![Write::Begin(game)],
+        }
+    }
+
+    /// For a game the store already has.
+    pub fn resume(game: GameId) -> Self {
+        Pending {
+            game,
+            writes: Vec::new(),
+        }
+    }
+
+    /// The writes collected since the last call.
+    pub fn drain(&mut self) -> Vec<Write> {
+        std::mem::take(&mut self.writes)
+    }
+}
+
+impl Recorder for Pending {
+    fn keep(&mut self, step: Step) -> Result<(), StoreError> {
+        self.writes.push(Write::Step {
+            game: self.game.clone(),
+            step,
+        });
+        Ok(())
+    }
+
+    fn end(&mut self, ending: Ending, _players: &[PlayerName; 2]) -> Recording {
+        self.writes.push(Write::End {
+            game: self.game.clone(),
+            ending,
+        });
         Recording::Queued
     }
 }
@@ -35,32 +82,52 @@ pub struct Play {
     pub rematch: Option<GameId>,
 }
 
+/// What a request did: its answer, the game after it, and the ticket of its writes
+/// (`None` if it wrote nothing).
+pub struct Done<T> {
+    pub answer: T,
+    pub view: Arc<GameJson>,
+    pub ticket: Option<Ticket>,
+}
+
 pub struct Table {
     id: GameId,
     setup: Setup,
-    /// X's and O's; `None` for a computer's seat.
-    tokens: [Option<Token>; 2],
-    /// Locked only for the game's work (see `thinking`): microseconds on 3x3, where it
+    /// X's and O's; `None` for a computer's seat (or a seat nobody can take).
+    locks: [Option<SeatLock>; 2],
+    /// One request at a time, from the match to the store and the view: held across
+    /// the wait for the store (see `Games::run`), so a request never starts from a
+    /// game the store may yet refuse.
+    turn: Arc<Turn<()>>,
+    /// Locked only for the match's work (see `thinking`): microseconds on 3x3, where it
     /// runs on the async runtime; up to the think time on bigger boards, where it runs
     /// on a thread of its own.
     play: Mutex<Play>,
     view: watch::Sender<Arc<GameJson>>,
     touched: Mutex<Instant>,
+    /// The store refused a write of this game: what the table holds may be ahead of
+    /// the store, and the game must be read again.
+    stale: AtomicBool,
 }
 
 impl Table {
-    pub fn new(id: GameId, setup: Setup, tokens: [Option<Token>; 2], game: WebMatch) -> Self {
-        let view = GameJson::of(&id, &game, &setup.settings, None);
+    pub fn new(
+        id: GameId,
+        setup: Setup,
+        locks: [Option<SeatLock>; 2],
+        game: WebMatch,
+        rematch: Option<GameId>,
+    ) -> Self {
+        let view = GameJson::of(&id, &game, &setup.settings, rematch.as_ref());
         Table {
             id,
             setup,
-            tokens,
-            play: Mutex::new(Play {
-                game,
-                rematch: None,
-            }),
+            locks,
+            turn: Arc::new(Turn::new(())),
+            play: Mutex::new(Play { game, rematch }),
             view: watch::Sender::new(Arc::new(view)),
             touched: Mutex::new(Instant::now()),
+            stale: AtomicBool::new(false),
         }
     }
 
@@ -72,15 +139,15 @@ impl Table {
         &self.setup
     }
 
-    pub fn token(&self, mark: Mark) -> Option<&Token> {
-        self.tokens[mark.index()].as_ref()
+    pub fn lock_of(&self, mark: Mark) -> Option<&SeatLock> {
+        self.locks[mark.index()].as_ref()
     }
 
-    /// The seat `token` holds. Both seats are compared, in constant time each, whatever
-    /// the first comparison said.
+    /// The seat `token` opens. Both locks are compared, in constant time each,
+    /// whatever the first comparison said.
     pub fn seat_of(&self, token: &Token) -> Option<Mark> {
         let [x, o] =
-            [Mark::X, Mark::O].map(|mark| self.token(mark).is_some_and(|held| held.matches(token)));
+            [Mark::X, Mark::O].map(|mark| self.lock_of(mark).is_some_and(|lock| token.opens(lock)));
         match (x, o) {
             (true, _) => Some(Mark::X),
             (_, true) => Some(Mark::O),
@@ -88,7 +155,12 @@ impl Table {
         }
     }
 
-    /// The game as it was after the last change.
+    /// Waits for the table's turn: one request at a time, until the guard is dropped.
+    pub async fn turn(&self) -> OwnedMutexGuard<()> {
+        Arc::clone(&self.turn).lock_owned().await
+    }
+
+    /// The game as it was after the last change the store kept.
     pub fn view(&self) -> Arc<GameJson> {
         self.view.borrow().clone()
     }
@@ -98,26 +170,70 @@ impl Table {
         self.view.subscribe()
     }
 
-    /// Runs `request` on the game, then publishes the new view. Takes as long as the
-    /// request: run it where `thinking` says.
-    pub fn request<T>(&self, request: impl FnOnce(&mut Play) -> T) -> T {
+    /// The rematch, once one was kept.
+    pub fn rematch(&self) -> Option<GameId> {
+        lock(&self.play).rematch.clone()
+    }
+
+    /// Runs `request` on the game, and hands the writes it made to `commit` before
+    /// anyone else can change the game. Takes as long as the request: run it where
+    /// `thinking` says. The new view is not published: see [`Table::publish`].
+    pub fn request<T>(
+        &self,
+        commit: &GroupCommit,
+        request: impl FnOnce(&mut Play) -> T,
+    ) -> Done<T> {
         let mut play = lock(&self.play);
         let answer = request(&mut play);
+        let writes = play.game.recorder_mut().drain();
+        let ticket = (!writes.is_empty()).then(|| commit.submit(writes));
         let view = GameJson::of(
             &self.id,
             &play.game,
             &self.setup.settings,
             play.rematch.as_ref(),
         );
+        drop(play);
+        self.touch();
+        Done {
+            answer,
+            view: Arc::new(view),
+            ticket,
+        }
+    }
+
+    /// Shows `view` to everyone: call once what it shows is kept.
+    pub fn publish(&self, view: Arc<GameJson>) {
         self.view.send_if_modified(|old| {
-            let changed = **old != view;
+            let changed = **old != *view;
             if changed {
-                *old = Arc::new(view);
+                *old = view;
             }
             changed
         });
-        self.touch();
-        answer
+    }
+
+    /// Links the rematch the store now has, and shows it.
+    pub fn set_rematch(&self, next: GameId) {
+        let mut play = lock(&self.play);
+        play.rematch = Some(next);
+        let view = GameJson::of(
+            &self.id,
+            &play.game,
+            &self.setup.settings,
+            play.rematch.as_ref(),
+        );
+        drop(play);
+        self.publish(Arc::new(view));
+    }
+
+    /// The store refused this game's write: the table may hold what the store lacks.
+    pub fn make_stale(&self) {
+        self.stale.store(true, Ordering::Release);
+    }
+
+    pub fn is_stale(&self) -> bool {
+        self.stale.load(Ordering::Acquire)
     }
 
     pub fn touch(&self) {

@@ -2,12 +2,13 @@
 //!
 //! * A 3x3 game's work runs right on the async runtime: every level answers there in
 //!   microseconds (Impossible from the shared solver's table), far less than handing
-//!   the work to another thread and back would cost. Its result is handed to the
-//!   scoreboard without waiting for the disk (see `group_commit`).
+//!   the work to another thread and back would cost. Its writes are handed to the
+//!   store's writer without waiting for the disk (see `group_commit`).
 //! * A bigger board's work, where Impossible thinks against the clock for up to
 //!   `--think-ms`, runs on a blocking thread, at most `heavy` at once. A crowd of 7x7
 //!   games then queues behind itself, never in front of a 3x3 move.
-//! * Reading the scoreboard file runs on a blocking thread too, at most `disk` at once.
+//! * Reading the store (a game read back, the scoreboard) runs on a blocking thread
+//!   too, at most `disk` at once. Writing it is the group commit's writer thread's.
 
 use std::future::Future;
 
@@ -23,7 +24,7 @@ pub struct Thinking {
 }
 
 impl Thinking {
-    /// `disk` threads at most for reading the scoreboard, `heavy` for boards above 3x3.
+    /// `disk` threads at most for reading the store, `heavy` for boards above 3x3.
     pub fn new(disk: usize, heavy: usize) -> Self {
         Thinking {
             disk: Semaphore::new(disk.max(1)),
@@ -45,7 +46,7 @@ impl Thinking {
         }
     }
 
-    /// Runs `work`, which reads the disk, on a blocking thread.
+    /// Runs `work`, which reads the store, on a blocking thread.
     pub fn on_disk<T: Send + 'static>(
         &self,
         work: impl FnOnce() -> T + Send + 'static,

@@ -1,14 +1,20 @@
 //! Secrets and names handed to browsers: seat tokens and game ids.
 //!
 //! A [`Token`] is the right to move for one seat: 128 random bits from the operating
-//! system's CSPRNG (through `rand`'s thread generator), written as 32 hex digits, and
-//! compared in constant time so that response timing tells nothing about how much of a
-//! guess was right. A [`GameId`] is as unguessable, because knowing it is enough to
+//! system's CSPRNG (through `rand`'s thread generator), written as 32 hex digits. The
+//! server keeps no token, only its [`SeatLock`]: the SHA-256 digest of the token's 32
+//! hex digits, which is what the store keeps too. A token presented is digested and
+//! compared with the lock in constant time, so that response timing tells nothing about
+//! how much of a guess was right, and whoever reads the store learns no seat.
+//! A game's id ([`new_game_id`]) is as unguessable, because knowing it is enough to
 //! watch the game.
 
 use std::fmt;
 
+use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
+
+use tictactoe_core::ports::{GameId, SeatLock};
 
 const BYTES: usize = 16;
 
@@ -31,8 +37,24 @@ impl Token {
     }
 
     /// Constant-time equality: every byte is compared whatever the first difference.
+    #[cfg(test)]
     pub fn matches(&self, other: &Token) -> bool {
         self.0.ct_eq(&other.0).into()
+    }
+
+    /// The lock this token opens: the SHA-256 digest of [`Token::to_hex`], in hex.
+    pub fn lock(&self) -> SeatLock {
+        let digest = Sha256::digest(self.to_hex().as_bytes());
+        SeatLock::parse(&encode_hex(&digest)).expect("a SHA-256 digest is 64 hex digits")
+    }
+
+    /// Whether this token opens `lock`: digests compared in constant time.
+    pub fn opens(&self, lock: &SeatLock) -> bool {
+        let mine = self.lock();
+        mine.as_str()
+            .as_bytes()
+            .ct_eq(lock.as_str().as_bytes())
+            .into()
     }
 }
 
@@ -43,24 +65,9 @@ impl fmt::Debug for Token {
     }
 }
 
-/// A game's name in URLs: 128 random bits as 32 hex digits.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct GameId(String);
-
-impl GameId {
-    pub fn random() -> Self {
-        GameId(encode_hex(&rand::random::<[u8; BYTES]>()))
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Display for GameId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+/// A new game's name in URLs and in the store: 128 random bits as 32 hex digits.
+pub fn new_game_id() -> GameId {
+    GameId::from_bits(rand::random())
 }
 
 fn encode_hex(bytes: &[u8]) -> String {
@@ -119,9 +126,31 @@ mod tests {
 
     #[test]
     fn game_ids_differ_and_carry_128_bits() {
-        let (a, b) = (GameId::random(), GameId::random());
+        let (a, b) = (new_game_id(), new_game_id());
 
         assert_ne!(a, b);
         assert_eq!(a.as_str().len(), 32);
+    }
+
+    #[test]
+    fn a_tokens_lock_is_the_sha256_of_its_hex_digits() {
+        // The digest of the 32 characters "00...01", as `sha256sum` gives it for
+        // `printf 00000000000000000000000000000001`.
+        let token = Token::parse("00000000000000000000000000000001").unwrap();
+
+        let lock = token.lock();
+
+        assert_eq!(
+            lock.as_str(),
+            "e0cca2965509df678c8064f5e0b9076016fa752f88a6c749768db83479450cc5"
+        );
+    }
+
+    #[test]
+    fn a_token_opens_its_own_lock_only() {
+        let (token, other) = (Token::random(), Token::random());
+
+        assert!(token.opens(&token.lock()));
+        assert!(!other.opens(&token.lock()));
     }
 }

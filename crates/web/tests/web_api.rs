@@ -8,7 +8,6 @@ use std::time::{Duration, Instant};
 use axum::body::Body;
 use axum::http::{Method, StatusCode};
 use serde_json::{Value, json};
-use tictactoe_core::ports::ScoreStore;
 use tictactoe_json::scoreboard_json;
 use tictactoe_web::Limits;
 use web_support::{Server, test_limits, two_people};
@@ -98,8 +97,7 @@ async fn a_won_game_shows_its_line_and_is_counted_once_in_the_shared_scoreboard(
     assert_eq!(won.json["line"], json!([1, 2, 3]));
     assert_eq!(won.json["to_move"], Value::Null);
     assert_eq!(late.status, StatusCode::CONFLICT);
-    let board = server.scoreboard().load().unwrap();
-    assert_eq!(scores.text, scoreboard_json(&board));
+    assert_eq!(scores.text, scoreboard_json(&server.scoreboard()));
     assert_eq!(
         scores.json["players"],
         json!([
@@ -320,28 +318,34 @@ async fn a_move_in_a_finished_game_is_a_conflict() {
 }
 
 #[tokio::test]
-async fn past_the_cap_a_new_game_is_told_to_come_back_later() {
+async fn past_the_cap_on_memory_a_new_game_is_made_and_the_quietest_read_back_when_asked_for() {
+    // Arrange: room for two games in memory; the first one played on.
     let server = Server::with_limits(Limits {
         max_games: 2,
         ..test_limits()
     });
-    server.create(two_people()).await;
+    let first = server.create(two_people()).await;
+    server.play(&first.id, first.x.as_deref().unwrap(), 5).await;
     server.create(two_people()).await;
 
-    let answer = server
+    // Act
+    let third = server
         .send(Method::POST, "/api/games", None, Some(two_people()))
         .await;
+    let held_then = server.games.held();
+    let again = server.play(&first.id, first.o.as_deref().unwrap(), 1).await;
 
-    assert_eq!(answer.status, StatusCode::SERVICE_UNAVAILABLE);
-    assert_eq!(answer.headers["retry-after"], "30");
-    assert_eq!(server.games.held(), 2);
+    // Assert
+    assert_eq!(third.status, StatusCode::CREATED);
+    assert!(held_then <= 2, "{held_then} games in memory");
+    assert_eq!(again.status, StatusCode::OK, "{}", again.text);
+    assert_eq!(again.json["board"], "O...X....");
 }
 
 #[tokio::test]
-async fn finished_games_are_forgotten_when_they_expire_and_their_room_reused() {
-    // Arrange: room for one game; finished games expire at once.
+async fn a_finished_game_forgotten_from_memory_is_read_back_with_its_result() {
+    // Arrange: finished games expire from memory at once.
     let server = Server::with_limits(Limits {
-        max_games: 1,
         finished: Duration::ZERO,
         ..test_limits()
     });
@@ -349,33 +353,31 @@ async fn finished_games_are_forgotten_when_they_expire_and_their_room_reused() {
     server.post(&game.id, "leave", game.x.as_deref()).await;
 
     // Act
-    let next = server
-        .send(Method::POST, "/api/games", None, Some(two_people()))
-        .await;
+    let swept = server.games.sweep(Instant::now());
+    let read_back = server.get(&format!("/api/games/{}", game.id)).await;
 
     // Assert
-    assert_eq!(next.status, StatusCode::CREATED);
-    assert_eq!(
-        server.get(&format!("/api/games/{}", game.id)).await.status,
-        StatusCode::NOT_FOUND
-    );
+    assert_eq!(swept, 1);
+    assert_eq!(read_back.status, StatusCode::OK);
+    assert_eq!(read_back.json["abandoned_by"], "X");
+    assert_eq!(read_back.json["to_move"], Value::Null);
 }
 
 #[tokio::test]
-async fn an_idle_game_is_swept_away_even_unfinished() {
+async fn an_idle_game_swept_from_memory_goes_on_where_it_was() {
     let server = Server::with_limits(Limits {
         idle: Duration::from_secs(60),
         ..test_limits()
     });
     let game = server.create(two_people()).await;
+    server.play(&game.id, game.x.as_deref().unwrap(), 5).await;
 
     let swept = server.games.sweep(Instant::now() + Duration::from_secs(61));
+    let next = server.play(&game.id, game.o.as_deref().unwrap(), 1).await;
 
     assert_eq!(swept, 1);
-    assert_eq!(
-        server.get(&format!("/api/games/{}", game.id)).await.status,
-        StatusCode::NOT_FOUND
-    );
+    assert_eq!(next.status, StatusCode::OK, "{}", next.text);
+    assert_eq!(next.json["board"], "O...X....");
 }
 
 #[tokio::test]
@@ -458,7 +460,7 @@ async fn leaving_ends_the_game_unrecorded() {
 
     assert_eq!(left.json["abandoned_by"], "O");
     assert_eq!(left.json["to_move"], Value::Null);
-    assert!(server.scoreboard().load().unwrap().is_empty());
+    assert!(server.scoreboard().is_empty());
 }
 
 #[tokio::test]
@@ -612,11 +614,11 @@ async fn the_answer_to_the_move_that_ends_a_game_comes_once_the_game_is_on_the_s
 
     // Act
     let won = server.play(&game.id, &x, 3).await;
-    let on_disk = server.scoreboard().load().unwrap();
+    let kept = server.scoreboard();
 
-    // Assert: read straight from the file, with nothing in between.
+    // Assert: read straight from the store, with nothing in between.
     assert_eq!(won.json["status"], "x_won");
-    assert_eq!(on_disk.standings().len(), 2, "Ada and Bob: {on_disk:?}");
+    assert_eq!(kept.standings().len(), 2, "Ada and Bob: {kept:?}");
 }
 
 #[tokio::test]

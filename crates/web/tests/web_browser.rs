@@ -18,8 +18,10 @@ use fantoccini::elements::Element;
 use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
+use tictactoe_core::domain::Geometry;
+use tictactoe_core::ports::{Change, GameId, GameStore, Step, Write as Kept};
 use tokio::sync::{Mutex, MutexGuard};
-use web_support::{Running, Server};
+use web_support::{Running, Server, test_limits};
 
 static ONE_AT_A_TIME: Mutex<()> = Mutex::const_new(());
 
@@ -606,5 +608,115 @@ async fn a_rematch_puts_the_player_on_the_other_side_of_a_new_game() {
     assert!(url.fragment().unwrap().starts_with("o="), "{url}");
     let marks = browser.find_all(Locator::Css(".cell.x")).await.unwrap();
     assert_eq!(marks.len(), 1, "the computer, now X, has opened");
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_whose_server_goes_away_says_so_and_shows_the_game_as_kept_once_a_server_is_back() {
+    // Arrange: Ada (X) has played 5 in a game against Bob; her page shows it.
+    let Some(driver) = Driver::start("connection_lost").await else {
+        return;
+    };
+    let server = Server::new();
+    let mut running = server.listen().await;
+    let port = running.address.port();
+    let game = create(&running, json!({ "x": "human:Ada", "o": "human:Bob" })).await;
+    let id = game["id"].as_str().unwrap().to_string();
+    let http = reqwest::Client::new();
+    let moves = |running: &Running| running.url(&format!("/api/games/{id}/moves"));
+    http.post(moves(&running))
+        .bearer_auth(game["seats"]["x"]["token"].as_str().unwrap())
+        .json(&json!({ "cell": 5 }))
+        .send()
+        .await
+        .unwrap();
+    let browser = driver.open(1000, 800).await;
+    let ada = game["seats"]["x"]["url"].as_str().unwrap();
+    browser.goto(&running.url(ada)).await.unwrap();
+    until_cell(&browser, 5, "X").await;
+
+    // Act: the server stops.
+    running.stop();
+    (&mut running.finished).await.unwrap().unwrap();
+    server.games.close();
+    let store = std::sync::Arc::clone(&server.store);
+    drop(server);
+    let lost = eventually("the page to say the connection is lost", || async {
+        let said = text(&browser, "#connection").await;
+        said.starts_with("Connection lost").then_some(said)
+    })
+    .await;
+    // Meanwhile Bob's move 1 reaches the store (through another server, say).
+    let step = Step {
+        number: 2,
+        change: Change::Move(Geometry::classic().position(0).unwrap()),
+    };
+    store
+        .write(&[Kept::Step {
+            game: GameId::parse(&id).unwrap(),
+            step,
+        }])
+        .unwrap();
+    // Act: a new server on the same port and store.
+    let server = Server::over(store, test_limits());
+    let running = server.listen_on(port).await;
+
+    // Assert: the game as kept, without a reload, and live again.
+    until_cell(&browser, 1, "O").await;
+    eventually("the connection back", || async {
+        let shown = css(&browser, "#connection")
+            .await
+            .is_displayed()
+            .await
+            .ok()?;
+        (!shown).then_some(())
+    })
+    .await;
+    assert!(lost.contains("Trying again"), "{lost}");
+    assert_eq!(status(&browser).await, "Your turn (X).");
+    http.post(moves(&running))
+        .bearer_auth(game["seats"]["x"]["token"].as_str().unwrap())
+        .json(&json!({ "cell": 9 }))
+        .send()
+        .await
+        .unwrap();
+    until_cell(&browser, 9, "X").await;
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_for_a_game_the_server_does_not_have_says_so_and_offers_no_move() {
+    // Arrange
+    let Some(driver) = Driver::start("no_such_game").await else {
+        return;
+    };
+    let server = Server::new();
+    let running = server.listen().await;
+    let browser = driver.open(1000, 800).await;
+
+    // Act: a link to a game this server never had, with a seat's token, reloaded.
+    let link = "/games/0123456789abcdef0123456789abcdef#x=00000000000000000000000000000001";
+    browser.goto(&running.url(link)).await.unwrap();
+    browser.refresh().await.unwrap();
+    let said = eventually("the page to say there is no such game", || async {
+        let now = status(&browser).await;
+        now.contains("not on this server").then_some(now)
+    })
+    .await;
+
+    // Assert: no board, no buttons to press, no error from the page's script.
+    assert!(
+        said.starts_with("This game is not on this server"),
+        "{said}"
+    );
+    assert!(
+        browser
+            .find_all(Locator::Css("[data-cell]"))
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(!css(&browser, "#hint").await.is_displayed().await.unwrap());
+    assert_eq!(text(&browser, "#message").await, "");
     browser.close().await.unwrap();
 }

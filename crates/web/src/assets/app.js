@@ -2,7 +2,10 @@
 // "/games/ID". Seats are held by tokens in the URL fragment ("#x=TOKEN", "#o=TOKEN", or
 // both on one device); the fragment is never sent to the server, and survives a reload.
 // Every rule is the server's: this page shows what the API answers, and sends requests.
-// Names are only ever set as text (textContent), never as HTML.
+// Names are only ever set as text (textContent), never as HTML. When the server cannot
+// be reached (or its store fails), the page says the connection is lost and tries
+// again by itself, waiting longer each time; once the server answers, it shows the game
+// as the server has it and listens again.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -77,20 +80,34 @@ async function createGame(form) {
 
 // ---- The API ------------------------------------------------------------------------
 
+/// The answer's JSON, or an Error with `status` (0: no answer at all) and `lost`
+/// (the server, or its store, cannot be used now: worth trying again later).
 async function api(method, path, token, body) {
   const headers = {};
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  const response = await fetch(path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw failure("the server cannot be reached", 0);
+  }
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) {
-    throw new Error(answer.error || `the server answered ${response.status}`);
+    throw failure(answer.error || `the server answered ${response.status}`, response.status);
   }
   return answer;
+}
+
+function failure(message, status) {
+  const error = new Error(message);
+  error.status = status;
+  error.lost = status === 0 || status === 502 || status === 503 || status === 504;
+  return error;
 }
 
 // ---- A game -------------------------------------------------------------------------
@@ -99,10 +116,17 @@ const view = {
   id: null,
   tokens: {}, // "x" and/or "o"
   invite: null,
-  game: null,
+  game: null, // null until the server has answered with the game
   hint: [],
   busy: false,
+  events: null, // the live stream, while open
+  lost: false, // the server cannot be reached: trying again
+  retry: null, // the timer of the next try
+  quickEnds: 0, // event streams in a row that ended soon after they opened
 };
+
+const RETRY_FIRST_MS = 500;
+const RETRY_MOST_MS = 8000;
 
 function tokenFor(mark) {
   return view.tokens[MARKS[mark]] || null;
@@ -141,31 +165,95 @@ function showGame(id) {
   $("rematch").addEventListener("click", () => act(rematch));
   $("board").addEventListener("keydown", moveFocus);
 
-  api("GET", `/api/games/${id}`)
-    .then((game) => {
-      render(game);
-      listen(id);
-    })
-    .catch((error) => {
-      $("status").textContent = `This game cannot be shown: ${error.message}`;
-      $("board").replaceChildren();
-    });
+  reconnect(RETRY_FIRST_MS, false);
 }
 
-/// Live updates: the server sends the whole game after every change.
+/// Live updates: the server sends the whole game after every change. The stream ends
+/// when the server stops, or forgets the game from memory: then the game is asked for
+/// again (at once, quietly, unless streams keep ending as soon as they open).
 function listen(id) {
+  if (view.events) view.events.close();
   const events = new EventSource(`/api/games/${id}/events`);
+  const opened = Date.now();
+  view.events = events;
   events.addEventListener("game", (event) => render(JSON.parse(event.data)));
+  events.addEventListener("error", () => {
+    if (view.events !== events) return;
+    events.close();
+    view.events = null;
+    view.quickEnds = Date.now() - opened < 5000 ? view.quickEnds + 1 : 0;
+    const wait = Math.min(100 * 2 ** view.quickEnds, RETRY_MOST_MS);
+    clearTimeout(view.retry);
+    view.retry = setTimeout(() => reconnect(RETRY_FIRST_MS, false), wait);
+  });
+}
+
+/// Fetches the game and listens to it; if the server cannot be reached, says the
+/// connection is lost and tries again after `delay`, then twice as long each time.
+async function reconnect(delay, lost) {
+  clearTimeout(view.retry);
+  try {
+    const game = await api("GET", `/api/games/${view.id}`);
+    view.lost = false;
+    $("connection").hidden = true;
+    $("play").classList.remove("offline");
+    render(game);
+    listen(view.id);
+  } catch (error) {
+    if (error.status === 404) {
+      gone();
+    } else if (error.lost || lost) {
+      connectionLost(delay, error);
+    } else {
+      $("status").textContent = `This game cannot be shown: ${error.message}`;
+    }
+  }
+}
+
+function connectionLost(delay, error) {
+  view.lost = true;
+  if (view.events) {
+    view.events.close();
+    view.events = null;
+  }
+  const seconds = Math.max(1, Math.round(delay / 1000));
+  const connection = $("connection");
+  connection.hidden = false;
+  connection.textContent = `Connection lost (${error.message}). Trying again in ${seconds} s…`;
+  $("play").classList.add("offline");
+  clearTimeout(view.retry);
+  view.retry = setTimeout(() => reconnect(Math.min(delay * 2, RETRY_MOST_MS), true), delay);
+}
+
+/// The server does not know this game (a mistyped link, or a server that lost its
+/// games): nothing to show or to play.
+function gone() {
+  view.game = null;
+  $("connection").hidden = true;
+  $("play").classList.remove("offline");
+  $("status").textContent =
+    "This game is not on this server: the link may be mistyped, or the server no longer has it.";
+  $("players").textContent = "No such game";
+  $("board").replaceChildren();
+  $("actions").hidden = true;
+  $("links").hidden = true;
 }
 
 async function act(action) {
-  if (view.busy) return;
+  if (view.busy || !view.game) return;
+  if (view.lost) {
+    $("message").textContent = "The connection is lost: wait until it is back.";
+    return;
+  }
   view.busy = true;
   $("message").textContent = "";
   try {
     await action();
   } catch (error) {
     $("message").textContent = error.message;
+    // The server or its store failed: show the game as the server has it, once it
+    // answers again.
+    if (error.lost) connectionLost(RETRY_FIRST_MS, error);
   } finally {
     view.busy = false;
   }
@@ -187,7 +275,7 @@ async function play(cell) {
 
 async function askHint() {
   const game = view.game;
-  const token = game.to_move && tokenFor(game.to_move);
+  const token = game && game.to_move && tokenFor(game.to_move);
   if (!token) throw new Error("A hint is for the player whose turn it is.");
   const hint = await api("POST", `/api/games/${view.id}/hint`, token);
   view.hint = hint.best_moves;
@@ -256,6 +344,7 @@ function render(game) {
     follow(game.rematch);
   }
   const board = $("board");
+  $("actions").hidden = false;
   if (board.children.length !== game.size * game.size) buildBoard(game.size);
   const line = new Set(game.line || []);
   const last = game.moves[game.moves.length - 1];

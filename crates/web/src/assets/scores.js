@@ -1,11 +1,14 @@
-// The scoreboard page: /api/scores as a table. Names are set as text, never as HTML.
+// The scoreboard page: /api/scores as a table, the best TOP players. Names are set as
+// text, never as HTML.
 "use strict";
+
+const TOP = 100;
 
 async function showScores() {
   const status = document.getElementById("scores-status");
   const table = document.getElementById("scores");
   try {
-    const response = await fetch("/api/scores");
+    const response = await fetch(`/api/scores?top=${TOP}`);
     const body = await response.json();
     if (!response.ok) throw new Error(body.error || response.statusText);
     const rows = table.querySelector("tbody");
@@ -16,9 +19,12 @@ async function showScores() {
       }
     });
     table.hidden = body.players.length === 0;
-    status.textContent = body.players.length === 0
+    const count = body.players.length;
+    status.textContent = count === 0
       ? "No games recorded yet."
-      : `${body.players.length} player${body.players.length === 1 ? "" : "s"}, best first.`;
+      : count === TOP
+        ? `The best ${TOP} players.`
+        : `${count} player${count === 1 ? "" : "s"}, best first.`;
   } catch (error) {
     status.textContent = `The scoreboard could not be read: ${error.message}`;
   }

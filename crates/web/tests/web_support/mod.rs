@@ -1,5 +1,5 @@
-//! What the web tests share: a server's games on a scoreboard in a temporary folder,
-//! and requests to its router made in-process.
+//! What the web tests share: a server's games over a store in memory (the core's
+//! `MemoryStore`, a real store), and requests to its router made in-process.
 #![allow(dead_code)] // each test file uses its own part
 
 use std::sync::Arc;
@@ -10,16 +10,18 @@ use axum::body::Body;
 use axum::http::{HeaderMap, Method, Request, StatusCode};
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
-use tempfile::TempDir;
-use tictactoe_json_store::JsonFileStore;
+use tictactoe_core::domain::Scoreboard;
+use tictactoe_core::ports::{GameId, GameStore, MemoryStore, StoredGame};
 use tictactoe_players::StandardComputers;
-use tictactoe_web::{Games, GroupCommit, Limits};
+use tictactoe_web::{Games, Limits};
 use tower::ServiceExt;
 
-/// A server's games, and the folder of their scoreboard (kept alive with them).
+/// A server's games, and the store they are kept in (shared, so that another server
+/// can be started on it: a restart).
 pub struct Server {
     pub games: Arc<Games>,
-    pub folder: TempDir,
+    pub store: Arc<MemoryStore>,
+    pub limits: Limits,
 }
 
 impl Server {
@@ -28,20 +30,38 @@ impl Server {
     }
 
     pub fn with_limits(limits: Limits) -> Self {
-        let folder = TempDir::new().unwrap();
-        let store = JsonFileStore::new(folder.path().join("scores.json"));
-        // A think time no 3x3 question comes near (they take microseconds), even when a
-        // loaded machine keeps a test's thread waiting: every answer is then exact. (At
-        // 50 ms, a hint once came back as an estimate while the suite ran beside two
-        // builds.)
-        let computers = StandardComputers::new(7, Duration::from_secs(5));
-        let store = Arc::new(GroupCommit::new(store));
-        let games = Games::new(store, Box::new(computers), limits);
-        Server { games, folder }
+        Server::over(Arc::new(MemoryStore::new()), limits)
     }
 
-    pub fn scoreboard(&self) -> JsonFileStore {
-        JsonFileStore::new(self.folder.path().join("scores.json"))
+    /// A server on `store`, whatever another server left there.
+    pub fn over(store: Arc<MemoryStore>, limits: Limits) -> Self {
+        let games = games_over(Arc::clone(&store) as Arc<dyn GameStore>, limits.clone());
+        Server {
+            games,
+            store,
+            limits,
+        }
+    }
+
+    /// This server stopped (its computer-vs-computer games too) and forgotten, and a
+    /// new one started on the same store.
+    pub fn restart(self) -> Server {
+        self.games.close();
+        let Server { store, limits, .. } = self;
+        Server::over(store, limits)
+    }
+
+    /// The whole scoreboard, as the store has it.
+    pub fn scoreboard(&self) -> Scoreboard {
+        self.store.scoreboard(None).unwrap()
+    }
+
+    /// Game `id` as the store has it.
+    pub fn kept(&self, id: &str) -> StoredGame {
+        self.store
+            .game(&GameId::parse(id).unwrap())
+            .unwrap()
+            .expect("the game is in the store")
     }
 
     pub fn router(&self) -> Router {
@@ -122,6 +142,16 @@ impl Server {
     }
 }
 
+/// A server's games over any store (a mock, for a store that fails).
+pub fn games_over(store: Arc<dyn GameStore>, limits: Limits) -> Arc<Games> {
+    // A think time no 3x3 question comes near (they take microseconds), even when a
+    // loaded machine keeps a test's thread waiting: every answer is then exact. (At
+    // 50 ms, a hint once came back as an estimate while the suite ran beside two
+    // builds.)
+    let computers = StandardComputers::new(7, Duration::from_secs(5));
+    Games::new(store, Box::new(computers), limits)
+}
+
 /// Small and quick: computer-vs-computer games move every 10 ms.
 pub fn test_limits() -> Limits {
     Limits {
@@ -192,7 +222,14 @@ impl Drop for Running {
 impl Server {
     /// Serves on 127.0.0.1, on a port the system picks.
     pub async fn listen(&self) -> Running {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        self.listen_on(0).await
+    }
+
+    /// Serves on 127.0.0.1:`port` (0: a port the system picks).
+    pub async fn listen_on(&self, port: u16) -> Running {
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
+            .await
+            .unwrap();
         let address = listener.local_addr().unwrap();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let games = Arc::clone(&self.games);

@@ -1,0 +1,391 @@
+//! Every game written down: what the server keeps in its store, what survives a restart
+//! (a new server on the same store), and what a store that fails does to a request.
+
+mod web_support;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use tictactoe_core::domain::{PlayerName, Record, Scoreboard, Standing};
+use tictactoe_core::ports::{
+    Change, GameId, GameStore, MemoryStore, MockGameStore, Step, StoreError, Write,
+};
+use tictactoe_web::Limits;
+use web_support::{Server, games_over, test_limits, two_people};
+
+fn path(id: &str) -> String {
+    format!("/api/games/{id}")
+}
+
+/// Polls game `id` until it is over; its last view.
+async fn until_over(server: &Server, id: &str) -> Value {
+    for _ in 0..500 {
+        let now = server.get(&path(id)).await;
+        if now.json["to_move"].is_null() {
+            return now.json;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("game {id} never ended");
+}
+
+#[tokio::test]
+async fn a_game_goes_on_after_a_restart_with_the_same_link_and_tokens() {
+    // Arrange: Ada (X) and Bob (O) played 5 and 1; then the server restarts.
+    let server = Server::new();
+    let game = server.create(two_people()).await;
+    let (x, o) = (game.x.unwrap(), game.o.unwrap());
+    server.play(&game.id, &x, 5).await;
+    server.play(&game.id, &o, 1).await;
+    let server = server.restart();
+
+    // Act
+    let seen = server.get(&path(&game.id)).await;
+    let moved = server.play(&game.id, &x, 9).await;
+    let out_of_turn = server.play(&game.id, &x, 3).await;
+
+    // Assert
+    assert_eq!(seen.status, StatusCode::OK);
+    assert_eq!(seen.json["board"], "O...X....");
+    assert_eq!(seen.json["players"]["x"]["name"], "Ada");
+    assert_eq!(moved.status, StatusCode::OK, "{}", moved.text);
+    assert_eq!(moved.json["board"], "O...X...X");
+    assert_eq!(out_of_turn.status, StatusCode::CONFLICT);
+}
+
+#[tokio::test]
+async fn a_finished_game_shows_its_result_after_a_restart() {
+    // Arrange: X wins with 1, 2, 3; the server restarts.
+    let server = Server::new();
+    let game = server.create(two_people()).await;
+    let (x, o) = (game.x.unwrap(), game.o.unwrap());
+    for (token, cell) in [(&x, 1), (&o, 4), (&x, 2), (&o, 5), (&x, 3)] {
+        server.play(&game.id, token, cell).await;
+    }
+    let server = server.restart();
+
+    // Act
+    let seen = server.get(&path(&game.id)).await;
+    let late = server.play(&game.id, &o, 9).await;
+
+    // Assert
+    assert_eq!(seen.json["status"], "x_won");
+    assert_eq!(seen.json["line"], json!([1, 2, 3]));
+    assert_eq!(seen.json["to_move"], Value::Null);
+    assert_eq!(late.status, StatusCode::CONFLICT);
+    assert_eq!(server.scoreboard().standings().len(), 2, "counted once");
+}
+
+#[tokio::test]
+async fn a_rematch_link_survives_a_restart_and_the_rematch_is_played_with_the_same_token() {
+    // Arrange: Ada (X) resigns against Medium and asks for a rematch; a restart.
+    let server = Server::new();
+    let game = server
+        .create(json!({ "x": "human:Ada", "o": "medium" }))
+        .await;
+    let ada = game.x.unwrap();
+    server.post(&game.id, "leave", Some(&ada)).await;
+    let rematch = server.post(&game.id, "rematch", Some(&ada)).await;
+    let next = rematch.json["id"].as_str().unwrap().to_string();
+    let server = server.restart();
+
+    // Act
+    let old = server.get(&path(&game.id)).await;
+    let again = server.post(&game.id, "rematch", Some(&ada)).await;
+    let board = server.get(&path(&next)).await.json["board"].clone();
+    let empty = board.as_str().unwrap().find('.').unwrap() as u64 + 1;
+    let played = server.play(&next, &ada, empty).await;
+
+    // Assert
+    assert_eq!(old.json["rematch"], next.as_str());
+    assert_eq!(again.status, StatusCode::OK);
+    assert_eq!(again.json["id"], next.as_str());
+    assert_eq!(again.json["seats"]["o"]["token"], ada.as_str());
+    assert_eq!(played.status, StatusCode::OK, "{}", played.text);
+}
+
+#[tokio::test]
+async fn the_store_keeps_each_seats_lock_never_its_token() {
+    // Arrange
+    let server = Server::new();
+
+    // Act
+    let game = server.create(two_people()).await;
+
+    // Assert: each lock is the SHA-256 of the token's hex digits, not the token.
+    let kept = server.kept(&game.id);
+    for (lock, token) in kept.game.locks.iter().zip([&game.x, &game.o]) {
+        let (lock, token) = (lock.as_ref().unwrap().as_str(), token.as_deref().unwrap());
+        let digest: String = Sha256::digest(token.as_bytes())
+            .iter()
+            .map(|byte| format!("{byte:02x}"))
+            .collect();
+        assert_ne!(lock, token);
+        assert!(!lock.contains(token));
+        assert_eq!(lock, digest);
+    }
+}
+
+#[tokio::test]
+async fn a_new_game_and_each_move_are_in_the_store_when_answered() {
+    // Arrange
+    let server = Server::new();
+
+    // Act
+    let game = server
+        .create(json!({ "x": "human:Ada", "o": "easy", "first": "o" }))
+        .await;
+    let begun = server.kept(&game.id);
+    server.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+    let after_the_move = server.kept(&game.id);
+
+    // Assert: begun with the computer's opening; then Ada's move and the reply.
+    assert_eq!(begun.steps.len(), 1);
+    assert_eq!(after_the_move.steps.len(), 3);
+    assert_eq!(after_the_move.game.follows, None);
+}
+
+/// A store in memory whose writes fail while `failing` is set: a mock, since a failing
+/// store is an interaction; everything else is the real store's.
+fn failing_store(store: &Arc<MemoryStore>, failing: &Arc<AtomicBool>) -> MockGameStore {
+    let mut mock = MockGameStore::new();
+    let (inner, failing) = (Arc::clone(store), Arc::clone(failing));
+    mock.expect_write().returning(move |writes| {
+        if failing.load(Ordering::SeqCst) {
+            Err(StoreError::Locked {
+                database: "games.db".into(),
+            })
+        } else {
+            inner.write(writes)
+        }
+    });
+    let inner = Arc::clone(store);
+    mock.expect_game().returning(move |id| inner.game(id));
+    mock
+}
+
+#[tokio::test]
+async fn a_move_the_store_refuses_is_a_503_and_the_next_request_sees_the_game_without_it() {
+    // Arrange: X has played 5; then the store stops taking writes.
+    let store = Arc::new(MemoryStore::new());
+    let failing = Arc::new(AtomicBool::new(false));
+    let games = games_over(Arc::new(failing_store(&store, &failing)), test_limits());
+    let server = Server {
+        games,
+        store: Arc::clone(&store),
+        limits: test_limits(),
+    };
+    let game = server.create(two_people()).await;
+    let (x, o) = (game.x.unwrap(), game.o.unwrap());
+    server.play(&game.id, &x, 5).await;
+    failing.store(true, Ordering::SeqCst);
+
+    // Act: O's move is refused by the store; then the store is well again.
+    let refused = server.play(&game.id, &o, 1).await;
+    failing.store(false, Ordering::SeqCst);
+    let seen = server.get(&path(&game.id)).await;
+    let again = server.play(&game.id, &o, 1).await;
+
+    // Assert
+    assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE);
+    let error = refused.json["error"].as_str().unwrap();
+    assert!(
+        error.contains("games.db is locked by another process"),
+        "{error}"
+    );
+    assert_eq!(seen.json["board"], "....X....");
+    assert_eq!(again.status, StatusCode::OK, "{}", again.text);
+    assert_eq!(again.json["board"], "O...X....");
+    assert_eq!(server.kept(&game.id).steps.len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spectator_sees_a_move_only_once_the_store_has_kept_it() {
+    // Arrange: a store whose writes wait while `held` is set.
+    let store = Arc::new(MemoryStore::new());
+    let held = Arc::new(AtomicBool::new(false));
+    let mut mock = MockGameStore::new();
+    let (inner, holding) = (Arc::clone(&store), Arc::clone(&held));
+    mock.expect_write().returning(move |writes| {
+        while holding.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        inner.write(writes)
+    });
+    let server = Server {
+        games: games_over(Arc::new(mock), test_limits()),
+        store,
+        limits: test_limits(),
+    };
+    let game = server.create(two_people()).await;
+    held.store(true, Ordering::SeqCst);
+
+    // Act: X plays 5, on a task of its own; a spectator looks while the store holds
+    // the move, and again once it has it.
+    let request = axum::http::Request::post(format!("/api/games/{}/moves", game.id))
+        .header("authorization", format!("Bearer {}", game.x.unwrap()))
+        .body(axum::body::Body::from(r#"{"cell":5}"#))
+        .unwrap();
+    let moving = tokio::spawn(tower::ServiceExt::oneshot(server.router(), request));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let meanwhile = server.get(&path(&game.id)).await;
+    let answered_meanwhile = moving.is_finished();
+    held.store(false, Ordering::SeqCst);
+    let answered = moving.await.unwrap().unwrap();
+    let after = server.get(&path(&game.id)).await;
+
+    // Assert
+    assert_eq!(meanwhile.json["board"], ".........");
+    assert!(
+        !answered_meanwhile,
+        "the move was answered before it was kept"
+    );
+    assert_eq!(answered.status(), StatusCode::OK);
+    assert_eq!(after.json["board"], "....X....");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_arriving_together_for_a_game_not_in_memory_read_it_once() {
+    // Arrange: a game kept by one server; a second server on the same store, whose
+    // reads take 50 ms and are counted.
+    let first = Server::new();
+    let game = first.create(two_people()).await;
+    let store = Arc::clone(&first.store);
+    drop(first.restart());
+    let reads = Arc::new(AtomicUsize::new(0));
+    let mut mock = MockGameStore::new();
+    let (inner, counted) = (Arc::clone(&store), Arc::clone(&reads));
+    mock.expect_game().returning(move |id| {
+        counted.fetch_add(1, Ordering::SeqCst);
+        std::thread::sleep(Duration::from_millis(50));
+        inner.game(id)
+    });
+    let inner = Arc::clone(&store);
+    mock.expect_write()
+        .returning(move |writes| inner.write(writes));
+    let server = Server {
+        games: games_over(Arc::new(mock), test_limits()),
+        store,
+        limits: test_limits(),
+    };
+
+    // Act: eight spectators at once.
+    let path = path(&game.id);
+    let answers = futures_util::future::join_all((0..8).map(|_| server.get(&path))).await;
+
+    // Assert
+    assert!(answers.iter().all(|answer| answer.status == StatusCode::OK));
+    assert_eq!(reads.load(Ordering::SeqCst), 1);
+    assert_eq!(server.games.held(), 1);
+}
+
+#[tokio::test]
+async fn a_computer_whose_turn_it_was_moves_when_its_game_is_read_back() {
+    // Arrange: Ada's move 5 kept, the server stopped before Easy's reply was.
+    let server = Server::new();
+    let game = server
+        .create(json!({ "x": "human:Ada", "o": "easy" }))
+        .await;
+    let id = GameId::parse(&game.id).unwrap();
+    let step = Step {
+        number: 1,
+        change: Change::Move(
+            tictactoe_core::domain::Geometry::classic()
+                .position(4)
+                .unwrap(),
+        ),
+    };
+    server
+        .store
+        .write(&[Write::Step { game: id, step }])
+        .unwrap();
+    let server = server.restart();
+
+    // Act
+    let seen = server.get(&path(&game.id)).await;
+
+    // Assert
+    assert_eq!(seen.json["moves"].as_array().unwrap().len(), 2);
+    assert_eq!(seen.json["to_move"], "X");
+    assert_eq!(server.kept(&game.id).steps.len(), 2);
+}
+
+#[tokio::test]
+async fn a_computer_against_a_computer_plays_on_to_the_end_after_a_restart() {
+    // Arrange: a slow show, restarted before its first move, on a quick server.
+    let slow = Server::with_limits(Limits {
+        pace: Duration::from_secs(60),
+        ..test_limits()
+    });
+    let game = slow.create(json!({ "x": "random", "o": "random" })).await;
+    let server = Server::over(Arc::clone(&slow.store), test_limits());
+    slow.games.close();
+    drop(slow);
+
+    // Act
+    let end = until_over(&server, &game.id).await;
+
+    // Assert
+    assert_ne!(end["status"], "in_progress");
+    assert!(server.kept(&game.id).ending.is_some());
+}
+
+#[tokio::test]
+async fn a_game_id_the_store_does_not_have_is_not_found() {
+    let server = Server::new();
+
+    let answer = server
+        .get("/api/games/0123456789abcdef0123456789abcdef")
+        .await;
+
+    assert_eq!(answer.status, StatusCode::NOT_FOUND);
+    assert_eq!(answer.json["error"], "there is no such game");
+}
+
+#[tokio::test]
+async fn the_scores_are_the_stores_first_rows() {
+    // Arrange: three players on the store's scoreboard.
+    let server = Server::new();
+    let rows = [("Ada", 3), ("Bob", 2), ("Cy", 1)].map(|(name, wins)| Standing {
+        name: PlayerName::new(name).unwrap(),
+        record: Record {
+            wins,
+            ..Record::default()
+        },
+    });
+    server
+        .store
+        .import("test", &Scoreboard::from_standings(rows))
+        .unwrap();
+
+    // Act
+    let top = server.get("/api/scores?top=2").await;
+
+    // Assert
+    let names: Vec<&str> = top.json["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Ada", "Bob"]);
+}
+
+#[tokio::test]
+async fn each_commit_is_counted_with_the_requests_and_writes_it_carried() {
+    // Arrange
+    let server = Server::new();
+
+    // Act: a new game (one write), a move (one write).
+    let game = server.create(two_people()).await;
+    server.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+
+    // Assert
+    let counts = server.games.commits();
+    assert_eq!((counts.requests, counts.writes), (2, 2));
+    assert!((1..=2).contains(&counts.batches));
+}
