@@ -265,10 +265,18 @@ fn serve(
         let stop = stop_signal();
         let listener = tokio::net::TcpListener::bind(address).await?;
         println!("Serving Tic Tac Toe on http://{}", listener.local_addr()?);
-        let store = Arc::new(tictactoe_web::GroupCommit::new(store));
-        let games =
-            tictactoe_web::Games::new(store, Box::new(computers), tictactoe_web::Limits::default());
-        tictactoe_web::serve(listener, games, stop).await
+        let games = tictactoe_web::Games::new(
+            Arc::new(store),
+            Box::new(computers),
+            tictactoe_web::Limits::default(),
+        );
+        let served = tictactoe_web::serve(listener, Arc::clone(&games), stop).await;
+        let counts = games.commits();
+        eprintln!(
+            "tictactoe: {} requests' writes kept in {} commits",
+            counts.requests, counts.batches
+        );
+        served
     })?;
     eprintln!("tictactoe: server stopped");
     Ok(ExitCode::SUCCESS)

@@ -108,3 +108,58 @@ fn the_binary_says_where_it_listens_and_ctrl_c_stops_it_with_status_0_scores_int
     let scoreboard = String::from_utf8_lossy(&scores.stdout);
     assert!(scoreboard.contains("\"Ada\""), "{scoreboard}");
 }
+
+#[test]
+fn a_game_in_progress_survives_a_kill_9_of_the_server_and_continues_with_the_same_links() {
+    // Arrange: a game between two people on two screens, two moves in.
+    let folder = tempfile::TempDir::new().unwrap();
+    let (mut first, address) = serve_binary(&folder);
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let game = runtime.block_on(async {
+        let game = post(
+            &format!("{address}/api/games"),
+            None,
+            &json!({ "x": "human:Ada", "o": "human:Bob" }).to_string(),
+        )
+        .await;
+        let id = game["id"].as_str().unwrap();
+        for (seat, cell) in [("x", 5), ("o", 1)] {
+            let answer = post(
+                &format!("{address}/api/games/{id}/moves"),
+                game["seats"][seat]["token"].as_str(),
+                &json!({ "cell": cell }).to_string(),
+            )
+            .await;
+            assert_eq!(answer["status"], "in_progress", "{answer}");
+        }
+        game
+    });
+
+    // Act: SIGKILL (no chance to clean up), a new server on the same database, and
+    // the next move sent with the same token to the same game.
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let (second, address) = serve_binary(&folder);
+    let id = game["id"].as_str().unwrap();
+    let (kept, next) = runtime.block_on(async {
+        let kept: serde_json::Value = reqwest::get(format!("{address}/api/games/{id}"))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let next = post(
+            &format!("{address}/api/games/{id}/moves"),
+            game["seats"]["x"]["token"].as_str(),
+            &json!({ "cell": 9 }).to_string(),
+        )
+        .await;
+        (kept, next)
+    });
+    send_signal(&second, "-INT");
+
+    // Assert: both answered moves were kept, and the game goes on.
+    assert_eq!(kept["board"], "O...X....", "{kept}");
+    assert_eq!(next["board"], "O...X...X", "{next}");
+    assert_eq!(next["status"], "in_progress");
+}
