@@ -8,10 +8,10 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, MutexGuard};
 use std::time::SystemTime;
 
-use crate::domain::{Mark, Outcome, PlayerName, Record, Scoreboard, Standing};
+use crate::domain::{Mark, PlayerName, Record, Scoreboard, Standing};
 
 use super::{
-    Cleared, Ending, GameId, GameStore, Imported, Restored, Step, StoreError, StoredGame, Write,
+    Cleared, Ending, GameId, GameStore, Imported, Restored, Rows, StoreError, StoredGame, Write,
     names_of,
 };
 
@@ -41,7 +41,9 @@ impl MemoryStore {
     fn lock(&self) -> MutexGuard<'_, State> {
         // A panic elsewhere while holding the lock leaves the state as consistent as
         // any write: each is applied to a copy and swapped in whole.
-        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
@@ -60,14 +62,12 @@ impl GameStore for MemoryStore {
         Ok(self.lock().games.get(id).cloned())
     }
 
-    fn standings(
-        &self,
-        top: Option<u64>,
-        each: &mut dyn FnMut(Standing),
-    ) -> Result<(), StoreError> {
+    fn standings(&self, top: Option<u64>, each: &mut dyn Rows) -> Result<(), StoreError> {
         let ranked = Scoreboard::from_standings(self.lock().tally.values().cloned());
         let top = top.map_or(usize::MAX, |top| usize::try_from(top).unwrap_or(usize::MAX));
-        ranked.standings().iter().take(top).cloned().for_each(each);
+        for row in ranked.standings().iter().take(top) {
+            each.row(row.clone());
+        }
         Ok(())
     }
 
@@ -188,7 +188,7 @@ impl State {
                 kept.ended = Some(SystemTime::now());
                 let names = names_of(&kept.game.settings);
                 for mark in Mark::ALL {
-                    if let Some(record) = counted(*ending, mark) {
+                    if let Some(record) = Ending::counted(*ending, mark) {
                         add(&mut self.tally, &names[mark.index()], record);
                     }
                 }
@@ -201,28 +201,6 @@ impl State {
         self.games
             .get_mut(id)
             .ok_or_else(|| StoreError::NoSuchGame(id.clone()))
-    }
-}
-
-/// What `ending` adds to the record of the player of `mark`: nothing for an abandoned
-/// game.
-pub(crate) fn counted(ending: Ending, mark: Mark) -> Option<Record> {
-    let win = Record {
-        wins: 1,
-        ..Record::default()
-    };
-    let loss = Record {
-        losses: 1,
-        ..Record::default()
-    };
-    match ending {
-        Ending::Finished(Outcome::Draw) => Some(Record {
-            ties: 1,
-            ..Record::default()
-        }),
-        Ending::Finished(Outcome::Won(winner)) => Some(if winner == mark { win } else { loss }),
-        Ending::Resigned(loser) => Some(if loser == mark { loss } else { win }),
-        Ending::Abandoned(_) => None,
     }
 }
 

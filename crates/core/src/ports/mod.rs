@@ -18,8 +18,8 @@ use crate::domain::{PlayerName, Scoreboard, Standing};
 #[cfg(any(test, feature = "mocks"))]
 pub use memory::MemoryStore;
 pub use records::{
-    Change, Ending, GameId, GameIdError, NewGame, SeatLock, SeatLockError, Step, StoredGame,
-    Write, names_of,
+    Change, Ending, GameId, GameIdError, NewGame, SeatLock, SeatLockError, Step, StoredGame, Write,
+    names_of,
 };
 
 /// Why a store could not do what it was asked. `database` names the store for people:
@@ -93,6 +93,18 @@ pub enum Imported {
     AlreadyImported,
 }
 
+/// Where a store hands the rows it streams: any `FnMut(Standing)` closure is one. (A
+/// trait rather than `dyn FnMut`, which mockall cannot mock.)
+pub trait Rows {
+    fn row(&mut self, standing: Standing);
+}
+
+impl<F: FnMut(Standing)> Rows for F {
+    fn row(&mut self, standing: Standing) {
+        self(standing)
+    }
+}
+
 /// Keeps games and the scoreboard that counts them. See the module documentation.
 ///
 /// Every write is exactly-once by construction: a write the store already has is a
@@ -109,11 +121,7 @@ pub trait GameStore: Send + Sync {
     /// The scoreboard's rows in rank order (most wins, then fewest losses, then by
     /// name), the first `top` of them or all, handed to `each` one at a time so that a
     /// long table need not be held whole.
-    fn standings(
-        &self,
-        top: Option<u64>,
-        each: &mut dyn FnMut(Standing),
-    ) -> Result<(), StoreError>;
+    fn standings(&self, top: Option<u64>, each: &mut dyn Rows) -> Result<(), StoreError>;
 
     /// The rows of these players only (names compared as the scoreboard compares them),
     /// in rank order: what is shown after a game, however long the table.
@@ -145,11 +153,7 @@ impl<S: GameStore + ?Sized> GameStore for &S {
     fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {
         (**self).game(id)
     }
-    fn standings(
-        &self,
-        top: Option<u64>,
-        each: &mut dyn FnMut(Standing),
-    ) -> Result<(), StoreError> {
+    fn standings(&self, top: Option<u64>, each: &mut dyn Rows) -> Result<(), StoreError> {
         (**self).standings(top, each)
     }
     fn standings_of(&self, names: &[PlayerName]) -> Result<Scoreboard, StoreError> {
