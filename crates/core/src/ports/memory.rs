@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, MutexGuard};
 use std::time::SystemTime;
 
-use crate::domain::{Mark, Outcome, PlayerName, Record, Scoreboard, Standing};
+use crate::domain::{Mark, PlayerName, Record, Scoreboard, Standing};
 
 use super::{
     Cleared, Ending, GameId, GameStore, Imported, Restored, Rows, StoreError, StoredGame, Write,
@@ -188,7 +188,7 @@ impl State {
                 kept.ended = Some(SystemTime::now());
                 let names = names_of(&kept.game.settings);
                 for mark in Mark::ALL {
-                    if let Some(record) = counted(*ending, mark) {
+                    if let Some(record) = Ending::counted(*ending, mark) {
                         add(&mut self.tally, &names[mark.index()], record);
                     }
                 }
@@ -201,28 +201,6 @@ impl State {
         self.games
             .get_mut(id)
             .ok_or_else(|| StoreError::NoSuchGame(id.clone()))
-    }
-}
-
-/// What `ending` adds to the record of the player of `mark`: nothing for an abandoned
-/// game.
-pub(crate) fn counted(ending: Ending, mark: Mark) -> Option<Record> {
-    let win = Record {
-        wins: 1,
-        ..Record::default()
-    };
-    let loss = Record {
-        losses: 1,
-        ..Record::default()
-    };
-    match ending {
-        Ending::Finished(Outcome::Draw) => Some(Record {
-            ties: 1,
-            ..Record::default()
-        }),
-        Ending::Finished(Outcome::Won(winner)) => Some(if winner == mark { win } else { loss }),
-        Ending::Resigned(loser) => Some(if loser == mark { loss } else { win }),
-        Ending::Abandoned(_) => None,
     }
 }
 

@@ -8,7 +8,7 @@ use std::time::SystemTime;
 
 use thiserror::Error;
 
-use crate::domain::{Mark, Outcome, PlayerName, Position};
+use crate::domain::{Mark, Outcome, PlayerName, Position, Record};
 use crate::play::{Seating, Settings};
 
 /// A game's name in a store and in URLs: 32 lowercase hex digits (128 bits).
@@ -121,6 +121,31 @@ pub enum Ending {
     Resigned(Mark),
     /// This side left before the end: kept, but not counted.
     Abandoned(Mark),
+}
+
+impl Ending {
+    /// What this ending adds to the record of the player of `mark`: a tie each for a
+    /// draw, a win and a loss for a win or a resignation, nothing for an abandoned game.
+    /// Every store counts with this one rule.
+    pub fn counted(self, mark: Mark) -> Option<Record> {
+        let win = Record {
+            wins: 1,
+            ..Record::default()
+        };
+        let loss = Record {
+            losses: 1,
+            ..Record::default()
+        };
+        match self {
+            Ending::Finished(Outcome::Draw) => Some(Record {
+                ties: 1,
+                ..Record::default()
+            }),
+            Ending::Finished(Outcome::Won(winner)) => Some(if winner == mark { win } else { loss }),
+            Ending::Resigned(loser) => Some(if loser == mark { loss } else { win }),
+            Ending::Abandoned(_) => None,
+        }
+    }
 }
 
 /// One thing to keep. A store keeps a write it already has as a no-op; a write that

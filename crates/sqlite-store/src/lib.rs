@@ -1,0 +1,341 @@
+//! Tic Tac Toe's games and scoreboard in one SQLite file: the embedded default
+//! [`GameStore`], which needs no server and nothing installed.
+//!
+//! Why [`rusqlite`]: it is synchronous, as the core's port is, so a console game
+//! calls the store directly and needs no async runtime; with its `bundled` feature it
+//! compiles SQLite into the program, so no machine needs SQLite installed. (The
+//! PostgreSQL adapter of a later issue is a separate crate behind the same port; the
+//! two share nothing but the port and its contract suite.)
+//!
+//! What it is made of:
+//!
+//! * `migrations/*.sql`: the schema, in versions, each with comments on its tables;
+//!   the `migrations` module runs them on open.
+//! * `codec`: the core's values as columns and back, checking all it reads.
+//! * `writes`: the exactly-once rules of [`Write`], the same as the core's
+//!   `MemoryStore`, inside one transaction per call.
+//! * `tallies`: the scoreboard, kept as each game ends; resets and imports.
+//! * `connection`: how each connection is set up (WAL, `synchronous`, the busy
+//!   timeout) and what each setting protects against.
+
+mod codec;
+mod connection;
+mod errors;
+mod migrations;
+mod tallies;
+mod writes;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior};
+use tictactoe_core::domain::{PlayerName, Scoreboard};
+use tictactoe_core::ports::{
+    Cleared, GameId, GameStore, Imported, Restored, Rows, StoreError, StoredGame, Write,
+};
+
+use connection::{Readers, lock};
+use errors::Database;
+
+/// How a store uses its file. `Options::default()` is right for the program; tests
+/// change the rest.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// How long a write waits for another connection (in this process or another) to
+    /// let go of the write lock before giving up with [`StoreError::Locked`].
+    pub busy_timeout: Duration,
+    /// A cap on the file's size, in pages (SQLite's `max_page_count`, 4 KiB pages):
+    /// writes past it fail as on a full disk. `None` for no cap but the disk's. It
+    /// exists so that tests can see a full disk without filling one.
+    pub max_page_count: Option<u32>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            busy_timeout: Duration::from_secs(5),
+            max_page_count: None,
+        }
+    }
+}
+
+/// A [`GameStore`] in an SQLite file. See the crate documentation.
+///
+/// Shared between threads (it is `Send + Sync`) with one connection to write and a few
+/// to read. A rusqlite [`Connection`] may move between threads but not be used by two
+/// at once, and SQLite lets one connection write at a time anyway (in any process); so
+/// the writer sits behind a [`Mutex`], and every read takes a reader connection of its
+/// own from a small pool. In WAL mode readers never wait for the writer, so a server's
+/// reads go on while a game is written, and a long read (the whole scoreboard, handed
+/// row by row to a caller) holds no lock that a write would need.
+pub struct SqliteStore {
+    database: Database,
+    path: PathBuf,
+    options: Options,
+    writer: Mutex<Connection>,
+    readers: Readers,
+}
+
+/// A rusqlite result in the port's words, for the database it is about.
+pub(crate) trait Sql<T> {
+    fn db(self, database: &Database) -> Result<T, StoreError>;
+}
+
+impl<T> Sql<T> for rusqlite::Result<T> {
+    fn db(self, database: &Database) -> Result<T, StoreError> {
+        self.map_err(|error| database.error(error))
+    }
+}
+
+impl SqliteStore {
+    /// The newest schema version this program knows (the file's `user_version`).
+    pub const SCHEMA_VERSION: i64 = migrations::KNOWN;
+
+    /// Opens the database at `path` with the default [`Options`]. See
+    /// [`SqliteStore::open_with`].
+    pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+        SqliteStore::open_with(path, Options::default())
+    }
+
+    /// Opens the database at `path`, making its folders and the file if they are
+    /// missing, and brings its schema up to date.
+    ///
+    /// A file it cannot read is never changed: a folder is [`StoreError::Folder`]; a
+    /// file that is not a database, a damaged one, or another program's database is
+    /// [`StoreError::Unreadable`]; one from a newer version of the program is
+    /// [`StoreError::Newer`]. Each is found by reading alone, before anything is written.
+    pub fn open_with(path: &Path, options: Options) -> Result<SqliteStore, StoreError> {
+        let database = Database(path.display().to_string());
+        if path.is_dir() {
+            return Err(StoreError::Folder {
+                database: database.0,
+            });
+        }
+        if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            fs::create_dir_all(folder).map_err(|e| database.io_error(e))?;
+        }
+        let mut writer = connection::open(path, &options).db(&database)?;
+        let version = migrations::version(&writer, &database)?;
+        // WAL is kept in the file: set once, when the file is new (or was made by hand).
+        let mode: String = writer
+            .pragma_query_value(None, "journal_mode", |row| row.get(0))
+            .db(&database)?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            let mode: String = writer
+                .pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))
+                .db(&database)?;
+            if !mode.eq_ignore_ascii_case("wal") {
+                return Err(StoreError::Unavailable {
+                    database: database.0,
+                    detail: format!("SQLite kept the journal mode {mode} instead of WAL"),
+                });
+            }
+        }
+        if version < migrations::KNOWN {
+            migrations::migrate(&mut writer, version, &database)?;
+        }
+        if let Some(pages) = options.max_page_count {
+            writer
+                .pragma_update(None, "max_page_count", pages)
+                .db(&database)?;
+        }
+        Ok(SqliteStore {
+            database,
+            path: path.to_owned(),
+            options,
+            writer: Mutex::new(writer),
+            readers: Readers::new(),
+        })
+    }
+
+    /// The file this store keeps.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Runs `work` in a write transaction: `BEGIN IMMEDIATE` (see `connection`), then
+    /// commit if `work` succeeds, roll back if it fails. All or none.
+    fn in_write<T>(
+        &self,
+        work: impl FnOnce(&Transaction<'_>) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let mut writer = lock(&self.writer);
+        let transaction = writer
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .db(&self.database)?;
+        let done = work(&transaction)?; // an error drops the transaction: rolled back
+        transaction.commit().db(&self.database)?;
+        Ok(done)
+    }
+
+    /// Runs `work` in a read transaction on a reader connection: every query in it sees
+    /// the database as of one moment.
+    fn in_read<T>(
+        &self,
+        work: impl FnOnce(&Transaction<'_>) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let mut reader = self
+            .readers
+            .take(&self.path, &self.options)
+            .db(&self.database)?;
+        let transaction = reader.transaction().db(&self.database)?;
+        let done = work(&transaction)?;
+        transaction.commit().db(&self.database)?;
+        Ok(done)
+    }
+
+    fn unreadable_game(&self, id: &GameId) -> impl Fn(String) -> StoreError {
+        let database = self.database.clone();
+        let id = id.clone();
+        move |detail| database.unreadable(format!("game {id}: {detail}"))
+    }
+}
+
+impl GameStore for SqliteStore {
+    fn write(&self, writes: &[Write]) -> Result<(), StoreError> {
+        if writes.is_empty() {
+            return Ok(());
+        }
+        self.in_write(|transaction| {
+            writes
+                .iter()
+                .try_for_each(|write| writes::apply(transaction, write, &self.database))
+        })
+    }
+
+    fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {
+        let database = &self.database;
+        let unreadable = self.unreadable_game(id);
+        self.in_read(|transaction| {
+            let Some(row) = writes::game_row(transaction, id, database)? else {
+                return Ok(None);
+            };
+            let game = writes::new_game(&row, database)?;
+            let geometry = row.geometry().map_err(&unreadable)?;
+            let mut steps = Vec::new();
+            let mut query = transaction
+                .prepare_cached(
+                    "SELECT number, cell, undo FROM steps WHERE game = ?1 ORDER BY number",
+                )
+                .db(database)?;
+            let mut rows = query.query([id.as_str()]).db(database)?;
+            while let Some(step) = rows.next().db(database)? {
+                let step = codec::step(
+                    geometry,
+                    step.get(0).db(database)?,
+                    step.get(1).db(database)?,
+                    step.get(2).db(database)?,
+                )
+                .map_err(&unreadable)?;
+                if step.number as usize != steps.len() + 1 {
+                    return Err(unreadable(format!(
+                        "step {} follows step {}",
+                        step.number,
+                        steps.len()
+                    )));
+                }
+                steps.push(step);
+            }
+            let rematch: Option<String> = transaction
+                .prepare_cached("SELECT id FROM games WHERE follows = ?1")
+                .db(database)?
+                .query_row([id.as_str()], |row| row.get(0))
+                .optional()
+                .db(database)?;
+            Ok(Some(StoredGame {
+                ending: row.ending().map_err(&unreadable)?,
+                started: codec::time(row.started_at).map_err(&unreadable)?,
+                ended: row
+                    .ended_at
+                    .map(codec::time)
+                    .transpose()
+                    .map_err(&unreadable)?,
+                rematch: rematch
+                    .map(|rematch| GameId::parse(&rematch))
+                    .transpose()
+                    .map_err(|e| unreadable(format!("its rematch: {e}")))?,
+                steps,
+                game,
+            }))
+        })
+    }
+
+    /// Streams rows straight from the query into `each`: however long the table,
+    /// one row is held at a time.
+    fn standings(&self, top: Option<u64>, each: &mut dyn Rows) -> Result<(), StoreError> {
+        let database = &self.database;
+        let reader = self.readers.take(&self.path, &self.options).db(database)?;
+        let mut query = reader.prepare_cached(tallies::RANKED).db(database)?;
+        // SQLite reads LIMIT -1 as no limit.
+        let limit = top.map_or(-1, |top| i64::try_from(top).unwrap_or(i64::MAX));
+        let mut rows = query.query([limit]).db(database)?;
+        while let Some(row) = rows.next().db(database)? {
+            let standing = tallies::standing(row)
+                .db(database)?
+                .map_err(|detail| database.unreadable(detail))?;
+            each.row(standing);
+        }
+        Ok(())
+    }
+
+    fn standings_of(&self, names: &[PlayerName]) -> Result<Scoreboard, StoreError> {
+        let database = &self.database;
+        self.in_read(|transaction| {
+            let epoch = tallies::current_epoch(transaction).db(database)?;
+            let mut query = transaction.prepare_cached(tallies::ONE_ROW).db(database)?;
+            let mut keys: Vec<String> = names.iter().map(PlayerName::key).collect();
+            keys.sort();
+            keys.dedup();
+            let mut rows = Vec::new();
+            for key in keys {
+                let mut found = query.query(rusqlite::params![epoch, key]).db(database)?;
+                if let Some(row) = found.next().db(database)? {
+                    rows.push(
+                        tallies::standing(row)
+                            .db(database)?
+                            .map_err(|detail| database.unreadable(detail))?,
+                    );
+                }
+            }
+            Ok(Scoreboard::from_standings(rows))
+        })
+    }
+
+    fn reset(&self) -> Result<Cleared, StoreError> {
+        self.in_write(|transaction| {
+            tallies::reset(transaction, codec::now_ms())
+                .map(|players| Cleared { players })
+                .db(&self.database)
+        })
+    }
+
+    fn restore(&self) -> Result<Restored, StoreError> {
+        self.in_write(|transaction| {
+            Ok(match tallies::restore(transaction).db(&self.database)? {
+                Some(players) => Restored::Restored { players },
+                None => Restored::NothingToRestore,
+            })
+        })
+    }
+
+    fn import(&self, source: &str, scoreboard: &Scoreboard) -> Result<Imported, StoreError> {
+        let database = &self.database;
+        let rows = scoreboard.standings();
+        self.in_write(|transaction| {
+            let players = rows.len() as u64;
+            if !tallies::mark_imported(transaction, source, codec::now_ms(), players)
+                .db(database)?
+            {
+                return Ok(Imported::AlreadyImported);
+            }
+            let epoch = tallies::current_epoch(transaction).db(database)?;
+            for row in rows {
+                tallies::keep_imported(transaction, source, row).db(database)?;
+                tallies::add(transaction, epoch, &row.name, row.record).db(database)?;
+            }
+            Ok(Imported::Added { players })
+        })
+    }
+}

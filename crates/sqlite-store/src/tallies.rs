@@ -1,0 +1,200 @@
+//! The scoreboard as tallies: one row per player and epoch, added to as games end and
+//! scoreboards are imported (see `migrations/0002_scoreboard.sql`).
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+use tictactoe_core::domain::{PlayerName, Record, Standing};
+
+use crate::codec::{count, count_column};
+
+/// `tallies.column + excluded.column`, saturating.
+macro_rules! saturating_sum {
+    ($column:literal) => {
+        concat!(
+            $column,
+            " = CASE WHEN ",
+            $column,
+            " > 9223372036854775807 - excluded.",
+            $column,
+            " THEN 9223372036854775807 ELSE ",
+            $column,
+            " + excluded.",
+            $column,
+            " END"
+        )
+    };
+}
+
+/// What happens when a row being added is already there: its counts are added.
+macro_rules! on_conflict_add {
+    () => {
+        concat!(
+            " ON CONFLICT (epoch, key) DO UPDATE SET ",
+            saturating_sum!("wins"),
+            ", ",
+            saturating_sum!("losses"),
+            ", ",
+            saturating_sum!("ties")
+        )
+    };
+}
+
+macro_rules! insert_or_add {
+    () => {
+        concat!(
+            "INSERT INTO tallies (epoch, key, name, wins, losses, ties) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            on_conflict_add!()
+        )
+    };
+}
+
+/// Adds `record` to `name`'s row of `epoch`'s scoreboard, making the row if there is
+/// none (with this spelling of the name; a row keeps the first spelling it was given).
+/// Counts saturate at the largest integer SQLite holds, as the core's counts saturate.
+pub(crate) fn add(
+    connection: &Connection,
+    epoch: i64,
+    name: &PlayerName,
+    record: Record,
+) -> rusqlite::Result<()> {
+    connection
+        .prepare_cached(insert_or_add!())?
+        .execute(params![
+            epoch,
+            name.key(),
+            name.as_str(),
+            count_column(record.wins),
+            count_column(record.losses),
+            count_column(record.ties),
+        ])?;
+    Ok(())
+}
+
+/// The epoch of the scoreboard shown now: the last reset's, or 0.
+pub(crate) const CURRENT_EPOCH: &str = "SELECT coalesce(max(epoch), 0) FROM resets";
+
+pub(crate) fn current_epoch(connection: &Connection) -> rusqlite::Result<i64> {
+    connection
+        .prepare_cached(CURRENT_EPOCH)?
+        .query_row([], |row| row.get(0))
+}
+
+/// The rows of the current scoreboard in rank order, the first `limit` (all for -1).
+/// Read straight from the rank index: no sort, and nothing held but the current row.
+pub(crate) const RANKED: &str = "SELECT name, wins, losses, ties FROM tallies \
+     WHERE epoch = (SELECT coalesce(max(epoch), 0) FROM resets) \
+     ORDER BY wins DESC, losses, key LIMIT ?1";
+
+/// One player's row of `epoch`.
+pub(crate) const ONE_ROW: &str =
+    "SELECT name, wins, losses, ties FROM tallies WHERE epoch = ?1 AND key = ?2";
+
+/// A row selected as `name, wins, losses, ties`, checked.
+pub(crate) fn standing(row: &Row<'_>) -> rusqlite::Result<Result<Standing, String>> {
+    let name: String = row.get(0)?;
+    let counts: [i64; 3] = [row.get(1)?, row.get(2)?, row.get(3)?];
+    Ok((|| {
+        let name =
+            PlayerName::stored(&name).map_err(|e| format!("the scoreboard's row {name:?}: {e}"))?;
+        let [wins, losses, ties] = counts;
+        Ok(Standing {
+            record: Record {
+                wins: count(wins)?,
+                losses: count(losses)?,
+                ties: count(ties)?,
+            },
+            name,
+        })
+    })())
+}
+
+/// How many rows `epoch`'s scoreboard has.
+pub(crate) fn players(connection: &Connection, epoch: i64) -> rusqlite::Result<u64> {
+    let rows: i64 = connection.query_row(
+        "SELECT count(*) FROM tallies WHERE epoch = ?1",
+        [epoch],
+        |row| row.get(0),
+    )?;
+    Ok(rows.unsigned_abs())
+}
+
+/// Starts epoch `current + 1`, recording the reset; returns the rows the board had.
+pub(crate) fn reset(connection: &Connection, at: i64) -> rusqlite::Result<u64> {
+    let current = current_epoch(connection)?;
+    let players = players(connection, current)?;
+    connection.execute(
+        "INSERT INTO resets (epoch, at, players) VALUES (?1, ?2, ?3)",
+        params![current + 1, at, count_column(players)],
+    )?;
+    Ok(players)
+}
+
+/// Adds the current epoch's rows into the one before and ends the current one, or
+/// `None` if there was no reset. Returns the rows the restored board has.
+pub(crate) fn restore(connection: &Connection) -> rusqlite::Result<Option<u64>> {
+    let Some(current) = connection
+        .query_row("SELECT max(epoch) FROM resets", [], |row| {
+            row.get::<_, Option<i64>>(0)
+        })
+        .optional()?
+        .flatten()
+    else {
+        return Ok(None);
+    };
+    let previous = current - 1;
+    connection.execute(
+        concat!(
+            "INSERT INTO tallies (epoch, key, name, wins, losses, ties) \
+             SELECT ?1, key, name, wins, losses, ties FROM tallies WHERE epoch = ?2",
+            on_conflict_add!()
+        ),
+        [previous, current],
+    )?;
+    connection.execute("DELETE FROM tallies WHERE epoch = ?1", [current])?;
+    connection.execute("DELETE FROM resets WHERE epoch = ?1", [current])?;
+    players(connection, previous).map(Some)
+}
+
+/// Records that `source` was imported, or `false` if it was before.
+pub(crate) fn mark_imported(
+    connection: &Connection,
+    source: &str,
+    at: i64,
+    players: u64,
+) -> rusqlite::Result<bool> {
+    let added = connection.execute(
+        "INSERT INTO imports (source, at, players) VALUES (?1, ?2, ?3) \
+         ON CONFLICT (source) DO NOTHING",
+        params![source, at, count_column(players)],
+    )?;
+    Ok(added == 1)
+}
+
+/// Keeps one imported row as it came, under its source (rows naming one player are
+/// summed, as the scoreboard sums them).
+pub(crate) fn keep_imported(
+    connection: &Connection,
+    source: &str,
+    row: &Standing,
+) -> rusqlite::Result<()> {
+    connection
+        .prepare_cached(concat!(
+            "INSERT INTO imported_rows (source, key, name, wins, losses, ties) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6) \
+             ON CONFLICT (source, key) DO UPDATE SET ",
+            saturating_sum!("wins"),
+            ", ",
+            saturating_sum!("losses"),
+            ", ",
+            saturating_sum!("ties")
+        ))?
+        .execute(params![
+            source,
+            row.name.key(),
+            row.name.as_str(),
+            count_column(row.record.wins),
+            count_column(row.record.losses),
+            count_column(row.record.ties),
+        ])?;
+    Ok(())
+}

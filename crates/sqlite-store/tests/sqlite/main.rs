@@ -1,0 +1,94 @@
+//! What only the SQLite store has to answer for: files (made, damaged, foreign, newer,
+//! locked, full, read-only), the schema's migrations, and several stores on one file as
+//! several processes would open it. What every store does is the contract suite's
+//! (crates/store-contract).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use tempfile::TempDir;
+use tictactoe_core::domain::{Geometry, Mark, Outcome, PlayerName};
+use tictactoe_core::play::{Seating, Settings};
+use tictactoe_core::players::PlayerSpec;
+use tictactoe_core::ports::{Change, Ending, GameId, GameStore, NewGame, Step, Write};
+use tictactoe_sqlite_store::{Options, SqliteStore};
+
+mod failures;
+mod files;
+mod migrations;
+mod reading;
+mod together;
+
+/// A temporary folder and the path of a database file in it (not yet made).
+fn new_file() -> (TempDir, PathBuf) {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let path = folder.path().join("games.sqlite3");
+    (folder, path)
+}
+
+fn person(name: &str) -> PlayerSpec {
+    PlayerSpec::Human(Some(PlayerName::new(name).unwrap()))
+}
+
+fn id(n: u128) -> GameId {
+    GameId::from_bits(n)
+}
+
+/// Game `n`, `x` against `o` on the classic board.
+fn new_game(n: u128, x: &str, o: &str) -> NewGame {
+    NewGame {
+        id: id(n),
+        settings: Settings::new(person(x), person(o), Mark::X, Geometry::classic()).unwrap(),
+        seating: Seating::Together,
+        locks: [None, None],
+        follows: None,
+    }
+}
+
+fn play(n: u128, number: u32, index: usize) -> Write {
+    Write::Step {
+        game: id(n),
+        step: Step {
+            number,
+            change: Change::Move(Geometry::classic().position(index).unwrap()),
+        },
+    }
+}
+
+/// Game `n` played to a win by X: begun, two moves, ended.
+fn won_game(n: u128, x: &str, o: &str) -> Vec<Write> {
+    vec![
+        Write::Begin(new_game(n, x, o)),
+        play(n, 1, 4),
+        play(n, 2, 0),
+        Write::End {
+            game: id(n),
+            ending: Ending::Finished(Outcome::Won(Mark::X)),
+        },
+    ]
+}
+
+/// A store on `path` that has kept `games` won games between Ada and Bob, closed
+/// again: the file is left whole, its log folded in.
+fn file_with_games(path: &Path, games: u128) {
+    let store = SqliteStore::open(path).unwrap();
+    for n in 1..=games {
+        store.write(&won_game(n, "Ada", "Bob")).unwrap();
+    }
+}
+
+/// A plain SQLite connection to the file, as a person with a SQL prompt has.
+fn by_hand(path: &Path) -> rusqlite::Connection {
+    rusqlite::Connection::open(path).unwrap()
+}
+
+fn bytes(path: &Path) -> Vec<u8> {
+    fs::read(path).unwrap()
+}
+
+fn quick() -> Options {
+    Options {
+        busy_timeout: std::time::Duration::from_millis(100),
+        ..Options::default()
+    }
+}

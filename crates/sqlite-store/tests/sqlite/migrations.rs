@@ -1,0 +1,156 @@
+//! The schema's versions: a new file is brought to the newest, and a file of version 1
+//! (games, no tallies) keeps its games and has them counted.
+
+use tictactoe_core::domain::Record;
+
+use super::*;
+
+const MIGRATION_1: &str = include_str!("../../migrations/0001_games_and_steps.sql");
+
+/// A file as version 1 of the schema left it, written by that migration alone and by
+/// hand: game 1 Ada beat Bob (two moves), game 2 a person with the default name drew
+/// with the computer, game 3 was abandoned, game 4 is being played (one move).
+pub(crate) fn version_1_file(path: &Path) {
+    let mut file = by_hand(path);
+    let migration = file.transaction().unwrap();
+    migration.execute_batch(MIGRATION_1).unwrap();
+    migration.pragma_update(None, "user_version", 1).unwrap();
+    migration.commit().unwrap();
+    let game = |n: u128, x: (&str, Option<&str>, Option<&str>), ending: Option<&str>| {
+        file.execute(
+            "INSERT INTO games (id, x_kind, x_name, x_level, o_kind, o_name, o_level, size, \
+             win, first, seating, started_at, ended_at, ending) \
+             VALUES (?1, ?2, ?3, ?4, 'human', 'Bob', NULL, 3, 3, 'X', 'together', 1000, ?5, ?6)",
+            rusqlite::params![id(n).as_str(), x.0, x.1, x.2, ending.map(|_| 2000), ending],
+        )
+        .unwrap();
+    };
+    game(1, ("human", Some("Ada"), None), Some("X won"));
+    game(2, ("human", None, None), Some("draw"));
+    game(3, ("computer", None, Some("easy")), Some("O abandoned"));
+    game(4, ("human", Some("Cy"), None), None);
+    file.execute_batch(&format!(
+        "INSERT INTO steps VALUES ('{one}', 1, 4, NULL), ('{one}', 2, 0, NULL), \
+         ('{four}', 1, 8, NULL);",
+        one = id(1),
+        four = id(4)
+    ))
+    .unwrap();
+}
+
+fn version(path: &Path) -> i64 {
+    by_hand(path)
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .unwrap()
+}
+
+#[test]
+fn a_file_of_version_1_is_brought_to_the_newest_version() {
+    let (_folder, path) = new_file();
+    version_1_file(&path);
+
+    drop(SqliteStore::open(&path).unwrap());
+
+    assert_eq!(version(&path), SqliteStore::SCHEMA_VERSION);
+}
+
+#[test]
+fn the_games_of_a_version_1_file_are_still_there() {
+    let (_folder, path) = new_file();
+    version_1_file(&path);
+
+    let store = SqliteStore::open(&path).unwrap();
+
+    let won = store.game(&id(1)).unwrap().expect("game 1");
+    assert_eq!(won.game, new_game(1, "Ada", "Bob"));
+    assert_eq!(won.steps.len(), 2);
+    assert_eq!(won.ending, Some(Ending::Finished(Outcome::Won(Mark::X))));
+    let played = store.game(&id(4)).unwrap().expect("game 4");
+    assert_eq!(played.ending, None);
+    assert_eq!(played.steps.len(), 1);
+    let default_named = store.game(&id(2)).unwrap().expect("game 2");
+    assert_eq!(
+        default_named.game.settings.player(Mark::X),
+        &PlayerSpec::Human(None)
+    );
+}
+
+#[test]
+fn the_games_a_version_1_file_had_finished_are_counted() {
+    let (_folder, path) = new_file();
+    version_1_file(&path);
+
+    let store = SqliteStore::open(&path).unwrap();
+
+    let rows: Vec<(String, Record)> = store
+        .scoreboard(None)
+        .unwrap()
+        .standings()
+        .iter()
+        .map(|row| (row.name.to_string(), row.record))
+        .collect();
+    let record = |wins, losses, ties| Record { wins, losses, ties };
+    assert_eq!(
+        rows,
+        [
+            ("Ada".to_owned(), record(1, 0, 0)),
+            ("Player X".to_owned(), record(0, 0, 1)),
+            ("Bob".to_owned(), record(0, 1, 1)),
+        ]
+    );
+}
+
+#[test]
+fn games_go_on_being_kept_and_counted_after_the_migration() {
+    let (_folder, path) = new_file();
+    version_1_file(&path);
+    let store = SqliteStore::open(&path).unwrap();
+
+    store
+        .write(&[
+            play(4, 2, 0),
+            Write::End {
+                game: id(4),
+                ending: Ending::Resigned(Mark::O),
+            },
+        ])
+        .unwrap();
+
+    let bob = store
+        .standings_of(&[PlayerName::new("bob").unwrap()])
+        .unwrap();
+    assert_eq!(bob.standings()[0].record.losses, 2);
+}
+
+#[test]
+fn a_file_already_migrated_is_opened_as_it_is() {
+    let (_folder, path) = new_file();
+    file_with_games(&path, 2);
+
+    let store = SqliteStore::open(&path).unwrap();
+
+    assert_eq!(version(&path), SqliteStore::SCHEMA_VERSION);
+    let ada = store
+        .standings_of(&[PlayerName::new("Ada").unwrap()])
+        .unwrap();
+    assert_eq!(ada.standings()[0].record.wins, 2, "counted once, not again");
+}
+
+#[test]
+fn several_stores_opening_one_new_file_at_once_migrate_it_once() {
+    let (_folder, path) = new_file();
+
+    let stores: Vec<SqliteStore> = std::thread::scope(|scope| {
+        let opening: Vec<_> = (0..4)
+            .map(|_| scope.spawn(|| SqliteStore::open(&path)))
+            .collect();
+        opening
+            .into_iter()
+            .map(|open| open.join().unwrap().unwrap())
+            .collect()
+    });
+
+    stores[0].write(&won_game(1, "Ada", "Bob")).unwrap();
+    assert_eq!(version(&path), SqliteStore::SCHEMA_VERSION);
+    assert_eq!(stores[3].scoreboard(None).unwrap().standings().len(), 2);
+}

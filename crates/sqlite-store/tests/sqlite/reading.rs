@@ -1,0 +1,77 @@
+//! What is read back is checked: a file edited by hand gives an error naming the game,
+//! never a panic, and nothing is written on top of it.
+
+use rstest::rstest;
+use tictactoe_core::ports::StoreError;
+
+use super::*;
+
+/// A file with game 1 (won by Ada), then `edit` done to it by hand.
+fn edited(edit: &str) -> (TempDir, PathBuf) {
+    let (folder, path) = new_file();
+    file_with_games(&path, 1);
+    by_hand(&path)
+        .execute(edit, [id(1).as_str()])
+        .expect("the edit");
+    (folder, path)
+}
+
+fn names_game_1(result: &Result<impl std::fmt::Debug, StoreError>) -> bool {
+    matches!(result, Err(StoreError::Unreadable { detail, .. }) if detail.contains(id(1).as_str()))
+}
+
+#[rstest]
+#[case::unknown_level(
+    "UPDATE games SET x_kind = 'computer', x_name = NULL, x_level = 'grandmaster' WHERE id = ?1"
+)]
+#[case::a_computer_with_a_name(
+    "UPDATE games SET x_kind = 'computer', x_level = 'easy' WHERE id = ?1"
+)]
+#[case::a_name_with_control_characters(
+    "UPDATE games SET x_name = 'Ada' || char(27) || '[2J' WHERE id = ?1"
+)]
+#[case::two_people_of_one_name("UPDATE games SET o_name = 'ADA' WHERE id = ?1")]
+#[case::no_such_board("UPDATE games SET size = 9 WHERE id = ?1")]
+#[case::a_cell_off_the_board("UPDATE steps SET cell = 9 WHERE game = ?1 AND number = 2")]
+#[case::a_gap_in_the_steps("DELETE FROM steps WHERE game = ?1 AND number = 1")]
+#[case::a_bad_seat_lock("UPDATE games SET x_lock = 'not hex' WHERE id = ?1")]
+fn a_game_edited_into_nonsense_is_unreadable_and_named(#[case] edit: &str) {
+    let (_folder, path) = edited(edit);
+    let store = SqliteStore::open(&path).unwrap();
+
+    let result = store.game(&id(1));
+
+    assert!(names_game_1(&result), "{result:?}");
+}
+
+#[test]
+fn a_write_on_top_of_a_game_edited_into_nonsense_is_refused_and_changes_nothing() {
+    let (_folder, path) = edited(
+        "UPDATE games SET ending = NULL, ended_at = NULL, x_level = 'grandmaster', \
+         x_kind = 'computer', x_name = NULL WHERE id = ?1",
+    );
+    let store = SqliteStore::open(&path).unwrap();
+    let board = store.scoreboard(None).unwrap();
+
+    let result = store.write(&[Write::End {
+        game: id(1),
+        ending: Ending::Finished(Outcome::Draw),
+    }]);
+
+    assert!(names_game_1(&result), "{result:?}");
+    assert_eq!(store.scoreboard(None).unwrap(), board);
+}
+
+#[test]
+fn a_scoreboard_row_edited_into_nonsense_is_unreadable() {
+    let (_folder, path) =
+        edited("UPDATE tallies SET name = char(7) WHERE key = 'ada' AND ?1 <> ''");
+    let store = SqliteStore::open(&path).unwrap();
+
+    let result = store.scoreboard(None);
+
+    assert!(
+        matches!(result, Err(StoreError::Unreadable { .. })),
+        "{result:?}"
+    );
+}

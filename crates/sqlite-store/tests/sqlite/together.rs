@@ -1,0 +1,124 @@
+//! Several stores on one file, as a console game and a server in two processes would
+//! have: each sees what the others kept, and writes at once are each kept once.
+
+use std::collections::HashMap;
+use std::thread;
+
+use super::*;
+
+#[test]
+fn two_stores_on_one_file_writing_at_once_keep_every_game_once() {
+    let (_folder, path) = new_file();
+    let stores = [
+        SqliteStore::open(&path).unwrap(),
+        SqliteStore::open(&path).unwrap(),
+    ];
+    let games_each = 40u128;
+
+    thread::scope(|scope| {
+        for (s, store) in stores.iter().enumerate() {
+            let other = &stores[1 - s];
+            scope.spawn(move || {
+                for g in 0..games_each {
+                    let n = s as u128 * games_each + g + 1;
+                    let writes = won_game(n, &format!("X{}", n % 7), &format!("O{}", n % 5));
+                    for write in &writes {
+                        store.write(std::slice::from_ref(write)).unwrap();
+                    }
+                    // A retry arriving through the other process: kept once.
+                    other.write(&writes).unwrap();
+                }
+            });
+        }
+    });
+
+    for n in 1..=2 * games_each {
+        for store in &stores {
+            let kept = store.game(&id(n)).unwrap().expect("every game");
+            assert_eq!(kept.steps.len(), 2, "game {n}");
+        }
+    }
+    let mut expected: HashMap<String, (u64, u64)> = HashMap::new();
+    for n in 1..=2 * games_each {
+        expected.entry(format!("x{}", n % 7)).or_default().0 += 1;
+        expected.entry(format!("o{}", n % 5)).or_default().1 += 1;
+    }
+    for store in &stores {
+        let shown: HashMap<String, (u64, u64)> = store
+            .scoreboard(None)
+            .unwrap()
+            .standings()
+            .iter()
+            .map(|row| (row.name.key(), (row.record.wins, row.record.losses)))
+            .collect();
+        assert_eq!(shown, expected);
+    }
+}
+
+#[test]
+fn a_reset_by_one_store_is_seen_by_the_other() {
+    let (_folder, path) = new_file();
+    let (console, server) = (
+        SqliteStore::open(&path).unwrap(),
+        SqliteStore::open(&path).unwrap(),
+    );
+    console.write(&won_game(1, "Ada", "Bob")).unwrap();
+
+    server.reset().unwrap();
+
+    assert!(console.scoreboard(None).unwrap().is_empty());
+}
+
+/// Where [`a_child_process_writes_games`] finds its file, and which games it plays.
+const CHILD_FILE: &str = "TICTACTOE_TEST_CHILD_FILE";
+const CHILD_GAMES: std::ops::RangeInclusive<u128> = 101..=140;
+
+/// Not a test of its own: the other process of the next test, run by it.
+#[test]
+#[ignore = "the child process of another_process_writing_at_once_is_waited_for_and_both_are_kept"]
+fn a_child_process_writes_games() {
+    let Some(path) = std::env::var_os(CHILD_FILE) else {
+        return;
+    };
+    let store = SqliteStore::open(Path::new(&path)).unwrap();
+    for n in CHILD_GAMES {
+        for write in won_game(n, "Child", "Bob") {
+            store.write(&[write]).unwrap();
+        }
+    }
+}
+
+#[test]
+fn another_process_writing_at_once_is_waited_for_and_both_are_kept() {
+    let (_folder, path) = new_file();
+    let store = SqliteStore::open(&path).unwrap();
+    let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "together::a_child_process_writes_games",
+            "--ignored",
+            "--quiet",
+        ])
+        .env(CHILD_FILE, &path)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("the test binary runs again as a child");
+
+    for n in 1..=40 {
+        for write in won_game(n, "Parent", "Bob") {
+            store.write(&[write]).unwrap();
+        }
+    }
+    let status = child.wait().unwrap();
+
+    assert!(status.success(), "the child process failed: {status}");
+    let bob = store
+        .standings_of(&[PlayerName::new("Bob").unwrap()])
+        .unwrap();
+    assert_eq!(bob.standings()[0].record.losses, 80);
+    assert!(
+        CHILD_GAMES
+            .clone()
+            .all(|n| store.game(&id(n)).unwrap().is_some())
+    );
+}

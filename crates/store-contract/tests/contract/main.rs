@@ -1,0 +1,269 @@
+//! The `GameStore` contract: what every store must do, written once and run against
+//! each store through the rstest_reuse template [`stores`]. Each test is one behaviour,
+//! as Arrange / Act / Assert, named for what it specifies.
+//!
+//! * `writes`: every write is kept exactly once; what contradicts it is refused.
+//! * `games`: a game reads back exactly as it was kept.
+//! * `scoreboard`: the scoreboard is the count of the finished games (and imports);
+//!   resets, restores, imports.
+//! * `concurrency`: threads writing at once, and retrying each other's writes.
+
+use std::collections::HashMap;
+use std::ops::Deref;
+
+use rstest::rstest;
+use rstest_reuse::{self, template};
+use tempfile::TempDir;
+use tictactoe_core::domain::{Geometry, Mark, Outcome, PlayerName, Position, Record};
+use tictactoe_core::play::{Seating, Settings};
+use tictactoe_core::players::{Level, PlayerSpec};
+use tictactoe_core::ports::{
+    Change, Ending, GameId, GameStore, MemoryStore, NewGame, Step, StoreError, Write,
+};
+use tictactoe_sqlite_store::SqliteStore;
+
+/// A store with nothing in it, and whatever it needs kept alive (a temporary folder).
+pub struct Fresh {
+    store: Box<dyn GameStore>,
+    _folder: Option<TempDir>,
+}
+
+impl Deref for Fresh {
+    type Target = dyn GameStore;
+    fn deref(&self) -> &Self::Target {
+        &*self.store
+    }
+}
+
+/// The reference: the core's store in memory.
+fn memory() -> Fresh {
+    Fresh {
+        store: Box::new(MemoryStore::new()),
+        _folder: None,
+    }
+}
+
+/// The embedded database, on a new file.
+fn sqlite() -> Fresh {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let store = SqliteStore::open(&folder.path().join("games.sqlite3")).expect("a new store");
+    Fresh {
+        store: Box::new(store),
+        _folder: Some(folder),
+    }
+}
+
+/// Every store, as one case each: a new store joins the contract with one line here.
+#[template]
+#[rstest]
+#[case::memory(memory())]
+#[case::sqlite(sqlite())]
+fn stores(#[case] store: Fresh) {}
+
+mod concurrency;
+mod games;
+mod scoreboard;
+mod writes;
+
+// Helpers that make the tests read like the behaviours they check.
+
+fn id(n: u128) -> GameId {
+    GameId::from_bits(n)
+}
+
+fn person(name: &str) -> PlayerSpec {
+    PlayerSpec::Human(Some(PlayerName::new(name).expect("a valid name")))
+}
+
+fn name(text: &str) -> PlayerName {
+    PlayerName::stored(text).expect("a valid name")
+}
+
+/// A classic game between `x` and `o`, X first, at one screen.
+fn new_game(n: u128, x: PlayerSpec, o: PlayerSpec) -> NewGame {
+    NewGame {
+        id: id(n),
+        settings: Settings::new(x, o, Mark::X, Geometry::classic()).expect("two players"),
+        seating: Seating::Together,
+        locks: [None, None],
+        follows: None,
+    }
+}
+
+/// Game `n`, Ada (X) against Bob (O).
+fn ada_bob(n: u128) -> NewGame {
+    new_game(n, person("Ada"), person("Bob"))
+}
+
+fn begin(game: &NewGame) -> Write {
+    Write::Begin(game.clone())
+}
+
+/// Cell `number` (1 to 9) of the classic board.
+fn cell(number: usize) -> Position {
+    Geometry::classic().position(number - 1).expect("a cell")
+}
+
+fn play(n: u128, number: u32, cell_number: usize) -> Write {
+    Write::Step {
+        game: id(n),
+        step: Step {
+            number,
+            change: Change::Move(cell(cell_number)),
+        },
+    }
+}
+
+fn undo(n: u128, number: u32, moves: u8) -> Write {
+    Write::Step {
+        game: id(n),
+        step: Step {
+            number,
+            change: Change::Undo { moves },
+        },
+    }
+}
+
+fn end(n: u128, ending: Ending) -> Write {
+    Write::End {
+        game: id(n),
+        ending,
+    }
+}
+
+fn won_by(mark: Mark) -> Ending {
+    Ending::Finished(Outcome::Won(mark))
+}
+
+fn draw() -> Ending {
+    Ending::Finished(Outcome::Draw)
+}
+
+fn record(wins: u64, losses: u64, ties: u64) -> Record {
+    Record { wins, losses, ties }
+}
+
+/// The whole scoreboard as (name, record) rows in rank order.
+fn rows(store: &dyn GameStore) -> Vec<(String, Record)> {
+    store
+        .scoreboard(None)
+        .expect("the scoreboard")
+        .standings()
+        .iter()
+        .map(|row| (row.name.as_str().to_owned(), row.record))
+        .collect()
+}
+
+/// One player's record, `None` if they have no row.
+fn record_of(store: &dyn GameStore, player: &str) -> Option<Record> {
+    store
+        .scoreboard(None)
+        .expect("the scoreboard")
+        .record_of(&name(player))
+}
+
+fn is_conflict(result: &Result<(), StoreError>) -> bool {
+    matches!(result, Err(StoreError::Conflict { .. }))
+}
+
+/// Random numbers from a seed: the same games on every run and every store.
+struct Seeded(u64);
+
+impl Seeded {
+    fn below(&mut self, n: usize) -> usize {
+        // xorshift64*: plenty for picking test data.
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+    }
+
+    fn pick<T: Clone>(&mut self, from: &[T]) -> T {
+        from[self.below(from.len())].clone()
+    }
+}
+
+/// A random game `n`: players from a small pool (people in several letter cases, the
+/// default name, computers), a few moves, and a random ending.
+fn random_game(random: &mut Seeded, n: u128) -> (NewGame, Vec<Write>) {
+    let pool = [
+        "Ada", "ADA", "ada", "Bob", "bob", "Cy", "Dee", "Zoë", "ZOË", "Éva", "éva",
+    ];
+    let spec = |random: &mut Seeded| match random.below(6) {
+        0 => PlayerSpec::Human(None),
+        1 => PlayerSpec::Computer(random.pick(&Level::ALL)),
+        _ => person(random.pick(&pool)),
+    };
+    let settings = loop {
+        if let Ok(settings) = Settings::new(
+            spec(random),
+            spec(random),
+            random.pick(&Mark::ALL),
+            Geometry::classic(),
+        ) {
+            break settings;
+        }
+    };
+    let game = NewGame {
+        id: id(n),
+        settings,
+        seating: Seating::Together,
+        locks: [None, None],
+        follows: None,
+    };
+    let mut writes = vec![begin(&game)];
+    let moves = random.below(6);
+    for number in 1..=moves {
+        writes.push(play(n, number as u32, number));
+    }
+    let endings = [
+        draw(),
+        won_by(Mark::X),
+        won_by(Mark::O),
+        Ending::Resigned(Mark::X),
+        Ending::Resigned(Mark::O),
+        Ending::Abandoned(Mark::X),
+        Ending::Abandoned(Mark::O),
+    ];
+    // Most games end; some are still being played.
+    if random.below(8) != 0 {
+        writes.push(end(n, random.pick(&endings)));
+    }
+    (game, writes)
+}
+
+/// What the games `1..=games` kept say the scoreboard is, by name key: a draw is a tie
+/// each, a win a win and a loss, a resignation a loss for whoever resigned and a win for
+/// the other, an abandoned game nothing.
+fn recounted(store: &dyn GameStore, games: u128) -> HashMap<String, Record> {
+    let mut tally: HashMap<String, Record> = HashMap::new();
+    for n in 1..=games {
+        let kept = store.game(&id(n)).unwrap().expect("every game was kept");
+        let Some(ending) = kept.ending else { continue };
+        for mark in Mark::ALL {
+            let counts = match ending {
+                Ending::Finished(Outcome::Draw) => record(0, 0, 1),
+                Ending::Finished(Outcome::Won(winner)) if winner == mark => record(1, 0, 0),
+                Ending::Finished(Outcome::Won(_)) => record(0, 1, 0),
+                Ending::Resigned(loser) if loser == mark => record(0, 1, 0),
+                Ending::Resigned(_) => record(1, 0, 0),
+                Ending::Abandoned(_) => continue,
+            };
+            let name = kept.game.settings.player(mark).name(mark);
+            tally.entry(name.key()).or_default().add(counts);
+        }
+    }
+    tally
+}
+
+/// The scoreboard by name key.
+fn shown(store: &dyn GameStore) -> HashMap<String, Record> {
+    let board = store.scoreboard(None).expect("the scoreboard");
+    let shown: HashMap<String, Record> = board
+        .standings()
+        .iter()
+        .map(|row| (row.name.key(), row.record))
+        .collect();
+    assert_eq!(shown.len(), board.standings().len(), "one row per player");
+    shown
+}

@@ -1,0 +1,185 @@
+//! Every write is kept exactly once: a write the store has is a no-op, and one that
+//! contradicts what it has is refused, changing nothing.
+
+use rstest_reuse::apply;
+
+use super::*;
+
+#[apply(stores)]
+fn a_retried_begin_is_kept_once(#[case] store: Fresh) {
+    store.write(&[begin(&ada_bob(1))]).unwrap();
+
+    let retried = store.write(&[begin(&ada_bob(1))]);
+
+    assert!(retried.is_ok());
+    assert_eq!(store.game(&id(1)).unwrap().unwrap().game, ada_bob(1));
+}
+
+#[apply(stores)]
+fn a_retried_step_is_kept_once(#[case] store: Fresh) {
+    store.write(&[begin(&ada_bob(1)), play(1, 1, 5)]).unwrap();
+
+    let retried = store.write(&[play(1, 1, 5)]);
+
+    assert!(retried.is_ok());
+    assert_eq!(store.game(&id(1)).unwrap().unwrap().steps.len(), 1);
+}
+
+#[apply(stores)]
+fn a_retried_end_is_kept_once_and_counted_once(#[case] store: Fresh) {
+    store
+        .write(&[begin(&ada_bob(1)), end(1, won_by(Mark::X))])
+        .unwrap();
+
+    let retried = store.write(&[end(1, won_by(Mark::X))]);
+
+    assert!(retried.is_ok());
+    assert_eq!(record_of(&*store, "Ada"), Some(record(1, 0, 0)));
+    assert_eq!(record_of(&*store, "Bob"), Some(record(0, 1, 0)));
+}
+
+#[apply(stores)]
+fn a_whole_game_sent_again_is_kept_once(#[case] store: Fresh) {
+    let game = [
+        begin(&ada_bob(1)),
+        play(1, 1, 5),
+        play(1, 2, 1),
+        end(1, draw()),
+    ];
+    store.write(&game).unwrap();
+
+    let retried = store.write(&game);
+
+    assert!(retried.is_ok());
+    assert_eq!(store.game(&id(1)).unwrap().unwrap().steps.len(), 2);
+    assert_eq!(record_of(&*store, "Ada"), Some(record(0, 0, 1)));
+}
+
+#[apply(stores)]
+fn another_change_under_a_kept_step_number_is_a_conflict_and_changes_nothing(#[case] store: Fresh) {
+    store.write(&[begin(&ada_bob(1)), play(1, 1, 5)]).unwrap();
+
+    let other_cell = store.write(&[play(1, 1, 9)]);
+    let an_undo = store.write(&[undo(1, 1, 1)]);
+
+    assert!(is_conflict(&other_cell), "{other_cell:?}");
+    assert!(is_conflict(&an_undo), "{an_undo:?}");
+    let steps = store.game(&id(1)).unwrap().unwrap().steps;
+    assert_eq!(
+        steps,
+        [Step {
+            number: 1,
+            change: Change::Move(cell(5))
+        }]
+    );
+}
+
+#[apply(stores)]
+fn a_step_after_a_gap_is_a_conflict(#[case] store: Fresh) {
+    store.write(&[begin(&ada_bob(1)), play(1, 1, 5)]).unwrap();
+
+    let result = store.write(&[play(1, 3, 1)]);
+
+    assert!(is_conflict(&result), "{result:?}");
+    assert_eq!(store.game(&id(1)).unwrap().unwrap().steps.len(), 1);
+}
+
+#[apply(stores)]
+fn a_step_numbered_zero_is_a_conflict(#[case] store: Fresh) {
+    store.write(&[begin(&ada_bob(1))]).unwrap();
+
+    let result = store.write(&[play(1, 0, 5)]);
+
+    assert!(is_conflict(&result), "{result:?}");
+}
+
+#[apply(stores)]
+fn a_step_after_the_end_is_a_conflict(#[case] store: Fresh) {
+    store
+        .write(&[begin(&ada_bob(1)), play(1, 1, 5), end(1, won_by(Mark::O))])
+        .unwrap();
+
+    let result = store.write(&[play(1, 2, 1)]);
+
+    assert!(is_conflict(&result), "{result:?}");
+    assert_eq!(store.game(&id(1)).unwrap().unwrap().steps.len(), 1);
+}
+
+#[apply(stores)]
+fn another_ending_is_a_conflict_and_the_first_stands(#[case] store: Fresh) {
+    store
+        .write(&[begin(&ada_bob(1)), end(1, won_by(Mark::X))])
+        .unwrap();
+
+    let result = store.write(&[end(1, won_by(Mark::O))]);
+
+    assert!(is_conflict(&result), "{result:?}");
+    let kept = store.game(&id(1)).unwrap().unwrap();
+    assert_eq!(kept.ending, Some(won_by(Mark::X)));
+    assert_eq!(record_of(&*store, "Ada"), Some(record(1, 0, 0)));
+}
+
+#[apply(stores)]
+fn another_game_under_a_kept_id_is_a_conflict(#[case] store: Fresh) {
+    store.write(&[begin(&ada_bob(1))]).unwrap();
+    let impostor = new_game(1, person("Cy"), person("Dee"));
+
+    let result = store.write(&[begin(&impostor)]);
+
+    assert!(is_conflict(&result), "{result:?}");
+    assert_eq!(store.game(&id(1)).unwrap().unwrap().game, ada_bob(1));
+}
+
+#[apply(stores)]
+fn a_step_for_an_unknown_game_is_no_such_game(#[case] store: Fresh) {
+    let result = store.write(&[play(7, 1, 5)]);
+
+    assert!(
+        matches!(&result, Err(StoreError::NoSuchGame(game)) if *game == id(7)),
+        "{result:?}"
+    );
+}
+
+#[apply(stores)]
+fn an_end_for_an_unknown_game_is_no_such_game(#[case] store: Fresh) {
+    let result = store.write(&[end(7, draw())]);
+
+    assert!(
+        matches!(&result, Err(StoreError::NoSuchGame(game)) if *game == id(7)),
+        "{result:?}"
+    );
+    assert!(rows(&*store).is_empty());
+}
+
+#[apply(stores)]
+fn a_rematch_of_an_unknown_game_is_no_such_game(#[case] store: Fresh) {
+    let rematch = NewGame {
+        follows: Some(id(7)),
+        ..ada_bob(2)
+    };
+
+    let result = store.write(&[begin(&rematch)]);
+
+    assert!(
+        matches!(&result, Err(StoreError::NoSuchGame(game)) if *game == id(7)),
+        "{result:?}"
+    );
+    assert_eq!(store.game(&id(2)).unwrap(), None);
+}
+
+#[apply(stores)]
+fn a_batch_with_one_bad_write_keeps_none_of_it(#[case] store: Fresh) {
+    store.write(&[begin(&ada_bob(1))]).unwrap();
+
+    let result = store.write(&[
+        begin(&ada_bob(2)),
+        play(1, 1, 5),
+        end(2, won_by(Mark::X)),
+        play(1, 3, 1), // a gap: refused, and with it the whole batch
+    ]);
+
+    assert!(is_conflict(&result), "{result:?}");
+    assert_eq!(store.game(&id(2)).unwrap(), None);
+    assert!(store.game(&id(1)).unwrap().unwrap().steps.is_empty());
+    assert!(rows(&*store).is_empty());
+}
