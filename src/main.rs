@@ -383,16 +383,16 @@ fn scores(
                 }
             })
             .map_err(Failure::Store)?;
-        match failed {
-            Some(error) => return Err(error.into()),
-            None => writer.finish()?,
-        };
+        if let Some(error) = failed {
+            return Err(error.into());
+        }
+        drop(writer.finish()?);
     } else {
         let mut table = ScoreTable::new(stdout, colour());
         store
             .standings(top, &mut |row| table.row(&row))
             .map_err(Failure::Store)?;
-        table.finish();
+        drop(table.finish());
     }
     Ok(ExitCode::SUCCESS)
 }
