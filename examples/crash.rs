@@ -97,13 +97,12 @@ struct Seen {
 enum Sent {
     Answered(Answer),
     /// The server answered with an error status (a refusal, or 503).
-    Refused(u16, String),
+    Refused(u16),
     /// No answer: the server is away.
     Away,
 }
 
-async fn send(client: &reqwest::Client, request: reqwest::RequestBuilder) -> Sent {
-    let _ = client;
+async fn send(request: reqwest::RequestBuilder) -> Sent {
     match request.timeout(Duration::from_secs(10)).send().await {
         Err(_) => Sent::Away,
         Ok(response) => {
@@ -115,7 +114,7 @@ async fn send(client: &reqwest::Client, request: reqwest::RequestBuilder) -> Sen
                     Err(_) => Sent::Away,
                 }
             } else {
-                Sent::Refused(status.as_u16(), body)
+                Sent::Refused(status.as_u16())
             }
         }
     }
@@ -141,7 +140,6 @@ async fn client_loop(
     let name = format!("human:Crash {}", player % NAMES + 1);
     'games: while !stop.load(Ordering::Relaxed) {
         let created = match send(
-            &client,
             client
                 .post(format!("{url}/api/games"))
                 .json(&json!({"x": name, "o": "impossible"})),
@@ -149,7 +147,7 @@ async fn client_loop(
         .await
         {
             Sent::Answered(answer) => answer,
-            Sent::Refused(..) | Sent::Away => {
+            Sent::Refused(_) | Sent::Away => {
                 seen.retries += 1;
                 tokio::time::sleep(Duration::from_millis(50)).await;
                 continue;
@@ -168,7 +166,6 @@ async fn client_loop(
                 break;
             };
             match send(
-                &client,
                 client
                     .post(format!("{url}/api/games/{id}/moves"))
                     .bearer_auth(&token)
@@ -183,17 +180,16 @@ async fn client_loop(
                     status = answer.status;
                     seen.games[index].1 = board.clone();
                 }
-                Sent::Refused(..) | Sent::Away => {
+                Sent::Refused(_) | Sent::Away => {
                     // Away, or refused (a 409 for a cell the lost answer's move already
                     // took, a 503 while the store recovers): read the game back once a
                     // server answers, check it, and play on from there.
                     seen.retries += 1;
                     let back = loop {
                         tokio::time::sleep(Duration::from_millis(50)).await;
-                        match send(&client, client.get(format!("{url}/api/games/{id}"))).await
-                        {
+                        match send(client.get(format!("{url}/api/games/{id}"))).await {
                             Sent::Answered(answer) => break answer,
-                            Sent::Refused(404, _) => {
+                            Sent::Refused(404) => {
                                 seen.contradictions.push(format!("{id}: forgotten (404)"));
                                 continue 'games;
                             }
@@ -326,11 +322,12 @@ async fn main() {
     let client = reqwest::Client::new();
     let mut unreadable = 0;
     for (id, board) in &total.games {
-        match send(&client, client.get(format!("{url}/api/games/{id}"))).await {
+        match send(client.get(format!("{url}/api/games/{id}"))).await {
             Sent::Answered(answer) if extends(board, &answer.board) => {}
-            Sent::Answered(answer) => total
-                .contradictions
-                .push(format!("{id}: answered {board}, read back {}", answer.board)),
+            Sent::Answered(answer) => total.contradictions.push(format!(
+                "{id}: answered {board}, read back {}",
+                answer.board
+            )),
             _ => unreadable += 1,
         }
     }

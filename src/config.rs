@@ -218,9 +218,11 @@ fn play(args: PlayArgs) -> Result<Task, ConfigError> {
 
 fn scores(args: ScoresArgs) -> Task {
     let action = match args {
-        ScoresArgs { reset: true, .. } => {
-            ScoresAction::Reset(if args.yes { Confirm::Given } else { Confirm::Ask })
-        }
+        ScoresArgs { reset: true, .. } => ScoresAction::Reset(if args.yes {
+            Confirm::Given
+        } else {
+            Confirm::Ask
+        }),
         ScoresArgs { restore: true, .. } => ScoresAction::Restore,
         ScoresArgs {
             import: Some(ref file),

@@ -27,12 +27,14 @@ use tictactoe_core::players::{ComputerFactory, Level};
 use tictactoe_core::ports::{GameStore, Imported, Restored, StoreError};
 use tictactoe_json::{ScoresJsonWriter, report_json, tally_json};
 use tictactoe_json_store::read_scoreboard;
-use tictactoe_sqlite_store::SqliteStore;
 use tictactoe_players::{MinimaxAI, StandardComputers};
+use tictactoe_sqlite_store::SqliteStore;
 use tictactoe_terminal::{Ending, Start, run_full_screen};
 
 use crate::cli::Cli;
-use crate::config::{Config, ConfigError, Confirm, Database, Location, ScoresAction, Task, UsageError};
+use crate::config::{
+    Config, ConfigError, Confirm, Database, Location, ScoresAction, Task, UsageError,
+};
 
 /// Exit status for a failure, including a `play` game whose input ended before it did.
 const FAILURE: u8 = 1;
@@ -101,12 +103,12 @@ fn fail_store(error: &StoreError) -> ExitCode {
 fn store_advice(error: &StoreError) -> Option<String> {
     let elsewhere = "or choose another database with --db PATH (or TICTACTOE_DB)";
     Some(match error {
-        StoreError::NoLocation => {
-            "Choose a database with --db PATH (or TICTACTOE_DB).".to_string()
-        }
+        StoreError::NoLocation => "Choose a database with --db PATH (or TICTACTOE_DB).".to_string(),
         StoreError::Folder { database } => format!(
             "Name a file, such as {}.",
-            std::path::Path::new(database).join("tictactoe.db").display()
+            std::path::Path::new(database)
+                .join("tictactoe.db")
+                .display()
         ),
         StoreError::Unreadable { .. } => format!(
             "Keep the file if its games matter (a copy of it may be repaired); to start \
@@ -355,7 +357,9 @@ fn scores(
         }
         ScoresAction::Restore => match store.restore().map_err(Failure::Store)? {
             Restored::Restored { players } => {
-                eprintln!("Scoreboard restored as it was before the last reset, with every game since ({players} players).")
+                eprintln!(
+                    "Scoreboard restored as it was before the last reset, with every game since ({players} players)."
+                )
             }
             Restored::NothingToRestore => eprintln!("There is no reset to take back."),
         },

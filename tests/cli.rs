@@ -316,9 +316,10 @@ fn a_folder_named_as_the_database_is_refused_and_left_alone() {
             .args(command)
             .assert()
             .code(1)
-            .stderr(predicate::str::contains("is a folder").and(predicate::str::contains(
-                "Name a file, such as",
-            )));
+            .stderr(
+                predicate::str::contains("is a folder")
+                    .and(predicate::str::contains("Name a file, such as")),
+            );
     }
 
     assert_eq!(fs::read_dir(folder.path()).unwrap().count(), 0);

@@ -264,7 +264,10 @@ fn ctrl_c_in_the_middle_of_a_game_gives_the_terminal_back_and_records_nothing() 
 
     assert_eq!(status, 130);
     assert_eq!(before, after);
-    assert!(players(&scoreboard).is_empty(), "an unfinished game counts nothing");
+    assert!(
+        players(&scoreboard).is_empty(),
+        "an unfinished game counts nothing"
+    );
 }
 
 #[test]

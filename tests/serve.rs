@@ -19,13 +19,7 @@ async fn post(url: &str, token: Option<&str>, body: &str) -> serde_json::Value {
 fn serve_binary(folder: &tempfile::TempDir) -> (Child, String) {
     let scores = folder.path().join("games.db");
     let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
-        .args([
-            "--db",
-            scores.to_str().unwrap(),
-            "serve",
-            "--port",
-            "0",
-        ])
+        .args(["--db", scores.to_str().unwrap(), "serve", "--port", "0"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

@@ -65,9 +65,15 @@ fn a_file_written_by_an_earlier_version_is_read_row_by_row() {
 #[rstest]
 #[case::not_json("{ this is not json", "it is not valid JSON (line 1, column 3)")]
 #[case::cut_short(r#"{"version": 1, "players": ["#, "it ends too soon")]
-#[case::json_of_another_shape(r#"{"version": 1, "players": 7}"#, "it is JSON, but not a scoreboard")]
+#[case::json_of_another_shape(
+    r#"{"version": 1, "players": 7}"#,
+    "it is JSON, but not a scoreboard"
+)]
 #[case::no_version(r#"{"players": []}"#, "it has no format version")]
-#[case::a_bad_name(r#"{"version": 1, "players": [{"name": " ", "wins": 1, "losses": 0, "ties": 0}]}"#, "a player name")]
+#[case::a_bad_name(
+    r#"{"version": 1, "players": [{"name": " ", "wins": 1, "losses": 0, "ties": 0}]}"#,
+    "a player name"
+)]
 fn a_file_that_cannot_be_read_is_described_and_left_as_it_is(
     #[case] contents: &str,
     #[case] detail_starts: &str,
