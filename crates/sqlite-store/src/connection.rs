@@ -10,8 +10,10 @@
 //!   Every setting of WAL mode already survives the process being killed (`kill -9`):
 //!   a commit has handed its pages to the operating system before it returns. FULL also
 //!   survives the machine losing power or the system crashing, where NORMAL could lose
-//!   the last commits. It costs about one `fsync` (about 1 ms here) per write, well
-//!   inside what a game needs.
+//!   the last commits. It costs one `fsync` per write: measured with a million games
+//!   (`examples/figures.rs`), a game's end and its players' rows took 0.45 ms (median)
+//!   with FULL against 0.10 ms with NORMAL, and up to 4 ms when other programs kept the
+//!   disk busy; well inside what a game needs.
 //! * `busy_timeout`: when another process holds the write lock, wait for it (up to the
 //!   timeout) instead of failing at once.
 //! * `foreign_keys = ON`: a step for a game that is not there is refused by SQLite too,
