@@ -13,6 +13,7 @@
 //! the store: the store's way, one durable transaction per write, is what is measured,
 //! not what builds a million games.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, params};
@@ -87,6 +88,60 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!(
         "  the whole scoreboard streamed ({streamed} rows): {:.2} s",
         started.elapsed().as_secs_f64()
+    );
+
+    // A server's load: games ending in one thread while two others read players' rows
+    // (what each request after a move shows), for three seconds.
+    let stop = AtomicBool::new(false);
+    let (mut writes, reads) = std::thread::scope(|scope| {
+        let readers: Vec<_> = (0..2u64)
+            .map(|r| {
+                let (store, stop) = (&store, &stop);
+                scope.spawn(move || {
+                    let mut count = 0u64;
+                    while !stop.load(Ordering::Relaxed) {
+                        let who = name(&player((count * 31 + r) % players));
+                        store.standings_of(&[who]).expect("a read");
+                        count += 1;
+                    }
+                    count
+                })
+            })
+            .collect();
+        let mut writes = Vec::new();
+        let until = Instant::now() + Duration::from_secs(3);
+        let mut n = 0u64;
+        while Instant::now() < until {
+            let id = GameId::from_bits(u128::from(games + 1_000 + n));
+            let (x, o) = (player(n * 3 % players), player((n * 5 + 2) % players));
+            let mut game = begun(&id, &x, &o);
+            game.push(Write::End {
+                game: id,
+                ending: Ending::Finished(Outcome::Draw),
+            });
+            let started = Instant::now();
+            for write in game {
+                store.write(&[write]).expect("a write");
+            }
+            writes.push(started.elapsed());
+            n += 1;
+        }
+        stop.store(true, Ordering::Relaxed);
+        let reads: u64 = readers
+            .into_iter()
+            .map(|r| r.join().expect("a reader"))
+            .sum();
+        (writes, reads)
+    });
+    println!(
+        "  for 3 s, one thread playing whole games (7 writes each) beside two reading: \
+         {} games, {reads} reads ({:.0} a second)",
+        writes.len(),
+        reads as f64 / 3.0
+    );
+    report(
+        "    a whole game's 7 writes, under those reads",
+        &mut writes,
     );
 
     let imported = Scoreboard::from_standings((0..players).map(|n| Standing {

@@ -70,6 +70,12 @@ impl Default for Options {
 /// own from a small pool. In WAL mode readers never wait for the writer, so a server's
 /// reads go on while a game is written, and a long read (the whole scoreboard, handed
 /// row by row to a caller) holds no lock that a write would need.
+///
+/// Measured against one connection behind one mutex for everything (the `figures`
+/// example's mixed load, 100,000 players, two reading threads beside one writing, on
+/// two busy cores; the figures vary from run to run): the pool read 86,000 to 131,000
+/// players' rows a second against 30,000 to 92,000, and a whole game's writes took a
+/// median of 3 to 7 ms against 3 to 52 ms.
 pub struct SqliteStore {
     database: Database,
     path: PathBuf,
