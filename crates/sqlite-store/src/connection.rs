@@ -31,14 +31,13 @@ use rusqlite::{Connection, OpenFlags};
 
 use crate::Options;
 
-/// A connection set up as above; `max_page_count` caps the file's size.
-pub(crate) fn open(path: &Path, options: &Options) -> rusqlite::Result<Connection> {
-    let connection = Connection::open_with_flags(
-        path,
-        OpenFlags::SQLITE_OPEN_READ_WRITE
-            | OpenFlags::SQLITE_OPEN_CREATE
-            | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )?;
+/// A connection set up as above, making the file if `create` says so.
+pub(crate) fn open(path: &Path, options: &Options, create: bool) -> rusqlite::Result<Connection> {
+    let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    if create {
+        flags |= OpenFlags::SQLITE_OPEN_CREATE;
+    }
+    let connection = Connection::open_with_flags(path, flags)?;
     connection.busy_timeout(options.busy_timeout)?;
     connection.pragma_update(None, "synchronous", "FULL")?;
     connection.pragma_update(None, "foreign_keys", true)?;
@@ -46,8 +45,10 @@ pub(crate) fn open(path: &Path, options: &Options) -> rusqlite::Result<Connectio
 }
 
 /// A connection that only reads: `query_only` makes SQLite refuse any write through it.
+/// It never makes the file: a file deleted under a running store is an error, not a new
+/// empty database.
 pub(crate) fn open_reader(path: &Path, options: &Options) -> rusqlite::Result<Connection> {
-    let connection = open(path, options)?;
+    let connection = open(path, options, false)?;
     connection.pragma_update(None, "query_only", true)?;
     Ok(connection)
 }

@@ -7,6 +7,20 @@
 //! PostgreSQL adapter of a later issue is a separate crate behind the same port; the
 //! two share nothing but the port and its contract suite.)
 //!
+//! ```
+//! use tictactoe_core::ports::GameStore;
+//! use tictactoe_sqlite_store::SqliteStore;
+//!
+//! let folder = tempfile::tempdir()?;
+//! let store = SqliteStore::open(&folder.path().join("games.sqlite3"))?;
+//! assert!(store.scoreboard(Some(20))?.is_empty());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! A file it cannot read is never written: one that is not a database, a damaged one,
+//! another program's (this program's files carry its `application_id`) or one from a
+//! newer version is refused before anything is written, and left as it was.
+//!
 //! What it is made of:
 //!
 //! * `migrations/*.sql`: the schema, in versions, each with comments on its tables;
@@ -122,7 +136,7 @@ impl SqliteStore {
         if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             fs::create_dir_all(folder).map_err(|e| database.io_error(e))?;
         }
-        let mut writer = connection::open(path, &options).db(&database)?;
+        let mut writer = connection::open(path, &options, true).db(&database)?;
         let version = migrations::version(&writer, &database)?;
         // WAL is kept in the file: set once, when the file is new (or was made by hand).
         let mode: String = writer
