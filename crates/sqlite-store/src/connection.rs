@@ -10,8 +10,10 @@
 //!   Every setting of WAL mode already survives the process being killed (`kill -9`):
 //!   a commit has handed its pages to the operating system before it returns. FULL also
 //!   survives the machine losing power or the system crashing, where NORMAL could lose
-//!   the last commits. It costs about one `fsync` (about 1 ms here) per write, well
-//!   inside what a game needs.
+//!   the last commits. It costs one `fsync` per write: measured with a million games
+//!   (`examples/figures.rs`), a game's end and its players' rows took 0.45 ms (median)
+//!   with FULL against 0.10 ms with NORMAL, and up to 4 ms when other programs kept the
+//!   disk busy; well inside what a game needs.
 //! * `busy_timeout`: when another process holds the write lock, wait for it (up to the
 //!   timeout) instead of failing at once.
 //! * `foreign_keys = ON`: a step for a game that is not there is refused by SQLite too,
@@ -29,14 +31,13 @@ use rusqlite::{Connection, OpenFlags};
 
 use crate::Options;
 
-/// A connection set up as above; `max_page_count` caps the file's size.
-pub(crate) fn open(path: &Path, options: &Options) -> rusqlite::Result<Connection> {
-    let connection = Connection::open_with_flags(
-        path,
-        OpenFlags::SQLITE_OPEN_READ_WRITE
-            | OpenFlags::SQLITE_OPEN_CREATE
-            | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )?;
+/// A connection set up as above, making the file if `create` says so.
+pub(crate) fn open(path: &Path, options: &Options, create: bool) -> rusqlite::Result<Connection> {
+    let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    if create {
+        flags |= OpenFlags::SQLITE_OPEN_CREATE;
+    }
+    let connection = Connection::open_with_flags(path, flags)?;
     connection.busy_timeout(options.busy_timeout)?;
     connection.pragma_update(None, "synchronous", "FULL")?;
     connection.pragma_update(None, "foreign_keys", true)?;
@@ -44,8 +45,10 @@ pub(crate) fn open(path: &Path, options: &Options) -> rusqlite::Result<Connectio
 }
 
 /// A connection that only reads: `query_only` makes SQLite refuse any write through it.
+/// It never makes the file: a file deleted under a running store is an error, not a new
+/// empty database.
 pub(crate) fn open_reader(path: &Path, options: &Options) -> rusqlite::Result<Connection> {
-    let connection = open(path, options)?;
+    let connection = open(path, options, false)?;
     connection.pragma_update(None, "query_only", true)?;
     Ok(connection)
 }

@@ -7,6 +7,20 @@
 //! PostgreSQL adapter of a later issue is a separate crate behind the same port; the
 //! two share nothing but the port and its contract suite.)
 //!
+//! ```
+//! use tictactoe_core::ports::GameStore;
+//! use tictactoe_sqlite_store::SqliteStore;
+//!
+//! let folder = tempfile::tempdir()?;
+//! let store = SqliteStore::open(&folder.path().join("games.sqlite3"))?;
+//! assert!(store.scoreboard(Some(20))?.is_empty());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! A file it cannot read is never written: one that is not a database, a damaged one,
+//! another program's (this program's files carry its `application_id`) or one from a
+//! newer version is refused before anything is written, and left as it was.
+//!
 //! What it is made of:
 //!
 //! * `migrations/*.sql`: the schema, in versions, each with comments on its tables;
@@ -31,7 +45,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior};
-use tictactoe_core::domain::{PlayerName, Scoreboard};
+use tictactoe_core::domain::{PlayerName, Scoreboard, Standing};
 use tictactoe_core::ports::{
     Cleared, GameId, GameStore, Imported, Restored, Rows, StoreError, StoredGame, Write,
 };
@@ -70,6 +84,12 @@ impl Default for Options {
 /// own from a small pool. In WAL mode readers never wait for the writer, so a server's
 /// reads go on while a game is written, and a long read (the whole scoreboard, handed
 /// row by row to a caller) holds no lock that a write would need.
+///
+/// Measured against one connection behind one mutex for everything (the `figures`
+/// example's mixed load, 100,000 players, two reading threads beside one writing, on
+/// two busy cores; the figures vary from run to run): the pool read 86,000 to 131,000
+/// players' rows a second against 30,000 to 92,000, and a whole game's writes took a
+/// median of 3 to 7 ms against 3 to 52 ms.
 pub struct SqliteStore {
     database: Database,
     path: PathBuf,
@@ -116,7 +136,7 @@ impl SqliteStore {
         if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             fs::create_dir_all(folder).map_err(|e| database.io_error(e))?;
         }
-        let mut writer = connection::open(path, &options).db(&database)?;
+        let mut writer = connection::open(path, &options, true).db(&database)?;
         let version = migrations::version(&writer, &database)?;
         // WAL is kept in the file: set once, when the file is new (or was made by hand).
         let mode: String = writer
@@ -331,7 +351,12 @@ impl GameStore for SqliteStore {
                 return Ok(Imported::AlreadyImported);
             }
             let epoch = tallies::current_epoch(transaction).db(database)?;
-            for row in rows {
+            // In key order, the order of both tables' primary keys: each row goes next
+            // to the one before, in pages already in memory, instead of anywhere.
+            let mut by_key: Vec<(String, &Standing)> =
+                rows.iter().map(|row| (row.name.key(), row)).collect();
+            by_key.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            for (_, row) in by_key {
                 tallies::keep_imported(transaction, source, row).db(database)?;
                 tallies::add(transaction, epoch, &row.name, row.record).db(database)?;
             }

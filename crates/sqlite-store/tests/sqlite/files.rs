@@ -150,3 +150,17 @@ fn what_is_kept_is_there_when_the_file_is_opened_again() {
     assert_eq!(ada.standings()[0].record.wins, 3);
     assert_eq!(store.game(&id(2)).unwrap().unwrap().steps.len(), 2);
 }
+
+#[test]
+fn a_path_through_a_file_is_unavailable_with_the_reason() {
+    let (_folder, path) = new_file();
+    fs::write(&path, "a file, not a folder").unwrap();
+
+    let result = SqliteStore::open(&path.join("games.sqlite3"));
+
+    assert!(
+        matches!(&result, Err(StoreError::Unavailable { detail, .. }) if !detail.is_empty()),
+        "{:?}",
+        result.err()
+    );
+}

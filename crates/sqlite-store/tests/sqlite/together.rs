@@ -122,3 +122,82 @@ fn another_process_writing_at_once_is_waited_for_and_both_are_kept() {
             .all(|n| store.game(&id(n)).unwrap().is_some())
     );
 }
+
+/// Where the child of the next test writes, printing each game once its writes are
+/// answered.
+const KILLED_FILE: &str = "TICTACTOE_TEST_KILLED_FILE";
+
+/// Not a test of its own: the process the next test kills.
+#[test]
+#[ignore = "the child process of a_write_answered_before_the_process_is_killed_is_kept"]
+fn a_child_process_writes_until_it_is_killed() {
+    use std::io::Write as _;
+    let Some(path) = std::env::var_os(KILLED_FILE) else {
+        return;
+    };
+    let store = SqliteStore::open(Path::new(&path)).unwrap();
+    let mut out = std::io::stdout().lock();
+    for n in 1.. {
+        for write in won_game(n, "Ada", "Bob") {
+            store.write(&[write]).unwrap();
+        }
+        writeln!(out, "kept {n}").unwrap();
+        out.flush().unwrap();
+    }
+}
+
+#[test]
+fn a_write_answered_before_the_process_is_killed_is_kept() {
+    use std::io::BufRead as _;
+    let (_folder, path) = new_file();
+    let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "together::a_child_process_writes_until_it_is_killed",
+            "--ignored",
+            "--nocapture",
+            "--quiet",
+        ])
+        .env(KILLED_FILE, &path)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the test binary runs again as a child");
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut answered = 0u128;
+
+    while answered < 25 {
+        let line = lines.next().expect("the child goes on").unwrap();
+        if let Some(n) = line.strip_prefix("kept ") {
+            answered = n.parse().unwrap();
+        }
+    }
+    child.kill().unwrap(); // SIGKILL: no destructor, no last checkpoint
+    child.wait().unwrap();
+    for line in lines.map_while(Result::ok) {
+        if let Some(n) = line.strip_prefix("kept ") {
+            answered = n.parse().unwrap();
+        }
+    }
+
+    let store = SqliteStore::open(&path).unwrap();
+    for n in 1..=answered {
+        let kept = store.game(&id(n)).unwrap().expect("an answered game");
+        assert_eq!(
+            (kept.steps.len(), kept.ending.is_some()),
+            (2, true),
+            "game {n}"
+        );
+    }
+    let ended = (1..)
+        .map_while(|n| store.game(&id(n)).unwrap())
+        .filter(|game| game.ending.is_some())
+        .count() as u64;
+    let ada = store
+        .standings_of(&[PlayerName::new("Ada").unwrap()])
+        .unwrap();
+    assert_eq!(
+        ada.standings()[0].record.wins,
+        ended,
+        "every ended game counted once"
+    );
+}

@@ -253,6 +253,19 @@ fn restores_take_back_resets_the_last_first(#[case] store: Fresh) {
 }
 
 #[apply(stores)]
+fn a_reset_after_a_restore_starts_an_empty_board_again(#[case] store: Fresh) {
+    finished(&*store, 1, person("Ada"), person("Bob"), draw());
+    store.reset().unwrap();
+    finished(&*store, 2, person("Cy"), person("Dee"), draw());
+    store.restore().unwrap();
+
+    let cleared = store.reset().unwrap();
+
+    assert_eq!(cleared, Cleared { players: 4 });
+    assert!(rows(&*store).is_empty());
+}
+
+#[apply(stores)]
 fn a_restore_with_no_reset_to_take_back_says_so(#[case] store: Fresh) {
     finished(&*store, 1, person("Ada"), person("Bob"), draw());
 
