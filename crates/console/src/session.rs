@@ -14,7 +14,12 @@ pub fn begin_journal<S: GameStore>(
     settings: &Settings,
 ) -> Result<Journal<S>, StoreError> {
     let new = NewGame {
-        id: GameId::from_bits(rand::random()),
+        id: GameId::new(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |since| since.as_millis() as u64),
+            rand::random(),
+        ),
         settings: settings.clone(),
         // One keyboard: undo takes back the last move, whoever made it.
         seating: Seating::Together,

@@ -14,6 +14,8 @@
 //!   (`examples/figures.rs`), a game's end and its players' rows took 0.45 ms (median)
 //!   with FULL against 0.10 ms with NORMAL, and up to 4 ms when other programs kept the
 //!   disk busy; well inside what a game needs.
+//! * `wal_autocheckpoint = 0`: the log is copied into the file by a thread of the
+//!   store's own, never inside a write (see [`Checkpointer`]).
 //! * `busy_timeout`: when another process holds the write lock, wait for it (up to the
 //!   timeout) instead of failing at once.
 //! * `foreign_keys = ON`: a step for a game that is not there is refused by SQLite too,
@@ -41,6 +43,11 @@ pub(crate) fn open(path: &Path, options: &Options, create: bool) -> rusqlite::Re
     connection.busy_timeout(options.busy_timeout)?;
     connection.pragma_update(None, "synchronous", "FULL")?;
     connection.pragma_update(None, "foreign_keys", true)?;
+    // Checkpoints run on a thread of their own: see `Checkpointer`.
+    connection.pragma_update(None, "wal_autocheckpoint", 0)?;
+    // A log started again is cut back to this size (bytes) rather than left as long
+    // as it once grew.
+    connection.pragma_update(None, "journal_size_limit", 16 * 1024 * 1024)?;
     Ok(connection)
 }
 
@@ -125,4 +132,81 @@ pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Moves the log's pages into the database file in the background, so that no write
+/// waits for it.
+///
+/// By default SQLite does this inside a commit once the log passes 1,000 pages: that
+/// one commit then copies them all and flushes the file, and every write queued behind
+/// it waits (measured under the web load: 4,100 moves/s with a p50 of 41 ms with it,
+/// 5,600 moves/s with a p50 of 15 ms without). So the store's connections turn it off
+/// (`wal_autocheckpoint = 0`) and this thread runs a `PASSIVE` checkpoint, which never
+/// blocks a writer or a reader, every [`Checkpointer::EVERY`]. A checkpoint only copies
+/// what is already committed, so stopping one part-way (the process killed) loses
+/// nothing: the log still holds those pages. When the last connection to the file
+/// closes, SQLite checkpoints what is left and removes the log.
+pub(crate) struct Checkpointer {
+    stop: std::sync::Arc<(Mutex<bool>, std::sync::Condvar)>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Checkpointer {
+    pub(crate) const EVERY: std::time::Duration = std::time::Duration::from_millis(200);
+    /// How long the log may grow (in 4 KiB pages: 16 MiB) before it is started again.
+    const RESTART_AFTER_FRAMES: i64 = 4096;
+
+    pub(crate) fn start(path: &Path, options: &Options) -> rusqlite::Result<Self> {
+        let connection = open(path, options, false)?;
+        let stop = std::sync::Arc::new((Mutex::new(false), std::sync::Condvar::new()));
+        let stopping = std::sync::Arc::clone(&stop);
+        let thread = std::thread::Builder::new()
+            .name("tictactoe-checkpoint".into())
+            .spawn(move || {
+                let (stopped, wake) = &*stopping;
+                let mut done = lock(stopped);
+                while !*done {
+                    done = wake
+                        .wait_timeout(done, Self::EVERY)
+                        .map(|(guard, _)| guard)
+                        .unwrap_or_else(|poisoned| poisoned.into_inner().0);
+                    // A busy or failed checkpoint is tried again next time; the log
+                    // keeps every page until one succeeds.
+                    let copied =
+                        connection.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |row| {
+                            Ok((row.get::<_, i64>(1)?, row.get::<_, i64>(2)?))
+                        });
+                    // A passive checkpoint copies, but the log only starts again from its
+                    // beginning once a writer finds it all copied, which never happens
+                    // while writes keep coming. So once the log is long and all of it
+                    // copied, a RESTART checkpoint (which waits for the writes in
+                    // progress, and holds new ones for as long as it takes to mark the
+                    // log as done: nothing is left to copy) makes the next write start it
+                    // again; `journal_size_limit` then cuts the file back.
+                    if let Ok((frames, done)) = copied
+                        && frames >= Self::RESTART_AFTER_FRAMES
+                        && done == frames
+                    {
+                        let _ =
+                            connection.query_row("PRAGMA wal_checkpoint(RESTART)", [], |_| Ok(()));
+                    }
+                }
+            })
+            .map_err(|error| rusqlite::Error::ToSqlConversionFailure(Box::new(error)))?;
+        Ok(Checkpointer {
+            stop,
+            thread: Some(thread),
+        })
+    }
+}
+
+impl Drop for Checkpointer {
+    fn drop(&mut self) {
+        let (stopped, wake) = &*self.stop;
+        *lock(stopped) = true;
+        wake.notify_all();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
 }

@@ -50,7 +50,7 @@ use tictactoe_core::ports::{
     Cleared, GameId, GameStore, Imported, Restored, Rows, StoreError, StoredGame, Write,
 };
 
-use connection::{Readers, lock};
+use connection::{Checkpointer, Readers, lock};
 use errors::Database;
 
 /// How a store uses its file. `Options::default()` is right for the program; tests
@@ -96,6 +96,9 @@ pub struct SqliteStore {
     options: Options,
     writer: Mutex<Connection>,
     readers: Readers,
+    /// Declared last, so dropped last: its connection is the file's last to close,
+    /// and SQLite then checkpoints what is left and removes the log.
+    _checkpointer: Checkpointer,
 }
 
 /// A rusqlite result in the port's words, for the database it is about.
@@ -161,12 +164,14 @@ impl SqliteStore {
                 .pragma_update(None, "max_page_count", pages)
                 .db(&database)?;
         }
+        let checkpointer = Checkpointer::start(path, &options).db(&database)?;
         Ok(SqliteStore {
             database,
             path: path.to_owned(),
             options,
             writer: Mutex::new(writer),
             readers: Readers::new(),
+            _checkpointer: checkpointer,
         })
     }
 

@@ -65,9 +65,16 @@ impl fmt::Debug for Token {
     }
 }
 
-/// A new game's name in URLs and in the store: 128 random bits as 32 hex digits.
+/// A new game's name in URLs and in the store: 32 hex digits, the time it began then 80
+/// random bits (see [`GameId::new`]): unguessable, and kept in order by the store.
 pub fn new_game_id() -> GameId {
-    GameId::from_bits(rand::random())
+    GameId::new(now_ms(), rand::random())
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_millis() as u64)
 }
 
 fn encode_hex(bytes: &[u8]) -> String {

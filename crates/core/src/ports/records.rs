@@ -23,9 +23,19 @@ pub struct GameId(String);
 pub struct GameIdError;
 
 impl GameId {
-    /// The id written from 128 bits, such as 128 random ones.
+    /// The id written from 128 bits.
     pub fn from_bits(bits: u128) -> Self {
         GameId(format!("{bits:032x}"))
+    }
+
+    /// A new game's id: the time it began (milliseconds since 1970, 48 bits) followed by
+    /// 80 of `random`'s bits. 2^80 is still far too many to guess, and ids made later
+    /// sort later, so a database files a new game's rows (and its steps) beside the
+    /// last game's instead of anywhere in its index: a batch of moves then touches a
+    /// few pages of the file instead of one per game.
+    pub fn new(started_ms: u64, random: u128) -> Self {
+        let time = u128::from(started_ms & ((1 << 48) - 1));
+        GameId::from_bits(time << 80 | (random & ((1 << 80) - 1)))
     }
 
     /// Reads an id as [`GameId::as_str`] writes it (upper-case hex is read as lower).
@@ -185,4 +195,43 @@ pub struct StoredGame {
 /// The names a store files a game's players under: the scoreboard's rows.
 pub fn names_of(settings: &Settings) -> [PlayerName; 2] {
     Mark::ALL.map(|mark| settings.player(mark).name(mark))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_id_starts_with_its_time_so_later_games_sort_later() {
+        let earlier = GameId::new(1_700_000_000_000, u128::MAX);
+        let later = GameId::new(1_700_000_000_001, 0);
+
+        assert!(earlier < later);
+        assert_eq!(
+            &earlier.as_str()[..12],
+            format!("{:012x}", 1_700_000_000_000u64)
+        );
+    }
+
+    #[test]
+    fn a_new_id_keeps_eighty_random_bits() {
+        let id = GameId::new(0, u128::MAX);
+
+        assert_eq!(id.as_str(), format!("000000000000{}", "f".repeat(20)));
+    }
+
+    #[rstest::rstest]
+    #[case::too_short("abc")]
+    #[case::not_hex("zz000000000000000000000000000000")]
+    #[case::too_long("000000000000000000000000000000000")]
+    fn text_that_is_not_32_hex_digits_is_no_game_id(#[case] text: &str) {
+        assert_eq!(GameId::parse(text), Err(GameIdError));
+    }
+
+    #[test]
+    fn an_id_is_read_back_as_written_whatever_the_case() {
+        let id = GameId::from_bits(0xABC);
+
+        assert_eq!(GameId::parse(&id.as_str().to_uppercase()), Ok(id));
+    }
 }
