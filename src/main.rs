@@ -166,8 +166,21 @@ fn import_file(
 }
 
 fn run(config: Config) -> Result<ExitCode, Failure> {
-    // Only the commands that keep games open the database.
-    let store = || open_store(&config.database).map_err(Failure::Store);
+    // Only the commands that keep games open the database; those that write to it
+    // first make sure they can (a read-only or locked file stops them before a game
+    // is played that could not be kept).
+    let writes = match &config.task {
+        Task::Scores { action, .. } => *action != ScoresAction::Show,
+        _ => true,
+    };
+    let store = || {
+        let store = open_store(&config.database)?;
+        if writes {
+            store.check_writable()?;
+        }
+        Ok(store)
+    };
+    let store = || store().map_err(Failure::Store);
     let renderer = console_renderer;
     let thinking = (config.seed, config.think);
     let full_screen = !config.plain

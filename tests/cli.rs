@@ -514,3 +514,124 @@ fn input_ending_at_the_menu_leaves_cleanly() {
         .success()
         .stdout(predicate::str::contains("Input ended"));
 }
+
+/// A database with one game counted, and its bytes.
+fn database_with_one_game(folder: &TempDir) -> (PathBuf, Vec<u8>) {
+    let path = scoreboard_in(folder);
+    one_game_recorded(&path);
+    let bytes = fs::read(&path).unwrap();
+    (path, bytes)
+}
+
+#[test]
+fn a_truncated_database_stops_every_command_and_is_left_as_it_was() {
+    let folder = TempDir::new().unwrap();
+    let (path, bytes) = database_with_one_game(&folder);
+    let cut = &bytes[..bytes.len() / 2];
+    fs::write(&path, cut).unwrap();
+
+    for command in [&["scores"][..], &RANDOM_GAME[..]] {
+        tictactoe(&path)
+            .args(command)
+            .assert()
+            .code(1)
+            .stdout("")
+            .stderr(predicate::str::contains("cannot be read"));
+    }
+
+    assert_eq!(fs::read(&path).unwrap(), cut);
+}
+
+#[test]
+fn a_database_from_a_newer_version_is_refused_with_what_to_do_and_left_alone() {
+    let folder = TempDir::new().unwrap();
+    let (path, _) = database_with_one_game(&folder);
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .pragma_update(None, "user_version", 99)
+        .unwrap();
+    let before = fs::read(&path).unwrap();
+
+    tictactoe(&path)
+        .args(RANDOM_GAME)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(
+            predicate::str::contains("newer version of tictactoe")
+                .and(predicate::str::contains("Use the newer tictactoe")),
+        );
+
+    assert_eq!(fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn a_database_another_program_holds_stops_a_game_before_it_starts() {
+    // Arrange: another connection holds the write lock for longer than the program
+    // waits (5 s).
+    let folder = TempDir::new().unwrap();
+    let (path, _) = database_with_one_game(&folder);
+    let holder = rusqlite::Connection::open(&path).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let before = scores_json(&path);
+
+    // Act
+    let assert = tictactoe(&path).args(RANDOM_GAME).assert();
+
+    // Assert: no game was played, and what was kept is unchanged.
+    assert.code(1).stdout("").stderr(
+        predicate::str::contains("is locked by another process")
+            .and(predicate::str::contains("try again")),
+    );
+    holder.execute_batch("ROLLBACK").unwrap();
+    assert_eq!(scores_json(&path), before);
+}
+
+#[test]
+fn a_read_only_database_shows_its_scores_but_stops_a_game_before_it_starts() {
+    let folder = TempDir::new().unwrap();
+    let (path, bytes) = database_with_one_game(&folder);
+    let before = scores_json(&path);
+    // Root may write whatever the permissions say; `chattr +i` stops root too.
+    let immutable = std::process::Command::new("chattr")
+        .arg("+i")
+        .arg(&path)
+        .status()
+        .is_ok_and(|status| status.success());
+    if !immutable {
+        let mut permissions = fs::metadata(&path).unwrap().permissions();
+        permissions.set_readonly(true);
+        fs::set_permissions(&path, permissions).unwrap();
+        if fs::OpenOptions::new().append(true).open(&path).is_ok() {
+            println!(
+                "SKIPPED: cannot make a file read-only here (neither chattr +i nor permissions)"
+            );
+            return;
+        }
+    }
+
+    let shown = tictactoe(&path)
+        .args(["scores", "--json"])
+        .output()
+        .unwrap();
+    let played = tictactoe(&path).args(RANDOM_GAME).output().unwrap();
+
+    if immutable {
+        let _ = std::process::Command::new("chattr")
+            .arg("-i")
+            .arg(&path)
+            .status();
+    }
+    assert_eq!(
+        serde_json::from_slice::<Value>(&shown.stdout).unwrap(),
+        before
+    );
+    assert_eq!(played.status.code(), Some(1));
+    assert!(played.stdout.is_empty());
+    let said = String::from_utf8_lossy(&played.stderr);
+    assert!(
+        said.contains("is read-only") && said.contains("writable"),
+        "{said}"
+    );
+    assert_eq!(fs::read(&path).unwrap(), bytes);
+}

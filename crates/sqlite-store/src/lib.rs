@@ -180,6 +180,23 @@ impl SqliteStore {
         &self.path
     }
 
+    /// Whether this program may write to the database now: the file can be written, and
+    /// no other program holds its write lock longer than the busy timeout. Takes the
+    /// write lock and lets it go, writing nothing. A game is begun only after this, so
+    /// that a read-only or locked database stops the command before a game is played
+    /// that could not be kept. (A full disk shows only at a write.)
+    pub fn check_writable(&self) -> Result<(), StoreError> {
+        let writer = lock(&self.writer);
+        if writer.is_readonly(rusqlite::MAIN_DB).db(&self.database)? {
+            return Err(StoreError::ReadOnly {
+                database: self.database.0.clone(),
+            });
+        }
+        writer
+            .execute_batch("BEGIN IMMEDIATE; ROLLBACK;")
+            .db(&self.database)
+    }
+
     /// Runs `work` in a write transaction: `BEGIN IMMEDIATE` (see `connection`), then
     /// commit if `work` succeeds, roll back if it fails. All or none.
     fn in_write<T>(
