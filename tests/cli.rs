@@ -568,7 +568,7 @@ fn a_database_from_a_newer_version_is_refused_with_what_to_do_and_left_alone() {
 #[test]
 fn a_database_another_program_holds_stops_a_game_before_it_starts() {
     // Arrange: another connection holds the write lock for longer than the program
-    // waits (5 s).
+    // waits (10 s).
     let folder = TempDir::new().unwrap();
     let (path, _) = database_with_one_game(&folder);
     let holder = rusqlite::Connection::open(&path).unwrap();

@@ -60,6 +60,14 @@ pub struct Options {
     /// How long a write waits for another connection (in this process or another) to
     /// let go of the write lock before giving up with [`StoreError::Locked`].
     pub busy_timeout: Duration,
+    /// How long a write keeps trying, in all, while other connections hold the write
+    /// lock: each try waits up to `busy_timeout`. SQLite's waiting is not first come,
+    /// first served, so with many writers at once (32 processes in a test) one can miss
+    /// its turn for longer than one timeout; trying again is safe, because a write the
+    /// store already has is a no-op. Opening the database, and
+    /// [`SqliteStore::check_writable`], try once: a stuck process is reported after
+    /// `busy_timeout`, before a game starts.
+    pub write_patience: Duration,
     /// A cap on the file's size, in pages (SQLite's `max_page_count`, 4 KiB pages):
     /// writes past it fail as on a full disk. `None` for no cap but the disk's. It
     /// exists so that tests can see a full disk without filling one.
@@ -69,7 +77,8 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            busy_timeout: Duration::from_secs(5),
+            busy_timeout: Duration::from_secs(10),
+            write_patience: Duration::from_secs(30),
             max_page_count: None,
         }
     }
@@ -240,11 +249,19 @@ impl GameStore for SqliteStore {
         if writes.is_empty() {
             return Ok(());
         }
-        self.in_write(|transaction| {
-            writes
-                .iter()
-                .try_for_each(|write| writes::apply(transaction, write, &self.database))
-        })
+        let started = std::time::Instant::now();
+        loop {
+            let kept = self.in_write(|transaction| {
+                writes
+                    .iter()
+                    .try_for_each(|write| writes::apply(transaction, write, &self.database))
+            });
+            match kept {
+                Err(StoreError::Locked { .. })
+                    if started.elapsed() < self.options.write_patience => {}
+                kept => return kept,
+            }
+        }
     }
 
     fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {

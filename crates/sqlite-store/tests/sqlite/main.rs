@@ -89,6 +89,7 @@ fn bytes(path: &Path) -> Vec<u8> {
 fn quick() -> Options {
     Options {
         busy_timeout: std::time::Duration::from_millis(100),
+        write_patience: std::time::Duration::ZERO,
         ..Options::default()
     }
 }
