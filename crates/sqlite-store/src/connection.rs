@@ -156,8 +156,13 @@ impl Checkpointer {
     /// How long the log may grow (in 4 KiB pages: 16 MiB) before it is started again.
     const RESTART_AFTER_FRAMES: i64 = 4096;
 
-    pub(crate) fn start(path: &Path, options: &Options) -> rusqlite::Result<Self> {
-        let connection = open(path, options, false)?;
+    pub(crate) fn start(
+        path: &Path,
+        options: &Options,
+        database: &crate::errors::Database,
+    ) -> Result<Self, tictactoe_core::ports::StoreError> {
+        use crate::Sql;
+        let connection = open(path, options, false).db(database)?;
         let stop = std::sync::Arc::new((Mutex::new(false), std::sync::Condvar::new()));
         let stopping = std::sync::Arc::clone(&stop);
         let thread = std::thread::Builder::new()
@@ -192,7 +197,7 @@ impl Checkpointer {
                     }
                 }
             })
-            .map_err(|error| rusqlite::Error::ToSqlConversionFailure(Box::new(error)))?;
+            .map_err(|error| database.io_error(error))?;
         Ok(Checkpointer {
             stop,
             thread: Some(thread),

@@ -173,7 +173,7 @@ impl SqliteStore {
                 .pragma_update(None, "max_page_count", pages)
                 .db(&database)?;
         }
-        let checkpointer = Checkpointer::start(path, &options).db(&database)?;
+        let checkpointer = Checkpointer::start(path, &options, &database)?;
         Ok(SqliteStore {
             database,
             path: path.to_owned(),
