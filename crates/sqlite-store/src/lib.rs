@@ -107,7 +107,7 @@ pub struct SqliteStore {
     readers: Readers,
     /// Declared last, so dropped last: its connection is the file's last to close,
     /// and SQLite then checkpoints what is left and removes the log.
-    _checkpointer: Checkpointer,
+    checkpointer: Checkpointer,
 }
 
 /// A rusqlite result in the port's words, for the database it is about.
@@ -180,7 +180,7 @@ impl SqliteStore {
             options,
             writer: Mutex::new(writer),
             readers: Readers::new(),
-            _checkpointer: checkpointer,
+            checkpointer,
         })
     }
 
@@ -218,6 +218,7 @@ impl SqliteStore {
             .db(&self.database)?;
         let done = work(&transaction)?; // an error drops the transaction: rolled back
         transaction.commit().db(&self.database)?;
+        self.checkpointer.restart_if_wanted(&writer);
         Ok(done)
     }
 
