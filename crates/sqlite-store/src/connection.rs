@@ -210,15 +210,20 @@ impl Checkpointer {
     /// RESTART checkpoint run from this thread instead held the writer off, and the
     /// writer's wait (SQLite's busy handler sleeps 10, 15, 20 ms ... between looks) was
     /// the whole tail of the web's latency (p99 70 ms against 9 ms without it, 250
-    /// clients). Run by the writer, there is nothing to wait for but readers, which
-    /// are short; a failure leaves the log as it was, to be started again later.
-    /// (`journal_size_limit` then cuts the file back.)
-    pub(crate) fn restart_if_wanted(&self, writer: &Connection) {
+    /// clients). Run by the writer, it waits for nobody: with no busy timeout, a
+    /// RESTART that finds a reader still on an older snapshot (a long `scores --json`
+    /// in another process, say) copies what it can and gives up at once, and the log is
+    /// started again at a later call. (`journal_size_limit` then cuts the file back.)
+    pub(crate) fn restart_if_wanted(&self, writer: &Connection, busy_timeout: std::time::Duration) {
         if self
             .restart
             .swap(false, std::sync::atomic::Ordering::Relaxed)
+            && writer.busy_timeout(std::time::Duration::ZERO).is_ok()
         {
+            // Busy (a reader on an older snapshot): asked again once the checkpoint
+            // thread finds the log all copied.
             let _ = writer.query_row("PRAGMA wal_checkpoint(RESTART)", [], |_| Ok(()));
+            let _ = writer.busy_timeout(busy_timeout);
         }
     }
 }

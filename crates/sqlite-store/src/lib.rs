@@ -218,7 +218,8 @@ impl SqliteStore {
             .db(&self.database)?;
         let done = work(&transaction)?; // an error drops the transaction: rolled back
         transaction.commit().db(&self.database)?;
-        self.checkpointer.restart_if_wanted(&writer);
+        self.checkpointer
+            .restart_if_wanted(&writer, self.options.busy_timeout);
         Ok(done)
     }
 
