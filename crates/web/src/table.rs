@@ -187,12 +187,7 @@ impl Table {
         let answer = request(&mut play);
         let writes = play.game.recorder_mut().drain();
         let ticket = (!writes.is_empty()).then(|| commit.submit(writes));
-        let view = GameJson::of(
-            &self.id,
-            &play.game,
-            &self.setup.settings,
-            play.rematch.as_ref(),
-        );
+        let view = self.view_of(&play);
         drop(play);
         self.touch();
         Done {
@@ -217,14 +212,19 @@ impl Table {
     pub fn set_rematch(&self, next: GameId) {
         let mut play = lock(&self.play);
         play.rematch = Some(next);
-        let view = GameJson::of(
+        let view = self.view_of(&play);
+        drop(play);
+        self.publish(Arc::new(view));
+    }
+
+    /// What clients see of `play`, this table's game.
+    fn view_of(&self, play: &Play) -> GameJson {
+        GameJson::of(
             &self.id,
             &play.game,
             &self.setup.settings,
             play.rematch.as_ref(),
-        );
-        drop(play);
-        self.publish(Arc::new(view));
+        )
     }
 
     /// The store refused this game's write: the table may hold what the store lacks.
