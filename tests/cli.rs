@@ -228,6 +228,8 @@ fn a_damaged_database_is_reported_with_what_to_do_and_left_exactly_as_it_was() {
 
 /// One game of Random against itself, the same every time: a quick way to record a result.
 const RANDOM_GAME: [&str; 7] = ["play", "--x", "random", "--o", "random", "--seed", "9"];
+/// A server on any free port: it must stop before it listens when its database is bad.
+const SERVE: [&str; 3] = ["serve", "--port", "0"];
 
 /// A database holding one counted game, and its scoreboard.
 fn one_game_recorded(scoreboard: &Path) -> Value {
@@ -323,6 +325,62 @@ fn a_folder_named_as_the_database_is_refused_and_left_alone() {
     }
 
     assert_eq!(fs::read_dir(folder.path()).unwrap().count(), 0);
+}
+
+/// The database the advice names: the text between "Name a file, such as " and the
+/// full stop that ends the line.
+fn named_in_advice(stderr: &[u8]) -> PathBuf {
+    let stderr = String::from_utf8_lossy(stderr);
+    let advice = stderr
+        .lines()
+        .find_map(|line| line.strip_prefix("Name a file, such as "))
+        .unwrap_or_else(|| panic!("no advice naming a file: {stderr}"));
+    PathBuf::from(advice.strip_suffix('.').unwrap())
+}
+
+#[test]
+fn the_advice_for_a_folder_works_when_followed() {
+    // Arrange: a folder given as the database, and the advice the program gives.
+    let folder = TempDir::new().unwrap();
+    let refused = tictactoe(folder.path()).args(RANDOM_GAME).output().unwrap();
+    let advised = named_in_advice(&refused.stderr);
+
+    // Act: the same game, with the database the advice named.
+    let followed = tictactoe(&advised).args(RANDOM_GAME).assert();
+
+    // Assert
+    followed.success();
+    assert_eq!(advised.parent(), Some(folder.path()));
+    assert_ne!(
+        scores_json(&advised)["players"],
+        json!([]),
+        "the game was kept"
+    );
+}
+
+#[test]
+fn the_advice_for_an_unreadable_database_works_when_followed() {
+    // Arrange: a file that is not a database, refused with "move it away".
+    let folder = TempDir::new().unwrap();
+    let path = scoreboard_in(&folder);
+    fs::write(&path, "not a database, but somebody's file").unwrap();
+    tictactoe(&path)
+        .args(RANDOM_GAME)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("move it away"));
+
+    // Act: the advice followed; the file kept elsewhere.
+    let kept = folder.path().join("games.db.unreadable");
+    fs::rename(&path, &kept).unwrap();
+    let followed = tictactoe(&path).args(RANDOM_GAME).assert();
+
+    // Assert
+    followed.success();
+    assert_eq!(
+        fs::read_to_string(&kept).unwrap(),
+        "not a database, but somebody's file"
+    );
 }
 
 #[test]
@@ -530,13 +588,17 @@ fn a_truncated_database_stops_every_command_and_is_left_as_it_was() {
     let cut = &bytes[..bytes.len() / 2];
     fs::write(&path, cut).unwrap();
 
-    for command in [&["scores"][..], &RANDOM_GAME[..]] {
+    for command in [&["scores"][..], &RANDOM_GAME[..], &SERVE[..]] {
         tictactoe(&path)
             .args(command)
+            .timeout(std::time::Duration::from_secs(30))
             .assert()
             .code(1)
             .stdout("")
-            .stderr(predicate::str::contains("cannot be read"));
+            .stderr(
+                predicate::str::contains("cannot be read")
+                    .and(predicate::str::contains("move it away")),
+            );
     }
 
     assert_eq!(fs::read(&path).unwrap(), cut);

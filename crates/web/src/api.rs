@@ -8,7 +8,7 @@ use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request, State};
 use axum::http::request::Parts;
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::sse::{KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
@@ -175,8 +175,17 @@ pub async fn scores<G: GameService>(
         .into_response())
 }
 
-pub async fn not_found() -> ApiError {
-    ApiError::NotFound
+/// Any path the server does not know: a page for a browser, JSON for a program.
+pub async fn not_found(headers: HeaderMap) -> Response {
+    ApiError::NotFound.for_client(&headers)
+}
+
+/// A known path asked with a method it does not take (GET for a move, say).
+pub async fn method_not_allowed(method: Method, headers: HeaderMap) -> Response {
+    ApiError::MethodNotAllowed {
+        method: method.to_string(),
+    }
+    .for_client(&headers)
 }
 
 #[cfg(test)]

@@ -1,14 +1,18 @@
 //! Every way a request can fail, and the one place that turns each into a status code.
 //!
-//! Handlers return `Result<_, ApiError>`; the body of a refusal is always
-//! `{"error": "..."}`. Anything a client sends maps to a 4xx; a 500 means a bug in the
-//! server or a computer player (or a kept game that is not one), never bad input; a
-//! 503 is the server's or its store's trouble, for a while.
+//! Handlers return `Result<_, ApiError>`; the body of a refusal is
+//! `{"error": "..."}`, except that a browser asking for a page (`Accept: text/html`)
+//! that does not exist, or with a method the page does not take, gets a small page
+//! saying so ([`ApiError::for_client`]). Anything a client sends maps to a 4xx; a 500
+//! means a bug in the server or a computer player (or a kept game that is not one),
+//! never bad input; a 503 is the server's or its store's trouble, for a while. No
+//! answer names a file or folder of the server: the store's own words, which do, go to
+//! the server's standard error only.
 
 use std::time::Duration;
 
 use axum::Json;
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use thiserror::Error;
@@ -27,6 +31,9 @@ pub enum ApiError {
     WrongToken,
     #[error("there is no such page")]
     NotFound,
+    /// The path exists, but not for this method (GET for an action, say).
+    #[error("this address does not take a {method} request")]
+    MethodNotAllowed { method: String },
     #[error("there is no such game")]
     NoSuchGame,
     /// The game refused the request (not your turn, cell taken, game over, ...).
@@ -37,10 +44,13 @@ pub enum ApiError {
     Conflict(&'static str),
     #[error("the request body is larger than {limit} bytes")]
     TooLarge { limit: usize },
-    /// The store could not keep (or read) the game: the store's own words, then ours.
+    /// The store could not keep (or read) the game. Visitors are told what kind of
+    /// trouble, never where: the store's own words name the database's path, and go to
+    /// the server's standard error alone.
     #[error(
-        "the server could not use its store of games ({0}); nothing was changed: try again \
-         in a moment"
+        "the server could not use its store of games ({}); nothing was changed: try again \
+         in a moment",
+        store_trouble(.0)
     )]
     Store(StoreError),
     /// The game was read again several times while this request waited: others keep
@@ -61,6 +71,7 @@ impl ApiError {
             ApiError::NoToken => StatusCode::UNAUTHORIZED,
             ApiError::WrongToken => StatusCode::FORBIDDEN,
             ApiError::NotFound | ApiError::NoSuchGame => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Refused(refusal) => refusal_status(refusal),
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
@@ -68,6 +79,23 @@ impl ApiError {
                 StatusCode::SERVICE_UNAVAILABLE
             }
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+/// The kind of trouble a store is in, in words that name no path.
+fn store_trouble(error: &StoreError) -> &'static str {
+    match error {
+        StoreError::Full { .. } => "its disk is full",
+        StoreError::Locked { .. } => "another program holds its database",
+        StoreError::ReadOnly { .. } => "its database is read-only",
+        StoreError::NoLocation
+        | StoreError::Folder { .. }
+        | StoreError::Unreadable { .. }
+        | StoreError::Newer { .. } => "its database cannot be read",
+        StoreError::Unavailable { .. } => "its database cannot be reached",
+        StoreError::NoSuchGame(_) | StoreError::Conflict { .. } => {
+            "its database and the game in memory disagree"
         }
     }
 }
@@ -97,10 +125,51 @@ struct ErrorJson {
     error: String,
 }
 
+impl ApiError {
+    /// The refusal as the client asked for it: a page for a browser loading one
+    /// (`Accept: text/html`), the API's JSON for anything else.
+    pub fn for_client(self, headers: &HeaderMap) -> Response {
+        let wants_page = headers
+            .get_all(header::ACCEPT)
+            .iter()
+            .filter_map(|value| value.to_str().ok())
+            .any(|accept| accept.contains("text/html"));
+        if !wants_page {
+            return self.into_response();
+        }
+        let status = self.status();
+        let title = status.canonical_reason().unwrap_or("Refused");
+        let page = REFUSAL_PAGE
+            .replace("{title}", title)
+            .replace("{status}", status.as_str())
+            .replace("{message}", &sentence(&self.to_string()));
+        (
+            status,
+            [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+            page,
+        )
+            .into_response()
+    }
+}
+
+/// The page a browser gets for a refusal. The message is one of ours (nothing a client
+/// sent), so it needs no escaping.
+const REFUSAL_PAGE: &str = include_str!("assets/refusal.html");
+
+/// `message` with a capital and a full stop, for a page.
+fn sentence(message: &str) -> String {
+    let mut chars = message.chars();
+    chars.next().map_or_else(String::new, |first| {
+        format!("{}{}.", first.to_uppercase(), chars.as_str())
+    })
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
-        if status == StatusCode::INTERNAL_SERVER_ERROR || matches!(self, ApiError::Store(_)) {
+        if let ApiError::Store(error) = &self {
+            eprintln!("tictactoe serve: {self}: {error}");
+        } else if status == StatusCode::INTERNAL_SERVER_ERROR {
             eprintln!("tictactoe serve: {self}");
         }
         let mut response = (
@@ -158,7 +227,7 @@ mod tests {
     }
 
     #[test]
-    fn a_store_that_fails_is_a_503_in_the_stores_words_then_the_servers_advice() {
+    fn a_store_that_fails_is_a_503_saying_what_kind_of_trouble_and_then_the_advice() {
         let error = ApiError::Store(StoreError::Full {
             database: "/var/lib/tictactoe/games.db".into(),
         });
@@ -166,8 +235,98 @@ mod tests {
         assert_eq!(error.status(), StatusCode::SERVICE_UNAVAILABLE);
         assert_eq!(
             error.to_string(),
-            "the server could not use its store of games (the disk holding \
-             /var/lib/tictactoe/games.db is full); nothing was changed: try again in a moment"
+            "the server could not use its store of games (its disk is full); nothing was \
+             changed: try again in a moment"
         );
+    }
+
+    #[test]
+    fn no_store_error_shows_a_visitor_where_the_database_is() {
+        let path = "/var/lib/tictactoe/games.db";
+        let id = tictactoe_core::ports::GameId::from_bits(7);
+        let errors = [
+            StoreError::NoLocation,
+            StoreError::Folder {
+                database: path.into(),
+            },
+            StoreError::Unreadable {
+                database: path.into(),
+                detail: format!("{path}: bad"),
+            },
+            StoreError::Newer {
+                database: path.into(),
+                found: 9,
+                known: 2,
+            },
+            StoreError::Locked {
+                database: path.into(),
+            },
+            StoreError::ReadOnly {
+                database: path.into(),
+            },
+            StoreError::Full {
+                database: path.into(),
+            },
+            StoreError::Unavailable {
+                database: path.into(),
+                detail: format!("{path}: gone"),
+            },
+            StoreError::NoSuchGame(id.clone()),
+            StoreError::Conflict {
+                game: id,
+                detail: format!("{path}: step 3"),
+            },
+        ];
+
+        for error in errors {
+            let shown = ApiError::Store(error).to_string();
+
+            assert!(!shown.contains("/var"), "{shown}");
+        }
+    }
+
+    fn accepting(accept: &str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::ACCEPT, HeaderValue::from_str(accept).unwrap());
+        headers
+    }
+
+    #[tokio::test]
+    async fn a_browser_loading_a_page_gets_the_refusal_as_a_page_with_its_status() {
+        let browser = accepting("text/html,application/xhtml+xml,*/*;q=0.8");
+
+        let response = ApiError::NotFound.for_client(&browser);
+
+        assert_eq!(response.status(), StatusCode::NOT_FOUND);
+        assert_eq!(
+            response.headers()[header::CONTENT_TYPE],
+            "text/html; charset=utf-8"
+        );
+        let body = axum::body::to_bytes(response.into_body(), 10_000)
+            .await
+            .unwrap();
+        let page = String::from_utf8(body.to_vec()).unwrap();
+        assert!(
+            page.contains("<title>Not Found · Tic Tac Toe</title>"),
+            "{page}"
+        );
+        assert!(page.contains("There is no such page."), "{page}");
+    }
+
+    #[tokio::test]
+    async fn a_program_gets_the_refusal_as_json_whatever_else_it_accepts() {
+        for accept in [None, Some("application/json"), Some("*/*")] {
+            let headers = accept.map_or_else(HeaderMap::new, accepting);
+
+            let response = ApiError::NotFound.for_client(&headers);
+
+            assert_eq!(response.status(), StatusCode::NOT_FOUND);
+            assert_eq!(response.headers()[header::CONTENT_TYPE], "application/json");
+            let body = axum::body::to_bytes(response.into_body(), 10_000)
+                .await
+                .unwrap();
+            let json: serde_json::Value = serde_json::from_slice(&body).unwrap();
+            assert_eq!(json["error"], "there is no such page");
+        }
     }
 }

@@ -37,6 +37,7 @@ pub(crate) fn routes<G: GameService>(games: Arc<G>) -> Router {
         .route("/games/{id}/events", get(api::events::<G>))
         .route("/scores", get(api::scores::<G>))
         .fallback(api::not_found)
+        .method_not_allowed_fallback(api::method_not_allowed)
         .layer(SetResponseHeaderLayer::overriding(
             header::CACHE_CONTROL,
             HeaderValue::from_static("no-store"),
@@ -51,6 +52,7 @@ pub(crate) fn routes<G: GameService>(games: Arc<G>) -> Router {
         .route("/assets/icon.svg", get(assets::icon))
         .nest("/api", api)
         .fallback(api::not_found)
+        .method_not_allowed_fallback(api::method_not_allowed)
         .layer(DefaultBodyLimit::max(body_limit))
         .layer(header_layer(
             header::CONTENT_SECURITY_POLICY,

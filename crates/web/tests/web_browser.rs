@@ -537,6 +537,93 @@ async fn at_phone_width_nothing_scrolls_sideways_even_on_a_7x7_board() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_phone_width_the_scoreboards_headers_are_whole_words_in_the_consoles_vocabulary() {
+    // Arrange: a player with a long name on the scoreboard.
+    let Some(driver) = Driver::start("scores_headers").await else {
+        return;
+    };
+    let server = Server::new();
+    let running = server.listen().await;
+    let long_name = "Bartholomew Montgomery-Featherstonehau";
+    let game = create(
+        &running,
+        json!({ "x": format!("human:{long_name}"), "o": "human:Bob" }),
+    )
+    .await;
+    let id = game["id"].as_str().unwrap();
+    let http = reqwest::Client::new();
+    for (seat, cell) in [("x", 1), ("o", 4), ("x", 2), ("o", 5), ("x", 3)] {
+        http.post(running.url(&format!("/api/games/{id}/moves")))
+            .bearer_auth(game["seats"][seat]["token"].as_str().unwrap())
+            .json(&json!({ "cell": cell }))
+            .send()
+            .await
+            .unwrap();
+    }
+    let browser = driver.open(375, 667).await;
+    // Each header's text laid out on one line: a word broken in two takes two.
+    let lines_of_each_header = "return [...document.querySelectorAll('#scores th')].map(th => { \
+        const range = document.createRange(); range.selectNodeContents(th); \
+        return [th.textContent, range.getClientRects().length]; })";
+
+    // Act
+    browser.goto(&running.url("/scores")).await.unwrap();
+    eventually("the scoreboard", || async {
+        let row = text(&browser, "#scores tbody tr").await;
+        (!row.is_empty()).then_some(())
+    })
+    .await;
+    let headers = browser.execute(lines_of_each_header, vec![]).await.unwrap();
+
+    // Assert
+    assert_eq!(
+        headers,
+        json!([
+            ["#", 1],
+            ["Player", 1],
+            ["Wins", 1],
+            ["Losses", 1],
+            ["Ties", 1],
+            ["Games", 1]
+        ])
+    );
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unknown_address_shows_a_page_saying_so_with_a_way_back() {
+    let Some(driver) = Driver::start("unknown_address").await else {
+        return;
+    };
+    let server = Server::new();
+    let running = server.listen().await;
+    let browser = driver.open(1000, 800).await;
+
+    // Act
+    browser.goto(&running.url("/no/such/page")).await.unwrap();
+    let heading = text(&browser, "h1").await;
+    let said = text(&browser, "main p").await;
+    browser
+        .find(Locator::LinkText("Start a new game"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let home = eventually("the new game form", || async {
+        let url = browser.current_url().await.unwrap();
+        (url.path() == "/").then_some(url)
+    })
+    .await;
+
+    // Assert
+    assert_eq!(heading, "Not Found");
+    assert_eq!(said, "There is no such page.");
+    assert_eq!(home.path(), "/");
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hint_highlights_the_best_cells_and_undo_takes_the_moves_back() {
     let Some(driver) = Driver::start("hint_and_undo").await else {
         return;

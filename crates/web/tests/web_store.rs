@@ -194,8 +194,12 @@ async fn a_move_the_store_refuses_is_a_503_and_the_next_request_sees_the_game_wi
     assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE);
     let error = refused.json["error"].as_str().unwrap();
     assert!(
-        error.contains("games.db is locked by another process"),
+        error.contains("another program holds its database"),
         "{error}"
+    );
+    assert!(
+        !error.contains("games.db"),
+        "no path of the server's: {error}"
     );
     assert_eq!(seen.json["board"], "....X....");
     assert_eq!(again.status, StatusCode::OK, "{}", again.text);
@@ -373,6 +377,35 @@ async fn the_scores_are_the_stores_first_rows() {
         .map(|row| row["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["Ada", "Bob"]);
+}
+
+#[tokio::test]
+async fn scores_a_store_cannot_read_are_a_503_that_names_no_path_of_the_server() {
+    // Arrange: a store whose file became unreadable while the server ran.
+    let mut store = MockGameStore::new();
+    store.expect_scoreboard().returning(|_| {
+        Err(StoreError::Unreadable {
+            database: "/srv/tictactoe/games.db".into(),
+            detail: "file is not a database".into(),
+        })
+    });
+    let server = Server {
+        games: games_over(Arc::new(store), test_limits()),
+        store: Arc::new(MemoryStore::new()),
+        limits: test_limits(),
+    };
+
+    // Act
+    let answer = server.get("/api/scores").await;
+
+    // Assert
+    assert_eq!(answer.status, StatusCode::SERVICE_UNAVAILABLE);
+    let error = answer.json["error"].as_str().unwrap();
+    assert_eq!(
+        error,
+        "the server could not use its store of games (its database cannot be read); \
+         nothing was changed: try again in a moment"
+    );
 }
 
 #[tokio::test]

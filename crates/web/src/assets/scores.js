@@ -9,8 +9,10 @@ async function showScores() {
   const table = document.getElementById("scores");
   try {
     const response = await fetch(`/api/scores?top=${TOP}`);
-    const body = await response.json();
-    if (!response.ok) throw new Error(body.error || response.statusText);
+    // A refusal's words are the server's (`{"error": ...}`, never a path of its own);
+    // anything else in the way (a proxy's page, say) is named by its status.
+    const body = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error(body.error || `the server answered ${response.status}`);
     const rows = table.querySelector("tbody");
     body.players.forEach((player, index) => {
       const row = rows.insertRow();

@@ -1,0 +1,126 @@
+//! Refusals as each kind of client gets them: a browser loading a page the server does
+//! not have gets a small page, a program the API's JSON; both carry the right status
+//! and the headers every answer carries.
+
+mod web_support;
+
+use axum::body::Body;
+use axum::http::{HeaderMap, Method, Request, StatusCode, header};
+use http_body_util::BodyExt;
+use serde_json::Value;
+use tower::ServiceExt;
+use web_support::Server;
+
+/// What Chromium sends when it loads a page.
+const BROWSER: &str = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+
+struct Answer {
+    status: StatusCode,
+    headers: HeaderMap,
+    text: String,
+}
+
+async fn ask(method: Method, path: &str, accept: Option<&str>) -> Answer {
+    let mut request = Request::builder().method(method).uri(path);
+    if let Some(accept) = accept {
+        request = request.header(header::ACCEPT, accept);
+    }
+    let response = Server::new()
+        .router()
+        .oneshot(request.body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    Answer {
+        status,
+        headers,
+        text: String::from_utf8(bytes.to_vec()).unwrap(),
+    }
+}
+
+fn assert_security_headers(answer: &Answer) {
+    assert!(answer.headers.contains_key(header::CONTENT_SECURITY_POLICY));
+    assert_eq!(answer.headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
+    assert_eq!(answer.headers[header::X_FRAME_OPTIONS], "DENY");
+    assert_eq!(answer.headers[header::REFERRER_POLICY], "no-referrer");
+}
+
+#[tokio::test]
+async fn a_browser_loading_an_unknown_page_gets_a_page_saying_so() {
+    // Act
+    let answer = ask(Method::GET, "/no/such/page", Some(BROWSER)).await;
+
+    // Assert
+    assert_eq!(answer.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        answer.headers[header::CONTENT_TYPE],
+        "text/html; charset=utf-8"
+    );
+    assert!(
+        answer.text.contains("There is no such page."),
+        "{}",
+        answer.text
+    );
+    assert!(
+        answer.text.contains("<a href=\"/\">"),
+        "a way back: {}",
+        answer.text
+    );
+    assert_security_headers(&answer);
+}
+
+#[tokio::test]
+async fn a_program_asking_for_an_unknown_path_gets_json() {
+    for path in ["/no/such/page", "/api/nothing"] {
+        // Act
+        let answer = ask(Method::GET, path, None).await;
+
+        // Assert
+        assert_eq!(answer.status, StatusCode::NOT_FOUND, "{path}");
+        assert_eq!(answer.headers[header::CONTENT_TYPE], "application/json");
+        let json: Value = serde_json::from_str(&answer.text).unwrap();
+        assert_eq!(json["error"], "there is no such page", "{path}");
+        assert_security_headers(&answer);
+    }
+}
+
+#[tokio::test]
+async fn a_method_a_path_does_not_take_is_a_405_with_a_json_error_and_the_methods_it_takes() {
+    // Act: moves are posted, never fetched.
+    let answer = ask(
+        Method::GET,
+        "/api/games/abc/moves",
+        Some("application/json"),
+    )
+    .await;
+
+    // Assert
+    assert_eq!(answer.status, StatusCode::METHOD_NOT_ALLOWED);
+    let json: Value = serde_json::from_str(&answer.text).unwrap();
+    assert_eq!(json["error"], "this address does not take a GET request");
+    assert_eq!(answer.headers[header::ALLOW], "POST");
+    assert_security_headers(&answer);
+}
+
+#[tokio::test]
+async fn a_browser_posting_to_a_page_gets_a_page_for_the_405() {
+    // Act
+    let answer = ask(Method::POST, "/scores", Some(BROWSER)).await;
+
+    // Assert
+    assert_eq!(answer.status, StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(
+        answer.headers[header::CONTENT_TYPE],
+        "text/html; charset=utf-8"
+    );
+    assert!(
+        answer
+            .text
+            .contains("This address does not take a POST request."),
+        "{}",
+        answer.text
+    );
+    assert_security_headers(&answer);
+}
