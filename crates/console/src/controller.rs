@@ -137,6 +137,17 @@ where
                         Recording::Queued | Recording::NotRecorded => {}
                     }
                 }
+                Event::Resigned { by, recording } => {
+                    self.renderer.show_notice(&Notice::Resigned {
+                        by: game.seat(by).name(),
+                    });
+                    match recording {
+                        // The store answers the two players' rows only.
+                        Recording::Saved(records) => self.renderer.show_scoreboard(&records),
+                        Recording::Failed(error) => not_saved(error),
+                        Recording::Queued | Recording::NotRecorded => {}
+                    }
+                }
                 Event::Abandoned { by } => self.renderer.show_notice(&Notice::Abandoned {
                     by: game.seat(by).name(),
                 }),

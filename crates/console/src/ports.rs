@@ -79,6 +79,10 @@ pub enum Notice {
     Abandoned {
         by: PlayerName,
     },
+    /// A player gave up: the game is counted as their loss.
+    Resigned {
+        by: PlayerName,
+    },
     /// Input ended before the game did: the game is kept as far as it went, not counted.
     InputClosed,
     /// `moves` moves were taken back.

@@ -235,6 +235,7 @@ impl<W: Write> GameView for ConsoleRenderer<W> {
                 format!("{name} ({}) plays {position}.\n", self.mark(*mark))
             }
             Notice::Abandoned { by } => format!("{by} left. This game is not counted.\n"),
+            Notice::Resigned { by } => format!("{by} resigned, and loses this game.\n"),
             // On a line of its own: input usually ends (Ctrl-D) right after a prompt.
             Notice::InputClosed => {
                 "\nInput ended, so the program stops here. Nothing unfinished was recorded.\n"

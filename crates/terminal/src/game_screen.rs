@@ -176,6 +176,20 @@ impl GameScreen {
                 Event::Abandoned { by } => {
                     format!("{} left. This game is not counted.", game.seat(by).name())
                 }
+                Event::Resigned { by, recording } => {
+                    let saved = match recording {
+                        // The store answers the two players' rows only.
+                        Recording::Saved(records) => {
+                            self.records = Some(records);
+                            String::new()
+                        }
+                        Recording::Failed(error) => {
+                            format!(" (The result was not saved: {error}.)")
+                        }
+                        Recording::Queued | Recording::NotRecorded => String::new(),
+                    };
+                    format!("{} resigned, and loses this game.{saved}", game.seat(by).name())
+                }
                 Event::NotKept(error) => {
                     let warning = format!("This game is not being saved: {error}.");
                     if self.message.is_empty() {

@@ -107,12 +107,12 @@ pub async fn undo<G: GameService>(
     Ok(Json(&*games.undo(&id, key).await?).into_response())
 }
 
-pub async fn leave<G: GameService>(
+pub async fn resign<G: GameService>(
     State(games): App<G>,
     Path(id): Path<String>,
     key: Credentials,
 ) -> Result<Response, ApiError> {
-    Ok(Json(&*games.leave(&id, key).await?).into_response())
+    Ok(Json(&*games.resign(&id, key).await?).into_response())
 }
 
 pub async fn hint<G: GameService>(
@@ -232,7 +232,6 @@ mod tests {
             moves: vec![5],
             line: None,
             undo_asked_by: None,
-            abandoned_by: None,
             rematch: None,
         })
     }

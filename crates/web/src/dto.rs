@@ -83,8 +83,6 @@ pub struct GameJson {
     pub line: Option<Vec<usize>>,
     /// Which seat asked to take back a move and waits for the other's consent.
     pub undo_asked_by: Option<&'static str>,
-    /// Which seat left before the end (the game is then over and not recorded).
-    pub abandoned_by: Option<&'static str>,
     /// The id of the rematch, once someone asked for one.
     pub rematch: Option<String>,
 }
@@ -120,17 +118,17 @@ impl GameJson {
             GameStatus::Won(win) => Some(win.line.cells().iter().map(|p| p.number()).collect()),
             _ => None,
         };
-        let abandoned_by = match game.end() {
-            Some(End::Abandoned { by }) => Some(mark_word(*by)),
-            _ => None,
-        };
         GameJson {
             id: id.to_string(),
             size: geometry.size(),
             win: geometry.win_length(),
             first: mark_word(settings.first()),
             board: layout_of(state.board()),
-            status: status_word(&status),
+            status: match game.end() {
+                Some(End::Resigned { by }) => resigned_word(*by),
+                Some(End::Abandoned { by }) => left_word(*by),
+                Some(End::Finished(_)) | None => status_word(&status),
+            },
             to_move: game.end().is_none().then(|| mark_word(state.to_move())),
             players: Players {
                 x: player(game, settings.player(Mark::X), Mark::X),
@@ -139,7 +137,6 @@ impl GameJson {
             moves: state.moves().iter().map(|p| p.number()).collect(),
             line,
             undo_asked_by: game.undo_asked_by().map(mark_word),
-            abandoned_by,
             rematch: rematch.map(GameId::to_string),
         }
     }
@@ -177,6 +174,22 @@ pub fn seat_key(mark: Mark) -> &'static str {
     match mark {
         Mark::X => "x",
         Mark::O => "o",
+    }
+}
+
+/// A game one side gave up: their loss, counted.
+fn resigned_word(by: Mark) -> &'static str {
+    match by {
+        Mark::X => "x_resigned",
+        Mark::O => "o_resigned",
+    }
+}
+
+/// A game one side left before the end (`q` at the console): kept, not counted.
+fn left_word(by: Mark) -> &'static str {
+    match by {
+        Mark::X => "x_left",
+        Mark::O => "o_left",
     }
 }
 

@@ -485,10 +485,11 @@ impl GameService for Games {
         .await
     }
 
-    /// `POST /api/games/{id}/leave`: the game ends, kept as abandoned, not counted.
-    async fn leave(&self, id: &str, key: Credentials) -> Result<Arc<GameJson>, ApiError> {
+    /// `POST /api/games/{id}/resign`: the game ends as the seat's loss, counted once
+    /// the store has it.
+    async fn resign(&self, id: &str, key: Credentials) -> Result<Arc<GameJson>, ApiError> {
         self.as_seat(id, key, |game, seat| {
-            game.leave(seat)?;
+            game.resign(seat)?;
             Ok(())
         })
         .await

@@ -32,7 +32,7 @@ pub(crate) fn routes<G: GameService>(games: Arc<G>) -> Router {
         .route("/games/{id}/moves", post(api::play::<G>))
         .route("/games/{id}/undo", post(api::undo::<G>))
         .route("/games/{id}/hint", post(api::hint::<G>))
-        .route("/games/{id}/leave", post(api::leave::<G>))
+        .route("/games/{id}/resign", post(api::resign::<G>))
         .route("/games/{id}/rematch", post(api::rematch::<G>))
         .route("/games/{id}/events", get(api::events::<G>))
         .route("/scores", get(api::scores::<G>))

@@ -44,8 +44,8 @@ pub trait GameService: Send + Sync + 'static {
         key: Credentials,
     ) -> impl Future<Output = Result<Arc<GameJson>, ApiError>> + Send;
 
-    /// `POST /api/games/{id}/leave`: the game ends, unrecorded.
-    fn leave(
+    /// `POST /api/games/{id}/resign`: the game ends as the seat's loss, counted.
+    fn resign(
         &self,
         id: &str,
         key: Credentials,

@@ -350,7 +350,7 @@ async fn a_finished_game_forgotten_from_memory_is_read_back_with_its_result() {
         ..test_limits()
     });
     let game = server.create(two_people()).await;
-    server.post(&game.id, "leave", game.x.as_deref()).await;
+    server.post(&game.id, "resign", game.x.as_deref()).await;
 
     // Act
     let swept = server.games.sweep(Instant::now());
@@ -359,7 +359,7 @@ async fn a_finished_game_forgotten_from_memory_is_read_back_with_its_result() {
     // Assert
     assert_eq!(swept, 1);
     assert_eq!(read_back.status, StatusCode::OK);
-    assert_eq!(read_back.json["abandoned_by"], "X");
+    assert_eq!(read_back.json["status"], "x_resigned");
     assert_eq!(read_back.json["to_move"], Value::Null);
 }
 
@@ -452,27 +452,56 @@ async fn a_hint_names_the_best_cells_in_the_words_of_analyze() {
 }
 
 #[tokio::test]
-async fn leaving_ends_the_game_unrecorded() {
+async fn a_resignation_ends_the_game_as_a_loss_for_who_resigned_and_a_win_for_the_other() {
+    // Arrange: Ada (X) and Bob (O), Ada having played 1.
     let server = Server::new();
     let game = server.create(two_people()).await;
+    server.play(&game.id, game.x.as_deref().unwrap(), 1).await;
 
-    let left = server.post(&game.id, "leave", game.o.as_deref()).await;
+    // Act
+    let resigned = server.post(&game.id, "resign", game.o.as_deref()).await;
 
-    assert_eq!(left.json["abandoned_by"], "O");
-    assert_eq!(left.json["to_move"], Value::Null);
-    assert!(server.scoreboard().is_empty());
+    // Assert
+    assert_eq!(resigned.status, StatusCode::OK, "{}", resigned.text);
+    assert_eq!(resigned.json["status"], "o_resigned");
+    assert_eq!(resigned.json["to_move"], Value::Null);
+    let scores = server.get("/api/scores").await;
+    assert_eq!(
+        scores.json["players"],
+        json!([
+            {"name": "Ada", "wins": 1, "losses": 0, "ties": 0, "games": 1},
+            {"name": "Bob", "wins": 0, "losses": 1, "ties": 0, "games": 1}
+        ])
+    );
+}
+
+#[tokio::test]
+async fn a_game_resigned_cannot_be_resigned_again_or_played_on() {
+    // Arrange
+    let server = Server::new();
+    let game = server.create(two_people()).await;
+    server.post(&game.id, "resign", game.x.as_deref()).await;
+
+    // Act
+    let again = server.post(&game.id, "resign", game.o.as_deref()).await;
+    let moved = server.play(&game.id, game.o.as_deref().unwrap(), 5).await;
+
+    // Assert
+    assert_eq!(again.status, StatusCode::CONFLICT);
+    assert_eq!(moved.status, StatusCode::CONFLICT);
+    assert_eq!(server.scoreboard().standings().len(), 2, "counted once");
 }
 
 #[tokio::test]
 async fn a_rematch_swaps_sides_each_person_keeping_their_token() {
-    // Arrange: Ada (X) leaves a game against Medium.
+    // Arrange: Ada (X) resigns a game against Medium.
     let server = Server::new();
     let game = server
         .create(json!({ "x": "human:Ada", "o": "medium" }))
         .await;
     let ada = game.x.unwrap();
     let early = server.post(&game.id, "rematch", Some(&ada)).await;
-    server.post(&game.id, "leave", Some(&ada)).await;
+    server.post(&game.id, "resign", Some(&ada)).await;
 
     // Act
     let rematch = server.post(&game.id, "rematch", Some(&ada)).await;
@@ -562,7 +591,7 @@ async fn a_full_server_makes_room_from_finished_games_past_their_grace() {
         ..test_limits()
     });
     let game = server.create(two_people()).await;
-    server.post(&game.id, "leave", game.o.as_deref()).await;
+    server.post(&game.id, "resign", game.o.as_deref()).await;
 
     // Act
     let next = server
@@ -639,13 +668,13 @@ async fn a_cell_off_the_board_is_refused_with_the_cells_there_are() {
 
 #[tokio::test(start_paused = true)]
 async fn the_sweeper_forgets_expired_games_by_itself() {
-    // Arrange: finished games expire at once; one game, left.
+    // Arrange: finished games expire at once; one game, resigned.
     let server = Server::with_limits(Limits {
         finished: Duration::ZERO,
         ..test_limits()
     });
     let game = server.create(two_people()).await;
-    server.post(&game.id, "leave", game.o.as_deref()).await;
+    server.post(&game.id, "resign", game.o.as_deref()).await;
 
     // Act: the sweeper runs every second; (paused) time moves on by two.
     server.games.spawn_sweeper(Duration::from_secs(1));

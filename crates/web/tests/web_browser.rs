@@ -18,10 +18,14 @@ use fantoccini::elements::Element;
 use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use tictactoe_core::domain::Geometry;
 use tictactoe_core::ports::{Change, GameId, GameStore, Step, Write as Kept};
+
+use tictactoe_core::ports::{MemoryStore, MockGameStore};
 use tokio::sync::{Mutex, MutexGuard};
-use web_support::{Running, Server, test_limits};
+use web_support::{Running, Server, games_over, test_limits};
 
 static ONE_AT_A_TIME: Mutex<()> = Mutex::const_new(());
 
@@ -330,6 +334,7 @@ async fn a_reload_keeps_the_players_seat() {
     start_default_game(&browser, &running).await;
     click(&browser, "[data-cell=\"1\"]").await;
     until_cell(&browser, 1, "X").await;
+    let address = browser.current_url().await.unwrap();
 
     browser.refresh().await.unwrap();
 
@@ -348,6 +353,11 @@ async fn a_reload_keeps_the_players_seat() {
     };
     click(&browser, &format!("[data-cell=\"{empty}\"]")).await;
     until_cell(&browser, empty, "X").await;
+    assert_eq!(
+        address.fragment(),
+        None,
+        "the seat is kept by the tab, not shown in the address bar: {address}"
+    );
     browser.close().await.unwrap();
 }
 
@@ -671,6 +681,158 @@ async fn a_hint_highlights_the_best_cells_and_undo_takes_the_moves_back() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resign_asks_first_and_then_counts_the_game_as_the_resigners_loss() {
+    // Arrange: a game against Impossible, one move in.
+    let Some(driver) = Driver::start("resign").await else {
+        return;
+    };
+    let server = Server::new();
+    let running = server.listen().await;
+    let browser = driver.open(1000, 800).await;
+    start_default_game(&browser, &running).await;
+    click(&browser, "[data-cell=\"5\"]").await;
+    let playing = eventually("the computer's reply", || async {
+        let now = status(&browser).await;
+        now.starts_with("Your turn").then_some(now)
+    })
+    .await;
+
+    // Act: Resign once; then again, with the keyboard.
+    click(&browser, "#resign").await;
+    let asked = text(&browser, "#message").await;
+    let still = status(&browser).await;
+    css(&browser, "#resign")
+        .await
+        .send_keys(&Key::Enter.to_string())
+        .await
+        .unwrap();
+    let ended = eventually("the resignation", || async {
+        let now = status(&browser).await;
+        now.contains("resigned").then_some(now)
+    })
+    .await;
+
+    // Assert
+    assert!(
+        asked.starts_with("Press Resign again to give up"),
+        "{asked}"
+    );
+    assert_eq!(still, playing, "one press resigns nothing");
+    assert_eq!(
+        ended,
+        "Player X (X) resigned: Computer (Impossible) (O) wins."
+    );
+    let records: Vec<(String, u64, u64)> = server
+        .scoreboard()
+        .standings()
+        .iter()
+        .map(|row| (row.name.to_string(), row.record.wins, row.record.losses))
+        .collect();
+    assert_eq!(
+        records,
+        [
+            ("Computer (Impossible)".to_string(), 1, 0),
+            ("Player X".to_string(), 0, 1)
+        ]
+    );
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_persons_move_shows_at_once_and_thinking_until_the_computer_replies() {
+    // Arrange: a game against Impossible on a server whose store takes 1.5 s for each
+    // write once `slow` is set: the answer to a move, and the live event, wait for it.
+    let Some(driver) = Driver::start("thinking").await else {
+        return;
+    };
+    let store = Arc::new(MemoryStore::new());
+    let slow = Arc::new(AtomicBool::new(false));
+    let mut slow_store = MockGameStore::new();
+    let (inner, slowed) = (Arc::clone(&store), Arc::clone(&slow));
+    slow_store.expect_write().returning(move |writes| {
+        if slowed.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(1500));
+        }
+        inner.write(writes)
+    });
+    let inner = Arc::clone(&store);
+    slow_store.expect_game().returning(move |id| inner.game(id));
+    let server = Server {
+        games: games_over(Arc::new(slow_store), test_limits()),
+        store,
+        limits: test_limits(),
+    };
+    let running = server.listen().await;
+    let browser = driver.open(1000, 800).await;
+    start_default_game(&browser, &running).await;
+    slow.store(true, Ordering::SeqCst);
+
+    // Act
+    click(&browser, "[data-cell=\"1\"]").await;
+    let at_once = (cell_text(&browser, 1).await, status(&browser).await);
+    let replied = eventually("the computer's reply", || async {
+        let now = status(&browser).await;
+        now.starts_with("Your turn").then_some(now)
+    })
+    .await;
+
+    // Assert
+    assert_eq!(
+        at_once,
+        (
+            "X".to_string(),
+            "Computer (Impossible) (O) is thinking…".to_string()
+        )
+    );
+    assert_eq!(replied, "Your turn (X).");
+    let marks = browser.find_all(Locator::Css(".cell.o")).await.unwrap();
+    assert_eq!(marks.len(), 1, "the reply is on the board");
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refusal_is_gone_once_the_game_has_moved_on() {
+    // Arrange: Ada's page in an online game with Bob, whose turn it is.
+    let Some(driver) = Driver::start("refusal_gone").await else {
+        return;
+    };
+    let server = Server::new();
+    let running = server.listen().await;
+    let game = create(
+        &running,
+        json!({ "x": "human:Ada", "o": "human:Bob", "seating": "apart" }),
+    )
+    .await;
+    let id = game["id"].as_str().unwrap();
+    let http = reqwest::Client::new();
+    let play = |seat: &str, cell: u64| {
+        http.post(running.url(&format!("/api/games/{id}/moves")))
+            .bearer_auth(game["seats"][seat]["token"].as_str().unwrap().to_string())
+            .json(&json!({ "cell": cell }))
+            .send()
+    };
+    play("x", 5).await.unwrap();
+    let browser = driver.open(1000, 800).await;
+    browser
+        .goto(&running.url(game["seats"]["x"]["url"].as_str().unwrap()))
+        .await
+        .unwrap();
+    until_cell(&browser, 5, "X").await;
+    click(&browser, "[data-cell=\"1\"]").await;
+    let refused = text(&browser, "#message").await;
+
+    // Act: Bob moves.
+    play("o", 9).await.unwrap();
+    until_cell(&browser, 9, "O").await;
+
+    // Assert
+    assert_eq!(refused, "Wait for Bob (O) to move.");
+    assert_eq!(status(&browser).await, "Your turn (X).");
+    assert_eq!(text(&browser, "#message").await, "");
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rematch_puts_the_player_on_the_other_side_of_a_new_game() {
     let Some(driver) = Driver::start("rematch").await else {
         return;
@@ -680,7 +842,8 @@ async fn a_rematch_puts_the_player_on_the_other_side_of_a_new_game() {
     let browser = driver.open(1000, 800).await;
     start_default_game(&browser, &running).await;
     let first_game = browser.current_url().await.unwrap().path().to_string();
-    click(&browser, "#leave").await;
+    click(&browser, "#resign").await;
+    click(&browser, "#resign").await;
 
     click(&browser, "#rematch").await;
 
@@ -692,7 +855,11 @@ async fn a_rematch_puts_the_player_on_the_other_side_of_a_new_game() {
     assert_eq!(now, "Your turn (O).");
     let url = browser.current_url().await.unwrap();
     assert_ne!(url.path(), first_game);
-    assert!(url.fragment().unwrap().starts_with("o="), "{url}");
+    assert_eq!(
+        url.fragment(),
+        None,
+        "no seat's token in the address bar: {url}"
+    );
     let marks = browser.find_all(Locator::Css(".cell.x")).await.unwrap();
     assert_eq!(marks.len(), 1, "the computer, now X, has opened");
     browser.close().await.unwrap();

@@ -88,7 +88,7 @@ async fn a_rematch_link_survives_a_restart_and_the_rematch_is_played_with_the_sa
         .create(json!({ "x": "human:Ada", "o": "medium" }))
         .await;
     let ada = game.x.unwrap();
-    server.post(&game.id, "leave", Some(&ada)).await;
+    server.post(&game.id, "resign", Some(&ada)).await;
     let rematch = server.post(&game.id, "rematch", Some(&ada)).await;
     let next = rematch.json["id"].as_str().unwrap().to_string();
     let server = server.restart();

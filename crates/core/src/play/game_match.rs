@@ -70,6 +70,8 @@ pub enum Event {
     },
     /// `by` left before the end: the game is kept, but not counted.
     Abandoned { by: Mark },
+    /// `by` gave up: the game is over, counted as their loss and the other's win.
+    Resigned { by: Mark, recording: Recording },
     /// A step or an ending could not be kept; play goes on.
     NotKept(StoreError),
 }
@@ -436,6 +438,19 @@ impl<R: Recorder> Match<R> {
         Ok(events)
     }
 
+    /// `seat` gives up: the game ends as `seat`'s loss and the other side's win, and
+    /// is offered to the scoreboard like any finished game.
+    pub fn resign(&mut self, seat: Mark) -> Result<Vec<Event>, Refusal> {
+        self.person_in_play(seat)?;
+        self.state = State::Over(End::Resigned { by: seat });
+        let players = self.seats.each_ref().map(Seat::name);
+        let recording = self.recorder.end(Ending::Resigned(seat), &players);
+        Ok(vec![Event::Resigned {
+            by: seat,
+            recording,
+        }])
+    }
+
     /// Requests come from people, and only while the game is played.
     fn person_in_play(&self, seat: Mark) -> Result<(), Refusal> {
         if !matches!(self.state, State::Playing { .. }) {
@@ -737,6 +752,30 @@ mod tests {
         assert!(matches!(events[..], [Event::Abandoned { by: Mark::X }]));
         assert_eq!(game.end(), Some(&End::Abandoned { by: Mark::X }));
         assert_eq!(game.play(Mark::X, cell(2)).unwrap_err(), Refusal::GameOver);
+    }
+
+    #[test]
+    fn a_player_who_resigns_ends_the_game_and_it_is_offered_to_the_scoreboard_as_their_loss() {
+        // Arrange
+        let mut recorder = keeping_steps();
+        recorder
+            .expect_end()
+            .with(eq(Ending::Resigned(Mark::O)), always())
+            .times(1)
+            .returning(|_, _| Recording::Saved(Scoreboard::new()));
+        let mut game = ada_and_bob(recorder);
+        play_all(&mut game, &[1, 4, 2]);
+
+        // Act
+        let events = game.resign(Mark::O).unwrap();
+
+        // Assert
+        assert!(matches!(
+            events[..],
+            [Event::Resigned { by: Mark::O, recording: Recording::Saved(_) }]
+        ));
+        assert_eq!(game.end(), Some(&End::Resigned { by: Mark::O }));
+        assert_eq!(game.resign(Mark::X).unwrap_err(), Refusal::GameOver);
     }
 
     #[test]

@@ -1,6 +1,9 @@
 // The game page. Two views on one page: the new-game form at "/", and a game at
-// "/games/ID". Seats are held by tokens in the URL fragment ("#x=TOKEN", "#o=TOKEN", or
-// both on one device); the fragment is never sent to the server, and survives a reload.
+// "/games/ID". Seats are held by tokens, which arrive in the URL fragment ("#x=TOKEN",
+// "#o=TOKEN", or both on one device; a fragment is never sent to the server). The page
+// moves them to the tab's session storage at once and takes them out of the address
+// bar, so the address can be copied and shared without handing over a seat; a reload
+// of the tab keeps them.
 // Every rule is the server's: this page shows what the API answers, and sends requests.
 // Names are only ever set as text (textContent), never as HTML. When the server cannot
 // be reached (or its store fails), the page says the connection is lost and tries
@@ -123,9 +126,12 @@ const view = {
   lost: false, // the server cannot be reached: trying again
   retry: null, // the timer of the next try
   quickEnds: 0, // event streams in a row that ended soon after they opened
+  resignArmed: false, // Resign pressed once: the next press resigns
+  resignTimer: null,
 };
 
 const RETRY_FIRST_MS = 500;
+const RESIGN_ARMED_MS = 5000;
 const RETRY_MOST_MS = 8000;
 
 function tokenFor(mark) {
@@ -141,13 +147,37 @@ function nameOf(mark) {
   return `${player.name} (${mark})`;
 }
 
+/// The seats this tab holds in game `id`: those kept in the tab's session storage, and
+/// any in the address's fragment, which are then kept there and taken out of the
+/// address bar. Without session storage (disabled), the fragment stays where it is.
+function takeSeats(id) {
+  const key = `tictactoe.seats.${id}`;
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  let seats = {};
+  try {
+    seats = JSON.parse(sessionStorage.getItem(key) || "{}");
+  } catch {
+    seats = {};
+  }
+  for (const name of ["x", "o", "invite"]) {
+    if (fragment.get(name)) seats[name] = fragment.get(name);
+  }
+  try {
+    sessionStorage.setItem(key, JSON.stringify(seats));
+    if (location.hash) history.replaceState(null, "", location.pathname);
+  } catch {
+    // No session storage: the seats stay in the fragment, as before.
+  }
+  return seats;
+}
+
 function showGame(id) {
   view.id = id;
-  const fragment = new URLSearchParams(location.hash.slice(1));
+  const seats = takeSeats(id);
   for (const key of ["x", "o"]) {
-    if (fragment.get(key)) view.tokens[key] = fragment.get(key);
+    if (seats[key]) view.tokens[key] = seats[key];
   }
-  view.invite = fragment.get("invite");
+  view.invite = seats.invite || null;
   $("play").hidden = false;
   $("watch-link").value = `${location.origin}/games/${id}`;
   const mine = heldMarks();
@@ -158,10 +188,12 @@ function showGame(id) {
   for (const field of [$("invite-link"), $("watch-link")]) {
     field.addEventListener("focus", () => field.select());
   }
+  $("copy-invite").addEventListener("click", () => copyLink($("invite-link"), "Invite link"));
+  $("copy-watch").addEventListener("click", () => copyLink($("watch-link"), "Spectator link"));
   $("hint").addEventListener("click", () => act(askHint));
   $("undo").addEventListener("click", () => act(() => undo()));
   $("agree").addEventListener("click", () => act(() => undo()));
-  $("leave").addEventListener("click", () => act(leave));
+  $("resign").addEventListener("click", () => act(resign));
   $("rematch").addEventListener("click", () => act(rematch));
   $("board").addEventListener("keydown", moveFocus);
 
@@ -241,6 +273,7 @@ function gone() {
 
 async function act(action) {
   if (view.busy || !view.game) return;
+  if (action !== resign) disarmResign();
   if (view.lost) {
     $("message").textContent = "The connection is lost: wait until it is back.";
     return;
@@ -270,7 +303,28 @@ async function play(cell) {
     return;
   }
   view.hint = [];
-  render(await api("POST", `/api/games/${view.id}/moves`, token, { cell }));
+  // The person's mark at once, and the other side's turn (a computer: "thinking"),
+  // until the server answers with the game as it is; if it refuses, the game as it was.
+  const shown = game.board[cell - 1] === "." ? provisional(game, cell) : game;
+  render(shown);
+  try {
+    render(await api("POST", `/api/games/${view.id}/moves`, token, { cell }));
+  } catch (error) {
+    if (view.game === shown) render(game);
+    throw error;
+  }
+}
+
+/// `game` with the mover's mark on `cell`, as the page shows it while the server works.
+function provisional(game, cell) {
+  const mark = game.to_move;
+  return {
+    ...game,
+    board: game.board.slice(0, cell - 1) + mark + game.board.slice(cell),
+    moves: [...game.moves, cell],
+    to_move: other(mark),
+    undo_asked_by: null,
+  };
 }
 
 async function askHint() {
@@ -298,9 +352,47 @@ async function undo() {
   render(await api("POST", `/api/games/${view.id}/undo`, token));
 }
 
-async function leave() {
-  const token = tokenFor(heldMarks()[0]);
-  render(await api("POST", `/api/games/${view.id}/leave`, token));
+/// Resigning asks first: the first press arms the button and says what it means, the
+/// second (within RESIGN_ARMED_MS, with nothing else pressed between) resigns.
+async function resign() {
+  const button = $("resign");
+  if (!view.resignArmed) {
+    view.resignArmed = true;
+    button.classList.add("armed");
+    button.textContent = "Resign: are you sure?";
+    $("message").textContent =
+      "Press Resign again to give up: the game counts as your loss. Anything else keeps playing.";
+    clearTimeout(view.resignTimer);
+    view.resignTimer = setTimeout(disarmResign, RESIGN_ARMED_MS);
+    return;
+  }
+  disarmResign();
+  // On one device either seat may resign: the one whose turn it is.
+  const mine = heldMarks();
+  const seat = mine.length === 2 && view.game.to_move ? view.game.to_move : mine[0];
+  render(await api("POST", `/api/games/${view.id}/resign`, tokenFor(seat)));
+}
+
+function disarmResign() {
+  if (!view.resignArmed) return;
+  view.resignArmed = false;
+  clearTimeout(view.resignTimer);
+  $("resign").classList.remove("armed");
+  $("resign").textContent = "Resign";
+  if ($("message").textContent.startsWith("Press Resign again")) $("message").textContent = "";
+}
+
+/// Copies a link to the clipboard; where the page may not (no secure context), selects
+/// it and says how to copy it.
+async function copyLink(field, what) {
+  try {
+    await navigator.clipboard.writeText(field.value);
+    $("message").textContent = `${what} copied.`;
+  } catch {
+    field.focus();
+    field.select();
+    $("message").textContent = `${what} selected: press Ctrl-C (or ⌘-C) to copy it.`;
+  }
 }
 
 async function rematch() {
@@ -314,7 +406,6 @@ function follow(nextId) {
   const fragment = new URLSearchParams();
   if (view.tokens.x) fragment.set("o", view.tokens.x);
   if (view.tokens.o) fragment.set("x", view.tokens.o);
-  if (view.invite) fragment.set("invite", view.invite);
   const hash = fragment.toString();
   location.assign(`/games/${nextId}${hash ? `#${hash}` : ""}`);
 }
@@ -337,7 +428,19 @@ function buildBoard(size) {
 }
 
 function render(game) {
-  if (view.game && view.game.moves.length !== game.moves.length) view.hint = [];
+  const before = view.game;
+  const changed =
+    before &&
+    (before.moves.length !== game.moves.length ||
+      before.status !== game.status ||
+      before.to_move !== game.to_move ||
+      before.undo_asked_by !== game.undo_asked_by);
+  if (changed) {
+    // Messages describe the present: a refusal or a hint of a moment ago is gone.
+    view.hint = [];
+    $("message").textContent = "";
+    disarmResign();
+  }
   view.game = game;
   if (game.rematch && !view.following) {
     view.following = true;
@@ -373,7 +476,7 @@ function render(game) {
   $("undo").hidden = mine.length === 0 || over;
   $("undo").disabled = game.moves.length === 0 || (game.undo_asked_by && mine.length === 1 && game.undo_asked_by === mine[0]);
   $("agree").hidden = !(game.undo_asked_by && mine.length === 1 && game.undo_asked_by !== mine[0]);
-  $("leave").hidden = mine.length === 0 || over;
+  $("resign").hidden = mine.length === 0 || over;
   const show = game.players.x.kind === "computer" && game.players.o.kind === "computer";
   $("rematch").hidden = !over || (mine.length === 0 && !show);
   $("invite").hidden = $("invite").hidden || over;
@@ -388,7 +491,13 @@ function focusIndex(game) {
 }
 
 function statusText(game) {
-  if (game.abandoned_by) return `${nameOf(game.abandoned_by)} resigned. The game is not recorded.`;
+  if (game.status === "x_resigned" || game.status === "o_resigned") {
+    const loser = game.status === "x_resigned" ? "X" : "O";
+    return `${nameOf(loser)} resigned: ${nameOf(other(loser))} wins.`;
+  }
+  if (game.status === "x_left" || game.status === "o_left") {
+    return `${nameOf(game.status === "x_left" ? "X" : "O")} left. The game is not counted.`;
+  }
   if (game.status === "x_won") return `${nameOf("X")} wins!`;
   if (game.status === "o_won") return `${nameOf("O")} wins!`;
   if (game.status === "draw") return "A draw.";
