@@ -117,7 +117,13 @@ impl Pty {
 
     /// Waits for the shell to finish; returns the exit status of the program and the
     /// terminal settings before and after it.
-    fn finish(mut self) -> (i32, String, String) {
+    fn finish(self) -> (i32, String, String) {
+        let (status, before, after, _) = self.finish_with_output();
+        (status, before, after)
+    }
+
+    /// As [`Pty::finish`], with everything the program wrote, escape codes included.
+    fn finish_with_output(mut self) -> (i32, String, String, String) {
         let until = Instant::now() + Duration::from_secs(10);
         loop {
             self.pump(Duration::from_millis(100));
@@ -142,6 +148,7 @@ impl Pty {
                     status.parse().unwrap(),
                     before.to_string(),
                     after.to_string(),
+                    text.clone(),
                 );
             }
             assert!(Instant::now() < until, "the program did not end:\n{text}");
@@ -264,6 +271,67 @@ fn ctrl_c_in_the_middle_of_a_game_gives_the_terminal_back_and_records_nothing() 
 
     assert_eq!(status, 130);
     assert_eq!(before, after);
+    assert!(
+        players(&scoreboard).is_empty(),
+        "an unfinished game counts nothing"
+    );
+}
+
+impl Pty {
+    /// Sends `signal` to the program (not to the shell around it), by its name for
+    /// `kill` (TERM, HUP, ...).
+    fn signal_program(&mut self, signal: &str) {
+        let shell = self.session.get_process().pid().to_string();
+        let children = std::fs::read_to_string(format!("/proc/{shell}/task/{shell}/children"))
+            .expect("the shell's children");
+        let program = children
+            .split_whitespace()
+            .next()
+            .expect("the program runs");
+        let sent = Command::new("kill")
+            .args([&format!("-{signal}"), program])
+            .status()
+            .unwrap();
+        assert!(sent.success(), "kill -{signal} {program}");
+    }
+}
+
+#[rstest::rstest]
+#[case::term("TERM", 15)]
+#[case::hup_as_when_the_window_is_closed("HUP", 1)]
+#[case::quit("QUIT", 3)]
+#[case::int_from_another_program("INT", 2)]
+fn a_signal_in_the_middle_of_a_game_gives_the_terminal_back_and_records_nothing(
+    #[case] signal: &str,
+    #[case] number: i32,
+) {
+    // Arrange: a game against Random, one move in.
+    let folder = TempDir::new().unwrap();
+    let scoreboard = folder.path().join("games.db");
+    let mut pty = Pty::start(
+        &["play", "--x", "human:Ada", "--o", "random"],
+        &scoreboard,
+        "Ada (X) to move.",
+    );
+    pty.press(ENTER);
+    pty.wait_for("Ada (X) to move.", Duration::from_secs(10));
+    let drawn = pty.output.len();
+
+    // Act
+    pty.signal_program(signal);
+    let (status, before, after, output) = pty.finish_with_output();
+
+    // Assert: the conventional status, the terminal's settings as they were, and the
+    // escape codes that stop the mouse, leave the alternate screen and show the cursor.
+    assert_eq!(status, 128 + number);
+    assert_eq!(before, after, "raw mode is off again");
+    let since = &output[drawn.min(output.len())..];
+    for code in ["\x1b[?1000l", "\x1b[?1049l", "\x1b[?25h"] {
+        assert!(
+            since.contains(code),
+            "{code:?} not written after the signal: {since:?}"
+        );
+    }
     assert!(
         players(&scoreboard).is_empty(),
         "an unfinished game counts nothing"

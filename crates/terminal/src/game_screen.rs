@@ -188,7 +188,10 @@ impl GameScreen {
                         }
                         Recording::Queued | Recording::NotRecorded => String::new(),
                     };
-                    format!("{} resigned, and loses this game.{saved}", game.seat(by).name())
+                    format!(
+                        "{} resigned, and loses this game.{saved}",
+                        game.seat(by).name()
+                    )
                 }
                 Event::NotKept(error) => {
                     let warning = format!("This game is not being saved: {error}.");

@@ -1,9 +1,11 @@
 //! The real terminal: raw mode, the alternate screen and the mouse, given back as they
-//! were however the program ends; the event loop; the computer thinking on another
-//! thread while the screen counts the seconds.
+//! were however the program ends (a panic, or a signal: SIGTERM, SIGHUP when the
+//! window is closed, SIGQUIT, SIGINT from another program); the event loop; the
+//! computer thinking on another thread while the screen counts the seconds.
 
 use std::io::{self, Stdout};
 use std::panic;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -17,6 +19,8 @@ use ratatui::crossterm::execute;
 use ratatui::crossterm::terminal::{
     Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
+use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+use signal_hook::iterator::Signals;
 
 use super::game_screen::{Flow, GameScreen};
 use super::menu_form::{FormOutcome, MenuForm};
@@ -270,8 +274,19 @@ fn is_interrupt(code: KeyCode, modifiers: KeyModifiers) -> bool {
 }
 
 /// Raw mode, the alternate screen and mouse reporting, for as long as it lives; the
-/// terminal as it was when it is dropped, or when the program panics.
+/// terminal as it was when it is dropped, when the program panics, or when a signal
+/// that ends it arrives.
 struct RawScreen;
+
+/// The signals that end the program: each gives the terminal back first, then ends it
+/// with the status a shell gives a program a signal ended (128 + the signal's number).
+/// Nothing more is written to the store: a game in play stays unfinished, counted
+/// nowhere, with the moves kept so far (as after a kill -9).
+const ENDING_SIGNALS: [i32; 4] = [SIGTERM, SIGHUP, SIGQUIT, SIGINT];
+
+/// Whether the terminal is in the program's hands (between entering and dropping a
+/// [`RawScreen`]): a signal then gives it back before the program ends.
+static ACTIVE: AtomicBool = AtomicBool::new(false);
 
 impl RawScreen {
     fn enter() -> io::Result<Self> {
@@ -280,6 +295,8 @@ impl RawScreen {
             restore();
             previous(info);
         }));
+        watch_signals()?;
+        ACTIVE.store(true, Ordering::SeqCst);
         enable_raw_mode()?;
         // Cleared with a plain escape code: ratatui's own clear asks the terminal where
         // the cursor is, which not every terminal answers.
@@ -299,7 +316,32 @@ impl Drop for RawScreen {
     }
 }
 
+/// A thread that waits for the signals that end the program, for the rest of its life
+/// (signal-hook's iterator: the handler itself only wakes the thread, so the work is
+/// done outside the signal handler). Started once.
+fn watch_signals() -> io::Result<()> {
+    static WATCHING: AtomicBool = AtomicBool::new(false);
+    if WATCHING.swap(true, Ordering::SeqCst) {
+        return Ok(());
+    }
+    let mut signals = Signals::new(ENDING_SIGNALS)?;
+    thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                if ACTIVE.load(Ordering::SeqCst) {
+                    // Whatever the game was drawing, these sequences come after it.
+                    let _lock = io::stdout().lock();
+                    restore();
+                }
+                std::process::exit(128 + signal);
+            }
+        })?;
+    Ok(())
+}
+
 fn restore() {
+    ACTIVE.store(false, Ordering::SeqCst);
     let _ = execute!(
         io::stdout(),
         DisableMouseCapture,

@@ -772,7 +772,10 @@ mod tests {
         // Assert
         assert!(matches!(
             events[..],
-            [Event::Resigned { by: Mark::O, recording: Recording::Saved(_) }]
+            [Event::Resigned {
+                by: Mark::O,
+                recording: Recording::Saved(_)
+            }]
         ));
         assert_eq!(game.end(), Some(&End::Resigned { by: Mark::O }));
         assert_eq!(game.resign(Mark::X).unwrap_err(), Refusal::GameOver);
