@@ -339,6 +339,96 @@ fn a_signal_in_the_middle_of_a_game_gives_the_terminal_back_and_records_nothing(
 }
 
 #[test]
+fn on_four_by_four_a_number_typed_is_played_and_a_window_too_small_says_how_large_to_make_it() {
+    // Arrange: two people on 4 x 4.
+    let folder = TempDir::new().unwrap();
+    let scoreboard = folder.path().join("games.db");
+    let mut pty = Pty::start(
+        &[
+            "play",
+            "--x",
+            "human:Ada",
+            "--o",
+            "human:Bob",
+            "--size",
+            "4",
+        ],
+        &scoreboard,
+        "Ada (X) to move.",
+    );
+
+    // Act: 1 then 2 plays cell 12; then the window shrinks to 30 x 10.
+    pty.press(b"1");
+    let waiting = pty.screen_text();
+    pty.press(b"2");
+    pty.wait_for("Bob (O) to move.", Duration::from_secs(10));
+    let marks = pty.marks_on_board();
+    pty.session
+        .get_process_mut()
+        .set_window_size(30, 10)
+        .expect("a window size");
+    pty.screen
+        .set_size(NonZeroU16::new(10).unwrap(), NonZeroU16::new(30).unwrap());
+    pty.wait_for("Make the window at least", Duration::from_secs(10));
+    let small = pty.screen_text().replace('\n', " ");
+
+    // Assert
+    assert!(waiting.contains("Cell 1… type another digit"), "{waiting}");
+    assert_eq!(marks, (1, 0));
+    assert!(small.contains("40 x 14"), "{small}");
+    pty.press(CTRL_C);
+    let (status, before, after) = pty.finish();
+    assert_eq!(status, 130);
+    assert_eq!(before, after);
+}
+
+#[test]
+fn after_s_each_person_keeps_their_default_name_and_their_record() {
+    // Arrange: two people with the default names; X wins in the top row.
+    let folder = TempDir::new().unwrap();
+    let scoreboard = folder.path().join("games.db");
+    let mut pty = Pty::start(
+        &["play", "--x", "human", "--o", "human"],
+        &scoreboard,
+        "Player X (X) to move.",
+    );
+    for key in [b"1", b"4", b"2", b"5", b"3"] {
+        pty.press(key);
+    }
+    pty.wait_for("Player X (X) wins!", Duration::from_secs(10));
+
+    // Act: sides swapped; the same moves, so the person now on X (Player O) wins.
+    pty.press(b"s");
+    pty.wait_for("Player O (X) to move.", Duration::from_secs(10));
+    for key in [b"1", b"4", b"2", b"5", b"3"] {
+        pty.press(key);
+    }
+    pty.wait_for("Player O (X) wins!", Duration::from_secs(10));
+    pty.press(b"q");
+    let (status, _, _) = pty.finish();
+
+    // Assert: one row per person, one win and one loss each.
+    assert_eq!(status, 0);
+    let rows: Vec<(String, u64, u64)> = players(&scoreboard)
+        .iter()
+        .map(|p| {
+            (
+                p["name"].as_str().unwrap().to_string(),
+                p["wins"].as_u64().unwrap(),
+                p["losses"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("Player O".to_string(), 1, 1),
+            ("Player X".to_string(), 1, 1)
+        ]
+    );
+}
+
+#[test]
 fn q_asks_first_and_leaving_gives_the_terminal_back() {
     let folder = TempDir::new().unwrap();
     let scoreboard = folder.path().join("games.db");

@@ -14,14 +14,17 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
-use tictactoe_console::words::{refused, result_line};
+use tictactoe_console::words::refused;
 use tictactoe_core::domain::{
     Analysis, GameState, GameStatus, Geometry, Mark, Position, Refusal, Scoreboard, Verdict,
 };
-use tictactoe_core::play::{Event, Match, Recorder, Recording, Seat};
+use tictactoe_core::play::{End, Event, Match, Recorder, Recording, Seat};
 
 /// Each cell is this many columns wide on screen, and one line high.
 const CELL_WIDTH: u16 = 5;
+/// The narrowest screen the game is drawn on, whatever the board: the records box and
+/// the messages need about this much.
+const MIN_WIDTH: u16 = 40;
 
 /// What the runner should do after a key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,6 +56,8 @@ pub struct GameScreen {
     colour: bool,
     /// After the game: the two players' records, if the result was saved.
     records: Option<Scoreboard>,
+    /// The digits of a cell's number typed so far, on boards of more than nine cells.
+    typed: String,
 }
 
 impl GameScreen {
@@ -66,6 +71,7 @@ impl GameScreen {
             overlay: Overlay::None,
             colour,
             records: None,
+            typed: String::new(),
         }
     }
 
@@ -103,6 +109,18 @@ impl GameScreen {
             }
             Overlay::None => {}
         }
+        let typing = matches!(
+            key.code,
+            KeyCode::Char('0'..='9') | KeyCode::Enter | KeyCode::Backspace
+        );
+        if !self.typed.is_empty() && !typing {
+            // Any other key ends the typing; Esc does only that.
+            self.typed.clear();
+            self.message.clear();
+            if key.code == KeyCode::Esc {
+                return Flow::Continue;
+            }
+        }
         match key.code {
             KeyCode::F(1) | KeyCode::Char('H') => self.overlay = Overlay::Help,
             KeyCode::Char('q') | KeyCode::Esc => {
@@ -115,13 +133,12 @@ impl GameScreen {
             KeyCode::Right | KeyCode::Char('l') => self.move_cursor(0, 1),
             KeyCode::Up | KeyCode::Char('k') => self.move_cursor(-1, 0),
             KeyCode::Down | KeyCode::Char('j') => self.move_cursor(1, 0),
+            KeyCode::Enter if !self.typed.is_empty() => self.play_typed(game),
             KeyCode::Enter | KeyCode::Char(' ') => self.play(game, self.cursor),
-            KeyCode::Char(digit @ '1'..='9') if self.geometry.size() == 3 => {
-                let index = digit as usize - '1' as usize;
-                if let Some(cell) = self.geometry.position(index) {
-                    self.cursor = cell;
-                    self.play(game, cell);
-                }
+            KeyCode::Char(digit @ '0'..='9') => self.type_digit(game, digit),
+            KeyCode::Backspace if !self.typed.is_empty() => {
+                self.typed.pop();
+                self.message = self.typing_prompt();
             }
             KeyCode::Char('?') => self.hint(game),
             KeyCode::Char('u') => self.undo(game),
@@ -132,7 +149,8 @@ impl GameScreen {
 
     /// A click at screen column `x`, row `y`, on a screen of `area`: plays the cell there.
     pub fn on_click<R: Recorder>(&mut self, game: &mut Match<R>, area: Rect, x: u16, y: u16) {
-        if self.overlay != Overlay::None {
+        let (width, height) = self.smallest_screen();
+        if self.overlay != Overlay::None || area.width < width || area.height < height {
             return;
         }
         if let Some(cell) = self.cell_at(area, x, y) {
@@ -161,38 +179,31 @@ impl GameScreen {
                     recording,
                     ..
                 } => {
-                    let saved = match recording {
+                    // The status line says the result; this line only what became of it.
+                    match recording {
                         Recording::Saved(scoreboard) => {
                             self.records = Some(scoreboard.of_players_in(&finished));
                             String::new()
                         }
                         Recording::Failed(error) => {
-                            format!(" (The result was not saved: {error}.)")
+                            format!("The result was not saved: {error}.")
                         }
                         Recording::Queued | Recording::NotRecorded => String::new(),
-                    };
-                    format!("{}{saved}", result_line(&finished))
+                    }
                 }
                 Event::Abandoned { by } => {
                     format!("{} left. This game is not counted.", game.seat(by).name())
                 }
-                Event::Resigned { by, recording } => {
-                    let saved = match recording {
-                        // The store answers the two players' rows only.
-                        Recording::Saved(records) => {
-                            self.records = Some(records);
-                            String::new()
-                        }
-                        Recording::Failed(error) => {
-                            format!(" (The result was not saved: {error}.)")
-                        }
-                        Recording::Queued | Recording::NotRecorded => String::new(),
-                    };
-                    format!(
-                        "{} resigned, and loses this game.{saved}",
-                        game.seat(by).name()
-                    )
-                }
+                // The status line says who resigned; this line what became of it.
+                Event::Resigned { recording, .. } => match recording {
+                    // The store answers the two players' rows only.
+                    Recording::Saved(records) => {
+                        self.records = Some(records);
+                        String::new()
+                    }
+                    Recording::Failed(error) => format!("The result was not saved: {error}."),
+                    Recording::Queued | Recording::NotRecorded => String::new(),
+                },
                 Event::NotKept(error) => {
                     let warning = format!("This game is not being saved: {error}.");
                     if self.message.is_empty() {
@@ -202,6 +213,62 @@ impl GameScreen {
                     }
                 }
             };
+        }
+    }
+
+    /// A digit of a cell's number. On 3 x 3 it plays at once; on larger boards the
+    /// number is played as soon as no longer one could follow (on 4 x 4, "2" plays 2,
+    /// "1" waits for a second digit or Enter), and the line says what was typed.
+    fn type_digit<R: Recorder>(&mut self, game: &mut Match<R>, digit: char) {
+        self.typed.push(digit);
+        let cells = self.geometry.cell_count();
+        let Ok(number) = self.typed.parse::<usize>() else {
+            return self.no_such_cell();
+        };
+        if number == 0 || number > cells {
+            return self.no_such_cell();
+        }
+        if let Some(cell) = self.geometry.position(number - 1) {
+            self.cursor = cell;
+        }
+        if number * 10 > cells {
+            self.play_typed(game);
+        } else {
+            self.message = self.typing_prompt();
+        }
+    }
+
+    /// "Cell 1…": what was typed, and how to go on.
+    fn typing_prompt(&self) -> String {
+        if self.typed.is_empty() {
+            return String::new();
+        }
+        format!(
+            "Cell {}… type another digit, or Enter to play {}.",
+            self.typed, self.typed
+        )
+    }
+
+    fn no_such_cell(&mut self) {
+        self.message = format!(
+            "There is no cell {}: the cells are 1 to {}.",
+            self.typed,
+            self.geometry.cell_count()
+        );
+        self.typed.clear();
+    }
+
+    fn play_typed<R: Recorder>(&mut self, game: &mut Match<R>) {
+        let cell = (self.typed.parse::<usize>().ok())
+            .and_then(|number| number.checked_sub(1))
+            .and_then(|index| self.geometry.position(index));
+        match cell {
+            Some(cell) => {
+                self.typed.clear();
+                self.cursor = cell;
+                self.play(game, cell);
+            }
+            None => self.no_such_cell(),
         }
     }
 
@@ -300,6 +367,15 @@ impl GameScreen {
         thinking: Option<Duration>,
     ) {
         let area = frame.area();
+        let (width, height) = self.smallest_screen();
+        if area.width < width || area.height < height {
+            let text = format!(
+                "Make the window at least {width} x {height} to play on this board (it is {} x {}).",
+                area.width, area.height
+            );
+            frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+            return;
+        }
         let [title, _, status, message, keys] = self.layout(area);
         let geometry = game.game().board().geometry();
         let heading = format!(
@@ -348,6 +424,15 @@ impl GameScreen {
         }
     }
 
+    /// The smallest screen (columns, lines) the game is drawn on: the board, the lines
+    /// around it (title, status, two of messages, keys), and room for the records box.
+    pub fn smallest_screen(&self) -> (u16, u16) {
+        let size = self.geometry.size() as u16;
+        let board_width = size * CELL_WIDTH + (size - 1);
+        let board_height = size * 2 - 1;
+        (board_width.max(MIN_WIDTH), board_height + 7)
+    }
+
     /// Where the status line is on a screen of `area`.
     fn status_area(&self, area: Rect) -> Rect {
         let [_, _, status, _, _] = self.layout(area);
@@ -375,6 +460,10 @@ impl GameScreen {
     /// Redraws only the status line: `thinker` (as [`thinker`](Self::thinker) gave it
     /// when the computer began to think) and the time since.
     pub fn draw_clock(&self, frame: &mut Frame, thinker: &str, elapsed: Duration) {
+        let (width, height) = self.smallest_screen();
+        if frame.area().width < width || frame.area().height < height {
+            return;
+        }
         let area = self.status_area(frame.area());
         let text = format!("{thinker} {:.1} s", elapsed.as_secs_f64());
         frame.render_widget(Clear, area);
@@ -395,12 +484,18 @@ impl GameScreen {
         match state.status() {
             GameStatus::Won(win) => format!("{} ({}) wins!", game.seat(win.mark).name(), win.mark),
             GameStatus::Draw => "A draw.".to_string(),
-            GameStatus::InProgress if game.end().is_some() => "Game left.".to_string(),
-            GameStatus::InProgress => match (game.seat(mark), thinking) {
-                (Seat::Computer(_), Some(elapsed)) => {
+            GameStatus::InProgress => match (game.end(), game.seat(mark), thinking) {
+                (Some(End::Resigned { by }), _, _) => format!(
+                    "{} ({by}) resigned: {} ({}) wins.",
+                    game.seat(*by).name(),
+                    game.seat(by.opponent()).name(),
+                    by.opponent()
+                ),
+                (Some(_), _, _) => "Game left.".to_string(),
+                (None, Seat::Computer(_), Some(elapsed)) => {
                     format!("{} {:.1} s", self.thinker(game), elapsed.as_secs_f64())
                 }
-                (seat, _) => format!("{} ({mark}) to move.", seat.name()),
+                (None, seat, _) => format!("{} ({mark}) to move.", seat.name()),
             },
         }
     }
@@ -464,18 +559,10 @@ impl GameScreen {
     }
 
     fn draw_records(&self, frame: &mut Frame, area: Rect, records: &Scoreboard) {
-        let mut text = String::from("Player                 W    L    T\n");
-        for standing in records.standings() {
-            let r = standing.record;
-            text.push_str(&format!(
-                "{:<20} {:>4} {:>4} {:>4}\n",
-                tictactoe_console::words::clip(standing.name.as_str(), 20),
-                r.wins,
-                r.losses,
-                r.ties
-            ));
-        }
-        let width = 40.min(area.width);
+        let text = records_text(records);
+        let longest = text.lines().map(|line| Span::raw(line).width()).max();
+        // The text, and the box's border and a space on either side.
+        let width = (longest.unwrap_or(0) as u16 + 4).min(area.width);
         let height = (records.standings().len() as u16 + 3).min(area.height);
         let board = self.board_area(area);
         let top = (board.y + board.height + 5).min(area.height.saturating_sub(height + 1));
@@ -487,7 +574,12 @@ impl GameScreen {
         );
         frame.render_widget(Clear, records_area);
         frame.render_widget(
-            Paragraph::new(text).block(Block::default().borders(Borders::ALL).title(" Records ")),
+            Paragraph::new(text).block(
+                Block::default()
+                    .borders(Borders::ALL)
+                    .title(" Records ")
+                    .padding(ratatui::widgets::Padding::horizontal(1)),
+            ),
             records_area,
         );
     }
@@ -538,7 +630,9 @@ impl GameScreen {
 const HELP: &str = "\
 arrows or h j k l   move the cursor
 Enter or Space      play the cell under the cursor
-1 to 9              play that cell (3 x 3 boards)
+1 to 9              play that cell; on larger boards
+                    type its number (Enter ends it
+                    when a longer one could follow)
 a mouse click       play the cell clicked
 ?                   light up the best cells
 u                   undo (against the computer: your
@@ -549,14 +643,51 @@ Ctrl-C              leave at once
 
 Any key closes this help.";
 
+/// The two players' records after a game, in the console's words, in columns that
+/// line up whatever the names' lengths (names of up to [`NAME_COLUMN`] wide whole).
+pub(crate) fn records_text(records: &Scoreboard) -> String {
+    let names: Vec<String> = records
+        .standings()
+        .iter()
+        .map(|standing| tictactoe_console::words::clip(standing.name.as_str(), NAME_COLUMN))
+        .collect();
+    let name_width = names
+        .iter()
+        .map(|name| Span::raw(name.as_str()).width())
+        .chain([Span::raw("Player").width()])
+        .max()
+        .unwrap_or(0);
+    let row = |name: &str, [wins, losses, ties]: [String; 3]| {
+        let pad = name_width - Span::raw(name).width();
+        format!("{name}{:pad$}  {wins:>4}  {losses:>6}  {ties:>4}", "")
+    };
+    let mut lines = vec![row("Player", ["Wins", "Losses", "Ties"].map(String::from))];
+    for (name, standing) in names.iter().zip(records.standings()) {
+        let r = standing.record;
+        lines.push(row(name, [r.wins, r.losses, r.ties].map(|n| n.to_string())));
+    }
+    lines.join("\n")
+}
+
+/// The widest name the records box shows whole: "Computer (Impossible)" and more.
+const NAME_COLUMN: usize = 30;
+
+/// The most cells a hint names one by one; past it, it counts them (they are lit up on
+/// the board), so that the line fits: on 7 x 7 nearly every cell can be best.
+const HINT_CELLS_NAMED: usize = 6;
+
 /// One line for a hint: who stands how, counted in the player's own moves.
 fn hint_line(mark: Mark, analysis: &Analysis) -> String {
-    let cells: Vec<String> = analysis
-        .best_moves
-        .iter()
-        .map(ToString::to_string)
-        .collect();
-    let cells = cells.join(", ");
+    let cells = if analysis.best_moves.len() <= HINT_CELLS_NAMED {
+        let cells: Vec<String> = analysis
+            .best_moves
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        cells.join(", ")
+    } else {
+        format!("any of the {} lit cells", analysis.best_moves.len())
+    };
     match analysis.verdict {
         Verdict::Win if analysis.plies == 1 => format!("{mark} wins with {cells}."),
         Verdict::Win => format!(

@@ -159,7 +159,13 @@ impl MenuForm {
         }
         match field {
             Field::Mode => self.mode = turn(&Mode::ALL, self.mode, step),
-            Field::Side => self.side = self.side.opponent(),
+            Field::Side => {
+                // The person and the computer change marks, each with what was chosen
+                // for them: the name typed, the level picked.
+                self.side = self.side.opponent();
+                self.names.swap(0, 1);
+                self.levels.swap(0, 1);
+            }
             Field::Level(mark) => {
                 self.levels[mark.index()] = turn(&Level::ALL, self.levels[mark.index()], step)
             }

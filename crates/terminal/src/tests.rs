@@ -11,7 +11,8 @@ use ratatui::layout::Rect;
 
 use super::*;
 use tictactoe_core::domain::{
-    Analysis, GameState, Geometry, Mark, PlayerName, Position, Verdict, layout_of,
+    Analysis, GameState, Geometry, Mark, PlayerName, Position, Record, Scoreboard, Verdict,
+    layout_of,
 };
 use tictactoe_core::play::{Journal, Match, Seat, Seating, Settings, Unrecorded};
 use tictactoe_core::players::{Level, MockAdvisor, MockComputer, PlayerSpec};
@@ -130,18 +131,124 @@ fn the_cursor_stops_at_the_edge() {
 }
 
 #[test]
-fn digits_play_at_once_on_three_by_three_only() {
-    let mut small = people(Geometry::classic());
-    let mut small_screen = GameScreen::new(Geometry::classic(), false);
+fn a_digit_plays_at_once_on_three_by_three() {
+    let mut game = people(Geometry::classic());
+    let mut screen = GameScreen::new(Geometry::classic(), false);
+
+    press(&mut screen, &mut game, &[KeyCode::Char('9')]);
+
+    assert_eq!(layout_of(game.game().board()), "........X");
+}
+
+#[rstest::rstest]
+#[case::a_digit_no_longer_number_follows("2", 2)]
+#[case::two_digits("12", 12)]
+#[case::one_digit_then_enter("1\n", 1)]
+fn on_four_by_four_a_cells_number_is_typed_and_played(#[case] typed: &str, #[case] played: usize) {
     let four = Geometry::new(4, 4).unwrap();
-    let mut large = people(four);
-    let mut large_screen = GameScreen::new(four, false);
+    let mut game = people(four);
+    let mut screen = GameScreen::new(four, false);
+    let keys: Vec<KeyCode> = typed
+        .chars()
+        .map(|c| {
+            if c == '\n' {
+                KeyCode::Enter
+            } else {
+                KeyCode::Char(c)
+            }
+        })
+        .collect();
 
-    press(&mut small_screen, &mut small, &[KeyCode::Char('9')]);
-    press(&mut large_screen, &mut large, &[KeyCode::Char('9')]);
+    press(&mut screen, &mut game, &keys);
 
-    assert_eq!(layout_of(small.game().board()), "........X");
-    assert!(large.game().moves().is_empty());
+    assert_eq!(game.game().moves(), [cell(four, played)]);
+}
+
+#[test]
+fn a_digit_that_could_begin_a_longer_number_waits_and_says_so() {
+    let four = Geometry::new(4, 4).unwrap();
+    let mut game = people(four);
+    let mut screen = GameScreen::new(four, false);
+
+    press(&mut screen, &mut game, &[KeyCode::Char('1')]);
+
+    assert!(game.game().moves().is_empty());
+    assert_eq!(
+        frame(&screen, &game, None)[11],
+        "Cell 1… type another digit, or Enter to play 1."
+    );
+}
+
+#[rstest::rstest]
+#[case::zero("0", "There is no cell 0: the cells are 1 to 16.")]
+#[case::past_the_last("17", "There is no cell 17: the cells are 1 to 16.")]
+fn a_number_that_is_no_cell_is_refused_with_the_cells_there_are(
+    #[case] typed: &str,
+    #[case] said: &str,
+) {
+    let four = Geometry::new(4, 4).unwrap();
+    let mut game = people(four);
+    let mut screen = GameScreen::new(four, false);
+    let keys: Vec<KeyCode> = typed.chars().map(KeyCode::Char).collect();
+
+    press(&mut screen, &mut game, &keys);
+
+    assert!(game.game().moves().is_empty());
+    assert_eq!(frame(&screen, &game, None)[11], said);
+}
+
+#[test]
+fn a_hint_of_many_cells_counts_them_instead_of_naming_them() {
+    // Arrange: on 7 x 7 an advisor that finds 47 cells equally good.
+    let seven = Geometry::new(7, 5).unwrap();
+    let mut advisor = MockAdvisor::new();
+    advisor.expect_advise().times(1).returning(move |_, _| {
+        Some(Analysis {
+            verdict: Verdict::Draw,
+            plies: 49,
+            best_moves: (1..=47).map(|n| cell(seven, n)).collect(),
+            exact: true,
+            moves_proven: true,
+        })
+    });
+    let mut game = people(seven).advised_by(Box::new(advisor));
+    let mut screen = GameScreen::new(seven, false);
+
+    // Act
+    press(&mut screen, &mut game, &[KeyCode::Char('?')]);
+
+    // Assert
+    assert_eq!(
+        frame(&screen, &game, None)[17],
+        "A draw with best play: any of the 47 lit cells keep it."
+    );
+}
+
+#[test]
+fn a_screen_too_small_for_the_board_says_how_large_to_make_it() {
+    let seven = Geometry::new(7, 5).unwrap();
+    let game = people(seven);
+    let screen = GameScreen::new(seven, false);
+    let mut terminal = Terminal::new(TestBackend::new(60, 16)).unwrap();
+
+    terminal
+        .draw(|frame| screen.draw(frame, &game, None))
+        .unwrap();
+
+    let text: String = (0..16u16)
+        .map(|y| {
+            (0..60u16)
+                .map(|x| terminal.backend().buffer()[(x, y)].symbol().to_string())
+                .collect::<String>()
+                .trim_end()
+                .to_string()
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        text.starts_with("Make the window at least 41 x 20 to play on this board (it is 60 x 16)."),
+        "{text}"
+    );
 }
 
 #[test]
@@ -274,6 +381,7 @@ fn the_winning_line_is_bracketed_without_colour_and_the_result_announced() {
     let lines = frame(&screen, &game, None);
     assert_eq!(lines[2].trim(), "[X] │ [X] │ [X]");
     assert_eq!(lines[8], "Ada (X) wins!");
+    assert_eq!(lines[9], "", "the result is said once");
     assert!(lines[23].starts_with("r play again · s swap sides"));
 }
 
@@ -344,9 +452,41 @@ fn a_saved_result_shows_the_two_players_records() {
 
     let text = frame(&screen, &game, None).join("\n");
     assert!(text.contains("Records"), "{text}");
-    assert!(
-        text.contains("Ada                     1    0    0"),
-        "{text}"
+    assert!(text.contains("│ Player  Wins  Losses  Ties │"), "{text}");
+    assert!(text.contains("│ Ada        1       0     0 │"), "{text}");
+    assert!(text.contains("│ Bob        0       1     0 │"), "{text}");
+}
+
+#[test]
+fn the_records_box_shows_a_computers_name_whole_in_line_with_its_columns() {
+    // Arrange: Impossible's record beside Ada's.
+    let row = |name, record| tictactoe_core::domain::Standing { name, record };
+    let rows = Scoreboard::from_standings([
+        row(
+            name("Ada"),
+            Record {
+                losses: 1,
+                ..Record::default()
+            },
+        ),
+        row(
+            PlayerName::stored("Computer (Impossible)").unwrap(),
+            Record {
+                wins: 12,
+                ..Record::default()
+            },
+        ),
+    ]);
+
+    // Act
+    let text = crate::game_screen::records_text(&rows);
+
+    // Assert
+    assert_eq!(
+        text,
+        "Player                 Wins  Losses  Ties\n\
+         Computer (Impossible)    12       0     0\n\
+         Ada                       0       1     0"
     );
 }
 
@@ -421,6 +561,30 @@ fn playing_o_against_an_easy_computer_on_five_by_five_with_four_in_a_row() {
             )
             .unwrap()
         )
+    );
+}
+
+#[test]
+fn switching_sides_keeps_the_name_typed_and_the_level_picked() {
+    // Arrange: the name Ada for X; the computer (O) down to Medium.
+    let mut form = MenuForm::default();
+    let mut keys = vec![KeyCode::Down, KeyCode::Down]; // Name (X)
+    keys.extend("Ada".chars().map(KeyCode::Char));
+    keys.extend([KeyCode::Down, KeyCode::Left]); // Computer (O): Medium
+    type_into(&mut form, &keys);
+
+    // Act: up to "You play", and O.
+    type_into(&mut form, &[KeyCode::Up, KeyCode::Up, KeyCode::Right]);
+
+    // Assert
+    let lines = form_lines(&form);
+    assert_eq!(lines[3], "You play          ‹ O ›");
+    assert_eq!(lines[4], "Computer (X)      ‹ Medium ›");
+    assert!(
+        lines
+            .iter()
+            .any(|line| line.starts_with("Name (O)          Ada")),
+        "{lines:#?}"
     );
 }
 

@@ -7,7 +7,7 @@ use thiserror::Error;
 
 use super::game_match::{Event, Match, Recorder, ResumeError, Seat};
 use crate::domain::{Geometry, Mark, PlayerName};
-use crate::players::{ComputerFactory, PlayerSpec};
+use crate::players::{ComputerFactory, PlayerSpec, default_name};
 use crate::ports::{Ending, Step};
 
 /// Everything needed to start a game: who plays each side, the board, who moves first.
@@ -100,15 +100,26 @@ impl Settings {
             .replayed(steps, ending)
     }
 
-    /// The same players with sides swapped (X's player plays O), for a rematch. Still
-    /// valid: two people keep their two names.
+    /// The same players with sides swapped (X's player plays O), for a rematch. Each
+    /// person keeps their name, a default one too: "Player X" stays "Player X" on O,
+    /// so one person's games are not split between two names. Still valid: two people
+    /// keep their two (different) names.
     pub fn swapped(&self) -> Settings {
         Settings {
-            x: self.o.clone(),
-            o: self.x.clone(),
+            x: named(&self.o, Mark::O),
+            o: named(&self.x, Mark::X),
             first: self.first,
             geometry: self.geometry,
         }
+    }
+}
+
+/// `spec` with the name it plays under at `mark` written out, for a person who took the
+/// default one.
+fn named(spec: &PlayerSpec, mark: Mark) -> PlayerSpec {
+    match spec {
+        PlayerSpec::Human(None) => PlayerSpec::Human(Some(default_name(mark))),
+        other => other.clone(),
     }
 }
 
@@ -159,6 +170,17 @@ mod tests {
         assert_eq!(rematch.player(Mark::O), &human("Ada"));
         assert_eq!(rematch.first(), game.first());
         assert_eq!(rematch.geometry(), game.geometry());
+    }
+
+    #[test]
+    fn swapping_sides_keeps_each_persons_default_name() {
+        let unnamed = PlayerSpec::Human(None);
+        let game = settings(unnamed.clone(), unnamed).unwrap();
+
+        let rematch = game.swapped();
+
+        assert_eq!(rematch.player(Mark::X), &human("Player O"));
+        assert_eq!(rematch.player(Mark::O), &human("Player X"));
     }
 
     #[test]
