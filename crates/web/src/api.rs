@@ -86,8 +86,9 @@ pub async fn create<G: GameService>(
 pub async fn game<G: GameService>(
     State(games): App<G>,
     Path(id): Path<String>,
+    key: Credentials,
 ) -> Result<Response, ApiError> {
-    Ok(Json(&*games.game(&id).await?).into_response())
+    Ok(Json(&*games.game(&id, key).await?).into_response())
 }
 
 pub async fn play<G: GameService>(
@@ -233,6 +234,7 @@ mod tests {
             line: None,
             undo_asked_by: None,
             rematch: None,
+            joined: vec!["X"],
         })
     }
 

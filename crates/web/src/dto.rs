@@ -85,6 +85,9 @@ pub struct GameJson {
     pub undo_asked_by: Option<&'static str>,
     /// The id of the rematch, once someone asked for one.
     pub rematch: Option<String>,
+    /// The people's seats whose player has the game open with their seat (`"X"`,
+    /// `"O"`): for the one who sent an invite, whether the friend has come.
+    pub joined: Vec<&'static str>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -110,6 +113,7 @@ impl GameJson {
         game: &Match<R>,
         settings: &Settings,
         rematch: Option<&GameId>,
+        joined: [bool; 2],
     ) -> Self {
         let state = game.game();
         let geometry: Geometry = state.board().geometry();
@@ -138,6 +142,11 @@ impl GameJson {
             line,
             undo_asked_by: game.undo_asked_by().map(mark_word),
             rematch: rematch.map(GameId::to_string),
+            joined: Mark::ALL
+                .into_iter()
+                .filter(|mark| joined[mark.index()])
+                .map(mark_word)
+                .collect(),
         }
     }
 

@@ -227,6 +227,7 @@ impl Games {
         let (table, turn) = self.turn(id).await?;
         let seat = seat_in(&table, key)?;
         table.touch();
+        table.join(seat);
         Ok((table, seat, turn))
     }
 
@@ -444,8 +445,12 @@ impl GameService for Games {
     }
 
     /// `GET /api/games/{id}`.
-    async fn game(&self, id: &str) -> Result<Arc<GameJson>, ApiError> {
-        Ok(self.table(id).await?.view())
+    async fn game(&self, id: &str, key: Credentials) -> Result<Arc<GameJson>, ApiError> {
+        let table = self.table(id).await?;
+        if let Ok(seat) = seat_in(&table, &key) {
+            table.join(seat);
+        }
+        Ok(table.view())
     }
 
     /// The game's views as they change, until the game is forgotten from memory (the

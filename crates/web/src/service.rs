@@ -25,8 +25,13 @@ pub trait GameService: Send + Sync + 'static {
         request: NewGame,
     ) -> impl Future<Output = Result<CreatedJson, ApiError>> + Send;
 
-    /// `GET /api/games/{id}`.
-    fn game(&self, id: &str) -> impl Future<Output = Result<Arc<GameJson>, ApiError>> + Send;
+    /// `GET /api/games/{id}`. A seat's token, if sent, says that the seat's player has
+    /// the game open (`joined`); without one (or with a wrong one) it is a spectator's.
+    fn game(
+        &self,
+        id: &str,
+        key: Credentials,
+    ) -> impl Future<Output = Result<Arc<GameJson>, ApiError>> + Send;
 
     /// `POST /api/games/{id}/moves`: the seat's move on the cell numbered `cell`
     /// (1-based), then the computer's reply if due.

@@ -108,6 +108,10 @@ pub struct Table {
     /// The store refused a write of this game: what the table holds may be ahead of
     /// the store, and the game must be read again.
     stale: AtomicBool,
+    /// X's and O's: whether the seat's token has been used since the table was made
+    /// (its player has the game open). Not kept in the store: after a restart, a page
+    /// that reconnects with its seat joins again.
+    joined: [AtomicBool; 2],
 }
 
 impl Table {
@@ -118,7 +122,7 @@ impl Table {
         game: WebMatch,
         rematch: Option<GameId>,
     ) -> Self {
-        let view = GameJson::of(&id, &game, &setup.settings, rematch.as_ref());
+        let view = GameJson::of(&id, &game, &setup.settings, rematch.as_ref(), [false; 2]);
         Table {
             id,
             setup,
@@ -128,6 +132,7 @@ impl Table {
             view: watch::Sender::new(Arc::new(view)),
             touched: Mutex::new(Instant::now()),
             stale: AtomicBool::new(false),
+            joined: [AtomicBool::new(false), AtomicBool::new(false)],
         }
     }
 
@@ -208,6 +213,17 @@ impl Table {
         });
     }
 
+    /// `seat`'s player has the game open: shown to everyone the first time.
+    pub fn join(&self, seat: Mark) {
+        if self.joined[seat.index()].swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let play = lock(&self.play);
+        let view = self.view_of(&play);
+        drop(play);
+        self.publish(Arc::new(view));
+    }
+
     /// Links the rematch the store now has, and shows it.
     pub fn set_rematch(&self, next: GameId) {
         let mut play = lock(&self.play);
@@ -224,6 +240,9 @@ impl Table {
             &play.game,
             &self.setup.settings,
             play.rematch.as_ref(),
+            self.joined
+                .each_ref()
+                .map(|joined| joined.load(Ordering::Acquire)),
         )
     }
 

@@ -476,6 +476,33 @@ async fn a_resignation_ends_the_game_as_a_loss_for_who_resigned_and_a_win_for_th
 }
 
 #[tokio::test]
+async fn a_seat_has_joined_once_its_token_has_been_used_and_everyone_sees_it() {
+    // Arrange: Ada and Bob on two screens; nobody has opened the game yet.
+    let server = Server::new();
+    let game = server.create(two_people()).await;
+    let path = format!("/api/games/{}", game.id);
+    let before = server.get(&path).await;
+
+    // Act: Bob's page asks for the game with his seat; a stranger's with a wrong token.
+    server
+        .send(Method::GET, &path, game.o.as_deref(), None)
+        .await;
+    server
+        .send(
+            Method::GET,
+            &path,
+            Some("0123456789abcdef0123456789abcdef"),
+            None,
+        )
+        .await;
+    let after = server.get(&path).await;
+
+    // Assert
+    assert_eq!(before.json["joined"], json!([]));
+    assert_eq!(after.json["joined"], json!(["O"]));
+}
+
+#[tokio::test]
 async fn a_game_resigned_cannot_be_resigned_again_or_played_on() {
     // Arrange
     let server = Server::new();

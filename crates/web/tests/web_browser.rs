@@ -300,6 +300,7 @@ async fn two_browsers_on_one_online_game_each_see_the_others_move_without_reload
         (!link.is_empty()).then_some(link)
     })
     .await;
+    let invite_shown = css(&ada, "#invite").await.is_displayed().await.unwrap();
     bob.goto(&invite).await.unwrap();
     eventually("Bob's page", || async {
         status(&bob)
@@ -308,6 +309,13 @@ async fn two_browsers_on_one_online_game_each_see_the_others_move_without_reload
             .then_some(())
     })
     .await;
+    // Ada is told that Bob has come, and the invite is put away.
+    eventually("Bob's arrival on Ada's page", || async {
+        (text(&ada, "#joined").await == "Bob (O) has joined.").then_some(())
+    })
+    .await;
+    assert!(invite_shown);
+    assert!(!css(&ada, "#invite").await.is_displayed().await.unwrap());
 
     // Act and assert: each move shows up on the other screen.
     click(&ada, "[data-cell=\"5\"]").await;
@@ -542,6 +550,50 @@ async fn at_phone_width_nothing_scrolls_sideways_even_on_a_7x7_board() {
 
         assert!(width.as_u64().unwrap() <= 390, "{width}");
         assert_eq!(fit, Value::Bool(true), "{path} scrolls sideways");
+    }
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_1280_by_800_no_page_scrolls() {
+    let Some(driver) = Driver::start("no_scroll").await else {
+        return;
+    };
+    let server = Server::new();
+    let running = server.listen().await;
+    let game = create(
+        &running,
+        json!({ "x": "human:Ada", "o": "human:Bob", "seating": "apart" }),
+    )
+    .await;
+    let browser = driver.open(1280, 800).await;
+    let overflow = "return document.documentElement.scrollHeight - window.innerHeight";
+    // Ada's page as she has it after creating the game: her seat, and the invite.
+    let creators = format!(
+        "{}&invite={}",
+        game["seats"]["x"]["url"].as_str().unwrap(),
+        game["seats"]["o"]["token"].as_str().unwrap()
+    );
+
+    for path in ["/".to_string(), creators, "/scores".into()] {
+        // Act
+        browser.goto(&running.url(&path)).await.unwrap();
+        eventually(&format!("{path} drawn"), || async {
+            let drawn = !text(&browser, "main section:not([hidden]) h1")
+                .await
+                .is_empty()
+                && (!path.starts_with("/games/")
+                    || browser
+                        .find(Locator::Css("[data-cell=\"9\"]"))
+                        .await
+                        .is_ok());
+            drawn.then_some(())
+        })
+        .await;
+        let over = browser.execute(overflow, vec![]).await.unwrap();
+
+        // Assert
+        assert!(over.as_i64().unwrap() <= 0, "{path} scrolls by {over} px");
     }
     browser.close().await.unwrap();
 }

@@ -225,7 +225,8 @@ function listen(id) {
 async function reconnect(delay, lost) {
   clearTimeout(view.retry);
   try {
-    const game = await api("GET", `/api/games/${view.id}`);
+    // With this page's seat, so that the server knows its player is here (`joined`).
+    const game = await api("GET", `/api/games/${view.id}`, tokenFor(heldMarks()[0]));
     view.lost = false;
     $("connection").hidden = true;
     $("play").classList.remove("offline");
@@ -389,6 +390,7 @@ async function copyLink(field, what) {
     await navigator.clipboard.writeText(field.value);
     $("message").textContent = `${what} copied.`;
   } catch {
+    field.hidden = false;
     field.focus();
     field.select();
     $("message").textContent = `${what} selected: press Ctrl-C (or ⌘-C) to copy it.`;
@@ -479,7 +481,14 @@ function render(game) {
   $("resign").hidden = mine.length === 0 || over;
   const show = game.players.x.kind === "computer" && game.players.o.kind === "computer";
   $("rematch").hidden = !over || (mine.length === 0 && !show);
-  $("invite").hidden = $("invite").hidden || over;
+  // The friend invited has opened their link: say so, and the invite is done.
+  const invited = view.invite && mine.length === 1 ? other(mine[0]) : null;
+  const arrived = invited !== null && (game.joined || []).includes(invited);
+  $("joined").hidden = !arrived;
+  $("joined").textContent = arrived ? `${nameOf(invited)} has joined.` : "";
+  $("invite").hidden = $("invite").hidden || over || arrived;
+  $("copy-invite").hidden = $("invite").hidden;
+  if ($("invite").hidden) $("invite-link").hidden = true;
 }
 
 /// The cell that Tab lands on: the last one focused, or the first empty one.
@@ -508,8 +517,10 @@ function statusText(game) {
     text = heldMarks().length === 2 ? `${nameOf(mover)} to move.` : `Your turn (${mover}).`;
   } else if (player.kind === "computer") {
     text = `${nameOf(mover)} is thinking…`;
-  } else {
+  } else if ((game.joined || []).includes(mover)) {
     text = `Waiting for ${nameOf(mover)}.`;
+  } else {
+    text = `Waiting for ${nameOf(mover)} to open the invite link.`;
   }
   if (game.undo_asked_by) text += ` ${nameOf(game.undo_asked_by)} asks to take back a move.`;
   return text;
