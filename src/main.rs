@@ -27,7 +27,7 @@ use tictactoe_core::players::{ComputerFactory, Level};
 use tictactoe_core::ports::{GameStore, Imported, Restored, StoreError};
 use tictactoe_json::{ScoresJsonWriter, report_json, tally_json};
 use tictactoe_json_store::read_scoreboard;
-use tictactoe_players::{MinimaxAI, StandardComputers};
+use tictactoe_players::{MinimaxAI, Progress, Proven, Stage, StandardComputers};
 use tictactoe_sqlite_store::SqliteStore;
 use tictactoe_terminal::{Ending, Start, run_full_screen};
 
@@ -440,11 +440,24 @@ fn analyze(
     json: bool,
     boards: Vec<String>,
 ) -> ExitCode {
+    // On a terminal, a long proof shows what it has settled so far, on standard error,
+    // until its answer is printed; on a pipe, nothing.
+    let showing = io::stderr().is_terminal();
+    let shown: Arc<std::sync::Mutex<Option<ProgressBar>>> = Arc::default();
     let mut analyzer = Analyzer::new(geometry, first, || {
-        MinimaxAI::impossible(StdRng::seed_from_u64(seed)).thinking_for(think)
+        let player = MinimaxAI::impossible(StdRng::seed_from_u64(seed)).thinking_for(think);
+        if !showing {
+            return player;
+        }
+        let bar = ProgressBar::hidden();
+        *shown.lock().unwrap_or_else(|e| e.into_inner()) = Some(bar.clone());
+        player.reporting_to(Box::new(ProofShown { bar }))
     });
     let renderer = ConsoleRenderer::new(io::stdout(), colour());
     let emit = |report: &Report| {
+        if let Some(bar) = shown.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            bar.finish_and_clear();
+        }
         if json {
             println!("{}", report_json(report));
         } else {
@@ -472,6 +485,37 @@ fn analyze(
         ExitCode::from(USAGE)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// A long proof on standard error: how long it has run, and what it has settled.
+struct ProofShown {
+    bar: ProgressBar,
+}
+
+impl Progress for ProofShown {
+    fn proven(&mut self, so_far: Proven) {
+        if self.bar.is_hidden() {
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+            self.bar.set_style(
+                indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+            );
+            self.bar.enable_steady_tick(Duration::from_millis(100));
+        }
+        let stage = match so_far.stage {
+            Stage::ShortWin => "looking for a short win",
+            Stage::Holding => "proving a move that does not lose",
+            Stage::LongWin => "looking for a long win",
+            Stage::Rest => "settling the other moves",
+        };
+        self.bar.set_message(format!(
+            "{} of {} moves settled ({} keep at least a draw, {} lose); {stage}…",
+            so_far.holding + so_far.losing,
+            so_far.moves,
+            so_far.holding,
+            so_far.losing,
+        ));
     }
 }
 

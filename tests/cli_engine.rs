@@ -331,6 +331,62 @@ fn without_time_to_prove_analyze_estimates_and_its_move_is_one_of_its_best() {
     assert!(best.contains(&answer["move"].as_u64().unwrap()), "{answer}");
 }
 
+/// A (7,7,5) position the opening book does not hold: a win for X in 19 plies, by cell
+/// 24 alone, which takes about two minutes to prove here.
+const HARD: &str = "........................XX......O.........O......";
+
+#[test]
+fn a_value_cut_short_by_the_time_limit_never_reads_as_exact() {
+    // Act: one second, where the exact answer takes minutes.
+    let output = tictactoe()
+        .args([
+            "analyze",
+            "--json",
+            "--size",
+            "7",
+            "--win",
+            "5",
+            "--think-ms",
+            "1000",
+            HARD,
+        ])
+        .output()
+        .unwrap();
+
+    // Assert: a win if it was proven in time; otherwise a bound or nothing, with no
+    // length of the game claimed; never a draw (or a loss), which would be false.
+    let answer = json_lines(&output.stdout).remove(0);
+    let value = answer["value"].as_str().unwrap();
+    assert!(
+        ["win", "at_least_draw", "unknown"].contains(&value),
+        "{answer}"
+    );
+    if value != "win" {
+        assert_eq!(answer["exact"], false, "{answer}");
+        assert!(answer.get("plies").is_none(), "{answer}");
+    }
+}
+
+#[test]
+fn on_a_pipe_a_long_analysis_shows_no_progress() {
+    let output = tictactoe()
+        .args([
+            "analyze",
+            "--size",
+            "7",
+            "--win",
+            "5",
+            "--think-ms",
+            "500",
+            HARD,
+        ])
+        .output()
+        .unwrap();
+
+    assert!(output.status.success());
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+}
+
 #[test]
 fn a_run_shorter_than_the_board_wins() {
     let output = tictactoe()

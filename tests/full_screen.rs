@@ -429,6 +429,43 @@ fn after_s_each_person_keeps_their_default_name_and_their_record() {
 }
 
 #[test]
+fn on_a_terminal_a_long_analysis_shows_what_it_has_proven_so_far_then_only_its_answer() {
+    // Arrange and act: a (7,7,5) position the opening book does not hold, three seconds
+    // to think (the exact answer takes minutes).
+    let folder = TempDir::new().unwrap();
+    let hard = "........................XX......O.........O......";
+    let pty = Pty::start(
+        &[
+            "analyze",
+            "--json",
+            "--size",
+            "7",
+            "--win",
+            "5",
+            "--think-ms",
+            "3000",
+            hard,
+        ],
+        &folder.path().join("games.db"),
+        "moves settled",
+    );
+    let during = pty.screen_text();
+    let (status, _, _, output) = pty.finish_with_output();
+
+    // Assert: the progress line while it ran; at the end, the answer in its place.
+    assert!(during.contains("of 45 moves settled"), "{during}");
+    assert_eq!(status, 0);
+    let answer = output
+        .lines()
+        .find(|line| line.contains("\"board\""))
+        .expect("the answer");
+    assert!(
+        answer.contains(&format!("\"board\":\"{}\"", hard.to_uppercase())),
+        "{answer}"
+    );
+}
+
+#[test]
 fn q_asks_first_and_leaving_gives_the_terminal_back() {
     let folder = TempDir::new().unwrap();
     let scoreboard = folder.path().join("games.db");

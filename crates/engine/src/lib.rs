@@ -11,6 +11,7 @@ mod hashing;
 mod lookahead;
 mod outcome;
 mod pairing;
+mod progress;
 mod prover;
 mod solver;
 mod symmetry;
@@ -20,6 +21,9 @@ pub use clock::MockClock;
 pub use clock::{Clock, Deadline, SystemClock};
 pub use estimator::Estimator;
 pub use lookahead::Lookahead;
+#[cfg(any(test, feature = "mocks"))]
+pub use progress::MockProgress;
+pub use progress::{Progress, Proven, Stage};
 pub use solver::Solver;
 
 #[cfg(test)]

@@ -30,6 +30,7 @@ use super::clock::{Deadline, TimeCheck};
 use super::hashing::MixHasher;
 use super::outcome::Outcome;
 use super::pairing::{Pairing, danger_is_low, open_cells, shared_pairs};
+use super::progress::{Progress, Proven, Stage};
 use super::symmetry::Symmetries;
 use tictactoe_core::domain::{Geometry, Verdict};
 
@@ -97,6 +98,8 @@ pub struct Prover {
     /// The zone of the last "cannot win" answer of [`attack`](Self::attack) or
     /// [`defend`](Self::defend); meaningless after a "wins".
     zone: Zone,
+    /// Told what [`analyze`](Self::analyze) has settled, as it goes.
+    progress: Option<Box<dyn Progress>>,
 }
 
 impl Prover {
@@ -108,6 +111,24 @@ impl Prover {
             pairing: Pairing::default(),
             time: TimeCheck::default(),
             zone: EVERYWHERE,
+            progress: None,
+        }
+    }
+
+    /// Reports what [`analyze`](Self::analyze) settles to `progress` from now on
+    /// (`None`: to nobody); answers the one reported to before.
+    pub fn report_to(&mut self, progress: Option<Box<dyn Progress>>) -> Option<Box<dyn Progress>> {
+        std::mem::replace(&mut self.progress, progress)
+    }
+
+    fn report(&mut self, stage: Stage, holds: u64, settled: u64, empty: u64) {
+        if let Some(progress) = &mut self.progress {
+            progress.proven(Proven {
+                stage,
+                holding: holds.count_ones() as usize,
+                losing: (settled & !holds).count_ones() as usize,
+                moves: empty.count_ones() as usize,
+            });
         }
     }
 
@@ -179,11 +200,13 @@ impl Prover {
             });
         }
         let quarter = deadline.map(|d| d.part(0.25));
+        self.report(Stage::ShortWin, 0, 0, empty);
         if let Some(Some(win)) = self.short_win(me, opp, quarter.as_ref()) {
             return Some(self.fastest_wins(me, opp, win, deadline));
         }
         let mut settled = 0u64;
         let mut holds = 0u64;
+        self.report(Stage::Holding, holds, settled, empty);
         for bit in self.shape.by_promise(empty, me, opp) {
             if deadline.is_some_and(Deadline::passed) {
                 // Nothing proven yet: the loop ends at the first move that holds.
@@ -199,8 +222,10 @@ impl Prover {
                 Some(true) => settled |= bit,
                 None => {}
             }
+            self.report(Stage::Holding, holds, settled, empty);
         }
         let half = deadline.map(|d| d.part(0.5));
+        self.report(Stage::LongWin, holds, settled, empty);
         let win_proven_absent = holds == 0 && settled == empty
             || match self.long_win(me, opp, half.as_ref()) {
                 Some(Some(win)) => return Some(self.fastest_wins(me, opp, win, deadline)),
@@ -229,6 +254,8 @@ impl Prover {
                     break;
                 }
             }
+            settled |= bit;
+            self.report(Stage::Rest, holds, settled, empty);
         }
         if holds != 0 {
             return Some(Outcome {
@@ -796,6 +823,42 @@ mod tests {
             partial > 0,
             "some cut-off falls between a proven move and the end"
         );
+    }
+
+    /// A fake progress: it keeps what it is told, for the test to read.
+    struct Seen(std::sync::Arc<std::sync::Mutex<Vec<Proven>>>);
+
+    impl Progress for Seen {
+        fn proven(&mut self, so_far: Proven) {
+            self.0.lock().unwrap().push(so_far);
+        }
+    }
+
+    #[test]
+    fn a_proof_reports_what_it_has_settled_in_order_and_ends_with_every_move_settled() {
+        // Arrange: 5 x 5, four in a row, X on 18, O to move: a draw, kept by O on 8, 13,
+        // 17 and 19 only (the other 20 of its 24 moves lose).
+        let seen = std::sync::Arc::default();
+        let mut prover = prover(5, 4);
+        prover.report_to(Some(Box::new(Seen(std::sync::Arc::clone(&seen)))));
+
+        // Act
+        let outcome = prover.analyze(0, 1 << 17, None).unwrap();
+
+        // Assert
+        let seen = seen.lock().unwrap();
+        let stages: Vec<Stage> = seen.iter().map(|p| p.stage).collect();
+        assert!(stages.is_sorted_by_key(|stage| *stage as u8), "{stages:?}");
+        assert_eq!(stages.first(), Some(&Stage::ShortWin));
+        assert!(seen.iter().all(|p| p.moves == 24), "{seen:?}");
+        assert!(
+            seen.windows(2)
+                .all(|w| w[1].holding + w[1].losing >= w[0].holding + w[0].losing),
+            "what is settled never goes back: {seen:?}"
+        );
+        let last = seen.last().unwrap();
+        assert_eq!(outcome.best.count_ones(), 4);
+        assert_eq!((last.holding, last.losing), (4, 20), "{last:?}");
     }
 
     #[test]

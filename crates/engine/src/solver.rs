@@ -24,6 +24,7 @@ use super::book::Book;
 use super::clock::{Deadline, TimeCheck};
 use super::hashing::MixHasher;
 use super::outcome::Outcome;
+use super::progress::Progress;
 use super::prover::Prover;
 use super::symmetry::Symmetries;
 use tictactoe_core::domain::{Analysis, Board, Geometry, Mark, Position, Verdict};
@@ -219,6 +220,12 @@ impl Solver {
     }
 
     /// The proof search, made on first use: the small boards never need it.
+    /// Reports what the proof search settles, on boards larger than 4 x 4, to
+    /// `progress` from now on (`None`: to nobody); answers the one reported to before.
+    pub fn report_to(&mut self, progress: Option<Box<dyn Progress>>) -> Option<Box<dyn Progress>> {
+        self.prover_mut().report_to(progress)
+    }
+
     fn prover_mut(&mut self) -> &mut Prover {
         self.prover
             .get_or_insert_with(|| Box::new(Prover::new(self.shape.geometry)))

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use tictactoe_core::domain::{Mark, Outcome, Scoreboard, Standing, Verdict, layout_of};
+use tictactoe_core::domain::{Known, Mark, Outcome, Scoreboard, Standing, Verdict, layout_of};
 use tictactoe_core::play::{Report, Tally};
 
 #[derive(Serialize)]
@@ -76,7 +76,9 @@ enum ReportJson<'a> {
         status: &'static str,
         to_move: String,
         value: &'static str,
-        plies: usize,
+        /// Only when the whole analysis is exact.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        plies: Option<usize>,
         best_moves: Vec<usize>,
         #[serde(rename = "move")]
         choice: usize,
@@ -105,8 +107,8 @@ pub fn report_json(report: &Report) -> String {
             board: layout_of(board),
             status: "in_progress",
             to_move: to_move.to_string(),
-            value: verdict_word(analysis.verdict),
-            plies: analysis.plies,
+            value: known_word(analysis.known()),
+            plies: analysis.exact.then_some(analysis.plies),
             best_moves: analysis.best_moves.iter().map(|p| p.number()).collect(),
             choice: choice.number(),
             exact: analysis.exact,
@@ -131,6 +133,17 @@ pub fn outcome_word(outcome: Outcome) -> &'static str {
         Outcome::Won(Mark::X) => "x_won",
         Outcome::Won(Mark::O) => "o_won",
         Outcome::Draw => "draw",
+    }
+}
+
+/// The value as far as it is known, for the side to move: `"win"`, `"draw"` or
+/// `"loss"` when proven; `"at_least_draw"` when only moves that do not lose were
+/// proven; `"unknown"` when time ran out before any move was.
+pub fn known_word(known: Known) -> &'static str {
+    match known {
+        Known::Exactly(verdict) => verdict_word(verdict),
+        Known::AtLeastDraw => "at_least_draw",
+        Known::Nothing => "unknown",
     }
 }
 
@@ -196,6 +209,38 @@ mod tests {
 
         // Assert
         assert_eq!(streamed, format!("{}\n", scoreboard_json(&scoreboard)));
+    }
+
+    #[test]
+    fn a_draw_found_when_time_ran_out_reads_as_a_bound_without_a_length() {
+        // Arrange: X to move on (5,4) after X 1 and O 25; one move proven not to lose.
+        let geometry = tictactoe_core::domain::Geometry::new(5, 4).unwrap();
+        let board = tictactoe_core::domain::fill_from_layout(
+            tictactoe_core::domain::BitBoard::new(geometry),
+            "X.......................O",
+        )
+        .unwrap();
+        let cell = geometry.position(12).unwrap();
+        let report = Report::InProgress {
+            board,
+            to_move: Mark::X,
+            analysis: tictactoe_core::domain::Analysis {
+                verdict: Verdict::Draw,
+                plies: 23,
+                best_moves: vec![cell],
+                exact: false,
+                moves_proven: true,
+            },
+            choice: cell,
+        };
+
+        // Act
+        let json: serde_json::Value = serde_json::from_str(&report_json(&report)).unwrap();
+
+        // Assert
+        assert_eq!(json["value"], "at_least_draw");
+        assert!(json.get("plies").is_none(), "{json}");
+        assert_eq!(json["best_moves"], serde_json::json!([13]));
     }
 
     #[test]

@@ -18,3 +18,5 @@ pub use factory::StandardComputers;
 pub use minimax::MinimaxAI;
 pub use random::RandomAI;
 pub use solvers::SharedSolvers;
+/// What a long proof has settled so far: for a front end that shows it.
+pub use tictactoe_engine::{Progress, Proven, Stage};

@@ -9,7 +9,7 @@ use tictactoe_core::domain::{
     Analysis, Board, GameState, Geometry, Mark, PlayerName, Position, Verdict,
 };
 use tictactoe_core::players::{Advisor, Level, MoveChooser, Player, PlayerSpec};
-use tictactoe_engine::{Clock, Deadline, Estimator, Lookahead, Solver, SystemClock};
+use tictactoe_engine::{Clock, Deadline, Estimator, Lookahead, Progress, Solver, SystemClock};
 
 /// The computer at Easy, Medium or Impossible: a minimax search, shallow or complete.
 ///
@@ -66,6 +66,8 @@ struct Perfect {
     estimator: Option<Box<Estimator>>,
     budget: Duration,
     clock: Arc<dyn Clock>,
+    /// Told what the proof search settles, while it thinks.
+    progress: Option<Box<dyn Progress>>,
 }
 
 impl<R: Rng> MinimaxAI<R> {
@@ -88,6 +90,7 @@ impl<R: Rng> MinimaxAI<R> {
             estimator: None,
             budget: Self::DEFAULT_BUDGET,
             clock: Arc::new(SystemClock::new()),
+            progress: None,
         };
         Self::thinking(Level::Impossible, Thinking::Perfect(perfect), rng)
     }
@@ -106,6 +109,15 @@ impl<R: Rng> MinimaxAI<R> {
     pub fn thinking_for(mut self, limit: Duration) -> Self {
         if let Thinking::Perfect(perfect) = &mut self.thinking {
             perfect.budget = limit;
+        }
+        self
+    }
+
+    /// Tells `progress` what Impossible's proofs settle while it thinks (on boards
+    /// larger than 4 x 4): for a front end that shows a long analysis going on.
+    pub fn reporting_to(mut self, progress: Box<dyn Progress>) -> Self {
+        if let Thinking::Perfect(perfect) = &mut self.thinking {
+            perfect.progress = Some(progress);
         }
         self
     }
@@ -192,7 +204,13 @@ impl Perfect {
             solver => solver.insert(self.solvers.for_shape(geometry)),
         };
         // Most of the time goes to proving; what is left, to the best guess.
-        let proven = solver.lock().analyze_by(board, to_move, deadline.part(0.8));
+        let proven = {
+            let mut solver = solver.lock();
+            let before = solver.report_to(self.progress.take());
+            let proven = solver.analyze_by(board, to_move, deadline.part(0.8));
+            self.progress = solver.report_to(before);
+            proven
+        };
         if proven.is_some() {
             return proven;
         }

@@ -10,7 +10,7 @@ use tictactoe_core::domain::{Analysis, GameState, GameStatus, Geometry, Mark, Ou
 use tictactoe_core::play::{End, Match, Recorder, Seat, Seating, Settings};
 use tictactoe_core::players::PlayerSpec;
 use tictactoe_core::ports::GameId;
-use tictactoe_json::{outcome_word, verdict_word};
+use tictactoe_json::{known_word, outcome_word};
 
 /// `POST /api/games`. Players are written as on the command line.
 #[derive(Debug, Deserialize)]
@@ -231,7 +231,9 @@ pub struct SeatJson {
 #[derive(Debug, Serialize)]
 pub struct HintJson {
     pub value: &'static str,
-    pub plies: usize,
+    /// Only when the whole analysis is exact.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plies: Option<usize>,
     pub best_moves: Vec<usize>,
     pub exact: bool,
     /// Every move listed is proven (see `Analysis::moves_proven`).
@@ -241,8 +243,8 @@ pub struct HintJson {
 impl From<&Analysis> for HintJson {
     fn from(analysis: &Analysis) -> Self {
         HintJson {
-            value: verdict_word(analysis.verdict),
-            plies: analysis.plies,
+            value: known_word(analysis.known()),
+            plies: analysis.exact.then_some(analysis.plies),
             best_moves: analysis.best_moves.iter().map(|p| p.number()).collect(),
             exact: analysis.exact,
             moves_proven: analysis.moves_proven,

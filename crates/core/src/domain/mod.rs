@@ -14,7 +14,7 @@ mod refusal;
 mod scoreboard;
 mod text;
 
-pub use analysis::{Analysis, Verdict};
+pub use analysis::{Analysis, Known, Verdict};
 pub use bit_board::BitBoard;
 #[cfg(any(test, feature = "mocks"))]
 pub use board::MockBoard;

@@ -334,11 +334,14 @@ async function askHint() {
   if (!token) throw new Error("A hint is for the player whose turn it is.");
   const hint = await api("POST", `/api/games/${view.id}/hint`, token);
   view.hint = hint.best_moves;
-  const verdict = hint.exact
-    ? { win: "you can win", draw: "best play draws", loss: "best play still loses" }[hint.value]
-    : hint.moves_proven
-      ? "proven not to lose; not settled further in time"
-      : "a best guess: not proven in time";
+  // The value as far as it is known: a bound never reads as an exact value.
+  const verdict = {
+    win: "you can win",
+    draw: "best play draws",
+    loss: "best play still loses",
+    at_least_draw: "proven not to lose; whether you can win was not settled in time",
+    unknown: "a best guess: not proven in time",
+  }[hint.value];
   const cells = hint.best_moves.join(", ");
   $("message").textContent = `Hint: ${hint.best_moves.length > 1 ? "cells" : "cell"} ${cells} (${verdict}).`;
   render(game);
