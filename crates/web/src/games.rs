@@ -227,7 +227,8 @@ impl Games {
         let (table, turn) = self.turn(id).await?;
         let seat = seat_in(&table, key)?;
         table.touch();
-        table.join(seat);
+        // Shown with the request's own change: one event, not two.
+        table.mark_joined(seat);
         Ok((table, seat, turn))
     }
 

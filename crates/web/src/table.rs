@@ -215,13 +215,19 @@ impl Table {
 
     /// `seat`'s player has the game open: shown to everyone the first time.
     pub fn join(&self, seat: Mark) {
-        if self.joined[seat.index()].swap(true, Ordering::AcqRel) {
+        if self.mark_joined(seat) {
             return;
         }
         let play = lock(&self.play);
         let view = self.view_of(&play);
         drop(play);
         self.publish(Arc::new(view));
+    }
+
+    /// `seat`'s player is here, to be shown with the next change (a request for the
+    /// seat publishes its view anyway): true if it was known already.
+    pub fn mark_joined(&self, seat: Mark) -> bool {
+        self.joined[seat.index()].swap(true, Ordering::AcqRel)
     }
 
     /// Links the rematch the store now has, and shows it.
