@@ -335,23 +335,20 @@ fn without_time_to_prove_analyze_estimates_and_its_move_is_one_of_its_best() {
 /// 24 alone, which takes about two minutes to prove here.
 const HARD: &str = "........................XX......O.........O......";
 
+/// `analyze` of [`HARD`] on (7,7,5), with `options`.
+fn analyze_hard(options: &[&str]) -> std::process::Output {
+    tictactoe()
+        .args(["analyze", "--size", "7", "--win", "5"])
+        .args(options)
+        .arg(HARD)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn a_value_cut_short_by_the_time_limit_never_reads_as_exact() {
     // Act: one second, where the exact answer takes minutes.
-    let output = tictactoe()
-        .args([
-            "analyze",
-            "--json",
-            "--size",
-            "7",
-            "--win",
-            "5",
-            "--think-ms",
-            "1000",
-            HARD,
-        ])
-        .output()
-        .unwrap();
+    let output = analyze_hard(&["--json", "--think-ms", "1000"]);
 
     // Assert: a win if it was proven in time; otherwise a bound or nothing, with no
     // length of the game claimed; never a draw (or a loss), which would be false.
@@ -369,19 +366,7 @@ fn a_value_cut_short_by_the_time_limit_never_reads_as_exact() {
 
 #[test]
 fn on_a_pipe_a_long_analysis_shows_no_progress() {
-    let output = tictactoe()
-        .args([
-            "analyze",
-            "--size",
-            "7",
-            "--win",
-            "5",
-            "--think-ms",
-            "500",
-            HARD,
-        ])
-        .output()
-        .unwrap();
+    let output = analyze_hard(&["--think-ms", "500"]);
 
     assert!(output.status.success());
     assert_eq!(String::from_utf8_lossy(&output.stderr), "");

@@ -205,6 +205,23 @@ async fn start_default_game(browser: &Client, running: &Running) {
     .await;
 }
 
+/// Plays `moves` (seat, cell) in `game` through the API, as the players' own pages
+/// would.
+async fn play_through_the_api(running: &Running, game: &Value, moves: &[(&str, u64)]) {
+    let id = game["id"].as_str().unwrap();
+    let http = reqwest::Client::new();
+    for &(seat, cell) in moves {
+        let answer = http
+            .post(running.url(&format!("/api/games/{id}/moves")))
+            .bearer_auth(game["seats"][seat]["token"].as_str().unwrap())
+            .json(&json!({ "cell": cell }))
+            .send()
+            .await
+            .unwrap();
+        assert!(answer.status().is_success(), "{seat} {cell}: {answer:?}");
+    }
+}
+
 async fn create(running: &Running, request: Value) -> Value {
     reqwest::Client::new()
         .post(running.url("/api/games"))
@@ -465,15 +482,12 @@ async fn a_name_with_markup_is_shown_as_text_on_the_game_and_the_scoreboard() {
     )
     .await;
     let id = game["id"].as_str().unwrap();
-    let http = reqwest::Client::new();
-    for (seat, cell) in [("x", 1), ("o", 4), ("x", 2), ("o", 5), ("x", 3)] {
-        http.post(running.url(&format!("/api/games/{id}/moves")))
-            .bearer_auth(game["seats"][seat]["token"].as_str().unwrap())
-            .json(&json!({ "cell": cell }))
-            .send()
-            .await
-            .unwrap();
-    }
+    play_through_the_api(
+        &running,
+        &game,
+        &[("x", 1), ("o", 4), ("x", 2), ("o", 5), ("x", 3)],
+    )
+    .await;
     let browser = driver.open(1000, 800).await;
 
     // Act
@@ -612,16 +626,12 @@ async fn at_phone_width_the_scoreboards_headers_are_whole_words_in_the_consoles_
         json!({ "x": format!("human:{long_name}"), "o": "human:Bob" }),
     )
     .await;
-    let id = game["id"].as_str().unwrap();
-    let http = reqwest::Client::new();
-    for (seat, cell) in [("x", 1), ("o", 4), ("x", 2), ("o", 5), ("x", 3)] {
-        http.post(running.url(&format!("/api/games/{id}/moves")))
-            .bearer_auth(game["seats"][seat]["token"].as_str().unwrap())
-            .json(&json!({ "cell": cell }))
-            .send()
-            .await
-            .unwrap();
-    }
+    play_through_the_api(
+        &running,
+        &game,
+        &[("x", 1), ("o", 4), ("x", 2), ("o", 5), ("x", 3)],
+    )
+    .await;
     let browser = driver.open(375, 667).await;
     // Each header's text laid out on one line: a word broken in two takes two.
     let lines_of_each_header = "return [...document.querySelectorAll('#scores th')].map(th => { \
@@ -855,15 +865,7 @@ async fn a_refusal_is_gone_once_the_game_has_moved_on() {
         json!({ "x": "human:Ada", "o": "human:Bob", "seating": "apart" }),
     )
     .await;
-    let id = game["id"].as_str().unwrap();
-    let http = reqwest::Client::new();
-    let play = |seat: &str, cell: u64| {
-        http.post(running.url(&format!("/api/games/{id}/moves")))
-            .bearer_auth(game["seats"][seat]["token"].as_str().unwrap().to_string())
-            .json(&json!({ "cell": cell }))
-            .send()
-    };
-    play("x", 5).await.unwrap();
+    play_through_the_api(&running, &game, &[("x", 5)]).await;
     let browser = driver.open(1000, 800).await;
     browser
         .goto(&running.url(game["seats"]["x"]["url"].as_str().unwrap()))
@@ -874,7 +876,7 @@ async fn a_refusal_is_gone_once_the_game_has_moved_on() {
     let refused = text(&browser, "#message").await;
 
     // Act: Bob moves.
-    play("o", 9).await.unwrap();
+    play_through_the_api(&running, &game, &[("o", 9)]).await;
     until_cell(&browser, 9, "O").await;
 
     // Assert
