@@ -17,7 +17,7 @@ use tictactoe_core::domain::{Mark, PlayerName};
 use tictactoe_core::play::{Match, Recorder, Recording};
 use tictactoe_core::ports::{Ending, GameId, NewGame, SeatLock, Step, StoreError, Write};
 
-use super::dto::GameJson;
+use super::dto::{GameJson, mark_word};
 use super::group_commit::{GroupCommit, Ticket};
 use super::locks::lock;
 use super::setup::Setup;
@@ -213,15 +213,28 @@ impl Table {
         });
     }
 
-    /// `seat`'s player has the game open: shown to everyone the first time.
+    /// `seat`'s player has the game open: shown to everyone the first time. The view
+    /// published is the last one with the seat added, never one rebuilt from the match:
+    /// a request may be waiting for the store to keep a change the view must not show
+    /// yet.
     pub fn join(&self, seat: Mark) {
         if self.mark_joined(seat) {
             return;
         }
-        let play = lock(&self.play);
-        let view = self.view_of(&play);
-        drop(play);
-        self.publish(Arc::new(view));
+        self.view.send_if_modified(|view| {
+            let word = mark_word(seat);
+            if view.joined.contains(&word) {
+                return false;
+            }
+            let mut joined = view.joined.clone();
+            joined.push(word);
+            joined.sort_unstable_by_key(|word| *word != "X");
+            *view = Arc::new(GameJson {
+                joined,
+                ..(**view).clone()
+            });
+            true
+        });
     }
 
     /// `seat`'s player is here, to be shown with the next change (a request for the
