@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use axum::http::StatusCode;
+use axum::http::{Method, StatusCode};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use tictactoe_core::domain::{PlayerName, Record, Scoreboard, Standing};
@@ -237,6 +237,10 @@ async fn a_spectator_sees_a_move_only_once_the_store_has_kept_it() {
     let moving = tokio::spawn(tower::ServiceExt::oneshot(server.router(), request));
     tokio::time::sleep(Duration::from_millis(100)).await;
     let meanwhile = server.get(&path(&game.id)).await;
+    // Bob's page opens the game with his seat, which is shown at once: not the move.
+    let joining = server
+        .send(Method::GET, &path(&game.id), game.o.as_deref(), None)
+        .await;
     let answered_meanwhile = moving.is_finished();
     held.store(false, Ordering::SeqCst);
     let answered = moving.await.unwrap().unwrap();
@@ -244,6 +248,8 @@ async fn a_spectator_sees_a_move_only_once_the_store_has_kept_it() {
 
     // Assert
     assert_eq!(meanwhile.json["board"], ".........");
+    assert_eq!(joining.json["board"], ".........");
+    assert_eq!(joining.json["joined"], serde_json::json!(["O"]));
     assert!(
         !answered_meanwhile,
         "the move was answered before it was kept"
