@@ -887,6 +887,52 @@ async fn a_refusal_is_gone_once_the_game_has_moved_on() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn copy_spectator_link_copies_the_plain_address_or_shows_it_selected() {
+    // Arrange: a game against the computer, as its creator sees it.
+    let Some(driver) = Driver::start("copy_link").await else {
+        return;
+    };
+    let server = Server::new();
+    let running = server.listen().await;
+    let browser = driver.open(1000, 800).await;
+    start_default_game(&browser, &running).await;
+    let address = browser.current_url().await.unwrap();
+
+    // Act
+    click(&browser, "#copy-watch").await;
+    let said = eventually("what the button did", || async {
+        let now = text(&browser, "#message").await;
+        (!now.is_empty()).then_some(now)
+    })
+    .await;
+
+    // Assert: copied, or (where the browser refuses the clipboard) shown selected; the
+    // link is the game's plain address, with no seat in it.
+    let link = css(&browser, "#watch-link")
+        .await
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(link, address.as_str());
+    assert!(!link.contains('#'), "{link}");
+    match said.as_str() {
+        "Spectator link copied." => {}
+        "Spectator link selected: press Ctrl-C (or ⌘-C) to copy it." => {
+            assert!(
+                css(&browser, "#watch-link")
+                    .await
+                    .is_displayed()
+                    .await
+                    .unwrap()
+            );
+        }
+        other => panic!("the button said {other:?}"),
+    }
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rematch_puts_the_player_on_the_other_side_of_a_new_game() {
     let Some(driver) = Driver::start("rematch").await else {
         return;
