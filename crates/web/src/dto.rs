@@ -113,7 +113,7 @@ impl GameJson {
         game: &Match<R>,
         settings: &Settings,
         rematch: Option<&GameId>,
-        joined: [bool; 2],
+        joined: Vec<&'static str>,
     ) -> Self {
         let state = game.game();
         let geometry: Geometry = state.board().geometry();
@@ -142,11 +142,7 @@ impl GameJson {
             line,
             undo_asked_by: game.undo_asked_by().map(mark_word),
             rematch: rematch.map(GameId::to_string),
-            joined: Mark::ALL
-                .into_iter()
-                .filter(|mark| joined[mark.index()])
-                .map(mark_word)
-                .collect(),
+            joined,
         }
     }
 

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::{Mutex as Turn, OwnedMutexGuard, watch};
 
 use tictactoe_core::domain::{Mark, PlayerName};
-use tictactoe_core::play::{Match, Recorder, Recording};
+use tictactoe_core::play::{Match, Recorder, Recording, Seating};
 use tictactoe_core::ports::{Ending, GameId, NewGame, SeatLock, Step, StoreError, Write};
 
 use super::dto::{GameJson, mark_word};
@@ -122,7 +122,7 @@ impl Table {
         game: WebMatch,
         rematch: Option<GameId>,
     ) -> Self {
-        let view = GameJson::of(&id, &game, &setup.settings, rematch.as_ref(), [false; 2]);
+        let view = GameJson::of(&id, &game, &setup.settings, rematch.as_ref(), Vec::new());
         Table {
             id,
             setup,
@@ -221,14 +221,11 @@ impl Table {
         if self.mark_joined(seat) {
             return;
         }
+        let joined = self.joined_seats();
         self.view.send_if_modified(|view| {
-            let word = mark_word(seat);
-            if view.joined.contains(&word) {
+            if view.joined == joined {
                 return false;
             }
-            let mut joined = view.joined.clone();
-            joined.push(word);
-            joined.sort_unstable_by_key(|word| *word != "X");
             *view = Arc::new(GameJson {
                 joined,
                 ..(**view).clone()
@@ -240,7 +237,25 @@ impl Table {
     /// `seat`'s player is here, to be shown with the next change (a request for the
     /// seat publishes its view anyway): true if it was known already.
     pub fn mark_joined(&self, seat: Mark) -> bool {
-        self.joined[seat.index()].swap(true, Ordering::AcqRel)
+        // Two people on one device come together: one seat's token is both seats'.
+        let seats = match self.setup.seating {
+            Seating::Together => vec![Mark::X, Mark::O],
+            Seating::Apart => vec![seat],
+        };
+        let mut known = true;
+        for seat in seats {
+            known &= self.joined[seat.index()].swap(true, Ordering::AcqRel);
+        }
+        known
+    }
+
+    /// The seats joined, as the view shows them.
+    fn joined_seats(&self) -> Vec<&'static str> {
+        Mark::ALL
+            .into_iter()
+            .filter(|mark| self.joined[mark.index()].load(Ordering::Acquire))
+            .map(mark_word)
+            .collect()
     }
 
     /// Links the rematch the store now has, and shows it.
@@ -259,9 +274,7 @@ impl Table {
             &play.game,
             &self.setup.settings,
             play.rematch.as_ref(),
-            self.joined
-                .each_ref()
-                .map(|joined| joined.load(Ordering::Acquire)),
+            self.joined_seats(),
         )
     }
 

@@ -503,6 +503,24 @@ async fn a_seat_has_joined_once_its_token_has_been_used_and_everyone_sees_it() {
 }
 
 #[tokio::test]
+async fn two_people_on_one_device_join_together() {
+    // Arrange
+    let server = Server::new();
+    let game = server
+        .create(json!({ "x": "human:Ada", "o": "human:Bob", "seating": "together" }))
+        .await;
+    let path = format!("/api/games/{}", game.id);
+
+    // Act: the device's page asks with X's token alone.
+    let seen = server
+        .send(Method::GET, &path, game.x.as_deref(), None)
+        .await;
+
+    // Assert
+    assert_eq!(seen.json["joined"], json!(["X", "O"]));
+}
+
+#[tokio::test]
 async fn a_game_resigned_cannot_be_resigned_again_or_played_on() {
     // Arrange
     let server = Server::new();
