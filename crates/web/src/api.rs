@@ -69,10 +69,17 @@ impl<S: Send + Sync> FromRequestParts<S> for Credentials {
         let token = value
             .to_str()
             .ok()
-            .and_then(|text| text.strip_prefix("Bearer "))
+            .and_then(bearer)
             .and_then(|hex| Token::parse(hex.trim()));
         Ok(token.map_or(Credentials::Malformed, Credentials::Token))
     }
+}
+
+/// The credentials of `Bearer CREDENTIALS`: the scheme's name in any case, as HTTP
+/// says (RFC 9110, 11.1), then white space.
+fn bearer(header: &str) -> Option<&str> {
+    let (scheme, rest) = header.trim_start().split_once([' ', '\t'])?;
+    scheme.eq_ignore_ascii_case("bearer").then_some(rest)
 }
 
 pub async fn create<G: GameService>(
@@ -203,6 +210,21 @@ mod tests {
     use crate::dto::{CreatedJson, GameJson, PlayerJson, Players};
     use crate::server::routes;
     use crate::service::MockGameService;
+
+    #[rstest::rstest]
+    #[case::as_written("Bearer abc", Some("abc"))]
+    #[case::lower_case("bearer abc", Some("abc"))]
+    #[case::upper_case("BEARER abc", Some("abc"))]
+    #[case::a_tab("Bearer\tabc", Some("abc"))]
+    #[case::another_scheme("Basic abc", None)]
+    #[case::no_credentials("Bearer", None)]
+    #[case::a_longer_name("Bearerx abc", None)]
+    fn the_bearer_scheme_is_read_in_any_case(
+        #[case] header: &str,
+        #[case] credentials: Option<&str>,
+    ) {
+        assert_eq!(bearer(header), credentials);
+    }
 
     /// A service the router can be built on: only the body limit answered.
     fn service() -> MockGameService {
