@@ -21,6 +21,7 @@ use super::error::ApiError;
 use super::events::game_events;
 use super::games::Credentials;
 use super::service::GameService;
+use super::shares::Client;
 use super::token::Token;
 
 type App<G> = State<Arc<G>>;
@@ -31,15 +32,18 @@ pub const DEFAULT_TOP: u64 = 100;
 pub const MAX_TOP: u64 = 1000;
 
 /// A JSON body, whatever its Content-Type says (so `curl -d` works), within the size
-/// limit; anything else is a 400, or a 413 when too large.
+/// limit and the time limit; anything else is a 400, a 413 when too large, or a 408
+/// when it has not all arrived in time (however it trickles in).
 pub struct JsonBody<T>(pub T);
 
 impl<T: DeserializeOwned, G: GameService> FromRequest<Arc<G>> for JsonBody<T> {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, games: &Arc<G>) -> Result<Self, ApiError> {
-        let bytes = Bytes::from_request(request, games)
+        let deadline = games.body_deadline();
+        let bytes = tokio::time::timeout(deadline, Bytes::from_request(request, games))
             .await
+            .map_err(|_| ApiError::SlowBody { deadline })?
             .map_err(|rejection| {
                 if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
                     ApiError::TooLarge {
@@ -148,8 +152,9 @@ pub async fn rematch<G: GameService>(
 pub async fn events<G: GameService>(
     State(games): App<G>,
     Path(id): Path<String>,
+    client: Client,
 ) -> Result<Response, ApiError> {
-    let watching = games.watch(&id).await?;
+    let watching = games.watch(&id, client).await?;
     Ok(Sse::new(game_events(watching))
         .keep_alive(KeepAlive::default())
         .into_response())
@@ -198,6 +203,8 @@ pub async fn method_not_allowed(method: Method, headers: HeaderMap) -> Response 
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use axum::body::Body;
     use axum::http::Method;
     use http_body_util::BodyExt;
@@ -226,10 +233,13 @@ mod tests {
         assert_eq!(bearer(header), credentials);
     }
 
-    /// A service the router can be built on: only the body limit answered.
+    /// A service the router can be built on: only the body limit and deadline answered.
     fn service() -> MockGameService {
         let mut service = MockGameService::new();
         service.expect_body_limit().return_const(4096_usize);
+        service
+            .expect_body_deadline()
+            .return_const(Duration::from_secs(10));
         service
     }
 

@@ -1,8 +1,10 @@
-//! Open connections, bounded: at most `max` at once, and each closed once nothing has
-//! gone either way on it for `idle`. Past the cap the server stops accepting until one
-//! closes, so the next connections wait in the kernel's queue rather than costing
-//! memory; and a client that opens connections and goes quiet cannot keep them. An
-//! event stream is never idle that long: its keep-alive comment goes out every 15 s.
+//! Open connections, bounded: at most `max` at once, at most a client's share of them
+//! from any one client ([`Shares`]), and each closed once nothing has gone either way
+//! on it for `idle`. Past the cap the server stops accepting until one closes, so the
+//! next connections wait in the kernel's queue rather than costing memory; past a
+//! client's share, that client's next connection is refused at once. A client that
+//! opens connections and goes quiet cannot keep them. An event stream is never idle
+//! that long: its keep-alive comment goes out every 15 s.
 
 use std::future::Future;
 use std::io;
@@ -11,59 +13,74 @@ use std::sync::Arc;
 use std::task::{Context, Poll, ready};
 use std::time::Duration;
 
-use axum::serve::Listener;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::{Instant, Sleep};
 
-/// A listener that holds at most `max` connections open, each until `idle` passes
-/// without traffic.
-pub struct Bounded<L> {
-    listener: L,
+use super::shares::{Client, Share, Shares};
+
+/// The places for connections: `max` in all, `per_client` for any one client.
+pub struct Places {
     open: Arc<Semaphore>,
-    idle: Duration,
+    shares: Arc<Shares>,
 }
 
-impl<L> Bounded<L> {
-    pub fn new(listener: L, max: usize, idle: Duration) -> Self {
-        Bounded {
-            listener,
+/// Room under the cap, waited for before a connection is accepted.
+pub struct Room {
+    _permit: OwnedSemaphorePermit,
+}
+
+/// A connection's place: under the cap, and in its client's share unless it comes
+/// from a trusted proxy (which speaks for many clients). Given back when dropped.
+pub struct Place {
+    _room: Room,
+    _share: Option<Share>,
+}
+
+impl Places {
+    pub fn new(max: usize, per_client: usize) -> Places {
+        Places {
             open: Arc::new(Semaphore::new(max.max(1))),
-            idle,
+            shares: Shares::new(per_client),
         }
     }
-}
 
-impl<L: Listener> Listener for Bounded<L> {
-    type Io = Connection<L::Io>;
-    type Addr = L::Addr;
-
-    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
+    /// Waits until fewer than `max` connections are open.
+    pub async fn room(&self) -> Room {
         // The semaphore is never closed, so acquiring only waits.
-        let permit = Arc::clone(&self.open)
-            .acquire_owned()
-            .await
-            .expect("the connection semaphore is never closed");
-        let (io, address) = self.listener.accept().await;
-        (Connection::new(io, permit, self.idle), address)
+        Room {
+            _permit: Arc::clone(&self.open)
+                .acquire_owned()
+                .await
+                .expect("the connection semaphore is never closed"),
+        }
     }
 
-    fn local_addr(&self) -> io::Result<Self::Addr> {
-        self.listener.local_addr()
+    /// A place in `room` for a connection from `client` (`None`: a trusted proxy), or
+    /// `None` when that client holds its whole share already.
+    pub fn admit(&self, room: Room, client: Option<Client>) -> Option<Place> {
+        let share = match client {
+            Some(client) => Some(self.shares.take(client)?),
+            None => None,
+        };
+        Some(Place {
+            _room: room,
+            _share: share,
+        })
     }
 }
 
-/// One accepted connection: its place under the cap, given back when it is dropped,
-/// and the deadline its traffic keeps pushing back.
+/// One accepted connection: its place, given back when it is dropped, and the
+/// deadline its traffic keeps pushing back.
 pub struct Connection<T> {
     io: T,
-    _place: OwnedSemaphorePermit,
+    _place: Place,
     idle: Duration,
     deadline: Pin<Box<Sleep>>,
 }
 
 impl<T> Connection<T> {
-    fn new(io: T, place: OwnedSemaphorePermit, idle: Duration) -> Self {
+    pub fn new(io: T, place: Place, idle: Duration) -> Self {
         Connection {
             io,
             _place: place,
@@ -150,54 +167,59 @@ mod tests {
 
     use super::*;
 
-    /// A listener that hands out the server ends of `pairs`, one per accept.
-    struct Pairs(Vec<DuplexStream>);
+    use std::net::IpAddr;
 
-    impl Listener for Pairs {
-        type Io = DuplexStream;
-        type Addr = ();
-
-        async fn accept(&mut self) -> (DuplexStream, ()) {
-            match self.0.pop() {
-                Some(io) => (io, ()),
-                None => std::future::pending().await,
-            }
-        }
-
-        fn local_addr(&self) -> io::Result<()> {
-            Ok(())
-        }
+    fn client(address: &str) -> Option<Client> {
+        Some(Client::of(address.parse::<IpAddr>().unwrap()))
     }
 
-    fn pairs(n: usize) -> (Pairs, Vec<DuplexStream>) {
-        let (servers, clients) = (0..n).map(|_| duplex(64)).unzip();
-        (Pairs(servers), clients)
-    }
-
-    /// One connection accepted under a 60 s idle time, and the client's end of it.
+    /// One connection under a 60 s idle time, and the client's end of it.
     async fn connected() -> (Connection<DuplexStream>, DuplexStream) {
-        let (listener, mut clients) = pairs(1);
-        let mut bounded = Bounded::new(listener, 1, Duration::from_secs(60));
-        let (connection, ()) = bounded.accept().await;
-        (connection, clients.pop().unwrap())
+        let places = Places::new(1, 1);
+        let place = places
+            .admit(places.room().await, client("192.0.2.1"))
+            .unwrap();
+        let (server, client) = duplex(64);
+        (
+            Connection::new(server, place, Duration::from_secs(60)),
+            client,
+        )
     }
 
     #[tokio::test(start_paused = true)]
-    async fn no_more_connections_are_accepted_than_the_cap() {
+    async fn no_more_connections_are_let_in_than_the_cap() {
         // Arrange
-        let (listener, _clients) = pairs(3);
-        let mut bounded = Bounded::new(listener, 2, Duration::from_secs(60));
-        let first = bounded.accept().await;
-        let _second = bounded.accept().await;
+        let places = Places::new(2, 10);
+        let first = places.admit(places.room().await, client("192.0.2.1"));
+        let _second = places.admit(places.room().await, client("192.0.2.2"));
 
-        // Act: a third waits until one of the first two closes.
-        let third = tokio::time::timeout(Duration::from_secs(1), bounded.accept()).await;
+        // Act: room for a third comes only once one of the first two closes.
+        let third = tokio::time::timeout(Duration::from_secs(1), places.room()).await;
         drop(first);
-        let after_close = tokio::time::timeout(Duration::from_secs(1), bounded.accept()).await;
+        let after_close = tokio::time::timeout(Duration::from_secs(1), places.room()).await;
 
         // Assert
-        assert!(third.is_err(), "accepted past the cap");
+        assert!(third.is_err(), "room past the cap");
         assert!(after_close.is_ok());
+    }
+
+    #[tokio::test]
+    async fn a_client_past_its_share_is_refused_while_another_client_and_a_trusted_proxy_get_in() {
+        // Arrange
+        let places = Places::new(10, 1);
+        let _held = places
+            .admit(places.room().await, client("127.0.0.1"))
+            .unwrap();
+
+        // Act
+        let same = places.admit(places.room().await, client("127.0.0.1"));
+        let other = places.admit(places.room().await, client("127.0.0.2"));
+        let proxy = places.admit(places.room().await, None);
+
+        // Assert
+        assert!(same.is_none(), "one client got more than its share");
+        assert!(other.is_some());
+        assert!(proxy.is_some());
     }
 
     #[tokio::test]

@@ -44,6 +44,9 @@ pub enum ApiError {
     Conflict(&'static str),
     #[error("the request body is larger than {limit} bytes")]
     TooLarge { limit: usize },
+    /// The body did not all arrive within the deadline after the head.
+    #[error("the request body did not arrive within {} s", deadline.as_secs_f64())]
+    SlowBody { deadline: Duration },
     /// The store could not keep (or read) the game. Visitors are told what kind of
     /// trouble, never where: the store's own words name the database's path, and go to
     /// the server's standard error alone.
@@ -59,6 +62,13 @@ pub enum ApiError {
     Unsettled,
     #[error("the server streams as many games live as it may; try again in {} s", retry_after.as_secs())]
     Streaming { retry_after: Duration },
+    /// This client already has its share of the live streams open.
+    #[error(
+        "you already follow {most} games live, as many as one address may; close one, or \
+         try again in {} s",
+        retry_after.as_secs()
+    )]
+    StreamShare { most: usize, retry_after: Duration },
     /// A bug: a computer broke the rules, or a worker thread died.
     #[error("internal error: {0}")]
     Internal(String),
@@ -75,6 +85,8 @@ impl ApiError {
             ApiError::Refused(refusal) => refusal_status(refusal),
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::SlowBody { .. } => StatusCode::REQUEST_TIMEOUT,
+            ApiError::StreamShare { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Streaming { .. } | ApiError::Store(_) | ApiError::Unsettled => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
@@ -179,11 +191,21 @@ impl IntoResponse for ApiError {
             }),
         )
             .into_response();
-        if let ApiError::Streaming { retry_after } = self {
-            response.headers_mut().insert(
-                header::RETRY_AFTER,
-                HeaderValue::from(retry_after.as_secs()),
-            );
+        match self {
+            ApiError::Streaming { retry_after } | ApiError::StreamShare { retry_after, .. } => {
+                response.headers_mut().insert(
+                    header::RETRY_AFTER,
+                    HeaderValue::from(retry_after.as_secs()),
+                );
+            }
+            // The rest of a body that came too slowly is not waited for: the connection
+            // closes after this answer.
+            ApiError::SlowBody { .. } => {
+                response
+                    .headers_mut()
+                    .insert(header::CONNECTION, HeaderValue::from_static("close"));
+            }
+            _ => {}
         }
         response
     }

@@ -9,6 +9,7 @@
 //! the store has it.
 
 use std::collections::{BTreeMap, HashMap};
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
@@ -25,6 +26,7 @@ use super::locks::lock;
 use super::registry::Registry;
 use super::service::GameService;
 use super::setup::Setup;
+use super::shares::{Client, Share, Shares};
 use super::table::{Done, Pending, Play, Table, WebMatch};
 use super::thinking::Thinking;
 use super::token::{Token, new_game_id};
@@ -44,12 +46,32 @@ pub struct Limits {
     pub finished_grace: Duration,
     /// The largest request body accepted.
     pub body_bytes: usize,
+    /// A request's body must arrive whole within this long of its head, or the answer
+    /// is a 408 and the connection is closed.
+    pub body_deadline: Duration,
+    /// The largest request head (its first line and headers) accepted; past it, 431.
+    pub head_bytes: usize,
+    /// A request's head must arrive whole within this long of the connection's being
+    /// ready for it (opened, or done with the request before), or the connection is
+    /// closed; trickling bytes do not push this back.
+    pub head_deadline: Duration,
     /// Connections open at once; past it, the next wait to be accepted.
     pub max_connections: usize,
+    /// Connections open at once from one client (an IPv4 address, an IPv6 /64); past
+    /// it, that client's next connection is refused at once.
+    pub connections_per_client: usize,
     /// A connection with nothing sent or received for this long is closed.
     pub idle_connection: Duration,
     /// Live event streams at once; past it, a new stream is refused with 503.
     pub max_streams: usize,
+    /// Live event streams at once for one client; past it, 429.
+    pub streams_per_client: usize,
+    /// Proxies whose `X-Forwarded-For` is believed: their requests count for the
+    /// client the header names, and their connections against no client's share.
+    pub trusted_proxies: Vec<IpAddr>,
+    /// After the server is told to stop, how long requests in flight have to finish
+    /// before every connection is closed.
+    pub grace: Duration,
     /// Threads for reading the store (games read back, the scoreboard).
     pub disk_threads: usize,
     /// Threads for bigger boards' work, where the computer thinks against the clock.
@@ -68,9 +90,16 @@ impl Default for Limits {
             finished: Duration::from_secs(10 * 60),
             finished_grace: Duration::from_secs(2),
             body_bytes: 4 * 1024,
+            body_deadline: Duration::from_secs(10),
+            head_bytes: 8 * 1024,
+            head_deadline: Duration::from_secs(10),
             max_connections: 4096,
+            connections_per_client: 256,
             idle_connection: Duration::from_secs(60),
             max_streams: 2048,
+            streams_per_client: 64,
+            trusted_proxies: Vec::new(),
+            grace: Duration::from_secs(5),
             disk_threads: 4,
             heavy_threads: 2,
             pace: Duration::from_millis(600),
@@ -85,8 +114,8 @@ pub struct Watching {
     pub game: watch::Receiver<Arc<GameJson>>,
     /// Turns true when the server stops.
     pub closing: watch::Receiver<bool>,
-    /// Held while the stream lasts.
-    pub place: OwnedSemaphorePermit,
+    /// Held while the stream lasts: under the cap, and in the client's share.
+    pub place: (OwnedSemaphorePermit, Share),
 }
 
 /// A seat's credentials as the request carried them: a token, none, or something else.
@@ -110,6 +139,7 @@ pub struct Games {
     store: Arc<dyn GameStore>,
     commit: Arc<GroupCommit>,
     streams: Arc<Semaphore>,
+    stream_shares: Arc<Shares>,
     limits: Limits,
     closing: watch::Sender<bool>,
 }
@@ -136,6 +166,7 @@ impl Games {
             commit: Arc::new(GroupCommit::new(Arc::clone(&store))),
             store,
             streams: Arc::new(Semaphore::new(limits.max_streams)),
+            stream_shares: Shares::new(limits.streams_per_client),
             limits,
             closing: watch::Sender::new(false),
         })
@@ -432,6 +463,10 @@ impl GameService for Games {
         self.limits.body_bytes
     }
 
+    fn body_deadline(&self) -> Duration {
+        self.limits.body_deadline
+    }
+
     /// `POST /api/games`: a new game, with a fresh token for each person's seat,
     /// answered once the store keeps it.
     async fn create(&self, request: NewGame) -> Result<CreatedJson, ApiError> {
@@ -457,8 +492,15 @@ impl GameService for Games {
     /// The game's views as they change, until the game is forgotten from memory (the
     /// client then asks again, and the game is read back) or the server stops, and the
     /// stream's place under the cap, to hold while it lasts.
-    async fn watch(&self, id: &str) -> Result<Watching, ApiError> {
+    async fn watch(&self, id: &str, client: Client) -> Result<Watching, ApiError> {
         let table = self.table(id).await?;
+        let share = self
+            .stream_shares
+            .take(client)
+            .ok_or(ApiError::StreamShare {
+                most: self.limits.streams_per_client,
+                retry_after: self.limits.retry_after,
+            })?;
         let place =
             Arc::clone(&self.streams)
                 .try_acquire_owned()
@@ -468,7 +510,7 @@ impl GameService for Games {
         Ok(Watching {
             game: table.watch(),
             closing: self.closing.subscribe(),
-            place,
+            place: (place, share),
         })
     }
 

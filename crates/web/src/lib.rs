@@ -11,8 +11,11 @@
 //! factory and the [`Limits`], then [`serve`] (or [`router`]).
 //!
 //! How the folder reads, from the outside in:
-//! * `server`: the routes and headers, and serving until Ctrl-C; `connections` bounds
-//!   how many are open and for how long they may stay quiet;
+//! * `server`: the routes and headers, and serving until Ctrl-C: each connection
+//!   within deadlines for its requests' heads and a bounded stop; `connections` bounds
+//!   how many are open and for how long they may stay quiet, `shares` how many of them
+//!   (and of the event streams) one client may hold; `refusals` dresses the answers
+//!   hyper makes itself like the server's own;
 //! * `api`: HTTP in (bodies, tokens), calls to `service` out (the inbound port,
 //!   `GameService`, which `games` implements); `error` maps every failure
 //!   to its status code, in one place; `dto` is what goes over the wire;
@@ -46,10 +49,12 @@ mod events;
 mod games;
 mod group_commit;
 mod locks;
+mod refusals;
 mod registry;
 mod server;
 mod service;
 mod setup;
+mod shares;
 mod table;
 mod thinking;
 mod token;

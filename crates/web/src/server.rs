@@ -5,17 +5,28 @@ use std::io;
 use std::sync::Arc;
 use std::time::Duration;
 
+use std::net::SocketAddr;
+
 use axum::Router;
-use axum::extract::DefaultBodyLimit;
+use axum::extract::{DefaultBodyLimit, Request};
 use axum::http::{HeaderName, HeaderValue, header};
 use axum::routing::{get, post};
-use axum::serve::ListenerExt;
-use tokio::net::TcpListener;
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+use tower::ServiceExt;
 use tower_http::set_header::SetResponseHeaderLayer;
 
-use super::connections::Bounded;
-use super::games::Games;
+use super::connections::{Connection, Places};
+use super::games::{Games, Limits};
+use super::refusals::{Dressed, SECURITY_HEADERS};
 use super::service::GameService;
+use super::shares::Client;
 use super::{api, assets};
 
 /// Every route of the page and the API (see docs/web.md), on `games`.
@@ -42,7 +53,7 @@ pub(crate) fn routes<G: GameService>(games: Arc<G>) -> Router {
             header::CACHE_CONTROL,
             HeaderValue::from_static("no-store"),
         ));
-    Router::new()
+    let routes = Router::new()
         .route("/", get(assets::index))
         .route("/games/{id}", get(assets::index))
         .route("/scores", get(assets::scores))
@@ -53,45 +64,157 @@ pub(crate) fn routes<G: GameService>(games: Arc<G>) -> Router {
         .nest("/api", api)
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
-        .layer(DefaultBodyLimit::max(body_limit))
-        .layer(header_layer(
-            header::CONTENT_SECURITY_POLICY,
-            assets::CONTENT_SECURITY_POLICY,
-        ))
-        .layer(header_layer(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-        .layer(header_layer(header::X_FRAME_OPTIONS, "DENY"))
-        .layer(header_layer(header::REFERRER_POLICY, "no-referrer"))
+        .layer(DefaultBodyLimit::max(body_limit));
+    SECURITY_HEADERS
+        .into_iter()
+        .fold(routes, |routes, (name, value)| {
+            routes.layer(SetResponseHeaderLayer::overriding(
+                HeaderName::from_static(name),
+                HeaderValue::from_static(value),
+            ))
+        })
         .with_state(games)
 }
 
-fn header_layer(name: HeaderName, value: &'static str) -> SetResponseHeaderLayer<HeaderValue> {
-    SetResponseHeaderLayer::overriding(name, HeaderValue::from_static(value))
-}
-
-/// Serves `games` on `listener` until `shutdown` completes, then stops taking
-/// connections, ends the event streams, and returns once the requests in flight are
-/// answered (each one's change kept in the store first). Connections are bounded as
-/// `games`' limits say. Dropping the last `Arc` of `games` afterwards writes anything
-/// still handed over to the store.
+/// Serves `games` on `listener` until `shutdown` completes; then stops taking
+/// connections, ends the event streams, and gives the requests in flight
+/// `limits.grace` to be answered (each one's change kept in the store first) before it
+/// closes every connection left, whatever its client is doing, and returns.
+///
+/// Each connection is held to `games`' limits: its place under the cap and in its
+/// client's share ([`Places`]); a request head whole within `head_deadline` and no
+/// larger than `head_bytes` (hyper's own timer and limits; its refusals dressed by
+/// [`Dressed`]); quiet for no longer than `idle_connection`. A body's deadline is the
+/// handler's (`api::JsonBody`). Dropping the last `Arc` of `games` afterwards writes
+/// anything still handed over to the store.
 pub async fn serve(
     listener: TcpListener,
     games: Arc<Games>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()> {
-    let sweep_every = (games.limits().finished.min(games.limits().idle) / 4)
+    let limits = games.limits().clone();
+    let sweep_every = (limits.finished.min(limits.idle) / 4)
         .clamp(Duration::from_secs(1), Duration::from_secs(60));
     games.spawn_sweeper(sweep_every);
-    let closing = Arc::clone(&games);
-    // Answers go out at once rather than waiting to fill a packet (Nagle).
-    let listener = listener.tap_io(|connection| {
-        let _ = connection.set_nodelay(true);
+    let app = router(Arc::clone(&games));
+    let places = Places::new(limits.max_connections, limits.connections_per_client);
+    let (stopping, stop_told) = watch::channel(false);
+    let mut connections = JoinSet::new();
+    tokio::pin!(shutdown);
+    loop {
+        let accepted = tokio::select! {
+            () = &mut shutdown => break,
+            room = places.room() => tokio::select! {
+                () = &mut shutdown => break,
+                accepted = listener.accept() => accepted.map(|accepted| (room, accepted)),
+            },
+        };
+        let (room, (stream, peer)) = match accepted {
+            Ok(accepted) => accepted,
+            Err(error) => {
+                wait_after_failed_accept(error).await;
+                continue;
+            }
+        };
+        let trusted = limits.trusted_proxies.contains(&peer.ip());
+        let client = (!trusted).then(|| Client::of(peer.ip()));
+        let Some(place) = places.admit(room, client) else {
+            refuse_past_share(&stream, limits.connections_per_client);
+            continue;
+        };
+        // Answers go out at once rather than waiting to fill a packet (Nagle).
+        let _ = stream.set_nodelay(true);
+        let io = Connection::new(stream, place, limits.idle_connection);
+        connections.spawn(serve_connection(
+            Dressed::new(io, limits.head_bytes),
+            peer,
+            app.clone(),
+            limits.clone(),
+            stop_told.clone(),
+        ));
+        // Finished connections' tasks are let go as we go.
+        while connections.try_join_next().is_some() {}
+    }
+    drop(listener);
+    games.close();
+    stopping.send_replace(true);
+    let drained = tokio::time::timeout(limits.grace, async {
+        while connections.join_next().await.is_some() {}
+    })
+    .await;
+    if drained.is_err() {
+        connections.abort_all();
+        while connections.join_next().await.is_some() {}
+    }
+    Ok(())
+}
+
+/// One connection, served until it closes, or, once the server is stopping, until its
+/// request in flight is answered (the server cuts it off after the grace period).
+async fn serve_connection<T>(
+    io: T,
+    peer: SocketAddr,
+    app: Router,
+    limits: Limits,
+    mut stopping: watch::Receiver<bool>,
+) where
+    T: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let trusted = limits.trusted_proxies.clone();
+    let app = app.map_request(move |mut request: Request<Incoming>| {
+        let client = Client::behind(peer.ip(), request.headers(), &trusted);
+        request.extensions_mut().insert(client);
+        request
     });
-    let limits = games.limits();
-    let listener = Bounded::new(listener, limits.max_connections, limits.idle_connection);
-    axum::serve(listener, router(games))
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            closing.close();
-        })
-        .await
+    let mut http = http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(limits.head_deadline)
+        .max_header_size(limits.head_bytes)
+        .max_buf_size(limits.head_bytes.max(SMALLEST_BUFFER));
+    let connection = http.serve_connection(TokioIo::new(io), TowerToHyperService::new(app));
+    tokio::pin!(connection);
+    tokio::select! {
+        _ = connection.as_mut() => return,
+        _ = stopping.wait_for(|stopping| *stopping) => connection.as_mut().graceful_shutdown(),
+    }
+    let _ = connection.await;
+}
+
+/// The smallest read buffer hyper takes (it refuses less).
+const SMALLEST_BUFFER: usize = 8192;
+
+/// A client past its share of connections is told so, if its socket takes the few
+/// bytes at once, and the connection is closed: reading its request would hold the
+/// place it may not have.
+fn refuse_past_share(stream: &TcpStream, most: usize) {
+    let body = serde_json::json!({
+        "error": format!(
+            "this address already has {most} connections open to the server, as many as one \
+             address may; close some, or try again later"
+        )
+    })
+    .to_string();
+    let mut answer = String::from("HTTP/1.1 429 Too Many Requests\r\n");
+    for (name, value) in SECURITY_HEADERS {
+        answer.push_str(&format!("{name}: {value}\r\n"));
+    }
+    answer.push_str(&format!(
+        "cache-control: no-store\r\ncontent-type: application/json\r\nretry-after: 10\r\n\
+         connection: close\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    ));
+    let _ = stream.try_write(answer.as_bytes());
+}
+
+/// After a failed accept: a client that gave up while waiting is nobody's trouble; a
+/// lack of file descriptors or memory is waited out for a second rather than spun on.
+async fn wait_after_failed_accept(error: io::Error) {
+    use io::ErrorKind::{ConnectionAborted, ConnectionRefused, ConnectionReset};
+    if !matches!(
+        error.kind(),
+        ConnectionAborted | ConnectionRefused | ConnectionReset
+    ) {
+        eprintln!("tictactoe serve: accepting a connection failed: {error}");
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
 }

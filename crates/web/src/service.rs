@@ -5,12 +5,14 @@
 
 use std::future::Future;
 use std::sync::Arc;
+use std::time::Duration;
 
 use tictactoe_core::domain::Scoreboard;
 
 use super::dto::{CreatedJson, GameJson, HintJson, NewGame};
 use super::error::ApiError;
 use super::games::{Credentials, Watching};
+use super::shares::Client;
 
 /// Starting, finding and playing the server's games: one method per request of the API.
 /// The futures are `Send`, so the handlers awaiting them can run on any thread.
@@ -18,6 +20,9 @@ use super::games::{Credentials, Watching};
 pub trait GameService: Send + Sync + 'static {
     /// The largest request body accepted, in bytes.
     fn body_limit(&self) -> usize;
+
+    /// How long a request's body may take to arrive, from its head.
+    fn body_deadline(&self) -> Duration;
 
     /// `POST /api/games`: a new game, with a fresh token for each person's seat.
     fn create(
@@ -72,8 +77,12 @@ pub trait GameService: Send + Sync + 'static {
     ) -> impl Future<Output = Result<(CreatedJson, bool), ApiError>> + Send;
 
     /// `GET /api/games/{id}/events`: the game's views as they change, and the stream's
-    /// place under the cap on streams.
-    fn watch(&self, id: &str) -> impl Future<Output = Result<Watching, ApiError>> + Send;
+    /// place under the cap on streams and in `client`'s share of them.
+    fn watch(
+        &self,
+        id: &str,
+        client: Client,
+    ) -> impl Future<Output = Result<Watching, ApiError>> + Send;
 
     /// `GET /api/scores?top=N`: the first `top` rows of the scoreboard as it is now.
     fn scores(&self, top: u64) -> impl Future<Output = Result<Scoreboard, ApiError>> + Send;
