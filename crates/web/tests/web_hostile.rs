@@ -1,0 +1,479 @@
+//! The server against hostile clients, over real sockets: heads and bodies trickled a
+//! byte at a time, heads too large or malformed, one client taking every connection or
+//! every event stream, a stop while clients hold connections open. The deadlines are
+//! set short through the server's `Limits`, so each test runs in a second or two.
+//! (The figures at scale, thousands of connections, come from `examples/hostile.rs`;
+//! see docs/web.md.)
+
+mod web_support;
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use reqwest::StatusCode;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpSocket, TcpStream};
+
+use tictactoe_core::ports::{GameStore, MemoryStore, MockGameStore};
+use tictactoe_web::Limits;
+use web_support::{Server, games_over, test_limits, two_people};
+
+const SECURITY_HEADERS: [&str; 4] = [
+    "content-security-policy:",
+    "x-content-type-options: nosniff",
+    "x-frame-options: deny",
+    "referrer-policy: no-referrer",
+];
+
+/// A connection to `server` from the loopback address `source` (Linux answers on all
+/// of 127.0.0.0/8, so each test can have clients at several addresses).
+async fn connect_from(source: &str, server: SocketAddr) -> TcpStream {
+    let socket = TcpSocket::new_v4().unwrap();
+    socket
+        .bind(SocketAddr::new(source.parse().unwrap(), 0))
+        .unwrap();
+    socket.connect(server).await.unwrap()
+}
+
+/// A client whose requests come from `source`.
+fn client_from(source: &str) -> reqwest::Client {
+    reqwest::Client::builder()
+        .local_address(source.parse::<IpAddr>().unwrap())
+        .build()
+        .unwrap()
+}
+
+/// What the server sent until it closed the connection, and how long that took;
+/// `None` if it was still open after `within`.
+async fn until_closed(
+    mut reading: impl AsyncReadExt + Unpin,
+    within: Duration,
+) -> Option<(String, Duration)> {
+    let started = Instant::now();
+    let mut got = Vec::new();
+    let mut buffer = [0u8; 4096];
+    loop {
+        match tokio::time::timeout_at((started + within).into(), reading.read(&mut buffer)).await {
+            Err(_) => return None,
+            Ok(Ok(0) | Err(_)) => break,
+            Ok(Ok(n)) => got.extend_from_slice(&buffer[..n]),
+        }
+    }
+    Some((
+        String::from_utf8_lossy(&got).into_owned(),
+        started.elapsed(),
+    ))
+}
+
+/// Writes `bytes` one at a time, `every` apart, until they are all out or the server
+/// has closed the connection.
+fn trickle(
+    mut writing: impl AsyncWriteExt + Unpin + Send + 'static,
+    bytes: Vec<u8>,
+    every: Duration,
+) {
+    tokio::spawn(async move {
+        for byte in bytes {
+            if writing.write_all(&[byte]).await.is_err() {
+                break;
+            }
+            tokio::time::sleep(every).await;
+        }
+    });
+}
+
+/// The answer's head in lower case (for the headers) and its body, parsed as JSON.
+fn head_and_json(answer: &str) -> (String, serde_json::Value) {
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((answer, ""));
+    (
+        head.to_ascii_lowercase(),
+        serde_json::from_str(body).unwrap_or(serde_json::Value::Null),
+    )
+}
+
+fn assert_dressed(head: &str, json: &serde_json::Value) {
+    for header in SECURITY_HEADERS {
+        assert!(head.contains(header), "{header} missing from {head}");
+    }
+    assert!(
+        head.contains("content-type: application/json"),
+        "not JSON: {head}"
+    );
+    assert!(json["error"].is_string(), "no error said: {json}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_head_trickled_a_byte_at_a_time_is_cut_off_at_the_head_deadline() {
+    // Arrange: a 1 s deadline; 60 bytes of head at one every 100 ms would take 6 s.
+    let server = Server::with_limits(Limits {
+        head_deadline: Duration::from_secs(1),
+        ..test_limits()
+    });
+    let running = server.listen().await;
+    let stream = connect_from("127.0.0.1", running.address).await;
+    let (reading, writing) = stream.into_split();
+    let head = format!(
+        "GET /api/scores HTTP/1.1\r\nHost: x\r\nX-Pad: {}\r\n\r\n",
+        "a".repeat(20)
+    );
+
+    // Act
+    trickle(writing, head.into_bytes(), Duration::from_millis(100));
+    let closed = until_closed(reading, Duration::from_secs(4)).await;
+
+    // Assert
+    let (answer, after) = closed.expect("still open 4 s after a 1 s head deadline");
+    assert!(
+        after < Duration::from_millis(2500),
+        "closed only after {after:?}"
+    );
+    assert!(
+        !answer.contains("200 OK"),
+        "the trickled request was answered"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_that_sends_nothing_is_closed_at_the_head_deadline() {
+    // Arrange
+    let server = Server::with_limits(Limits {
+        head_deadline: Duration::from_secs(1),
+        ..test_limits()
+    });
+    let running = server.listen().await;
+    let stream = connect_from("127.0.0.1", running.address).await;
+
+    // Act
+    let closed = until_closed(stream, Duration::from_secs(4)).await;
+
+    // Assert
+    let (_, after) = closed.expect("an idle connection was kept past the head deadline");
+    assert!(
+        after < Duration::from_millis(2500),
+        "closed only after {after:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_trickled_a_byte_at_a_time_is_answered_408_at_the_body_deadline_and_closed() {
+    // Arrange: a 1 s deadline for a 60-byte body sent at one byte every 100 ms.
+    let server = Server::with_limits(Limits {
+        body_deadline: Duration::from_secs(1),
+        ..test_limits()
+    });
+    let running = server.listen().await;
+    let mut stream = connect_from("127.0.0.1", running.address).await;
+    let body = format!(
+        r#"{{"x":"human:Ada","o":"human:Bob","pad":"{}"}}"#,
+        "b".repeat(18)
+    );
+    stream
+        .write_all(
+            format!(
+                "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n",
+                body.len()
+            )
+            .as_bytes(),
+        )
+        .await
+        .unwrap();
+    let (reading, writing) = stream.into_split();
+
+    // Act
+    trickle(writing, body.into_bytes(), Duration::from_millis(100));
+    let closed = until_closed(reading, Duration::from_secs(4)).await;
+
+    // Assert
+    let (answer, after) = closed.expect("still open 4 s after a 1 s body deadline");
+    assert!(
+        after < Duration::from_millis(2500),
+        "answered only after {after:?}"
+    );
+    assert!(answer.starts_with("HTTP/1.1 408 "), "{answer}");
+    let (head, json) = head_and_json(&answer);
+    assert_dressed(&head, &json);
+    assert_eq!(
+        server.games.held(),
+        0,
+        "a game was made from a body that never came"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_head_larger_than_the_server_takes_is_a_431_with_the_security_headers_and_a_reason() {
+    // Arrange
+    let server = Server::with_limits(Limits {
+        head_bytes: 8 * 1024,
+        ..test_limits()
+    });
+    let running = server.listen().await;
+    let mut stream = connect_from("127.0.0.1", running.address).await;
+    let head = format!(
+        "GET /api/scores HTTP/1.1\r\nHost: x\r\nX-Pad: {}\r\n\r\n",
+        "a".repeat(9 * 1024)
+    );
+
+    // Act
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let (answer, _) = until_closed(stream, Duration::from_secs(4)).await.unwrap();
+
+    // Assert
+    assert!(answer.starts_with("HTTP/1.1 431 "), "{answer}");
+    let (head, json) = head_and_json(&answer);
+    assert_dressed(&head, &json);
+    assert!(
+        json["error"].as_str().unwrap().contains("8192 bytes"),
+        "{json}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_head_just_inside_the_limit_is_served() {
+    // Arrange: a browser with a few cookies of other sites on this host sends about this.
+    let server = Server::new();
+    let running = server.listen().await;
+    let mut stream = connect_from("127.0.0.1", running.address).await;
+    let head = format!(
+        "GET /api/scores HTTP/1.1\r\nHost: x\r\nConnection: close\r\nCookie: {}\r\n\r\n",
+        "c".repeat(6 * 1024)
+    );
+
+    // Act
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let (answer, _) = until_closed(stream, Duration::from_secs(4)).await.unwrap();
+
+    // Assert
+    assert!(answer.starts_with("HTTP/1.1 200 "), "{answer}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_malformed_request_line_is_a_400_with_the_security_headers_and_a_reason() {
+    // Arrange
+    let server = Server::new();
+    let running = server.listen().await;
+    let mut stream = connect_from("127.0.0.1", running.address).await;
+
+    // Act
+    stream.write_all(b"GARBAGE\x01 LINE\r\n\r\n").await.unwrap();
+    let (answer, _) = until_closed(stream, Duration::from_secs(4)).await.unwrap();
+
+    // Assert
+    assert!(answer.starts_with("HTTP/1.1 400 "), "{answer}");
+    let (head, json) = head_and_json(&answer);
+    assert_dressed(&head, &json);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_client_past_its_share_of_connections_is_refused_while_another_client_is_served() {
+    // Arrange: 127.0.0.1 holds its whole share of 4, idle.
+    let server = Server::with_limits(Limits {
+        connections_per_client: 4,
+        ..test_limits()
+    });
+    let running = server.listen().await;
+    let mut held = Vec::new();
+    for _ in 0..4 {
+        held.push(connect_from("127.0.0.1", running.address).await);
+    }
+    // The server counts a connection once it accepts it: give it the moment it needs.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+
+    // Act
+    let fifth = connect_from("127.0.0.1", running.address).await;
+    let refused = until_closed(fifth, Duration::from_secs(2)).await;
+    let other = client_from("127.0.0.2")
+        .get(running.url("/api/scores"))
+        .send()
+        .await
+        .unwrap();
+
+    // Assert
+    let (answer, _) = refused.expect("a fifth connection from the same address was kept");
+    assert!(answer.starts_with("HTTP/1.1 429 "), "{answer}");
+    let (head, json) = head_and_json(&answer);
+    assert_dressed(&head, &json);
+    assert_eq!(other.status(), StatusCode::OK);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_given_back_makes_room_in_its_clients_share() {
+    // Arrange
+    let server = Server::with_limits(Limits {
+        connections_per_client: 1,
+        ..test_limits()
+    });
+    let running = server.listen().await;
+    let client = client_from("127.0.0.1");
+    let first = client.get(running.url("/api/scores")).send().await.unwrap();
+    assert_eq!(first.status(), StatusCode::OK);
+
+    // Act: a new client (no pooled connection) after the first one is dropped.
+    drop(client);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let again = client_from("127.0.0.1")
+        .get(running.url("/api/scores"))
+        .send()
+        .await
+        .unwrap();
+
+    // Assert
+    assert_eq!(again.status(), StatusCode::OK);
+}
+
+/// An event stream opened from `client`, with `forwarded` as its `X-Forwarded-For`.
+async fn stream_of(
+    client: &reqwest::Client,
+    url: &str,
+    forwarded: Option<&str>,
+) -> reqwest::Response {
+    let mut request = client.get(url);
+    if let Some(forwarded) = forwarded {
+        request = request.header("x-forwarded-for", forwarded);
+    }
+    request.send().await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_client_past_its_share_of_event_streams_gets_429_while_another_gets_its_stream() {
+    // Arrange: 127.0.0.1 follows a game twice, its whole share.
+    let server = Server::with_limits(Limits {
+        streams_per_client: 2,
+        ..test_limits()
+    });
+    let game = server.create(two_people()).await;
+    let running = server.listen().await;
+    let url = running.url(&format!("/api/games/{}/events", game.id));
+    let greedy = client_from("127.0.0.1");
+    let _first = stream_of(&greedy, &url, None).await;
+    let _second = stream_of(&greedy, &url, None).await;
+
+    // Act
+    let third = stream_of(&greedy, &url, None).await;
+    let spectator = stream_of(&client_from("127.0.0.2"), &url, None).await;
+
+    // Assert
+    assert_eq!(third.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(third.headers().contains_key("retry-after"));
+    assert_eq!(spectator.status(), StatusCode::OK);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_trusted_proxys_clients_are_counted_by_the_address_it_forwards_and_nobody_elses_is_believed()
+ {
+    // Arrange: 127.0.0.1 is the proxy; one stream each.
+    let server = Server::with_limits(Limits {
+        streams_per_client: 1,
+        trusted_proxies: vec!["127.0.0.1".parse().unwrap()],
+        ..test_limits()
+    });
+    let game = server.create(two_people()).await;
+    let running = server.listen().await;
+    let url = running.url(&format!("/api/games/{}/events", game.id));
+    let proxy = client_from("127.0.0.1");
+    let stranger = client_from("127.0.0.3");
+    let _ada = stream_of(&proxy, &url, Some("203.0.113.1")).await;
+    let _own = stream_of(&stranger, &url, Some("203.0.113.7")).await;
+
+    // Act
+    let ada_again = stream_of(&proxy, &url, Some("203.0.113.1")).await;
+    let bob = stream_of(&proxy, &url, Some("203.0.113.2")).await;
+    let stranger_again = stream_of(&stranger, &url, Some("203.0.113.8")).await;
+
+    // Assert
+    assert_eq!(ada_again.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(bob.status(), StatusCode::OK);
+    assert_eq!(
+        stranger_again.status(),
+        StatusCode::TOO_MANY_REQUESTS,
+        "an untrusted client's X-Forwarded-For was believed"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stop_ends_within_the_grace_period_whatever_clients_trickle() {
+    // Arrange: a client trickling a head, under a head deadline far off, and another
+    // holding an event stream.
+    let server = Server::with_limits(Limits {
+        grace: Duration::from_secs(1),
+        head_deadline: Duration::from_secs(60),
+        idle_connection: Duration::from_secs(60),
+        ..test_limits()
+    });
+    let game = server.create(two_people()).await;
+    let mut running = server.listen().await;
+    let stream = connect_from("127.0.0.1", running.address).await;
+    let (_reading, writing) = stream.into_split();
+    trickle(writing, vec![b'G'; 600], Duration::from_millis(100));
+    let _events = client_from("127.0.0.2")
+        .get(running.url(&format!("/api/games/{}/events", game.id)))
+        .send()
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+
+    // Act
+    let asked = Instant::now();
+    running.stop();
+    let finished = tokio::time::timeout(Duration::from_secs(4), &mut running.finished).await;
+
+    // Assert
+    assert!(
+        finished.is_ok(),
+        "still serving 4 s after a stop with 1 s of grace"
+    );
+    assert!(finished.unwrap().unwrap().is_ok());
+    assert!(
+        asked.elapsed() < Duration::from_millis(2000),
+        "stopped only after {:?}",
+        asked.elapsed()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_finished_while_the_server_stops_is_answered_and_kept() {
+    // Arrange: a store that takes 300 ms over each write; Ada (X) one move from a win.
+    let store = Arc::new(MemoryStore::new());
+    let mut slow = MockGameStore::new();
+    let inner = Arc::clone(&store);
+    slow.expect_write().returning(move |writes| {
+        std::thread::sleep(Duration::from_millis(300));
+        inner.write(writes)
+    });
+    let limits = Limits {
+        grace: Duration::from_secs(3),
+        ..test_limits()
+    };
+    let server = Server {
+        games: games_over(Arc::new(slow), limits.clone()),
+        store,
+        limits,
+    };
+    let game = server.create(two_people()).await;
+    let mut running = server.listen().await;
+    let client = client_from("127.0.0.1");
+    let moves = running.url(&format!("/api/games/{}/moves", game.id));
+    let play = |token: &Option<String>, cell: u8| {
+        client
+            .post(&moves)
+            .bearer_auth(token.as_deref().unwrap())
+            .body(format!(r#"{{"cell":{cell}}}"#))
+            .send()
+    };
+    for (token, cell) in [(&game.x, 1), (&game.o, 4), (&game.x, 2), (&game.o, 5)] {
+        assert_eq!(play(token, cell).await.unwrap().status(), StatusCode::OK);
+    }
+
+    // Act: the winning move, and the stop while its write is under way.
+    let winning = tokio::spawn(play(&game.x, 3));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    running.stop();
+    let answer = winning.await.unwrap().unwrap();
+    let finished = tokio::time::timeout(Duration::from_secs(5), &mut running.finished).await;
+
+    // Assert
+    assert_eq!(answer.status(), StatusCode::OK);
+    assert!(finished.is_ok(), "the server did not stop");
+    let kept = server.kept(&game.id);
+    assert!(kept.ending.is_some(), "the win was answered but not kept");
+}
