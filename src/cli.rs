@@ -70,6 +70,33 @@ pub struct ServeArgs {
     /// The address to listen on; 0.0.0.0 lets other machines in
     #[arg(long, default_value = "127.0.0.1", value_name = "ADDR")]
     pub bind: std::net::IpAddr,
+
+    /// Seconds a client has to send a request's head (its first line and headers),
+    /// counted from when the connection is ready for it [default: 10]
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub head_timeout: Option<u64>,
+
+    /// Seconds a client has to send a request's body once its head is in [default: 10]
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub body_timeout: Option<u64>,
+
+    /// Seconds requests in flight get to finish after Ctrl-C or SIGTERM, before every
+    /// connection is closed [default: 5]
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(0..=600))]
+    pub grace: Option<u64>,
+
+    /// Connections one client (an IPv4 address, an IPv6 /64) may hold open [default: 256]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub connections_per_client: Option<u64>,
+
+    /// Games one client may follow live at once (event streams) [default: 64]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub streams_per_client: Option<u64>,
+
+    /// A proxy in front of the server whose X-Forwarded-For is believed (repeat for
+    /// several); its clients are counted by the address it forwards
+    #[arg(long, value_name = "ADDR")]
+    pub trust_proxy: Vec<std::net::IpAddr>,
 }
 
 #[derive(Debug, Args)]

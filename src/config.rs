@@ -104,7 +104,36 @@ pub enum Task {
     Serve {
         port: u16,
         bind: IpAddr,
+        bounds: ServeBounds,
     },
+}
+
+/// What the command line changes of how the server holds against its clients; each
+/// `None` keeps the server's default (tictactoe_web's `Limits`, docs/web.md).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ServeBounds {
+    pub head_deadline: Option<Duration>,
+    pub body_deadline: Option<Duration>,
+    pub grace: Option<Duration>,
+    pub connections_per_client: Option<usize>,
+    pub streams_per_client: Option<usize>,
+    pub trusted_proxies: Vec<IpAddr>,
+}
+
+impl ServeBounds {
+    fn from_args(args: &ServeArgs) -> ServeBounds {
+        let seconds = |value: Option<u64>| value.map(Duration::from_secs);
+        // Both counts are at most a million (the parser's range), so they fit.
+        let count = |value: Option<u64>| value.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+        ServeBounds {
+            head_deadline: seconds(args.head_timeout),
+            body_deadline: seconds(args.body_timeout),
+            grace: seconds(args.grace),
+            connections_per_client: count(args.connections_per_client),
+            streams_per_client: count(args.streams_per_client),
+            trusted_proxies: args.trust_proxy.clone(),
+        }
+    }
 }
 
 /// Whether `scores --reset` asks first.
@@ -164,7 +193,11 @@ impl Config {
             Some(Command::Scores(args)) => scores(args),
             Some(Command::Analyze(args)) => analyze(args)?,
             Some(Command::Simulate(args)) => simulate(args)?,
-            Some(Command::Serve(ServeArgs { port, bind })) => Task::Serve { port, bind },
+            Some(Command::Serve(args)) => Task::Serve {
+                port: args.port,
+                bind: args.bind,
+                bounds: ServeBounds::from_args(&args),
+            },
         };
         // `analyze` answers the same every time unless told otherwise: seed 0.
         let seed = match (&task, cli.seed) {
@@ -422,12 +455,61 @@ mod tests {
 
         assert!(matches!(
             config.task,
-            Task::Serve { port: 8080, bind } if bind.is_loopback()
+            Task::Serve { port: 8080, bind, ref bounds } if bind.is_loopback() && *bounds == ServeBounds::default()
         ));
         assert!(matches!(
             build(&["serve", "--bind", "0.0.0.0", "--port", "0"]).unwrap().task,
-            Task::Serve { port: 0, bind } if bind.is_unspecified()
+            Task::Serve { port: 0, bind, .. } if bind.is_unspecified()
         ));
+    }
+
+    #[test]
+    fn a_servers_deadlines_shares_and_trusted_proxies_are_set_from_the_command_line() {
+        let config = build(&[
+            "serve",
+            "--head-timeout",
+            "3",
+            "--body-timeout",
+            "4",
+            "--grace",
+            "0",
+            "--connections-per-client",
+            "1000",
+            "--streams-per-client",
+            "5",
+            "--trust-proxy",
+            "10.0.0.1",
+            "--trust-proxy",
+            "::1",
+        ])
+        .unwrap();
+
+        let Task::Serve { bounds, .. } = config.task else {
+            panic!("not a server: {:?}", config.task);
+        };
+        assert_eq!(
+            bounds,
+            ServeBounds {
+                head_deadline: Some(Duration::from_secs(3)),
+                body_deadline: Some(Duration::from_secs(4)),
+                grace: Some(Duration::ZERO),
+                connections_per_client: Some(1000),
+                streams_per_client: Some(5),
+                trusted_proxies: vec!["10.0.0.1".parse().unwrap(), "::1".parse().unwrap()],
+            }
+        );
+    }
+
+    #[rstest::rstest]
+    #[case::no_head_time(&["serve", "--head-timeout", "0"])]
+    #[case::no_body_time(&["serve", "--body-timeout", "0"])]
+    #[case::no_connections(&["serve", "--connections-per-client", "0"])]
+    #[case::not_an_address(&["serve", "--trust-proxy", "proxy.example"])]
+    fn a_server_bound_that_makes_no_sense_is_refused(#[case] args: &[&str]) {
+        let parsed = Cli::command()
+            .try_get_matches_from(std::iter::once("tictactoe").chain(args.iter().copied()));
+
+        assert!(parsed.is_err(), "{args:?} was taken");
     }
 
     #[test]

@@ -33,7 +33,7 @@ use tictactoe_terminal::{Ending, Start, run_full_screen};
 
 use crate::cli::Cli;
 use crate::config::{
-    Config, ConfigError, Confirm, Database, Location, ScoresAction, Task, UsageError,
+    Config, ConfigError, Confirm, Database, Location, ScoresAction, ServeBounds, Task, UsageError,
 };
 
 /// Exit status for a failure, including a `play` game whose input ended before it did.
@@ -237,10 +237,15 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             Session::new(&screen, &keyboard, &store, computers).run()?;
             Ok(ExitCode::SUCCESS)
         }
-        Task::Serve { port, bind } => {
+        Task::Serve { port, bind, bounds } => {
             let store = store()?;
             let computers = StandardComputers::new(config.seed, config.think);
-            serve(SocketAddr::new(bind, port), store, computers)
+            serve(
+                SocketAddr::new(bind, port),
+                store,
+                computers,
+                limits(bounds),
+            )
         }
     }
 }
@@ -268,6 +273,7 @@ fn serve(
     address: SocketAddr,
     store: SqliteStore,
     computers: StandardComputers,
+    limits: tictactoe_web::Limits,
 ) -> Result<ExitCode, Failure> {
     if !address.ip().is_loopback() {
         eprintln!(
@@ -280,11 +286,7 @@ fn serve(
         let stop = stop_signal();
         let listener = tokio::net::TcpListener::bind(address).await?;
         println!("Serving Tic Tac Toe on http://{}", listener.local_addr()?);
-        let games = tictactoe_web::Games::new(
-            Arc::new(store),
-            Box::new(computers),
-            tictactoe_web::Limits::default(),
-        );
+        let games = tictactoe_web::Games::new(Arc::new(store), Box::new(computers), limits);
         let served = tictactoe_web::serve(listener, Arc::clone(&games), stop).await;
         let counts = games.commits();
         eprintln!(
@@ -295,6 +297,24 @@ fn serve(
     })?;
     eprintln!("tictactoe: server stopped");
     Ok(ExitCode::SUCCESS)
+}
+
+/// The server's limits: its defaults, with what the command line set.
+fn limits(bounds: ServeBounds) -> tictactoe_web::Limits {
+    let default = tictactoe_web::Limits::default();
+    tictactoe_web::Limits {
+        head_deadline: bounds.head_deadline.unwrap_or(default.head_deadline),
+        body_deadline: bounds.body_deadline.unwrap_or(default.body_deadline),
+        grace: bounds.grace.unwrap_or(default.grace),
+        connections_per_client: bounds
+            .connections_per_client
+            .unwrap_or(default.connections_per_client),
+        streams_per_client: bounds
+            .streams_per_client
+            .unwrap_or(default.streams_per_client),
+        trusted_proxies: bounds.trusted_proxies,
+        ..default
+    }
 }
 
 /// Ctrl-C, or (on Unix) the SIGTERM a service manager sends: watched from the call
