@@ -1,8 +1,10 @@
 //! `tictactoe serve`, the binary: where it says it listens, and that Ctrl-C and SIGTERM
 //! stop it with status 0 and the games kept.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 use serde_json::json;
 
@@ -17,9 +19,15 @@ async fn post(url: &str, token: Option<&str>, body: &str) -> serde_json::Value {
 
 /// `tictactoe serve --port 0` on a database in `folder`, and the address it printed.
 fn serve_binary(folder: &tempfile::TempDir) -> (Child, String) {
+    serve_binary_with(folder, &[])
+}
+
+/// The same, with `more` flags for `serve`.
+fn serve_binary_with(folder: &tempfile::TempDir, more: &[&str]) -> (Child, String) {
     let scores = folder.path().join("games.db");
     let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
         .args(["--db", scores.to_str().unwrap(), "serve", "--port", "0"])
+        .args(more)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -55,6 +63,52 @@ fn sigterm_stops_the_binary_cleanly_too() {
     assert!(sent);
     assert!(address.starts_with("http://127.0.0.1:"), "{address}");
     assert_eq!(child.wait().unwrap().code(), Some(0));
+}
+
+/// Waits up to `within` for `child` to exit: its status code, or `None` if it has not.
+fn exit_within(child: &mut Child, within: Duration) -> Option<Option<i32>> {
+    let started = Instant::now();
+    while started.elapsed() < within {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status.code());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    None
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_with_a_client_trickling_a_request_ends_the_server_within_its_grace_period() {
+    // Arrange: one second of grace; a client sends a byte of a request head every 100 ms.
+    let folder = tempfile::TempDir::new().unwrap();
+    let (mut child, address) = serve_binary_with(&folder, &["--grace", "1"]);
+    let mut trickler = TcpStream::connect(address.trim_start_matches("http://")).unwrap();
+    let trickling = std::thread::spawn(move || {
+        for _ in 0..100 {
+            if trickler.write_all(b"G").is_err() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    });
+    std::thread::sleep(Duration::from_millis(300));
+
+    // Act
+    let sent = send_signal(&child, "-TERM");
+    let exited = exit_within(&mut child, Duration::from_secs(3));
+
+    // Assert
+    assert!(sent);
+    if exited.is_none() {
+        let _ = child.kill();
+    }
+    assert_eq!(
+        exited,
+        Some(Some(0)),
+        "not stopped with status 0 within 3 s"
+    );
+    drop(trickling);
 }
 
 #[test]
