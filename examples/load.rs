@@ -2,7 +2,7 @@
 //! once, over loopback. Not a test: run it by hand against a running server.
 //!
 //! ```text
-//! tictactoe --scoreboard /tmp/load/scores.json serve --port 8080 &
+//! tictactoe --db /tmp/load/games.db serve --port 8080 &
 //! cargo run --release --example load -- http://127.0.0.1:8080 --players 500 --seconds 20 --pid $!
 //! ```
 //!
@@ -16,6 +16,7 @@
 //! finished must have been counted exactly once (names "Load 1" to "Load 50").
 
 use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -26,7 +27,7 @@ use hyper::{Request, header};
 use hyper_util::rt::TokioIo;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tokio::net::TcpStream;
+use tokio::net::{TcpSocket, TcpStream};
 
 const NAMES: usize = 50;
 
@@ -103,13 +104,15 @@ struct Seat {
 /// turn. Reconnects if the server closes it.
 struct Connection {
     address: String,
+    source: Option<IpAddr>,
     sender: Option<http1::SendRequest<Full<Bytes>>>,
 }
 
 impl Connection {
-    fn new(address: &str) -> Self {
+    fn new(address: &str, source: Option<IpAddr>) -> Self {
         Connection {
             address: address.to_string(),
+            source,
             sender: None,
         }
     }
@@ -122,7 +125,9 @@ impl Connection {
     ) -> Result<Answer, String> {
         let sender = match &mut self.sender {
             Some(sender) if !sender.is_closed() => sender,
-            _ => self.sender.insert(connect(&self.address).await?),
+            _ => self
+                .sender
+                .insert(connect(&self.address, self.source).await?),
         };
         sender.ready().await.map_err(|e| e.to_string())?;
         let mut request = Request::post(path)
@@ -152,10 +157,39 @@ impl Connection {
     }
 }
 
-async fn connect(address: &str) -> Result<http1::SendRequest<Full<Bytes>>, String> {
-    let stream = TcpStream::connect(address)
-        .await
-        .map_err(|e| e.to_string())?;
+/// The clients sharing one source address. The server gives each address a share of
+/// its connections (256 by default), as it would a house behind one router: on
+/// loopback, the clients are spread over 127.0.0.2, 127.0.0.3, ... so that a run
+/// measures play, not that share.
+const CLIENTS_PER_ADDRESS: usize = 100;
+
+/// Where `player`'s connection comes from: an address of its own group on loopback,
+/// or wherever the system picks for a server elsewhere.
+fn source_of(address: &str, player: usize) -> Option<IpAddr> {
+    let server: SocketAddr = address.parse().ok()?;
+    if !server.ip().is_loopback() || !server.is_ipv4() {
+        return None;
+    }
+    let group = u8::try_from(2 + player / CLIENTS_PER_ADDRESS).ok()?;
+    Some(IpAddr::from([127, 0, 0, group]))
+}
+
+async fn connect(
+    address: &str,
+    source: Option<IpAddr>,
+) -> Result<http1::SendRequest<Full<Bytes>>, String> {
+    let stream = match source {
+        Some(source) => {
+            let server: SocketAddr = address.parse().map_err(|e| format!("{e}"))?;
+            let socket = TcpSocket::new_v4().map_err(|e| e.to_string())?;
+            socket
+                .bind(SocketAddr::new(source, 0))
+                .map_err(|e| e.to_string())?;
+            socket.connect(server).await
+        }
+        None => TcpStream::connect(address).await,
+    }
+    .map_err(|e| e.to_string())?;
     let _ = stream.set_nodelay(true);
     let (sender, connection) = http1::handshake(TokioIo::new(stream))
         .await
@@ -171,7 +205,7 @@ async fn play_games(
     pause: Duration,
 ) -> Played {
     let mut played = Played::default();
-    let mut connection = Connection::new(&address);
+    let mut connection = Connection::new(&address, source_of(&address, player));
     let new_game =
         json!({ "x": format!("human:Load {}", player % NAMES + 1), "o": "impossible" }).to_string();
     while Instant::now() < until {
