@@ -429,3 +429,145 @@ async fn each_commit_is_counted_with_the_requests_and_writes_it_carried() {
     assert_eq!((counts.requests, counts.writes), (2, 2));
     assert!((1..=2).contains(&counts.batches));
 }
+
+/// A store in memory whose writes wait while `held` is set.
+fn holding_store(store: &Arc<MemoryStore>, held: &Arc<AtomicBool>) -> MockGameStore {
+    let mut mock = MockGameStore::new();
+    let (inner, holding) = (Arc::clone(store), Arc::clone(held));
+    mock.expect_write().returning(move |writes| {
+        while holding.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        inner.write(writes)
+    });
+    let inner = Arc::clone(store);
+    mock.expect_game().returning(move |id| inner.game(id));
+    mock
+}
+
+/// `POST path` through `server`'s router on a task of its own.
+fn spawn_post(
+    server: &Server,
+    path: String,
+    token: Option<String>,
+    body: &str,
+) -> tokio::task::JoinHandle<axum::response::Response> {
+    let mut request = axum::http::Request::post(path);
+    if let Some(token) = token {
+        request = request.header("authorization", format!("Bearer {token}"));
+    }
+    let request = request
+        .body(axum::body::Body::from(body.to_string()))
+        .unwrap();
+    let router = server.router();
+    tokio::spawn(async move { tower::ServiceExt::oneshot(router, request).await.unwrap() })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_ending_move_is_answered_only_once_its_result_is_kept_even_while_hints_wait() {
+    // Arrange: Ada (X) one move from a win on 1-2-3; the store then holds its writes.
+    let store = Arc::new(MemoryStore::new());
+    let held = Arc::new(AtomicBool::new(false));
+    let server = Server {
+        games: games_over(Arc::new(holding_store(&store, &held)), test_limits()),
+        store,
+        limits: test_limits(),
+    };
+    let game = server.create(two_people()).await;
+    let moves = format!("/api/games/{}/moves", game.id);
+    for (token, cell) in [(&game.x, 1), (&game.o, 4), (&game.x, 2), (&game.o, 5)] {
+        let body = Some(json!({ "cell": cell }));
+        let answer = server
+            .send(Method::POST, &moves, token.as_deref(), body)
+            .await;
+        assert_eq!(answer.status, StatusCode::OK);
+    }
+    held.store(true, Ordering::SeqCst);
+
+    // Act: the winning move, and three hints from Bob at the same moment.
+    let winning = spawn_post(&server, moves.clone(), game.x.clone(), r#"{"cell":3}"#);
+    let hints: Vec<_> = (0..3)
+        .map(|_| {
+            spawn_post(
+                &server,
+                format!("/api/games/{}/hint", game.id),
+                game.o.clone(),
+                "",
+            )
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let answered_while_held = winning.is_finished();
+    let kept_while_held = server.kept(&game.id).ending;
+    held.store(false, Ordering::SeqCst);
+    let answer = winning.await.unwrap();
+    let kept = server.kept(&game.id).ending;
+    for hint in hints {
+        hint.await.unwrap();
+    }
+
+    // Assert
+    assert!(
+        !answered_while_held,
+        "the win was answered before it was kept"
+    );
+    assert_eq!(kept_while_held, None);
+    assert_eq!(answer.status(), StatusCode::OK);
+    assert!(
+        kept.is_some(),
+        "the win was answered but its result is not kept"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_caller_of_a_rematch_is_answered_with_the_computers_opening_move_made_and_kept() {
+    // Arrange: Ada (X) against Impossible, played to the end; in the rematch the
+    // computer is X and opens.
+    let server = Server::new();
+    let game = server
+        .create(json!({ "x": "human:Ada", "o": "impossible" }))
+        .await;
+    let moves = format!("/api/games/{}/moves", game.id);
+    let mut view = game.game.clone();
+    while view["to_move"] == "X" {
+        let cell = view["board"].as_str().unwrap().find('.').unwrap() + 1;
+        let body = Some(json!({ "cell": cell }));
+        view = server
+            .send(Method::POST, &moves, game.x.as_deref(), body)
+            .await
+            .json;
+    }
+
+    // Act: Ada asks for the rematch three times at once (a double click, a retry).
+    let rematch = format!("/api/games/{}/rematch", game.id);
+    let calls: Vec<_> = (0..3)
+        .map(|_| spawn_post(&server, rematch.clone(), game.x.clone(), ""))
+        .collect();
+    let mut answers = Vec::new();
+    for call in calls {
+        let response = call.await.unwrap();
+        let bytes = http_body_util::BodyExt::collect(response.into_body())
+            .await
+            .unwrap()
+            .to_bytes();
+        answers.push(serde_json::from_slice::<Value>(&bytes).unwrap());
+    }
+
+    // Assert: one rematch, each answer showing the computer's first mark, as kept.
+    let ids: Vec<_> = answers.iter().map(|answer| answer["id"].clone()).collect();
+    assert!(
+        ids.iter().all(|id| *id == ids[0]),
+        "several rematches: {ids:?}"
+    );
+    for answer in &answers {
+        let board = answer["board"].as_str().unwrap();
+        assert_eq!(
+            board.matches('X').count(),
+            1,
+            "answered without the opening: {board}"
+        );
+        assert_eq!(answer["to_move"], "O");
+    }
+    let kept = server.kept(ids[0].as_str().unwrap());
+    assert_eq!(kept.steps.len(), 1);
+}
