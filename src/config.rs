@@ -246,6 +246,10 @@ fn play(args: PlayArgs) -> Result<Task, ConfigError> {
             "play",
             format!("both players are called {name}: give them different names"),
         )),
+        Err(SettingsError::LookAlike(x, o)) => Err(usage(
+            "play",
+            format!("{x} and {o} look alike: give them names that read differently"),
+        )),
     }
 }
 

@@ -57,6 +57,10 @@ pub enum Problem {
     Choice { given: String, expected: String },
     #[error("{0} is already playing: choose another name")]
     NameTaken(PlayerName),
+    #[error(
+        "{name} looks like {other}, who is already playing: choose a name that reads differently"
+    )]
+    NameLooksLike { name: PlayerName, other: PlayerName },
 }
 
 /// Events worth telling the people watching.

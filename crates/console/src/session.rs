@@ -162,6 +162,10 @@ where
             let name = menu::name(text, &default)?;
             match taken {
                 Some(other) if other.key() == name.key() => Err(Problem::NameTaken(name)),
+                Some(other) if other.looks_like(&name) => Err(Problem::NameLooksLike {
+                    name,
+                    other: other.clone(),
+                }),
                 _ => Ok(name),
             }
         })?;
@@ -212,7 +216,9 @@ where
 /// first number free), so that pressing Enter always gives a name that can be used.
 fn free_default_name(mark: Mark, taken: Option<&PlayerName>) -> PlayerName {
     let plain = default_name(mark);
-    let is_free = |name: &PlayerName| taken.is_none_or(|other| other.key() != name.key());
+    let is_free = |name: &PlayerName| {
+        taken.is_none_or(|other| other.key() != name.key() && !other.looks_like(name))
+    };
     if is_free(&plain) {
         return plain;
     }
@@ -321,6 +327,29 @@ mod tests {
 
         // Assert
         assert_eq!(end, Ok(SessionEnd::InputClosed));
+    }
+
+    #[test]
+    fn a_second_name_that_looks_like_the_first_is_refused() {
+        // Arrange: Ada, then Аda with a Cyrillic A for O: refused once, then Bob.
+        let mut screen = Screen::default();
+        screen
+            .dialogue
+            .expect_show_problem()
+            .withf(|problem| {
+                matches!(problem, Problem::NameLooksLike { name, other }
+                    if name.as_str() == "\u{410}da" && other.as_str() == "Ada")
+            })
+            .times(1)
+            .return_const(());
+        allow_rendering_except(&mut screen, &[Shown::Problem]);
+        let input = typed(&["1", "Ada", "\u{410}da", "Bob", "q"]);
+
+        // Act
+        let end = run(input, screen, &MemoryStore::new(), factory());
+
+        // Assert
+        assert_eq!(end, Ok(SessionEnd::Quit));
     }
 
     #[test]

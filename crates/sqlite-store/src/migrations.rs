@@ -8,7 +8,7 @@
 //! shipped, since files out there are already at its version.
 
 use rusqlite::{Connection, Transaction, TransactionBehavior};
-use tictactoe_core::domain::Mark;
+use tictactoe_core::domain::{Mark, PlayerName};
 use tictactoe_core::ports::StoreError;
 
 use crate::errors::Database;
@@ -25,7 +25,7 @@ pub(crate) struct Migration {
     then: Option<Step>,
 }
 
-pub(crate) const MIGRATIONS: [Migration; 2] = [
+pub(crate) const MIGRATIONS: [Migration; 3] = [
     Migration {
         version: 1,
         sql: include_str!("../migrations/0001_games_and_steps.sql"),
@@ -35,6 +35,11 @@ pub(crate) const MIGRATIONS: [Migration; 2] = [
         version: 2,
         sql: include_str!("../migrations/0002_scoreboard.sql"),
         then: Some(count_finished_games),
+    },
+    Migration {
+        version: 3,
+        sql: include_str!("../migrations/0003_name_keys.sql"),
+        then: Some(key_names_as_people_read_them),
     },
 ];
 
@@ -144,6 +149,68 @@ fn count_finished_games(
             if let Some(record) = ending.counted(mark) {
                 tallies::add(transaction, 0, &spec.name(mark), record).db(database)?;
             }
+        }
+    }
+    Ok(())
+}
+
+/// Version 3's Rust step: every scoreboard row keyed by [`PlayerName::key`] (the name
+/// case-folded in its compatibility form) instead of its lowercase. The rows of each
+/// table are read, the table emptied, and the rows added back in their old order under
+/// their new keys, so rows that now name one player are summed (saturating, as
+/// always) and keep the first one's spelling. A name that cannot be read keeps its old
+/// key: reading the scoreboard reports it, as it did before.
+///
+/// [`PlayerName::key`]: tictactoe_core::domain::PlayerName::key
+fn key_names_as_people_read_them(
+    transaction: &Transaction<'_>,
+    database: &Database,
+) -> Result<(), StoreError> {
+    for (table, group) in [("tallies", "epoch"), ("imported_rows", "source")] {
+        let rows = {
+            let mut select = transaction
+                .prepare(&format!(
+                    "SELECT {group}, key, name, wins, losses, ties FROM {table} \
+                     ORDER BY {group}, key"
+                ))
+                .db(database)?;
+            select
+                .query_map([], |row| {
+                    Ok((
+                        row.get::<_, rusqlite::types::Value>(0)?,
+                        row.get::<_, String>(1)?,
+                        row.get::<_, String>(2)?,
+                        [row.get::<_, i64>(3)?, row.get(4)?, row.get(5)?],
+                    ))
+                })
+                .db(database)?
+                .collect::<rusqlite::Result<Vec<_>>>()
+                .db(database)?
+        };
+        transaction
+            .execute(&format!("DELETE FROM {table}"), [])
+            .db(database)?;
+        let add = |column: &str| {
+            format!(
+                "{column} = CASE WHEN {column} > 9223372036854775807 - excluded.{column} \
+                 THEN 9223372036854775807 ELSE {column} + excluded.{column} END"
+            )
+        };
+        let mut insert = transaction
+            .prepare(&format!(
+                "INSERT INTO {table} ({group}, key, name, wins, losses, ties) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT ({group}, key) DO UPDATE SET \
+                 {}, {}, {}",
+                add("wins"),
+                add("losses"),
+                add("ties")
+            ))
+            .db(database)?;
+        for (group, old_key, name, [wins, losses, ties]) in rows {
+            let key = PlayerName::stored(&name).map_or(old_key, |name| name.key());
+            insert
+                .execute(rusqlite::params![group, key, name, wins, losses, ties])
+                .db(database)?;
         }
     }
     Ok(())

@@ -219,6 +219,12 @@ impl MenuForm {
                 self.problem = Some(format!("Both players are called {name}: change one name."));
                 FormOutcome::Continue
             }
+            Err(SettingsError::LookAlike(x, o)) => {
+                self.problem = Some(format!(
+                    "{x} and {o} look alike: change one name so they read differently."
+                ));
+                FormOutcome::Continue
+            }
         }
     }
 

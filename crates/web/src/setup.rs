@@ -37,6 +37,9 @@ impl Setup {
             SettingsError::SameName(name) => bad(format!(
                 "both players are called {name}: give them different names"
             )),
+            SettingsError::LookAlike(x, o) => bad(format!(
+                "{x} and {o} look alike: give them names that read differently"
+            )),
         })?;
         Ok(Setup {
             settings,

@@ -1,15 +1,38 @@
 use std::fmt;
 
+use caseless::Caseless;
 use thiserror::Error;
+use unicode_normalization::UnicodeNormalization;
+use unicode_properties::{
+    GeneralCategory, GeneralCategoryGroup, UnicodeEmoji, UnicodeGeneralCategory,
+};
+use unicode_security::general_security_profile::IdentifierType;
+use unicode_security::{GeneralSecurityProfile, skeleton};
 
 /// A player's name as shown and as recorded on the scoreboard.
 ///
-/// Names are data typed by people, so they are cleaned on the way in: surrounding space
-/// is trimmed, runs of white space become one space, control characters (which could
-/// move the cursor or clear the screen when printed) are refused, and the length is
-/// capped. Two names that differ only in letter case are the same player ([`key`]).
+/// Names are data typed by people, so they are cleaned on the way in ([`new`]):
+/// written in Unicode's compatibility form (NFKC: a fullwidth `Ａda` is `Ada`),
+/// surrounding space trimmed, runs of white space made one space, the length capped.
+/// Refused: control characters (which could move the cursor or clear the screen when
+/// printed); format characters (General Category Cf: zero-width spaces, the marks that
+/// turn text around such as U+202E, byte order marks), except the zero-width joiner
+/// between two emoji, which is part of the emoji (👩‍💻); private-use and unassigned
+/// characters (Co, Cn), which nobody can read alike; a name with nothing visible; and
+/// a name that looks like a computer's ([`looks_like`], Unicode's confusable skeleton,
+/// UTS #39), so `Cοmputer` with a Greek omicron is refused like `Computer`.
 ///
+/// Two names are the same player when they match without regard to case or
+/// compatibility form ([`key`]: `Straße` and `STRASSE` are one player).
+///
+/// A name read back from a store ([`stored`]) is shown as it was kept and compared by
+/// the same key, so the names kept by earlier versions, which cleaned less, go on
+/// working and are counted with the names typed now that they match.
+///
+/// [`new`]: PlayerName::new
 /// [`key`]: PlayerName::key
+/// [`looks_like`]: PlayerName::looks_like
+/// [`stored`]: PlayerName::stored
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct PlayerName(String);
 
@@ -21,7 +44,22 @@ pub enum NameError {
     TooLong,
     #[error("a name cannot contain control characters")]
     ControlCharacter,
-    #[error("names starting with \"Computer\" are kept for the computer players")]
+    /// A format character (Cf) such as a zero-width space or a right-to-left mark.
+    #[error(
+        "a name cannot contain invisible formatting characters (it has U+{:04X})",
+        u32::from(*.0)
+    )]
+    FormatCharacter(char),
+    /// A private-use or unassigned character.
+    #[error(
+        "a name cannot contain characters Unicode leaves unassigned or for private use \
+         (it has U+{:04X})",
+        u32::from(*.0)
+    )]
+    Unassigned(char),
+    #[error(
+        "names starting with \"Computer\" (or looking like it) are kept for the computer players"
+    )]
     Reserved,
 }
 
@@ -30,8 +68,25 @@ impl PlayerName {
 
     /// A name a person chose.
     pub fn new(raw: &str) -> Result<Self, NameError> {
-        let name = Self::clean(raw)?;
-        if name.to_lowercase().starts_with("computer") {
+        refuse_controls(raw)?;
+        let normal: String = raw.nfkc().collect();
+        let chars: Vec<char> = normal.chars().collect();
+        for (at, &c) in chars.iter().enumerate() {
+            match c.general_category() {
+                GeneralCategory::Format if !joins_emoji(&chars, at) => {
+                    return Err(NameError::FormatCharacter(c));
+                }
+                GeneralCategory::PrivateUse | GeneralCategory::Unassigned => {
+                    return Err(NameError::Unassigned(c));
+                }
+                _ => {}
+            }
+        }
+        let name = Self::clean(&normal)?;
+        if !name.chars().any(is_visible) {
+            return Err(NameError::Empty);
+        }
+        if looks_alike(&name, "computer", Comparison::Prefix) {
             return Err(NameError::Reserved);
         }
         Ok(PlayerName(name))
@@ -42,17 +97,15 @@ impl PlayerName {
         PlayerName(format!("Computer ({level})"))
     }
 
-    /// A name read back from the scoreboard file: cleaned like any other, but allowed
-    /// to be a computer's.
+    /// A name read back from a store: cleaned as earlier versions cleaned names (white
+    /// space, control characters, length), and allowed to be a computer's. Shown as it
+    /// was kept; compared by [`PlayerName::key`] like any other.
     pub fn stored(raw: &str) -> Result<Self, NameError> {
+        refuse_controls(raw)?;
         Self::clean(raw).map(PlayerName)
     }
 
     fn clean(raw: &str) -> Result<String, NameError> {
-        // Tabs and newlines are white space and get collapsed; any other control character is refused.
-        if raw.chars().any(|c| c.is_control() && !c.is_whitespace()) {
-            return Err(NameError::ControlCharacter);
-        }
         let name = raw.split_whitespace().collect::<Vec<_>>().join(" ");
         if name.is_empty() {
             return Err(NameError::Empty);
@@ -67,10 +120,77 @@ impl PlayerName {
         &self.0
     }
 
-    /// What makes two names the same player: letter case is ignored.
+    /// What makes two names the same player: they match without regard to case or
+    /// compatibility form (Unicode's compatibility caseless match, D146:
+    /// `NFKD(toCasefold(NFKD(toCasefold(NFD(name)))))`, kept composed as NFKC).
     pub fn key(&self) -> String {
-        self.0.to_lowercase()
+        fold(&self.0)
     }
+
+    /// Whether the two names look alike to a person: their case-folded forms have the
+    /// same confusable skeleton (UTS #39), as `Ada` and `Аda` (Cyrillic A) do. Two
+    /// people who sit down to one game need names that do not.
+    pub fn looks_like(&self, other: &PlayerName) -> bool {
+        looks_alike(&self.0, &other.0, Comparison::Whole)
+    }
+}
+
+/// Tabs and newlines are white space and get collapsed; any other control character is
+/// refused.
+fn refuse_controls(raw: &str) -> Result<(), NameError> {
+    if raw.chars().any(|c| c.is_control() && !c.is_whitespace()) {
+        return Err(NameError::ControlCharacter);
+    }
+    Ok(())
+}
+
+/// `text` case-folded in its compatibility form (see [`PlayerName::key`]).
+fn fold(text: &str) -> String {
+    text.chars()
+        .nfd()
+        .default_case_fold()
+        .nfkd()
+        .default_case_fold()
+        .nfkc()
+        .collect()
+}
+
+enum Comparison {
+    Whole,
+    Prefix,
+}
+
+/// Whether `name` (or its start, for a prefix) looks like `other`: the confusable
+/// skeletons of their folded forms agree.
+fn looks_alike(name: &str, other: &str, comparison: Comparison) -> bool {
+    let (name, other): (String, String) = (
+        skeleton(&fold(name)).collect(),
+        skeleton(&fold(other)).collect(),
+    );
+    match comparison {
+        Comparison::Whole => name == other,
+        Comparison::Prefix => name.starts_with(&other),
+    }
+}
+
+/// The zero-width joiner at `at` joins two emoji (👩‍💻), where it belongs.
+fn joins_emoji(chars: &[char], at: usize) -> bool {
+    let emoji = |c: Option<&char>| c.is_some_and(|c| c.is_emoji_char_or_emoji_component());
+    chars[at] == '\u{200d}' && at > 0 && emoji(chars.get(at - 1)) && emoji(chars.get(at + 1))
+}
+
+/// A character a person sees: a letter, number, punctuation mark or symbol (emoji
+/// among them) that Unicode does not class as default-ignorable (fillers such as
+/// U+3164, a letter that draws nothing).
+fn is_visible(c: char) -> bool {
+    let shown = matches!(
+        c.general_category_group(),
+        GeneralCategoryGroup::Letter
+            | GeneralCategoryGroup::Number
+            | GeneralCategoryGroup::Punctuation
+            | GeneralCategoryGroup::Symbol
+    );
+    shown && c.identifier_type() != Some(IdentifierType::Default_Ignorable)
 }
 
 impl fmt::Display for PlayerName {
@@ -101,8 +221,100 @@ mod tests {
     #[case::escape_sequence("Ada\u{1b}[2J", NameError::ControlCharacter)]
     #[case::too_long(&"a".repeat(41), NameError::TooLong)]
     #[case::impersonating_the_computer("computer (Impossible)", NameError::Reserved)]
+    #[case::computer_behind_a_zero_width_space(
+        "\u{200b}Computer (Impossible)",
+        NameError::FormatCharacter('\u{200b}')
+    )]
+    #[case::zero_width_space_inside("A\u{200b}da", NameError::FormatCharacter('\u{200b}'))]
+    #[case::only_a_zero_width_space("\u{200b}", NameError::FormatCharacter('\u{200b}'))]
+    #[case::only_a_byte_order_mark("\u{feff}", NameError::FormatCharacter('\u{feff}'))]
+    #[case::turned_around("Ada\u{202e}evoL", NameError::FormatCharacter('\u{202e}'))]
+    #[case::isolate("\u{2066}Ada", NameError::FormatCharacter('\u{2066}'))]
+    #[case::private_use("Ada\u{e000}", NameError::Unassigned('\u{e000}'))]
+    #[case::unassigned("Ada\u{0378}", NameError::Unassigned('\u{0378}'))]
+    #[case::a_filler_that_draws_nothing("\u{3164}", NameError::Empty)]
+    #[case::combining_marks_alone("\u{0301}\u{0301}", NameError::Empty)]
+    #[case::greek_omicron_computer("C\u{03bf}mputer", NameError::Reserved)]
+    #[case::fullwidth_computer("\u{ff23}omputer", NameError::Reserved)]
+    #[case::capitals_computer("COMPUTER X", NameError::Reserved)]
     fn unusable_names_are_refused_with_a_reason(#[case] raw: &str, #[case] error: NameError) {
         assert_eq!(PlayerName::new(raw), Err(error));
+    }
+
+    #[rstest]
+    #[case::fullwidth("\u{ff21}da", "Ada")]
+    #[case::ligature("\u{fb01}sh", "fish")]
+    #[case::decomposed_accent("Zoe\u{0308}", "Zo\u{eb}")]
+    #[case::emoji_joined_by_a_zero_width_joiner(
+        "Ada \u{1f469}\u{200d}\u{1f4bb}",
+        "Ada \u{1f469}\u{200d}\u{1f4bb}"
+    )]
+    #[case::cherokee("\u{13a0}\u{13a1}\u{13a2}", "\u{13a0}\u{13a1}\u{13a2}")]
+    #[case::a_digit_is_not_a_letter("C0mputer", "C0mputer")]
+    fn names_are_kept_in_their_compatibility_form(#[case] raw: &str, #[case] shown: &str) {
+        assert_eq!(PlayerName::new(raw).unwrap().as_str(), shown);
+    }
+
+    #[rstest]
+    #[case::sharp_s("Stra\u{df}e", "STRASSE")]
+    #[case::fullwidth("\u{ff21}da", "ada")]
+    #[case::final_sigma(
+        "\u{39f}\u{394}\u{3a5}\u{3a3}\u{3a3}\u{395}\u{3a5}\u{3a3}",
+        "\u{3bf}\u{3b4}\u{3c5}\u{3c3}\u{3c3}\u{3b5}\u{3c5}\u{3c2}"
+    )]
+    fn names_matching_without_regard_to_case_or_form_are_one_player(
+        #[case] one: &str,
+        #[case] other: &str,
+    ) {
+        let (one, other) = (
+            PlayerName::new(one).unwrap(),
+            PlayerName::new(other).unwrap(),
+        );
+
+        assert_eq!(one.key(), other.key());
+    }
+
+    #[rstest]
+    #[case::cyrillic_a("Ada", "\u{410}da")]
+    #[case::greek_omicron("Bob", "B\u{3bf}b")]
+    #[case::case_aside("ada", "\u{410}DA")]
+    fn look_alike_names_are_told_apart_as_look_alikes(#[case] one: &str, #[case] other: &str) {
+        let (one, other) = (
+            PlayerName::new(one).unwrap(),
+            PlayerName::new(other).unwrap(),
+        );
+
+        assert!(one.looks_like(&other));
+        assert_ne!(one.key(), other.key(), "look-alikes are still two players");
+    }
+
+    #[test]
+    fn names_that_only_share_letters_do_not_look_alike() {
+        let (ada, eda) = (
+            PlayerName::new("Ada").unwrap(),
+            PlayerName::new("Eda").unwrap(),
+        );
+
+        assert!(!ada.looks_like(&eda));
+    }
+
+    #[rstest]
+    #[case::kept_before_names_were_normalised("\u{ff21}da")]
+    #[case::a_zero_width_space_kept_by_an_earlier_version("A\u{200b}da")]
+    #[case::a_computer("Computer (Impossible)")]
+    fn a_stored_name_is_shown_as_kept_and_compared_by_the_same_key(#[case] kept: &str) {
+        let name = PlayerName::stored(kept).unwrap();
+
+        assert_eq!(name.as_str(), kept);
+        assert_eq!(name.key(), super::fold(kept));
+    }
+
+    #[test]
+    fn a_fullwidth_name_kept_by_an_earlier_version_is_the_same_player_as_the_name_typed_now() {
+        let kept = PlayerName::stored("\u{ff21}da").unwrap();
+        let typed = PlayerName::new("Ada").unwrap();
+
+        assert_eq!(kept.key(), typed.key());
     }
 
     #[test]

@@ -27,6 +27,10 @@ pub enum SettingsError {
     /// row of the scoreboard.
     #[error("both players are called {0}")]
     SameName(PlayerName),
+    /// Two people whose names look alike ([`PlayerName::looks_like`]): nobody could
+    /// tell their rows, or their turns, apart.
+    #[error("the two names look alike: {0} and {1}")]
+    LookAlike(PlayerName, PlayerName),
 }
 
 impl Settings {
@@ -39,8 +43,13 @@ impl Settings {
         geometry: Geometry,
     ) -> Result<Settings, SettingsError> {
         let (x_name, o_name) = (x.name(Mark::X), o.name(Mark::O));
-        if x.is_human() && o.is_human() && x_name.key() == o_name.key() {
-            return Err(SettingsError::SameName(x_name));
+        if x.is_human() && o.is_human() {
+            if x_name.key() == o_name.key() {
+                return Err(SettingsError::SameName(x_name));
+            }
+            if x_name.looks_like(&o_name) {
+                return Err(SettingsError::LookAlike(x_name, o_name));
+            }
         }
         Ok(Settings {
             x,
@@ -145,6 +154,19 @@ mod tests {
         assert_eq!(
             result,
             Err(SettingsError::SameName(PlayerName::new("Ada").unwrap()))
+        );
+    }
+
+    #[test]
+    fn two_people_whose_names_look_alike_cannot_sit_down_together() {
+        let result = settings(human("Ada"), human("\u{410}da"));
+
+        assert_eq!(
+            result,
+            Err(SettingsError::LookAlike(
+                PlayerName::new("Ada").unwrap(),
+                PlayerName::new("\u{410}da").unwrap()
+            ))
         );
     }
 

@@ -154,3 +154,51 @@ fn several_stores_opening_one_new_file_at_once_migrate_it_once() {
     assert_eq!(version(&path), SqliteStore::SCHEMA_VERSION);
     assert_eq!(stores[3].scoreboard(None).unwrap().standings().len(), 2);
 }
+
+const MIGRATION_2: &str = include_str!("../../migrations/0002_scoreboard.sql");
+
+/// A file as version 2 left it: its scoreboard keyed by lowercase names, with
+/// "STRASSE" and "Straße" (one player, once names are case-folded) on two rows, and
+/// "Ａda" (fullwidth, kept by an earlier version) and "ada" on two more.
+fn version_2_file(path: &Path) {
+    let mut file = by_hand(path);
+    let migration = file.transaction().unwrap();
+    migration.execute_batch(MIGRATION_1).unwrap();
+    migration.execute_batch(MIGRATION_2).unwrap();
+    migration.pragma_update(None, "user_version", 2).unwrap();
+    migration.commit().unwrap();
+    file.execute_batch(
+        "INSERT INTO tallies VALUES (0, 'strasse', 'STRASSE', 1, 1, 0), \
+         (0, 'straße', 'Straße', 2, 0, 0), (0, 'ａda', 'Ａda', 0, 0, 3), \
+         (0, 'ada', 'ada', 9223372036854775807, 0, 0);",
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_version_2_scoreboard_counts_names_that_match_once_folded_on_one_row() {
+    // Arrange
+    let (_folder, path) = new_file();
+    version_2_file(&path);
+
+    // Act
+    let store = SqliteStore::open(&path).unwrap();
+
+    // Assert
+    let rows: Vec<(String, Record)> = store
+        .scoreboard(None)
+        .unwrap()
+        .standings()
+        .iter()
+        .map(|row| (row.name.to_string(), row.record))
+        .collect();
+    let record = |wins, losses, ties| Record { wins, losses, ties };
+    assert_eq!(
+        rows,
+        [
+            ("ada".to_owned(), record(u64::MAX >> 1, 0, 3)),
+            ("STRASSE".to_owned(), record(3, 1, 0)),
+        ]
+    );
+    assert_eq!(version(&path), SqliteStore::SCHEMA_VERSION);
+}
