@@ -622,6 +622,21 @@ fn two_people_with_one_name_are_told_and_the_game_does_not_start() {
 }
 
 #[test]
+fn two_people_whose_names_look_alike_are_told_and_the_game_does_not_start() {
+    let mut form = MenuForm::default();
+    let mut keys = vec![KeyCode::Left, KeyCode::Down]; // Human vs Human; Name (X)
+    keys.extend("Ada".chars().map(KeyCode::Char));
+    keys.push(KeyCode::Down);
+    keys.extend("\u{410}da".chars().map(KeyCode::Char)); // a Cyrillic A
+    keys.push(KeyCode::Enter);
+
+    let outcome = type_into(&mut form, &keys);
+
+    assert_eq!(outcome, FormOutcome::Continue);
+    assert!(form_lines(&form).join("\n").contains("look alike"));
+}
+
+#[test]
 fn back_at_the_menu_the_form_is_filled_in_as_the_last_game_was() {
     let last = Settings::new(
         PlayerSpec::Computer(Level::Medium),

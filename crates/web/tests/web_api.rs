@@ -190,6 +190,22 @@ async fn every_refusal_has_its_status_and_a_json_error() {
             StatusCode::BAD_REQUEST,
         ),
         (
+            "a computer's name behind a zero-width space",
+            post.clone(),
+            "/api/games",
+            None,
+            Body::from(r#"{"x":"human:\u200bComputer (Impossible)","o":"easy"}"#),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "two names that look alike",
+            post.clone(),
+            "/api/games",
+            None,
+            Body::from(r#"{"x":"human:Ada","o":"human:\u0410da"}"#),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
             "cell 10 of 9",
             post.clone(),
             &moves,
