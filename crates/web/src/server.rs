@@ -82,11 +82,11 @@ pub(crate) fn routes<G: GameService>(games: Arc<G>) -> Router {
 /// closes every connection left, whatever its client is doing, and returns.
 ///
 /// Each connection is held to `games`' limits: its place under the cap and in its
-/// client's share ([`Places`]); a request head whole within `head_deadline` and no
-/// larger than `head_bytes` (hyper's own timer and limits; its refusals dressed by
-/// [`Dressed`]); quiet for no longer than `idle_connection`. A body's deadline is the
-/// handler's (`api::JsonBody`). Dropping the last `Arc` of `games` afterwards writes
-/// anything still handed over to the store.
+/// client's share (`connections::Places`); a request head whole within
+/// `head_deadline` and no larger than `head_bytes` (hyper's own timer and limits; its
+/// refusals dressed by `refusals::Dressed`); quiet for no longer than
+/// `idle_connection`. A body's deadline is the handler's (`api::JsonBody`). Dropping
+/// the last `Arc` of `games` afterwards writes anything still handed over to the store.
 pub async fn serve(
     listener: TcpListener,
     games: Arc<Games>,
