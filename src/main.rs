@@ -6,6 +6,21 @@
 mod cli;
 mod config;
 
+/// jemalloc rather than the system's malloc, so that memory freed is given back to the
+/// system: after a server has held thousands of connections at once, glibc's malloc
+/// kept the 70 MB they took (docs/web.md, "Hostile clients"). jemalloc does, with a
+/// background thread that hands back pages unused for a second.
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
+/// jemalloc's settings, read once when it starts (its documented `malloc_conf`, under
+/// the `_rjem_` prefix tikv-jemallocator gives its symbols): freed pages go back to
+/// the system after a second, by a thread of jemalloc's own, even while the program
+/// is idle. `_RJEM_MALLOC_CONF` in the environment still overrides them.
+#[unsafe(export_name = "_rjem_malloc_conf")]
+static JEMALLOC_SETTINGS: &[u8; 60] =
+    b"background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0\0";
+
 use std::io::{self, IsTerminal};
 use std::net::SocketAddr;
 use std::process::ExitCode;

@@ -101,20 +101,29 @@ pub async fn serve(
     let (stopping, stop_told) = watch::channel(false);
     let mut connections = JoinSet::new();
     tokio::pin!(shutdown);
+    // Room under the cap, once waited for: the next connection accepted takes it.
+    let mut room = None;
     loop {
         let accepted = tokio::select! {
             () = &mut shutdown => break,
-            room = places.room() => tokio::select! {
-                () = &mut shutdown => break,
-                accepted = listener.accept() => accepted.map(|accepted| (room, accepted)),
-            },
+            // A finished connection's task is let go at once: until it is joined, its
+            // memory (sized for the whole connection) stays taken.
+            Some(_) = connections.join_next(), if !connections.is_empty() => continue,
+            waited = places.room(), if room.is_none() => {
+                room = Some(waited);
+                continue;
+            }
+            accepted = listener.accept(), if room.is_some() => accepted,
         };
-        let (room, (stream, peer)) = match accepted {
+        let (stream, peer) = match accepted {
             Ok(accepted) => accepted,
             Err(error) => {
                 wait_after_failed_accept(error).await;
                 continue;
             }
+        };
+        let Some(room) = room.take() else {
+            continue; // accept is polled only with room in hand
         };
         let trusted = limits.trusted_proxies.contains(&peer.ip());
         let client = (!trusted).then(|| Client::of(peer.ip()));
@@ -132,8 +141,6 @@ pub async fn serve(
             limits.clone(),
             stop_told.clone(),
         ));
-        // Finished connections' tasks are let go as we go.
-        while connections.try_join_next().is_some() {}
     }
     drop(listener);
     games.close();
