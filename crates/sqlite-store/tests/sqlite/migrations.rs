@@ -38,6 +38,17 @@ pub(crate) fn version_1_file(path: &Path) {
     .unwrap();
 }
 
+/// The store's scoreboard as (name, record) rows, in order.
+fn scoreboard_rows(store: &SqliteStore) -> Vec<(String, Record)> {
+    store
+        .scoreboard(None)
+        .unwrap()
+        .standings()
+        .iter()
+        .map(|row| (row.name.to_string(), row.record))
+        .collect()
+}
+
 fn version(path: &Path) -> i64 {
     by_hand(path)
         .pragma_query_value(None, "user_version", |r| r.get(0))
@@ -82,13 +93,7 @@ fn the_games_a_version_1_file_had_finished_are_counted() {
 
     let store = SqliteStore::open(&path).unwrap();
 
-    let rows: Vec<(String, Record)> = store
-        .scoreboard(None)
-        .unwrap()
-        .standings()
-        .iter()
-        .map(|row| (row.name.to_string(), row.record))
-        .collect();
+    let rows = scoreboard_rows(&store);
     let record = |wins, losses, ties| Record { wins, losses, ties };
     assert_eq!(
         rows,
@@ -185,13 +190,7 @@ fn a_version_2_scoreboard_counts_names_that_match_once_folded_on_one_row() {
     let store = SqliteStore::open(&path).unwrap();
 
     // Assert
-    let rows: Vec<(String, Record)> = store
-        .scoreboard(None)
-        .unwrap()
-        .standings()
-        .iter()
-        .map(|row| (row.name.to_string(), row.record))
-        .collect();
+    let rows = scoreboard_rows(&store);
     let record = |wins, losses, ties| Record { wins, losses, ties };
     assert_eq!(
         rows,
