@@ -148,31 +148,18 @@ impl SqliteStore {
         if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             fs::create_dir_all(folder).map_err(|e| database.io_error(e))?;
         }
-        let mut writer = connection::open(path, &options, true).db(&database)?;
-        let version = migrations::version(&writer, &database)?;
-        // WAL is kept in the file: set once, when the file is new (or was made by hand).
-        let mode: String = writer
-            .pragma_query_value(None, "journal_mode", |row| row.get(0))
-            .db(&database)?;
-        if !mode.eq_ignore_ascii_case("wal") {
-            let mode: String = writer
-                .pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))
-                .db(&database)?;
-            if !mode.eq_ignore_ascii_case("wal") {
-                return Err(StoreError::Unavailable {
-                    database: database.0,
-                    detail: format!("SQLite kept the journal mode {mode} instead of WAL"),
-                });
+        // Several programs opening one new file at once: while one sets it up (WAL,
+        // migrations), SQLite can answer another "busy" at once, without waiting its
+        // busy timeout. Setting up is tried again, until that timeout has passed.
+        let started = std::time::Instant::now();
+        let writer = loop {
+            match set_up(path, &options, &database) {
+                Err(StoreError::Locked { .. }) if started.elapsed() < options.busy_timeout => {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                set_up => break set_up?,
             }
-        }
-        if version < migrations::KNOWN {
-            migrations::migrate(&mut writer, version, &database)?;
-        }
-        if let Some(pages) = options.max_page_count {
-            writer
-                .pragma_update(None, "max_page_count", pages)
-                .db(&database)?;
-        }
+        };
         let checkpointer = Checkpointer::start(path, &options, &database)?;
         Ok(SqliteStore {
             database,
@@ -404,4 +391,35 @@ impl GameStore for SqliteStore {
             Ok(Imported::Added { players })
         })
     }
+}
+
+/// The writer's connection to the file at `path`, the file made a database of this
+/// program's newest schema if it is not yet (see [`SqliteStore::open_with`]).
+fn set_up(path: &Path, options: &Options, database: &Database) -> Result<Connection, StoreError> {
+    let mut writer = connection::open(path, options, true).db(database)?;
+    let version = migrations::version(&writer, database)?;
+    // WAL is kept in the file: set once, when the file is new (or was made by hand).
+    let mode: String = writer
+        .pragma_query_value(None, "journal_mode", |row| row.get(0))
+        .db(database)?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        let mode: String = writer
+            .pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))
+            .db(database)?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(StoreError::Unavailable {
+                database: database.0.clone(),
+                detail: format!("SQLite kept the journal mode {mode} instead of WAL"),
+            });
+        }
+    }
+    if version < migrations::KNOWN {
+        migrations::migrate(&mut writer, version, database)?;
+    }
+    if let Some(pages) = options.max_page_count {
+        writer
+            .pragma_update(None, "max_page_count", pages)
+            .db(database)?;
+    }
+    Ok(writer)
 }

@@ -53,18 +53,23 @@ const APPLICATION_ID: i64 = 0x5454_5431;
 /// this program's (or new and empty). Only reads: a file that is not this program's, or
 /// not a database at all, is left exactly as it was.
 pub(crate) fn version(connection: &Connection, database: &Database) -> Result<i64, StoreError> {
+    // The three reads in one read transaction, so they see the file at one moment,
+    // not before and after another process's migration.
+    let reading = connection.unchecked_transaction().db(database)?;
     // The first read of the file: SQLite checks its header here, so a file that is not
     // a database fails with SQLITE_NOTADB, and one shorter than its header says (cut
     // off) with SQLITE_CORRUPT.
-    let objects: i64 = connection
+    let objects: i64 = reading
         .query_row("SELECT count(*) FROM sqlite_schema", [], |row| row.get(0))
         .db(database)?;
-    let application: i64 = connection
+    let application: i64 = reading
         .pragma_query_value(None, "application_id", |row| row.get(0))
         .db(database)?;
-    let version: i64 = connection
+    let version: i64 = reading
         .pragma_query_value(None, "user_version", |row| row.get(0))
         .db(database)?;
+    // Only read: ending it cannot lose anything.
+    reading.finish().db(database)?;
     let fresh = application == 0 && version == 0 && objects == 0;
     if application != APPLICATION_ID && !fresh {
         return Err(database.unreadable(

@@ -92,8 +92,10 @@ fn quoted_name(name: &str) -> String {
 pub enum SpecError {
     #[error("unknown player \"{0}\": use human, human:NAME, random, easy, medium or impossible")]
     Unknown(String),
-    /// `given` is the name as typed, shown whole unless it is far too long to be one.
-    #[error("the name \"{given}\" cannot be used: {reason}")]
+    /// `given` is the name as typed, shown whole unless it is far too long to be one,
+    /// quoted with what cannot be seen or printed safely written out (`\u{200b}`, an
+    /// escape character as `\u{1b}`), so the refusal shows what was refused.
+    #[error("the name {given:?} cannot be used: {reason}")]
     Name { given: String, reason: NameError },
 }
 
@@ -180,6 +182,17 @@ mod tests {
         assert_eq!(
             error.to_string(),
             format!("the name \"{long}\" cannot be used: a name can have at most 40 characters")
+        );
+    }
+
+    #[test]
+    fn a_refused_name_is_shown_with_its_invisible_characters_written_out() {
+        let error = "human:\u{200b}Computer".parse::<PlayerSpec>().unwrap_err();
+
+        assert_eq!(
+            error.to_string(),
+            "the name \"\\u{200b}Computer\" cannot be used: a name cannot contain invisible \
+             formatting characters (it has U+200B)"
         );
     }
 
