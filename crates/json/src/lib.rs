@@ -138,11 +138,14 @@ pub fn outcome_word(outcome: Outcome) -> &'static str {
 
 /// The value as far as it is known, for the side to move: `"win"`, `"draw"` or
 /// `"loss"` when proven; `"at_least_draw"` when only moves that do not lose were
-/// proven; `"unknown"` when time ran out before any move was.
+/// proven; `"at_most_draw"` when the other side was proven not to lose (a review says
+/// it of the side that has just moved); `"unknown"` when time ran out before any move
+/// was.
 pub fn known_word(known: Known) -> &'static str {
     match known {
         Known::Exactly(verdict) => verdict_word(verdict),
         Known::AtLeastDraw => "at_least_draw",
+        Known::AtMostDraw => "at_most_draw",
         Known::Nothing => "unknown",
     }
 }

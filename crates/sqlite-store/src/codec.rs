@@ -141,7 +141,7 @@ pub(crate) fn mark_column(mark: Mark) -> &'static str {
     }
 }
 
-fn mark(text: &str) -> Result<Mark, String> {
+pub(crate) fn mark(text: &str) -> Result<Mark, String> {
     match text {
         "X" => Ok(Mark::X),
         "O" => Ok(Mark::O),

@@ -29,12 +29,15 @@
 //! * `writes`: the exactly-once rules of [`Write`], the same as the core's
 //!   `MemoryStore`, inside one transaction per call.
 //! * `tallies`: the scoreboard, kept as each game ends; resets and imports.
+//! * `history`: the ended games newest first, a player's opponents, and the reviews
+//!   (the core's `GameHistory` and `ReviewStore` ports).
 //! * `connection`: how each connection is set up (WAL, `synchronous`, the busy
 //!   timeout) and what each setting protects against.
 
 mod codec;
 mod connection;
 mod errors;
+mod history;
 mod migrations;
 mod tallies;
 mod writes;

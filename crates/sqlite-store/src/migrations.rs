@@ -25,7 +25,7 @@ pub(crate) struct Migration {
     then: Option<Step>,
 }
 
-pub(crate) const MIGRATIONS: [Migration; 3] = [
+pub(crate) const MIGRATIONS: [Migration; 4] = [
     Migration {
         version: 1,
         sql: include_str!("../migrations/0001_games_and_steps.sql"),
@@ -40,6 +40,11 @@ pub(crate) const MIGRATIONS: [Migration; 3] = [
         version: 3,
         sql: include_str!("../migrations/0003_name_keys.sql"),
         then: Some(key_names_as_people_read_them),
+    },
+    Migration {
+        version: 4,
+        sql: include_str!("../migrations/0004_history_and_reviews.sql"),
+        then: Some(key_the_players_of_every_game),
     },
 ];
 
@@ -217,6 +222,50 @@ fn key_names_as_people_read_them(
                 .execute(rusqlite::params![group, key, name, wins, losses, ties])
                 .db(database)?;
         }
+    }
+    Ok(())
+}
+
+/// Version 4's Rust step: each game's players keyed as the scoreboard keys them
+/// ([`PlayerName::key`]), so a player's games are found through an index. A game whose
+/// players cannot be read keeps no keys: it is in no player's history, and reading it
+/// by id reports it, as it did before.
+///
+/// [`PlayerName::key`]: tictactoe_core::domain::PlayerName::key
+fn key_the_players_of_every_game(
+    transaction: &Transaction<'_>,
+    database: &Database,
+) -> Result<(), StoreError> {
+    let games = {
+        let mut select = transaction
+            .prepare("SELECT id, x_kind, x_name, x_level, o_kind, o_name, o_level FROM games")
+            .db(database)?;
+        select
+            .query_map([], |row| {
+                Ok((
+                    row.get::<_, String>(0)?,
+                    [
+                        (row.get(1)?, row.get(2)?, row.get(3)?),
+                        (row.get(4)?, row.get(5)?, row.get(6)?),
+                    ],
+                ))
+            })
+            .db(database)?
+            .collect::<rusqlite::Result<Vec<(String, [codec::SideColumns; 2])>>>()
+            .db(database)?
+    };
+    let mut update = transaction
+        .prepare("UPDATE games SET x_key = ?2, o_key = ?3 WHERE id = ?1")
+        .db(database)?;
+    for (id, sides) in games {
+        let key = |mark: Mark| {
+            codec::spec(mark, &sides[mark.index()])
+                .ok()
+                .map(|spec| spec.name(mark).key())
+        };
+        update
+            .execute(rusqlite::params![id, key(Mark::X), key(Mark::O)])
+            .db(database)?;
     }
     Ok(())
 }

@@ -84,12 +84,14 @@ fn keep_begin(
     }
     let settings = &new.settings;
     let [x, o] = Mark::ALL.map(|mark| codec::side_columns(settings.player(mark)));
+    let keys = names_of(settings).map(|name| name.key());
     let geometry = settings.geometry();
     connection
         .prepare_cached(
             "INSERT INTO games (id, x_kind, x_name, x_level, o_kind, o_name, o_level, \
-             size, win, first, seating, x_lock, o_lock, follows, started_at) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+             size, win, first, seating, x_lock, o_lock, follows, started_at, x_key, o_key) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, \
+             ?17)",
         )
         .db(database)?
         .execute(params![
@@ -108,6 +110,8 @@ fn keep_begin(
             new.locks[1].as_ref().map(|lock| lock.as_str()),
             new.follows.as_ref().map(GameId::as_str),
             codec::now_ms(),
+            keys[0],
+            keys[1],
         ])
         .db(database)?;
     Ok(())

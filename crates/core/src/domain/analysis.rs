@@ -8,6 +8,17 @@ pub enum Verdict {
     Loss,
 }
 
+impl Verdict {
+    /// The same result seen by the other side: a win for one is a loss for the other.
+    pub fn for_the_other_side(self) -> Verdict {
+        match self {
+            Verdict::Win => Verdict::Loss,
+            Verdict::Draw => Verdict::Draw,
+            Verdict::Loss => Verdict::Win,
+        }
+    }
+}
+
 /// What an analysis knows of the position's value, for the side to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Known {
@@ -16,9 +27,26 @@ pub enum Known {
     /// Only a bound: the moves listed are proven not to lose, and whether there is a
     /// win was not settled in the time allowed.
     AtLeastDraw,
+    /// Only a bound, seen from the other side: the other side was proven not to lose,
+    /// so this side cannot win, and whether it can draw was not settled. An analysis
+    /// never says this of the side to move; a review says it of the side that has just
+    /// moved ([`Known::for_the_other_side`]).
+    AtMostDraw,
     /// Nothing: time ran out before any move was proven; the moves listed are the
     /// best found.
     Nothing,
+}
+
+impl Known {
+    /// What is known of the same position for the other side.
+    pub fn for_the_other_side(self) -> Known {
+        match self {
+            Known::Exactly(verdict) => Known::Exactly(verdict.for_the_other_side()),
+            Known::AtLeastDraw => Known::AtMostDraw,
+            Known::AtMostDraw => Known::AtLeastDraw,
+            Known::Nothing => Known::Nothing,
+        }
+    }
 }
 
 /// What perfect play makes of a position in progress.
@@ -95,5 +123,19 @@ mod tests {
         #[case] known: Known,
     ) {
         assert_eq!(analysis(verdict, exact, moves_proven).known(), known);
+    }
+
+    #[rstest]
+    #[case::a_win_is_the_others_loss(Known::Exactly(Verdict::Win), Known::Exactly(Verdict::Loss))]
+    #[case::a_draw_is_a_draw_for_both(Known::Exactly(Verdict::Draw), Known::Exactly(Verdict::Draw))]
+    #[case::a_loss_is_the_others_win(Known::Exactly(Verdict::Loss), Known::Exactly(Verdict::Win))]
+    #[case::not_losing_leaves_the_other_at_most_a_draw(Known::AtLeastDraw, Known::AtMostDraw)]
+    #[case::at_most_a_draw_leaves_the_other_at_least_one(Known::AtMostDraw, Known::AtLeastDraw)]
+    #[case::nothing_known_is_nothing_known(Known::Nothing, Known::Nothing)]
+    fn what_is_known_for_one_side_is_known_mirrored_for_the_other(
+        #[case] known: Known,
+        #[case] other: Known,
+    ) {
+        assert_eq!(known.for_the_other_side(), other);
     }
 }

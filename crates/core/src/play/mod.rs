@@ -4,6 +4,7 @@
 
 mod analysis;
 mod game_match;
+mod replay;
 mod settings;
 mod simulation;
 
@@ -14,5 +15,6 @@ pub use game_match::{
     ComputerError, End, Event, Journal, Match, Recorder, Recording, ResumeError, Seat, Seating,
     Unrecorded,
 };
+pub use replay::{Judgement, MoveReview, Played, Replay, Review, review};
 pub use settings::{Settings, SettingsError};
 pub use simulation::{Tally, simulate};

@@ -10,9 +10,12 @@ use std::time::SystemTime;
 
 use crate::domain::{Mark, PlayerName, Record, Scoreboard, Standing};
 
+use crate::play::Review;
+
 use super::{
-    Cleared, Ending, GameId, GameStore, Imported, Restored, Rows, StoreError, StoredGame, Write,
-    names_of,
+    Cleared, Ending, GameHistory, GameId, GameStore, GameSummary, HistoryPage, HistoryQuery,
+    IdPrefix, Imported, Restored, ReviewStore, Rivalry, Rows, StoreError, StoredGame, Write,
+    check_review, moves_standing, names_of,
 };
 
 /// See the module documentation.
@@ -29,6 +32,7 @@ struct State {
     /// The scoreboards cleared by resets, the last one last.
     cleared: Vec<Tally>,
     imported: HashSet<String>,
+    reviews: HashMap<GameId, Review>,
 }
 
 type Tally = HashMap<String, Standing>;
@@ -116,7 +120,130 @@ impl GameStore for MemoryStore {
     }
 }
 
+impl GameHistory for MemoryStore {
+    fn history(&self, query: &HistoryQuery) -> Result<HistoryPage, StoreError> {
+        let state = self.lock();
+        let before = match &query.before {
+            Some(id) => Some(state.newest_first_key(id)?),
+            None => None,
+        };
+        let mut ended: Vec<&StoredGame> = state
+            .games
+            .values()
+            .filter(|kept| kept.ending.is_some())
+            .filter(|kept| {
+                query.player.as_ref().is_none_or(|player| {
+                    names_of(&kept.game.settings)
+                        .iter()
+                        .any(|name| name.key() == player.key())
+                })
+            })
+            .filter(|kept| before.as_ref().is_none_or(|before| order(kept) < *before))
+            .collect();
+        ended.sort_by(|a, b| order(b).cmp(&order(a)));
+        let limit = query.limit.get() as usize;
+        let more = ended.len() > limit;
+        let games: Vec<GameSummary> = ended.into_iter().take(limit).filter_map(summary).collect();
+        let next = more
+            .then(|| games.last().map(|last| last.id.clone()))
+            .flatten();
+        Ok(HistoryPage { games, next })
+    }
+
+    fn games_starting(&self, prefix: &IdPrefix, limit: u32) -> Result<Vec<GameId>, StoreError> {
+        let mut ids: Vec<GameId> = self
+            .lock()
+            .games
+            .keys()
+            .filter(|id| prefix.matches(id))
+            .cloned()
+            .collect();
+        ids.sort();
+        ids.truncate(limit as usize);
+        Ok(ids)
+    }
+
+    fn opponents(&self, player: &PlayerName) -> Result<Vec<Rivalry>, StoreError> {
+        let state = self.lock();
+        let mut games: Vec<&StoredGame> = state.games.values().collect();
+        // Oldest first, so that the newest game's spelling of a name is the one kept.
+        games.sort_by_key(|kept| order(kept));
+        let mut rivals: HashMap<String, Rivalry> = HashMap::new();
+        for kept in games {
+            let names = names_of(&kept.game.settings);
+            let Some(mark) = Mark::ALL
+                .into_iter()
+                .find(|mark| names[mark.index()].key() == player.key())
+            else {
+                continue;
+            };
+            let Some(record) = kept.ending.and_then(|ending| ending.counted(mark)) else {
+                continue;
+            };
+            let opponent = &names[mark.opponent().index()];
+            let rival = rivals.entry(opponent.key()).or_insert_with(|| Rivalry {
+                opponent: opponent.clone(),
+                record: Record::default(),
+            });
+            rival.opponent = opponent.clone();
+            rival.record.add(record);
+        }
+        let mut rivals: Vec<Rivalry> = rivals.into_values().collect();
+        rivals.sort_by(|a, b| {
+            b.record
+                .games()
+                .cmp(&a.record.games())
+                .then_with(|| a.opponent.key().cmp(&b.opponent.key()))
+        });
+        Ok(rivals)
+    }
+}
+
+impl ReviewStore for MemoryStore {
+    fn review(&self, game: &GameId) -> Result<Option<Review>, StoreError> {
+        Ok(self.lock().reviews.get(game).cloned())
+    }
+
+    fn keep_review(&self, game: &GameId, review: &Review) -> Result<(), StoreError> {
+        let mut state = self.lock();
+        let kept = state
+            .games
+            .get(game)
+            .ok_or_else(|| StoreError::NoSuchGame(game.clone()))?;
+        check_review(kept, review)?;
+        state
+            .reviews
+            .entry(game.clone())
+            .or_insert_with(|| review.clone());
+        Ok(())
+    }
+}
+
+/// Where a game stands in a history: newest first is this, largest first.
+fn order(kept: &StoredGame) -> (SystemTime, GameId) {
+    (kept.started, kept.game.id.clone())
+}
+
+/// An ended game's summary (`None` for a game that has not ended).
+fn summary(kept: &StoredGame) -> Option<GameSummary> {
+    Some(GameSummary {
+        id: kept.game.id.clone(),
+        settings: kept.game.settings.clone(),
+        started: kept.started,
+        ended: kept.ended?,
+        ending: kept.ending?,
+        moves: moves_standing(&kept.steps),
+    })
+}
+
 impl State {
+    fn newest_first_key(&self, id: &GameId) -> Result<(SystemTime, GameId), StoreError> {
+        self.games
+            .get(id)
+            .map(order)
+            .ok_or_else(|| StoreError::NoSuchGame(id.clone()))
+    }
+
     fn apply(&mut self, write: &Write) -> Result<(), StoreError> {
         let conflict = |game: &GameId, detail: &str| StoreError::Conflict {
             game: game.clone(),

@@ -7,7 +7,12 @@
 //! taken, and how it ended. The scoreboard is a view of the finished games (plus any
 //! scoreboard imported from before there were games), kept up to date as each game
 //! ends, so reading it never means counting every game again.
+//!
+//! What a store tells of its games beyond one by id (the history, a player's
+//! opponents) is a port of its own, [`GameHistory`], and so is where reviews are kept
+//! ([`ReviewStore`]): a front end that only plays needs neither.
 
+mod history;
 mod memory;
 mod records;
 
@@ -15,11 +20,17 @@ use thiserror::Error;
 
 use crate::domain::{PlayerName, Scoreboard, Standing};
 
+pub use history::{
+    Archive, GameHistory, GameSummary, HistoryPage, HistoryQuery, IdPrefix, IdPrefixError,
+    PageSize, PageSizeError, ReviewStore, Rivalry, check_review,
+};
+#[cfg(any(test, feature = "mocks"))]
+pub use history::{MockGameHistory, MockReviewStore};
 #[cfg(any(test, feature = "mocks"))]
 pub use memory::MemoryStore;
 pub use records::{
     Change, Ending, GameId, GameIdError, NewGame, SeatLock, SeatLockError, Step, StoredGame, Write,
-    names_of,
+    moves_standing, names_of,
 };
 
 /// Why a store could not do what it was asked. `database` names the store for people:

@@ -192,6 +192,15 @@ pub struct StoredGame {
     pub rematch: Option<GameId>,
 }
 
+/// How many moves stand after `steps`: each move adds one, each undo takes back its
+/// moves (never below none).
+pub fn moves_standing(steps: &[Step]) -> u32 {
+    steps.iter().fold(0, |moves, step| match step.change {
+        Change::Move(_) => moves.saturating_add(1),
+        Change::Undo { moves: back } => moves.saturating_sub(u32::from(back)),
+    })
+}
+
 /// The names a store files a game's players under: the scoreboard's rows.
 pub fn names_of(settings: &Settings) -> [PlayerName; 2] {
     Mark::ALL.map(|mark| settings.player(mark).name(mark))

@@ -201,3 +201,34 @@ fn a_version_2_scoreboard_counts_names_that_match_once_folded_on_one_row() {
     );
     assert_eq!(version(&path), SqliteStore::SCHEMA_VERSION);
 }
+
+#[test]
+fn the_ended_games_of_an_older_file_are_in_their_players_histories() {
+    // Arrange: game 1 Ada (X) beat Bob; games 2 and 3 were Bob's too; 4 is not over.
+    let (_folder, path) = new_file();
+    version_1_file(&path);
+    let history = |store: &SqliteStore, player: &str| {
+        let query = tictactoe_core::ports::HistoryQuery {
+            player: Some(tictactoe_core::domain::PlayerName::new(player).unwrap()),
+            before: None,
+            limit: tictactoe_core::ports::PageSize::new(20).unwrap(),
+        };
+        let mut ids: Vec<_> = tictactoe_core::ports::GameHistory::history(store, &query)
+            .unwrap()
+            .games
+            .into_iter()
+            .map(|game| game.id)
+            .collect();
+        ids.sort();
+        ids
+    };
+
+    // Act
+    let store = SqliteStore::open(&path).unwrap();
+
+    // Assert
+    assert_eq!(history(&store, "ADA"), [id(1)]);
+    assert_eq!(history(&store, "bob"), [id(1), id(2), id(3)]);
+    assert_eq!(history(&store, "Player X"), [id(2)]);
+    assert_eq!(history(&store, "Cy"), []);
+}

@@ -7,6 +7,9 @@
 //! * `scoreboard`: the scoreboard is the count of the finished games (and imports);
 //!   resets, restores, imports.
 //! * `concurrency`: threads writing at once, and retrying each other's writes.
+//! * `history`: the ended games newest first, a page at a time; ids by their start; a
+//!   player's opponents.
+//! * `reviews`: a review is kept once, for an ended game's own moves.
 
 use std::collections::HashMap;
 use std::ops::Deref;
@@ -18,18 +21,18 @@ use tictactoe_core::domain::{Geometry, Mark, Outcome, PlayerName, Position, Reco
 use tictactoe_core::play::{Seating, Settings};
 use tictactoe_core::players::{Level, PlayerSpec};
 use tictactoe_core::ports::{
-    Change, Ending, GameId, GameStore, MemoryStore, NewGame, Step, StoreError, Write,
+    Archive, Change, Ending, GameId, GameStore, MemoryStore, NewGame, Step, StoreError, Write,
 };
 use tictactoe_sqlite_store::SqliteStore;
 
 /// A store with nothing in it, and whatever it needs kept alive (a temporary folder).
 pub struct Fresh {
-    store: Box<dyn GameStore>,
+    store: Box<dyn Archive>,
     _folder: Option<TempDir>,
 }
 
 impl Deref for Fresh {
-    type Target = dyn GameStore;
+    type Target = dyn Archive;
     fn deref(&self) -> &Self::Target {
         &*self.store
     }
@@ -62,6 +65,8 @@ fn stores(#[case] store: Fresh) {}
 
 mod concurrency;
 mod games;
+mod history;
+mod reviews;
 mod scoreboard;
 mod writes;
 

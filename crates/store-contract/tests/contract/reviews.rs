@@ -1,0 +1,107 @@
+//! A review is kept once, for an ended game's own moves, and reads back as kept.
+
+use rstest_reuse::apply;
+use tictactoe_core::domain::{Known, Verdict};
+use tictactoe_core::play::{MoveReview, Review};
+
+use super::*;
+
+/// A review of X 5, O 1 (marks and cells as played), with the values given.
+fn review_of_5_then_1(o_after: Known) -> Review {
+    Review {
+        moves: vec![
+            MoveReview {
+                ply: 1,
+                mark: Mark::X,
+                cell: cell(5),
+                before: Known::Exactly(Verdict::Draw),
+                after: Known::Exactly(Verdict::Draw),
+                best_moves: vec![cell(1), cell(5), cell(9)],
+            },
+            MoveReview {
+                ply: 2,
+                mark: Mark::O,
+                cell: cell(1),
+                before: Known::Exactly(Verdict::Draw),
+                after: o_after,
+                best_moves: Vec::new(),
+            },
+        ],
+    }
+}
+
+/// Game 1: X 5, O 2 taken back, O 1, then X resigns.
+fn ended_with_an_undo(store: &dyn GameStore) {
+    store
+        .write(&[
+            begin(&ada_bob(1)),
+            play(1, 1, 5),
+            play(1, 2, 2),
+            undo(1, 3, 1),
+            play(1, 4, 1),
+            end(1, Ending::Resigned(Mark::X)),
+        ])
+        .unwrap();
+}
+
+#[apply(stores)]
+fn a_game_has_no_review_until_one_is_kept(#[case] store: Fresh) {
+    ended_with_an_undo(&*store);
+
+    assert_eq!(store.review(&id(1)).unwrap(), None);
+    assert_eq!(store.review(&id(2)).unwrap(), None);
+}
+
+#[apply(stores)]
+fn a_review_reads_back_exactly_as_it_was_kept(#[case] store: Fresh) {
+    ended_with_an_undo(&*store);
+    let review = review_of_5_then_1(Known::AtMostDraw);
+
+    store.keep_review(&id(1), &review).unwrap();
+
+    assert_eq!(store.review(&id(1)).unwrap(), Some(review));
+}
+
+#[apply(stores)]
+fn a_game_keeps_its_first_review(#[case] store: Fresh) {
+    ended_with_an_undo(&*store);
+    let first = review_of_5_then_1(Known::Exactly(Verdict::Draw));
+    store.keep_review(&id(1), &first).unwrap();
+
+    store
+        .keep_review(&id(1), &review_of_5_then_1(Known::Nothing))
+        .unwrap();
+
+    assert_eq!(store.review(&id(1)).unwrap(), Some(first));
+}
+
+#[apply(stores)]
+fn a_game_still_being_played_is_not_reviewed(#[case] store: Fresh) {
+    store
+        .write(&[begin(&ada_bob(1)), play(1, 1, 5), play(1, 2, 1)])
+        .unwrap();
+
+    let kept = store.keep_review(&id(1), &review_of_5_then_1(Known::Nothing));
+
+    assert!(is_conflict(&kept), "{kept:?}");
+    assert_eq!(store.review(&id(1)).unwrap(), None);
+}
+
+#[apply(stores)]
+fn a_review_of_other_moves_than_the_games_is_refused(#[case] store: Fresh) {
+    // Arrange: the review follows O's 2, which was taken back.
+    ended_with_an_undo(&*store);
+    let mut review = review_of_5_then_1(Known::Nothing);
+    review.moves[1].cell = cell(2);
+
+    let kept = store.keep_review(&id(1), &review);
+
+    assert!(is_conflict(&kept), "{kept:?}");
+}
+
+#[apply(stores)]
+fn a_review_of_a_game_never_begun_is_refused(#[case] store: Fresh) {
+    let kept = store.keep_review(&id(7), &review_of_5_then_1(Known::Nothing));
+
+    assert!(matches!(kept, Err(StoreError::NoSuchGame(game)) if game == id(7)));
+}
