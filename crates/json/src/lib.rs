@@ -5,8 +5,13 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use tictactoe_core::domain::{Known, Mark, Outcome, Scoreboard, Standing, Verdict, layout_of};
-use tictactoe_core::play::{Report, Tally};
+use std::time::SystemTime;
+
+use tictactoe_core::domain::{
+    GameState, Known, Mark, Outcome, PlayerName, Scoreboard, Standing, Verdict, layout_of,
+};
+use tictactoe_core::play::{MoveReview, Replay, Report, Review, Tally};
+use tictactoe_core::ports::{Ending, GameId, GameSummary, Rivalry, names_of};
 
 #[derive(Serialize)]
 struct ScoresJson<'a> {
@@ -177,6 +182,180 @@ pub fn tally_json(tally: &Tally, seconds: f64) -> String {
         draws: tally.draws,
         seconds: (seconds * 1000.0).round() / 1000.0,
     })
+}
+
+/// `"x_won"`, `"o_won"`, `"draw"`, `"x_resigned"`, `"o_resigned"`, `"x_abandoned"` or
+/// `"o_abandoned"`: how a kept game ended.
+pub fn ending_word(ending: Ending) -> &'static str {
+    match ending {
+        Ending::Finished(outcome) => outcome_word(outcome),
+        Ending::Resigned(Mark::X) => "x_resigned",
+        Ending::Resigned(Mark::O) => "o_resigned",
+        Ending::Abandoned(Mark::X) => "x_abandoned",
+        Ending::Abandoned(Mark::O) => "o_abandoned",
+    }
+}
+
+/// A moment as RFC 3339 in UTC, to the second: `2026-11-24T14:05:09Z`.
+pub fn time_word(time: SystemTime) -> String {
+    humantime::format_rfc3339_seconds(time).to_string()
+}
+
+#[derive(Serialize)]
+struct SummaryJson<'a> {
+    id: &'a str,
+    started: String,
+    ended: String,
+    x: &'a str,
+    o: &'a str,
+    size: usize,
+    win: usize,
+    first: String,
+    result: &'static str,
+    moves: u32,
+}
+
+/// One game of a history: `{"id":"0190…","started":"2026-11-24T14:05:09Z","ended":…,
+/// "x":"Ada","o":"Computer (Impossible)","size":3,"win":3,"first":"X","result":"o_won",
+/// "moves":6}`. `id` is the whole id.
+pub fn summary_json(game: &GameSummary) -> String {
+    let [x, o] = names_of(&game.settings);
+    let geometry = game.settings.geometry();
+    to_json(&SummaryJson {
+        id: game.id.as_str(),
+        started: time_word(game.started),
+        ended: time_word(game.ended),
+        x: x.as_str(),
+        o: o.as_str(),
+        size: geometry.size(),
+        win: geometry.win_length(),
+        first: game.settings.first().to_string(),
+        result: ending_word(game.ending),
+        moves: game.moves,
+    })
+}
+
+/// A page of a history for the web API: `{"games":[…],"next":"0190…"}` (`next` is
+/// `null` on the last page).
+pub fn history_page_json(games: &[GameSummary], next: Option<&GameId>) -> String {
+    let games: Vec<String> = games.iter().map(summary_json).collect();
+    format!(
+        "{{\"games\":[{}],\"next\":{}}}",
+        games.join(","),
+        to_json(&next.map(GameId::as_str))
+    )
+}
+
+#[derive(Serialize)]
+struct MoveReviewJson {
+    ply: u32,
+    cell: usize,
+    mark: String,
+    before: &'static str,
+    after: &'static str,
+    best_moves: Vec<usize>,
+    exact: bool,
+}
+
+fn move_review(reviewed: &MoveReview) -> MoveReviewJson {
+    MoveReviewJson {
+        ply: reviewed.ply,
+        cell: reviewed.cell.number(),
+        mark: reviewed.mark.to_string(),
+        before: known_word(reviewed.before),
+        after: known_word(reviewed.after),
+        best_moves: reviewed.best_moves.iter().map(|p| p.number()).collect(),
+        exact: reviewed.exact(),
+    }
+}
+
+/// One reviewed move, for `replay --review --json` (one line each):
+/// `{"ply":4,"cell":3,"mark":"O","before":"draw","after":"loss","best_moves":[7,9],
+/// "exact":true}`. `before` and `after` are the value for the side that moved (`mark`),
+/// in the words of `analyze --json`; cells are numbered from 1, as people type them.
+pub fn move_review_json(reviewed: &MoveReview) -> String {
+    to_json(&move_review(reviewed))
+}
+
+#[derive(Serialize)]
+struct ReviewJson<'a> {
+    game: &'a str,
+    exact: bool,
+    moves: Vec<MoveReviewJson>,
+}
+
+/// A whole review for the web API: `{"game":"0190…","exact":true,"moves":[…]}`.
+pub fn review_json(game: &GameId, review: &Review) -> String {
+    to_json(&ReviewJson {
+        game: game.as_str(),
+        exact: review.exact(),
+        moves: review.moves.iter().map(move_review).collect(),
+    })
+}
+
+#[derive(Serialize)]
+struct PlayedJson {
+    ply: u32,
+    cell: usize,
+    mark: String,
+    board: String,
+}
+
+/// One move of `replay --json` (one line each): `{"ply":1,"cell":5,"mark":"X",
+/// "board":"....X...."}`, `board` being the position after the move.
+pub fn replay_json(replay: &Replay) -> Vec<String> {
+    replay
+        .moves()
+        .iter()
+        .map(|played| {
+            to_json(&PlayedJson {
+                ply: played.ply,
+                cell: played.cell.number(),
+                mark: played.mark.to_string(),
+                board: layout_of(replay.after(played.ply as usize).board()),
+            })
+        })
+        .collect()
+}
+
+#[derive(Serialize)]
+struct RivalJson<'a> {
+    opponent: &'a str,
+    wins: u64,
+    losses: u64,
+    ties: u64,
+    games: u64,
+}
+
+/// A player's page for the web API: `{"name":"Ada","wins":3,"losses":1,"ties":2,
+/// "games":6,"opponents":[{"opponent":"Bob","wins":…}],"recent":[…]}`: the record
+/// counts the games that counted, `recent` is the newest page of their history.
+pub fn player_page_json(name: &PlayerName, rivals: &[Rivalry], recent: &[GameSummary]) -> String {
+    let mut total = tictactoe_core::domain::Record::default();
+    for rival in rivals {
+        total.add(rival.record);
+    }
+    let opponents: Vec<RivalJson> = rivals
+        .iter()
+        .map(|rival| RivalJson {
+            opponent: rival.opponent.as_str(),
+            wins: rival.record.wins,
+            losses: rival.record.losses,
+            ties: rival.record.ties,
+            games: rival.record.games(),
+        })
+        .collect();
+    let recent: Vec<String> = recent.iter().map(summary_json).collect();
+    format!(
+        "{{\"name\":{},\"wins\":{},\"losses\":{},\"ties\":{},\"games\":{},\"opponents\":{},\"recent\":[{}]}}",
+        to_json(&name.as_str()),
+        total.wins,
+        total.losses,
+        total.ties,
+        total.games(),
+        to_json(&opponents),
+        recent.join(",")
+    )
 }
 
 fn to_json(value: &impl Serialize) -> String {
