@@ -5,6 +5,7 @@
 //! front end, and words everything people read.
 
 mod controller;
+mod history;
 mod human;
 mod input;
 pub mod menu;
@@ -16,6 +17,7 @@ mod test_support;
 pub mod words;
 
 pub use controller::{GameController, GameEnd};
+pub use history::HistoryTable;
 pub use human::{Command, HumanPlayer, Request};
 pub use input::{ConsoleInput, discard_terminal_input};
 pub use ports::{

@@ -6,15 +6,16 @@ use std::time::Duration;
 use colored::{ColoredString, Colorize};
 use unicode_width::UnicodeWidthStr;
 
-use super::words::{how_it_plays, mode_label, refused};
+use super::words::{how_it_plays, mode_label, move_label, refused, review_words};
 use crate::menu::Mode;
 use crate::ports::{Dialogue, GameView, Notice, Problem, Prompt, Reports};
 use tictactoe_core::domain::{
-    Analysis, Board, FinishedGame, Mark, Outcome, PlayerName, Position, Scoreboard, Standing,
-    Verdict,
+    Analysis, Board, FinishedGame, GameState, Mark, Outcome, PlayerName, Position, Scoreboard,
+    Standing, Verdict,
 };
-use tictactoe_core::play::Report;
+use tictactoe_core::play::{Judgement, Replay, Report, Review};
 use tictactoe_core::players::Level;
+use tictactoe_core::ports::{Ending, names_of};
 
 /// Draws the game as text on any writer: standard output in the game, a buffer in tests.
 ///
@@ -85,6 +86,44 @@ impl<W: Write> ConsoleRenderer<W> {
         }
     }
 
+    /// A kept game played back line by line: a line on the game, then each move (with,
+    /// given a review, what perfect play says of it) and the board after it, the move
+    /// lit up; then how it ended and, with a review, where it slipped.
+    pub fn show_replay(&self, title: &str, replay: &Replay, review: Option<&Review>) {
+        let [x, o] = names_of(replay.settings());
+        self.write(&format!(
+            "{}\n",
+            self.paint(
+                &format!(
+                    "{title}: {x} (X) vs {o} (O), {} first",
+                    replay.settings().first()
+                ),
+                |s| s.bold()
+            )
+        ));
+        for played in replay.moves() {
+            let reviewed = review.and_then(|review| review.moves.get(played.ply as usize - 1));
+            let words = reviewed.map_or(String::new(), |r| format!(": {}", review_words(r)));
+            self.write(&format!(
+                "\n{}{words}\n",
+                move_label(played.ply, played.mark, played.cell)
+            ));
+            self.show_board(replay.after(played.ply as usize).board(), &[played.cell]);
+        }
+        let name = |mark: Mark| format!("{} ({mark})", names_of(replay.settings())[mark.index()]);
+        let end = match replay.ending() {
+            Some(Ending::Finished(Outcome::Won(mark))) => format!("{} won.", name(mark)),
+            Some(Ending::Finished(Outcome::Draw)) => "A draw.".to_string(),
+            Some(Ending::Resigned(mark)) => format!("{} resigned.", name(mark)),
+            Some(Ending::Abandoned(mark)) => format!("{} left the game.", name(mark)),
+            None => "The game was not finished.".to_string(),
+        };
+        self.write(&format!("{}\n", self.paint(&end, |s| s.bold())));
+        if let Some(review) = review {
+            self.write(&format!("{}\n", slipped(review)));
+        }
+    }
+
     /// The writer back, for tests to read what was drawn.
     pub fn into_inner(self) -> W {
         self.out.into_inner()
@@ -149,6 +188,25 @@ impl<W: Write> ConsoleRenderer<W> {
             }
             (Some(mark), _) => padded.replace(&mark.to_string(), &self.mark(mark)),
             (None, _) => self.paint(&padded, |s| s.dimmed()),
+        }
+    }
+}
+
+/// The review's last word: the first move that threw something away, or that none did.
+fn slipped(review: &Review) -> String {
+    let first = review
+        .moves
+        .iter()
+        .find(|reviewed| matches!(reviewed.judgement(), Judgement::ThrewAway { .. }));
+    match first {
+        Some(reviewed) => format!(
+            "Where it slipped: {}, {}.",
+            move_label(reviewed.ply, reviewed.mark, reviewed.cell).to_lowercase(),
+            review_words(reviewed)
+        ),
+        None if review.exact() => "Every move kept what its player had.".to_string(),
+        None => {
+            "No move was proven to throw anything away (some were not proven in time).".to_string()
         }
     }
 }

@@ -2,8 +2,14 @@
 
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-use tictactoe_core::domain::{FinishedGame, IllegalMove, Outcome, Refusal};
+use std::time::SystemTime;
+
+use tictactoe_core::domain::{
+    FinishedGame, IllegalMove, Known, Mark, Outcome, Position, Refusal, Verdict,
+};
+use tictactoe_core::play::{Judgement, MoveReview};
 use tictactoe_core::players::Level;
+use tictactoe_core::ports::Ending;
 
 use crate::menu::Mode;
 
@@ -68,4 +74,94 @@ pub fn clip(text: &str, width: usize) -> String {
     }
     clipped.push('…');
     clipped
+}
+
+/// How a kept game ended, in a history's words: "X won", "draw", "O resigned",
+/// "X abandoned".
+pub fn ending_words(ending: Ending) -> String {
+    match ending {
+        Ending::Finished(Outcome::Won(mark)) => format!("{mark} won"),
+        Ending::Finished(Outcome::Draw) => "draw".to_string(),
+        Ending::Resigned(mark) => format!("{mark} resigned"),
+        Ending::Abandoned(mark) => format!("{mark} left"),
+    }
+}
+
+/// A moment as people read it in a history: `2026-11-24 14:05` (UTC).
+pub fn when(time: SystemTime) -> String {
+    let stamp = humantime::format_rfc3339_seconds(time).to_string();
+    // "2026-11-24T14:05:09Z": the date, a space, the hour and minute.
+    match (stamp.get(..10), stamp.get(11..16)) {
+        (Some(date), Some(clock)) => format!("{date} {clock}"),
+        _ => stamp,
+    }
+}
+
+/// A board's shape in few words: "3x3", or "7x7, 5 in a row" when the run is shorter.
+pub fn shape(size: usize, win: usize) -> String {
+    if size == win {
+        format!("{size}x{size}")
+    } else {
+        format!("{size}x{size}, {win} in a row")
+    }
+}
+
+/// What is known of a position's value for one side: "a win", "a draw", "a loss", "at
+/// least a draw", "at most a draw", "nothing proven".
+pub fn value_words(known: Known) -> &'static str {
+    match known {
+        Known::Exactly(Verdict::Win) => "a win",
+        Known::Exactly(Verdict::Draw) => "a draw",
+        Known::Exactly(Verdict::Loss) => "a loss",
+        Known::AtLeastDraw => "at least a draw",
+        Known::AtMostDraw => "at most a draw",
+        Known::Nothing => "nothing proven",
+    }
+}
+
+/// "3", "3 or 7", "1, 3 or 7".
+pub fn cells_or(cells: &[Position]) -> String {
+    let numbers: Vec<String> = cells.iter().map(ToString::to_string).collect();
+    match numbers.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// "Move 4, O at 3": which move a review line is about.
+pub fn move_label(ply: u32, mark: Mark, cell: Position) -> String {
+    format!("Move {ply}, {mark} at {cell}")
+}
+
+/// What perfect play says of a move: "kept the draw", "threw away the win (a draw
+/// left); 3 or 7 kept it", "the game was already lost", or, where the analysis did
+/// not settle it in time, what it did find.
+pub fn review_words(reviewed: &MoveReview) -> String {
+    match reviewed.judgement() {
+        Judgement::Kept(Verdict::Win) => "kept the win".to_string(),
+        Judgement::Kept(Verdict::Draw) => "kept the draw".to_string(),
+        Judgement::Kept(Verdict::Loss) => "the game was already lost".to_string(),
+        Judgement::ThrewAway { had, left } => {
+            let had = match had {
+                Verdict::Win => "the win",
+                Verdict::Draw => "the draw",
+                Verdict::Loss => "nothing",
+            };
+            let kept = if reviewed.best_moves.is_empty() {
+                String::new()
+            } else {
+                format!("; {} kept it", cells_or(&reviewed.best_moves))
+            };
+            format!(
+                "threw away {had} ({} left){kept}",
+                value_words(Known::Exactly(left))
+            )
+        }
+        Judgement::Unsettled => format!(
+            "not proven in time: {} before, {} after",
+            value_words(reviewed.before),
+            value_words(reviewed.after)
+        ),
+    }
 }

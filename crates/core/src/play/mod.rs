@@ -4,6 +4,7 @@
 
 mod analysis;
 mod game_match;
+mod lookup;
 mod replay;
 mod settings;
 mod simulation;
@@ -15,6 +16,7 @@ pub use game_match::{
     ComputerError, End, Event, Journal, Match, Recorder, Recording, ResumeError, Seat, Seating,
     Unrecorded,
 };
+pub use lookup::{FindError, GameRef, find_game, short_id};
 pub use replay::{Judgement, MoveReview, Played, Replay, Review, review};
 pub use settings::{Settings, SettingsError};
 pub use simulation::{Tally, simulate};

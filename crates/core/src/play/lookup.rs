@@ -1,0 +1,195 @@
+//! Finding a kept game as a person names it: `last`, or the start of its id
+//! ([`find_game`]); and the shortest start of an id that names its game alone
+//! ([`short_id`]), for lists that people copy ids from.
+
+use thiserror::Error;
+
+use crate::ports::{
+    GameHistory, GameId, HistoryQuery, IdPrefix, IdPrefixError, PageSize, StoreError,
+};
+
+/// A game as a person names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GameRef {
+    /// The game that ended last (the newest in the history).
+    Last,
+    /// The game whose id starts this way.
+    Prefix(IdPrefix),
+}
+
+impl GameRef {
+    /// `last` (in any case), or the start of an id.
+    pub fn parse(text: &str) -> Result<GameRef, IdPrefixError> {
+        if text.eq_ignore_ascii_case("last") {
+            Ok(GameRef::Last)
+        } else {
+            IdPrefix::parse(text).map(GameRef::Prefix)
+        }
+    }
+}
+
+/// Why no one game was found.
+#[derive(Debug, Error)]
+pub enum FindError {
+    /// `last`, and no game has ended yet.
+    #[error("no game has ended yet")]
+    NoGames,
+    #[error("no game's id starts with {0}")]
+    NotFound(IdPrefix),
+    /// More than one game's id starts this way; `ids` are the first few of them.
+    #[error("more than one game's id starts with {prefix}")]
+    Ambiguous { prefix: IdPrefix, ids: Vec<GameId> },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// How many ids an ambiguous prefix reports.
+const AMBIGUOUS_SHOWN: u32 = 5;
+
+/// The one game `which` names.
+pub fn find_game(history: &dyn GameHistory, which: &GameRef) -> Result<GameId, FindError> {
+    match which {
+        GameRef::Last => {
+            let newest = history.history(&HistoryQuery {
+                player: None,
+                before: None,
+                limit: PageSize::new(1).expect("1 is a page size"),
+            })?;
+            newest
+                .games
+                .into_iter()
+                .next()
+                .map(|game| game.id)
+                .ok_or(FindError::NoGames)
+        }
+        GameRef::Prefix(prefix) => {
+            let mut ids = history.games_starting(prefix, AMBIGUOUS_SHOWN)?;
+            match ids.len() {
+                0 => Err(FindError::NotFound(prefix.clone())),
+                1 => Ok(ids.remove(0)),
+                _ => Err(FindError::Ambiguous {
+                    prefix: prefix.clone(),
+                    ids,
+                }),
+            }
+        }
+    }
+}
+
+/// The shortest start of `id`, at least `least` digits, that no other kept game's id
+/// begins with: what a list shows, so that it can be typed back.
+pub fn short_id(
+    history: &dyn GameHistory,
+    id: &GameId,
+    least: usize,
+) -> Result<String, StoreError> {
+    let digits = id.as_str();
+    for length in least.clamp(1, digits.len())..digits.len() {
+        let start = &digits[..length];
+        let prefix = IdPrefix::parse(start).expect("the start of an id is a prefix");
+        if history.games_starting(&prefix, 2)?.len() <= 1 {
+            return Ok(start.to_string());
+        }
+    }
+    Ok(digits.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use mockall::predicate::eq;
+
+    use super::*;
+    use crate::ports::{HistoryPage, MockGameHistory};
+
+    fn id(text: &str) -> GameId {
+        GameId::parse(&format!("{text:0<32}")).unwrap()
+    }
+
+    fn prefix(text: &str) -> IdPrefix {
+        IdPrefix::parse(text).unwrap()
+    }
+
+    #[test]
+    fn last_in_any_case_names_the_newest_game() {
+        assert_eq!(GameRef::parse("LAST"), Ok(GameRef::Last));
+        assert_eq!(GameRef::parse("0a1"), Ok(GameRef::Prefix(prefix("0a1"))));
+        assert!(GameRef::parse("latest").is_err());
+    }
+
+    #[test]
+    fn last_is_the_first_game_of_the_history() {
+        let mut history = MockGameHistory::new();
+        history
+            .expect_history()
+            .withf(|query| query.limit.get() == 1 && query.player.is_none())
+            .returning(|_| {
+                Ok(HistoryPage {
+                    games: Vec::new(),
+                    next: None,
+                })
+            });
+
+        let found = find_game(&history, &GameRef::Last);
+
+        assert!(matches!(found, Err(FindError::NoGames)));
+    }
+
+    #[test]
+    fn a_prefix_that_starts_one_id_names_that_game() {
+        let mut history = MockGameHistory::new();
+        history
+            .expect_games_starting()
+            .returning(|_, _| Ok(vec![id("ab1")]));
+
+        let found = find_game(&history, &GameRef::Prefix(prefix("ab")));
+
+        assert_eq!(found.unwrap(), id("ab1"));
+    }
+
+    #[test]
+    fn a_prefix_that_starts_several_ids_is_ambiguous_and_says_which() {
+        let mut history = MockGameHistory::new();
+        history
+            .expect_games_starting()
+            .returning(|_, _| Ok(vec![id("ab1"), id("ab2")]));
+
+        let found = find_game(&history, &GameRef::Prefix(prefix("ab")));
+
+        assert!(
+            matches!(found, Err(FindError::Ambiguous { ids, .. }) if ids == [id("ab1"), id("ab2")])
+        );
+    }
+
+    #[test]
+    fn a_prefix_that_starts_no_id_is_not_found() {
+        let mut history = MockGameHistory::new();
+        history.expect_games_starting().returning(|_, _| Ok(vec![]));
+
+        let found = find_game(&history, &GameRef::Prefix(prefix("ab")));
+
+        assert!(matches!(found, Err(FindError::NotFound(p)) if p == prefix("ab")));
+    }
+
+    #[test]
+    fn a_short_id_grows_until_no_other_game_shares_it() {
+        // Arrange: another game's id shares the first 9 digits.
+        let mine = id("0123456789");
+        let mut history = MockGameHistory::new();
+        for shared in ["01234567", "012345678"] {
+            history
+                .expect_games_starting()
+                .with(eq(prefix(shared)), eq(2))
+                .returning(|_, _| Ok(vec![id("0123456789"), id("0123456780")]));
+        }
+        history
+            .expect_games_starting()
+            .with(eq(prefix("0123456789")), eq(2))
+            .returning(|_, _| Ok(vec![id("0123456789")]));
+
+        // Act
+        let short = short_id(&history, &mine, 8).unwrap();
+
+        // Assert
+        assert_eq!(short, "0123456789");
+    }
+}
