@@ -4,8 +4,10 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use tictactoe_core::domain::{Geometry, GeometryError, Mark, excerpt};
+use tictactoe_core::domain::{Geometry, GeometryError, Mark, PlayerName, excerpt};
+use tictactoe_core::play::GameRef;
 use tictactoe_core::players::PlayerSpec;
+use tictactoe_core::ports::{IdPrefix, PageSize};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -59,6 +61,59 @@ pub enum Command {
     Simulate(SimulateArgs),
     /// Serve the game as a web page (and a JSON API) until Ctrl-C
     Serve(ServeArgs),
+    /// List the games played, newest first
+    History(HistoryArgs),
+    /// Play a kept game back, move by move (with --review: what perfect play says of each)
+    Replay(ReplayArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Lists the games that ended (finished, resigned or left), newest first, a page \
+                  at a time: the last line names the command for the next page. GAME ids are \
+                  shown as their shortest start that names one game; `tictactoe replay ID` \
+                  plays one back."
+)]
+pub struct HistoryArgs {
+    /// Only this player's games (names compared as on the scoreboard)
+    #[arg(long, value_name = "NAME", value_parser = player_name)]
+    pub player: Option<PlayerName>,
+
+    /// How many games to list, from 1 to 1000
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = page_size)]
+    pub limit: u64,
+
+    /// List the games older than this one (an id, or the start of one): the next page
+    #[arg(long, value_name = "GAME", value_parser = id_prefix)]
+    pub before: Option<IdPrefix>,
+
+    /// One JSON object per line per game, with the whole id
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "GAME is `last` (the game that ended last), a game's id, or the start of one \
+                  (as `tictactoe history` shows it). On a terminal the replay is full screen: \
+                  Left and Right step through the moves, Home and End go to either end, q \
+                  leaves. With --plain, or not on a terminal, the positions are printed in \
+                  order. A review is computed once per game and kept; --think-ms is each \
+                  position's thinking time (default 1000)."
+)]
+pub struct ReplayArgs {
+    /// The game: `last`, an id, or the start of one
+    #[arg(value_name = "GAME", value_parser = game_ref)]
+    pub game: GameRef,
+
+    /// Say, for every move, what perfect play makes of it: the value for its player before
+    /// and after, and the moves that would have kept what a move threw away
+    #[arg(long)]
+    pub review: bool,
+
+    /// One JSON object per line per move
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -199,6 +254,28 @@ fn run_length(text: &str) -> Result<usize, String> {
         win @ 3.. => Ok(win),
         win => Err(format!("the run to win must be 3 or more, not {win}")),
     }
+}
+
+/// A player's name as the scoreboard keeps it (a computer's, `Computer (Impossible)`,
+/// too).
+fn player_name(text: &str) -> Result<PlayerName, String> {
+    PlayerName::stored(text).map_err(|e| format!("\"{}\" is not a name: {e}", excerpt(text)))
+}
+
+/// A page's size: 1 to 1000 games.
+fn page_size(text: &str) -> Result<u64, String> {
+    let games = whole_number(text)? as u64;
+    PageSize::new(games)
+        .map(|_| games)
+        .map_err(|e| e.to_string())
+}
+
+fn id_prefix(text: &str) -> Result<IdPrefix, String> {
+    IdPrefix::parse(text.trim()).map_err(|e| format!("\"{}\": {e}", excerpt(text)))
+}
+
+fn game_ref(text: &str) -> Result<GameRef, String> {
+    GameRef::parse(text.trim()).map_err(|e| format!("\"{}\" is not `last`: {e}", excerpt(text)))
 }
 
 fn whole_number(text: &str) -> Result<usize, String> {

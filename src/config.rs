@@ -9,10 +9,10 @@ use std::net::IpAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use tictactoe_core::domain::{Geometry, Mark};
-use tictactoe_core::play::{Settings, SettingsError};
+use tictactoe_core::domain::{Geometry, Mark, PlayerName};
+use tictactoe_core::play::{GameRef, Settings, SettingsError};
 use tictactoe_core::players::{Level, PlayerSpec};
-use tictactoe_core::ports::StoreError;
+use tictactoe_core::ports::{IdPrefix, PageSize, StoreError};
 use tictactoe_players::MinimaxAI;
 
 use crate::cli::{AnalyzeArgs, Cli, Command, PlayArgs, ScoresArgs, ServeArgs, SimulateArgs};
@@ -98,6 +98,20 @@ pub enum Task {
         geometry: Geometry,
         first: Mark,
         games: u64,
+        json: bool,
+    },
+    /// The ended games, newest first.
+    History {
+        player: Option<PlayerName>,
+        limit: PageSize,
+        /// Older than this game (named by the start of its id).
+        before: Option<IdPrefix>,
+        json: bool,
+    },
+    /// A kept game played back.
+    Replay {
+        game: GameRef,
+        review: bool,
         json: bool,
     },
     /// A web server on `bind`:`port` (port 0: any free one).
@@ -197,6 +211,17 @@ impl Config {
                 port: args.port,
                 bind: args.bind,
                 bounds: ServeBounds::from_args(&args),
+            },
+            Some(Command::History(args)) => Task::History {
+                player: args.player,
+                limit: PageSize::new(args.limit).map_err(|e| usage("history", e.to_string()))?,
+                before: args.before,
+                json: args.json,
+            },
+            Some(Command::Replay(args)) => Task::Replay {
+                game: args.game,
+                review: args.review,
+                json: args.json,
             },
         };
         // `analyze` answers the same every time unless told otherwise: seed 0.

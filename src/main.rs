@@ -21,7 +21,7 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 static JEMALLOC_SETTINGS: &[u8; 60] =
     b"background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0\0";
 
-use std::io::{self, IsTerminal};
+use std::io::{self, IsTerminal, Write};
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -33,18 +33,26 @@ use indicatif::{ProgressBar, ProgressDrawTarget};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use tictactoe_console::{
-    ConsoleInput, ConsoleRenderer, GameEnd, Input, InputHandler, ScoreTable, Session,
-    discard_terminal_input,
+    ConsoleInput, ConsoleRenderer, GameEnd, HistoryTable, Input, InputHandler, ScoreTable, Session,
+    discard_terminal_input, words,
 };
-use tictactoe_core::domain::{Geometry, Mark};
-use tictactoe_core::play::{Analyzer, Report, Tally, analyze_all};
-use tictactoe_core::players::{ComputerFactory, Level};
-use tictactoe_core::ports::{GameStore, Imported, Restored, StoreError};
-use tictactoe_json::{ScoresJsonWriter, report_json, tally_json};
+use tictactoe_core::domain::{Geometry, Mark, PlayerName};
+use tictactoe_core::play::{
+    Analyzer, FindError, GameRef, Replay, Report, Review, Tally, analyze_all, find_game, review,
+    short_id,
+};
+use tictactoe_core::players::{Advisor, ComputerFactory, Level};
+use tictactoe_core::ports::{
+    GameHistory, GameId, GameStore, HistoryQuery, IdPrefix, Imported, PageSize, Restored,
+    ReviewStore, StoreError,
+};
+use tictactoe_json::{
+    ScoresJsonWriter, move_review_json, replay_json, report_json, summary_json, tally_json,
+};
 use tictactoe_json_store::read_scoreboard;
 use tictactoe_players::{MinimaxAI, Progress, Proven, Stage, StandardComputers};
 use tictactoe_sqlite_store::SqliteStore;
-use tictactoe_terminal::{Ending, Start, run_full_screen};
+use tictactoe_terminal::{Ending, Start, run_full_screen, run_replay};
 
 use crate::cli::Cli;
 use crate::config::{
@@ -186,6 +194,8 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
     // is played that could not be kept).
     let writes = match &config.task {
         Task::Scores { action, .. } => *action != ScoresAction::Show,
+        // Only read (a review that cannot be kept is still shown).
+        Task::History { .. } | Task::Replay { .. } => false,
         _ => true,
     };
     let store = || {
@@ -251,6 +261,21 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             let computers = StandardComputers::new(config.seed, config.think);
             Session::new(&screen, &keyboard, &store, computers).run()?;
             Ok(ExitCode::SUCCESS)
+        }
+        Task::History {
+            player,
+            limit,
+            before,
+            json,
+        } => history(&store()?, player, limit, before, json),
+        Task::Replay { game, review, json } => {
+            let store = store()?;
+            let shown_as = match (json, full_screen) {
+                (true, _) => Shown::Json,
+                (false, true) => Shown::FullScreen,
+                (false, false) => Shown::Lines,
+            };
+            replay(&store, thinking, &game, review, shown_as)
         }
         Task::Serve { port, bind, bounds } => {
             let store = store()?;
@@ -447,6 +472,211 @@ fn scores(
         drop(table.finish());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `tictactoe history`: a page of the ended games, newest first.
+fn history(
+    store: &SqliteStore,
+    player: Option<PlayerName>,
+    limit: PageSize,
+    before: Option<IdPrefix>,
+    json: bool,
+) -> Result<ExitCode, Failure> {
+    let before = match before {
+        None => None,
+        Some(prefix) => match find_game(store, &GameRef::Prefix(prefix)) {
+            Ok(id) => Some(id),
+            Err(error) => return found_nothing(error),
+        },
+    };
+    let query = HistoryQuery {
+        player: player.clone(),
+        before,
+        limit,
+    };
+    let page = store.history(&query).map_err(Failure::Store)?;
+    let mut out = io::stdout().lock();
+    if json {
+        for game in &page.games {
+            writeln!(out, "{}", summary_json(game))?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut table = HistoryTable::new(out, colour());
+    for game in &page.games {
+        table.row(&short_id(store, &game.id, 8).map_err(Failure::Store)?, game);
+    }
+    let more = match &page.next {
+        Some(next) => Some(format!(
+            "tictactoe history{}{} --before {}",
+            player.as_ref().map_or(String::new(), |name| format!(
+                " --player {}",
+                shell_quoted(name.as_str())
+            )),
+            if limit.get() == 20 {
+                String::new()
+            } else {
+                format!(" --limit {}", limit.get())
+            },
+            short_id(store, next, 8).map_err(Failure::Store)?
+        )),
+        None => None,
+    };
+    let empty = match &player {
+        Some(name) => format!("No ended games of {name} yet."),
+        None => "No games have ended yet.".to_string(),
+    };
+    drop(table.finish(&empty, more.as_deref()));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `text` as a shell reads it back: as it is when it is plain, in single quotes
+/// otherwise.
+fn shell_quoted(text: &str) -> String {
+    if !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
+/// A game that could not be found: said on standard error, with the failure status.
+fn found_nothing(error: FindError) -> Result<ExitCode, Failure> {
+    match error {
+        FindError::Store(error) => Err(Failure::Store(error)),
+        FindError::NoGames => {
+            eprintln!("tictactoe: no game has ended yet: play one first");
+            Ok(ExitCode::from(FAILURE))
+        }
+        FindError::NotFound(prefix) => {
+            eprintln!(
+                "tictactoe: no game's id starts with {prefix} (`tictactoe history` lists them)"
+            );
+            Ok(ExitCode::from(FAILURE))
+        }
+        FindError::Ambiguous { prefix, ids } => {
+            eprintln!("tictactoe: more than one game's id starts with {prefix}:");
+            for id in ids {
+                eprintln!("  {id}");
+            }
+            eprintln!("Give more of the id.");
+            Ok(ExitCode::from(FAILURE))
+        }
+    }
+}
+
+/// How `replay` shows its game.
+enum Shown {
+    Json,
+    FullScreen,
+    Lines,
+}
+
+/// `tictactoe replay GAME [--review]`: a kept game played back.
+fn replay(
+    store: &SqliteStore,
+    (seed, think): (u64, Duration),
+    which: &GameRef,
+    review: bool,
+    shown_as: Shown,
+) -> Result<ExitCode, Failure> {
+    let id = match find_game(store, which) {
+        Ok(id) => id,
+        Err(error) => return found_nothing(error),
+    };
+    let Some(kept) = store.game(&id).map_err(Failure::Store)? else {
+        return found_nothing(FindError::NotFound(
+            IdPrefix::parse(id.as_str()).expect("an id is a prefix of itself"),
+        ));
+    };
+    let replay = Replay::of(&kept).map_err(|error| {
+        Failure::Store(StoreError::Unreadable {
+            database: store.path().display().to_string(),
+            detail: format!("game {id} cannot be played back: {error}"),
+        })
+    })?;
+    let review = if review {
+        Some(reviewed(
+            store,
+            &id,
+            &replay,
+            StandardComputers::new(seed, think).advisor(),
+        )?)
+    } else {
+        None
+    };
+    let geometry = replay.settings().geometry();
+    let title = format!(
+        "Game {}, {} (UTC), {}",
+        short_id(store, &id, 8).map_err(Failure::Store)?,
+        words::when(kept.started),
+        words::shape(geometry.size(), geometry.win_length())
+    );
+    match shown_as {
+        Shown::Json => {
+            let mut out = io::stdout().lock();
+            match &review {
+                Some(review) => {
+                    for reviewed in &review.moves {
+                        writeln!(out, "{}", move_review_json(reviewed))?;
+                    }
+                }
+                None => {
+                    for line in replay_json(&replay) {
+                        writeln!(out, "{line}")?;
+                    }
+                }
+            }
+        }
+        Shown::Lines => console_renderer().show_replay(&title, &replay, review.as_ref()),
+        Shown::FullScreen => {
+            if run_replay(title, &replay, review.as_ref(), colour())? == Ending::Interrupted {
+                return Ok(ExitCode::from(130));
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The review of `replay`: the one kept, or one computed now with `advisor` (a bar on
+/// standard error shows how far it has got, on a terminal, once it takes a while) and
+/// kept if the game has ended. A review that cannot be kept is still shown.
+fn reviewed(
+    store: &SqliteStore,
+    id: &GameId,
+    replay: &Replay,
+    mut advisor: Box<dyn Advisor>,
+) -> Result<Review, Failure> {
+    if let Some(kept) = store.review(id).map_err(Failure::Store)? {
+        return Ok(kept);
+    }
+    let bar = ProgressBar::hidden();
+    bar.set_length(replay.moves().len() as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "Reviewing {bar:30} move {pos} of {len} ({elapsed})",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let showing = io::stderr().is_terminal();
+    let started = Instant::now();
+    let review = review(replay, &mut *advisor, &mut |done, _| {
+        if showing && bar.is_hidden() && started.elapsed() > Duration::from_millis(300) {
+            bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+        bar.set_position(done as u64);
+    });
+    bar.finish_and_clear();
+    if replay.ending().is_some()
+        && let Err(error) = store.keep_review(id, &review)
+    {
+        eprintln!("tictactoe: warning: the review could not be kept: {error}");
+    }
+    Ok(review)
 }
 
 /// Asks the person at the terminal before a reset; without one, `--yes` must say so.

@@ -200,8 +200,10 @@ fn slipped(review: &Review) -> String {
         .find(|reviewed| matches!(reviewed.judgement(), Judgement::ThrewAway { .. }));
     match first {
         Some(reviewed) => format!(
-            "Where it slipped: {}, {}.",
-            move_label(reviewed.ply, reviewed.mark, reviewed.cell).to_lowercase(),
+            "Where it slipped: move {}, {} at {}: {}.",
+            reviewed.ply,
+            reviewed.mark,
+            reviewed.cell,
             review_words(reviewed)
         ),
         None if review.exact() => "Every move kept what its player had.".to_string(),

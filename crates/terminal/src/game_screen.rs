@@ -402,7 +402,7 @@ impl GameScreen {
             .iter()
             .all(|&mark| matches!(game.seat(mark), Seat::Computer(_)));
         let footer = if game.end().is_some() {
-            "r play again · s swap sides · m menu · q quit"
+            "r play again · s swap sides · v review · m menu · q quit"
         } else if watching {
             "q leave · Ctrl-C quit at once"
         } else {

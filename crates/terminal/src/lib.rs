@@ -5,6 +5,7 @@
 //!
 //! * `menu_form.rs`: the menu as a form, producing `Settings`.
 //! * `game_screen.rs`: one game: keys and clicks in, requests out, the screen drawn.
+//! * `replay_screen.rs`: a kept game played back, a move at a time, with its review.
 //! * `run.rs`: the real terminal (raw mode, restored on every way out) and the loop,
 //!   with the computer thinking on another thread.
 //!
@@ -14,11 +15,13 @@
 
 mod game_screen;
 mod menu_form;
+mod replay_screen;
 mod run;
 
 pub use game_screen::{Flow, GameScreen};
 pub use menu_form::{FormOutcome, MenuForm};
-pub use run::{Ending, Start, run_full_screen};
+pub use replay_screen::{ReplayFlow, ReplayScreen};
+pub use run::{Ending, Start, run_full_screen, run_replay};
 
 #[cfg(test)]
 mod tests;

@@ -24,12 +24,15 @@ use signal_hook::iterator::Signals;
 
 use super::game_screen::{Flow, GameScreen};
 use super::menu_form::{FormOutcome, MenuForm};
+use super::replay_screen::{ReplayFlow, ReplayScreen};
 use tictactoe_console::begin_journal;
 use tictactoe_console::menu::AfterGame;
 use tictactoe_core::domain::{GameState, Mark};
-use tictactoe_core::play::{ComputerError, Event, Match, Recorder, Seat, Settings};
-use tictactoe_core::players::ComputerFactory;
-use tictactoe_core::ports::GameStore;
+use tictactoe_core::play::{
+    ComputerError, End, Event, Match, Recorder, Replay, Review, Seat, Settings, review,
+};
+use tictactoe_core::players::{Advisor, ComputerFactory};
+use tictactoe_core::ports::{Ending as Ended, GameId, GameStore, ReviewStore};
 
 /// Where the full-screen program starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,7 +59,7 @@ const TICK: Duration = Duration::from_millis(100);
 
 /// Runs the full-screen program until someone quits. The terminal is restored on every
 /// way out, a panic included.
-pub fn run_full_screen<S: GameStore>(
+pub fn run_full_screen<S: GameStore + ReviewStore>(
     computers: &mut dyn ComputerFactory,
     store: &S,
     colour: bool,
@@ -88,7 +91,22 @@ pub fn run_full_screen<S: GameStore>(
         if let Some(error) = unsaved {
             screen.show_events(&game, vec![Event::NotKept(error)]);
         }
-        match play(&mut terminal, &mut screen, &mut game)? {
+        let left = loop {
+            match play(&mut terminal, &mut screen, &mut game)? {
+                Ok(Left::Review) => {
+                    let kept_as = game.recorder().as_ref().map(|journal| journal.id().clone());
+                    let seen = (settings.clone(), kept_as);
+                    if review_in_place(&mut terminal, store, computers, seen, &game, colour)?
+                        == ReplayFlow::Interrupt
+                    {
+                        return Ok(Ok(Ending::Interrupted));
+                    }
+                }
+                left => break left,
+            }
+        };
+        match left {
+            Ok(Left::Review) => unreachable!("a review is shown in the loop above"),
             Ok(Left::Chose(AfterGame::PlayAgain)) => next = Some(settings),
             Ok(Left::Chose(AfterGame::SwapSides)) => next = Some(settings.swapped()),
             Ok(Left::Chose(AfterGame::Menu)) => form = MenuForm::from_settings(&settings),
@@ -116,10 +134,117 @@ fn menu(terminal: &mut Screen, form: &mut MenuForm) -> io::Result<Option<Setting
     }
 }
 
-/// How one game on the full screen was left: what the people chose, or Ctrl-C.
+/// How one game on the full screen was left: what the people chose, or Ctrl-C; or,
+/// after the game, `v` to review it in place.
 enum Left {
     Chose(AfterGame),
+    Review,
     Interrupted,
+}
+
+/// A kept game played back full screen (`tictactoe replay`) until q or Esc. The
+/// terminal is restored on every way out, a panic included.
+pub fn run_replay(
+    title: String,
+    replay: &Replay,
+    review: Option<&Review>,
+    colour: bool,
+) -> io::Result<Ending> {
+    let _restore = RawScreen::enter()?;
+    let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+    let mut screen = ReplayScreen::new(title, replay, review, colour);
+    Ok(match show_replay(&mut terminal, &mut screen)? {
+        ReplayFlow::Interrupt => Ending::Interrupted,
+        _ => Ending::Quit,
+    })
+}
+
+/// Runs the replay screen until it is left.
+fn show_replay(terminal: &mut Screen, screen: &mut ReplayScreen) -> io::Result<ReplayFlow> {
+    loop {
+        terminal.draw(|frame| screen.draw(frame))?;
+        if let TermEvent::Key(key) = event::read()?
+            && key.kind == KeyEventKind::Press
+        {
+            match screen.on_key(key) {
+                ReplayFlow::Continue => {}
+                left => return Ok(left),
+            }
+        }
+    }
+}
+
+/// The game just played, reviewed (on another thread, the screen saying how far it
+/// has got) and played back; the review kept with the game, when the game was kept.
+fn review_in_place<S: ReviewStore, R: Recorder>(
+    terminal: &mut Screen,
+    store: &S,
+    computers: &mut dyn ComputerFactory,
+    (settings, kept_as): (Settings, Option<GameId>),
+    game: &Match<R>,
+    colour: bool,
+) -> io::Result<ReplayFlow> {
+    let ending = game.end().map(|end| match end {
+        End::Finished(finished) => Ended::Finished(finished.outcome),
+        End::Resigned { by } => Ended::Resigned(*by),
+        End::Abandoned { by } => Ended::Abandoned(*by),
+    });
+    let replay = Replay::played(&settings, game.game().moves(), ending);
+    let mut advisor = computers.advisor();
+    let Some(reviewed) = reviewing(terminal, &replay, &mut *advisor)? else {
+        return Ok(ReplayFlow::Interrupt);
+    };
+    if let Some(id) = &kept_as {
+        // A review that cannot be kept is still shown, and computed again next time.
+        let _ = store.keep_review(id, &reviewed);
+    }
+    let title = format!("Review · {}", settings_title(&settings));
+    let mut screen = ReplayScreen::new(title, &replay, Some(&reviewed), colour);
+    show_replay(terminal, &mut screen)
+}
+
+fn settings_title(settings: &Settings) -> String {
+    let geometry = settings.geometry();
+    let [x, o] = tictactoe_core::ports::names_of(settings);
+    format!(
+        "{x} (X) vs {o} (O) · {n} x {n}, {k} in a row",
+        n = geometry.size(),
+        k = geometry.win_length()
+    )
+}
+
+/// Reviews `replay` on another thread while the screen counts the moves done; `None`
+/// on Ctrl-C.
+fn reviewing(
+    terminal: &mut Screen,
+    replay: &Replay,
+    advisor: &mut dyn Advisor,
+) -> io::Result<Option<Review>> {
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let total = replay.moves().len();
+    thread::scope(|scope| {
+        let worker = scope.spawn(|| {
+            review(replay, advisor, &mut |moves, _| {
+                done.store(moves, Ordering::Relaxed);
+            })
+        });
+        while !worker.is_finished() {
+            let text = format!(
+                "Reviewing with perfect play: move {} of {total}…",
+                done.load(Ordering::Relaxed)
+            );
+            terminal.draw(|frame| {
+                frame.render_widget(ratatui::widgets::Paragraph::new(text), frame.area())
+            })?;
+            if interrupted_within(TICK)? {
+                return Ok(None);
+            }
+        }
+        match worker.join() {
+            Ok(review) => Ok(Some(review)),
+            Err(panic) => panic::resume_unwind(panic),
+        }
+    })
 }
 
 fn play<R: Recorder + Sync>(
@@ -160,6 +285,7 @@ fn play<R: Recorder + Sync>(
                         }
                         KeyCode::Char('s') => return Ok(Ok(Left::Chose(AfterGame::SwapSides))),
                         KeyCode::Char('m') => return Ok(Ok(Left::Chose(AfterGame::Menu))),
+                        KeyCode::Char('v') => return Ok(Ok(Left::Review)),
                         _ => {}
                     }
                 }

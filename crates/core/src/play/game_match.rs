@@ -322,6 +322,11 @@ impl<R: Recorder> Match<R> {
         Ok((self, events))
     }
 
+    /// The recorder: a front end reads which game it keeps (a [`Journal`]'s id).
+    pub fn recorder(&self) -> &R {
+        &self.recorder
+    }
+
     /// The recorder, for a front end that collects what it was given.
     pub fn recorder_mut(&mut self) -> &mut R {
         &mut self.recorder

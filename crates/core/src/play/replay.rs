@@ -10,7 +10,7 @@ use crate::domain::{
     Analysis, BitBoard, Game, GameState, GameStatus, Known, Mark, Position, Verdict,
 };
 use crate::players::Advisor;
-use crate::ports::{Change, Ending, GameId, StoredGame};
+use crate::ports::{Change, Ending, StoredGame};
 
 use super::{ResumeError, Settings};
 
@@ -26,7 +26,6 @@ pub struct Played {
 /// A kept game as it was played to where it stopped. See the module documentation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Replay {
-    id: GameId,
     settings: Settings,
     moves: Vec<Played>,
     ending: Option<Ending>,
@@ -54,9 +53,14 @@ impl Replay {
                 }
             }
         }
+        Ok(Replay::played(settings, game.moves(), stored.ending))
+    }
+
+    /// A game just played, from the moves on its board (a match's `game().moves()`):
+    /// they are legal, since the match played them.
+    pub fn played(settings: &Settings, cells: &[Position], ending: Option<Ending>) -> Replay {
         let mut mark = settings.first();
-        let moves = game
-            .moves()
+        let moves = cells
             .iter()
             .zip(1..)
             .map(|(&cell, ply)| {
@@ -65,16 +69,11 @@ impl Replay {
                 played
             })
             .collect();
-        Ok(Replay {
-            id: stored.game.id.clone(),
+        Replay {
             settings: settings.clone(),
             moves,
-            ending: stored.ending,
-        })
-    }
-
-    pub fn id(&self) -> &GameId {
-        &self.id
+            ending,
+        }
     }
 
     pub fn settings(&self) -> &Settings {
@@ -226,7 +225,7 @@ mod tests {
     use crate::domain::{Geometry, PlayerName};
     use crate::play::Seating;
     use crate::players::{Level, MockAdvisor, PlayerSpec};
-    use crate::ports::{NewGame, Step};
+    use crate::ports::{GameId, NewGame, Step};
 
     fn geometry() -> Geometry {
         Geometry::new(3, 3).unwrap()

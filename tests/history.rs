@@ -1,0 +1,338 @@
+//! `history` and `replay`, as people and scripts use them: the games listed newest
+//! first and paged, a game played back, and the review of every move checked against
+//! `analyze`.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+use tempfile::TempDir;
+
+fn tictactoe(database: &Path) -> Command {
+    let mut command = Command::cargo_bin("tictactoe").unwrap();
+    command
+        .arg("--db")
+        .arg(database)
+        .env_remove("TICTACTOE_DB")
+        .env_remove("TICTACTOE_SCOREBOARD")
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("NO_COLOR");
+    command
+}
+
+/// Plays one game between `x` and `o` (computers, or people whose moves are `input`).
+fn play(database: &Path, x: &str, o: &str, seed: u64, input: &str) {
+    tictactoe(database)
+        .args([
+            "--plain",
+            "--seed",
+            &seed.to_string(),
+            "play",
+            "--x",
+            x,
+            "--o",
+            o,
+        ])
+        .write_stdin(input)
+        .assert()
+        .success();
+}
+
+/// Each line of standard output, as JSON.
+fn json_lines(output: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(output)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+fn history_json(database: &Path, args: &[&str]) -> Vec<Value> {
+    let output = tictactoe(database)
+        .args(["history", "--json"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    json_lines(&output.stdout)
+}
+
+/// Ada (X, moving first) against Impossible: she plays the first free cell of 1, 2,
+/// 3, ... each turn, and loses.
+fn ada_loses_to_impossible(database: &Path) {
+    play(
+        database,
+        "human:Ada",
+        "impossible",
+        1,
+        "5\n1\n2\n3\n4\n6\n7\n8\n9\n",
+    );
+}
+
+#[test]
+fn the_history_lists_the_games_newest_first_with_who_played_and_how_it_ended() {
+    // Arrange
+    let folder = TempDir::new().unwrap();
+    let database = folder.path().join("games.db");
+    play(&database, "random", "random", 1, "");
+    ada_loses_to_impossible(&database);
+
+    // Act
+    let games = history_json(&database, &[]);
+
+    // Assert
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0]["x"], "Ada");
+    assert_eq!(games[0]["o"], "Computer (Impossible)");
+    assert_eq!(games[0]["result"], "o_won");
+    assert_eq!(games[1]["x"], "Computer (Random)");
+    assert_eq!(games[0]["id"].as_str().unwrap().len(), 32);
+}
+
+#[test]
+fn paging_with_before_lists_every_game_exactly_once() {
+    // Arrange: seven games.
+    let folder = TempDir::new().unwrap();
+    let database = folder.path().join("games.db");
+    for seed in 0..7 {
+        play(&database, "random", "easy", seed, "");
+    }
+    let all: Vec<String> = history_json(&database, &["--limit", "100"])
+        .iter()
+        .map(|game| game["id"].as_str().unwrap().to_owned())
+        .collect();
+
+    // Act: pages of three, each after the last id of the page before.
+    let mut seen = Vec::new();
+    let mut before: Option<String> = None;
+    loop {
+        let mut args = vec!["--limit", "3"];
+        if let Some(id) = &before {
+            args.extend(["--before", id]);
+        }
+        let page = history_json(&database, &args);
+        if page.is_empty() {
+            break;
+        }
+        before = page
+            .last()
+            .map(|game| game["id"].as_str().unwrap().to_owned());
+        seen.extend(
+            page.iter()
+                .map(|game| game["id"].as_str().unwrap().to_owned()),
+        );
+    }
+
+    // Assert
+    assert_eq!(all.len(), 7);
+    assert_eq!(seen, all);
+}
+
+#[test]
+fn a_table_page_with_older_games_names_the_command_for_the_next() {
+    let folder = TempDir::new().unwrap();
+    let database = folder.path().join("games.db");
+    for seed in 0..3 {
+        play(&database, "random", "easy", seed, "");
+    }
+
+    tictactoe(&database)
+        .args(["history", "--limit", "2", "--player", "Computer (Easy)"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "Older games: tictactoe history --player 'Computer (Easy)' --limit 2 --before ",
+        ));
+}
+
+#[test]
+fn replay_last_review_shows_the_move_that_lost_and_the_moves_that_would_have_held() {
+    let folder = TempDir::new().unwrap();
+    let database = folder.path().join("games.db");
+    ada_loses_to_impossible(&database);
+
+    tictactoe(&database)
+        .args(["replay", "last", "--review"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "threw away the draw (a loss left);",
+        ))
+        .stdout(predicate::str::contains("Where it slipped: move "))
+        .stdout(predicate::str::contains("Computer (Impossible) (O) won."));
+}
+
+#[test]
+fn a_game_named_by_the_start_of_its_id_is_played_back_move_by_move() {
+    // Arrange
+    let folder = TempDir::new().unwrap();
+    let database = folder.path().join("games.db");
+    play(&database, "impossible", "random", 4, "");
+    let id = history_json(&database, &[])[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    // Act
+    let output = tictactoe(&database)
+        .args(["replay", &id[..20], "--json"])
+        .output()
+        .unwrap();
+
+    // Assert: each move one more mark on the board.
+    assert!(output.status.success(), "{output:?}");
+    let moves = json_lines(&output.stdout);
+    for (ply, played) in moves.iter().enumerate() {
+        let board = played["board"].as_str().unwrap();
+        assert_eq!(played["ply"], ply + 1);
+        assert_eq!(board.chars().filter(|c| *c != '.').count(), ply + 1);
+    }
+}
+
+#[test]
+fn a_start_of_an_id_that_names_no_game_is_said_plainly() {
+    let folder = TempDir::new().unwrap();
+    let database = folder.path().join("games.db");
+    play(&database, "random", "random", 1, "");
+
+    tictactoe(&database)
+        .args(["replay", "fffff"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("no game's id starts with fffff"));
+}
+
+#[test]
+fn replay_last_before_any_game_has_ended_says_so() {
+    let folder = TempDir::new().unwrap();
+    let database = folder.path().join("games.db");
+
+    tictactoe(&database)
+        .args(["replay", "last"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("no game has ended yet"));
+}
+
+#[test]
+fn a_history_page_size_out_of_range_is_a_usage_error() {
+    let folder = TempDir::new().unwrap();
+    let database = folder.path().join("games.db");
+
+    tictactoe(&database)
+        .args(["history", "--limit", "0"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("a page holds 1 to 1000 games"));
+}
+
+/// `analyze --json`'s value of each layout, for the side to move there (`status` for
+/// a finished board).
+fn analyzed(layouts: &[String]) -> Vec<Value> {
+    let output = Command::cargo_bin("tictactoe")
+        .unwrap()
+        .args(["analyze", "--json"])
+        .args(layouts)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    json_lines(&output.stdout)
+}
+
+/// The value for the side that has just moved, from `analyze`'s report of the position
+/// its move made (where the other side is to move, or the game is over).
+fn for_the_mover(report: &Value, mover: &str) -> String {
+    match report["status"].as_str().unwrap() {
+        "draw" => "draw".to_string(),
+        "x_won" => if mover == "X" { "win" } else { "loss" }.to_string(),
+        "o_won" => if mover == "O" { "win" } else { "loss" }.to_string(),
+        _ => match report["value"].as_str().unwrap() {
+            "win" => "loss",
+            "loss" => "win",
+            "at_least_draw" => "at_most_draw",
+            other => other,
+        }
+        .to_string(),
+    }
+}
+
+#[test]
+fn every_reviewed_move_has_the_values_analyze_gives_the_positions_before_and_after_it() {
+    // Arrange: random 3x3 games of every kind of player, X first.
+    let folder = TempDir::new().unwrap();
+    let database = folder.path().join("games.db");
+    let levels = ["random", "easy", "medium", "impossible"];
+    for seed in 0..12 {
+        let (x, o) = (levels[seed % 4], levels[(seed / 4 + seed) % 4]);
+        play(&database, x, o, seed as u64, "");
+    }
+
+    for game in history_json(&database, &[]) {
+        let id = game["id"].as_str().unwrap();
+        // Act
+        let positions = tictactoe(&database)
+            .args(["replay", id, "--json"])
+            .output()
+            .unwrap();
+        let review = tictactoe(&database)
+            .args(["replay", id, "--review", "--json"])
+            .output()
+            .unwrap();
+        assert!(review.status.success(), "{review:?}");
+        let review = json_lines(&review.stdout);
+
+        // Assert
+        let mut layouts = vec![".........".to_string()];
+        layouts.extend(
+            json_lines(&positions.stdout)
+                .iter()
+                .map(|played| played["board"].as_str().unwrap().to_owned()),
+        );
+        let reports = analyzed(&layouts);
+        assert_eq!(review.len(), layouts.len() - 1);
+        for (index, reviewed) in review.iter().enumerate() {
+            let mover = reviewed["mark"].as_str().unwrap();
+            assert_eq!(
+                reviewed["before"], reports[index]["value"],
+                "game {id}, {reviewed}"
+            );
+            assert_eq!(
+                reviewed["best_moves"], reports[index]["best_moves"],
+                "game {id}"
+            );
+            assert_eq!(
+                reviewed["after"].as_str().unwrap(),
+                for_the_mover(&reports[index + 1], mover),
+                "game {id}, {reviewed}"
+            );
+            assert_eq!(reviewed["exact"], true);
+        }
+    }
+}
+
+#[test]
+fn a_review_is_computed_once_and_kept_with_the_game() {
+    // Arrange
+    let folder = TempDir::new().unwrap();
+    let database = folder.path().join("games.db");
+    ada_loses_to_impossible(&database);
+
+    // Act
+    let first = tictactoe(&database)
+        .args(["replay", "last", "--review", "--json"])
+        .output()
+        .unwrap();
+    let again = tictactoe(&database)
+        .args(["replay", "last", "--review", "--json"])
+        .output()
+        .unwrap();
+
+    // Assert: one kept row per move, read back the second time.
+    let moves = json_lines(&first.stdout).len();
+    let kept: i64 = rusqlite::Connection::open(&database)
+        .unwrap()
+        .query_row("SELECT count(*) FROM reviews", [], |row| row.get(0))
+        .unwrap();
+    assert_eq!(kept as usize, moves);
+    assert_eq!(again.stdout, first.stdout);
+}
