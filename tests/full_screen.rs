@@ -482,3 +482,103 @@ fn q_asks_first_and_leaving_gives_the_terminal_back() {
     assert_eq!(status, 0);
     assert_eq!(before, after);
 }
+
+const HOME: &[u8] = b"\x1b[H";
+
+/// The marks on a 3 x 3 board drawn at the left of the screen (17 columns wide), not
+/// counting the list of moves beside it.
+fn marks_on_small_board(pty: &Pty) -> (usize, usize) {
+    let text = pty.screen_text();
+    let board: Vec<String> = text
+        .lines()
+        .filter(|line| line.contains('│'))
+        .map(|line| line.chars().take(17).collect())
+        .collect();
+    let count = |mark: char| board.iter().map(|l| l.matches(mark).count()).sum();
+    (count('X'), count('O'))
+}
+const END: &[u8] = b"\x1b[F";
+
+#[test]
+fn replay_on_a_terminal_steps_through_the_moves_with_the_arrows_home_and_end() {
+    // Arrange: Ada (X) wins the top row against Bob: X 1, O 4, X 2, O 5, X 3.
+    let folder = TempDir::new().unwrap();
+    let database = folder.path().join("games.db");
+    let played = std::process::Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .args(["--plain", "--db"])
+        .arg(&database)
+        .args(["play", "--x", "human:Ada", "--o", "human:Bob"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .and_then(|mut child| {
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(b"1\n4\n2\n5\n3\nn\n")?;
+            child.wait()
+        })
+        .unwrap();
+    assert!(played.success());
+
+    // Act and Assert: it opens on the last move; Home shows the empty board.
+    let mut pty = Pty::start(&["replay", "last"], &database, "Move 5, X at 3");
+    assert!(pty.screen_text().contains("Ada (X) won."));
+    assert_eq!(marks_on_small_board(&pty), (3, 2));
+    pty.press(HOME);
+    pty.wait_for("Before the first move", Duration::from_secs(5));
+    assert_eq!(marks_on_small_board(&pty), (0, 0));
+    pty.press(RIGHT);
+    pty.press(RIGHT);
+    pty.wait_for("Move 2, O at 4", Duration::from_secs(5));
+    assert_eq!(marks_on_small_board(&pty), (1, 1));
+    pty.press(LEFT);
+    pty.wait_for("Move 1, X at 1", Duration::from_secs(5));
+    pty.press(END);
+    pty.wait_for("Move 5, X at 3", Duration::from_secs(5));
+    pty.press(b"q");
+    let (status, before, after) = pty.finish();
+    assert_eq!(status, 0);
+    assert_eq!(before, after, "the terminal is given back as it was");
+}
+
+#[test]
+fn v_after_a_game_reviews_it_in_place_and_q_goes_back_to_the_game() {
+    // Arrange: Ada (X) against Impossible, playing 1, 2, 3, ... where free, and losing.
+    let folder = TempDir::new().unwrap();
+    let database = folder.path().join("games.db");
+    let mut pty = Pty::start(
+        &["play", "--x", "human:Ada", "--o", "impossible"],
+        &database,
+        "Ada (X) to move.",
+    );
+    for digit in b"123456789" {
+        if pty.screen_text().contains("wins!") {
+            break;
+        }
+        pty.press(&[*digit]);
+        pty.pump(Duration::from_millis(300));
+    }
+    pty.wait_for("Computer (Impossible) (O) wins!", Duration::from_secs(10));
+
+    // Act
+    pty.press(b"v");
+
+    // Assert: the review opens on the winning move; Ada's move that lost is marked.
+    pty.wait_for(
+        "Review · Ada (X) vs Computer (Impossible) (O)",
+        Duration::from_secs(10),
+    );
+    pty.wait_for("kept the win", Duration::from_secs(5));
+    assert!(
+        pty.screen_text().contains("✗ slipped"),
+        "{}",
+        pty.screen_text()
+    );
+    pty.press(b"q");
+    pty.wait_for("v review", Duration::from_secs(5));
+    pty.press(b"q");
+    let (status, _, _) = pty.finish();
+    assert_eq!(status, 0);
+}
