@@ -634,7 +634,7 @@ fn replay(
         }
         Shown::Lines => console_renderer().show_replay(&title, &replay, review.as_ref()),
         Shown::FullScreen => {
-            let [x, o] = names_of(replay.settings());
+            let [x, o] = tictactoe_core::ports::names_of(replay.settings());
             let title = format!("{title} · {x} (X) vs {o} (O)");
             if run_replay(title, &replay, review.as_ref(), colour())? == Ending::Interrupted {
                 return Ok(ExitCode::from(130));
