@@ -1,0 +1,211 @@
+//! How fast a history and a review are with a long record: builds a database of
+//! 1,000,000 ended games, 100,000 of them Ada's, then measures `history --player Ada
+//! --limit 20` in the store and as a whole program, and `replay --review --json` of a
+//! 3x3 game. Not a test: run it by hand, on a release build.
+//!
+//! ```text
+//! cargo build --release && cargo run --release --example history [-- GAMES [PATH]]
+//! ```
+//!
+//! GAMES defaults to 1,000,000 (one in ten Ada's); PATH, where the database is built
+//! and kept (to measure a server against it), to a temporary folder deleted at the end.
+//! The program measured is `tictactoe` beside this example's folder
+//! (`target/release/tictactoe`).
+//!
+//! The rows are written straight into the tables (in big transactions, `synchronous =
+//! OFF`), as the store would write them (the players' keys included), not through the
+//! store: the store's way, one durable transaction per write, is not what builds a
+//! million games.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use rusqlite::{Connection, params};
+use tictactoe_core::domain::PlayerName;
+use tictactoe_core::ports::{GameHistory, GameId, HistoryQuery, PageSize};
+use tictactoe_sqlite_store::SqliteStore;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let games: u64 = match args.next() {
+        Some(n) => n.replace('_', "").parse()?,
+        None => 1_000_000,
+    };
+    let folder = tempfile::tempdir()?;
+    let path = match args.next() {
+        Some(kept) => PathBuf::from(kept),
+        None => folder.path().join("history.db"),
+    };
+    let program = std::env::current_exe()?
+        .parent()
+        .and_then(Path::parent)
+        .map(|release| release.join("tictactoe"))
+        .filter(|program| program.exists())
+        .ok_or("build the program first: cargo build --release")?;
+
+    println!("building {games} ended games in {}", path.display());
+    let started = Instant::now();
+    drop(SqliteStore::open(&path)?); // the schema, by the store's own migrations
+    build(&Connection::open(&path)?, games)?;
+    std::fs::File::open(&path)?.sync_all()?;
+    println!(
+        "  built in {:.1} s, {:.0} MB",
+        started.elapsed().as_secs_f64(),
+        std::fs::metadata(&path)?.len() as f64 / 1e6
+    );
+
+    let store = SqliteStore::open(&path)?;
+    let ada = PlayerName::new("Ada")?;
+    let query = |before: Option<GameId>| HistoryQuery {
+        player: Some(ada.clone()),
+        before,
+        limit: PageSize::new(20).expect("20 is a page size"),
+    };
+    let mut first = Vec::new();
+    for _ in 0..200 {
+        let started = Instant::now();
+        let page = store.history(&query(None))?;
+        first.push(started.elapsed());
+        assert_eq!(page.games.len(), 20);
+    }
+    report("store: Ada's newest 20 games, 200 times", &mut first);
+
+    // Deep in her history: a page that starts after her 50,000th game.
+    let deep = id_of(games / 2 / 20 * 20);
+    let mut deeper = Vec::new();
+    for _ in 0..200 {
+        let started = Instant::now();
+        let page = store.history(&query(Some(deep.clone())))?;
+        deeper.push(started.elapsed());
+        assert_eq!(page.games.len(), 20);
+    }
+    report(
+        "store: 20 of Ada's games from half-way back, 200 times",
+        &mut deeper,
+    );
+
+    let run = |args: &[&str]| -> Result<Duration, Box<dyn std::error::Error>> {
+        let started = Instant::now();
+        let output = Command::new(&program)
+            .arg("--db")
+            .arg(&path)
+            .args(args)
+            .output()?;
+        let took = started.elapsed();
+        if !output.status.success() {
+            return Err(format!("{args:?}: {}", String::from_utf8_lossy(&output.stderr)).into());
+        }
+        Ok(took)
+    };
+    let mut baseline = Vec::new();
+    let mut history = Vec::new();
+    for _ in 0..30 {
+        baseline.push(run(&["--version"])?);
+        history.push(run(&["history", "--player", "Ada", "--limit", "20"])?);
+    }
+    report(
+        "program: tictactoe --version (start-up), 30 times",
+        &mut baseline,
+    );
+    report(
+        "program: tictactoe history --player Ada --limit 20, 30 times",
+        &mut history,
+    );
+
+    // A 3x3 game played to the end, reviewed the first time and read back after.
+    let played = Command::new(&program)
+        .arg("--db")
+        .arg(&path)
+        .args([
+            "--plain",
+            "--seed",
+            "7",
+            "play",
+            "--x",
+            "medium",
+            "--o",
+            "impossible",
+        ])
+        .output()?;
+    assert!(played.status.success());
+    let first_review = run(&["replay", "last", "--review", "--json"])?;
+    let mut kept = Vec::new();
+    for _ in 0..30 {
+        kept.push(run(&["replay", "last", "--review", "--json"])?);
+    }
+    println!(
+        "  program: replay last --review --json of a 3x3 game, computed: {:.1} ms",
+        first_review.as_secs_f64() * 1000.0
+    );
+    report("program: the same, the review kept, 30 times", &mut kept);
+    Ok(())
+}
+
+/// Prints the median, the 99th percentile and the slowest.
+fn report(what: &str, times: &mut [Duration]) {
+    times.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    println!(
+        "  {what}: median {:.2} ms, p99 {:.2} ms, slowest {:.2} ms",
+        ms(times[times.len() / 2]),
+        ms(times[(times.len() * 99).div_ceil(100) - 1]),
+        ms(times[times.len() - 1])
+    );
+}
+
+/// Game `g`'s id, as the program makes them: the time it began (`g` ms past a start),
+/// then 80 bits that look random.
+fn id_of(g: u64) -> GameId {
+    let random = u128::from(g.wrapping_mul(0x9e37_79b9_7f4a_7c15)) << 16 | u128::from(g);
+    GameId::new(1_700_000_000_000 + g, random)
+}
+
+/// Game `g` began at `g` ms past a start, with an id made from that time; every
+/// tenth is Ada's (X on even tenths, O on odd), the rest between two of 100,000 other
+/// people. Five moves each, X won.
+fn build(db: &Connection, games: u64) -> rusqlite::Result<()> {
+    db.pragma_update(None, "synchronous", "OFF")?;
+    db.pragma_update(None, "cache_size", -400_000)?;
+    let key = |name: &str| PlayerName::new(name).expect("a valid name").key();
+    let chunk = 100_000;
+    let mut g = 0;
+    while g < games {
+        db.execute_batch("BEGIN")?;
+        {
+            let mut game = db.prepare(
+                "INSERT INTO games (id, x_kind, x_name, o_kind, o_name, size, win, first, \
+                 seating, started_at, ended_at, ending, x_key, o_key) \
+                 VALUES (?1, 'human', ?2, 'human', ?3, 3, 3, 'X', 'together', ?4, ?5, 'X won', \
+                 ?6, ?7)",
+            )?;
+            let mut step =
+                db.prepare("INSERT INTO steps (game, number, cell) VALUES (?1, ?2, ?3)")?;
+            for g in g..(g + chunk).min(games) {
+                let other = |n: u64| format!("Name {:06}", n % 100_000);
+                let (x, o) = match g % 20 {
+                    0 => ("Ada".to_string(), other(g)),
+                    10 => (other(g), "Ada".to_string()),
+                    _ => (other(g), other(g * 7919 + 1)),
+                };
+                let id = id_of(g);
+                game.execute(params![
+                    id.as_str(),
+                    x,
+                    o,
+                    1_700_000_000_000i64 + g as i64,
+                    1_700_000_060_000i64 + g as i64,
+                    key(&x),
+                    key(&o),
+                ])?;
+                for (number, cell) in [(1, 4), (2, 0), (3, 2), (4, 6), (5, 8)] {
+                    step.execute(params![id.as_str(), number, cell])?;
+                }
+            }
+        }
+        db.execute_batch("COMMIT")?;
+        g += chunk;
+    }
+    db.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")?;
+    Ok(())
+}
