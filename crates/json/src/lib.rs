@@ -448,4 +448,81 @@ mod tests {
             r#"{"games":3,"x_wins":1,"o_wins":0,"draws":2,"seconds":1.235}"#
         );
     }
+
+    fn cell(number: usize) -> tictactoe_core::domain::Position {
+        tictactoe_core::domain::Geometry::classic()
+            .position(number - 1)
+            .unwrap()
+    }
+
+    #[test]
+    fn a_reviewed_move_gives_its_fields_in_the_documented_order_and_words() {
+        let reviewed = MoveReview {
+            ply: 5,
+            mark: Mark::X,
+            cell: cell(2),
+            before: Known::Exactly(Verdict::Draw),
+            after: Known::Exactly(Verdict::Loss),
+            best_moves: vec![cell(6)],
+        };
+
+        assert_eq!(
+            move_review_json(&reviewed),
+            r#"{"ply":5,"cell":2,"mark":"X","before":"draw","after":"loss","best_moves":[6],"exact":true}"#
+        );
+    }
+
+    #[test]
+    fn a_move_not_settled_in_time_is_not_exact_and_says_what_was_found() {
+        let reviewed = MoveReview {
+            ply: 1,
+            mark: Mark::O,
+            cell: cell(5),
+            before: Known::AtLeastDraw,
+            after: Known::AtMostDraw,
+            best_moves: vec![],
+        };
+
+        let json: serde_json::Value = serde_json::from_str(&move_review_json(&reviewed)).unwrap();
+
+        assert_eq!(json["before"], "at_least_draw");
+        assert_eq!(json["after"], "at_most_draw");
+        assert_eq!(json["exact"], false);
+    }
+
+    #[test]
+    fn every_ending_has_its_own_word() {
+        let words: std::collections::HashSet<&str> = [
+            Ending::Finished(Outcome::Won(Mark::X)),
+            Ending::Finished(Outcome::Won(Mark::O)),
+            Ending::Finished(Outcome::Draw),
+            Ending::Resigned(Mark::X),
+            Ending::Resigned(Mark::O),
+            Ending::Abandoned(Mark::X),
+            Ending::Abandoned(Mark::O),
+        ]
+        .into_iter()
+        .map(ending_word)
+        .collect();
+
+        assert_eq!(words.len(), 7);
+        assert!(words.contains("o_resigned") && words.contains("x_abandoned"));
+    }
+
+    #[test]
+    fn a_history_page_names_its_next_cursor_or_null() {
+        assert_eq!(history_page_json(&[], None), r#"{"games":[],"next":null}"#);
+        let id = GameId::from_bits(0xab);
+        assert_eq!(
+            history_page_json(&[], Some(&id)),
+            format!(r#"{{"games":[],"next":"{id}"}}"#)
+        );
+    }
+
+    #[test]
+    fn a_moment_is_written_as_rfc_3339_in_utc_to_the_second() {
+        let moment = std::time::UNIX_EPOCH + std::time::Duration::from_millis(1_795_000_000_999);
+
+        assert_eq!(time_word(moment), "2026-11-18T11:06:40Z");
+    }
 }
