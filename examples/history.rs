@@ -85,6 +85,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         &mut deeper,
     );
 
+    let mut pages = Vec::new();
+    for _ in 0..50 {
+        let started = Instant::now();
+        let opponents = store.opponents(&ada, 20)?;
+        pages.push(started.elapsed());
+        assert_eq!(opponents.most_played.len(), 20);
+        assert_eq!(opponents.total.games(), games / 10);
+    }
+    report(
+        "store: Ada's 20 most played opponents and her whole record, 50 times",
+        &mut pages,
+    );
+
     let run = |args: &[&str]| -> Result<Duration, Box<dyn std::error::Error>> {
         let started = Instant::now();
         let output = Command::new(&program)
@@ -163,11 +176,15 @@ fn id_of(g: u64) -> GameId {
 
 /// Game `g` began at `g` ms past a start, with an id made from that time; every
 /// tenth is Ada's (X on even tenths, O on odd), the rest between two of 100,000 other
-/// people. Five moves each, X won.
+/// people. Five moves each, X won. The players' results by opponent are counted as the
+/// games are written, and written at the end.
 fn build(db: &Connection, games: u64) -> rusqlite::Result<()> {
     db.pragma_update(None, "synchronous", "OFF")?;
     db.pragma_update(None, "cache_size", -400_000)?;
     let key = |name: &str| PlayerName::new(name).expect("a valid name").key();
+    // Each player's results against each opponent, as the store keeps them.
+    let mut rivalries: std::collections::HashMap<(String, String), (String, [i64; 3])> =
+        std::collections::HashMap::new();
     let chunk = 100_000;
     let mut g = 0;
     while g < games {
@@ -201,11 +218,29 @@ fn build(db: &Connection, games: u64) -> rusqlite::Result<()> {
                 for (number, cell) in [(1, 4), (2, 0), (3, 2), (4, 6), (5, 8)] {
                     step.execute(params![id.as_str(), number, cell])?;
                 }
+                // X won: a win for X against O, a loss for O against X.
+                for (player, rival, result) in [(&x, &o, 0), (&o, &x, 1)] {
+                    let row = rivalries
+                        .entry((key(player), key(rival)))
+                        .or_insert_with(|| (rival.clone(), [0; 3]));
+                    row.1[result] += 1;
+                }
             }
         }
         db.execute_batch("COMMIT")?;
         g += chunk;
     }
+    db.execute_batch("BEGIN")?;
+    {
+        let mut row = db.prepare(
+            "INSERT INTO rivalries (key, rival_key, rival, wins, losses, ties) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )?;
+        for ((player, rival_key), (rival, [wins, losses, ties])) in rivalries {
+            row.execute(params![player, rival_key, rival, wins, losses, ties])?;
+        }
+    }
+    db.execute_batch("COMMIT")?;
     db.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")?;
     Ok(())
 }

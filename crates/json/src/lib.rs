@@ -11,7 +11,7 @@ use tictactoe_core::domain::{
     GameState, Known, Mark, Outcome, PlayerName, Scoreboard, Standing, Verdict, layout_of,
 };
 use tictactoe_core::play::{MoveReview, Replay, Report, Review, Tally};
-use tictactoe_core::ports::{Ending, GameId, GameSummary, Rivalry, names_of};
+use tictactoe_core::ports::{Ending, GameId, GameSummary, Opponents, names_of};
 
 #[derive(Serialize)]
 struct ScoresJson<'a> {
@@ -328,14 +328,18 @@ struct RivalJson<'a> {
 }
 
 /// A player's page for the web API: `{"name":"Ada","wins":3,"losses":1,"ties":2,
-/// "games":6,"opponents":[{"opponent":"Bob","wins":…}],"recent":[…]}`: the record
-/// counts the games that counted, `recent` is the newest page of their history.
-pub fn player_page_json(name: &PlayerName, rivals: &[Rivalry], recent: &[GameSummary]) -> String {
-    let mut total = tictactoe_core::domain::Record::default();
-    for rival in rivals {
-        total.add(rival.record);
-    }
-    let opponents: Vec<RivalJson> = rivals
+/// "games":6,"opponents":[{"opponent":"Bob","wins":…,"games":…}],"other_opponents":0,
+/// "recent":[…]}`. The record counts every game that counted, against everybody;
+/// `opponents` are the most played, `other_opponents` how many more there are;
+/// `recent` is the newest page of their history.
+pub fn player_page_json(
+    name: &PlayerName,
+    opponents: &Opponents,
+    recent: &[GameSummary],
+) -> String {
+    let total = opponents.total;
+    let listed: Vec<RivalJson> = opponents
+        .most_played
         .iter()
         .map(|rival| RivalJson {
             opponent: rival.opponent.as_str(),
@@ -347,13 +351,14 @@ pub fn player_page_json(name: &PlayerName, rivals: &[Rivalry], recent: &[GameSum
         .collect();
     let recent: Vec<String> = recent.iter().map(summary_json).collect();
     format!(
-        "{{\"name\":{},\"wins\":{},\"losses\":{},\"ties\":{},\"games\":{},\"opponents\":{},\"recent\":[{}]}}",
+        "{{\"name\":{},\"wins\":{},\"losses\":{},\"ties\":{},\"games\":{},\"opponents\":{},\"other_opponents\":{},\"recent\":[{}]}}",
         to_json(&name.as_str()),
         total.wins,
         total.losses,
         total.ties,
         total.games(),
-        to_json(&opponents),
+        to_json(&listed),
+        opponents.others,
         recent.join(",")
     )
 }

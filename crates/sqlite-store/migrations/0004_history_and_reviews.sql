@@ -32,3 +32,24 @@ CREATE TABLE reviews (
     best_moves TEXT NOT NULL,
     PRIMARY KEY (game, ply)
 ) STRICT, WITHOUT ROWID;
+
+-- Each player's results against each opponent, kept as each game ends, in the same
+-- transaction (as the tallies are): a player's page reads a few rows of this table,
+-- not every game they played. Every game counts, whatever resets the scoreboard had.
+-- The program fills it from the games already ended, in the same transaction.
+CREATE TABLE rivalries (
+    -- The player and the opponent, as the scoreboard compares names (`PlayerName::key`).
+    key TEXT NOT NULL,
+    rival_key TEXT NOT NULL,
+    -- The opponent's name as written in the last game that counted between them.
+    rival TEXT NOT NULL,
+    -- The player's results against them.
+    wins INTEGER NOT NULL CHECK (wins >= 0),
+    losses INTEGER NOT NULL CHECK (losses >= 0),
+    ties INTEGER NOT NULL CHECK (ties >= 0),
+    PRIMARY KEY (key, rival_key)
+) STRICT, WITHOUT ROWID;
+
+-- The most played opponents first: a player's page reads the first entries of their
+-- range of this index.
+CREATE INDEX rivalries_by_games ON rivalries (key, wins + losses + ties DESC, rival_key);

@@ -2,14 +2,12 @@
 //! [`GameHistory`] and [`ReviewStore`] ports, read from the tables and indexes of
 //! schema version 4.
 
-use std::collections::HashMap;
-
 use rusqlite::{Connection, OptionalExtension, params};
-use tictactoe_core::domain::{Known, Mark, PlayerName, Record, Verdict};
+use tictactoe_core::domain::{Known, PlayerName, Record, Verdict};
 use tictactoe_core::play::{MoveReview, Review};
 use tictactoe_core::ports::{
-    GameHistory, GameId, GameStore, GameSummary, HistoryPage, HistoryQuery, IdPrefix, ReviewStore,
-    Rivalry, StoreError, check_review,
+    GameHistory, GameId, GameStore, GameSummary, HistoryPage, HistoryQuery, IdPrefix, Opponents,
+    ReviewStore, Rivalry, StoreError, check_review,
 };
 
 use crate::codec::{self, GAME_COLUMNS, GameRow};
@@ -105,85 +103,65 @@ impl GameHistory for SqliteStore {
         })
     }
 
-    fn opponents(&self, player: &PlayerName) -> Result<Vec<Rivalry>, StoreError> {
+    fn opponents(&self, player: &PlayerName, limit: u32) -> Result<Opponents, StoreError> {
         let database = &self.database;
         let key = player.key();
+        let unreadable =
+            |detail: String| database.unreadable(format!("{}'s opponents: {detail}", player));
         self.in_read(|transaction| {
-            // For each side the player took: the games counted, by opponent and ending,
-            // with the opponent's columns from the newest of those games (SQLite gives
-            // the bare columns of the row that has the max).
-            let mut rivals: HashMap<String, (i64, Rivalry)> = HashMap::new();
-            for mark in Mark::ALL {
-                let (mine, theirs) = match mark {
-                    Mark::X => ("x", "o"),
-                    Mark::O => ("o", "x"),
-                };
-                let sql = format!(
-                    "SELECT {theirs}_key, ending, count(*), max(started_at), {theirs}_kind, \
-                     {theirs}_name, {theirs}_level FROM games INDEXED BY games_ended_by_{mine} \
-                     WHERE {mine}_key = ?1 AND ending IS NOT NULL \
-                     GROUP BY {theirs}_key, ending"
-                );
-                let mut query = transaction.prepare_cached(&sql).db(database)?;
-                let mut rows = query.query([&key]).db(database)?;
-                while let Some(row) = rows.next().db(database)? {
-                    let their_key: Option<String> = row.get(0).db(database)?;
-                    let ending: String = row.get(1).db(database)?;
-                    let games: i64 = row.get(2).db(database)?;
-                    let newest: i64 = row.get(3).db(database)?;
-                    let side: codec::SideColumns = (
-                        row.get(4).db(database)?,
-                        row.get(5).db(database)?,
-                        row.get(6).db(database)?,
-                    );
-                    let unreadable = |detail: String| {
-                        database.unreadable(format!("{}'s games: {detail}", player.as_str()))
-                    };
-                    let ending = codec::ending(&ending).map_err(unreadable)?;
-                    let Some(one) = ending.counted(mark) else {
-                        continue;
-                    };
-                    let opponent = codec::spec(mark.opponent(), &side)
-                        .map_err(unreadable)?
-                        .name(mark.opponent());
-                    let games = codec::count(games).map_err(unreadable)?;
-                    let record = Record {
-                        wins: one.wins.saturating_mul(games),
-                        losses: one.losses.saturating_mul(games),
-                        ties: one.ties.saturating_mul(games),
-                    };
-                    let their_key = their_key.unwrap_or_else(|| opponent.key());
-                    let entry = rivals.entry(their_key).or_insert_with(|| {
-                        (
-                            newest,
-                            Rivalry {
-                                opponent: opponent.clone(),
-                                record: Record::default(),
-                            },
-                        )
-                    });
-                    if newest > entry.0 {
-                        *entry = (
-                            newest,
-                            Rivalry {
-                                opponent,
-                                ..entry.1.clone()
-                            },
-                        );
-                    }
-                    entry.1.record.add(record);
-                }
+            // The first entries of the player's range of `rivalries_by_games`.
+            let mut query = transaction
+                .prepare_cached(
+                    "SELECT rival, wins, losses, ties FROM rivalries WHERE key = ?1 \
+                     ORDER BY wins + losses + ties DESC, rival_key LIMIT ?2",
+                )
+                .db(database)?;
+            let mut rows = query.query(params![key, i64::from(limit)]).db(database)?;
+            let mut most_played = Vec::new();
+            while let Some(row) = rows.next().db(database)? {
+                let rival: String = row.get(0).db(database)?;
+                most_played.push(Rivalry {
+                    opponent: PlayerName::stored(&rival)
+                        .map_err(|e| unreadable(format!("the name {rival:?}: {e}")))?,
+                    record: record(row, 1).db(database)?.map_err(&unreadable)?,
+                });
             }
-            let mut rivals: Vec<Rivalry> = rivals.into_values().map(|(_, rival)| rival).collect();
-            rivals.sort_by(|a, b| {
-                b.record
-                    .games()
-                    .cmp(&a.record.games())
-                    .then_with(|| a.opponent.key().cmp(&b.opponent.key()))
-            });
-            Ok(rivals)
+            // The whole record and how many opponents, over the player's range of the
+            // primary key. `total` rather than `sum`, which fails past the largest
+            // integer: counts saturate, as everywhere.
+            let (opponents, total) = transaction
+                .prepare_cached(
+                    "SELECT count(*), \
+                     CAST(min(total(wins), 9223372036854775807.0) AS INTEGER), \
+                     CAST(min(total(losses), 9223372036854775807.0) AS INTEGER), \
+                     CAST(min(total(ties), 9223372036854775807.0) AS INTEGER) \
+                     FROM rivalries WHERE key = ?1",
+                )
+                .db(database)?
+                .query_row([&key], |row| Ok((row.get::<_, i64>(0)?, record(row, 1)?)))
+                .db(database)?;
+            Ok(Opponents {
+                others: codec::count(opponents)
+                    .map_err(&unreadable)?
+                    .saturating_sub(most_played.len() as u64),
+                total: total.map_err(&unreadable)?,
+                most_played,
+            })
         })
     }
+}
+
+/// Three counts from `row`, from column `first` on: wins, losses, ties (none, 0).
+fn record(row: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<Result<Record, String>> {
+    let mut counts = [0u64; 3];
+    for (offset, count) in counts.iter_mut().enumerate() {
+        match codec::count(row.get::<_, Option<i64>>(first + offset)?.unwrap_or(0)) {
+            Ok(value) => *count = value,
+            Err(detail) => return Ok(Err(detail)),
+        }
+    }
+    let [wins, losses, ties] = counts;
+    Ok(Ok(Record { wins, losses, ties }))
 }
 
 fn read_summaries(

@@ -227,9 +227,11 @@ fn key_names_as_people_read_them(
 }
 
 /// Version 4's Rust step: each game's players keyed as the scoreboard keys them
-/// ([`PlayerName::key`]), so a player's games are found through an index. A game whose
-/// players cannot be read keeps no keys: it is in no player's history, and reading it
-/// by id reports it, as it did before.
+/// ([`PlayerName::key`]), so a player's games are found through an index; and the
+/// ended games counted into each player's results by opponent, oldest first (so the
+/// latest spelling of a name is kept). A game whose players cannot be read keeps no
+/// keys and counts for nobody: it is in no player's history, and reading it by id
+/// reports it, as it did before.
 ///
 /// [`PlayerName::key`]: tictactoe_core::domain::PlayerName::key
 fn key_the_players_of_every_game(
@@ -238,7 +240,10 @@ fn key_the_players_of_every_game(
 ) -> Result<(), StoreError> {
     let games = {
         let mut select = transaction
-            .prepare("SELECT id, x_kind, x_name, x_level, o_kind, o_name, o_level FROM games")
+            .prepare(
+                "SELECT id, x_kind, x_name, x_level, o_kind, o_name, o_level, ending \
+                 FROM games ORDER BY started_at, id",
+            )
             .db(database)?;
         select
             .query_map([], |row| {
@@ -248,24 +253,34 @@ fn key_the_players_of_every_game(
                         (row.get(1)?, row.get(2)?, row.get(3)?),
                         (row.get(4)?, row.get(5)?, row.get(6)?),
                     ],
+                    row.get::<_, Option<String>>(7)?,
                 ))
             })
             .db(database)?
-            .collect::<rusqlite::Result<Vec<(String, [codec::SideColumns; 2])>>>()
+            .collect::<rusqlite::Result<Vec<(String, [codec::SideColumns; 2], Option<String>)>>>()
             .db(database)?
     };
     let mut update = transaction
         .prepare("UPDATE games SET x_key = ?2, o_key = ?3 WHERE id = ?1")
         .db(database)?;
-    for (id, sides) in games {
-        let key = |mark: Mark| {
+    for (id, sides, ending) in games {
+        let names = Mark::ALL.map(|mark| {
             codec::spec(mark, &sides[mark.index()])
                 .ok()
-                .map(|spec| spec.name(mark).key())
-        };
+                .map(|spec| spec.name(mark))
+        });
+        let key = |mark: Mark| names[mark.index()].as_ref().map(PlayerName::key);
         update
             .execute(rusqlite::params![id, key(Mark::X), key(Mark::O)])
             .db(database)?;
+        let ending = ending.as_deref().map(codec::ending).and_then(Result::ok);
+        if let (Some(ending), [Some(x), Some(o)]) = (ending, &names) {
+            for (mark, player, rival) in [(Mark::X, x, o), (Mark::O, o, x)] {
+                if let Some(record) = ending.counted(mark) {
+                    tallies::add_rivalry(transaction, player, rival, record).db(database)?;
+                }
+            }
+        }
     }
     Ok(())
 }

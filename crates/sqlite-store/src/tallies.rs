@@ -70,6 +70,35 @@ pub(crate) fn add(
     Ok(())
 }
 
+/// Adds `record` to `player`'s results against `rival`, making the row if there is
+/// none; the rival's name takes this spelling (the latest game's). Saturating, as the
+/// tallies are.
+pub(crate) fn add_rivalry(
+    connection: &Connection,
+    player: &PlayerName,
+    rival: &PlayerName,
+    record: Record,
+) -> rusqlite::Result<()> {
+    connection
+        .prepare_cached(concat!(
+            "INSERT INTO rivalries (key, rival_key, rival, wins, losses, ties)              VALUES (?1, ?2, ?3, ?4, ?5, ?6)              ON CONFLICT (key, rival_key) DO UPDATE SET rival = excluded.rival, ",
+            saturating_sum!("wins"),
+            ", ",
+            saturating_sum!("losses"),
+            ", ",
+            saturating_sum!("ties")
+        ))?
+        .execute(params![
+            player.key(),
+            rival.key(),
+            rival.as_str(),
+            count_column(record.wins),
+            count_column(record.losses),
+            count_column(record.ties),
+        ])?;
+    Ok(())
+}
+
 /// The epoch of the scoreboard shown now: the last reset's, or 0.
 pub(crate) const CURRENT_EPOCH: &str = "SELECT coalesce(max(epoch), 0) FROM resets";
 

@@ -205,7 +205,9 @@ fn keep_end(
     let epoch = tallies::current_epoch(connection).db(database)?;
     for mark in Mark::ALL {
         if let Some(record) = ending.counted(mark) {
-            tallies::add(connection, epoch, &names[mark.index()], record).db(database)?;
+            let (player, rival) = (&names[mark.index()], &names[mark.opponent().index()]);
+            tallies::add(connection, epoch, player, record).db(database)?;
+            tallies::add_rivalry(connection, player, rival, record).db(database)?;
         }
     }
     Ok(())

@@ -113,6 +113,18 @@ pub struct Rivalry {
     pub record: Record,
 }
 
+/// A player's results by opponent: the most played first, and the whole record.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Opponents {
+    /// At most the number asked for: most games first, then by the opponent's name (as
+    /// the scoreboard compares names).
+    pub most_played: Vec<Rivalry>,
+    /// How many opponents there are beyond those.
+    pub others: u64,
+    /// The player's record over every counted game, against everybody.
+    pub total: Record,
+}
+
 /// The games a store keeps, listed and looked up. See the module documentation.
 #[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
 pub trait GameHistory: Send + Sync {
@@ -125,9 +137,10 @@ pub trait GameHistory: Send + Sync {
     fn games_starting(&self, prefix: &IdPrefix, limit: u32) -> Result<Vec<GameId>, StoreError>;
 
     /// `player`'s results in the games that counted (finished or resigned), by
-    /// opponent: most games first, then by the opponent's name. Empty for a player
-    /// the store has no counted game of.
-    fn opponents(&self, player: &PlayerName) -> Result<Vec<Rivalry>, StoreError>;
+    /// opponent: the `limit` most played, and the whole record. Empty for a player the
+    /// store has no counted game of. Every game ever kept counts here (a reset of the
+    /// scoreboard does not clear it).
+    fn opponents(&self, player: &PlayerName, limit: u32) -> Result<Opponents, StoreError>;
 }
 
 /// Where the reviews of ended games are kept, so that each is computed once.
@@ -183,8 +196,8 @@ impl<S: GameHistory + ?Sized> GameHistory for &S {
     fn games_starting(&self, prefix: &IdPrefix, limit: u32) -> Result<Vec<GameId>, StoreError> {
         (**self).games_starting(prefix, limit)
     }
-    fn opponents(&self, player: &PlayerName) -> Result<Vec<Rivalry>, StoreError> {
-        (**self).opponents(player)
+    fn opponents(&self, player: &PlayerName, limit: u32) -> Result<Opponents, StoreError> {
+        (**self).opponents(player, limit)
     }
 }
 

@@ -14,8 +14,8 @@ use crate::play::Review;
 
 use super::{
     Cleared, Ending, GameHistory, GameId, GameStore, GameSummary, HistoryPage, HistoryQuery,
-    IdPrefix, Imported, Restored, ReviewStore, Rivalry, Rows, StoreError, StoredGame, Write,
-    check_review, moves_standing, names_of,
+    IdPrefix, Imported, Opponents, Restored, ReviewStore, Rivalry, Rows, StoreError, StoredGame,
+    Write, check_review, moves_standing, names_of,
 };
 
 /// See the module documentation.
@@ -163,7 +163,7 @@ impl GameHistory for MemoryStore {
         Ok(ids)
     }
 
-    fn opponents(&self, player: &PlayerName) -> Result<Vec<Rivalry>, StoreError> {
+    fn opponents(&self, player: &PlayerName, limit: u32) -> Result<Opponents, StoreError> {
         let state = self.lock();
         let mut games: Vec<&StoredGame> = state.games.values().collect();
         // Oldest first, so that the newest game's spelling of a name is the one kept.
@@ -171,22 +171,22 @@ impl GameHistory for MemoryStore {
         let mut rivals: HashMap<String, Rivalry> = HashMap::new();
         for kept in games {
             let names = names_of(&kept.game.settings);
-            let Some(mark) = Mark::ALL
-                .into_iter()
-                .find(|mark| names[mark.index()].key() == player.key())
-            else {
-                continue;
-            };
-            let Some(record) = kept.ending.and_then(|ending| ending.counted(mark)) else {
-                continue;
-            };
-            let opponent = &names[mark.opponent().index()];
-            let rival = rivals.entry(opponent.key()).or_insert_with(|| Rivalry {
-                opponent: opponent.clone(),
-                record: Record::default(),
-            });
-            rival.opponent = opponent.clone();
-            rival.record.add(record);
+            // Each side the player took: both, for a computer that played itself.
+            for mark in Mark::ALL {
+                if names[mark.index()].key() != player.key() {
+                    continue;
+                }
+                let Some(record) = kept.ending.and_then(|ending| ending.counted(mark)) else {
+                    continue;
+                };
+                let opponent = &names[mark.opponent().index()];
+                let rival = rivals.entry(opponent.key()).or_insert_with(|| Rivalry {
+                    opponent: opponent.clone(),
+                    record: Record::default(),
+                });
+                rival.opponent = opponent.clone();
+                rival.record.add(record);
+            }
         }
         let mut rivals: Vec<Rivalry> = rivals.into_values().collect();
         rivals.sort_by(|a, b| {
@@ -195,7 +195,17 @@ impl GameHistory for MemoryStore {
                 .cmp(&a.record.games())
                 .then_with(|| a.opponent.key().cmp(&b.opponent.key()))
         });
-        Ok(rivals)
+        let mut total = Record::default();
+        for rival in &rivals {
+            total.add(rival.record);
+        }
+        let others = rivals.len().saturating_sub(limit as usize) as u64;
+        rivals.truncate(limit as usize);
+        Ok(Opponents {
+            most_played: rivals,
+            others,
+            total,
+        })
     }
 }
 

@@ -22,7 +22,7 @@ use crate::domain::{PlayerName, Scoreboard, Standing};
 
 pub use history::{
     Archive, GameHistory, GameSummary, HistoryPage, HistoryQuery, IdPrefix, IdPrefixError,
-    PageSize, PageSizeError, ReviewStore, Rivalry, check_review,
+    Opponents, PageSize, PageSizeError, ReviewStore, Rivalry, check_review,
 };
 #[cfg(any(test, feature = "mocks"))]
 pub use history::{MockGameHistory, MockReviewStore};

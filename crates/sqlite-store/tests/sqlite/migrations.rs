@@ -231,4 +231,36 @@ fn the_ended_games_of_an_older_file_are_in_their_players_histories() {
     assert_eq!(history(&store, "bob"), [id(1), id(2), id(3)]);
     assert_eq!(history(&store, "Player X"), [id(2)]);
     assert_eq!(history(&store, "Cy"), []);
+    let bob = tictactoe_core::ports::GameHistory::opponents(
+        &store,
+        &tictactoe_core::domain::PlayerName::new("Bob").unwrap(),
+        10,
+    )
+    .unwrap();
+    let rivals: Vec<(String, Record)> = bob
+        .most_played
+        .iter()
+        .map(|rival| (rival.opponent.to_string(), rival.record))
+        .collect();
+    assert_eq!(
+        rivals,
+        [
+            (
+                "Ada".to_string(),
+                Record {
+                    wins: 0,
+                    losses: 1,
+                    ties: 0
+                }
+            ),
+            (
+                "Player X".to_string(),
+                Record {
+                    wins: 0,
+                    losses: 0,
+                    ties: 1
+                }
+            ),
+        ]
+    );
 }

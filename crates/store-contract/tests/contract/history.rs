@@ -248,10 +248,11 @@ fn a_players_results_are_counted_against_each_opponent_from_their_side(#[case] s
     );
 
     // Act
-    let rivals = store.opponents(&name("ada")).unwrap();
+    let opponents = store.opponents(&name("ada"), 10).unwrap();
 
     // Assert
-    let shown: Vec<(String, Record)> = rivals
+    let shown: Vec<(String, Record)> = opponents
+        .most_played
         .into_iter()
         .map(|Rivalry { opponent, record }| (opponent.as_str().to_owned(), record))
         .collect();
@@ -262,11 +263,76 @@ fn a_players_results_are_counted_against_each_opponent_from_their_side(#[case] s
             ("Computer (Impossible)".to_owned(), record(0, 1, 0)),
         ]
     );
+    assert_eq!(opponents.total, record(2, 1, 1));
+    assert_eq!(opponents.others, 0);
+}
+
+#[apply(stores)]
+fn the_most_played_opponents_are_listed_and_the_others_counted(#[case] store: Fresh) {
+    // Arrange: Ada plays Cy three times, Bob twice, Dee once.
+    let mut n = 0;
+    for (rival, games) in [("Bob", 2), ("Cy", 3), ("Dee", 1)] {
+        for _ in 0..games {
+            n += 1;
+            ended(&*store, n, person("Ada"), person(rival), draw());
+        }
+    }
+
+    // Act
+    let opponents = store.opponents(&name("Ada"), 2).unwrap();
+
+    // Assert
+    let listed: Vec<&str> = opponents
+        .most_played
+        .iter()
+        .map(|rival| rival.opponent.as_str())
+        .collect();
+    assert_eq!(listed, ["Cy", "Bob"]);
+    assert_eq!(opponents.others, 1);
+    assert_eq!(opponents.total, record(0, 0, 6));
+}
+
+#[apply(stores)]
+fn each_players_record_against_everybody_is_the_count_of_their_games(#[case] store: Fresh) {
+    // Arrange: 150 seeded random games, some resigned, left or not over.
+    let mut random = Seeded(0x0bad_cafe);
+    for n in 1..=150 {
+        store.write(&random_game(&mut random, n).1).unwrap();
+    }
+    let recount = recounted(&*store, 150);
+
+    for (key, counted) in &recount {
+        // Act
+        let opponents = store.opponents(&name(key), 1000).unwrap();
+
+        // Assert
+        assert_eq!(opponents.total, *counted, "{key}");
+        let mut listed = Record::default();
+        for rival in &opponents.most_played {
+            listed.add(rival.record);
+        }
+        assert_eq!(listed, *counted, "{key}");
+    }
+}
+
+#[apply(stores)]
+fn a_computer_that_played_itself_has_both_sides_against_itself(#[case] store: Fresh) {
+    let impossible = PlayerSpec::Computer(Level::Impossible);
+    ended(&*store, 1, impossible.clone(), impossible, won_by(Mark::O));
+
+    let opponents = store.opponents(&name("Computer (Impossible)"), 10).unwrap();
+
+    assert_eq!(opponents.total, record(1, 1, 0));
+    assert_eq!(opponents.most_played.len(), 1);
 }
 
 #[apply(stores)]
 fn a_player_without_counted_games_has_no_opponents(#[case] store: Fresh) {
     ended(&*store, 1, person("Ada"), person("Bob"), draw());
 
-    assert!(store.opponents(&name("Dee")).unwrap().is_empty());
+    let opponents = store.opponents(&name("Dee"), 10).unwrap();
+
+    assert!(opponents.most_played.is_empty());
+    assert_eq!(opponents.total, record(0, 0, 0));
+    assert_eq!(opponents.others, 0);
 }
