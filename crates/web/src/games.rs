@@ -17,7 +17,7 @@ use tokio::sync::{Mutex as Gate, OwnedMutexGuard, OwnedSemaphorePermit, Semaphor
 
 use tictactoe_core::domain::{GameState, Geometry, Mark, Position, Scoreboard};
 use tictactoe_core::players::ComputerFactory;
-use tictactoe_core::ports::{GameId, GameStore, SeatLock, StoredGame};
+use tictactoe_core::ports::{Archive, GameId, GameStore, SeatLock, StoredGame};
 
 use super::dto::{CreatedJson, GameJson, HintJson, NewGame, SeatJson, seat_key};
 use super::error::ApiError;
@@ -136,7 +136,8 @@ pub struct Games {
     loading: Mutex<HashMap<GameId, Arc<Gate<()>>>>,
     thinking: Thinking,
     computers: Mutex<Box<dyn ComputerFactory + Send>>,
-    store: Arc<dyn GameStore>,
+    /// The games, and what is kept of the ended ones: their history and reviews.
+    store: Arc<dyn Archive>,
     commit: Arc<GroupCommit>,
     streams: Arc<Semaphore>,
     stream_shares: Arc<Shares>,
@@ -147,8 +148,9 @@ pub struct Games {
 impl Games {
     /// The server's games, kept in `store` (written through a group commit of its own,
     /// on a thread of its own), played by computers from `computers`, within `limits`.
+    /// The same store answers the history of ended games and keeps their reviews.
     pub fn new(
-        store: Arc<dyn GameStore>,
+        store: Arc<dyn Archive>,
         computers: Box<dyn ComputerFactory + Send>,
         limits: Limits,
     ) -> Arc<Self> {
@@ -163,7 +165,7 @@ impl Games {
             loading: Mutex::new(HashMap::new()),
             thinking: Thinking::new(limits.disk_threads, limits.heavy_threads),
             computers: Mutex::new(computers),
-            commit: Arc::new(GroupCommit::new(Arc::clone(&store))),
+            commit: Arc::new(GroupCommit::new(Arc::clone(&store) as Arc<dyn GameStore>)),
             store,
             streams: Arc::new(Semaphore::new(limits.max_streams)),
             stream_shares: Shares::new(limits.streams_per_client),

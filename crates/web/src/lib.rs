@@ -7,7 +7,8 @@
 //! the store when next asked for. Seats are held by tokens the store never sees: it
 //! keeps their SHA-256 digests ([`SeatLock`]s).
 //!
-//! For the composition root: [`Games::new`] over an `Arc<dyn GameStore>`, a computer
+//! For the composition root: [`Games::new`] over an `Arc<dyn Archive>` (the store of
+//! games that also lists the ended ones and keeps their reviews), a computer
 //! factory and the [`Limits`], then [`serve`] (or [`router`]).
 //!
 //! How the folder reads, from the outside in:
