@@ -140,7 +140,7 @@ impl GameHistory for MemoryStore {
             })
             .filter(|kept| before.as_ref().is_none_or(|before| order(kept) < *before))
             .collect();
-        ended.sort_by(|a, b| order(b).cmp(&order(a)));
+        ended.sort_by_key(|kept| std::cmp::Reverse(order(kept)));
         let limit = query.limit.get() as usize;
         let more = ended.len() > limit;
         let games: Vec<GameSummary> = ended.into_iter().take(limit).filter_map(summary).collect();
