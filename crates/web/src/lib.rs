@@ -52,6 +52,7 @@ mod group_commit;
 mod locks;
 mod refusals;
 mod registry;
+mod reviews;
 mod server;
 mod service;
 mod setup;

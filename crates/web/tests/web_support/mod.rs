@@ -13,6 +13,7 @@ use http_body_util::BodyExt;
 use serde_json::{Value, json};
 use tictactoe_core::domain::{PlayerName, Scoreboard};
 use tictactoe_core::play::Review;
+use tictactoe_core::players::ComputerFactory;
 use tictactoe_core::ports::{
     Archive, Cleared, GameHistory, GameId, GameStore, HistoryPage, HistoryQuery, IdPrefix,
     Imported, MemoryStore, Restored, ReviewStore, Rivalry, Rows, StoreError, StoredGame, Write,
@@ -41,6 +42,25 @@ impl Server {
     /// A server on `store`, whatever another server left there.
     pub fn over(store: Arc<MemoryStore>, limits: Limits) -> Self {
         let games = games_archived_in(Arc::clone(&store) as Arc<dyn Archive>, limits.clone());
+        Server {
+            games,
+            store,
+            limits,
+        }
+    }
+
+    /// A server on `store` whose computers (and hints, and reviews) come from
+    /// `computers`.
+    pub fn with_computers(
+        store: Arc<MemoryStore>,
+        computers: Box<dyn ComputerFactory + Send>,
+        limits: Limits,
+    ) -> Self {
+        let games = Games::new(
+            Arc::clone(&store) as Arc<dyn Archive>,
+            computers,
+            limits.clone(),
+        );
         Server {
             games,
             store,
