@@ -545,3 +545,30 @@ async fn no_history_review_or_players_page_tells_a_seats_token_or_lock() {
         );
     }
 }
+// ---- The pages ----------------------------------------------------------------------
+
+#[rstest::rstest]
+#[case::a_players_page("/players/Ada", "/assets/players.js")]
+#[case::a_games_page("/games/0000000000000000000000000000002a", "/assets/replay.js")]
+#[tokio::test]
+async fn the_new_pages_are_served_with_the_policy_and_their_own_script(
+    #[case] path: &str,
+    #[case] script: &str,
+) {
+    let server = Server::new();
+
+    let page = server.get(path).await;
+    let code = server.get(script).await;
+
+    assert_eq!(page.status, StatusCode::OK);
+    let policy = page.headers["content-security-policy"].to_str().unwrap();
+    assert!(policy.contains("script-src 'self'"));
+    assert!(!policy.contains("unsafe-inline"));
+    assert!(page.text.contains(&format!("<script src=\"{script}\"")));
+    assert!(!page.text.contains("<script>"), "no inline script");
+    assert_eq!(code.status, StatusCode::OK);
+    assert_eq!(
+        code.headers["content-type"],
+        "text/javascript; charset=utf-8"
+    );
+}
