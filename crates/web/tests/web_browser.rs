@@ -1285,14 +1285,12 @@ async fn a_name_with_markup_stays_text_on_the_players_page_and_in_the_review() {
         .goto(&running.url("/players/%3Cb%3Emarkup%3C%2Fb%3E"))
         .await
         .unwrap();
-    let heading = eventually("the player's record", || async {
-        let loaded = text(&browser, "#player-status")
-            .await
-            .contains(" in 1 game");
-        loaded.then(|| async { text(&browser, "h1").await })
+    eventually("the player's record", || async {
+        let now = text(&browser, "#player-status").await;
+        now.contains(" in 1 game").then_some(())
     })
-    .await
     .await;
+    let heading = text(&browser, "h1").await;
     let game_link = text(&browser, "#recent a").await;
     let bold_on_players_page = browser.find_all(Locator::Css("main b")).await.unwrap();
     browser
