@@ -32,7 +32,8 @@
 //!   its recorder collects the writes), `registry` (the cache: bounded and expiring),
 //!   `thinking` (where each game's work runs: 3x3 at once, bigger boards on a bounded
 //!   number of threads; reading the store on a few), `token` (seat secrets, their
-//!   locks, and game ids), `events` (server-sent events);
+//!   locks, and game ids), `events` (server-sent events), `reviews` (the reviews of
+//!   ended games under way: one computation per game, on a few threads, polled);
 //! * `assets`: the page itself, embedded.
 //!
 //! No rule of the game is decided here: a move is refused because the match refuses it.
