@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::rejection::QueryRejection;
+use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, Method, StatusCode, header};
@@ -14,13 +14,15 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
-use tictactoe_json::scoreboard_json;
+use tictactoe_core::domain::{NameError, PlayerName};
+use tictactoe_core::ports::{GameId, HistoryQuery, PageSize};
+use tictactoe_json::{history_page_json, player_page_json, review_json, scoreboard_json};
 
-use super::dto::{MoveRequest, NewGame};
+use super::dto::{MoveRequest, NewGame, ProgressJson};
 use super::error::ApiError;
 use super::events::game_events;
 use super::games::Credentials;
-use super::service::GameService;
+use super::service::{GameService, Reviewing};
 use super::shares::Client;
 use super::token::Token;
 
@@ -30,6 +32,10 @@ type App<G> = State<Arc<G>>;
 pub const DEFAULT_TOP: u64 = 100;
 /// The most rows `/api/scores` answers at once.
 pub const MAX_TOP: u64 = 1000;
+/// The games a page of `/api/games` lists when not told.
+pub const DEFAULT_PAGE: u64 = 20;
+/// The most games a page of `/api/games` lists.
+pub const MAX_PAGE: u64 = 100;
 
 /// A JSON body, whatever its Content-Type says (so `curl -d` works), within the size
 /// limit and the time limit; anything else is a 400, a 413 when too large, or a 408
@@ -181,11 +187,102 @@ pub async fn scores<G: GameService>(
         )));
     }
     let scoreboard = games.scores(top).await?;
-    Ok((
-        [(header::CONTENT_TYPE, "application/json")],
-        scoreboard_json(&scoreboard),
-    )
-        .into_response())
+    Ok(json_text(StatusCode::OK, scoreboard_json(&scoreboard)))
+}
+
+/// `?player=NAME&limit=N&before=ID`, each optional.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HistoryParams {
+    player: Option<String>,
+    limit: Option<u64>,
+    before: Option<String>,
+}
+
+/// A page of the ended games, newest first, in the words the command line prints: a
+/// player's only if `player` is given, [`DEFAULT_PAGE`] of them unless `limit` says
+/// (1 to [`MAX_PAGE`]), older than the game `before` names (a page's `next`).
+pub async fn history<G: GameService>(
+    State(games): App<G>,
+    query: Result<Query<HistoryParams>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(params) = query.map_err(|rejection| ApiError::BadRequest(rejection.body_text()))?;
+    let limit = params.limit.unwrap_or(DEFAULT_PAGE);
+    let limit = PageSize::new(limit)
+        .ok()
+        .filter(|_| limit <= MAX_PAGE)
+        .ok_or_else(|| {
+            ApiError::BadRequest(format!(
+                "limit is the number of games to list: 1 to {MAX_PAGE}"
+            ))
+        })?;
+    let player = params.player.as_deref().map(player_name).transpose()?;
+    let before = params
+        .before
+        .as_deref()
+        .map(|id| {
+            GameId::parse(id).map_err(|_| {
+                ApiError::BadRequest(
+                    "before is a game's id (32 hex digits), as a page's next gives it".into(),
+                )
+            })
+        })
+        .transpose()?;
+    let page = games
+        .history(HistoryQuery {
+            player,
+            before,
+            limit,
+        })
+        .await?;
+    Ok(json_text(
+        StatusCode::OK,
+        history_page_json(&page.games, page.next.as_ref()),
+    ))
+}
+
+/// The review of an ended game in the words of `replay --review --json` (200), or,
+/// while it is computed, how far it has come (202): poll again.
+pub async fn review<G: GameService>(
+    State(games): App<G>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    Ok(match games.review(&id).await? {
+        Reviewing::Done { game, review } => json_text(StatusCode::OK, review_json(&game, &review)),
+        Reviewing::Computing { done, total } => {
+            (StatusCode::ACCEPTED, Json(ProgressJson::new(done, total))).into_response()
+        }
+    })
+}
+
+/// A player's page: their record against each opponent and their newest games.
+pub async fn player<G: GameService>(
+    State(games): App<G>,
+    name: Result<Path<String>, PathRejection>,
+) -> Result<Response, ApiError> {
+    let Path(name) = name.map_err(|rejection| ApiError::BadRequest(rejection.body_text()))?;
+    let page = games.player(player_name(&name)?).await?;
+    Ok(json_text(
+        StatusCode::OK,
+        player_page_json(&page.name, &page.rivals, &page.recent),
+    ))
+}
+
+/// A player's name as a client sends it to look a player up: a person's name, checked
+/// as when they sit down, or a computer's (`Computer (Impossible)`), whose results
+/// are kept like anyone's.
+fn player_name(raw: &str) -> Result<PlayerName, ApiError> {
+    PlayerName::new(raw)
+        .or_else(|error| match error {
+            NameError::Reserved => PlayerName::stored(raw),
+            error => Err(error),
+        })
+        .map_err(|error| ApiError::BadRequest(format!("that is not a player's name: {error}")))
+}
+
+/// JSON written by `tictactoe_json`, answered as it is.
+fn json_text(status: StatusCode, json: String) -> Response {
+    (status, [(header::CONTENT_TYPE, "application/json")], json).into_response()
 }
 
 /// Any path the server does not know: a page for a browser, JSON for a program.
@@ -468,6 +565,268 @@ mod tests {
         // Assert
         assert_eq!(status, StatusCode::OK);
         assert_eq!(body, r#"{"players":[]}"#);
+    }
+
+    /// A summary of an ended game, for a history the service answers.
+    fn a_summary(bits: u128) -> tictactoe_core::ports::GameSummary {
+        use tictactoe_core::domain::{Geometry, Outcome};
+        use tictactoe_core::play::Settings;
+        use tictactoe_core::players::{Level, PlayerSpec};
+        use tictactoe_core::ports::{Ending, GameSummary};
+        let settings = Settings::new(
+            PlayerSpec::Human(Some(PlayerName::new("Ada").unwrap())),
+            PlayerSpec::Computer(Level::Easy),
+            Mark::X,
+            Geometry::classic(),
+        )
+        .unwrap();
+        GameSummary {
+            id: GameId::from_bits(bits),
+            settings,
+            started: std::time::SystemTime::UNIX_EPOCH,
+            ended: std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(60),
+            ending: Ending::Finished(Outcome::Won(Mark::X)),
+            moves: 5,
+        }
+    }
+
+    #[tokio::test]
+    async fn the_history_is_asked_of_the_service_with_the_player_the_limit_and_the_cursor() {
+        // Arrange
+        let before = GameId::from_bits(9);
+        let expected = before.clone();
+        let mut service = service();
+        service
+            .expect_history()
+            .withf(move |query| {
+                query.player.as_ref().map(PlayerName::as_str) == Some("Ada")
+                    && query.limit.get() == 5
+                    && query.before.as_ref() == Some(&expected)
+            })
+            .times(1)
+            .returning(|_| {
+                Box::pin(async {
+                    Ok(tictactoe_core::ports::HistoryPage {
+                        games: vec![a_summary(8)],
+                        next: Some(GameId::from_bits(8)),
+                    })
+                })
+            });
+
+        // Act
+        let (status, body) = get(
+            service,
+            &format!("/api/games?player=Ada&limit=5&before={before}"),
+        )
+        .await;
+
+        // Assert: the page in the words of the command line.
+        assert_eq!(status, StatusCode::OK);
+        let page = &a_summary(8);
+        assert_eq!(
+            body,
+            history_page_json(std::slice::from_ref(page), Some(&page.id))
+        );
+    }
+
+    #[tokio::test]
+    async fn the_history_asks_for_everybodys_newest_twenty_games_when_told_nothing() {
+        // Arrange
+        let mut service = service();
+        service
+            .expect_history()
+            .withf(|query| {
+                query.player.is_none()
+                    && query.before.is_none()
+                    && u64::from(query.limit.get()) == DEFAULT_PAGE
+            })
+            .times(1)
+            .returning(|_| {
+                Box::pin(async {
+                    Ok(tictactoe_core::ports::HistoryPage {
+                        games: Vec::new(),
+                        next: None,
+                    })
+                })
+            });
+
+        // Act
+        let (status, body) = get(service, "/api/games").await;
+
+        // Assert
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(body, r#"{"games":[],"next":null}"#);
+    }
+
+    #[rstest::rstest]
+    #[case::no_games("/api/games?limit=0")]
+    #[case::too_many("/api/games?limit=101")]
+    #[case::a_cursor_that_is_no_id("/api/games?before=xyz")]
+    #[case::no_name("/api/games?player=%20")]
+    #[tokio::test]
+    async fn a_history_with_an_impossible_limit_cursor_or_name_never_reaches_the_service(
+        #[case] path: &str,
+    ) {
+        // Arrange
+        let mut service = service();
+        service.expect_history().never();
+
+        // Act
+        let (status, body) = get(service, path).await;
+
+        // Assert
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(body.starts_with(r#"{"error":"#), "{body}");
+    }
+
+    #[tokio::test]
+    async fn a_cursor_the_store_does_not_know_is_a_bad_request() {
+        // Arrange
+        let mut service = service();
+        service.expect_history().returning(|query| {
+            let before = query.before.clone().unwrap();
+            Box::pin(async move { Err(ApiError::NoSuchCursor(before)) })
+        });
+
+        // Act
+        let (status, _) = get(
+            service,
+            &format!("/api/games?before={}", GameId::from_bits(3)),
+        )
+        .await;
+
+        // Assert
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+    }
+
+    #[tokio::test]
+    async fn a_review_being_computed_is_answered_202_with_how_far_it_has_come() {
+        // Arrange
+        let mut service = service();
+        service
+            .expect_review()
+            .withf(|id| id == "g1")
+            .times(1)
+            .returning(|_| Box::pin(async { Ok(Reviewing::Computing { done: 3, total: 7 }) }));
+
+        // Act
+        let (status, body) = get(service, "/api/games/g1/review").await;
+
+        // Assert
+        assert_eq!(status, StatusCode::ACCEPTED);
+        assert_eq!(body, r#"{"progress":{"done":3,"total":7}}"#);
+    }
+
+    #[tokio::test]
+    async fn a_review_computed_is_answered_200_in_the_command_lines_words() {
+        // Arrange
+        use tictactoe_core::domain::{Geometry, Known, Verdict};
+        use tictactoe_core::play::{MoveReview, Review};
+        let center = Geometry::classic().position(4).unwrap();
+        let review = Review {
+            moves: vec![MoveReview {
+                ply: 1,
+                mark: Mark::X,
+                cell: center,
+                before: Known::Exactly(Verdict::Draw),
+                after: Known::Exactly(Verdict::Draw),
+                best_moves: vec![center],
+            }],
+        };
+        let answered = review.clone();
+        let mut service = service();
+        service.expect_review().returning(move |_| {
+            let review = answered.clone();
+            Box::pin(async move {
+                Ok(Reviewing::Done {
+                    game: GameId::from_bits(1),
+                    review,
+                })
+            })
+        });
+
+        // Act
+        let (status, body) = get(service, "/api/games/g1/review").await;
+
+        // Assert
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(body, review_json(&GameId::from_bits(1), &review));
+    }
+
+    #[tokio::test]
+    async fn a_players_page_is_asked_of_the_service_for_the_name_in_the_path_decoded() {
+        // Arrange
+        let mut service = service();
+        service
+            .expect_player()
+            .withf(|name| name.as_str() == "Ada Lovelace")
+            .times(1)
+            .returning(|name| {
+                Box::pin(async move {
+                    Ok(crate::service::PlayerPage {
+                        name,
+                        rivals: Vec::new(),
+                        recent: vec![a_summary(4)],
+                    })
+                })
+            });
+
+        // Act
+        let (status, body) = get(service, "/api/players/Ada%20Lovelace").await;
+
+        // Assert
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(
+            body,
+            player_page_json(
+                &PlayerName::new("Ada Lovelace").unwrap(),
+                &[],
+                &[a_summary(4)]
+            )
+        );
+    }
+
+    #[tokio::test]
+    async fn a_computers_name_is_a_players_page_too() {
+        // Arrange
+        let mut service = service();
+        service
+            .expect_player()
+            .withf(|name| name.as_str() == "Computer (Easy)")
+            .times(1)
+            .returning(|name| {
+                Box::pin(async move {
+                    Ok(crate::service::PlayerPage {
+                        name,
+                        rivals: Vec::new(),
+                        recent: Vec::new(),
+                    })
+                })
+            });
+
+        // Act
+        let (status, _) = get(service, "/api/players/Computer%20(Easy)").await;
+
+        // Assert
+        assert_eq!(status, StatusCode::OK);
+    }
+
+    #[rstest::rstest]
+    #[case::a_control_character("/api/players/a%1Bb")]
+    #[case::a_right_to_left_mark("/api/players/%E2%80%AEAda")]
+    #[case::not_utf8("/api/players/%C3")]
+    #[tokio::test]
+    async fn a_players_page_for_what_is_not_a_name_never_reaches_the_service(#[case] path: &str) {
+        // Arrange
+        let mut service = service();
+        service.expect_player().never();
+
+        // Act
+        let (status, body) = get(service, path).await;
+
+        // Assert
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(body.starts_with(r#"{"error":"#), "{body}");
     }
 
     #[rstest::rstest]

@@ -247,3 +247,23 @@ impl From<&Analysis> for HintJson {
         }
     }
 }
+
+/// A review being computed: `{"progress":{"done":3,"total":7}}`, moves reviewed of all.
+#[derive(Debug, Serialize)]
+pub struct ProgressJson {
+    progress: Counted,
+}
+
+#[derive(Debug, Serialize)]
+struct Counted {
+    done: usize,
+    total: usize,
+}
+
+impl ProgressJson {
+    pub fn new(done: usize, total: usize) -> Self {
+        ProgressJson {
+            progress: Counted { done, total },
+        }
+    }
+}

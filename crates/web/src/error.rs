@@ -18,7 +18,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use tictactoe_core::domain::{IllegalMove, Refusal};
-use tictactoe_core::ports::StoreError;
+use tictactoe_core::ports::{GameId, StoreError};
 
 #[derive(Debug, Error)]
 pub enum ApiError {
@@ -36,6 +36,9 @@ pub enum ApiError {
     MethodNotAllowed { method: String },
     #[error("there is no such game")]
     NoSuchGame,
+    /// A history's cursor (`before`) that names no game the store keeps.
+    #[error("before names no game kept on this server ({0}): use the next a page gave")]
+    NoSuchCursor(GameId),
     /// The game refused the request (not your turn, cell taken, game over, ...).
     #[error("{0}")]
     Refused(Refusal),
@@ -62,6 +65,9 @@ pub enum ApiError {
     Unsettled,
     #[error("the server streams as many games live as it may; try again in {} s", retry_after.as_secs())]
     Streaming { retry_after: Duration },
+    /// As many reviews are being computed (or wait for their turn) as the server takes.
+    #[error("the server is reviewing as many games as it may; try again in {} s", retry_after.as_secs())]
+    Reviewing { retry_after: Duration },
     /// This client already has its share of the live streams open.
     #[error(
         "you already follow {most} games live, as many as one address may; close one, or \
@@ -77,7 +83,7 @@ pub enum ApiError {
 impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
-            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::BadRequest(_) | ApiError::NoSuchCursor(_) => StatusCode::BAD_REQUEST,
             ApiError::NoToken => StatusCode::UNAUTHORIZED,
             ApiError::WrongToken => StatusCode::FORBIDDEN,
             ApiError::NotFound | ApiError::NoSuchGame => StatusCode::NOT_FOUND,
@@ -87,9 +93,10 @@ impl ApiError {
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::SlowBody { .. } => StatusCode::REQUEST_TIMEOUT,
             ApiError::StreamShare { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::Streaming { .. } | ApiError::Store(_) | ApiError::Unsettled => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            ApiError::Streaming { .. }
+            | ApiError::Reviewing { .. }
+            | ApiError::Store(_)
+            | ApiError::Unsettled => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -192,7 +199,9 @@ impl IntoResponse for ApiError {
         )
             .into_response();
         match self {
-            ApiError::Streaming { retry_after } | ApiError::StreamShare { retry_after, .. } => {
+            ApiError::Streaming { retry_after }
+            | ApiError::Reviewing { retry_after }
+            | ApiError::StreamShare { retry_after, .. } => {
                 response.headers_mut().insert(
                     header::RETRY_AFTER,
                     HeaderValue::from(retry_after.as_secs()),

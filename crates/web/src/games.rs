@@ -15,16 +15,21 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{Mutex as Gate, OwnedMutexGuard, OwnedSemaphorePermit, Semaphore, watch};
 
-use tictactoe_core::domain::{GameState, Geometry, Mark, Position, Scoreboard};
+use tictactoe_core::domain::{GameState, Geometry, Mark, PlayerName, Position, Scoreboard};
+use tictactoe_core::play::Replay;
 use tictactoe_core::players::ComputerFactory;
-use tictactoe_core::ports::{GameId, GameStore, SeatLock, StoredGame};
+use tictactoe_core::ports::{
+    Archive, GameId, GameStore, HistoryPage, HistoryQuery, PageSize, SeatLock, StoreError,
+    StoredGame, names_of,
+};
 
 use super::dto::{CreatedJson, GameJson, HintJson, NewGame, SeatJson, seat_key};
 use super::error::ApiError;
 use super::group_commit::{CommitCounts, GroupCommit};
 use super::locks::lock;
 use super::registry::Registry;
-use super::service::GameService;
+use super::reviews::{Entered, Progress, Reviews, review_and_keep};
+use super::service::{GameService, PlayerPage, Reviewing};
 use super::setup::Setup;
 use super::shares::{Client, Share, Shares};
 use super::table::{Done, Pending, Play, Table, WebMatch};
@@ -76,6 +81,12 @@ pub struct Limits {
     pub disk_threads: usize,
     /// Threads for bigger boards' work, where the computer thinks against the clock.
     pub heavy_threads: usize,
+    /// Reviews of ended games computed at once, each on a blocking thread of its own
+    /// (every position may take the computer's whole thinking time).
+    pub review_threads: usize,
+    /// Reviews under way at once (computing, or waiting for a thread); past it, a
+    /// review asked for is refused with 503 for a while.
+    pub max_reviews: usize,
     /// The pause before each move of a computer-vs-computer game, so people can follow.
     pub pace: Duration,
     /// What a refused event stream is told to wait.
@@ -102,6 +113,8 @@ impl Default for Limits {
             grace: Duration::from_secs(5),
             disk_threads: 4,
             heavy_threads: 2,
+            review_threads: 1,
+            max_reviews: 64,
             pace: Duration::from_millis(600),
             retry_after: Duration::from_secs(30),
         }
@@ -136,10 +149,12 @@ pub struct Games {
     loading: Mutex<HashMap<GameId, Arc<Gate<()>>>>,
     thinking: Thinking,
     computers: Mutex<Box<dyn ComputerFactory + Send>>,
-    store: Arc<dyn GameStore>,
+    /// The games, and what is kept of the ended ones: their history and reviews.
+    store: Arc<dyn Archive>,
     commit: Arc<GroupCommit>,
     streams: Arc<Semaphore>,
     stream_shares: Arc<Shares>,
+    reviews: Reviews,
     limits: Limits,
     closing: watch::Sender<bool>,
 }
@@ -147,8 +162,9 @@ pub struct Games {
 impl Games {
     /// The server's games, kept in `store` (written through a group commit of its own,
     /// on a thread of its own), played by computers from `computers`, within `limits`.
+    /// The same store answers the history of ended games and keeps their reviews.
     pub fn new(
-        store: Arc<dyn GameStore>,
+        store: Arc<dyn Archive>,
         computers: Box<dyn ComputerFactory + Send>,
         limits: Limits,
     ) -> Arc<Self> {
@@ -163,10 +179,15 @@ impl Games {
             loading: Mutex::new(HashMap::new()),
             thinking: Thinking::new(limits.disk_threads, limits.heavy_threads),
             computers: Mutex::new(computers),
-            commit: Arc::new(GroupCommit::new(Arc::clone(&store))),
+            commit: Arc::new(GroupCommit::new(Arc::clone(&store) as Arc<dyn GameStore>)),
             store,
             streams: Arc::new(Semaphore::new(limits.max_streams)),
             stream_shares: Shares::new(limits.streams_per_client),
+            reviews: Reviews::new(
+                limits.review_threads,
+                limits.max_reviews,
+                limits.retry_after,
+            ),
             limits,
             closing: watch::Sender::new(false),
         })
@@ -374,6 +395,41 @@ impl Games {
                     break;
                 }
             }
+        });
+    }
+
+    /// Computes the review of `replay` once a review thread is free, keeps it in the
+    /// store, and says so to `progress`'s pollers (see `reviews`). Given up when the
+    /// server stops.
+    fn spawn_review(self: Arc<Self>, replay: Replay, progress: Arc<Progress>) {
+        tokio::spawn(async move {
+            let id = replay.id().clone();
+            let mut closing = self.closing.subscribe();
+            let turn = tokio::select! {
+                turn = self.reviews.turn() => turn.map(Some),
+                _ = closing.wait_for(|closed| *closed) => Ok(None),
+            };
+            let outcome = match turn {
+                Ok(Some(turn)) => {
+                    let advisor = lock(&self.computers).advisor();
+                    let store = Arc::clone(&self.store);
+                    let closing = self.closing.subscribe();
+                    let worked = tokio::task::spawn_blocking(move || {
+                        review_and_keep(store.as_ref(), &replay, advisor, closing, &progress)
+                    })
+                    .await;
+                    drop(turn);
+                    match worked {
+                        Ok(kept) => kept.map_err(ApiError::Store),
+                        Err(error) => Err(ApiError::Internal(format!(
+                            "the review of game {id} stopped: {error}"
+                        ))),
+                    }
+                }
+                Ok(None) => Ok(()),
+                Err(error) => Err(error),
+            };
+            self.reviews.finish(&id, outcome);
         });
     }
 
@@ -603,6 +659,105 @@ impl GameService for Games {
             .await?
             .map_err(ApiError::Store)
     }
+
+    /// `GET /api/games`: the ended games `query` asks for, newest first, as the store
+    /// has them. A cursor naming no kept game is the client's mistake (400).
+    async fn history(&self, query: HistoryQuery) -> Result<HistoryPage, ApiError> {
+        let store = Arc::clone(&self.store);
+        self.thinking
+            .on_disk(move || store.history(&query))
+            .await?
+            .map_err(|error| match error {
+                StoreError::NoSuchGame(id) => ApiError::NoSuchCursor(id),
+                error => ApiError::Store(error),
+            })
+    }
+
+    /// `GET /api/games/{id}/review`: the review kept, or how far its computation has
+    /// come (started by this request if none is under way). Only an ended game is
+    /// reviewed (409 otherwise); an unknown one is a 404.
+    async fn review(&self, id: &str) -> Result<Reviewing, ApiError> {
+        let id = GameId::parse(id).map_err(|_| ApiError::NoSuchGame)?;
+        if let Some(standing) = self.reviews.under_way(&id) {
+            return standing;
+        }
+        let store = Arc::clone(&self.store);
+        let game = id.clone();
+        let (kept_review, kept_game) = self
+            .thinking
+            .on_disk(move || -> Result<_, StoreError> {
+                match store.review(&game)? {
+                    Some(review) => Ok((Some(review), None)),
+                    None => Ok((None, store.game(&game)?)),
+                }
+            })
+            .await?
+            .map_err(ApiError::Store)?;
+        if let Some(review) = kept_review {
+            return Ok(Reviewing::Done { game: id, review });
+        }
+        let kept = kept_game.ok_or(ApiError::NoSuchGame)?;
+        if kept.ending.is_none() {
+            return Err(ApiError::Conflict(
+                "the game is still being played: it is reviewed once it has ended",
+            ));
+        }
+        let replay = Replay::of(&kept).map_err(|error| {
+            ApiError::Internal(format!("game {id} as kept cannot be replayed: {error}"))
+        })?;
+        let total = replay.moves().len();
+        match self.reviews.enter(&id, total)? {
+            Entered::UnderWay(standing) => Ok(standing),
+            Entered::Started(progress) => {
+                self.this().spawn_review(replay, progress);
+                Ok(Reviewing::Computing { done: 0, total })
+            }
+        }
+    }
+
+    /// `GET /api/players/{name}`: the player's results by opponent and newest games,
+    /// under the name as their newest game has it.
+    async fn player(&self, name: PlayerName) -> Result<PlayerPage, ApiError> {
+        let limit = PageSize::new(RECENT_GAMES)
+            .map_err(|error| ApiError::Internal(format!("a player's page: {error}")))?;
+        let store = Arc::clone(&self.store);
+        self.thinking
+            .on_disk(move || -> Result<PlayerPage, StoreError> {
+                let rivals = store.opponents(&name)?;
+                let recent = store
+                    .history(&HistoryQuery {
+                        player: Some(name.clone()),
+                        before: None,
+                        limit,
+                    })?
+                    .games;
+                let name = recent
+                    .first()
+                    .and_then(|newest| kept_spelling(&name, newest))
+                    .unwrap_or(name);
+                Ok(PlayerPage {
+                    name,
+                    rivals,
+                    recent,
+                })
+            })
+            .await?
+            .map_err(ApiError::Store)
+    }
+}
+
+/// The ended games a player's page lists.
+const RECENT_GAMES: u64 = 20;
+
+/// The name `name` is kept under in `summary`'s game, if they played it.
+fn kept_spelling(
+    name: &PlayerName,
+    game: &tictactoe_core::ports::GameSummary,
+) -> Option<PlayerName> {
+    let key = name.key();
+    names_of(&game.settings)
+        .into_iter()
+        .find(|kept| kept.key() == key)
 }
 
 /// The seat `key` opens in `table`.

@@ -7,7 +7,8 @@
 //! the store when next asked for. Seats are held by tokens the store never sees: it
 //! keeps their SHA-256 digests ([`SeatLock`]s).
 //!
-//! For the composition root: [`Games::new`] over an `Arc<dyn GameStore>`, a computer
+//! For the composition root: [`Games::new`] over an `Arc<dyn Archive>` (the store of
+//! games that also lists the ended ones and keeps their reviews), a computer
 //! factory and the [`Limits`], then [`serve`] (or [`router`]).
 //!
 //! How the folder reads, from the outside in:
@@ -31,7 +32,8 @@
 //!   its recorder collects the writes), `registry` (the cache: bounded and expiring),
 //!   `thinking` (where each game's work runs: 3x3 at once, bigger boards on a bounded
 //!   number of threads; reading the store on a few), `token` (seat secrets, their
-//!   locks, and game ids), `events` (server-sent events);
+//!   locks, and game ids), `events` (server-sent events), `reviews` (the reviews of
+//!   ended games under way: one computation per game, on a few threads, polled);
 //! * `assets`: the page itself, embedded.
 //!
 //! No rule of the game is decided here: a move is refused because the match refuses it.
@@ -51,6 +53,7 @@ mod group_commit;
 mod locks;
 mod refusals;
 mod registry;
+mod reviews;
 mod server;
 mod service;
 mod setup;

@@ -38,7 +38,7 @@ pub fn router(games: Arc<Games>) -> Router {
 pub(crate) fn routes<G: GameService>(games: Arc<G>) -> Router {
     let body_limit = games.body_limit();
     let api = Router::new()
-        .route("/games", post(api::create::<G>))
+        .route("/games", post(api::create::<G>).get(api::history::<G>))
         .route("/games/{id}", get(api::game::<G>))
         .route("/games/{id}/moves", post(api::play::<G>))
         .route("/games/{id}/undo", post(api::undo::<G>))
@@ -46,7 +46,9 @@ pub(crate) fn routes<G: GameService>(games: Arc<G>) -> Router {
         .route("/games/{id}/resign", post(api::resign::<G>))
         .route("/games/{id}/rematch", post(api::rematch::<G>))
         .route("/games/{id}/events", get(api::events::<G>))
+        .route("/games/{id}/review", get(api::review::<G>))
         .route("/scores", get(api::scores::<G>))
+        .route("/players/{name}", get(api::player::<G>))
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
         .layer(SetResponseHeaderLayer::overriding(
@@ -57,8 +59,11 @@ pub(crate) fn routes<G: GameService>(games: Arc<G>) -> Router {
         .route("/", get(assets::index))
         .route("/games/{id}", get(assets::index))
         .route("/scores", get(assets::scores))
+        .route("/players/{name}", get(assets::players))
         .route("/assets/app.js", get(assets::app_js))
+        .route("/assets/replay.js", get(assets::replay_js))
         .route("/assets/scores.js", get(assets::scores_js))
+        .route("/assets/players.js", get(assets::players_js))
         .route("/assets/style.css", get(assets::style))
         .route("/assets/icon.svg", get(assets::icon))
         .nest("/api", api)

@@ -7,7 +7,9 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tictactoe_core::domain::Scoreboard;
+use tictactoe_core::domain::{PlayerName, Scoreboard};
+use tictactoe_core::play::Review;
+use tictactoe_core::ports::{GameId, GameSummary, HistoryPage, HistoryQuery, Rivalry};
 
 use super::dto::{CreatedJson, GameJson, HintJson, NewGame};
 use super::error::ApiError;
@@ -86,4 +88,39 @@ pub trait GameService: Send + Sync + 'static {
 
     /// `GET /api/scores?top=N`: the first `top` rows of the scoreboard as it is now.
     fn scores(&self, top: u64) -> impl Future<Output = Result<Scoreboard, ApiError>> + Send;
+
+    /// `GET /api/games?player=&limit=&before=`: a page of the ended games, newest first.
+    fn history(
+        &self,
+        query: HistoryQuery,
+    ) -> impl Future<Output = Result<HistoryPage, ApiError>> + Send;
+
+    /// `GET /api/games/{id}/review`: the review of an ended game, kept once computed;
+    /// while it is computed, how far it has come.
+    fn review(&self, id: &str) -> impl Future<Output = Result<Reviewing, ApiError>> + Send;
+
+    /// `GET /api/players/{name}`: a player's results against each opponent and their
+    /// newest games.
+    fn player(&self, name: PlayerName)
+    -> impl Future<Output = Result<PlayerPage, ApiError>> + Send;
+}
+
+/// Where the review of an ended game stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reviewing {
+    /// Computed and kept.
+    Done { game: GameId, review: Review },
+    /// Being computed (or waiting for its turn): `done` of the game's `total` moves.
+    Computing { done: usize, total: usize },
+}
+
+/// What a player's page shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayerPage {
+    /// The name as the newest of their games has it (as asked, if they have none).
+    pub name: PlayerName,
+    /// Their results by opponent, most games first.
+    pub rivals: Vec<Rivalry>,
+    /// Their newest ended games, newest first.
+    pub recent: Vec<GameSummary>,
 }

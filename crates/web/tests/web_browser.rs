@@ -1074,3 +1074,349 @@ async fn a_page_for_a_game_the_server_does_not_have_says_so_and_offers_no_move()
     assert_eq!(text(&browser, "#message").await, "");
     browser.close().await.unwrap();
 }
+
+/// The marks on the board as the page shows them, cell 1 first ("." for empty).
+async fn board_shown(browser: &Client) -> String {
+    let cells = browser.find_all(Locator::Css(".cell")).await.unwrap();
+    let mut board = String::new();
+    for cell in cells {
+        let mark = cell.text().await.unwrap_or_default();
+        board.push_str(if mark.is_empty() { "." } else { &mark });
+    }
+    board
+}
+
+/// Presses `key` where the page has its focus.
+async fn press(browser: &Client, key: Key) {
+    let focused = browser.active_element().await.unwrap();
+    focused.send_keys(&key.to_string()).await.unwrap();
+}
+
+/// Waits until the replay shows `position` ("Move 2 of 7.").
+async fn until_position(browser: &Client, position: &str) {
+    eventually(&format!("the replay at {position:?}"), || async {
+        (text(browser, "#replay-position").await == position).then_some(())
+    })
+    .await;
+}
+
+/// Ada (X) and Bob (O), played through the API: X 5, O 2 (an edge reply, which loses),
+/// X 1, O 9, X 7, O 4, X 3 (wins on 3-5-7).
+async fn ada_beats_bobs_edge_reply(running: &Running, ada: &str) -> Value {
+    let game = create(
+        running,
+        json!({ "x": format!("human:{ada}"), "o": "human:Bob" }),
+    )
+    .await;
+    play_through_the_api(
+        running,
+        &game,
+        &[
+            ("x", 5),
+            ("o", 2),
+            ("x", 1),
+            ("o", 9),
+            ("x", 7),
+            ("o", 4),
+            ("x", 3),
+        ],
+    )
+    .await;
+    game
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_games_replay_steps_through_its_moves_with_the_keyboard() {
+    // Arrange: a finished game's page, its review in.
+    let Some(driver) = Driver::start("replay_with_the_keyboard").await else {
+        return;
+    };
+    let server = Server::new();
+    let running = server.listen().await;
+    let game = ada_beats_bobs_edge_reply(&running, "Ada").await;
+    let id = game["id"].as_str().unwrap();
+    let browser = driver.open(1280, 800).await;
+    browser
+        .goto(&running.url(&format!("/games/{id}")))
+        .await
+        .unwrap();
+    eventually("the review", || async {
+        let moves = browser
+            .find_all(Locator::Css("#review-moves li"))
+            .await
+            .ok()?;
+        (moves.len() == 7).then_some(())
+    })
+    .await;
+    let at_the_end = board_shown(&browser).await;
+
+    // Act and assert: Home, then two moves forward, one back, and End.
+    press(&browser, Key::Home).await;
+    until_position(&browser, "The start of the game (7 moves in all).").await;
+    assert_eq!(board_shown(&browser).await, ".........");
+
+    press(&browser, Key::Right).await;
+    press(&browser, Key::Right).await;
+    until_position(&browser, "Move 2 of 7.").await;
+    assert_eq!(board_shown(&browser).await, ".O..X....");
+    let played = css(&browser, ".cell.last")
+        .await
+        .attr("data-cell")
+        .await
+        .unwrap();
+    assert_eq!(
+        played.as_deref(),
+        Some("2"),
+        "the move played is highlighted"
+    );
+    let reviewed = text(&browser, "#review-moves li.current").await;
+    assert!(
+        reviewed.starts_with("2. Bob (O) played 2: threw away the draw;")
+            && reviewed.contains("kept it"),
+        "{reviewed}"
+    );
+    assert!(reviewed.contains("a draw → a loss"), "{reviewed}");
+    assert!(
+        text(&browser, "#replay-move")
+            .await
+            .starts_with("2. Bob (O) played 2")
+    );
+
+    press(&browser, Key::Left).await;
+    until_position(&browser, "Move 1 of 7.").await;
+    assert_eq!(board_shown(&browser).await, "....X....");
+    assert!(
+        text(&browser, "#review-moves li.current")
+            .await
+            .starts_with("1. Ada (X) played 5: kept the draw")
+    );
+
+    press(&browser, Key::End).await;
+    until_position(&browser, "Move 7 of 7.").await;
+    assert_eq!(board_shown(&browser).await, at_the_end);
+    assert_eq!(at_the_end, "XOXOX.X.O");
+    let line = browser.find_all(Locator::Css(".cell.win")).await.unwrap();
+    assert_eq!(line.len(), 3, "the winning line, at the end only");
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_players_page_shows_the_record_by_opponent_and_its_games_open_their_replay() {
+    // Arrange: Ada beats Bob, then resigns against Easy.
+    let Some(driver) = Driver::start("players_page").await else {
+        return;
+    };
+    let server = Server::new();
+    let running = server.listen().await;
+    let won = ada_beats_bobs_edge_reply(&running, "Ada").await;
+    let resigned = create(&running, json!({ "x": "human:Ada", "o": "easy" })).await;
+    let answer = reqwest::Client::new()
+        .post(running.url(&format!(
+            "/api/games/{}/resign",
+            resigned["id"].as_str().unwrap()
+        )))
+        .bearer_auth(resigned["seats"]["x"]["token"].as_str().unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert!(answer.status().is_success());
+    let browser = driver.open(1000, 800).await;
+
+    // Act
+    browser.goto(&running.url("/players/Ada")).await.unwrap();
+    let record = eventually("the record", || async {
+        let now = text(&browser, "#player-status").await;
+        now.contains("games").then_some(now)
+    })
+    .await;
+    let rows = browser
+        .find_all(Locator::Css("#opponents tbody tr"))
+        .await
+        .unwrap();
+    let mut opponents = Vec::new();
+    for row in rows {
+        opponents.push(row.text().await.unwrap());
+    }
+    let links = browser
+        .find_all(Locator::Css("#recent a.recent-game"))
+        .await
+        .unwrap();
+    let mut targets = Vec::new();
+    for link in &links {
+        targets.push(link.attr("href").await.unwrap().unwrap_or_default());
+    }
+    let won_path = format!("/games/{}", won["id"].as_str().unwrap());
+    let position = targets.iter().position(|href| *href == won_path).unwrap();
+    links[position].click().await.unwrap();
+
+    // Assert
+    assert_eq!(record, "1 win, 1 loss, 0 ties in 2 games.");
+    assert_eq!(
+        opponents,
+        ["Bob 1 0 0 1", "Computer (Easy) 0 1 0 1"],
+        "one row per opponent, each level its own"
+    );
+    assert_eq!(targets.len(), 2);
+    eventually("the replay of the game clicked", || async {
+        let url = browser.current_url().await.ok()?;
+        let replaying = css(&browser, "#replay").await.is_displayed().await.ok()?;
+        (url.path() == won_path && replaying && status(&browser).await == "Ada (X) wins!")
+            .then_some(())
+    })
+    .await;
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_name_with_markup_stays_text_on_the_players_page_and_in_the_review() {
+    // Arrange: a finished game won by a player whose name is markup.
+    let Some(driver) = Driver::start("markup_on_players_page").await else {
+        return;
+    };
+    let server = Server::new();
+    let running = server.listen().await;
+    let name = "<b>markup</b>";
+    let game = ada_beats_bobs_edge_reply(&running, name).await;
+    let id = game["id"].as_str().unwrap();
+    let browser = driver.open(1000, 800).await;
+
+    // Act
+    browser
+        .goto(&running.url("/players/%3Cb%3Emarkup%3C%2Fb%3E"))
+        .await
+        .unwrap();
+    eventually("the player's record", || async {
+        let now = text(&browser, "#player-status").await;
+        now.contains(" in 1 game").then_some(())
+    })
+    .await;
+    let heading = text(&browser, "h1").await;
+    let game_link = text(&browser, "#recent a").await;
+    let bold_on_players_page = browser.find_all(Locator::Css("main b")).await.unwrap();
+    browser
+        .goto(&running.url(&format!("/games/{id}")))
+        .await
+        .unwrap();
+    let reviewed = eventually("the review", || async {
+        let first = text(&browser, "#review-moves li").await;
+        (!first.is_empty()).then_some(first)
+    })
+    .await;
+    let bold_in_review = browser.find_all(Locator::Css("main b")).await.unwrap();
+
+    // Assert
+    assert_eq!(heading, name);
+    assert!(
+        game_link.starts_with(&format!("{name} (X) vs Bob (O)")),
+        "{game_link}"
+    );
+    assert!(
+        bold_on_players_page.is_empty(),
+        "the name became an element"
+    );
+    assert!(
+        reviewed.starts_with(&format!("1. {name} (X) played 5")),
+        "{reviewed}"
+    );
+    assert!(bold_in_review.is_empty(), "the name became an element");
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_phone_width_a_players_page_and_its_table_of_opponents_fit_without_sideways_scroll() {
+    // Arrange: Bob has lost to a player with a long name.
+    let Some(driver) = Driver::start("players_page_phone").await else {
+        return;
+    };
+    let server = Server::new();
+    let running = server.listen().await;
+    ada_beats_bobs_edge_reply(&running, "Bartholomew Montgomery-Featherstonehau").await;
+    let browser = driver.open(390, 844).await;
+
+    // Act
+    browser.goto(&running.url("/players/Bob")).await.unwrap();
+    eventually("the table of opponents", || async {
+        let rows = browser
+            .find_all(Locator::Css("#opponents tbody tr"))
+            .await
+            .ok()?;
+        (rows.len() == 1).then_some(())
+    })
+    .await;
+    let page = browser
+        .execute(
+            "return document.documentElement.scrollWidth - window.innerWidth",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let table = browser
+        .execute(
+            "const wrap = document.querySelector('.table-wrap'); \
+             return wrap.scrollWidth - wrap.clientWidth",
+            vec![],
+        )
+        .await
+        .unwrap();
+
+    // Assert
+    assert!(page.as_i64().unwrap() <= 0, "the page scrolls by {page} px");
+    assert!(
+        table.as_i64().unwrap() <= 0,
+        "the table scrolls by {table} px"
+    );
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_visitor_opening_a_finished_game_with_a_rematch_stays_on_its_replay_with_a_link_on() {
+    // Arrange: a finished game whose players went on to a rematch.
+    let Some(driver) = Driver::start("replay_of_a_rematched_game").await else {
+        return;
+    };
+    let server = Server::new();
+    let running = server.listen().await;
+    let game = ada_beats_bobs_edge_reply(&running, "Ada").await;
+    let id = game["id"].as_str().unwrap();
+    let rematch: Value = reqwest::Client::new()
+        .post(running.url(&format!("/api/games/{id}/rematch")))
+        .bearer_auth(game["seats"]["x"]["token"].as_str().unwrap())
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let browser = driver.open(1000, 800).await;
+
+    // Act: a visitor without a seat (from a player's page, say) opens the game.
+    browser
+        .goto(&running.url(&format!("/games/{id}")))
+        .await
+        .unwrap();
+    let link = eventually("the link to the rematch", || async {
+        let shown = css(&browser, "#replay-rematch")
+            .await
+            .is_displayed()
+            .await
+            .ok()?;
+        let href = css(&browser, "#replay-rematch-link")
+            .await
+            .attr("href")
+            .await
+            .ok()??;
+        shown.then_some(href)
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let address = browser.current_url().await.unwrap();
+
+    // Assert
+    assert_eq!(
+        address.path(),
+        format!("/games/{id}"),
+        "still on the replay"
+    );
+    assert_eq!(link, format!("/games/{}", rematch["id"].as_str().unwrap()));
+    browser.close().await.unwrap();
+}

@@ -8,7 +8,8 @@
 // Names are only ever set as text (textContent), never as HTML. When the server cannot
 // be reached (or its store fails), the page says the connection is lost and tries
 // again by itself, waiting longer each time; once the server answers, it shows the game
-// as the server has it and listens again.
+// as the server has it and listens again. A finished game's page is its replay
+// (replay.js, loaded first): the board after any of its moves, and the review.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -447,19 +448,28 @@ function render(game) {
     disarmResign();
   }
   view.game = game;
-  if (game.rematch && !view.following) {
+  if (view.openedOver === undefined) view.openedOver = game.to_move === null;
+  // The players go on to their rematch, and so does whoever watched the game end; a
+  // visitor who opened the game after its end (from a player's page, say) stays on its
+  // replay, which links to the rematch.
+  if (game.rematch && !view.following && (heldMarks().length > 0 || !view.openedOver)) {
     view.following = true;
     follow(game.rematch);
   }
+  if (game.to_move === null && game.status !== "in_progress") {
+    startReplay(game, () => render(view.game));
+  }
+  // The position shown: the game as it is, or, in a replay, after the chosen move.
+  const shown = replayPosition(game);
   const board = $("board");
   $("actions").hidden = false;
   if (board.children.length !== game.size * game.size) buildBoard(game.size);
-  const line = new Set(game.line || []);
-  const last = game.moves[game.moves.length - 1];
+  const line = new Set(shown.line || []);
+  const last = shown.moves[shown.moves.length - 1];
   const hint = new Set(view.hint);
   [...board.children].forEach((button, index) => {
     const cell = index + 1;
-    const mark = game.board[index] === "." ? "" : game.board[index];
+    const mark = shown.board[index] === "." ? "" : shown.board[index];
     const row = Math.floor(index / game.size) + 1;
     const column = (index % game.size) + 1;
     button.textContent = mark;
@@ -535,7 +545,8 @@ function moveFocus(event) {
   const step = steps[event.key];
   const cells = [...$("board").children];
   const index = cells.indexOf(document.activeElement);
-  if (!step || index < 0 || !view.game) return;
+  // A finished game's arrow keys step through its replay (replay.js).
+  if (!step || index < 0 || !view.game || replay.active) return;
   event.preventDefault();
   const size = view.game.size;
   const row = Math.min(size - 1, Math.max(0, Math.floor(index / size) + step[0]));

@@ -1,5 +1,5 @@
-// The scoreboard page: /api/scores as a table, the best TOP players. Names are set as
-// text, never as HTML.
+// The scoreboard page: /api/scores as a table, the best TOP players, each name a link
+// to the player's page. Names are set as text, never as HTML.
 "use strict";
 
 const TOP = 100;
@@ -16,7 +16,13 @@ async function showScores() {
     const rows = table.querySelector("tbody");
     body.players.forEach((player, index) => {
       const row = rows.insertRow();
-      for (const value of [index + 1, player.name, player.wins, player.losses, player.ties, player.games]) {
+      row.insertCell().textContent = String(index + 1);
+      // Each name leads to the player's page: their results by opponent, their games.
+      const link = document.createElement("a");
+      link.href = `/players/${encodeURIComponent(player.name)}`;
+      link.textContent = player.name;
+      row.insertCell().append(link);
+      for (const value of [player.wins, player.losses, player.ties, player.games]) {
         row.insertCell().textContent = String(value);
       }
     });

@@ -1,5 +1,6 @@
 //! What the web tests share: a server's games over a store in memory (the core's
-//! `MemoryStore`, a real store), and requests to its router made in-process.
+//! `MemoryStore`, a real store, with the history of ended games and their reviews), and
+//! requests to its router made in-process.
 #![allow(dead_code)] // each test file uses its own part
 
 use std::sync::Arc;
@@ -10,8 +11,13 @@ use axum::body::Body;
 use axum::http::{HeaderMap, Method, Request, StatusCode};
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
-use tictactoe_core::domain::Scoreboard;
-use tictactoe_core::ports::{GameId, GameStore, MemoryStore, StoredGame};
+use tictactoe_core::domain::{PlayerName, Scoreboard};
+use tictactoe_core::play::Review;
+use tictactoe_core::players::ComputerFactory;
+use tictactoe_core::ports::{
+    Archive, Cleared, GameHistory, GameId, GameStore, HistoryPage, HistoryQuery, IdPrefix,
+    Imported, MemoryStore, Restored, ReviewStore, Rivalry, Rows, StoreError, StoredGame, Write,
+};
 use tictactoe_players::StandardComputers;
 use tictactoe_web::{Games, Limits};
 use tower::ServiceExt;
@@ -35,7 +41,26 @@ impl Server {
 
     /// A server on `store`, whatever another server left there.
     pub fn over(store: Arc<MemoryStore>, limits: Limits) -> Self {
-        let games = games_over(Arc::clone(&store) as Arc<dyn GameStore>, limits.clone());
+        let games = games_archived_in(Arc::clone(&store) as Arc<dyn Archive>, limits.clone());
+        Server {
+            games,
+            store,
+            limits,
+        }
+    }
+
+    /// A server on `store` whose computers (and hints, and reviews) come from
+    /// `computers`.
+    pub fn with_computers(
+        store: Arc<MemoryStore>,
+        computers: Box<dyn ComputerFactory + Send>,
+        limits: Limits,
+    ) -> Self {
+        let games = Games::new(
+            Arc::clone(&store) as Arc<dyn Archive>,
+            computers,
+            limits.clone(),
+        );
         Server {
             games,
             store,
@@ -142,14 +167,76 @@ impl Server {
     }
 }
 
-/// A server's games over any store (a mock, for a store that fails).
+/// A server's games over any store of games (a mock, for a store that fails), which
+/// lists no ended game and keeps no review ([`GamesOnly`]).
 pub fn games_over(store: Arc<dyn GameStore>, limits: Limits) -> Arc<Games> {
+    games_archived_in(Arc::new(GamesOnly(store)), limits)
+}
+
+/// A server's games over a store that also lists ended games and keeps reviews.
+pub fn games_archived_in(store: Arc<dyn Archive>, limits: Limits) -> Arc<Games> {
     // A think time no 3x3 question comes near (they take microseconds), even when a
     // loaded machine keeps a test's thread waiting: every answer is then exact. (At
     // 50 ms, a hint once came back as an estimate while the suite ran beside two
     // builds.)
     let computers = StandardComputers::new(7, Duration::from_secs(5));
     Games::new(store, Box::new(computers), limits)
+}
+
+/// A store of games only (a mock, say), as an archive with nothing in it: its history
+/// is empty, it has no review and keeps none. For the tests whose point is how games
+/// are kept, not how they are listed.
+pub struct GamesOnly(pub Arc<dyn GameStore>);
+
+impl GameStore for GamesOnly {
+    fn write(&self, writes: &[Write]) -> Result<(), StoreError> {
+        self.0.write(writes)
+    }
+    fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {
+        self.0.game(id)
+    }
+    fn standings(&self, top: Option<u64>, each: &mut dyn Rows) -> Result<(), StoreError> {
+        self.0.standings(top, each)
+    }
+    fn standings_of(&self, names: &[PlayerName]) -> Result<Scoreboard, StoreError> {
+        self.0.standings_of(names)
+    }
+    fn reset(&self) -> Result<Cleared, StoreError> {
+        self.0.reset()
+    }
+    fn restore(&self) -> Result<Restored, StoreError> {
+        self.0.restore()
+    }
+    fn import(&self, source: &str, scoreboard: &Scoreboard) -> Result<Imported, StoreError> {
+        self.0.import(source, scoreboard)
+    }
+    fn scoreboard(&self, top: Option<u64>) -> Result<Scoreboard, StoreError> {
+        self.0.scoreboard(top)
+    }
+}
+
+impl GameHistory for GamesOnly {
+    fn history(&self, _: &HistoryQuery) -> Result<HistoryPage, StoreError> {
+        Ok(HistoryPage {
+            games: Vec::new(),
+            next: None,
+        })
+    }
+    fn games_starting(&self, _: &IdPrefix, _: u32) -> Result<Vec<GameId>, StoreError> {
+        Ok(Vec::new())
+    }
+    fn opponents(&self, _: &PlayerName) -> Result<Vec<Rivalry>, StoreError> {
+        Ok(Vec::new())
+    }
+}
+
+impl ReviewStore for GamesOnly {
+    fn review(&self, _: &GameId) -> Result<Option<Review>, StoreError> {
+        Ok(None)
+    }
+    fn keep_review(&self, _: &GameId, _: &Review) -> Result<(), StoreError> {
+        Ok(())
+    }
 }
 
 /// Small and quick: computer-vs-computer games move every 10 ms.

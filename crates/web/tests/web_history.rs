@@ -1,0 +1,574 @@
+//! The history of ended games, their reviews and the players' pages, through the
+//! router in-process, over a store in memory: what each answers, and every refusal.
+
+mod web_support;
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use axum::http::StatusCode;
+use serde_json::{Value, json};
+use tictactoe_core::domain::{Analysis, Board, Mark};
+use tictactoe_core::players::{Advisor, ComputerFactory, Level, MoveChooser};
+use tictactoe_core::ports::{GameId, MemoryStore, ReviewStore};
+use tictactoe_players::StandardComputers;
+use web_support::{Answer, Server, test_limits};
+
+/// A game between two people, `x` and `o`, that X wins on the top row (5 moves); its id.
+async fn won_by_x(server: &Server, x: &str, o: &str) -> String {
+    let game = server
+        .create(json!({ "x": format!("human:{x}"), "o": format!("human:{o}") }))
+        .await;
+    let (tx, to) = (game.x.unwrap(), game.o.unwrap());
+    for (token, cell) in [(&tx, 1), (&to, 4), (&tx, 2), (&to, 5), (&tx, 3)] {
+        let answer = server.play(&game.id, token, cell).await;
+        assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    }
+    game.id
+}
+
+/// A game `x` resigns against the computer at `level` before any move; its id.
+async fn resigned(server: &Server, x: &str, level: &str) -> String {
+    let game = server
+        .create(json!({ "x": format!("human:{x}"), "o": level }))
+        .await;
+    let answer = server.post(&game.id, "resign", game.x.as_deref()).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    game.id
+}
+
+/// Ada (X) and Bob (O): X 5, O 2 (an edge: it loses), X 1, O 9, X 7, O 4, X 3 (wins).
+async fn ada_beats_bobs_edge_reply(server: &Server) -> String {
+    let game = server
+        .create(json!({ "x": "human:Ada", "o": "human:Bob" }))
+        .await;
+    let (x, o) = (game.x.unwrap(), game.o.unwrap());
+    for (token, cell) in [
+        (&x, 5),
+        (&o, 2),
+        (&x, 1),
+        (&o, 9),
+        (&x, 7),
+        (&o, 4),
+        (&x, 3),
+    ] {
+        let answer = server.play(&game.id, token, cell).await;
+        assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    }
+    game.id
+}
+
+/// The ids of a history page's games, in its order.
+fn ids(page: &Value) -> Vec<String> {
+    page["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|game| game["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Polls the review of game `id` until it is answered 200 (for up to ten seconds);
+/// every answer on the way.
+async fn poll_review(server: &Server, id: &str) -> Vec<Answer> {
+    let started = Instant::now();
+    let mut answers = Vec::new();
+    loop {
+        let answer = server.get(&format!("/api/games/{id}/review")).await;
+        let done = answer.status != StatusCode::ACCEPTED;
+        answers.push(answer);
+        if done {
+            return answers;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the review never came"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
+// ---- The history ------------------------------------------------------------------
+
+#[tokio::test]
+async fn the_history_lists_the_ended_games_newest_first_and_no_game_in_progress() {
+    // Arrange: three ended games, a millisecond or more apart, and one in progress.
+    let server = Server::new();
+    let mut ended = Vec::new();
+    for name in ["Ada", "Bob", "Cy"] {
+        ended.push(resigned(&server, name, "easy").await);
+        tokio::time::sleep(Duration::from_millis(3)).await;
+    }
+    server
+        .create(json!({ "x": "human:Dee", "o": "easy" }))
+        .await;
+
+    // Act
+    let page = server.get("/api/games").await;
+
+    // Assert
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+    ended.reverse();
+    assert_eq!(ids(&page.json), ended);
+    assert_eq!(page.json["next"], Value::Null);
+    assert_eq!(page.json["games"][0]["x"], "Cy");
+    assert_eq!(page.json["games"][0]["o"], "Computer (Easy)");
+    assert_eq!(page.json["games"][0]["result"], "x_resigned");
+}
+
+#[tokio::test]
+async fn paging_through_the_history_returns_every_ended_game_exactly_once() {
+    // Arrange: seven ended games, several started within one millisecond.
+    let server = Server::new();
+    let mut ended = HashSet::new();
+    for _ in 0..7 {
+        ended.insert(resigned(&server, "Ada", "random").await);
+    }
+
+    // Act: pages of three, each from the cursor the one before gave.
+    let mut seen = Vec::new();
+    let mut pages = 0;
+    let mut path = "/api/games?limit=3".to_owned();
+    loop {
+        let page = server.get(&path).await;
+        assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+        pages += 1;
+        seen.extend(ids(&page.json));
+        match page.json["next"].as_str() {
+            Some(next) => path = format!("/api/games?limit=3&before={next}"),
+            None => break,
+        }
+    }
+
+    // Assert
+    assert_eq!(pages, 3);
+    assert_eq!(seen.len(), 7, "{seen:?}");
+    assert_eq!(seen.into_iter().collect::<HashSet<_>>(), ended);
+}
+
+#[tokio::test]
+async fn a_history_asked_for_a_player_lists_only_their_games_whatever_the_names_case() {
+    // Arrange
+    let server = Server::new();
+    let adas = won_by_x(&server, "Ada", "Bob").await;
+    won_by_x(&server, "Cy", "Bob").await;
+
+    // Act
+    let page = server.get("/api/games?player=ADA").await;
+
+    // Assert
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+    assert_eq!(ids(&page.json), vec![adas]);
+}
+
+#[tokio::test]
+async fn twenty_games_make_a_page_when_no_limit_is_given() {
+    // Arrange
+    let server = Server::new();
+    for _ in 0..21 {
+        resigned(&server, "Ada", "random").await;
+    }
+
+    // Act
+    let page = server.get("/api/games").await;
+
+    // Assert
+    assert_eq!(ids(&page.json).len(), 20);
+    assert!(page.json["next"].is_string());
+}
+
+#[rstest::rstest]
+#[case::no_games("/api/games?limit=0")]
+#[case::more_than_a_hundred("/api/games?limit=101")]
+#[case::not_a_number("/api/games?limit=all")]
+#[case::a_cursor_that_is_no_id("/api/games?before=yesterday")]
+#[case::an_empty_name("/api/games?player=")]
+#[case::a_name_with_a_control_character("/api/games?player=Ada%07")]
+#[case::an_unknown_parameter("/api/games?page=2")]
+#[tokio::test]
+async fn a_history_asked_with_a_bad_limit_cursor_or_name_is_a_bad_request(#[case] path: &str) {
+    let server = Server::new();
+
+    let answer = server.get(path).await;
+
+    assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{}", answer.text);
+    assert!(answer.json["error"].is_string(), "{}", answer.text);
+}
+
+#[tokio::test]
+async fn a_cursor_naming_no_kept_game_is_a_bad_request_that_says_so() {
+    let server = Server::new();
+    let unknown = GameId::from_bits(42);
+
+    let answer = server.get(&format!("/api/games?before={unknown}")).await;
+
+    assert_eq!(answer.status, StatusCode::BAD_REQUEST);
+    let error = answer.json["error"].as_str().unwrap();
+    assert!(error.starts_with("before names no game kept"), "{error}");
+}
+
+// ---- Reviews ----------------------------------------------------------------------
+
+#[tokio::test]
+async fn a_review_is_polled_with_its_progress_and_then_answered_in_the_command_lines_words() {
+    // Arrange
+    let server = Server::new();
+    let id = ada_beats_bobs_edge_reply(&server).await;
+
+    // Act
+    let answers = poll_review(&server, &id).await;
+
+    // Assert: 202s with the moves done of 7, then the review.
+    let (last, polled) = answers.split_last().unwrap();
+    assert_eq!(
+        polled.first().map(|answer| &answer.json),
+        Some(&json!({ "progress": { "done": 0, "total": 7 } }))
+    );
+    for answer in polled {
+        let done = answer.json["progress"]["done"].as_u64().unwrap();
+        assert!(done <= 7, "{}", answer.text);
+    }
+    assert_eq!(last.status, StatusCode::OK, "{}", last.text);
+    assert_eq!(last.json["game"], id.as_str());
+    assert_eq!(last.json["exact"], true);
+    assert_eq!(last.json["moves"].as_array().unwrap().len(), 7);
+}
+
+#[tokio::test]
+async fn the_review_says_the_edge_reply_threw_away_the_draw_and_the_corners_kept_it() {
+    // Arrange
+    let server = Server::new();
+    let id = ada_beats_bobs_edge_reply(&server).await;
+
+    // Act
+    let review = poll_review(&server, &id).await.pop().unwrap().json;
+
+    // Assert
+    let first = &review["moves"][0];
+    assert_eq!(
+        (
+            &first["mark"],
+            &first["cell"],
+            &first["before"],
+            &first["after"]
+        ),
+        (&json!("X"), &json!(5), &json!("draw"), &json!("draw"))
+    );
+    let reply = &review["moves"][1];
+    assert_eq!(
+        (
+            &reply["mark"],
+            &reply["cell"],
+            &reply["before"],
+            &reply["after"]
+        ),
+        (&json!("O"), &json!(2), &json!("draw"), &json!("loss"))
+    );
+    let kept_it = reply["best_moves"].as_array().unwrap();
+    assert!(!kept_it.is_empty());
+    assert!(
+        kept_it
+            .iter()
+            .all(|cell| [1, 3, 7, 9].contains(&cell.as_u64().unwrap())),
+        "{kept_it:?}"
+    );
+    assert_eq!(review["moves"][6]["after"], "win");
+}
+
+#[tokio::test]
+async fn a_review_once_computed_is_kept_and_answered_at_once_after_a_restart() {
+    // Arrange
+    let server = Server::new();
+    let id = won_by_x(&server, "Ada", "Bob").await;
+    let computed = poll_review(&server, &id).await.pop().unwrap();
+    let server = server.restart();
+
+    // Act
+    let answer = server.get(&format!("/api/games/{id}/review")).await;
+
+    // Assert
+    assert_eq!(answer.status, StatusCode::OK);
+    assert_eq!(answer.text, computed.text);
+    let kept = server.store.review(&GameId::parse(&id).unwrap()).unwrap();
+    assert_eq!(kept.map(|review| review.moves.len()), Some(5));
+}
+
+#[tokio::test]
+async fn the_review_of_a_game_in_progress_is_refused_and_nothing_is_kept() {
+    // Arrange
+    let server = Server::new();
+    let game = server
+        .create(json!({ "x": "human:Ada", "o": "human:Bob" }))
+        .await;
+    server.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+
+    // Act
+    let answer = server.get(&format!("/api/games/{}/review", game.id)).await;
+
+    // Assert
+    assert_eq!(answer.status, StatusCode::CONFLICT, "{}", answer.text);
+    assert!(answer.json["error"].is_string());
+    let kept = server.store.review(&GameId::parse(&game.id).unwrap());
+    assert_eq!(kept.unwrap(), None);
+}
+
+#[rstest::rstest]
+#[case::not_a_game_id("/api/games/nonsense/review")]
+#[case::an_id_not_kept("/api/games/0000000000000000000000000000002a/review")]
+#[tokio::test]
+async fn the_review_of_a_game_the_server_does_not_have_is_not_found(#[case] path: &str) {
+    let server = Server::new();
+
+    let answer = server.get(path).await;
+
+    assert_eq!(answer.status, StatusCode::NOT_FOUND);
+    assert_eq!(answer.json, json!({ "error": "there is no such game" }));
+}
+
+/// Standard computers whose advisors are counted and think for `pause` per position,
+/// so that a review takes long enough for several pages to poll it meanwhile.
+struct SlowAdvice {
+    computers: StandardComputers,
+    advisors: Arc<AtomicUsize>,
+    pause: Duration,
+}
+
+struct Slow {
+    advisor: Box<dyn Advisor>,
+    pause: Duration,
+}
+
+impl Advisor for Slow {
+    fn advise(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis> {
+        std::thread::sleep(self.pause);
+        self.advisor.advise(board, to_move)
+    }
+}
+
+impl ComputerFactory for SlowAdvice {
+    fn computer(&mut self, level: Level) -> Box<dyn MoveChooser> {
+        self.computers.computer(level)
+    }
+
+    fn advisor(&mut self) -> Box<dyn Advisor> {
+        self.advisors.fetch_add(1, Ordering::SeqCst);
+        Box::new(Slow {
+            advisor: self.computers.advisor(),
+            pause: self.pause,
+        })
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn several_pages_polling_one_review_share_a_single_computation() {
+    // Arrange: a finished game on a server whose advisor takes 30 ms a position.
+    let advisors = Arc::new(AtomicUsize::new(0));
+    let computers = SlowAdvice {
+        computers: StandardComputers::new(7, Duration::from_secs(5)),
+        advisors: Arc::clone(&advisors),
+        pause: Duration::from_millis(30),
+    };
+    let server = Arc::new(Server::with_computers(
+        Arc::new(MemoryStore::new()),
+        Box::new(computers),
+        test_limits(),
+    ));
+    let id = won_by_x(&server, "Ada", "Bob").await;
+    let before = advisors.load(Ordering::SeqCst);
+
+    // Act: eight pages poll at once until each has the review.
+    let pages: Vec<_> = (0..8)
+        .map(|_| {
+            let server = Arc::clone(&server);
+            let id = id.clone();
+            tokio::spawn(async move { poll_review(&server, &id).await })
+        })
+        .collect();
+    let mut reviews = Vec::new();
+    let mut waited = 0;
+    for page in pages {
+        let answers = page.await.unwrap();
+        waited += answers.len() - 1;
+        reviews.push(answers.last().unwrap().text.clone());
+    }
+
+    // Assert
+    assert!(waited >= 8, "the pages were told to wait: {waited} 202s");
+    assert_eq!(
+        advisors.load(Ordering::SeqCst) - before,
+        1,
+        "one computation"
+    );
+    assert!(reviews.iter().all(|review| *review == reviews[0]));
+}
+
+// ---- Players' pages ---------------------------------------------------------------
+
+#[tokio::test]
+async fn a_players_page_has_their_record_against_each_opponent_and_their_newest_games() {
+    // Arrange: Ada beats Bob twice and resigns once against Impossible.
+    let server = Server::new();
+    let mut games = vec![
+        won_by_x(&server, "Ada", "Bob").await,
+        resigned(&server, "Ada", "impossible").await,
+        won_by_x(&server, "Ada", "Bob").await,
+    ];
+    won_by_x(&server, "Cy", "Bob").await;
+
+    // Act
+    let page = server.get("/api/players/Ada").await;
+
+    // Assert
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+    let json = &page.json;
+    assert_eq!(json["name"], "Ada");
+    assert_eq!(
+        (
+            &json["wins"],
+            &json["losses"],
+            &json["ties"],
+            &json["games"]
+        ),
+        (&json!(2), &json!(1), &json!(0), &json!(3))
+    );
+    assert_eq!(
+        json["opponents"],
+        json!([
+            { "opponent": "Bob", "wins": 2, "losses": 0, "ties": 0, "games": 2 },
+            { "opponent": "Computer (Impossible)", "wins": 0, "losses": 1, "ties": 0, "games": 1 }
+        ])
+    );
+    let recent: HashSet<_> = json["recent"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|game| game["id"].as_str().unwrap().to_owned())
+        .collect();
+    games.sort();
+    let mut recent: Vec<_> = recent.into_iter().collect();
+    recent.sort();
+    assert_eq!(recent, games);
+}
+
+#[tokio::test]
+async fn a_players_page_asked_in_another_case_shows_the_name_as_kept() {
+    let server = Server::new();
+    won_by_x(&server, "Ada", "Bob").await;
+
+    let page = server.get("/api/players/ADA").await;
+
+    assert_eq!(page.json["name"], "Ada");
+    assert_eq!(page.json["games"], 1);
+}
+
+#[tokio::test]
+async fn a_computer_level_has_a_players_page_of_its_own() {
+    let server = Server::new();
+    resigned(&server, "Ada", "impossible").await;
+
+    let page = server.get("/api/players/Computer%20(Impossible)").await;
+
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+    assert_eq!(page.json["wins"], 1);
+    assert_eq!(page.json["opponents"][0]["opponent"], "Ada");
+}
+
+#[tokio::test]
+async fn a_player_without_games_has_an_empty_page() {
+    let server = Server::new();
+
+    let page = server.get("/api/players/Nobody").await;
+
+    assert_eq!(page.status, StatusCode::OK);
+    assert_eq!(
+        page.json,
+        json!({ "name": "Nobody", "wins": 0, "losses": 0, "ties": 0, "games": 0,
+                "opponents": [], "recent": [] })
+    );
+}
+
+#[rstest::rstest]
+#[case::a_control_character("/api/players/Ada%07")]
+#[case::nothing_visible("/api/players/%E2%80%8B")]
+#[case::too_long("/api/players/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")]
+#[case::not_utf8("/api/players/%FF")]
+#[tokio::test]
+async fn a_players_page_for_what_is_not_a_name_is_a_bad_request(#[case] path: &str) {
+    let server = Server::new();
+
+    let answer = server.get(path).await;
+
+    assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{}", answer.text);
+    assert!(answer.json["error"].is_string(), "{}", answer.text);
+}
+
+// ---- What the answers do not tell --------------------------------------------------
+
+#[tokio::test]
+async fn no_history_review_or_players_page_tells_a_seats_token_or_lock() {
+    // Arrange
+    let server = Server::new();
+    let game = server
+        .create(json!({ "x": "human:Ada", "o": "human:Bob" }))
+        .await;
+    let (x, o) = (game.x.clone().unwrap(), game.o.clone().unwrap());
+    for (token, cell) in [(&x, 1), (&o, 4), (&x, 2), (&o, 5), (&x, 3)] {
+        server.play(&game.id, token, cell).await;
+    }
+    let locks: Vec<String> = server
+        .kept(&game.id)
+        .game
+        .locks
+        .iter()
+        .flatten()
+        .map(|lock| lock.as_str().to_owned())
+        .collect();
+
+    // Act
+    let answers = [
+        server.get("/api/games").await.text,
+        poll_review(&server, &game.id).await.pop().unwrap().text,
+        server.get("/api/players/Ada").await.text,
+    ];
+
+    // Assert
+    assert_eq!(locks.len(), 2);
+    for answer in answers {
+        for secret in [&x, &o].into_iter().chain(&locks) {
+            assert!(!answer.contains(secret.as_str()), "{answer}");
+        }
+        assert!(
+            !answer.contains("token") && !answer.contains("lock"),
+            "{answer}"
+        );
+    }
+}
+// ---- The pages ----------------------------------------------------------------------
+
+#[rstest::rstest]
+#[case::a_players_page("/players/Ada", "/assets/players.js")]
+#[case::a_games_page("/games/0000000000000000000000000000002a", "/assets/replay.js")]
+#[tokio::test]
+async fn the_new_pages_are_served_with_the_policy_and_their_own_script(
+    #[case] path: &str,
+    #[case] script: &str,
+) {
+    let server = Server::new();
+
+    let page = server.get(path).await;
+    let code = server.get(script).await;
+
+    assert_eq!(page.status, StatusCode::OK);
+    let policy = page.headers["content-security-policy"].to_str().unwrap();
+    assert!(policy.contains("script-src 'self'"));
+    assert!(!policy.contains("unsafe-inline"));
+    assert!(page.text.contains(&format!("<script src=\"{script}\"")));
+    assert!(!page.text.contains("<script>"), "no inline script");
+    assert_eq!(code.status, StatusCode::OK);
+    assert_eq!(
+        code.headers["content-type"],
+        "text/javascript; charset=utf-8"
+    );
+}
