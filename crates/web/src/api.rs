@@ -264,7 +264,7 @@ pub async fn player<G: GameService>(
     let page = games.player(player_name(&name)?).await?;
     Ok(json_text(
         StatusCode::OK,
-        player_page_json(&page.name, &page.rivals, &page.recent),
+        player_page_json(&page.name, &page.opponents, &page.recent),
     ))
 }
 
@@ -309,6 +309,7 @@ mod tests {
     use tower::ServiceExt;
 
     use tictactoe_core::domain::{Mark, Refusal};
+    use tictactoe_core::ports::Opponents;
 
     use super::*;
     use crate::dto::{CreatedJson, GameJson, PlayerJson, Players};
@@ -765,7 +766,7 @@ mod tests {
                 Box::pin(async move {
                     Ok(crate::service::PlayerPage {
                         name,
-                        rivals: Vec::new(),
+                        opponents: Opponents::default(),
                         recent: vec![a_summary(4)],
                     })
                 })
@@ -780,7 +781,7 @@ mod tests {
             body,
             player_page_json(
                 &PlayerName::new("Ada Lovelace").unwrap(),
-                &[],
+                &Opponents::default(),
                 &[a_summary(4)]
             )
         );
@@ -798,7 +799,7 @@ mod tests {
                 Box::pin(async move {
                     Ok(crate::service::PlayerPage {
                         name,
-                        rivals: Vec::new(),
+                        opponents: Opponents::default(),
                         recent: Vec::new(),
                     })
                 })

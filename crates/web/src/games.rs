@@ -401,9 +401,8 @@ impl Games {
     /// Computes the review of `replay` once a review thread is free, keeps it in the
     /// store, and says so to `progress`'s pollers (see `reviews`). Given up when the
     /// server stops.
-    fn spawn_review(self: Arc<Self>, replay: Replay, progress: Arc<Progress>) {
+    fn spawn_review(self: Arc<Self>, id: GameId, replay: Replay, progress: Arc<Progress>) {
         tokio::spawn(async move {
-            let id = replay.id().clone();
             let mut closing = self.closing.subscribe();
             let turn = tokio::select! {
                 turn = self.reviews.turn() => turn.map(Some),
@@ -414,8 +413,10 @@ impl Games {
                     let advisor = lock(&self.computers).advisor();
                     let store = Arc::clone(&self.store);
                     let closing = self.closing.subscribe();
+                    let reviewing = id.clone();
                     let worked = tokio::task::spawn_blocking(move || {
-                        review_and_keep(store.as_ref(), &replay, advisor, closing, &progress)
+                        let game = (&reviewing, &replay);
+                        review_and_keep(store.as_ref(), game, advisor, closing, &progress)
                     })
                     .await;
                     drop(turn);
@@ -709,7 +710,7 @@ impl GameService for Games {
         match self.reviews.enter(&id, total)? {
             Entered::UnderWay(standing) => Ok(standing),
             Entered::Started(progress) => {
-                self.this().spawn_review(replay, progress);
+                self.this().spawn_review(id.clone(), replay, progress);
                 Ok(Reviewing::Computing { done: 0, total })
             }
         }
@@ -723,7 +724,7 @@ impl GameService for Games {
         let store = Arc::clone(&self.store);
         self.thinking
             .on_disk(move || -> Result<PlayerPage, StoreError> {
-                let rivals = store.opponents(&name)?;
+                let opponents = store.opponents(&name, OPPONENTS_SHOWN)?;
                 let recent = store
                     .history(&HistoryQuery {
                         player: Some(name.clone()),
@@ -737,7 +738,7 @@ impl GameService for Games {
                     .unwrap_or(name);
                 Ok(PlayerPage {
                     name,
-                    rivals,
+                    opponents,
                     recent,
                 })
             })
@@ -748,6 +749,9 @@ impl GameService for Games {
 
 /// The ended games a player's page lists.
 const RECENT_GAMES: u64 = 20;
+
+/// The opponents a player's page lists by name (the most played; the rest counted).
+const OPPONENTS_SHOWN: u32 = 50;
 
 /// The name `name` is kept under in `summary`'s game, if they played it.
 fn kept_spelling(

@@ -148,12 +148,12 @@ impl Reviews {
 /// position may take the advisor's whole thinking time.
 pub fn review_and_keep(
     store: &dyn Archive,
-    replay: &Replay,
+    (id, replay): (&GameId, &Replay),
     advisor: Box<dyn Advisor>,
     closing: watch::Receiver<bool>,
     progress: &Progress,
 ) -> Result<(), StoreError> {
-    if store.review(replay.id())?.is_some() {
+    if store.review(id)?.is_some() {
         return Ok(());
     }
     let mut advisor = UntilClosing {
@@ -167,7 +167,7 @@ pub fn review_and_keep(
     if advisor.stopped {
         return Ok(());
     }
-    store.keep_review(replay.id(), &reviewed)
+    store.keep_review(id, &reviewed)
 }
 
 /// An advisor that answers nothing once the server is stopping, so a review under way

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use tictactoe_core::domain::{PlayerName, Scoreboard};
 use tictactoe_core::play::Review;
-use tictactoe_core::ports::{GameId, GameSummary, HistoryPage, HistoryQuery, Rivalry};
+use tictactoe_core::ports::{GameId, GameSummary, HistoryPage, HistoryQuery, Opponents};
 
 use super::dto::{CreatedJson, GameJson, HintJson, NewGame};
 use super::error::ApiError;
@@ -119,8 +119,8 @@ pub enum Reviewing {
 pub struct PlayerPage {
     /// The name as the newest of their games has it (as asked, if they have none).
     pub name: PlayerName,
-    /// Their results by opponent, most games first.
-    pub rivals: Vec<Rivalry>,
+    /// Their results by opponent (the most played first) and their whole record.
+    pub opponents: Opponents,
     /// Their newest ended games, newest first.
     pub recent: Vec<GameSummary>,
 }

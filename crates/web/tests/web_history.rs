@@ -485,7 +485,7 @@ async fn a_player_without_games_has_an_empty_page() {
     assert_eq!(
         page.json,
         json!({ "name": "Nobody", "wins": 0, "losses": 0, "ties": 0, "games": 0,
-                "opponents": [], "recent": [] })
+                "opponents": [], "other_opponents": 0, "recent": [] })
     );
 }
 

@@ -34,6 +34,12 @@ function plural(count, one, many) {
   return `${count} ${count === 1 ? one : many}`;
 }
 
+function showOthers(others) {
+  const line = document.getElementById("other-opponents");
+  line.textContent = `…and ${plural(others, "other opponent", "other opponents")}, played less.`;
+  line.hidden = others === 0;
+}
+
 function showOpponents(opponents) {
   const table = document.getElementById("opponents");
   const rows = table.querySelector("tbody");
@@ -90,6 +96,7 @@ async function showPlayer() {
       : `${plural(body.wins, "win", "wins")}, ${plural(body.losses, "loss", "losses")}, ` +
         `${plural(body.ties, "tie", "ties")} in ${plural(body.games, "game", "games")}.`;
     showOpponents(body.opponents);
+    showOthers(body.other_opponents || 0);
     showRecent(body.recent);
     document.getElementById("player-details").hidden = false;
   } catch (error) {

@@ -16,7 +16,7 @@ use tictactoe_core::play::Review;
 use tictactoe_core::players::ComputerFactory;
 use tictactoe_core::ports::{
     Archive, Cleared, GameHistory, GameId, GameStore, HistoryPage, HistoryQuery, IdPrefix,
-    Imported, MemoryStore, Restored, ReviewStore, Rivalry, Rows, StoreError, StoredGame, Write,
+    Imported, MemoryStore, Opponents, Restored, ReviewStore, Rows, StoreError, StoredGame, Write,
 };
 use tictactoe_players::StandardComputers;
 use tictactoe_web::{Games, Limits};
@@ -225,8 +225,8 @@ impl GameHistory for GamesOnly {
     fn games_starting(&self, _: &IdPrefix, _: u32) -> Result<Vec<GameId>, StoreError> {
         Ok(Vec::new())
     }
-    fn opponents(&self, _: &PlayerName) -> Result<Vec<Rivalry>, StoreError> {
-        Ok(Vec::new())
+    fn opponents(&self, _: &PlayerName, _: u32) -> Result<Opponents, StoreError> {
+        Ok(Opponents::default())
     }
 }
 
