@@ -327,6 +327,16 @@ mod tests {
     }
 
     #[test]
+    fn a_replay_ends_as_the_kept_game_ended() {
+        let mut stored = kept(&moves(&[5, 1]));
+        stored.ending = Some(Ending::Resigned(Mark::O));
+
+        let replay = Replay::of(&stored).unwrap();
+
+        assert_eq!(replay.ending(), Some(Ending::Resigned(Mark::O)));
+    }
+
+    #[test]
     fn the_game_after_some_plies_has_those_moves_on_the_board() {
         let replay = Replay::of(&kept(&moves(&[5, 1, 9]))).unwrap();
 

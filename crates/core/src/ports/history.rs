@@ -240,6 +240,11 @@ mod tests {
     }
 
     #[test]
+    fn a_prefix_is_shown_as_read_in_lower_case() {
+        assert_eq!(IdPrefix::parse("00AB").unwrap().to_string(), "00ab");
+    }
+
+    #[test]
     fn a_prefix_matches_the_ids_that_start_with_it_whatever_its_case() {
         let prefix = IdPrefix::parse("00AB").unwrap();
 
