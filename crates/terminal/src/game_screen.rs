@@ -280,7 +280,7 @@ impl GameScreen {
     /// The person whose turn it is; after the game, or on a computer's turn, nobody.
     fn requester<R: Recorder>(&mut self, game: &Match<R>) -> Option<Mark> {
         if game.end().is_some() {
-            self.message = "The game is over: r plays again, q leaves.".to_string();
+            self.message = "The game is over: r plays again, v reviews it, q leaves.".to_string();
             return None;
         }
         self.person_to_move(game)
