@@ -329,7 +329,7 @@ mod tests {
     }
 
     fn screen_text(screen: &ReplayScreen) -> String {
-        let mut terminal = Terminal::new(TestBackend::new(70, 14)).unwrap();
+        let mut terminal = Terminal::new(TestBackend::new(90, 14)).unwrap();
         terminal.draw(|frame| screen.draw(frame)).unwrap();
         let buffer = terminal.backend().buffer().clone();
         (0..buffer.area.height)
