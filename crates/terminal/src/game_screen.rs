@@ -14,14 +14,13 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
+use super::grid::{CELL_WIDTH, Palette, grid};
 use tictactoe_console::words::refused;
 use tictactoe_core::domain::{
     Analysis, GameState, GameStatus, Geometry, Mark, Position, Refusal, Scoreboard, Verdict,
 };
 use tictactoe_core::play::{End, Event, Match, Recorder, Recording, Seat};
 
-/// Each cell is this many columns wide on screen, and one line high.
-const CELL_WIDTH: u16 = 5;
 /// The narrowest screen the game is drawn on, whatever the board: the records box and
 /// the messages need about this much.
 const MIN_WIDTH: u16 = 40;
@@ -503,59 +502,35 @@ impl GameScreen {
     fn board_lines<R: Recorder>(&self, game: &Match<R>) -> Vec<Line<'static>> {
         let state = game.game();
         let board = state.board();
-        let size = self.geometry.size();
         let winning: Vec<Position> = match state.status() {
             GameStatus::Won(win) => win.line.cells().to_vec(),
             _ => Vec::new(),
         };
         let last = state.moves().last().copied();
-        let rule = vec!["─".repeat(CELL_WIDTH as usize); size].join("┼");
-        let mut lines = Vec::new();
-        for row in 0..size {
-            if row > 0 {
-                lines.push(Line::styled(rule.clone(), self.dim()));
+        grid(self.geometry, self.palette(), |cell| {
+            let mark = board.mark_at(cell);
+            let lit = winning.contains(&cell);
+            let text = match (mark, lit, self.colour) {
+                (Some(mark), true, false) => format!("[{mark}]"),
+                (Some(mark), _, _) => mark.to_string(),
+                (None, _, _) if self.hinted.contains(&cell) && !self.colour => "*".to_string(),
+                (None, _, _) => cell.number().to_string(),
+            };
+            let mut style = self.palette().mark(mark);
+            if lit && self.colour {
+                style = style.bg(Color::Green).fg(Color::Black);
             }
-            let mut spans = Vec::new();
-            for column in 0..size {
-                if column > 0 {
-                    spans.push(Span::styled("│", self.dim()));
-                }
-                let Some(cell) = self.geometry.at(row, column) else {
-                    continue;
-                };
-                let mark = board.mark_at(cell);
-                let lit = winning.contains(&cell);
-                let text = match (mark, lit, self.colour) {
-                    (Some(mark), true, false) => format!("[{mark}]"),
-                    (Some(mark), _, _) => mark.to_string(),
-                    (None, _, _) if self.hinted.contains(&cell) && !self.colour => "*".to_string(),
-                    (None, _, _) => cell.number().to_string(),
-                };
-                let mut style = match mark {
-                    Some(Mark::X) => self.paint(Color::LightCyan).add_modifier(Modifier::BOLD),
-                    Some(Mark::O) => self.paint(Color::LightYellow).add_modifier(Modifier::BOLD),
-                    None => self.dim(),
-                };
-                if lit && self.colour {
-                    style = style.bg(Color::Green).fg(Color::Black);
-                }
-                if self.hinted.contains(&cell) && self.colour {
-                    style = style.bg(Color::Magenta).fg(Color::White);
-                }
-                if Some(cell) == last {
-                    style = style.add_modifier(Modifier::UNDERLINED);
-                }
-                if cell == self.cursor && game.end().is_none() {
-                    style = style.add_modifier(Modifier::REVERSED);
-                }
-                spans.push(Span::styled(
-                    format!("{text:^width$}", width = CELL_WIDTH as usize),
-                    style,
-                ));
+            if self.hinted.contains(&cell) && self.colour {
+                style = style.bg(Color::Magenta).fg(Color::White);
             }
-            lines.push(Line::from(spans));
-        }
-        lines
+            if Some(cell) == last {
+                style = style.add_modifier(Modifier::UNDERLINED);
+            }
+            if cell == self.cursor && game.end().is_none() {
+                style = style.add_modifier(Modifier::REVERSED);
+            }
+            (text, style)
+        })
     }
 
     fn draw_records(&self, frame: &mut Frame, area: Rect, records: &Scoreboard) {
@@ -606,24 +581,18 @@ impl GameScreen {
         );
     }
 
-    fn paint(&self, colour: Color) -> Style {
-        if self.colour {
-            Style::default().fg(colour)
-        } else {
-            Style::default()
+    fn palette(&self) -> Palette {
+        Palette {
+            colour: self.colour,
         }
     }
 
     fn dim(&self) -> Style {
-        if self.colour {
-            Style::default().add_modifier(Modifier::DIM)
-        } else {
-            Style::default()
-        }
+        self.palette().dim()
     }
 
     fn bold(&self) -> Style {
-        Style::default().add_modifier(Modifier::BOLD)
+        self.palette().bold()
     }
 }
 

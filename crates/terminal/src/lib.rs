@@ -5,6 +5,7 @@
 //!
 //! * `menu_form.rs`: the menu as a form, producing `Settings`.
 //! * `game_screen.rs`: one game: keys and clicks in, requests out, the screen drawn.
+//! * `grid.rs`: the board's grid and the marks' styles, shared by both screens.
 //! * `replay_screen.rs`: a kept game played back, a move at a time, with its review.
 //! * `run.rs`: the real terminal (raw mode, restored on every way out) and the loop,
 //!   with the computer thinking on another thread.
@@ -14,6 +15,7 @@
 //! [`Match`]: tictactoe_core::play::Match
 
 mod game_screen;
+mod grid;
 mod menu_form;
 mod replay_screen;
 mod run;

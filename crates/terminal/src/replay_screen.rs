@@ -11,13 +11,11 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
+use super::grid::{CELL_WIDTH, Palette, grid};
 use tictactoe_console::words::{move_label, review_words, value_words};
 use tictactoe_core::domain::{GameState, GameStatus, Mark, Outcome, Position};
 use tictactoe_core::play::{Judgement, Replay, Review};
 use tictactoe_core::ports::{Ending, names_of};
-
-/// Each cell is this many columns wide on screen, and one line high.
-const CELL_WIDTH: u16 = 5;
 
 /// What the runner should do after a key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,7 +34,7 @@ pub struct ReplayScreen<'a> {
     title: String,
     /// How many moves are on the board shown: 0 (the empty board) to every move.
     shown: usize,
-    colour: bool,
+    palette: Palette,
 }
 
 impl<'a> ReplayScreen<'a> {
@@ -52,7 +50,7 @@ impl<'a> ReplayScreen<'a> {
             review,
             title,
             shown: replay.moves().len(),
-            colour,
+            palette: Palette { colour },
         }
     }
 
@@ -216,8 +214,6 @@ impl<'a> ReplayScreen<'a> {
     fn board_lines(&self) -> Vec<Line<'static>> {
         let game = self.replay.after(self.shown);
         let board = game.board();
-        let geometry = self.replay.settings().geometry();
-        let size = geometry.size();
         let played: Option<Position> = self
             .shown
             .checked_sub(1)
@@ -226,66 +222,35 @@ impl<'a> ReplayScreen<'a> {
             GameStatus::Won(win) => win.line.cells().to_vec(),
             _ => Vec::new(),
         };
-        let rule = vec!["─".repeat(CELL_WIDTH as usize); size].join("┼");
-        let mut lines = Vec::new();
-        for row in 0..size {
-            if row > 0 {
-                lines.push(Line::styled(rule.clone(), self.dim()));
+        grid(self.replay.settings().geometry(), self.palette, |cell| {
+            let mark = board.mark_at(cell);
+            let just_played = Some(cell) == played;
+            let text = match (mark, just_played, self.palette.colour) {
+                (Some(mark), true, false) => format!("[{mark}]"),
+                (Some(mark), _, _) => mark.to_string(),
+                (None, _, _) => cell.number().to_string(),
+            };
+            let mut style = self.palette.mark(mark);
+            if winning.contains(&cell) && self.palette.colour {
+                style = style.bg(Color::Green).fg(Color::Black);
             }
-            let mut spans = Vec::new();
-            for column in 0..size {
-                if column > 0 {
-                    spans.push(Span::styled("│", self.dim()));
-                }
-                let Some(cell) = geometry.at(row, column) else {
-                    continue;
-                };
-                let mark = board.mark_at(cell);
-                let just_played = Some(cell) == played;
-                let text = match (mark, just_played, self.colour) {
-                    (Some(mark), true, false) => format!("[{mark}]"),
-                    (Some(mark), _, _) => mark.to_string(),
-                    (None, _, _) => cell.number().to_string(),
-                };
-                let mut style = match mark {
-                    Some(Mark::X) => self.paint(Color::LightCyan).add_modifier(Modifier::BOLD),
-                    Some(Mark::O) => self.paint(Color::LightYellow).add_modifier(Modifier::BOLD),
-                    None => self.dim(),
-                };
-                if winning.contains(&cell) && self.colour {
-                    style = style.bg(Color::Green).fg(Color::Black);
-                }
-                if just_played {
-                    style = style.add_modifier(Modifier::REVERSED);
-                }
-                spans.push(Span::styled(
-                    format!("{text:^width$}", width = CELL_WIDTH as usize),
-                    style,
-                ));
+            if just_played {
+                style = style.add_modifier(Modifier::REVERSED);
             }
-            lines.push(Line::from(spans));
-        }
-        lines
+            (text, style)
+        })
     }
 
     fn paint(&self, colour: Color) -> Style {
-        if self.colour {
-            Style::default().fg(colour)
-        } else {
-            Style::default()
-        }
+        self.palette.paint(colour)
     }
 
     fn bold(&self) -> Style {
-        Style::default().add_modifier(Modifier::BOLD)
+        self.palette.bold()
     }
 
     fn dim(&self) -> Style {
-        if self.colour {
-            Style::default().add_modifier(Modifier::DIM)
-        } else {
-            Style::default()
-        }
+        self.palette.dim()
     }
 }
 
