@@ -67,6 +67,9 @@ pub enum Command {
     Replay(ReplayArgs),
 }
 
+/// How many games `history` lists when not told.
+pub const HISTORY_PAGE: u64 = 20;
+
 #[derive(Debug, Args)]
 #[command(
     after_help = "Lists the games that ended (finished, resigned or left), newest first, a page \
@@ -80,7 +83,7 @@ pub struct HistoryArgs {
     pub player: Option<PlayerName>,
 
     /// How many games to list, from 1 to 1000
-    #[arg(long, value_name = "N", default_value_t = 20, value_parser = page_size)]
+    #[arg(long, value_name = "N", default_value_t = HISTORY_PAGE, value_parser = page_size)]
     pub limit: u64,
 
     /// List the games older than this one (an id, or the start of one): the next page

@@ -513,7 +513,7 @@ fn history(
                 " --player {}",
                 shell_quoted(name.as_str())
             )),
-            if limit.get() == 20 {
+            if u64::from(limit.get()) == cli::HISTORY_PAGE {
                 String::new()
             } else {
                 format!(" --limit {}", limit.get())
@@ -610,12 +610,14 @@ fn replay(
         None
     };
     let geometry = replay.settings().geometry();
-    let title = format!(
-        "Game {}, {} (UTC), {}",
-        short_id(store, &id, 8).map_err(Failure::Store)?,
-        words::when(kept.started),
-        words::shape(geometry.size(), geometry.win_length())
-    );
+    let title = || -> Result<String, Failure> {
+        Ok(format!(
+            "Game {}, {} (UTC), {}",
+            short_id(store, &id, 8).map_err(Failure::Store)?,
+            words::when(kept.started),
+            words::shape(geometry.size(), geometry.win_length())
+        ))
+    };
     match shown_as {
         Shown::Json => {
             let mut out = io::stdout().lock();
@@ -632,10 +634,10 @@ fn replay(
                 }
             }
         }
-        Shown::Lines => console_renderer().show_replay(&title, &replay, review.as_ref()),
+        Shown::Lines => console_renderer().show_replay(&title()?, &replay, review.as_ref()),
         Shown::FullScreen => {
             let [x, o] = tictactoe_core::ports::names_of(replay.settings());
-            let title = format!("{title} · {x} (X) vs {o} (O)");
+            let title = format!("{} · {x} (X) vs {o} (O)", title()?);
             if run_replay(title, &replay, review.as_ref(), colour())? == Ending::Interrupted {
                 return Ok(ExitCode::from(130));
             }
