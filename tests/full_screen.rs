@@ -582,3 +582,36 @@ fn v_after_a_game_reviews_it_in_place_and_q_goes_back_to_the_game() {
     let (status, _, _) = pty.finish();
     assert_eq!(status, 0);
 }
+
+#[test]
+fn on_a_terminal_a_long_review_shows_how_far_it_has_got_then_only_the_review() {
+    // Arrange: a (7,7,5) game, Impossible against Medium, quickly played.
+    let folder = TempDir::new().unwrap();
+    let database = folder.path().join("games.db");
+    let played = std::process::Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .args(["--plain", "--seed", "11", "--think-ms", "100", "--db"])
+        .arg(&database)
+        .args(["play", "--x", "impossible", "--o", "medium", "--size", "7"])
+        .args(["--win", "5"])
+        .output()
+        .unwrap();
+    assert!(played.status.success(), "{played:?}");
+
+    // Act: its review, 300 ms a position (most of the opening is not settled in that).
+    let pty = Pty::start(
+        &["--think-ms", "300", "replay", "last", "--review", "--json"],
+        &database,
+        "Reviewing",
+    );
+    let during = pty.screen_text();
+    let (status, _, _, output) = pty.finish_with_output();
+
+    // Assert: the bar while it ran; then a line for each move.
+    assert!(during.contains(" of "), "{during}");
+    assert_eq!(status, 0);
+    let moves = output
+        .lines()
+        .filter(|line| line.contains("\"ply\""))
+        .count();
+    assert!(moves >= 9, "{output}");
+}
