@@ -284,6 +284,7 @@ mod tests {
             &[cell(1), cell(5), cell(9), cell(3)],
             Some(Ending::Resigned(Mark::X)),
         )
+        .unwrap()
     }
 
     fn press(code: KeyCode) -> KeyEvent {

@@ -189,7 +189,9 @@ fn review_in_place<S: ReviewStore, R: Recorder>(
         End::Resigned { by } => Ended::Resigned(*by),
         End::Abandoned { by } => Ended::Abandoned(*by),
     });
-    let replay = Replay::played(&settings, game.game().moves(), ending);
+    // The match played these moves, so they are a game; if not, that is said, not shown.
+    let replay = Replay::played(&settings, game.game().moves(), ending)
+        .map_err(|error| io::Error::other(format!("the game cannot be reviewed: {error}")))?;
     let mut advisor = computers.advisor();
     let Some(reviewed) = reviewing(terminal, &replay, &mut *advisor)? else {
         return Ok(ReplayFlow::Interrupt);

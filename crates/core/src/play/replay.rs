@@ -53,12 +53,22 @@ impl Replay {
                 }
             }
         }
-        Ok(Replay::played(settings, game.moves(), stored.ending))
+        Replay::played(settings, game.moves(), stored.ending)
     }
 
-    /// A game just played, from the moves on its board (a match's `game().moves()`):
-    /// they are legal, since the match played them.
-    pub fn played(settings: &Settings, cells: &[Position], ending: Option<Ending>) -> Replay {
+    /// A game just played, from its moves in order (a match's `game().moves()`),
+    /// checked against the rules from the empty board: a move that is not legal there is
+    /// [`ResumeError::Illegal`], numbered by its ply.
+    pub fn played(
+        settings: &Settings,
+        cells: &[Position],
+        ending: Option<Ending>,
+    ) -> Result<Replay, ResumeError> {
+        let mut game = Game::<BitBoard>::start(settings.geometry(), settings.first());
+        for (&cell, number) in cells.iter().zip(1..) {
+            game.play(cell)
+                .map_err(|_| ResumeError::Illegal { number })?;
+        }
         let mut mark = settings.first();
         let moves = cells
             .iter()
@@ -69,11 +79,11 @@ impl Replay {
                 played
             })
             .collect();
-        Replay {
+        Ok(Replay {
             settings: settings.clone(),
             moves,
             ending,
-        }
+        })
     }
 
     pub fn settings(&self) -> &Settings {
@@ -324,6 +334,15 @@ mod tests {
             Replay::of(&stored),
             Err(ResumeError::OutOfOrder { number: 3 })
         );
+    }
+
+    #[test]
+    fn moves_played_that_are_not_a_game_from_the_empty_board_are_refused() {
+        let settings = kept(&[]).game.settings;
+
+        let replay = Replay::played(&settings, &[cell(5), cell(5)], None);
+
+        assert_eq!(replay, Err(ResumeError::Illegal { number: 2 }));
     }
 
     #[test]
