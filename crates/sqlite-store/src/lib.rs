@@ -234,19 +234,20 @@ impl SqliteStore {
         let id = id.clone();
         move |detail| database.unreadable(format!("game {id}: {detail}"))
     }
-}
 
-impl GameStore for SqliteStore {
-    fn write(&self, writes: &[Write]) -> Result<(), StoreError> {
+    /// Keeps `writes` in one transaction, trying again while another process holds the
+    /// write lock (for up to `write_patience`): a failed transaction kept nothing, so
+    /// trying again is safe either way.
+    fn keep(&self, writes: &[Write], already: writes::Kept) -> Result<(), StoreError> {
         if writes.is_empty() {
             return Ok(());
         }
         let started = std::time::Instant::now();
         loop {
             let kept = self.in_write(|transaction| {
-                writes
-                    .iter()
-                    .try_for_each(|write| writes::apply(transaction, write, &self.database))
+                writes.iter().try_for_each(|write| {
+                    writes::apply(transaction, write, already, &self.database)
+                })
             });
             match kept {
                 Err(StoreError::Locked { .. })
@@ -254,6 +255,16 @@ impl GameStore for SqliteStore {
                 kept => return kept,
             }
         }
+    }
+}
+
+impl GameStore for SqliteStore {
+    fn write(&self, writes: &[Write]) -> Result<(), StoreError> {
+        self.keep(writes, writes::Kept::NoOp)
+    }
+
+    fn write_new(&self, writes: &[Write]) -> Result<(), StoreError> {
+        self.keep(writes, writes::Kept::Conflict)
     }
 
     fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {

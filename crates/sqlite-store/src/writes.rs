@@ -11,15 +11,33 @@ use crate::codec::{self, GAME_COLUMNS, GameRow};
 use crate::errors::Database;
 use crate::{Sql, tallies};
 
+/// What a write the store already has is: a no-op (`GameStore::write`), or another
+/// writer's, so a conflict (`GameStore::write_new`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kept {
+    NoOp,
+    Conflict,
+}
+
+impl Kept {
+    fn again(self, game: &GameId) -> Result<(), StoreError> {
+        match self {
+            Kept::NoOp => Ok(()),
+            Kept::Conflict => Err(conflict(game, "another writer kept this first")),
+        }
+    }
+}
+
 pub(crate) fn apply(
     connection: &Connection,
     write: &Write,
+    already: Kept,
     database: &Database,
 ) -> Result<(), StoreError> {
     match write {
-        Write::Begin(new) => keep_begin(connection, new, database),
-        Write::Step { game, step } => keep_step(connection, game, *step, database),
-        Write::End { game, ending } => keep_end(connection, game, *ending, database),
+        Write::Begin(new) => keep_begin(connection, new, already, database),
+        Write::Step { game, step } => keep_step(connection, game, *step, already, database),
+        Write::End { game, ending } => keep_end(connection, game, *ending, already, database),
     }
 }
 
@@ -53,11 +71,12 @@ pub(crate) fn new_game(row: &GameRow, database: &Database) -> Result<NewGame, St
 fn keep_begin(
     connection: &Connection,
     new: &NewGame,
+    already: Kept,
     database: &Database,
 ) -> Result<(), StoreError> {
     if let Some(kept) = game_row(connection, &new.id, database)? {
         return if new_game(&kept, database)? == *new {
-            Ok(())
+            already.again(&new.id)
         } else {
             Err(conflict(&new.id, "another game has this id"))
         };
@@ -121,6 +140,7 @@ fn keep_step(
     connection: &Connection,
     game: &GameId,
     step: Step,
+    already: Kept,
     database: &Database,
 ) -> Result<(), StoreError> {
     // The game's ending and how many steps it has: numbered from 1 without gaps, so the
@@ -150,7 +170,7 @@ fn keep_step(
                 })
                 .db(database)?;
             if kept == (cell, undo) {
-                Ok(())
+                already.again(game)
             } else {
                 Err(conflict(game, format!("step {n} was another change")))
             }
@@ -179,6 +199,7 @@ fn keep_end(
     connection: &Connection,
     game: &GameId,
     ending: Ending,
+    already: Kept,
     database: &Database,
 ) -> Result<(), StoreError> {
     let Some(row) = game_row(connection, game, database)? else {
@@ -188,7 +209,7 @@ fn keep_end(
         .ending()
         .map_err(|detail| database.unreadable(format!("game {game}: {detail}")))?
     {
-        Some(kept) if kept == ending => return Ok(()),
+        Some(kept) if kept == ending => return already.again(game),
         Some(_) => return Err(conflict(game, "the game ended otherwise")),
         None => {}
     }

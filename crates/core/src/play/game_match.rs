@@ -263,29 +263,8 @@ impl<R: Recorder> Match<R> {
         steps: &[Step],
         ending: Option<Ending>,
     ) -> Result<(Self, Vec<Event>), ResumeError> {
-        for (index, step) in steps.iter().enumerate() {
-            let number = step.number;
-            if number as usize != index + 1 {
-                return Err(ResumeError::OutOfOrder { number });
-            }
-            if self.game.status().is_over() && !matches!(step.change, Change::Undo { .. }) {
-                return Err(ResumeError::AfterTheEnd { number });
-            }
-            match step.change {
-                Change::Move(position) => {
-                    self.game
-                        .play(position)
-                        .map_err(|_| ResumeError::Illegal { number })?;
-                }
-                Change::Undo { moves } => {
-                    for _ in 0..moves {
-                        self.game
-                            .undo()
-                            .ok_or(ResumeError::NothingToUndo { number })?;
-                    }
-                }
-            }
-            self.steps = number;
+        for step in steps {
+            self.take_kept(*step)?;
         }
         let finished = |outcome| FinishedGame {
             x: self.seats[0].name(),
@@ -320,6 +299,66 @@ impl<R: Recorder> Match<R> {
             (Some(_), _) => return Err(ResumeError::Ending),
         };
         Ok((self, events))
+    }
+
+    /// Takes `step` as another writer kept it (another server of a shared store): the
+    /// next step by number, checked as a step read from a store is, and not recorded
+    /// again. An error leaves the match as it was, and means it is behind (or ahead of)
+    /// the store: read the game again.
+    pub fn take_kept(&mut self, step: Step) -> Result<(), ResumeError> {
+        let number = step.number;
+        if number != self.steps.saturating_add(1) {
+            return Err(ResumeError::OutOfOrder { number });
+        }
+        let over = self.game.status().is_over() || !matches!(self.state, State::Playing { .. });
+        if over && !matches!(step.change, Change::Undo { .. }) {
+            return Err(ResumeError::AfterTheEnd { number });
+        }
+        let mut game = self.game.clone();
+        match step.change {
+            Change::Move(position) => {
+                game.play(position)
+                    .map_err(|_| ResumeError::Illegal { number })?;
+            }
+            Change::Undo { moves } => {
+                for _ in 0..moves {
+                    game.undo().ok_or(ResumeError::NothingToUndo { number })?;
+                }
+            }
+        }
+        self.game = game;
+        self.steps = number;
+        if let State::Playing { undo_asked_by } = &mut self.state {
+            *undo_asked_by = None;
+        }
+        Ok(())
+    }
+
+    /// Ends the match as another writer kept its ending (see [`Match::take_kept`]):
+    /// a win or a draw the board shows, or a resignation or departure while it is
+    /// played. Not recorded again.
+    pub fn end_kept(&mut self, ending: Ending) -> Result<(), ResumeError> {
+        if !matches!(self.state, State::Playing { .. }) {
+            return Err(ResumeError::Ending);
+        }
+        let outcome = match self.game.status() {
+            GameStatus::InProgress => None,
+            GameStatus::Won(win) => Some(Outcome::Won(win.mark)),
+            GameStatus::Draw => Some(Outcome::Draw),
+        };
+        self.state = State::Over(match (ending, outcome) {
+            (Ending::Finished(kept), Some(outcome)) if kept == outcome => {
+                End::Finished(FinishedGame {
+                    x: self.seats[0].name(),
+                    o: self.seats[1].name(),
+                    outcome,
+                })
+            }
+            (Ending::Resigned(by), None) => End::Resigned { by },
+            (Ending::Abandoned(by), None) => End::Abandoned { by },
+            _ => return Err(ResumeError::Ending),
+        });
+        Ok(())
     }
 
     /// The recorder: a front end reads which game it keeps (a [`Journal`]'s id).

@@ -51,15 +51,33 @@ impl MemoryStore {
     }
 }
 
-impl GameStore for MemoryStore {
-    fn write(&self, writes: &[Write]) -> Result<(), StoreError> {
+/// What a write the store already has is: a no-op ([`GameStore::write`]), or another
+/// writer's, so a conflict ([`GameStore::write_new`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kept {
+    NoOp,
+    Conflict,
+}
+
+impl MemoryStore {
+    fn keep(&self, writes: &[Write], kept: Kept) -> Result<(), StoreError> {
         let mut state = self.lock();
         let mut next = state.clone();
         for write in writes {
-            next.apply(write)?;
+            next.apply(write, kept)?;
         }
         *state = next;
         Ok(())
+    }
+}
+
+impl GameStore for MemoryStore {
+    fn write(&self, writes: &[Write]) -> Result<(), StoreError> {
+        self.keep(writes, Kept::NoOp)
+    }
+
+    fn write_new(&self, writes: &[Write]) -> Result<(), StoreError> {
+        self.keep(writes, Kept::Conflict)
     }
 
     fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {
@@ -254,16 +272,20 @@ impl State {
             .ok_or_else(|| StoreError::NoSuchGame(id.clone()))
     }
 
-    fn apply(&mut self, write: &Write) -> Result<(), StoreError> {
+    fn apply(&mut self, write: &Write, already: Kept) -> Result<(), StoreError> {
         let conflict = |game: &GameId, detail: &str| StoreError::Conflict {
             game: game.clone(),
             detail: detail.to_owned(),
+        };
+        let again = |game: &GameId| match already {
+            Kept::NoOp => Ok(()),
+            Kept::Conflict => Err(conflict(game, "another writer kept this first")),
         };
         match write {
             Write::Begin(new) => {
                 if let Some(kept) = self.games.get(&new.id) {
                     return if kept.game == *new {
-                        Ok(())
+                        again(&new.id)
                     } else {
                         Err(conflict(&new.id, "another game has this id"))
                     };
@@ -298,7 +320,7 @@ impl State {
                     0 => Err(conflict(game, "steps are numbered from 1")),
                     n if n <= taken => {
                         if kept.steps[n as usize - 1] == *step {
-                            Ok(())
+                            again(game)
                         } else {
                             Err(conflict(game, &format!("step {n} was another change")))
                         }
@@ -317,7 +339,7 @@ impl State {
             Write::End { game, ending } => {
                 let kept = self.game_mut(game)?;
                 match kept.ending {
-                    Some(kept_ending) if kept_ending == *ending => return Ok(()),
+                    Some(kept_ending) if kept_ending == *ending => return again(game),
                     Some(_) => return Err(conflict(game, "the game ended otherwise")),
                     None => {}
                 }

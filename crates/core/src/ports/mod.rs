@@ -15,6 +15,7 @@
 mod history;
 mod memory;
 mod records;
+mod shared;
 
 use thiserror::Error;
 
@@ -32,6 +33,9 @@ pub use records::{
     Change, Ending, GameId, GameIdError, NewGame, SeatLock, SeatLockError, Step, StoredGame, Write,
     moves_standing, names_of,
 };
+pub use shared::{Following, Hear, Heard, News, NewsFeed, Pacing, Shared};
+#[cfg(any(test, feature = "mocks"))]
+pub use shared::{MockNewsFeed, MockPacing};
 
 /// Why a store could not do what it was asked. `database` names the store for people:
 /// a file's path, or an address without its password. The advice (what to do about it)
@@ -126,6 +130,13 @@ pub trait GameStore: Send + Sync {
     /// Keeps `writes` in order, all or none.
     fn write(&self, writes: &[Write]) -> Result<(), StoreError>;
 
+    /// Keeps `writes` in order, all or none, as changes nobody kept before: a step or
+    /// an ending the store already has, or a game already begun, is a
+    /// [`StoreError::Conflict`] here, not a no-op. For a writer that shares its games
+    /// with others (several servers on one database): to it, a step already kept under
+    /// its number means another writer got there first, and the store decides the race.
+    fn write_new(&self, writes: &[Write]) -> Result<(), StoreError>;
+
     /// A game as kept, or `None` if the store has no game of that id.
     fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError>;
 
@@ -160,6 +171,9 @@ pub trait GameStore: Send + Sync {
 impl<S: GameStore + ?Sized> GameStore for &S {
     fn write(&self, writes: &[Write]) -> Result<(), StoreError> {
         (**self).write(writes)
+    }
+    fn write_new(&self, writes: &[Write]) -> Result<(), StoreError> {
+        (**self).write_new(writes)
     }
     fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {
         (**self).game(id)

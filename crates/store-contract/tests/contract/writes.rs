@@ -183,3 +183,57 @@ fn a_batch_with_one_bad_write_keeps_none_of_it(#[case] store: Fresh) {
     assert!(store.game(&id(1)).unwrap().unwrap().steps.is_empty());
     assert!(rows(&*store).is_empty());
 }
+
+// `write_new`: a writer that shares its games with others (several servers) is told
+// when another writer kept a change first, instead of having its write taken as a retry.
+
+#[apply(stores)]
+fn a_new_step_is_kept_by_write_new(#[case] store: Fresh) {
+    store.write(&[begin(&ada_bob(1))]).unwrap();
+
+    let kept = store.write_new(&[play(1, 1, 5), play(1, 2, 1)]);
+
+    assert!(kept.is_ok());
+    assert_eq!(store.game(&id(1)).unwrap().unwrap().steps.len(), 2);
+}
+
+#[apply(stores)]
+fn a_step_already_kept_is_a_conflict_for_write_new_even_when_it_is_the_same(#[case] store: Fresh) {
+    store.write(&[begin(&ada_bob(1)), play(1, 1, 5)]).unwrap();
+
+    let second = store.write_new(&[play(1, 1, 5)]);
+
+    assert!(is_conflict(&second), "{second:?}");
+    assert_eq!(store.game(&id(1)).unwrap().unwrap().steps.len(), 1);
+}
+
+#[apply(stores)]
+fn an_ending_already_kept_is_a_conflict_for_write_new_and_is_counted_once(#[case] store: Fresh) {
+    store
+        .write(&[begin(&ada_bob(1)), end(1, won_by(Mark::X))])
+        .unwrap();
+
+    let second = store.write_new(&[end(1, won_by(Mark::X))]);
+
+    assert!(is_conflict(&second), "{second:?}");
+    assert_eq!(record_of(&*store, "Ada"), Some(record(1, 0, 0)));
+}
+
+#[apply(stores)]
+fn a_game_already_begun_is_a_conflict_for_write_new(#[case] store: Fresh) {
+    store.write(&[begin(&ada_bob(1))]).unwrap();
+
+    let second = store.write_new(&[begin(&ada_bob(1))]);
+
+    assert!(is_conflict(&second), "{second:?}");
+}
+
+#[apply(stores)]
+fn a_write_new_refused_part_way_keeps_none_of_its_writes(#[case] store: Fresh) {
+    store.write(&[begin(&ada_bob(1)), play(1, 1, 5)]).unwrap();
+
+    let refused = store.write_new(&[begin(&ada_bob(2)), play(1, 1, 5)]);
+
+    assert!(is_conflict(&refused), "{refused:?}");
+    assert!(store.game(&id(2)).unwrap().is_none());
+}

@@ -192,6 +192,9 @@ impl GameStore for GamesOnly {
     fn write(&self, writes: &[Write]) -> Result<(), StoreError> {
         self.0.write(writes)
     }
+    fn write_new(&self, writes: &[Write]) -> Result<(), StoreError> {
+        self.0.write_new(writes)
+    }
     fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {
         self.0.game(id)
     }
