@@ -19,8 +19,8 @@ use tictactoe_core::domain::{GameState, Geometry, Mark, PlayerName, Position, Sc
 use tictactoe_core::play::Replay;
 use tictactoe_core::players::ComputerFactory;
 use tictactoe_core::ports::{
-    Archive, GameId, GameStore, HistoryPage, HistoryQuery, PageSize, SeatLock, StoreError,
-    StoredGame, names_of,
+    Archive, Following, GameId, GameStore, Heard, HistoryPage, HistoryQuery, News, Pacing,
+    PageSize, SeatLock, Shared, StoreError, StoredGame, names_of,
 };
 
 use super::dto::{CreatedJson, GameJson, HintJson, NewGame, SeatJson, seat_key};
@@ -157,7 +157,23 @@ pub struct Games {
     reviews: Reviews,
     limits: Limits,
     closing: watch::Sender<bool>,
+    /// Set when several servers share the store: which of them plays each
+    /// computer-against-computer game.
+    pacing: Option<Arc<dyn Pacing>>,
+    /// While set, news of what the other servers keep reaches [`Games::hear`].
+    following: Mutex<Option<Following>>,
 }
+
+/// How much longer than the pause between its moves a server holds a
+/// computer-against-computer game: past it, the game is another server's to take over.
+const HOLD_MARGIN: Duration = Duration::from_secs(1);
+
+/// How often a server that shares its store looks for computer-against-computer games
+/// whose server stopped.
+const TAKEOVER_EVERY: Duration = Duration::from_millis(500);
+
+/// A request tried this many times when it found the game changed by another server.
+const TRIES: usize = 3;
 
 impl Games {
     /// The server's games, kept in `store` (written through a group commit of its own,
@@ -165,6 +181,37 @@ impl Games {
     /// The same store answers the history of ended games and keeps their reviews.
     pub fn new(
         store: Arc<dyn Archive>,
+        computers: Box<dyn ComputerFactory + Send>,
+        limits: Limits,
+    ) -> Arc<Self> {
+        Games::build(store, None, computers, limits)
+    }
+
+    /// The games of one of several servers sharing `store`: as [`Games::new`], and
+    /// `shared` tells this server what the others keep (so that what it holds in
+    /// memory, and shows its spectators, follows their changes) and which
+    /// computer-against-computer games it plays. The store decides every race
+    /// ([`GameStore::write_new`]).
+    pub fn shared(
+        store: Arc<dyn Archive>,
+        shared: Arc<dyn Shared>,
+        computers: Box<dyn ComputerFactory + Send>,
+        limits: Limits,
+    ) -> Result<Arc<Self>, StoreError> {
+        let games = Games::build(store, Some(Arc::clone(&shared) as _), computers, limits);
+        let listener = Arc::downgrade(&games);
+        let following = shared.follow(Box::new(move |heard| {
+            if let Some(games) = listener.upgrade() {
+                games.hear(heard);
+            }
+        }))?;
+        *lock(&games.following) = Some(following);
+        Ok(games)
+    }
+
+    fn build(
+        store: Arc<dyn Archive>,
+        pacing: Option<Arc<dyn Pacing>>,
         computers: Box<dyn ComputerFactory + Send>,
         limits: Limits,
     ) -> Arc<Self> {
@@ -190,7 +237,29 @@ impl Games {
             ),
             limits,
             closing: watch::Sender::new(false),
+            pacing,
+            following: Mutex::new(None),
         })
+    }
+
+    /// What another server kept: each game held here takes its news and shows it at
+    /// once; a game that cannot (a request of this server's is under way on it, or the
+    /// news does not follow on) is forgotten, to be read again when next asked for.
+    /// After news was missed, every game is.
+    pub fn hear(&self, heard: Heard) {
+        match heard {
+            Heard::Missed => self.registry.clear(Table::make_stale),
+            Heard::News(news) => {
+                for (game, news) in by_game(news) {
+                    if let Some(table) = self.registry.get(game.as_str())
+                        && !table.take_news(&news)
+                    {
+                        table.make_stale();
+                        self.registry.remove(&table);
+                    }
+                }
+            }
+        }
     }
 
     pub fn limits(&self) -> &Limits {
@@ -211,6 +280,7 @@ impl Games {
     /// Stops every event stream and computer-vs-computer game: the server is stopping.
     pub fn close(&self) {
         self.closing.send_replace(true);
+        drop(lock(&self.following).take());
     }
 
     /// Forgets expired games every `every`, until the server stops.
@@ -224,6 +294,45 @@ impl Games {
                     _ = closing.wait_for(|closed| *closed) => break,
                 }
                 games.registry.sweep(Instant::now());
+            }
+        });
+        if self.pacing.is_some() {
+            Arc::clone(self).spawn_takeover();
+        }
+    }
+
+    /// Every [`TAKEOVER_EVERY`], until the server stops: the computer-against-computer
+    /// games whose server stopped holding them (it died) are read back and played here
+    /// (unless another server takes them first: see [`Games::spawn_show`]).
+    fn spawn_takeover(self: Arc<Self>) {
+        tokio::spawn(async move {
+            let mut closing = self.closing.subscribe();
+            loop {
+                tokio::select! {
+                    () = tokio::time::sleep(TAKEOVER_EVERY) => {}
+                    _ = closing.wait_for(|closed| *closed) => break,
+                }
+                let Some(pacing) = self.pacing.clone() else {
+                    break;
+                };
+                let orphans = self.thinking.on_disk(move || pacing.unpaced(32)).await;
+                let orphans = match orphans {
+                    Ok(Ok(orphans)) => orphans,
+                    Ok(Err(error)) => {
+                        eprintln!("tictactoe serve: looking for games to take over: {error}");
+                        continue;
+                    }
+                    Err(_) => continue,
+                };
+                for id in orphans {
+                    match self.table(id.as_str()).await {
+                        Ok(table) if table.setup().is_show() && !table.view().is_over() => {
+                            Arc::clone(&self).spawn_show(table);
+                        }
+                        Ok(_) => {}
+                        Err(error) => eprintln!("tictactoe serve: taking over game {id}: {error}"),
+                    }
+                }
             }
         });
     }
@@ -285,17 +394,62 @@ impl Games {
     }
 
     /// Runs `request` for the seat the credentials hold; answers the game after it.
+    ///
+    /// When servers share the store, the table held here may be behind it: a write the
+    /// store refused because another server kept that step first, or a refusal by the
+    /// match that the store's game would not make, means the game is read again and the
+    /// request run on it once more. A second server that loses a race is so answered
+    /// as if both requests had come to one server, one after the other.
     async fn as_seat(
         &self,
         id: &str,
         key: Credentials,
-        request: impl FnOnce(&mut WebMatch, Mark) -> Result<(), ApiError> + Send + 'static,
+        request: impl Fn(&mut WebMatch, Mark) -> Result<(), ApiError> + Clone + Send + 'static,
     ) -> Result<Arc<GameJson>, ApiError> {
-        let (table, seat, turn) = self.seat(id, &key).await?;
-        let ((), view) = self
-            .run(&table, turn, move |play| request(&mut play.game, seat))
-            .await?;
-        Ok(view)
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            let (table, seat, turn) = self.seat(id, &key).await?;
+            let request = request.clone();
+            let answer = self
+                .run(&table, turn, move |play| request(&mut play.game, seat))
+                .await;
+            match answer {
+                Ok(((), view)) => return Ok(view),
+                Err(error) if tries < TRIES && self.was_behind(&table, &error).await => {}
+                Err(error) => return Err(error),
+            }
+        }
+    }
+
+    /// Whether `error` came from holding `table` behind the store, which another
+    /// server changed: then the table is forgotten, to be read again. Never so for a
+    /// server alone on its store.
+    async fn was_behind(&self, table: &Arc<Table>, error: &ApiError) -> bool {
+        if self.pacing.is_none() {
+            return false;
+        }
+        match error {
+            // `run` forgot the table already.
+            ApiError::Store(StoreError::Conflict { .. }) => true,
+            ApiError::Refused(_) => {
+                let store = Arc::clone(&self.store);
+                let id = table.id().clone();
+                let kept = self.thinking.on_disk(move || store.game(&id)).await;
+                let Ok(Ok(Some(kept))) = kept else {
+                    return false;
+                };
+                let held = table.progress();
+                let stored = (kept.steps.len() as u32, kept.ending.is_some());
+                if held == stored {
+                    return false;
+                }
+                table.make_stale();
+                self.registry.remove(table);
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Reads game `id` back from the store, and holds it (see [`Games::begin`]).
@@ -374,7 +528,14 @@ impl Games {
         Ok(())
     }
 
+    /// Plays a computer-against-computer game here, one paced move at a time, unless
+    /// this server plays it already. When servers share the store, each move waits
+    /// until this server holds the game ([`Pacing::pace`]); if another server holds
+    /// it, this one stops and follows that one's moves through the news.
     fn spawn_show(self: Arc<Self>, table: Arc<Table>) {
+        if table.start_pacing() {
+            return;
+        }
         tokio::spawn(async move {
             let mut closing = self.closing.subscribe();
             while !table.view().is_over() {
@@ -386,6 +547,20 @@ impl Games {
                 if !self.registry.holds(&table) {
                     break;
                 }
+                if let Some(pacing) = self.pacing.clone() {
+                    let id = table.id().clone();
+                    let hold = self.limits.pace + HOLD_MARGIN;
+                    match self.thinking.on_disk(move || pacing.pace(&id, hold)).await {
+                        Ok(Ok(true)) => {}
+                        // Another server plays it.
+                        Ok(Ok(false)) => break,
+                        Ok(Err(error)) => {
+                            eprintln!("tictactoe serve: game {}: {error}", table.id());
+                            continue;
+                        }
+                        Err(_) => break,
+                    }
+                }
                 let turn = table.turn().await;
                 if let Err(error) = self
                     .run(&table, turn, |play| computer_reply(&mut play.game))
@@ -395,6 +570,7 @@ impl Games {
                     break;
                 }
             }
+            table.stop_pacing();
         });
     }
 
@@ -480,6 +656,45 @@ impl Games {
         .map_err(|error| ApiError::Internal(format!("a wait for the store stopped: {error}")))?;
         written.map_err(ApiError::Store)?;
         Ok((answer?, view))
+    }
+
+    /// One try at [`GameService::rematch`].
+    async fn rematch_once(
+        &self,
+        id: &str,
+        key: &Credentials,
+    ) -> Result<(CreatedJson, bool), ApiError> {
+        let (table, turn) = self.turn(id).await?;
+        let caller = if table.setup().is_show() {
+            None
+        } else {
+            Some(seat_in(&table, key)?)
+        };
+        if !table.view().is_over() {
+            return Err(ApiError::Conflict(
+                "the game is still being played: a rematch comes after the end",
+            ));
+        }
+        let mut tokens = [None, None];
+        if let (Some(mark), Credentials::Token(token)) = (caller, key) {
+            tokens[mark.opponent().index()] = Some(token.clone());
+        }
+        if let Some(next) = table.rematch() {
+            drop(turn);
+            let next = self.table(next.as_str()).await?;
+            return Ok((created(&next, &tokens), false));
+        }
+        let locks = [Mark::O, Mark::X].map(|mark| table.lock_of(mark).cloned());
+        let next = self.open(table.setup().swapped(), locks, Some(table.id().clone()));
+        if let Err(error) = self.begin(&next).await {
+            // The store may know a rematch this table does not: read it back.
+            table.make_stale();
+            self.registry.remove(&table);
+            return Err(error);
+        }
+        table.set_rematch(next.id().clone());
+        drop(turn);
+        Ok((created(&next, &tokens), true))
     }
 }
 
@@ -618,38 +833,20 @@ impl GameService for Games {
     /// keeps their token, which now opens the other mark's seat. Asked twice, it
     /// answers the same rematch (`false`: not new). A computer-vs-computer game needs no
     /// token.
+    ///
+    /// When servers share the store, two asking at once on two servers race: the store
+    /// keeps one rematch, and the other server, told so, reads the game again and
+    /// answers that one.
     async fn rematch(&self, id: &str, key: Credentials) -> Result<(CreatedJson, bool), ApiError> {
-        let (table, turn) = self.turn(id).await?;
-        let caller = if table.setup().is_show() {
-            None
-        } else {
-            Some(seat_in(&table, &key)?)
-        };
-        if !table.view().is_over() {
-            return Err(ApiError::Conflict(
-                "the game is still being played: a rematch comes after the end",
-            ));
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            match self.rematch_once(id, &key).await {
+                Err(ApiError::Store(StoreError::Conflict { .. }))
+                    if tries < TRIES && self.pacing.is_some() => {}
+                answer => return answer,
+            }
         }
-        let mut tokens = [None, None];
-        if let (Some(mark), Credentials::Token(token)) = (caller, &key) {
-            tokens[mark.opponent().index()] = Some(token.clone());
-        }
-        if let Some(next) = table.rematch() {
-            drop(turn);
-            let next = self.table(next.as_str()).await?;
-            return Ok((created(&next, &tokens), false));
-        }
-        let locks = [Mark::O, Mark::X].map(|mark| table.lock_of(mark).cloned());
-        let next = self.open(table.setup().swapped(), locks, Some(table.id().clone()));
-        if let Err(error) = self.begin(&next).await {
-            // The store may know a rematch this table does not: read it back.
-            table.make_stale();
-            self.registry.remove(&table);
-            return Err(error);
-        }
-        table.set_rematch(next.id().clone());
-        drop(turn);
-        Ok((created(&next, &tokens), true))
     }
 
     /// `GET /api/scores`: the first `top` rows of the scoreboard as the store has it.
@@ -762,6 +959,18 @@ fn kept_spelling(
     names_of(&game.settings)
         .into_iter()
         .find(|kept| kept.key() == key)
+}
+
+/// `news` by game, in the order each game first appears, each game's in order.
+fn by_game(news: Vec<News>) -> Vec<(GameId, Vec<News>)> {
+    let mut games: Vec<(GameId, Vec<News>)> = Vec::new();
+    for item in news {
+        match games.iter_mut().find(|(game, _)| game == item.game()) {
+            Some((_, items)) => items.push(item),
+            None => games.push((item.game().clone(), vec![item])),
+        }
+    }
+    games
 }
 
 /// The seat `key` opens in `table`.

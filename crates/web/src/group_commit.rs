@@ -7,11 +7,16 @@
 //! spectators see the change), so whatever a player was told is kept, and no thread of
 //! the async runtime ever waits for the disk.
 //!
-//! `write` keeps a batch all or none, so one request's bad write (a conflict, a game the
+//! The writes are kept with [`GameStore::write_new`]: a step the store already has is
+//! not taken as a retry but refused, since on a store shared by several servers it
+//! means another server kept that step first (the store decides the race; the request
+//! that lost is told so). Alone on its store, a server never meets one.
+//!
+//! A batch is kept all or none, so one request's bad write (a conflict, a game the
 //! store never saw begin) would fail every request batched with it. When a batch fails,
 //! each request's writes are therefore written again on their own, and only the
-//! requests whose own writes fail are told so. Writes are exactly-once by construction
-//! (a step the store has is a no-op), so writing again is always safe.
+//! requests whose own writes fail are told so: a failed batch kept nothing, so writing
+//! again never writes anything twice.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, mpsc};
@@ -32,7 +37,7 @@ struct Job {
 /// requests, and writes, each commit carried (`requests / batches`, `writes / batches`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CommitCounts {
-    /// Batches written (each one `GameStore::write` unless it failed).
+    /// Batches written (each one `GameStore::write_new` unless it failed).
     pub batches: u64,
     /// Requests whose writes were in a batch.
     pub requests: u64,
@@ -135,7 +140,7 @@ fn commit(store: &dyn GameStore, mut batch: Vec<Job>, counters: &Counters) {
     counters
         .writes
         .fetch_add(all.len() as u64, Ordering::Relaxed);
-    let mut failed = match store.write(&all) {
+    let mut failed = match store.write_new(&all) {
         Ok(()) => None,
         Err(error) if requests == 1 => Some(error),
         Err(_) => {
@@ -146,7 +151,7 @@ fn commit(store: &dyn GameStore, mut batch: Vec<Job>, counters: &Counters) {
                 let answer = if span.is_empty() {
                     Ok(())
                 } else {
-                    store.write(&all[span])
+                    store.write_new(&all[span])
                 };
                 // A caller that stopped waiting needs no answer.
                 let _ = job.answer.send(answer);
@@ -249,10 +254,10 @@ mod tests {
         let seen = Seen::default();
         let mut mock = MockGameStore::new();
         let sizes = Arc::clone(&seen.0);
-        mock.expect_write().returning(move |writes| {
+        mock.expect_write_new().returning(move |writes| {
             thread::sleep(pause);
             sizes.lock().unwrap().push(writes.len());
-            store.write(writes)
+            store.write_new(writes)
         });
         (mock, seen)
     }
@@ -296,9 +301,9 @@ mod tests {
         let released = Mutex::new(released);
         let mut mock = MockGameStore::new();
         let inner = Arc::clone(&store);
-        mock.expect_write().returning(move |writes| {
+        mock.expect_write_new().returning(move |writes| {
             let _ = released.lock().unwrap().recv();
-            inner.write(writes)
+            inner.write_new(writes)
         });
         let commit = GroupCommit::new(Arc::new(mock));
 
@@ -326,11 +331,11 @@ mod tests {
         let released = Mutex::new(Some(released));
         let mut mock = MockGameStore::new();
         let inner = Arc::clone(&store);
-        mock.expect_write().returning(move |writes| {
+        mock.expect_write_new().returning(move |writes| {
             if let Some(released) = released.lock().unwrap().take() {
                 let _ = released.recv();
             }
-            inner.write(writes)
+            inner.write_new(writes)
         });
         let commit = GroupCommit::new(Arc::new(mock));
         let warm_up = commit.submit(Vec::from([step(1, 1)]));
@@ -359,7 +364,7 @@ mod tests {
     async fn a_store_that_fails_tells_every_request_that_wrote() {
         // Arrange: a mock, since a failing store is an interaction: every write fails.
         let mut store = MockGameStore::new();
-        store.expect_write().returning(|_| {
+        store.expect_write_new().returning(|_| {
             Err(StoreError::Full {
                 database: "games.db".into(),
             })
@@ -401,12 +406,12 @@ mod tests {
         let store = Arc::new(MemoryStore::new());
         let inner = Arc::clone(&store);
         let mut mock = MockGameStore::new();
-        mock.expect_write()
+        mock.expect_write_new()
             .with(function(|writes: &[Write]| writes.len() == 1))
             .times(1)
             .returning(move |writes| {
                 thread::sleep(Duration::from_millis(20));
-                inner.write(writes)
+                inner.write_new(writes)
             });
         let commit = GroupCommit::new(Arc::new(mock));
         let first = commit.submit(vec![begin(1)]);

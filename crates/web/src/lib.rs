@@ -25,7 +25,7 @@
 //!   with the core's `Settings::start_match` (or resumes a kept one with
 //!   `Settings::resume_match`) (`setup` reads `dto`'s request; `dto`
 //!   knows only the core, so the arrow goes one way);
-//! * `group_commit`: many requests' writes kept with one `GameStore::write`, on a thread
+//! * `group_commit`: many requests' writes kept with one `GameStore::write_new`, on a thread
 //!   of its own, so no request waits for the disk on the async runtime; a failed batch
 //!   is written again request by request, so only the request at fault fails;
 //! * `table` (one game held: the match, its seats' locks, the view shown once kept;

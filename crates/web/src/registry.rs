@@ -98,6 +98,14 @@ impl<T: Held> Registry<T> {
         self.lock().len()
     }
 
+    /// Forgets every game, handing each to `forget` (to mark it stale): what another
+    /// server changed while news of it was lost must be read again.
+    pub fn clear(&self, forget: impl Fn(&T)) {
+        for (_, game) in self.lock().drain() {
+            forget(&game);
+        }
+    }
+
     /// Forgets the expired games, then others, finished ones past their grace first,
     /// each group quietest first, until a tenth of the cap is free.
     fn make_room(&self, games: &mut HashMap<String, Arc<T>>, now: Instant) {

@@ -15,7 +15,7 @@ use tokio::sync::{Mutex as Turn, OwnedMutexGuard, watch};
 
 use tictactoe_core::domain::{Mark, PlayerName};
 use tictactoe_core::play::{Match, Recorder, Recording, Seating};
-use tictactoe_core::ports::{Ending, GameId, NewGame, SeatLock, Step, StoreError, Write};
+use tictactoe_core::ports::{Ending, GameId, NewGame, News, SeatLock, Step, StoreError, Write};
 
 use super::dto::{GameJson, mark_word};
 use super::group_commit::{GroupCommit, Ticket};
@@ -112,6 +112,8 @@ pub struct Table {
     /// (its player has the game open). Not kept in the store: after a restart, a page
     /// that reconnects with its seat joins again.
     joined: [AtomicBool; 2],
+    /// A computer-against-computer game: whether this server is playing it.
+    paced: AtomicBool,
 }
 
 impl Table {
@@ -133,6 +135,7 @@ impl Table {
             touched: Mutex::new(Instant::now()),
             stale: AtomicBool::new(false),
             joined: [AtomicBool::new(false), AtomicBool::new(false)],
+            paced: AtomicBool::new(false),
         }
     }
 
@@ -276,6 +279,51 @@ impl Table {
             play.rematch.as_ref(),
             self.joined_seats(),
         )
+    }
+
+    /// Takes what another server kept of this game (see `Games::hear`) and shows it:
+    /// `false` if the table cannot follow (a request of this server's is under way, or
+    /// the news does not follow on from what the table holds), and must be read again.
+    pub fn take_news(&self, news: &[News]) -> bool {
+        let Ok(_turn) = Arc::clone(&self.turn).try_lock_owned() else {
+            return false;
+        };
+        let mut play = lock(&self.play);
+        for item in news {
+            let taken = match item {
+                News::Step { step, .. } => play.game.take_kept(*step),
+                News::End { ending, .. } => play.game.end_kept(*ending),
+                News::Rematch { rematch, .. } => {
+                    play.rematch = Some(rematch.clone());
+                    Ok(())
+                }
+            };
+            if taken.is_err() {
+                return false;
+            }
+        }
+        let view = self.view_of(&play);
+        drop(play);
+        self.touch();
+        self.publish(Arc::new(view));
+        true
+    }
+
+    /// How far the table's game has come: steps taken, and whether it ended.
+    pub fn progress(&self) -> (u32, bool) {
+        let play = lock(&self.play);
+        (play.game.steps_taken(), play.game.end().is_some())
+    }
+
+    /// Whether a server plays this computer-against-computer game here (see
+    /// `Games::spawn_show`); `true` if one already did.
+    pub fn start_pacing(&self) -> bool {
+        self.paced.swap(true, Ordering::AcqRel)
+    }
+
+    /// This server stopped playing the show (over, or another server holds it).
+    pub fn stop_pacing(&self) {
+        self.paced.store(false, Ordering::Release);
     }
 
     /// The store refused this game's write: the table may hold what the store lacks.

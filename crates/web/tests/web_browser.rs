@@ -811,11 +811,11 @@ async fn the_persons_move_shows_at_once_and_thinking_until_the_computer_replies(
     let slow = Arc::new(AtomicBool::new(false));
     let mut slow_store = MockGameStore::new();
     let (inner, slowed) = (Arc::clone(&store), Arc::clone(&slow));
-    slow_store.expect_write().returning(move |writes| {
+    slow_store.expect_write_new().returning(move |writes| {
         if slowed.load(Ordering::SeqCst) {
             std::thread::sleep(Duration::from_millis(1500));
         }
-        inner.write(writes)
+        inner.write_new(writes)
     });
     let inner = Arc::clone(&store);
     slow_store.expect_game().returning(move |id| inner.game(id));

@@ -436,9 +436,9 @@ async fn a_game_finished_while_the_server_stops_is_answered_and_kept() {
     let store = Arc::new(MemoryStore::new());
     let mut slow = MockGameStore::new();
     let inner = Arc::clone(&store);
-    slow.expect_write().returning(move |writes| {
+    slow.expect_write_new().returning(move |writes| {
         std::thread::sleep(Duration::from_millis(300));
-        inner.write(writes)
+        inner.write_new(writes)
     });
     let limits = Limits {
         grace: Duration::from_secs(3),

@@ -154,13 +154,13 @@ async fn a_new_game_and_each_move_are_in_the_store_when_answered() {
 fn failing_store(store: &Arc<MemoryStore>, failing: &Arc<AtomicBool>) -> MockGameStore {
     let mut mock = MockGameStore::new();
     let (inner, failing) = (Arc::clone(store), Arc::clone(failing));
-    mock.expect_write().returning(move |writes| {
+    mock.expect_write_new().returning(move |writes| {
         if failing.load(Ordering::SeqCst) {
             Err(StoreError::Locked {
                 database: "games.db".into(),
             })
         } else {
-            inner.write(writes)
+            inner.write_new(writes)
         }
     });
     let inner = Arc::clone(store);
@@ -214,11 +214,11 @@ async fn a_spectator_sees_a_move_only_once_the_store_has_kept_it() {
     let held = Arc::new(AtomicBool::new(false));
     let mut mock = MockGameStore::new();
     let (inner, holding) = (Arc::clone(&store), Arc::clone(&held));
-    mock.expect_write().returning(move |writes| {
+    mock.expect_write_new().returning(move |writes| {
         while holding.load(Ordering::SeqCst) {
             std::thread::sleep(Duration::from_millis(5));
         }
-        inner.write(writes)
+        inner.write_new(writes)
     });
     let server = Server {
         games: games_over(Arc::new(mock), test_limits()),
@@ -276,8 +276,8 @@ async fn requests_arriving_together_for_a_game_not_in_memory_read_it_once() {
         inner.game(id)
     });
     let inner = Arc::clone(&store);
-    mock.expect_write()
-        .returning(move |writes| inner.write(writes));
+    mock.expect_write_new()
+        .returning(move |writes| inner.write_new(writes));
     let server = Server {
         games: games_over(Arc::new(mock), test_limits()),
         store,
@@ -434,11 +434,11 @@ async fn each_commit_is_counted_with_the_requests_and_writes_it_carried() {
 fn holding_store(store: &Arc<MemoryStore>, held: &Arc<AtomicBool>) -> MockGameStore {
     let mut mock = MockGameStore::new();
     let (inner, holding) = (Arc::clone(store), Arc::clone(held));
-    mock.expect_write().returning(move |writes| {
+    mock.expect_write_new().returning(move |writes| {
         while holding.load(Ordering::SeqCst) {
             std::thread::sleep(Duration::from_millis(5));
         }
-        inner.write(writes)
+        inner.write_new(writes)
     });
     let inner = Arc::clone(store);
     mock.expect_game().returning(move |id| inner.game(id));

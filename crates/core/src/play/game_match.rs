@@ -361,6 +361,11 @@ impl<R: Recorder> Match<R> {
         Ok(())
     }
 
+    /// How many steps (moves and undos) the match has taken: the number of the last.
+    pub fn steps_taken(&self) -> u32 {
+        self.steps
+    }
+
     /// The recorder: a front end reads which game it keeps (a [`Journal`]'s id).
     pub fn recorder(&self) -> &R {
         &self.recorder
