@@ -59,7 +59,7 @@ const TICK: Duration = Duration::from_millis(100);
 
 /// Runs the full-screen program until someone quits. The terminal is restored on every
 /// way out, a panic included.
-pub fn run_full_screen<S: GameStore + ReviewStore>(
+pub fn run_full_screen<S: GameStore + ReviewStore + ?Sized>(
     computers: &mut dyn ComputerFactory,
     store: &S,
     colour: bool,
@@ -176,7 +176,7 @@ fn show_replay(terminal: &mut Screen, screen: &mut ReplayScreen) -> io::Result<R
 
 /// The game just played, reviewed (on another thread, the screen saying how far it
 /// has got) and played back; the review kept with the game, when the game was kept.
-fn review_in_place<S: ReviewStore, R: Recorder>(
+fn review_in_place<S: ReviewStore + ?Sized, R: Recorder>(
     terminal: &mut Screen,
     store: &S,
     computers: &mut dyn ComputerFactory,

@@ -1,0 +1,349 @@
+//! Several servers on one store: what `Games::shared` adds, over a fake of a shared
+//! store (the core's `MemoryStore` behind a hub that tells every other server what each
+//! one kept, at once, and holds computer-against-computer games for one server at a
+//! time, as PostgreSQL's NOTIFY and the pacing table do). The same behaviours are
+//! tested end to end over a real PostgreSQL in the root package's `tests/servers.rs`.
+
+mod web_support;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use http_body_util::BodyExt;
+use serde_json::json;
+use tictactoe_core::domain::{PlayerName, Scoreboard};
+use tictactoe_core::play::Review;
+use tictactoe_core::ports::{
+    Cleared, Following, GameHistory, GameId, GameStore, Hear, Heard, HistoryPage, HistoryQuery,
+    IdPrefix, Imported, MemoryStore, News, NewsFeed, Opponents, Pacing, Restored, ReviewStore,
+    Rows, StoreError, StoredGame, Write,
+};
+use tictactoe_players::StandardComputers;
+use tictactoe_web::{Games, Limits};
+use tower::ServiceExt;
+use web_support::{Server, test_limits, two_people};
+
+/// The store every server shares, and who listens to it.
+#[derive(Default)]
+struct Hub {
+    store: Arc<MemoryStore>,
+    listeners: Mutex<Vec<(usize, Box<dyn Hear>)>>,
+    /// Each paced game: the server holding it, until when.
+    holds: Mutex<HashMap<GameId, (usize, Instant)>>,
+}
+
+/// One server's connection to the hub.
+struct Peer {
+    hub: Arc<Hub>,
+    me: usize,
+}
+
+impl Peer {
+    /// Tells every other server what `writes` kept.
+    fn tell(&self, writes: &[Write]) {
+        let news: Vec<News> = writes
+            .iter()
+            .filter_map(|write| match write {
+                Write::Begin(new) => new.follows.clone().map(|game| News::Rematch {
+                    game,
+                    rematch: new.id.clone(),
+                }),
+                Write::Step { game, step } => Some(News::Step {
+                    game: game.clone(),
+                    step: *step,
+                }),
+                Write::End { game, ending } => Some(News::End {
+                    game: game.clone(),
+                    ending: *ending,
+                }),
+            })
+            .collect();
+        for (server, listener) in self.hub.listeners.lock().unwrap().iter_mut() {
+            if *server != self.me && !news.is_empty() {
+                listener.hear(Heard::News(news.clone()));
+            }
+        }
+    }
+}
+
+impl GameStore for Peer {
+    fn write(&self, writes: &[Write]) -> Result<(), StoreError> {
+        self.hub.store.write(writes)?;
+        self.tell(writes);
+        Ok(())
+    }
+    fn write_new(&self, writes: &[Write]) -> Result<(), StoreError> {
+        self.hub.store.write_new(writes)?;
+        self.tell(writes);
+        Ok(())
+    }
+    fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {
+        self.hub.store.game(id)
+    }
+    fn standings(&self, top: Option<u64>, each: &mut dyn Rows) -> Result<(), StoreError> {
+        self.hub.store.standings(top, each)
+    }
+    fn standings_of(&self, names: &[PlayerName]) -> Result<Scoreboard, StoreError> {
+        self.hub.store.standings_of(names)
+    }
+    fn reset(&self) -> Result<Cleared, StoreError> {
+        self.hub.store.reset()
+    }
+    fn restore(&self) -> Result<Restored, StoreError> {
+        self.hub.store.restore()
+    }
+    fn import(&self, source: &str, scoreboard: &Scoreboard) -> Result<Imported, StoreError> {
+        self.hub.store.import(source, scoreboard)
+    }
+}
+
+impl GameHistory for Peer {
+    fn history(&self, query: &HistoryQuery) -> Result<HistoryPage, StoreError> {
+        self.hub.store.history(query)
+    }
+    fn games_starting(&self, prefix: &IdPrefix, limit: u32) -> Result<Vec<GameId>, StoreError> {
+        self.hub.store.games_starting(prefix, limit)
+    }
+    fn opponents(&self, player: &PlayerName, limit: u32) -> Result<Opponents, StoreError> {
+        self.hub.store.opponents(player, limit)
+    }
+}
+
+impl ReviewStore for Peer {
+    fn review(&self, game: &GameId) -> Result<Option<Review>, StoreError> {
+        self.hub.store.review(game)
+    }
+    fn keep_review(&self, game: &GameId, review: &Review) -> Result<(), StoreError> {
+        self.hub.store.keep_review(game, review)
+    }
+}
+
+impl NewsFeed for Peer {
+    fn follow(&self, hear: Box<dyn Hear>) -> Result<Following, StoreError> {
+        self.hub.listeners.lock().unwrap().push((self.me, hear));
+        Ok(Following::until_dropped(()))
+    }
+}
+
+impl Pacing for Peer {
+    fn pace(&self, game: &GameId, hold: Duration) -> Result<bool, StoreError> {
+        let now = Instant::now();
+        let mut holds = self.hub.holds.lock().unwrap();
+        match holds.get(game) {
+            Some((server, until)) if *server != self.me && *until > now => Ok(false),
+            _ => {
+                holds.insert(game.clone(), (self.me, now + hold));
+                Ok(true)
+            }
+        }
+    }
+    fn unpaced(&self, limit: u32) -> Result<Vec<GameId>, StoreError> {
+        let now = Instant::now();
+        let holds = self.hub.holds.lock().unwrap();
+        Ok(holds
+            .iter()
+            .filter(|(game, (_, until))| {
+                *until <= now
+                    && self
+                        .hub
+                        .store
+                        .game(game)
+                        .is_ok_and(|kept| kept.is_some_and(|kept| kept.ending.is_none()))
+            })
+            .map(|(game, _)| game.clone())
+            .take(limit as usize)
+            .collect())
+    }
+}
+
+/// Server number `me` on `hub`.
+fn server_on(hub: &Arc<Hub>, me: usize, limits: Limits) -> Server {
+    let peer = Arc::new(Peer {
+        hub: Arc::clone(hub),
+        me,
+    });
+    let computers = StandardComputers::new(7, Duration::from_secs(5));
+    let games = Games::shared(
+        Arc::clone(&peer) as _,
+        peer,
+        Box::new(computers),
+        limits.clone(),
+    )
+    .expect("following the hub");
+    Server {
+        games,
+        store: Arc::clone(&hub.store),
+        limits,
+    }
+}
+
+/// Two servers on one new hub.
+fn two_servers() -> (Server, Server) {
+    let hub = Arc::new(Hub::default());
+    (
+        server_on(&hub, 1, test_limits()),
+        server_on(&hub, 2, test_limits()),
+    )
+}
+
+/// The board `server` shows for game `id`.
+async fn board_on(server: &Server, id: &str) -> String {
+    let answer = server.get(&format!("/api/games/{id}")).await;
+    answer.json["board"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[tokio::test]
+async fn a_game_begun_on_one_server_is_played_through_the_other() {
+    // Arrange
+    let (a, b) = two_servers();
+    let game = a.create(two_people()).await;
+
+    // Act
+    let moved = b.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+
+    // Assert
+    assert_eq!(moved.status, 200, "{}", moved.text);
+    assert_eq!(a.kept(&game.id).steps.len(), 1);
+}
+
+#[tokio::test]
+async fn a_server_holding_a_game_shows_a_move_made_through_another_at_once() {
+    // Arrange: both servers hold the game.
+    let (a, b) = two_servers();
+    let game = a.create(two_people()).await;
+    assert_eq!(board_on(&b, &game.id).await, ".........");
+
+    // Act
+    a.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+
+    // Assert: no read of the store needed: the news came with the write.
+    assert_eq!(board_on(&b, &game.id).await, "....X....");
+}
+
+#[tokio::test]
+async fn a_spectator_of_one_server_sees_a_move_made_through_another() {
+    // Arrange: a spectator's event stream on server B, past its first event.
+    let (a, b) = two_servers();
+    let game = a.create(two_people()).await;
+    let request = axum::http::Request::get(format!("/api/games/{}/events", game.id))
+        .body(Body::empty())
+        .unwrap();
+    let mut events = b.router().oneshot(request).await.unwrap().into_body();
+    events.frame().await.unwrap().unwrap();
+
+    // Act
+    a.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+    let next = tokio::time::timeout(Duration::from_secs(2), events.frame()).await;
+
+    // Assert
+    let frame = next.expect("an event within 2 s").unwrap().unwrap();
+    let text = String::from_utf8(frame.into_data().unwrap().to_vec()).unwrap();
+    assert!(text.contains("\"board\":\"....X....\""), "{text}");
+}
+
+#[tokio::test]
+async fn the_same_move_sent_to_two_servers_at_once_is_accepted_once_and_the_other_is_a_409() {
+    // Arrange: both servers hold the game; X's move comes to both at once.
+    let (a, b) = two_servers();
+    let game = a.create(two_people()).await;
+    board_on(&b, &game.id).await;
+    let x = game.x.as_deref().unwrap();
+
+    // Act
+    let (first, second) = tokio::join!(a.play(&game.id, x, 5), b.play(&game.id, x, 5));
+
+    // Assert
+    let mut statuses = [first.status.as_u16(), second.status.as_u16()];
+    statuses.sort();
+    assert_eq!(statuses, [200, 409], "{} / {}", first.text, second.text);
+    assert_eq!(a.kept(&game.id).steps.len(), 1);
+}
+
+#[tokio::test]
+async fn a_server_behind_the_store_reads_the_game_again_instead_of_refusing_a_move() {
+    // Arrange: server B holds the game, then misses X's move (its news was lost).
+    let hub = Arc::new(Hub::default());
+    let (a, b) = (
+        server_on(&hub, 1, test_limits()),
+        server_on(&hub, 2, test_limits()),
+    );
+    let game = a.create(two_people()).await;
+    board_on(&b, &game.id).await;
+    hub.listeners
+        .lock()
+        .unwrap()
+        .retain(|(server, _)| *server != 2);
+    a.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+
+    // Act: O's move through B, which thinks it is still X's turn.
+    let moved = b.play(&game.id, game.o.as_deref().unwrap(), 1).await;
+
+    // Assert
+    assert_eq!(moved.status, 200, "{}", moved.text);
+    assert_eq!(moved.json["board"], "O...X....");
+}
+
+#[tokio::test]
+async fn a_rematch_asked_on_two_servers_at_once_is_one_rematch() {
+    // Arrange: a finished game both servers hold.
+    let (a, b) = two_servers();
+    let game = a.create(two_people()).await;
+    a.post(&game.id, "resign", game.o.as_deref()).await;
+    board_on(&b, &game.id).await;
+
+    // Act
+    let (first, second) = tokio::join!(
+        a.post(&game.id, "rematch", game.x.as_deref()),
+        b.post(&game.id, "rematch", game.o.as_deref())
+    );
+
+    // Assert
+    assert!(first.status.is_success(), "{}", first.text);
+    assert!(second.status.is_success(), "{}", second.text);
+    assert_eq!(first.json["id"], second.json["id"]);
+}
+
+#[tokio::test]
+async fn a_computer_game_is_played_by_one_server_and_taken_over_when_it_stops() {
+    // Arrange: a computer-against-computer game on A, moving every 100 ms; B looks
+    // for games to take over.
+    let hub = Arc::new(Hub::default());
+    let limits = Limits {
+        pace: Duration::from_millis(100),
+        ..test_limits()
+    };
+    let a = server_on(&hub, 1, limits.clone());
+    let b = server_on(&hub, 2, limits);
+    b.games.spawn_sweeper(Duration::from_secs(60));
+    let show = json!({ "x": "random", "o": "random", "size": 7, "win": 7 });
+    let game = a.create(show).await;
+    tokio::time::sleep(Duration::from_millis(350)).await;
+    let moves_by_a = a.kept(&game.id).steps.len();
+
+    // Act: A stops (as a killed server would: it no longer holds the game).
+    a.games.close();
+    let stopped_at = a.kept(&game.id).steps.len();
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+
+    // Assert: B went on with it, from where A stopped.
+    let kept = a.kept(&game.id);
+    assert!(moves_by_a >= 1, "A played {moves_by_a} moves");
+    assert!(
+        kept.steps.len() > stopped_at,
+        "{} moves after A stopped at {stopped_at}",
+        kept.steps.len()
+    );
+    assert_eq!(
+        hub.holds
+            .lock()
+            .unwrap()
+            .get(&GameId::parse(&game.id).unwrap())
+            .map(|(server, _)| *server),
+        Some(2)
+    );
+}
