@@ -178,9 +178,9 @@ impl GameHistory for PostgresStore {
             // and capped at BIGINT's largest: counts saturate, as everywhere.
             let row = tx.query_one(
                 "SELECT count(*), \
-                 least(sum(wins), 9223372036854775807)::bigint, \
-                 least(sum(losses), 9223372036854775807)::bigint, \
-                 least(sum(ties), 9223372036854775807)::bigint \
+                 least(coalesce(sum(wins), 0), 9223372036854775807)::bigint, \
+                 least(coalesce(sum(losses), 0), 9223372036854775807)::bigint, \
+                 least(coalesce(sum(ties), 0), 9223372036854775807)::bigint \
                  FROM rivalries WHERE key = $1",
                 &[&key],
             )?;
