@@ -56,12 +56,49 @@ fn sqlite() -> Fresh {
     }
 }
 
+/// PostgreSQL, on a new database of the test process's own server
+/// (`tictactoe-test-postgres`). Only where PostgreSQL is installed (the cfg `postgres`,
+/// set by `build.rs`): here a server that does not start fails the test.
+#[cfg(postgres)]
+fn postgres() -> Fresh {
+    use tictactoe_postgres_store::{Options, PostgresStore};
+    let cluster = tictactoe_test_postgres::Cluster::shared().unwrap_or_else(|why| panic!("{why}"));
+    let store =
+        PostgresStore::connect(&cluster.new_database(), Options::default()).expect("a new store");
+    Fresh {
+        store: Box::new(store),
+        _folder: None,
+    }
+}
+
 /// Every store, as one case each: a new store joins the contract with one line here.
+/// PostgreSQL's case exists only where PostgreSQL is installed; elsewhere
+/// [`the_postgresql_cases_are_skipped_without_postgresql`] says so.
+#[cfg(postgres)]
+#[template]
+#[rstest]
+#[case::memory(memory())]
+#[case::sqlite(sqlite())]
+#[case::postgres(postgres())]
+fn stores(#[case] store: Fresh) {}
+
+#[cfg(not(postgres))]
 #[template]
 #[rstest]
 #[case::memory(memory())]
 #[case::sqlite(sqlite())]
 fn stores(#[case] store: Fresh) {}
+
+/// Where PostgreSQL was not installed when the suite was built, its cases do not
+/// exist: this says so on every run (and fails where PostgreSQL is required).
+#[cfg(not(postgres))]
+#[test]
+fn the_postgresql_cases_are_skipped_without_postgresql() {
+    tictactoe_test_postgres::skip(
+        "the store contract's PostgreSQL cases",
+        &tictactoe_test_postgres::NotAvailable::NotInstalled,
+    );
+}
 
 mod concurrency;
 mod games;

@@ -1,0 +1,545 @@
+//! Tic Tac Toe's games and scoreboard in PostgreSQL: the store several servers share.
+//! The same port as the SQLite store ([`GameStore`], [`GameHistory`], [`ReviewStore`]),
+//! held to the same contract suite, plus what sharing needs ([`NewsFeed`],
+//! [`Pacing`]).
+//!
+//! ```no_run
+//! use tictactoe_core::ports::GameStore;
+//! use tictactoe_postgres_store::{Options, PostgresStore};
+//!
+//! let store = PostgresStore::connect("postgres://tictactoe@localhost/tictactoe", Options::default())?;
+//! assert!(store.scoreboard(Some(20))?.is_empty());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Why the synchronous [`postgres`] client and an [`r2d2`] pool: the core's ports are
+//! synchronous (a console game calls its store directly, with no async runtime), and
+//! a store is shared by a server's threads, each needing a connection for the length
+//! of one call. `postgres` wraps `tokio-postgres` with a small runtime of its own, so it
+//! must never be called from a tokio worker thread (it would block the worker, or
+//! panic): servers call stores from blocking threads (`spawn_blocking`), as they do the
+//! SQLite store. r2d2 keeps a few connections open ([`Options::pool_size`]) and hands
+//! each call one; PostgreSQL runs their transactions side by side.
+//!
+//! Several servers write at once: each write call is one transaction that locks the
+//! rows of the games it touches, in id order, and adds to the hot scoreboard rows once
+//! per call, in key order, so writers queue rather than deadlock (see `writes`); a
+//! transaction PostgreSQL still picks to give way (a serialization failure, a
+//! deadlock, a unique index another writer filled first) is run again, whole.
+//!
+//! A database it cannot read is never written: another program's (tables, but no
+//! `schema_version`) is [`StoreError::Unreadable`], one from a newer version of the
+//! program is [`StoreError::Newer`], both found by reading alone.
+//!
+//! What it is made of:
+//!
+//! * `migrations/*.sql`: the schema, in versions, each with comments on its tables;
+//!   the `migrations` module runs them on connect, one server at a time.
+//! * `pool`: the pooled connections and the statements each has prepared.
+//! * `codec`: the core's values as columns and back, checking all it reads.
+//! * `writes`: the exactly-once rules of [`Write`], the same as the core's
+//!   `MemoryStore`, in one transaction per call, in a few round trips.
+//! * `news`: what each write call kept, told to the other servers (LISTEN/NOTIFY).
+//! * `history`: the ended games newest first, a player's opponents, the reviews.
+//! * `errors`: PostgreSQL's errors in the port's words.
+
+mod codec;
+mod errors;
+mod history;
+mod migrations;
+mod news;
+mod pool;
+mod writes;
+
+use std::time::Duration;
+
+use postgres::NoTls;
+use postgres::error::SqlState;
+use r2d2_postgres::PostgresConnectionManager;
+use tictactoe_core::domain::{PlayerName, Record, Scoreboard, Standing};
+use tictactoe_core::ports::{
+    Cleared, Following, GameId, GameStore, Hear, Imported, NewsFeed, Pacing, Restored, Rows,
+    StoreError, StoredGame, Write,
+};
+
+use errors::{Database, Failure};
+use pool::{Manager, Tx};
+use writes::{ADD_TALLIES, CURRENT_EPOCH, Kept, SCOREBOARD_LOCK};
+
+/// How a store connects. `Options::default()` is right for a server.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The most connections the store keeps open at once: as many calls run side by
+    /// side; more wait for one to be free.
+    pub pool_size: u32,
+    /// How long making a connection, or waiting for a free one, may take before the
+    /// call fails with [`StoreError::Unavailable`].
+    pub connect_timeout: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            pool_size: 8,
+            connect_timeout: Duration::from_secs(5),
+        }
+    }
+}
+
+/// A [`GameStore`] (and the rest of the ports) in a PostgreSQL database. See the crate
+/// documentation.
+pub struct PostgresStore {
+    database: Database,
+    pool: r2d2::Pool<Manager>,
+    /// This store's name among the servers sharing the database (random): whose news
+    /// a notification is, and who holds a paced game.
+    instance: String,
+    listen: news::Listen,
+}
+
+/// How many times a write call is run again after losing a race (see
+/// [`Failure::retry`]) before its error is returned.
+const TRIES: u32 = 5;
+
+impl PostgresStore {
+    /// The newest schema version this program knows.
+    pub const SCHEMA_VERSION: i64 = migrations::KNOWN;
+
+    /// Connects to the database at `url` (`postgres://user:password@host:port/name`, or
+    /// PostgreSQL's `key=value` form) and brings its schema up to date.
+    ///
+    /// An address that cannot be read, or a server that cannot be reached within
+    /// [`Options::connect_timeout`], is [`StoreError::Unavailable`]; another program's
+    /// database is [`StoreError::Unreadable`]; one from a newer version of the program
+    /// is [`StoreError::Newer`]. Neither of the last two is changed.
+    pub fn connect(url: &str, options: Options) -> Result<PostgresStore, StoreError> {
+        let database = Database(without_password(url));
+        let mut config: postgres::Config = url.parse().map_err(|e| StoreError::Unavailable {
+            database: database.0.clone(),
+            detail: format!("not a PostgreSQL address: {e}"),
+        })?;
+        config.connect_timeout(options.connect_timeout);
+        if config.get_application_name().is_none() {
+            config.application_name("tictactoe");
+        }
+        let manager = Manager(PostgresConnectionManager::new(config.clone(), NoTls));
+        // Connections are made as calls need them (`min_idle` 0), and not tested each
+        // time one is handed out (a round trip per call): a connection found broken
+        // when returned is dropped, and a call that finds its connection closed before
+        // it began is run on another (see `transact`).
+        let pool = r2d2::Pool::builder()
+            .max_size(options.pool_size.max(1))
+            .min_idle(Some(0))
+            .test_on_check_out(false)
+            .connection_timeout(options.connect_timeout)
+            .build(manager)
+            .map_err(|e| database.pool(e))?;
+        let instance = format!("{:032x}", rand::random::<u128>());
+        let store = PostgresStore {
+            listen: news::Listen {
+                config,
+                instance: instance.clone(),
+                database: database.0.clone(),
+            },
+            database,
+            pool,
+            instance,
+        };
+        let mut conn = store.conn()?;
+        migrations::migrate(&mut conn, &store.database)?;
+        Ok(store)
+    }
+
+    /// The database as people know it: its address without the password. Every error
+    /// of this store names it so.
+    pub fn database(&self) -> &str {
+        &self.database.0
+    }
+
+    fn conn(&self) -> Result<r2d2::PooledConnection<Manager>, StoreError> {
+        self.pool.get().map_err(|e| self.database.pool(e))
+    }
+
+    /// Runs `work` in one transaction (read-only, or a write), committing if it
+    /// succeeds. A transaction that lost a race ([`Failure::retry`]) is run again, up
+    /// to [`TRIES`] times; so is one whose pooled connection turned out to be closed
+    /// before it began (the server restarted since). `game` names the conflict if a
+    /// unique index still refuses the work at the end.
+    fn transact<T>(
+        &self,
+        read_only: bool,
+        game: Option<&GameId>,
+        mut work: impl FnMut(&mut Tx<'_>) -> Result<T, Failure>,
+    ) -> Result<T, StoreError> {
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            let mut conn = self.conn()?;
+            let tx = match conn.begin(read_only) {
+                Ok(tx) => tx,
+                Err(error) if error.is_closed() && tries < TRIES => continue,
+                Err(error) => return Err(self.database.fail(error.into(), game)),
+            };
+            match run(tx, &mut work) {
+                Ok(done) => return Ok(done),
+                Err(failure) if failure.retry() && tries < TRIES => {
+                    std::thread::sleep(Duration::from_millis(u64::from(tries) * 5));
+                }
+                Err(failure) => return Err(self.database.fail(failure, game)),
+            }
+        }
+    }
+
+    fn keep(&self, writes: &[Write], already: Kept) -> Result<(), StoreError> {
+        if writes.is_empty() {
+            return Ok(());
+        }
+        self.transact(false, writes.first().map(Write::game), |tx| {
+            writes::keep(tx, writes, already, &self.instance, &self.database)
+        })
+    }
+
+    /// Reads in a read-only transaction, which sees the database at one moment.
+    fn read<T>(
+        &self,
+        work: impl FnMut(&mut Tx<'_>) -> Result<T, Failure>,
+    ) -> Result<T, StoreError> {
+        self.transact(true, None, work)
+    }
+}
+
+/// `work` in `tx`, then commit (or, if it fails, roll back as `tx` is dropped).
+fn run<T>(
+    mut tx: Tx<'_>,
+    work: &mut impl FnMut(&mut Tx<'_>) -> Result<T, Failure>,
+) -> Result<T, Failure> {
+    let done = work(&mut tx)?;
+    tx.commit()?;
+    Ok(done)
+}
+
+/// `url` without its password, to name the database in messages: the URL form's
+/// `user:password@` loses `:password`, the `key=value` form its `password=...`.
+fn without_password(url: &str) -> String {
+    if let Some((scheme, rest)) = url.split_once("://") {
+        let end = rest.find(['/', '?']).unwrap_or(rest.len());
+        let (authority, path) = rest.split_at(end);
+        let authority = match authority.rsplit_once('@') {
+            Some((user, host)) => {
+                let user = user.split_once(':').map_or(user, |(user, _)| user);
+                format!("{user}@{host}")
+            }
+            None => authority.to_owned(),
+        };
+        // A password in the query (`?password=...`) goes too.
+        let path = match path.split_once('?') {
+            Some((path, query)) => {
+                let kept: Vec<&str> = query
+                    .split('&')
+                    .filter(|pair| !pair.starts_with("password="))
+                    .collect();
+                if kept.is_empty() {
+                    path.to_owned()
+                } else {
+                    format!("{path}?{}", kept.join("&"))
+                }
+            }
+            None => path.to_owned(),
+        };
+        format!("{scheme}://{authority}{path}")
+    } else {
+        url.split_whitespace()
+            .filter(|pair| !pair.starts_with("password="))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// The rows of the current scoreboard in rank order, the first `$1` (all for NULL).
+const RANKED: &str = "SELECT name, wins, losses, ties FROM tallies \
+     WHERE epoch = (SELECT coalesce(max(epoch), 0) FROM resets) \
+     ORDER BY wins DESC, losses, key LIMIT $1";
+
+/// A row selected as `name, wins, losses, ties`, checked.
+fn standing(row: &postgres::Row, database: &Database) -> Result<Standing, Failure> {
+    let name: String = row.try_get(0).map_err(|e| database.column(e))?;
+    let mut counts = [0u64; 3];
+    for (column, count) in counts.iter_mut().enumerate() {
+        let value: i64 = row.try_get(column + 1).map_err(|e| database.column(e))?;
+        *count = codec::count(value).map_err(|detail| {
+            database.unreadable(format!("the scoreboard's row {name:?}: {detail}"))
+        })?;
+    }
+    let [wins, losses, ties] = counts;
+    Ok(Standing {
+        name: PlayerName::stored(&name)
+            .map_err(|e| database.unreadable(format!("the scoreboard's row {name:?}: {e}")))?,
+        record: Record { wins, losses, ties },
+    })
+}
+
+impl GameStore for PostgresStore {
+    fn write(&self, writes: &[Write]) -> Result<(), StoreError> {
+        self.keep(writes, Kept::NoOp)
+    }
+
+    fn write_new(&self, writes: &[Write]) -> Result<(), StoreError> {
+        self.keep(writes, Kept::Conflict)
+    }
+
+    fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {
+        let database = &self.database;
+        self.read(|tx| history::game(tx, id, database))
+    }
+
+    /// Streams the rows into `each` as the server sends them (a portal read 500 rows at
+    /// a time): however long the table, a few hundred rows are held at once.
+    fn standings(&self, top: Option<u64>, each: &mut dyn Rows) -> Result<(), StoreError> {
+        let database = &self.database;
+        let limit = top.map(|top| i64::try_from(top).unwrap_or(i64::MAX));
+        self.read(|tx| {
+            let statement = tx.prepared(RANKED)?;
+            let portal = tx.sql.bind(&statement, &[&limit])?;
+            loop {
+                let rows = tx.sql.query_portal(&portal, 500)?;
+                for row in &rows {
+                    each.row(standing(row, database)?);
+                }
+                if rows.len() < 500 {
+                    return Ok(());
+                }
+            }
+        })
+    }
+
+    fn standings_of(&self, names: &[PlayerName]) -> Result<Scoreboard, StoreError> {
+        let database = &self.database;
+        let mut keys: Vec<String> = names.iter().map(PlayerName::key).collect();
+        keys.sort();
+        keys.dedup();
+        self.read(|tx| {
+            let rows = tx.query(
+                "SELECT name, wins, losses, ties FROM tallies \
+                 WHERE epoch = (SELECT coalesce(max(epoch), 0) FROM resets) AND key = ANY($1)",
+                &[&keys],
+            )?;
+            let rows = rows
+                .iter()
+                .map(|row| standing(row, database))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(Scoreboard::from_standings(rows))
+        })
+    }
+
+    fn reset(&self) -> Result<Cleared, StoreError> {
+        self.transact(false, None, |tx| {
+            tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCOREBOARD_LOCK])?;
+            let row = tx.query_one(
+                &format!(
+                    "INSERT INTO resets (epoch, at, players) \
+                     SELECT e.epoch + 1, {}, (SELECT count(*) FROM tallies WHERE epoch = e.epoch) \
+                     FROM ({CURRENT_EPOCH}) AS e(epoch) RETURNING players",
+                    codec::NOW_MS
+                ),
+                &[],
+            )?;
+            let players: i64 = row.try_get(0).map_err(|e| self.database.column(e))?;
+            Ok(Cleared {
+                players: players.unsigned_abs(),
+            })
+        })
+    }
+
+    fn restore(&self) -> Result<Restored, StoreError> {
+        self.transact(false, None, |tx| {
+            tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCOREBOARD_LOCK])?;
+            let current: Option<i64> = tx
+                .query_one("SELECT max(epoch) FROM resets", &[])?
+                .try_get(0)
+                .map_err(|e| self.database.column(e))?;
+            let Some(current) = current else {
+                return Ok(Restored::NothingToRestore);
+            };
+            let previous = current - 1;
+            tx.execute(
+                concat!(
+                    "INSERT INTO tallies (epoch, key, name, wins, losses, ties) \
+                     SELECT $1, key, name, wins, losses, ties FROM tallies WHERE epoch = $2 \
+                     ORDER BY key \
+                     ON CONFLICT (epoch, key) DO UPDATE SET ",
+                    writes::saturating_sum!("tallies", "wins"),
+                    ", ",
+                    writes::saturating_sum!("tallies", "losses"),
+                    ", ",
+                    writes::saturating_sum!("tallies", "ties")
+                ),
+                &[&previous, &current],
+            )?;
+            tx.execute("DELETE FROM tallies WHERE epoch = $1", &[&current])?;
+            tx.execute("DELETE FROM resets WHERE epoch = $1", &[&current])?;
+            let players: i64 = tx
+                .query_one(
+                    "SELECT count(*) FROM tallies WHERE epoch = $1",
+                    &[&previous],
+                )?
+                .try_get(0)
+                .map_err(|e| self.database.column(e))?;
+            Ok(Restored::Restored {
+                players: players.unsigned_abs(),
+            })
+        })
+    }
+
+    fn import(&self, source: &str, scoreboard: &Scoreboard) -> Result<Imported, StoreError> {
+        let rows = scoreboard.standings();
+        let players = rows.len() as u64;
+        // Summed by key (rows naming one player are one row), in key order; the first
+        // spelling is kept, as the scoreboard keeps it.
+        let mut by_key: std::collections::BTreeMap<String, (&str, Record)> = Default::default();
+        for row in rows {
+            by_key
+                .entry(row.name.key())
+                .or_insert((row.name.as_str(), Record::default()))
+                .1
+                .add(row.record);
+        }
+        self.transact(false, None, |tx| {
+            tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCOREBOARD_LOCK])?;
+            let added = tx.execute(
+                &format!(
+                    "INSERT INTO imports (source, at, players) VALUES ($1, {}, $2) \
+                     ON CONFLICT (source) DO NOTHING",
+                    codec::NOW_MS
+                ),
+                &[&source, &codec::count_column(players)],
+            )?;
+            if added == 0 {
+                return Ok(Imported::AlreadyImported);
+            }
+            let (keys, names, counts) = writes::columns(
+                by_key
+                    .iter()
+                    .map(|(key, (name, record))| (key.as_str(), *name, *record)),
+            );
+            tx.execute(
+                "INSERT INTO imported_rows (source, key, name, wins, losses, ties) \
+                 SELECT $1, * FROM unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[], \
+                 $6::bigint[])",
+                &[&source, &keys, &names, &counts[0], &counts[1], &counts[2]],
+            )?;
+            let epoch: i64 = tx
+                .query_one(CURRENT_EPOCH, &[])?
+                .try_get(0)
+                .map_err(|e| self.database.column(e))?;
+            tx.execute(
+                ADD_TALLIES,
+                &[&epoch, &keys, &names, &counts[0], &counts[1], &counts[2]],
+            )?;
+            Ok(Imported::Added { players })
+        })
+    }
+}
+
+impl NewsFeed for PostgresStore {
+    /// Listens on a connection of its own, on a thread of its own (see `news`).
+    fn follow(&self, hear: Box<dyn Hear>) -> Result<Following, StoreError> {
+        self.listen
+            .follow(hear)
+            .map_err(|detail| StoreError::Unavailable {
+                database: self.database.0.clone(),
+                detail,
+            })
+    }
+}
+
+impl Pacing for PostgresStore {
+    /// One statement: the row is made, or taken over when its hold ran out or is this
+    /// store's already; a row another instance holds is left, and nothing is returned.
+    fn pace(&self, game: &GameId, hold: Duration) -> Result<bool, StoreError> {
+        let hold_ms = i64::try_from(hold.as_millis()).unwrap_or(i64::MAX / 2);
+        let now = codec::NOW_MS;
+        let held = self.transact(false, None, |tx| {
+            let row = tx.query_opt(
+                &format!(
+                    "INSERT INTO pacing (game, holder, until_ms) VALUES ($1, $2, {now} + $3) \
+                     ON CONFLICT (game) DO UPDATE \
+                     SET holder = excluded.holder, until_ms = excluded.until_ms \
+                     WHERE pacing.holder = excluded.holder OR pacing.until_ms <= {now} \
+                     RETURNING 1"
+                ),
+                &[&game.as_str(), &self.instance, &hold_ms],
+            );
+            match row {
+                Ok(row) => Ok(row.is_some()),
+                // The pacing row names its game: a game never begun cannot be paced.
+                Err(error) if error.code() == Some(&SqlState::FOREIGN_KEY_VIOLATION) => {
+                    Err(StoreError::NoSuchGame(game.clone()).into())
+                }
+                Err(error) => Err(error.into()),
+            }
+        });
+        held
+    }
+
+    fn unpaced(&self, limit: u32) -> Result<Vec<GameId>, StoreError> {
+        let database = &self.database;
+        self.read(|tx| {
+            let rows = tx.query(
+                &format!(
+                    "SELECT p.game FROM pacing p JOIN games g ON g.id = p.game \
+                     WHERE p.until_ms <= {} AND g.ending IS NULL \
+                     ORDER BY p.until_ms, p.game LIMIT $1",
+                    codec::NOW_MS
+                ),
+                &[&i64::from(limit)],
+            )?;
+            rows.iter()
+                .map(|row| {
+                    let id: String = row.try_get(0).map_err(|e| database.column(e))?;
+                    GameId::parse(&id).map_err(|e| {
+                        database
+                            .unreadable(format!("paced game {id:?}: {e}"))
+                            .into()
+                    })
+                })
+                .collect()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_urls_password_is_not_shown() {
+        assert_eq!(
+            without_password("postgres://ada:secret@db.example:5432/games?sslmode=disable"),
+            "postgres://ada@db.example:5432/games?sslmode=disable"
+        );
+    }
+
+    #[test]
+    fn a_password_in_the_query_is_not_shown() {
+        assert_eq!(
+            without_password("postgresql://ada@db/games?password=secret"),
+            "postgresql://ada@db/games"
+        );
+    }
+
+    #[test]
+    fn a_key_value_password_is_not_shown() {
+        assert_eq!(
+            without_password("host=db user=ada password=secret dbname=games"),
+            "host=db user=ada dbname=games"
+        );
+    }
+
+    #[test]
+    fn an_address_without_a_password_is_shown_as_it_is() {
+        assert_eq!(
+            without_password("postgres://127.0.0.1:5432/games"),
+            "postgres://127.0.0.1:5432/games"
+        );
+    }
+}

@@ -1,0 +1,538 @@
+//! One write call ([`GameStore::write`] or [`GameStore::write_new`]) as one
+//! transaction, with the port's exactly-once rules: a write already kept is a no-op
+//! (or, for `write_new`, a conflict); a write that contradicts what is kept is a
+//! `Conflict`. The checks are the core's `MemoryStore`'s (the reference), in the same
+//! order, and the contract suite holds both to them.
+//!
+//! Several servers write to one database at once, and a server batches many requests
+//! into one call, so a call is done in a few round trips, whatever its size:
+//!
+//! 1. **Lock** every game the batch touches (its games, and the games its rematches
+//!    follow) with `SELECT ... FOR UPDATE`, in id order. Two servers writing the same
+//!    game then take turns; two batches touching the same games lock them in the same
+//!    order, so neither can hold one game while waiting for another the other holds
+//!    (a deadlock).
+//! 2. **Read** those games as they stand: their rows, how many steps each has, whether
+//!    each has a rematch (and the kept steps that writes name again). Read *after* the
+//!    locks, in a statement of its own: in READ COMMITTED each statement sees what was
+//!    committed before it began, so this one sees whatever the server we waited for
+//!    kept.
+//! 3. **Decide** every write in memory, by the rules, against that state as the batch
+//!    changes it; the first write refused refuses the whole call (nothing is kept).
+//! 4. **Keep** what was decided: the new games, then all new steps in one statement
+//!    (`unnest` of arrays), then all endings in one statement; then the scoreboard's
+//!    and the rivalries' additions, summed by player over the batch and applied in key
+//!    order. Those rows are hot (the computer's row changes at every game's end, from
+//!    every server): each is updated once per transaction, and always in the same
+//!    order, so concurrent transactions queue on them instead of deadlocking.
+//! 5. **Tell** the other servers ([`crate::news`]), with `pg_notify` in the same
+//!    transaction: PostgreSQL delivers a notification only when its transaction
+//!    commits, in commit order, so no server hears of a change that was not kept, and
+//!    each hears the changes in the order they were kept.
+
+use std::collections::{BTreeMap, HashMap};
+
+use tictactoe_core::domain::{Geometry, Mark, Record};
+use tictactoe_core::ports::{Ending, GameId, NewGame, StoreError, Write, names_of};
+
+use crate::codec::{self, GAME_COLUMNS, GameRow, NOW_MS};
+use crate::errors::{Database, Failure};
+use crate::news;
+use crate::pool::Tx;
+
+/// What a write the store already has is: a no-op (`GameStore::write`), or another
+/// writer's, so a conflict (`GameStore::write_new`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kept {
+    NoOp,
+    Conflict,
+}
+
+impl Kept {
+    fn again(self, game: &GameId) -> Result<(), StoreError> {
+        match self {
+            Kept::NoOp => Ok(()),
+            Kept::Conflict => Err(conflict(game, "another writer kept this first")),
+        }
+    }
+}
+
+fn conflict(game: &GameId, detail: impl Into<String>) -> StoreError {
+    StoreError::Conflict {
+        game: game.clone(),
+        detail: detail.into(),
+    }
+}
+
+/// The advisory lock between the scoreboard's epochs and the games' ends: a write
+/// that counts endings takes it shared, a reset (or restore, or import) exclusively.
+/// So a reset waits for the ends being counted, and an end counted after a reset is
+/// counted in the new epoch, never in the one the reset just closed.
+pub(crate) const SCOREBOARD_LOCK: i64 = 0x5454_5400_0000_0002;
+
+/// A step's columns: number, cell, undo.
+type StepColumns = (i64, Option<i64>, Option<i64>);
+
+/// One game touched by the batch, as it stands in the transaction.
+struct Game {
+    /// Its row as read, `None` if it was begun by this batch.
+    row: Option<GameRow>,
+    /// The game as begun: read from the row when first needed, or the batch's Begin.
+    begun: Option<NewGame>,
+    geometry: Option<Geometry>,
+    /// Steps kept: numbered from 1 without gaps, so the highest number.
+    taken: i64,
+    ending: Option<Ending>,
+    has_rematch: bool,
+    /// The kept steps the batch names again, and the batch's own, by number.
+    steps: HashMap<i64, (Option<i64>, Option<i64>)>,
+}
+
+/// What the batch decided to keep.
+#[derive(Default)]
+struct Decided {
+    begins: Vec<NewGame>,
+    steps: Vec<(GameId, StepColumns)>,
+    ends: Vec<(GameId, Ending)>,
+    /// The scoreboard's additions by name key: the first spelling, and the sum.
+    tallies: BTreeMap<String, (String, Record)>,
+    /// The rivalries' additions by (player's key, rival's key): the rival's latest
+    /// spelling, and the sum.
+    rivalries: BTreeMap<(String, String), (String, Record)>,
+    news: Vec<news::Item>,
+}
+
+/// Keeps `writes` in the transaction `tx` (see the module documentation), and tells
+/// the other servers, as `instance`.
+pub(crate) fn keep(
+    tx: &mut Tx<'_>,
+    writes: &[Write],
+    already: Kept,
+    instance: &str,
+    database: &Database,
+) -> Result<(), Failure> {
+    let mut ids: Vec<&str> = writes
+        .iter()
+        .flat_map(|write| {
+            let follows = match write {
+                Write::Begin(new) => new.follows.as_ref(),
+                _ => None,
+            };
+            std::iter::once(write.game()).chain(follows)
+        })
+        .map(GameId::as_str)
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    // 1. Lock, in id order (COLLATE "C": byte order, the same as Rust's).
+    tx.execute(
+        "SELECT id FROM games WHERE id = ANY($1) ORDER BY id FOR UPDATE",
+        &[&ids],
+    )?;
+    // 2. Read.
+    let mut games = read_games(tx, &ids, database)?;
+    read_named_steps(tx, writes, &mut games, database)?;
+    // 3. Decide.
+    let mut decided = Decided::default();
+    for write in writes {
+        decide(write, already, &mut games, &mut decided, database)?;
+    }
+    // 4. Keep, 5. tell.
+    store(tx, &decided)?;
+    let payloads = news::payloads(instance, &decided.news);
+    if !payloads.is_empty() {
+        tx.execute(
+            "SELECT pg_notify('tictactoe_news', payload) \
+             FROM unnest($1::text[]) WITH ORDINALITY AS u(payload, part) ORDER BY part",
+            &[&payloads],
+        )?;
+    }
+    Ok(())
+}
+
+/// The rows of the games `ids`, with their step counts and whether each has a rematch.
+fn read_games(
+    tx: &mut Tx<'_>,
+    ids: &[&str],
+    database: &Database,
+) -> Result<HashMap<GameId, Game>, Failure> {
+    let rows = tx.query(
+        &format!(
+            "SELECT {GAME_COLUMNS}, \
+             (SELECT coalesce(max(s.number), 0) FROM steps s WHERE s.game = g.id), \
+             EXISTS (SELECT 1 FROM games r WHERE r.follows = g.id) \
+             FROM games g WHERE g.id = ANY($1)"
+        ),
+        &[&ids],
+    )?;
+    let mut games = HashMap::new();
+    for row in rows {
+        let game = GameRow::read(&row, 0).map_err(|e| database.column(e))?;
+        let taken: i64 = row.try_get(17).map_err(|e| database.column(e))?;
+        let has_rematch: bool = row.try_get(18).map_err(|e| database.column(e))?;
+        let id = GameId::parse(&game.id)
+            .map_err(|e| database.unreadable(format!("game {:?}: {e}", game.id)))?;
+        games.insert(
+            id,
+            Game {
+                ending: game
+                    .ending()
+                    .map_err(|detail| database.unreadable(format!("game {}: {detail}", game.id)))?,
+                geometry: game.geometry().ok(),
+                row: Some(game),
+                begun: None,
+                taken,
+                has_rematch,
+                steps: HashMap::new(),
+            },
+        );
+    }
+    Ok(games)
+}
+
+/// The kept steps that the batch's step writes name again (a retry, or another
+/// server's step under the same number): what each was, to tell a retry from a
+/// conflict. One query, and none at all in the usual batch of new steps.
+fn read_named_steps(
+    tx: &mut Tx<'_>,
+    writes: &[Write],
+    games: &mut HashMap<GameId, Game>,
+    database: &Database,
+) -> Result<(), Failure> {
+    let (mut ids, mut numbers): (Vec<&str>, Vec<i64>) = (Vec::new(), Vec::new());
+    for write in writes {
+        if let Write::Step { game, step } = write {
+            let number = i64::from(step.number);
+            if games
+                .get(game)
+                .is_some_and(|kept| (1..=kept.taken).contains(&number))
+            {
+                ids.push(game.as_str());
+                numbers.push(number);
+            }
+        }
+    }
+    if ids.is_empty() {
+        return Ok(());
+    }
+    let rows = tx.query(
+        "SELECT s.game, s.number, s.cell, s.undo FROM steps s \
+         JOIN unnest($1::text[], $2::bigint[]) AS u(game, number) \
+         ON s.game = u.game AND s.number = u.number",
+        &[&ids, &numbers],
+    )?;
+    for row in rows {
+        let id: String = row.try_get(0).map_err(|e| database.column(e))?;
+        let number: i64 = row.try_get(1).map_err(|e| database.column(e))?;
+        let cell: Option<i64> = row.try_get(2).map_err(|e| database.column(e))?;
+        let undo: Option<i64> = row.try_get(3).map_err(|e| database.column(e))?;
+        if let Some(game) = GameId::parse(&id).ok().and_then(|id| games.get_mut(&id)) {
+            game.steps.insert(number, (cell, undo));
+        }
+    }
+    Ok(())
+}
+
+impl Game {
+    /// The game as begun, read from its row the first time it is needed.
+    fn begun(&mut self, database: &Database) -> Result<&NewGame, StoreError> {
+        if self.begun.is_none() {
+            let Some(row) = &self.row else {
+                return Err(database.unreadable("a game with neither a row nor a beginning"));
+            };
+            let new = row
+                .new_game()
+                .map_err(|detail| database.unreadable(format!("game {}: {detail}", row.id)))?;
+            self.begun = Some(new);
+        }
+        self.begun
+            .as_ref()
+            .ok_or_else(|| database.unreadable("a game with neither a row nor a beginning"))
+    }
+}
+
+/// One write, by the rules, against the batch's state so far.
+fn decide(
+    write: &Write,
+    already: Kept,
+    games: &mut HashMap<GameId, Game>,
+    decided: &mut Decided,
+    database: &Database,
+) -> Result<(), StoreError> {
+    match write {
+        Write::Begin(new) => {
+            if let Some(kept) = games.get_mut(&new.id) {
+                return if kept.begun(database)? == new {
+                    already.again(&new.id)
+                } else {
+                    Err(conflict(&new.id, "another game has this id"))
+                };
+            }
+            if let Some(first) = &new.follows {
+                let earlier = games
+                    .get_mut(first)
+                    .ok_or_else(|| StoreError::NoSuchGame(first.clone()))?;
+                if earlier.has_rematch {
+                    return Err(conflict(first, "this game already has a rematch"));
+                }
+                earlier.has_rematch = true;
+                decided.news.push(news::Item::rematch(first, &new.id));
+            }
+            games.insert(
+                new.id.clone(),
+                Game {
+                    row: None,
+                    begun: Some(new.clone()),
+                    geometry: Some(new.settings.geometry()),
+                    taken: 0,
+                    ending: None,
+                    has_rematch: false,
+                    steps: HashMap::new(),
+                },
+            );
+            decided.begins.push(new.clone());
+            Ok(())
+        }
+        Write::Step { game, step } => {
+            let kept = games
+                .get_mut(game)
+                .ok_or_else(|| StoreError::NoSuchGame(game.clone()))?;
+            let number = i64::from(step.number);
+            let columns = codec::change_columns(step.change);
+            match number {
+                0 => Err(conflict(game, "steps are numbered from 1")),
+                n if n <= kept.taken => match kept.steps.get(&n) {
+                    Some(was) if *was == columns => already.again(game),
+                    Some(_) => Err(conflict(game, format!("step {n} was another change"))),
+                    None => Err(database.unreadable(format!(
+                        "game {game}: step {n} is missing below step {}",
+                        kept.taken
+                    ))),
+                },
+                n if n > kept.taken + 1 => Err(conflict(
+                    game,
+                    format!("step {n} cannot follow step {}", kept.taken),
+                )),
+                _ if kept.ending.is_some() => Err(conflict(game, "the game is over")),
+                n => {
+                    let geometry = kept.geometry.ok_or_else(|| {
+                        database.unreadable(format!("game {game}: its board is no board"))
+                    })?;
+                    kept.taken = n;
+                    kept.steps.insert(n, columns);
+                    decided
+                        .steps
+                        .push((game.clone(), (n, columns.0, columns.1)));
+                    decided.news.push(news::Item::step(game, geometry, *step));
+                    Ok(())
+                }
+            }
+        }
+        Write::End { game, ending } => {
+            let kept = games
+                .get_mut(game)
+                .ok_or_else(|| StoreError::NoSuchGame(game.clone()))?;
+            match kept.ending {
+                Some(kept_ending) if kept_ending == *ending => return already.again(game),
+                Some(_) => return Err(conflict(game, "the game ended otherwise")),
+                None => {}
+            }
+            kept.ending = Some(*ending);
+            let names = names_of(&kept.begun(database)?.settings);
+            for mark in Mark::ALL {
+                if let Some(record) = ending.counted(mark) {
+                    let (player, rival) = (&names[mark.index()], &names[mark.opponent().index()]);
+                    decided
+                        .tallies
+                        .entry(player.key())
+                        .or_insert_with(|| (player.as_str().to_owned(), Record::default()))
+                        .1
+                        .add(record);
+                    let row = decided
+                        .rivalries
+                        .entry((player.key(), rival.key()))
+                        .or_insert_with(|| (String::new(), Record::default()));
+                    row.0 = rival.as_str().to_owned();
+                    row.1.add(record);
+                }
+            }
+            decided.ends.push((game.clone(), *ending));
+            decided.news.push(news::Item::end(game, *ending));
+            Ok(())
+        }
+    }
+}
+
+/// `table.column + excluded.column`, saturating at BIGINT's largest (counts saturate,
+/// as the core's do; PostgreSQL would fail on overflow).
+macro_rules! saturating_sum {
+    ($table:literal, $column:literal) => {
+        concat!(
+            $column,
+            " = CASE WHEN ",
+            $table,
+            ".",
+            $column,
+            " > 9223372036854775807 - excluded.",
+            $column,
+            " THEN 9223372036854775807 ELSE ",
+            $table,
+            ".",
+            $column,
+            " + excluded.",
+            $column,
+            " END"
+        )
+    };
+}
+pub(crate) use saturating_sum;
+
+/// Adds to `tallies` the rows of arrays $2 (key), $3 (name), $4..$6 (wins, losses,
+/// ties) in epoch $1, in key order; a row already there keeps its spelling.
+pub(crate) const ADD_TALLIES: &str = concat!(
+    "INSERT INTO tallies (epoch, key, name, wins, losses, ties) \
+     SELECT $1, u.key, u.name, u.wins, u.losses, u.ties \
+     FROM unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[]) \
+     AS u(key, name, wins, losses, ties) ORDER BY u.key COLLATE \"C\" \
+     ON CONFLICT (epoch, key) DO UPDATE SET ",
+    saturating_sum!("tallies", "wins"),
+    ", ",
+    saturating_sum!("tallies", "losses"),
+    ", ",
+    saturating_sum!("tallies", "ties")
+);
+
+/// The current epoch: the last reset's, or 0.
+pub(crate) const CURRENT_EPOCH: &str = "SELECT coalesce(max(epoch), 0)::bigint FROM resets";
+
+/// What was decided, kept in a few statements (see the module documentation).
+fn store(tx: &mut Tx<'_>, decided: &Decided) -> Result<(), Failure> {
+    for new in &decided.begins {
+        let settings = &new.settings;
+        let [x, o] = Mark::ALL.map(|mark| codec::side_columns(settings.player(mark)));
+        let keys = names_of(settings).map(|name| name.key());
+        let geometry = settings.geometry();
+        tx.execute(
+            &format!(
+                "INSERT INTO games (id, x_kind, x_name, x_level, o_kind, o_name, o_level, \
+                 size, win, first, seating, x_lock, o_lock, follows, started_at, x_key, o_key) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, {NOW_MS}, \
+                 $15, $16)"
+            ),
+            &[
+                &new.id.as_str(),
+                &x.0,
+                &x.1,
+                &x.2,
+                &o.0,
+                &o.1,
+                &o.2,
+                &(geometry.size() as i64),
+                &(geometry.win_length() as i64),
+                &codec::mark_column(settings.first()),
+                &codec::seating_column(new.seating),
+                &new.locks[0].as_ref().map(|lock| lock.as_str()),
+                &new.locks[1].as_ref().map(|lock| lock.as_str()),
+                &new.follows.as_ref().map(GameId::as_str),
+                &keys[0],
+                &keys[1],
+            ],
+        )?;
+    }
+    if !decided.steps.is_empty() {
+        let games: Vec<&str> = decided
+            .steps
+            .iter()
+            .map(|(game, _)| game.as_str())
+            .collect();
+        let numbers: Vec<i64> = decided.steps.iter().map(|(_, step)| step.0).collect();
+        let cells: Vec<Option<i64>> = decided.steps.iter().map(|(_, step)| step.1).collect();
+        let undos: Vec<Option<i64>> = decided.steps.iter().map(|(_, step)| step.2).collect();
+        tx.execute(
+            "INSERT INTO steps (game, number, cell, undo) \
+             SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[])",
+            &[&games, &numbers, &cells, &undos],
+        )?;
+    }
+    if decided.ends.is_empty() {
+        return Ok(());
+    }
+    let games: Vec<&str> = decided.ends.iter().map(|(game, _)| game.as_str()).collect();
+    let endings: Vec<&str> = decided
+        .ends
+        .iter()
+        .map(|(_, ending)| codec::ending_column(*ending))
+        .collect();
+    tx.execute(
+        &format!(
+            "UPDATE games SET ending = u.ending, ended_at = {NOW_MS} \
+             FROM unnest($1::text[], $2::text[]) AS u(id, ending) WHERE games.id = u.id"
+        ),
+        &[&games, &endings],
+    )?;
+    if !decided.tallies.is_empty() {
+        tx.execute(
+            "SELECT pg_advisory_xact_lock_shared($1)",
+            &[&SCOREBOARD_LOCK],
+        )?;
+        // After the lock, in a statement of its own: the epoch as of now.
+        let epoch: i64 = tx.query_one(CURRENT_EPOCH, &[])?.try_get(0)?;
+        let (keys, names, counts) = columns(
+            decided
+                .tallies
+                .iter()
+                .map(|(key, (name, record))| (key.as_str(), name.as_str(), *record)),
+        );
+        tx.execute(
+            ADD_TALLIES,
+            &[&epoch, &keys, &names, &counts[0], &counts[1], &counts[2]],
+        )?;
+        let players: Vec<&str> = decided
+            .rivalries
+            .keys()
+            .map(|(key, _)| key.as_str())
+            .collect();
+        let (rival_keys, rival_names, counts) = columns(decided.rivalries.iter().map(
+            |((_, rival_key), (rival, record))| (rival_key.as_str(), rival.as_str(), *record),
+        ));
+        tx.execute(
+            concat!(
+                "INSERT INTO rivalries (key, rival_key, rival, wins, losses, ties) \
+                 SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], \
+                 $5::bigint[], $6::bigint[]) AS u(key, rival_key, rival, wins, losses, ties) \
+                 ORDER BY u.key COLLATE \"C\", u.rival_key COLLATE \"C\" \
+                 ON CONFLICT (key, rival_key) DO UPDATE SET rival = excluded.rival, ",
+                saturating_sum!("rivalries", "wins"),
+                ", ",
+                saturating_sum!("rivalries", "losses"),
+                ", ",
+                saturating_sum!("rivalries", "ties")
+            ),
+            &[
+                &players,
+                &rival_keys,
+                &rival_names,
+                &counts[0],
+                &counts[1],
+                &counts[2],
+            ],
+        )?;
+    }
+    Ok(())
+}
+
+/// Rows of (key, name, record) as the arrays `unnest` takes: keys, names, and wins,
+/// losses and ties.
+pub(crate) fn columns<'a>(
+    rows: impl Iterator<Item = (&'a str, &'a str, Record)>,
+) -> (Vec<&'a str>, Vec<&'a str>, [Vec<i64>; 3]) {
+    let (mut keys, mut names, mut counts) = (Vec::new(), Vec::new(), [vec![], vec![], vec![]]);
+    for (key, name, record) in rows {
+        keys.push(key);
+        names.push(name);
+        counts[0].push(codec::count_column(record.wins));
+        counts[1].push(codec::count_column(record.losses));
+        counts[2].push(codec::count_column(record.ties));
+    }
+    (keys, names, counts)
+}

@@ -1,0 +1,262 @@
+//! What the PostgreSQL store does beyond the contract every store passes: refusing
+//! databases it cannot read, and what servers sharing one database need (races decided
+//! by the store, news of each other's writes, pacing). Each test runs on a new database
+//! of the test process's own PostgreSQL server, and is skipped (saying so) where
+//! PostgreSQL is not installed.
+
+use std::sync::mpsc;
+use std::time::Duration;
+
+use tictactoe_core::domain::{Geometry, Mark, Outcome, PlayerName};
+use tictactoe_core::play::{Seating, Settings};
+use tictactoe_core::players::{Level, PlayerSpec};
+use tictactoe_core::ports::{
+    Change, Ending, GameId, GameStore, Heard, NewGame, News, NewsFeed, Pacing, Step, StoreError,
+    Write,
+};
+use tictactoe_postgres_store::{Options, PostgresStore};
+
+/// A new database's address, or `None` when the test is skipped.
+fn database(test: &str) -> Option<String> {
+    tictactoe_test_postgres::database_or_skip(test)
+}
+
+fn store(url: &str) -> PostgresStore {
+    PostgresStore::connect(url, Options::default()).expect("a store")
+}
+
+fn sql(url: &str) -> postgres::Client {
+    postgres::Client::connect(url, postgres::NoTls).expect("a connection")
+}
+
+fn computers(n: u128) -> NewGame {
+    NewGame {
+        id: GameId::from_bits(n),
+        settings: Settings::new(
+            PlayerSpec::Computer(Level::ALL[0]),
+            PlayerSpec::Human(Some(PlayerName::new("Ada").unwrap())),
+            Mark::X,
+            Geometry::classic(),
+        )
+        .unwrap(),
+        seating: Seating::Together,
+        locks: [None, None],
+        follows: None,
+    }
+}
+
+fn play(n: u128, number: u32, cell: usize) -> Write {
+    Write::Step {
+        game: GameId::from_bits(n),
+        step: Step {
+            number,
+            change: Change::Move(Geometry::classic().position(cell).unwrap()),
+        },
+    }
+}
+
+#[test]
+fn a_database_of_a_newer_version_is_refused_and_left_as_it_is() {
+    let Some(url) = database("a_database_of_a_newer_version_is_refused_and_left_as_it_is") else {
+        return;
+    };
+    drop(store(&url));
+    let newer = PostgresStore::SCHEMA_VERSION + 1;
+    sql(&url)
+        .execute(
+            "INSERT INTO schema_version (version, applied_at) VALUES ($1, 0)",
+            &[&newer],
+        )
+        .unwrap();
+
+    let opened = PostgresStore::connect(&url, Options::default());
+
+    assert!(
+        matches!(opened, Err(StoreError::Newer { found, .. }) if found == newer),
+        "{:?}",
+        opened.err()
+    );
+    let versions: i64 = sql(&url)
+        .query_one("SELECT count(*) FROM schema_version", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(versions, PostgresStore::SCHEMA_VERSION + 1);
+}
+
+#[test]
+fn another_programs_database_is_refused_and_left_as_it_is() {
+    let Some(url) = database("another_programs_database_is_refused_and_left_as_it_is") else {
+        return;
+    };
+    sql(&url)
+        .batch_execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY)")
+        .unwrap();
+
+    let opened = PostgresStore::connect(&url, Options::default());
+
+    assert!(
+        matches!(opened, Err(StoreError::Unreadable { .. })),
+        "{:?}",
+        opened.err()
+    );
+    let tables: i64 = sql(&url)
+        .query_one(
+            "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(tables, 1, "only the other program's table");
+}
+
+#[test]
+fn an_unreachable_server_is_unavailable_and_named_without_its_password() {
+    let options = Options {
+        connect_timeout: Duration::from_millis(500),
+        ..Options::default()
+    };
+
+    let opened = PostgresStore::connect("postgres://ada:secret@127.0.0.1:1/games", options);
+
+    match opened {
+        Err(StoreError::Unavailable { database, .. }) => {
+            assert_eq!(database, "postgres://ada@127.0.0.1:1/games");
+        }
+        other => panic!("{:?}", other.err()),
+    }
+}
+
+#[test]
+fn two_servers_writing_one_new_step_at_once_one_keeps_it_the_other_conflicts() {
+    let Some(url) =
+        database("two_servers_writing_one_new_step_at_once_one_keeps_it_the_other_conflicts")
+    else {
+        return;
+    };
+    let (first, second) = (store(&url), store(&url));
+    first.write(&[Write::Begin(computers(1))]).unwrap();
+
+    let results: Vec<Result<(), StoreError>> = std::thread::scope(|scope| {
+        let a = scope.spawn(|| first.write_new(&[play(1, 1, 4)]));
+        let b = scope.spawn(|| second.write_new(&[play(1, 1, 4)]));
+        vec![a.join().unwrap(), b.join().unwrap()]
+    });
+
+    assert_eq!(results.iter().filter(|result| result.is_ok()).count(), 1);
+    assert_eq!(
+        results
+            .iter()
+            .filter(|result| matches!(result, Err(StoreError::Conflict { .. })))
+            .count(),
+        1,
+        "{results:?}"
+    );
+    assert_eq!(
+        first
+            .game(&GameId::from_bits(1))
+            .unwrap()
+            .unwrap()
+            .steps
+            .len(),
+        1
+    );
+}
+
+#[test]
+fn one_servers_writes_are_heard_by_another_and_not_by_itself() {
+    let Some(url) = database("one_servers_writes_are_heard_by_another_and_not_by_itself") else {
+        return;
+    };
+    let (writer, listener) = (store(&url), store(&url));
+    let (to_listener, heard_by_listener) = mpsc::channel();
+    let (to_writer, heard_by_writer) = mpsc::channel();
+    let _listening = listener
+        .follow(Box::new(move |heard: Heard| {
+            let _ = to_listener.send(heard);
+        }))
+        .unwrap();
+    let _own = writer
+        .follow(Box::new(move |heard: Heard| {
+            let _ = to_writer.send(heard);
+        }))
+        .unwrap();
+    let ending = Ending::Finished(Outcome::Won(Mark::X));
+
+    writer
+        .write(&[
+            Write::Begin(computers(1)),
+            play(1, 1, 4),
+            Write::End {
+                game: GameId::from_bits(1),
+                ending,
+            },
+        ])
+        .unwrap();
+
+    let heard = heard_by_listener
+        .recv_timeout(Duration::from_secs(5))
+        .expect("news within 5 s");
+    assert_eq!(
+        heard,
+        Heard::News(vec![
+            News::Step {
+                game: GameId::from_bits(1),
+                step: Step {
+                    number: 1,
+                    change: Change::Move(Geometry::classic().position(4).unwrap()),
+                },
+            },
+            News::End {
+                game: GameId::from_bits(1),
+                ending,
+            },
+        ])
+    );
+    assert!(
+        heard_by_writer
+            .recv_timeout(Duration::from_millis(500))
+            .is_err(),
+        "a server does not hear its own writes"
+    );
+}
+
+#[test]
+fn a_game_held_by_one_server_is_taken_by_another_once_its_hold_runs_out() {
+    let Some(url) =
+        database("a_game_held_by_one_server_is_taken_by_another_once_its_hold_runs_out")
+    else {
+        return;
+    };
+    let (first, second) = (store(&url), store(&url));
+    first.write(&[Write::Begin(computers(1))]).unwrap();
+    let hold = Duration::from_millis(300);
+
+    let first_holds = first.pace(&GameId::from_bits(1), hold).unwrap();
+    let second_meanwhile = second.pace(&GameId::from_bits(1), hold).unwrap();
+    let unpaced_meanwhile = second.unpaced(10).unwrap();
+    std::thread::sleep(hold + Duration::from_millis(100));
+    let unpaced_after = second.unpaced(10).unwrap();
+    let second_after = second.pace(&GameId::from_bits(1), hold).unwrap();
+
+    assert!(first_holds);
+    assert!(!second_meanwhile, "held by the first");
+    assert!(unpaced_meanwhile.is_empty());
+    assert_eq!(unpaced_after, vec![GameId::from_bits(1)]);
+    assert!(second_after, "taken over");
+    assert!(
+        !first.pace(&GameId::from_bits(1), hold).unwrap(),
+        "now the second's"
+    );
+}
+
+#[test]
+fn a_game_never_begun_cannot_be_paced() {
+    let Some(url) = database("a_game_never_begun_cannot_be_paced") else {
+        return;
+    };
+    let store = store(&url);
+
+    let paced = store.pace(&GameId::from_bits(9), Duration::from_secs(1));
+
+    assert!(matches!(paced, Err(StoreError::NoSuchGame(_))), "{paced:?}");
+}
