@@ -6,6 +6,17 @@
 //! cargo run --release --example load -- http://127.0.0.1:8080 --players 500 --seconds 20 --pid $!
 //! ```
 //!
+//! Against several servers on one PostgreSQL database, name each: every client sends
+//! its requests to them in turn, and when one fails to answer (a server killed), sends
+//! it to the next, reading the game back there first if a move went unanswered. With
+//! `--check-db`, it then checks the database itself: every move answered is kept, once,
+//! and every game answered as ended has its ending.
+//!
+//! ```text
+//! cargo run --release --example load -- http://127.0.0.1:8081 http://127.0.0.1:8082 \
+//!     --pause-ms 60 --check-db postgres://tictactoe@127.0.0.1:5432/games
+//! ```
+//!
 //! Each of `--players` clients holds one kept-alive connection, as a browser tab does,
 //! and plays game after game on it (create, then its moves, each on the first empty
 //! cell) for `--seconds`, then finishes its game in hand. The clients are written on
@@ -35,9 +46,13 @@ const NAMES: usize = 50;
 #[derive(clap::Parser)]
 #[command(name = "load")]
 struct Options {
-    /// The server's address
-    #[arg(default_value = "http://127.0.0.1:8080", value_name = "URL")]
-    url: String,
+    /// The servers' addresses: each client's requests go to them in turn
+    #[arg(default_value = "http://127.0.0.1:8080", value_name = "URL", num_args = 1..)]
+    urls: Vec<String>,
+    /// A PostgreSQL database the servers share, to check afterwards that every move
+    /// and ending answered is kept exactly once
+    #[arg(long = "check-db", value_name = "URL")]
+    check_db: Option<String>,
     /// How many clients play at once, each on its own kept-alive connection
     #[arg(long, default_value_t = 500)]
     players: usize,
@@ -55,7 +70,9 @@ struct Options {
 
 fn options() -> Options {
     let mut options = <Options as clap::Parser>::parse();
-    options.url = options.url.trim_end_matches('/').to_string();
+    for url in &mut options.urls {
+        *url = url.trim_end_matches('/').to_string();
+    }
     options
 }
 
@@ -70,6 +87,12 @@ struct Played {
     errors: u64,
     /// The first error seen, to show what went wrong.
     first_error: Option<String>,
+    /// Requests sent again to the next server after one did not answer.
+    retries: u64,
+    /// The longest a client went from a request that failed to one answered.
+    longest_outage: Duration,
+    /// Each game played, as last answered: the moves on its board, and whether it ended.
+    answered: Vec<(String, usize, bool)>,
 }
 
 impl Played {
@@ -123,6 +146,21 @@ impl Connection {
         token: Option<&str>,
         body: String,
     ) -> Result<Answer, String> {
+        self.send(hyper::Method::POST, path, token, body).await
+    }
+
+    async fn get(&mut self, path: &str) -> Result<Answer, String> {
+        self.send(hyper::Method::GET, path, None, String::new())
+            .await
+    }
+
+    async fn send(
+        &mut self,
+        method: hyper::Method,
+        path: &str,
+        token: Option<&str>,
+        body: String,
+    ) -> Result<Answer, String> {
         let sender = match &mut self.sender {
             Some(sender) if !sender.is_closed() => sender,
             _ => self
@@ -130,7 +168,9 @@ impl Connection {
                 .insert(connect(&self.address, self.source).await?),
         };
         sender.ready().await.map_err(|e| e.to_string())?;
-        let mut request = Request::post(path)
+        let mut request = Request::builder()
+            .method(method)
+            .uri(path)
             .header(header::HOST, &self.address)
             .header(header::CONTENT_TYPE, "application/json");
         if let Some(token) = token {
@@ -139,10 +179,14 @@ impl Connection {
         let request = request
             .body(Full::new(Bytes::from(body)))
             .map_err(|e| e.to_string())?;
-        let response = sender
-            .send_request(request)
-            .await
-            .map_err(|e| e.to_string())?;
+        let response = match sender.send_request(request).await {
+            Ok(response) => response,
+            Err(error) => {
+                // The server is gone or closed the connection: connect anew next time.
+                self.sender = None;
+                return Err(error.to_string());
+            }
+        };
         let status = response.status();
         let body = response
             .into_body()
@@ -198,18 +242,56 @@ async fn connect(
     Ok(sender)
 }
 
+/// A client's connections, one to each server, used in turn: a request that fails is
+/// sent to the next server, for up to [`PATIENCE`].
+struct Servers {
+    connections: Vec<Connection>,
+    next: usize,
+}
+
+/// How long a client keeps trying the servers before it gives up on a request.
+const PATIENCE: Duration = Duration::from_secs(10);
+
+impl Servers {
+    fn new(addresses: &[String], player: usize) -> Self {
+        Servers {
+            connections: addresses
+                .iter()
+                .map(|address| Connection::new(address, source_of(address, player)))
+                .collect(),
+            next: player,
+        }
+    }
+
+    /// The next server's connection.
+    fn turn(&mut self) -> &mut Connection {
+        self.next = (self.next + 1) % self.connections.len();
+        &mut self.connections[self.next]
+    }
+}
+
+/// Whether a failed request may be sent to another server: the server did not answer,
+/// or answered that it could not serve (not a refusal of the request itself).
+fn retryable(error: &str) -> bool {
+    !(error.starts_with('4'))
+}
+
 async fn play_games(
-    address: Arc<String>,
+    addresses: Arc<Vec<String>>,
     player: usize,
     until: Instant,
     pause: Duration,
 ) -> Played {
     let mut played = Played::default();
-    let mut connection = Connection::new(&address, source_of(&address, player));
+    let mut servers = Servers::new(&addresses, player);
     let new_game =
         json!({ "x": format!("human:Load {}", player % NAMES + 1), "o": "impossible" }).to_string();
     while Instant::now() < until {
-        let game = match connection.post("/api/games", None, new_game.clone()).await {
+        let game = match servers
+            .turn()
+            .post("/api/games", None, new_game.clone())
+            .await
+        {
             Ok(Answer {
                 id,
                 board,
@@ -221,12 +303,15 @@ async fn play_games(
                 continue;
             }
             Err(error) => {
+                // A game begun but not answered is not the client's: begin another.
                 played.note_error(error);
+                tokio::time::sleep(Duration::from_millis(50)).await;
                 continue;
             }
         };
         let (id, mut board, mut status, token) = game;
         let moves = format!("/api/games/{id}/moves");
+        let this_game = format!("/api/games/{id}");
         while status == "in_progress" {
             let Some(cell) = board.find('.').map(|index| index + 1) else {
                 break;
@@ -240,27 +325,102 @@ async fn play_games(
             }
             let started = Instant::now();
             let body = format!("{{\"cell\":{cell}}}");
-            match connection.post(&moves, Some(&token), body).await {
-                Ok(after) => {
-                    let took = started.elapsed();
-                    played.moves.push(took);
-                    if after.status != "in_progress" {
-                        played.last_moves.push(took);
+            let mut failed_at: Option<Instant> = None;
+            let after = loop {
+                let connection = servers.turn();
+                let answer = match failed_at {
+                    None => connection.post(&moves, Some(&token), body.clone()).await,
+                    // After a failure the move may have been kept unanswered: read the
+                    // game back first, and play only if the move is not there.
+                    Some(_) => match connection.get(&this_game).await {
+                        Ok(game) if game.board != board => Ok(game),
+                        Ok(_) => connection.post(&moves, Some(&token), body.clone()).await,
+                        Err(error) => Err(error),
+                    },
+                };
+                match answer {
+                    Ok(after) => {
+                        if let Some(failed) = failed_at {
+                            played.longest_outage = played.longest_outage.max(failed.elapsed());
+                        }
+                        break Some(after);
                     }
-                    board = after.board;
-                    status = after.status;
+                    Err(error) if retryable(&error) && started.elapsed() < PATIENCE => {
+                        failed_at.get_or_insert_with(Instant::now);
+                        played.retries += 1;
+                        played.first_error.get_or_insert(error);
+                        tokio::time::sleep(Duration::from_millis(20)).await;
+                    }
+                    Err(error) => {
+                        played.note_error(error);
+                        break None;
+                    }
                 }
-                Err(error) => {
-                    played.note_error(error);
-                    break;
-                }
+            };
+            let Some(after) = after else {
+                break;
+            };
+            let took = started.elapsed();
+            played.moves.push(took);
+            if after.status != "in_progress" {
+                played.last_moves.push(took);
             }
+            board = after.board;
+            status = after.status;
         }
+        let moves_on_board = board.chars().filter(|c| *c != '.').count();
+        played
+            .answered
+            .push((id, moves_on_board, status != "in_progress"));
         if status != "in_progress" {
             played.games += 1;
         }
     }
     played
+}
+
+/// Checks the games the clients played against the database at `url`: for each, the
+/// steps kept are the moves last answered (no more, no fewer), and it has an ending if
+/// and only if it was answered as ended. Returns the problems found.
+fn check_database(url: &str, answered: &[(String, usize, bool)]) -> Result<Vec<String>, String> {
+    let mut client =
+        postgres::Client::connect(url, postgres::NoTls).map_err(|error| error.to_string())?;
+    let ids: Vec<&str> = answered.iter().map(|(id, _, _)| id.as_str()).collect();
+    let rows = client
+        .query(
+            "SELECT g.id, g.ending IS NOT NULL, \
+                    (SELECT count(*) FROM steps s WHERE s.game = g.id) \
+             FROM games g WHERE g.id = ANY($1)",
+            &[&ids],
+        )
+        .map_err(|error| error.to_string())?;
+    let kept: HashMap<String, (bool, i64)> = rows
+        .iter()
+        .map(|row| (row.get(0), (row.get(1), row.get(2))))
+        .collect();
+    let mut problems = Vec::new();
+    for (id, moves, ended) in answered {
+        match kept.get(id) {
+            None => problems.push(format!("game {id}: answered, not in the database")),
+            Some((kept_end, steps)) => {
+                if *steps != *moves as i64 {
+                    problems.push(format!("game {id}: {moves} moves answered, {steps} kept"));
+                }
+                if kept_end != ended {
+                    problems.push(format!(
+                        "game {id}: answered as {}, kept as {}",
+                        if *ended { "ended" } else { "going on" },
+                        if *kept_end { "ended" } else { "going on" }
+                    ));
+                }
+            }
+        }
+    }
+    Ok(problems)
+}
+
+async fn scoreboard_of(client: reqwest::Client, url: String) -> HashMap<String, u64> {
+    scoreboard(&client, &url).await
 }
 
 /// Games counted per player name on the server's scoreboard.
@@ -338,17 +498,18 @@ async fn main() {
         .pool_max_idle_per_host(options.players)
         .build()
         .unwrap();
-    let before = scoreboard(&client, &options.url).await;
+    let url = options.urls[0].clone();
+    let before = scoreboard(&client, &url).await;
     if let Some(pid) = options.pid {
         println!("server memory before: {}", memory(pid));
     }
 
-    let address = Arc::new(
+    let addresses = Arc::new(
         options
-            .url
-            .trim_start_matches("http://")
-            .trim_end_matches('/')
-            .to_string(),
+            .urls
+            .iter()
+            .map(|url| url.trim_start_matches("http://").to_string())
+            .collect::<Vec<_>>(),
     );
     let server_cpu = options.pid.map(|pid| cpu_seconds(&pid.to_string()));
     let own_cpu = cpu_seconds("self");
@@ -357,7 +518,7 @@ async fn main() {
     let clients: Vec<_> = (0..options.players)
         .map(|player| {
             tokio::spawn(play_games(
-                Arc::clone(&address),
+                Arc::clone(&addresses),
                 player,
                 until,
                 Duration::from_millis(options.pause_ms),
@@ -374,10 +535,25 @@ async fn main() {
         }
         total.moves.extend(played.moves);
         total.last_moves.extend(played.last_moves);
+        total.retries += played.retries;
+        total.longest_outage = total.longest_outage.max(played.longest_outage);
+        total.answered.extend(played.answered);
     }
     let elapsed = started.elapsed().as_secs_f64();
 
-    let after = scoreboard(&client, &options.url).await;
+    let mut after = HashMap::new();
+    for url in &options.urls {
+        // The first server that answers: one of them may have been killed.
+        if let Ok(Ok(board)) = tokio::time::timeout(
+            Duration::from_secs(5),
+            tokio::spawn(scoreboard_of(client.clone(), url.clone())),
+        )
+        .await
+        {
+            after = board;
+            break;
+        }
+    }
     let counted = load_games(&after) - load_games(&before);
     total.moves.sort();
     total.last_moves.sort();
@@ -403,8 +579,39 @@ async fn main() {
         ms(percentile(&total.last_moves, 0.99)),
     );
     match &total.first_error {
-        Some(error) => println!("errors: {} (the first: {error})", total.errors),
+        Some(error) => println!(
+            "errors: {} given up, {} sent again to the next server (the first: {error})",
+            total.errors, total.retries
+        ),
         None => println!("errors: 0"),
+    }
+    if total.retries > 0 {
+        println!(
+            "longest a client waited from a failed request to an answer: {:.0} ms",
+            ms(total.longest_outage)
+        );
+    }
+    if let Some(database) = options.check_db.clone() {
+        let answered = std::mem::take(&mut total.answered);
+        let checked = tokio::task::spawn_blocking(move || {
+            let problems = check_database(&database, &answered);
+            (problems, answered.len())
+        })
+        .await
+        .unwrap();
+        match checked {
+            (Ok(problems), games) if problems.is_empty() => println!(
+                "database: all {games} games as answered: every move answered kept once, \
+                 every ending answered kept"
+            ),
+            (Ok(problems), games) => {
+                println!("database: {} problems in {games} games:", problems.len());
+                for problem in problems.iter().take(20) {
+                    println!("  {problem}");
+                }
+            }
+            (Err(error), _) => println!("database: could not check: {error}"),
+        }
     }
     if let (Some(pid), Some(before)) = (options.pid, server_cpu) {
         let used = cpu_seconds(&pid.to_string()) - before;

@@ -17,10 +17,21 @@ use tictactoe_core::ports::{IdPrefix, PageSize};
 )]
 #[command(after_help = "With no command, opens the interactive menu.")]
 pub struct Cli {
-    /// The database that keeps games and scores: a file path or sqlite:PATH [default:
-    /// tictactoe.db in this platform's data folder]
+    /// The database that keeps games and scores: a file path, sqlite:PATH, or a
+    /// PostgreSQL database as postgres://USER[:PASSWORD]@HOST[:PORT]/NAME, which several
+    /// servers can share [default: tictactoe.db in this platform's data folder]
     #[arg(long, global = true, env = "TICTACTOE_DB", value_name = "DB")]
     pub db: Option<String>,
+
+    /// Connections kept open to a PostgreSQL database [default: 8]
+    #[arg(
+        long = "db-pool",
+        global = true,
+        env = "TICTACTOE_DB_POOL",
+        value_name = "N",
+        value_parser = clap::value_parser!(u32).range(1..=1000)
+    )]
+    pub db_pool: Option<u32>,
 
     /// Replaced by --db: refused with a message saying so, never ignored
     #[arg(

@@ -45,15 +45,39 @@ pub struct Database {
 pub enum Location {
     /// An SQLite file (`PATH` or `sqlite:PATH`).
     Sqlite(PathBuf),
+    /// A PostgreSQL database (`postgres://...` or `postgresql://...`), with the number
+    /// of connections to keep open to it.
+    Postgres { url: String, pool: u32 },
 }
 
+/// Connections kept open to a PostgreSQL database unless `--db-pool` says otherwise:
+/// enough for a server's writer, its readers and its news on a small machine.
+pub const DEFAULT_POOL: u32 = 8;
+
 impl Location {
-    /// Reads `--db`: a path, or `sqlite:PATH`.
-    fn parse(text: &str) -> Result<Location, String> {
+    /// Reads `--db`: a path, `sqlite:PATH`, or a PostgreSQL URL; `pool` is `--db-pool`,
+    /// which only a PostgreSQL database takes.
+    fn parse(text: &str, pool: Option<u32>) -> Result<Location, String> {
         let lower = text.to_ascii_lowercase();
         if lower.starts_with("postgres://") || lower.starts_with("postgresql://") {
+            let rest = &text[text.find("://").map_or(0, |at| at + 3)..];
+            let host = rest.rsplit_once('@').map_or(rest, |(_, host)| host);
+            if host.is_empty() || host.starts_with('/') {
+                return Err(format!(
+                    "--db {}: a PostgreSQL database is named \
+                     postgres://USER@HOST[:PORT]/NAME",
+                    redacted(text)
+                ));
+            }
+            return Ok(Location::Postgres {
+                url: text.to_string(),
+                pool: pool.unwrap_or(DEFAULT_POOL),
+            });
+        }
+        if pool.is_some() {
             return Err(
-                "PostgreSQL databases are not supported yet: use a file path or sqlite:PATH"
+                "--db-pool (or TICTACTOE_DB_POOL) is for a PostgreSQL database (--db \
+                 postgres://...); an SQLite file needs no pool"
                     .to_string(),
             );
         }
@@ -65,6 +89,21 @@ impl Location {
             return Err(format!("--db {text:?} names no file"));
         }
         Ok(Location::Sqlite(PathBuf::from(path)))
+    }
+}
+
+/// `url` with its password, if it has one, replaced by `***`: fit for a message.
+pub fn redacted(url: &str) -> String {
+    let Some(scheme_end) = url.find("://").map(|at| at + 3) else {
+        return url.to_string();
+    };
+    let rest = &url[scheme_end..];
+    let Some((user_info, host)) = rest.rsplit_once('@') else {
+        return url.to_string();
+    };
+    match user_info.split_once(':') {
+        Some((user, _password)) => format!("{}{user}:***@{host}", &url[..scheme_end]),
+        None => url.to_string(),
     }
 }
 
@@ -190,9 +229,18 @@ impl Config {
         }
         let database = match cli.db.filter(|db| !db.is_empty()) {
             Some(db) => Database {
-                location: Location::parse(&db).map_err(|message| usage("", message))?,
+                location: Location::parse(&db, cli.db_pool)
+                    .map_err(|message| usage("", message))?,
                 earlier_scoreboard: None,
             },
+            None if cli.db_pool.is_some() => {
+                return Err(usage(
+                    "",
+                    "--db-pool (or TICTACTOE_DB_POOL) is for a PostgreSQL database: name it \
+                     with --db postgres://USER@HOST/NAME"
+                        .to_string(),
+                ));
+            }
             None => {
                 let folder = default_folder.ok_or(ConfigError::Store(StoreError::NoLocation))?;
                 Database {
@@ -348,7 +396,7 @@ mod tests {
     use super::*;
 
     /// The command line as typed, and nothing else: flags that may also come from the
-    /// environment (`TICTACTOE_DB`, `TICTACTOE_SCOREBOARD`) read none here, so these tests pass whatever
+    /// environment (`TICTACTOE_DB`, `TICTACTOE_DB_POOL`, `TICTACTOE_SCOREBOARD`) read none here, so these tests pass whatever
     /// the person running them has set.
     fn parse(args: &[&str]) -> Cli {
         let command = Cli::command().mut_args(|arg| arg.env(None));
@@ -403,12 +451,65 @@ mod tests {
     }
 
     #[rstest::rstest]
-    #[case::postgres("postgres://ada@localhost/games", "not supported yet")]
+    #[case::postgres_without_a_host("postgres:///games", "postgres://USER@HOST")]
     #[case::no_file("sqlite:", "names no file")]
     fn a_database_that_cannot_be_used_is_a_usage_error(#[case] db: &str, #[case] says: &str) {
         let error = usage_error(&["--db", db, "scores"]);
 
         assert!(error.message.contains(says), "{}", error.message);
+    }
+
+    #[rstest::rstest]
+    #[case::postgres("postgres://ada@db.example/games")]
+    #[case::postgresql("postgresql://ada:secret@10.0.0.5:5433/games")]
+    fn a_postgres_url_names_a_postgres_database_with_the_default_pool(#[case] url: &str) {
+        let config = build(&["--db", url, "scores"]).unwrap();
+
+        assert_eq!(
+            config.database.location,
+            Location::Postgres {
+                url: url.to_string(),
+                pool: DEFAULT_POOL
+            }
+        );
+    }
+
+    #[test]
+    fn db_pool_sets_the_connections_kept_open_to_postgres() {
+        let config = build(&[
+            "--db",
+            "postgres://ada@db/games",
+            "--db-pool",
+            "20",
+            "serve",
+        ])
+        .unwrap();
+
+        assert!(matches!(
+            config.database.location,
+            Location::Postgres { pool: 20, .. }
+        ));
+    }
+
+    #[rstest::rstest]
+    #[case::with_a_file(&["--db", "games.db", "--db-pool", "4", "scores"])]
+    #[case::with_the_default_file(&["--db-pool", "4", "scores"])]
+    fn db_pool_without_postgres_is_a_usage_error(#[case] args: &[&str]) {
+        let error = usage_error(args);
+
+        assert!(error.message.contains("PostgreSQL"), "{}", error.message);
+    }
+
+    #[test]
+    fn a_password_is_not_repeated_in_a_message() {
+        assert_eq!(
+            redacted("postgres://ada:secret@db:5432/games"),
+            "postgres://ada:***@db:5432/games"
+        );
+        assert_eq!(
+            redacted("postgres://ada@db/games"),
+            "postgres://ada@db/games"
+        );
     }
 
     #[test]

@@ -43,14 +43,14 @@ use tictactoe_core::play::{
 };
 use tictactoe_core::players::{Advisor, ComputerFactory, Level};
 use tictactoe_core::ports::{
-    GameHistory, GameId, GameStore, HistoryQuery, IdPrefix, Imported, PageSize, Restored,
-    ReviewStore, StoreError,
+    Archive, GameId, HistoryQuery, IdPrefix, Imported, PageSize, Restored, StoreError,
 };
 use tictactoe_json::{
     ScoresJsonWriter, move_review_json, replay_json, report_json, summary_json, tally_json,
 };
 use tictactoe_json_store::read_scoreboard;
 use tictactoe_players::{MinimaxAI, Progress, Proven, Stage, StandardComputers};
+use tictactoe_postgres_store::{Options as PostgresOptions, PostgresStore};
 use tictactoe_sqlite_store::SqliteStore;
 use tictactoe_terminal::{Ending, Start, run_full_screen, run_replay};
 
@@ -149,15 +149,57 @@ fn store_advice(error: &StoreError) -> Option<String> {
     })
 }
 
+/// The database a command keeps its games in: an SQLite file (the default), or a
+/// PostgreSQL database that several servers can share. The only place that names the
+/// store adapters; everything else sees an [`Archive`].
+enum Store {
+    Sqlite(SqliteStore),
+    Postgres(Arc<PostgresStore>),
+}
+
+impl Store {
+    fn archive(&self) -> &dyn Archive {
+        match self {
+            Store::Sqlite(store) => store,
+            Store::Postgres(store) => store.as_ref(),
+        }
+    }
+
+    /// The database's name for people: a path, or a URL without its password.
+    fn name(&self) -> String {
+        match self {
+            Store::Sqlite(store) => store.path().display().to_string(),
+            Store::Postgres(store) => store.database().to_string(),
+        }
+    }
+
+    /// Stops a command that writes before it starts a game it could not keep: a
+    /// read-only or locked file. (A PostgreSQL server answers for itself: a refusal
+    /// there is reported when the game's first write is.)
+    fn check_writable(&self) -> Result<(), StoreError> {
+        match self {
+            Store::Sqlite(store) => store.check_writable(),
+            Store::Postgres(_) => Ok(()),
+        }
+    }
+}
+
 /// Opens the database, creating it (and running its migrations) as needed. The default
 /// database takes in the scoreboard file of an earlier version once, and says so; that
 /// file is kept as it was.
-fn open_store(database: &Database) -> Result<SqliteStore, StoreError> {
+fn open_store(database: &Database) -> Result<Store, StoreError> {
     let store = match &database.location {
-        Location::Sqlite(path) => SqliteStore::open(path)?,
+        Location::Sqlite(path) => Store::Sqlite(SqliteStore::open(path)?),
+        Location::Postgres { url, pool } => {
+            let options = PostgresOptions {
+                pool_size: *pool,
+                ..PostgresOptions::default()
+            };
+            Store::Postgres(Arc::new(PostgresStore::connect(url, options)?))
+        }
     };
     if let Some(file) = &database.earlier_scoreboard {
-        match import_file(&store, file) {
+        match import_file(store.archive(), file) {
             Ok(Some((Imported::Added { players }, source))) => eprintln!(
                 "tictactoe: the scoreboard of an earlier version ({players} players) was \
                  imported from {source}; the file is kept as it was"
@@ -175,7 +217,7 @@ fn open_store(database: &Database) -> Result<SqliteStore, StoreError> {
 /// Imports the scoreboard file at `file`, once: `None` if there is no such file. The
 /// source is the file's full path, so the same file is never counted twice.
 fn import_file(
-    store: &impl GameStore,
+    store: &dyn Archive,
     file: &std::path::Path,
 ) -> Result<Option<(Imported, String)>, StoreError> {
     let Some(scoreboard) = read_scoreboard(file)? else {
@@ -213,16 +255,16 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
         && io::stdout().is_terminal()
         && std::env::var("TERM").is_ok_and(|term| term != "dumb");
     match config.task {
-        Task::Menu if full_screen => full_screen_game(&store()?, thinking, Start::Menu),
+        Task::Menu if full_screen => full_screen_game(store()?.archive(), thinking, Start::Menu),
         Task::Play(settings) if full_screen && settings.has_human() => {
-            full_screen_game(&store()?, thinking, Start::Game(settings))
+            full_screen_game(store()?.archive(), thinking, Start::Game(settings))
         }
-        Task::Scores { json, top, action } => scores(&store()?, json, top, action),
+        Task::Scores { json, top, action } => scores(store()?.archive(), json, top, action),
         Task::Play(settings) => {
             let store = store()?;
             let (screen, keyboard) = (renderer(), keyboard());
             let computers = StandardComputers::new(config.seed, config.think);
-            let mut session = Session::new(&screen, &keyboard, &store, computers);
+            let mut session = Session::new(&screen, &keyboard, store.archive(), computers);
             Ok(match session.play_one(&settings)? {
                 GameEnd::Finished(_) | GameEnd::Abandoned => ExitCode::SUCCESS,
                 GameEnd::InputClosed => ExitCode::from(FAILURE),
@@ -259,7 +301,7 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             let store = store()?;
             let (screen, keyboard) = (renderer(), keyboard());
             let computers = StandardComputers::new(config.seed, config.think);
-            Session::new(&screen, &keyboard, &store, computers).run()?;
+            Session::new(&screen, &keyboard, store.archive(), computers).run()?;
             Ok(ExitCode::SUCCESS)
         }
         Task::History {
@@ -267,7 +309,7 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             limit,
             before,
             json,
-        } => history(&store()?, player, limit, before, json),
+        } => history(store()?.archive(), player, limit, before, json),
         Task::Replay { game, review, json } => {
             let store = store()?;
             let shown_as = match (json, full_screen) {
@@ -292,7 +334,7 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
 
 /// The full-screen game (`tictactoe` and `play` with a person, on a terminal).
 fn full_screen_game(
-    store: &SqliteStore,
+    store: &dyn Archive,
     (seed, think): (u64, Duration),
     start: Start,
 ) -> Result<ExitCode, Failure> {
@@ -311,7 +353,7 @@ type Keyboard = ConsoleInput<io::StdinLock<'static>>;
 /// Serves the web page until Ctrl-C; the address goes to stdout once it is listening.
 fn serve(
     address: SocketAddr,
-    store: SqliteStore,
+    store: Store,
     computers: StandardComputers,
     limits: tictactoe_web::Limits,
 ) -> Result<ExitCode, Failure> {
@@ -321,12 +363,22 @@ fn serve(
             address.ip()
         );
     }
+    let computers = Box::new(computers);
+    // On PostgreSQL, other servers may share the database: this one hears their changes
+    // and shares the pacing of computer-against-computer games with them. (Made before
+    // the runtime starts: the PostgreSQL client blocks on a runtime of its own.)
+    let games = match store {
+        Store::Sqlite(store) => tictactoe_web::Games::new(Arc::new(store), computers, limits),
+        Store::Postgres(store) => {
+            tictactoe_web::Games::shared(Arc::clone(&store) as _, store, computers, limits)
+                .map_err(Failure::Store)?
+        }
+    };
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {
         let stop = stop_signal();
         let listener = tokio::net::TcpListener::bind(address).await?;
         println!("Serving Tic Tac Toe on http://{}", listener.local_addr()?);
-        let games = tictactoe_web::Games::new(Arc::new(store), Box::new(computers), limits);
         let served = tictactoe_web::serve(listener, Arc::clone(&games), stop).await;
         let counts = games.commits();
         eprintln!(
@@ -410,7 +462,7 @@ fn keyboard() -> Keyboard {
 }
 
 fn scores(
-    store: &SqliteStore,
+    store: &dyn Archive,
     json: bool,
     top: Option<u64>,
     action: ScoresAction,
@@ -476,7 +528,7 @@ fn scores(
 
 /// `tictactoe history`: a page of the ended games, newest first.
 fn history(
-    store: &SqliteStore,
+    store: &dyn Archive,
     player: Option<PlayerName>,
     limit: PageSize,
     before: Option<IdPrefix>,
@@ -578,12 +630,13 @@ enum Shown {
 
 /// `tictactoe replay GAME [--review]`: a kept game played back.
 fn replay(
-    store: &SqliteStore,
+    kept_in: &Store,
     (seed, think): (u64, Duration),
     which: &GameRef,
     review: bool,
     shown_as: Shown,
 ) -> Result<ExitCode, Failure> {
+    let store = kept_in.archive();
     let id = match find_game(store, which) {
         Ok(id) => id,
         Err(error) => return found_nothing(error),
@@ -595,7 +648,7 @@ fn replay(
     };
     let replay = Replay::of(&kept).map_err(|error| {
         Failure::Store(StoreError::Unreadable {
-            database: store.path().display().to_string(),
+            database: kept_in.name(),
             detail: format!("game {id} cannot be played back: {error}"),
         })
     })?;
@@ -650,7 +703,7 @@ fn replay(
 /// standard error shows how far it has got, on a terminal, once it takes a while) and
 /// kept if the game has ended. A review that cannot be kept is still shown.
 fn reviewed(
-    store: &SqliteStore,
+    store: &dyn Archive,
     id: &GameId,
     replay: &Replay,
     mut advisor: Box<dyn Advisor>,

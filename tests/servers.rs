@@ -1,0 +1,271 @@
+//! Several `tictactoe serve` processes on one PostgreSQL database, end to end: any
+//! server serves any game, the database decides races, a spectator of one server sees
+//! the moves made through another, and a computer-against-computer game goes on when
+//! its server is killed.
+//!
+//! The database is a real PostgreSQL server the tests start themselves (a throwaway
+//! cluster: `tictactoe-test-postgres`), each test on a new database of it. Without
+//! PostgreSQL installed these tests say they were skipped and pass, unless
+//! TICTACTOE_REQUIRE_POSTGRES=1 (as in CI).
+#![cfg(unix)]
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// One `tictactoe serve` on the database at `url`: killed when dropped.
+struct Served {
+    child: Child,
+    address: String,
+}
+
+impl Served {
+    fn start(url: &str) -> Served {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+            .args(["--db", url, "serve", "--port", "0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let address = line
+            .trim()
+            .strip_prefix("Serving Tic Tac Toe on ")
+            .unwrap_or_else(|| panic!("the server did not start: {line:?}"))
+            .to_string();
+        Served { child, address }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.address)
+    }
+
+    /// kill -9: no chance to finish anything.
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Two servers on a new database, or `None` (after saying so) without PostgreSQL.
+fn two_servers(test: &str) -> Option<(Served, Served)> {
+    // On a thread of its own: the PostgreSQL client blocks on a runtime of its own,
+    // which it may not do on the test's.
+    let url = std::thread::scope(|scope| {
+        scope
+            .spawn(|| tictactoe_test_postgres::database_or_skip(test))
+            .join()
+            .expect("the database is made")
+    })?;
+    Some((Served::start(&url), Served::start(&url)))
+}
+
+/// A POST's status and JSON.
+async fn post(url: String, token: Option<&str>, body: Value) -> (u16, Value) {
+    let mut request = reqwest::Client::new().post(url).json(&body);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+async fn get(url: String) -> Value {
+    reqwest::get(url).await.unwrap().json().await.unwrap()
+}
+
+/// A new game through `server`: its id and its seats' tokens.
+async fn create(server: &Served, players: Value) -> (String, Option<String>, Option<String>) {
+    let (status, game) = post(server.url("/api/games"), None, players).await;
+    assert_eq!(status, 201, "{game}");
+    let token = |seat: &str| game["seats"][seat]["token"].as_str().map(String::from);
+    (
+        game["id"].as_str().unwrap().to_string(),
+        token("x"),
+        token("o"),
+    )
+}
+
+fn two_people() -> Value {
+    json!({ "x": "human:Ada", "o": "human:Bob" })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_begun_on_one_server_is_played_to_the_end_through_both_in_turn() {
+    let Some((a, b)) = two_servers("a_game_begun_on_one_server_is_played_to_the_end_through_both")
+    else {
+        return;
+    };
+    // Arrange: Ada against the computer, begun on A.
+    let (id, x, _) = create(&a, json!({ "x": "human:Ada", "o": "impossible" })).await;
+    let token = x.as_deref();
+
+    // Act: Ada's moves go to A and B in turn, each to a free cell, until the end.
+    let mut game = get(a.url(&format!("/api/games/{id}"))).await;
+    let mut turn = 0;
+    while game["status"] == "in_progress" {
+        let board = game["board"].as_str().unwrap().to_string();
+        let cell = board.find('.').unwrap() as u64 + 1;
+        let server = if turn % 2 == 0 { &b } else { &a };
+        let (status, answer) = post(
+            server.url(&format!("/api/games/{id}/moves")),
+            token,
+            json!({ "cell": cell }),
+        )
+        .await;
+        assert_eq!(
+            status, 200,
+            "move {turn} through {}: {answer}",
+            server.address
+        );
+        game = answer;
+        turn += 1;
+    }
+
+    // Assert: both servers show the game as the database has it, counted once.
+    let on_a = get(a.url(&format!("/api/games/{id}"))).await;
+    let on_b = get(b.url(&format!("/api/games/{id}"))).await;
+    assert_eq!(on_a["board"], game["board"]);
+    assert_eq!(on_b["board"], game["board"]);
+    let scores = get(b.url("/api/scores")).await;
+    let ada = scores["players"]
+        .as_array()
+        .and_then(|rows| rows.iter().find(|row| row["name"] == "Ada"))
+        .cloned()
+        .unwrap_or_else(|| panic!("Ada on the scoreboard: {scores}"));
+    assert_eq!(
+        ada["wins"].as_u64().unwrap()
+            + ada["losses"].as_u64().unwrap()
+            + ada["ties"].as_u64().unwrap(),
+        1,
+        "{ada}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_same_move_sent_to_both_servers_at_once_is_accepted_once_and_refused_once() {
+    let Some((a, b)) = two_servers("the_same_move_sent_to_both_servers_at_once") else {
+        return;
+    };
+    for round in 0..10 {
+        // Arrange: a game both servers hold.
+        let (id, x, _) = create(&a, two_people()).await;
+        get(b.url(&format!("/api/games/{id}"))).await;
+        let path = format!("/api/games/{id}/moves");
+
+        // Act: X's move, to both at once.
+        let ((first, one), (second, other)) = tokio::join!(
+            post(a.url(&path), x.as_deref(), json!({ "cell": 5 })),
+            post(b.url(&path), x.as_deref(), json!({ "cell": 5 }))
+        );
+
+        // Assert
+        let mut statuses = [first, second];
+        statuses.sort();
+        assert_eq!(statuses, [200, 409], "round {round}: {one} / {other}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spectator_of_one_server_sees_a_move_made_through_the_other_within_100_ms() {
+    let Some((a, b)) = two_servers("a_spectator_of_one_server_sees_a_move_made_through_the_other")
+    else {
+        return;
+    };
+    // Arrange: Ada and Bob's game begun on A; a spectator's stream on B.
+    let (id, x, o) = create(&a, two_people()).await;
+    let mut events = reqwest::get(b.url(&format!("/api/games/{id}/events")))
+        .await
+        .unwrap();
+    let first = events.chunk().await.unwrap().unwrap();
+    assert!(String::from_utf8_lossy(&first).contains("event: game"));
+
+    // Act: five moves through A, each timed until B's stream shows it.
+    let mut waits = Vec::new();
+    for (ply, cell) in [5u64, 1, 9, 3, 7].into_iter().enumerate() {
+        let token = if ply % 2 == 0 {
+            x.as_deref()
+        } else {
+            o.as_deref()
+        };
+        let sent = Instant::now();
+        let (status, game) = post(
+            a.url(&format!("/api/games/{id}/moves")),
+            token,
+            json!({ "cell": cell }),
+        )
+        .await;
+        assert_eq!(status, 200, "{game}");
+        let board = game["board"].as_str().unwrap().to_string();
+        loop {
+            let chunk = tokio::time::timeout(Duration::from_secs(5), events.chunk())
+                .await
+                .expect("an event within 5 s")
+                .unwrap()
+                .expect("the stream goes on");
+            if String::from_utf8_lossy(&chunk).contains(&format!("\"board\":\"{board}\"")) {
+                break;
+            }
+        }
+        waits.push(sent.elapsed());
+    }
+
+    // Assert: from the move's request to the spectator's event (the answer's own time
+    // included), typically a few milliseconds.
+    waits.sort();
+    let median = waits[waits.len() / 2];
+    assert!(median < Duration::from_millis(100), "{waits:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_computer_game_goes_on_when_the_server_playing_it_is_killed() {
+    let Some((mut a, b)) =
+        two_servers("a_computer_game_goes_on_when_the_server_playing_it_is_killed")
+    else {
+        return;
+    };
+    // Arrange: a computer-against-computer game on A, a move every 0.6 s.
+    let (id, _, _) = create(&a, json!({ "x": "random", "o": "random" })).await;
+    tokio::time::sleep(Duration::from_millis(1300)).await;
+    let before = get(b.url(&format!("/api/games/{id}"))).await;
+
+    // Act
+    a.kill();
+
+    // Assert: B takes it over and plays it to the end.
+    let started = Instant::now();
+    let mut game = get(b.url(&format!("/api/games/{id}"))).await;
+    while game["status"] == "in_progress" && started.elapsed() < Duration::from_secs(20) {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        game = get(b.url(&format!("/api/games/{id}"))).await;
+    }
+    let moves = |game: &Value| {
+        game["board"]
+            .as_str()
+            .unwrap()
+            .chars()
+            .filter(|c| *c != '.')
+            .count()
+    };
+    assert!(
+        moves(&before) >= 1,
+        "A played before it was killed: {before}"
+    );
+    assert_ne!(
+        game["status"], "in_progress",
+        "not finished 20 s after A died: {game}"
+    );
+    assert!(moves(&game) > moves(&before), "{before} then {game}");
+}
