@@ -138,10 +138,11 @@ impl GameHistory for PostgresStore {
     fn games_starting(&self, prefix: &IdPrefix, limit: u32) -> Result<Vec<GameId>, StoreError> {
         let database = &self.database;
         self.read(|tx| {
-            // The ids from the prefix on, while they start with it: a range of the
-            // primary key (byte order, COLLATE "C").
+            // The ids that start with the prefix are a range of the primary key (byte
+            // order, COLLATE "C"): from the prefix up to the prefix followed by 'g',
+            // past every hex digit. Only that range is read.
             let rows = tx.query(
-                "SELECT id FROM games WHERE id >= $1 AND starts_with(id, $1) ORDER BY id LIMIT $2",
+                "SELECT id FROM games WHERE id >= $1 AND id < $1 || 'g' ORDER BY id LIMIT $2",
                 &[&prefix.as_str(), &i64::from(limit)],
             )?;
             rows.iter()

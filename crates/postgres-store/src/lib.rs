@@ -42,6 +42,9 @@
 //! * `news`: what each write call kept, told to the other servers (LISTEN/NOTIFY).
 //! * `history`: the ended games newest first, a player's opponents, the reviews.
 //! * `errors`: PostgreSQL's errors in the port's words.
+//!
+//! [`GameHistory`]: tictactoe_core::ports::GameHistory
+//! [`ReviewStore`]: tictactoe_core::ports::ReviewStore
 
 mod codec;
 mod errors;
@@ -458,7 +461,7 @@ impl Pacing for PostgresStore {
     fn pace(&self, game: &GameId, hold: Duration) -> Result<bool, StoreError> {
         let hold_ms = i64::try_from(hold.as_millis()).unwrap_or(i64::MAX / 2);
         let now = codec::NOW_MS;
-        let held = self.transact(false, None, |tx| {
+        self.transact(false, None, |tx| {
             let row = tx.query_opt(
                 &format!(
                     "INSERT INTO pacing (game, holder, until_ms) VALUES ($1, $2, {now} + $3) \
@@ -477,8 +480,7 @@ impl Pacing for PostgresStore {
                 }
                 Err(error) => Err(error.into()),
             }
-        });
-        held
+        })
     }
 
     fn unpaced(&self, limit: u32) -> Result<Vec<GameId>, StoreError> {

@@ -260,3 +260,34 @@ fn a_game_never_begun_cannot_be_paced() {
 
     assert!(matches!(paced, Err(StoreError::NoSuchGame(_))), "{paced:?}");
 }
+
+#[test]
+fn a_follower_whose_connection_was_lost_hears_that_it_may_have_missed_news() {
+    let Some(url) =
+        database("a_follower_whose_connection_was_lost_hears_that_it_may_have_missed_news")
+    else {
+        return;
+    };
+    let listener = store(&url);
+    let (to_listener, heard) = mpsc::channel();
+    let _listening = listener
+        .follow(Box::new(move |heard: Heard| {
+            let _ = to_listener.send(heard);
+        }))
+        .unwrap();
+
+    let ended: i64 = sql(&url)
+        .query_one(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity \
+             WHERE datname = current_database() AND query = 'LISTEN tictactoe_news'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+
+    assert_eq!(ended, 1, "the follower's connection");
+    assert_eq!(
+        heard.recv_timeout(Duration::from_secs(10)),
+        Ok(Heard::Missed)
+    );
+}
