@@ -18,8 +18,9 @@ use tictactoe_core::ports::{IdPrefix, PageSize};
 #[command(after_help = "With no command, opens the interactive menu.")]
 pub struct Cli {
     /// The database that keeps games and scores: a file path, sqlite:PATH, or a
-    /// PostgreSQL database as postgres://USER[:PASSWORD]@HOST[:PORT]/NAME, which several
-    /// servers can share [default: tictactoe.db in this platform's data folder]
+    /// PostgreSQL database as postgres://USER@HOST/NAME (with :PASSWORD and :PORT as
+    /// usual), which several servers can share [default: tictactoe.db in this
+    /// platform's data folder]
     #[arg(long, global = true, env = "TICTACTOE_DB", value_name = "DB")]
     pub db: Option<String>,
 

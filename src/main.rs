@@ -153,14 +153,14 @@ fn store_advice(error: &StoreError) -> Option<String> {
 /// PostgreSQL database that several servers can share. The only place that names the
 /// store adapters; everything else sees an [`Archive`].
 enum Store {
-    Sqlite(SqliteStore),
+    Sqlite(Box<SqliteStore>),
     Postgres(Arc<PostgresStore>),
 }
 
 impl Store {
     fn archive(&self) -> &dyn Archive {
         match self {
-            Store::Sqlite(store) => store,
+            Store::Sqlite(store) => store.as_ref(),
             Store::Postgres(store) => store.as_ref(),
         }
     }
@@ -189,7 +189,7 @@ impl Store {
 /// file is kept as it was.
 fn open_store(database: &Database) -> Result<Store, StoreError> {
     let store = match &database.location {
-        Location::Sqlite(path) => Store::Sqlite(SqliteStore::open(path)?),
+        Location::Sqlite(path) => Store::Sqlite(Box::new(SqliteStore::open(path)?)),
         Location::Postgres { url, pool } => {
             let options = PostgresOptions {
                 pool_size: *pool,
@@ -368,7 +368,7 @@ fn serve(
     // and shares the pacing of computer-against-computer games with them. (Made before
     // the runtime starts: the PostgreSQL client blocks on a runtime of its own.)
     let games = match store {
-        Store::Sqlite(store) => tictactoe_web::Games::new(Arc::new(store), computers, limits),
+        Store::Sqlite(store) => tictactoe_web::Games::new(Arc::new(*store), computers, limits),
         Store::Postgres(store) => {
             tictactoe_web::Games::shared(Arc::clone(&store) as _, store, computers, limits)
                 .map_err(Failure::Store)?

@@ -23,7 +23,9 @@ pub(crate) const GAME_COLUMNS: &str = "id, x_kind, x_name, x_level, o_kind, o_na
 /// One side's columns: kind, name, level.
 pub(crate) type SideColumns = (String, Option<String>, Option<String>);
 
-/// A row of `games` as stored, before it is checked.
+/// A row of `games` as stored, before it is checked. (Also how a new game travels in
+/// the news: see `news`.)
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub(crate) struct GameRow {
     pub(crate) id: String,
     sides: [SideColumns; 2],
@@ -66,6 +68,36 @@ impl GameRow {
             ended_at: row.try_get(at(15))?,
             ending: row.try_get(at(16))?,
         })
+    }
+
+    /// The row `new` is kept as, before its `started_at` is known (0 here).
+    pub(crate) fn of(new: &NewGame) -> GameRow {
+        let settings = &new.settings;
+        let geometry = settings.geometry();
+        let side = |mark: Mark| {
+            let (kind, name, level) = side_columns(settings.player(mark));
+            (
+                kind.to_owned(),
+                name.map(str::to_owned),
+                level.map(str::to_owned),
+            )
+        };
+        GameRow {
+            id: new.id.to_string(),
+            sides: [side(Mark::X), side(Mark::O)],
+            size: geometry.size() as i64,
+            win: geometry.win_length() as i64,
+            first: mark_column(settings.first()).to_owned(),
+            seating: seating_column(new.seating).to_owned(),
+            locks: new
+                .locks
+                .each_ref()
+                .map(|lock| lock.as_ref().map(|lock| lock.as_str().to_owned())),
+            follows: new.follows.as_ref().map(GameId::to_string),
+            started_at: 0,
+            ended_at: None,
+            ending: None,
+        }
     }
 
     /// The game as it was begun.

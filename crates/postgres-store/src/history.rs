@@ -12,7 +12,6 @@ use tictactoe_core::ports::{
 use crate::PostgresStore;
 use crate::codec::{self, GAME_COLUMNS, GameRow};
 use crate::errors::{Database, Failure};
-use crate::pool::Tx;
 
 /// The moves that stand at the end of game `games.id`: each move adds one, each undo
 /// takes its moves back.
@@ -23,38 +22,50 @@ const MOVES: &str = "(SELECT coalesce(sum(CASE WHEN cell IS NOT NULL THEN 1 ELSE
 const NEWEST: (i64, &str) = (i64::MAX, "~");
 
 /// Game `id` as kept, read in the transaction `tx`.
+/// The statement that reads a whole game: its row, its rematch's id, and its steps in
+/// order as three arrays. One statement, so one round trip, and a view of one moment
+/// without a transaction: a server reads a game back each time another server began it.
+pub(crate) fn game_statement() -> String {
+    format!(
+        "SELECT {GAME_COLUMNS}, (SELECT r.id FROM games r WHERE r.follows = games.id), \
+         s.numbers, s.cells, s.undos \
+         FROM games LEFT JOIN LATERAL ( \
+             SELECT array_agg(number ORDER BY number) AS numbers, \
+                    array_agg(cell ORDER BY number) AS cells, \
+                    array_agg(undo ORDER BY number) AS undos \
+             FROM steps WHERE steps.game = games.id) s ON true \
+         WHERE games.id = $1"
+    )
+}
+
+/// Game `id` from the row [`game_statement`] selected.
 pub(crate) fn game(
-    tx: &mut Tx<'_>,
+    row: Option<postgres::Row>,
     id: &GameId,
     database: &Database,
 ) -> Result<Option<StoredGame>, Failure> {
     let unreadable =
         |detail: String| Failure::Store(database.unreadable(format!("game {id}: {detail}")));
-    let Some(row) = tx.query_opt(
-        &format!(
-            "SELECT {GAME_COLUMNS}, (SELECT r.id FROM games r WHERE r.follows = games.id) \
-             FROM games WHERE id = $1"
-        ),
-        &[&id.as_str()],
-    )?
-    else {
+    let Some(row) = row else {
         return Ok(None);
     };
     let kept = GameRow::read(&row, 0).map_err(|e| database.column(e))?;
     let rematch: Option<String> = row.try_get(17).map_err(|e| database.column(e))?;
+    let numbers: Option<Vec<i64>> = row.try_get(18).map_err(|e| database.column(e))?;
+    let cells: Option<Vec<Option<i64>>> = row.try_get(19).map_err(|e| database.column(e))?;
+    let undos: Option<Vec<Option<i64>>> = row.try_get(20).map_err(|e| database.column(e))?;
     let geometry = kept.geometry().map_err(unreadable)?;
-    let mut steps = Vec::new();
-    for step in tx.query(
-        "SELECT number, cell, undo FROM steps WHERE game = $1 ORDER BY number",
-        &[&id.as_str()],
-    )? {
-        let step = codec::step(
-            geometry,
-            step.try_get(0).map_err(|e| database.column(e))?,
-            step.try_get(1).map_err(|e| database.column(e))?,
-            step.try_get(2).map_err(|e| database.column(e))?,
-        )
-        .map_err(unreadable)?;
+    let (numbers, cells, undos) = (
+        numbers.unwrap_or_default(),
+        cells.unwrap_or_default(),
+        undos.unwrap_or_default(),
+    );
+    if cells.len() != numbers.len() || undos.len() != numbers.len() {
+        return Err(unreadable("its steps' columns differ in length".into()));
+    }
+    let mut steps = Vec::with_capacity(numbers.len());
+    for ((number, cell), undo) in numbers.into_iter().zip(cells).zip(undos) {
+        let step = codec::step(geometry, number, cell, undo).map_err(unreadable)?;
         if step.number as usize != steps.len() + 1 {
             return Err(unreadable(format!(
                 "step {} follows step {}",

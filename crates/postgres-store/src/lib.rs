@@ -292,7 +292,21 @@ impl GameStore for PostgresStore {
 
     fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {
         let database = &self.database;
-        self.read(|tx| history::game(tx, id, database))
+        let statement = history::game_statement();
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            let mut conn = self.conn()?;
+            match conn.query_opt_alone(&statement, &[&id.as_str()]) {
+                Ok(row) => {
+                    return history::game(row, id, database)
+                        .map_err(|failure| database.fail(failure, Some(id)));
+                }
+                // A pooled connection closed since (the server restarted): another.
+                Err(error) if error.is_closed() && tries < TRIES => {}
+                Err(error) => return Err(database.fail(error.into(), Some(id))),
+            }
+        }
     }
 
     /// Streams the rows into `each` as the server sends them (a portal read 500 rows at
@@ -487,10 +501,16 @@ impl Pacing for PostgresStore {
         let database = &self.database;
         self.read(|tx| {
             let rows = tx.query(
+                // The holds run out first (a few rows, newest first: a server that
+                // died let go of its games a moment ago), then each game by its key:
+                // left to itself, the planner may read every game to find the few
+                // paced ones (measured: up to 66 ms a look, twice a second a server).
                 &format!(
-                    "SELECT p.game FROM pacing p JOIN games g ON g.id = p.game \
-                     WHERE p.until_ms <= {} AND g.ending IS NULL \
-                     ORDER BY p.until_ms, p.game LIMIT $1",
+                    "WITH expired AS MATERIALIZED ( \
+                         SELECT game, until_ms FROM pacing WHERE until_ms <= {} \
+                         ORDER BY until_ms DESC LIMIT 1000) \
+                     SELECT e.game FROM expired e JOIN games g ON g.id = e.game \
+                     WHERE g.ending IS NULL ORDER BY e.until_ms, e.game LIMIT $1",
                     codec::NOW_MS
                 ),
                 &[&i64::from(limit)],

@@ -27,7 +27,7 @@ use std::time::Duration;
 use postgres::fallible_iterator::FallibleIterator;
 use serde::{Deserialize, Serialize};
 use tictactoe_core::domain::Geometry;
-use tictactoe_core::ports::{Change, Ending, Following, GameId, Hear, Heard, News, Step};
+use tictactoe_core::ports::{Change, Ending, Following, GameId, Hear, Heard, NewGame, News, Step};
 
 use crate::codec;
 
@@ -66,9 +66,9 @@ pub(crate) enum Item {
         game: String,
         ending: String,
     },
-    Rematch {
-        game: String,
-        rematch: String,
+    /// A new game, as its row.
+    Begin {
+        row: Box<codec::GameRow>,
     },
 }
 
@@ -95,10 +95,9 @@ impl Item {
         }
     }
 
-    pub(crate) fn rematch(game: &GameId, rematch: &GameId) -> Item {
-        Item::Rematch {
-            game: game.to_string(),
-            rematch: rematch.to_string(),
+    pub(crate) fn begin(new: &NewGame) -> Item {
+        Item::Begin {
+            row: Box::new(codec::GameRow::of(new)),
         }
     }
 
@@ -130,10 +129,7 @@ impl Item {
                 game: id(&game)?,
                 ending: codec::ending(&ending)?,
             },
-            Item::Rematch { game, rematch } => News::Rematch {
-                game: id(&game)?,
-                rematch: id(&rematch)?,
-            },
+            Item::Begin { row } => News::Begin(row.new_game()?),
         })
     }
 }
@@ -290,13 +286,38 @@ mod tests {
         )
     }
 
+    /// A rematch of game 7, Ada (a person, with a seat's lock) against Impossible.
+    fn rematch_of_7() -> NewGame {
+        let settings = tictactoe_core::play::Settings::new(
+            tictactoe_core::players::PlayerSpec::Human(Some(
+                tictactoe_core::domain::PlayerName::new("Ada").unwrap(),
+            )),
+            tictactoe_core::players::PlayerSpec::Computer(
+                tictactoe_core::players::Level::Impossible,
+            ),
+            Mark::O,
+            Geometry::new(4, 3).unwrap(),
+        )
+        .unwrap();
+        NewGame {
+            id: GameId::from_bits(8),
+            settings,
+            seating: tictactoe_core::play::Seating::Apart,
+            locks: [
+                Some(tictactoe_core::ports::SeatLock::parse(&"ab".repeat(32)).unwrap()),
+                None,
+            ],
+            follows: Some(GameId::from_bits(7)),
+        }
+    }
+
     #[test]
     fn news_read_back_as_written() {
         let game = GameId::from_bits(7);
         let items = vec![
             step(7, 1),
             Item::end(&game, Ending::Finished(Outcome::Won(Mark::X))),
-            Item::rematch(&game, &GameId::from_bits(8)),
+            Item::begin(&rematch_of_7()),
         ];
 
         let payloads = payloads("a", &items);
@@ -311,6 +332,7 @@ mod tests {
                 ending: Ending::Finished(Outcome::Won(Mark::X))
             }
         );
+        assert_eq!(read[2], News::Begin(rematch_of_7()));
     }
 
     #[test]

@@ -18,6 +18,27 @@ pub(crate) struct Conn {
     statements: HashMap<String, Statement>,
 }
 
+impl Conn {
+    /// One statement on its own, outside any transaction (a single statement sees the
+    /// database at one moment by itself): one round trip, where a transaction around
+    /// it would take three.
+    pub(crate) fn query_opt_alone(
+        &mut self,
+        sql: &str,
+        params: &[&(dyn postgres::types::ToSql + Sync)],
+    ) -> Result<Option<postgres::Row>, postgres::Error> {
+        let statement = match self.statements.get(sql) {
+            Some(statement) => statement.clone(),
+            None => {
+                let statement = self.client.prepare(sql)?;
+                self.statements.insert(sql.to_owned(), statement.clone());
+                statement
+            }
+        };
+        self.client.query_opt(&statement, params)
+    }
+}
+
 /// r2d2_postgres's manager, making [`Conn`]s instead of bare clients.
 pub(crate) struct Manager(pub(crate) PostgresConnectionManager<NoTls>);
 

@@ -276,8 +276,8 @@ fn decide(
                     return Err(conflict(first, "this game already has a rematch"));
                 }
                 earlier.has_rematch = true;
-                decided.news.push(news::Item::rematch(first, &new.id));
             }
+            decided.news.push(news::Item::begin(new));
             games.insert(
                 new.id.clone(),
                 Game {
@@ -407,37 +407,8 @@ pub(crate) const CURRENT_EPOCH: &str = "SELECT coalesce(max(epoch), 0)::bigint F
 
 /// What was decided, kept in a few statements (see the module documentation).
 fn store(tx: &mut Tx<'_>, decided: &Decided) -> Result<(), Failure> {
-    for new in &decided.begins {
-        let settings = &new.settings;
-        let [x, o] = Mark::ALL.map(|mark| codec::side_columns(settings.player(mark)));
-        let keys = names_of(settings).map(|name| name.key());
-        let geometry = settings.geometry();
-        tx.execute(
-            &format!(
-                "INSERT INTO games (id, x_kind, x_name, x_level, o_kind, o_name, o_level, \
-                 size, win, first, seating, x_lock, o_lock, follows, started_at, x_key, o_key) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, {NOW_MS}, \
-                 $15, $16)"
-            ),
-            &[
-                &new.id.as_str(),
-                &x.0,
-                &x.1,
-                &x.2,
-                &o.0,
-                &o.1,
-                &o.2,
-                &(geometry.size() as i64),
-                &(geometry.win_length() as i64),
-                &codec::mark_column(settings.first()),
-                &codec::seating_column(new.seating),
-                &new.locks[0].as_ref().map(|lock| lock.as_str()),
-                &new.locks[1].as_ref().map(|lock| lock.as_str()),
-                &new.follows.as_ref().map(GameId::as_str),
-                &keys[0],
-                &keys[1],
-            ],
-        )?;
+    if !decided.begins.is_empty() {
+        insert_games(tx, &decided.begins)?;
     }
     if !decided.steps.is_empty() {
         let games: Vec<&str> = decided
@@ -518,6 +489,59 @@ fn store(tx: &mut Tx<'_>, decided: &Decided) -> Result<(), Failure> {
             ],
         )?;
     }
+    Ok(())
+}
+
+/// The new games, in one statement: a column of each kind, `unnest`ed.
+fn insert_games(tx: &mut Tx<'_>, begins: &[NewGame]) -> Result<(), Failure> {
+    let mut ids = Vec::new();
+    let mut kinds: [Vec<&str>; 2] = [vec![], vec![]];
+    let mut names: [Vec<Option<&str>>; 2] = [vec![], vec![]];
+    let mut levels: [Vec<Option<&str>>; 2] = [vec![], vec![]];
+    let (mut sizes, mut wins, mut firsts, mut seatings) = (vec![], vec![], vec![], vec![]);
+    let mut locks: [Vec<Option<&str>>; 2] = [vec![], vec![]];
+    let mut follows = Vec::new();
+    let mut keys: [Vec<String>; 2] = [vec![], vec![]];
+    for new in begins {
+        let settings = &new.settings;
+        let geometry = settings.geometry();
+        ids.push(new.id.as_str());
+        for (mark, key) in Mark::ALL
+            .into_iter()
+            .zip(names_of(settings).map(|name| name.key()))
+        {
+            let (kind, name, level) = codec::side_columns(settings.player(mark));
+            let side = mark.index();
+            kinds[side].push(kind);
+            names[side].push(name);
+            levels[side].push(level);
+            locks[side].push(new.locks[side].as_ref().map(|lock| lock.as_str()));
+            keys[side].push(key);
+        }
+        sizes.push(geometry.size() as i64);
+        wins.push(geometry.win_length() as i64);
+        firsts.push(codec::mark_column(settings.first()));
+        seatings.push(codec::seating_column(new.seating));
+        follows.push(new.follows.as_ref().map(GameId::as_str));
+    }
+    tx.execute(
+        &format!(
+            "INSERT INTO games (id, x_kind, x_name, x_level, o_kind, o_name, o_level, \
+             size, win, first, seating, x_lock, o_lock, follows, started_at, x_key, o_key) \
+             SELECT u.id, u.x_kind, u.x_name, u.x_level, u.o_kind, u.o_name, u.o_level, \
+             u.size, u.win, u.first, u.seating, u.x_lock, u.o_lock, u.follows, {NOW_MS}, \
+             u.x_key, u.o_key \
+             FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], \
+             $6::text[], $7::text[], $8::bigint[], $9::bigint[], $10::text[], $11::text[], \
+             $12::text[], $13::text[], $14::text[], $15::text[], $16::text[]) \
+             AS u(id, x_kind, x_name, x_level, o_kind, o_name, o_level, size, win, first, \
+             seating, x_lock, o_lock, follows, x_key, o_key)"
+        ),
+        &[
+            &ids, &kinds[0], &names[0], &levels[0], &kinds[1], &names[1], &levels[1], &sizes,
+            &wins, &firsts, &seatings, &locks[0], &locks[1], &follows, &keys[0], &keys[1],
+        ],
+    )?;
     Ok(())
 }
 

@@ -199,6 +199,7 @@ fn one_servers_writes_are_heard_by_another_and_not_by_itself() {
     assert_eq!(
         heard,
         Heard::News(vec![
+            News::Begin(computers(1)),
             News::Step {
                 game: GameId::from_bits(1),
                 step: Step {

@@ -19,8 +19,8 @@ use tictactoe_core::domain::{GameState, Geometry, Mark, PlayerName, Position, Sc
 use tictactoe_core::play::Replay;
 use tictactoe_core::players::ComputerFactory;
 use tictactoe_core::ports::{
-    Archive, Following, GameId, GameStore, Heard, HistoryPage, HistoryQuery, News, Pacing,
-    PageSize, SeatLock, Shared, StoreError, StoredGame, names_of,
+    Archive, Following, GameId, GameStore, Heard, HistoryPage, HistoryQuery, NewGame as Begun,
+    News, Pacing, PageSize, SeatLock, Shared, StoreError, StoredGame, names_of,
 };
 
 use super::dto::{CreatedJson, GameJson, HintJson, NewGame, SeatJson, seat_key};
@@ -250,7 +250,15 @@ impl Games {
         match heard {
             Heard::Missed => self.registry.clear(Table::make_stale),
             Heard::News(news) => {
-                for (game, news) in by_game(news) {
+                for (game, mut news) in by_game(news) {
+                    if let Some(News::Begin(new)) = news.first() {
+                        let new = new.clone();
+                        news.remove(0);
+                        self.hold_begun(new);
+                    }
+                    if news.is_empty() {
+                        continue;
+                    }
                     if let Some(table) = self.registry.get(game.as_str())
                         && !table.take_news(&news)
                     {
@@ -259,6 +267,32 @@ impl Games {
                     }
                 }
             }
+        }
+    }
+
+    /// A game another server began: held here too (its next request may come here),
+    /// and shown as the rematch of the game it follows. A computer-against-computer
+    /// game stays the other server's to play.
+    fn hold_begun(&self, new: Begun) {
+        if let Some(first) = &new.follows
+            && let Some(earlier) = self.registry.get(first.as_str())
+        {
+            earlier.set_rematch(new.id.clone());
+        }
+        if self.registry.get(new.id.as_str()).is_some() {
+            return;
+        }
+        let kept = StoredGame {
+            game: new,
+            steps: Vec::new(),
+            ending: None,
+            started: std::time::SystemTime::now(),
+            ended: None,
+            rematch: None,
+        };
+        match self.rebuild(kept) {
+            Ok(table) => self.registry.insert(Arc::new(table), Instant::now()),
+            Err(error) => eprintln!("tictactoe serve: a game begun elsewhere: {error}"),
         }
     }
 

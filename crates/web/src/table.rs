@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::{Mutex as Turn, OwnedMutexGuard, watch};
 
 use tictactoe_core::domain::{Mark, PlayerName};
-use tictactoe_core::play::{Match, Recorder, Recording, Seating};
+use tictactoe_core::play::{Match, Recorder, Recording, ResumeError, Seating};
 use tictactoe_core::ports::{Ending, GameId, NewGame, News, SeatLock, Step, StoreError, Write};
 
 use super::dto::{GameJson, mark_word};
@@ -293,10 +293,9 @@ impl Table {
             let taken = match item {
                 News::Step { step, .. } => play.game.take_kept(*step),
                 News::End { ending, .. } => play.game.end_kept(*ending),
-                News::Rematch { rematch, .. } => {
-                    play.rematch = Some(rematch.clone());
-                    Ok(())
-                }
+                // The table is this game: it began long ago (`Games::hear` makes
+                // tables of the games others begin).
+                News::Begin(_) => Err(ResumeError::OutOfOrder { number: 0 }),
             };
             if taken.is_err() {
                 return false;

@@ -45,19 +45,16 @@ impl Peer {
     fn tell(&self, writes: &[Write]) {
         let news: Vec<News> = writes
             .iter()
-            .filter_map(|write| match write {
-                Write::Begin(new) => new.follows.clone().map(|game| News::Rematch {
-                    game,
-                    rematch: new.id.clone(),
-                }),
-                Write::Step { game, step } => Some(News::Step {
+            .map(|write| match write {
+                Write::Begin(new) => News::Begin(new.clone()),
+                Write::Step { game, step } => News::Step {
                     game: game.clone(),
                     step: *step,
-                }),
-                Write::End { game, ending } => Some(News::End {
+                },
+                Write::End { game, ending } => News::End {
                     game: game.clone(),
                     ending: *ending,
-                }),
+                },
             })
             .collect();
         for (server, listener) in self.hub.listeners.lock().unwrap().iter_mut() {
@@ -346,4 +343,16 @@ async fn a_computer_game_is_played_by_one_server_and_taken_over_when_it_stops() 
             .map(|(server, _)| *server),
         Some(2)
     );
+}
+
+#[tokio::test]
+async fn a_game_begun_on_one_server_is_held_by_the_other_from_the_news() {
+    // Arrange
+    let (a, b) = two_servers();
+
+    // Act
+    a.create(two_people()).await;
+
+    // Assert: held before anyone asked B for it (its first request reads nothing).
+    assert_eq!(b.games.held(), 1);
 }

@@ -11,24 +11,26 @@
 
 use std::time::Duration;
 
-use super::{Ending, GameId, Step, StoreError};
+use super::{Ending, GameId, NewGame, Step, StoreError};
 
 /// One change another server kept, as a shared store tells of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum News {
+    /// A game began (a rematch, if it follows another): a server can hold it at once,
+    /// without reading it back, when the game's next request comes to it.
+    Begin(NewGame),
     /// Game `game` took this step.
     Step { game: GameId, step: Step },
     /// Game `game` ended so.
     End { game: GameId, ending: Ending },
-    /// A rematch of `game` began: `rematch`.
-    Rematch { game: GameId, rematch: GameId },
 }
 
 impl News {
-    /// The game the news is about (for a rematch, the earlier game).
+    /// The game the news is about.
     pub fn game(&self) -> &GameId {
         match self {
-            News::Step { game, .. } | News::End { game, .. } | News::Rematch { game, .. } => game,
+            News::Begin(new) => &new.id,
+            News::Step { game, .. } | News::End { game, .. } => game,
         }
     }
 }
