@@ -302,10 +302,16 @@ async fn play_games(
                 played.note_error("a new game without a seat for X".into());
                 continue;
             }
+            Err(error) if retryable(&error) => {
+                // A game begun but not answered is not the client's: the next server
+                // is asked for another.
+                played.retries += 1;
+                played.first_error.get_or_insert(error);
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                continue;
+            }
             Err(error) => {
-                // A game begun but not answered is not the client's: begin another.
                 played.note_error(error);
-                tokio::time::sleep(Duration::from_millis(50)).await;
                 continue;
             }
         };
