@@ -291,6 +291,9 @@ impl Table {
         let mut play = lock(&self.play);
         for item in news {
             let taken = match item {
+                // Already held: the table was read back after this news was sent.
+                News::Step { step, .. } if step.number <= play.game.steps_taken() => Ok(()),
+                News::End { .. } if play.game.end().is_some() => Ok(()),
                 News::Step { step, .. } => play.game.take_kept(*step),
                 News::End { ending, .. } => play.game.end_kept(*ending),
                 // The table is this game: it began long ago (`Games::hear` makes

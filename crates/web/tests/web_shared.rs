@@ -356,3 +356,22 @@ async fn a_game_begun_on_one_server_is_held_by_the_other_from_the_news() {
     // Assert: held before anyone asked B for it (its first request reads nothing).
     assert_eq!(b.games.held(), 1);
 }
+
+#[tokio::test]
+async fn news_a_server_already_holds_changes_nothing_and_keeps_the_game_held() {
+    // Arrange: B holds the game with X's first move (from the news).
+    let (a, b) = two_servers();
+    let game = a.create(two_people()).await;
+    a.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+    let kept = a.kept(&game.id);
+
+    // Act: the same news again, as a server that read the game back meanwhile gets it.
+    b.games.hear(Heard::News(vec![News::Step {
+        game: kept.game.id.clone(),
+        step: kept.steps[0],
+    }]));
+
+    // Assert
+    assert_eq!(b.games.held(), 1);
+    assert_eq!(board_on(&b, &game.id).await, "....X....");
+}
