@@ -985,6 +985,109 @@ mod tests {
         assert_eq!(resumed.err(), Some(expected));
     }
 
+    // Changes another server kept (`take_kept`, `end_kept`): taken as they were
+    // kept, never recorded again, and refused (leaving the match as it was) when they
+    // do not follow on from what the match holds.
+
+    #[test]
+    fn a_step_kept_elsewhere_is_taken_as_the_next_and_not_recorded() {
+        // Arrange: a recorder that must never be asked to keep anything.
+        let mut game = ada_and_bob(MockRecorder::new());
+
+        // Act
+        let taken = game.take_kept(moves(&[5])[0]);
+
+        // Assert
+        assert_eq!(taken, Ok(()));
+        assert_eq!(game.steps_taken(), 1);
+        assert_eq!(game.game().to_move(), Mark::O);
+    }
+
+    #[rstest]
+    #[case::not_the_next(Step { number: 3, change: Change::Move(cell(1)) }, ResumeError::OutOfOrder { number: 3 })]
+    #[case::a_taken_cell(Step { number: 2, change: Change::Move(cell(5)) }, ResumeError::Illegal { number: 2 })]
+    #[case::more_undone_than_played(Step { number: 2, change: Change::Undo { moves: 2 } }, ResumeError::NothingToUndo { number: 2 })]
+    fn a_step_kept_elsewhere_that_does_not_follow_is_refused_and_changes_nothing(
+        #[case] step: Step,
+        #[case] expected: ResumeError,
+    ) {
+        // Arrange: X in the centre.
+        let mut game = ada_and_bob(Unrecorded);
+        game.take_kept(moves(&[5])[0]).unwrap();
+
+        // Act
+        let taken = game.take_kept(step);
+
+        // Assert
+        assert_eq!(taken, Err(expected));
+        assert_eq!(game.steps_taken(), 1);
+        assert_eq!(layout_of(game.game().board()), "....X....");
+    }
+
+    #[test]
+    fn a_step_kept_elsewhere_withdraws_an_undo_asked_here() {
+        let mut game = ada_and_bob(Unrecorded).seated(Seating::Apart);
+        play_all(&mut game, &[5]);
+        game.undo(Mark::X).unwrap();
+
+        game.take_kept(Step {
+            number: 2,
+            change: Change::Move(cell(1)),
+        })
+        .unwrap();
+
+        assert_eq!(game.undo_asked_by(), None);
+    }
+
+    #[rstest]
+    #[case::a_win_the_board_shows(&[1, 4, 2, 5, 3], Ending::Finished(Outcome::Won(Mark::X)), End::Finished(FinishedGame { x: name("Ada"), o: name("Bob"), outcome: Outcome::Won(Mark::X) }))]
+    #[case::a_resignation(&[1], Ending::Resigned(Mark::O), End::Resigned { by: Mark::O })]
+    #[case::a_departure(&[], Ending::Abandoned(Mark::X), End::Abandoned { by: Mark::X })]
+    fn an_ending_kept_elsewhere_ends_the_match_without_recording_it(
+        #[case] played: &[usize],
+        #[case] ending: Ending,
+        #[case] expected: End,
+    ) {
+        let mut game = ada_and_bob(MockRecorder::new());
+        for step in moves(played) {
+            game.take_kept(step).unwrap();
+        }
+
+        let ended = game.end_kept(ending);
+
+        assert_eq!(ended, Ok(()));
+        assert_eq!(game.end(), Some(&expected));
+    }
+
+    #[rstest]
+    #[case::a_win_the_board_does_not_show(&[1, 4], Ending::Finished(Outcome::Won(Mark::X)))]
+    #[case::a_resignation_after_the_last_move(&[1, 4, 2, 5, 3], Ending::Resigned(Mark::O))]
+    fn an_ending_kept_elsewhere_that_the_board_contradicts_is_refused(
+        #[case] played: &[usize],
+        #[case] ending: Ending,
+    ) {
+        let mut game = ada_and_bob(Unrecorded);
+        for step in moves(played) {
+            game.take_kept(step).unwrap();
+        }
+
+        let ended = game.end_kept(ending);
+
+        assert_eq!(ended, Err(ResumeError::Ending));
+        assert_eq!(game.end(), None);
+    }
+
+    #[test]
+    fn an_ending_kept_elsewhere_for_a_match_already_over_is_refused() {
+        let mut game = ada_and_bob(Unrecorded);
+        game.end_kept(Ending::Resigned(Mark::X)).unwrap();
+
+        let again = game.end_kept(Ending::Resigned(Mark::O));
+
+        assert_eq!(again, Err(ResumeError::Ending));
+        assert_eq!(game.end(), Some(&End::Resigned { by: Mark::X }));
+    }
+
     #[test]
     fn a_journal_keeps_the_beginning_each_step_and_the_ending_in_its_store() {
         // Arrange: a real store (the in-memory one), since what it holds is the subject.
