@@ -425,23 +425,27 @@ fn check_database(url: &str, answered: &[(String, usize, bool)]) -> Result<Vec<S
     Ok(problems)
 }
 
-async fn scoreboard_of(client: reqwest::Client, url: String) -> HashMap<String, u64> {
-    scoreboard(&client, &url).await
-}
-
 /// Games counted per player name on the server's scoreboard.
 async fn scoreboard(client: &reqwest::Client, url: &str) -> HashMap<String, u64> {
+    scoreboard_from(client, url)
+        .await
+        .unwrap_or_else(|error| panic!("the scoreboard of {url}: {error}"))
+}
+
+/// The scoreboard, or why the server did not give it (one of several may be dead).
+async fn scoreboard_from(
+    client: &reqwest::Client,
+    url: &str,
+) -> Result<HashMap<String, u64>, reqwest::Error> {
     let scores: Value = client
         // The most the API gives: on a database with more players than that, count
         // with `tictactoe --db DB scores --json` instead.
         .get(format!("{url}/api/scores?top=1000"))
         .send()
-        .await
-        .unwrap()
+        .await?
         .json()
-        .await
-        .unwrap();
-    scores["players"]
+        .await?;
+    Ok(scores["players"]
         .as_array()
         .into_iter()
         .flatten()
@@ -451,7 +455,7 @@ async fn scoreboard(client: &reqwest::Client, url: &str) -> HashMap<String, u64>
                 p["games"].as_u64().unwrap_or(0),
             )
         })
-        .collect()
+        .collect())
 }
 
 fn load_games(board: &HashMap<String, u64>) -> u64 {
@@ -550,12 +554,7 @@ async fn main() {
     let mut after = HashMap::new();
     for url in &options.urls {
         // The first server that answers: one of them may have been killed.
-        if let Ok(Ok(board)) = tokio::time::timeout(
-            Duration::from_secs(5),
-            tokio::spawn(scoreboard_of(client.clone(), url.clone())),
-        )
-        .await
-        {
+        if let Ok(board) = scoreboard_from(&client, url).await {
             after = board;
             break;
         }
