@@ -125,6 +125,12 @@ fn fail_store(error: &StoreError) -> ExitCode {
 /// What a person can do about a database that cannot be used.
 fn store_advice(error: &StoreError) -> Option<String> {
     let elsewhere = "or choose another database with --db PATH (or TICTACTOE_DB)";
+    // A PostgreSQL database is named by its URL (without its password): its advice is
+    // about a server, not a file.
+    let server = |database: &str| {
+        let lower = database.to_ascii_lowercase();
+        lower.starts_with("postgres://") || lower.starts_with("postgresql://")
+    };
     Some(match error {
         StoreError::NoLocation => "Choose a database with --db PATH (or TICTACTOE_DB).".to_string(),
         StoreError::Folder { database } => format!(
@@ -132,6 +138,10 @@ fn store_advice(error: &StoreError) -> Option<String> {
             std::path::Path::new(database)
                 .join("tictactoe.db")
                 .display()
+        ),
+        StoreError::Unreadable { database, .. } if server(database) => format!(
+            "The database holds tables this program did not make, or rows it cannot read: \
+             nothing was changed; {elsewhere}."
         ),
         StoreError::Unreadable { .. } => format!(
             "Keep the file if its games matter (a copy of it may be repaired); to start \
@@ -142,8 +152,19 @@ fn store_advice(error: &StoreError) -> Option<String> {
             "Another program holds it: try again when it is done (a stuck tictactoe can be \
              stopped), {elsewhere}."
         ),
+        StoreError::ReadOnly { database } if server(database) => format!(
+            "The server takes no writes (a replica, or a read-only database): name the \
+             primary, {elsewhere}."
+        ),
         StoreError::ReadOnly { .. } => format!("Make it (and its folder) writable, {elsewhere}."),
+        StoreError::Full { database } if server(database) => {
+            format!("Free some space on the database server's disk, {elsewhere}.")
+        }
         StoreError::Full { .. } => format!("Free some space on that disk, {elsewhere}."),
+        StoreError::Unavailable { database, .. } if server(database) => format!(
+            "Check that the PostgreSQL server is running and reachable, and the user, \
+             password and database name in the URL, {elsewhere}."
+        ),
         StoreError::Unavailable { .. } => format!("Check the file and its folder, {elsewhere}."),
         StoreError::NoSuchGame(_) | StoreError::Conflict { .. } => return None,
     })

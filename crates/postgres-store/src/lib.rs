@@ -125,6 +125,14 @@ impl PostgresStore {
         if config.get_application_name().is_none() {
             config.application_name("tictactoe");
         }
+        // One connection first, on its own: the pool would only say that it timed out,
+        // where this says why (refused, no such database, a wrong password).
+        config
+            .connect(NoTls)
+            .map_err(|error| StoreError::Unavailable {
+                database: database.0.clone(),
+                detail: connection_error(&error),
+            })?;
         let manager = Manager(PostgresConnectionManager::new(config.clone(), NoTls));
         // Connections are made as calls need them (`min_idle` 0), and not tested each
         // time one is handed out (a round trip per call): a connection found broken
@@ -219,6 +227,19 @@ fn run<T>(
     let done = work(&mut tx)?;
     tx.commit()?;
     Ok(done)
+}
+
+/// Why a connection could not be made, in PostgreSQL's words or the system's: the
+/// server's message for a refusal it sent (no such database, a wrong password), else
+/// the error and its cause ("error connecting to server: Connection refused").
+fn connection_error(error: &postgres::Error) -> String {
+    if let Some(server) = error.as_db_error() {
+        return server.message().to_string();
+    }
+    match std::error::Error::source(error) {
+        Some(cause) => format!("{error}: {cause}"),
+        None => error.to_string(),
+    }
 }
 
 /// `url` without its password, to name the database in messages: the URL form's
