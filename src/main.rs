@@ -195,12 +195,11 @@ impl Store {
     }
 
     /// Stops a command that writes before it starts a game it could not keep: a
-    /// read-only or locked file. (A PostgreSQL server answers for itself: a refusal
-    /// there is reported when the game's first write is.)
+    /// read-only or locked file, a PostgreSQL database that takes no writes.
     fn check_writable(&self) -> Result<(), StoreError> {
         match self {
             Store::Sqlite(store) => store.check_writable(),
-            Store::Postgres(_) => Ok(()),
+            Store::Postgres(store) => store.check_writable(),
         }
     }
 }

@@ -161,6 +161,24 @@ impl PostgresStore {
         Ok(store)
     }
 
+    /// Whether games can be written here: a `ReadOnly` error for a database that takes
+    /// no writes (a standby, or one set `default_transaction_read_only`), so that a
+    /// command that writes can say so before a game is played that could not be kept.
+    pub fn check_writable(&self) -> Result<(), StoreError> {
+        let database = &self.database;
+        let read_only = self.transact(false, None, |tx| {
+            let row = tx.query_one("SELECT current_setting('transaction_read_only')", &[])?;
+            let setting: String = row.try_get(0).map_err(|e| database.column(e))?;
+            Ok(setting == "on")
+        })?;
+        if read_only {
+            return Err(StoreError::ReadOnly {
+                database: database.0.clone(),
+            });
+        }
+        Ok(())
+    }
+
     /// The database as people know it: its address without the password. Every error
     /// of this store names it so.
     pub fn database(&self) -> &str {

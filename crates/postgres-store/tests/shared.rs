@@ -292,3 +292,44 @@ fn a_follower_whose_connection_was_lost_hears_that_it_may_have_missed_news() {
         Ok(Heard::Missed)
     );
 }
+
+#[test]
+fn a_database_that_takes_no_writes_is_read_only_before_anything_is_written() {
+    let Some(url) = database("a_database_that_takes_no_writes_is_read_only") else {
+        return;
+    };
+    // Arrange: the store's tables made, then the database set to take no writes.
+    drop(store(&url));
+    let name = url.rsplit('/').next().unwrap().to_string();
+    sql(&url)
+        .batch_execute(&format!(
+            "ALTER DATABASE \"{name}\" SET default_transaction_read_only = on"
+        ))
+        .unwrap();
+    let store = store(&url);
+
+    // Act
+    let checked = store.check_writable();
+    let written = store.write(&[Write::Begin(computers(1))]);
+
+    // Assert
+    assert!(
+        matches!(checked, Err(StoreError::ReadOnly { .. })),
+        "{checked:?}"
+    );
+    assert!(
+        matches!(written, Err(StoreError::ReadOnly { .. })),
+        "{written:?}"
+    );
+}
+
+#[test]
+fn a_database_that_takes_writes_passes_the_check() {
+    let Some(url) = database("a_database_that_takes_writes_passes_the_check") else {
+        return;
+    };
+
+    let checked = store(&url).check_writable();
+
+    assert!(checked.is_ok(), "{checked:?}");
+}
