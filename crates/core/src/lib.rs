@@ -9,6 +9,7 @@
 //! * [`ports`]: what the core needs from the outside world (where results are kept).
 //! * [`play`]: one game driven by requests (`Match`), started one way (`Settings`),
 //!   many games at once (`simulate`), and `analyze`.
+//! * [`sync`]: taking a lock whose holder panicked ([`sync::lock`]).
 //!
 //! See docs/architecture.md for the tour.
 
@@ -16,3 +17,4 @@ pub mod domain;
 pub mod play;
 pub mod players;
 pub mod ports;
+pub mod sync;

@@ -3,9 +3,12 @@
 //! table, not a hundred.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use tictactoe_core::domain::Geometry;
+// A lock whose holder panicked is still usable: the solver's table only ever holds
+// proven entries (a search stopped half-way stores nothing), so it is never left wrong.
+use tictactoe_core::sync::lock;
 use tictactoe_engine::Solver;
 
 /// A cheap handle (clone it freely) on the solvers of every shape in use.
@@ -25,7 +28,7 @@ impl SharedSolvers {
 
     /// The solver for `geometry`, made on first use.
     pub fn for_shape(&self, geometry: Geometry) -> SolverHandle {
-        let mut by_shape = relock(&self.by_shape);
+        let mut by_shape = lock(&self.by_shape);
         let solver = by_shape
             .entry(geometry)
             .or_insert_with(|| Arc::new(Mutex::new(Solver::new(geometry))));
@@ -38,7 +41,7 @@ impl SharedSolvers {
     /// How many shapes have a solver: for tests.
     #[cfg(test)]
     pub(crate) fn shapes(&self) -> usize {
-        relock(&self.by_shape).len()
+        lock(&self.by_shape).len()
     }
 }
 
@@ -56,7 +59,7 @@ impl SolverHandle {
 
     /// The solver, for as long as the guard lives; other games of this shape wait.
     pub fn lock(&self) -> MutexGuard<'_, Solver> {
-        relock(&self.solver)
+        lock(&self.solver)
     }
 
     /// Whether two handles share one solver: for tests.
@@ -64,12 +67,6 @@ impl SolverHandle {
     pub(crate) fn same_as(&self, other: &SolverHandle) -> bool {
         Arc::ptr_eq(&self.solver, &other.solver)
     }
-}
-
-/// A lock whose holder panicked is still usable: the solver's table only ever holds
-/// proven entries (a search stopped half-way stores nothing), so it is never left wrong.
-fn relock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 #[cfg(test)]

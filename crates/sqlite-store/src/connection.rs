@@ -27,9 +27,12 @@
 //! (SQLITE_BUSY) rather than wait, since what this one read is out of date.
 
 use std::path::Path;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::Mutex;
 
 use rusqlite::{Connection, OpenFlags};
+// What the mutexes here guard stays consistent through a panic: a connection's open
+// transaction rolls back when its guard is dropped during the unwinding.
+pub(crate) use tictactoe_core::sync::lock;
 
 use crate::Options;
 
@@ -123,15 +126,6 @@ impl Drop for Reader<'_> {
             idle.push(connection);
         }
     }
-}
-
-/// Locks a mutex even if a thread panicked while holding it. What the mutexes here
-/// guard stays consistent through a panic: a connection's open transaction rolls back
-/// when its guard is dropped during the unwinding.
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Moves the log's pages into the database file in the background, so that no write
