@@ -9,11 +9,14 @@
 //! * [`ports`]: what the core needs from the outside world (where results are kept).
 //! * [`play`]: one game driven by requests (`Match`), started one way (`Settings`),
 //!   many games at once (`simulate`), and `analyze`.
+//! * `fixtures` (with the `mocks` feature, for tests): the values tests start from.
 //! * [`sync`]: taking a lock whose holder panicked ([`sync::lock`]).
 //!
 //! See docs/architecture.md for the tour.
 
 pub mod domain;
+#[cfg(any(test, feature = "mocks"))]
+pub mod fixtures;
 pub mod play;
 pub mod players;
 pub mod ports;

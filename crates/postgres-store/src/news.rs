@@ -271,6 +271,10 @@ impl Drop for Stop {
 #[cfg(test)]
 mod tests {
     use tictactoe_core::domain::{Mark, Outcome};
+    use tictactoe_core::fixtures::{new_game, person};
+    use tictactoe_core::play::{Seating, Settings};
+    use tictactoe_core::players::{Level, PlayerSpec};
+    use tictactoe_core::ports::SeatLock;
 
     use super::*;
 
@@ -286,28 +290,21 @@ mod tests {
         )
     }
 
-    /// A rematch of game 7, Ada (a person, with a seat's lock) against Impossible.
+    /// A rematch of game 7, Ada (a person, with a seat's lock) against Impossible, on a
+    /// 4 x 4 board, O first, at two screens.
     fn rematch_of_7() -> NewGame {
-        let settings = tictactoe_core::play::Settings::new(
-            tictactoe_core::players::PlayerSpec::Human(Some(
-                tictactoe_core::domain::PlayerName::new("Ada").unwrap(),
-            )),
-            tictactoe_core::players::PlayerSpec::Computer(
-                tictactoe_core::players::Level::Impossible,
-            ),
+        let settings = Settings::new(
+            person("Ada"),
+            PlayerSpec::Computer(Level::Impossible),
             Mark::O,
             Geometry::new(4, 3).unwrap(),
         )
         .unwrap();
         NewGame {
-            id: GameId::from_bits(8),
-            settings,
-            seating: tictactoe_core::play::Seating::Apart,
-            locks: [
-                Some(tictactoe_core::ports::SeatLock::parse(&"ab".repeat(32)).unwrap()),
-                None,
-            ],
+            seating: Seating::Apart,
+            locks: [Some(SeatLock::parse(&"ab".repeat(32)).unwrap()), None],
             follows: Some(GameId::from_bits(7)),
+            ..new_game(8, settings)
         }
     }
 

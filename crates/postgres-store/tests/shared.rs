@@ -7,8 +7,8 @@
 use std::sync::mpsc;
 use std::time::Duration;
 
-use tictactoe_core::domain::{Geometry, Mark, Outcome, PlayerName};
-use tictactoe_core::play::{Seating, Settings};
+use tictactoe_core::domain::{Geometry, Mark, Outcome};
+use tictactoe_core::fixtures::{new_game, person, settings};
 use tictactoe_core::players::{Level, PlayerSpec};
 use tictactoe_core::ports::{
     Change, Ending, GameId, GameStore, Heard, NewGame, News, NewsFeed, Pacing, Step, StoreError,
@@ -30,19 +30,10 @@ fn sql(url: &str) -> postgres::Client {
 }
 
 fn computers(n: u128) -> NewGame {
-    NewGame {
-        id: GameId::from_bits(n),
-        settings: Settings::new(
-            PlayerSpec::Computer(Level::ALL[0]),
-            PlayerSpec::Human(Some(PlayerName::new("Ada").unwrap())),
-            Mark::X,
-            Geometry::classic(),
-        )
-        .unwrap(),
-        seating: Seating::Together,
-        locks: [None, None],
-        follows: None,
-    }
+    new_game(
+        n,
+        settings(PlayerSpec::Computer(Level::ALL[0]), person("Ada")),
+    )
 }
 
 fn play(n: u128, number: u32, cell: usize) -> Write {

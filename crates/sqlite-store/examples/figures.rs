@@ -25,13 +25,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, params};
+use tictactoe_core::domain::Geometry;
 use tictactoe_core::domain::{Mark, Outcome, PlayerName, Record, Scoreboard, Standing};
-use tictactoe_core::ports::{Change, Ending, GameId, GameStore, NewGame, Step, Write};
-use tictactoe_core::{
-    domain::Geometry,
-    play::{Seating, Settings},
-    players::PlayerSpec,
-};
+use tictactoe_core::fixtures::{new_game, person, settings};
+use tictactoe_core::ports::{Change, Ending, GameId, GameStore, Step, Write};
 use tictactoe_sqlite_store::SqliteStore;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -72,11 +69,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut ends = Vec::new();
     for n in 0..200u64 {
         let (x, o) = (player(n * 7 % players), player((n * 13 + 1) % players));
-        let id = GameId::from_bits(u128::from(games + 1 + n));
-        store.write(&begun(&id, &x, &o))?;
+        let game = u128::from(games + 1 + n);
+        store.write(&begun(game, &x, &o))?;
         let started = Instant::now();
         store.write(&[Write::End {
-            game: id,
+            game: GameId::from_bits(game),
             ending: Ending::Finished(Outcome::Won(Mark::X)),
         }])?;
         let rows = store.standings_of(&[name(&x), name(&o)])?;
@@ -125,11 +122,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let until = Instant::now() + Duration::from_secs(3);
         let mut n = 0u64;
         while Instant::now() < until {
-            let id = GameId::from_bits(u128::from(games + 1_000 + n));
+            let number = u128::from(games + 1_000 + n);
             let (x, o) = (player(n * 3 % players), player((n * 5 + 2) % players));
-            let mut game = begun(&id, &x, &o);
+            let mut game = begun(number, &x, &o);
             game.push(Write::End {
-                game: id,
+                game: GameId::from_bits(number),
                 ending: Ending::Finished(Outcome::Draw),
             });
             let started = Instant::now();
@@ -183,21 +180,11 @@ fn name(text: &str) -> PlayerName {
     PlayerName::new(text).expect("a valid name")
 }
 
-fn begun(id: &GameId, x: &str, o: &str) -> Vec<Write> {
-    let settings = Settings::new(
-        PlayerSpec::Human(Some(name(x))),
-        PlayerSpec::Human(Some(name(o))),
-        Mark::X,
-        Geometry::classic(),
-    )
-    .expect("two names");
-    let mut writes = vec![Write::Begin(NewGame {
-        id: id.clone(),
-        settings,
-        seating: Seating::Together,
-        locks: [None, None],
-        follows: None,
-    })];
+/// Game `n` (its id `GameId::from_bits(n)`) begun between `x` and `o`, and five moves.
+fn begun(n: u128, x: &str, o: &str) -> Vec<Write> {
+    let new = new_game(n, settings(person(x), person(o)));
+    let id = new.id.clone();
+    let mut writes = vec![Write::Begin(new)];
     for (number, cell) in [(1, 4), (2, 0), (3, 2), (4, 6), (5, 8)] {
         writes.push(Write::Step {
             game: id.clone(),

@@ -14,9 +14,10 @@ use tictactoe_core::domain::{
     Analysis, GameState, Geometry, Mark, PlayerName, Position, Record, Scoreboard, Verdict,
     layout_of,
 };
-use tictactoe_core::play::{Journal, Match, Seat, Seating, Settings, Unrecorded};
+use tictactoe_core::fixtures;
+use tictactoe_core::play::{Journal, Match, Seat, Settings, Unrecorded};
 use tictactoe_core::players::{Level, MockAdvisor, MockComputer, PlayerSpec};
-use tictactoe_core::ports::{GameId, MemoryStore, NewGame};
+use tictactoe_core::ports::MemoryStore;
 
 const WIDTH: u16 = 80;
 const HEIGHT: u16 = 24;
@@ -424,20 +425,10 @@ fn while_the_computer_thinks_the_status_line_says_so_with_the_time() {
 fn a_saved_result_shows_the_two_players_records() {
     // A real store (the in-memory one): the rows it answers are the subject.
     let store = MemoryStore::new();
-    let settings = Settings::new(
-        PlayerSpec::Human(Some(name("Ada"))),
-        PlayerSpec::Human(Some(name("Bob"))),
-        Mark::X,
-        Geometry::classic(),
-    )
-    .unwrap();
-    let new = NewGame {
-        id: GameId::from_bits(1),
-        settings,
-        seating: Seating::Together,
-        locks: [None, None],
-        follows: None,
-    };
+    let new = fixtures::new_game(
+        1,
+        fixtures::settings(fixtures::person("Ada"), fixtures::person("Bob")),
+    );
     let mut game = Match::new(
         Geometry::classic(),
         Mark::X,

@@ -38,6 +38,16 @@ pub enum Known {
 }
 
 impl Known {
+    /// Everything an analysis can know of a value, each once.
+    pub const ALL: [Known; 6] = [
+        Known::Exactly(Verdict::Win),
+        Known::Exactly(Verdict::Draw),
+        Known::Exactly(Verdict::Loss),
+        Known::AtLeastDraw,
+        Known::AtMostDraw,
+        Known::Nothing,
+    ];
+
     /// What is known of the same position for the other side.
     pub fn for_the_other_side(self) -> Known {
         match self {

@@ -49,6 +49,11 @@ pub enum Seating {
     Apart,
 }
 
+impl Seating {
+    /// Both seatings.
+    pub const ALL: [Seating; 2] = [Seating::Together, Seating::Apart];
+}
+
 /// What happened in answer to a request, in order.
 #[derive(Debug)]
 pub enum Event {
@@ -594,8 +599,7 @@ mod tests {
 
     use super::*;
     use crate::domain::{IllegalMove, Verdict, layout_of};
-    use crate::play::Settings;
-    use crate::players::PlayerSpec;
+    use crate::fixtures;
     use crate::players::{MockAdvisor, MockComputer};
     use crate::ports::MemoryStore;
     use mockall::Sequence;
@@ -1092,20 +1096,10 @@ mod tests {
     fn a_journal_keeps_the_beginning_each_step_and_the_ending_in_its_store() {
         // Arrange: a real store (the in-memory one), since what it holds is the subject.
         let store = MemoryStore::new();
-        let settings = Settings::new(
-            PlayerSpec::Human(Some(name("Ada"))),
-            PlayerSpec::Human(Some(name("Bob"))),
-            Mark::X,
-            Geometry::classic(),
-        )
-        .unwrap();
-        let new = NewGame {
-            id: GameId::from_bits(7),
-            settings,
-            seating: Seating::Together,
-            locks: [None, None],
-            follows: None,
-        };
+        let new = fixtures::new_game(
+            7,
+            fixtures::settings(fixtures::person("Ada"), fixtures::person("Bob")),
+        );
         let journal = Journal::begin(&store, &new).unwrap();
         let mut game = ada_and_bob(journal);
 

@@ -232,10 +232,10 @@ mod tests {
     use rstest::rstest;
 
     use super::*;
-    use crate::domain::{Geometry, PlayerName};
-    use crate::play::Seating;
+    use crate::domain::Geometry;
+    use crate::fixtures::{new_game, person, settings};
     use crate::players::{Level, MockAdvisor, PlayerSpec};
-    use crate::ports::{GameId, NewGame, Step};
+    use crate::ports::Step;
 
     fn geometry() -> Geometry {
         Geometry::new(3, 3).unwrap()
@@ -246,21 +246,11 @@ mod tests {
     }
 
     fn kept(changes: &[Change]) -> StoredGame {
-        let settings = Settings::new(
-            PlayerSpec::Human(Some(PlayerName::new("Ada").unwrap())),
-            PlayerSpec::Computer(Level::Impossible),
-            Mark::X,
-            geometry(),
-        )
-        .unwrap();
         StoredGame {
-            game: NewGame {
-                id: GameId::from_bits(7),
-                settings,
-                seating: Seating::Together,
-                locks: [None, None],
-                follows: None,
-            },
+            game: new_game(
+                7,
+                settings(person("Ada"), PlayerSpec::Computer(Level::Impossible)),
+            ),
             steps: changes
                 .iter()
                 .zip(1..)

@@ -134,6 +134,18 @@ pub enum Ending {
 }
 
 impl Ending {
+    /// Every ending, each once: a finished game's three outcomes, then a resignation
+    /// and an abandoned game by each side.
+    pub const ALL: [Ending; 7] = [
+        Ending::Finished(Outcome::Draw),
+        Ending::Finished(Outcome::Won(Mark::X)),
+        Ending::Finished(Outcome::Won(Mark::O)),
+        Ending::Resigned(Mark::X),
+        Ending::Resigned(Mark::O),
+        Ending::Abandoned(Mark::X),
+        Ending::Abandoned(Mark::O),
+    ];
+
     /// What this ending adds to the record of the player of `mark`: a tie each for a
     /// draw, a win and a loss for a win or a resignation, nothing for an abandoned game.
     /// Every store counts with this one rule.

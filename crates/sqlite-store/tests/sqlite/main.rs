@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use tempfile::TempDir;
 use tictactoe_core::domain::{Geometry, Mark, Outcome, PlayerName};
-use tictactoe_core::play::{Seating, Settings};
+use tictactoe_core::fixtures::{self, person};
 use tictactoe_core::players::PlayerSpec;
 use tictactoe_core::ports::{Change, Ending, GameId, GameStore, NewGame, Step, Write};
 use tictactoe_sqlite_store::{Options, SqliteStore};
@@ -26,23 +26,13 @@ fn new_file() -> (TempDir, PathBuf) {
     (folder, path)
 }
 
-fn person(name: &str) -> PlayerSpec {
-    PlayerSpec::Human(Some(PlayerName::new(name).unwrap()))
-}
-
 fn id(n: u128) -> GameId {
     GameId::from_bits(n)
 }
 
 /// Game `n`, `x` against `o` on the classic board.
 fn new_game(n: u128, x: &str, o: &str) -> NewGame {
-    NewGame {
-        id: id(n),
-        settings: Settings::new(person(x), person(o), Mark::X, Geometry::classic()).unwrap(),
-        seating: Seating::Together,
-        locks: [None, None],
-        follows: None,
-    }
+    fixtures::new_game(n, fixtures::settings(person(x), person(o)))
 }
 
 fn play(n: u128, number: u32, index: usize) -> Write {

@@ -8,18 +8,18 @@ use super::*;
 /// A game with everything a game can have: a person with the default name against a
 /// computer, a larger board, O first, two screens, seat locks, and a game it follows.
 fn everything(n: u128, follows: u128) -> NewGame {
+    let settings = Settings::new(
+        PlayerSpec::Human(None),
+        PlayerSpec::Computer(Level::Impossible),
+        Mark::O,
+        Geometry::new(5, 4).unwrap(),
+    )
+    .unwrap();
     NewGame {
-        id: id(n),
-        settings: Settings::new(
-            PlayerSpec::Human(None),
-            PlayerSpec::Computer(Level::Impossible),
-            Mark::O,
-            Geometry::new(5, 4).unwrap(),
-        )
-        .unwrap(),
         seating: Seating::Apart,
         locks: [Some(SeatLock::parse(&"ab".repeat(32)).unwrap()), None],
         follows: Some(id(follows)),
+        ..fixtures::new_game(n, settings)
     }
 }
 

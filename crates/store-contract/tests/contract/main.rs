@@ -18,6 +18,7 @@ use rstest::rstest;
 use rstest_reuse::{self, template};
 use tempfile::TempDir;
 use tictactoe_core::domain::{Geometry, Mark, Outcome, PlayerName, Position, Record};
+use tictactoe_core::fixtures::{self, person};
 use tictactoe_core::play::{Seating, Settings};
 use tictactoe_core::players::{Level, PlayerSpec};
 use tictactoe_core::ports::{
@@ -113,23 +114,13 @@ fn id(n: u128) -> GameId {
     GameId::from_bits(n)
 }
 
-fn person(name: &str) -> PlayerSpec {
-    PlayerSpec::Human(Some(PlayerName::new(name).expect("a valid name")))
-}
-
 fn name(text: &str) -> PlayerName {
     PlayerName::stored(text).expect("a valid name")
 }
 
 /// A classic game between `x` and `o`, X first, at one screen.
 fn new_game(n: u128, x: PlayerSpec, o: PlayerSpec) -> NewGame {
-    NewGame {
-        id: id(n),
-        settings: Settings::new(x, o, Mark::X, Geometry::classic()).expect("two players"),
-        seating: Seating::Together,
-        locks: [None, None],
-        follows: None,
-    }
+    fixtures::new_game(n, fixtures::settings(x, o))
 }
 
 /// Game `n`, Ada (X) against Bob (O).
@@ -246,30 +237,15 @@ fn random_game(random: &mut Seeded, n: u128) -> (NewGame, Vec<Write>) {
             break settings;
         }
     };
-    let game = NewGame {
-        id: id(n),
-        settings,
-        seating: Seating::Together,
-        locks: [None, None],
-        follows: None,
-    };
+    let game = fixtures::new_game(n, settings);
     let mut writes = vec![begin(&game)];
     let moves = random.below(6);
     for number in 1..=moves {
         writes.push(play(n, number as u32, number));
     }
-    let endings = [
-        draw(),
-        won_by(Mark::X),
-        won_by(Mark::O),
-        Ending::Resigned(Mark::X),
-        Ending::Resigned(Mark::O),
-        Ending::Abandoned(Mark::X),
-        Ending::Abandoned(Mark::O),
-    ];
     // Most games end; some are still being played.
     if random.below(8) != 0 {
-        writes.push(end(n, random.pick(&endings)));
+        writes.push(end(n, random.pick(&Ending::ALL)));
     }
     (game, writes)
 }
