@@ -3,7 +3,7 @@
 //! code, the part of a server's error that says what kind of failure it was.
 
 use postgres::error::SqlState;
-use tictactoe_core::ports::{GameId, StoreError};
+use tictactoe_core::ports::{Conflict, GameId, StoreError};
 
 /// The database as people know it (its address without the password), which every
 /// error names.
@@ -69,13 +69,9 @@ impl Database {
         match (error.code(), game) {
             (Some(&SqlState::DISK_FULL), _) => StoreError::Full { database },
             (Some(&SqlState::READ_ONLY_SQL_TRANSACTION), _) => StoreError::ReadOnly { database },
-            (Some(&SqlState::UNIQUE_VIOLATION), Some(game)) => StoreError::Conflict {
-                game: game.clone(),
-                detail: format!(
-                    "another writer kept this at the same time ({})",
-                    detail(&error)
-                ),
-            },
+            (Some(&SqlState::UNIQUE_VIOLATION), Some(game)) => {
+                Conflict::KeptAtOnce(detail(&error)).about(game)
+            }
             _ => StoreError::Unavailable {
                 database,
                 detail: detail(&error),

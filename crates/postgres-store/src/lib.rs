@@ -61,13 +61,13 @@ use postgres::error::SqlState;
 use r2d2_postgres::PostgresConnectionManager;
 use tictactoe_core::domain::{PlayerName, Record, Scoreboard, Standing};
 use tictactoe_core::ports::{
-    Cleared, Following, GameId, GameStore, Hear, Imported, NewsFeed, Pacing, Restored, Rows,
-    StoreError, StoredGame, Write,
+    Cleared, Following, GameId, GameStore, Hear, Imported, NewsFeed, Pacing, Repeat, Restored,
+    Rows, StoreError, StoredGame, Write,
 };
 
 use errors::{Database, Failure};
 use pool::{Manager, Tx};
-use writes::{ADD_TALLIES, CURRENT_EPOCH, Kept, SCOREBOARD_LOCK};
+use writes::{ADD_TALLIES, CURRENT_EPOCH, SCOREBOARD_LOCK};
 
 /// How a store connects. `Options::default()` is right for a server.
 #[derive(Debug, Clone)]
@@ -219,12 +219,12 @@ impl PostgresStore {
         }
     }
 
-    fn keep(&self, writes: &[Write], already: Kept) -> Result<(), StoreError> {
+    fn keep(&self, writes: &[Write], repeat: Repeat) -> Result<(), StoreError> {
         if writes.is_empty() {
             return Ok(());
         }
         self.transact(false, writes.first().map(Write::game), |tx| {
-            writes::keep(tx, writes, already, &self.instance, &self.database)
+            writes::keep(tx, writes, repeat, &self.instance, &self.database)
         })
     }
 
@@ -322,11 +322,11 @@ fn standing(row: &postgres::Row, database: &Database) -> Result<Standing, Failur
 
 impl GameStore for PostgresStore {
     fn write(&self, writes: &[Write]) -> Result<(), StoreError> {
-        self.keep(writes, Kept::NoOp)
+        self.keep(writes, Repeat::Retry)
     }
 
     fn write_new(&self, writes: &[Write]) -> Result<(), StoreError> {
-        self.keep(writes, Kept::Conflict)
+        self.keep(writes, Repeat::Race)
     }
 
     fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {

@@ -1,8 +1,8 @@
 //! One write call ([`GameStore::write`] or [`GameStore::write_new`]) as one
-//! transaction, with the port's exactly-once rules: a write already kept is a no-op
-//! (or, for `write_new`, a conflict); a write that contradicts what is kept is a
-//! `Conflict`. The checks are the core's `MemoryStore`'s (the reference), in the same
-//! order, and the contract suite holds both to them.
+//! transaction. What to keep is the core's to decide ([`exactly_once`]: a write already
+//! kept is a no-op, or for `write_new` a conflict; a write that contradicts what is
+//! kept is a `Conflict`); this module reads what the database holds for it, and keeps
+//! what it decides.
 //!
 //! Several servers write to one database at once, and a server batches many requests
 //! into one call, so a call is done in a few round trips, whatever its size:
@@ -33,36 +33,13 @@
 use std::collections::{BTreeMap, HashMap};
 
 use tictactoe_core::domain::{Geometry, Mark, Record};
-use tictactoe_core::ports::{Ending, GameId, NewGame, StoreError, Write, names_of};
+use tictactoe_core::ports::exactly_once::{self, Decision, Repeat, Steps};
+use tictactoe_core::ports::{Ending, GameId, NewGame, StoreError, Write, counts_of, names_of};
 
 use crate::codec::{self, GAME_COLUMNS, GameRow, NOW_MS};
 use crate::errors::{Database, Failure};
 use crate::news;
 use crate::pool::Tx;
-
-/// What a write the store already has is: a no-op (`GameStore::write`), or another
-/// writer's, so a conflict (`GameStore::write_new`).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kept {
-    NoOp,
-    Conflict,
-}
-
-impl Kept {
-    fn again(self, game: &GameId) -> Result<(), StoreError> {
-        match self {
-            Kept::NoOp => Ok(()),
-            Kept::Conflict => Err(conflict(game, "another writer kept this first")),
-        }
-    }
-}
-
-fn conflict(game: &GameId, detail: impl Into<String>) -> StoreError {
-    StoreError::Conflict {
-        game: game.clone(),
-        detail: detail.into(),
-    }
-}
 
 /// The advisory lock between the scoreboard's epochs and the games' ends: a write
 /// that counts endings takes it shared, a reset (or restore, or import) exclusively.
@@ -79,13 +56,14 @@ struct Game {
     row: Option<GameRow>,
     /// The game as begun: read from the row when first needed, or the batch's Begin.
     begun: Option<NewGame>,
-    geometry: Option<Geometry>,
+    /// Its board: an error for a row whose board is no board, said when a step needs it.
+    geometry: Result<Geometry, String>,
     /// Steps kept: numbered from 1 without gaps, so the highest number.
-    taken: i64,
+    taken: u32,
     ending: Option<Ending>,
     has_rematch: bool,
     /// The kept steps the batch names again, and the batch's own, by number.
-    steps: HashMap<i64, (Option<i64>, Option<i64>)>,
+    steps: HashMap<u32, (Option<i64>, Option<i64>)>,
 }
 
 /// What the batch decided to keep.
@@ -107,7 +85,7 @@ struct Decided {
 pub(crate) fn keep(
     tx: &mut Tx<'_>,
     writes: &[Write],
-    already: Kept,
+    repeat: Repeat,
     instance: &str,
     database: &Database,
 ) -> Result<(), Failure> {
@@ -135,7 +113,7 @@ pub(crate) fn keep(
     // 3. Decide.
     let mut decided = Decided::default();
     for write in writes {
-        decide(write, already, &mut games, &mut decided, database)?;
+        decide(write, repeat, &mut games, &mut decided, database)?;
     }
     // 4. Keep, 5. tell.
     store(tx, &decided)?;
@@ -172,13 +150,14 @@ fn read_games(
         let has_rematch: bool = row.try_get(18).map_err(|e| database.column(e))?;
         let id = GameId::parse(&game.id)
             .map_err(|e| database.unreadable(format!("game {:?}: {e}", game.id)))?;
+        let unreadable = |detail: String| database.unreadable(format!("game {id}: {detail}"));
+        let taken = u32::try_from(taken)
+            .map_err(|_| unreadable(format!("its last step is numbered {taken}")))?;
         games.insert(
-            id,
+            id.clone(),
             Game {
-                ending: game
-                    .ending()
-                    .map_err(|detail| database.unreadable(format!("game {}: {detail}", game.id)))?,
-                geometry: game.geometry().ok(),
+                ending: game.ending().map_err(unreadable)?,
+                geometry: game.geometry(),
                 row: Some(game),
                 begun: None,
                 taken,
@@ -201,15 +180,13 @@ fn read_named_steps(
 ) -> Result<(), Failure> {
     let (mut ids, mut numbers): (Vec<&str>, Vec<i64>) = (Vec::new(), Vec::new());
     for write in writes {
-        if let Write::Step { game, step } = write {
-            let number = i64::from(step.number);
-            if games
+        if let Write::Step { game, step } = write
+            && games
                 .get(game)
-                .is_some_and(|kept| (1..=kept.taken).contains(&number))
-            {
-                ids.push(game.as_str());
-                numbers.push(number);
-            }
+                .is_some_and(|kept| (1..=kept.taken).contains(&step.number))
+        {
+            ids.push(game.as_str());
+            numbers.push(i64::from(step.number));
         }
     }
     if ids.is_empty() {
@@ -226,7 +203,10 @@ fn read_named_steps(
         let number: i64 = row.try_get(1).map_err(|e| database.column(e))?;
         let cell: Option<i64> = row.try_get(2).map_err(|e| database.column(e))?;
         let undo: Option<i64> = row.try_get(3).map_err(|e| database.column(e))?;
-        if let Some(game) = GameId::parse(&id).ok().and_then(|id| games.get_mut(&id)) {
+        if let (Some(game), Ok(number)) = (
+            GameId::parse(&id).ok().and_then(|id| games.get_mut(&id)),
+            u32::try_from(number),
+        ) {
             game.steps.insert(number, (cell, undo));
         }
     }
@@ -251,31 +231,29 @@ impl Game {
     }
 }
 
-/// One write, by the rules, against the batch's state so far.
+/// One write, by the rules ([`exactly_once`]), against the batch's state so far.
 fn decide(
     write: &Write,
-    already: Kept,
+    repeat: Repeat,
     games: &mut HashMap<GameId, Game>,
     decided: &mut Decided,
     database: &Database,
 ) -> Result<(), StoreError> {
     match write {
         Write::Begin(new) => {
-            if let Some(kept) = games.get_mut(&new.id) {
-                return if kept.begun(database)? == new {
-                    already.again(&new.id)
-                } else {
-                    Err(conflict(&new.id, "another game has this id"))
-                };
+            let kept = match games.get_mut(&new.id) {
+                Some(kept) => Some(kept.begun(database)?),
+                None => None,
+            };
+            if exactly_once::begin(new, kept, repeat)? == Decision::Skip {
+                return Ok(());
             }
             if let Some(first) = &new.follows {
-                let earlier = games
-                    .get_mut(first)
-                    .ok_or_else(|| StoreError::NoSuchGame(first.clone()))?;
-                if earlier.has_rematch {
-                    return Err(conflict(first, "this game already has a rematch"));
+                let earlier = games.get_mut(first);
+                exactly_once::rematch(first, earlier.as_ref().map(|game| game.has_rematch))?;
+                if let Some(earlier) = earlier {
+                    earlier.has_rematch = true;
                 }
-                earlier.has_rematch = true;
             }
             decided.news.push(news::Item::begin(new));
             games.insert(
@@ -283,7 +261,7 @@ fn decide(
                 Game {
                     row: None,
                     begun: Some(new.clone()),
-                    geometry: Some(new.settings.geometry()),
+                    geometry: Ok(new.settings.geometry()),
                     taken: 0,
                     ending: None,
                     has_rematch: false,
@@ -294,67 +272,70 @@ fn decide(
             Ok(())
         }
         Write::Step { game, step } => {
-            let kept = games
-                .get_mut(game)
-                .ok_or_else(|| StoreError::NoSuchGame(game.clone()))?;
-            let number = i64::from(step.number);
-            let columns = codec::change_columns(step.change);
-            match number {
-                0 => Err(conflict(game, "steps are numbered from 1")),
-                n if n <= kept.taken => match kept.steps.get(&n) {
-                    Some(was) if *was == columns => already.again(game),
-                    Some(_) => Err(conflict(game, format!("step {n} was another change"))),
-                    None => Err(database.unreadable(format!(
-                        "game {game}: step {n} is missing below step {}",
-                        kept.taken
-                    ))),
-                },
-                n if n > kept.taken + 1 => Err(conflict(
-                    game,
-                    format!("step {n} cannot follow step {}", kept.taken),
-                )),
-                _ if kept.ending.is_some() => Err(conflict(game, "the game is over")),
-                n => {
-                    let geometry = kept.geometry.ok_or_else(|| {
-                        database.unreadable(format!("game {game}: its board is no board"))
-                    })?;
-                    kept.taken = n;
-                    kept.steps.insert(n, columns);
-                    decided
-                        .steps
-                        .push((game.clone(), (n, columns.0, columns.1)));
-                    decided.news.push(news::Item::step(game, geometry, *step));
-                    Ok(())
-                }
+            let unreadable = |detail: String| database.unreadable(format!("game {game}: {detail}"));
+            let kept = games.get_mut(game);
+            let held = match &kept {
+                Some(kept) => Some(Steps {
+                    geometry: kept.geometry.clone().map_err(unreadable)?,
+                    taken: kept.taken,
+                    ended: kept.ending.is_some(),
+                }),
+                None => None,
+            };
+            let kept_step = |number: u32| {
+                let held = held.ok_or_else(|| StoreError::NoSuchGame(game.clone()))?;
+                let Some((cell, undo)) = kept.as_ref().and_then(|kept| kept.steps.get(&number))
+                else {
+                    return Err(unreadable(format!(
+                        "step {number} is missing below step {}",
+                        held.taken
+                    )));
+                };
+                codec::step(held.geometry, i64::from(number), *cell, *undo)
+                    .map(|kept| kept.change)
+                    .map_err(unreadable)
+            };
+            if exactly_once::step(game, *step, held, repeat, kept_step)? == Decision::Skip {
+                return Ok(());
             }
+            let (Some(kept), Some(held)) = (kept, held) else {
+                return Err(StoreError::NoSuchGame(game.clone()));
+            };
+            let columns = codec::change_columns(step.change);
+            kept.taken = step.number;
+            kept.steps.insert(step.number, columns);
+            decided
+                .steps
+                .push((game.clone(), (i64::from(step.number), columns.0, columns.1)));
+            decided
+                .news
+                .push(news::Item::step(game, held.geometry, *step));
+            Ok(())
         }
         Write::End { game, ending } => {
-            let kept = games
-                .get_mut(game)
-                .ok_or_else(|| StoreError::NoSuchGame(game.clone()))?;
-            match kept.ending {
-                Some(kept_ending) if kept_ending == *ending => return already.again(game),
-                Some(_) => return Err(conflict(game, "the game ended otherwise")),
-                None => {}
+            let kept = games.get_mut(game);
+            let ended = kept.as_ref().map(|kept| kept.ending);
+            if exactly_once::end(game, *ending, ended, repeat)? == Decision::Skip {
+                return Ok(());
             }
+            let Some(kept) = kept else {
+                return Err(StoreError::NoSuchGame(game.clone()));
+            };
             kept.ending = Some(*ending);
-            let names = names_of(&kept.begun(database)?.settings);
-            for mark in Mark::ALL {
-                if let Some(record) = ending.counted(mark) {
-                    let (player, rival) = (&names[mark.index()], &names[mark.opponent().index()]);
-                    decided
-                        .tallies
-                        .entry(player.key())
-                        .or_insert_with(|| (player.as_str().to_owned(), Record::default()))
-                        .1
-                        .add(record);
-                    let row = decided
-                        .rivalries
-                        .entry((player.key(), rival.key()))
-                        .or_insert_with(|| (String::new(), Record::default()));
-                    row.0 = rival.as_str().to_owned();
-                    row.1.add(record);
-                }
+            for counted in counts_of(&kept.begun(database)?.settings, *ending) {
+                let (player, rival) = (&counted.player, &counted.rival);
+                decided
+                    .tallies
+                    .entry(player.key())
+                    .or_insert_with(|| (player.as_str().to_owned(), Record::default()))
+                    .1
+                    .add(counted.record);
+                let row = decided
+                    .rivalries
+                    .entry((player.key(), rival.key()))
+                    .or_insert_with(|| (String::new(), Record::default()));
+                row.0 = rival.as_str().to_owned();
+                row.1.add(counted.record);
             }
             decided.ends.push((game.clone(), *ending));
             decided.news.push(news::Item::end(game, *ending));

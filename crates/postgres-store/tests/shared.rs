@@ -242,6 +242,33 @@ fn a_game_held_by_one_server_is_taken_by_another_once_its_hold_runs_out() {
 }
 
 #[test]
+fn a_step_numbered_past_any_step_by_hand_makes_the_next_write_unreadable_not_a_panic() {
+    let Some(url) = database(
+        "a_step_numbered_past_any_step_by_hand_makes_the_next_write_unreadable_not_a_panic",
+    ) else {
+        return;
+    };
+    let store = store(&url);
+    store
+        .write(&[Write::Begin(computers(1)), play(1, 1, 4)])
+        .unwrap();
+    sql(&url)
+        .execute(
+            "UPDATE steps SET number = $1 WHERE number = 1",
+            &[&i64::MAX],
+        )
+        .unwrap();
+
+    let result = store.write(&[play(1, 2, 0)]);
+
+    assert!(
+        matches!(&result, Err(StoreError::Unreadable { detail, .. })
+            if detail.contains(GameId::from_bits(1).as_str())),
+        "{result:?}"
+    );
+}
+
+#[test]
 fn a_game_never_begun_cannot_be_paced() {
     let Some(url) = database("a_game_never_begun_cannot_be_paced") else {
         return;

@@ -125,7 +125,7 @@ pub(crate) fn spec(mark: Mark, (kind, name, level): &SideColumns) -> Result<Play
     }
 }
 
-fn geometry(size: i64, win: i64) -> Result<Geometry, String> {
+pub(crate) fn geometry(size: i64, win: i64) -> Result<Geometry, String> {
     let (Ok(size), Ok(win)) = (usize::try_from(size), usize::try_from(win)) else {
         return Err(format!(
             "a {size} x {size} board, {win} to win, is no board"

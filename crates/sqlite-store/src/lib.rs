@@ -50,7 +50,7 @@ use std::time::Duration;
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior};
 use tictactoe_core::domain::{PlayerName, Scoreboard, Standing};
 use tictactoe_core::ports::{
-    Cleared, GameId, GameStore, Imported, Restored, Rows, StoreError, StoredGame, Write,
+    Cleared, GameId, GameStore, Imported, Repeat, Restored, Rows, StoreError, StoredGame, Write,
 };
 
 use connection::{Checkpointer, Readers, lock};
@@ -238,16 +238,16 @@ impl SqliteStore {
     /// Keeps `writes` in one transaction, trying again while another process holds the
     /// write lock (for up to `write_patience`): a failed transaction kept nothing, so
     /// trying again is safe either way.
-    fn keep(&self, writes: &[Write], already: writes::Kept) -> Result<(), StoreError> {
+    fn keep(&self, writes: &[Write], repeat: Repeat) -> Result<(), StoreError> {
         if writes.is_empty() {
             return Ok(());
         }
         let started = std::time::Instant::now();
         loop {
             let kept = self.in_write(|transaction| {
-                writes.iter().try_for_each(|write| {
-                    writes::apply(transaction, write, already, &self.database)
-                })
+                writes
+                    .iter()
+                    .try_for_each(|write| writes::apply(transaction, write, repeat, &self.database))
             });
             match kept {
                 Err(StoreError::Locked { .. })
@@ -260,11 +260,11 @@ impl SqliteStore {
 
 impl GameStore for SqliteStore {
     fn write(&self, writes: &[Write]) -> Result<(), StoreError> {
-        self.keep(writes, writes::Kept::NoOp)
+        self.keep(writes, Repeat::Retry)
     }
 
     fn write_new(&self, writes: &[Write]) -> Result<(), StoreError> {
-        self.keep(writes, writes::Kept::Conflict)
+        self.keep(writes, Repeat::Race)
     }
 
     fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {

@@ -1,50 +1,29 @@
-//! One [`Write`] applied inside the write transaction, with the port's exactly-once
-//! rules: a write already kept is a no-op, a write that contradicts what is kept is a
-//! `Conflict`. The checks are the same, in the same order, as the core's `MemoryStore`
-//! (the reference), and the contract suite holds both to them.
+//! One [`Write`] applied inside the write transaction. What to keep is the core's to
+//! decide ([`exactly_once`]: a write already kept is a no-op, or for `write_new` a
+//! conflict; a write that contradicts what is kept is a `Conflict`); this module reads
+//! what the file holds of the game for it, and keeps what it decides.
 
 use rusqlite::{Connection, OptionalExtension, params};
 use tictactoe_core::domain::Mark;
-use tictactoe_core::ports::{Ending, GameId, NewGame, Step, StoreError, Write, names_of};
+use tictactoe_core::ports::exactly_once::{self, Decision, Repeat, Steps};
+use tictactoe_core::ports::{
+    Ending, GameId, NewGame, Step, StoreError, Write, counts_of, names_of,
+};
 
 use crate::codec::{self, GAME_COLUMNS, GameRow};
 use crate::errors::Database;
 use crate::{Sql, tallies};
 
-/// What a write the store already has is: a no-op (`GameStore::write`), or another
-/// writer's, so a conflict (`GameStore::write_new`).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kept {
-    NoOp,
-    Conflict,
-}
-
-impl Kept {
-    fn again(self, game: &GameId) -> Result<(), StoreError> {
-        match self {
-            Kept::NoOp => Ok(()),
-            Kept::Conflict => Err(conflict(game, "another writer kept this first")),
-        }
-    }
-}
-
 pub(crate) fn apply(
     connection: &Connection,
     write: &Write,
-    already: Kept,
+    repeat: Repeat,
     database: &Database,
 ) -> Result<(), StoreError> {
     match write {
-        Write::Begin(new) => keep_begin(connection, new, already, database),
-        Write::Step { game, step } => keep_step(connection, game, *step, already, database),
-        Write::End { game, ending } => keep_end(connection, game, *ending, already, database),
-    }
-}
-
-fn conflict(game: &GameId, detail: impl Into<String>) -> StoreError {
-    StoreError::Conflict {
-        game: game.clone(),
-        detail: detail.into(),
+        Write::Begin(new) => keep_begin(connection, new, repeat, database),
+        Write::Step { game, step } => keep_step(connection, game, *step, repeat, database),
+        Write::End { game, ending } => keep_end(connection, game, *ending, repeat, database),
     }
 }
 
@@ -71,35 +50,25 @@ pub(crate) fn new_game(row: &GameRow, database: &Database) -> Result<NewGame, St
 fn keep_begin(
     connection: &Connection,
     new: &NewGame,
-    already: Kept,
+    repeat: Repeat,
     database: &Database,
 ) -> Result<(), StoreError> {
-    if let Some(kept) = game_row(connection, &new.id, database)? {
-        return if new_game(&kept, database)? == *new {
-            already.again(&new.id)
-        } else {
-            Err(conflict(&new.id, "another game has this id"))
-        };
+    let kept = game_row(connection, &new.id, database)?
+        .map(|row| new_game(&row, database))
+        .transpose()?;
+    if exactly_once::begin(new, kept.as_ref(), repeat)? == Decision::Skip {
+        return Ok(());
     }
     if let Some(first) = &new.follows {
-        let known: Option<i64> = connection
-            .prepare_cached("SELECT 1 FROM games WHERE id = ?1")
+        let has_rematch: Option<bool> = connection
+            .prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM games WHERE follows = ?1) FROM games WHERE id = ?1",
+            )
             .db(database)?
             .query_row([first.as_str()], |row| row.get(0))
             .optional()
             .db(database)?;
-        if known.is_none() {
-            return Err(StoreError::NoSuchGame(first.clone()));
-        }
-        let rematch: Option<String> = connection
-            .prepare_cached("SELECT id FROM games WHERE follows = ?1")
-            .db(database)?
-            .query_row([first.as_str()], |row| row.get(0))
-            .optional()
-            .db(database)?;
-        if rematch.is_some() {
-            return Err(conflict(first, "this game already has a rematch"));
-        }
+        exactly_once::rematch(first, has_rematch)?;
     }
     let settings = &new.settings;
     let [x, o] = Mark::ALL.map(|mark| codec::side_columns(settings.player(mark)));
@@ -140,57 +109,58 @@ fn keep_step(
     connection: &Connection,
     game: &GameId,
     step: Step,
-    already: Kept,
+    repeat: Repeat,
     database: &Database,
 ) -> Result<(), StoreError> {
-    // The game's ending and how many steps it has: numbered from 1 without gaps, so the
-    // highest number is the count (read from the primary key, not by counting rows).
-    let found: Option<(Option<String>, i64)> = connection
+    let unreadable = |detail: String| database.unreadable(format!("game {game}: {detail}"));
+    // The game's board, whether it ended, and how many steps it has: numbered from 1
+    // without gaps, so the highest number is the count (read from the primary key, not
+    // by counting rows).
+    let found: Option<(i64, i64, bool, i64)> = connection
         .prepare_cached(
-            "SELECT ending, (SELECT coalesce(max(number), 0) FROM steps WHERE game = ?1) \
+            "SELECT size, win, ending IS NOT NULL, \
+             (SELECT coalesce(max(number), 0) FROM steps WHERE game = ?1) \
              FROM games WHERE id = ?1",
         )
         .db(database)?
-        .query_row([game.as_str()], |row| Ok((row.get(0)?, row.get(1)?)))
+        .query_row([game.as_str()], |row| {
+            Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+        })
         .optional()
         .db(database)?;
-    let Some((ending, taken)) = found else {
-        return Err(StoreError::NoSuchGame(game.clone()));
+    let kept = match found {
+        None => None,
+        Some((size, win, ended, taken)) => Some(Steps {
+            geometry: codec::geometry(size, win).map_err(unreadable)?,
+            taken: u32::try_from(taken)
+                .map_err(|_| unreadable(format!("its last step is numbered {taken}")))?,
+            ended,
+        }),
     };
-    let number = i64::from(step.number);
-    let (cell, undo) = codec::change_columns(step.change);
-    match number {
-        0 => Err(conflict(game, "steps are numbered from 1")),
-        n if n <= taken => {
-            let kept: (Option<i64>, Option<i64>) = connection
-                .prepare_cached("SELECT cell, undo FROM steps WHERE game = ?1 AND number = ?2")
-                .db(database)?
-                .query_row(params![game.as_str(), n], |row| {
-                    Ok((row.get(0)?, row.get(1)?))
-                })
-                .db(database)?;
-            if kept == (cell, undo) {
-                already.again(game)
-            } else {
-                Err(conflict(game, format!("step {n} was another change")))
-            }
-        }
-        n if n > taken + 1 => Err(conflict(
-            game,
-            format!("step {n} cannot follow step {taken}"),
-        )),
-        _ if ending.is_some() => Err(conflict(game, "the game is over")),
-        n => {
-            connection
-                .prepare_cached(
-                    "INSERT INTO steps (game, number, cell, undo) VALUES (?1, ?2, ?3, ?4)",
-                )
-                .db(database)?
-                .execute(params![game.as_str(), n, cell, undo])
-                .db(database)?;
-            Ok(())
-        }
+    let geometry = kept.map(|kept| kept.geometry);
+    let kept_step = |number: u32| {
+        let (cell, undo): (Option<i64>, Option<i64>) = connection
+            .prepare_cached("SELECT cell, undo FROM steps WHERE game = ?1 AND number = ?2")
+            .db(database)?
+            .query_row(params![game.as_str(), number], |row| {
+                Ok((row.get(0)?, row.get(1)?))
+            })
+            .db(database)?;
+        let geometry = geometry.ok_or_else(|| StoreError::NoSuchGame(game.clone()))?;
+        codec::step(geometry, i64::from(number), cell, undo)
+            .map(|kept| kept.change)
+            .map_err(unreadable)
+    };
+    if exactly_once::step(game, step, kept, repeat, kept_step)? == Decision::Skip {
+        return Ok(());
     }
+    let (cell, undo) = codec::change_columns(step.change);
+    connection
+        .prepare_cached("INSERT INTO steps (game, number, cell, undo) VALUES (?1, ?2, ?3, ?4)")
+        .db(database)?
+        .execute(params![game.as_str(), step.number, cell, undo])
+        .db(database)?;
+    Ok(())
 }
 
 /// Records the ending and, in the same transaction, counts it on the scoreboard: the
@@ -199,21 +169,22 @@ fn keep_end(
     connection: &Connection,
     game: &GameId,
     ending: Ending,
-    already: Kept,
+    repeat: Repeat,
     database: &Database,
 ) -> Result<(), StoreError> {
-    let Some(row) = game_row(connection, game, database)? else {
+    let row = game_row(connection, game, database)?;
+    let kept = row
+        .as_ref()
+        .map(GameRow::ending)
+        .transpose()
+        .map_err(|detail| database.unreadable(format!("game {game}: {detail}")))?;
+    if exactly_once::end(game, ending, kept, repeat)? == Decision::Skip {
+        return Ok(());
+    }
+    let Some(row) = row else {
         return Err(StoreError::NoSuchGame(game.clone()));
     };
-    match row
-        .ending()
-        .map_err(|detail| database.unreadable(format!("game {game}: {detail}")))?
-    {
-        Some(kept) if kept == ending => return already.again(game),
-        Some(_) => return Err(conflict(game, "the game ended otherwise")),
-        None => {}
-    }
-    let names = names_of(&new_game(&row, database)?.settings);
+    let counts = counts_of(&new_game(&row, database)?.settings, ending);
     connection
         .prepare_cached("UPDATE games SET ending = ?2, ended_at = ?3 WHERE id = ?1")
         .db(database)?
@@ -224,12 +195,10 @@ fn keep_end(
         ])
         .db(database)?;
     let epoch = tallies::current_epoch(connection).db(database)?;
-    for mark in Mark::ALL {
-        if let Some(record) = ending.counted(mark) {
-            let (player, rival) = (&names[mark.index()], &names[mark.opponent().index()]);
-            tallies::add(connection, epoch, player, record).db(database)?;
-            tallies::add_rivalry(connection, player, rival, record).db(database)?;
-        }
+    for counted in counts {
+        tallies::add(connection, epoch, &counted.player, counted.record).db(database)?;
+        tallies::add_rivalry(connection, &counted.player, &counted.rival, counted.record)
+            .db(database)?;
     }
     Ok(())
 }

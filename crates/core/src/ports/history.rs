@@ -12,7 +12,7 @@ use thiserror::Error;
 use crate::domain::{PlayerName, Record};
 use crate::play::{Replay, Review, Settings};
 
-use super::{Ending, GameId, StoreError, StoredGame};
+use super::{Conflict, Ending, GameId, StoreError, StoredGame};
 
 /// One ended game, as a history lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -159,14 +159,11 @@ pub trait ReviewStore: Send + Sync {
 /// Whether `review` may be kept as the review of `kept`: the game has ended, and the
 /// review goes through its moves, in order. (The check every store makes.)
 pub fn check_review(kept: &StoredGame, review: &Review) -> Result<(), StoreError> {
-    let conflict = |detail: &str| StoreError::Conflict {
-        game: kept.game.id.clone(),
-        detail: detail.to_owned(),
-    };
+    let id = &kept.game.id;
     if kept.ending.is_none() {
-        return Err(conflict("a game is reviewed once it has ended"));
+        return Err(Conflict::NotEnded.about(id));
     }
-    let replay = Replay::of(kept).map_err(|e| conflict(&e.to_string()))?;
+    let replay = Replay::of(kept).map_err(|e| Conflict::NotAGame(e).about(id))?;
     let follows = replay.moves().len() == review.moves.len()
         && replay
             .moves()
@@ -179,7 +176,7 @@ pub fn check_review(kept: &StoredGame, review: &Review) -> Result<(), StoreError
     if follows {
         Ok(())
     } else {
-        Err(conflict("the review is not of this game's moves"))
+        Err(Conflict::NotItsMoves.about(id))
     }
 }
 

@@ -12,10 +12,11 @@ use crate::domain::{Mark, PlayerName, Record, Scoreboard, Standing};
 
 use crate::play::Review;
 
+use super::exactly_once::{self, Decision, Repeat, Steps};
 use super::{
-    Cleared, Ending, GameHistory, GameId, GameStore, GameSummary, HistoryPage, HistoryQuery,
-    IdPrefix, Imported, Opponents, Restored, ReviewStore, Rivalry, Rows, StoreError, StoredGame,
-    Write, check_review, moves_standing, names_of,
+    Cleared, GameHistory, GameId, GameStore, GameSummary, HistoryPage, HistoryQuery, IdPrefix,
+    Imported, Opponents, Restored, ReviewStore, Rivalry, Rows, StoreError, StoredGame, Write,
+    check_review, counts_of, moves_standing, names_of,
 };
 
 /// See the module documentation.
@@ -49,20 +50,13 @@ impl MemoryStore {
     }
 }
 
-/// What a write the store already has is: a no-op ([`GameStore::write`]), or another
-/// writer's, so a conflict ([`GameStore::write_new`]).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kept {
-    NoOp,
-    Conflict,
-}
-
 impl MemoryStore {
-    fn keep(&self, writes: &[Write], kept: Kept) -> Result<(), StoreError> {
+    /// Applies `writes` to a copy of the state, swapped in whole once all are kept.
+    fn keep(&self, writes: &[Write], repeat: Repeat) -> Result<(), StoreError> {
         let mut state = self.lock();
         let mut next = state.clone();
         for write in writes {
-            next.apply(write, kept)?;
+            next.apply(write, repeat)?;
         }
         *state = next;
         Ok(())
@@ -71,11 +65,11 @@ impl MemoryStore {
 
 impl GameStore for MemoryStore {
     fn write(&self, writes: &[Write]) -> Result<(), StoreError> {
-        self.keep(writes, Kept::NoOp)
+        self.keep(writes, Repeat::Retry)
     }
 
     fn write_new(&self, writes: &[Write]) -> Result<(), StoreError> {
-        self.keep(writes, Kept::Conflict)
+        self.keep(writes, Repeat::Race)
     }
 
     fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {
@@ -270,33 +264,21 @@ impl State {
             .ok_or_else(|| StoreError::NoSuchGame(id.clone()))
     }
 
-    fn apply(&mut self, write: &Write, already: Kept) -> Result<(), StoreError> {
-        let conflict = |game: &GameId, detail: &str| StoreError::Conflict {
-            game: game.clone(),
-            detail: detail.to_owned(),
-        };
-        let again = |game: &GameId| match already {
-            Kept::NoOp => Ok(()),
-            Kept::Conflict => Err(conflict(game, "another writer kept this first")),
-        };
+    /// One write, by the exactly-once rules ([`exactly_once`]).
+    fn apply(&mut self, write: &Write, repeat: Repeat) -> Result<(), StoreError> {
         match write {
             Write::Begin(new) => {
-                if let Some(kept) = self.games.get(&new.id) {
-                    return if kept.game == *new {
-                        again(&new.id)
-                    } else {
-                        Err(conflict(&new.id, "another game has this id"))
-                    };
+                let kept = self.games.get(&new.id).map(|kept| &kept.game);
+                if exactly_once::begin(new, kept, repeat)? == Decision::Skip {
+                    return Ok(());
                 }
                 if let Some(first) = &new.follows {
-                    let earlier = self
-                        .games
-                        .get_mut(first)
-                        .ok_or_else(|| StoreError::NoSuchGame(first.clone()))?;
-                    if earlier.rematch.is_some() {
-                        return Err(conflict(first, "this game already has a rematch"));
+                    let earlier = self.games.get_mut(first);
+                    let has_rematch = earlier.as_ref().map(|earlier| earlier.rematch.is_some());
+                    exactly_once::rematch(first, has_rematch)?;
+                    if let Some(earlier) = earlier {
+                        earlier.rematch = Some(new.id.clone());
                     }
-                    earlier.rematch = Some(new.id.clone());
                 }
                 self.games.insert(
                     new.id.clone(),
@@ -312,42 +294,34 @@ impl State {
                 Ok(())
             }
             Write::Step { game, step } => {
-                let kept = self.game_mut(game)?;
-                let taken = kept.steps.len() as u32;
-                match step.number {
-                    0 => Err(conflict(game, "steps are numbered from 1")),
-                    n if n <= taken => {
-                        if kept.steps[n as usize - 1] == *step {
-                            again(game)
-                        } else {
-                            Err(conflict(game, &format!("step {n} was another change")))
-                        }
-                    }
-                    n if n > taken + 1 => Err(conflict(
-                        game,
-                        &format!("step {n} cannot follow step {taken}"),
-                    )),
-                    _ if kept.ending.is_some() => Err(conflict(game, "the game is over")),
-                    _ => {
-                        kept.steps.push(*step);
-                        Ok(())
-                    }
+                let kept = self.games.get(game);
+                let held = kept.map(|kept| Steps {
+                    geometry: kept.game.settings.geometry(),
+                    // Each step was kept under its number, a u32: never more of them.
+                    taken: u32::try_from(kept.steps.len()).unwrap_or(u32::MAX),
+                    ended: kept.ending.is_some(),
+                });
+                let kept_step = |number: u32| {
+                    kept.zip(number.checked_sub(1))
+                        .and_then(|(kept, index)| kept.steps.get(index as usize))
+                        .map(|kept| kept.change)
+                        .ok_or_else(|| StoreError::NoSuchGame(game.clone()))
+                };
+                if exactly_once::step(game, *step, held, repeat, kept_step)? == Decision::Keep {
+                    self.game_mut(game)?.steps.push(*step);
                 }
+                Ok(())
             }
             Write::End { game, ending } => {
-                let kept = self.game_mut(game)?;
-                match kept.ending {
-                    Some(kept_ending) if kept_ending == *ending => return again(game),
-                    Some(_) => return Err(conflict(game, "the game ended otherwise")),
-                    None => {}
+                let kept = self.games.get(game).map(|kept| kept.ending);
+                if exactly_once::end(game, *ending, kept, repeat)? == Decision::Skip {
+                    return Ok(());
                 }
+                let kept = self.game_mut(game)?;
                 kept.ending = Some(*ending);
                 kept.ended = Some(SystemTime::now());
-                let names = names_of(&kept.game.settings);
-                for mark in Mark::ALL {
-                    if let Some(record) = Ending::counted(*ending, mark) {
-                        add(&mut self.tally, &names[mark.index()], record);
-                    }
+                for counted in counts_of(&kept.game.settings, *ending) {
+                    add(&mut self.tally, &counted.player, counted.record);
                 }
                 Ok(())
             }

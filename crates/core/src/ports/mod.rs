@@ -12,6 +12,7 @@
 //! opponents) is a port of its own, [`GameHistory`], and so is where reviews are kept
 //! ([`ReviewStore`]): a front end that only plays needs neither.
 
+pub mod exactly_once;
 mod history;
 mod memory;
 mod records;
@@ -21,6 +22,7 @@ use thiserror::Error;
 
 use crate::domain::{PlayerName, Scoreboard, Standing};
 
+pub use exactly_once::{Conflict, Decision, Repeat};
 pub use history::{
     Archive, GameHistory, GameSummary, HistoryPage, HistoryQuery, IdPrefix, IdPrefixError,
     Opponents, PageSize, PageSizeError, ReviewStore, Rivalry, check_review,
@@ -30,8 +32,8 @@ pub use history::{MockGameHistory, MockReviewStore};
 #[cfg(any(test, feature = "mocks"))]
 pub use memory::MemoryStore;
 pub use records::{
-    Change, Ending, GameId, GameIdError, NewGame, SeatLock, SeatLockError, Step, StoredGame, Write,
-    moves_standing, names_of,
+    Change, Counted, Ending, GameId, GameIdError, NewGame, SeatLock, SeatLockError, Step,
+    StoredGame, Write, counts_of, moves_standing, names_of,
 };
 pub use shared::{Following, Hear, Heard, News, NewsFeed, Pacing, Shared};
 #[cfg(any(test, feature = "mocks"))]
@@ -40,7 +42,7 @@ pub use shared::{MockNewsFeed, MockPacing};
 /// Why a store could not do what it was asked. `database` names the store for people:
 /// a file's path, or an address without its password. The advice (what to do about it)
 /// is worded by the front ends.
-#[derive(Debug, Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum StoreError {
     /// No folder for the database was found, and none was named.
     #[error("there is no folder for the database")]
@@ -77,7 +79,9 @@ pub enum StoreError {
     #[error("no game {0} was begun")]
     NoSuchGame(GameId),
     /// A write contradicts what is kept: another change under the same step number,
-    /// a step after a gap, another ending, or another game under the same id.
+    /// a step after a gap, another ending, or another game under the same id. `detail`
+    /// is a [`Conflict`]'s words (made by [`Conflict::about`]): every store says the
+    /// same of the same contradiction.
     #[error("game {game}: {detail}")]
     Conflict { game: GameId, detail: String },
 }

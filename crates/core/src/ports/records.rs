@@ -218,6 +218,32 @@ pub fn names_of(settings: &Settings) -> [PlayerName; 2] {
     Mark::ALL.map(|mark| settings.player(mark).name(mark))
 }
 
+/// One player's share of an ended game, as a store files it: what it adds to the
+/// player's row of the scoreboard, and to the player's results against the rival.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Counted {
+    pub player: PlayerName,
+    pub rival: PlayerName,
+    pub record: Record,
+}
+
+/// What a game of `settings` ending so counts, for each side that counts (X's share
+/// first; none for an abandoned game), by [`Ending::counted`]: the one rule every
+/// store counts with.
+pub fn counts_of(settings: &Settings, ending: Ending) -> Vec<Counted> {
+    let names = names_of(settings);
+    Mark::ALL
+        .into_iter()
+        .filter_map(|mark| {
+            Some(Counted {
+                record: ending.counted(mark)?,
+                player: names[mark.index()].clone(),
+                rival: names[mark.opponent().index()].clone(),
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

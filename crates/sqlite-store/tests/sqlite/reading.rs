@@ -75,3 +75,20 @@ fn a_scoreboard_row_edited_into_nonsense_is_unreadable() {
         "{result:?}"
     );
 }
+
+#[test]
+fn a_step_numbered_past_any_step_by_hand_makes_the_next_write_unreadable_not_a_panic() {
+    // Arrange: game 1 still being played, its last step numbered the largest integer.
+    let (_folder, path) = edited("UPDATE games SET ending = NULL, ended_at = NULL WHERE id = ?1");
+    by_hand(&path)
+        .execute(
+            "UPDATE steps SET number = ?2 WHERE game = ?1 AND number = 2",
+            rusqlite::params![id(1).as_str(), i64::MAX],
+        )
+        .expect("the edit");
+    let store = SqliteStore::open(&path).unwrap();
+
+    let result = store.write(&[play(1, 3, 8)]);
+
+    assert!(names_game_1(&result), "{result:?}");
+}

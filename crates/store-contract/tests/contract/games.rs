@@ -93,10 +93,7 @@ fn a_second_rematch_of_one_game_is_a_conflict(#[case] store: Fresh) {
 
     let result = store.write(&[begin(&everything(3, 1))]);
 
-    assert!(
-        matches!(&result, Err(StoreError::Conflict { game, .. }) if *game == id(1)),
-        "{result:?}"
-    );
+    assert_eq!(result, refused(1, Conflict::HasRematch));
     assert_eq!(store.game(&id(3)).unwrap(), None);
     assert_eq!(store.game(&id(1)).unwrap().unwrap().rematch, Some(id(2)));
 }

@@ -22,7 +22,8 @@ use tictactoe_core::fixtures::{self, person};
 use tictactoe_core::play::{Seating, Settings};
 use tictactoe_core::players::{Level, PlayerSpec};
 use tictactoe_core::ports::{
-    Archive, Change, Ending, GameId, GameStore, MemoryStore, NewGame, Step, StoreError, Write,
+    Archive, Change, Conflict, Ending, GameId, GameStore, MemoryStore, NewGame, Step, StoreError,
+    Write,
 };
 use tictactoe_sqlite_store::SqliteStore;
 
@@ -195,8 +196,10 @@ fn record_of(store: &dyn GameStore, player: &str) -> Option<Record> {
         .record_of(&name(player))
 }
 
-fn is_conflict(result: &Result<(), StoreError>) -> bool {
-    matches!(result, Err(StoreError::Conflict { .. }))
+/// The answer of a store that refuses a write to game `n` as `conflict`: the same
+/// error, in the same words, from every store.
+fn refused(n: u128, conflict: Conflict) -> Result<(), StoreError> {
+    Err(conflict.about(&id(n)))
 }
 
 /// Random numbers from a seed: the same games on every run and every store.

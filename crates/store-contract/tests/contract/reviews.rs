@@ -83,7 +83,7 @@ fn a_game_still_being_played_is_not_reviewed(#[case] store: Fresh) {
 
     let kept = store.keep_review(&id(1), &review_of_5_then_1(Known::Nothing));
 
-    assert!(is_conflict(&kept), "{kept:?}");
+    assert_eq!(kept, refused(1, Conflict::NotEnded));
     assert_eq!(store.review(&id(1)).unwrap(), None);
 }
 
@@ -96,7 +96,7 @@ fn a_review_of_other_moves_than_the_games_is_refused(#[case] store: Fresh) {
 
     let kept = store.keep_review(&id(1), &review);
 
-    assert!(is_conflict(&kept), "{kept:?}");
+    assert_eq!(kept, refused(1, Conflict::NotItsMoves));
 }
 
 #[apply(stores)]

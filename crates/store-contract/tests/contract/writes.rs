@@ -62,8 +62,11 @@ fn another_change_under_a_kept_step_number_is_a_conflict_and_changes_nothing(#[c
     let other_cell = store.write(&[play(1, 1, 9)]);
     let an_undo = store.write(&[undo(1, 1, 1)]);
 
-    assert!(is_conflict(&other_cell), "{other_cell:?}");
-    assert!(is_conflict(&an_undo), "{an_undo:?}");
+    assert_eq!(
+        other_cell,
+        refused(1, Conflict::AnotherChange { number: 1 })
+    );
+    assert_eq!(an_undo, refused(1, Conflict::AnotherChange { number: 1 }));
     let steps = store.game(&id(1)).unwrap().unwrap().steps;
     assert_eq!(
         steps,
@@ -80,7 +83,16 @@ fn a_step_after_a_gap_is_a_conflict(#[case] store: Fresh) {
 
     let result = store.write(&[play(1, 3, 1)]);
 
-    assert!(is_conflict(&result), "{result:?}");
+    assert_eq!(
+        result,
+        refused(
+            1,
+            Conflict::Gap {
+                number: 3,
+                taken: 1
+            }
+        )
+    );
     assert_eq!(store.game(&id(1)).unwrap().unwrap().steps.len(), 1);
 }
 
@@ -90,7 +102,7 @@ fn a_step_numbered_zero_is_a_conflict(#[case] store: Fresh) {
 
     let result = store.write(&[play(1, 0, 5)]);
 
-    assert!(is_conflict(&result), "{result:?}");
+    assert_eq!(result, refused(1, Conflict::NumberedZero));
 }
 
 #[apply(stores)]
@@ -101,7 +113,36 @@ fn a_step_after_the_end_is_a_conflict(#[case] store: Fresh) {
 
     let result = store.write(&[play(1, 2, 1)]);
 
-    assert!(is_conflict(&result), "{result:?}");
+    assert_eq!(result, refused(1, Conflict::Over));
+    assert_eq!(store.game(&id(1)).unwrap().unwrap().steps.len(), 1);
+}
+
+#[apply(stores)]
+fn a_move_off_the_games_board_is_a_conflict_and_is_not_kept(#[case] store: Fresh) {
+    // Arrange: the last cell of a 4 x 4 board, for a 3 x 3 game.
+    store.write(&[begin(&ada_bob(1)), play(1, 1, 5)]).unwrap();
+    let off_the_board = Write::Step {
+        game: id(1),
+        step: Step {
+            number: 2,
+            change: Change::Move(Geometry::new(4, 3).unwrap().position(15).unwrap()),
+        },
+    };
+
+    let result = store.write(&[off_the_board]);
+
+    let size = 3;
+    assert_eq!(
+        result,
+        refused(
+            1,
+            Conflict::OffBoard {
+                number: 2,
+                cell: 15,
+                size
+            }
+        )
+    );
     assert_eq!(store.game(&id(1)).unwrap().unwrap().steps.len(), 1);
 }
 
@@ -113,7 +154,7 @@ fn another_ending_is_a_conflict_and_the_first_stands(#[case] store: Fresh) {
 
     let result = store.write(&[end(1, won_by(Mark::O))]);
 
-    assert!(is_conflict(&result), "{result:?}");
+    assert_eq!(result, refused(1, Conflict::EndedOtherwise));
     let kept = store.game(&id(1)).unwrap().unwrap();
     assert_eq!(kept.ending, Some(won_by(Mark::X)));
     assert_eq!(record_of(&*store, "Ada"), Some(record(1, 0, 0)));
@@ -126,7 +167,7 @@ fn another_game_under_a_kept_id_is_a_conflict(#[case] store: Fresh) {
 
     let result = store.write(&[begin(&impostor)]);
 
-    assert!(is_conflict(&result), "{result:?}");
+    assert_eq!(result, refused(1, Conflict::AnotherGame));
     assert_eq!(store.game(&id(1)).unwrap().unwrap().game, ada_bob(1));
 }
 
@@ -178,7 +219,16 @@ fn a_batch_with_one_bad_write_keeps_none_of_it(#[case] store: Fresh) {
         play(1, 3, 1), // a gap: refused, and with it the whole batch
     ]);
 
-    assert!(is_conflict(&result), "{result:?}");
+    assert_eq!(
+        result,
+        refused(
+            1,
+            Conflict::Gap {
+                number: 3,
+                taken: 1
+            }
+        )
+    );
     assert_eq!(store.game(&id(2)).unwrap(), None);
     assert!(store.game(&id(1)).unwrap().unwrap().steps.is_empty());
     assert!(rows(&*store).is_empty());
@@ -203,7 +253,7 @@ fn a_step_already_kept_is_a_conflict_for_write_new_even_when_it_is_the_same(#[ca
 
     let second = store.write_new(&[play(1, 1, 5)]);
 
-    assert!(is_conflict(&second), "{second:?}");
+    assert_eq!(second, refused(1, Conflict::KeptFirst));
     assert_eq!(store.game(&id(1)).unwrap().unwrap().steps.len(), 1);
 }
 
@@ -215,7 +265,7 @@ fn an_ending_already_kept_is_a_conflict_for_write_new_and_is_counted_once(#[case
 
     let second = store.write_new(&[end(1, won_by(Mark::X))]);
 
-    assert!(is_conflict(&second), "{second:?}");
+    assert_eq!(second, refused(1, Conflict::KeptFirst));
     assert_eq!(record_of(&*store, "Ada"), Some(record(1, 0, 0)));
 }
 
@@ -225,15 +275,15 @@ fn a_game_already_begun_is_a_conflict_for_write_new(#[case] store: Fresh) {
 
     let second = store.write_new(&[begin(&ada_bob(1))]);
 
-    assert!(is_conflict(&second), "{second:?}");
+    assert_eq!(second, refused(1, Conflict::KeptFirst));
 }
 
 #[apply(stores)]
 fn a_write_new_refused_part_way_keeps_none_of_its_writes(#[case] store: Fresh) {
     store.write(&[begin(&ada_bob(1)), play(1, 1, 5)]).unwrap();
 
-    let refused = store.write_new(&[begin(&ada_bob(2)), play(1, 1, 5)]);
+    let result = store.write_new(&[begin(&ada_bob(2)), play(1, 1, 5)]);
 
-    assert!(is_conflict(&refused), "{refused:?}");
+    assert_eq!(result, refused(1, Conflict::KeptFirst));
     assert!(store.game(&id(2)).unwrap().is_none());
 }
