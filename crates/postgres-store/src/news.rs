@@ -137,12 +137,12 @@ impl Item {
 /// The payloads telling `news`, in order, each under [`LIMIT`] bytes. Each item is
 /// written once, and the payloads are put together around them.
 pub(crate) fn payloads(from: &str, news: &[Item]) -> Vec<String> {
-    let from = serde_json::to_string(from).unwrap_or_default();
+    let from = json(from);
     let head = |part: usize| format!("{{\"from\":{from},\"part\":{part},\"news\":[");
     let mut payloads = Vec::new();
     let (mut payload, mut items) = (head(0), 0);
     for item in news {
-        let item = serde_json::to_string(item).unwrap_or_default();
+        let item = json(item);
         // The comma before it, and the `]}` that closes the payload.
         if items > 0 && payload.len() + 1 + item.len() + 2 >= LIMIT {
             payload.push_str("]}");
@@ -160,6 +160,13 @@ pub(crate) fn payloads(from: &str, news: &[Item]) -> Vec<String> {
         payloads.push(payload);
     }
     payloads
+}
+
+/// `value` as JSON. Only strings, numbers, options and lists of them are written here
+/// (an instance's name, [`Item`]s), and serde_json writes every such value: an error
+/// would be a bug in this module, never something a database or a server sent.
+fn json(value: &(impl Serialize + ?Sized)) -> String {
+    serde_json::to_string(value).expect("news is made of strings, numbers and options")
 }
 
 /// A payload's news, unless it is `own` instance's (`Ok(None)`).
