@@ -22,9 +22,11 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, params};
-use tictactoe_core::domain::PlayerName;
-use tictactoe_core::ports::{GameHistory, GameId, HistoryQuery, PageSize};
+use tictactoe_core::domain::{Mark, Outcome, PlayerName};
+use tictactoe_core::play::Seating;
+use tictactoe_core::ports::{Ending, GameHistory, GameId, HistoryQuery, PageSize};
 use tictactoe_sqlite_store::SqliteStore;
+use tictactoe_store_rows::words;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -190,12 +192,14 @@ fn build(db: &Connection, games: u64) -> rusqlite::Result<()> {
     while g < games {
         db.execute_batch("BEGIN")?;
         {
+            // The words the store keeps (two people, X first, at one screen, X won):
+            // the store's own, never written out here.
             let mut game = db.prepare(
                 "INSERT INTO games (id, x_kind, x_name, o_kind, o_name, size, win, first, \
                  seating, started_at, ended_at, ending, x_key, o_key) \
-                 VALUES (?1, 'human', ?2, 'human', ?3, 3, 3, 'X', 'together', ?4, ?5, 'X won', \
-                 ?6, ?7)",
+                 VALUES (?1, ?8, ?2, ?8, ?3, 3, 3, ?9, ?10, ?4, ?5, ?11, ?6, ?7)",
             )?;
+            let won_by_x = words::ending_word(Ending::Finished(Outcome::Won(Mark::X)));
             let mut step =
                 db.prepare("INSERT INTO steps (game, number, cell) VALUES (?1, ?2, ?3)")?;
             for g in g..(g + chunk).min(games) {
@@ -214,6 +218,10 @@ fn build(db: &Connection, games: u64) -> rusqlite::Result<()> {
                     1_700_000_060_000i64 + g as i64,
                     key(&x),
                     key(&o),
+                    words::HUMAN,
+                    words::mark_word(Mark::X),
+                    words::seating_word(Seating::Together),
+                    won_by_x,
                 ])?;
                 for (number, cell) in [(1, 4), (2, 0), (3, 2), (4, 6), (5, 8)] {
                     step.execute(params![id.as_str(), number, cell])?;

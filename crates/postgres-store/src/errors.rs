@@ -101,6 +101,16 @@ impl Database {
     pub(crate) fn column(&self, error: postgres::Error) -> Failure {
         Failure::Store(self.unreadable(detail(&error)))
     }
+
+    /// Column `at` of `row`, as the type the program reads it as; another type (a table
+    /// altered by hand) is [`Database::column`]'s error.
+    pub(crate) fn get<'a, T: postgres::types::FromSql<'a>>(
+        &self,
+        row: &'a postgres::Row,
+        at: usize,
+    ) -> Result<T, Failure> {
+        row.try_get(at).map_err(|e| self.column(e))
+    }
 }
 
 /// The error and, for a server's error, its own message and detail (the `Display` of

@@ -31,14 +31,18 @@
 //! `schema_version`) is [`StoreError::Unreadable`], one from a newer version of the
 //! program is [`StoreError::Newer`], both found by reading alone.
 //!
-//! What it is made of:
+//! It shares with the SQLite store all that is not SQL: the exactly-once rules are the
+//! core's (`ports::exactly_once`), and the rows, the words their columns hold, the
+//! checks of what is read back and the history and reviews put together from rows are
+//! `tictactoe-store-rows`'s. Its own parts:
 //!
 //! * `migrations/*.sql`: the schema, in versions, each with comments on its tables;
 //!   the `migrations` module runs them on connect, one server at a time.
 //! * `pool`: the pooled connections and the statements each has prepared.
-//! * `codec`: the core's values as columns and back, checking all it reads.
-//! * `writes`: the exactly-once rules of [`Write`], the same as the core's
-//!   `MemoryStore`, in one transaction per call, in a few round trips.
+//! * `codec`: a row of `games` read from PostgreSQL, and the database's clock as SQL.
+//! * `writes`: one write call as one transaction, in a few round trips: what the
+//!   database holds of the batch's games read for the core's rules, and what they
+//!   decide kept.
 //! * `news`: what each write call kept, told to the other servers (LISTEN/NOTIFY).
 //! * `history`: the ended games newest first, a player's opponents, the reviews.
 //! * `errors`: PostgreSQL's errors in the port's words.
@@ -67,6 +71,7 @@ use tictactoe_core::ports::{
 
 use errors::{Database, Failure};
 use pool::{Manager, Tx};
+use tictactoe_store_rows::{assemble, rows};
 use writes::{ADD_TALLIES, CURRENT_EPOCH, SCOREBOARD_LOCK};
 
 /// How a store connects. `Options::default()` is right for a server.
@@ -304,20 +309,13 @@ const RANKED: &str = "SELECT name, wins, losses, ties FROM tallies \
 
 /// A row selected as `name, wins, losses, ties`, checked.
 fn standing(row: &postgres::Row, database: &Database) -> Result<Standing, Failure> {
-    let name: String = row.try_get(0).map_err(|e| database.column(e))?;
-    let mut counts = [0u64; 3];
-    for (column, count) in counts.iter_mut().enumerate() {
-        let value: i64 = row.try_get(column + 1).map_err(|e| database.column(e))?;
-        *count = codec::count(value).map_err(|detail| {
-            database.unreadable(format!("the scoreboard's row {name:?}: {detail}"))
-        })?;
-    }
-    let [wins, losses, ties] = counts;
-    Ok(Standing {
-        name: PlayerName::stored(&name)
-            .map_err(|e| database.unreadable(format!("the scoreboard's row {name:?}: {e}")))?,
-        record: Record { wins, losses, ties },
-    })
+    let name: String = database.get(row, 0)?;
+    let counts = [
+        database.get(row, 1)?,
+        database.get(row, 2)?,
+        database.get(row, 3)?,
+    ];
+    Ok(assemble::standing(&name, counts).map_err(|detail| database.unreadable(detail))?)
 }
 
 impl GameStore for PostgresStore {
@@ -467,7 +465,7 @@ impl GameStore for PostgresStore {
                      ON CONFLICT (source) DO NOTHING",
                     codec::NOW_MS
                 ),
-                &[&source, &codec::count_column(players)],
+                &[&source, &rows::count_column(players)],
             )?;
             if added == 0 {
                 return Ok(Imported::AlreadyImported);

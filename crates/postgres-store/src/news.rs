@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 use tictactoe_core::domain::Geometry;
 use tictactoe_core::ports::{Change, Ending, Following, GameId, Hear, Heard, NewGame, News, Step};
 
-use crate::codec;
+use tictactoe_store_rows::{GameRow, rows, words};
 
 /// The channel every store instance notifies and listens on.
 pub(crate) const CHANNEL: &str = "tictactoe_news";
@@ -68,7 +68,7 @@ pub(crate) enum Item {
     },
     /// A new game, as its row.
     Begin {
-        row: Box<codec::GameRow>,
+        row: Box<GameRow>,
     },
 }
 
@@ -91,13 +91,16 @@ impl Item {
     pub(crate) fn end(game: &GameId, ending: Ending) -> Item {
         Item::End {
             game: game.to_string(),
-            ending: codec::ending_column(ending).to_owned(),
+            ending: words::ending_word(ending).to_owned(),
         }
     }
 
     pub(crate) fn begin(new: &NewGame) -> Item {
         Item::Begin {
-            row: Box::new(codec::GameRow::of(new)),
+            // `started_at` is the database's clock's, set as the row is inserted, and
+            // not known here: the row carries 0, and a follower reads only the game as
+            // begun (`GameRow::new_game`), never the time.
+            row: Box::new(GameRow::begun(new, 0)),
         }
     }
 
@@ -114,7 +117,7 @@ impl Item {
                 undo,
             } => {
                 let geometry = Geometry::new(size, win).map_err(|e| e.to_string())?;
-                let step = codec::step(
+                let step = rows::step(
                     geometry,
                     i64::from(number),
                     cell.map(|cell| cell as i64),
@@ -127,7 +130,7 @@ impl Item {
             }
             Item::End { game, ending } => News::End {
                 game: id(&game)?,
-                ending: codec::ending(&ending)?,
+                ending: words::ending(&ending)?,
             },
             Item::Begin { row } => News::Begin(row.new_game()?),
         })

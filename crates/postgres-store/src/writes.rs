@@ -36,7 +36,9 @@ use tictactoe_core::domain::{Geometry, Mark, Record};
 use tictactoe_core::ports::exactly_once::{self, Decision, Repeat, Steps};
 use tictactoe_core::ports::{Ending, GameId, NewGame, StoreError, Write, counts_of, names_of};
 
-use crate::codec::{self, GAME_COLUMNS, GameRow, NOW_MS};
+use tictactoe_store_rows::{GAME_COLUMNS, GameRow, rows, words};
+
+use crate::codec::{self, NOW_MS};
 use crate::errors::{Database, Failure};
 use crate::news;
 use crate::pool::Tx;
@@ -145,7 +147,7 @@ fn read_games(
     )?;
     let mut games = HashMap::new();
     for row in rows {
-        let game = GameRow::read(&row, 0).map_err(|e| database.column(e))?;
+        let game = codec::game_row(&row, 0).map_err(|e| database.column(e))?;
         let taken: i64 = row.try_get(17).map_err(|e| database.column(e))?;
         let has_rematch: bool = row.try_get(18).map_err(|e| database.column(e))?;
         let id = GameId::parse(&game.id)
@@ -291,7 +293,7 @@ fn decide(
                         held.taken
                     )));
                 };
-                codec::step(held.geometry, i64::from(number), *cell, *undo)
+                rows::step(held.geometry, i64::from(number), *cell, *undo)
                     .map(|kept| kept.change)
                     .map_err(unreadable)
             };
@@ -301,7 +303,7 @@ fn decide(
             let (Some(kept), Some(held)) = (kept, held) else {
                 return Err(StoreError::NoSuchGame(game.clone()));
             };
-            let columns = codec::change_columns(step.change);
+            let columns = rows::change_columns(step.change);
             kept.taken = step.number;
             kept.steps.insert(step.number, columns);
             decided
@@ -413,7 +415,7 @@ fn store(tx: &mut Tx<'_>, decided: &Decided) -> Result<(), Failure> {
     let endings: Vec<&str> = decided
         .ends
         .iter()
-        .map(|(_, ending)| codec::ending_column(*ending))
+        .map(|(_, ending)| words::ending_word(*ending))
         .collect();
     tx.execute(
         &format!(
@@ -491,7 +493,7 @@ fn insert_games(tx: &mut Tx<'_>, begins: &[NewGame]) -> Result<(), Failure> {
             .into_iter()
             .zip(names_of(settings).map(|name| name.key()))
         {
-            let (kind, name, level) = codec::side_columns(settings.player(mark));
+            let (kind, name, level) = words::side_columns(settings.player(mark));
             let side = mark.index();
             kinds[side].push(kind);
             names[side].push(name);
@@ -501,8 +503,8 @@ fn insert_games(tx: &mut Tx<'_>, begins: &[NewGame]) -> Result<(), Failure> {
         }
         sizes.push(geometry.size() as i64);
         wins.push(geometry.win_length() as i64);
-        firsts.push(codec::mark_column(settings.first()));
-        seatings.push(codec::seating_column(new.seating));
+        firsts.push(words::mark_word(settings.first()));
+        seatings.push(words::seating_word(new.seating));
         follows.push(new.follows.as_ref().map(GameId::as_str));
     }
     tx.execute(
@@ -535,9 +537,9 @@ pub(crate) fn columns<'a>(
     for (key, name, record) in rows {
         keys.push(key);
         names.push(name);
-        counts[0].push(codec::count_column(record.wins));
-        counts[1].push(codec::count_column(record.losses));
-        counts[2].push(codec::count_column(record.ties));
+        for (column, count) in counts.iter_mut().zip(rows::record_columns(record)) {
+            column.push(count);
+        }
     }
     (keys, names, counts)
 }

@@ -28,8 +28,10 @@ use rusqlite::{Connection, params};
 use tictactoe_core::domain::Geometry;
 use tictactoe_core::domain::{Mark, Outcome, PlayerName, Record, Scoreboard, Standing};
 use tictactoe_core::fixtures::{new_game, person, settings};
+use tictactoe_core::play::Seating;
 use tictactoe_core::ports::{Change, Ending, GameId, GameStore, Step, Write};
 use tictactoe_sqlite_store::SqliteStore;
+use tictactoe_store_rows::words;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args()
@@ -227,10 +229,12 @@ fn build(db: &Connection, players: u64, games: u64) -> rusqlite::Result<()> {
     while g < games {
         db.execute_batch("BEGIN")?;
         {
+            // The words the store keeps (two people, X first, at one screen): the
+            // store's own, never written out here.
             let mut game = db.prepare(
                 "INSERT INTO games (id, x_kind, x_name, o_kind, o_name, size, win, first, \
                  seating, started_at, ended_at, ending) \
-                 VALUES (?1, 'human', ?2, 'human', ?3, 3, 3, 'X', 'together', ?4, ?5, ?6)",
+                 VALUES (?1, ?7, ?2, ?7, ?3, 3, 3, ?8, ?9, ?4, ?5, ?6)",
             )?;
             let mut step =
                 db.prepare("INSERT INTO steps (game, number, cell) VALUES (?1, ?2, ?3)")?;
@@ -244,7 +248,14 @@ fn build(db: &Connection, players: u64, games: u64) -> rusqlite::Result<()> {
                     player(o),
                     1_700_000_000_000i64 + g as i64,
                     1_700_000_060_000i64 + g as i64,
-                    if draw { "draw" } else { "X won" },
+                    words::ending_word(if draw {
+                        Ending::Finished(Outcome::Draw)
+                    } else {
+                        Ending::Finished(Outcome::Won(Mark::X))
+                    }),
+                    words::HUMAN,
+                    words::mark_word(Mark::X),
+                    words::seating_word(Seating::Together),
                 ])?;
                 for (number, cell) in [(1, 4), (2, 0), (3, 2), (4, 6), (5, 8)] {
                     step.execute(params![id.as_str(), number, cell])?;

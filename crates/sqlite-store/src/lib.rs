@@ -3,9 +3,15 @@
 //!
 //! Why [`rusqlite`]: it is synchronous, as the core's port is, so a console game
 //! calls the store directly and needs no async runtime; with its `bundled` feature it
-//! compiles SQLite into the program, so no machine needs SQLite installed. (The
-//! PostgreSQL adapter of a later issue is a separate crate behind the same port; the
-//! two share nothing but the port and its contract suite.)
+//! compiles SQLite into the program, so no machine needs SQLite installed.
+//!
+//! The PostgreSQL store (`tictactoe-postgres-store`) is another crate behind the same
+//! port. What the two have in common is written once elsewhere: the exactly-once rules
+//! in the core (`ports::exactly_once`), the rows, the words their columns hold and the
+//! checks of what is read back in `tictactoe-store-rows`, and the contract suite
+//! (`crates/store-contract`) that holds both to the same answers. This crate is what
+//! is SQLite's own: its SQL and migrations, its transactions and connections, and its
+//! errors in the port's words.
 //!
 //! ```
 //! use tictactoe_core::ports::GameStore;
@@ -25,9 +31,10 @@
 //!
 //! * `migrations/*.sql`: the schema, in versions, each with comments on its tables;
 //!   the `migrations` module runs them on open.
-//! * `codec`: the core's values as columns and back, checking all it reads.
-//! * `writes`: the exactly-once rules of [`Write`], the same as the core's
-//!   `MemoryStore`, inside one transaction per call.
+//! * `codec`: a row of `games` read from SQLite, and the store's clock.
+//! * `writes`: each [`Write`] inside one transaction per call: what the file holds of
+//!   its game read for the core's rules, and what they decide kept.
+//! * `errors`: SQLite's errors in the port's words.
 //! * `tallies`: the scoreboard, kept as each game ends; resets and imports.
 //! * `history`: the ended games newest first, a player's opponents, and the reviews
 //!   (the core's `GameHistory` and `ReviewStore` ports).
@@ -55,6 +62,7 @@ use tictactoe_core::ports::{
 
 use connection::{Checkpointer, Readers, lock};
 use errors::Database;
+use tictactoe_store_rows::assemble;
 
 /// How a store uses its file. `Options::default()` is right for the program; tests
 /// change the rest.
@@ -269,58 +277,30 @@ impl GameStore for SqliteStore {
 
     fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {
         let database = &self.database;
-        let unreadable = self.unreadable_game(id);
         self.in_read(|transaction| {
             let Some(row) = writes::game_row(transaction, id, database)? else {
                 return Ok(None);
             };
-            let game = writes::new_game(&row, database)?;
-            let geometry = row.geometry().map_err(&unreadable)?;
-            let mut steps = Vec::new();
-            let mut query = transaction
+            let steps = transaction
                 .prepare_cached(
                     "SELECT number, cell, undo FROM steps WHERE game = ?1 ORDER BY number",
                 )
+                .db(database)?
+                .query_map([id.as_str()], |step| {
+                    Ok((step.get(0)?, step.get(1)?, step.get(2)?))
+                })
+                .db(database)?
+                .collect::<rusqlite::Result<Vec<_>>>()
                 .db(database)?;
-            let mut rows = query.query([id.as_str()]).db(database)?;
-            while let Some(step) = rows.next().db(database)? {
-                let step = codec::step(
-                    geometry,
-                    step.get(0).db(database)?,
-                    step.get(1).db(database)?,
-                    step.get(2).db(database)?,
-                )
-                .map_err(&unreadable)?;
-                if step.number as usize != steps.len() + 1 {
-                    return Err(unreadable(format!(
-                        "step {} follows step {}",
-                        step.number,
-                        steps.len()
-                    )));
-                }
-                steps.push(step);
-            }
             let rematch: Option<String> = transaction
                 .prepare_cached("SELECT id FROM games WHERE follows = ?1")
                 .db(database)?
                 .query_row([id.as_str()], |row| row.get(0))
                 .optional()
                 .db(database)?;
-            Ok(Some(StoredGame {
-                ending: row.ending().map_err(&unreadable)?,
-                started: codec::time(row.started_at).map_err(&unreadable)?,
-                ended: row
-                    .ended_at
-                    .map(codec::time)
-                    .transpose()
-                    .map_err(&unreadable)?,
-                rematch: rematch
-                    .map(|rematch| GameId::parse(&rematch))
-                    .transpose()
-                    .map_err(|e| unreadable(format!("its rematch: {e}")))?,
-                steps,
-                game,
-            }))
+            assemble::stored_game(&row, rematch.as_deref(), steps)
+                .map(Some)
+                .map_err(self.unreadable_game(id))
         })
     }
 

@@ -10,9 +10,10 @@
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 use tictactoe_core::domain::{Mark, PlayerName};
 use tictactoe_core::ports::StoreError;
+use tictactoe_store_rows::{SideColumns, rows, words};
 
 use crate::errors::Database;
-use crate::{Sql, codec, tallies};
+use crate::{Sql, tallies};
 
 /// A migration's Rust step: data the program's own rules compute.
 type Step = fn(&Transaction<'_>, &Database) -> Result<(), StoreError>;
@@ -139,7 +140,7 @@ fn count_finished_games(
     let mut rows = finished.query([]).db(database)?;
     while let Some(row) = rows.next().db(database)? {
         let id: String = row.get(0).db(database)?;
-        let sides: [codec::SideColumns; 2] = [
+        let sides: [SideColumns; 2] = [
             (
                 row.get(1).db(database)?,
                 row.get(2).db(database)?,
@@ -153,9 +154,9 @@ fn count_finished_games(
         ];
         let ending: String = row.get(7).db(database)?;
         let unreadable = |detail: String| database.unreadable(format!("game {id}: {detail}"));
-        let ending = codec::ending(&ending).map_err(unreadable)?;
+        let ending = words::ending(&ending).map_err(unreadable)?;
         for mark in Mark::ALL {
-            let spec = codec::spec(mark, &sides[mark.index()]).map_err(unreadable)?;
+            let spec = rows::side(mark, &sides[mark.index()]).map_err(unreadable)?;
             if let Some(record) = ending.counted(mark) {
                 tallies::add(transaction, 0, &spec.name(mark), record).db(database)?;
             }
@@ -257,7 +258,7 @@ fn key_the_players_of_every_game(
                 ))
             })
             .db(database)?
-            .collect::<rusqlite::Result<Vec<(String, [codec::SideColumns; 2], Option<String>)>>>()
+            .collect::<rusqlite::Result<Vec<(String, [SideColumns; 2], Option<String>)>>>()
             .db(database)?
     };
     let mut update = transaction
@@ -265,7 +266,7 @@ fn key_the_players_of_every_game(
         .db(database)?;
     for (id, sides, ending) in games {
         let names = Mark::ALL.map(|mark| {
-            codec::spec(mark, &sides[mark.index()])
+            rows::side(mark, &sides[mark.index()])
                 .ok()
                 .map(|spec| spec.name(mark))
         });
@@ -273,7 +274,7 @@ fn key_the_players_of_every_game(
         update
             .execute(rusqlite::params![id, key(Mark::X), key(Mark::O)])
             .db(database)?;
-        let ending = ending.as_deref().map(codec::ending).and_then(Result::ok);
+        let ending = ending.as_deref().map(words::ending).and_then(Result::ok);
         if let (Some(ending), [Some(x), Some(o)]) = (ending, &names) {
             for (mark, player, rival) in [(Mark::X, x, o), (Mark::O, o, x)] {
                 if let Some(record) = ending.counted(mark) {

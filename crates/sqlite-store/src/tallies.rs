@@ -4,7 +4,8 @@
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use tictactoe_core::domain::{PlayerName, Record, Standing};
 
-use crate::codec::{count, count_column};
+use tictactoe_store_rows::assemble;
+use tictactoe_store_rows::rows::{count_column, record_columns};
 
 /// `tallies.column + excluded.column`, saturating.
 macro_rules! saturating_sum {
@@ -57,15 +58,16 @@ pub(crate) fn add(
     name: &PlayerName,
     record: Record,
 ) -> rusqlite::Result<()> {
+    let counts = record_columns(record);
     connection
         .prepare_cached(insert_or_add!())?
         .execute(params![
             epoch,
             name.key(),
             name.as_str(),
-            count_column(record.wins),
-            count_column(record.losses),
-            count_column(record.ties),
+            counts[0],
+            counts[1],
+            counts[2],
         ])?;
     Ok(())
 }
@@ -79,9 +81,12 @@ pub(crate) fn add_rivalry(
     rival: &PlayerName,
     record: Record,
 ) -> rusqlite::Result<()> {
+    let counts = record_columns(record);
     connection
         .prepare_cached(concat!(
-            "INSERT INTO rivalries (key, rival_key, rival, wins, losses, ties)              VALUES (?1, ?2, ?3, ?4, ?5, ?6)              ON CONFLICT (key, rival_key) DO UPDATE SET rival = excluded.rival, ",
+            "INSERT INTO rivalries (key, rival_key, rival, wins, losses, ties) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6) \
+             ON CONFLICT (key, rival_key) DO UPDATE SET rival = excluded.rival, ",
             saturating_sum!("wins"),
             ", ",
             saturating_sum!("losses"),
@@ -92,9 +97,9 @@ pub(crate) fn add_rivalry(
             player.key(),
             rival.key(),
             rival.as_str(),
-            count_column(record.wins),
-            count_column(record.losses),
-            count_column(record.ties),
+            counts[0],
+            counts[1],
+            counts[2],
         ])?;
     Ok(())
 }
@@ -121,20 +126,8 @@ pub(crate) const ONE_ROW: &str =
 /// A row selected as `name, wins, losses, ties`, checked.
 pub(crate) fn standing(row: &Row<'_>) -> rusqlite::Result<Result<Standing, String>> {
     let name: String = row.get(0)?;
-    let counts: [i64; 3] = [row.get(1)?, row.get(2)?, row.get(3)?];
-    Ok((|| {
-        let name =
-            PlayerName::stored(&name).map_err(|e| format!("the scoreboard's row {name:?}: {e}"))?;
-        let [wins, losses, ties] = counts;
-        Ok(Standing {
-            record: Record {
-                wins: count(wins)?,
-                losses: count(losses)?,
-                ties: count(ties)?,
-            },
-            name,
-        })
-    })())
+    let counts = [row.get(1)?, row.get(2)?, row.get(3)?];
+    Ok(assemble::standing(&name, counts))
 }
 
 /// How many rows `epoch`'s scoreboard has.
@@ -206,6 +199,7 @@ pub(crate) fn keep_imported(
     source: &str,
     row: &Standing,
 ) -> rusqlite::Result<()> {
+    let counts = record_columns(row.record);
     connection
         .prepare_cached(concat!(
             "INSERT INTO imported_rows (source, key, name, wins, losses, ties) \
@@ -221,9 +215,9 @@ pub(crate) fn keep_imported(
             source,
             row.name.key(),
             row.name.as_str(),
-            count_column(row.record.wins),
-            count_column(row.record.losses),
-            count_column(row.record.ties),
+            counts[0],
+            counts[1],
+            counts[2],
         ])?;
     Ok(())
 }

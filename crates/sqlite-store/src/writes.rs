@@ -4,13 +4,11 @@
 //! what the file holds of the game for it, and keeps what it decides.
 
 use rusqlite::{Connection, OptionalExtension, params};
-use tictactoe_core::domain::Mark;
 use tictactoe_core::ports::exactly_once::{self, Decision, Repeat, Steps};
-use tictactoe_core::ports::{
-    Ending, GameId, NewGame, Step, StoreError, Write, counts_of, names_of,
-};
+use tictactoe_core::ports::{Ending, GameId, NewGame, Step, StoreError, Write, counts_of};
+use tictactoe_store_rows::{GAME_COLUMNS, GameRow, rows, words};
 
-use crate::codec::{self, GAME_COLUMNS, GameRow};
+use crate::codec;
 use crate::errors::Database;
 use crate::{Sql, tallies};
 
@@ -36,7 +34,7 @@ pub(crate) fn game_row(
     connection
         .prepare_cached(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"))
         .db(database)?
-        .query_row([id.as_str()], GameRow::read)
+        .query_row([id.as_str()], codec::game_row)
         .optional()
         .db(database)
 }
@@ -70,10 +68,9 @@ fn keep_begin(
             .db(database)?;
         exactly_once::rematch(first, has_rematch)?;
     }
-    let settings = &new.settings;
-    let [x, o] = Mark::ALL.map(|mark| codec::side_columns(settings.player(mark)));
-    let keys = names_of(settings).map(|name| name.key());
-    let geometry = settings.geometry();
+    let row = GameRow::begun(new, codec::now_ms());
+    let [x, o] = &row.sides;
+    let keys = rows::keys(&new.settings);
     connection
         .prepare_cached(
             "INSERT INTO games (id, x_kind, x_name, x_level, o_kind, o_name, o_level, \
@@ -83,21 +80,21 @@ fn keep_begin(
         )
         .db(database)?
         .execute(params![
-            new.id.as_str(),
+            row.id,
             x.0,
             x.1,
             x.2,
             o.0,
             o.1,
             o.2,
-            geometry.size() as i64,
-            geometry.win_length() as i64,
-            codec::mark_column(settings.first()),
-            codec::seating_column(new.seating),
-            new.locks[0].as_ref().map(|lock| lock.as_str()),
-            new.locks[1].as_ref().map(|lock| lock.as_str()),
-            new.follows.as_ref().map(GameId::as_str),
-            codec::now_ms(),
+            row.size,
+            row.win,
+            row.first,
+            row.seating,
+            row.locks[0],
+            row.locks[1],
+            row.follows,
+            row.started_at,
             keys[0],
             keys[1],
         ])
@@ -131,7 +128,7 @@ fn keep_step(
     let kept = match found {
         None => None,
         Some((size, win, ended, taken)) => Some(Steps {
-            geometry: codec::geometry(size, win).map_err(unreadable)?,
+            geometry: rows::geometry(size, win).map_err(unreadable)?,
             taken: u32::try_from(taken)
                 .map_err(|_| unreadable(format!("its last step is numbered {taken}")))?,
             ended,
@@ -147,14 +144,14 @@ fn keep_step(
             })
             .db(database)?;
         let geometry = geometry.ok_or_else(|| StoreError::NoSuchGame(game.clone()))?;
-        codec::step(geometry, i64::from(number), cell, undo)
+        rows::step(geometry, i64::from(number), cell, undo)
             .map(|kept| kept.change)
             .map_err(unreadable)
     };
     if exactly_once::step(game, step, kept, repeat, kept_step)? == Decision::Skip {
         return Ok(());
     }
-    let (cell, undo) = codec::change_columns(step.change);
+    let (cell, undo) = rows::change_columns(step.change);
     connection
         .prepare_cached("INSERT INTO steps (game, number, cell, undo) VALUES (?1, ?2, ?3, ?4)")
         .db(database)?
@@ -190,7 +187,7 @@ fn keep_end(
         .db(database)?
         .execute(params![
             game.as_str(),
-            codec::ending_column(ending),
+            words::ending_word(ending),
             codec::now_ms()
         ])
         .db(database)?;

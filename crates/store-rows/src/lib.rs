@@ -1,0 +1,30 @@
+//! What the SQL stores (`tictactoe-sqlite-store`, `tictactoe-postgres-store`) share that
+//! is not SQL, written once: the shape of their tables' rows, the words each column
+//! holds, the checks of everything read back, and the port's values (a game, a history
+//! page, a review, a player's opponents) put together from rows. Each store keeps only
+//! what is its own: its SQL and migrations, its transactions, reading a row from its
+//! driver into these types, and its errors in the port's words.
+//!
+//! It depends on the core alone, never on a database driver, so both stores use it
+//! without either depending on the other (as atuin's server keeps its models and logic
+//! in `atuin-server-database`, and each back end only its SQL).
+//!
+//! * [`words`]: the stored vocabulary, each column's words once, read back checked.
+//!   A word changed is a new persistent format: a migration, and a failing test
+//!   (`crates/store-contract/tests/vocabulary.rs` pins every word).
+//! * [`rows`]: a game's row ([`GameRow`]) and its steps' columns, times and counts,
+//!   as stored and checked.
+//! * [`assemble`]: a game read back whole, a history's summaries and pages, reviews,
+//!   scoreboard rows and rivalries, from their rows.
+//!
+//! Writing cannot fail: every value the core hands over has a column form. Reading
+//! checks everything, because a database is data (another version of the program, or a
+//! person with a SQL prompt, may have written it): what does not make a valid value is
+//! an error saying what (a `String` detail, which the store names its database and the
+//! game in), never a panic.
+
+pub mod assemble;
+pub mod rows;
+pub mod words;
+
+pub use rows::{GAME_COLUMNS, GameRow, SideColumns};

@@ -1,0 +1,220 @@
+//! The words a store keeps for the core's values: each column's words written once, as
+//! the one `match` that writes them; reading finds the value whose word it is, among
+//! every value of its kind (the core's `ALL` lists), so the two directions cannot
+//! disagree. Each word is a word people read (`X won`, `at_least_draw`), so a person at
+//! a SQL prompt needs no key.
+//!
+//! These are a persistent format: databases out there hold them. Never change one;
+//! a new word (a new level, a new ending) is added, and the test that pins them
+//! (`crates/store-contract/tests/vocabulary.rs`) is told of it.
+
+use tictactoe_core::domain::{Known, Mark, Outcome, PlayerName, Verdict};
+use tictactoe_core::play::Seating;
+use tictactoe_core::players::{Level, PlayerSpec};
+use tictactoe_core::ports::Ending;
+
+/// The `x_kind`/`o_kind` word of a person's seat.
+pub const HUMAN: &str = "human";
+/// The `x_kind`/`o_kind` word of a computer's seat.
+pub const COMPUTER: &str = "computer";
+
+/// Every word a store writes, by what it is the word of: what the vocabulary test pins.
+pub fn vocabulary() -> Vec<(&'static str, Vec<&'static str>)> {
+    vec![
+        ("kind", vec![HUMAN, COMPUTER]),
+        ("level", Level::ALL.map(level_word).to_vec()),
+        ("mark", Mark::ALL.map(mark_word).to_vec()),
+        ("seating", Seating::ALL.map(seating_word).to_vec()),
+        ("ending", Ending::ALL.map(ending_word).to_vec()),
+        ("known", Known::ALL.map(known_word).to_vec()),
+    ]
+}
+
+/// One side's columns, kind, name and level: `(human, name or NULL, NULL)` or
+/// `(computer, NULL, level)`.
+pub fn side_columns(spec: &PlayerSpec) -> (&'static str, Option<&str>, Option<&'static str>) {
+    match spec {
+        PlayerSpec::Human(name) => (HUMAN, name.as_ref().map(PlayerName::as_str), None),
+        PlayerSpec::Computer(level) => (COMPUTER, None, Some(level_word(*level))),
+    }
+}
+
+/// Who played side `mark`, from its columns (see [`side_columns`]).
+pub fn spec(
+    mark: Mark,
+    kind: &str,
+    name: Option<&str>,
+    level: Option<&str>,
+) -> Result<PlayerSpec, String> {
+    match (kind, name, level) {
+        (HUMAN, None, None) => Ok(PlayerSpec::Human(None)),
+        // `stored`, not `new`: what was kept is read back even if the rules for new
+        // names have changed since.
+        (HUMAN, Some(name), None) => PlayerName::stored(name)
+            .map(|name| PlayerSpec::Human(Some(name)))
+            .map_err(|e| format!("{mark}'s name: {e}")),
+        (COMPUTER, None, Some(word)) => self::level(word)
+            .map(PlayerSpec::Computer)
+            .map_err(|e| format!("{mark}'s {e}")),
+        _ => Err(format!(
+            "{mark}'s player ({kind:?}, {name:?}, {level:?}) is neither a person nor a computer"
+        )),
+    }
+}
+
+/// A computer's level: its id, as the command line names it (`impossible`).
+pub fn level_word(level: Level) -> &'static str {
+    level.id()
+}
+
+/// The level whose word this is (in any letter case, as the command line reads it).
+pub fn level(word: &str) -> Result<Level, String> {
+    Level::from_id(word).ok_or_else(|| format!("level {word:?} is not a level"))
+}
+
+/// A mark: `X` or `O` (`first`, and a reviewed move's `mark`).
+pub fn mark_word(mark: Mark) -> &'static str {
+    match mark {
+        Mark::X => "X",
+        Mark::O => "O",
+    }
+}
+
+pub fn mark(word: &str) -> Result<Mark, String> {
+    find(Mark::ALL, mark_word, word).ok_or_else(|| format!("{word:?} is not a mark"))
+}
+
+/// Where two people sit: `together` or `apart`.
+pub fn seating_word(seating: Seating) -> &'static str {
+    match seating {
+        Seating::Together => "together",
+        Seating::Apart => "apart",
+    }
+}
+
+pub fn seating(word: &str) -> Result<Seating, String> {
+    find(Seating::ALL, seating_word, word).ok_or_else(|| format!("{word:?} is not a seating"))
+}
+
+/// How a game ended: a whole sentence such as `X won`.
+pub fn ending_word(ending: Ending) -> &'static str {
+    match ending {
+        Ending::Finished(Outcome::Draw) => "draw",
+        Ending::Finished(Outcome::Won(Mark::X)) => "X won",
+        Ending::Finished(Outcome::Won(Mark::O)) => "O won",
+        Ending::Resigned(Mark::X) => "X resigned",
+        Ending::Resigned(Mark::O) => "O resigned",
+        Ending::Abandoned(Mark::X) => "X abandoned",
+        Ending::Abandoned(Mark::O) => "O abandoned",
+    }
+}
+
+pub fn ending(word: &str) -> Result<Ending, String> {
+    find(Ending::ALL, ending_word, word).ok_or_else(|| format!("{word:?} is not an ending"))
+}
+
+/// What a review knew of a position's value (`before`, `after`): the words of
+/// `analyze --json`.
+pub fn known_word(known: Known) -> &'static str {
+    match known {
+        Known::Exactly(Verdict::Win) => "win",
+        Known::Exactly(Verdict::Draw) => "draw",
+        Known::Exactly(Verdict::Loss) => "loss",
+        Known::AtLeastDraw => "at_least_draw",
+        Known::AtMostDraw => "at_most_draw",
+        Known::Nothing => "unknown",
+    }
+}
+
+pub fn known(word: &str) -> Result<Known, String> {
+    find(Known::ALL, known_word, word).ok_or_else(|| format!("{word:?} is not a value"))
+}
+
+/// The value among `all` whose word is `word`.
+fn find<T: Copy, const N: usize>(
+    all: [T; N],
+    word_of: fn(T) -> &'static str,
+    word: &str,
+) -> Option<T> {
+    all.into_iter().find(|value| word_of(*value) == word)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use tictactoe_core::fixtures::person;
+
+    use super::*;
+
+    #[test]
+    fn every_value_reads_back_from_its_word() {
+        assert!(
+            Level::ALL
+                .into_iter()
+                .all(|v| level(level_word(v)) == Ok(v))
+        );
+        assert!(Mark::ALL.into_iter().all(|v| mark(mark_word(v)) == Ok(v)));
+        assert!(
+            Seating::ALL
+                .into_iter()
+                .all(|v| seating(seating_word(v)) == Ok(v))
+        );
+        assert!(
+            Ending::ALL
+                .into_iter()
+                .all(|v| ending(ending_word(v)) == Ok(v))
+        );
+        assert!(
+            Known::ALL
+                .into_iter()
+                .all(|v| known(known_word(v)) == Ok(v))
+        );
+    }
+
+    #[test]
+    fn no_two_values_of_a_kind_share_a_word() {
+        for (kind, words) in vocabulary() {
+            let distinct: HashSet<&str> = words.iter().copied().collect();
+
+            assert_eq!(distinct.len(), words.len(), "{kind}: {words:?}");
+        }
+    }
+
+    #[test]
+    fn a_word_that_is_no_value_is_an_error_that_quotes_it() {
+        assert_eq!(
+            ending("X lost"),
+            Err("\"X lost\" is not an ending".to_string())
+        );
+        assert_eq!(mark("x"), Err("\"x\" is not a mark".to_string()));
+    }
+
+    #[rstest::rstest]
+    #[case::a_named_person(person("Ada"))]
+    #[case::a_person_unnamed(PlayerSpec::Human(None))]
+    #[case::a_computer(PlayerSpec::Computer(Level::Medium))]
+    fn a_side_reads_back_from_its_columns(#[case] side: PlayerSpec) {
+        let (kind, name, level) = side_columns(&side);
+
+        assert_eq!(spec(Mark::O, kind, name, level), Ok(side));
+    }
+
+    #[rstest::rstest]
+    #[case::a_computer_with_a_name(COMPUTER, Some("Ada"), Some("easy"))]
+    #[case::a_person_with_a_level(HUMAN, Some("Ada"), Some("easy"))]
+    #[case::no_kind("robot", None, Some("easy"))]
+    fn columns_that_are_neither_a_person_nor_a_computer_are_an_error(
+        #[case] kind: &str,
+        #[case] name: Option<&str>,
+        #[case] level: Option<&str>,
+    ) {
+        let read = spec(Mark::X, kind, name, level);
+
+        assert!(
+            read.as_ref()
+                .is_err_and(|e| e.contains("neither a person nor a computer")),
+            "{read:?}"
+        );
+    }
+}
