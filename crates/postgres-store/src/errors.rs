@@ -5,10 +5,9 @@
 use postgres::error::SqlState;
 use tictactoe_core::ports::{Conflict, GameId, StoreError};
 
-/// The database as people know it (its address without the password), which every
-/// error names.
-#[derive(Debug, Clone)]
-pub(crate) struct Database(pub(crate) String);
+/// The database as people know it (here, its address without the password), which
+/// every error names.
+pub(crate) use tictactoe_store_rows::Database;
 
 /// Why a transaction stopped: the port's error already decided (a conflict, a row
 /// that is no game), or the server's, to be mapped, or tried again when it is a race
@@ -51,7 +50,8 @@ impl Failure {
     }
 }
 
-impl Database {
+/// PostgreSQL's failures, in the port's words, for the database they are about.
+pub(crate) trait PostgresErrors {
     /// What a failure means for the store:
     ///
     /// * `53100` disk full → `Full`; `25006` read-only transaction (a standby, or
@@ -60,7 +60,28 @@ impl Database {
     ///   `Conflict` (`game` names the batch's first game).
     /// * a connection that cannot be made or was lost, and anything else →
     ///   `Unavailable`, with the server's own words.
-    pub(crate) fn fail(&self, failure: Failure, game: Option<&GameId>) -> StoreError {
+    fn fail(&self, failure: Failure, game: Option<&GameId>) -> StoreError;
+
+    /// A connection the pool could not hand out (the server cannot be reached).
+    fn pool(&self, error: r2d2::Error) -> StoreError;
+
+    /// A column that could not be read as the type the program reads it as (a table
+    /// altered by hand): `Unreadable`.
+    fn column(&self, error: postgres::Error) -> Failure;
+
+    /// Column `at` of `row`, as the type the program reads it as; another type (a table
+    /// altered by hand) is [`PostgresErrors::column`]'s error.
+    fn get<'a, T: postgres::types::FromSql<'a>>(
+        &self,
+        row: &'a postgres::Row,
+        at: usize,
+    ) -> Result<T, Failure> {
+        row.try_get(at).map_err(|e| self.column(e))
+    }
+}
+
+impl PostgresErrors for Database {
+    fn fail(&self, failure: Failure, game: Option<&GameId>) -> StoreError {
         let error = match failure {
             Failure::Store(error) => return error,
             Failure::Sql(error) => error,
@@ -79,37 +100,15 @@ impl Database {
         }
     }
 
-    /// A connection the pool could not hand out (the server cannot be reached).
-    pub(crate) fn pool(&self, error: r2d2::Error) -> StoreError {
+    fn pool(&self, error: r2d2::Error) -> StoreError {
         StoreError::Unavailable {
             database: self.0.clone(),
             detail: error.to_string(),
         }
     }
 
-    /// What was read back is not what this program writes: `detail` says what, and
-    /// names the game when there is one.
-    pub(crate) fn unreadable(&self, detail: impl Into<String>) -> StoreError {
-        StoreError::Unreadable {
-            database: self.0.clone(),
-            detail: detail.into(),
-        }
-    }
-
-    /// A column that could not be read as the type the program reads it as (a table
-    /// altered by hand).
-    pub(crate) fn column(&self, error: postgres::Error) -> Failure {
+    fn column(&self, error: postgres::Error) -> Failure {
         Failure::Store(self.unreadable(detail(&error)))
-    }
-
-    /// Column `at` of `row`, as the type the program reads it as; another type (a table
-    /// altered by hand) is [`Database::column`]'s error.
-    pub(crate) fn get<'a, T: postgres::types::FromSql<'a>>(
-        &self,
-        row: &'a postgres::Row,
-        at: usize,
-    ) -> Result<T, Failure> {
-        row.try_get(at).map_err(|e| self.column(e))
     }
 }
 

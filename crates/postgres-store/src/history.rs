@@ -8,12 +8,12 @@ use tictactoe_core::ports::{
     GameHistory, GameId, GameStore, GameSummary, HistoryPage, HistoryQuery, IdPrefix, Opponents,
     ReviewStore, StoreError, StoredGame, check_review,
 };
-use tictactoe_store_rows::assemble::{self, NEWEST, ReviewRow};
+use tictactoe_store_rows::assemble::{self, ReviewRow};
 use tictactoe_store_rows::{GAME_COLUMNS, rows};
 
 use crate::PostgresStore;
 use crate::codec;
-use crate::errors::{Database, Failure};
+use crate::errors::{Database, Failure, PostgresErrors};
 
 /// The moves that stand at the end of game `games.id`: each move adds one, each undo
 /// takes its moves back.
@@ -42,8 +42,7 @@ pub(crate) fn game(
     id: &GameId,
     database: &Database,
 ) -> Result<Option<StoredGame>, Failure> {
-    let unreadable =
-        |detail: String| Failure::Store(database.unreadable(format!("game {id}: {detail}")));
+    let unreadable = |detail: String| Failure::Store(database.unreadable_game(id, detail));
     let Some(row) = row else {
         return Ok(None);
     };
@@ -72,18 +71,14 @@ impl GameHistory for PostgresStore {
     fn history(&self, query: &HistoryQuery) -> Result<HistoryPage, StoreError> {
         let database = &self.database;
         self.read(|tx| {
-            let (started, id) = match &query.before {
-                None => (NEWEST.0, NEWEST.1.to_string()),
-                Some(before) => {
-                    let row = tx.query_opt(
-                        "SELECT started_at FROM games WHERE id = $1",
-                        &[&before.as_str()],
-                    )?;
-                    let row = row.ok_or_else(|| StoreError::NoSuchGame(before.clone()))?;
-                    let started: i64 = row.try_get(0).map_err(|e| database.column(e))?;
-                    (started, before.as_str().to_string())
-                }
-            };
+            let (started, id) = assemble::cursor(query, |before| {
+                tx.query_opt(
+                    "SELECT started_at FROM games WHERE id = $1",
+                    &[&before.as_str()],
+                )?
+                .map(|row| database.get(&row, 0))
+                .transpose()
+            })?;
             let limit = assemble::rows_for_a_page(query);
             let older = "ending IS NOT NULL AND (started_at, id) < ($1, $2)";
             let order = "ORDER BY started_at DESC, id DESC";
@@ -128,7 +123,7 @@ impl GameHistory for PostgresStore {
                 .map(|row| {
                     let id: String = row.try_get(0).map_err(|e| database.column(e))?;
                     GameId::parse(&id)
-                        .map_err(|e| database.unreadable(format!("game {id:?}: {e}")).into())
+                        .map_err(|e| database.unreadable_game(format_args!("{id:?}"), e).into())
                 })
                 .collect()
         })
@@ -179,16 +174,14 @@ impl GameHistory for PostgresStore {
 fn summary(row: &postgres::Row, database: &Database) -> Result<GameSummary, Failure> {
     let game = codec::game_row(row, 0).map_err(|e| database.column(e))?;
     let moves: i64 = row.try_get(17).map_err(|e| database.column(e))?;
-    assemble::summary(&game, moves).map_err(|detail| {
-        Failure::Store(database.unreadable(format!("game {}: {detail}", game.id)))
-    })
+    assemble::summary(&game, moves)
+        .map_err(|detail| Failure::Store(database.unreadable_game(&game.id, detail)))
 }
 
 impl ReviewStore for PostgresStore {
     fn review(&self, game: &GameId) -> Result<Option<Review>, StoreError> {
         let database = &self.database;
-        let unreadable =
-            |detail: String| Failure::Store(database.unreadable(format!("game {game}: {detail}")));
+        let unreadable = |detail: String| Failure::Store(database.unreadable_game(game, detail));
         self.read(|tx| {
             let Some(row) = tx.query_opt(
                 "SELECT size, win FROM games WHERE id = $1",
@@ -219,10 +212,7 @@ impl ReviewStore for PostgresStore {
     }
 
     fn keep_review(&self, game: &GameId, review: &Review) -> Result<(), StoreError> {
-        let Some(kept) = GameStore::game(self, game)? else {
-            return Err(StoreError::NoSuchGame(game.clone()));
-        };
-        check_review(&kept, review)?;
+        check_review(game, GameStore::game(self, game)?.as_ref(), review)?;
         let rows: Vec<ReviewRow> = review.moves.iter().map(ReviewRow::of).collect();
         let plies: Vec<i64> = rows.iter().map(|row| row.ply).collect();
         let marks: Vec<&str> = rows.iter().map(|row| row.mark.as_str()).collect();

@@ -69,7 +69,7 @@ use tictactoe_core::ports::{
     Rows, StoreError, StoredGame, Write,
 };
 
-use errors::{Database, Failure};
+use errors::{Database, Failure, PostgresErrors};
 use pool::{Manager, Tx};
 use tictactoe_store_rows::{assemble, rows};
 use writes::{ADD_TALLIES, CURRENT_EPOCH, SCOREBOARD_LOCK};

@@ -17,7 +17,7 @@
 use tictactoe_core::ports::StoreError;
 
 use crate::codec::NOW_MS;
-use crate::errors::{Database, Failure};
+use crate::errors::{Database, Failure, PostgresErrors};
 use crate::pool::Conn;
 
 /// One version of the schema.
@@ -80,13 +80,7 @@ pub(crate) fn migrate(conn: &mut Conn, database: &Database) -> Result<(), StoreE
         row.try_get(0).map_err(|e| database.column(e))
     })()
     .map_err(|failure| database.fail(failure, None))?;
-    if found > KNOWN {
-        return Err(StoreError::Newer {
-            database: database.0.clone(),
-            found,
-            known: KNOWN,
-        });
-    }
+    database.check_version(found, KNOWN)?;
     if found == KNOWN {
         return Ok(()); // dropped: rolled back, nothing was written
     }

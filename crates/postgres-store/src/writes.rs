@@ -39,7 +39,7 @@ use tictactoe_core::ports::{Ending, GameId, NewGame, StoreError, Write, counts_o
 use tictactoe_store_rows::{GAME_COLUMNS, GameRow, rows, words};
 
 use crate::codec::{self, NOW_MS};
-use crate::errors::{Database, Failure};
+use crate::errors::{Database, Failure, PostgresErrors};
 use crate::news;
 use crate::pool::Tx;
 
@@ -151,8 +151,8 @@ fn read_games(
         let taken: i64 = row.try_get(17).map_err(|e| database.column(e))?;
         let has_rematch: bool = row.try_get(18).map_err(|e| database.column(e))?;
         let id = GameId::parse(&game.id)
-            .map_err(|e| database.unreadable(format!("game {:?}: {e}", game.id)))?;
-        let unreadable = |detail: String| database.unreadable(format!("game {id}: {detail}"));
+            .map_err(|e| database.unreadable_game(format_args!("{:?}", game.id), e))?;
+        let unreadable = |detail: String| database.unreadable_game(&id, detail);
         let taken = u32::try_from(taken)
             .map_err(|_| unreadable(format!("its last step is numbered {taken}")))?;
         games.insert(
@@ -224,7 +224,7 @@ impl Game {
             };
             let new = row
                 .new_game()
-                .map_err(|detail| database.unreadable(format!("game {}: {detail}", row.id)))?;
+                .map_err(|detail| database.unreadable_game(&row.id, detail))?;
             self.begun = Some(new);
         }
         self.begun
@@ -274,7 +274,7 @@ fn decide(
             Ok(())
         }
         Write::Step { game, step } => {
-            let unreadable = |detail: String| database.unreadable(format!("game {game}: {detail}"));
+            let unreadable = |detail: String| database.unreadable_game(game, detail);
             let kept = games.get_mut(game);
             let held = match &kept {
                 Some(kept) => Some(Steps {

@@ -158,6 +158,7 @@ impl Checkpointer {
         database: &crate::errors::Database,
     ) -> Result<Self, tictactoe_core::ports::StoreError> {
         use crate::Sql;
+        use crate::errors::SqliteErrors;
         let connection = open(path, options, false).db(database)?;
         let stop = std::sync::Arc::new((Mutex::new(false), std::sync::Condvar::new()));
         let stopping = std::sync::Arc::clone(&stop);

@@ -6,13 +6,18 @@ use std::io;
 
 use rusqlite::ErrorCode;
 use tictactoe_core::ports::StoreError;
+/// The database as people know it (here, the file's path as displayed), which every
+/// error names.
+pub(crate) use tictactoe_store_rows::Database;
 
-/// The database as people know it (the file's path as displayed), which every error
-/// names.
-#[derive(Debug, Clone)]
-pub(crate) struct Database(pub(crate) String);
+/// SQLite's and the file system's failures, in the port's words, for the database they
+/// are about.
+pub(crate) trait SqliteErrors {
+    fn error(&self, error: rusqlite::Error) -> StoreError;
+    fn io_error(&self, error: io::Error) -> StoreError;
+}
 
-impl Database {
+impl SqliteErrors for Database {
     /// What a failure of SQLite means for the store:
     ///
     /// * `SQLITE_NOTADB`, `SQLITE_CORRUPT`: not a database, or a damaged one (a
@@ -24,7 +29,7 @@ impl Database {
     /// * `SQLITE_FULL`: the disk, a quota or the database's page limit is full → `Full`.
     /// * A value of the wrong type read back (a file edited by hand) → `Unreadable`.
     /// * Anything else → `Unavailable`, with SQLite's own words.
-    pub(crate) fn error(&self, error: rusqlite::Error) -> StoreError {
+    fn error(&self, error: rusqlite::Error) -> StoreError {
         let database = self.0.clone();
         let detail = error.to_string();
         match &error {
@@ -49,7 +54,7 @@ impl Database {
     }
 
     /// A failure of the file system around the database (making its folder).
-    pub(crate) fn io_error(&self, error: io::Error) -> StoreError {
+    fn io_error(&self, error: io::Error) -> StoreError {
         let database = self.0.clone();
         match error.kind() {
             io::ErrorKind::ReadOnlyFilesystem => StoreError::ReadOnly { database },
@@ -60,15 +65,6 @@ impl Database {
                 database,
                 detail: error.to_string(),
             },
-        }
-    }
-
-    /// What was read back is not what this program writes: `detail` says what, and
-    /// names the game when there is one.
-    pub(crate) fn unreadable(&self, detail: impl Into<String>) -> StoreError {
-        StoreError::Unreadable {
-            database: self.0.clone(),
-            detail: detail.into(),
         }
     }
 }

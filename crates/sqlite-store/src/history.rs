@@ -10,7 +10,7 @@ use tictactoe_core::ports::{
     ReviewStore, StoreError, check_review,
 };
 use tictactoe_store_rows::GAME_COLUMNS;
-use tictactoe_store_rows::assemble::{self, NEWEST, ReviewRow};
+use tictactoe_store_rows::assemble::{self, ReviewRow};
 
 use crate::errors::Database;
 use crate::{Sql, SqliteStore, codec, writes};
@@ -24,19 +24,14 @@ impl GameHistory for SqliteStore {
     fn history(&self, query: &HistoryQuery) -> Result<HistoryPage, StoreError> {
         let database = &self.database;
         self.in_read(|transaction| {
-            let (started, id) = match &query.before {
-                None => (NEWEST.0, NEWEST.1.to_string()),
-                Some(before) => {
-                    let started: Option<i64> = transaction
-                        .prepare_cached("SELECT started_at FROM games WHERE id = ?1")
-                        .db(database)?
-                        .query_row([before.as_str()], |row| row.get(0))
-                        .optional()
-                        .db(database)?;
-                    let started = started.ok_or_else(|| StoreError::NoSuchGame(before.clone()))?;
-                    (started, before.as_str().to_string())
-                }
-            };
+            let (started, id) = assemble::cursor(query, |before| {
+                transaction
+                    .prepare_cached("SELECT started_at FROM games WHERE id = ?1")
+                    .db(database)?
+                    .query_row([before.as_str()], |row| row.get(0))
+                    .optional()
+                    .db(database)
+            })?;
             let limit = assemble::rows_for_a_page(query);
             let older = "ending IS NOT NULL AND (started_at, id) < (?1, ?2)";
             let order = "ORDER BY started_at DESC, id DESC";
@@ -85,7 +80,7 @@ impl GameHistory for SqliteStore {
                 }
                 ids.push(
                     GameId::parse(&id)
-                        .map_err(|e| database.unreadable(format!("game {id:?}: {e}")))?,
+                        .map_err(|e| database.unreadable_game(format_args!("{id:?}"), e))?,
                 );
             }
             Ok(ids)
@@ -151,7 +146,7 @@ fn read_summaries(
         let moves: i64 = row.get(17).db(database)?;
         games.push(
             assemble::summary(&game, moves)
-                .map_err(|detail| database.unreadable(format!("game {}: {detail}", game.id)))?,
+                .map_err(|detail| database.unreadable_game(&game.id, detail))?,
         );
     }
     Ok(games)
@@ -191,10 +186,7 @@ impl ReviewStore for SqliteStore {
     }
 
     fn keep_review(&self, game: &GameId, review: &Review) -> Result<(), StoreError> {
-        let Some(kept) = GameStore::game(self, game)? else {
-            return Err(StoreError::NoSuchGame(game.clone()));
-        };
-        check_review(&kept, review)?;
+        check_review(game, GameStore::game(self, game)?.as_ref(), review)?;
         let database = &self.database;
         self.in_write(|transaction| {
             // INSERT OR IGNORE: a review kept meanwhile (by another process) stays.

@@ -61,7 +61,7 @@ use tictactoe_core::ports::{
 };
 
 use connection::{Checkpointer, Readers, lock};
-use errors::Database;
+use errors::{Database, SqliteErrors};
 use tictactoe_store_rows::assemble;
 
 /// How a store uses its file. `Options::default()` is right for the program; tests
@@ -240,7 +240,7 @@ impl SqliteStore {
     fn unreadable_game(&self, id: &GameId) -> impl Fn(String) -> StoreError {
         let database = self.database.clone();
         let id = id.clone();
-        move |detail| database.unreadable(format!("game {id}: {detail}"))
+        move |detail| database.unreadable_game(&id, detail)
     }
 
     /// Keeps `writes` in one transaction, trying again while another process holds the

@@ -82,13 +82,7 @@ pub(crate) fn version(connection: &Connection, database: &Database) -> Result<i6
             "it is an SQLite database, but not one of tictactoe's (another program's?)",
         ));
     }
-    if version > KNOWN {
-        return Err(StoreError::Newer {
-            database: database.0.clone(),
-            found: version,
-            known: KNOWN,
-        });
-    }
+    database.check_version(version, KNOWN)?;
     Ok(version)
 }
 
@@ -153,7 +147,7 @@ fn count_finished_games(
             ),
         ];
         let ending: String = row.get(7).db(database)?;
-        let unreadable = |detail: String| database.unreadable(format!("game {id}: {detail}"));
+        let unreadable = |detail: String| database.unreadable_game(&id, detail);
         let ending = words::ending(&ending).map_err(unreadable)?;
         for mark in Mark::ALL {
             let spec = rows::side(mark, &sides[mark.index()]).map_err(unreadable)?;

@@ -42,7 +42,7 @@ pub(crate) fn game_row(
 /// The game as begun, from its row: an error naming the game if the row is not one.
 pub(crate) fn new_game(row: &GameRow, database: &Database) -> Result<NewGame, StoreError> {
     row.new_game()
-        .map_err(|detail| database.unreadable(format!("game {}: {detail}", row.id)))
+        .map_err(|detail| database.unreadable_game(&row.id, detail))
 }
 
 fn keep_begin(
@@ -109,7 +109,7 @@ fn keep_step(
     repeat: Repeat,
     database: &Database,
 ) -> Result<(), StoreError> {
-    let unreadable = |detail: String| database.unreadable(format!("game {game}: {detail}"));
+    let unreadable = |detail: String| database.unreadable_game(game, detail);
     // The game's board, whether it ended, and how many steps it has: numbered from 1
     // without gaps, so the highest number is the count (read from the primary key, not
     // by counting rows).
@@ -174,7 +174,7 @@ fn keep_end(
         .as_ref()
         .map(GameRow::ending)
         .transpose()
-        .map_err(|detail| database.unreadable(format!("game {game}: {detail}")))?;
+        .map_err(|detail| database.unreadable_game(game, detail))?;
     if exactly_once::end(game, ending, kept, repeat)? == Decision::Skip {
         return Ok(());
     }

@@ -6,7 +6,7 @@
 use tictactoe_core::domain::{Geometry, PlayerName, Standing};
 use tictactoe_core::play::{MoveReview, Review};
 use tictactoe_core::ports::{
-    GameId, GameSummary, HistoryPage, HistoryQuery, Opponents, Rivalry, StoredGame,
+    GameId, GameSummary, HistoryPage, HistoryQuery, Opponents, Rivalry, StoreError, StoredGame,
 };
 
 use crate::rows::{self, GameRow};
@@ -45,6 +45,21 @@ pub fn stored_game(
 /// Past every game in a history's order (newest first: by `started_at`, then by id):
 /// the first page's cursor, below which `(started_at, id)` is every game.
 pub const NEWEST: (i64, &str) = (i64::MAX, "~");
+
+/// Where the page of `query` starts, as `(started_at, id)`: its games are those below it
+/// in a history's order. That is [`NEWEST`] for the first page, else the place of the
+/// game the cursor names (`before`), whose `started_at` the store reads with
+/// `started_at_of`: a game it does not hold is [`StoreError::NoSuchGame`].
+pub fn cursor<E: From<StoreError>>(
+    query: &HistoryQuery,
+    started_at_of: impl FnOnce(&GameId) -> Result<Option<i64>, E>,
+) -> Result<(i64, String), E> {
+    let Some(before) = &query.before else {
+        return Ok((NEWEST.0, NEWEST.1.to_string()));
+    };
+    let started = started_at_of(before)?.ok_or_else(|| StoreError::NoSuchGame(before.clone()))?;
+    Ok((started, before.as_str().to_string()))
+}
 
 /// How many summaries a store selects for one page of `query`: one more than asked
 /// for, which says whether there is a next page.

@@ -16,6 +16,8 @@
 //!   as stored and checked.
 //! * [`assemble`]: a game read back whole, a history's summaries and pages, reviews,
 //!   scoreboard rows and rivalries, from their rows.
+//! * [`Database`]: the database as a store's errors name it, and the errors about what
+//!   is found in it (unreadable, newer) that every store words alike.
 //!
 //! Writing cannot fail: every value the core hands over has a column form. Reading
 //! checks everything, because a database is data (another version of the program, or a
@@ -24,7 +26,9 @@
 //! game in), never a panic.
 
 pub mod assemble;
+mod database;
 pub mod rows;
 pub mod words;
 
+pub use database::Database;
 pub use rows::{GAME_COLUMNS, GameRow, SideColumns};

@@ -156,9 +156,15 @@ pub trait ReviewStore: Send + Sync {
     fn keep_review(&self, game: &GameId, review: &Review) -> Result<(), StoreError>;
 }
 
-/// Whether `review` may be kept as the review of `kept`: the game has ended, and the
-/// review goes through its moves, in order. (The check every store makes.)
-pub fn check_review(kept: &StoredGame, review: &Review) -> Result<(), StoreError> {
+/// Whether `review` may be kept as the review of game `game`, of which the store holds
+/// `kept` (`None`: nothing): the game was begun and has ended, and the review goes
+/// through its moves, in order. (The check every store makes.)
+pub fn check_review(
+    game: &GameId,
+    kept: Option<&StoredGame>,
+    review: &Review,
+) -> Result<(), StoreError> {
+    let kept = kept.ok_or_else(|| StoreError::NoSuchGame(game.clone()))?;
     let id = &kept.game.id;
     if kept.ending.is_none() {
         return Err(Conflict::NotEnded.about(id));

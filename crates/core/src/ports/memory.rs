@@ -226,11 +226,7 @@ impl ReviewStore for MemoryStore {
 
     fn keep_review(&self, game: &GameId, review: &Review) -> Result<(), StoreError> {
         let mut state = self.lock();
-        let kept = state
-            .games
-            .get(game)
-            .ok_or_else(|| StoreError::NoSuchGame(game.clone()))?;
-        check_review(kept, review)?;
+        check_review(game, state.games.get(game), review)?;
         state
             .reviews
             .entry(game.clone())
