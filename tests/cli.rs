@@ -3,29 +3,20 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
-fn tictactoe(database: &Path) -> Command {
-    let mut command = Command::cargo_bin("tictactoe").unwrap();
-    command
-        .arg("--db")
-        .arg(database)
-        .env_remove("TICTACTOE_DB")
-        .env_remove("TICTACTOE_SCOREBOARD")
-        .env_remove("CLICOLOR_FORCE")
-        .env_remove("NO_COLOR");
-    command
-}
+use common::{tictactoe, tictactoe_on};
+
+mod common;
 
 fn scoreboard_in(folder: &TempDir) -> PathBuf {
     folder.path().join("games.db")
 }
 
 fn scores_json(scoreboard: &Path) -> Value {
-    let output = tictactoe(scoreboard)
+    let output = tictactoe_on(scoreboard)
         .args(["scores", "--json"])
         .output()
         .unwrap();
@@ -38,7 +29,7 @@ fn a_computer_game_plays_to_the_end_and_is_recorded_for_both_sides() {
     let folder = TempDir::new().unwrap();
     let scoreboard = scoreboard_in(&folder);
 
-    tictactoe(&scoreboard)
+    tictactoe_on(&scoreboard)
         .args(["play", "--x", "impossible", "--o", "medium", "--seed", "3"])
         .assert()
         .success()
@@ -72,13 +63,13 @@ fn a_computer_game_plays_to_the_end_and_is_recorded_for_both_sides() {
 fn scores_json_has_exactly_the_documented_shape() {
     let folder = TempDir::new().unwrap();
     let scoreboard = scoreboard_in(&folder);
-    tictactoe(&scoreboard)
+    tictactoe_on(&scoreboard)
         .args(["play", "--x", "human:Ada", "--o", "human:Bob"])
         .write_stdin("1\n4\n2\n5\n3\n")
         .assert()
         .success();
 
-    let output = tictactoe(&scoreboard)
+    let output = tictactoe_on(&scoreboard)
         .args(["scores", "--json"])
         .output()
         .unwrap();
@@ -97,7 +88,7 @@ fn scores_json_has_exactly_the_documented_shape() {
 fn the_same_seed_replays_the_same_game() {
     let run = || {
         let folder = TempDir::new().unwrap();
-        let output = tictactoe(&scoreboard_in(&folder))
+        let output = tictactoe_on(&scoreboard_in(&folder))
             .args(["play", "--x", "random", "--o", "easy", "--seed", "42"])
             .output()
             .unwrap();
@@ -115,7 +106,7 @@ fn a_human_game_fed_through_stdin_survives_every_kind_of_bad_input() {
     input.extend(vec![b'7'; 100_000]);
     input.extend(b"\n\xff\xfe\x00\n1\n1\n4\nb1\n5\nc1\n".as_slice());
 
-    tictactoe(&scoreboard)
+    tictactoe_on(&scoreboard)
         .args(["play", "--x", "human:Ada", "--o", "human:Bob"])
         .write_stdin(input)
         .assert()
@@ -140,7 +131,7 @@ fn quitting_mid_game_counts_nothing() {
     let folder = TempDir::new().unwrap();
     let scoreboard = scoreboard_in(&folder);
 
-    tictactoe(&scoreboard)
+    tictactoe_on(&scoreboard)
         .args(["play", "--x", "human", "--o", "impossible"])
         .write_stdin("5\nq\n")
         .assert()
@@ -157,7 +148,7 @@ fn input_ending_mid_game_stops_cleanly_counts_nothing_and_exits_1() {
     let folder = TempDir::new().unwrap();
     let scoreboard = scoreboard_in(&folder);
 
-    tictactoe(&scoreboard)
+    tictactoe_on(&scoreboard)
         .args(["play", "--x", "human", "--o", "impossible"])
         .write_stdin("5\n")
         .assert()
@@ -172,20 +163,20 @@ fn unknown_players_and_flags_are_usage_errors() {
     let folder = TempDir::new().unwrap();
     let scoreboard = scoreboard_in(&folder);
 
-    tictactoe(&scoreboard)
+    tictactoe_on(&scoreboard)
         .args(["play", "--x", "grandmaster", "--o", "easy"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("unknown player \"grandmaster\""));
-    tictactoe(&scoreboard)
+    tictactoe_on(&scoreboard)
         .args(["play", "--x", "easy"])
         .assert()
         .code(2);
-    tictactoe(&scoreboard)
+    tictactoe_on(&scoreboard)
         .args(["play", "--x", "easy", "--o", "easy", "--first", "z"])
         .assert()
         .code(2);
-    tictactoe(&scoreboard)
+    tictactoe_on(&scoreboard)
         .args(["scores", "--frobnicate"])
         .assert()
         .code(2);
@@ -196,7 +187,7 @@ fn an_empty_scoreboard_says_so() {
     let folder = TempDir::new().unwrap();
     let scoreboard = scoreboard_in(&folder);
 
-    tictactoe(&scoreboard)
+    tictactoe_on(&scoreboard)
         .arg("scores")
         .assert()
         .success()
@@ -212,7 +203,7 @@ fn a_damaged_database_is_reported_with_what_to_do_and_left_exactly_as_it_was() {
     let named = scoreboard.display().to_string();
 
     for command in [&["scores"][..], &RANDOM_GAME[..]] {
-        tictactoe(&scoreboard)
+        tictactoe_on(&scoreboard)
             .args(command)
             .assert()
             .code(1)
@@ -233,7 +224,10 @@ const SERVE: [&str; 3] = ["serve", "--port", "0"];
 
 /// A database holding one counted game, and its scoreboard.
 fn one_game_recorded(scoreboard: &Path) -> Value {
-    tictactoe(scoreboard).args(RANDOM_GAME).assert().success();
+    tictactoe_on(scoreboard)
+        .args(RANDOM_GAME)
+        .assert()
+        .success();
     scores_json(scoreboard)
 }
 
@@ -243,7 +237,7 @@ fn reset_without_a_terminal_to_ask_needs_yes_and_changes_nothing_without_it() {
     let scoreboard = scoreboard_in(&folder);
     let before = one_game_recorded(&scoreboard);
 
-    tictactoe(&scoreboard)
+    tictactoe_on(&scoreboard)
         .args(["scores", "--reset"])
         .assert()
         .code(2)
@@ -260,14 +254,17 @@ fn reset_clears_the_scoreboard_and_restore_brings_it_back_with_the_games_since()
     one_game_recorded(&scoreboard);
 
     // Act: reset, one more game, restore.
-    tictactoe(&scoreboard)
+    tictactoe_on(&scoreboard)
         .args(["scores", "--reset", "--yes", "--json"])
         .assert()
         .success()
         .stdout("{\"players\":[]}\n")
         .stderr(predicate::str::contains("--restore"));
-    tictactoe(&scoreboard).args(RANDOM_GAME).assert().success();
-    tictactoe(&scoreboard)
+    tictactoe_on(&scoreboard)
+        .args(RANDOM_GAME)
+        .assert()
+        .success();
+    tictactoe_on(&scoreboard)
         .args(["scores", "--restore"])
         .assert()
         .success()
@@ -282,7 +279,7 @@ fn reset_clears_the_scoreboard_and_restore_brings_it_back_with_the_games_since()
         .map(|p| p["games"].as_u64().unwrap())
         .sum();
     assert_eq!(games, 4, "two games, two players each: {players}");
-    tictactoe(&scoreboard)
+    tictactoe_on(&scoreboard)
         .args(["scores", "--restore"])
         .assert()
         .success()
@@ -293,13 +290,13 @@ fn reset_clears_the_scoreboard_and_restore_brings_it_back_with_the_games_since()
 fn top_shows_only_the_first_rows() {
     let folder = TempDir::new().unwrap();
     let scoreboard = scoreboard_in(&folder);
-    tictactoe(&scoreboard)
+    tictactoe_on(&scoreboard)
         .args(["play", "--x", "human:Ada", "--o", "human:Bob"])
         .write_stdin("1\n4\n2\n5\n3\n")
         .assert()
         .success();
 
-    let output = tictactoe(&scoreboard)
+    let output = tictactoe_on(&scoreboard)
         .args(["scores", "--json", "--top", "1"])
         .output()
         .unwrap();
@@ -314,7 +311,7 @@ fn a_folder_named_as_the_database_is_refused_and_left_alone() {
     let folder = TempDir::new().unwrap();
 
     for command in [&["scores"][..], &RANDOM_GAME[..]] {
-        tictactoe(folder.path())
+        tictactoe_on(folder.path())
             .args(command)
             .assert()
             .code(1)
@@ -342,11 +339,14 @@ fn named_in_advice(stderr: &[u8]) -> PathBuf {
 fn the_advice_for_a_folder_works_when_followed() {
     // Arrange: a folder given as the database, and the advice the program gives.
     let folder = TempDir::new().unwrap();
-    let refused = tictactoe(folder.path()).args(RANDOM_GAME).output().unwrap();
+    let refused = tictactoe_on(folder.path())
+        .args(RANDOM_GAME)
+        .output()
+        .unwrap();
     let advised = named_in_advice(&refused.stderr);
 
     // Act: the same game, with the database the advice named.
-    let followed = tictactoe(&advised).args(RANDOM_GAME).assert();
+    let followed = tictactoe_on(&advised).args(RANDOM_GAME).assert();
 
     // Assert
     followed.success();
@@ -364,7 +364,7 @@ fn the_advice_for_an_unreadable_database_works_when_followed() {
     let folder = TempDir::new().unwrap();
     let path = scoreboard_in(&folder);
     fs::write(&path, "not a database, but somebody's file").unwrap();
-    tictactoe(&path)
+    tictactoe_on(&path)
         .args(RANDOM_GAME)
         .assert()
         .code(1)
@@ -373,7 +373,7 @@ fn the_advice_for_an_unreadable_database_works_when_followed() {
     // Act: the advice followed; the file kept elsewhere.
     let kept = folder.path().join("games.db.unreadable");
     fs::rename(&path, &kept).unwrap();
-    let followed = tictactoe(&path).args(RANDOM_GAME).assert();
+    let followed = tictactoe_on(&path).args(RANDOM_GAME).assert();
 
     // Assert
     followed.success();
@@ -389,12 +389,12 @@ fn an_empty_file_is_a_new_empty_database() {
     let scoreboard = scoreboard_in(&folder);
     fs::write(&scoreboard, "").unwrap();
 
-    tictactoe(&scoreboard)
+    tictactoe_on(&scoreboard)
         .arg("scores")
         .assert()
         .success()
         .stdout("No games recorded yet.\n");
-    tictactoe(&scoreboard)
+    tictactoe_on(&scoreboard)
         .args(RANDOM_GAME)
         .assert()
         .success()
@@ -414,10 +414,8 @@ fn the_database_can_come_from_the_environment() {
     let folder = TempDir::new().unwrap();
     let scoreboard = scoreboard_in(&folder);
 
-    Command::cargo_bin("tictactoe")
-        .unwrap()
+    tictactoe()
         .env("TICTACTOE_DB", format!("sqlite:{}", scoreboard.display()))
-        .env_remove("TICTACTOE_SCOREBOARD")
         .args(RANDOM_GAME)
         .assert()
         .success();
@@ -430,10 +428,8 @@ fn the_database_can_come_from_the_environment() {
 fn the_old_scoreboard_setting_is_refused_with_what_to_use_instead() {
     let folder = TempDir::new().unwrap();
 
-    Command::cargo_bin("tictactoe")
-        .unwrap()
+    tictactoe()
         .env("TICTACTOE_SCOREBOARD", folder.path().join("scores.json"))
-        .env_remove("TICTACTOE_DB")
         .args(RANDOM_GAME)
         .assert()
         .code(2)
@@ -459,8 +455,8 @@ fn an_earlier_scoreboard_file_is_imported_once_and_kept_as_it_was() {
     let import = ["scores", "--json", "--import", old.to_str().unwrap()];
 
     // Act
-    let first = tictactoe(&scoreboard).args(import).assert().success();
-    let again = tictactoe(&scoreboard).args(import).assert().success();
+    let first = tictactoe_on(&scoreboard).args(import).assert().success();
+    let again = tictactoe_on(&scoreboard).args(import).assert().success();
 
     // Assert
     first.stderr(predicate::str::contains("Imported 1 players"));
@@ -479,11 +475,9 @@ fn the_default_database_takes_in_the_earlier_scoreboard_of_its_folder_once() {
     fs::create_dir_all(&data).unwrap();
     fs::write(data.join("scores.json"), EARLIER_SCORES).unwrap();
     let scores = || {
-        let mut command = Command::cargo_bin("tictactoe").unwrap();
+        let mut command = tictactoe();
         command
             .env("XDG_DATA_HOME", home.path())
-            .env_remove("TICTACTOE_DB")
-            .env_remove("TICTACTOE_SCOREBOARD")
             .args(["scores", "--json"]);
         command
     };
@@ -512,16 +506,16 @@ fn colour_is_off_when_piped_or_with_no_color_and_on_when_forced() {
     let game = ["play", "--x", "impossible", "--o", "random", "--seed", "4"];
     let escape = predicate::str::contains("\u{1b}[");
 
-    tictactoe(&scoreboard)
+    tictactoe_on(&scoreboard)
         .args(game)
         .assert()
         .stdout(escape.clone().not());
-    tictactoe(&scoreboard)
+    tictactoe_on(&scoreboard)
         .env("NO_COLOR", "1")
         .args(game)
         .assert()
         .stdout(escape.clone().not());
-    tictactoe(&scoreboard)
+    tictactoe_on(&scoreboard)
         .env("CLICOLOR_FORCE", "1")
         .args(game)
         .assert()
@@ -537,7 +531,7 @@ fn the_menu_plays_a_game_against_the_computer_then_quits() {
     // another game.
     let input = "2\n\nAda\n\n\n\n1\n2\n3\n4\n5\n6\n7\n8\n9\nn\n";
 
-    tictactoe(&scoreboard)
+    tictactoe_on(&scoreboard)
         .write_stdin(input)
         .assert()
         .success()
@@ -566,7 +560,7 @@ fn the_menu_plays_a_game_against_the_computer_then_quits() {
 fn input_ending_at_the_menu_leaves_cleanly() {
     let folder = TempDir::new().unwrap();
 
-    tictactoe(&scoreboard_in(&folder))
+    tictactoe_on(&scoreboard_in(&folder))
         .write_stdin("")
         .assert()
         .success()
@@ -589,7 +583,7 @@ fn a_truncated_database_stops_every_command_and_is_left_as_it_was() {
     fs::write(&path, cut).unwrap();
 
     for command in [&["scores"][..], &RANDOM_GAME[..], &SERVE[..]] {
-        tictactoe(&path)
+        tictactoe_on(&path)
             .args(command)
             .timeout(std::time::Duration::from_secs(30))
             .assert()
@@ -614,7 +608,7 @@ fn a_database_from_a_newer_version_is_refused_with_what_to_do_and_left_alone() {
         .unwrap();
     let before = fs::read(&path).unwrap();
 
-    tictactoe(&path)
+    tictactoe_on(&path)
         .args(RANDOM_GAME)
         .assert()
         .code(1)
@@ -638,7 +632,7 @@ fn a_database_another_program_holds_stops_a_game_before_it_starts() {
     let before = scores_json(&path);
 
     // Act
-    let assert = tictactoe(&path).args(RANDOM_GAME).assert();
+    let assert = tictactoe_on(&path).args(RANDOM_GAME).assert();
 
     // Assert: no game was played, and what was kept is unchanged.
     assert.code(1).stdout("").stderr(
@@ -672,11 +666,11 @@ fn a_read_only_database_shows_its_scores_but_stops_a_game_before_it_starts() {
         }
     }
 
-    let shown = tictactoe(&path)
+    let shown = tictactoe_on(&path)
         .args(["scores", "--json"])
         .output()
         .unwrap();
-    let played = tictactoe(&path).args(RANDOM_GAME).output().unwrap();
+    let played = tictactoe_on(&path).args(RANDOM_GAME).output().unwrap();
 
     if immutable {
         let _ = std::process::Command::new("chattr")

@@ -1,15 +1,12 @@
 //! `tictactoe analyze` and `tictactoe simulate`, as scripts use them.
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
-fn tictactoe() -> Command {
-    let mut command = Command::cargo_bin("tictactoe").unwrap();
-    command.env_remove("CLICOLOR_FORCE").env_remove("NO_COLOR");
-    command
-}
+use common::tictactoe;
+
+mod common;
 
 fn json_lines(output: &[u8]) -> Vec<Value> {
     String::from_utf8_lossy(output)

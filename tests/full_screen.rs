@@ -16,6 +16,8 @@ use expectrl::process::unix::{PtyStream, UnixProcess};
 use serde_json::Value;
 use tempfile::TempDir;
 
+mod common;
+
 const ROWS: u16 = 24;
 const COLUMNS: u16 = 80;
 const UP: &[u8] = b"\x1b[A";
@@ -40,12 +42,10 @@ impl Pty {
         command
             .arg("-c")
             .arg(r#"stty -g; "$0" "$@"; echo "exit=$?"; stty -g"#)
-            .arg(env!("CARGO_BIN_EXE_tictactoe"))
+            .arg(common::BINARY)
             .args(args)
-            .env("TERM", "xterm-256color")
-            .env("TICTACTOE_DB", scoreboard)
-            .env_remove("NO_COLOR")
-            .env_remove("CLICOLOR_FORCE");
+            .env("TERM", "xterm-256color");
+        common::without_settings(&mut command).env("TICTACTOE_DB", scoreboard);
         let mut session = Session::spawn(command).expect("a pseudo-terminal");
         session
             .get_process_mut()
@@ -166,7 +166,7 @@ fn is_stty_settings(line: &str) -> bool {
 
 /// The scoreboard's rows, as `scores --json` shows them.
 fn players(database: &Path) -> Vec<Value> {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+    let output = common::program()
         .args(["scores", "--json", "--db"])
         .arg(database)
         .output()
@@ -504,7 +504,7 @@ fn replay_on_a_terminal_steps_through_the_moves_with_the_arrows_home_and_end() {
     // Arrange: Ada (X) wins the top row against Bob: X 1, O 4, X 2, O 5, X 3.
     let folder = TempDir::new().unwrap();
     let database = folder.path().join("games.db");
-    let played = std::process::Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+    let played = common::program()
         .args(["--plain", "--db"])
         .arg(&database)
         .args(["play", "--x", "human:Ada", "--o", "human:Bob"])
@@ -588,7 +588,7 @@ fn on_a_terminal_a_long_review_shows_how_far_it_has_got_then_only_the_review() {
     // Arrange: a (7,7,5) game, Impossible against Medium, quickly played.
     let folder = TempDir::new().unwrap();
     let database = folder.path().join("games.db");
-    let played = std::process::Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+    let played = common::program()
         .args(["--plain", "--seed", "11", "--think-ms", "100", "--db"])
         .arg(&database)
         .args(["play", "--x", "impossible", "--o", "medium", "--size", "7"])

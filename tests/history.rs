@@ -4,26 +4,17 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 use tempfile::TempDir;
 
-fn tictactoe(database: &Path) -> Command {
-    let mut command = Command::cargo_bin("tictactoe").unwrap();
-    command
-        .arg("--db")
-        .arg(database)
-        .env_remove("TICTACTOE_DB")
-        .env_remove("TICTACTOE_SCOREBOARD")
-        .env_remove("CLICOLOR_FORCE")
-        .env_remove("NO_COLOR");
-    command
-}
+use common::{tictactoe, tictactoe_on};
+
+mod common;
 
 /// Plays one game between `x` and `o` (computers, or people whose moves are `input`).
 fn play(database: &Path, x: &str, o: &str, seed: u64, input: &str) {
-    tictactoe(database)
+    tictactoe_on(database)
         .args([
             "--plain",
             "--seed",
@@ -48,7 +39,7 @@ fn json_lines(output: &[u8]) -> Vec<Value> {
 }
 
 fn history_json(database: &Path, args: &[&str]) -> Vec<Value> {
-    let output = tictactoe(database)
+    let output = tictactoe_on(database)
         .args(["history", "--json"])
         .args(args)
         .output()
@@ -136,7 +127,7 @@ fn a_table_page_with_older_games_names_the_command_for_the_next() {
         play(&database, "random", "easy", seed, "");
     }
 
-    tictactoe(&database)
+    tictactoe_on(&database)
         .args(["history", "--limit", "2", "--player", "Computer (Easy)"])
         .assert()
         .success()
@@ -151,7 +142,7 @@ fn replay_last_review_shows_the_move_that_lost_and_the_moves_that_would_have_hel
     let database = folder.path().join("games.db");
     ada_loses_to_impossible(&database);
 
-    tictactoe(&database)
+    tictactoe_on(&database)
         .args(["replay", "last", "--review"])
         .assert()
         .success()
@@ -174,7 +165,7 @@ fn a_game_named_by_the_start_of_its_id_is_played_back_move_by_move() {
         .to_owned();
 
     // Act
-    let output = tictactoe(&database)
+    let output = tictactoe_on(&database)
         .args(["replay", &id[..20], "--json"])
         .output()
         .unwrap();
@@ -195,7 +186,7 @@ fn a_start_of_an_id_that_names_no_game_is_said_plainly() {
     let database = folder.path().join("games.db");
     play(&database, "random", "random", 1, "");
 
-    tictactoe(&database)
+    tictactoe_on(&database)
         .args(["replay", "fffff"])
         .assert()
         .code(1)
@@ -207,7 +198,7 @@ fn replay_last_before_any_game_has_ended_says_so() {
     let folder = TempDir::new().unwrap();
     let database = folder.path().join("games.db");
 
-    tictactoe(&database)
+    tictactoe_on(&database)
         .args(["replay", "last"])
         .assert()
         .code(1)
@@ -219,7 +210,7 @@ fn a_history_page_size_out_of_range_is_a_usage_error() {
     let folder = TempDir::new().unwrap();
     let database = folder.path().join("games.db");
 
-    tictactoe(&database)
+    tictactoe_on(&database)
         .args(["history", "--limit", "0"])
         .assert()
         .code(2)
@@ -229,8 +220,7 @@ fn a_history_page_size_out_of_range_is_a_usage_error() {
 /// `analyze --json`'s value of each layout, for the side to move there (`status` for
 /// a finished board).
 fn analyzed(layouts: &[String]) -> Vec<Value> {
-    let output = Command::cargo_bin("tictactoe")
-        .unwrap()
+    let output = tictactoe()
         .args(["analyze", "--json"])
         .args(layouts)
         .output()
@@ -270,11 +260,11 @@ fn every_reviewed_move_has_the_values_analyze_gives_the_positions_before_and_aft
     for game in history_json(&database, &[]) {
         let id = game["id"].as_str().unwrap();
         // Act
-        let positions = tictactoe(&database)
+        let positions = tictactoe_on(&database)
             .args(["replay", id, "--json"])
             .output()
             .unwrap();
-        let review = tictactoe(&database)
+        let review = tictactoe_on(&database)
             .args(["replay", id, "--review", "--json"])
             .output()
             .unwrap();
@@ -318,11 +308,11 @@ fn a_review_is_computed_once_and_kept_with_the_game() {
     ada_loses_to_impossible(&database);
 
     // Act
-    let first = tictactoe(&database)
+    let first = tictactoe_on(&database)
         .args(["replay", "last", "--review", "--json"])
         .output()
         .unwrap();
-    let again = tictactoe(&database)
+    let again = tictactoe_on(&database)
         .args(["replay", "last", "--review", "--json"])
         .output()
         .unwrap();

@@ -8,16 +8,15 @@ use std::process::{Command as Process, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use serde_json::Value;
 use tempfile::TempDir;
 
-const BINARY: &str = env!("CARGO_BIN_EXE_tictactoe");
+mod common;
 
 fn spawn_menu(scoreboard: &Path, input: &[u8]) -> std::process::Child {
-    let mut child = Process::new(BINARY)
+    let mut child = common::program()
         .env("TICTACTOE_DB", scoreboard)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
@@ -35,7 +34,7 @@ fn spawn_menu(scoreboard: &Path, input: &[u8]) -> std::process::Child {
 
 /// Games recorded per player name, read the way a user would.
 fn games_by_name(scoreboard: &Path) -> Vec<(String, u64)> {
-    let output = Command::new(BINARY)
+    let output = common::tictactoe()
         .args(["scores", "--json", "--db"])
         .arg(scoreboard)
         .output()
@@ -128,7 +127,7 @@ fn a_database_that_cannot_be_made_stops_the_game_before_it_starts_and_says_why()
     let file = folder.path().join("not-a-folder");
     fs::write(&file, "").unwrap();
 
-    Command::new(BINARY)
+    common::tictactoe()
         .args(["play", "--x", "easy", "--o", "easy", "--seed", "3", "--db"])
         .arg(file.join("games.db"))
         .assert()
@@ -143,7 +142,7 @@ fn a_database_that_cannot_be_made_stops_the_game_before_it_starts_and_says_why()
 fn ctrl_c_during_a_game_ends_it_and_records_nothing() {
     let folder = TempDir::new().unwrap();
     let scoreboard = folder.path().join("games.db");
-    let mut child = Process::new(BINARY)
+    let mut child = common::program()
         .args(["play", "--x", "human", "--o", "impossible"])
         .env("TICTACTOE_DB", &scoreboard)
         .stdin(Stdio::piped())
@@ -213,7 +212,7 @@ fn random_bytes_at_every_prompt_end_cleanly_and_never_panic() {
             input.extend(garbage(&mut rng));
             let started = Instant::now();
 
-            let output = Command::new(BINARY)
+            let output = common::tictactoe()
                 .args(args)
                 .env("TICTACTOE_DB", folder.path().join("games.db"))
                 .write_stdin(input)

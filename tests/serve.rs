@@ -1,12 +1,14 @@
 //! `tictactoe serve`, the binary: where it says it listens, and that Ctrl-C and SIGTERM
 //! stop it with status 0 and the games kept.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
+
+mod common;
 
 async fn post(url: &str, token: Option<&str>, body: &str) -> serde_json::Value {
     let mut request = reqwest::Client::new().post(url).body(body.to_string());
@@ -24,24 +26,8 @@ fn serve_binary(folder: &tempfile::TempDir) -> (Child, String) {
 
 /// The same, with `more` flags for `serve`.
 fn serve_binary_with(folder: &tempfile::TempDir, more: &[&str]) -> (Child, String) {
-    let scores = folder.path().join("games.db");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
-        .args(["--db", scores.to_str().unwrap(), "serve", "--port", "0"])
-        .args(more)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let address = line
-        .trim()
-        .strip_prefix("Serving Tic Tac Toe on ")
-        .unwrap_or_else(|| panic!("{line}"))
-        .to_string();
-    (child, address)
+    let database = folder.path().join("games.db");
+    common::serve(database.to_str().unwrap(), more, Stdio::piped())
 }
 
 fn send_signal(child: &Child, signal: &str) -> bool {
@@ -148,7 +134,7 @@ fn the_binary_says_where_it_listens_and_ctrl_c_stops_it_with_status_0_scores_int
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let scores = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+    let scores = common::program()
         .args(["scores", "--json", "--db"])
         .arg(folder.path().join("games.db"))
         .output()

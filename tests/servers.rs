@@ -9,11 +9,12 @@
 //! TICTACTOE_REQUIRE_POSTGRES=1 (as in CI).
 #![cfg(unix)]
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+
+mod common;
 
 /// One `tictactoe serve` on the database at `url`: killed when dropped.
 struct Served {
@@ -23,21 +24,7 @@ struct Served {
 
 impl Served {
     fn start(url: &str) -> Served {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
-            .args(["--db", url, "serve", "--port", "0"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let address = line
-            .trim()
-            .strip_prefix("Serving Tic Tac Toe on ")
-            .unwrap_or_else(|| panic!("the server did not start: {line:?}"))
-            .to_string();
+        let (child, address) = common::serve(url, &[], Stdio::inherit());
         Served { child, address }
     }
 

@@ -1,0 +1,84 @@
+//! What the end-to-end tests share: the built program, started without the caller's
+//! settings, and `tictactoe serve` started on a free port.
+//!
+//! Each test file is a test binary of its own that includes this module (`mod common;`)
+//! and uses what it needs of it.
+
+// A helper that one test binary does not use is not dead: another uses it.
+#![allow(dead_code)]
+
+use std::ffi::OsString;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+/// The built program.
+pub const BINARY: &str = env!("CARGO_BIN_EXE_tictactoe");
+
+/// The program, ready to be given arguments, without the caller's settings: none of
+/// the `TICTACTOE_*` variables of the environment the tests run in (a
+/// `TICTACTOE_SCOREBOARD` or `TICTACTOE_DB` left set would change what the program
+/// does, and what a test checks), and colour neither forced on nor off
+/// (`CLICOLOR_FORCE`, `NO_COLOR`). A test that means to set one sets it after.
+pub fn program() -> Command {
+    let mut command = Command::new(BINARY);
+    without_settings(&mut command);
+    command
+}
+
+/// `command` (the program, or a shell that starts it) without the caller's settings
+/// (see [`program`]).
+pub fn without_settings(command: &mut Command) -> &mut Command {
+    for name in settings_in_the_environment() {
+        command.env_remove(name);
+    }
+    command
+}
+
+/// The variables of this process's environment that the program reads as settings.
+fn settings_in_the_environment() -> Vec<OsString> {
+    std::env::vars_os()
+        .map(|(name, _)| name)
+        .filter(|name| {
+            name.to_str().is_some_and(|name| {
+                name.starts_with("TICTACTOE_") || name == "CLICOLOR_FORCE" || name == "NO_COLOR"
+            })
+        })
+        .collect()
+}
+
+/// [`program`] as an `assert_cmd` command, to check what it prints and how it exits.
+pub fn tictactoe() -> assert_cmd::Command {
+    assert_cmd::Command::from_std(program())
+}
+
+/// [`tictactoe`] on the database at `database` (`--db`).
+pub fn tictactoe_on(database: &Path) -> assert_cmd::Command {
+    let mut command = tictactoe();
+    command.arg("--db").arg(database);
+    command
+}
+
+/// `tictactoe --db DATABASE serve --port 0`, with `more` of `serve`'s flags, started:
+/// the server, and the address it said it serves on (read from the first line it
+/// prints, so the server is listening once this returns). Its standard error goes to
+/// `stderr`.
+pub fn serve(database: &str, more: &[&str], stderr: Stdio) -> (Child, String) {
+    let mut child = program()
+        .args(["--db", database, "serve", "--port", "0"])
+        .args(more)
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .expect("the program starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("its output"))
+        .read_line(&mut line)
+        .expect("its first line");
+    let address = line
+        .trim()
+        .strip_prefix("Serving Tic Tac Toe on ")
+        .unwrap_or_else(|| panic!("the server did not start: {line:?}"))
+        .to_string();
+    (child, address)
+}
