@@ -25,17 +25,24 @@ macro_rules! saturating_sum {
     };
 }
 
-/// What happens when a row being added is already there: its counts are added.
-macro_rules! on_conflict_add {
+/// The three counts of a row already there, each added to (saturating): what an
+/// `ON CONFLICT ... DO UPDATE SET` does.
+macro_rules! add_counts {
     () => {
         concat!(
-            " ON CONFLICT (epoch, key) DO UPDATE SET ",
             saturating_sum!("wins"),
             ", ",
             saturating_sum!("losses"),
             ", ",
             saturating_sum!("ties")
         )
+    };
+}
+
+/// What happens when a row being added is already there: its counts are added.
+macro_rules! on_conflict_add {
+    () => {
+        concat!(" ON CONFLICT (epoch, key) DO UPDATE SET ", add_counts!())
     };
 }
 
@@ -87,11 +94,7 @@ pub(crate) fn add_rivalry(
             "INSERT INTO rivalries (key, rival_key, rival, wins, losses, ties) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6) \
              ON CONFLICT (key, rival_key) DO UPDATE SET rival = excluded.rival, ",
-            saturating_sum!("wins"),
-            ", ",
-            saturating_sum!("losses"),
-            ", ",
-            saturating_sum!("ties")
+            add_counts!()
         ))?
         .execute(params![
             player.key(),
@@ -205,11 +208,7 @@ pub(crate) fn keep_imported(
             "INSERT INTO imported_rows (source, key, name, wins, losses, ties) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6) \
              ON CONFLICT (source, key) DO UPDATE SET ",
-            saturating_sum!("wins"),
-            ", ",
-            saturating_sum!("losses"),
-            ", ",
-            saturating_sum!("ties")
+            add_counts!()
         ))?
         .execute(params![
             source,
