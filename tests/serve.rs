@@ -19,6 +19,16 @@ async fn post(url: &str, token: Option<&str>, body: &str) -> serde_json::Value {
     response.json().await.unwrap_or(serde_json::Value::Null)
 }
 
+/// A new game on the server at `address`: Ada (X) against Bob (O).
+async fn ada_against_bob(address: &str) -> serde_json::Value {
+    post(
+        &format!("{address}/api/games"),
+        None,
+        &json!({ "x": "human:Ada", "o": "human:Bob" }).to_string(),
+    )
+    .await
+}
+
 /// `tictactoe serve --port 0` on a database in `folder`, and the address it printed.
 fn serve_binary(folder: &tempfile::TempDir) -> (Child, String) {
     serve_binary_with(folder, &[])
@@ -106,12 +116,7 @@ fn the_binary_says_where_it_listens_and_ctrl_c_stops_it_with_status_0_scores_int
     // Act: one game played to the end, then Ctrl-C.
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(async {
-        let game = post(
-            &format!("{address}/api/games"),
-            None,
-            &json!({ "x": "human:Ada", "o": "human:Bob" }).to_string(),
-        )
-        .await;
+        let game = ada_against_bob(&address).await;
         let id = game["id"].as_str().unwrap();
         for (seat, cell) in [("x", 1), ("o", 4), ("x", 2), ("o", 5), ("x", 3)] {
             let token = game["seats"][seat]["token"].as_str();
@@ -150,12 +155,7 @@ fn a_game_in_progress_survives_a_kill_9_of_the_server_and_continues_with_the_sam
     let (mut first, address) = serve_binary(&folder);
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let game = runtime.block_on(async {
-        let game = post(
-            &format!("{address}/api/games"),
-            None,
-            &json!({ "x": "human:Ada", "o": "human:Bob" }).to_string(),
-        )
-        .await;
+        let game = ada_against_bob(&address).await;
         let id = game["id"].as_str().unwrap();
         for (seat, cell) in [("x", 5), ("o", 1)] {
             let answer = post(
