@@ -9,8 +9,9 @@
 //! Against several servers on one PostgreSQL database, name each: every client sends
 //! its requests to them in turn, and when one fails to answer (a server killed), sends
 //! it to the next, reading the game back there first if a move went unanswered. With
-//! `--check-db`, it then checks the database itself: every move answered is kept, once,
-//! and every game answered as ended has its ending.
+//! `--check-db` (a PostgreSQL URL, or the SQLite file one server keeps), it then checks
+//! the database itself: every move answered is kept, once, and every game answered as
+//! ended has its ending.
 //!
 //! ```text
 //! cargo run --release --example load -- http://127.0.0.1:8081 http://127.0.0.1:8082 \
@@ -49,8 +50,9 @@ struct Options {
     /// The servers' addresses: each client's requests go to them in turn
     #[arg(default_value = "http://127.0.0.1:8080", value_name = "URL", num_args = 1..)]
     urls: Vec<String>,
-    /// A PostgreSQL database the servers share, to check afterwards that every move
-    /// and ending answered is kept exactly once
+    /// The database the servers keep their games in (a PostgreSQL URL, or an SQLite
+    /// file: `sqlite:PATH` or a path), to check afterwards that every move and ending
+    /// answered is kept exactly once
     #[arg(long = "check-db", value_name = "URL")]
     check_db: Option<String>,
     /// How many clients play at once, each on its own kept-alive connection
@@ -389,21 +391,12 @@ async fn play_games(
 /// steps kept are the moves last answered (no more, no fewer), and it has an ending if
 /// and only if it was answered as ended. Returns the problems found.
 fn check_database(url: &str, answered: &[(String, usize, bool)]) -> Result<Vec<String>, String> {
-    let mut client =
-        postgres::Client::connect(url, postgres::NoTls).map_err(|error| error.to_string())?;
     let ids: Vec<&str> = answered.iter().map(|(id, _, _)| id.as_str()).collect();
-    let rows = client
-        .query(
-            "SELECT g.id, g.ending IS NOT NULL, \
-                    (SELECT count(*) FROM steps s WHERE s.game = g.id) \
-             FROM games g WHERE g.id = ANY($1)",
-            &[&ids],
-        )
-        .map_err(|error| error.to_string())?;
-    let kept: HashMap<String, (bool, i64)> = rows
-        .iter()
-        .map(|row| (row.get(0), (row.get(1), row.get(2))))
-        .collect();
+    let kept = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        kept_in_postgres(url, &ids)?
+    } else {
+        kept_in_sqlite(url.strip_prefix("sqlite:").unwrap_or(url), &ids)?
+    };
     let mut problems = Vec::new();
     for (id, moves, ended) in answered {
         match kept.get(id) {
@@ -423,6 +416,50 @@ fn check_database(url: &str, answered: &[(String, usize, bool)]) -> Result<Vec<S
         }
     }
     Ok(problems)
+}
+
+/// Whether each of the games `ids` has ended, and how many steps it has, in the
+/// PostgreSQL database at `url`.
+fn kept_in_postgres(url: &str, ids: &[&str]) -> Result<HashMap<String, (bool, i64)>, String> {
+    let mut client =
+        postgres::Client::connect(url, postgres::NoTls).map_err(|error| error.to_string())?;
+    let rows = client
+        .query(
+            "SELECT g.id, g.ending IS NOT NULL, \
+                    (SELECT count(*) FROM steps s WHERE s.game = g.id) \
+             FROM games g WHERE g.id = ANY($1)",
+            &[&ids],
+        )
+        .map_err(|error| error.to_string())?;
+    Ok(rows
+        .iter()
+        .map(|row| (row.get(0), (row.get(1), row.get(2))))
+        .collect())
+}
+
+/// The same, in the SQLite file at `path` (opened read-only, beside the server).
+fn kept_in_sqlite(path: &str, ids: &[&str]) -> Result<HashMap<String, (bool, i64)>, String> {
+    let file =
+        rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .map_err(|error| error.to_string())?;
+    let mut query = file
+        .prepare(
+            "SELECT g.ending IS NOT NULL, (SELECT count(*) FROM steps s WHERE s.game = g.id) \
+             FROM games g WHERE g.id = ?1",
+        )
+        .map_err(|error| error.to_string())?;
+    let mut kept = HashMap::new();
+    for id in ids {
+        let found = query.query_row([id], |row| Ok((row.get(0)?, row.get(1)?)));
+        match found {
+            Ok(row) => {
+                kept.insert(id.to_string(), row);
+            }
+            Err(rusqlite::Error::QueryReturnedNoRows) => {}
+            Err(error) => return Err(error.to_string()),
+        }
+    }
+    Ok(kept)
 }
 
 /// Games counted per player name on the server's scoreboard.
