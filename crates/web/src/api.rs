@@ -26,7 +26,9 @@ use super::dto::{CreatedJson, HintJson, MoveRequest, NewGameJson, ProgressJson};
 use super::error::{ApiError, ErrorJson};
 use super::events::{StreamPlace, game_events};
 use super::health::Health;
-use super::openapi::{HistoryPageJson, PlayerPageJson, ReadyJson, ReviewJson, ScoreboardJson};
+use super::openapi::{
+    GameEventJson, HistoryPageJson, PlayerPageJson, ReadyJson, ReviewJson, ScoreboardJson,
+};
 use super::port::{GameService, Reviewing, SeatKey};
 use super::shares::{Client, Shares};
 use super::token::Token;
@@ -39,6 +41,8 @@ pub struct App {
     pub games: Arc<dyn GameService>,
     pub health: Health,
     pub edge: Arc<Edge>,
+    /// The API's document, as JSON.
+    pub document: Arc<str>,
 }
 
 /// The bounds of the HTTP edge that handlers apply: bodies, and the live event streams.
@@ -123,14 +127,26 @@ fn game_id(id: &str) -> Result<GameId, ApiError> {
     GameId::parse(id).map_err(|_| ApiError::NoSuchGame)
 }
 
-/// A new game. Players are written as on the command line: `human`, `human:NAME`,
-/// `random`, `easy`, `medium` or `impossible`. Each person's seat gets a token (in
-/// `seats`), which the other requests of the seat send as `Authorization: Bearer TOKEN`.
+/// Start a game.
+///
+/// Players are written as on the command line: `human`, `human:NAME`, `random`,
+/// `easy`, `medium` or `impossible`. Each person's seat gets a token (in `seats`),
+/// which the other requests of the seat send as `Authorization: Bearer TOKEN`.
 #[utoipa::path(
     post, path = "/api/games", tag = "games",
     request_body = NewGameJson,
     responses(
-        (status = 201, description = "The game, kept, with the caller's seats", body = CreatedJson),
+        (status = 201, description = "The game, kept, with the caller's seats", body = CreatedJson, links(
+            ("game" = (operation_id = "game", parameters(("id" = "$response.body#/id")), description = "The game")),
+            ("events" = (operation_id = "events", parameters(("id" = "$response.body#/id")), description = "The game, live")),
+            ("play" = (operation_id = "play", parameters(("id" = "$response.body#/id")), description = "A move, with a seat's token")),
+            ("undo" = (operation_id = "undo", parameters(("id" = "$response.body#/id")), description = "A move taken back, with a seat's token")),
+            ("hint" = (operation_id = "hint", parameters(("id" = "$response.body#/id")), description = "A hint, with a seat's token")),
+            ("resign" = (operation_id = "resign", parameters(("id" = "$response.body#/id")), description = "The game given up, with a seat's token")),
+            ("rematch" = (operation_id = "rematch", parameters(("id" = "$response.body#/id")), description = "The next game, once this one is over")),
+            ("review" = (operation_id = "review", parameters(("id" = "$response.body#/id")), description = "The review, once the game is over")),
+            ("x" = (operation_id = "player", parameters(("name" = "$response.body#/players/x/name")), description = "X's page, once a game of theirs has ended")),
+        )),
         (status = 400, description = "Not a game this server plays (an unknown player, a board out of range, one name twice) or not JSON", body = ErrorJson),
         (status = 408, description = "The body did not arrive in time", body = ErrorJson),
         (status = 413, description = "The body is too large", body = ErrorJson),
@@ -147,8 +163,10 @@ pub async fn create(
     Ok((StatusCode::CREATED, Json(CreatedJson::from(&created))).into_response())
 }
 
-/// The game as it stands. A seat's token, if sent, says that the seat's player has the
-/// game open (`joined`); without one it is a spectator's look.
+/// The game as it stands.
+///
+/// A seat's token, if sent, says that the seat's player has the game open (`joined`);
+/// without one it is a spectator's look.
 #[utoipa::path(
     get, path = "/api/games/{id}", tag = "games",
     params(("id" = String, Path, description = "The game's id: 32 hex digits")),
@@ -169,6 +187,8 @@ pub async fn game(
     Ok(Json(&*view).into_response())
 }
 
+/// Play a move.
+///
 /// The seat's move on a cell (numbered from 1, row by row), then the computer's reply
 /// if it is its turn. Answered once both are kept.
 #[utoipa::path(
@@ -200,8 +220,10 @@ pub async fn play(
     Ok(Json(&*view).into_response())
 }
 
-/// Takes back the seat's last move (and the computer's reply); between two people on two
-/// screens, asks to, and the other's undo agrees.
+/// Take back a move.
+///
+/// Takes back the seat's last move (and the computer's reply); between two people on
+/// two screens, asks to, and the other's undo agrees.
 #[utoipa::path(
     post, path = "/api/games/{id}/undo", tag = "games",
     params(("id" = String, Path, description = "The game's id: 32 hex digits")),
@@ -225,6 +247,8 @@ pub async fn undo(
     Ok(Json(&*view).into_response())
 }
 
+/// Resign.
+///
 /// The game ends as the seat's loss, counted on the scoreboard.
 #[utoipa::path(
     post, path = "/api/games/{id}/resign", tag = "games",
@@ -249,6 +273,8 @@ pub async fn resign(
     Ok(Json(&*view).into_response())
 }
 
+/// A hint.
+///
 /// What perfect play makes of the position, for the seat whose turn it is.
 #[utoipa::path(
     post, path = "/api/games/{id}/hint", tag = "games",
@@ -273,6 +299,8 @@ pub async fn hint(
     Ok(Json(HintJson::from(&analysis)).into_response())
 }
 
+/// Start the rematch.
+///
 /// The same game with sides swapped, once the game is over: each person's token opens
 /// the other mark's seat in it. Asked again (by either player), the same rematch.
 #[utoipa::path(
@@ -280,7 +308,17 @@ pub async fn hint(
     params(("id" = String, Path, description = "The game's id: 32 hex digits")),
     security(("seat" = []), ()),
     responses(
-        (status = 201, description = "The rematch, begun by this request", body = CreatedJson),
+        (status = 201, description = "The rematch, begun by this request", body = CreatedJson, links(
+            ("game" = (operation_id = "game", parameters(("id" = "$response.body#/id")), description = "The game")),
+            ("events" = (operation_id = "events", parameters(("id" = "$response.body#/id")), description = "The game, live")),
+            ("play" = (operation_id = "play", parameters(("id" = "$response.body#/id")), description = "A move, with a seat's token")),
+            ("undo" = (operation_id = "undo", parameters(("id" = "$response.body#/id")), description = "A move taken back, with a seat's token")),
+            ("hint" = (operation_id = "hint", parameters(("id" = "$response.body#/id")), description = "A hint, with a seat's token")),
+            ("resign" = (operation_id = "resign", parameters(("id" = "$response.body#/id")), description = "The game given up, with a seat's token")),
+            ("rematch" = (operation_id = "rematch", parameters(("id" = "$response.body#/id")), description = "The next game, once this one is over")),
+            ("review" = (operation_id = "review", parameters(("id" = "$response.body#/id")), description = "The review, once the game is over")),
+            ("x" = (operation_id = "player", parameters(("name" = "$response.body#/players/x/name")), description = "X's page, once a game of theirs has ended")),
+        )),
         (status = 200, description = "The rematch someone asked for before", body = CreatedJson),
         (status = 401, description = "No seat's token (a game with people in it)", body = ErrorJson),
         (status = 403, description = "The token is not a seat of this game", body = ErrorJson),
@@ -304,15 +342,17 @@ pub async fn rematch(
     Ok((status, Json(CreatedJson::from(&rematch.created))).into_response())
 }
 
-/// The game live, as server-sent events: an event `game` with the whole game at once
-/// (data: the game as `GET /api/games/{id}` answers it), then one after each change,
-/// until the game is forgotten from the server's memory or the server stops (then ask
-/// again). A comment every 15 s keeps the connection open.
+/// Follow the game live.
+///
+/// Server-sent events: an event `game` with the whole game at once (data: the game as
+/// `GET /api/games/{id}` answers it), then one after each change, until the game is
+/// forgotten from the server's memory or the server stops (then ask again). A comment
+/// every 15 s keeps the connection open.
 #[utoipa::path(
     get, path = "/api/games/{id}/events", tag = "games",
     params(("id" = String, Path, description = "The game's id: 32 hex digits")),
     responses(
-        (status = 200, description = "A stream of `game` events, each `data` a game", content_type = "text/event-stream", body = String),
+        (status = 200, description = "A stream of `game` events, each `data` a game", content_type = "text/event-stream", body = GameEventJson),
         (status = 404, description = "No such game", body = ErrorJson),
         (status = 429, description = "This address follows as many games live as it may (see Retry-After)", body = ErrorJson),
         (status = 500, description = "A bug in the server", body = ErrorJson),
@@ -351,8 +391,10 @@ pub struct ScoresQuery {
     top: Option<u64>,
 }
 
-/// The scoreboard's first rows, ranked as `tictactoe scores` ranks them, in the words
-/// `tictactoe scores --json` prints.
+/// The scoreboard.
+///
+/// Its first rows, ranked as `tictactoe scores` ranks them, in the words `tictactoe
+/// scores --json` prints.
 #[utoipa::path(
     get, path = "/api/scores", tag = "players",
     params(ScoresQuery),
@@ -393,15 +435,17 @@ pub struct HistoryParams {
     before: Option<String>,
 }
 
-/// A page of the ended games (won, drawn, resigned, left), newest first, in the words the
-/// command line's `history --json` prints. Paging from `next` to `next` gives every ended
-/// game once.
+/// The ended games, newest first.
+///
+/// A page of the games won, drawn, resigned or left, in the words the command line's
+/// `history --json` prints. Paging from `next` to `next` gives every ended game once.
 #[utoipa::path(
     get, path = "/api/games", tag = "history",
     params(HistoryParams),
     responses(
         (status = 200, description = "A page of ended games", body = HistoryPageJson),
-        (status = 400, description = "A limit out of range, a cursor that is no kept game's id, a name that is not one, or an unknown parameter", body = ErrorJson),
+        (status = 400, description = "A limit out of range, a cursor that is no game's id, or an unknown parameter", body = ErrorJson),
+        (status = 404, description = "The cursor names no kept game, or the player's name cannot be anybody's", body = ErrorJson),
         (status = 503, description = "The store of games cannot be used just now (see Retry-After)", body = ErrorJson),
     )
 )]
@@ -445,6 +489,8 @@ pub async fn history(
     ))
 }
 
+/// A game's review.
+///
 /// The review of an ended game by perfect play, in the words of `replay --review
 /// --json`; while it is computed, how far it has come (poll again).
 #[utoipa::path(
@@ -468,14 +514,16 @@ pub async fn review(State(app): State<App>, Path(id): Path<String>) -> Result<Re
     })
 }
 
-/// A player's record, their results against each opponent (the most played first) and
-/// their newest ended games.
+/// A player's page.
+///
+/// Their record, their results against each opponent (the most played first) and their
+/// newest ended games.
 #[utoipa::path(
     get, path = "/api/players/{name}", tag = "players",
     params(("name" = String, Path, description = "The player's name, as people see it (a computer's too: `Computer (Impossible)`)")),
     responses(
         (status = 200, description = "The player's page", body = PlayerPageJson),
-        (status = 400, description = "Not a player's name", body = ErrorJson),
+        (status = 404, description = "Nobody of that name has finished a game here (or the name cannot be anybody's)", body = ErrorJson),
         (status = 503, description = "The store of games cannot be used just now (see Retry-After)", body = ErrorJson),
     )
 )]
@@ -483,7 +531,7 @@ pub async fn player(
     State(app): State<App>,
     name: Result<Path<String>, PathRejection>,
 ) -> Result<Response, ApiError> {
-    let Path(name) = name.map_err(|rejection| ApiError::BadRequest(rejection.body_text()))?;
+    let Path(name) = name.map_err(|_| ApiError::NotAName("a name is text (UTF-8)".into()))?;
     let page = app.games.player(player_name(&name)?).await?;
     Ok(json_text(
         StatusCode::OK,
@@ -491,7 +539,9 @@ pub async fn player(
     ))
 }
 
-/// Liveness: the process serves. Touches nothing.
+/// Liveness.
+///
+/// The process serves. Touches nothing.
 #[utoipa::path(
     get, path = "/healthz", tag = "operations",
     responses((status = 200, description = "The process serves", body = ReadyJson))
@@ -500,8 +550,10 @@ pub async fn healthz() -> Response {
     Json(ReadyJson::new("ok")).into_response()
 }
 
-/// Readiness: the store answered a check within the last second and the server is not
-/// stopping. A proxy sends requests only to a ready server.
+/// Readiness.
+///
+/// The store answered a check within the last second and the server is not stopping.
+/// A proxy sends requests only to a ready server.
 #[utoipa::path(
     get, path = "/readyz", tag = "operations",
     responses(
@@ -516,6 +568,17 @@ pub async fn readyz(State(app): State<App>) -> Result<Response, ApiError> {
     Ok(Json(ReadyJson::new("ready")).into_response())
 }
 
+/// This document.
+///
+/// The API in OpenAPI 3.1, generated from the handlers themselves.
+#[utoipa::path(
+    get, path = "/api/openapi.json", tag = "operations",
+    responses((status = 200, description = "The API's OpenAPI document", content_type = "application/json", body = Object))
+)]
+pub async fn document(State(app): State<App>) -> Response {
+    json_text(StatusCode::OK, app.document.to_string())
+}
+
 /// A player's name as a client sends it to look a player up: a person's name, checked
 /// as when they sit down, or a computer's (`Computer (Impossible)`), whose results
 /// are kept like anyone's.
@@ -525,7 +588,7 @@ fn player_name(raw: &str) -> Result<PlayerName, ApiError> {
             NameError::Reserved => PlayerName::stored(raw),
             error => Err(error),
         })
-        .map_err(|error| ApiError::BadRequest(format!("that is not a player's name: {error}")))
+        .map_err(|error| ApiError::NotAName(error.to_string()))
 }
 
 /// JSON written by `tictactoe_json`, answered as it is.

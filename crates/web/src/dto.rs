@@ -24,10 +24,25 @@ use super::view::GameView;
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewGameJson {
+    /// Who plays X: `human`, `human:NAME`, `random`, `easy`, `medium` or `impossible`.
+    /// Two people need different names (compared without regard to case, and as they
+    /// look); a name has 1 to 40 visible characters, none of them control or formatting
+    /// characters, and does not start with "Computer".
+    #[schema(pattern = r"^(human(:[^\x00-\x1f\x7f-\x9f]+)?|random|easy|medium|impossible)$")]
     pub x: String,
+    /// Who plays O, as `x`.
+    #[schema(pattern = r"^(human(:[^\x00-\x1f\x7f-\x9f]+)?|random|easy|medium|impossible)$")]
     pub o: String,
+    /// The board's size: 3 to 7 (3 if not given).
+    #[serde(default, deserialize_with = "whole_or_none")]
+    #[schema(minimum = 3, maximum = 7)]
     pub size: Option<usize>,
+    /// How many in a row win: 3 to the size (the size if not given).
+    #[serde(default, deserialize_with = "whole_or_none")]
+    #[schema(minimum = 3, maximum = 7)]
     pub win: Option<usize>,
+    /// Who moves first: `x` or `o` (either case; `x` if not given).
+    #[schema(value_type = Option<String>, pattern = "^[xXoO]$")]
     pub first: Option<MarkJson>,
     /// For two people: one device (`together`) or two (`apart`, the default).
     pub seating: Option<SeatingJson>,
@@ -97,7 +112,41 @@ impl From<SeatingJson> for Seating {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MoveRequest {
+    /// The cell, numbered from 1, row by row from the top left.
+    #[serde(deserialize_with = "whole")]
+    #[schema(minimum = 1)]
     pub cell: u64,
+}
+
+/// A whole number as JSON may write it: `5`, or `5.0` (a JSON Schema integer is any
+/// number without a fraction).
+fn whole<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: TryFrom<u64>,
+{
+    use serde::de::Error;
+    let number = serde_json::Number::deserialize(deserializer)?;
+    let whole = number.as_u64().or_else(|| {
+        number
+            .as_f64()
+            .filter(|f| f.fract() == 0.0 && (0.0..=u64::MAX as f64).contains(f))
+            .map(|f| f as u64)
+    });
+    whole
+        .and_then(|n| T::try_from(n).ok())
+        .ok_or_else(|| D::Error::custom(format!("{number} is not a whole number in range")))
+}
+
+/// [`whole`], for a field that may be left out or `null`.
+fn whole_or_none<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: TryFrom<u64>,
+{
+    #[derive(Deserialize)]
+    struct Whole<T: TryFrom<u64>>(#[serde(deserialize_with = "whole")] T);
+    Option::<Whole<T>>::deserialize(deserializer).map(|whole| whole.map(|Whole(n)| n))
 }
 
 /// The seat's key in `seats` and in the page's URL fragment.
@@ -194,6 +243,36 @@ impl ProgressJson {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[rstest::rstest]
+    #[case::an_integer(r#"{"cell": 5}"#)]
+    #[case::a_number_without_a_fraction(r#"{"cell": 5.0}"#)]
+    fn a_cell_is_a_whole_number_however_json_writes_it(#[case] body: &str) {
+        let request: MoveRequest = serde_json::from_str(body).unwrap();
+
+        assert_eq!(request.cell, 5);
+    }
+
+    #[rstest::rstest]
+    #[case::a_fraction(r#"{"cell": 5.5}"#)]
+    #[case::negative(r#"{"cell": -1}"#)]
+    #[case::too_large(r#"{"cell": 1e300}"#)]
+    #[case::text(r#"{"cell": "5"}"#)]
+    fn a_cell_that_is_no_whole_number_is_refused(#[case] body: &str) {
+        assert!(serde_json::from_str::<MoveRequest>(body).is_err());
+    }
+
+    #[test]
+    fn a_size_may_be_left_out_be_null_or_be_written_with_a_point() {
+        let sizes = [
+            r#"{"x":"human","o":"easy"}"#,
+            r#"{"x":"human","o":"easy","size":null}"#,
+            r#"{"x":"human","o":"easy","size":4.0}"#,
+        ]
+        .map(|body| serde_json::from_str::<NewGameJson>(body).unwrap().size);
+
+        assert_eq!(sizes, [None, None, Some(4)]);
+    }
 
     fn request(x: &str, o: &str) -> NewGameJson {
         NewGameJson {

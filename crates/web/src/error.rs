@@ -23,7 +23,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use thiserror::Error;
 
-use tictactoe_core::domain::{IllegalMove, Refusal};
+use tictactoe_core::domain::{IllegalMove, PlayerName, Refusal};
 use tictactoe_core::ports::{GameId, StoreError};
 
 use super::health::NotReady;
@@ -71,6 +71,14 @@ pub enum ApiError {
     /// A history's cursor (`before`) that names no game the store keeps.
     #[error("before names no game kept on this server ({0}): use the next a page gave")]
     NoSuchCursor(GameId),
+    /// Nobody of that name has a game kept.
+    #[error(
+        "there is no player called {0} on this server: nobody of that name has finished a game here"
+    )]
+    NoSuchPlayer(PlayerName),
+    /// What was asked for as a player's name cannot be anybody's: why not.
+    #[error("there is no such player: {0}")]
+    NotAName(String),
     /// The game refused the request (not your turn, cell taken, game over, ...).
     #[error("{0}")]
     Refused(Refusal),
@@ -153,6 +161,7 @@ impl From<GameError> for ApiError {
             GameError::Refused(refusal) => ApiError::Refused(refusal),
             GameError::StillPlaying(asked) => ApiError::StillPlaying(asked),
             GameError::NoSuchCursor(id) => ApiError::NoSuchCursor(id),
+            GameError::NoSuchPlayer(name) => ApiError::NoSuchPlayer(name),
             GameError::Store(error) => ApiError::Store(error),
             GameError::StoreSlow(_) => ApiError::StoreSlow,
             GameError::StoreDown(_) => ApiError::StoreDown,
@@ -172,13 +181,16 @@ impl From<Refusal> for ApiError {
 impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
-            ApiError::BadRequest(_)
-            | ApiError::NoSuchCursor(_)
-            | ApiError::NoSuchCell { .. }
-            | ApiError::UnreadableHead => StatusCode::BAD_REQUEST,
+            ApiError::BadRequest(_) | ApiError::NoSuchCell { .. } | ApiError::UnreadableHead => {
+                StatusCode::BAD_REQUEST
+            }
             ApiError::NoToken => StatusCode::UNAUTHORIZED,
             ApiError::WrongToken => StatusCode::FORBIDDEN,
-            ApiError::NotFound | ApiError::NoSuchGame => StatusCode::NOT_FOUND,
+            ApiError::NotFound
+            | ApiError::NoSuchGame
+            | ApiError::NoSuchCursor(_)
+            | ApiError::NoSuchPlayer(_)
+            | ApiError::NotAName(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Refused(refusal) => refusal_status(refusal),
             ApiError::StillPlaying(_) => StatusCode::CONFLICT,

@@ -68,6 +68,17 @@ impl ReadyJson {
     }
 }
 
+/// One event of a game's live stream.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct GameEventJson {
+    /// Always `game`.
+    #[schema(pattern = "^game$")]
+    event: String,
+    /// The game as `GET /api/games/{id}` answers it, as JSON text.
+    data: String,
+}
+
 /// The scoreboard, as `tictactoe scores --json` prints it.
 #[derive(ToSchema)]
 #[allow(dead_code)] // a schema: never built, only described

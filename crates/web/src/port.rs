@@ -159,6 +159,9 @@ pub enum GameError {
     /// A history's cursor naming no kept game.
     #[error("no game {0} is kept to page from")]
     NoSuchCursor(GameId),
+    /// Nobody of that name has a game kept.
+    #[error("no player called {0} has a game kept")]
+    NoSuchPlayer(PlayerName),
     /// The store could not keep or read what the request needed; nothing was changed.
     #[error("the store failed: {0}")]
     Store(StoreError),

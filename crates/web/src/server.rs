@@ -95,12 +95,19 @@ pub fn router(games: &Games, limits: &Limits) -> Router {
     routes(Arc::new(games.clone()), games.health(), limits)
 }
 
-/// The API's document, as served at `/api/openapi.json`.
-pub fn openapi() -> utoipa::openapi::OpenApi {
-    api_routes().split_for_parts().1
+/// The API's document, as served at `/api/openapi.json` (and kept in
+/// docs/openapi.json).
+pub fn openapi() -> String {
+    api_routes()
+        .split_for_parts()
+        .1
+        .to_pretty_json()
+        .expect("the API's document (made of strings, numbers and maps) serialises")
 }
 
-/// The API's routes, each handler registered once for the router and the document.
+/// The API's routes, each handler registered once for the router and the document:
+/// every route under `/api`, and the operators' `/healthz` and `/readyz`, is added here
+/// and nowhere else, so none goes undocumented.
 fn api_routes() -> OpenApiRouter<App> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(api::create, api::history))
@@ -116,10 +123,12 @@ fn api_routes() -> OpenApiRouter<App> {
         .routes(routes!(api::player))
         .routes(routes!(api::healthz))
         .routes(routes!(api::readyz))
+        .routes(routes!(api::document))
 }
 
 /// The routes on any [`GameService`]: `api`'s tests give it a mock.
 pub(crate) fn routes(games: Arc<dyn GameService>, health: Health, limits: &Limits) -> Router {
+    let (api, document) = api_routes().split_for_parts();
     let app = App {
         games,
         health,
@@ -130,30 +139,15 @@ pub(crate) fn routes(games: Arc<dyn GameService>, health: Health, limits: &Limit
             stream_shares: Shares::new(limits.streams_per_client),
             streams_per_client: limits.streams_per_client,
         }),
+        document: document
+            .to_pretty_json()
+            .expect("the API's document (made of strings, numbers and maps) serialises")
+            .into(),
     };
-    let (api, document) = api_routes().split_for_parts();
-    let document = Arc::new(
-        document
-            .to_json()
-            .expect("the API's document (made of strings, numbers and maps) serialises"),
-    );
-    let api = api
-        .route(
-            "/api/openapi.json",
-            get(move || {
-                let document = Arc::clone(&document);
-                async move {
-                    (
-                        [(header::CONTENT_TYPE, "application/json")],
-                        document.as_str().to_owned(),
-                    )
-                }
-            }),
-        )
-        .layer(SetResponseHeaderLayer::overriding(
-            header::CACHE_CONTROL,
-            HeaderValue::from_static("no-store"),
-        ));
+    let api = api.layer(SetResponseHeaderLayer::overriding(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("no-store"),
+    ));
     let pages = Router::new()
         .route("/", get(assets::index))
         .route("/games/{id}", get(assets::index))

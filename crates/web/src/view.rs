@@ -15,24 +15,42 @@ use tictactoe_json::{ending_word, outcome_word};
 /// A game as every client sees it: the answer to most requests, and each SSE event.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq, ToSchema)]
 pub struct GameView {
+    /// The game's id: 32 hex digits.
     pub id: String,
+    /// The board's size: 3 to 7.
+    #[schema(minimum = 3, maximum = 7)]
     pub size: usize,
+    /// How many in a row win: 3 to the size.
+    #[schema(minimum = 3, maximum = 7)]
     pub win: usize,
+    /// Who moved first: `X` or `O`.
+    #[schema(pattern = "^[XO]$")]
     pub first: &'static str,
+    /// The cells row by row from the top left: `X`, `O`, or `.` for empty.
+    #[schema(pattern = "^[XO.]{9,49}$")]
     pub board: String,
+    /// `in_progress`, `x_won`, `o_won`, `draw`, `x_resigned` or `o_resigned` (a loss
+    /// for that side, counted), `x_left` or `o_left` (that side left a console game:
+    /// kept, not counted).
+    #[schema(pattern = "^(in_progress|x_won|o_won|draw|x_resigned|o_resigned|x_left|o_left)$")]
     pub status: &'static str,
-    /// `"X"` or `"O"` while the game is played; `null` once it is over.
+    /// `X` or `O` while the game is played; `null` once it is over.
+    #[schema(pattern = "^[XO]$")]
     pub to_move: Option<&'static str>,
     pub players: Players,
+    /// The cells played, in order, numbered from 1.
+    #[schema(inline, value_type = Vec<u64>)]
     pub moves: Vec<usize>,
+    /// The winning cells, once a side has won.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<Vec<usize>>,
     /// Which seat asked to take back a move and waits for the other's consent.
+    #[schema(pattern = "^[XO]$")]
     pub undo_asked_by: Option<&'static str>,
     /// The id of the rematch, once someone asked for one.
     pub rematch: Option<String>,
-    /// The people's seats whose player has the game open with their seat (`"X"`,
-    /// `"O"`): for the one who sent an invite, whether the friend has come.
+    /// The people's seats whose player has the game open with their seat (`X`, `O`):
+    /// for the one who sent an invite, whether the friend has come.
     pub joined: Vec<&'static str>,
 }
 

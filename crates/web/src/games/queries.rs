@@ -38,11 +38,12 @@ impl Games {
     }
 
     /// The player's results by opponent and newest games, under the name as their
-    /// newest game has it.
+    /// newest game has it. Nobody is a player before their first game ends.
     pub(super) async fn player(&self, name: PlayerName) -> Result<PlayerPage, GameError> {
         let limit = PageSize::new(RECENT_GAMES)
             .map_err(|error| GameError::Broken(format!("a player's page: {error}")))?;
-        self.0
+        let page = self
+            .0
             .store
             .read(move |store| {
                 let opponents = store.opponents(&name, OPPONENTS_SHOWN)?;
@@ -63,7 +64,11 @@ impl Games {
                     recent,
                 })
             })
-            .await
+            .await?;
+        if page.recent.is_empty() && page.opponents.total.games() == 0 {
+            return Err(GameError::NoSuchPlayer(page.name));
+        }
+        Ok(page)
     }
 }
 
