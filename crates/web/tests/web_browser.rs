@@ -136,29 +136,22 @@ impl Drop for Driver {
     }
 }
 
-/// What most browser tests open with: chromium (or `None` after saying the test was
-/// skipped), a server with its games in memory, listening, and one browser window of
-/// `width` x `height`. Each part lives as long as the test holds it: the driver's drop
-/// stops the browsers.
+/// What a browser test holds on to while it runs: chromedriver (whose drop stops the
+/// browsers) and a server with its games in memory.
 struct Scene {
     driver: Driver,
     server: Server,
-    running: Running,
-    browser: Client,
 }
 
 impl Scene {
-    async fn start(test: &str, width: u32, height: u32) -> Option<Scene> {
+    /// What most browser tests open with: the scene (or `None` after saying the test
+    /// was skipped), the server listening, and one browser window of `width` x `height`.
+    async fn start(test: &str, width: u32, height: u32) -> Option<(Scene, Running, Client)> {
         let driver = Driver::start(test).await?;
         let server = Server::new();
         let running = server.listen().await;
         let browser = driver.open(width, height).await;
-        Some(Scene {
-            driver,
-            server,
-            running,
-            browser,
-        })
+        Some((Scene { driver, server }, running, browser))
     }
 }
 
@@ -262,12 +255,8 @@ async fn create(running: &Running, request: Value) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_clicked_to_the_end_against_impossible_is_never_won_and_shows_its_end() {
     // Arrange
-    let Some(Scene {
-        driver: _driver,
-        server: _server,
-        running,
-        browser,
-    }) = Scene::start("a_game_clicked_to_the_end", 1280, 900).await
+    let Some((_scene, running, browser)) =
+        Scene::start("a_game_clicked_to_the_end", 1280, 900).await
     else {
         return;
     };
@@ -378,12 +367,7 @@ async fn two_browsers_on_one_online_game_each_see_the_others_move_without_reload
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reload_keeps_the_players_seat() {
-    let Some(Scene {
-        driver: _driver,
-        server: _server,
-        running,
-        browser,
-    }) = Scene::start("a_reload_keeps_the_seat", 1000, 800).await
+    let Some((_scene, running, browser)) = Scene::start("a_reload_keeps_the_seat", 1000, 800).await
     else {
         return;
     };
@@ -439,13 +423,7 @@ async fn tab_to(browser: &Client, attribute: &str) -> Element {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_can_be_started_and_played_with_the_keyboard_alone() {
     // Arrange: the form, reached and sent with the keyboard.
-    let Some(Scene {
-        driver: _driver,
-        server: _server,
-        running,
-        browser,
-    }) = Scene::start("keyboard_only", 1000, 800).await
-    else {
+    let Some((_scene, running, browser)) = Scene::start("keyboard_only", 1000, 800).await else {
         return;
     };
     browser.goto(&running.url("/")).await.unwrap();
@@ -504,12 +482,7 @@ async fn a_game_can_be_started_and_played_with_the_keyboard_alone() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_name_with_markup_is_shown_as_text_on_the_game_and_the_scoreboard() {
     // Arrange: a finished game won by a player whose name is markup.
-    let Some(Scene {
-        driver: _driver,
-        server: _server,
-        running,
-        browser,
-    }) = Scene::start("a_name_with_markup", 1000, 800).await
+    let Some((_scene, running, browser)) = Scene::start("a_name_with_markup", 1000, 800).await
     else {
         return;
     };
@@ -561,13 +534,7 @@ async fn a_name_with_markup_is_shown_as_text_on_the_game_and_the_scoreboard() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn at_phone_width_nothing_scrolls_sideways_even_on_a_7x7_board() {
-    let Some(Scene {
-        driver: _driver,
-        server: _server,
-        running,
-        browser,
-    }) = Scene::start("phone_width", 390, 844).await
-    else {
+    let Some((_scene, running, browser)) = Scene::start("phone_width", 390, 844).await else {
         return;
     };
     let game = create(
@@ -610,13 +577,7 @@ async fn at_phone_width_nothing_scrolls_sideways_even_on_a_7x7_board() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn at_1280_by_800_no_page_scrolls() {
-    let Some(Scene {
-        driver: _driver,
-        server: _server,
-        running,
-        browser,
-    }) = Scene::start("no_scroll", 1280, 800).await
-    else {
+    let Some((_scene, running, browser)) = Scene::start("no_scroll", 1280, 800).await else {
         return;
     };
     let game = create(
@@ -658,13 +619,7 @@ async fn at_1280_by_800_no_page_scrolls() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn at_phone_width_the_scoreboards_headers_are_whole_words_in_the_consoles_vocabulary() {
     // Arrange: a player with a long name on the scoreboard.
-    let Some(Scene {
-        driver: _driver,
-        server: _server,
-        running,
-        browser,
-    }) = Scene::start("scores_headers", 375, 667).await
-    else {
+    let Some((_scene, running, browser)) = Scene::start("scores_headers", 375, 667).await else {
         return;
     };
     let long_name = "Bartholomew Montgomery-Featherstonehau";
@@ -710,13 +665,7 @@ async fn at_phone_width_the_scoreboards_headers_are_whole_words_in_the_consoles_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unknown_address_shows_a_page_saying_so_with_a_way_back() {
-    let Some(Scene {
-        driver: _driver,
-        server: _server,
-        running,
-        browser,
-    }) = Scene::start("unknown_address", 1000, 800).await
-    else {
+    let Some((_scene, running, browser)) = Scene::start("unknown_address", 1000, 800).await else {
         return;
     };
 
@@ -746,13 +695,7 @@ async fn an_unknown_address_shows_a_page_saying_so_with_a_way_back() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hint_highlights_the_best_cells_and_undo_takes_the_moves_back() {
-    let Some(Scene {
-        driver: _driver,
-        server: _server,
-        running,
-        browser,
-    }) = Scene::start("hint_and_undo", 1000, 800).await
-    else {
+    let Some((_scene, running, browser)) = Scene::start("hint_and_undo", 1000, 800).await else {
         return;
     };
     start_default_game(&browser, &running).await;
@@ -797,13 +740,7 @@ async fn a_hint_highlights_the_best_cells_and_undo_takes_the_moves_back() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn resign_asks_first_and_then_counts_the_game_as_the_resigners_loss() {
     // Arrange: a game against Impossible, one move in.
-    let Some(Scene {
-        driver: _driver,
-        server,
-        running,
-        browser,
-    }) = Scene::start("resign", 1000, 800).await
-    else {
+    let Some((scene, running, browser)) = Scene::start("resign", 1000, 800).await else {
         return;
     };
     start_default_game(&browser, &running).await;
@@ -839,7 +776,8 @@ async fn resign_asks_first_and_then_counts_the_game_as_the_resigners_loss() {
         ended,
         "Player X (X) resigned: Computer (Impossible, O) wins."
     );
-    let records: Vec<(String, u64, u64)> = server
+    let records: Vec<(String, u64, u64)> = scene
+        .server
         .scoreboard()
         .standings()
         .iter()
@@ -910,13 +848,7 @@ async fn the_persons_move_shows_at_once_and_thinking_until_the_computer_replies(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refusal_is_gone_once_the_game_has_moved_on() {
     // Arrange: Ada's page in an online game with Bob, whose turn it is.
-    let Some(Scene {
-        driver: _driver,
-        server: _server,
-        running,
-        browser,
-    }) = Scene::start("refusal_gone", 1000, 800).await
-    else {
+    let Some((_scene, running, browser)) = Scene::start("refusal_gone", 1000, 800).await else {
         return;
     };
     let game = create(
@@ -947,13 +879,7 @@ async fn a_refusal_is_gone_once_the_game_has_moved_on() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn copy_spectator_link_copies_the_plain_address_or_shows_it_selected() {
     // Arrange: a game against the computer, as its creator sees it.
-    let Some(Scene {
-        driver: _driver,
-        server: _server,
-        running,
-        browser,
-    }) = Scene::start("copy_link", 1000, 800).await
-    else {
+    let Some((_scene, running, browser)) = Scene::start("copy_link", 1000, 800).await else {
         return;
     };
     start_default_game(&browser, &running).await;
@@ -995,13 +921,7 @@ async fn copy_spectator_link_copies_the_plain_address_or_shows_it_selected() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rematch_puts_the_player_on_the_other_side_of_a_new_game() {
-    let Some(Scene {
-        driver: _driver,
-        server: _server,
-        running,
-        browser,
-    }) = Scene::start("rematch", 1000, 800).await
-    else {
+    let Some((_scene, running, browser)) = Scene::start("rematch", 1000, 800).await else {
         return;
     };
     start_default_game(&browser, &running).await;
@@ -1105,13 +1025,7 @@ async fn a_page_whose_server_goes_away_says_so_and_shows_the_game_as_kept_once_a
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_page_for_a_game_the_server_does_not_have_says_so_and_offers_no_move() {
     // Arrange
-    let Some(Scene {
-        driver: _driver,
-        server: _server,
-        running,
-        browser,
-    }) = Scene::start("no_such_game", 1000, 800).await
-    else {
+    let Some((_scene, running, browser)) = Scene::start("no_such_game", 1000, 800).await else {
         return;
     };
 
@@ -1140,6 +1054,23 @@ async fn a_page_for_a_game_the_server_does_not_have_says_so_and_offers_no_move()
     assert!(!css(&browser, "#hint").await.is_displayed().await.unwrap());
     assert_eq!(text(&browser, "#message").await, "");
     browser.close().await.unwrap();
+}
+
+/// Opens the page of finished game `id` and waits until its review is in (seven moves:
+/// [`ada_beats_bobs_edge_reply`]'s game).
+async fn open_reviewed(browser: &Client, running: &Running, id: &str) {
+    browser
+        .goto(&running.url(&format!("/games/{id}")))
+        .await
+        .unwrap();
+    eventually("the review", || async {
+        let moves = browser
+            .find_all(Locator::Css("#review-moves li"))
+            .await
+            .ok()?;
+        (moves.len() == 7).then_some(())
+    })
+    .await;
 }
 
 /// The marks on the board as the page shows them, cell 1 first ("." for empty).
@@ -1195,29 +1126,14 @@ async fn ada_beats_bobs_edge_reply(running: &Running, ada: &str) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_finished_games_replay_steps_through_its_moves_with_the_keyboard() {
     // Arrange: a finished game's page, its review in.
-    let Some(Scene {
-        driver: _driver,
-        server: _server,
-        running,
-        browser,
-    }) = Scene::start("replay_with_the_keyboard", 1280, 800).await
+    let Some((_scene, running, browser)) =
+        Scene::start("replay_with_the_keyboard", 1280, 800).await
     else {
         return;
     };
     let game = ada_beats_bobs_edge_reply(&running, "Ada").await;
     let id = game["id"].as_str().unwrap();
-    browser
-        .goto(&running.url(&format!("/games/{id}")))
-        .await
-        .unwrap();
-    eventually("the review", || async {
-        let moves = browser
-            .find_all(Locator::Css("#review-moves li"))
-            .await
-            .ok()?;
-        (moves.len() == 7).then_some(())
-    })
-    .await;
+    open_reviewed(&browser, &running, id).await;
     let at_the_end = board_shown(&browser).await;
 
     // Act and assert: Home, then two moves forward, one back, and End.
@@ -1273,13 +1189,7 @@ async fn a_finished_games_replay_steps_through_its_moves_with_the_keyboard() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_players_page_shows_the_record_by_opponent_and_its_games_open_their_replay() {
     // Arrange: Ada beats Bob, then resigns against Easy.
-    let Some(Scene {
-        driver: _driver,
-        server: _server,
-        running,
-        browser,
-    }) = Scene::start("players_page", 1000, 800).await
-    else {
+    let Some((_scene, running, browser)) = Scene::start("players_page", 1000, 800).await else {
         return;
     };
     let won = ada_beats_bobs_edge_reply(&running, "Ada").await;
@@ -1343,12 +1253,7 @@ async fn a_players_page_shows_the_record_by_opponent_and_its_games_open_their_re
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_name_with_markup_stays_text_on_the_players_page_and_in_the_review() {
     // Arrange: a finished game won by a player whose name is markup.
-    let Some(Scene {
-        driver: _driver,
-        server: _server,
-        running,
-        browser,
-    }) = Scene::start("markup_on_players_page", 1000, 800).await
+    let Some((_scene, running, browser)) = Scene::start("markup_on_players_page", 1000, 800).await
     else {
         return;
     };
@@ -1401,12 +1306,7 @@ async fn a_name_with_markup_stays_text_on_the_players_page_and_in_the_review() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn at_phone_width_a_players_page_and_its_table_of_opponents_fit_without_sideways_scroll() {
     // Arrange: Bob has lost to a player with a long name.
-    let Some(Scene {
-        driver: _driver,
-        server: _server,
-        running,
-        browser,
-    }) = Scene::start("players_page_phone", 390, 844).await
+    let Some((_scene, running, browser)) = Scene::start("players_page_phone", 390, 844).await
     else {
         return;
     };
@@ -1450,12 +1350,8 @@ async fn at_phone_width_a_players_page_and_its_table_of_opponents_fit_without_si
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_visitor_opening_a_finished_game_with_a_rematch_stays_on_its_replay_with_a_link_on() {
     // Arrange: a finished game whose players went on to a rematch.
-    let Some(Scene {
-        driver: _driver,
-        server: _server,
-        running,
-        browser,
-    }) = Scene::start("replay_of_a_rematched_game", 1000, 800).await
+    let Some((_scene, running, browser)) =
+        Scene::start("replay_of_a_rematched_game", 1000, 800).await
     else {
         return;
     };
@@ -1515,12 +1411,7 @@ async fn resign_through_the_api(running: &Running, game: &Value, seat: &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn at_phone_width_the_scoreboard_fits_and_breaks_names_only_between_words() {
     // Arrange: a long name and a computer's on the scoreboard.
-    let Some(Scene {
-        driver: _driver,
-        server: _server,
-        running,
-        browser,
-    }) = Scene::start("scores_at_phone_width", 390, 844).await
+    let Some((_scene, running, browser)) = Scene::start("scores_at_phone_width", 390, 844).await
     else {
         return;
     };
@@ -1571,13 +1462,7 @@ async fn at_phone_width_the_scoreboard_fits_and_breaks_names_only_between_words(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_7x7_a_hint_counts_the_lit_cells_instead_of_listing_them() {
     // Arrange: Ada's empty 7 x 7 board, five in a row (every cell keeps the draw).
-    let Some(Scene {
-        driver: _driver,
-        server: _server,
-        running,
-        browser,
-    }) = Scene::start("hint_on_7x7", 1280, 800).await
-    else {
+    let Some((_scene, running, browser)) = Scene::start("hint_on_7x7", 1280, 800).await else {
         return;
     };
     let game = create(
@@ -1621,13 +1506,7 @@ async fn on_7x7_a_hint_counts_the_lit_cells_instead_of_listing_them() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn undo_against_the_computer_says_that_both_moves_were_taken_back() {
-    let Some(Scene {
-        driver: _driver,
-        server: _server,
-        running,
-        browser,
-    }) = Scene::start("undo_says_so", 1000, 800).await
-    else {
+    let Some((_scene, running, browser)) = Scene::start("undo_says_so", 1000, 800).await else {
         return;
     };
     start_default_game(&browser, &running).await;
@@ -1652,13 +1531,7 @@ async fn undo_against_the_computer_says_that_both_moves_were_taken_back() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rematch_the_other_player_asked_for_is_offered_and_taken_when_they_choose() {
     // Arrange: Ada (X) beat Bob (O) online; each has the finished game open.
-    let Some(Scene {
-        driver,
-        server: _server,
-        running,
-        browser: ada,
-    }) = Scene::start("rematch_offered", 1280, 800).await
-    else {
+    let Some((scene, running, ada)) = Scene::start("rematch_offered", 1280, 800).await else {
         return;
     };
     let game = create(
@@ -1681,7 +1554,7 @@ async fn a_rematch_the_other_player_asked_for_is_offered_and_taken_when_they_cho
         ],
     )
     .await;
-    let bob = driver.open(1280, 800).await;
+    let bob = scene.driver.open(1280, 800).await;
     for (page, seat) in [(&ada, "x"), (&bob, "o")] {
         page.goto(&running.url(game["seats"][seat]["url"].as_str().unwrap()))
             .await
@@ -1729,13 +1602,7 @@ async fn a_rematch_the_other_player_asked_for_is_offered_and_taken_when_they_cho
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_address_under_games_that_is_no_game_id_says_there_is_no_such_game() {
-    let Some(Scene {
-        driver: _driver,
-        server: _server,
-        running,
-        browser,
-    }) = Scene::start("games_zzzz", 1000, 800).await
-    else {
+    let Some((_scene, running, browser)) = Scene::start("games_zzzz", 1000, 800).await else {
         return;
     };
 
@@ -1757,13 +1624,7 @@ async fn an_address_under_games_that_is_no_game_id_says_there_is_no_such_game() 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_players_page_for_a_name_nobody_played_under_says_so_once() {
-    let Some(Scene {
-        driver: _driver,
-        server: _server,
-        running,
-        browser,
-    }) = Scene::start("no_such_player", 1000, 800).await
-    else {
+    let Some((_scene, running, browser)) = Scene::start("no_such_player", 1000, 800).await else {
         return;
     };
 
@@ -1791,29 +1652,12 @@ async fn a_players_page_for_a_name_nobody_played_under_says_so_once() {
 async fn a_review_line_lights_the_cells_that_would_have_kept_what_its_move_threw_away() {
     // Arrange: Bob's edge reply (move 2) threw the draw away; the review says which
     // cells kept it.
-    let Some(Scene {
-        driver: _driver,
-        server: _server,
-        running,
-        browser,
-    }) = Scene::start("better_cells_lit", 1280, 800).await
-    else {
+    let Some((_scene, running, browser)) = Scene::start("better_cells_lit", 1280, 800).await else {
         return;
     };
     let game = ada_beats_bobs_edge_reply(&running, "Ada").await;
     let id = game["id"].as_str().unwrap();
-    browser
-        .goto(&running.url(&format!("/games/{id}")))
-        .await
-        .unwrap();
-    eventually("the review", || async {
-        let moves = browser
-            .find_all(Locator::Css("#review-moves li"))
-            .await
-            .ok()?;
-        (moves.len() == 7).then_some(())
-    })
-    .await;
+    open_reviewed(&browser, &running, id).await;
     let review: Value = reqwest::get(running.url(&format!("/api/games/{id}/review")))
         .await
         .unwrap()
@@ -1850,13 +1694,7 @@ async fn a_review_line_lights_the_cells_that_would_have_kept_what_its_move_threw
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_setup_form_asks_the_run_only_where_there_is_a_choice_and_says_how_each_level_plays() {
-    let Some(Scene {
-        driver: _driver,
-        server: _server,
-        running,
-        browser,
-    }) = Scene::start("setup_form", 1280, 800).await
-    else {
+    let Some((_scene, running, browser)) = Scene::start("setup_form", 1280, 800).await else {
         return;
     };
     browser.goto(&running.url("/")).await.unwrap();
@@ -1892,12 +1730,8 @@ async fn the_setup_form_asks_the_run_only_where_there_is_a_choice_and_says_how_e
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn at_phone_width_the_replay_buttons_stay_on_one_line() {
-    let Some(Scene {
-        driver: _driver,
-        server: _server,
-        running,
-        browser,
-    }) = Scene::start("replay_buttons_on_a_phone", 390, 844).await
+    let Some((_scene, running, browser)) =
+        Scene::start("replay_buttons_on_a_phone", 390, 844).await
     else {
         return;
     };
@@ -1926,30 +1760,14 @@ async fn at_phone_width_the_replay_buttons_stay_on_one_line() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn at_1280_by_800_a_finished_games_page_does_not_scroll_and_shows_its_link() {
     // Arrange: a finished game between players with long names, its review in.
-    let Some(Scene {
-        driver: _driver,
-        server: _server,
-        running,
-        browser,
-    }) = Scene::start("finished_game_at_1280", 1280, 800).await
+    let Some((_scene, running, browser)) = Scene::start("finished_game_at_1280", 1280, 800).await
     else {
         return;
     };
     let game = ada_beats_bobs_edge_reply(&running, "Bartholomew Montgomery-Featherstonehau").await;
 
     // Act
-    browser
-        .goto(&running.url(&format!("/games/{}", game["id"].as_str().unwrap())))
-        .await
-        .unwrap();
-    eventually("the review", || async {
-        let moves = browser
-            .find_all(Locator::Css("#review-moves li"))
-            .await
-            .ok()?;
-        (moves.len() == 7).then_some(())
-    })
-    .await;
+    open_reviewed(&browser, &running, game["id"].as_str().unwrap()).await;
     let page = browser
         .execute(
             "return document.documentElement.scrollHeight - window.innerHeight",
