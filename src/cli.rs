@@ -172,6 +172,23 @@ pub struct ServeArgs {
     /// several); its clients are counted by the address it forwards
     #[arg(long, value_name = "ADDR")]
     pub trust_proxy: Vec<std::net::IpAddr>,
+
+    /// Serve Prometheus metrics at http://ADDR/metrics (an address and port of their
+    /// own, such as 127.0.0.1:9090; the public port never serves them)
+    #[arg(long, value_name = "ADDR")]
+    pub metrics: Option<std::net::SocketAddr>,
+
+    /// How the server's log is written to standard error: text for people, json (one
+    /// object per line) for log collectors; RUST_LOG chooses what is logged
+    #[arg(long, value_enum, default_value_t = LogFormat::Text, value_name = "FORMAT")]
+    pub log_format: LogFormat,
+}
+
+/// How `serve` writes its log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
 }
 
 #[derive(Debug, Args)]

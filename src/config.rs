@@ -5,7 +5,7 @@
 //! simulation) and resolves defaults (the scoreboard's folder, the seed, the thinking
 //! time). `main.rs` then only wires adapters to the result. No adapter is named here.
 
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -15,7 +15,9 @@ use tictactoe_core::players::{Level, PlayerSpec, seated};
 use tictactoe_core::ports::{IdPrefix, PageSize, StoreError};
 use tictactoe_players::MinimaxAI;
 
-use crate::cli::{AnalyzeArgs, Cli, Command, PlayArgs, ScoresArgs, ServeArgs, SimulateArgs};
+use crate::cli::{
+    AnalyzeArgs, Cli, Command, LogFormat, PlayArgs, ScoresArgs, ServeArgs, SimulateArgs,
+};
 
 /// Everything a run needs, checked.
 #[derive(Debug)]
@@ -152,6 +154,9 @@ pub enum Task {
         port: u16,
         bind: IpAddr,
         bounds: ServeBounds,
+        /// Where Prometheus metrics are served, if anywhere.
+        metrics: Option<SocketAddr>,
+        logs: LogFormat,
     },
 }
 
@@ -266,6 +271,8 @@ impl Config {
                 port: args.port,
                 bind: args.bind,
                 bounds: ServeBounds::from_args(&args),
+                metrics: args.metrics,
+                logs: args.log_format,
             },
             Some(Command::History(args)) => Task::History {
                 player: args.player,
@@ -680,7 +687,8 @@ mod tests {
 
         assert!(matches!(
             config.task,
-            Task::Serve { port: 8080, bind, ref bounds } if bind.is_loopback() && *bounds == ServeBounds::default()
+            Task::Serve { port: 8080, bind, ref bounds, metrics: None, logs: LogFormat::Text }
+                if bind.is_loopback() && *bounds == ServeBounds::default()
         ));
         assert!(matches!(
             build(&["serve", "--bind", "0.0.0.0", "--port", "0"]).unwrap().task,

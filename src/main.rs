@@ -54,7 +54,7 @@ use tictactoe_postgres_store::{Options as PostgresOptions, PostgresStore};
 use tictactoe_sqlite_store::SqliteStore;
 use tictactoe_terminal::{Ending, Start, run_full_screen, run_replay};
 
-use crate::cli::Cli;
+use crate::cli::{Cli, LogFormat};
 use crate::config::{
     Config, ConfigError, Confirm, Database, Location, ScoresAction, ServeBounds, Task, UsageError,
 };
@@ -346,14 +346,25 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             };
             replay(&store, thinking, &game, review, shown_as)
         }
-        Task::Serve { port, bind, bounds } => {
+        Task::Serve {
+            port,
+            bind,
+            bounds,
+            metrics,
+            logs,
+        } => {
+            start_logs(logs);
             let store = store()?;
             let computers = StandardComputers::new(config.seed, config.think);
+            let (game_limits, limits) = limits(bounds);
             serve(
-                SocketAddr::new(bind, port),
+                Listening {
+                    address: SocketAddr::new(bind, port),
+                    metrics,
+                },
                 store,
                 computers,
-                limits(bounds),
+                (game_limits, limits),
             )
         }
     }
@@ -377,27 +388,56 @@ fn full_screen_game(
 type Screen = ConsoleRenderer<io::Stdout>;
 type Keyboard = ConsoleInput<io::StdinLock<'static>>;
 
+/// Where `serve` listens: its public address, and the metrics' own, if any.
+struct Listening {
+    address: SocketAddr,
+    metrics: Option<SocketAddr>,
+}
+
+/// The server's log on standard error: what `RUST_LOG` chooses (the `EnvFilter`
+/// convention; by default the server's own lines at info and everyone else's warnings),
+/// as text or as one JSON object per line.
+fn start_logs(format: LogFormat) {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| EnvFilter::new("warn,tictactoe=info,tictactoe_web=info"));
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(io::stderr().is_terminal())
+        .with_writer(io::stderr);
+    // A second start (there is none) would only keep the first.
+    let _ = match format {
+        LogFormat::Text => logs.try_init(),
+        LogFormat::Json => logs.json().flatten_event(true).try_init(),
+    };
+}
+
 /// Serves the web page until Ctrl-C; the address goes to stdout once it is listening.
 fn serve(
-    address: SocketAddr,
+    listening: Listening,
     store: Store,
     computers: StandardComputers,
-    limits: tictactoe_web::Limits,
+    (game_limits, limits): (tictactoe_web::GameLimits, tictactoe_web::Limits),
 ) -> Result<ExitCode, Failure> {
+    let address = listening.address;
     if !address.ip().is_loopback() {
-        eprintln!(
-            "tictactoe: warning: listening on {}, so other machines can reach this server",
+        tracing::warn!(
+            "listening on {}, so other machines can reach this server",
             address.ip()
         );
     }
+    let metrics = listening
+        .metrics
+        .map(|_| tictactoe_web::Metrics::install())
+        .transpose()?;
     let computers = Box::new(computers);
     // On PostgreSQL, other servers may share the database: this one hears their changes
     // and shares the pacing of computer-against-computer games with them. (Made before
     // the runtime starts: the PostgreSQL client blocks on a runtime of its own.)
     let games = match store {
-        Store::Sqlite(store) => tictactoe_web::Games::new(Arc::new(*store), computers, limits),
+        Store::Sqlite(store) => tictactoe_web::Games::new(Arc::new(*store), computers, game_limits),
         Store::Postgres(store) => {
-            tictactoe_web::Games::shared(Arc::clone(&store) as _, store, computers, limits)
+            tictactoe_web::Games::shared(Arc::clone(&store) as _, store, computers, game_limits)
                 .map_err(Failure::Store)?
         }
     };
@@ -406,41 +446,33 @@ fn serve(
         let stop = stop_signal();
         let listener = tokio::net::TcpListener::bind(address)
             .await
-            .map_err(|error| cannot_listen(address, &error))?;
+            .map_err(|error| busy_port(error, address))?;
+        if let (Some(metrics), Some(at)) = (metrics, listening.metrics) {
+            let listener = tokio::net::TcpListener::bind(at)
+                .await
+                .map_err(|error| busy_port(error, at))?;
+            tracing::info!("metrics on http://{}/metrics", listener.local_addr()?);
+            tokio::spawn(tictactoe_web::serve_metrics(
+                listener,
+                metrics,
+                std::future::pending(),
+            ));
+        }
         say_listening(listener.local_addr()?);
-        let served = tictactoe_web::serve(listener, Arc::clone(&games), stop).await;
+        let served = tictactoe_web::serve(listener, games.clone(), limits, stop).await;
         let counts = games.commits();
-        eprintln!(
-            "tictactoe: {}",
-            kept_while_serving(counts.requests, counts.batches)
+        tracing::info!(
+            kept = counts.requests,
+            commits = counts.batches,
+            refused = counts.refused,
+            "stopped: {} requests' changes kept in {} writes to the store, {} refused",
+            counts.requests,
+            counts.batches,
+            counts.refused
         );
         served
     })?;
-    eprintln!("tictactoe: server stopped");
     Ok(ExitCode::SUCCESS)
-}
-
-/// Why a server cannot listen on `address`, and what to do: another port, named.
-fn cannot_listen(address: SocketAddr, error: &io::Error) -> io::Error {
-    let why = match error.kind() {
-        io::ErrorKind::AddrInUse => "the port is in use (by another server, or another \
-                                     tictactoe serve)"
-            .to_string(),
-        io::ErrorKind::PermissionDenied => {
-            "permission denied (ports below 1024 need the system's permission)".to_string()
-        }
-        io::ErrorKind::AddrNotAvailable => {
-            "this machine has no such address (see --bind)".to_string()
-        }
-        _ => error.to_string(),
-    };
-    io::Error::new(
-        error.kind(),
-        format!(
-            "cannot listen on {address}: {why}; choose another port with --port N, or --port 0 \
-             for any free one"
-        ),
-    )
 }
 
 /// Says where the server listens, on standard output (a script may read the port from
@@ -449,27 +481,24 @@ fn say_listening(address: SocketAddr) {
     let _ = writeln!(io::stdout(), "Serving Tic Tac Toe on http://{address}");
 }
 
-/// What a stopping server kept, in plain words: how many requests changed a game, and
-/// in how many writes to the database it kept them (several at a time when busy).
-fn kept_while_serving(requests: u64, writes: u64) -> String {
-    let plural = |count: u64, one: &str, many: &str| match count {
-        1 => format!("1 {one}"),
-        n => format!("{n} {many}"),
-    };
-    match requests {
-        0 => "no game was changed while the server ran".to_string(),
-        _ => format!(
-            "{} changed a game; the changes were kept in {}",
-            plural(requests, "request", "requests"),
-            plural(writes, "write to the database", "writes to the database")
+/// An address that cannot be listened on, said with the address and what to do.
+fn busy_port(error: io::Error, address: SocketAddr) -> io::Error {
+    match error.kind() {
+        io::ErrorKind::AddrInUse => io::Error::new(
+            error.kind(),
+            format!(
+                "{address} is in use by another program: choose another port with --port \
+                 (--port 0 picks a free one)"
+            ),
         ),
+        _ => io::Error::new(error.kind(), format!("cannot listen on {address}: {error}")),
     }
 }
 
-/// The server's limits: its defaults, with what the command line set.
-fn limits(bounds: ServeBounds) -> tictactoe_web::Limits {
+/// The server's limits: the defaults, with what the command line set.
+fn limits(bounds: ServeBounds) -> (tictactoe_web::GameLimits, tictactoe_web::Limits) {
     let default = tictactoe_web::Limits::default();
-    tictactoe_web::Limits {
+    let limits = tictactoe_web::Limits {
         head_deadline: bounds.head_deadline.unwrap_or(default.head_deadline),
         body_deadline: bounds.body_deadline.unwrap_or(default.body_deadline),
         grace: bounds.grace.unwrap_or(default.grace),
@@ -481,7 +510,8 @@ fn limits(bounds: ServeBounds) -> tictactoe_web::Limits {
             .unwrap_or(default.streams_per_client),
         trusted_proxies: bounds.trusted_proxies,
         ..default
-    }
+    };
+    (tictactoe_web::GameLimits::default(), limits)
 }
 
 /// Ctrl-C, or (on Unix) the SIGTERM a service manager sends: watched from the call

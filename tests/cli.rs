@@ -421,9 +421,9 @@ fn serve_on_a_port_in_use_names_the_port_and_how_to_choose_another() {
         .assert()
         .code(1)
         .stderr(
-            predicate::str::contains(format!("cannot listen on 127.0.0.1:{port}"))
-                .and(predicate::str::contains("the port is in use"))
-                .and(predicate::str::contains("--port N, or --port 0")),
+            predicate::str::contains(format!("127.0.0.1:{port} is in use"))
+                .and(predicate::str::contains("choose another port with --port"))
+                .and(predicate::str::contains("--port 0 picks a free one")),
         );
 }
 

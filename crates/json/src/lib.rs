@@ -187,15 +187,16 @@ pub fn tally_json(tally: &Tally, seconds: f64) -> String {
     })
 }
 
-/// `"x_won"`, `"o_won"`, `"draw"`, `"x_resigned"`, `"o_resigned"`, `"x_abandoned"` or
-/// `"o_abandoned"`: how a kept game ended.
+/// `"x_won"`, `"o_won"`, `"draw"`, `"x_resigned"`, `"o_resigned"`, `"x_left"` or
+/// `"o_left"`: how a kept game ended (a game's `status` in the web API, and a history's
+/// `result`, in the same words).
 pub fn ending_word(ending: Ending) -> &'static str {
     match ending {
         Ending::Finished(outcome) => outcome_word(outcome),
         Ending::Resigned(Mark::X) => "x_resigned",
         Ending::Resigned(Mark::O) => "o_resigned",
-        Ending::Abandoned(Mark::X) => "x_abandoned",
-        Ending::Abandoned(Mark::O) => "o_abandoned",
+        Ending::Abandoned(Mark::X) => "x_left",
+        Ending::Abandoned(Mark::O) => "o_left",
     }
 }
 
@@ -529,7 +530,7 @@ mod tests {
         .collect();
 
         assert_eq!(words.len(), 7);
-        assert!(words.contains("o_resigned") && words.contains("x_abandoned"));
+        assert!(words.contains("o_resigned") && words.contains("x_left"));
     }
 
     #[test]

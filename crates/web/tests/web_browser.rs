@@ -26,8 +26,9 @@ use tictactoe_core::domain::Geometry;
 use tictactoe_core::ports::{Change, GameId, GameStore, Step, Write as Kept};
 
 use tictactoe_core::ports::{MemoryStore, MockGameStore};
+use tictactoe_web::{GameLimits, Limits};
 use tokio::sync::{Mutex, MutexGuard};
-use web_support::{Running, Server, games_over, test_limits};
+use web_support::{Running, Server, games_over, test_game_limits};
 
 static ONE_AT_A_TIME: Mutex<()> = Mutex::const_new(());
 
@@ -796,7 +797,8 @@ async fn resign_asks_first_and_then_counts_the_game_as_the_resigners_loss() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_persons_move_shows_at_once_and_thinking_until_the_computer_replies() {
     // Arrange: a game against Impossible on a server whose store takes 1.5 s for each
-    // write once `slow` is set: the answer to a move, and the live event, wait for it.
+    // write once `slow` is set (and which waits up to 5 s for it): the answer to a move,
+    // and the live event, wait for it.
     let Some(driver) = Driver::start("thinking").await else {
         return;
     };
@@ -812,11 +814,15 @@ async fn the_persons_move_shows_at_once_and_thinking_until_the_computer_replies(
     });
     let inner = Arc::clone(&store);
     slow_store.expect_game().returning(move |id| inner.game(id));
-    let server = Server {
-        games: games_over(Arc::new(slow_store), test_limits()),
-        store,
-        limits: test_limits(),
+    let patient = GameLimits {
+        store_deadline: Duration::from_secs(5),
+        ..test_game_limits()
     };
+    let server = Server::of(
+        games_over(Arc::new(slow_store), patient),
+        store,
+        Limits::default(),
+    );
     let running = server.listen().await;
     let browser = driver.open(1000, 800).await;
     start_default_game(&browser, &running).await;
@@ -996,7 +1002,7 @@ async fn a_page_whose_server_goes_away_says_so_and_shows_the_game_as_kept_once_a
         }])
         .unwrap();
     // Act: a new server on the same port and store.
-    let server = Server::over(store, test_limits());
+    let server = Server::over(store, test_game_limits(), Limits::default());
     let running = server.listen_on(port).await;
 
     // Assert: the game as kept, without a reload, and live again.

@@ -40,7 +40,7 @@ pub use shared::{MockNewsFeed, MockPacing};
 /// Why a store could not do what it was asked. `database` names the store for people:
 /// a file's path, or an address without its password. The advice (what to do about it)
 /// is worded by the front ends.
-#[derive(Debug, Error)]
+#[derive(Debug, Clone, Error)]
 pub enum StoreError {
     /// No folder for the database was found, and none was named.
     #[error("there is no folder for the database")]
@@ -159,6 +159,10 @@ pub trait GameStore: Send + Sync {
     /// once per `source`.
     fn import(&self, source: &str, scoreboard: &Scoreboard) -> Result<Imported, StoreError>;
 
+    /// Whether the store can be used now: a cheap question a server asks often (its
+    /// readiness), answered with what stands in the way if it cannot.
+    fn checkup(&self) -> Result<(), StoreError>;
+
     /// The scoreboard, the first `top` rows or all of it.
     fn scoreboard(&self, top: Option<u64>) -> Result<Scoreboard, StoreError> {
         let mut rows = Vec::new();
@@ -192,5 +196,8 @@ impl<S: GameStore + ?Sized> GameStore for &S {
     }
     fn import(&self, source: &str, scoreboard: &Scoreboard) -> Result<Imported, StoreError> {
         (**self).import(source, scoreboard)
+    }
+    fn checkup(&self) -> Result<(), StoreError> {
+        (**self).checkup()
     }
 }
