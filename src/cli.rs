@@ -53,8 +53,9 @@ pub struct Cli {
     #[arg(long = "think-ms", global = true, value_name = "MS")]
     pub think_ms: Option<u64>,
 
-    /// Play line by line, as for a pipe or a screen reader, even on a terminal
-    #[arg(long, global = true)]
+    /// Play line by line, as for a pipe or a screen reader, even on a terminal (the
+    /// menu, play and replay)
+    #[arg(long)]
     pub plain: bool,
 
     #[command(subcommand)]
@@ -129,6 +130,10 @@ pub struct ReplayArgs {
     /// One JSON object per line per move
     #[arg(long)]
     pub json: bool,
+
+    /// Print the moves line by line, even on a terminal
+    #[arg(long)]
+    pub plain: bool,
 }
 
 #[derive(Debug, Args)]
@@ -211,13 +216,13 @@ pub struct AnalyzeArgs {
 
 #[derive(Debug, Args)]
 pub struct SimulateArgs {
-    /// Who plays X: random, easy, medium or impossible
+    /// Who plays X: random, easy, medium or impossible [default: impossible]
     #[arg(long = "x", value_name = "SPEC")]
-    pub x: PlayerSpec,
+    pub x: Option<PlayerSpec>,
 
-    /// Who plays O: random, easy, medium or impossible
+    /// Who plays O: random, easy, medium or impossible [default: impossible]
     #[arg(long = "o", value_name = "SPEC")]
-    pub o: PlayerSpec,
+    pub o: Option<PlayerSpec>,
 
     /// How many games
     #[arg(long, default_value_t = 1000, value_name = "N")]
@@ -251,6 +256,10 @@ pub struct PlayArgs {
 
     #[command(flatten)]
     pub board: BoardArgs,
+
+    /// Play line by line, as for a pipe or a screen reader, even on a terminal
+    #[arg(long)]
+    pub plain: bool,
 }
 
 /// The board's shape, shared by the commands that play or analyse.
@@ -326,8 +335,8 @@ pub struct ScoresArgs {
     #[arg(long)]
     pub json: bool,
 
-    /// Show only the first N rows
-    #[arg(long, value_name = "N")]
+    /// Show only the first N rows (1 or more)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub top: Option<u64>,
 
     /// Clear the scoreboard first (every game is kept: --restore brings it back)

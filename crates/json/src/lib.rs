@@ -173,14 +173,17 @@ struct TallyJson {
     seconds: f64,
 }
 
-/// `{"games":1000,"x_wins":0,"o_wins":0,"draws":1000,"seconds":0.01}`
+/// `{"games":1000,"x_wins":0,"o_wins":0,"draws":1000,"seconds":0.021}`: the seconds
+/// to the millisecond, or to the microsecond for a run shorter than a millisecond (never
+/// `0.0` for a run that took time).
 pub fn tally_json(tally: &Tally, seconds: f64) -> String {
+    let unit = if seconds < 0.001 { 1e6 } else { 1e3 };
     to_json(&TallyJson {
         games: tally.games,
         x_wins: tally.x_wins,
         o_wins: tally.o_wins,
         draws: tally.draws,
-        seconds: (seconds * 1000.0).round() / 1000.0,
+        seconds: (seconds * unit).round() / unit,
     })
 }
 
@@ -452,6 +455,21 @@ mod tests {
         assert_eq!(
             tally_json(&tally, 1.23456),
             r#"{"games":3,"x_wins":1,"o_wins":0,"draws":2,"seconds":1.235}"#
+        );
+    }
+
+    #[test]
+    fn a_tally_shorter_than_a_millisecond_gives_its_seconds_to_the_microsecond() {
+        let tally = Tally {
+            games: 1,
+            x_wins: 0,
+            o_wins: 0,
+            draws: 1,
+        };
+
+        assert_eq!(
+            tally_json(&tally, 0.000_412_3),
+            r#"{"games":1,"x_wins":0,"o_wins":0,"draws":1,"seconds":0.000412}"#
         );
     }
 
