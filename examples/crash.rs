@@ -27,8 +27,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::json;
 
 const NAMES: usize = 20;
 
@@ -60,25 +59,9 @@ struct Options {
     life_ms: u64,
 }
 
-#[derive(Deserialize, Clone)]
-struct Answer {
-    #[serde(default)]
-    id: String,
-    board: String,
-    status: String,
-    #[serde(default)]
-    seats: Option<Seats>,
-}
-
-#[derive(Deserialize, Clone)]
-struct Seats {
-    x: Seat,
-}
-
-#[derive(Deserialize, Clone)]
-struct Seat {
-    token: String,
-}
+#[path = "../crates/web/tests/web_support/client.rs"]
+mod api_client;
+use api_client::Answer;
 
 /// What a client saw.
 #[derive(Default)]
@@ -331,14 +314,7 @@ async fn main() {
             _ => unreadable += 1,
         }
     }
-    let scores: Value = client
-        .get(format!("{url}/api/scores"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let scores = api_client::json_answer(client.get(format!("{url}/api/scores"))).await;
     let counted: HashMap<String, u64> = scores["players"]
         .as_array()
         .into_iter()

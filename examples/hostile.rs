@@ -34,6 +34,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use tokio::io::AsyncWriteExt;
+
+#[path = "../crates/web/tests/web_support/client.rs"]
+mod api_client;
 use tokio::net::{TcpSocket, TcpStream};
 
 #[derive(clap::Parser)]
@@ -259,15 +262,12 @@ async fn heads(options: &Options, connections: usize, head_bytes: usize) {
 
 async fn streams(options: &Options, count: usize) {
     let base = format!("http://{}", options.server);
-    let game: Value = reqwest::Client::new()
-        .post(format!("{base}/api/games"))
-        .body(json!({"x": "human:Ada", "o": "human:Bob"}).to_string())
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let game = api_client::json_answer(
+        reqwest::Client::new()
+            .post(format!("{base}/api/games"))
+            .body(json!({"x": "human:Ada", "o": "human:Bob"}).to_string()),
+    )
+    .await;
     let url = format!("{base}/api/games/{}/events", game["id"].as_str().unwrap());
     let greedy = reqwest::Client::builder()
         .local_address(loopback(1))

@@ -37,7 +37,6 @@ use hyper::body::Bytes;
 use hyper::client::conn::http1;
 use hyper::{Request, header};
 use hyper_util::rt::TokioIo;
-use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::net::{TcpSocket, TcpStream};
 
@@ -104,26 +103,9 @@ impl Played {
     }
 }
 
-/// What the server answers to a new game or a move: only what a client needs.
-#[derive(Deserialize)]
-struct Answer {
-    #[serde(default)]
-    id: String,
-    board: String,
-    status: String,
-    #[serde(default)]
-    seats: Option<Seats>,
-}
-
-#[derive(Deserialize)]
-struct Seats {
-    x: Seat,
-}
-
-#[derive(Deserialize)]
-struct Seat {
-    token: String,
-}
+#[path = "../crates/web/tests/web_support/client.rs"]
+mod api_client;
+use api_client::Answer;
 
 /// One client: one kept-alive connection, as a browser tab holds, and requests on it in
 /// turn. Reconnects if the server closes it.

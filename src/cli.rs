@@ -53,8 +53,9 @@ pub struct Cli {
     #[arg(long = "think-ms", global = true, value_name = "MS")]
     pub think_ms: Option<u64>,
 
-    /// Play line by line, as for a pipe or a screen reader, even on a terminal
-    #[arg(long, global = true)]
+    /// Play line by line, as for a pipe or a screen reader, even on a terminal (the
+    /// menu, play and replay)
+    #[arg(long)]
     pub plain: bool,
 
     #[command(subcommand)]
@@ -129,6 +130,10 @@ pub struct ReplayArgs {
     /// One JSON object per line per move
     #[arg(long)]
     pub json: bool,
+
+    /// Print the moves line by line, even on a terminal
+    #[arg(long)]
+    pub plain: bool,
 }
 
 #[derive(Debug, Args)]
@@ -167,6 +172,23 @@ pub struct ServeArgs {
     /// several); its clients are counted by the address it forwards
     #[arg(long, value_name = "ADDR")]
     pub trust_proxy: Vec<std::net::IpAddr>,
+
+    /// Serve Prometheus metrics at http://ADDR/metrics (an address and port of their
+    /// own, such as 127.0.0.1:9090; the public port never serves them)
+    #[arg(long, value_name = "ADDR")]
+    pub metrics: Option<std::net::SocketAddr>,
+
+    /// How the server's log is written to standard error: text for people, json (one
+    /// object per line) for log collectors; RUST_LOG chooses what is logged
+    #[arg(long, value_enum, default_value_t = LogFormat::Text, value_name = "FORMAT")]
+    pub log_format: LogFormat,
+}
+
+/// How `serve` writes its log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
 }
 
 #[derive(Debug, Args)]
@@ -194,13 +216,13 @@ pub struct AnalyzeArgs {
 
 #[derive(Debug, Args)]
 pub struct SimulateArgs {
-    /// Who plays X: random, easy, medium or impossible
+    /// Who plays X: random, easy, medium or impossible [default: impossible]
     #[arg(long = "x", value_name = "SPEC")]
-    pub x: PlayerSpec,
+    pub x: Option<PlayerSpec>,
 
-    /// Who plays O: random, easy, medium or impossible
+    /// Who plays O: random, easy, medium or impossible [default: impossible]
     #[arg(long = "o", value_name = "SPEC")]
-    pub o: PlayerSpec,
+    pub o: Option<PlayerSpec>,
 
     /// How many games
     #[arg(long, default_value_t = 1000, value_name = "N")]
@@ -234,6 +256,10 @@ pub struct PlayArgs {
 
     #[command(flatten)]
     pub board: BoardArgs,
+
+    /// Play line by line, as for a pipe or a screen reader, even on a terminal
+    #[arg(long)]
+    pub plain: bool,
 }
 
 /// The board's shape, shared by the commands that play or analyse.
@@ -309,8 +335,8 @@ pub struct ScoresArgs {
     #[arg(long)]
     pub json: bool,
 
-    /// Show only the first N rows
-    #[arg(long, value_name = "N")]
+    /// Show only the first N rows (1 or more)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub top: Option<u64>,
 
     /// Clear the scoreboard first (every game is kept: --restore brings it back)

@@ -5,17 +5,19 @@
 //! simulation) and resolves defaults (the scoreboard's folder, the seed, the thinking
 //! time). `main.rs` then only wires adapters to the result. No adapter is named here.
 
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
 
 use tictactoe_core::domain::{Geometry, Mark, PlayerName};
 use tictactoe_core::play::{GameRef, Settings, SettingsError};
-use tictactoe_core::players::{Level, PlayerSpec};
+use tictactoe_core::players::{Level, PlayerSpec, seated};
 use tictactoe_core::ports::{IdPrefix, PageSize, StoreError};
 use tictactoe_players::MinimaxAI;
 
-use crate::cli::{AnalyzeArgs, Cli, Command, PlayArgs, ScoresArgs, ServeArgs, SimulateArgs};
+use crate::cli::{
+    AnalyzeArgs, Cli, Command, LogFormat, PlayArgs, ScoresArgs, ServeArgs, SimulateArgs,
+};
 
 /// Everything a run needs, checked.
 #[derive(Debug)]
@@ -38,6 +40,14 @@ pub struct Database {
     /// only for the default database (one named with `--db` imports with
     /// `scores --import`).
     pub earlier_scoreboard: Option<PathBuf>,
+}
+
+impl Database {
+    /// Whether it was named (`--db`, `TICTACTOE_DB`) rather than the default one: only
+    /// the default one takes in an earlier version's scoreboard by itself.
+    pub fn chosen(&self) -> bool {
+        self.earlier_scoreboard.is_none()
+    }
 }
 
 /// A database, as named on the command line.
@@ -144,6 +154,9 @@ pub enum Task {
         port: u16,
         bind: IpAddr,
         bounds: ServeBounds,
+        /// Where Prometheus metrics are served, if anywhere.
+        metrics: Option<SocketAddr>,
+        logs: LogFormat,
     },
 }
 
@@ -202,7 +215,13 @@ pub enum ConfigError {
 impl Config {
     /// Builds the configuration; `default_folder` is the platform's data folder, if any.
     pub fn build(cli: Cli, default_folder: Option<PathBuf>) -> Result<Config, ConfigError> {
-        if let Some(path) = &cli.scoreboard {
+        // Only the commands that keep games care where: `analyze` and `simulate` keep
+        // nothing, so they run whatever the old setting says.
+        let keeps_games = !matches!(
+            cli.command,
+            Some(Command::Analyze(_) | Command::Simulate(_))
+        );
+        if let Some(path) = cli.scoreboard.as_ref().filter(|_| keeps_games) {
             return Err(usage(
                 "",
                 format!(
@@ -235,6 +254,13 @@ impl Config {
                 }
             }
         };
+        // `--plain` where it means something: before the command, or after `play` or
+        // `replay`.
+        let plain_here = match &cli.command {
+            Some(Command::Play(args)) => args.plain,
+            Some(Command::Replay(args)) => args.plain,
+            _ => false,
+        };
         let task = match cli.command {
             None => Task::Menu,
             Some(Command::Play(args)) => play(args)?,
@@ -245,6 +271,8 @@ impl Config {
                 port: args.port,
                 bind: args.bind,
                 bounds: ServeBounds::from_args(&args),
+                metrics: args.metrics,
+                logs: args.log_format,
             },
             Some(Command::History(args)) => Task::History {
                 player: args.player,
@@ -275,7 +303,7 @@ impl Config {
             database,
             seed,
             think,
-            plain: cli.plain,
+            plain: cli.plain || plain_here,
             task,
         })
     }
@@ -299,7 +327,9 @@ fn geometry(
 
 fn play(args: PlayArgs) -> Result<Task, ConfigError> {
     let geometry = geometry("play", &args.board)?;
-    match Settings::new(args.x, args.o, args.first.into(), geometry) {
+    // `human` without a name: "Player 1" on X, "Player 2" on O.
+    let (x, o) = (seated(args.x, Mark::X), seated(args.o, Mark::O));
+    match Settings::new(x, o, args.first.into(), geometry) {
         Ok(settings) => Ok(Task::Play(settings)),
         Err(SettingsError::SameName(name)) => Err(usage(
             "play",
@@ -343,7 +373,13 @@ fn analyze(args: AnalyzeArgs) -> Result<Task, ConfigError> {
 }
 
 fn simulate(args: SimulateArgs) -> Result<Task, ConfigError> {
-    let levels = match (&args.x, &args.o) {
+    // Without a pairing: the perfect player against itself.
+    let impossible = PlayerSpec::Computer(Level::Impossible);
+    let (x, o) = (
+        args.x.unwrap_or(impossible.clone()),
+        args.o.unwrap_or(impossible),
+    );
+    let levels = match (&x, &o) {
         (PlayerSpec::Computer(x), PlayerSpec::Computer(o)) => [*x, *o],
         _ => {
             return Err(usage(
@@ -513,6 +549,15 @@ mod tests {
     }
 
     #[rstest::rstest]
+    #[case::analyze(&["--scoreboard", "/tmp/s.json", "analyze", "x........"])]
+    #[case::simulate(&["--scoreboard", "/tmp/s.json", "simulate", "--games", "1"])]
+    fn the_commands_that_keep_nothing_run_whatever_the_old_scoreboard_flag_says(
+        #[case] args: &[&str],
+    ) {
+        assert!(build(args).is_ok());
+    }
+
+    #[rstest::rstest]
     #[case::show(&["scores"], ScoresAction::Show)]
     #[case::reset_asking(&["scores", "--reset"], ScoresAction::Reset(Confirm::Ask))]
     #[case::reset_told(&["scores", "--reset", "--yes"], ScoresAction::Reset(Confirm::Given))]
@@ -559,10 +604,81 @@ mod tests {
     }
 
     #[test]
+    fn a_person_without_a_name_plays_under_the_number_of_their_mark() {
+        let config = build(&["play", "--x", "easy", "--o", "human"]).unwrap();
+
+        let Task::Play(settings) = config.task else {
+            panic!("not a game: {:?}", config.task);
+        };
+        assert_eq!(
+            settings.player(Mark::O),
+            &PlayerSpec::Human(Some(PlayerName::new("Player 2").unwrap()))
+        );
+    }
+
+    #[test]
     fn a_simulation_refuses_people() {
         let error = usage_error(&["simulate", "--x", "human", "--o", "easy"]);
 
         assert_eq!(error.subcommand, "simulate");
+    }
+
+    #[test]
+    fn a_simulation_without_players_is_the_perfect_player_against_itself() {
+        let config = build(&["simulate", "--games", "200"]).unwrap();
+
+        assert!(matches!(
+            config.task,
+            Task::Simulate {
+                levels: [Level::Impossible, Level::Impossible],
+                games: 200,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn a_simulation_given_one_side_plays_it_against_the_perfect_player() {
+        let config = build(&["simulate", "--o", "random"]).unwrap();
+
+        assert!(matches!(
+            config.task,
+            Task::Simulate {
+                levels: [Level::Impossible, Level::Random],
+                ..
+            }
+        ));
+    }
+
+    #[rstest::rstest]
+    #[case::before_the_command(&["--plain", "play", "--x", "human", "--o", "easy"])]
+    #[case::after_play(&["play", "--plain", "--x", "human", "--o", "easy"])]
+    #[case::after_replay(&["replay", "last", "--plain"])]
+    fn plain_is_taken_before_the_command_or_after_the_commands_that_show_a_game(
+        #[case] args: &[&str],
+    ) {
+        assert!(build(args).unwrap().plain);
+    }
+
+    #[test]
+    fn the_servers_help_does_not_offer_plain() {
+        let mut command = Cli::command();
+        command.build();
+
+        let serve = command.find_subcommand_mut("serve").unwrap();
+
+        assert!(serve.get_arguments().all(|arg| arg.get_id() != "plain"));
+    }
+
+    #[test]
+    fn a_named_database_is_chosen_and_the_default_one_is_not() {
+        assert!(
+            build(&["--db", "games.db", "scores"])
+                .unwrap()
+                .database
+                .chosen()
+        );
+        assert!(!build(&["scores"]).unwrap().database.chosen());
     }
 
     #[test]
@@ -571,7 +687,8 @@ mod tests {
 
         assert!(matches!(
             config.task,
-            Task::Serve { port: 8080, bind, ref bounds } if bind.is_loopback() && *bounds == ServeBounds::default()
+            Task::Serve { port: 8080, bind, ref bounds, metrics: None, logs: LogFormat::Text }
+                if bind.is_loopback() && *bounds == ServeBounds::default()
         ));
         assert!(matches!(
             build(&["serve", "--bind", "0.0.0.0", "--port", "0"]).unwrap().task,

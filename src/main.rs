@@ -54,7 +54,7 @@ use tictactoe_postgres_store::{Options as PostgresOptions, PostgresStore};
 use tictactoe_sqlite_store::SqliteStore;
 use tictactoe_terminal::{Ending, Start, run_full_screen, run_replay};
 
-use crate::cli::Cli;
+use crate::cli::{Cli, LogFormat};
 use crate::config::{
     Config, ConfigError, Confirm, Database, Location, ScoresAction, ServeBounds, Task, UsageError,
 };
@@ -261,13 +261,27 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
         _ => true,
     };
     let store = || {
-        let store = open_store(&config.database)?;
+        let store = open_store(&config.database).map_err(Failure::Store)?;
         if writes {
-            store.check_writable()?;
+            store.check_writable().map_err(Failure::Store)?;
         }
         Ok(store)
     };
-    let store = || store().map_err(Failure::Store);
+    // A command that only reads makes no database: one named that is not there was
+    // mistyped (the default one is made on first use, whatever the command).
+    let store = || match &config.database.location {
+        Location::Sqlite(path) if !writes && config.database.chosen() && !path.exists() => {
+            Err(Failure::Other(
+                format!(
+                    "there is no database at {}: nothing was made there (check the path \
+                     given with --db or TICTACTOE_DB)",
+                    path.display()
+                )
+                .into(),
+            ))
+        }
+        _ => store(),
+    };
     let renderer = console_renderer;
     let thinking = (config.seed, config.think);
     let full_screen = !config.plain
@@ -295,14 +309,7 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             first,
             json,
             boards,
-        } => Ok(analyze(
-            config.seed,
-            config.think,
-            geometry,
-            first,
-            json,
-            boards,
-        )),
+        } => analyze(config.seed, config.think, geometry, first, json, boards),
         Task::Simulate {
             levels,
             geometry,
@@ -339,14 +346,25 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             };
             replay(&store, thinking, &game, review, shown_as)
         }
-        Task::Serve { port, bind, bounds } => {
+        Task::Serve {
+            port,
+            bind,
+            bounds,
+            metrics,
+            logs,
+        } => {
+            start_logs(logs);
             let store = store()?;
             let computers = StandardComputers::new(config.seed, config.think);
+            let (game_limits, limits) = limits(bounds);
             serve(
-                SocketAddr::new(bind, port),
+                Listening {
+                    address: SocketAddr::new(bind, port),
+                    metrics,
+                },
                 store,
                 computers,
-                limits(bounds),
+                (game_limits, limits),
             )
         }
     }
@@ -370,51 +388,117 @@ fn full_screen_game(
 type Screen = ConsoleRenderer<io::Stdout>;
 type Keyboard = ConsoleInput<io::StdinLock<'static>>;
 
+/// Where `serve` listens: its public address, and the metrics' own, if any.
+struct Listening {
+    address: SocketAddr,
+    metrics: Option<SocketAddr>,
+}
+
+/// The server's log on standard error: what `RUST_LOG` chooses (the `EnvFilter`
+/// convention; by default the server's own lines at info and everyone else's warnings),
+/// as text or as one JSON object per line.
+fn start_logs(format: LogFormat) {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| EnvFilter::new("warn,tictactoe=info,tictactoe_web=info"));
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(io::stderr().is_terminal())
+        .with_writer(io::stderr);
+    // A second start (there is none) would only keep the first.
+    let _ = match format {
+        LogFormat::Text => logs.try_init(),
+        LogFormat::Json => logs.json().flatten_event(true).try_init(),
+    };
+}
+
 /// Serves the web page until Ctrl-C; the address goes to stdout once it is listening.
 fn serve(
-    address: SocketAddr,
+    listening: Listening,
     store: Store,
     computers: StandardComputers,
-    limits: tictactoe_web::Limits,
+    (game_limits, limits): (tictactoe_web::GameLimits, tictactoe_web::Limits),
 ) -> Result<ExitCode, Failure> {
+    let address = listening.address;
     if !address.ip().is_loopback() {
-        eprintln!(
-            "tictactoe: warning: listening on {}, so other machines can reach this server",
+        tracing::warn!(
+            "listening on {}, so other machines can reach this server",
             address.ip()
         );
     }
+    let metrics = listening
+        .metrics
+        .map(|_| tictactoe_web::Metrics::install())
+        .transpose()?;
     let computers = Box::new(computers);
     // On PostgreSQL, other servers may share the database: this one hears their changes
     // and shares the pacing of computer-against-computer games with them. (Made before
     // the runtime starts: the PostgreSQL client blocks on a runtime of its own.)
     let games = match store {
-        Store::Sqlite(store) => tictactoe_web::Games::new(Arc::new(*store), computers, limits),
+        Store::Sqlite(store) => tictactoe_web::Games::new(Arc::new(*store), computers, game_limits),
         Store::Postgres(store) => {
-            tictactoe_web::Games::shared(Arc::clone(&store) as _, store, computers, limits)
+            tictactoe_web::Games::shared(Arc::clone(&store) as _, store, computers, game_limits)
                 .map_err(Failure::Store)?
         }
     };
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {
         let stop = stop_signal();
-        let listener = tokio::net::TcpListener::bind(address).await?;
-        println!("Serving Tic Tac Toe on http://{}", listener.local_addr()?);
-        let served = tictactoe_web::serve(listener, Arc::clone(&games), stop).await;
+        let listener = tokio::net::TcpListener::bind(address)
+            .await
+            .map_err(|error| busy_port(error, address))?;
+        if let (Some(metrics), Some(at)) = (metrics, listening.metrics) {
+            let listener = tokio::net::TcpListener::bind(at)
+                .await
+                .map_err(|error| busy_port(error, at))?;
+            tracing::info!("metrics on http://{}/metrics", listener.local_addr()?);
+            tokio::spawn(tictactoe_web::serve_metrics(
+                listener,
+                metrics,
+                std::future::pending(),
+            ));
+        }
+        say_listening(listener.local_addr()?);
+        let served = tictactoe_web::serve(listener, games.clone(), limits, stop).await;
         let counts = games.commits();
-        eprintln!(
-            "tictactoe: {} requests' writes kept in {} commits",
-            counts.requests, counts.batches
+        tracing::info!(
+            kept = counts.requests,
+            commits = counts.batches,
+            refused = counts.refused,
+            "stopped: {} requests' changes kept in {} writes to the store, {} refused",
+            counts.requests,
+            counts.batches,
+            counts.refused
         );
         served
     })?;
-    eprintln!("tictactoe: server stopped");
     Ok(ExitCode::SUCCESS)
 }
 
-/// The server's limits: its defaults, with what the command line set.
-fn limits(bounds: ServeBounds) -> tictactoe_web::Limits {
+/// Says where the server listens, on standard output (a script may read the port from
+/// it). If nobody reads it any more (a closed pipe), the server serves all the same.
+fn say_listening(address: SocketAddr) {
+    let _ = writeln!(io::stdout(), "Serving Tic Tac Toe on http://{address}");
+}
+
+/// An address that cannot be listened on, said with the address and what to do.
+fn busy_port(error: io::Error, address: SocketAddr) -> io::Error {
+    match error.kind() {
+        io::ErrorKind::AddrInUse => io::Error::new(
+            error.kind(),
+            format!(
+                "{address} is in use by another program: choose another port with --port \
+                 (--port 0 picks a free one)"
+            ),
+        ),
+        _ => io::Error::new(error.kind(), format!("cannot listen on {address}: {error}")),
+    }
+}
+
+/// The server's limits: the defaults, with what the command line set.
+fn limits(bounds: ServeBounds) -> (tictactoe_web::GameLimits, tictactoe_web::Limits) {
     let default = tictactoe_web::Limits::default();
-    tictactoe_web::Limits {
+    let limits = tictactoe_web::Limits {
         head_deadline: bounds.head_deadline.unwrap_or(default.head_deadline),
         body_deadline: bounds.body_deadline.unwrap_or(default.body_deadline),
         grace: bounds.grace.unwrap_or(default.grace),
@@ -426,7 +510,8 @@ fn limits(bounds: ServeBounds) -> tictactoe_web::Limits {
             .unwrap_or(default.streams_per_client),
         trusted_proxies: bounds.trusted_proxies,
         ..default
-    }
+    };
+    (tictactoe_web::GameLimits::default(), limits)
 }
 
 /// Ctrl-C, or (on Unix) the SIGTERM a service manager sends: watched from the call
@@ -541,9 +626,39 @@ fn scores(
         store
             .standings(top, &mut |row| table.row(&row))
             .map_err(Failure::Store)?;
-        drop(table.finish());
+        let empty = if table.is_empty() {
+            why_no_scores(store)?
+        } else {
+            String::new()
+        };
+        drop(table.finish_or(&empty));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What an empty scoreboard means: nothing played yet, games played but none finished
+/// (a game left is kept, not counted), or games counted before a reset (kept too).
+/// Read from the newest page of ended games.
+fn why_no_scores(store: &dyn Archive) -> Result<String, Failure> {
+    let newest = HistoryQuery {
+        player: None,
+        before: None,
+        limit: PageSize::new(u64::from(PageSize::MAX)).expect("the largest page is a page"),
+    };
+    let games = store.history(&newest).map_err(Failure::Store)?.games;
+    let counted = |game: &&tictactoe_core::ports::GameSummary| {
+        !matches!(game.ending, tictactoe_core::ports::Ending::Abandoned(_))
+    };
+    Ok(if games.is_empty() {
+        "No games recorded yet.".to_string()
+    } else if games.iter().any(|game| counted(&game)) {
+        "No game counts on the scoreboard since it was cleared. Every game is kept: \
+         `tictactoe scores --restore` counts them again."
+            .to_string()
+    } else {
+        "No game has been finished yet: a game left before its end is kept, not counted."
+            .to_string()
+    })
 }
 
 /// `tictactoe history`: a page of the ended games, newest first.
@@ -630,10 +745,16 @@ fn found_nothing(error: FindError) -> Result<ExitCode, Failure> {
             );
             Ok(ExitCode::from(FAILURE))
         }
-        FindError::Ambiguous { prefix, ids } => {
+        FindError::Ambiguous { prefix, ids, more } => {
             eprintln!("tictactoe: more than one game's id starts with {prefix}:");
             for id in ids {
                 eprintln!("  {id}");
+            }
+            match more {
+                Some(0) => {}
+                Some(1) => eprintln!("  and 1 more"),
+                Some(more) => eprintln!("  and {more} more"),
+                None => eprintln!("  and more"),
             }
             eprintln!("Give more of the id.");
             Ok(ExitCode::from(FAILURE))
@@ -710,7 +831,12 @@ fn replay(
         Shown::Lines => console_renderer().show_replay(&title()?, &replay, review.as_ref()),
         Shown::FullScreen => {
             let [x, o] = tictactoe_core::ports::names_of(replay.settings());
-            let title = format!("{} · {x} (X) vs {o} (O)", title()?);
+            let title = format!(
+                "{} · {} vs {}",
+                title()?,
+                words::seat(x.as_str(), Mark::X),
+                words::seat(o.as_str(), Mark::O)
+            );
             if run_replay(title, &replay, review.as_ref(), colour())? == Ending::Interrupted {
                 return Ok(ExitCode::from(130));
             }
@@ -781,11 +907,14 @@ fn analyze(
     first: Mark,
     json: bool,
     boards: Vec<String>,
-) -> ExitCode {
+) -> Result<ExitCode, Failure> {
     // On a terminal, a long proof shows what it has settled so far, on standard error,
-    // until its answer is printed; on a pipe, nothing.
+    // until its answer is printed (or Ctrl-C takes it away); on a pipe, nothing.
     let showing = io::stderr().is_terminal();
     let shown: Arc<std::sync::Mutex<Option<ProgressBar>>> = Arc::default();
+    if showing {
+        clear_on_interrupt(Arc::clone(&shown));
+    }
     let mut analyzer = Analyzer::new(geometry, first, || {
         let player = MinimaxAI::impossible(StdRng::seed_from_u64(seed)).thinking_for(think);
         if !showing {
@@ -796,16 +925,22 @@ fn analyze(
         player.reporting_to(Box::new(ProofShown { bar }))
     });
     let renderer = ConsoleRenderer::new(io::stdout(), colour());
+    // An answer that cannot be written (nobody reads standard output any more, as
+    // after `| head`) stops the analysis: the boards after it are not analysed.
+    let failed: std::cell::RefCell<Option<io::Error>> = std::cell::RefCell::new(None);
     let emit = |report: &Report| {
         if let Some(bar) = shown.lock().unwrap_or_else(|e| e.into_inner()).take() {
             bar.finish_and_clear();
         }
         if json {
-            println!("{}", report_json(report));
+            if let Err(error) = writeln!(io::stdout(), "{}", report_json(report)) {
+                *failed.borrow_mut() = Some(error);
+            }
         } else {
             renderer.show_report(report);
         }
     };
+    let going = |_: &String| failed.borrow().is_none();
     let invalid = if boards.is_empty() {
         if io::stdin().is_terminal() {
             eprintln!(
@@ -818,16 +953,40 @@ fn analyze(
             Input::Line(line) => Some(line),
             Input::End => None,
         })
-        .filter(|line| !line.trim().is_empty());
+        .filter(|line| !line.trim().is_empty())
+        .take_while(going);
         analyze_all(&mut analyzer, lines, emit)
     } else {
-        analyze_all(&mut analyzer, boards, emit)
+        analyze_all(&mut analyzer, boards.into_iter().take_while(going), emit)
     };
-    if invalid > 0 {
+    if let Some(error) = failed.into_inner() {
+        return Err(error.into());
+    }
+    Ok(if invalid > 0 {
         ExitCode::from(USAGE)
     } else {
         ExitCode::SUCCESS
-    }
+    })
+}
+
+/// On Ctrl-C (SIGINT), the progress shown on standard error is taken away before the
+/// program ends, with the status a shell gives a program Ctrl-C stopped (130), so that
+/// no half-finished line is left on the terminal.
+fn clear_on_interrupt(shown: Arc<std::sync::Mutex<Option<ProgressBar>>>) {
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([signal_hook::consts::SIGINT]) else {
+        // Not watched: Ctrl-C ends the program as it always does.
+        return;
+    };
+    let _ = std::thread::Builder::new()
+        .name("interrupt".into())
+        .spawn(move || {
+            if signals.forever().next().is_some() {
+                if let Some(bar) = shown.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                    bar.finish_and_clear();
+                }
+                std::process::exit(130);
+            }
+        });
 }
 
 /// A long proof on standard error: how long it has run, and what it has settled.
@@ -887,8 +1046,9 @@ fn simulate(
     })?;
     let seconds = started.elapsed().as_secs_f64();
     bar.finish_and_clear();
+    let mut out = io::stdout().lock();
     if json {
-        println!("{}", tally_json(&tally, seconds));
+        writeln!(out, "{}", tally_json(&tally, seconds))?;
     } else {
         let [x, o] = names;
         let games = match tally.games {
@@ -899,10 +1059,20 @@ fn simulate(
             1 => "1 draw".to_string(),
             n => format!("{n} draws"),
         };
-        println!(
-            "{games}, {x} (X) vs {o} (O): X won {}, O won {}, {draws}, in {seconds:.3} s.",
-            tally.x_wins, tally.o_wins
-        );
+        // Under a millisecond, in milliseconds: never "0.000 s" for a run that took time.
+        let took = if seconds < 0.001 {
+            format!("{:.3} ms", seconds * 1000.0)
+        } else {
+            format!("{seconds:.3} s")
+        };
+        writeln!(
+            out,
+            "{games}, {} vs {}: X won {}, O won {}, {draws}, in {took}.",
+            words::seat(x.as_str(), Mark::X),
+            words::seat(o.as_str(), Mark::O),
+            tally.x_wins,
+            tally.o_wins
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

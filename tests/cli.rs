@@ -34,7 +34,7 @@ fn a_computer_game_plays_to_the_end_and_is_recorded_for_both_sides() {
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "Computer (Impossible) (X) vs Computer (Medium) (O)",
+            "Computer (Impossible, X) vs Computer (Medium, O)",
         ));
 
     let players = scores_json(&scoreboard)["players"]
@@ -137,7 +137,7 @@ fn quitting_mid_game_counts_nothing() {
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "Player X left. This game is not counted.",
+            "Player 1 left. This game is not counted.",
         ));
 
     assert_eq!(scores_json(&scoreboard), json!({"players": []}));
@@ -184,8 +184,10 @@ fn unknown_players_and_flags_are_usage_errors() {
 
 #[test]
 fn an_empty_scoreboard_says_so() {
+    // Arrange: a new database (an empty file is one).
     let folder = TempDir::new().unwrap();
     let scoreboard = scoreboard_in(&folder);
+    fs::write(&scoreboard, "").unwrap();
 
     tictactoe_on(&scoreboard)
         .arg("scores")
@@ -284,6 +286,182 @@ fn reset_clears_the_scoreboard_and_restore_brings_it_back_with_the_games_since()
         .assert()
         .success()
         .stderr(predicate::str::contains("no reset to take back"));
+}
+
+#[test]
+fn after_a_reset_an_empty_scoreboard_says_the_games_are_kept() {
+    // Arrange: one game counted, then the scoreboard cleared.
+    let folder = TempDir::new().unwrap();
+    let scoreboard = scoreboard_in(&folder);
+    one_game_recorded(&scoreboard);
+    tictactoe_on(&scoreboard)
+        .args(["scores", "--reset", "--yes"])
+        .assert()
+        .success();
+
+    // Act and assert
+    tictactoe_on(&scoreboard)
+        .arg("scores")
+        .assert()
+        .success()
+        .stdout(
+            "No game counts on the scoreboard since it was cleared. Every game is kept: \
+         `tictactoe scores --restore` counts them again.\n",
+        );
+}
+
+#[test]
+fn a_scoreboard_of_games_left_unfinished_says_none_was_finished() {
+    let folder = TempDir::new().unwrap();
+    let scoreboard = scoreboard_in(&folder);
+    tictactoe_on(&scoreboard)
+        .args(["play", "--x", "human", "--o", "impossible"])
+        .write_stdin("5\nq\n")
+        .assert()
+        .success();
+
+    tictactoe_on(&scoreboard)
+        .arg("scores")
+        .assert()
+        .success()
+        .stdout(
+            "No game has been finished yet: a game left before its end is kept, not counted.\n",
+        );
+}
+
+#[test]
+fn a_command_that_only_reads_a_database_that_is_not_there_says_so_and_makes_nothing() {
+    let folder = TempDir::new().unwrap();
+    let mistyped = folder.path().join("no such folder").join("gmaes.db");
+
+    for command in [&["scores"][..], &["history"], &["replay", "last"]] {
+        tictactoe_on(&mistyped)
+            .args(command)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(format!(
+                "there is no database at {}",
+                mistyped.display()
+            )));
+    }
+
+    assert!(
+        !folder.path().join("no such folder").exists(),
+        "nothing was made"
+    );
+}
+
+#[test]
+fn top_zero_is_a_usage_error_not_an_empty_scoreboard() {
+    let folder = TempDir::new().unwrap();
+    let scoreboard = scoreboard_in(&folder);
+    one_game_recorded(&scoreboard);
+
+    tictactoe_on(&scoreboard)
+        .args(["scores", "--top", "0"])
+        .assert()
+        .code(2)
+        .stdout("");
+}
+
+#[test]
+fn a_wrong_menu_answer_is_explained_and_only_the_question_asked_again() {
+    let folder = TempDir::new().unwrap();
+    let scoreboard = scoreboard_in(&folder);
+
+    let output = tictactoe_on(&scoreboard)
+        .write_stdin("7\nq\n")
+        .output()
+        .unwrap();
+
+    let shown = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(shown.matches("Human vs Human").count(), 1, "{shown}");
+    assert!(
+        shown.contains("! \"7\" is not one of the choices: type 1, 2 or 3\nYour choice [2]: "),
+        "{shown}"
+    );
+}
+
+#[test]
+fn the_line_console_says_what_can_be_typed_once_then_asks_briefly() {
+    let folder = TempDir::new().unwrap();
+    let scoreboard = scoreboard_in(&folder);
+
+    let output = tictactoe_on(&scoreboard)
+        .args(["play", "--x", "human:Ada", "--o", "human:Bob"])
+        .write_stdin("1\n4\n2\n5\n3\n")
+        .output()
+        .unwrap();
+
+    let shown = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(
+        shown.matches("u to undo").count(),
+        2,
+        "once for each person: {shown}"
+    );
+    assert_eq!(
+        shown.matches("Ada (X), your move [1-9]: ").count(),
+        3,
+        "{shown}"
+    );
+}
+
+#[test]
+fn serve_on_a_port_in_use_names_the_port_and_how_to_choose_another() {
+    // Arrange: the port taken.
+    let folder = TempDir::new().unwrap();
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+
+    tictactoe_on(&scoreboard_in(&folder))
+        .args(["serve", "--port", &port])
+        .assert()
+        .code(1)
+        .stderr(
+            predicate::str::contains(format!("127.0.0.1:{port} is in use"))
+                .and(predicate::str::contains("choose another port with --port"))
+                .and(predicate::str::contains("--port 0 picks a free one")),
+        );
+}
+
+#[test]
+fn serve_goes_on_serving_when_nobody_reads_where_it_listens() {
+    // Arrange: a free port; the server's standard output a pipe closed at once.
+    let folder = TempDir::new().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut server = common::program()
+        .arg("--db")
+        .arg(scoreboard_in(&folder))
+        .args(["serve", "--port", &port.to_string()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    drop(server.stdout.take());
+
+    // Act: wait until it answers, or ends.
+    let started = std::time::Instant::now();
+    let answered = loop {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            break true;
+        }
+        if server.try_wait().unwrap().is_some()
+            || started.elapsed() > std::time::Duration::from_secs(20)
+        {
+            break false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let still_running = server.try_wait().unwrap().is_none();
+    let _ = server.kill();
+    let _ = server.wait();
+
+    // Assert
+    assert!(answered && still_running, "the server stopped");
 }
 
 #[test]
@@ -537,7 +715,7 @@ fn the_menu_plays_a_game_against_the_computer_then_quits() {
         .success()
         .stdout(predicate::str::contains("Choose a game:"))
         .stdout(predicate::str::contains(
-            "Ada (X) vs Computer (Impossible) (O)",
+            "Ada (X) vs Computer (Impossible, O)",
         ))
         .stdout(predicate::str::contains("Thanks for playing!"));
 

@@ -222,6 +222,99 @@ fn two_impossible_players_always_draw() {
 }
 
 #[test]
+fn simulate_without_players_plays_the_perfect_player_against_itself() {
+    let output = tictactoe()
+        .args(["simulate", "--games", "200"])
+        .output()
+        .unwrap();
+
+    assert!(output.status.success(), "{output:?}");
+    let said = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        said.starts_with(
+            "200 games, Computer (Impossible, X) vs Computer (Impossible, O): X won 0, O won 0, \
+             200 draws, in "
+        ),
+        "{said}"
+    );
+}
+
+#[test]
+fn simulates_usage_shows_its_players_as_optional() {
+    tictactoe()
+        .args(["simulate", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("[default: impossible]"))
+        .stdout(predicate::str::contains(
+            "Usage: tictactoe simulate [OPTIONS]",
+        ));
+}
+
+/// The old scoreboard setting, left in the environment.
+const OLD_SETTING: (&str, &str) = ("TICTACTOE_SCOREBOARD", "/tmp/scores.json");
+
+#[test]
+fn analyze_runs_whatever_the_old_scoreboard_setting_says() {
+    tictactoe()
+        .env(OLD_SETTING.0, OLD_SETTING.1)
+        .args(["analyze", "--json", "xx./oo./..."])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\"best_moves\":[3]"));
+}
+
+#[test]
+fn simulate_runs_whatever_the_old_scoreboard_setting_says() {
+    tictactoe()
+        .env(OLD_SETTING.0, OLD_SETTING.1)
+        .args([
+            "simulate", "--x", "random", "--o", "random", "--games", "10",
+        ])
+        .assert()
+        .success();
+}
+
+#[test]
+fn a_command_that_keeps_games_still_refuses_the_old_scoreboard_setting() {
+    tictactoe()
+        .env(OLD_SETTING.0, OLD_SETTING.1)
+        .arg("scores")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--db PATH"));
+}
+
+/// Runs the program with `args`, its standard output a pipe closed before it writes;
+/// gives its exit status and what it said on standard error.
+fn with_output_closed(args: &[&str]) -> (Option<i32>, String) {
+    let mut child = common::program()
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).to_string(),
+    )
+}
+
+#[rstest::rstest]
+#[case::analyze_json(&["analyze", "--json", "xx./oo./...", "........."])]
+#[case::analyze_text(&["analyze", "xx./oo./..."])]
+#[case::simulate_json(&["simulate", "--x", "easy", "--o", "easy", "--games", "20", "--json"])]
+#[case::simulate_text(&["simulate", "--x", "easy", "--o", "easy", "--games", "20"])]
+fn output_nobody_reads_ends_the_command_without_a_panic(#[case] args: &[&str]) {
+    let (status, said) = with_output_closed(args);
+
+    assert!(matches!(status, Some(0 | 1)), "{status:?}: {said}");
+    assert!(!said.contains("panicked"), "{said}");
+}
+
+#[test]
 fn simulate_refuses_humans_and_never_touches_the_database() {
     let folder = TempDir::new().unwrap();
     let scoreboard = folder.path().join("games.db");
@@ -240,7 +333,7 @@ fn simulate_refuses_humans_and_never_touches_the_database() {
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "50 games, Computer (Easy) (X) vs Computer (Easy) (O)",
+            "50 games, Computer (Easy, X) vs Computer (Easy, O)",
         ));
 
     assert!(!scoreboard.exists());
@@ -409,7 +502,7 @@ fn a_human_game_on_4x4_is_played_through_stdin() {
         .write_stdin("1\n5\n2\n6\nc1\n7\nd1\n")
         .assert()
         .success()
-        .stdout(predicate::str::contains("[1-16 or a coordinate"))
+        .stdout(predicate::str::contains("Ada (X), your move [1-16]: "))
         .stdout(predicate::str::contains("Ada (X) wins!"));
 }
 

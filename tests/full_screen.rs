@@ -38,6 +38,16 @@ struct Pty {
 impl Pty {
     /// Starts the program with `args` and waits until the screen shows `first`.
     fn start(args: &[&str], scoreboard: &Path, first: &str) -> Pty {
+        Pty::start_sized(args, scoreboard, first, (COLUMNS, ROWS))
+    }
+
+    /// As [`Pty::start`], in a window of `columns` x `rows`.
+    fn start_sized(
+        args: &[&str],
+        scoreboard: &Path,
+        first: &str,
+        (columns, rows): (u16, u16),
+    ) -> Pty {
         let mut command = Command::new("sh");
         command
             .arg("-c")
@@ -49,13 +59,13 @@ impl Pty {
         let mut session = Session::spawn(command).expect("a pseudo-terminal");
         session
             .get_process_mut()
-            .set_window_size(COLUMNS, ROWS)
+            .set_window_size(columns, rows)
             .expect("a window size");
         let mut pty = Pty {
             session,
             screen: vt100::Parser::new(
-                NonZeroU16::new(ROWS).unwrap(),
-                NonZeroU16::new(COLUMNS).unwrap(),
+                NonZeroU16::new(rows).unwrap(),
+                NonZeroU16::new(columns).unwrap(),
                 0,
             ),
             output: Vec::new(),
@@ -122,8 +132,18 @@ impl Pty {
         (status, before, after)
     }
 
+    /// As [`Pty::finish`], with the exit status and the screen as it was left.
+    fn finish_with_screen(mut self) -> (i32, String) {
+        let (status, _, _, _) = self.wait_for_end();
+        (status, self.screen_text())
+    }
+
     /// As [`Pty::finish`], with everything the program wrote, escape codes included.
     fn finish_with_output(mut self) -> (i32, String, String, String) {
+        self.wait_for_end()
+    }
+
+    fn wait_for_end(&mut self) -> (i32, String, String, String) {
         let until = Instant::now() + Duration::from_secs(10);
         loop {
             self.pump(Duration::from_millis(100));
@@ -246,7 +266,7 @@ fn keys_pressed_while_the_computer_thinks_are_dropped() {
     pty.wait_for("Ada (X) to move.", Duration::from_secs(10));
     let marks = pty.marks_on_board();
     pty.press(b"q");
-    pty.press(b"y");
+    pty.press(b"q");
     let (status, before, after) = pty.finish();
 
     // Assert: one X (hers) and one O (the reply); the keys in between played nothing.
@@ -390,20 +410,21 @@ fn after_s_each_person_keeps_their_default_name_and_their_record() {
     let mut pty = Pty::start(
         &["play", "--x", "human", "--o", "human"],
         &scoreboard,
-        "Player X (X) to move.",
+        "Player 1 (X) to move.",
     );
     for key in [b"1", b"4", b"2", b"5", b"3"] {
         pty.press(key);
     }
-    pty.wait_for("Player X (X) wins!", Duration::from_secs(10));
+    pty.wait_for("Player 1 (X) wins!", Duration::from_secs(10));
 
-    // Act: sides swapped; the same moves, so the person now on X (Player O) wins.
+    // Act: sides swapped; the same moves, so the person now on X (Player 2) wins. No
+    // default name names a mark, so none reads as the other side's.
     pty.press(b"s");
-    pty.wait_for("Player O (X) to move.", Duration::from_secs(10));
+    pty.wait_for("Player 2 (X) to move.", Duration::from_secs(10));
     for key in [b"1", b"4", b"2", b"5", b"3"] {
         pty.press(key);
     }
-    pty.wait_for("Player O (X) wins!", Duration::from_secs(10));
+    pty.wait_for("Player 2 (X) wins!", Duration::from_secs(10));
     pty.press(b"q");
     let (status, _, _) = pty.finish();
 
@@ -422,8 +443,8 @@ fn after_s_each_person_keeps_their_default_name_and_their_record() {
     assert_eq!(
         rows,
         [
-            ("Player O".to_string(), 1, 1),
-            ("Player X".to_string(), 1, 1)
+            ("Player 1".to_string(), 1, 1),
+            ("Player 2".to_string(), 1, 1)
         ]
     );
 }
@@ -466,33 +487,136 @@ fn on_a_terminal_a_long_analysis_shows_what_it_has_proven_so_far_then_only_its_a
 }
 
 #[test]
-fn q_asks_first_and_leaving_gives_the_terminal_back() {
+fn q_then_y_leaves_the_game_for_the_menu() {
+    // Arrange: the default game from the menu, Player 1 against Impossible.
     let folder = TempDir::new().unwrap();
     let scoreboard = folder.path().join("games.db");
     let mut pty = Pty::start(&[], &scoreboard, "Tic Tac Toe");
+    pty.press(ENTER);
+    pty.wait_for("Player 1 (X) to move.", Duration::from_secs(5));
 
-    pty.press(ENTER); // start the default game: Player X against Impossible
-    pty.wait_for("Player X (X) to move.", Duration::from_secs(5));
+    // Act
     pty.press(b"q");
     let asked = pty.screen_text();
     pty.press(b"y");
+    pty.wait_for("[ Start ]", Duration::from_secs(5));
+    let menu = pty.screen_text();
+    pty.press(b"\x1b");
     let (status, before, after) = pty.finish();
 
+    // Assert: asked, in words that tell leaving from quitting; back at the menu.
     assert!(asked.contains("Leave this game?"), "{asked}");
+    assert!(asked.contains("y  leave it: back to the menu"), "{asked}");
+    assert!(
+        asked.contains("q  leave it and quit Tic Tac Toe"),
+        "{asked}"
+    );
+    assert!(
+        menu.contains("Game              ‹ Human vs Computer ›"),
+        "{menu}"
+    );
     assert_eq!(status, 0);
     assert_eq!(before, after);
 }
 
+#[test]
+fn q_then_q_leaves_the_game_and_quits_giving_the_terminal_back() {
+    let folder = TempDir::new().unwrap();
+    let scoreboard = folder.path().join("games.db");
+    let mut pty = Pty::start(&[], &scoreboard, "Tic Tac Toe");
+    pty.press(ENTER);
+    pty.wait_for("Player 1 (X) to move.", Duration::from_secs(5));
+
+    pty.press(b"q");
+    pty.press(b"q");
+    let (status, before, after) = pty.finish();
+
+    assert_eq!(status, 0);
+    assert_eq!(before, after);
+}
+
+#[test]
+fn in_a_window_41_columns_wide_words_and_keys_are_whole() {
+    // Arrange: 7 x 7 in the narrowest window it is drawn in.
+    let folder = TempDir::new().unwrap();
+    let args = [
+        "play",
+        "--x",
+        "human:Ada",
+        "--o",
+        "impossible",
+        "--size",
+        "7",
+        "--win",
+        "5",
+    ];
+    let mut pty = Pty::start_sized(
+        &args,
+        &folder.path().join("games.db"),
+        "Ada (X) to move.",
+        (41, 20),
+    );
+    let game = pty.screen_text();
+
+    // Act
+    pty.press(b"q");
+    let asked = pty.screen_text();
+    pty.press(b"q");
+    let (status, before, after) = pty.finish();
+
+    // Assert: the title cut between the names and the shape, the keys that matter whole,
+    // the question in its box a space from the border.
+    let lines: Vec<&str> = game.lines().map(str::trim_end).collect();
+    assert_eq!(
+        lines[..2],
+        ["Ada (X) vs Computer (Impossible, O)", "7 x 7, 5 in a row"],
+        "{game}"
+    );
+    assert!(
+        game.contains("? hint · u undo · q leave · F1 help"),
+        "{game}"
+    );
+    assert!(
+        asked.contains("│ q  leave it and quit Tic Tac Toe │"),
+        "{asked}"
+    );
+    assert_eq!(status, 0);
+    assert_eq!(before, after);
+}
+
+#[test]
+fn the_menu_opens_with_the_name_typed_for_the_last_game() {
+    // Arrange: Ada's game, left; then the program started again.
+    let folder = TempDir::new().unwrap();
+    let scoreboard = folder.path().join("games.db");
+    let mut first = Pty::start(&[], &scoreboard, "Tic Tac Toe");
+    first.press(DOWN);
+    first.press(DOWN);
+    first.press(b"Ada");
+    first.press(ENTER);
+    first.wait_for("Ada (X) to move.", Duration::from_secs(5));
+    first.press(b"q");
+    first.press(b"q");
+    assert_eq!(first.finish().0, 0);
+
+    // Act
+    let second = Pty::start(&[], &scoreboard, "Tic Tac Toe");
+    let menu = second.screen_text();
+
+    // Assert
+    assert!(menu.contains("Name (X)          Ada"), "{menu}");
+}
+
 const HOME: &[u8] = b"\x1b[H";
 
-/// The marks on a 3 x 3 board drawn at the left of the screen (17 columns wide), not
-/// counting the list of moves beside it.
+/// The marks on a 3 x 3 board drawn in the middle of the screen (17 columns wide, from
+/// column 31), not counting the list of moves beside it.
 fn marks_on_small_board(pty: &Pty) -> (usize, usize) {
     let text = pty.screen_text();
     let board: Vec<String> = text
         .lines()
         .filter(|line| line.contains('│'))
-        .map(|line| line.chars().take(17).collect())
+        .map(|line| line.chars().skip(31).take(17).collect())
         .collect();
     let count = |mark: char| board.iter().map(|l| l.matches(mark).count()).sum();
     (count('X'), count('O'))
@@ -560,15 +684,22 @@ fn v_after_a_game_reviews_it_in_place_and_q_goes_back_to_the_game() {
         pty.press(&[*digit]);
         pty.pump(Duration::from_millis(300));
     }
-    pty.wait_for("Computer (Impossible) (O) wins!", Duration::from_secs(10));
+    pty.wait_for("Computer (Impossible, O) wins!", Duration::from_secs(10));
+    let played_at = board_column(&pty);
 
     // Act
     pty.press(b"v");
 
-    // Assert: the review opens on the winning move; Ada's move that lost is marked.
+    // Assert: the review opens on the winning move, the board where it was; Ada's move
+    // that lost is marked.
     pty.wait_for(
-        "Review · Ada (X) vs Computer (Impossible) (O)",
+        "Review · Ada (X) vs Computer (Impossible, O)",
         Duration::from_secs(10),
+    );
+    assert_eq!(
+        board_column(&pty),
+        played_at,
+        "the board stays where it was"
     );
     pty.wait_for("kept the win", Duration::from_secs(5));
     assert!(
@@ -581,6 +712,42 @@ fn v_after_a_game_reviews_it_in_place_and_q_goes_back_to_the_game() {
     pty.press(b"q");
     let (status, _, _) = pty.finish();
     assert_eq!(status, 0);
+}
+
+/// The column of the first rule between cells on the screen: where the board is.
+fn board_column(pty: &Pty) -> Option<usize> {
+    let text = pty.screen_text();
+    let line = text.lines().find(|line| line.contains('│'))?;
+    line.chars().position(|c| c == '│')
+}
+
+#[test]
+fn ctrl_c_during_a_long_analysis_takes_its_progress_line_away() {
+    // Arrange: a (7,7,5) position the book does not hold, its progress on screen.
+    let folder = TempDir::new().unwrap();
+    let hard = "........................XX......O.........O......";
+    let mut pty = Pty::start(
+        &[
+            "analyze",
+            "--size",
+            "7",
+            "--win",
+            "5",
+            "--think-ms",
+            "60000",
+            hard,
+        ],
+        &folder.path().join("games.db"),
+        "moves settled",
+    );
+
+    // Act: Ctrl-C, as the terminal sends it (SIGINT).
+    pty.signal_program("INT");
+    let (status, screen) = pty.finish_with_screen();
+
+    // Assert: the status of a program Ctrl-C stopped, and no line left half-drawn.
+    assert_eq!(status, 130);
+    assert!(!screen.contains("moves settled"), "{screen}");
 }
 
 #[test]

@@ -150,7 +150,49 @@ fn replay_last_review_shows_the_move_that_lost_and_the_moves_that_would_have_hel
             "threw away the draw (a loss left);",
         ))
         .stdout(predicate::str::contains("Where it slipped: move "))
-        .stdout(predicate::str::contains("Computer (Impossible) (O) won."));
+        .stdout(predicate::str::contains("Computer (Impossible, O) won."));
+}
+
+#[test]
+fn a_replay_without_colour_brackets_the_winning_line_on_the_last_board() {
+    // Arrange: Ada (X) wins on the top row: 1, 2, 3.
+    let folder = TempDir::new().unwrap();
+    let database = folder.path().join("games.db");
+    play(&database, "human:Ada", "human:Bob", 1, "1\n4\n2\n5\n3\n");
+
+    // Act
+    let output = tictactoe_on(&database)
+        .args(["replay", "last"])
+        .output()
+        .unwrap();
+
+    // Assert: the last board lights the whole line; the boards before, the move alone.
+    let shown = String::from_utf8(output.stdout).unwrap();
+    let (before, last) = shown.rsplit_once("Move 5").unwrap();
+    assert!(last.contains("  1 |[X]|[X]|[X]|"), "{last}");
+    assert!(before.contains("  2 | O |[O]| 6 |"), "{before}");
+}
+
+#[test]
+fn a_start_shared_by_more_ids_than_are_listed_says_how_many_more() {
+    // Arrange: eight games; every id starts with 0 (its time, in hex, comes first).
+    let folder = TempDir::new().unwrap();
+    let database = folder.path().join("games.db");
+    for seed in 0..8 {
+        play(&database, "random", "random", seed, "");
+    }
+
+    // Act and assert
+    tictactoe_on(&database)
+        .args(["replay", "0"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "more than one game's id starts with 0:",
+        ))
+        .stderr(predicate::str::contains(
+            "  and 3 more\nGive more of the id.",
+        ));
 }
 
 #[test]
@@ -195,8 +237,10 @@ fn a_start_of_an_id_that_names_no_game_is_said_plainly() {
 
 #[test]
 fn replay_last_before_any_game_has_ended_says_so() {
+    // Arrange: a new database (an empty file is one).
     let folder = TempDir::new().unwrap();
     let database = folder.path().join("games.db");
+    std::fs::write(&database, "").unwrap();
 
     tictactoe_on(&database)
         .args(["replay", "last"])

@@ -43,6 +43,8 @@ pub struct HumanPlayer<'a, I, D> {
     name: PlayerName,
     input: &'a I,
     dialogue: &'a D,
+    /// Whether this person has been told what can be typed at the move prompt.
+    guided: bool,
 }
 
 impl<'a, I: InputHandler, D: Dialogue> HumanPlayer<'a, I, D> {
@@ -51,6 +53,7 @@ impl<'a, I: InputHandler, D: Dialogue> HumanPlayer<'a, I, D> {
             name,
             input,
             dialogue,
+            guided: false,
         }
     }
 
@@ -58,13 +61,18 @@ impl<'a, I: InputHandler, D: Dialogue> HumanPlayer<'a, I, D> {
     /// `None` when input has ended.
     pub fn next_request(&mut self, game: &dyn GameState) -> Option<Request> {
         let geometry = game.board().geometry();
-        let prompt = Prompt::Move {
+        let mut prompt = Prompt::Move {
             name: self.name.clone(),
             mark: game.to_move(),
             geometry,
+            guide: !std::mem::replace(&mut self.guided, true),
         };
         loop {
             self.dialogue.show_prompt(&prompt);
+            // Said once: asked again, the question alone.
+            if let Prompt::Move { guide, .. } = &mut prompt {
+                *guide = false;
+            }
             let Input::Line(text) = self.input.read_line() else {
                 return None;
             };
@@ -187,7 +195,7 @@ mod tests {
         dialogue
             .expect_show_prompt()
             .withf(|prompt| {
-                matches!(prompt, Prompt::Move { name, mark: Mark::O, geometry }
+                matches!(prompt, Prompt::Move { name, mark: Mark::O, geometry, .. }
                     if name.as_str() == "Ada" && geometry.cell_count() == 16)
             })
             .times(1)

@@ -19,11 +19,12 @@ use tictactoe_core::domain::{
 /// What the program is asking a person for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Prompt {
-    /// A human's move.
+    /// A human's move. `guide`: say what can be typed (the first time in a game).
     Move {
         name: PlayerName,
         mark: Mark,
         geometry: Geometry,
+        guide: bool,
     },
     /// Human vs Human, Human vs Computer or Computer vs Computer.
     Mode,
@@ -119,6 +120,11 @@ pub trait GameView {
 #[cfg_attr(test, mockall::automock)]
 pub trait Dialogue {
     fn show_prompt(&self, prompt: &Prompt);
+    /// Asks `prompt` again, after an answer that could not be used was explained: the
+    /// question alone, not the choices listed just above it.
+    fn show_prompt_again(&self, prompt: &Prompt) {
+        self.show_prompt(prompt)
+    }
     /// Lists what can be typed at `prompt`.
     fn show_help(&self, prompt: &Prompt);
     fn show_problem(&self, problem: &Problem);

@@ -6,7 +6,7 @@ use std::time::Duration;
 use colored::{ColoredString, Colorize};
 use unicode_width::UnicodeWidthStr;
 
-use super::words::{how_it_plays, mode_label, move_label, refused, review_words};
+use super::words::{how_it_plays, mode_label, move_label, refused, review_words, seat};
 use crate::menu::Mode;
 use crate::ports::{Dialogue, GameView, Notice, Problem, Prompt, Reports};
 use tictactoe_core::domain::{
@@ -95,7 +95,9 @@ impl<W: Write> ConsoleRenderer<W> {
             "{}\n",
             self.paint(
                 &format!(
-                    "{title}: {x} (X) vs {o} (O), {} first",
+                    "{title}: {} vs {}, {} first",
+                    seat(x.as_str(), Mark::X),
+                    seat(o.as_str(), Mark::O),
                     replay.settings().first()
                 ),
                 |s| s.bold()
@@ -108,9 +110,14 @@ impl<W: Write> ConsoleRenderer<W> {
                 "\n{}{words}\n",
                 move_label(played.ply, played.mark, played.cell)
             ));
-            self.show_board(replay.after(played.ply as usize).board(), &[played.cell]);
+            // The move played stands out; a winning move, with the line it made.
+            let board = replay.after(played.ply as usize);
+            let line = board.board().winner().map(|win| win.line);
+            let just_played = [played.cell];
+            let lit = line.as_ref().map_or(&just_played[..], |line| line.cells());
+            self.show_board(board.board(), lit);
         }
-        let name = |mark: Mark| format!("{} ({mark})", names_of(replay.settings())[mark.index()]);
+        let name = |mark: Mark| seat(names_of(replay.settings())[mark.index()].as_str(), mark);
         let end = match replay.ending() {
             Some(Ending::Finished(Outcome::Won(mark))) => format!("{} won.", name(mark)),
             Some(Ending::Finished(Outcome::Draw)) => "A draw.".to_string(),
@@ -168,19 +175,16 @@ impl<W: Write> ConsoleRenderer<W> {
         let Some(position) = geometry.at(row, col) else {
             return " ".repeat(width);
         };
-        let last = col + 1 == geometry.size();
         let lit = highlight.contains(&position);
         let text = match board.mark_at(position) {
             Some(mark) => mark.to_string(),
             None => position.number().to_string(),
         };
-        // Right-aligned with one space after (none at the end of a row), so numbers line
-        // up like a table's.
-        let after = if last { "" } else { " " };
+        // Right-aligned with one space after, so numbers line up like a table's.
         let padded = if lit && !self.colour {
             format!("{:>width$}", format!("[{text}]"))
         } else {
-            format!("{text:>inner$}{after}", inner = width - 1)
+            format!("{text:>inner$} ", inner = width - 1)
         };
         match (board.mark_at(position), lit) {
             (Some(_), true) if self.colour => {
@@ -227,6 +231,9 @@ fn level_menu() -> String {
 }
 
 impl<W: Write> GameView for ConsoleRenderer<W> {
+    /// The board in a frame, the column letters above it and the row numbers to its
+    /// left, outside the frame, so that a row's number never reads as a cell's (on 7 x
+    /// 7, row 7 beside cell 43).
     fn show_board(&self, board: &dyn Board, highlight: &[Position]) {
         let size = board.geometry().size();
         let width = board.geometry().cell_count().to_string().len() + 2;
@@ -241,23 +248,22 @@ impl<W: Write> GameView for ConsoleRenderer<W> {
             })
             .collect();
         let mut text = format!(
-            "\n{margin}{}\n",
+            "\n{margin} {}\n",
             self.paint(letters.join(" ").trim_end(), |s| s.dimmed())
         );
-        let rule = vec!["-".repeat(width); size].join("+");
+        let rule = format!("{margin}+{}+\n", vec!["-".repeat(width); size].join("+"));
+        text.push_str(&rule);
         for row in 0..size {
-            if row > 0 {
-                text.push_str(&format!("{margin}{rule}\n"));
-            }
             let cells: Vec<String> = (0..size)
                 .map(|col| self.cell(board, row, col, width, highlight))
                 .collect();
             text.push_str(&format!(
-                "{}  {}\n",
+                "{} |{}|\n",
                 // Pad before painting: escape codes would count towards the width.
-                self.paint(&format!("{:>2}", row + 1), |s| s.dimmed()),
+                self.paint(&format!("{:>3}", row + 1), |s| s.dimmed()),
                 cells.join("|")
             ));
+            text.push_str(&rule);
         }
         text.push('\n');
         self.write(&text);
@@ -276,9 +282,9 @@ impl<W: Write> GameView for ConsoleRenderer<W> {
                 first,
                 geometry,
             } => format!(
-                "\n{x} ({}) vs {o} ({}) on {size} x {size}, {} in a row wins. {} moves first.\n",
-                self.mark(Mark::X),
-                self.mark(Mark::O),
+                "\n{} vs {} on {size} x {size}, {} in a row wins. {} moves first.\n",
+                seat(x.as_str(), self.mark(Mark::X)),
+                seat(o.as_str(), self.mark(Mark::O)),
                 geometry.win_length(),
                 self.mark(*first),
                 size = geometry.size(),
@@ -292,7 +298,10 @@ impl<W: Write> GameView for ConsoleRenderer<W> {
                 if *by_computer && !self.computer_pause.is_zero() {
                     thread::sleep(self.computer_pause);
                 }
-                format!("{name} ({}) plays {position}.\n", self.mark(*mark))
+                format!(
+                    "{} plays {position}.\n",
+                    seat(name.as_str(), self.mark(*mark))
+                )
             }
             Notice::Abandoned { by } => format!("{by} left. This game is not counted.\n"),
             Notice::Resigned { by } => format!("{by} resigned, and loses this game.\n"),
@@ -327,11 +336,24 @@ impl<W: Write> Dialogue for ConsoleRenderer<W> {
                 name,
                 mark,
                 geometry,
-            } => format!(
-                "{name} ({}), your move [1-{} or a coordinate like b2; ? = hint, h = help]: ",
-                self.mark(*mark),
-                geometry.cell_count()
-            ),
+                guide,
+            } => {
+                // What can be typed, said once a game; then a short question each move.
+                let guide = if *guide {
+                    format!(
+                        "Type a cell's number (1 to {}) or its coordinate (b2); ? for a hint, \
+                         u to undo, h for help, q to leave.\n",
+                        geometry.cell_count()
+                    )
+                } else {
+                    String::new()
+                };
+                format!(
+                    "{guide}{}, your move [1-{}]: ",
+                    seat(name.as_str(), self.mark(*mark)),
+                    geometry.cell_count()
+                )
+            }
             Prompt::Mode => format!(
                 "{}\n{}Your choice [2]: ",
                 self.paint("Choose a game:", |s| s.bold()),
@@ -355,6 +377,16 @@ impl<W: Write> Dialogue for ConsoleRenderer<W> {
             }
         };
         self.write(&text);
+    }
+
+    /// A menu's list is not shown again under the problem just explained: only its
+    /// question.
+    fn show_prompt_again(&self, prompt: &Prompt) {
+        match prompt {
+            Prompt::Mode => self.write("Your choice [2]: "),
+            Prompt::Level { .. } => self.write("Your choice [4]: "),
+            other => self.show_prompt(other),
+        }
     }
 
     fn show_help(&self, prompt: &Prompt) {
@@ -391,7 +423,10 @@ impl<W: Write> Dialogue for ConsoleRenderer<W> {
 impl<W: Write> Reports for ConsoleRenderer<W> {
     fn show_result(&self, game: &FinishedGame) {
         let text = match game.outcome {
-            Outcome::Won(mark) => format!("{} ({}) wins!", game.name_of(mark), self.mark(mark)),
+            Outcome::Won(mark) => format!(
+                "{} wins!",
+                seat(game.name_of(mark).as_str(), self.mark(mark))
+            ),
             Outcome::Draw => "It's a draw.".to_string(),
         };
         self.write(&format!("{}\n", self.paint(&text, |s| s.bold())));
@@ -428,10 +463,19 @@ impl<W: Write> Reports for ConsoleRenderer<W> {
                 "With best play from both sides this is a draw.".to_string(),
                 "Best move",
             ),
+            // The other side wins at its next move, whatever is played.
+            Verdict::Loss if plies <= 2 => (
+                format!(
+                    "{mark} loses against perfect play: whatever {mark} plays, {} can win \
+                     with its next move.",
+                    self.mark(to_move.opponent())
+                ),
+                "Move left",
+            ),
             Verdict::Loss => (
                 format!(
-                    "{mark} loses against perfect play: every move loses. These hold out \
-                     longest, for {} of {mark}'s own.",
+                    "{mark} loses against perfect play: every move loses. These put the loss \
+                     off longest: {mark} makes {}, this one included.",
                     own(plies / 2)
                 ),
                 "Longest-lasting move",
@@ -442,10 +486,13 @@ impl<W: Write> Reports for ConsoleRenderer<W> {
             .iter()
             .map(ToString::to_string)
             .collect();
-        // "Best move", "Best moves"; "Best move found", "Best moves found".
-        let label = match (best.len(), label.split_once(" move")) {
-            (1, _) | (_, None) => label.to_string(),
-            (_, Some((before, after))) => format!("{before} moves{after}"),
+        // "Best move", "Best moves"; "Best move found", "Best moves found"; "Move left",
+        // "Moves left".
+        let label = match best.len() {
+            1 => label.to_string(),
+            _ => label
+                .replacen("Move", "Moves", 1)
+                .replacen(" move", " moves", 1),
         };
         self.write(&format!("{verdict}\n{label}: {}.\n", best.join(", ")));
     }
@@ -509,11 +556,23 @@ impl<W: Write> ScoreTable<W> {
         }
     }
 
-    /// Writes what is held and gives the output back.
-    pub fn finish(mut self) -> W {
+    /// Whether no row has come yet.
+    pub fn is_empty(&self) -> bool {
+        self.widths.is_none() && self.held.is_empty()
+    }
+
+    /// Writes what is held and gives the output back; a table without rows says "No
+    /// games recorded yet."
+    pub fn finish(self) -> W {
+        self.finish_or("No games recorded yet.")
+    }
+
+    /// As [`finish`](Self::finish), a table without rows saying `empty` instead: what
+    /// the caller knows of why it is empty.
+    pub fn finish_or(mut self, empty: &str) -> W {
         if self.widths.is_none() {
             if self.held.is_empty() {
-                let _ = self.out.write_all(b"No games recorded yet.\n");
+                let _ = writeln!(self.out, "{empty}");
                 return self.out;
             }
             self.size_and_flush(0);
@@ -652,6 +711,13 @@ mod tests {
         // the board calls empty show their numbers.
         let text = String::from_utf8(renderer.into_inner()).unwrap();
         let rows: Vec<&str> = text.lines().filter(|l| l.contains('|')).collect();
-        assert_eq!(rows, [" 1   X | 2 | 3", " 2   4 | 5 | 6", " 3   7 | 8 | O"]);
+        assert_eq!(
+            rows,
+            [
+                "  1 | X | 2 | 3 |",
+                "  2 | 4 | 5 | 6 |",
+                "  3 | 7 | 8 | O |"
+            ]
+        );
     }
 }

@@ -1,6 +1,6 @@
 use tictactoe_core::domain::{Geometry, Mark, PlayerName};
 use tictactoe_core::play::{ComputerError, Journal, Seating, Settings};
-use tictactoe_core::players::{ComputerFactory, PlayerSpec, default_name};
+use tictactoe_core::players::{ComputerFactory, PlayerSpec, unnamed};
 use tictactoe_core::ports::{GameId, GameStore, NewGame, StoreError};
 
 use crate::controller::{GameController, GameEnd};
@@ -196,8 +196,14 @@ where
         prompt: &Prompt,
         reply: impl Fn(&str) -> Result<Reply<T>, Problem>,
     ) -> Result<T, SessionEnd> {
+        let mut explained = false;
         loop {
-            self.renderer.show_prompt(prompt);
+            // After a problem, the question again, not its whole list of choices.
+            if std::mem::take(&mut explained) {
+                self.renderer.show_prompt_again(prompt);
+            } else {
+                self.renderer.show_prompt(prompt);
+            }
             let Input::Line(text) = self.input.read_line() else {
                 self.renderer.show_notice(&Notice::InputClosed);
                 return Err(SessionEnd::InputClosed);
@@ -206,24 +212,24 @@ where
                 Ok(Reply::Value(value)) => return Ok(value),
                 Ok(Reply::Help) => self.renderer.show_help(prompt),
                 Ok(Reply::Quit) => return Err(SessionEnd::Quit),
-                Err(problem) => self.renderer.show_problem(&problem),
+                Err(problem) => {
+                    self.renderer.show_problem(&problem);
+                    explained = true;
+                }
             }
         }
     }
 }
 
-/// "Player X" or "Player O", unless the other player took it: then "Player O 2" (or the
-/// first number free), so that pressing Enter always gives a name that can be used.
+/// "Player 1" for X or "Player 2" for O, unless the other player took it: then the
+/// first "Player N" free, so that pressing Enter always gives a name that can be used.
 fn free_default_name(mark: Mark, taken: Option<&PlayerName>) -> PlayerName {
-    let plain = default_name(mark);
+    let plain = unnamed(mark);
     let is_free = |name: &PlayerName| {
         taken.is_none_or(|other| other.key() != name.key() && !other.looks_like(name))
     };
-    if is_free(&plain) {
-        return plain;
-    }
-    (2..)
-        .filter_map(|n| PlayerName::new(&format!("{plain} {n}")).ok())
+    std::iter::once(plain.clone())
+        .chain((1..).filter_map(|n: u32| PlayerName::new(&format!("Player {n}")).ok()))
         .find(is_free)
         .unwrap_or(plain)
 }
@@ -395,16 +401,16 @@ mod tests {
 
     #[test]
     fn enter_for_the_default_name_gives_a_free_one_when_the_other_player_took_it() {
-        // Arrange: X is called "Player O"; O's prompt offers "Player O 2", and Enter takes
+        // Arrange: X is called "Player 2"; O's prompt offers "Player 1", and Enter takes
         // it without a problem (problems are not stubbed: one would fail the test).
         let mut screen = Screen::default();
         expect_prompts(
             &mut screen.dialogue,
             1,
-            |prompt| matches!(prompt, Prompt::Name { mark: Mark::O, default } if default.as_str() == "Player O 2"),
+            |prompt| matches!(prompt, Prompt::Name { mark: Mark::O, default } if default.as_str() == "Player 1"),
         );
         allow_rendering_except(&mut screen, &[Shown::Prompt, Shown::Problem]);
-        let input = typed(&["1", "Player O", "", "", "", "q"]);
+        let input = typed(&["1", "Player 2", "", "", "", "q"]);
 
         // Act
         let end = run(input, screen, &MemoryStore::new(), factory());

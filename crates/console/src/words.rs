@@ -49,10 +49,20 @@ pub fn how_it_plays(level: Level) -> &'static str {
     }
 }
 
+/// A player and the mark they play, in one pair of brackets: "Ada (X)"; a name that
+/// ends in brackets of its own takes the mark inside them, "Computer (Impossible, O)",
+/// rather than a second pair. `mark` may be painted.
+pub fn seat(name: &str, mark: impl std::fmt::Display) -> String {
+    match name.strip_suffix(')') {
+        Some(inner) if inner.contains('(') => format!("{inner}, {mark})"),
+        _ => format!("{name} ({mark})"),
+    }
+}
+
 /// "Ada (X) wins!" or "It's a draw."
 pub fn result_line(game: &FinishedGame) -> String {
     match game.outcome {
-        Outcome::Won(mark) => format!("{} ({mark}) wins!", game.name_of(mark)),
+        Outcome::Won(mark) => format!("{} wins!", seat(game.name_of(mark).as_str(), mark)),
         Outcome::Draw => "It's a draw.".to_string(),
     }
 }
@@ -163,5 +173,23 @@ pub fn review_words(reviewed: &MoveReview) -> String {
             value_words(reviewed.before),
             value_words(reviewed.after)
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[rstest::rstest]
+    #[case::a_person("Ada", Mark::X, "Ada (X)")]
+    #[case::a_computer("Computer (Impossible)", Mark::O, "Computer (Impossible, O)")]
+    #[case::brackets_not_at_the_end("Bob (the second) Jr", Mark::X, "Bob (the second) Jr (X)")]
+    #[case::a_closing_bracket_alone("Smile :)", Mark::O, "Smile :) (O)")]
+    fn a_seat_names_its_player_and_mark_in_one_pair_of_brackets(
+        #[case] name: &str,
+        #[case] mark: Mark,
+        #[case] said: &str,
+    ) {
+        assert_eq!(seat(name, mark), said);
     }
 }

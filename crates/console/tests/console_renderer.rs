@@ -59,12 +59,14 @@ fn empty_cells_show_the_number_to_type() {
 
     let expected = [
         "",
-        "     a   b   c",
-        " 1   X | 2 | 3",
-        "    ---+---+---",
-        " 2   4 | O | 6",
-        "    ---+---+---",
-        " 3   7 | 8 | 9",
+        "      a   b   c",
+        "    +---+---+---+",
+        "  1 | X | 2 | 3 |",
+        "    +---+---+---+",
+        "  2 | 4 | O | 6 |",
+        "    +---+---+---+",
+        "  3 | 7 | 8 | 9 |",
+        "    +---+---+---+",
         "",
         "",
     ];
@@ -78,8 +80,8 @@ fn without_colour_the_winning_line_is_bracketed() {
 
     let text = shown(|r| r.show_board(&board, line.cells()));
 
-    assert!(text.contains(" 1  [X]|[X]|[X]\n"), "{text}");
-    assert!(text.contains(" 2   O | O | 6\n"), "{text}");
+    assert!(text.contains("  1 |[X]|[X]|[X]|\n"), "{text}");
+    assert!(text.contains("  2 | O | O | 6 |\n"), "{text}");
 }
 
 #[test]
@@ -92,14 +94,16 @@ fn four_by_four_brackets_the_winning_run_without_colour() {
 
     let expected = [
         "",
-        "      a    b    c    d",
-        " 1   [X]| [X]| [X]| [X]",
-        "    ----+----+----+----",
-        " 2    O |  O |  O |  8",
-        "    ----+----+----+----",
-        " 3    9 | 10 | 11 | 12",
-        "    ----+----+----+----",
-        " 4   13 | 14 | 15 | 16",
+        "       a    b    c    d",
+        "    +----+----+----+----+",
+        "  1 | [X]| [X]| [X]| [X]|",
+        "    +----+----+----+----+",
+        "  2 |  O |  O |  O |  8 |",
+        "    +----+----+----+----+",
+        "  3 |  9 | 10 | 11 | 12 |",
+        "    +----+----+----+----+",
+        "  4 | 13 | 14 | 15 | 16 |",
+        "    +----+----+----+----+",
         "",
         "",
     ];
@@ -107,7 +111,7 @@ fn four_by_four_brackets_the_winning_run_without_colour() {
 }
 
 #[test]
-fn seven_by_seven_numbers_stay_aligned() {
+fn seven_by_seven_numbers_stay_aligned_and_the_row_numbers_stand_outside_the_frame() {
     let geometry = Geometry::new(7, 4).unwrap();
     let board = fill_from_layout(
         BitBoard::new(geometry),
@@ -117,39 +121,64 @@ fn seven_by_seven_numbers_stay_aligned() {
 
     let text = shown(|r| r.show_board(&board, &[]));
 
+    // The row numbers stand outside the frame: row 7 does not read as a cell.
+    let rule = "    +----+----+----+----+----+----+----+";
     let expected = [
         "",
-        "      a    b    c    d    e    f    g",
-        " 1    X |  2 |  3 |  4 |  5 |  6 |  7",
-        "    ----+----+----+----+----+----+----",
-        " 2    8 |  O | 10 | 11 | 12 | 13 | 14",
-        "    ----+----+----+----+----+----+----",
-        " 3   15 | 16 |  X | 18 | 19 | 20 | 21",
-        "    ----+----+----+----+----+----+----",
-        " 4   22 | 23 | 24 | 25 | 26 | 27 | 28",
-        "    ----+----+----+----+----+----+----",
-        " 5   29 | 30 | 31 | 32 | 33 | 34 | 35",
-        "    ----+----+----+----+----+----+----",
-        " 6   36 | 37 | 38 | 39 | 40 | 41 | 42",
-        "    ----+----+----+----+----+----+----",
-        " 7   43 | 44 | 45 | 46 | 47 | 48 |  O",
+        "       a    b    c    d    e    f    g",
+        rule,
+        "  1 |  X |  2 |  3 |  4 |  5 |  6 |  7 |",
+        rule,
+        "  2 |  8 |  O | 10 | 11 | 12 | 13 | 14 |",
+        rule,
+        "  3 | 15 | 16 |  X | 18 | 19 | 20 | 21 |",
+        rule,
+        "  4 | 22 | 23 | 24 | 25 | 26 | 27 | 28 |",
+        rule,
+        "  5 | 29 | 30 | 31 | 32 | 33 | 34 | 35 |",
+        rule,
+        "  6 | 36 | 37 | 38 | 39 | 40 | 41 | 42 |",
+        rule,
+        "  7 | 43 | 44 | 45 | 46 | 47 | 48 |  O |",
+        rule,
         "",
         "",
     ];
     assert_eq!(text, expected.join("\n"));
 }
 
-#[test]
-fn the_move_prompt_names_the_player_and_the_range() {
-    let prompt = Prompt::Move {
+fn move_prompt(guide: bool) -> Prompt {
+    Prompt::Move {
         name: name("Ada"),
         mark: Mark::O,
-        geometry: Geometry::classic(),
-    };
+        geometry: Geometry::new(7, 5).unwrap(),
+        guide,
+    }
+}
 
-    let text = shown(|r| r.show_prompt(&prompt));
+#[test]
+fn the_first_move_prompt_of_a_game_says_every_thing_that_can_be_typed() {
+    let text = shown(|r| r.show_prompt(&move_prompt(true)));
 
-    assert!(text.starts_with("Ada (O), your move [1-9"), "{text}");
+    assert_eq!(
+        text,
+        "Type a cell's number (1 to 49) or its coordinate (b2); ? for a hint, u to undo, \
+         h for help, q to leave.\nAda (O), your move [1-49]: "
+    );
+}
+
+#[test]
+fn later_move_prompts_name_the_player_and_the_cells_only() {
+    let text = shown(|r| r.show_prompt(&move_prompt(false)));
+
+    assert_eq!(text, "Ada (O), your move [1-49]: ");
+}
+
+#[test]
+fn a_menu_asked_again_after_a_wrong_answer_asks_without_its_list() {
+    let text = shown(|r| r.show_prompt_again(&Prompt::Mode));
+
+    assert_eq!(text, "Your choice [2]: ");
 }
 
 #[test]
@@ -174,7 +203,7 @@ fn the_result_names_the_winner() {
 
     assert_eq!(
         shown(|r| r.show_result(&game)),
-        "Computer (Impossible) (O) wins!\n"
+        "Computer (Impossible, O) wins!\n"
     );
 }
 
@@ -329,7 +358,21 @@ fn a_lost_position_says_every_move_loses_and_which_last_longest() {
 
     assert_eq!(
         text,
-        "O loses against perfect play: every move loses. These hold out longest, for 2 moves of O's own.\nLongest-lasting moves: 2, 4.\n"
+        "O loses against perfect play: every move loses. These put the loss off longest: \
+         O makes 2 moves, this one included.\nLongest-lasting moves: 2, 4.\n"
+    );
+}
+
+#[test]
+fn a_position_lost_at_the_next_move_says_so_without_counting_moves() {
+    let loss = analysis(tictactoe_core::domain::Verdict::Loss, 2, &[3, 7]);
+
+    let text = shown(|r| r.show_analysis(Mark::O, &loss));
+
+    assert_eq!(
+        text,
+        "O loses against perfect play: whatever O plays, X can win with its next move.\n\
+         Moves left: 3, 7.\n"
     );
 }
 

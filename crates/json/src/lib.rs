@@ -173,26 +173,30 @@ struct TallyJson {
     seconds: f64,
 }
 
-/// `{"games":1000,"x_wins":0,"o_wins":0,"draws":1000,"seconds":0.01}`
+/// `{"games":1000,"x_wins":0,"o_wins":0,"draws":1000,"seconds":0.021}`: the seconds
+/// to the millisecond, or to the microsecond for a run shorter than a millisecond (never
+/// `0.0` for a run that took time).
 pub fn tally_json(tally: &Tally, seconds: f64) -> String {
+    let unit = if seconds < 0.001 { 1e6 } else { 1e3 };
     to_json(&TallyJson {
         games: tally.games,
         x_wins: tally.x_wins,
         o_wins: tally.o_wins,
         draws: tally.draws,
-        seconds: (seconds * 1000.0).round() / 1000.0,
+        seconds: (seconds * unit).round() / unit,
     })
 }
 
-/// `"x_won"`, `"o_won"`, `"draw"`, `"x_resigned"`, `"o_resigned"`, `"x_abandoned"` or
-/// `"o_abandoned"`: how a kept game ended.
+/// `"x_won"`, `"o_won"`, `"draw"`, `"x_resigned"`, `"o_resigned"`, `"x_left"` or
+/// `"o_left"`: how a kept game ended (a game's `status` in the web API, and a history's
+/// `result`, in the same words).
 pub fn ending_word(ending: Ending) -> &'static str {
     match ending {
         Ending::Finished(outcome) => outcome_word(outcome),
         Ending::Resigned(Mark::X) => "x_resigned",
         Ending::Resigned(Mark::O) => "o_resigned",
-        Ending::Abandoned(Mark::X) => "x_abandoned",
-        Ending::Abandoned(Mark::O) => "o_abandoned",
+        Ending::Abandoned(Mark::X) => "x_left",
+        Ending::Abandoned(Mark::O) => "o_left",
     }
 }
 
@@ -454,6 +458,21 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_tally_shorter_than_a_millisecond_gives_its_seconds_to_the_microsecond() {
+        let tally = Tally {
+            games: 1,
+            x_wins: 0,
+            o_wins: 0,
+            draws: 1,
+        };
+
+        assert_eq!(
+            tally_json(&tally, 0.000_412_3),
+            r#"{"games":1,"x_wins":0,"o_wins":0,"draws":1,"seconds":0.000412}"#
+        );
+    }
+
     fn cell(number: usize) -> tictactoe_core::domain::Position {
         tictactoe_core::domain::Geometry::classic()
             .position(number - 1)
@@ -511,7 +530,7 @@ mod tests {
         .collect();
 
         assert_eq!(words.len(), 7);
-        assert!(words.contains("o_resigned") && words.contains("x_abandoned"));
+        assert!(words.contains("o_resigned") && words.contains("x_left"));
     }
 
     #[test]

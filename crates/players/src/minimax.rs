@@ -5,9 +5,7 @@ use rand::Rng;
 use rand::seq::IndexedRandom;
 
 use super::solvers::{SharedSolvers, SolverHandle};
-use tictactoe_core::domain::{
-    Analysis, Board, GameState, Geometry, Mark, PlayerName, Position, Verdict,
-};
+use tictactoe_core::domain::{Analysis, Board, GameState, Geometry, Mark, PlayerName, Position};
 use tictactoe_core::players::{Advisor, Level, MoveChooser, Player, PlayerSpec};
 use tictactoe_engine::{Clock, Deadline, Estimator, Lookahead, Progress, Solver, SystemClock};
 
@@ -22,18 +20,25 @@ use tictactoe_engine::{Clock, Deadline, Estimator, Lookahead, Progress, Solver, 
 /// but a seeded RNG replays them exactly. Everything it holds is `Send`, so a server can
 /// keep it between requests.
 ///
-/// As an [`Advisor`] only Impossible says what perfect play makes of a position, and it
-/// is the one the hints come from (`StandardComputers::advisor`). Easy and Medium
-/// answer with what their lookahead sees: the moves they would play, marked neither
-/// `exact` nor `moves_proven`, with no verdict of their own (always `Draw`, the board's
-/// empty cells as its length).
+/// As an [`Advisor`] only Impossible answers: it knows what perfect play makes of a
+/// position (or says how far it got), and it is the one the hints come from
+/// (`StandardComputers::advisor`). Easy and Medium see a few moves ahead and no
+/// further: they have moves they prefer but no value to give, so they advise nothing
+/// (`None`) rather than invent one.
 pub struct MinimaxAI<R> {
     level: Level,
     thinking: Thinking,
     rng: R,
-    /// The last position advised on and the advice, so `choose_move` after `advise`
-    /// agrees and neither thinks twice.
-    last: Option<(PositionKey, Analysis)>,
+    /// The last position thought about and what came of it, so `choose_move` after
+    /// `advise` agrees and neither thinks twice.
+    last: Option<(PositionKey, Thought)>,
+}
+
+/// What thinking about a position gave: the moves this level rates best and, from a
+/// level that knows it, what perfect play makes of the position.
+struct Thought {
+    best_moves: Vec<Position>,
+    analysis: Option<Analysis>,
 }
 
 /// Everything an answer depends on: the board's shape, where each side's marks stand and
@@ -149,14 +154,14 @@ impl<R: Rng> MinimaxAI<R> {
 
     /// Every move this level rates best, ascending; it plays one of them.
     pub fn best_moves(&mut self, board: &dyn Board, to_move: Mark) -> Vec<Position> {
-        self.advice(board, to_move)
-            .map(|a| a.best_moves.clone())
+        self.thought(board, to_move)
+            .map(|thought| thought.best_moves.clone())
             .unwrap_or_default()
     }
 
-    /// The analysis of this position, thought out once and then remembered, so that
-    /// `choose_move` after `advise` agrees and neither thinks twice.
-    fn advice(&mut self, board: &dyn Board, to_move: Mark) -> Option<&Analysis> {
+    /// What this level makes of the position, thought out once and then remembered, so
+    /// that `choose_move` after `advise` agrees and neither thinks twice.
+    fn thought(&mut self, board: &dyn Board, to_move: Mark) -> Option<&Thought> {
         let key = (
             board.geometry(),
             board.bits(Mark::X),
@@ -164,32 +169,36 @@ impl<R: Rng> MinimaxAI<R> {
             to_move,
         );
         if !matches!(&self.last, Some((last_key, _)) if *last_key == key) {
-            let analysis = match &mut self.thinking {
-                Thinking::Lookahead(shallow) => shallow.analyze(board, to_move),
-                Thinking::Perfect(perfect) => perfect.analyze(board, to_move),
-            }?;
-            self.last = Some((key, analysis));
+            let thought = match &mut self.thinking {
+                Thinking::Lookahead(shallow) => Thought {
+                    best_moves: shallow.best_moves(board, to_move)?,
+                    analysis: None,
+                },
+                Thinking::Perfect(perfect) => {
+                    let analysis = perfect.analyze(board, to_move)?;
+                    Thought {
+                        best_moves: analysis.best_moves.clone(),
+                        analysis: Some(analysis),
+                    }
+                }
+            };
+            self.last = Some((key, thought));
         }
-        self.last.as_ref().map(|(_, analysis)| analysis)
+        self.last.as_ref().map(|(_, thought)| thought)
     }
 }
 
 impl Shallow {
-    /// The moves the lookahead rates best, as an analysis that claims nothing else.
-    fn analyze(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis> {
+    /// The moves the lookahead rates best (`None` when there is none: the game is
+    /// over). It claims nothing of the position's value: it does not see that far.
+    fn best_moves(&mut self, board: &dyn Board, to_move: Mark) -> Option<Vec<Position>> {
         let geometry = board.geometry();
         let engine = match &mut self.engine {
             Some(engine) if engine.geometry() == geometry => engine,
             engine => engine.insert(Lookahead::new(geometry, self.depth)),
         };
         let best_moves = engine.best_moves(board, to_move);
-        (!best_moves.is_empty()).then(|| Analysis {
-            verdict: Verdict::Draw,
-            plies: board.empty_cells().len(),
-            best_moves,
-            exact: false,
-            moves_proven: false,
-        })
+        (!best_moves.is_empty()).then_some(best_moves)
     }
 }
 
@@ -223,10 +232,11 @@ impl Perfect {
 }
 
 impl<R: Rng + Send> Advisor for MinimaxAI<R> {
-    /// Impossible's is the perfect-play analysis hints are made of; Easy's and Medium's
-    /// only their lookahead's moves (see [`MinimaxAI`]).
+    /// Impossible's is the perfect-play analysis hints are made of; Easy and Medium,
+    /// which cannot say what a position is worth, advise nothing (see [`MinimaxAI`]).
     fn advise(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis> {
-        self.advice(board, to_move).cloned()
+        self.thought(board, to_move)
+            .and_then(|thought| thought.analysis.clone())
     }
 }
 
@@ -240,7 +250,7 @@ impl<R: Rng + Send> MoveChooser for MinimaxAI<R> {
     /// One of the best moves at random; Impossible prefers, among them, those after
     /// which its opening book answers every reply (on (7,7,5): it opens in the centre).
     fn choose_move(&mut self, game: &dyn GameState) -> Option<Position> {
-        self.advice(game.board(), game.to_move());
+        self.thought(game.board(), game.to_move());
         let followed = match &self.thinking {
             Thinking::Perfect(_) => Solver::book_follows(game.board(), game.to_move()),
             Thinking::Lookahead(_) => Vec::new(),
@@ -249,7 +259,7 @@ impl<R: Rng + Send> MoveChooser for MinimaxAI<R> {
         let MinimaxAI { last, rng, .. } = self;
         let best = last
             .as_ref()
-            .map_or(&[][..], |(_, analysis)| &analysis.best_moves);
+            .map_or(&[][..], |(_, thought)| &thought.best_moves);
         if !followed.is_empty() {
             let preferred: Vec<Position> = best
                 .iter()
@@ -271,7 +281,7 @@ mod tests {
 
     use super::*;
     use crate::test_support::{board, numbers};
-    use tictactoe_core::domain::{BitBoard, Game};
+    use tictactoe_core::domain::{BitBoard, Game, Verdict};
     use tictactoe_engine::MockClock;
 
     /// A stub, not a mock: a clock that reads 0 once (when the deadline is set) and an
@@ -511,14 +521,30 @@ mod tests {
         assert_eq!(smaller.bits(Mark::X), larger.bits(Mark::X));
         assert_eq!(smaller.bits(Mark::O), larger.bits(Mark::O));
         let mut ai = level();
-        ai.advise(&smaller, Mark::X);
+        ai.best_moves(&smaller, Mark::X);
 
         // Act
-        let advice = ai.advise(&larger, Mark::X);
+        let best = ai.best_moves(&larger, Mark::X);
 
         // Assert: neither the 3 x 3 answer nor a 3 x 3 engine's (which knows no 4 x 4
         // board and answers nothing).
-        assert_eq!(advice.map(|a| numbers(&a.best_moves)), Some(vec![13]));
+        assert_eq!(numbers(&best), [13]);
+    }
+
+    #[rstest::rstest]
+    #[case::easy(|| MinimaxAI::easy(StdRng::seed_from_u64(0)))]
+    #[case::medium(|| MinimaxAI::medium(StdRng::seed_from_u64(0)))]
+    fn a_level_that_only_looks_ahead_advises_nothing_though_it_has_a_move(
+        #[case] level: fn() -> MinimaxAI<StdRng>,
+    ) {
+        // X to move can win at once at cell 3: both levels see it and would play it.
+        let position = board(3, 3, "xx./oo./...");
+        let mut ai = level();
+
+        let advice = ai.advise(&position, Mark::X);
+
+        assert_eq!(advice, None, "no value it does not know");
+        assert_eq!(numbers(&ai.best_moves(&position, Mark::X)), [3]);
     }
 
     #[test]

@@ -323,6 +323,20 @@ impl GameStore for PostgresStore {
         self.keep(writes, Repeat::Retry)
     }
 
+    /// One round trip on a pooled connection (a new one if the pooled one was closed).
+    fn checkup(&self) -> Result<(), StoreError> {
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            let mut conn = self.conn()?;
+            match conn.query_opt_alone("SELECT 1", &[]) {
+                Ok(_) => return Ok(()),
+                Err(error) if error.is_closed() && tries < TRIES => {}
+                Err(error) => return Err(self.database.fail(error.into(), None)),
+            }
+        }
+    }
+
     fn write_new(&self, writes: &[Write]) -> Result<(), StoreError> {
         self.keep(writes, Repeat::Race)
     }

@@ -271,6 +271,16 @@ impl GameStore for SqliteStore {
         self.keep(writes, Repeat::Retry)
     }
 
+    /// A read of the schema's version: the file opens, and its first page is read.
+    fn checkup(&self) -> Result<(), StoreError> {
+        let database = &self.database;
+        self.in_read(|transaction| {
+            transaction
+                .query_row("PRAGMA schema_version", [], |_| Ok(()))
+                .db(database)
+        })
+    }
+
     fn write_new(&self, writes: &[Write]) -> Result<(), StoreError> {
         self.keep(writes, Repeat::Race)
     }

@@ -15,7 +15,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::grid::{CELL_WIDTH, Palette, grid};
-use tictactoe_console::words::refused;
+use tictactoe_console::words::{refused, seat};
 use tictactoe_core::domain::{
     Analysis, GameState, GameStatus, Geometry, Mark, Position, Refusal, Scoreboard, Verdict,
 };
@@ -30,8 +30,10 @@ const MIN_WIDTH: u16 = 40;
 pub enum Flow {
     /// Keep going: draw, then wait for the next key (or let the computer think).
     Continue,
-    /// The person left (after confirming, if the game was in progress).
+    /// The person left the game, for the menu (after confirming, during a game).
     Leave,
+    /// The person chose to quit the program.
+    Quit,
     /// Ctrl-C: leave at once.
     Interrupt,
 }
@@ -95,16 +97,16 @@ impl GameScreen {
             }
             Overlay::ConfirmLeave => {
                 self.overlay = Overlay::None;
-                return match key.code {
-                    KeyCode::Char('y' | 'Y' | 'q') | KeyCode::Enter => {
-                        let mark = self.person_to_move(game).unwrap_or(Mark::X);
-                        if let Ok(events) = game.leave(mark) {
-                            self.show_events(game, events);
-                        }
-                        Flow::Leave
-                    }
-                    _ => Flow::Continue,
+                let flow = match key.code {
+                    KeyCode::Char('y' | 'Y') | KeyCode::Enter => Flow::Leave,
+                    KeyCode::Char('q' | 'Q') => Flow::Quit,
+                    _ => return Flow::Continue,
                 };
+                let mark = self.person_to_move(game).unwrap_or(Mark::X);
+                if let Ok(events) = game.leave(mark) {
+                    self.show_events(game, events);
+                }
+                return flow;
             }
             Overlay::None => {}
         }
@@ -124,7 +126,7 @@ impl GameScreen {
             KeyCode::F(1) | KeyCode::Char('H') => self.overlay = Overlay::Help,
             KeyCode::Char('q') | KeyCode::Esc => {
                 if game.end().is_some() {
-                    return Flow::Leave;
+                    return Flow::Quit;
                 }
                 self.overlay = Overlay::ConfirmLeave;
             }
@@ -164,7 +166,7 @@ impl GameScreen {
             self.hinted.clear();
             self.message = match event {
                 Event::Moved { mark, position, .. } => {
-                    format!("{} ({mark}) played {position}.", game.seat(mark).name())
+                    format!("{} played {position}.", seat_of(game, mark))
                 }
                 Event::Undone { positions } => match positions.len() {
                     1 => "The last move was taken back.".to_string(),
@@ -377,14 +379,26 @@ impl GameScreen {
         }
         let [title, _, status, message, keys] = self.layout(area);
         let geometry = game.game().board().geometry();
-        let heading = format!(
-            "{} (X) vs {} (O) · {n} x {n}, {k} in a row",
-            game.seat(Mark::X).name(),
-            game.seat(Mark::O).name(),
+        let names = format!("{} vs {}", seat_of(game, Mark::X), seat_of(game, Mark::O));
+        let shape = format!(
+            "{n} x {n}, {k} in a row",
             n = geometry.size(),
-            k = geometry.win_length(),
+            k = geometry.win_length()
         );
-        frame.render_widget(Paragraph::new(heading).style(self.bold()), title);
+        let heading = format!("{names} · {shape}");
+        // Too long for one line (a narrow screen), the board's shape goes on the blank
+        // line under the names; names too long for a line are cut between words.
+        let heading = if Span::raw(heading.as_str()).width() <= usize::from(title.width) {
+            vec![Line::from(heading)]
+        } else {
+            vec![Line::from(names), Line::from(shape)]
+        };
+        frame.render_widget(
+            Paragraph::new(heading)
+                .style(self.bold())
+                .wrap(Wrap { trim: true }),
+            title,
+        );
         frame.render_widget(
             Paragraph::new(self.board_lines(game)),
             self.board_area(area),
@@ -400,25 +414,23 @@ impl GameScreen {
         let watching = Mark::ALL
             .iter()
             .all(|&mark| matches!(game.seat(mark), Seat::Computer(_)));
-        let footer = if game.end().is_some() {
-            "r play again · s swap sides · v review · m menu · q quit"
+        let footer: &[(u8, &str)] = if game.end().is_some() {
+            &AFTER_GAME_KEYS
         } else if watching {
-            "q leave · Ctrl-C quit at once"
+            &WATCHING_KEYS
         } else {
-            "arrows/hjkl move · Enter play · ? hint · u undo · q leave · F1 help"
+            &GAME_KEYS
         };
-        frame.render_widget(Paragraph::new(footer).style(self.dim()), keys);
+        frame.render_widget(
+            Paragraph::new(keys_line(footer, usize::from(keys.width))).style(self.dim()),
+            keys,
+        );
         if let Some(records) = &self.records {
             self.draw_records(frame, area, records);
         }
         match self.overlay {
             Overlay::Help => self.draw_box(frame, area, "Keys", HELP),
-            Overlay::ConfirmLeave => self.draw_box(
-                frame,
-                area,
-                "Leave?",
-                "Leave this game? It will not be counted.\n\ny leaves, any other key plays on.",
-            ),
+            Overlay::ConfirmLeave => self.draw_box(frame, area, "Leave?", LEAVE),
             Overlay::None => {}
         }
     }
@@ -438,13 +450,12 @@ impl GameScreen {
         status
     }
 
-    /// Title; the board (after a blank line); the status line and a message under it;
-    /// the keys at the bottom.
+    /// Title (two lines: the second is blank unless the title is too long for one);
+    /// the board; the status line and a message under it; the keys at the bottom.
     fn layout(&self, area: Rect) -> [Rect; 5] {
         let board_height = self.geometry.size() as u16 * 2 - 1;
-        let [title, _, board, _, status, message, _, keys] = Layout::vertical([
-            Constraint::Length(1),
-            Constraint::Length(1),
+        let [title, board, _, status, message, _, keys] = Layout::vertical([
+            Constraint::Length(2),
             Constraint::Length(board_height),
             Constraint::Length(1),
             Constraint::Length(1),
@@ -469,10 +480,9 @@ impl GameScreen {
         frame.render_widget(Paragraph::new(text).style(self.bold()), area);
     }
 
-    /// "Computer (Impossible) (O) is thinking…", for the side to move.
+    /// "Computer (Impossible, O) is thinking…", for the side to move.
     pub fn thinker<R: Recorder>(&self, game: &Match<R>) -> String {
-        let mark = game.game().to_move();
-        format!("{} ({mark}) is thinking…", game.seat(mark).name())
+        format!("{} is thinking…", seat_of(game, game.game().to_move()))
     }
 
     /// What the status line says: whose turn it is, who is thinking and for how long,
@@ -481,20 +491,19 @@ impl GameScreen {
         let state = game.game();
         let mark = state.to_move();
         match state.status() {
-            GameStatus::Won(win) => format!("{} ({}) wins!", game.seat(win.mark).name(), win.mark),
+            GameStatus::Won(win) => format!("{} wins!", seat_of(game, win.mark)),
             GameStatus::Draw => "A draw.".to_string(),
             GameStatus::InProgress => match (game.end(), game.seat(mark), thinking) {
                 (Some(End::Resigned { by }), _, _) => format!(
-                    "{} ({by}) resigned: {} ({}) wins.",
-                    game.seat(*by).name(),
-                    game.seat(by.opponent()).name(),
-                    by.opponent()
+                    "{} resigned: {} wins.",
+                    seat_of(game, *by),
+                    seat_of(game, by.opponent())
                 ),
                 (Some(_), _, _) => "Game left.".to_string(),
                 (None, Seat::Computer(_), Some(elapsed)) => {
                     format!("{} {:.1} s", self.thinker(game), elapsed.as_secs_f64())
                 }
-                (None, seat, _) => format!("{} ({mark}) to move.", seat.name()),
+                (None, _, _) => format!("{} to move.", seat_of(game, mark)),
             },
         }
     }
@@ -559,24 +568,36 @@ impl GameScreen {
         );
     }
 
+    /// A box in the middle of the screen: `text` with a space inside each border, as
+    /// wide as its longest line (cut between words when the screen is narrower).
     fn draw_box(&self, frame: &mut Frame, area: Rect, title: &str, text: &str) {
-        let width = 56.min(area.width);
-        let height = (text.lines().count() as u16 + 2).min(area.height);
+        // The borders and a space of padding on either side.
+        let inside = usize::from(area.width.saturating_sub(4)).max(1);
+        let lines: Vec<String> = text
+            .lines()
+            .flat_map(|line| wrapped(line, inside))
+            .collect();
+        let longest = lines
+            .iter()
+            .map(|line| Span::raw(line.as_str()).width())
+            .max();
+        let width = (longest.unwrap_or(0) as u16 + 4).min(area.width);
+        let height = (lines.len() as u16 + 2).min(area.height);
         let boxed = Rect::new(
             area.x + area.width.saturating_sub(width) / 2,
             area.y + area.height.saturating_sub(height) / 2,
             width,
             height,
         );
+        let text: Vec<Line> = lines.into_iter().map(Line::from).collect();
         frame.render_widget(Clear, boxed);
         frame.render_widget(
-            Paragraph::new(text.to_string())
-                .wrap(Wrap { trim: false })
-                .block(
-                    Block::default()
-                        .borders(Borders::ALL)
-                        .title(format!(" {title} ")),
-                ),
+            Paragraph::new(text).block(
+                Block::default()
+                    .borders(Borders::ALL)
+                    .title(format!(" {title} "))
+                    .padding(ratatui::widgets::Padding::horizontal(1)),
+            ),
             boxed,
         );
     }
@@ -596,21 +617,100 @@ impl GameScreen {
     }
 }
 
+/// The keys, in lines short enough (36 columns) for the narrowest screen the game is
+/// drawn on, inside its box.
 const HELP: &str = "\
-arrows or h j k l   move the cursor
-Enter or Space      play the cell under the cursor
-1 to 9              play that cell; on larger boards
-                    type its number (Enter ends it
-                    when a longer one could follow)
-a mouse click       play the cell clicked
-?                   light up the best cells
-u                   undo (against the computer: your
-                    move and its reply)
-q or Esc            leave (asks first during a game)
-F1 or H             this help
-Ctrl-C              leave at once
+arrows, hjkl move the cursor
+Enter, Space play the cell there
+1 to 9       play that cell; on a
+             larger board type its
+             number (Enter ends it
+             when a longer one could
+             follow)
+click        play the cell clicked
+?            light up the best cells
+u            undo (against the
+             computer: your move and
+             its reply)
+q, Esc       leave (asks first)
+F1, H        this help
+Ctrl-C       quit at once
+After a game: r plays again, s swaps
+sides, v reviews it, m is the menu,
+q quits.
 
 Any key closes this help.";
+
+/// What leaving a game in progress asks.
+const LEAVE: &str = "\
+Leave this game? It will not be counted.
+
+y  leave it: back to the menu
+q  leave it and quit Tic Tac Toe
+any other key plays on";
+
+/// The keys line of each moment, each key with how much it is needed: on a narrow
+/// screen the least needed (the highest number) go first.
+const GAME_KEYS: [(u8, &str); 6] = [
+    (5, "arrows/hjkl move"),
+    (4, "Enter play"),
+    (2, "? hint"),
+    (3, "u undo"),
+    (0, "q leave"),
+    (1, "F1 help"),
+];
+const AFTER_GAME_KEYS: [(u8, &str); 5] = [
+    (1, "r play again"),
+    (4, "s swap sides"),
+    (3, "v review"),
+    (2, "m menu"),
+    (0, "q quit"),
+];
+const WATCHING_KEYS: [(u8, &str); 2] = [(0, "q leave"), (1, "Ctrl-C quit at once")];
+
+/// As many of `keys` as fit in `width` columns, in their order, the least needed left
+/// out first: never a key cut in two.
+fn keys_line(keys: &[(u8, &str)], width: usize) -> String {
+    let mut kept: Vec<(u8, &str)> = keys.to_vec();
+    loop {
+        let line = kept
+            .iter()
+            .map(|(_, key)| *key)
+            .collect::<Vec<_>>()
+            .join(" · ");
+        if Span::raw(line.as_str()).width() <= width || kept.len() <= 1 {
+            return line;
+        }
+        let least = kept
+            .iter()
+            .enumerate()
+            .max_by_key(|(_, (need, _))| *need)
+            .map_or(0, |(at, _)| at);
+        kept.remove(least);
+    }
+}
+
+/// `line` as it is if it fits in `width` columns, else cut between words into lines
+/// that do.
+fn wrapped(line: &str, width: usize) -> Vec<String> {
+    if Span::raw(line).width() <= width {
+        return vec![line.to_string()];
+    }
+    let mut lines = Vec::new();
+    let mut current = String::new();
+    for word in line.split_whitespace() {
+        if current.is_empty() {
+            current.push_str(word);
+        } else if Span::raw(current.as_str()).width() + 1 + Span::raw(word).width() <= width {
+            current.push(' ');
+            current.push_str(word);
+        } else {
+            lines.push(std::mem::replace(&mut current, word.to_string()));
+        }
+    }
+    lines.push(current);
+    lines
+}
 
 /// The two players' records after a game, in the console's words, in columns that
 /// line up whatever the names' lengths (names of up to [`NAME_COLUMN`] wide whole).
@@ -672,6 +772,11 @@ fn hint_line(mark: Mark, analysis: &Analysis) -> String {
             format!("Every move loses against perfect play; {cells} hold out longest.")
         }
     }
+}
+
+/// "Ada (X)", "Computer (Impossible, O)": who plays `mark` in `game`.
+fn seat_of<R: Recorder>(game: &Match<R>, mark: Mark) -> String {
+    seat(game.seat(mark).name().as_str(), mark)
 }
 
 fn capitalised(text: &str) -> String {

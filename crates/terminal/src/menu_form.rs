@@ -12,7 +12,7 @@ use tictactoe_console::menu::Mode;
 use tictactoe_console::words::{how_it_plays, mode_label};
 use tictactoe_core::domain::{Geometry, Mark, PlayerName};
 use tictactoe_core::play::{Settings, SettingsError};
-use tictactoe_core::players::{Level, PlayerSpec};
+use tictactoe_core::players::{Level, PlayerSpec, default_name, unnamed};
 
 /// One line of the form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,7 +84,16 @@ impl MenuForm {
         };
         for mark in Mark::ALL {
             match settings.player(mark) {
-                PlayerSpec::Human(Some(name)) => form.names[mark.index()] = name.to_string(),
+                // A name given for want of one is shown as the default it is, not as
+                // one typed.
+                PlayerSpec::Human(Some(name))
+                    if Mark::ALL
+                        .iter()
+                        .all(|&any| *name != unnamed(any) && *name != default_name(any)) =>
+                {
+                    form.names[mark.index()] = name.to_string()
+                }
+                PlayerSpec::Human(Some(_)) => {}
                 PlayerSpec::Human(None) => {}
                 PlayerSpec::Computer(level) => form.levels[mark.index()] = *level,
             }
@@ -94,18 +103,18 @@ impl MenuForm {
 
     /// The lines shown for the answers so far: no side unless against the computer, a
     /// level for each computer and a name for each person, no run length on 3 x 3.
+    /// Against the computer, the person's name comes first whichever side they play,
+    /// so that changing sides moves no line.
     fn fields(&self) -> Vec<Field> {
         let mut fields = vec![Field::Mode];
-        if self.mode == Mode::HumanVsComputer {
-            fields.push(Field::Side);
-        }
-        let humans = self.mode.humans(self.side);
-        for mark in Mark::ALL {
-            fields.push(if humans[mark.index()] {
-                Field::Name(mark)
-            } else {
-                Field::Level(mark)
-            });
+        match self.mode {
+            Mode::HumanVsHuman => fields.extend(Mark::ALL.map(Field::Name)),
+            Mode::ComputerVsComputer => fields.extend(Mark::ALL.map(Field::Level)),
+            Mode::HumanVsComputer => fields.extend([
+                Field::Side,
+                Field::Name(self.side),
+                Field::Level(self.side.opponent()),
+            ]),
         }
         fields.push(Field::Size);
         if self.size > 3 {
@@ -191,7 +200,7 @@ impl MenuForm {
             let spec = if fields.contains(&Field::Name(mark)) {
                 let typed = self.names[mark.index()].trim();
                 if typed.is_empty() {
-                    PlayerSpec::Human(None)
+                    PlayerSpec::Human(Some(unnamed(mark)))
                 } else {
                     match PlayerName::new(typed) {
                         Ok(name) => PlayerSpec::Human(Some(name)),
@@ -244,7 +253,7 @@ impl MenuForm {
         let focused = self.focused();
         let mut lines = Vec::new();
         for field in self.fields() {
-            let (label, value) = self.line(field);
+            let (label, value) = self.line(field, field == focused);
             let text = format!("{label:<18}{value}");
             let style = if field == focused {
                 Style::default().add_modifier(Modifier::REVERSED)
@@ -272,7 +281,9 @@ impl MenuForm {
         );
     }
 
-    fn line(&self, field: Field) -> (String, String) {
+    /// A line's label and value; `focused`: the line the keys act on (a name being
+    /// typed shows where the next letter goes).
+    fn line(&self, field: Field, focused: bool) -> (String, String) {
         let choice = |text: String| format!("‹ {text} ›");
         match field {
             Field::Mode => ("Game".into(), choice(mode_label(self.mode).into())),
@@ -284,11 +295,12 @@ impl MenuForm {
             Field::Name(mark) => {
                 let typed = &self.names[mark.index()];
                 let shown = if typed.is_empty() {
-                    format!("Player {mark}")
+                    unnamed(mark).to_string()
                 } else {
                     typed.clone()
                 };
-                (format!("Name ({mark})"), format!("{shown}_"))
+                let cursor = if focused { "_" } else { "" };
+                (format!("Name ({mark})"), format!("{shown}{cursor}"))
             }
             Field::Size => ("Board".into(), choice(format!("{0} x {0}", self.size))),
             Field::Run => ("In a row to win".into(), choice(self.win.to_string())),

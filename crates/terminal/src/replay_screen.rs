@@ -12,7 +12,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::grid::{CELL_WIDTH, Palette, grid};
-use tictactoe_console::words::{move_label, review_words, value_words};
+use tictactoe_console::words::{move_label, review_words, seat, value_words};
 use tictactoe_core::domain::{GameState, GameStatus, Mark, Outcome, Position};
 use tictactoe_core::play::{Judgement, Replay, Review};
 use tictactoe_core::ports::{Ending, names_of};
@@ -90,7 +90,11 @@ impl<'a> ReplayScreen<'a> {
             Constraint::Length(1),
         ])
         .areas(area);
-        let [board, _, moves] = Layout::horizontal([
+        // The board where the game screen has it, centred across, so that `v` after a
+        // game does not move it; the list of moves to its right.
+        let left = body.width.saturating_sub(board_width) / 2;
+        let [_, board, _, moves] = Layout::horizontal([
+            Constraint::Length(left),
             Constraint::Length(board_width),
             Constraint::Length(3),
             Constraint::Min(0),
@@ -160,7 +164,7 @@ impl<'a> ReplayScreen<'a> {
 
     fn ending(&self) -> String {
         let names = names_of(self.replay.settings());
-        let name = |mark: Mark| format!("{} ({mark})", names[mark.index()]);
+        let name = |mark: Mark| seat(names[mark.index()].as_str(), mark);
         match self.replay.ending() {
             Some(Ending::Finished(Outcome::Won(mark))) => format!("{} won.", name(mark)),
             Some(Ending::Finished(Outcome::Draw)) => "A draw.".to_string(),
@@ -174,6 +178,8 @@ impl<'a> ReplayScreen<'a> {
     /// around the one shown.
     fn move_list(&self, area: Rect) -> Vec<Line<'static>> {
         let rows = usize::from(area.height).max(1);
+        // "  ✗ slipped" where there is room for it, "  ✗" where there is not.
+        let roomy = area.width >= 24;
         let moves = self.replay.moves();
         let first = self
             .shown
@@ -188,10 +194,12 @@ impl<'a> ReplayScreen<'a> {
                 let verdict = self
                     .review
                     .and_then(|review| review.moves.get(played.ply as usize - 1))
-                    .map(|reviewed| match reviewed.judgement() {
-                        Judgement::Kept(_) => "",
-                        Judgement::ThrewAway { .. } => "  ✗ slipped",
-                        Judgement::Unsettled => "  ? not proven",
+                    .map(|reviewed| match (reviewed.judgement(), roomy) {
+                        (Judgement::Kept(_), _) => "",
+                        (Judgement::ThrewAway { .. }, true) => "  ✗ slipped",
+                        (Judgement::ThrewAway { .. }, false) => "  ✗",
+                        (Judgement::Unsettled, true) => "  ? not proven",
+                        (Judgement::Unsettled, false) => "  ?",
                     })
                     .unwrap_or("");
                 let text = format!(

@@ -27,12 +27,15 @@ use super::menu_form::{FormOutcome, MenuForm};
 use super::replay_screen::{ReplayFlow, ReplayScreen};
 use tictactoe_console::begin_journal;
 use tictactoe_console::menu::AfterGame;
+use tictactoe_console::words::seat;
 use tictactoe_core::domain::{GameState, Mark};
 use tictactoe_core::play::{
     ComputerError, End, Event, Match, Recorder, Replay, Review, Seat, Settings, review,
 };
 use tictactoe_core::players::{Advisor, ComputerFactory};
-use tictactoe_core::ports::{Ending as Ended, GameId, GameStore, ReviewStore};
+use tictactoe_core::ports::{
+    Archive, Ending as Ended, GameHistory, GameId, HistoryQuery, PageSize, ReviewStore,
+};
 
 /// Where the full-screen program starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,8 +61,9 @@ const COMPUTER_PAUSE: Duration = Duration::from_millis(450);
 const TICK: Duration = Duration::from_millis(100);
 
 /// Runs the full-screen program until someone quits. The terminal is restored on every
-/// way out, a panic included.
-pub fn run_full_screen<S: GameStore + ReviewStore + ?Sized>(
+/// way out, a panic included. The menu opens filled in as the last game kept in
+/// `store` was (the names typed for it too).
+pub fn run_full_screen<S: Archive + ?Sized>(
     computers: &mut dyn ComputerFactory,
     store: &S,
     colour: bool,
@@ -71,7 +75,7 @@ pub fn run_full_screen<S: GameStore + ReviewStore + ?Sized>(
         Start::Menu => None,
         Start::Game(settings) => Some(settings),
     };
-    let mut form = MenuForm::default();
+    let mut form = last_form(store);
     loop {
         let settings = match next.take() {
             Some(settings) => settings,
@@ -118,6 +122,24 @@ pub fn run_full_screen<S: GameStore + ReviewStore + ?Sized>(
 }
 
 type Screen = Terminal<CrosstermBackend<Stdout>>;
+
+/// The menu as the newest game that ended in `store` was set up; the menu's defaults
+/// when there is none (or the store cannot say).
+pub(crate) fn last_form<S: GameHistory + ?Sized>(store: &S) -> MenuForm {
+    let newest = HistoryQuery {
+        player: None,
+        before: None,
+        limit: PageSize::new(1).expect("1 is a page size"),
+    };
+    match store.history(&newest) {
+        Ok(page) => page
+            .games
+            .first()
+            .map(|game| MenuForm::from_settings(&game.settings))
+            .unwrap_or_default(),
+        Err(_) => MenuForm::default(),
+    }
+}
 
 fn menu(terminal: &mut Screen, form: &mut MenuForm) -> io::Result<Option<Settings>> {
     loop {
@@ -209,7 +231,9 @@ fn settings_title(settings: &Settings) -> String {
     let geometry = settings.geometry();
     let [x, o] = tictactoe_core::ports::names_of(settings);
     format!(
-        "{x} (X) vs {o} (O) · {n} x {n}, {k} in a row",
+        "{} vs {} · {n} x {n}, {k} in a row",
+        seat(x.as_str(), Mark::X),
+        seat(o.as_str(), Mark::O),
         n = geometry.size(),
         k = geometry.win_length()
     )
@@ -296,11 +320,8 @@ fn play<R: Recorder + Sync>(
                     screen.note("Looking for the best moves…");
                     terminal.draw(|frame| screen.draw(frame, game, None))?;
                 }
-                match screen.on_key(game, key) {
-                    Flow::Continue => {}
-                    // As at the line-by-line console, leaving a game leaves the program.
-                    Flow::Leave => return Ok(Ok(Left::Chose(AfterGame::Quit))),
-                    Flow::Interrupt => return Ok(Ok(Left::Interrupted)),
+                if let Some(left) = left_by(screen.on_key(game, key)) {
+                    return Ok(Ok(left));
                 }
             }
             TermEvent::Mouse(mouse) if mouse.kind == MouseEventKind::Down(MouseButton::Left) => {
@@ -376,15 +397,22 @@ fn pause<R: Recorder>(
                         break answer;
                     }
                 };
-                return Ok(match screen.on_key(game, answer) {
-                    Flow::Continue => None,
-                    Flow::Leave => Some(Left::Chose(AfterGame::Quit)),
-                    Flow::Interrupt => Some(Left::Interrupted),
-                });
+                return Ok(left_by(screen.on_key(game, answer)));
             }
         }
     }
     Ok(None)
+}
+
+/// How a key left the game, if it did: a game left goes back to the menu; quitting
+/// (asked for in so many words) ends the program.
+fn left_by(flow: Flow) -> Option<Left> {
+    match flow {
+        Flow::Continue => None,
+        Flow::Leave => Some(Left::Chose(AfterGame::Menu)),
+        Flow::Quit => Some(Left::Chose(AfterGame::Quit)),
+        Flow::Interrupt => Some(Left::Interrupted),
+    }
 }
 
 /// Waits up to `wait` for a key; true if it was Ctrl-C. Any other key is dropped.

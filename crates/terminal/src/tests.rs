@@ -55,12 +55,18 @@ fn frame<R: tictactoe_core::play::Recorder>(
 
 /// What `draw` puts on an 80 x 24 screen, one string per line, without trailing spaces.
 fn drawn(draw: impl FnOnce(&mut ratatui::Frame)) -> Vec<String> {
-    let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
+    drawn_on(WIDTH, HEIGHT, draw)
+}
+
+/// What `draw` puts on a screen of `width` x `height`, one string per line, without
+/// trailing spaces.
+fn drawn_on(width: u16, height: u16, draw: impl FnOnce(&mut ratatui::Frame)) -> Vec<String> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal.draw(draw).unwrap();
     let buffer = terminal.backend().buffer();
-    (0..HEIGHT)
+    (0..height)
         .map(|y| {
-            (0..WIDTH)
+            (0..width)
                 .map(|x| buffer[(x, y)].symbol())
                 .collect::<String>()
                 .trim_end()
@@ -295,14 +301,47 @@ fn q_asks_before_leaving_a_game_in_progress_and_any_other_key_plays_on() {
 
     assert_eq!((first, declined), (Flow::Continue, Flow::Continue));
     assert!(
-        asked.contains("Leave this game? It will not be counted."),
+        asked.contains("│ Leave this game? It will not be counted. │"),
         "{asked}"
     );
-    assert_eq!(confirmed, Flow::Leave);
+    assert!(asked.contains("│ y  leave it: back to the menu"), "{asked}");
+    assert!(
+        asked.contains("│ q  leave it and quit Tic Tac Toe"),
+        "{asked}"
+    );
+    assert_eq!(confirmed, Flow::Leave, "y leaves for the menu");
     assert!(matches!(
         game.end(),
         Some(tictactoe_core::play::End::Abandoned { by: Mark::X })
     ));
+}
+
+#[test]
+fn q_twice_leaves_the_game_and_quits() {
+    let mut game = people(Geometry::classic());
+    let mut screen = GameScreen::new(Geometry::classic(), false);
+
+    screen.on_key(&mut game, key(KeyCode::Char('q')));
+    let flow = screen.on_key(&mut game, key(KeyCode::Char('q')));
+
+    assert_eq!(flow, Flow::Quit);
+    assert!(matches!(
+        game.end(),
+        Some(tictactoe_core::play::End::Abandoned { by: Mark::X })
+    ));
+}
+
+#[test]
+fn after_the_game_q_quits_without_asking() {
+    let mut game = people(Geometry::classic());
+    let mut screen = GameScreen::new(Geometry::classic(), false);
+    for digit in ['1', '4', '2', '5', '3'] {
+        press(&mut screen, &mut game, &[KeyCode::Char(digit)]);
+    }
+
+    let flow = screen.on_key(&mut game, key(KeyCode::Char('q')));
+
+    assert_eq!(flow, Flow::Quit);
 }
 
 #[test]
@@ -329,10 +368,10 @@ fn the_help_lists_the_keys_and_any_key_closes_it() {
     let closed = frame(&screen, &game, None).join("\n");
 
     assert!(
-        shown.contains("Enter or Space      play the cell under the cursor"),
+        shown.contains("│ Enter, Space play the cell there"),
         "{shown}"
     );
-    assert!(!closed.contains("play the cell under the cursor"));
+    assert!(!closed.contains("play the cell there"));
     assert!(
         game.game().moves().is_empty(),
         "the key that closed help played nothing"
@@ -481,6 +520,176 @@ fn the_records_box_shows_a_computers_name_whole_in_line_with_its_columns() {
     );
 }
 
+/// Ada (X) against a computer called `computer` (O), on `geometry`.
+fn against(computer: &str, geometry: Geometry) -> Match<Unrecorded> {
+    let mut hal = MockComputer::new();
+    hal.expect_name()
+        .return_const(PlayerName::stored(computer).unwrap());
+    Match::new(
+        geometry,
+        Mark::X,
+        [Seat::Human(name("Ada")), Seat::Computer(Box::new(hal))],
+        Unrecorded,
+    )
+}
+
+#[test]
+fn a_computers_mark_goes_inside_its_names_brackets() {
+    let game = against("Computer (Random)", Geometry::classic());
+    let screen = GameScreen::new(Geometry::classic(), false);
+
+    let lines = frame(&screen, &game, Some(Duration::ZERO));
+
+    assert_eq!(
+        lines[0],
+        "Ada (X) vs Computer (Random, O) · 3 x 3, 3 in a row"
+    );
+}
+
+#[test]
+fn on_the_narrowest_screen_the_title_and_the_keys_are_cut_between_words_never_in_them() {
+    // Arrange: 7 x 7 on the smallest screen it is drawn on.
+    let seven = Geometry::new(7, 5).unwrap();
+    let game = against("Computer (Impossible)", seven);
+    let screen = GameScreen::new(seven, false);
+    let (width, height) = screen.smallest_screen();
+
+    // Act
+    let lines = drawn_on(width, height, |frame| screen.draw(frame, &game, None));
+
+    // Assert: the names, then the shape; the keys that matter most, whole.
+    assert_eq!(width, 41);
+    assert_eq!(lines[0], "Ada (X) vs Computer (Impossible, O)");
+    assert_eq!(lines[1], "7 x 7, 5 in a row");
+    assert_eq!(lines[19], "? hint · u undo · q leave · F1 help");
+}
+
+#[test]
+fn on_the_narrowest_screen_the_help_fits_its_box_line_for_line() {
+    let mut game = people(Geometry::classic());
+    let mut screen = GameScreen::new(Geometry::classic(), false);
+    let width = screen.smallest_screen().0;
+
+    press(&mut screen, &mut game, &[KeyCode::F(1)]);
+    let text = drawn_on(width, 24, |frame| screen.draw(frame, &game, None)).join("\n");
+
+    // Each line of the help whole, and a space inside each border.
+    assert_eq!(width, 40);
+    assert!(
+        text.contains("│ 1 to 9       play that cell; on a    │"),
+        "{text}"
+    );
+    assert!(
+        text.contains("│              larger board type its   │"),
+        "{text}"
+    );
+    assert!(
+        text.contains("│ After a game: r plays again, s swaps │"),
+        "{text}"
+    );
+    assert!(
+        text.contains("│ Any key closes this help.            │"),
+        "{text}"
+    );
+}
+
+#[test]
+fn on_the_narrowest_screen_the_leave_box_is_cut_between_words_inside_its_padding() {
+    let seven = Geometry::new(7, 5).unwrap();
+    let mut game = against("Computer (Impossible)", seven);
+    let mut screen = GameScreen::new(seven, false);
+    let (width, height) = screen.smallest_screen();
+
+    screen.on_key(&mut game, key(KeyCode::Char('q')));
+    let text = drawn_on(width, height, |frame| screen.draw(frame, &game, None)).join("\n");
+
+    assert!(
+        text.contains("│ Leave this game? It will not be  │"),
+        "{text}"
+    );
+    assert!(
+        text.contains("│ counted.                         │"),
+        "{text}"
+    );
+    assert!(
+        text.contains("│ q  leave it and quit Tic Tac Toe │"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_review_shows_the_board_where_the_game_had_it() {
+    // Arrange: a finished game, and its replay.
+    let mut game = people(Geometry::classic());
+    let mut screen = GameScreen::new(Geometry::classic(), false);
+    for digit in ['1', '4', '2', '5', '3'] {
+        press(&mut screen, &mut game, &[KeyCode::Char(digit)]);
+    }
+    let settings = Settings::new(
+        PlayerSpec::Human(Some(name("Ada"))),
+        PlayerSpec::Human(Some(name("Bob"))),
+        Mark::X,
+        Geometry::classic(),
+    )
+    .unwrap();
+    let replay =
+        tictactoe_core::play::Replay::played(&settings, game.game().moves(), None).unwrap();
+    let review = ReplayScreen::new("Review".into(), &replay, None, false);
+
+    // Act
+    let played = frame(&screen, &game, None);
+    let reviewed = drawn(|frame| review.draw(frame));
+
+    // Assert: the first row of the board starts in the same column on both screens.
+    let column = |line: &str| line.find('│');
+    assert_eq!(column(&reviewed[2]), column(&played[2]), "{reviewed:#?}");
+}
+
+#[test]
+fn the_menu_opens_as_the_last_game_kept_was_set_up_with_its_names() {
+    // Arrange: Zoë (O) against Medium on 6 x 6, four in a row, kept and left.
+    let store = MemoryStore::new();
+    let settings = Settings::new(
+        PlayerSpec::Computer(Level::Medium),
+        PlayerSpec::Human(Some(name("Zoë"))),
+        Mark::O,
+        Geometry::new(6, 4).unwrap(),
+    )
+    .unwrap();
+    let new = fixtures::new_game(7, settings.clone());
+    let mut medium = MockComputer::new();
+    medium
+        .expect_name()
+        .return_const(PlayerSpec::Computer(Level::Medium).name(Mark::X));
+    let mut game = Match::new(
+        settings.geometry(),
+        Mark::O,
+        [Seat::Computer(Box::new(medium)), Seat::Human(name("Zoë"))],
+        Journal::begin(&store, &new).unwrap(),
+    );
+    game.leave(Mark::O).unwrap();
+
+    // Act
+    let mut form = crate::run::last_form(&store);
+
+    // Assert
+    assert_eq!(
+        form.on_key(key(KeyCode::Enter)),
+        FormOutcome::Start(settings)
+    );
+}
+
+#[test]
+fn with_no_game_kept_the_menu_opens_on_its_defaults() {
+    let form = crate::run::last_form(&MemoryStore::new());
+
+    assert_eq!(
+        form_lines(&form),
+        form_lines(&MenuForm::default()),
+        "the defaults"
+    );
+}
+
 // The menu form.
 
 fn form_lines(form: &MenuForm) -> Vec<String> {
@@ -506,7 +715,7 @@ fn the_form_starts_on_a_person_against_impossible_on_three_by_three() {
         [
             "Game              ‹ Human vs Computer ›",
             "You play          ‹ X ›",
-            "Name (X)          Player X_",
+            "Name (X)          Player 1",
             "Computer (O)      ‹ Impossible ›",
             "                  plays perfectly: it never loses",
             "Board             ‹ 3 x 3 ›",
@@ -518,17 +727,17 @@ fn the_form_starts_on_a_person_against_impossible_on_three_by_three() {
 
 #[test]
 fn playing_o_against_an_easy_computer_on_five_by_five_with_four_in_a_row() {
-    // Arrange: side → O; the computer (now X) → Easy; size → 5; run → 4.
+    // Arrange: side → O; the name; the computer (now X) → Easy; size → 5; run → 4.
     let mut form = MenuForm::default();
     let keys = [
         KeyCode::Down,
         KeyCode::Right, // you play O
         KeyCode::Down,
-        KeyCode::Left,
-        KeyCode::Left, // Impossible → Medium → Easy, for X
-        KeyCode::Down,
         KeyCode::Char('Z'),
         KeyCode::Char('o'), // the name for O
+        KeyCode::Down,
+        KeyCode::Left,
+        KeyCode::Left, // Impossible → Medium → Easy, for X
         KeyCode::Down,
         KeyCode::Right,
         KeyCode::Right, // 5 x 5
@@ -556,7 +765,7 @@ fn playing_o_against_an_easy_computer_on_five_by_five_with_four_in_a_row() {
 }
 
 #[test]
-fn switching_sides_keeps_the_name_typed_and_the_level_picked() {
+fn switching_sides_keeps_the_name_typed_and_the_level_picked_on_the_same_lines() {
     // Arrange: the name Ada for X; the computer (O) down to Medium.
     let mut form = MenuForm::default();
     let mut keys = vec![KeyCode::Down, KeyCode::Down]; // Name (X)
@@ -567,16 +776,23 @@ fn switching_sides_keeps_the_name_typed_and_the_level_picked() {
     // Act: up to "You play", and O.
     type_into(&mut form, &[KeyCode::Up, KeyCode::Up, KeyCode::Right]);
 
-    // Assert
+    // Assert: the person's name is still the line under "You play", the computer's
+    // level the one under it, so the same ↓ presses reach them.
     let lines = form_lines(&form);
     assert_eq!(lines[3], "You play          ‹ O ›");
-    assert_eq!(lines[4], "Computer (X)      ‹ Medium ›");
-    assert!(
-        lines
-            .iter()
-            .any(|line| line.starts_with("Name (O)          Ada")),
-        "{lines:#?}"
-    );
+    assert_eq!(lines[4], "Name (O)          Ada");
+    assert_eq!(lines[5], "Computer (X)      ‹ Medium ›");
+}
+
+#[test]
+fn only_the_name_being_typed_shows_where_the_next_letter_goes() {
+    let mut form = MenuForm::default();
+    let before = form_lines(&form)[4].clone();
+
+    type_into(&mut form, &[KeyCode::Down, KeyCode::Down]);
+
+    assert_eq!(before, "Name (X)          Player 1");
+    assert_eq!(form_lines(&form)[4], "Name (X)          Player 1_");
 }
 
 #[test]

@@ -1,7 +1,9 @@
 //! HTTP in, calls to a [`GameService`] out: extractors for the body and the seat's
-//! token, and one handler per route. Statuses come from [`ApiError`] alone.
+//! token, and one handler per route, each registered once for the router and the API's
+//! document (`openapi`). Statuses and words come from [`ApiError`] alone.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use axum::Json;
 use axum::body::Bytes;
@@ -13,20 +15,48 @@ use axum::response::sse::{KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
+use tokio::sync::Semaphore;
+use utoipa::IntoParams;
 
 use tictactoe_core::domain::{NameError, PlayerName};
 use tictactoe_core::ports::{GameId, HistoryQuery, PageSize};
 use tictactoe_json::{history_page_json, player_page_json, review_json, scoreboard_json};
 
-use super::dto::{MoveRequest, NewGame, ProgressJson};
-use super::error::ApiError;
-use super::events::game_events;
-use super::games::Credentials;
-use super::service::{GameService, Reviewing};
-use super::shares::Client;
+use super::dto::{CreatedJson, HintJson, MoveRequest, NewGameJson, ProgressJson};
+use super::error::{ApiError, ErrorJson};
+use super::events::{StreamPlace, game_events};
+use super::health::Health;
+use super::openapi::{
+    GameEventJson, HistoryPageJson, PlayerPageJson, ReadyJson, ReviewJson, ScoreboardJson,
+};
+use super::port::{GameService, Reviewing, SeatKey};
+use super::shares::{Client, Shares};
 use super::token::Token;
+use super::view::GameView;
 
-type App<G> = State<Arc<G>>;
+/// What every handler is given: the games (any [`GameService`]: `api`'s tests give it a
+/// mock), the server's health, and the edge's own bounds.
+#[derive(Clone)]
+pub struct App {
+    pub games: Arc<dyn GameService>,
+    pub health: Health,
+    pub edge: Arc<Edge>,
+    /// The API's document, as JSON.
+    pub document: Arc<str>,
+}
+
+/// The bounds of the HTTP edge that handlers apply: bodies, and the live event streams.
+pub struct Edge {
+    /// The largest request body accepted.
+    pub body_limit: usize,
+    /// How long a request's body may take to arrive, from its head.
+    pub body_deadline: Duration,
+    /// Places for live event streams, in all.
+    pub streams: Arc<Semaphore>,
+    /// Places for live event streams, per client.
+    pub stream_shares: Arc<Shares>,
+    pub streams_per_client: usize,
+}
 
 /// The rows `/api/scores` answers when not told: a page's worth.
 pub const DEFAULT_TOP: u64 = 100;
@@ -42,18 +72,18 @@ pub const MAX_PAGE: u64 = 100;
 /// when it has not all arrived in time (however it trickles in).
 pub struct JsonBody<T>(pub T);
 
-impl<T: DeserializeOwned, G: GameService> FromRequest<Arc<G>> for JsonBody<T> {
+impl<T: DeserializeOwned> FromRequest<App> for JsonBody<T> {
     type Rejection = ApiError;
 
-    async fn from_request(request: Request, games: &Arc<G>) -> Result<Self, ApiError> {
-        let deadline = games.body_deadline();
-        let bytes = tokio::time::timeout(deadline, Bytes::from_request(request, games))
+    async fn from_request(request: Request, app: &App) -> Result<Self, ApiError> {
+        let deadline = app.edge.body_deadline;
+        let bytes = tokio::time::timeout(deadline, Bytes::from_request(request, app))
             .await
             .map_err(|_| ApiError::SlowBody { deadline })?
             .map_err(|rejection| {
                 if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
                     ApiError::TooLarge {
-                        limit: games.body_limit(),
+                        limit: app.edge.body_limit,
                     }
                 } else {
                     ApiError::BadRequest(rejection.body_text())
@@ -69,19 +99,19 @@ impl<T: DeserializeOwned, G: GameService> FromRequest<Arc<G>> for JsonBody<T> {
 
 /// `Authorization: Bearer TOKEN`, read but not yet checked: the game comes first (an
 /// unknown game is a 404 whatever the token).
-impl<S: Send + Sync> FromRequestParts<S> for Credentials {
+impl<S: Send + Sync> FromRequestParts<S> for SeatKey {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
         let Some(value) = parts.headers.get(header::AUTHORIZATION) else {
-            return Ok(Credentials::Missing);
+            return Ok(SeatKey::Missing);
         };
         let token = value
             .to_str()
             .ok()
             .and_then(bearer)
             .and_then(|hex| Token::parse(hex.trim()));
-        Ok(token.map_or(Credentials::Malformed, Credentials::Token))
+        Ok(token.map_or(SeatKey::Malformed, SeatKey::Token))
     }
 }
 
@@ -92,91 +122,290 @@ fn bearer(header: &str) -> Option<&str> {
     scheme.eq_ignore_ascii_case("bearer").then_some(rest)
 }
 
-pub async fn create<G: GameService>(
-    State(games): App<G>,
-    JsonBody(request): JsonBody<NewGame>,
-) -> Result<Response, ApiError> {
-    let created = games.create(request).await?;
-    Ok((StatusCode::CREATED, Json(created)).into_response())
+/// A game's id in a path: anything that is not one names no game (404).
+fn game_id(id: &str) -> Result<GameId, ApiError> {
+    GameId::parse(id).map_err(|_| ApiError::NoSuchGame)
 }
 
-pub async fn game<G: GameService>(
-    State(games): App<G>,
-    Path(id): Path<String>,
-    key: Credentials,
+/// Start a game.
+///
+/// Players are written as on the command line: `human`, `human:NAME`, `random`,
+/// `easy`, `medium` or `impossible`. Each person's seat gets a token (in `seats`),
+/// which the other requests of the seat send as `Authorization: Bearer TOKEN`.
+#[utoipa::path(
+    post, path = "/api/games", tag = "games",
+    request_body = NewGameJson,
+    responses(
+        (status = 201, description = "The game, kept, with the caller's seats", body = CreatedJson, links(
+            ("game" = (operation_id = "game", parameters(("id" = "$response.body#/id")), description = "The game")),
+            ("events" = (operation_id = "events", parameters(("id" = "$response.body#/id")), description = "The game, live")),
+            ("play" = (operation_id = "play", parameters(("id" = "$response.body#/id")), description = "A move, with a seat's token")),
+            ("undo" = (operation_id = "undo", parameters(("id" = "$response.body#/id")), description = "A move taken back, with a seat's token")),
+            ("hint" = (operation_id = "hint", parameters(("id" = "$response.body#/id")), description = "A hint, with a seat's token")),
+            ("resign" = (operation_id = "resign", parameters(("id" = "$response.body#/id")), description = "The game given up, with a seat's token")),
+            ("rematch" = (operation_id = "rematch", parameters(("id" = "$response.body#/id")), description = "The next game, once this one is over")),
+            ("review" = (operation_id = "review", parameters(("id" = "$response.body#/id")), description = "The review, once the game is over")),
+            ("x" = (operation_id = "player", parameters(("name" = "$response.body#/players/x/name")), description = "X's page, once a game of theirs has ended")),
+        )),
+        (status = 400, description = "Not a game this server plays (an unknown player, a board out of range, one name twice) or not JSON", body = ErrorJson),
+        (status = 408, description = "The body did not arrive in time", body = ErrorJson),
+        (status = 413, description = "The body is too large", body = ErrorJson),
+        (status = 500, description = "A bug in the server", body = ErrorJson),
+        (status = 503, description = "The store of games cannot be used just now (see Retry-After)", body = ErrorJson),
+    )
+)]
+pub async fn create(
+    State(app): State<App>,
+    JsonBody(request): JsonBody<NewGameJson>,
 ) -> Result<Response, ApiError> {
-    Ok(Json(&*games.game(&id, key).await?).into_response())
+    let setup = request.setup()?;
+    let created = app.games.create(setup).await?;
+    Ok((StatusCode::CREATED, Json(CreatedJson::from(&created))).into_response())
 }
 
-pub async fn play<G: GameService>(
-    State(games): App<G>,
+/// The game as it stands.
+///
+/// A seat's token, if sent, says that the seat's player has the game open (`joined`);
+/// without one it is a spectator's look.
+#[utoipa::path(
+    get, path = "/api/games/{id}", tag = "games",
+    params(("id" = String, Path, description = "The game's id: 32 hex digits")),
+    security((), ("seat" = [])),
+    responses(
+        (status = 200, description = "The game", body = GameView),
+        (status = 404, description = "No such game", body = ErrorJson),
+        (status = 500, description = "A bug in the server, or a kept game that is not one", body = ErrorJson),
+        (status = 503, description = "The store of games cannot be used just now (see Retry-After)", body = ErrorJson),
+    )
+)]
+pub async fn game(
+    State(app): State<App>,
     Path(id): Path<String>,
-    key: Credentials,
+    key: SeatKey,
+) -> Result<Response, ApiError> {
+    let view = app.games.game(game_id(&id)?, key).await?;
+    Ok(Json(&*view).into_response())
+}
+
+/// Play a move.
+///
+/// The seat's move on a cell (numbered from 1, row by row), then the computer's reply
+/// if it is its turn. Answered once both are kept.
+#[utoipa::path(
+    post, path = "/api/games/{id}/moves", tag = "games",
+    params(("id" = String, Path, description = "The game's id: 32 hex digits")),
+    request_body = MoveRequest,
+    security(("seat" = [])),
+    responses(
+        (status = 200, description = "The game after the move (and the reply)", body = GameView),
+        (status = 400, description = "A cell not on the board, or not JSON", body = ErrorJson),
+        (status = 401, description = "No seat's token", body = ErrorJson),
+        (status = 403, description = "The token is not a seat of this game (or is the computer's)", body = ErrorJson),
+        (status = 404, description = "No such game", body = ErrorJson),
+        (status = 408, description = "The body did not arrive in time", body = ErrorJson),
+        (status = 409, description = "Refused by the game: not your turn, the cell is taken, the game is over", body = ErrorJson),
+        (status = 413, description = "The body is too large", body = ErrorJson),
+        (status = 500, description = "A bug in the server or a computer player", body = ErrorJson),
+        (status = 503, description = "The store of games cannot be used just now, or did not answer in time (see Retry-After)", body = ErrorJson),
+    )
+)]
+pub async fn play(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    key: SeatKey,
     JsonBody(request): JsonBody<MoveRequest>,
 ) -> Result<Response, ApiError> {
-    Ok(Json(&*games.play(&id, key, request.cell).await?).into_response())
+    let id = game_id(&id)?;
+    let view = app.games.play(id, key, request.cell).await?;
+    Ok(Json(&*view).into_response())
 }
 
-pub async fn undo<G: GameService>(
-    State(games): App<G>,
+/// Take back a move.
+///
+/// Takes back the seat's last move (and the computer's reply); between two people on
+/// two screens, asks to, and the other's undo agrees.
+#[utoipa::path(
+    post, path = "/api/games/{id}/undo", tag = "games",
+    params(("id" = String, Path, description = "The game's id: 32 hex digits")),
+    security(("seat" = [])),
+    responses(
+        (status = 200, description = "The game after the undo (or the request for one)", body = GameView),
+        (status = 401, description = "No seat's token", body = ErrorJson),
+        (status = 403, description = "The token is not a seat of this game", body = ErrorJson),
+        (status = 404, description = "No such game", body = ErrorJson),
+        (status = 409, description = "Refused by the game: nothing to take back, the game is over", body = ErrorJson),
+        (status = 500, description = "A bug in the server", body = ErrorJson),
+        (status = 503, description = "The store of games cannot be used just now, or did not answer in time (see Retry-After)", body = ErrorJson),
+    )
+)]
+pub async fn undo(
+    State(app): State<App>,
     Path(id): Path<String>,
-    key: Credentials,
+    key: SeatKey,
 ) -> Result<Response, ApiError> {
-    Ok(Json(&*games.undo(&id, key).await?).into_response())
+    let view = app.games.undo(game_id(&id)?, key).await?;
+    Ok(Json(&*view).into_response())
 }
 
-pub async fn resign<G: GameService>(
-    State(games): App<G>,
+/// Resign.
+///
+/// The game ends as the seat's loss, counted on the scoreboard.
+#[utoipa::path(
+    post, path = "/api/games/{id}/resign", tag = "games",
+    params(("id" = String, Path, description = "The game's id: 32 hex digits")),
+    security(("seat" = [])),
+    responses(
+        (status = 200, description = "The game, ended", body = GameView),
+        (status = 401, description = "No seat's token", body = ErrorJson),
+        (status = 403, description = "The token is not a seat of this game", body = ErrorJson),
+        (status = 404, description = "No such game", body = ErrorJson),
+        (status = 409, description = "The game is over already", body = ErrorJson),
+        (status = 500, description = "A bug in the server", body = ErrorJson),
+        (status = 503, description = "The store of games cannot be used just now, or did not answer in time (see Retry-After)", body = ErrorJson),
+    )
+)]
+pub async fn resign(
+    State(app): State<App>,
     Path(id): Path<String>,
-    key: Credentials,
+    key: SeatKey,
 ) -> Result<Response, ApiError> {
-    Ok(Json(&*games.resign(&id, key).await?).into_response())
+    let view = app.games.resign(game_id(&id)?, key).await?;
+    Ok(Json(&*view).into_response())
 }
 
-pub async fn hint<G: GameService>(
-    State(games): App<G>,
+/// A hint.
+///
+/// What perfect play makes of the position, for the seat whose turn it is.
+#[utoipa::path(
+    post, path = "/api/games/{id}/hint", tag = "games",
+    params(("id" = String, Path, description = "The game's id: 32 hex digits")),
+    security(("seat" = [])),
+    responses(
+        (status = 200, description = "The value and the best cells", body = HintJson),
+        (status = 401, description = "No seat's token", body = ErrorJson),
+        (status = 403, description = "The token is not a seat of this game", body = ErrorJson),
+        (status = 404, description = "No such game", body = ErrorJson),
+        (status = 409, description = "Refused by the game: not your turn, the game is over, no hints here", body = ErrorJson),
+        (status = 500, description = "A bug in the server", body = ErrorJson),
+        (status = 503, description = "The store of games cannot be used just now (see Retry-After)", body = ErrorJson),
+    )
+)]
+pub async fn hint(
+    State(app): State<App>,
     Path(id): Path<String>,
-    key: Credentials,
+    key: SeatKey,
 ) -> Result<Response, ApiError> {
-    Ok(Json(games.hint(&id, key).await?).into_response())
+    let analysis = app.games.hint(game_id(&id)?, key).await?;
+    Ok(Json(HintJson::from(&analysis)).into_response())
 }
 
-pub async fn rematch<G: GameService>(
-    State(games): App<G>,
+/// Start the rematch.
+///
+/// The same game with sides swapped, once the game is over: each person's token opens
+/// the other mark's seat in it. Asked again (by either player), the same rematch.
+#[utoipa::path(
+    post, path = "/api/games/{id}/rematch", tag = "games",
+    params(("id" = String, Path, description = "The game's id: 32 hex digits")),
+    security(("seat" = []), ()),
+    responses(
+        (status = 201, description = "The rematch, begun by this request", body = CreatedJson, links(
+            ("game" = (operation_id = "game", parameters(("id" = "$response.body#/id")), description = "The game")),
+            ("events" = (operation_id = "events", parameters(("id" = "$response.body#/id")), description = "The game, live")),
+            ("play" = (operation_id = "play", parameters(("id" = "$response.body#/id")), description = "A move, with a seat's token")),
+            ("undo" = (operation_id = "undo", parameters(("id" = "$response.body#/id")), description = "A move taken back, with a seat's token")),
+            ("hint" = (operation_id = "hint", parameters(("id" = "$response.body#/id")), description = "A hint, with a seat's token")),
+            ("resign" = (operation_id = "resign", parameters(("id" = "$response.body#/id")), description = "The game given up, with a seat's token")),
+            ("rematch" = (operation_id = "rematch", parameters(("id" = "$response.body#/id")), description = "The next game, once this one is over")),
+            ("review" = (operation_id = "review", parameters(("id" = "$response.body#/id")), description = "The review, once the game is over")),
+            ("x" = (operation_id = "player", parameters(("name" = "$response.body#/players/x/name")), description = "X's page, once a game of theirs has ended")),
+        )),
+        (status = 200, description = "The rematch someone asked for before", body = CreatedJson),
+        (status = 401, description = "No seat's token (a game with people in it)", body = ErrorJson),
+        (status = 403, description = "The token is not a seat of this game", body = ErrorJson),
+        (status = 404, description = "No such game", body = ErrorJson),
+        (status = 409, description = "The game is still being played", body = ErrorJson),
+        (status = 500, description = "A bug in the server", body = ErrorJson),
+        (status = 503, description = "The store of games cannot be used just now, or did not answer in time (see Retry-After)", body = ErrorJson),
+    )
+)]
+pub async fn rematch(
+    State(app): State<App>,
     Path(id): Path<String>,
-    key: Credentials,
+    key: SeatKey,
 ) -> Result<Response, ApiError> {
-    let (created, new) = games.rematch(&id, key).await?;
-    let status = if new {
+    let rematch = app.games.rematch(game_id(&id)?, key).await?;
+    let status = if rematch.new {
         StatusCode::CREATED
     } else {
         StatusCode::OK
     };
-    Ok((status, Json(created)).into_response())
+    Ok((status, Json(CreatedJson::from(&rematch.created))).into_response())
 }
 
-pub async fn events<G: GameService>(
-    State(games): App<G>,
+/// Follow the game live.
+///
+/// Server-sent events: an event `game` with the whole game at once (data: the game as
+/// `GET /api/games/{id}` answers it), then one after each change, until the game is
+/// forgotten from the server's memory or the server stops (then ask again). A comment
+/// every 15 s keeps the connection open.
+#[utoipa::path(
+    get, path = "/api/games/{id}/events", tag = "games",
+    params(("id" = String, Path, description = "The game's id: 32 hex digits")),
+    responses(
+        (status = 200, description = "A stream of `game` events, each `data` a game", content_type = "text/event-stream", body = GameEventJson),
+        (status = 404, description = "No such game", body = ErrorJson),
+        (status = 429, description = "This address follows as many games live as it may (see Retry-After)", body = ErrorJson),
+        (status = 500, description = "A bug in the server", body = ErrorJson),
+        (status = 503, description = "The server streams as many games as it may, or its store cannot be used (see Retry-After)", body = ErrorJson),
+    )
+)]
+pub async fn events(
+    State(app): State<App>,
     Path(id): Path<String>,
     client: Client,
 ) -> Result<Response, ApiError> {
-    let watching = games.watch(&id, client).await?;
-    Ok(Sse::new(game_events(watching))
+    let watching = app.games.watch(game_id(&id)?).await?;
+    let share = app
+        .edge
+        .stream_shares
+        .take(client)
+        .ok_or(ApiError::StreamShare {
+            most: app.edge.streams_per_client,
+        })?;
+    let permit = Arc::clone(&app.edge.streams)
+        .try_acquire_owned()
+        .map_err(|_| ApiError::Streaming)?;
+    let place = StreamPlace::new(permit, share);
+    Ok(Sse::new(game_events(watching, place))
         .keep_alive(KeepAlive::default())
         .into_response())
 }
 
 /// `?top=N`, 1 to [`MAX_TOP`].
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct ScoresQuery {
+    /// How many rows, from the top: 1 to 1000 (100 if not given).
+    #[param(minimum = 1, maximum = 1000)]
     top: Option<u64>,
 }
 
-/// The first `top` rows (default [`DEFAULT_TOP`]) in the shape `tictactoe scores --json`
-/// prints.
-pub async fn scores<G: GameService>(
-    State(games): App<G>,
+/// The scoreboard.
+///
+/// Its first rows, ranked as `tictactoe scores` ranks them, in the words `tictactoe
+/// scores --json` prints.
+#[utoipa::path(
+    get, path = "/api/scores", tag = "players",
+    params(ScoresQuery),
+    responses(
+        (status = 200, description = "The scoreboard's first rows", body = ScoreboardJson),
+        (status = 400, description = "top out of range, or an unknown parameter", body = ErrorJson),
+        (status = 503, description = "The store of games cannot be used just now (see Retry-After)", body = ErrorJson),
+    )
+)]
+pub async fn scores(
+    State(app): State<App>,
     query: Result<Query<ScoresQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let Query(query) = query.map_err(|rejection| ApiError::BadRequest(rejection.body_text()))?;
@@ -186,24 +415,42 @@ pub async fn scores<G: GameService>(
             "top is the number of rows to show: 1 to {MAX_TOP}"
         )));
     }
-    let scoreboard = games.scores(top).await?;
+    let scoreboard = app.games.scores(top).await?;
     Ok(json_text(StatusCode::OK, scoreboard_json(&scoreboard)))
 }
 
 /// `?player=NAME&limit=N&before=ID`, each optional.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct HistoryParams {
+    /// Only this player's games (names compared as the scoreboard compares them; a
+    /// computer's name too).
     player: Option<String>,
+    /// How many games: 1 to 100 (20 if not given).
+    #[param(minimum = 1, maximum = 100)]
     limit: Option<u64>,
+    /// The `next` of the page before: the games older than this one.
+    #[param(pattern = "^[0-9a-fA-F]{32}$")]
     before: Option<String>,
 }
 
-/// A page of the ended games, newest first, in the words the command line prints: a
-/// player's only if `player` is given, [`DEFAULT_PAGE`] of them unless `limit` says
-/// (1 to [`MAX_PAGE`]), older than the game `before` names (a page's `next`).
-pub async fn history<G: GameService>(
-    State(games): App<G>,
+/// The ended games, newest first.
+///
+/// A page of the games won, drawn, resigned or left, in the words the command line's
+/// `history --json` prints. Paging from `next` to `next` gives every ended game once.
+#[utoipa::path(
+    get, path = "/api/games", tag = "history",
+    params(HistoryParams),
+    responses(
+        (status = 200, description = "A page of ended games", body = HistoryPageJson),
+        (status = 400, description = "A limit out of range, a cursor that is no game's id, or an unknown parameter", body = ErrorJson),
+        (status = 404, description = "The cursor names no kept game, or the player's name cannot be anybody's", body = ErrorJson),
+        (status = 503, description = "The store of games cannot be used just now (see Retry-After)", body = ErrorJson),
+    )
+)]
+pub async fn history(
+    State(app): State<App>,
     query: Result<Query<HistoryParams>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let Query(params) = query.map_err(|rejection| ApiError::BadRequest(rejection.body_text()))?;
@@ -228,7 +475,8 @@ pub async fn history<G: GameService>(
             })
         })
         .transpose()?;
-    let page = games
+    let page = app
+        .games
         .history(HistoryQuery {
             player,
             before,
@@ -241,13 +489,24 @@ pub async fn history<G: GameService>(
     ))
 }
 
-/// The review of an ended game in the words of `replay --review --json` (200), or,
-/// while it is computed, how far it has come (202): poll again.
-pub async fn review<G: GameService>(
-    State(games): App<G>,
-    Path(id): Path<String>,
-) -> Result<Response, ApiError> {
-    Ok(match games.review(&id).await? {
+/// A game's review.
+///
+/// The review of an ended game by perfect play, in the words of `replay --review
+/// --json`; while it is computed, how far it has come (poll again).
+#[utoipa::path(
+    get, path = "/api/games/{id}/review", tag = "history",
+    params(("id" = String, Path, description = "The game's id: 32 hex digits")),
+    responses(
+        (status = 200, description = "The review, computed and kept", body = ReviewJson),
+        (status = 202, description = "Being computed: moves reviewed of all", body = ProgressJson),
+        (status = 404, description = "No such game", body = ErrorJson),
+        (status = 409, description = "The game is still being played", body = ErrorJson),
+        (status = 500, description = "A bug in the server, or a kept game that is not one", body = ErrorJson),
+        (status = 503, description = "As many reviews are under way as the server takes, or its store cannot be used (see Retry-After)", body = ErrorJson),
+    )
+)]
+pub async fn review(State(app): State<App>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    Ok(match app.games.review(game_id(&id)?).await? {
         Reviewing::Done { game, review } => json_text(StatusCode::OK, review_json(&game, &review)),
         Reviewing::Computing { done, total } => {
             (StatusCode::ACCEPTED, Json(ProgressJson::new(done, total))).into_response()
@@ -255,17 +514,69 @@ pub async fn review<G: GameService>(
     })
 }
 
-/// A player's page: their record against each opponent and their newest games.
-pub async fn player<G: GameService>(
-    State(games): App<G>,
+/// A player's page.
+///
+/// Their record, their results against each opponent (the most played first) and their
+/// newest ended games.
+#[utoipa::path(
+    get, path = "/api/players/{name}", tag = "players",
+    params(("name" = String, Path, description = "The player's name, as people see it (a computer's too: `Computer (Impossible)`)")),
+    responses(
+        (status = 200, description = "The player's page", body = PlayerPageJson),
+        (status = 404, description = "Nobody of that name has finished a game here (or the name cannot be anybody's)", body = ErrorJson),
+        (status = 503, description = "The store of games cannot be used just now (see Retry-After)", body = ErrorJson),
+    )
+)]
+pub async fn player(
+    State(app): State<App>,
     name: Result<Path<String>, PathRejection>,
 ) -> Result<Response, ApiError> {
-    let Path(name) = name.map_err(|rejection| ApiError::BadRequest(rejection.body_text()))?;
-    let page = games.player(player_name(&name)?).await?;
+    let Path(name) = name.map_err(|_| ApiError::NotAName("a name is text (UTF-8)".into()))?;
+    let page = app.games.player(player_name(&name)?).await?;
     Ok(json_text(
         StatusCode::OK,
         player_page_json(&page.name, &page.opponents, &page.recent),
     ))
+}
+
+/// Liveness.
+///
+/// The process serves. Touches nothing.
+#[utoipa::path(
+    get, path = "/healthz", tag = "operations",
+    responses((status = 200, description = "The process serves", body = ReadyJson))
+)]
+pub async fn healthz() -> Response {
+    Json(ReadyJson::new("ok")).into_response()
+}
+
+/// Readiness.
+///
+/// The store answered a check within the last second and the server is not stopping.
+/// A proxy sends requests only to a ready server.
+#[utoipa::path(
+    get, path = "/readyz", tag = "operations",
+    responses(
+        (status = 200, description = "Ready", body = ReadyJson),
+        (status = 503, description = "Not ready, and why (see Retry-After)", body = ErrorJson),
+    )
+)]
+pub async fn readyz(State(app): State<App>) -> Result<Response, ApiError> {
+    app.health
+        .readiness(Instant::now())
+        .map_err(ApiError::NotReady)?;
+    Ok(Json(ReadyJson::new("ready")).into_response())
+}
+
+/// This document.
+///
+/// The API in OpenAPI 3.1, generated from the handlers themselves.
+#[utoipa::path(
+    get, path = "/api/openapi.json", tag = "operations",
+    responses((status = 200, description = "The API's OpenAPI document", content_type = "application/json", body = Object))
+)]
+pub async fn document(State(app): State<App>) -> Response {
+    json_text(StatusCode::OK, app.document.to_string())
 }
 
 /// A player's name as a client sends it to look a player up: a person's name, checked
@@ -277,7 +588,7 @@ fn player_name(raw: &str) -> Result<PlayerName, ApiError> {
             NameError::Reserved => PlayerName::stored(raw),
             error => Err(error),
         })
-        .map_err(|error| ApiError::BadRequest(format!("that is not a player's name: {error}")))
+        .map_err(|error| ApiError::NotAName(error.to_string()))
 }
 
 /// JSON written by `tictactoe_json`, answered as it is.
@@ -312,9 +623,9 @@ mod tests {
     use tictactoe_core::ports::Opponents;
 
     use super::*;
-    use crate::dto::{CreatedJson, GameJson, PlayerJson, Players};
-    use crate::server::routes;
-    use crate::service::MockGameService;
+    use crate::port::{Created, GameError, MockGameService, PlayerPage, Rematch};
+    use crate::server::{Limits, routes};
+    use crate::view::{PlayerView, Players};
 
     #[rstest::rstest]
     #[case::as_written("Bearer abc", Some("abc"))]
@@ -331,25 +642,30 @@ mod tests {
         assert_eq!(bearer(header), credentials);
     }
 
-    /// A service the router can be built on: only the body limit and deadline answered.
+    /// A service the router can be built on, expecting nothing yet.
     fn service() -> MockGameService {
-        let mut service = MockGameService::new();
-        service.expect_body_limit().return_const(4096_usize);
-        service
-            .expect_body_deadline()
-            .return_const(Duration::from_secs(10));
-        service
+        MockGameService::new()
+    }
+
+    /// The game the requests name.
+    fn the_game() -> GameId {
+        GameId::from_bits(1)
+    }
+
+    /// `path` with `{id}` in it, naming [`the_game`].
+    fn at(path: &str) -> String {
+        path.replace("{id}", the_game().as_str())
     }
 
     /// A game as the service might answer it: the contents do not matter here.
-    fn a_view() -> Arc<GameJson> {
-        let person = |name: &str| PlayerJson {
+    fn a_view() -> Arc<GameView> {
+        let person = |name: &str| PlayerView {
             name: name.into(),
             kind: "human",
             level: None,
         };
-        Arc::new(GameJson {
-            id: "g1".into(),
+        Arc::new(GameView {
+            id: the_game().to_string(),
             size: 3,
             win: 3,
             first: "X",
@@ -371,7 +687,10 @@ mod tests {
     /// `path` got through the router on `service`: the status and the body.
     async fn get(service: MockGameService, path: &str) -> (StatusCode, String) {
         let request = Request::get(path).body(Body::empty()).unwrap();
-        let response = routes(Arc::new(service)).oneshot(request).await.unwrap();
+        let response = routes(Arc::new(service), Health::new(), &Limits::default())
+            .oneshot(request)
+            .await
+            .unwrap();
         let status = response.status();
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
         (status, String::from_utf8(bytes.to_vec()).unwrap())
@@ -391,7 +710,10 @@ mod tests {
             request = request.header(header::AUTHORIZATION, bearer);
         }
         let request = request.body(Body::from(body.to_owned())).unwrap();
-        let response = routes(Arc::new(service)).oneshot(request).await.unwrap();
+        let response = routes(Arc::new(service), Health::new(), &Limits::default())
+            .oneshot(request)
+            .await
+            .unwrap();
         let status = response.status();
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
         (status, serde_json::from_slice(&bytes).unwrap())
@@ -406,9 +728,9 @@ mod tests {
         service
             .expect_play()
             .withf(move |id, key, cell| {
-                id == "g1"
+                *id == the_game()
                     && *cell == 5
-                    && matches!(key, Credentials::Token(given) if given.matches(&expected))
+                    && matches!(key, SeatKey::Token(given) if given.matches(&expected))
             })
             .times(1)
             .returning(|_, _, _| Box::pin(async { Ok(a_view()) }));
@@ -416,7 +738,7 @@ mod tests {
         // Act
         let (status, body) = post(
             service,
-            "/api/games/g1/moves",
+            &at("/api/games/{id}/moves"),
             Some(&token),
             r#"{"cell":5}"#,
         )
@@ -433,12 +755,12 @@ mod tests {
         let mut service = service();
         service
             .expect_play()
-            .withf(|_, key, _| matches!(key, Credentials::Missing))
+            .withf(|_, key, _| matches!(key, SeatKey::Missing))
             .times(1)
-            .returning(|_, _, _| Box::pin(async { Err(ApiError::NoToken) }));
+            .returning(|_, _, _| Box::pin(async { Err(GameError::NoSeatKey) }));
 
         // Act
-        let (status, _) = post(service, "/api/games/g1/moves", None, r#"{"cell":5}"#).await;
+        let (status, _) = post(service, &at("/api/games/{id}/moves"), None, r#"{"cell":5}"#).await;
 
         // Assert
         assert_eq!(status, StatusCode::UNAUTHORIZED);
@@ -451,12 +773,12 @@ mod tests {
         let mut service = service();
         service
             .expect_play()
-            .returning(move |_, _, _| Box::pin(async move { Err(ApiError::Refused(refusal)) }));
+            .returning(move |_, _, _| Box::pin(async move { Err(GameError::Refused(refusal)) }));
 
         // Act
         let (status, body) = post(
             service,
-            "/api/games/g1/moves",
+            &at("/api/games/{id}/moves"),
             Some(&Token::random()),
             r#"{"cell":5}"#,
         )
@@ -476,7 +798,7 @@ mod tests {
         // Act
         let (status, body) = post(
             service,
-            "/api/games/g1/moves",
+            &at("/api/games/{id}/moves"),
             Some(&Token::random()),
             r#"{"cell":"five"}"#,
         )
@@ -497,13 +819,16 @@ mod tests {
         let mut service = service();
         service
             .expect_create()
-            .withf(|request| request.x == "human:Ada" && request.o == "impossible")
+            .withf(|setup| {
+                *setup.settings.player(Mark::X) == "human:Ada".parse().unwrap()
+                    && *setup.settings.player(Mark::O) == "impossible".parse().unwrap()
+            })
             .times(1)
             .returning(|_| {
                 Box::pin(async {
-                    Ok(CreatedJson {
-                        game: a_view().as_ref().clone(),
-                        seats: Default::default(),
+                    Ok(Created {
+                        game: a_view(),
+                        tokens: [None, None],
                     })
                 })
             });
@@ -519,7 +844,7 @@ mod tests {
 
         // Assert
         assert_eq!(status, StatusCode::CREATED);
-        assert_eq!(body["id"], "g1");
+        assert_eq!(body["id"], the_game().as_str());
     }
 
     #[tokio::test]
@@ -528,16 +853,24 @@ mod tests {
         let mut service = service();
         service.expect_rematch().returning(|_, _| {
             Box::pin(async {
-                let created = CreatedJson {
-                    game: a_view().as_ref().clone(),
-                    seats: Default::default(),
-                };
-                Ok((created, false))
+                Ok(Rematch {
+                    created: Created {
+                        game: a_view(),
+                        tokens: [None, None],
+                    },
+                    new: false,
+                })
             })
         });
 
         // Act
-        let (status, _) = post(service, "/api/games/g1/rematch", Some(&Token::random()), "").await;
+        let (status, _) = post(
+            service,
+            &at("/api/games/{id}/rematch"),
+            Some(&Token::random()),
+            "",
+        )
+        .await;
 
         // Assert
         assert_eq!(status, StatusCode::OK);
@@ -686,7 +1019,7 @@ mod tests {
         let mut service = service();
         service.expect_history().returning(|query| {
             let before = query.before.clone().unwrap();
-            Box::pin(async move { Err(ApiError::NoSuchCursor(before)) })
+            Box::pin(async move { Err(GameError::NoSuchCursor(before)) })
         });
 
         // Act
@@ -706,12 +1039,12 @@ mod tests {
         let mut service = service();
         service
             .expect_review()
-            .withf(|id| id == "g1")
+            .withf(|id| *id == the_game())
             .times(1)
             .returning(|_| Box::pin(async { Ok(Reviewing::Computing { done: 3, total: 7 }) }));
 
         // Act
-        let (status, body) = get(service, "/api/games/g1/review").await;
+        let (status, body) = get(service, &at("/api/games/{id}/review")).await;
 
         // Assert
         assert_eq!(status, StatusCode::ACCEPTED);
@@ -747,7 +1080,7 @@ mod tests {
         });
 
         // Act
-        let (status, body) = get(service, "/api/games/g1/review").await;
+        let (status, body) = get(service, &at("/api/games/{id}/review")).await;
 
         // Assert
         assert_eq!(status, StatusCode::OK);
@@ -764,7 +1097,7 @@ mod tests {
             .times(1)
             .returning(|name| {
                 Box::pin(async move {
-                    Ok(crate::service::PlayerPage {
+                    Ok(PlayerPage {
                         name,
                         opponents: Opponents::default(),
                         recent: vec![a_summary(4)],
@@ -797,7 +1130,7 @@ mod tests {
             .times(1)
             .returning(|name| {
                 Box::pin(async move {
-                    Ok(crate::service::PlayerPage {
+                    Ok(PlayerPage {
                         name,
                         opponents: Opponents::default(),
                         recent: Vec::new(),

@@ -1,31 +1,80 @@
-//! What goes over the wire: request bodies in, games and hints out. The words are those
-//! of `analyze --json` (board layout, `status`, `to_move`, `value`) and cells are
-//! 1-based, as everywhere a person sees them.
+//! What goes over the wire besides the game's view (`view`): request bodies in, and
+//! the answers that carry more than a game (a new game's seats and links, a hint, a
+//! review's progress). The words are those of `analyze --json` (`value`,
+//! `best_moves`) and cells are 1-based, as everywhere a person sees them. A request
+//! body is parsed here into the domain's values (a [`NewGameJson`] into a [`Setup`]),
+//! with the wording of what is wrong with it.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
-use tictactoe_core::domain::{Analysis, GameState, GameStatus, Geometry, Mark, Outcome, layout_of};
-use tictactoe_core::play::{End, Match, Recorder, Seat, Seating, Settings};
+use tictactoe_core::domain::{Analysis, Geometry, Mark};
+use tictactoe_core::play::{Seating, Settings, SettingsError};
 use tictactoe_core::players::PlayerSpec;
-use tictactoe_core::ports::GameId;
-use tictactoe_json::{known_word, outcome_word};
+use tictactoe_json::known_word;
+
+use super::error::ApiError;
+use super::port::Created;
+use super::setup::Setup;
+use super::view::GameView;
 
 /// `POST /api/games`. Players are written as on the command line.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct NewGame {
+pub struct NewGameJson {
+    /// Who plays X: `human`, `human:NAME`, `random`, `easy`, `medium` or `impossible`.
+    /// Two people need different names (compared without regard to case, and as they
+    /// look); a name has 1 to 40 visible characters, none of them control or formatting
+    /// characters, and does not start with "Computer".
+    #[schema(pattern = r"^(human(:[^\x00-\x1f\x7f-\x9f]+)?|random|easy|medium|impossible)$")]
     pub x: String,
+    /// Who plays O, as `x`.
+    #[schema(pattern = r"^(human(:[^\x00-\x1f\x7f-\x9f]+)?|random|easy|medium|impossible)$")]
     pub o: String,
+    /// The board's size: 3 to 7 (3 if not given).
+    #[serde(default, deserialize_with = "whole_or_none")]
+    #[schema(minimum = 3, maximum = 7)]
     pub size: Option<usize>,
+    /// How many in a row win: 3 to the size (the size if not given).
+    #[serde(default, deserialize_with = "whole_or_none")]
+    #[schema(minimum = 3, maximum = 7)]
     pub win: Option<usize>,
+    /// Who moves first: `x` or `o` (either case; `x` if not given).
+    #[schema(value_type = Option<String>, pattern = "^[xXoO]$")]
     pub first: Option<MarkJson>,
     /// For two people: one device (`together`) or two (`apart`, the default).
     pub seating: Option<SeatingJson>,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize)]
+impl NewGameJson {
+    /// Checks the request as `tictactoe play` checks its flags; defaults are the same
+    /// too (3x3, a run the size of the board, X first). Two people apart by default.
+    pub fn setup(self) -> Result<Setup, ApiError> {
+        let bad = |message: String| ApiError::BadRequest(message);
+        let x: PlayerSpec = self.x.parse().map_err(|e| bad(format!("x: {e}")))?;
+        let o: PlayerSpec = self.o.parse().map_err(|e| bad(format!("o: {e}")))?;
+        let size = self.size.unwrap_or(3);
+        let geometry =
+            Geometry::new(size, self.win.unwrap_or(size)).map_err(|e| bad(e.to_string()))?;
+        let first = self.first.map_or(Mark::X, Mark::from);
+        let settings = Settings::new(x, o, first, geometry).map_err(|error| match error {
+            SettingsError::SameName(name) => bad(format!(
+                "both players are called {name}: give them different names"
+            )),
+            SettingsError::LookAlike(x, o) => bad(format!(
+                "{x} and {o} look alike: give them names that read differently"
+            )),
+        })?;
+        Ok(Setup {
+            settings,
+            seating: self.seating.map_or(Seating::Apart, Seating::from),
+        })
+    }
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum MarkJson {
     #[serde(alias = "X")]
@@ -43,7 +92,7 @@ impl From<MarkJson> for Mark {
     }
 }
 
-#[derive(Debug, Clone, Copy, Deserialize)]
+#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum SeatingJson {
     Together,
@@ -60,118 +109,44 @@ impl From<SeatingJson> for Seating {
 }
 
 /// `POST /api/games/{id}/moves`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MoveRequest {
+    /// The cell, numbered from 1, row by row from the top left.
+    #[serde(deserialize_with = "whole")]
+    #[schema(minimum = 1)]
     pub cell: u64,
 }
 
-/// A game as every client sees it: the answer to most requests, and each SSE event.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct GameJson {
-    pub id: String,
-    pub size: usize,
-    pub win: usize,
-    pub first: &'static str,
-    pub board: String,
-    pub status: &'static str,
-    /// `"X"` or `"O"` while the game is played; `null` once it is over.
-    pub to_move: Option<&'static str>,
-    pub players: Players,
-    pub moves: Vec<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<Vec<usize>>,
-    /// Which seat asked to take back a move and waits for the other's consent.
-    pub undo_asked_by: Option<&'static str>,
-    /// The id of the rematch, once someone asked for one.
-    pub rematch: Option<String>,
-    /// The people's seats whose player has the game open with their seat (`"X"`,
-    /// `"O"`): for the one who sent an invite, whether the friend has come.
-    pub joined: Vec<&'static str>,
+/// A whole number as JSON may write it: `5`, or `5.0` (a JSON Schema integer is any
+/// number without a fraction).
+fn whole<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: TryFrom<u64>,
+{
+    use serde::de::Error;
+    let number = serde_json::Number::deserialize(deserializer)?;
+    let whole = number.as_u64().or_else(|| {
+        number
+            .as_f64()
+            .filter(|f| f.fract() == 0.0 && (0.0..=u64::MAX as f64).contains(f))
+            .map(|f| f as u64)
+    });
+    whole
+        .and_then(|n| T::try_from(n).ok())
+        .ok_or_else(|| D::Error::custom(format!("{number} is not a whole number in range")))
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct Players {
-    pub x: PlayerJson,
-    pub o: PlayerJson,
-}
-
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct PlayerJson {
-    pub name: String,
-    /// `"human"` or `"computer"`.
-    pub kind: &'static str,
-    /// The computer's level (`"impossible"`, ...); absent for people.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub level: Option<&'static str>,
-}
-
-impl GameJson {
-    /// The match as it stands, started with `settings`.
-    pub fn of<R: Recorder>(
-        id: &GameId,
-        game: &Match<R>,
-        settings: &Settings,
-        rematch: Option<&GameId>,
-        joined: Vec<&'static str>,
-    ) -> Self {
-        let state = game.game();
-        let geometry: Geometry = state.board().geometry();
-        let status = state.status();
-        let line = match &status {
-            GameStatus::Won(win) => Some(win.line.cells().iter().map(|p| p.number()).collect()),
-            _ => None,
-        };
-        GameJson {
-            id: id.to_string(),
-            size: geometry.size(),
-            win: geometry.win_length(),
-            first: mark_word(settings.first()),
-            board: layout_of(state.board()),
-            status: match game.end() {
-                Some(End::Resigned { by }) => resigned_word(*by),
-                Some(End::Abandoned { by }) => left_word(*by),
-                Some(End::Finished(_)) | None => status_word(&status),
-            },
-            to_move: game.end().is_none().then(|| mark_word(state.to_move())),
-            players: Players {
-                x: player(game, settings.player(Mark::X), Mark::X),
-                o: player(game, settings.player(Mark::O), Mark::O),
-            },
-            moves: state.moves().iter().map(|p| p.number()).collect(),
-            line,
-            undo_asked_by: game.undo_asked_by().map(mark_word),
-            rematch: rematch.map(GameId::to_string),
-            joined,
-        }
-    }
-
-    pub fn is_over(&self) -> bool {
-        self.to_move.is_none()
-    }
-}
-
-fn player<R: Recorder>(game: &Match<R>, spec: &PlayerSpec, mark: Mark) -> PlayerJson {
-    let seat = game.seat(mark);
-    let level = match spec {
-        PlayerSpec::Computer(level) => Some(level.id()),
-        PlayerSpec::Human(_) => None,
-    };
-    PlayerJson {
-        name: seat.name().to_string(),
-        kind: match seat {
-            Seat::Human(_) => "human",
-            Seat::Computer(_) => "computer",
-        },
-        level,
-    }
-}
-
-pub fn mark_word(mark: Mark) -> &'static str {
-    match mark {
-        Mark::X => "X",
-        Mark::O => "O",
-    }
+/// [`whole`], for a field that may be left out or `null`.
+fn whole_or_none<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: TryFrom<u64>,
+{
+    #[derive(Deserialize)]
+    struct Whole<T: TryFrom<u64>>(#[serde(deserialize_with = "whole")] T);
+    Option::<Whole<T>>::deserialize(deserializer).map(|whole| whole.map(|Whole(n)| n))
 }
 
 /// The seat's key in `seats` and in the page's URL fragment.
@@ -182,39 +157,36 @@ pub fn seat_key(mark: Mark) -> &'static str {
     }
 }
 
-/// A game one side gave up: their loss, counted.
-fn resigned_word(by: Mark) -> &'static str {
-    match by {
-        Mark::X => "x_resigned",
-        Mark::O => "o_resigned",
-    }
-}
-
-/// A game one side left before the end (`q` at the console): kept, not counted.
-fn left_word(by: Mark) -> &'static str {
-    match by {
-        Mark::X => "x_left",
-        Mark::O => "o_left",
-    }
-}
-
-fn status_word(status: &GameStatus) -> &'static str {
-    match status {
-        GameStatus::InProgress => "in_progress",
-        GameStatus::Won(win) => outcome_word(Outcome::Won(win.mark)),
-        GameStatus::Draw => outcome_word(Outcome::Draw),
-    }
-}
-
 /// The answer to `POST /api/games` and to a rematch: the game and the caller's seats.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct CreatedJson {
     #[serde(flatten)]
-    pub game: GameJson,
+    pub game: GameView,
     pub seats: BTreeMap<&'static str, SeatJson>,
 }
 
-#[derive(Debug, Serialize)]
+impl From<&Created> for CreatedJson {
+    /// The game, and for each seat whose token the caller holds, the token and the
+    /// link.
+    fn from(created: &Created) -> Self {
+        let id = &created.game.id;
+        let seats = Mark::ALL
+            .into_iter()
+            .filter_map(|mark| {
+                let token = created.tokens[mark.index()].as_ref()?.to_hex();
+                let key = seat_key(mark);
+                let url = format!("/games/{id}#{key}={token}");
+                Some((key, SeatJson { token, url }))
+            })
+            .collect();
+        CreatedJson {
+            game: created.game.as_ref().clone(),
+            seats,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
 pub struct SeatJson {
     pub token: String,
     /// The page, opened in this seat: `/games/ID#x=TOKEN`. The token sits in the
@@ -224,7 +196,7 @@ pub struct SeatJson {
 
 /// `POST /api/games/{id}/hint`: what perfect play makes of the position, in the words
 /// of `analyze --json`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct HintJson {
     pub value: &'static str,
     /// Only when the whole analysis is exact.
@@ -249,12 +221,12 @@ impl From<&Analysis> for HintJson {
 }
 
 /// A review being computed: `{"progress":{"done":3,"total":7}}`, moves reviewed of all.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct ProgressJson {
     progress: Counted,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 struct Counted {
     done: usize,
     total: usize,
@@ -265,5 +237,95 @@ impl ProgressJson {
         ProgressJson {
             progress: Counted { done, total },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[rstest::rstest]
+    #[case::an_integer(r#"{"cell": 5}"#)]
+    #[case::a_number_without_a_fraction(r#"{"cell": 5.0}"#)]
+    fn a_cell_is_a_whole_number_however_json_writes_it(#[case] body: &str) {
+        let request: MoveRequest = serde_json::from_str(body).unwrap();
+
+        assert_eq!(request.cell, 5);
+    }
+
+    #[rstest::rstest]
+    #[case::a_fraction(r#"{"cell": 5.5}"#)]
+    #[case::negative(r#"{"cell": -1}"#)]
+    #[case::too_large(r#"{"cell": 1e300}"#)]
+    #[case::text(r#"{"cell": "5"}"#)]
+    fn a_cell_that_is_no_whole_number_is_refused(#[case] body: &str) {
+        assert!(serde_json::from_str::<MoveRequest>(body).is_err());
+    }
+
+    #[test]
+    fn a_size_may_be_left_out_be_null_or_be_written_with_a_point() {
+        let sizes = [
+            r#"{"x":"human","o":"easy"}"#,
+            r#"{"x":"human","o":"easy","size":null}"#,
+            r#"{"x":"human","o":"easy","size":4.0}"#,
+        ]
+        .map(|body| serde_json::from_str::<NewGameJson>(body).unwrap().size);
+
+        assert_eq!(sizes, [None, None, Some(4)]);
+    }
+
+    fn request(x: &str, o: &str) -> NewGameJson {
+        NewGameJson {
+            x: x.into(),
+            o: o.into(),
+            size: None,
+            win: None,
+            first: None,
+            seating: None,
+        }
+    }
+
+    #[test]
+    fn the_defaults_are_the_command_lines() {
+        // Act
+        let setup = request("human", "impossible").setup().unwrap();
+
+        // Assert
+        assert_eq!(setup.settings.geometry(), Geometry::classic());
+        assert_eq!(setup.settings.first(), Mark::X);
+        assert_eq!(setup.seating, Seating::Apart);
+    }
+
+    #[test]
+    fn an_unknown_player_a_bad_size_or_one_name_twice_is_a_bad_request() {
+        // Arrange
+        let too_big = NewGameJson {
+            size: Some(8),
+            ..request("human", "easy")
+        };
+        for bad in [
+            request("grandmaster", "easy"),
+            too_big,
+            request("human:Ada", "human:ada"),
+        ] {
+            // Act
+            let checked = bad.setup();
+
+            // Assert
+            assert!(matches!(checked, Err(ApiError::BadRequest(_))));
+        }
+    }
+
+    #[test]
+    fn one_name_twice_is_refused_in_the_web_adapters_words() {
+        // Act
+        let checked = request("human:Ada", "human:ada").setup();
+
+        // Assert
+        assert!(matches!(
+            checked,
+            Err(ApiError::BadRequest(message))
+                if message == "both players are called Ada: give them different names"
+        ));
     }
 }

@@ -1,13 +1,19 @@
-//! Every way a request can fail, and the one place that turns each into a status code.
+//! Every way a request can fail, the one place that words each for people and gives it
+//! a status code.
 //!
-//! Handlers return `Result<_, ApiError>`; the body of a refusal is
-//! `{"error": "..."}`, except that a browser asking for a page (`Accept: text/html`)
-//! that does not exist, or with a method the page does not take, gets a small page
-//! saying so ([`ApiError::for_client`]). Anything a client sends maps to a 4xx; a 500
-//! means a bug in the server or a computer player (or a kept game that is not one),
-//! never bad input; a 503 is the server's or its store's trouble, for a while. No
+//! The games answer in the domain's terms ([`GameError`]); `From<GameError>` turns each
+//! into an [`ApiError`], whose text is what the client reads, as `{"error": "..."}`,
+//! except that a browser asking for a page (`Accept: text/html`) that does not exist, or
+//! with a method the page does not take, gets a small page saying so
+//! ([`ApiError::for_client`]). The refusals that never reach the routes (a head hyper
+//! cannot read, a connection past its client's share) are worded here too
+//! ([`ApiError::hyper_refusal`], [`ApiError::raw_answer`]).
+//!
+//! Anything a client sends maps to a 4xx; a 500 means a bug in the server or a computer
+//! player (or a kept game that is not one), never bad input; a 503 is the server's or
+//! its store's trouble, for a while, and says when to come back (`Retry-After`). No
 //! answer names a file or folder of the server: the store's own words, which do, go to
-//! the server's standard error only.
+//! the server's log only.
 
 use std::time::Duration;
 
@@ -17,8 +23,32 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use thiserror::Error;
 
-use tictactoe_core::domain::{IllegalMove, Refusal};
+use tictactoe_core::domain::{IllegalMove, PlayerName, Refusal};
 use tictactoe_core::ports::{GameId, StoreError};
+
+use super::health::NotReady;
+use super::port::{AfterTheEnd, GameError};
+
+/// What a client is told to wait when the store is in trouble: a store that comes back
+/// is in use again within a second.
+pub const STORE_RETRY_AFTER: Duration = Duration::from_secs(1);
+/// What a client is told to wait when the server is as busy as it may be (streams,
+/// reviews).
+pub const BUSY_RETRY_AFTER: Duration = Duration::from_secs(30);
+/// What a client past its share of connections is told to wait.
+pub const SHARE_RETRY_AFTER: Duration = Duration::from_secs(10);
+
+/// The headers every answer carries, whoever makes it: the router's layers set them,
+/// and the raw refusals ([`ApiError::raw_answer`], `hyper_refusals`) add them.
+pub const SECURITY_HEADERS: [(&str, &str); 4] = [
+    (
+        "content-security-policy",
+        super::assets::CONTENT_SECURITY_POLICY,
+    ),
+    ("x-content-type-options", "nosniff"),
+    ("x-frame-options", "DENY"),
+    ("referrer-policy", "no-referrer"),
+];
 
 #[derive(Debug, Error)]
 pub enum ApiError {
@@ -36,15 +66,25 @@ pub enum ApiError {
     MethodNotAllowed { method: String },
     #[error("there is no such game")]
     NoSuchGame,
+    #[error("cell {cell} is not on this board: choose 1 to {cells}")]
+    NoSuchCell { cell: u64, cells: usize },
     /// A history's cursor (`before`) that names no game the store keeps.
     #[error("before names no game kept on this server ({0}): use the next a page gave")]
     NoSuchCursor(GameId),
+    /// Nobody of that name has a game kept.
+    #[error(
+        "there is no player called {0} on this server: nobody of that name has finished a game here"
+    )]
+    NoSuchPlayer(PlayerName),
+    /// What was asked for as a player's name cannot be anybody's: why not.
+    #[error("there is no such player: {0}")]
+    NotAName(String),
     /// The game refused the request (not your turn, cell taken, game over, ...).
     #[error("{0}")]
     Refused(Refusal),
-    /// A request that needs the game to be over, or in progress, came at the wrong time.
-    #[error("{0}")]
-    Conflict(&'static str),
+    /// A request that needs the game to be over came while it is played.
+    #[error("the game is still being played: {}", after_the_end(.0))]
+    StillPlaying(AfterTheEnd),
     #[error("the request body is larger than {limit} bytes")]
     TooLarge { limit: usize },
     /// The body did not all arrive within the deadline after the head.
@@ -52,53 +92,199 @@ pub enum ApiError {
     SlowBody { deadline: Duration },
     /// The store could not keep (or read) the game. Visitors are told what kind of
     /// trouble, never where: the store's own words name the database's path, and go to
-    /// the server's standard error alone.
+    /// the server's log alone.
     #[error(
         "the server could not use its store of games ({}); nothing was changed: try again \
          in a moment",
         store_trouble(.0)
     )]
     Store(StoreError),
+    /// The store did not answer in time: what was asked may or may not have been kept.
+    #[error(
+        "the server's store of games did not answer in time; what you asked may or may not \
+         have been kept: look at the game again in a moment"
+    )]
+    StoreSlow,
+    /// The store is known to be unusable: nothing was tried.
+    #[error(
+        "the server cannot reach its store of games just now; nothing was changed: try again in a moment"
+    )]
+    StoreDown,
     /// The game was read again several times while this request waited: others keep
     /// failing to keep it.
     #[error("the game could not be read back from the store; try again in a moment")]
     Unsettled,
-    #[error("the server streams as many games live as it may; try again in {} s", retry_after.as_secs())]
-    Streaming { retry_after: Duration },
+    #[error("the server streams as many games live as it may; try again in {} s", BUSY_RETRY_AFTER.as_secs())]
+    Streaming,
     /// As many reviews are being computed (or wait for their turn) as the server takes.
-    #[error("the server is reviewing as many games as it may; try again in {} s", retry_after.as_secs())]
-    Reviewing { retry_after: Duration },
+    #[error("the server is reviewing as many games as it may; try again in {} s", BUSY_RETRY_AFTER.as_secs())]
+    Reviewing,
     /// This client already has its share of the live streams open.
     #[error(
         "you already follow {most} games live, as many as one address may; close one, or \
          try again in {} s",
-        retry_after.as_secs()
+        BUSY_RETRY_AFTER.as_secs()
     )]
-    StreamShare { most: usize, retry_after: Duration },
+    StreamShare { most: usize },
+    /// This client already has its share of the connections open (answered on the
+    /// socket before any request is read).
+    #[error(
+        "this address already has {most} connections open to the server, as many as one \
+         address may; close some, or try again later"
+    )]
+    ConnectionShare { most: usize },
+    /// hyper could not read the request's head.
+    #[error("the request could not be read: it is not HTTP/1.1 as this server reads it")]
+    UnreadableHead,
+    #[error("the request's address is too long")]
+    AddressTooLong,
+    #[error(
+        "the request's head (its first line and headers) is larger than the {limit} bytes \
+         this server takes"
+    )]
+    HeadTooLarge { limit: usize },
+    /// `/readyz`: why the server is not ready.
+    #[error("not ready: {}", not_ready(.0))]
+    NotReady(NotReady),
     /// A bug: a computer broke the rules, or a worker thread died.
     #[error("internal error: {0}")]
     Internal(String),
 }
 
+impl From<GameError> for ApiError {
+    fn from(error: GameError) -> Self {
+        match error {
+            GameError::NoSuchGame => ApiError::NoSuchGame,
+            GameError::NoSeatKey => ApiError::NoToken,
+            GameError::NotASeat => ApiError::WrongToken,
+            GameError::NoSuchCell { cell, cells } => ApiError::NoSuchCell { cell, cells },
+            GameError::Refused(refusal) => ApiError::Refused(refusal),
+            GameError::StillPlaying(asked) => ApiError::StillPlaying(asked),
+            GameError::NoSuchCursor(id) => ApiError::NoSuchCursor(id),
+            GameError::NoSuchPlayer(name) => ApiError::NoSuchPlayer(name),
+            GameError::Store(error) => ApiError::Store(error),
+            GameError::StoreSlow(_) => ApiError::StoreSlow,
+            GameError::StoreDown(_) => ApiError::StoreDown,
+            GameError::Unsettled => ApiError::Unsettled,
+            GameError::ReviewsFull => ApiError::Reviewing,
+            GameError::Broken(why) => ApiError::Internal(why),
+        }
+    }
+}
+
+impl From<Refusal> for ApiError {
+    fn from(refusal: Refusal) -> Self {
+        ApiError::Refused(refusal)
+    }
+}
+
 impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
-            ApiError::BadRequest(_) | ApiError::NoSuchCursor(_) => StatusCode::BAD_REQUEST,
+            ApiError::BadRequest(_) | ApiError::NoSuchCell { .. } | ApiError::UnreadableHead => {
+                StatusCode::BAD_REQUEST
+            }
             ApiError::NoToken => StatusCode::UNAUTHORIZED,
             ApiError::WrongToken => StatusCode::FORBIDDEN,
-            ApiError::NotFound | ApiError::NoSuchGame => StatusCode::NOT_FOUND,
+            ApiError::NotFound
+            | ApiError::NoSuchGame
+            | ApiError::NoSuchCursor(_)
+            | ApiError::NoSuchPlayer(_)
+            | ApiError::NotAName(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Refused(refusal) => refusal_status(refusal),
-            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::StillPlaying(_) => StatusCode::CONFLICT,
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::SlowBody { .. } => StatusCode::REQUEST_TIMEOUT,
-            ApiError::StreamShare { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::Streaming { .. }
-            | ApiError::Reviewing { .. }
+            ApiError::AddressTooLong => StatusCode::URI_TOO_LONG,
+            ApiError::HeadTooLarge { .. } => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            ApiError::StreamShare { .. } | ApiError::ConnectionShare { .. } => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
+            ApiError::Streaming
+            | ApiError::Reviewing
             | ApiError::Store(_)
-            | ApiError::Unsettled => StatusCode::SERVICE_UNAVAILABLE,
+            | ApiError::StoreSlow
+            | ApiError::StoreDown
+            | ApiError::Unsettled
+            | ApiError::NotReady(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
+    }
+
+    /// How long the client should wait before trying again, for a refusal that passes.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            ApiError::Store(_)
+            | ApiError::StoreSlow
+            | ApiError::StoreDown
+            | ApiError::Unsettled
+            | ApiError::NotReady(_) => Some(STORE_RETRY_AFTER),
+            ApiError::Streaming | ApiError::Reviewing | ApiError::StreamShare { .. } => {
+                Some(BUSY_RETRY_AFTER)
+            }
+            ApiError::ConnectionShare { .. } => Some(SHARE_RETRY_AFTER),
+            _ => None,
+        }
+    }
+
+    /// The refusal of a head hyper could not take, by the status hyper gave it;
+    /// `head_bytes` is the largest head the server takes.
+    pub fn hyper_refusal(status: u16, head_bytes: usize) -> ApiError {
+        match status {
+            414 => ApiError::AddressTooLong,
+            431 => ApiError::HeadTooLarge { limit: head_bytes },
+            _ => ApiError::UnreadableHead,
+        }
+    }
+
+    /// The JSON body of the refusal: `{"error": "..."}`.
+    pub fn json_body(&self) -> String {
+        serde_json::json!({ "error": self.to_string() }).to_string()
+    }
+
+    /// The refusal as a whole HTTP/1.1 answer, for a socket the routes never see: its
+    /// status, the security headers, and the body; the connection closes after it.
+    pub fn raw_answer(&self) -> String {
+        let status = self.status();
+        let body = self.json_body();
+        let mut answer = format!(
+            "HTTP/1.1 {} {}\r\n",
+            status.as_str(),
+            status.canonical_reason().unwrap_or("")
+        );
+        for (name, value) in SECURITY_HEADERS {
+            answer.push_str(&format!("{name}: {value}\r\n"));
+        }
+        if let Some(wait) = self.retry_after() {
+            answer.push_str(&format!("retry-after: {}\r\n", wait.as_secs()));
+        }
+        answer.push_str(&format!(
+            "cache-control: no-store\r\ncontent-type: application/json\r\n\
+             connection: close\r\ncontent-length: {}\r\n\r\n{body}",
+            body.len()
+        ));
+        answer
+    }
+}
+
+/// What a request after the end asked for, in words.
+fn after_the_end(asked: &AfterTheEnd) -> &'static str {
+    match asked {
+        AfterTheEnd::Rematch => "a rematch comes after the end",
+        AfterTheEnd::Review => "it is reviewed once it has ended",
+    }
+}
+
+/// Why the server is not ready, in words that name no path.
+fn not_ready(why: &NotReady) -> String {
+    match why {
+        NotReady::StoreDown(_) => "its store of games cannot be reached".into(),
+        NotReady::StoreSilent(silent) => format!(
+            "its store of games has not answered a check for {:.1} s",
+            silent.as_secs_f64()
+        ),
+        NotReady::Draining => "the server is stopping".into(),
     }
 }
 
@@ -133,14 +319,10 @@ fn refusal_status(refusal: &Refusal) -> StatusCode {
     }
 }
 
-impl From<Refusal> for ApiError {
-    fn from(refusal: Refusal) -> Self {
-        ApiError::Refused(refusal)
-    }
-}
-
-#[derive(Serialize)]
-struct ErrorJson {
+/// The body of every refusal.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ErrorJson {
+    /// What went wrong, in words for people.
     error: String,
 }
 
@@ -186,11 +368,13 @@ fn sentence(message: &str) -> String {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
-        if let ApiError::Store(error) = &self {
-            eprintln!("tictactoe serve: {self}: {error}");
-        } else if status == StatusCode::INTERNAL_SERVER_ERROR {
-            eprintln!("tictactoe serve: {self}");
-        }
+        // The store's own words (which may name its path) go to the request's log line
+        // only (see `observe`).
+        let detail = match &self {
+            ApiError::Store(error) => Some(error.to_string()),
+            ApiError::Internal(why) => Some(why.clone()),
+            _ => None,
+        };
         let mut response = (
             status,
             Json(ErrorJson {
@@ -198,25 +382,36 @@ impl IntoResponse for ApiError {
             }),
         )
             .into_response();
-        match self {
-            ApiError::Streaming { retry_after }
-            | ApiError::Reviewing { retry_after }
-            | ApiError::StreamShare { retry_after, .. } => {
-                response.headers_mut().insert(
-                    header::RETRY_AFTER,
-                    HeaderValue::from(retry_after.as_secs()),
-                );
-            }
-            // The rest of a body that came too slowly is not waited for: the connection
-            // closes after this answer.
-            ApiError::SlowBody { .. } => {
-                response
-                    .headers_mut()
-                    .insert(header::CONNECTION, HeaderValue::from_static("close"));
-            }
-            _ => {}
+        if let Some(wait) = self.retry_after() {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(wait.as_secs()));
+        }
+        // The rest of a body that came too slowly is not waited for: the connection
+        // closes after this answer.
+        if let ApiError::SlowBody { .. } = self {
+            response
+                .headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        }
+        if let Some(detail) = detail {
+            response.extensions_mut().insert(Detail(detail));
         }
         response
+    }
+}
+
+/// What the server's log says of a refusal beyond its status: the store's own words,
+/// or what broke. Carried to the request's log line in the response's extensions.
+#[derive(Debug, Clone)]
+pub struct Detail(pub String);
+
+impl Detail {
+    pub fn of(response: &Response) -> Option<&str> {
+        response
+            .extensions()
+            .get::<Detail>()
+            .map(|detail| detail.0.as_str())
     }
 }
 
@@ -248,10 +443,7 @@ mod tests {
 
     #[test]
     fn a_server_streaming_all_it_may_says_when_to_come_back() {
-        let response = ApiError::Streaming {
-            retry_after: Duration::from_secs(30),
-        }
-        .into_response();
+        let response = ApiError::Streaming.into_response();
 
         assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
         assert_eq!(response.headers()[header::RETRY_AFTER], "30");

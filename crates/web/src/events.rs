@@ -6,18 +6,40 @@ use std::convert::Infallible;
 
 use axum::response::sse::Event;
 use futures_util::Stream;
+use tokio::sync::OwnedSemaphorePermit;
 
-use super::dto::GameJson;
-use super::games::Watching;
+use super::port::Watching;
+use super::shares::Share;
+use super::view::GameView;
+
+/// A live stream's place: under the server's cap on streams and in its client's share,
+/// held while the stream lasts, and counted among the streams open.
+pub struct StreamPlace {
+    _permit: OwnedSemaphorePermit,
+    _share: Share,
+}
+
+impl StreamPlace {
+    pub fn new(permit: OwnedSemaphorePermit, share: Share) -> Self {
+        metrics::gauge!("tictactoe_event_streams_open").increment(1.0);
+        StreamPlace {
+            _permit: permit,
+            _share: share,
+        }
+    }
+}
+
+impl Drop for StreamPlace {
+    fn drop(&mut self) {
+        metrics::gauge!("tictactoe_event_streams_open").decrement(1.0);
+    }
+}
 
 /// The game's views until the game is forgotten or the server closes. The stream holds
-/// its place under the server's cap on streams until it ends.
+/// its `place` until it ends.
 pub fn game_events(
-    Watching {
-        game,
-        closing,
-        place,
-    }: Watching,
+    Watching { game, closing }: Watching,
+    place: StreamPlace,
 ) -> impl Stream<Item = Result<Event, Infallible>> {
     futures_util::stream::unfold(
         (game, closing, true, place),
@@ -38,9 +60,9 @@ pub fn game_events(
     )
 }
 
-fn to_json(view: &GameJson) -> String {
+fn to_json(view: &GameView) -> String {
     // Not a fallback to an empty event: serde_json fails only on maps with non-string
-    // keys or a `Serialize` impl that errs, and a `GameJson` has neither.
+    // keys or a `Serialize` impl that errs, and a `GameView` has neither.
     serde_json::to_string(view)
-        .expect("a GameJson (strings, numbers, options and lists of them) always serialises")
+        .expect("a GameView (strings, numbers, options and lists of them) always serialises")
 }

@@ -3,9 +3,9 @@
 //! Instead, each request hands its writes over without waiting
 //! ([`GroupCommit::submit`]), and one writer thread takes every request's writes handed
 //! over while it was writing the last batch and keeps them with one
-//! [`GameStore::write`]. The request awaits its [`Ticket`] before it answers (and before
-//! spectators see the change), so whatever a player was told is kept, and no thread of
-//! the async runtime ever waits for the disk.
+//! [`GameStore::write_new`]. The request awaits its [`Ticket`] before it answers (and
+//! before spectators see the change), so whatever a player was told is kept, and no
+//! thread of the async runtime ever waits for the disk.
 //!
 //! The writes are kept with [`GameStore::write_new`]: a step the store already has is
 //! not taken as a retry but refused, since on a store shared by several servers it
@@ -13,20 +13,29 @@
 //! that lost is told so). Alone on its store, a server never meets one.
 //!
 //! A batch is kept all or none, so one request's bad write (a conflict, a game the
-//! store never saw begin) would fail every request batched with it. When a batch fails,
-//! each request's writes are therefore written again on their own, and only the
-//! requests whose own writes fail are told so: a failed batch kept nothing, so writing
-//! again never writes anything twice.
+//! store never saw begin) would fail every request batched with it. When a batch fails
+//! for what one of its writes says, each request's writes are therefore written again
+//! on their own, and only the requests whose own writes fail are told so: a failed
+//! batch kept nothing, so writing again never writes anything twice. When it fails
+//! because the store cannot be used (unreachable, its disk full, read-only), every
+//! request in it is told at once: writing each again would only wait for the same
+//! failure once per request. While the store is known to be down, a batch is not even
+//! tried.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, mpsc};
+use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
+use std::time::Instant;
 
 use tokio::sync::oneshot;
 
-use tictactoe_core::ports::{GameStore, StoreError, Write};
+use tictactoe_core::ports::{Change, GameStore, StoreError, Write};
 
-type Answer = Result<(), StoreError>;
+use super::health::Health;
+use super::locks::lock;
+use super::port::GameError;
+
+type Answer = Result<(), GameError>;
 
 struct Job {
     writes: Vec<Write>,
@@ -37,14 +46,19 @@ struct Job {
 /// requests, and writes, each commit carried (`requests / batches`, `writes / batches`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CommitCounts {
-    /// Batches written (each one `GameStore::write_new` unless it failed).
+    /// Batches kept (each one `GameStore::write_new`, or the requests of a failed one
+    /// written again one by one).
     pub batches: u64,
-    /// Requests whose writes were in a batch.
+    /// Requests whose writes were kept.
     pub requests: u64,
-    /// Writes (`Write` values) in those batches.
+    /// Writes (`Write` values) kept.
     pub writes: u64,
-    /// Batches that failed, whose requests were then written one by one.
+    /// Batches that failed for one of their writes, whose requests were then written
+    /// one by one.
     pub failed_batches: u64,
+    /// Requests whose writes were not kept (the store refused them, or could not be
+    /// used).
+    pub refused: u64,
 }
 
 #[derive(Default)]
@@ -53,14 +67,15 @@ struct Counters {
     requests: AtomicU64,
     writes: AtomicU64,
     failed_batches: AtomicU64,
+    refused: AtomicU64,
 }
 
-/// The store's writes, in batches, on one writer thread. Dropping it writes everything
-/// handed over first.
+/// The store's writes, in batches, on one writer thread. [`GroupCommit::close`] (or
+/// dropping it) writes everything handed over first.
 pub struct GroupCommit {
-    /// `None` only while dropping, so the writer sees the queue close.
-    jobs: Option<mpsc::Sender<Job>>,
-    writer: Option<thread::JoinHandle<()>>,
+    /// `None` once closed, so the writer sees the queue close.
+    jobs: Mutex<Option<mpsc::Sender<Job>>>,
+    writer: Mutex<Option<thread::JoinHandle<()>>>,
     counters: Arc<Counters>,
 }
 
@@ -69,24 +84,26 @@ pub struct GroupCommit {
 pub struct Ticket(oneshot::Receiver<Answer>);
 
 impl GroupCommit {
-    pub fn new(store: Arc<dyn GameStore>) -> Self {
+    /// The writer of `store`, which asks `health` before each batch and tells it what
+    /// the store said.
+    pub fn new(store: Arc<dyn GameStore>, health: Health) -> Self {
         let (jobs, queue) = mpsc::channel::<Job>();
         let counters = Arc::new(Counters::default());
         let counting = Arc::clone(&counters);
-        // The thread ends once the queue is closed and empty (see `Drop`).
+        // The thread ends once the queue is closed and empty (see `close`).
         let writer = thread::Builder::new()
             .name("tictactoe-writer".into())
             .spawn(move || {
                 while let Ok(first) = queue.recv() {
                     let mut batch = vec![first];
                     batch.extend(queue.try_iter());
-                    commit(store.as_ref(), batch, &counting);
+                    commit(store.as_ref(), &health, batch, &counting);
                 }
             })
             .expect("the operating system starts the writer thread");
         GroupCommit {
-            jobs: Some(jobs),
-            writer: Some(writer),
+            jobs: Mutex::new(Some(jobs)),
+            writer: Mutex::new(Some(writer)),
             counters,
         }
     }
@@ -96,7 +113,7 @@ impl GroupCommit {
     /// (or has failed): a way to wait for the writes in flight.
     pub fn submit(&self, writes: Vec<Write>) -> Ticket {
         let (answer, answered) = oneshot::channel();
-        if let Some(jobs) = &self.jobs {
+        if let Some(jobs) = lock(&self.jobs).as_ref() {
             // If the writer is gone, `answer` is dropped with the job and the ticket
             // says so.
             let _ = jobs.send(Job { writes, answer });
@@ -112,12 +129,36 @@ impl GroupCommit {
             requests: read(&self.counters.requests),
             writes: read(&self.counters.writes),
             failed_batches: read(&self.counters.failed_batches),
+            refused: read(&self.counters.refused),
+        }
+    }
+
+    /// Writes everything handed over, then stops the writer: blocks until it has. A
+    /// ticket asked for afterwards is answered that the writer stopped.
+    pub fn close(&self) {
+        drop(lock(&self.jobs).take());
+        if let Some(writer) = lock(&self.writer).take()
+            && writer.join().is_err()
+        {
+            tracing::error!(
+                "the store's writer thread panicked: writes handed over after its last \
+                 batch were not kept"
+            );
         }
     }
 }
 
+/// Whether a failed batch failed for one of its writes (so that writing each
+/// request's alone finds whose), rather than for the store itself.
+fn for_a_write(error: &StoreError) -> bool {
+    matches!(
+        error,
+        StoreError::Conflict { .. } | StoreError::NoSuchGame(_) | StoreError::Unreadable { .. }
+    )
+}
+
 /// Writes one batch, and answers each of its requests.
-fn commit(store: &dyn GameStore, mut batch: Vec<Job>, counters: &Counters) {
+fn commit(store: &dyn GameStore, health: &Health, mut batch: Vec<Job>, counters: &Counters) {
     // Every request's writes in one list, each request's place in it remembered.
     let mut all = Vec::new();
     let mut spans = Vec::with_capacity(batch.len());
@@ -133,49 +174,111 @@ fn commit(store: &dyn GameStore, mut batch: Vec<Job>, counters: &Counters) {
         }
         return;
     }
+    if let Some(why) = health.store_down() {
+        refuse(batch, spans, counters, || GameError::StoreDown(why.clone()));
+        return;
+    }
+    metrics::histogram!("tictactoe_commit_batch_requests").record(requests as f64);
+    let started = Instant::now();
+    let written = store.write_new(&all);
+    metrics::histogram!("tictactoe_store_write_duration_seconds")
+        .record(started.elapsed().as_secs_f64());
+    match written {
+        Ok(()) => {
+            kept(counters, requests, &all);
+            for job in batch {
+                // A caller that stopped waiting needs no answer.
+                let _ = job.answer.send(Ok(()));
+            }
+        }
+        Err(error) if requests > 1 && for_a_write(&error) => {
+            // Someone's write spoiled the batch: each request alone, so that only the
+            // one at fault is told.
+            counters.failed_batches.fetch_add(1, Ordering::Relaxed);
+            counters.batches.fetch_add(1, Ordering::Relaxed);
+            for (job, span) in batch.into_iter().zip(spans) {
+                let answer = if span.is_empty() {
+                    Ok(())
+                } else {
+                    match store.write_new(&all[span.clone()]) {
+                        Ok(()) => {
+                            count_kept(counters, 1, &all[span]);
+                            Ok(())
+                        }
+                        Err(error) => {
+                            store_error(health, &error);
+                            counters.refused.fetch_add(1, Ordering::Relaxed);
+                            Err(GameError::Store(error))
+                        }
+                    }
+                };
+                let _ = job.answer.send(answer);
+            }
+        }
+        Err(error) => {
+            store_error(health, &error);
+            refuse(batch, spans, counters, || GameError::Store(error.clone()));
+        }
+    }
+}
+
+/// A batch kept whole.
+fn kept(counters: &Counters, requests: usize, writes: &[Write]) {
     counters.batches.fetch_add(1, Ordering::Relaxed);
+    count_kept(counters, requests, writes);
+}
+
+fn count_kept(counters: &Counters, requests: usize, writes: &[Write]) {
     counters
         .requests
         .fetch_add(requests as u64, Ordering::Relaxed);
     counters
         .writes
-        .fetch_add(all.len() as u64, Ordering::Relaxed);
-    let mut failed = match store.write_new(&all) {
-        Ok(()) => None,
-        Err(error) if requests == 1 => Some(error),
-        Err(_) => {
-            // Someone's write spoiled the batch: each request alone, so that only the
-            // one at fault is told.
-            counters.failed_batches.fetch_add(1, Ordering::Relaxed);
-            for (job, span) in batch.into_iter().zip(spans) {
-                let answer = if span.is_empty() {
-                    Ok(())
-                } else {
-                    store.write_new(&all[span])
-                };
-                // A caller that stopped waiting needs no answer.
-                let _ = job.answer.send(answer);
-            }
-            return;
-        }
-    };
+        .fetch_add(writes.len() as u64, Ordering::Relaxed);
+    let moves = writes
+        .iter()
+        .filter(|write| {
+            matches!(
+                write,
+                Write::Step { step, .. } if matches!(step.change, Change::Move(_))
+            )
+        })
+        .count();
+    metrics::counter!("tictactoe_moves_total").increment(moves as u64);
+}
+
+/// Every request of the batch that wrote something is told `error()`.
+fn refuse(
+    batch: Vec<Job>,
+    spans: Vec<std::ops::Range<usize>>,
+    counters: &Counters,
+    error: impl Fn() -> GameError,
+) {
     for (job, span) in batch.into_iter().zip(spans) {
-        let answer = match failed.take_if(|_| !span.is_empty()) {
-            Some(error) => Err(error),
-            None => Ok(()),
+        let answer = if span.is_empty() {
+            Ok(())
+        } else {
+            counters.refused.fetch_add(1, Ordering::Relaxed);
+            Err(error())
         };
         let _ = job.answer.send(answer);
     }
 }
 
+/// What the writer met in the store, told to the health and counted.
+fn store_error(health: &Health, error: &StoreError) {
+    health.met(error);
+    metrics::counter!("tictactoe_store_errors_total", "kind" => super::observe::store_error_kind(error))
+        .increment(1);
+}
+
 impl Ticket {
-    /// `Ok` once the request's writes are kept; the store's error if they could not be.
+    /// `Ok` once the request's writes are kept; why not if they could not be.
     pub async fn written(self) -> Answer {
         self.0.await.unwrap_or_else(|_| {
-            Err(StoreError::Unavailable {
-                database: "the server's store".into(),
-                detail: "its writer thread stopped".into(),
-            })
+            Err(GameError::Broken(
+                "the store's writer stopped before writing this request".into(),
+            ))
         })
     }
 }
@@ -184,15 +287,7 @@ impl Ticket {
 /// stops loses no write it accepted.
 impl Drop for GroupCommit {
     fn drop(&mut self) {
-        drop(self.jobs.take());
-        if let Some(writer) = self.writer.take()
-            && writer.join().is_err()
-        {
-            eprintln!(
-                "tictactoe serve: the store's writer thread panicked: \
-                 writes handed over after its last batch were not kept"
-            );
-        }
+        self.close();
     }
 }
 
@@ -210,6 +305,7 @@ mod tests {
     };
 
     use super::*;
+    use crate::health::Health;
 
     fn id(n: u128) -> GameId {
         GameId::from_bits(n)
@@ -276,7 +372,7 @@ mod tests {
         // Arrange: a store whose writes take 20 ms.
         let store = Arc::new(MemoryStore::new());
         let (mock, seen) = slow_counting(Arc::clone(&store), Duration::from_millis(20));
-        let commit = GroupCommit::new(Arc::new(mock));
+        let commit = GroupCommit::new(Arc::new(mock), Health::new());
 
         // Act: 40 games begin at once; each request waits for its own ticket.
         let tickets: Vec<Ticket> = (0..40).map(|n| commit.submit(vec![begin(n)])).collect();
@@ -305,7 +401,7 @@ mod tests {
             let _ = released.lock().unwrap().recv();
             inner.write_new(writes)
         });
-        let commit = GroupCommit::new(Arc::new(mock));
+        let commit = GroupCommit::new(Arc::new(mock), Health::new());
 
         // Act: had `submit` waited for the write, it would never return.
         let ticket = commit.submit(vec![begin(1)]);
@@ -337,7 +433,7 @@ mod tests {
             }
             inner.write_new(writes)
         });
-        let commit = GroupCommit::new(Arc::new(mock));
+        let commit = GroupCommit::new(Arc::new(mock), Health::new());
         let warm_up = commit.submit(Vec::from([step(1, 1)]));
 
         // Act
@@ -354,7 +450,9 @@ mod tests {
 
         // Assert
         assert!(answers.0.is_ok() && answers.1.is_ok() && answers.3.is_ok());
-        assert!(matches!(answers.2, Err(StoreError::NoSuchGame(game)) if game == id(99)));
+        assert!(
+            matches!(answers.2, Err(GameError::Store(StoreError::NoSuchGame(game))) if game == id(99))
+        );
         assert_eq!(kept(&store, 1).unwrap().steps.len(), 2);
         assert!(kept(&store, 2).is_some());
         assert_eq!(commit.counts().failed_batches, 1);
@@ -369,7 +467,7 @@ mod tests {
                 database: "games.db".into(),
             })
         });
-        let commit = GroupCommit::new(Arc::new(store));
+        let commit = GroupCommit::new(Arc::new(store), Health::new());
 
         // Act
         let answers = [
@@ -379,7 +477,10 @@ mod tests {
 
         // Assert
         for answer in answers {
-            assert!(matches!(answer, Err(StoreError::Full { .. })), "{answer:?}");
+            assert!(
+                matches!(answer, Err(GameError::Store(StoreError::Full { .. }))),
+                "{answer:?}"
+            );
         }
     }
 
@@ -388,7 +489,7 @@ mod tests {
         // Arrange
         let store = Arc::new(MemoryStore::new());
         let (mock, _) = slow_counting(Arc::clone(&store), Duration::from_millis(10));
-        let commit = GroupCommit::new(Arc::new(mock));
+        let commit = GroupCommit::new(Arc::new(mock), Health::new());
         for n in 0..5 {
             drop(commit.submit(vec![begin(n)]));
         }
@@ -413,7 +514,7 @@ mod tests {
                 thread::sleep(Duration::from_millis(20));
                 inner.write_new(writes)
             });
-        let commit = GroupCommit::new(Arc::new(mock));
+        let commit = GroupCommit::new(Arc::new(mock), Health::new());
         let first = commit.submit(vec![begin(1)]);
 
         // Act
@@ -429,7 +530,7 @@ mod tests {
     async fn the_counts_say_how_many_requests_and_writes_each_batch_carried() {
         // Arrange
         let store = Arc::new(MemoryStore::new());
-        let commit = GroupCommit::new(store);
+        let commit = GroupCommit::new(store, Health::new());
 
         // Act: one request of two writes, then one of one.
         commit
@@ -446,8 +547,87 @@ mod tests {
                 batches: 2,
                 requests: 2,
                 writes: 3,
-                failed_batches: 0
+                failed_batches: 0,
+                refused: 0,
             }
         );
+    }
+
+    /// A store whose every write fails as unreachable, after `pause`, counting calls.
+    fn unreachable_after(pause: Duration, calls: Arc<Mutex<usize>>) -> MockGameStore {
+        let mut store = MockGameStore::new();
+        store.expect_write_new().returning(move |_| {
+            *calls.lock().unwrap() += 1;
+            thread::sleep(pause);
+            Err(StoreError::Unavailable {
+                database: "postgres://db/games".into(),
+                detail: "Connection refused".into(),
+            })
+        });
+        store
+    }
+
+    #[tokio::test]
+    async fn a_batch_the_store_cannot_take_fails_every_request_in_it_at_once() {
+        // Arrange: the writer held up by a first request, so that the next three are
+        // handed over together.
+        let calls = Arc::new(Mutex::new(0));
+        let store = unreachable_after(Duration::from_millis(50), Arc::clone(&calls));
+        let commit = GroupCommit::new(Arc::new(store), Health::new());
+        let first = commit.submit(vec![begin(1)]);
+
+        // Act
+        let rest: Vec<Ticket> = (2..5).map(|n| commit.submit(vec![begin(n)])).collect();
+        let first = first.written().await;
+        let mut answers = Vec::new();
+        for ticket in rest {
+            answers.push(ticket.written().await);
+        }
+
+        // Assert: two writes in all (the first request's, then the batch's), not one
+        // per request; every request told.
+        assert!(first.is_err());
+        assert!(answers.iter().all(|answer| matches!(
+            answer,
+            Err(GameError::Store(StoreError::Unavailable { .. })) | Err(GameError::StoreDown(_))
+        )));
+        assert!(
+            *calls.lock().unwrap() <= 2,
+            "{} writes",
+            calls.lock().unwrap()
+        );
+        assert_eq!(commit.counts().refused, 4);
+    }
+
+    #[tokio::test]
+    async fn while_the_store_is_down_a_batch_is_not_tried() {
+        // Arrange
+        let calls = Arc::new(Mutex::new(0));
+        let store = unreachable_after(Duration::ZERO, Arc::clone(&calls));
+        let health = Health::new();
+        health.checked(Err("connection refused".into()));
+        let commit = GroupCommit::new(Arc::new(store), health);
+
+        // Act
+        let answer = commit.submit(vec![begin(1)]).written().await;
+
+        // Assert
+        assert!(matches!(answer, Err(GameError::StoreDown(_))), "{answer:?}");
+        assert_eq!(*calls.lock().unwrap(), 0);
+    }
+
+    #[tokio::test]
+    async fn a_store_found_unreachable_by_a_write_is_down_for_the_next() {
+        // Arrange
+        let calls = Arc::new(Mutex::new(0));
+        let store = unreachable_after(Duration::ZERO, Arc::clone(&calls));
+        let health = Health::new();
+        let commit = GroupCommit::new(Arc::new(store), health.clone());
+
+        // Act
+        let _ = commit.submit(vec![begin(1)]).written().await;
+
+        // Assert
+        assert!(health.store_down().is_some());
     }
 }

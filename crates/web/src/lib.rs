@@ -7,34 +7,35 @@
 //! the store when next asked for. Seats are held by tokens the store never sees: it
 //! keeps their SHA-256 digests ([`SeatLock`]s).
 //!
-//! For the composition root: [`Games::new`] over an `Arc<dyn Archive>` (the store of
-//! games that also lists the ended ones and keeps their reviews), a computer
-//! factory and the [`Limits`], then [`serve`] (or [`router`]).
+//! For the composition root: [`Games::new`] (or [`Games::shared`]) over an
+//! `Arc<dyn Archive>` (the store of games that also lists the ended ones and keeps their
+//! reviews), a computer factory and the [`GameLimits`], then [`serve`] (or [`router`])
+//! within the transport's [`Limits`]; [`Metrics::install`] and [`serve_metrics`] for
+//! Prometheus on a listener of its own.
 //!
 //! How the folder reads, from the outside in:
-//! * `server`: the routes and headers, and serving until Ctrl-C: each connection
-//!   within deadlines for its requests' heads and a bounded stop; `connections` bounds
-//!   how many are open and for how long they may stay quiet, `shares` how many of them
-//!   (and of the event streams) one client may hold; `refusals` dresses the answers
-//!   hyper makes itself like the server's own;
-//! * `api`: HTTP in (bodies, tokens), calls to `service` out (the inbound port,
-//!   `GameService`, which `games` implements); `error` maps every failure
-//!   to its status code, in one place; `dto` is what goes over the wire;
-//! * `games`: each request without HTTP: find the game (or read it back), check the
-//!   seat, run the request on the match, wait for the store; `setup` checks a new game as the command line would and starts it
-//!   with the core's `Settings::start_match` (or resumes a kept one with
-//!   `Settings::resume_match`) (`setup` reads `dto`'s request; `dto`
-//!   knows only the core, so the arrow goes one way);
-//! * `group_commit`: many requests' writes kept with one `GameStore::write_new`, on a thread
-//!   of its own, so no request waits for the disk on the async runtime; a failed batch
-//!   is written again request by request, so only the request at fault fails;
-//! * `table` (one game held: the match, its seats' locks, the view shown once kept;
-//!   its recorder collects the writes), `registry` (the cache: bounded and expiring),
-//!   `thinking` (where each game's work runs: 3x3 at once, bigger boards on a bounded
-//!   number of threads; reading the store on a few), `token` (seat secrets, their
-//!   locks, and game ids), `events` (server-sent events), `reviews` (the reviews of
-//!   ended games under way: one computation per game, on a few threads, polled);
-//! * `assets`: the page itself, embedded.
+//! * the HTTP edge: `server` (the routes and headers, and serving until told to stop:
+//!   each connection within deadlines for its requests' heads, and a bounded stop;
+//!   `connections` bounds how many are open and for how long they may stay quiet,
+//!   `shares` how many of them, and of the event streams, one client may hold;
+//!   `hyper_refusals` dresses the answers hyper makes itself like the server's own);
+//!   `api` (HTTP in, calls to the port out; one handler per route, each registered once
+//!   for the router and the API's document, `openapi`); `error` (every refusal's words
+//!   and status, in one place); `dto` (request bodies, parsed into the domain's
+//!   values, and the answers that carry more than a game); `events` (server-sent
+//!   events); `observe` (request ids, the request's log line, metrics); `assets` (the
+//!   page itself, embedded);
+//! * the port: `port` (`GameService`, its inputs, answers and `GameError`), and `view`
+//!   (the game as every client sees it);
+//! * the games behind it: `games` (the use cases, by job: the cache of the store,
+//!   requests, queries, following other servers, shows, reviews), on `table` (one game
+//!   held), `registry` (the cache: bounded and expiring), `thinking` (where a game's
+//!   work runs: 3x3 at once, bigger boards on a bounded number of threads),
+//!   `store_lane` (the one way to the store: on blocking threads, a bounded number at
+//!   once, within a deadline), `group_commit` (many requests' writes kept at once, on a
+//!   thread of its own), `health` (the store's health and the server's readiness),
+//!   `setup` (a game as asked for, started through the core's `Settings`) and `token`
+//!   (seat secrets, their locks, and game ids).
 //!
 //! No rule of the game is decided here: a move is refused because the match refuses it.
 //!
@@ -50,18 +51,23 @@ mod error;
 mod events;
 mod games;
 mod group_commit;
+mod health;
+mod hyper_refusals;
 mod locks;
-mod refusals;
+mod observe;
+mod openapi;
+mod port;
 mod registry;
-mod reviews;
 mod server;
-mod service;
 mod setup;
 mod shares;
+mod store_lane;
 mod table;
 mod thinking;
 mod token;
+mod view;
 
-pub use games::{Games, Limits};
+pub use games::{GameLimits, Games};
 pub use group_commit::CommitCounts;
-pub use server::{router, serve};
+pub use observe::{Metrics, serve_metrics};
+pub use server::{Limits, openapi, router, serve};

@@ -2,60 +2,153 @@
 
 use std::future::Future;
 use std::io;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
-
-use std::net::SocketAddr;
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Request};
 use axum::http::{HeaderName, HeaderValue, header};
-use axum::routing::{get, post};
+use axum::routing::get;
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::watch;
+use tokio::sync::{Semaphore, watch};
 use tokio::task::JoinSet;
 use tower::ServiceExt;
+use tower_http::request_id::{PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::trace::TraceLayer;
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
+use super::api::{self, App, Edge};
+use super::assets;
 use super::connections::{Connection, Places};
-use super::games::{Games, Limits};
-use super::refusals::{Dressed, SECURITY_HEADERS};
-use super::service::GameService;
-use super::shares::Client;
-use super::{api, assets};
+use super::error::{ApiError, SECURITY_HEADERS};
+use super::games::Games;
+use super::health::Health;
+use super::hyper_refusals::Dressed;
+use super::observe::{self, NewRequestId, REQUEST_ID};
+use super::openapi::ApiDoc;
+use super::port::GameService;
+use super::shares::{Client, Shares};
 
-/// Every route of the page and the API (see docs/web.md), on `games`.
-pub fn router(games: Arc<Games>) -> Router {
-    routes(games)
+/// The bounds the server's transport keeps to, whatever its clients do. (The games'
+/// own are [`GameLimits`](super::games::GameLimits).)
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// The largest request body accepted.
+    pub body_bytes: usize,
+    /// A request's body must arrive whole within this long of its head, or the answer
+    /// is a 408 and the connection is closed.
+    pub body_deadline: Duration,
+    /// The largest request head (its first line and headers) accepted; past it, 431.
+    pub head_bytes: usize,
+    /// A request's head must arrive whole within this long of the connection's being
+    /// ready for it (opened, or done with the request before), or the connection is
+    /// closed; trickling bytes do not push this back.
+    pub head_deadline: Duration,
+    /// Connections open at once; past it, the next wait to be accepted.
+    pub max_connections: usize,
+    /// Connections open at once from one client (an IPv4 address, an IPv6 /64); past
+    /// it, that client's next connection is refused at once.
+    pub connections_per_client: usize,
+    /// A connection with nothing sent or received for this long is closed.
+    pub idle_connection: Duration,
+    /// Live event streams at once; past it, a new stream is refused with 503.
+    pub max_streams: usize,
+    /// Live event streams at once for one client; past it, 429.
+    pub streams_per_client: usize,
+    /// Proxies whose `X-Forwarded-For` is believed: their requests count for the
+    /// client the header names, and their connections against no client's share.
+    pub trusted_proxies: Vec<IpAddr>,
+    /// After the server is told to stop, how long requests in flight have to finish
+    /// before every connection is closed.
+    pub grace: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            body_bytes: 4 * 1024,
+            body_deadline: Duration::from_secs(10),
+            head_bytes: 8 * 1024,
+            head_deadline: Duration::from_secs(10),
+            max_connections: 4096,
+            connections_per_client: 256,
+            idle_connection: Duration::from_secs(60),
+            max_streams: 2048,
+            streams_per_client: 64,
+            trusted_proxies: Vec::new(),
+            grace: Duration::from_secs(5),
+        }
+    }
+}
+
+/// Every route of the page and the API (see docs/web.md), on `games`, within `limits`.
+pub fn router(games: &Games, limits: &Limits) -> Router {
+    routes(Arc::new(games.clone()), games.health(), limits)
+}
+
+/// The API's document, as served at `/api/openapi.json` (and kept in
+/// docs/openapi.json).
+pub fn openapi() -> String {
+    api_routes()
+        .split_for_parts()
+        .1
+        .to_pretty_json()
+        .expect("the API's document (made of strings, numbers and maps) serialises")
+}
+
+/// The API's routes, each handler registered once for the router and the document:
+/// every route under `/api`, and the operators' `/healthz` and `/readyz`, is added here
+/// and nowhere else, so none goes undocumented.
+fn api_routes() -> OpenApiRouter<App> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .routes(routes!(api::create, api::history))
+        .routes(routes!(api::game))
+        .routes(routes!(api::play))
+        .routes(routes!(api::undo))
+        .routes(routes!(api::hint))
+        .routes(routes!(api::resign))
+        .routes(routes!(api::rematch))
+        .routes(routes!(api::events))
+        .routes(routes!(api::review))
+        .routes(routes!(api::scores))
+        .routes(routes!(api::player))
+        .routes(routes!(api::healthz))
+        .routes(routes!(api::readyz))
+        .routes(routes!(api::document))
 }
 
 /// The routes on any [`GameService`]: `api`'s tests give it a mock.
-pub(crate) fn routes<G: GameService>(games: Arc<G>) -> Router {
-    let body_limit = games.body_limit();
-    let api = Router::new()
-        .route("/games", post(api::create::<G>).get(api::history::<G>))
-        .route("/games/{id}", get(api::game::<G>))
-        .route("/games/{id}/moves", post(api::play::<G>))
-        .route("/games/{id}/undo", post(api::undo::<G>))
-        .route("/games/{id}/hint", post(api::hint::<G>))
-        .route("/games/{id}/resign", post(api::resign::<G>))
-        .route("/games/{id}/rematch", post(api::rematch::<G>))
-        .route("/games/{id}/events", get(api::events::<G>))
-        .route("/games/{id}/review", get(api::review::<G>))
-        .route("/scores", get(api::scores::<G>))
-        .route("/players/{name}", get(api::player::<G>))
-        .fallback(api::not_found)
-        .method_not_allowed_fallback(api::method_not_allowed)
-        .layer(SetResponseHeaderLayer::overriding(
-            header::CACHE_CONTROL,
-            HeaderValue::from_static("no-store"),
-        ));
-    let routes = Router::new()
+pub(crate) fn routes(games: Arc<dyn GameService>, health: Health, limits: &Limits) -> Router {
+    let (api, document) = api_routes().split_for_parts();
+    let app = App {
+        games,
+        health,
+        edge: Arc::new(Edge {
+            body_limit: limits.body_bytes,
+            body_deadline: limits.body_deadline,
+            streams: Arc::new(Semaphore::new(limits.max_streams)),
+            stream_shares: Shares::new(limits.streams_per_client),
+            streams_per_client: limits.streams_per_client,
+        }),
+        document: document
+            .to_pretty_json()
+            .expect("the API's document (made of strings, numbers and maps) serialises")
+            .into(),
+    };
+    let api = api.layer(SetResponseHeaderLayer::overriding(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("no-store"),
+    ));
+    let pages = Router::new()
         .route("/", get(assets::index))
         .route("/games/{id}", get(assets::index))
         .route("/scores", get(assets::scores))
@@ -65,20 +158,36 @@ pub(crate) fn routes<G: GameService>(games: Arc<G>) -> Router {
         .route("/assets/scores.js", get(assets::scores_js))
         .route("/assets/players.js", get(assets::players_js))
         .route("/assets/style.css", get(assets::style))
-        .route("/assets/icon.svg", get(assets::icon))
-        .nest("/api", api)
+        .route("/assets/icon.svg", get(assets::icon));
+    let routes = pages
+        .merge(api)
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
-        .layer(DefaultBodyLimit::max(body_limit));
-    SECURITY_HEADERS
+        .route_layer(axum::middleware::from_fn(observe::remember_route))
+        .layer(DefaultBodyLimit::max(limits.body_bytes));
+    let routes = SECURITY_HEADERS
         .into_iter()
         .fold(routes, |routes, (name, value)| {
             routes.layer(SetResponseHeaderLayer::overriding(
                 HeaderName::from_static(name),
                 HeaderValue::from_static(value),
             ))
-        })
-        .with_state(games)
+        });
+    routes
+        .layer(axum::middleware::from_fn(observe::log_and_count))
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(observe::request_span)
+                .on_request(())
+                .on_response(())
+                .on_failure(()),
+        )
+        .layer(PropagateRequestIdLayer::new(REQUEST_ID))
+        .layer(SetRequestIdLayer::new(REQUEST_ID, NewRequestId))
+        .layer(axum::middleware::map_request(
+            observe::drop_insane_request_id,
+        ))
+        .with_state(app)
 }
 
 /// Serves `games` on `listener` until `shutdown` completes; then stops taking
@@ -86,22 +195,23 @@ pub(crate) fn routes<G: GameService>(games: Arc<G>) -> Router {
 /// `limits.grace` to be answered (each one's change kept in the store first) before it
 /// closes every connection left, whatever its client is doing, and returns.
 ///
-/// Each connection is held to `games`' limits: its place under the cap and in its
-/// client's share (`connections::Places`); a request head whole within
-/// `head_deadline` and no larger than `head_bytes` (hyper's own timer and limits; its
-/// refusals dressed by `refusals::Dressed`); quiet for no longer than
-/// `idle_connection`. A body's deadline is the handler's (`api::JsonBody`). Dropping
-/// the last `Arc` of `games` afterwards writes anything still handed over to the store.
+/// From the moment it is told to stop, the server is not ready (`/readyz` answers 503),
+/// so that a proxy sends it nothing new. Once the connections are closed, the store's
+/// writer is stopped after writing everything handed to it ([`Games::shutdown`]).
+///
+/// Each connection is held to `limits`: its place under the cap and in its client's
+/// share (`connections::Places`); a request head whole within `head_deadline` and no
+/// larger than `head_bytes` (hyper's own timer and limits; its refusals dressed by
+/// `hyper_refusals::Dressed`); quiet for no longer than `idle_connection`. A body's
+/// deadline is the handler's (`api::JsonBody`).
 pub async fn serve(
     listener: TcpListener,
-    games: Arc<Games>,
+    games: Games,
+    limits: Limits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()> {
-    let limits = games.limits().clone();
-    let sweep_every = (limits.finished.min(limits.idle) / 4)
-        .clamp(Duration::from_secs(1), Duration::from_secs(60));
-    games.spawn_sweeper(sweep_every);
-    let app = router(Arc::clone(&games));
+    games.spawn_housekeeping();
+    let app = router(&games, &limits);
     let places = Places::new(limits.max_connections, limits.connections_per_client);
     let (stopping, stop_told) = watch::channel(false);
     let mut connections = JoinSet::new();
@@ -148,6 +258,7 @@ pub async fn serve(
         ));
     }
     drop(listener);
+    games.health().drain();
     games.close();
     stopping.send_replace(true);
     let drained = tokio::time::timeout(limits.grace, async {
@@ -158,6 +269,7 @@ pub async fn serve(
         connections.abort_all();
         while connections.join_next().await.is_some() {}
     }
+    games.shutdown().await;
     Ok(())
 }
 
@@ -199,22 +311,7 @@ const SMALLEST_BUFFER: usize = 8192;
 /// bytes at once, and the connection is closed: reading its request would hold the
 /// place it may not have.
 fn refuse_past_share(stream: &TcpStream, most: usize) {
-    let body = serde_json::json!({
-        "error": format!(
-            "this address already has {most} connections open to the server, as many as one \
-             address may; close some, or try again later"
-        )
-    })
-    .to_string();
-    let mut answer = String::from("HTTP/1.1 429 Too Many Requests\r\n");
-    for (name, value) in SECURITY_HEADERS {
-        answer.push_str(&format!("{name}: {value}\r\n"));
-    }
-    answer.push_str(&format!(
-        "cache-control: no-store\r\ncontent-type: application/json\r\nretry-after: 10\r\n\
-         connection: close\r\ncontent-length: {}\r\n\r\n{body}",
-        body.len()
-    ));
+    let answer = ApiError::ConnectionShare { most }.raw_answer();
     let _ = stream.try_write(answer.as_bytes());
 }
 
@@ -226,7 +323,7 @@ async fn wait_after_failed_accept(error: io::Error) {
         error.kind(),
         ConnectionAborted | ConnectionRefused | ConnectionReset
     ) {
-        eprintln!("tictactoe serve: accepting a connection failed: {error}");
+        tracing::warn!("accepting a connection failed: {error}");
         tokio::time::sleep(Duration::from_secs(1)).await;
     }
 }

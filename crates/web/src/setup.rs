@@ -5,16 +5,13 @@
 //! [`Settings::start_match`] (or, kept by the store, goes on through
 //! [`Settings::resume_match`]).
 //!
-//! The arrow goes one way: this module reads the wire's [`NewGame`] (`dto`), and `dto`
-//! knows only the core's types.
+//! A request's body is parsed into a `Setup` at the edge (`dto`); the arrow goes one
+//! way: this module knows only the core.
 
 use tictactoe_core::domain::{Geometry, Mark};
-use tictactoe_core::play::{Event, Match, Recorder, ResumeError, Seating, Settings, SettingsError};
+use tictactoe_core::play::{Event, Match, Recorder, ResumeError, Seating, Settings};
 use tictactoe_core::players::{ComputerFactory, PlayerSpec};
 use tictactoe_core::ports::{self, GameId, SeatLock, Step, StoredGame};
-
-use super::dto::NewGame;
-use super::error::ApiError;
 
 #[derive(Debug, Clone)]
 pub struct Setup {
@@ -23,30 +20,6 @@ pub struct Setup {
 }
 
 impl Setup {
-    /// Checks a request as `tictactoe play` checks its flags; defaults are the same too
-    /// (3x3, a run the size of the board, X first). Two people apart by default.
-    pub fn from_request(request: NewGame) -> Result<Setup, ApiError> {
-        let bad = |message: String| ApiError::BadRequest(message);
-        let x: PlayerSpec = request.x.parse().map_err(|e| bad(format!("x: {e}")))?;
-        let o: PlayerSpec = request.o.parse().map_err(|e| bad(format!("o: {e}")))?;
-        let size = request.size.unwrap_or(3);
-        let geometry =
-            Geometry::new(size, request.win.unwrap_or(size)).map_err(|e| bad(e.to_string()))?;
-        let first = request.first.map_or(Mark::X, Mark::from);
-        let settings = Settings::new(x, o, first, geometry).map_err(|error| match error {
-            SettingsError::SameName(name) => bad(format!(
-                "both players are called {name}: give them different names"
-            )),
-            SettingsError::LookAlike(x, o) => bad(format!(
-                "{x} and {o} look alike: give them names that read differently"
-            )),
-        })?;
-        Ok(Setup {
-            settings,
-            seating: request.seating.map_or(Seating::Apart, Seating::from),
-        })
-    }
-
     /// The same game with the players' sides swapped, for a rematch.
     pub fn swapped(&self) -> Setup {
         Setup {
@@ -129,65 +102,25 @@ mod tests {
 
     use super::*;
 
-    fn request(x: &str, o: &str) -> NewGame {
-        NewGame {
-            x: x.into(),
-            o: o.into(),
-            size: None,
-            win: None,
-            first: None,
-            seating: None,
+    /// X and O as the command line writes them, on 3x3, X first, two people apart.
+    fn setup(x: &str, o: &str) -> Setup {
+        let settings = Settings::new(
+            x.parse().unwrap(),
+            o.parse().unwrap(),
+            Mark::X,
+            Geometry::classic(),
+        )
+        .unwrap();
+        Setup {
+            settings,
+            seating: Seating::Apart,
         }
-    }
-
-    #[test]
-    fn the_defaults_are_the_command_lines() {
-        // Act
-        let setup = Setup::from_request(request("human", "impossible")).unwrap();
-
-        // Assert
-        assert_eq!(setup.settings.geometry(), Geometry::classic());
-        assert_eq!(setup.settings.first(), Mark::X);
-        assert_eq!(setup.seating, Seating::Apart);
-    }
-
-    #[test]
-    fn an_unknown_player_a_bad_size_or_one_name_twice_is_a_bad_request() {
-        // Arrange
-        let too_big = NewGame {
-            size: Some(8),
-            ..request("human", "easy")
-        };
-        for bad in [
-            request("grandmaster", "easy"),
-            too_big,
-            request("human:Ada", "human:ada"),
-        ] {
-            // Act
-            let checked = Setup::from_request(bad);
-
-            // Assert
-            assert!(matches!(checked, Err(ApiError::BadRequest(_))));
-        }
-    }
-
-    #[test]
-    fn one_name_twice_is_refused_in_the_web_adapters_words() {
-        // Act
-        let checked = Setup::from_request(request("human:Ada", "human:ada"));
-
-        // Assert
-        assert!(matches!(
-            checked,
-            Err(ApiError::BadRequest(message))
-                if message == "both players are called Ada: give them different names"
-        ));
     }
 
     #[test]
     fn a_rematch_swaps_the_players_and_keeps_the_board_and_seating() {
         // Arrange
-        let setup = Setup::from_request(request("human:Ada", "medium")).unwrap();
+        let setup = setup("human:Ada", "medium");
 
         // Act
         let rematch = setup.swapped();
@@ -211,7 +144,7 @@ mod tests {
     #[test]
     fn a_computers_seat_is_made_by_the_factory_at_the_level_asked_for() {
         // Arrange
-        let setup = Setup::from_request(request("human", "medium")).unwrap();
+        let setup = setup("human", "medium");
         let mut computers = computers();
         computers
             .expect_computer()
@@ -229,7 +162,7 @@ mod tests {
     #[test]
     fn two_people_started_apart_must_agree_to_take_a_move_back() {
         // Arrange: Ada (X) and Bob (O), on two screens, one move each.
-        let setup = Setup::from_request(request("human:Ada", "human:Bob")).unwrap();
+        let setup = setup("human:Ada", "human:Bob");
         let mut computers = computers();
         let mut game = setup.start(&mut computers, Unrecorded);
         let cell = |n: usize| Geometry::classic().position(n - 1).unwrap();
@@ -246,7 +179,7 @@ mod tests {
     #[test]
     fn a_kept_game_of_two_people_apart_goes_on_seated_apart() {
         // Arrange: Ada (X) and Bob (O) on two screens, 1 and 2 kept.
-        let setup = Setup::from_request(request("human:Ada", "human:Bob")).unwrap();
+        let setup = setup("human:Ada", "human:Bob");
         let cell = |n: usize| Geometry::classic().position(n - 1).unwrap();
         let steps = [1, 2].map(|n| Step {
             number: n as u32,

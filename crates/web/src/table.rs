@@ -2,12 +2,12 @@
 //! of it that every client (and the event stream) reads.
 //!
 //! A table is a cache of a game kept in the store. Each request runs on the match under
-//! the table's lock, and the writes the match made (collected by [`Pending`]) are handed
+//! the table's lock, and the writes the match made (collected by [`Outbox`]) are handed
 //! to the group commit before the lock is let go, so a game's writes reach the store in
 //! the order they were made. The view is published only once they are kept (see
 //! `Games::run`), so nobody is shown a move the store lacks.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -17,28 +17,28 @@ use tictactoe_core::domain::{Mark, PlayerName};
 use tictactoe_core::play::{Match, Recorder, Recording, ResumeError, Seating};
 use tictactoe_core::ports::{Ending, GameId, NewGame, News, SeatLock, Step, StoreError, Write};
 
-use super::dto::{GameJson, mark_word};
 use super::group_commit::{GroupCommit, Ticket};
 use super::locks::lock;
 use super::setup::Setup;
 use super::token::Token;
+use super::view::{GameView, mark_word};
 
 /// A match as the server holds it.
-pub type WebMatch = Match<Pending>;
+pub type WebMatch = Match<Outbox>;
 
-/// How a web game keeps what happens: it collects the match's writes (its beginning,
-/// each step, the end), and the table hands them to the group commit after each
-/// request. The match's `Event::Finished` says `Recording::Queued`: whether it was kept
+/// The recorder of a web game: it collects the match's writes (its beginning, each
+/// step, the end) instead of keeping them, and the table hands them to the group commit
+/// after each request. The match's `Event::Finished` says `Recording::Queued`: whether it was kept
 /// is the request's answer (a 503 if not).
-pub struct Pending {
+pub struct Outbox {
     game: GameId,
     writes: Vec<Write>,
 }
 
-impl Pending {
+impl Outbox {
     /// For a game not yet kept: its beginning is the first write.
     pub fn begin(game: NewGame) -> Self {
-        Pending {
+        Outbox {
             game: game.id.clone(),
             writes: vec![Write::Begin(game)],
         }
@@ -46,7 +46,7 @@ impl Pending {
 
     /// For a game the store already has.
     pub fn resume(game: GameId) -> Self {
-        Pending {
+        Outbox {
             game,
             writes: Vec::new(),
         }
@@ -58,7 +58,7 @@ impl Pending {
     }
 }
 
-impl Recorder for Pending {
+impl Recorder for Outbox {
     fn keep(&mut self, step: Step) -> Result<(), StoreError> {
         self.writes.push(Write::Step {
             game: self.game.clone(),
@@ -86,7 +86,7 @@ pub struct Play {
 /// (`None` if it wrote nothing).
 pub struct Done<T> {
     pub answer: T,
-    pub view: Arc<GameJson>,
+    pub view: Arc<GameView>,
     pub ticket: Option<Ticket>,
 }
 
@@ -103,7 +103,7 @@ pub struct Table {
     /// runs on the async runtime; up to the think time on bigger boards, where it runs
     /// on a thread of its own.
     play: Mutex<Play>,
-    view: watch::Sender<Arc<GameJson>>,
+    view: watch::Sender<Arc<GameView>>,
     touched: Mutex<Instant>,
     /// The store refused a write of this game: what the table holds may be ahead of
     /// the store, and the game must be read again.
@@ -114,6 +114,9 @@ pub struct Table {
     joined: [AtomicBool; 2],
     /// A computer-against-computer game: whether this server is playing it.
     paced: AtomicBool,
+    /// How far the game has come, readable without `play`'s lock (which a request on
+    /// a big board holds through the computer's thinking): see [`Table::progress`].
+    progress: AtomicU64,
 }
 
 impl Table {
@@ -124,7 +127,8 @@ impl Table {
         game: WebMatch,
         rematch: Option<GameId>,
     ) -> Self {
-        let view = GameJson::of(&id, &game, &setup.settings, rematch.as_ref(), Vec::new());
+        let view = GameView::of(&id, &game, &setup.settings, rematch.as_ref(), Vec::new());
+        let progress = AtomicU64::new(progress_of(&game));
         Table {
             id,
             setup,
@@ -136,6 +140,7 @@ impl Table {
             stale: AtomicBool::new(false),
             joined: [AtomicBool::new(false), AtomicBool::new(false)],
             paced: AtomicBool::new(false),
+            progress,
         }
     }
 
@@ -147,15 +152,15 @@ impl Table {
         &self.setup
     }
 
-    pub fn lock_of(&self, mark: Mark) -> Option<&SeatLock> {
+    pub fn seat_lock(&self, mark: Mark) -> Option<&SeatLock> {
         self.locks[mark.index()].as_ref()
     }
 
     /// The seat `token` opens. Both locks are compared, in constant time each,
     /// whatever the first comparison said.
     pub fn seat_of(&self, token: &Token) -> Option<Mark> {
-        let [x, o] =
-            [Mark::X, Mark::O].map(|mark| self.lock_of(mark).is_some_and(|lock| token.opens(lock)));
+        let [x, o] = [Mark::X, Mark::O]
+            .map(|mark| self.seat_lock(mark).is_some_and(|lock| token.opens(lock)));
         match (x, o) {
             (true, _) => Some(Mark::X),
             (_, true) => Some(Mark::O),
@@ -169,12 +174,12 @@ impl Table {
     }
 
     /// The game as it was after the last change the store kept.
-    pub fn view(&self) -> Arc<GameJson> {
+    pub fn view(&self) -> Arc<GameView> {
         self.view.borrow().clone()
     }
 
     /// Changes to the view, as they happen: for the event stream.
-    pub fn watch(&self) -> watch::Receiver<Arc<GameJson>> {
+    pub fn watch(&self) -> watch::Receiver<Arc<GameView>> {
         self.view.subscribe()
     }
 
@@ -196,6 +201,8 @@ impl Table {
         let writes = play.game.recorder_mut().drain();
         let ticket = (!writes.is_empty()).then(|| commit.submit(writes));
         let view = self.view_of(&play);
+        self.progress
+            .store(progress_of(&play.game), Ordering::Release);
         drop(play);
         self.touch();
         Done {
@@ -206,7 +213,7 @@ impl Table {
     }
 
     /// Shows `view` to everyone: call once what it shows is kept.
-    pub fn publish(&self, view: Arc<GameJson>) {
+    pub fn publish(&self, view: Arc<GameView>) {
         self.view.send_if_modified(|old| {
             let changed = **old != *view;
             if changed {
@@ -229,7 +236,7 @@ impl Table {
             if view.joined == joined {
                 return false;
             }
-            *view = Arc::new(GameJson {
+            *view = Arc::new(GameView {
                 joined,
                 ..(**view).clone()
             });
@@ -271,8 +278,8 @@ impl Table {
     }
 
     /// What clients see of `play`, this table's game.
-    fn view_of(&self, play: &Play) -> GameJson {
-        GameJson::of(
+    fn view_of(&self, play: &Play) -> GameView {
+        GameView::of(
             &self.id,
             &play.game,
             &self.setup.settings,
@@ -305,16 +312,19 @@ impl Table {
             }
         }
         let view = self.view_of(&play);
+        self.progress
+            .store(progress_of(&play.game), Ordering::Release);
         drop(play);
         self.touch();
         self.publish(Arc::new(view));
         true
     }
 
-    /// How far the table's game has come: steps taken, and whether it ended.
+    /// How far the table's game has come: steps taken, and whether it ended, as of the
+    /// last request (or news) that finished; read without waiting for one under way.
     pub fn progress(&self) -> (u32, bool) {
-        let play = lock(&self.play);
-        (play.game.steps_taken(), play.game.end().is_some())
+        let packed = self.progress.load(Ordering::Acquire);
+        ((packed >> 1) as u32, packed & 1 == 1)
     }
 
     /// Whether a server plays this computer-against-computer game here (see
@@ -344,4 +354,9 @@ impl Table {
     pub fn idle_for(&self, now: Instant) -> Duration {
         now.saturating_duration_since(*lock(&self.touched))
     }
+}
+
+/// A game's progress packed in one word: the steps taken, then whether it ended.
+fn progress_of(game: &WebMatch) -> u64 {
+    (u64::from(game.steps_taken()) << 1) | u64::from(game.end().is_some())
 }

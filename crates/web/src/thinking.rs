@@ -7,28 +7,26 @@
 //! * A bigger board's work, where Impossible thinks against the clock for up to
 //!   `--think-ms`, runs on a blocking thread, at most `heavy` at once. A crowd of 7x7
 //!   games then queues behind itself, never in front of a 3x3 move.
-//! * Reading the store (a game read back, the scoreboard) runs on a blocking thread
-//!   too, at most `disk` at once. Writing it is the group commit's writer thread's.
+//!
+//! The store is reached through lanes of its own (`store_lane`).
 
-use std::future::Future;
+use std::sync::Arc;
 
 use tokio::sync::Semaphore;
 
 use tictactoe_core::domain::Geometry;
 
-use super::error::ApiError;
+use super::port::GameError;
 
 pub struct Thinking {
-    disk: Semaphore,
-    heavy: Semaphore,
+    heavy: Arc<Semaphore>,
 }
 
 impl Thinking {
-    /// `disk` threads at most for reading the store, `heavy` for boards above 3x3.
-    pub fn new(disk: usize, heavy: usize) -> Self {
+    /// At most `heavy` threads for boards above 3x3.
+    pub fn new(heavy: usize) -> Self {
         Thinking {
-            disk: Semaphore::new(disk.max(1)),
-            heavy: Semaphore::new(heavy.max(1)),
+            heavy: Arc::new(Semaphore::new(heavy.max(1))),
         }
     }
 
@@ -38,35 +36,23 @@ impl Thinking {
         &self,
         geometry: Geometry,
         work: impl FnOnce() -> T + Send + 'static,
-    ) -> Result<T, ApiError> {
-        if geometry.size() > 3 {
-            off_runtime(&self.heavy, work).await
-        } else {
-            Ok(work())
+    ) -> Result<T, GameError> {
+        if geometry.size() <= 3 {
+            return Ok(work());
         }
-    }
-
-    /// Runs `work`, which reads the store, on a blocking thread.
-    pub fn on_disk<T: Send + 'static>(
-        &self,
-        work: impl FnOnce() -> T + Send + 'static,
-    ) -> impl Future<Output = Result<T, ApiError>> {
-        off_runtime(&self.disk, work)
-    }
-}
-
-async fn off_runtime<T: Send + 'static>(
-    lane: &Semaphore,
-    work: impl FnOnce() -> T + Send + 'static,
-) -> Result<T, ApiError> {
-    // The semaphore is never closed, so acquiring only waits.
-    let _permit = lane
-        .acquire()
+        // The semaphore is never closed, so acquiring only waits.
+        let place = Arc::clone(&self.heavy)
+            .acquire_owned()
+            .await
+            .map_err(|_| GameError::Broken("the thinking lane is closed".into()))?;
+        tokio::task::spawn_blocking(move || {
+            let done = work();
+            drop(place);
+            done
+        })
         .await
-        .map_err(|_| ApiError::Internal("the thinking pool is closed".into()))?;
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|error| ApiError::Internal(format!("a game's worker stopped: {error}")))
+        .map_err(|error| GameError::Broken(format!("a game's worker stopped: {error}")))
+    }
 }
 
 #[cfg(test)]
@@ -83,7 +69,7 @@ mod tests {
     async fn a_small_board_is_not_kept_waiting_by_big_boards_thinking() {
         // Arrange: the only heavy thread busy with a big board's work, which ends only
         // when the test lets it, and another big board queued behind it.
-        let thinking = Arc::new(Thinking::new(1, 1));
+        let thinking = Arc::new(Thinking::new(1));
         let big = Geometry::new(7, 4).unwrap();
         let (started, has_started) = oneshot::channel();
         let (release, released) = mpsc::channel::<()>();
@@ -122,7 +108,7 @@ mod tests {
 
     #[tokio::test] // one thread: the test's own
     async fn a_three_by_three_games_work_runs_at_once_on_the_runtimes_thread() {
-        let thinking = Thinking::new(1, 1);
+        let thinking = Thinking::new(1);
         let runtime_thread = std::thread::current().id();
 
         let ran_on = thinking
@@ -136,7 +122,7 @@ mod tests {
     #[tokio::test] // one thread: work run on it would stop every other task
     async fn a_bigger_boards_work_runs_off_the_runtime_so_other_tasks_go_on() {
         // Arrange: work that waits for a message another task sends.
-        let thinking = Thinking::new(1, 1);
+        let thinking = Thinking::new(1);
         let (send, receive) = mpsc::channel();
         tokio::spawn(async move { send.send(()) });
 

@@ -5,6 +5,8 @@
 //! only: the browsers are stopped with their driver's process group.
 #![cfg(unix)]
 
+#[path = "web_support/client.rs"]
+mod client;
 mod web_support;
 
 use std::io::Write;
@@ -24,8 +26,9 @@ use tictactoe_core::domain::Geometry;
 use tictactoe_core::ports::{Change, GameId, GameStore, Step, Write as Kept};
 
 use tictactoe_core::ports::{MemoryStore, MockGameStore};
+use tictactoe_web::{GameLimits, Limits};
 use tokio::sync::{Mutex, MutexGuard};
-use web_support::{Running, Server, games_over, test_limits};
+use web_support::{Running, Server, games_over, test_game_limits};
 
 static ONE_AT_A_TIME: Mutex<()> = Mutex::const_new(());
 
@@ -134,6 +137,25 @@ impl Drop for Driver {
     }
 }
 
+/// What a browser test holds on to while it runs: chromedriver (whose drop stops the
+/// browsers) and a server with its games in memory.
+struct Scene {
+    driver: Driver,
+    server: Server,
+}
+
+impl Scene {
+    /// What most browser tests open with: the scene (or `None` after saying the test
+    /// was skipped), the server listening, and one browser window of `width` x `height`.
+    async fn start(test: &str, width: u32, height: u32) -> Option<(Scene, Running, Client)> {
+        let driver = Driver::start(test).await?;
+        let server = Server::new();
+        let running = server.listen().await;
+        let browser = driver.open(width, height).await;
+        Some((Scene { driver, server }, running, browser))
+    }
+}
+
 /// Polls `check` until it gives a value, for up to ten seconds.
 async fn eventually<T, F, Fut>(what: &str, mut check: F) -> T
 where
@@ -223,26 +245,22 @@ async fn play_through_the_api(running: &Running, game: &Value, moves: &[(&str, u
 }
 
 async fn create(running: &Running, request: Value) -> Value {
-    reqwest::Client::new()
-        .post(running.url("/api/games"))
-        .json(&request)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap()
+    client::json_answer(
+        reqwest::Client::new()
+            .post(running.url("/api/games"))
+            .json(&request),
+    )
+    .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_clicked_to_the_end_against_impossible_is_never_won_and_shows_its_end() {
     // Arrange
-    let Some(driver) = Driver::start("a_game_clicked_to_the_end").await else {
+    let Some((_scene, running, browser)) =
+        Scene::start("a_game_clicked_to_the_end", 1280, 900).await
+    else {
         return;
     };
-    let server = Server::new();
-    let running = server.listen().await;
-    let browser = driver.open(1280, 900).await;
     start_default_game(&browser, &running).await;
 
     // Act: click the first empty cell whenever it is our turn, until the game ends.
@@ -272,7 +290,7 @@ async fn a_game_clicked_to_the_end_against_impossible_is_never_won_and_shows_its
     // Assert
     let end = status(&browser).await;
     assert!(
-        end == "Computer (Impossible) (O) wins!" || end == "A draw.",
+        end == "Computer (Impossible, O) wins!" || end == "A draw.",
         "{end}"
     );
     let winning = browser.find_all(Locator::Css(".cell.win")).await.unwrap();
@@ -350,12 +368,10 @@ async fn two_browsers_on_one_online_game_each_see_the_others_move_without_reload
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reload_keeps_the_players_seat() {
-    let Some(driver) = Driver::start("a_reload_keeps_the_seat").await else {
+    let Some((_scene, running, browser)) = Scene::start("a_reload_keeps_the_seat", 1000, 800).await
+    else {
         return;
     };
-    let server = Server::new();
-    let running = server.listen().await;
-    let browser = driver.open(1000, 800).await;
     start_default_game(&browser, &running).await;
     click(&browser, "[data-cell=\"1\"]").await;
     until_cell(&browser, 1, "X").await;
@@ -408,12 +424,9 @@ async fn tab_to(browser: &Client, attribute: &str) -> Element {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_can_be_started_and_played_with_the_keyboard_alone() {
     // Arrange: the form, reached and sent with the keyboard.
-    let Some(driver) = Driver::start("keyboard_only").await else {
+    let Some((_scene, running, browser)) = Scene::start("keyboard_only", 1000, 800).await else {
         return;
     };
-    let server = Server::new();
-    let running = server.listen().await;
-    let browser = driver.open(1000, 800).await;
     browser.goto(&running.url("/")).await.unwrap();
     for _ in 0..30 {
         let element = browser.active_element().await.unwrap();
@@ -470,11 +483,10 @@ async fn a_game_can_be_started_and_played_with_the_keyboard_alone() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_name_with_markup_is_shown_as_text_on_the_game_and_the_scoreboard() {
     // Arrange: a finished game won by a player whose name is markup.
-    let Some(driver) = Driver::start("a_name_with_markup").await else {
+    let Some((_scene, running, browser)) = Scene::start("a_name_with_markup", 1000, 800).await
+    else {
         return;
     };
-    let server = Server::new();
-    let running = server.listen().await;
     let name = "<img src=x onerror=alert(1)>";
     let game = create(
         &running,
@@ -488,7 +500,6 @@ async fn a_name_with_markup_is_shown_as_text_on_the_game_and_the_scoreboard() {
         &[("x", 1), ("o", 4), ("x", 2), ("o", 5), ("x", 3)],
     )
     .await;
-    let browser = driver.open(1000, 800).await;
 
     // Act
     browser
@@ -524,17 +535,14 @@ async fn a_name_with_markup_is_shown_as_text_on_the_game_and_the_scoreboard() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn at_phone_width_nothing_scrolls_sideways_even_on_a_7x7_board() {
-    let Some(driver) = Driver::start("phone_width").await else {
+    let Some((_scene, running, browser)) = Scene::start("phone_width", 390, 844).await else {
         return;
     };
-    let server = Server::new();
-    let running = server.listen().await;
     let game = create(
         &running,
         json!({ "x": "human:Bartholomew Montgomery-Featherstonehau", "o": "easy", "size": 7, "win": 4 }),
     )
     .await;
-    let browser = driver.open(390, 844).await;
     let fits = "return document.documentElement.scrollWidth <= window.innerWidth";
 
     for path in [
@@ -570,17 +578,14 @@ async fn at_phone_width_nothing_scrolls_sideways_even_on_a_7x7_board() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn at_1280_by_800_no_page_scrolls() {
-    let Some(driver) = Driver::start("no_scroll").await else {
+    let Some((_scene, running, browser)) = Scene::start("no_scroll", 1280, 800).await else {
         return;
     };
-    let server = Server::new();
-    let running = server.listen().await;
     let game = create(
         &running,
         json!({ "x": "human:Ada", "o": "human:Bob", "seating": "apart" }),
     )
     .await;
-    let browser = driver.open(1280, 800).await;
     let overflow = "return document.documentElement.scrollHeight - window.innerHeight";
     // Ada's page as she has it after creating the game: her seat, and the invite.
     let creators = format!(
@@ -615,11 +620,9 @@ async fn at_1280_by_800_no_page_scrolls() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn at_phone_width_the_scoreboards_headers_are_whole_words_in_the_consoles_vocabulary() {
     // Arrange: a player with a long name on the scoreboard.
-    let Some(driver) = Driver::start("scores_headers").await else {
+    let Some((_scene, running, browser)) = Scene::start("scores_headers", 375, 667).await else {
         return;
     };
-    let server = Server::new();
-    let running = server.listen().await;
     let long_name = "Bartholomew Montgomery-Featherstonehau";
     let game = create(
         &running,
@@ -632,7 +635,6 @@ async fn at_phone_width_the_scoreboards_headers_are_whole_words_in_the_consoles_
         &[("x", 1), ("o", 4), ("x", 2), ("o", 5), ("x", 3)],
     )
     .await;
-    let browser = driver.open(375, 667).await;
     // Each header's text laid out on one line: a word broken in two takes two.
     let lines_of_each_header = "return [...document.querySelectorAll('#scores th')].map(th => { \
         const range = document.createRange(); range.selectNodeContents(th); \
@@ -664,12 +666,9 @@ async fn at_phone_width_the_scoreboards_headers_are_whole_words_in_the_consoles_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unknown_address_shows_a_page_saying_so_with_a_way_back() {
-    let Some(driver) = Driver::start("unknown_address").await else {
+    let Some((_scene, running, browser)) = Scene::start("unknown_address", 1000, 800).await else {
         return;
     };
-    let server = Server::new();
-    let running = server.listen().await;
-    let browser = driver.open(1000, 800).await;
 
     // Act
     browser.goto(&running.url("/no/such/page")).await.unwrap();
@@ -697,12 +696,9 @@ async fn an_unknown_address_shows_a_page_saying_so_with_a_way_back() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hint_highlights_the_best_cells_and_undo_takes_the_moves_back() {
-    let Some(driver) = Driver::start("hint_and_undo").await else {
+    let Some((_scene, running, browser)) = Scene::start("hint_and_undo", 1000, 800).await else {
         return;
     };
-    let server = Server::new();
-    let running = server.listen().await;
-    let browser = driver.open(1000, 800).await;
     start_default_game(&browser, &running).await;
 
     click(&browser, "#hint").await;
@@ -745,12 +741,9 @@ async fn a_hint_highlights_the_best_cells_and_undo_takes_the_moves_back() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn resign_asks_first_and_then_counts_the_game_as_the_resigners_loss() {
     // Arrange: a game against Impossible, one move in.
-    let Some(driver) = Driver::start("resign").await else {
+    let Some((scene, running, browser)) = Scene::start("resign", 1000, 800).await else {
         return;
     };
-    let server = Server::new();
-    let running = server.listen().await;
-    let browser = driver.open(1000, 800).await;
     start_default_game(&browser, &running).await;
     click(&browser, "[data-cell=\"5\"]").await;
     let playing = eventually("the computer's reply", || async {
@@ -782,9 +775,10 @@ async fn resign_asks_first_and_then_counts_the_game_as_the_resigners_loss() {
     assert_eq!(still, playing, "one press resigns nothing");
     assert_eq!(
         ended,
-        "Player X (X) resigned: Computer (Impossible) (O) wins."
+        "Player X (X) resigned: Computer (Impossible, O) wins."
     );
-    let records: Vec<(String, u64, u64)> = server
+    let records: Vec<(String, u64, u64)> = scene
+        .server
         .scoreboard()
         .standings()
         .iter()
@@ -803,7 +797,8 @@ async fn resign_asks_first_and_then_counts_the_game_as_the_resigners_loss() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_persons_move_shows_at_once_and_thinking_until_the_computer_replies() {
     // Arrange: a game against Impossible on a server whose store takes 1.5 s for each
-    // write once `slow` is set: the answer to a move, and the live event, wait for it.
+    // write once `slow` is set (and which waits up to 5 s for it): the answer to a move,
+    // and the live event, wait for it.
     let Some(driver) = Driver::start("thinking").await else {
         return;
     };
@@ -819,11 +814,15 @@ async fn the_persons_move_shows_at_once_and_thinking_until_the_computer_replies(
     });
     let inner = Arc::clone(&store);
     slow_store.expect_game().returning(move |id| inner.game(id));
-    let server = Server {
-        games: games_over(Arc::new(slow_store), test_limits()),
-        store,
-        limits: test_limits(),
+    let patient = GameLimits {
+        store_deadline: Duration::from_secs(5),
+        ..test_game_limits()
     };
+    let server = Server::of(
+        games_over(Arc::new(slow_store), patient),
+        store,
+        Limits::default(),
+    );
     let running = server.listen().await;
     let browser = driver.open(1000, 800).await;
     start_default_game(&browser, &running).await;
@@ -843,7 +842,7 @@ async fn the_persons_move_shows_at_once_and_thinking_until_the_computer_replies(
         at_once,
         (
             "X".to_string(),
-            "Computer (Impossible) (O) is thinking…".to_string()
+            "Computer (Impossible, O) is thinking…".to_string()
         )
     );
     assert_eq!(replied, "Your turn (X).");
@@ -855,18 +854,15 @@ async fn the_persons_move_shows_at_once_and_thinking_until_the_computer_replies(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refusal_is_gone_once_the_game_has_moved_on() {
     // Arrange: Ada's page in an online game with Bob, whose turn it is.
-    let Some(driver) = Driver::start("refusal_gone").await else {
+    let Some((_scene, running, browser)) = Scene::start("refusal_gone", 1000, 800).await else {
         return;
     };
-    let server = Server::new();
-    let running = server.listen().await;
     let game = create(
         &running,
         json!({ "x": "human:Ada", "o": "human:Bob", "seating": "apart" }),
     )
     .await;
     play_through_the_api(&running, &game, &[("x", 5)]).await;
-    let browser = driver.open(1000, 800).await;
     browser
         .goto(&running.url(game["seats"]["x"]["url"].as_str().unwrap()))
         .await
@@ -889,12 +885,9 @@ async fn a_refusal_is_gone_once_the_game_has_moved_on() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn copy_spectator_link_copies_the_plain_address_or_shows_it_selected() {
     // Arrange: a game against the computer, as its creator sees it.
-    let Some(driver) = Driver::start("copy_link").await else {
+    let Some((_scene, running, browser)) = Scene::start("copy_link", 1000, 800).await else {
         return;
     };
-    let server = Server::new();
-    let running = server.listen().await;
-    let browser = driver.open(1000, 800).await;
     start_default_game(&browser, &running).await;
     let address = browser.current_url().await.unwrap();
 
@@ -934,12 +927,9 @@ async fn copy_spectator_link_copies_the_plain_address_or_shows_it_selected() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rematch_puts_the_player_on_the_other_side_of_a_new_game() {
-    let Some(driver) = Driver::start("rematch").await else {
+    let Some((_scene, running, browser)) = Scene::start("rematch", 1000, 800).await else {
         return;
     };
-    let server = Server::new();
-    let running = server.listen().await;
-    let browser = driver.open(1000, 800).await;
     start_default_game(&browser, &running).await;
     let first_game = browser.current_url().await.unwrap().path().to_string();
     click(&browser, "#resign").await;
@@ -1012,7 +1002,7 @@ async fn a_page_whose_server_goes_away_says_so_and_shows_the_game_as_kept_once_a
         }])
         .unwrap();
     // Act: a new server on the same port and store.
-    let server = Server::over(store, test_limits());
+    let server = Server::over(store, test_game_limits(), Limits::default());
     let running = server.listen_on(port).await;
 
     // Assert: the game as kept, without a reload, and live again.
@@ -1041,12 +1031,9 @@ async fn a_page_whose_server_goes_away_says_so_and_shows_the_game_as_kept_once_a
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_page_for_a_game_the_server_does_not_have_says_so_and_offers_no_move() {
     // Arrange
-    let Some(driver) = Driver::start("no_such_game").await else {
+    let Some((_scene, running, browser)) = Scene::start("no_such_game", 1000, 800).await else {
         return;
     };
-    let server = Server::new();
-    let running = server.listen().await;
-    let browser = driver.open(1000, 800).await;
 
     // Act: a link to a game this server never had, with a seat's token, reloaded.
     let link = "/games/0123456789abcdef0123456789abcdef#x=00000000000000000000000000000001";
@@ -1073,6 +1060,23 @@ async fn a_page_for_a_game_the_server_does_not_have_says_so_and_offers_no_move()
     assert!(!css(&browser, "#hint").await.is_displayed().await.unwrap());
     assert_eq!(text(&browser, "#message").await, "");
     browser.close().await.unwrap();
+}
+
+/// Opens the page of finished game `id` and waits until its review is in (seven moves:
+/// [`ada_beats_bobs_edge_reply`]'s game).
+async fn open_reviewed(browser: &Client, running: &Running, id: &str) {
+    browser
+        .goto(&running.url(&format!("/games/{id}")))
+        .await
+        .unwrap();
+    eventually("the review", || async {
+        let moves = browser
+            .find_all(Locator::Css("#review-moves li"))
+            .await
+            .ok()?;
+        (moves.len() == 7).then_some(())
+    })
+    .await;
 }
 
 /// The marks on the board as the page shows them, cell 1 first ("." for empty).
@@ -1128,26 +1132,14 @@ async fn ada_beats_bobs_edge_reply(running: &Running, ada: &str) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_finished_games_replay_steps_through_its_moves_with_the_keyboard() {
     // Arrange: a finished game's page, its review in.
-    let Some(driver) = Driver::start("replay_with_the_keyboard").await else {
+    let Some((_scene, running, browser)) =
+        Scene::start("replay_with_the_keyboard", 1280, 800).await
+    else {
         return;
     };
-    let server = Server::new();
-    let running = server.listen().await;
     let game = ada_beats_bobs_edge_reply(&running, "Ada").await;
     let id = game["id"].as_str().unwrap();
-    let browser = driver.open(1280, 800).await;
-    browser
-        .goto(&running.url(&format!("/games/{id}")))
-        .await
-        .unwrap();
-    eventually("the review", || async {
-        let moves = browser
-            .find_all(Locator::Css("#review-moves li"))
-            .await
-            .ok()?;
-        (moves.len() == 7).then_some(())
-    })
-    .await;
+    open_reviewed(&browser, &running, id).await;
     let at_the_end = board_shown(&browser).await;
 
     // Act and assert: Home, then two moves forward, one back, and End.
@@ -1203,11 +1195,9 @@ async fn a_finished_games_replay_steps_through_its_moves_with_the_keyboard() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_players_page_shows_the_record_by_opponent_and_its_games_open_their_replay() {
     // Arrange: Ada beats Bob, then resigns against Easy.
-    let Some(driver) = Driver::start("players_page").await else {
+    let Some((_scene, running, browser)) = Scene::start("players_page", 1000, 800).await else {
         return;
     };
-    let server = Server::new();
-    let running = server.listen().await;
     let won = ada_beats_bobs_edge_reply(&running, "Ada").await;
     let resigned = create(&running, json!({ "x": "human:Ada", "o": "easy" })).await;
     let answer = reqwest::Client::new()
@@ -1220,7 +1210,6 @@ async fn a_players_page_shows_the_record_by_opponent_and_its_games_open_their_re
         .await
         .unwrap();
     assert!(answer.status().is_success());
-    let browser = driver.open(1000, 800).await;
 
     // Act
     browser.goto(&running.url("/players/Ada")).await.unwrap();
@@ -1270,15 +1259,13 @@ async fn a_players_page_shows_the_record_by_opponent_and_its_games_open_their_re
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_name_with_markup_stays_text_on_the_players_page_and_in_the_review() {
     // Arrange: a finished game won by a player whose name is markup.
-    let Some(driver) = Driver::start("markup_on_players_page").await else {
+    let Some((_scene, running, browser)) = Scene::start("markup_on_players_page", 1000, 800).await
+    else {
         return;
     };
-    let server = Server::new();
-    let running = server.listen().await;
     let name = "<b>markup</b>";
     let game = ada_beats_bobs_edge_reply(&running, name).await;
     let id = game["id"].as_str().unwrap();
-    let browser = driver.open(1000, 800).await;
 
     // Act
     browser
@@ -1325,13 +1312,11 @@ async fn a_name_with_markup_stays_text_on_the_players_page_and_in_the_review() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn at_phone_width_a_players_page_and_its_table_of_opponents_fit_without_sideways_scroll() {
     // Arrange: Bob has lost to a player with a long name.
-    let Some(driver) = Driver::start("players_page_phone").await else {
+    let Some((_scene, running, browser)) = Scene::start("players_page_phone", 390, 844).await
+    else {
         return;
     };
-    let server = Server::new();
-    let running = server.listen().await;
     ada_beats_bobs_edge_reply(&running, "Bartholomew Montgomery-Featherstonehau").await;
-    let browser = driver.open(390, 844).await;
 
     // Act
     browser.goto(&running.url("/players/Bob")).await.unwrap();
@@ -1371,23 +1356,19 @@ async fn at_phone_width_a_players_page_and_its_table_of_opponents_fit_without_si
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_visitor_opening_a_finished_game_with_a_rematch_stays_on_its_replay_with_a_link_on() {
     // Arrange: a finished game whose players went on to a rematch.
-    let Some(driver) = Driver::start("replay_of_a_rematched_game").await else {
+    let Some((_scene, running, browser)) =
+        Scene::start("replay_of_a_rematched_game", 1000, 800).await
+    else {
         return;
     };
-    let server = Server::new();
-    let running = server.listen().await;
     let game = ada_beats_bobs_edge_reply(&running, "Ada").await;
     let id = game["id"].as_str().unwrap();
-    let rematch: Value = reqwest::Client::new()
-        .post(running.url(&format!("/api/games/{id}/rematch")))
-        .bearer_auth(game["seats"]["x"]["token"].as_str().unwrap())
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let browser = driver.open(1000, 800).await;
+    let rematch = client::json_answer(
+        reqwest::Client::new()
+            .post(running.url(&format!("/api/games/{id}/rematch")))
+            .bearer_auth(game["seats"]["x"]["token"].as_str().unwrap()),
+    )
+    .await;
 
     // Act: a visitor without a seat (from a player's page, say) opens the game.
     browser
@@ -1418,5 +1399,405 @@ async fn a_visitor_opening_a_finished_game_with_a_rematch_stays_on_its_replay_wi
         "still on the replay"
     );
     assert_eq!(link, format!("/games/{}", rematch["id"].as_str().unwrap()));
+    browser.close().await.unwrap();
+}
+
+/// Resigns `game` for the seat `seat`, through the API.
+async fn resign_through_the_api(running: &Running, game: &Value, seat: &str) {
+    let id = game["id"].as_str().unwrap();
+    let answer = reqwest::Client::new()
+        .post(running.url(&format!("/api/games/{id}/resign")))
+        .bearer_auth(game["seats"][seat]["token"].as_str().unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert!(answer.status().is_success(), "{answer:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_phone_width_the_scoreboard_fits_and_breaks_names_only_between_words() {
+    // Arrange: a long name and a computer's on the scoreboard.
+    let Some((_scene, running, browser)) = Scene::start("scores_at_phone_width", 390, 844).await
+    else {
+        return;
+    };
+    ada_beats_bobs_edge_reply(&running, "Bartholomew Montgomery-Featherstonehau").await;
+    let lost = create(&running, json!({ "x": "human:Ada", "o": "impossible" })).await;
+    resign_through_the_api(&running, &lost, "x").await;
+    // Each word of each name, with the lines it is laid out on: a word broken in two
+    // takes two.
+    let lines_of_each_word = "return [...document.querySelectorAll('#scores td:nth-child(2) a')] \
+        .flatMap(a => { const text = a.firstChild; let from = 0; \
+          return text.textContent.split(/[ -]/).filter(w => w).map(word => { \
+            const at = text.textContent.indexOf(word, from); from = at + word.length; \
+            const range = document.createRange(); range.setStart(text, at); \
+            range.setEnd(text, at + word.length); \
+            return [word, range.getClientRects().length]; }); })";
+    let table_overflow = "const wrap = document.querySelector('.table-wrap'); \
+        return wrap.scrollWidth - wrap.clientWidth";
+
+    // Act
+    browser.goto(&running.url("/scores")).await.unwrap();
+    eventually("the scoreboard", || async {
+        let rows = browser
+            .find_all(Locator::Css("#scores tbody tr"))
+            .await
+            .ok()?;
+        (rows.len() == 4).then_some(())
+    })
+    .await;
+    let words = browser.execute(lines_of_each_word, vec![]).await.unwrap();
+    let overflow = browser.execute(table_overflow, vec![]).await.unwrap();
+
+    // Assert: the Games column in view, and no word cut in two.
+    assert!(
+        overflow.as_i64().unwrap() <= 0,
+        "the table scrolls by {overflow} px"
+    );
+    let words = words.as_array().unwrap();
+    assert!(
+        words.iter().any(|word| word[0] == "(Impossible)"),
+        "{words:?}"
+    );
+    for word in words {
+        assert_eq!(word[1], 1, "{} is broken across lines", word[0]);
+    }
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_7x7_a_hint_counts_the_lit_cells_instead_of_listing_them() {
+    // Arrange: Ada's empty 7 x 7 board, five in a row (every cell keeps the draw).
+    let Some((_scene, running, browser)) = Scene::start("hint_on_7x7", 1280, 800).await else {
+        return;
+    };
+    let game = create(
+        &running,
+        json!({ "x": "human:Ada", "o": "impossible", "size": 7, "win": 5 }),
+    )
+    .await;
+    browser
+        .goto(&running.url(game["seats"]["x"]["url"].as_str().unwrap()))
+        .await
+        .unwrap();
+    eventually("Ada's turn", || async {
+        status(&browser)
+            .await
+            .starts_with("Your turn")
+            .then_some(())
+    })
+    .await;
+
+    // Act
+    click(&browser, "#hint").await;
+    let said = eventually("the hint", || async {
+        let now = text(&browser, "#message").await;
+        now.starts_with("Hint").then_some(now)
+    })
+    .await;
+
+    // Assert
+    let lit = browser
+        .find_all(Locator::Css(".cell.hint"))
+        .await
+        .unwrap()
+        .len();
+    assert!(lit > 6, "{lit} cells");
+    assert_eq!(
+        said,
+        format!("Hint: any of the {lit} lit cells (best play draws).")
+    );
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn undo_against_the_computer_says_that_both_moves_were_taken_back() {
+    let Some((_scene, running, browser)) = Scene::start("undo_says_so", 1000, 800).await else {
+        return;
+    };
+    start_default_game(&browser, &running).await;
+    click(&browser, "[data-cell=\"5\"]").await;
+    eventually("the reply", || async {
+        let marks = browser.find_all(Locator::Css(".cell.o")).await.ok()?;
+        (marks.len() == 1 && status(&browser).await.starts_with("Your turn")).then_some(())
+    })
+    .await;
+
+    click(&browser, "#undo").await;
+
+    let said = eventually("what undo did", || async {
+        let now = text(&browser, "#message").await;
+        (!now.is_empty()).then_some(now)
+    })
+    .await;
+    assert_eq!(said, "The last 2 moves were taken back.");
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_the_other_player_asked_for_is_offered_and_taken_when_they_choose() {
+    // Arrange: Ada (X) beat Bob (O) online; each has the finished game open.
+    let Some((scene, running, ada)) = Scene::start("rematch_offered", 1280, 800).await else {
+        return;
+    };
+    let game = create(
+        &running,
+        json!({ "x": "human:Ada", "o": "human:Bob", "seating": "apart" }),
+    )
+    .await;
+    let first = format!("/games/{}", game["id"].as_str().unwrap());
+    play_through_the_api(
+        &running,
+        &game,
+        &[
+            ("x", 5),
+            ("o", 2),
+            ("x", 1),
+            ("o", 9),
+            ("x", 7),
+            ("o", 4),
+            ("x", 3),
+        ],
+    )
+    .await;
+    let bob = scene.driver.open(1280, 800).await;
+    for (page, seat) in [(&ada, "x"), (&bob, "o")] {
+        page.goto(&running.url(game["seats"][seat]["url"].as_str().unwrap()))
+            .await
+            .unwrap();
+        eventually("the finished game", || async {
+            status(page).await.contains("wins").then_some(())
+        })
+        .await;
+    }
+
+    // Act: Bob asks for the rematch.
+    click(&bob, "#rematch").await;
+    let rematch = eventually("Bob in the rematch", || async {
+        let url = bob.current_url().await.ok()?;
+        (url.path() != first).then(|| url.path().to_string())
+    })
+    .await;
+    let offered = eventually("the offer on Ada's page", || async {
+        let shown = css(&ada, "#replay-rematch")
+            .await
+            .is_displayed()
+            .await
+            .ok()?;
+        let said = text(&ada, "#replay-rematch").await;
+        (shown && !said.is_empty()).then_some(said)
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let still = ada.current_url().await.unwrap().path().to_string();
+    click(&ada, "#replay-rematch-link").await;
+    let joined = eventually("Ada in the rematch, on O", || async {
+        let url = ada.current_url().await.ok()?;
+        let now = status(&ada).await;
+        (url.path() == rematch && now.starts_with("Waiting for Bob (X)")).then_some(now)
+    })
+    .await;
+
+    // Assert: Ada stayed on the finished game, told who asked, until she chose.
+    assert_eq!(offered, "Bob wants a rematch, sides swapped: Join");
+    assert_eq!(still, first, "Ada's page stays on the game she was reading");
+    assert!(joined.starts_with("Waiting for Bob (X)"), "{joined}");
+    ada.close().await.unwrap();
+    bob.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_address_under_games_that_is_no_game_id_says_there_is_no_such_game() {
+    let Some((_scene, running, browser)) = Scene::start("games_zzzz", 1000, 800).await else {
+        return;
+    };
+
+    browser.goto(&running.url("/games/zzzz")).await.unwrap();
+
+    let said = eventually("the page to say so", || async {
+        let now = status(&browser).await;
+        (!now.is_empty()).then_some(now)
+    })
+    .await;
+    assert!(
+        said.starts_with("This game is not on this server"),
+        "{said}"
+    );
+    assert_eq!(text(&browser, "#players").await, "No such game");
+    assert!(!css(&browser, "#setup").await.is_displayed().await.unwrap());
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_players_page_for_a_name_nobody_played_under_says_so_once() {
+    let Some((_scene, running, browser)) = Scene::start("no_such_player", 1000, 800).await else {
+        return;
+    };
+
+    browser.goto(&running.url("/players/Nobody")).await.unwrap();
+
+    let said = eventually("the page to say so", || async {
+        let now = text(&browser, "#player-status").await;
+        (now != "Loading…" && !now.is_empty()).then_some(now)
+    })
+    .await;
+    assert_eq!(said, "No player called Nobody has played here.");
+    assert_eq!(text(&browser, "h1").await, "No such player");
+    assert!(
+        !css(&browser, "#player-details")
+            .await
+            .is_displayed()
+            .await
+            .unwrap(),
+        "nothing said twice under it"
+    );
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_review_line_lights_the_cells_that_would_have_kept_what_its_move_threw_away() {
+    // Arrange: Bob's edge reply (move 2) threw the draw away; the review says which
+    // cells kept it.
+    let Some((_scene, running, browser)) = Scene::start("better_cells_lit", 1280, 800).await else {
+        return;
+    };
+    let game = ada_beats_bobs_edge_reply(&running, "Ada").await;
+    let id = game["id"].as_str().unwrap();
+    open_reviewed(&browser, &running, id).await;
+    let review: Value = reqwest::get(running.url(&format!("/api/games/{id}/review")))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+
+    // Act: the review's line for move 2.
+    click(&browser, "#review-moves li[data-ply=\"2\"] button").await;
+    until_position(&browser, "Move 2 of 7.").await;
+
+    // Assert
+    let mut lit = Vec::new();
+    for cell in browser.find_all(Locator::Css(".cell.hint")).await.unwrap() {
+        lit.push(
+            cell.attr("data-cell")
+                .await
+                .unwrap()
+                .unwrap()
+                .parse::<u64>()
+                .unwrap(),
+        );
+    }
+    let kept: Vec<u64> = review["moves"][1]["best_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|cell| cell.as_u64().unwrap())
+        .collect();
+    assert!(!kept.is_empty());
+    assert_eq!(lit, kept);
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_setup_form_asks_the_run_only_where_there_is_a_choice_and_says_how_each_level_plays() {
+    let Some((_scene, running, browser)) = Scene::start("setup_form", 1280, 800).await else {
+        return;
+    };
+    browser.goto(&running.url("/")).await.unwrap();
+    let run_shown = || async {
+        css(&browser, "#win-choice")
+            .await
+            .is_displayed()
+            .await
+            .unwrap()
+    };
+
+    let on_three = run_shown().await;
+    let impossible = text(&browser, "#level-how").await;
+    css(&browser, "select[name=size] option[value=\"5\"]")
+        .await
+        .click()
+        .await
+        .unwrap();
+    css(&browser, "select[name=level] option[value=\"easy\"]")
+        .await
+        .click()
+        .await
+        .unwrap();
+    let on_five = run_shown().await;
+    let easy = text(&browser, "#level-how").await;
+
+    assert!(!on_three, "one choice on 3 x 3 is no choice");
+    assert!(on_five);
+    assert_eq!(impossible, "Plays perfectly: it never loses.");
+    assert_eq!(easy, "Takes a win it can see, otherwise plays at random.");
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_phone_width_the_replay_buttons_stay_on_one_line() {
+    let Some((_scene, running, browser)) =
+        Scene::start("replay_buttons_on_a_phone", 390, 844).await
+    else {
+        return;
+    };
+    let game = ada_beats_bobs_edge_reply(&running, "Ada").await;
+    browser
+        .goto(&running.url(&format!("/games/{}", game["id"].as_str().unwrap())))
+        .await
+        .unwrap();
+    until_position(&browser, "Move 7 of 7.").await;
+
+    let tops = browser
+        .execute(
+            "return [...document.querySelectorAll('.replay-buttons button')] \
+             .map(b => b.getBoundingClientRect().top)",
+            vec![],
+        )
+        .await
+        .unwrap();
+
+    let tops = tops.as_array().unwrap();
+    assert_eq!(tops.len(), 4);
+    assert!(tops.iter().all(|top| *top == tops[0]), "{tops:?}");
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_1280_by_800_a_finished_games_page_does_not_scroll_and_shows_its_link() {
+    // Arrange: a finished game between players with long names, its review in.
+    let Some((_scene, running, browser)) = Scene::start("finished_game_at_1280", 1280, 800).await
+    else {
+        return;
+    };
+    let game = ada_beats_bobs_edge_reply(&running, "Bartholomew Montgomery-Featherstonehau").await;
+
+    // Act
+    open_reviewed(&browser, &running, game["id"].as_str().unwrap()).await;
+    let page = browser
+        .execute(
+            "return document.documentElement.scrollHeight - window.innerHeight",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let link_below = browser
+        .execute(
+            "return document.getElementById('copy-watch').getBoundingClientRect().bottom \
+             - window.innerHeight",
+            vec![],
+        )
+        .await
+        .unwrap();
+
+    // Assert: one scroll bar at most (the review's own), the link in view.
+    assert!(
+        page.as_f64().unwrap() <= 0.0,
+        "the page scrolls by {page} px"
+    );
+    assert!(
+        link_below.as_f64().unwrap() <= 0.0,
+        "the link is {link_below} px below the fold"
+    );
     browser.close().await.unwrap();
 }

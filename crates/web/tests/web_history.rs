@@ -14,7 +14,7 @@ use tictactoe_core::domain::{Analysis, Board, Mark};
 use tictactoe_core::players::{Advisor, ComputerFactory, Level, MoveChooser};
 use tictactoe_core::ports::{GameId, MemoryStore, ReviewStore};
 use tictactoe_players::StandardComputers;
-use web_support::{Answer, Server, test_limits};
+use web_support::{Answer, Server, test_game_limits};
 
 /// A game between two people, `x` and `o`, that X wins on the top row (5 moves); its id.
 async fn won_by_x(server: &Server, x: &str, o: &str) -> String {
@@ -373,7 +373,7 @@ async fn several_pages_polling_one_review_share_a_single_computation() {
     let server = Arc::new(Server::with_computers(
         Arc::new(MemoryStore::new()),
         Box::new(computers),
-        test_limits(),
+        test_game_limits(),
     ));
     let id = won_by_x(&server, "Ada", "Bob").await;
     let before = advisors.load(Ordering::SeqCst);

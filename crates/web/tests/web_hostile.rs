@@ -17,7 +17,7 @@ use tokio::net::{TcpSocket, TcpStream};
 
 use tictactoe_core::ports::{GameStore, MemoryStore, MockGameStore};
 use tictactoe_web::Limits;
-use web_support::{Server, games_over, test_limits, two_people};
+use web_support::{Server, games_over, test_game_limits, two_people};
 
 const SECURITY_HEADERS: [&str; 4] = [
     "content-security-policy:",
@@ -108,7 +108,7 @@ async fn a_head_trickled_a_byte_at_a_time_is_cut_off_at_the_head_deadline() {
     // Arrange: a 1 s deadline; 60 bytes of head at one every 100 ms would take 6 s.
     let server = Server::with_limits(Limits {
         head_deadline: Duration::from_secs(1),
-        ..test_limits()
+        ..Limits::default()
     });
     let running = server.listen().await;
     let stream = connect_from("127.0.0.1", running.address).await;
@@ -139,7 +139,7 @@ async fn a_connection_that_sends_nothing_is_closed_at_the_head_deadline() {
     // Arrange
     let server = Server::with_limits(Limits {
         head_deadline: Duration::from_secs(1),
-        ..test_limits()
+        ..Limits::default()
     });
     let running = server.listen().await;
     let stream = connect_from("127.0.0.1", running.address).await;
@@ -160,7 +160,7 @@ async fn a_body_trickled_a_byte_at_a_time_is_answered_408_at_the_body_deadline_a
     // Arrange: a 1 s deadline for a 60-byte body sent at one byte every 100 ms.
     let server = Server::with_limits(Limits {
         body_deadline: Duration::from_secs(1),
-        ..test_limits()
+        ..Limits::default()
     });
     let running = server.listen().await;
     let mut stream = connect_from("127.0.0.1", running.address).await;
@@ -205,7 +205,7 @@ async fn a_head_larger_than_the_server_takes_is_a_431_with_the_security_headers_
     // Arrange
     let server = Server::with_limits(Limits {
         head_bytes: 8 * 1024,
-        ..test_limits()
+        ..Limits::default()
     });
     let running = server.listen().await;
     let mut stream = connect_from("127.0.0.1", running.address).await;
@@ -269,7 +269,7 @@ async fn one_client_past_its_share_of_connections_is_refused_while_another_clien
     // Arrange: 127.0.0.1 holds its whole share of 4, idle.
     let server = Server::with_limits(Limits {
         connections_per_client: 4,
-        ..test_limits()
+        ..Limits::default()
     });
     let running = server.listen().await;
     let mut held = Vec::new();
@@ -301,7 +301,7 @@ async fn a_connection_given_back_makes_room_in_its_clients_share() {
     // Arrange
     let server = Server::with_limits(Limits {
         connections_per_client: 1,
-        ..test_limits()
+        ..Limits::default()
     });
     let running = server.listen().await;
     let client = client_from("127.0.0.1");
@@ -339,7 +339,7 @@ async fn one_client_past_its_share_of_event_streams_gets_429_while_another_gets_
     // Arrange: 127.0.0.1 follows a game twice, its whole share.
     let server = Server::with_limits(Limits {
         streams_per_client: 2,
-        ..test_limits()
+        ..Limits::default()
     });
     let game = server.create(two_people()).await;
     let running = server.listen().await;
@@ -365,7 +365,7 @@ async fn a_trusted_proxys_clients_are_counted_by_the_address_it_forwards_and_nob
     let server = Server::with_limits(Limits {
         streams_per_client: 1,
         trusted_proxies: vec!["127.0.0.1".parse().unwrap()],
-        ..test_limits()
+        ..Limits::default()
     });
     let game = server.create(two_people()).await;
     let running = server.listen().await;
@@ -398,7 +398,7 @@ async fn a_stop_ends_within_the_grace_period_whatever_clients_trickle() {
         grace: Duration::from_secs(1),
         head_deadline: Duration::from_secs(60),
         idle_connection: Duration::from_secs(60),
-        ..test_limits()
+        ..Limits::default()
     });
     let game = server.create(two_people()).await;
     let mut running = server.listen().await;
@@ -442,13 +442,13 @@ async fn a_game_finished_while_the_server_stops_is_answered_and_kept() {
     });
     let limits = Limits {
         grace: Duration::from_secs(3),
-        ..test_limits()
+        ..Limits::default()
     };
-    let server = Server {
-        games: games_over(Arc::new(slow), limits.clone()),
+    let server = Server::of(
+        games_over(Arc::new(slow), test_game_limits()),
         store,
         limits,
-    };
+    );
     let game = server.create(two_people()).await;
     let mut running = server.listen().await;
     let client = client_from("127.0.0.1");

@@ -21,9 +21,9 @@ use tictactoe_core::ports::{
     Rows, StoreError, StoredGame, Write,
 };
 use tictactoe_players::StandardComputers;
-use tictactoe_web::{Games, Limits};
+use tictactoe_web::{GameLimits, Games, Limits};
 use tower::ServiceExt;
-use web_support::{Server, test_limits, two_people};
+use web_support::{Server, test_game_limits, two_people};
 
 /// The store every server shares, and who listens to it.
 #[derive(Default)]
@@ -66,6 +66,9 @@ impl Peer {
 }
 
 impl GameStore for Peer {
+    fn checkup(&self) -> Result<(), StoreError> {
+        self.hub.store.checkup()
+    }
     fn write(&self, writes: &[Write]) -> Result<(), StoreError> {
         self.hub.store.write(writes)?;
         self.tell(writes);
@@ -156,32 +159,23 @@ impl Pacing for Peer {
 }
 
 /// Server number `me` on `hub`.
-fn server_on(hub: &Arc<Hub>, me: usize, limits: Limits) -> Server {
+fn server_on(hub: &Arc<Hub>, me: usize, limits: GameLimits) -> Server {
     let peer = Arc::new(Peer {
         hub: Arc::clone(hub),
         me,
     });
     let computers = StandardComputers::new(7, Duration::from_secs(5));
-    let games = Games::shared(
-        Arc::clone(&peer) as _,
-        peer,
-        Box::new(computers),
-        limits.clone(),
-    )
-    .expect("following the hub");
-    Server {
-        games,
-        store: Arc::clone(&hub.store),
-        limits,
-    }
+    let games = Games::shared(Arc::clone(&peer) as _, peer, Box::new(computers), limits)
+        .expect("following the hub");
+    Server::of(games, Arc::clone(&hub.store), Limits::default())
 }
 
 /// Two servers on one new hub.
 fn two_servers() -> (Server, Server) {
     let hub = Arc::new(Hub::default());
     (
-        server_on(&hub, 1, test_limits()),
-        server_on(&hub, 2, test_limits()),
+        server_on(&hub, 1, test_game_limits()),
+        server_on(&hub, 2, test_game_limits()),
     )
 }
 
@@ -266,8 +260,8 @@ async fn a_server_behind_the_store_reads_the_game_again_instead_of_refusing_a_mo
     // Arrange: server B holds the game, then misses X's move (its news was lost).
     let hub = Arc::new(Hub::default());
     let (a, b) = (
-        server_on(&hub, 1, test_limits()),
-        server_on(&hub, 2, test_limits()),
+        server_on(&hub, 1, test_game_limits()),
+        server_on(&hub, 2, test_game_limits()),
     );
     let game = a.create(two_people()).await;
     board_on(&b, &game.id).await;
@@ -310,13 +304,13 @@ async fn a_computer_game_is_played_by_one_server_and_taken_over_when_it_stops() 
     // Arrange: a computer-against-computer game on A, moving every 100 ms; B looks
     // for games to take over.
     let hub = Arc::new(Hub::default());
-    let limits = Limits {
+    let limits = GameLimits {
         pace: Duration::from_millis(100),
-        ..test_limits()
+        ..GameLimits::default()
     };
     let a = server_on(&hub, 1, limits.clone());
     let b = server_on(&hub, 2, limits);
-    b.games.spawn_sweeper(Duration::from_secs(60));
+    b.games.spawn_housekeeping();
     let show = json!({ "x": "random", "o": "random", "size": 7, "win": 7 });
     let game = a.create(show).await;
     tokio::time::sleep(Duration::from_millis(350)).await;

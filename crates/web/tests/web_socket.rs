@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use reqwest::StatusCode;
 use serde_json::Value;
-use tictactoe_web::Limits;
-use web_support::{Server, test_limits, two_people};
+use tictactoe_web::GameLimits;
+use web_support::{Server, test_game_limits, two_people};
 
 async fn post(url: &str, token: Option<&str>, body: &str) -> (StatusCode, Value) {
     let mut request = reqwest::Client::new().post(url).body(body.to_string());
@@ -25,9 +25,9 @@ async fn post(url: &str, token: Option<&str>, body: &str) -> (StatusCode, Value)
 async fn over_a_socket_games_are_created_played_and_refused_with_the_documented_statuses() {
     // (Past the cap on games in memory, a new game is still made: the last request.)
     // Arrange
-    let server = Server::with_limits(Limits {
+    let server = Server::with_game_limits(GameLimits {
         max_games: 2,
-        ..test_limits()
+        ..test_game_limits()
     });
     let running = server.listen().await;
     let games = running.url("/api/games");

@@ -14,8 +14,8 @@ use tictactoe_core::domain::{PlayerName, Record, Scoreboard, Standing};
 use tictactoe_core::ports::{
     Change, GameId, GameStore, MemoryStore, MockGameStore, Step, StoreError, Write,
 };
-use tictactoe_web::Limits;
-use web_support::{Server, games_over, test_limits, two_people};
+use tictactoe_web::{GameLimits, Limits};
+use web_support::{Server, games_over, test_game_limits, two_people};
 
 fn path(id: &str) -> String {
     format!("/api/games/{id}")
@@ -173,12 +173,11 @@ async fn a_move_the_store_refuses_is_a_503_and_the_next_request_sees_the_game_wi
     // Arrange: X has played 5; then the store stops taking writes.
     let store = Arc::new(MemoryStore::new());
     let failing = Arc::new(AtomicBool::new(false));
-    let games = games_over(Arc::new(failing_store(&store, &failing)), test_limits());
-    let server = Server {
-        games,
-        store: Arc::clone(&store),
-        limits: test_limits(),
-    };
+    let games = games_over(
+        Arc::new(failing_store(&store, &failing)),
+        test_game_limits(),
+    );
+    let server = Server::of(games, Arc::clone(&store), Limits::default());
     let game = server.create(two_people()).await;
     let (x, o) = (game.x.unwrap(), game.o.unwrap());
     server.play(&game.id, &x, 5).await;
@@ -220,11 +219,11 @@ async fn a_spectator_sees_a_move_only_once_the_store_has_kept_it() {
         }
         inner.write_new(writes)
     });
-    let server = Server {
-        games: games_over(Arc::new(mock), test_limits()),
+    let server = Server::of(
+        games_over(Arc::new(mock), test_game_limits()),
         store,
-        limits: test_limits(),
-    };
+        Limits::default(),
+    );
     let game = server.create(two_people()).await;
     held.store(true, Ordering::SeqCst);
 
@@ -278,11 +277,11 @@ async fn requests_arriving_together_for_a_game_not_in_memory_read_it_once() {
     let inner = Arc::clone(&store);
     mock.expect_write_new()
         .returning(move |writes| inner.write_new(writes));
-    let server = Server {
-        games: games_over(Arc::new(mock), test_limits()),
+    let server = Server::of(
+        games_over(Arc::new(mock), test_game_limits()),
         store,
-        limits: test_limits(),
-    };
+        Limits::default(),
+    );
 
     // Act: eight spectators at once.
     let path = path(&game.id);
@@ -328,12 +327,16 @@ async fn a_computer_whose_turn_it_was_moves_when_its_game_is_read_back() {
 #[tokio::test]
 async fn a_computer_against_a_computer_plays_on_to_the_end_after_a_restart() {
     // Arrange: a slow show, restarted before its first move, on a quick server.
-    let slow = Server::with_limits(Limits {
+    let slow = Server::with_game_limits(GameLimits {
         pace: Duration::from_secs(60),
-        ..test_limits()
+        ..test_game_limits()
     });
     let game = slow.create(json!({ "x": "random", "o": "random" })).await;
-    let server = Server::over(Arc::clone(&slow.store), test_limits());
+    let server = Server::over(
+        Arc::clone(&slow.store),
+        test_game_limits(),
+        Limits::default(),
+    );
     slow.games.close();
     drop(slow);
 
@@ -396,11 +399,11 @@ async fn scores_a_store_cannot_read_are_a_503_that_names_no_path_of_the_server()
             detail: "file is not a database".into(),
         })
     });
-    let server = Server {
-        games: games_over(Arc::new(store), test_limits()),
-        store: Arc::new(MemoryStore::new()),
-        limits: test_limits(),
-    };
+    let server = Server::of(
+        games_over(Arc::new(store), test_game_limits()),
+        Arc::new(MemoryStore::new()),
+        Limits::default(),
+    );
 
     // Act
     let answer = server.get("/api/scores").await;
@@ -468,11 +471,11 @@ async fn a_game_ending_move_is_answered_only_once_its_result_is_kept_even_while_
     // Arrange: Ada (X) one move from a win on 1-2-3; the store then holds its writes.
     let store = Arc::new(MemoryStore::new());
     let held = Arc::new(AtomicBool::new(false));
-    let server = Server {
-        games: games_over(Arc::new(holding_store(&store, &held)), test_limits()),
+    let server = Server::of(
+        games_over(Arc::new(holding_store(&store, &held)), test_game_limits()),
         store,
-        limits: test_limits(),
-    };
+        Limits::default(),
+    );
     let game = server.create(two_people()).await;
     let moves = format!("/api/games/{}/moves", game.id);
     for (token, cell) in [(&game.x, 1), (&game.o, 4), (&game.x, 2), (&game.o, 5)] {

@@ -36,15 +36,23 @@ pub enum FindError {
     NoGames,
     #[error("no game's id starts with {0}")]
     NotFound(IdPrefix),
-    /// More than one game's id starts this way; `ids` are the first few of them.
+    /// More than one game's id starts this way; `ids` are the first few of them, and
+    /// `more` how many others there are (`None`: more than could be counted).
     #[error("more than one game's id starts with {prefix}")]
-    Ambiguous { prefix: IdPrefix, ids: Vec<GameId> },
+    Ambiguous {
+        prefix: IdPrefix,
+        ids: Vec<GameId>,
+        more: Option<usize>,
+    },
     #[error(transparent)]
     Store(#[from] StoreError),
 }
 
 /// How many ids an ambiguous prefix reports.
-const AMBIGUOUS_SHOWN: u32 = 5;
+const AMBIGUOUS_SHOWN: usize = 5;
+
+/// How many ids an ambiguous prefix counts, at most: past it, "and more".
+const AMBIGUOUS_COUNTED: u32 = 1000;
 
 /// The one game `which` names.
 pub fn find_game(history: &dyn GameHistory, which: &GameRef) -> Result<GameId, FindError> {
@@ -63,14 +71,21 @@ pub fn find_game(history: &dyn GameHistory, which: &GameRef) -> Result<GameId, F
                 .ok_or(FindError::NoGames)
         }
         GameRef::Prefix(prefix) => {
-            let mut ids = history.games_starting(prefix, AMBIGUOUS_SHOWN)?;
+            // One more than counted, to tell "1000 in all" from "more than that".
+            let mut ids = history.games_starting(prefix, AMBIGUOUS_COUNTED + 1)?;
             match ids.len() {
                 0 => Err(FindError::NotFound(prefix.clone())),
                 1 => Ok(ids.remove(0)),
-                _ => Err(FindError::Ambiguous {
-                    prefix: prefix.clone(),
-                    ids,
-                }),
+                all => {
+                    let more = (all <= AMBIGUOUS_COUNTED as usize)
+                        .then(|| all.saturating_sub(AMBIGUOUS_SHOWN));
+                    ids.truncate(AMBIGUOUS_SHOWN);
+                    Err(FindError::Ambiguous {
+                        prefix: prefix.clone(),
+                        ids,
+                        more,
+                    })
+                }
             }
         }
     }
@@ -164,6 +179,36 @@ mod tests {
 
         assert!(
             matches!(found, Err(FindError::Ambiguous { ids, .. }) if ids == [id("ab1"), id("ab2")])
+        );
+    }
+
+    #[test]
+    fn a_prefix_that_starts_many_ids_shows_five_and_counts_the_others() {
+        let mut history = MockGameHistory::new();
+        history
+            .expect_games_starting()
+            .returning(|_, limit| Ok((1..=8.min(limit)).map(|n| id(&format!("ab{n}"))).collect()));
+
+        let found = find_game(&history, &GameRef::Prefix(prefix("ab")));
+
+        assert!(
+            matches!(&found, Err(FindError::Ambiguous { ids, more: Some(3), .. }) if ids.len() == 5),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn a_prefix_that_starts_more_ids_than_are_counted_says_there_are_more() {
+        let mut history = MockGameHistory::new();
+        history
+            .expect_games_starting()
+            .returning(|_, limit| Ok((0..limit).map(|n| id(&format!("ab{n:x}"))).collect()));
+
+        let found = find_game(&history, &GameRef::Prefix(prefix("ab")));
+
+        assert!(
+            matches!(&found, Err(FindError::Ambiguous { ids, more: None, .. }) if ids.len() == 5),
+            "{found:?}"
         );
     }
 

@@ -5,7 +5,7 @@
 
 pub mod spec;
 
-pub use spec::{Level, PlayerSpec, SpecError, default_name};
+pub use spec::{Level, PlayerSpec, SpecError, default_name, seated, unnamed};
 
 use crate::domain::{Analysis, Board, GameState, Mark, PlayerName, Position};
 
@@ -45,7 +45,8 @@ mockall::mock! {
 /// behind `analyze` and the in-game hint.
 #[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
 pub trait Advisor: Send {
-    /// `None` if the game is over.
+    /// `None` if the game is over, or if this advisor cannot say what the position is
+    /// worth (a computer that only looks a few moves ahead advises nothing).
     fn advise(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis>;
 }
 

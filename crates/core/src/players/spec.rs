@@ -76,10 +76,29 @@ impl PlayerSpec {
     }
 }
 
-/// "Player X" or "Player O".
+/// "Player X" or "Player O": what a person kept without a name
+/// (`PlayerSpec::Human(None)`) is called, as games were kept before the front ends named
+/// everyone ([`unnamed`]). Kept games mean this: it does not change.
 pub fn default_name(mark: Mark) -> PlayerName {
     PlayerName::new(&format!("Player {mark}"))
         .expect("\"Player X\" and \"Player O\" are short, clean and not reserved")
+}
+
+/// "Player 1" on X, "Player 2" on O: the name a front end seats a person under who gives
+/// none, in a new game. Numbers, not marks: a person keeps their name when the sides
+/// are swapped, and "Player X" playing O read as a mistake.
+pub fn unnamed(mark: Mark) -> PlayerName {
+    PlayerName::new(&format!("Player {}", mark.index() + 1))
+        .expect("\"Player 1\" and \"Player 2\" are short, clean and not reserved")
+}
+
+/// `spec` as a new game seats it: a person without a name given the [`unnamed`] one
+/// for `mark`; anyone else as they are.
+pub fn seated(spec: PlayerSpec, mark: Mark) -> PlayerSpec {
+    match spec {
+        PlayerSpec::Human(None) => PlayerSpec::Human(Some(unnamed(mark))),
+        other => other,
+    }
 }
 
 /// A name someone typed, safe to quote back: control characters replaced, and cut only
@@ -202,6 +221,28 @@ mod tests {
             PlayerSpec::Computer(Level::Medium).name(Mark::X).as_str(),
             "Computer (Medium)"
         );
+    }
+
+    #[test]
+    fn a_new_game_seats_a_person_without_a_name_under_the_number_of_their_mark() {
+        let seats = Mark::ALL.map(|mark| seated(PlayerSpec::Human(None), mark));
+
+        assert_eq!(
+            seats,
+            [
+                PlayerSpec::Human(Some(PlayerName::new("Player 1").unwrap())),
+                PlayerSpec::Human(Some(PlayerName::new("Player 2").unwrap())),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_new_game_seats_named_people_and_computers_as_they_are() {
+        let ada = PlayerSpec::Human(Some(PlayerName::new("Ada").unwrap()));
+        let easy = PlayerSpec::Computer(Level::Easy);
+
+        assert_eq!(seated(ada.clone(), Mark::O), ada);
+        assert_eq!(seated(easy.clone(), Mark::X), easy);
     }
 
     #[test]

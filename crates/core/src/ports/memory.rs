@@ -76,6 +76,11 @@ impl GameStore for MemoryStore {
         Ok(self.lock().games.get(id).cloned())
     }
 
+    /// Memory is always at hand.
+    fn checkup(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+
     fn standings(&self, top: Option<u64>, each: &mut dyn Rows) -> Result<(), StoreError> {
         let ranked = Scoreboard::from_standings(self.lock().tally.values().cloned());
         let top = top.map_or(usize::MAX, |top| usize::try_from(top).unwrap_or(usize::MAX));

@@ -163,6 +163,10 @@ pub trait GameStore: Send + Sync {
     /// once per `source`.
     fn import(&self, source: &str, scoreboard: &Scoreboard) -> Result<Imported, StoreError>;
 
+    /// Whether the store can be used now: a cheap question a server asks often (its
+    /// readiness), answered with what stands in the way if it cannot.
+    fn checkup(&self) -> Result<(), StoreError>;
+
     /// The scoreboard, the first `top` rows or all of it.
     fn scoreboard(&self, top: Option<u64>) -> Result<Scoreboard, StoreError> {
         let mut rows = Vec::new();
@@ -196,5 +200,8 @@ impl<S: GameStore + ?Sized> GameStore for &S {
     }
     fn import(&self, source: &str, scoreboard: &Scoreboard) -> Result<Imported, StoreError> {
         (**self).import(source, scoreboard)
+    }
+    fn checkup(&self) -> Result<(), StoreError> {
+        (**self).checkup()
     }
 }

@@ -18,6 +18,15 @@ const other = (mark) => (mark === "X" ? "O" : "X");
 
 // ---- The new-game form ------------------------------------------------------------
 
+/// One line on each level, in the words the terminal uses (crates/console/src/words.rs,
+/// `how_it_plays`).
+const HOW_IT_PLAYS = {
+  random: "Plays any empty cell.",
+  easy: "Takes a win it can see, otherwise plays at random.",
+  medium: "Wins when it can and blocks a single threat, but falls for a fork.",
+  impossible: "Plays perfectly: it never loses.",
+};
+
 function showSetup() {
   $("setup").hidden = false;
   const form = $("new-game");
@@ -32,6 +41,11 @@ function showSetup() {
     win.replaceChildren();
     for (let k = 3; k <= size; k += 1) {
       win.add(new Option(String(k), String(k), false, k === chosen));
+    }
+    // On 3 x 3 there is nothing to choose: three in a row.
+    $("win-choice").hidden = size === 3;
+    for (const select of form.querySelectorAll("select[data-how]")) {
+      $(select.dataset.how).textContent = HOW_IT_PLAYS[select.value] || "";
     }
   };
   form.addEventListener("change", refresh);
@@ -143,9 +157,9 @@ function heldMarks() {
   return ["X", "O"].filter((mark) => tokenFor(mark));
 }
 
+/// "Ada (X)", "Computer (Impossible, O)": who plays `mark` (replay.js's `seat`).
 function nameOf(mark) {
-  const player = view.game.players[MARKS[mark]];
-  return `${player.name} (${mark})`;
+  return seat(view.game.players[MARKS[mark]].name, mark);
 }
 
 /// The seats this tab holds in game `id`: those kept in the tab's session storage, and
@@ -196,6 +210,13 @@ function showGame(id) {
   $("agree").addEventListener("click", () => act(() => undo()));
   $("resign").addEventListener("click", () => act(resign));
   $("rematch").addEventListener("click", () => act(rematch));
+  // Joining a rematch the other player asked for takes this page's seat along.
+  $("replay-rematch-link").addEventListener("click", (event) => {
+    if (!view.game || !view.game.rematch || heldMarks().length === 0) return;
+    event.preventDefault();
+    view.following = true;
+    follow(view.game.rematch);
+  });
   $("board").addEventListener("keydown", moveFocus);
 
   reconnect(RETRY_FIRST_MS, false);
@@ -269,6 +290,7 @@ function gone() {
     "This game is not on this server: the link may be mistyped, or the server no longer has it.";
   $("players").textContent = "No such game";
   $("board").replaceChildren();
+  $("board").hidden = true;
   $("actions").hidden = true;
   $("links").hidden = true;
 }
@@ -343,10 +365,18 @@ async function askHint() {
     at_least_draw: "proven not to lose; whether you can win was not settled in time",
     unknown: "a best guess: not proven in time",
   }[hint.value];
-  const cells = hint.best_moves.join(", ");
-  $("message").textContent = `Hint: ${hint.best_moves.length > 1 ? "cells" : "cell"} ${cells} (${verdict}).`;
+  // Past a few cells, they are counted, not listed: they are lit up on the board (on
+  // 7 x 7 nearly every cell can be best), as the terminal does.
+  const count = hint.best_moves.length;
+  const cells = count > HINT_CELLS_NAMED
+    ? `any of the ${count} lit cells`
+    : `${count > 1 ? "cells" : "cell"} ${hint.best_moves.join(", ")}`;
+  $("message").textContent = `Hint: ${cells} (${verdict}).`;
   render(game);
 }
+
+/// The most cells a hint names one by one (as the terminal's `HINT_CELLS_NAMED`).
+const HINT_CELLS_NAMED = 6;
 
 /// On one device either seat may undo; otherwise the seat this page holds asks.
 async function undo() {
@@ -354,7 +384,16 @@ async function undo() {
   const last = game.to_move ? other(game.to_move) : null;
   const token = (last && tokenFor(last)) || tokenFor(heldMarks()[0]);
   view.hint = [];
-  render(await api("POST", `/api/games/${view.id}/undo`, token));
+  const answer = await api("POST", `/api/games/${view.id}/undo`, token);
+  render(answer);
+  // What was taken back (against the computer: the person's move and its reply). An
+  // undo asked of the other player takes nothing back yet: the status says so.
+  const taken = game.moves.length - answer.moves.length;
+  if (taken > 0) {
+    $("message").textContent = taken === 1
+      ? "The last move was taken back."
+      : `The last ${taken} moves were taken back.`;
+  }
 }
 
 /// Resigning asks first: the first press arms the button and says what it means, the
@@ -403,8 +442,32 @@ async function copyLink(field, what) {
 
 async function rematch() {
   const token = heldMarks().length ? tokenFor(heldMarks()[0]) : null;
+  // Asked for here: this page goes on to the rematch at once (the other player's page
+  // says so, and lets them finish reading first).
+  view.askedRematch = true;
   const next = await api("POST", `/api/games/${view.id}/rematch`, token);
   follow(next.id);
+}
+
+/// A rematch this page did not ask for is offered, not forced: the other player may
+/// still be reading the finished game's review. "Ada wants a rematch: Join".
+function showRematch(game) {
+  const offered = Boolean(game.rematch) && !view.following;
+  $("replay-rematch").hidden = !offered;
+  if (!offered) return;
+  const mine = heldMarks();
+  const link = $("replay-rematch-link");
+  link.href = `/games/${game.rematch}`;
+  if (mine.length === 1) {
+    $("replay-rematch-text").textContent = `${game.players[MARKS[other(mine[0])]].name} wants a rematch, sides swapped: `;
+    link.textContent = "Join";
+  } else if (mine.length === 2) {
+    $("replay-rematch-text").textContent = "The rematch has begun: ";
+    link.textContent = "Play it";
+  } else {
+    $("replay-rematch-text").textContent = "The players went on to a rematch: ";
+    link.textContent = "Watch it";
+  }
 }
 
 /// Each person keeps their token in a rematch, on the other mark.
@@ -448,16 +511,15 @@ function render(game) {
     disarmResign();
   }
   view.game = game;
-  if (view.openedOver === undefined) view.openedOver = game.to_move === null;
-  // The players go on to their rematch, and so does whoever watched the game end; a
-  // visitor who opened the game after its end (from a player's page, say) stays on its
-  // replay, which links to the rematch.
-  if (game.rematch && !view.following && (heldMarks().length > 0 || !view.openedOver)) {
+  // The page that asked for the rematch goes on to it; everyone else is offered it
+  // beside the finished game's replay (showRematch), and goes when they choose.
+  if (game.rematch && !view.following && view.askedRematch) {
     view.following = true;
     follow(game.rematch);
   }
   if (game.to_move === null && game.status !== "in_progress") {
     startReplay(game, () => render(view.game));
+    showRematch(game);
   }
   // The position shown: the game as it is, or, in a replay, after the chosen move.
   const shown = replayPosition(game);
@@ -466,7 +528,9 @@ function render(game) {
   if (board.children.length !== game.size * game.size) buildBoard(game.size);
   const line = new Set(shown.line || []);
   const last = shown.moves[shown.moves.length - 1];
-  const hint = new Set(view.hint);
+  // A hint's cells; in a replay, the cells that would have kept what the move shown
+  // threw away (replay.js).
+  const hint = new Set([...view.hint, ...replayBetterCells()]);
   [...board.children].forEach((button, index) => {
     const cell = index + 1;
     const mark = shown.board[index] === "." ? "" : shown.board[index];
@@ -559,9 +623,13 @@ function moveFocus(event) {
 
 // ---- Start --------------------------------------------------------------------------
 
-const match = location.pathname.match(/^\/games\/([0-9a-f]+)$/);
-if (match) {
+const match = location.pathname.match(/^\/games\/([^/]+)$/);
+if (match && /^[0-9a-f]+$/.test(match[1])) {
   showGame(match[1]);
+} else if (match) {
+  // A game's address with no game id in it: mistyped, said so, not the new-game form.
+  $("play").hidden = false;
+  gone();
 } else {
   showSetup();
 }

@@ -30,6 +30,13 @@ function resultWords(game) {
   return `${who[side]} ${words}`;
 }
 
+/// "Ada (X)", "Computer (Impossible, O)": the game page's `seat` (replay.js), which this
+/// page does not load.
+function seat(name, mark) {
+  const inner = name.endsWith(")") ? name.slice(0, -1) : null;
+  return inner !== null && inner.includes("(") ? `${inner}, ${mark})` : `${name} (${mark})`;
+}
+
 function plural(count, one, many) {
   return `${count} ${count === 1 ? one : many}`;
 }
@@ -60,7 +67,7 @@ function showRecent(games) {
     const link = document.createElement("a");
     link.href = `/games/${game.id}`;
     link.className = "recent-game";
-    link.textContent = `${game.x} (X) vs ${game.o} (O)`;
+    link.textContent = `${seat(game.x, "X")} vs ${seat(game.o, "O")}`;
     const details = document.createElement("span");
     details.className = "recent-details";
     const when = new Date(game.started);
@@ -91,13 +98,21 @@ async function showPlayer() {
     if (!response.ok) throw new Error(body.error || `the server answered ${response.status}`);
     heading.textContent = body.name;
     document.title = `${body.name} · Tic Tac Toe`;
+    // Nobody of that name has a game kept here: said so, once, with nothing under it.
+    if (body.games === 0 && body.recent.length === 0) {
+      heading.textContent = "No such player";
+      status.textContent = `No player called ${body.name} has played here.`;
+      return;
+    }
     status.textContent = body.games === 0
-      ? "No game counted yet."
+      ? "No game counted yet: the games below were left before their end."
       : `${plural(body.wins, "win", "wins")}, ${plural(body.losses, "loss", "losses")}, ` +
         `${plural(body.ties, "tie", "ties")} in ${plural(body.games, "game", "games")}.`;
     showOpponents(body.opponents);
     showOthers(body.other_opponents || 0);
     showRecent(body.recent);
+    // Without a game counted, there is no record against anyone to show.
+    document.getElementById("against-each").hidden = body.games === 0;
     document.getElementById("player-details").hidden = false;
   } catch (error) {
     status.textContent = `This player's page could not be read: ${error.message}`;

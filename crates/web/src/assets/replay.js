@@ -87,9 +87,23 @@ function replayKeys(event) {
   stepTo(step());
 }
 
+/// A player and the mark they play in one pair of brackets: "Ada (X)"; a name that ends
+/// in brackets of its own takes the mark inside them, "Computer (Impossible, O)" (as the
+/// terminal's `words::seat`).
+function seat(name, mark) {
+  const inner = name.endsWith(")") ? name.slice(0, -1) : null;
+  return inner !== null && inner.includes("(") ? `${inner}, ${mark})` : `${name} (${mark})`;
+}
+
 function playerName(game, mark) {
-  const player = game.players[mark === "X" ? "x" : "o"];
-  return `${player.name} (${mark})`;
+  return seat(game.players[mark === "X" ? "x" : "o"].name, mark);
+}
+
+/// The cells that would have kept what the move shown threw away: lit on the board.
+function replayBetterCells() {
+  if (!replay.active || !replay.review || replay.ply === 0) return [];
+  const move = replay.review[replay.ply - 1];
+  return move && move.exact && move.before !== move.after ? move.best_moves : [];
 }
 
 /// "3", "3 or 7", "1, 3, 7 or 9".
@@ -145,9 +159,6 @@ function showStep() {
     if (current) item.setAttribute("aria-current", "step");
     else item.removeAttribute("aria-current");
   }
-  const rematch = game.rematch && !view.following;
-  $("replay-rematch").hidden = !rematch;
-  if (rematch) $("replay-rematch-link").href = `/games/${game.rematch}`;
 }
 
 /// Asks for the review until the server has it: 202 says how far it has come.
@@ -184,7 +195,7 @@ function showReview(review) {
   const thrown = review.moves.filter((move) => move.exact && move.before !== move.after).length;
   $("review-status").textContent = review.moves.length === 0
     ? "No move was played."
-    : `${thrown === 0 ? "No move" : thrown === 1 ? "One move" : `${thrown} moves`} threw something away` +
+    : (thrown === 0 ? "No move threw anything away" : `${thrown === 1 ? "One move" : `${thrown} moves`} threw something away`) +
       (review.exact ? "." : "; some moves were not proven in time.");
   const items = review.moves.map((move) => {
     const item = document.createElement("li");
@@ -203,4 +214,6 @@ function showReview(review) {
   });
   $("review-moves").replaceChildren(...items);
   showStep();
+  // The board lights the better cells of the move shown, now that they are known.
+  if (replay.onStep) replay.onStep();
 }

@@ -19,33 +19,49 @@ use tictactoe_core::ports::{
     Imported, MemoryStore, Opponents, Restored, ReviewStore, Rows, StoreError, StoredGame, Write,
 };
 use tictactoe_players::StandardComputers;
-use tictactoe_web::{Games, Limits};
+use tictactoe_web::{GameLimits, Games, Limits};
 use tower::ServiceExt;
 
 /// A server's games, and the store they are kept in (shared, so that another server
-/// can be started on it: a restart).
+/// can be started on it: a restart), with the transport's limits it serves within.
 pub struct Server {
-    pub games: Arc<Games>,
+    pub games: Games,
     pub store: Arc<MemoryStore>,
     pub limits: Limits,
+    /// Made once: what the edge holds (the places of the live streams) is the server's.
+    router: Router,
 }
 
 impl Server {
     pub fn new() -> Self {
-        Server::with_limits(test_limits())
+        Server::with_limits(Limits::default())
     }
 
+    /// A server whose transport keeps to `limits`.
     pub fn with_limits(limits: Limits) -> Self {
-        Server::over(Arc::new(MemoryStore::new()), limits)
+        Server::over(Arc::new(MemoryStore::new()), test_game_limits(), limits)
+    }
+
+    /// A server whose games keep to `limits`.
+    pub fn with_game_limits(limits: GameLimits) -> Self {
+        Server::over(Arc::new(MemoryStore::new()), limits, Limits::default())
     }
 
     /// A server on `store`, whatever another server left there.
-    pub fn over(store: Arc<MemoryStore>, limits: Limits) -> Self {
-        let games = games_archived_in(Arc::clone(&store) as Arc<dyn Archive>, limits.clone());
+    pub fn over(store: Arc<MemoryStore>, game_limits: GameLimits, limits: Limits) -> Self {
+        let games = games_archived_in(Arc::clone(&store) as Arc<dyn Archive>, game_limits);
+        Server::of(games, store, limits)
+    }
+
+    /// A server of `games`, which keep their games in `store` (behind whatever the
+    /// games write through), serving within `limits`.
+    pub fn of(games: Games, store: Arc<MemoryStore>, limits: Limits) -> Self {
+        let router = tictactoe_web::router(&games, &limits);
         Server {
             games,
             store,
             limits,
+            router,
         }
     }
 
@@ -54,26 +70,23 @@ impl Server {
     pub fn with_computers(
         store: Arc<MemoryStore>,
         computers: Box<dyn ComputerFactory + Send>,
-        limits: Limits,
+        game_limits: GameLimits,
     ) -> Self {
         let games = Games::new(
             Arc::clone(&store) as Arc<dyn Archive>,
             computers,
-            limits.clone(),
+            game_limits,
         );
-        Server {
-            games,
-            store,
-            limits,
-        }
+        Server::of(games, store, Limits::default())
     }
 
     /// This server stopped (its computer-vs-computer games too) and forgotten, and a
     /// new one started on the same store.
     pub fn restart(self) -> Server {
         self.games.close();
+        let game_limits = self.games.limits().clone();
         let Server { store, limits, .. } = self;
-        Server::over(store, limits)
+        Server::over(store, game_limits, limits)
     }
 
     /// The whole scoreboard, as the store has it.
@@ -90,7 +103,7 @@ impl Server {
     }
 
     pub fn router(&self) -> Router {
-        tictactoe_web::router(Arc::clone(&self.games))
+        self.router.clone()
     }
 
     /// Sends one request through the router; `token` goes in `Authorization: Bearer`.
@@ -169,12 +182,12 @@ impl Server {
 
 /// A server's games over any store of games (a mock, for a store that fails), which
 /// lists no ended game and keeps no review ([`GamesOnly`]).
-pub fn games_over(store: Arc<dyn GameStore>, limits: Limits) -> Arc<Games> {
+pub fn games_over(store: Arc<dyn GameStore>, limits: GameLimits) -> Games {
     games_archived_in(Arc::new(GamesOnly(store)), limits)
 }
 
 /// A server's games over a store that also lists ended games and keeps reviews.
-pub fn games_archived_in(store: Arc<dyn Archive>, limits: Limits) -> Arc<Games> {
+pub fn games_archived_in(store: Arc<dyn Archive>, limits: GameLimits) -> Games {
     // A think time no 3x3 question comes near (they take microseconds), even when a
     // loaded machine keeps a test's thread waiting: every answer is then exact. (At
     // 50 ms, a hint once came back as an estimate while the suite ran beside two
@@ -216,6 +229,11 @@ impl GameStore for GamesOnly {
     fn scoreboard(&self, top: Option<u64>) -> Result<Scoreboard, StoreError> {
         self.0.scoreboard(top)
     }
+    /// The checks of a server's health pass: the store under test fails (or waits)
+    /// where its test says, in its reads and writes.
+    fn checkup(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
 }
 
 impl GameHistory for GamesOnly {
@@ -243,10 +261,10 @@ impl ReviewStore for GamesOnly {
 }
 
 /// Small and quick: computer-vs-computer games move every 10 ms.
-pub fn test_limits() -> Limits {
-    Limits {
+pub fn test_game_limits() -> GameLimits {
+    GameLimits {
         pace: Duration::from_millis(10),
-        ..Limits::default()
+        ..GameLimits::default()
     }
 }
 
@@ -322,10 +340,14 @@ impl Server {
             .unwrap();
         let address = listener.local_addr().unwrap();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let games = Arc::clone(&self.games);
-        let finished = tokio::spawn(tictactoe_web::serve(listener, games, async move {
-            let _ = stopped.await;
-        }));
+        let finished = tokio::spawn(tictactoe_web::serve(
+            listener,
+            self.games.clone(),
+            self.limits.clone(),
+            async move {
+                let _ = stopped.await;
+            },
+        ));
         Running {
             address,
             stop: Some(stop),

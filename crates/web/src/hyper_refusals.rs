@@ -19,17 +19,7 @@ use std::task::{Context, Poll, ready};
 
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
-/// The headers every answer carries, whoever makes it: the router's layers set them,
-/// and [`Dressed`] adds them to hyper's own refusals.
-pub const SECURITY_HEADERS: [(&str, &str); 4] = [
-    (
-        "content-security-policy",
-        super::assets::CONTENT_SECURITY_POLICY,
-    ),
-    ("x-content-type-options", "nosniff"),
-    ("x-frame-options", "DENY"),
-    ("referrer-policy", "no-referrer"),
-];
+use super::error::{ApiError, SECURITY_HEADERS};
 
 /// The header that marks an answer as the routes' own.
 const OURS: &[u8] = b"\r\nx-content-type-options:";
@@ -101,7 +91,7 @@ pub fn dress(bytes: &[u8], head_bytes: usize) -> Option<Vec<u8>> {
     if !(400..600).contains(&status) {
         return None;
     }
-    let body = serde_json::json!({ "error": words(status, head_bytes) }).to_string();
+    let body = ApiError::hyper_refusal(status, head_bytes).json_body();
     let mut dressed = Vec::with_capacity(head.len() + 512 + body.len());
     for line in head.split(|&b| b == b'\n').filter(|line| !line.is_empty()) {
         let lower = line.to_ascii_lowercase();
@@ -123,19 +113,6 @@ pub fn dress(bytes: &[u8], head_bytes: usize) -> Option<Vec<u8>> {
     dressed.extend_from_slice(b"\r\n");
     dressed.extend_from_slice(body.as_bytes());
     Some(dressed)
-}
-
-/// What each of hyper's refusals means, for the client.
-fn words(status: u16, head_bytes: usize) -> String {
-    match status {
-        400 => "the request could not be read: it is not HTTP/1.1 as this server reads it".into(),
-        414 => "the request's address is too long".into(),
-        431 => format!(
-            "the request's head (its first line and headers) is larger than the {head_bytes} \
-             bytes this server takes"
-        ),
-        _ => "the request could not be read".into(),
-    }
 }
 
 impl<T: AsyncRead + Unpin> AsyncRead for Dressed<T> {

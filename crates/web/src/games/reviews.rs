@@ -1,36 +1,147 @@
-//! The reviews of ended games under way: one computation per game at a time however
-//! many pages poll for it, a few computations at once, each telling how far it has
-//! come. The review itself is the core's (`play::review`), kept by the store once
-//! computed; this module only says who computes it and when.
+//! The reviews of ended games: one computation per game at a time however many pages
+//! poll for it, a few computations at once, each telling how far it has come. The
+//! review itself is the core's (`play::review`), kept by the store once computed; this
+//! module only says who computes it and when.
 //!
 //! A poll that finds no review kept and none under way starts one ([`Reviews::enter`]);
 //! the computation, once it has its turn, looks in the store again first, so a review
 //! kept by a computation that finished between the poll's look and its start is not
-//! computed twice. A computation that failed is told to the next poll, once (503), and
-//! the one after starts again.
+//! computed twice. A computation that failed is told to the next poll, once, and the
+//! one after starts again.
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 
 use tictactoe_core::domain::{Analysis, Board, Mark};
-use tictactoe_core::play::{Replay, review};
+use tictactoe_core::play::{Replay, Review, review};
 use tictactoe_core::players::Advisor;
-use tictactoe_core::ports::{Archive, GameId, StoreError};
+use tictactoe_core::ports::GameId;
 
-use super::error::ApiError;
-use super::locks::lock;
-use super::service::Reviewing;
+use super::super::locks::lock;
+use super::super::port::{AfterTheEnd, GameError, Reviewing};
+use super::Games;
+
+impl Games {
+    /// The review kept, or how far its computation has come (started by this request if
+    /// none is under way). Only an ended game is reviewed.
+    pub(super) async fn review(&self, id: GameId) -> Result<Reviewing, GameError> {
+        if let Some(standing) = self.0.reviews.under_way(&id) {
+            return standing;
+        }
+        let game = id.clone();
+        let (kept_review, kept_game) = self
+            .0
+            .store
+            .read(move |store| match store.review(&game)? {
+                Some(review) => Ok((Some(review), None)),
+                None => Ok((None, store.game(&game)?)),
+            })
+            .await?;
+        if let Some(review) = kept_review {
+            return Ok(Reviewing::Done { game: id, review });
+        }
+        let kept = kept_game.ok_or(GameError::NoSuchGame)?;
+        if kept.ending.is_none() {
+            return Err(GameError::StillPlaying(AfterTheEnd::Review));
+        }
+        let replay = Replay::of(&kept).map_err(|error| {
+            GameError::Broken(format!("game {id} as kept cannot be replayed: {error}"))
+        })?;
+        let total = replay.moves().len();
+        match self.0.reviews.enter(&id, total)? {
+            Entered::UnderWay(standing) => Ok(standing),
+            Entered::Started(progress) => {
+                self.spawn_review(id, replay, progress);
+                Ok(Reviewing::Computing { done: 0, total })
+            }
+        }
+    }
+
+    /// Computes the review of `replay` once a review thread is free, keeps it in the
+    /// store, and says so to `progress`'s pollers. Given up when the server stops.
+    fn spawn_review(&self, id: GameId, replay: Replay, progress: Arc<Progress>) {
+        let games = self.clone();
+        tokio::spawn(async move {
+            let mut closing = games.0.closing.subscribe();
+            let turn = tokio::select! {
+                turn = games.0.reviews.turn() => turn,
+                _ = closing.wait_for(|closed| *closed) => return games.0.reviews.finish(&id, Ok(())),
+            };
+            let outcome = games.review_and_keep(&id, replay, &progress, turn).await;
+            games.0.reviews.finish(&id, outcome);
+        });
+    }
+
+    /// Unless the store has a review of `id` already, reviews `replay` on a blocking
+    /// thread of its own (each position may take the advisor's whole thinking time),
+    /// telling `progress` after each move, and keeps it; unless the server stops
+    /// meanwhile: a review cut short is not kept.
+    async fn review_and_keep(
+        &self,
+        id: &GameId,
+        replay: Replay,
+        progress: &Arc<Progress>,
+        turn: OwnedSemaphorePermit,
+    ) -> Result<(), GameError> {
+        let game = id.clone();
+        if self
+            .0
+            .store
+            .read(move |store| store.review(&game))
+            .await?
+            .is_some()
+        {
+            return Ok(());
+        }
+        let advisor = lock(&self.0.computers).advisor();
+        let closing = self.0.closing.subscribe();
+        let counting = Arc::clone(progress);
+        let reviewed = tokio::task::spawn_blocking(move || {
+            let reviewed = compute(&replay, advisor, closing, &counting);
+            drop(turn);
+            reviewed
+        })
+        .await
+        .map_err(|error| GameError::Broken(format!("the review of game {id} stopped: {error}")))?;
+        let Some(reviewed) = reviewed else {
+            return Ok(());
+        };
+        let game = id.clone();
+        self.0
+            .store
+            .read(move |store| store.keep_review(&game, &reviewed))
+            .await
+    }
+}
+
+/// The review of `replay` by `advisor`, telling `progress` after each move; `None` if
+/// the server began to stop (`closing`) before it was done.
+fn compute(
+    replay: &Replay,
+    advisor: Box<dyn Advisor>,
+    closing: watch::Receiver<bool>,
+    progress: &Progress,
+) -> Option<Review> {
+    let mut advisor = UntilClosing {
+        advisor,
+        closing,
+        stopped: false,
+    };
+    let reviewed = review(replay, &mut advisor, &mut |done, _| {
+        progress.done.store(done, Ordering::Relaxed);
+    });
+    (!advisor.stopped).then_some(reviewed)
+}
 
 /// One review under way: how many of the game's moves are reviewed, or why it failed.
 pub struct Progress {
     done: AtomicUsize,
     total: usize,
-    failed: Mutex<Option<ApiError>>,
+    failed: Mutex<Option<GameError>>,
 }
 
 impl Progress {
@@ -61,30 +172,29 @@ pub enum Entered {
     UnderWay(Reviewing),
 }
 
+/// The reviews under way, and the lane they are computed on.
 pub struct Reviews {
     under_way: Mutex<HashMap<GameId, Arc<Progress>>>,
     /// Computations at once.
     lane: Arc<Semaphore>,
     /// Reviews under way (computing, or waiting for the lane) at once.
     most: usize,
-    retry_after: Duration,
 }
 
 impl Reviews {
     /// `threads` computations at once, `most` reviews under way; a review asked for past
-    /// that is told to come back after `retry_after`.
-    pub fn new(threads: usize, most: usize, retry_after: Duration) -> Self {
+    /// that is refused ([`GameError::ReviewsFull`]).
+    pub fn new(threads: usize, most: usize) -> Self {
         Reviews {
             under_way: Mutex::new(HashMap::new()),
             lane: Arc::new(Semaphore::new(threads.max(1))),
             most: most.max(1),
-            retry_after,
         }
     }
 
     /// How the review of `game` under way stands, if one is: its progress, or its
     /// failure (told once; the next poll starts again).
-    pub fn under_way(&self, game: &GameId) -> Option<Result<Reviewing, ApiError>> {
+    pub fn under_way(&self, game: &GameId) -> Option<Result<Reviewing, GameError>> {
         let mut under_way = lock(&self.under_way);
         let progress = Arc::clone(under_way.get(game)?);
         let failed = lock(&progress.failed).take();
@@ -99,7 +209,7 @@ impl Reviews {
 
     /// Starts the review of `game` (of `total` moves), unless one is under way: then
     /// its progress. Refused while `most` reviews are under way.
-    pub fn enter(&self, game: &GameId, total: usize) -> Result<Entered, ApiError> {
+    pub fn enter(&self, game: &GameId, total: usize) -> Result<Entered, GameError> {
         let mut under_way = lock(&self.under_way);
         // Failures nobody came back for do not hold places.
         under_way.retain(|_, progress| !progress.has_failed());
@@ -107,9 +217,7 @@ impl Reviews {
             return Ok(Entered::UnderWay(progress.standing()));
         }
         if under_way.len() >= self.most {
-            return Err(ApiError::Reviewing {
-                retry_after: self.retry_after,
-            });
+            return Err(GameError::ReviewsFull);
         }
         let progress = Arc::new(Progress::new(total));
         if let Entry::Vacant(place) = under_way.entry(game.clone()) {
@@ -118,17 +226,18 @@ impl Reviews {
         Ok(Entered::Started(progress))
     }
 
-    /// A place among the computations: waited for.
-    pub async fn turn(&self) -> Result<OwnedSemaphorePermit, ApiError> {
-        Arc::clone(&self.lane)
-            .acquire_owned()
-            .await
-            .map_err(|_| ApiError::Internal("the reviews' lane is closed".into()))
+    /// A place among the computations: waited for. (The lane is never closed.)
+    pub async fn turn(&self) -> OwnedSemaphorePermit {
+        loop {
+            if let Ok(place) = Arc::clone(&self.lane).acquire_owned().await {
+                return place;
+            }
+        }
     }
 
     /// The review of `game` is over: kept (or given up as the server stops), so it is
     /// no longer under way; or failed, which the next poll is told.
-    pub fn finish(&self, game: &GameId, outcome: Result<(), ApiError>) {
+    pub fn finish(&self, game: &GameId, outcome: Result<(), GameError>) {
         let mut under_way = lock(&self.under_way);
         match outcome {
             Ok(()) => {
@@ -136,38 +245,10 @@ impl Reviews {
             }
             Err(error) => match under_way.get(game) {
                 Some(progress) => *lock(&progress.failed) = Some(error),
-                None => eprintln!("tictactoe serve: the review of game {game}: {error}"),
+                None => tracing::warn!(game = %game, "the review of a game: {error}"),
             },
         }
     }
-}
-
-/// Reviews `replay` with `advisor` and keeps the review in `store`, telling `progress`
-/// after each move; unless the store has one already, or the server stops meanwhile
-/// (`closing`): a review cut short is not kept. Runs on a blocking thread: each
-/// position may take the advisor's whole thinking time.
-pub fn review_and_keep(
-    store: &dyn Archive,
-    (id, replay): (&GameId, &Replay),
-    advisor: Box<dyn Advisor>,
-    closing: watch::Receiver<bool>,
-    progress: &Progress,
-) -> Result<(), StoreError> {
-    if store.review(id)?.is_some() {
-        return Ok(());
-    }
-    let mut advisor = UntilClosing {
-        advisor,
-        closing,
-        stopped: false,
-    };
-    let reviewed = review(replay, &mut advisor, &mut |done, _| {
-        progress.done.store(done, Ordering::Relaxed);
-    });
-    if advisor.stopped {
-        return Ok(());
-    }
-    store.keep_review(id, &reviewed)
 }
 
 /// An advisor that answers nothing once the server is stopping, so a review under way
@@ -197,7 +278,7 @@ mod tests {
     }
 
     fn reviews(most: usize) -> Reviews {
-        Reviews::new(1, most, Duration::from_secs(30))
+        Reviews::new(1, most)
     }
 
     #[test]
@@ -232,7 +313,7 @@ mod tests {
         let refused = reviews.enter(&game(2), 5);
 
         // Assert
-        assert!(matches!(refused, Err(ApiError::Reviewing { .. })));
+        assert!(matches!(refused, Err(GameError::ReviewsFull)));
     }
 
     #[test]
@@ -253,14 +334,14 @@ mod tests {
         // Arrange
         let reviews = reviews(8);
         let _started = reviews.enter(&game(1), 5);
-        reviews.finish(&game(1), Err(ApiError::Internal("broken".into())));
+        reviews.finish(&game(1), Err(GameError::Broken("broken".into())));
 
         // Act
         let told = reviews.under_way(&game(1));
         let after = reviews.under_way(&game(1));
 
         // Assert
-        assert!(matches!(told, Some(Err(ApiError::Internal(_)))));
+        assert!(matches!(told, Some(Err(GameError::Broken(_)))));
         assert!(after.is_none());
         assert!(matches!(
             reviews.enter(&game(1), 5),
@@ -273,7 +354,7 @@ mod tests {
         // Arrange
         let reviews = reviews(1);
         let _started = reviews.enter(&game(1), 5);
-        reviews.finish(&game(1), Err(ApiError::Internal("broken".into())));
+        reviews.finish(&game(1), Err(GameError::Broken("broken".into())));
 
         // Act
         let other = reviews.enter(&game(2), 5);

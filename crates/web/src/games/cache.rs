@@ -1,0 +1,175 @@
+//! Memory as a cache of the store: a game held, or read back from the store when asked
+//! for (by one request at a time: others asking for the same game wait for it), and a
+//! new game's table, whose beginning is its first write.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use tokio::sync::{Mutex as Gate, OwnedMutexGuard};
+
+use tictactoe_core::domain::Mark;
+use tictactoe_core::ports::{GameId, SeatLock, StoredGame};
+
+use super::super::locks::lock;
+use super::super::port::{GameError, SeatKey};
+use super::super::setup::Setup;
+use super::super::table::{Outbox, Table};
+use super::super::token::new_game_id;
+use super::Games;
+use super::requests::computer_reply;
+
+impl Games {
+    /// The game `id`, held or read back from the store.
+    pub(super) async fn table(&self, id: &GameId) -> Result<Arc<Table>, GameError> {
+        if let Some(table) = self.0.registry.get(id.as_str()) {
+            return Ok(table);
+        }
+        let loading = Loading::enter(&self.0.loading, id);
+        let _only_me = loading.gate.lock().await;
+        match self.0.registry.get(id.as_str()) {
+            Some(table) => Ok(table),
+            None => self.load(id).await,
+        }
+    }
+
+    /// The game and its turn. A table forgotten while this request waited for its turn
+    /// (the store refused its write, or memory needed the room) is read back again, so
+    /// that a game is played on one table only. The turn is waited for no longer than
+    /// the store's deadline: a request holding it waits for the store.
+    pub(super) async fn turn(
+        &self,
+        id: &GameId,
+    ) -> Result<(Arc<Table>, OwnedMutexGuard<()>), GameError> {
+        let deadline = self.0.store.deadline();
+        for _ in 0..3 {
+            let table = self.table(id).await?;
+            let turn = tokio::time::timeout(deadline, table.turn())
+                .await
+                .map_err(|_| GameError::StoreSlow(deadline))?;
+            if !table.is_stale() && self.0.registry.holds(&table) {
+                return Ok((table, turn));
+            }
+        }
+        Err(GameError::Unsettled)
+    }
+
+    /// Reads game `id` back from the store, and holds it (see [`Games::begin`]).
+    async fn load(&self, id: &GameId) -> Result<Arc<Table>, GameError> {
+        self.store_usable()?;
+        // The writes handed over before now are kept first: a table forgotten with a
+        // move on its way to the store is read back with that move.
+        let deadline = self.0.store.deadline();
+        let settled = self.0.commit.submit(Vec::new()).written();
+        let _ = tokio::time::timeout(deadline, settled).await;
+        let key = id.clone();
+        let kept = self
+            .0
+            .store
+            .read(move |store| store.game(&key))
+            .await?
+            .ok_or(GameError::NoSuchGame)?;
+        let table = Arc::new(self.rebuild(kept)?);
+        self.begin(&table).await?;
+        Ok(table)
+    }
+
+    /// The table of a kept game: its setup, its steps played again, locks for tokens,
+    /// its rematch.
+    pub(super) fn rebuild(&self, kept: StoredGame) -> Result<Table, GameError> {
+        let setup = Setup::of_kept(&kept);
+        let id = kept.game.id.clone();
+        let resumed = {
+            let mut computers = lock(&self.0.computers);
+            setup.resume(
+                computers.as_mut(),
+                Outbox::resume(id.clone()),
+                &kept.steps,
+                kept.ending,
+            )
+        };
+        let (game, _) = resumed.map_err(|error| {
+            GameError::Broken(format!("game {id} as kept cannot be played on: {error}"))
+        })?;
+        Ok(Table::new(id, setup, kept.game.locks, game, kept.rematch))
+    }
+
+    /// A new game's table: its beginning is its first write (see [`Games::begin`]).
+    pub(super) fn open(
+        &self,
+        setup: Setup,
+        locks: [Option<SeatLock>; 2],
+        follows: Option<GameId>,
+    ) -> Arc<Table> {
+        let id = new_game_id();
+        let kept = setup.begin(id.clone(), locks.clone(), follows);
+        let game = {
+            let mut computers = lock(&self.0.computers);
+            setup.start(computers.as_mut(), Outbox::begin(kept))
+        };
+        Arc::new(Table::new(id, setup, locks, game, None))
+    }
+
+    /// Starts a table, new or read back: keeps what it has to keep (a new game's
+    /// beginning, an ending the store lacked) with the computer's move if it is a
+    /// computer's turn, then holds it; a computer-vs-computer game is then played by
+    /// the server, one paced move at a time.
+    pub(super) async fn begin(&self, table: &Arc<Table>) -> Result<(), GameError> {
+        let turn = table.turn().await;
+        let show = table.setup().is_show();
+        self.run(table, turn, move |play| {
+            if show {
+                Ok(())
+            } else {
+                computer_reply(&mut play.game)
+            }
+        })
+        .await?;
+        self.0.registry.insert(Arc::clone(table), Instant::now());
+        if show && !table.view().is_over() {
+            self.spawn_show(Arc::clone(table));
+        }
+        Ok(())
+    }
+}
+
+/// The seat `key` opens in `table`.
+pub(super) fn seat_in(table: &Table, key: &SeatKey) -> Result<Mark, GameError> {
+    match key {
+        SeatKey::Missing => Err(GameError::NoSeatKey),
+        SeatKey::Malformed => Err(GameError::NotASeat),
+        SeatKey::Token(token) => table.seat_of(token).ok_or(GameError::NotASeat),
+    }
+}
+
+/// One request's place among those reading a game back: the first in holds the gate,
+/// the others wait for it; the last out takes the gate away.
+struct Loading<'a> {
+    loading: &'a Mutex<HashMap<GameId, Arc<Gate<()>>>>,
+    id: GameId,
+    gate: Arc<Gate<()>>,
+}
+
+impl<'a> Loading<'a> {
+    fn enter(loading: &'a Mutex<HashMap<GameId, Arc<Gate<()>>>>, id: &GameId) -> Self {
+        let gate = Arc::clone(lock(loading).entry(id.clone()).or_default());
+        Loading {
+            loading,
+            id: id.clone(),
+            gate,
+        }
+    }
+}
+
+impl Drop for Loading<'_> {
+    fn drop(&mut self) {
+        let mut loading = lock(self.loading);
+        // Gates are cloned only under this lock: two owners are the map and this one.
+        if loading
+            .get(&self.id)
+            .is_some_and(|gate| Arc::ptr_eq(gate, &self.gate) && Arc::strong_count(gate) == 2)
+        {
+            loading.remove(&self.id);
+        }
+    }
+}

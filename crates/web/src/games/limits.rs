@@ -1,0 +1,51 @@
+//! The bounds the server's games keep to, whatever their clients do. (The transport's
+//! own bounds, on connections, heads, bodies and streams, are the server's: see
+//! `server::Limits`.)
+
+use std::time::Duration;
+
+#[derive(Debug, Clone)]
+pub struct GameLimits {
+    /// Games held in memory at once: a cache of the store. Past it, the quietest are
+    /// forgotten (finished ones first), to be read back from the store when asked for.
+    pub max_games: usize,
+    /// A game nobody has touched for this long is forgotten from memory, finished or
+    /// not (it stays in the store).
+    pub idle: Duration,
+    /// A finished game is forgotten from memory once nobody has touched it for this long.
+    pub finished: Duration,
+    /// When memory is full, finished games quiet for this long make room first.
+    pub finished_grace: Duration,
+    /// Threads for reading the store (games read back, the scoreboard, the history).
+    pub store_threads: usize,
+    /// How long a request waits for the store (a read, or its writes kept) before it
+    /// is answered that the store did not answer in time.
+    pub store_deadline: Duration,
+    /// Threads for bigger boards' work, where the computer thinks against the clock.
+    pub heavy_threads: usize,
+    /// Reviews of ended games computed at once, each on a blocking thread of its own
+    /// (every position may take the computer's whole thinking time).
+    pub review_threads: usize,
+    /// Reviews under way at once (computing, or waiting for a thread); past it, a
+    /// review asked for is refused for a while.
+    pub max_reviews: usize,
+    /// The pause before each move of a computer-vs-computer game, so people can follow.
+    pub pace: Duration,
+}
+
+impl Default for GameLimits {
+    fn default() -> Self {
+        GameLimits {
+            max_games: 20_000,
+            idle: Duration::from_secs(30 * 60),
+            finished: Duration::from_secs(10 * 60),
+            finished_grace: Duration::from_secs(2),
+            store_threads: 4,
+            store_deadline: Duration::from_millis(1000),
+            heavy_threads: 2,
+            review_threads: 1,
+            max_reviews: 64,
+            pace: Duration::from_millis(600),
+        }
+    }
+}

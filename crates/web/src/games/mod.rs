@@ -1,0 +1,310 @@
+//! The server's games: the use cases behind the port ([`GameService`]), free of HTTP.
+//! Find the game (held in memory, or read back from the store), check the seat, run the
+//! request on the match where `thinking` says, wait until the store keeps what it
+//! changed, answer with the new view. `api` turns HTTP into calls here; no rule of the
+//! game is decided in either.
+//!
+//! Memory is a cache of the store, never ahead of it: a change is shown (to the player,
+//! and to spectators) only once the store has kept it, and a table whose write the
+//! store refused (or did not answer in time) is forgotten, so the next request reads the
+//! game back as the store has it.
+//!
+//! The folder, by job:
+//! * `limits`: the bounds the games keep to;
+//! * `cache`: a game found in memory or read back from the store, and a new game's
+//!   table;
+//! * `requests`: a seat's request run on its game, kept, and answered (and run again
+//!   when another server changed the game first);
+//! * `queries`: what is read from the store alone (the scoreboard, the history, a
+//!   player's page);
+//! * `following`: what other servers sharing the store keep, taken in;
+//! * `shows`: computer-against-computer games, played a paced move at a time;
+//! * the reviews of ended games are `reviews`' (one folder up).
+
+mod cache;
+mod following;
+mod limits;
+mod queries;
+mod requests;
+mod reviews;
+mod shows;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tokio::sync::{Mutex as Gate, watch};
+
+use tictactoe_core::domain::{Analysis, PlayerName, Scoreboard};
+use tictactoe_core::players::ComputerFactory;
+use tictactoe_core::ports::{
+    Archive, Following, GameId, HistoryPage, HistoryQuery, Pacing, Shared, StoreError,
+};
+
+use super::group_commit::{CommitCounts, GroupCommit};
+use super::health::{CHECK_EVERY, Health};
+use super::locks::lock;
+use super::port::{
+    Answer, Created, GameError, GameService, PlayerPage, Rematch, Reviewing, SeatKey, Watching,
+};
+use super::registry::Registry;
+use super::setup::Setup;
+use super::store_lane::StoreLane;
+use super::thinking::Thinking;
+use super::view::GameView;
+
+pub use limits::GameLimits;
+use reviews::Reviews;
+
+/// Every game the server holds, and what they share: a cheap handle (clones share
+/// one set of games).
+#[derive(Clone)]
+pub struct Games(Arc<Inner>);
+
+struct Inner {
+    registry: Registry,
+    /// The games being read back from the store, each by one request; others asking
+    /// for the same game wait for it, so a game is never held twice.
+    loading: Mutex<HashMap<GameId, Arc<Gate<()>>>>,
+    thinking: Thinking,
+    computers: Mutex<Box<dyn ComputerFactory + Send>>,
+    /// The store, reached only through its lanes; its writes through `commit`.
+    store: StoreLane,
+    commit: GroupCommit,
+    reviews: Reviews,
+    limits: GameLimits,
+    closing: watch::Sender<bool>,
+    /// While set, news of what the other servers keep reaches [`Games::hear`].
+    following: Mutex<Option<Following>>,
+}
+
+impl Games {
+    /// The server's games, kept in `store` (written through a group commit of its own,
+    /// on a thread of its own), played by computers from `computers`, within `limits`.
+    /// The same store answers the history of ended games and keeps their reviews.
+    pub fn new(
+        store: Arc<dyn Archive>,
+        computers: Box<dyn ComputerFactory + Send>,
+        limits: GameLimits,
+    ) -> Self {
+        Games::build(store, None, computers, limits)
+    }
+
+    /// The games of one of several servers sharing `store`: as [`Games::new`], and
+    /// `shared` tells this server what the others keep (so that what it holds in
+    /// memory, and shows its spectators, follows their changes) and which
+    /// computer-against-computer games it plays. The store decides every race
+    /// ([`GameStore::write_new`](tictactoe_core::ports::GameStore::write_new)).
+    ///
+    /// Call it before the async runtime starts, or on a blocking thread: following the
+    /// news starts with a call to the store.
+    pub fn shared(
+        store: Arc<dyn Archive>,
+        shared: Arc<dyn Shared>,
+        computers: Box<dyn ComputerFactory + Send>,
+        limits: GameLimits,
+    ) -> Result<Self, StoreError> {
+        let games = Games::build(store, Some(Arc::clone(&shared) as _), computers, limits);
+        let listener = Arc::downgrade(&games.0);
+        let following = shared.follow(Box::new(move |heard| {
+            if let Some(games) = listener.upgrade() {
+                Games(games).hear(heard);
+            }
+        }))?;
+        *lock(&games.0.following) = Some(following);
+        Ok(games)
+    }
+
+    fn build(
+        store: Arc<dyn Archive>,
+        pacing: Option<Arc<dyn Pacing>>,
+        computers: Box<dyn ComputerFactory + Send>,
+        limits: GameLimits,
+    ) -> Self {
+        let store = StoreLane::new(
+            store,
+            pacing,
+            limits.store_threads,
+            limits.store_deadline,
+            Health::new(),
+        );
+        Games(Arc::new(Inner {
+            registry: Registry::new(
+                limits.max_games,
+                limits.idle,
+                limits.finished,
+                limits.finished_grace,
+            ),
+            loading: Mutex::new(HashMap::new()),
+            thinking: Thinking::new(limits.heavy_threads),
+            computers: Mutex::new(computers),
+            commit: store.group_commit(),
+            store,
+            reviews: Reviews::new(limits.review_threads, limits.max_reviews),
+            limits,
+            closing: watch::Sender::new(false),
+            following: Mutex::new(None),
+        }))
+    }
+
+    pub fn limits(&self) -> &GameLimits {
+        &self.0.limits
+    }
+
+    /// The server's health: its store's, and whether it is draining.
+    pub fn health(&self) -> Health {
+        self.0.store.health().clone()
+    }
+
+    /// How many games are held in memory now.
+    pub fn held(&self) -> usize {
+        self.0.registry.len()
+    }
+
+    /// What the store's writer has done so far: batches, and the requests and writes
+    /// they carried.
+    pub fn commits(&self) -> CommitCounts {
+        self.0.commit.counts()
+    }
+
+    /// Forgets the games expired at `now` from memory: what the sweeper does, for tests.
+    pub fn sweep(&self, now: Instant) -> usize {
+        self.0.registry.sweep(now)
+    }
+
+    /// Stops every event stream and computer-vs-computer game, and stops following the
+    /// other servers: the server is stopping. Requests in flight still finish.
+    pub fn close(&self) {
+        self.0.closing.send_replace(true);
+        drop(lock(&self.0.following).take());
+    }
+
+    /// Closes (see [`Games::close`]), then waits until the store's writer has kept
+    /// everything handed to it, and stops it.
+    pub async fn shutdown(&self) {
+        self.close();
+        let games = self.clone();
+        if tokio::task::spawn_blocking(move || games.0.commit.close())
+            .await
+            .is_err()
+        {
+            tracing::error!("the store's writer could not be stopped cleanly");
+        }
+    }
+
+    /// Until the server stops: forgets expired games (every quarter of the shorter of
+    /// its expiry times, within 1 s to 60 s), checks the store (see `health`), and,
+    /// when servers share the store, takes over the shows whose server stopped.
+    pub fn spawn_housekeeping(&self) {
+        let limits = &self.0.limits;
+        let every = (limits.finished.min(limits.idle) / 4)
+            .clamp(Duration::from_secs(1), Duration::from_secs(60));
+        let games = self.clone();
+        self.until_closing(every, move || {
+            let games = games.clone();
+            async move {
+                games.0.registry.sweep(Instant::now());
+            }
+        });
+        let games = self.clone();
+        self.until_closing(CHECK_EVERY, move || {
+            let games = games.clone();
+            async move {
+                games.0.store.check().await;
+                metrics::gauge!("tictactoe_games_in_memory").set(games.held() as f64);
+            }
+        });
+        if self.0.store.is_shared() {
+            self.spawn_takeover();
+        }
+    }
+
+    /// Runs `work` every `every`, until the server stops.
+    fn until_closing<F: Future<Output = ()> + Send + 'static>(
+        &self,
+        every: Duration,
+        work: impl Fn() -> F + Send + 'static,
+    ) {
+        let mut closing = self.0.closing.subscribe();
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    () = tokio::time::sleep(every) => {}
+                    _ = closing.wait_for(|closed| *closed) => break,
+                }
+                work().await;
+            }
+        });
+    }
+
+    /// A request that needs the store is refused at once while the store is down.
+    fn store_usable(&self) -> Result<(), GameError> {
+        match self.0.store.health().store_down() {
+            Some(why) => Err(GameError::StoreDown(why)),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Each use case as a future that owns what it needs (a clone of the handle).
+impl GameService for Games {
+    fn create(&self, setup: Setup) -> Answer<Created> {
+        let games = self.clone();
+        Box::pin(async move { games.create(setup).await })
+    }
+
+    fn game(&self, id: GameId, key: SeatKey) -> Answer<Arc<GameView>> {
+        let games = self.clone();
+        Box::pin(async move { games.look(&id, &key).await })
+    }
+
+    fn play(&self, id: GameId, key: SeatKey, cell: u64) -> Answer<Arc<GameView>> {
+        let games = self.clone();
+        Box::pin(async move { games.play(&id, key, cell).await })
+    }
+
+    fn undo(&self, id: GameId, key: SeatKey) -> Answer<Arc<GameView>> {
+        let games = self.clone();
+        Box::pin(async move { games.undo(&id, key).await })
+    }
+
+    fn resign(&self, id: GameId, key: SeatKey) -> Answer<Arc<GameView>> {
+        let games = self.clone();
+        Box::pin(async move { games.resign(&id, key).await })
+    }
+
+    fn hint(&self, id: GameId, key: SeatKey) -> Answer<Analysis> {
+        let games = self.clone();
+        Box::pin(async move { games.hint(&id, &key).await })
+    }
+
+    fn rematch(&self, id: GameId, key: SeatKey) -> Answer<Rematch> {
+        let games = self.clone();
+        Box::pin(async move { games.rematch(&id, &key).await })
+    }
+
+    fn watch(&self, id: GameId) -> Answer<Watching> {
+        let games = self.clone();
+        Box::pin(async move { games.watch(&id).await })
+    }
+
+    fn scores(&self, top: u64) -> Answer<Scoreboard> {
+        let games = self.clone();
+        Box::pin(async move { games.scores(top).await })
+    }
+
+    fn history(&self, query: HistoryQuery) -> Answer<HistoryPage> {
+        let games = self.clone();
+        Box::pin(async move { games.history(query).await })
+    }
+
+    fn review(&self, id: GameId) -> Answer<Reviewing> {
+        let games = self.clone();
+        Box::pin(async move { games.review(id).await })
+    }
+
+    fn player(&self, name: PlayerName) -> Answer<PlayerPage> {
+        let games = self.clone();
+        Box::pin(async move { games.player(name).await })
+    }
+}

@@ -1,0 +1,81 @@
+//! What is read from the store alone, on its reads' lane: the scoreboard, a page of
+//! the history, a player's page.
+
+use tictactoe_core::domain::{PlayerName, Scoreboard};
+use tictactoe_core::ports::{
+    GameSummary, HistoryPage, HistoryQuery, PageSize, StoreError, names_of,
+};
+
+use super::super::port::{GameError, PlayerPage};
+use super::Games;
+
+/// The ended games a player's page lists.
+const RECENT_GAMES: u64 = 20;
+
+/// The opponents a player's page lists by name (the most played; the rest counted).
+const OPPONENTS_SHOWN: u32 = 50;
+
+impl Games {
+    /// The first `top` rows of the scoreboard as the store has it.
+    pub(super) async fn scores(&self, top: u64) -> Result<Scoreboard, GameError> {
+        self.0
+            .store
+            .read(move |store| store.scoreboard(Some(top)))
+            .await
+    }
+
+    /// The ended games `query` asks for, newest first, as the store has them. A cursor
+    /// naming no kept game is the client's mistake.
+    pub(super) async fn history(&self, query: HistoryQuery) -> Result<HistoryPage, GameError> {
+        self.0
+            .store
+            .read(move |store| store.history(&query))
+            .await
+            .map_err(|error| match error {
+                GameError::Store(StoreError::NoSuchGame(id)) => GameError::NoSuchCursor(id),
+                error => error,
+            })
+    }
+
+    /// The player's results by opponent and newest games, under the name as their
+    /// newest game has it. Nobody is a player before their first game ends.
+    pub(super) async fn player(&self, name: PlayerName) -> Result<PlayerPage, GameError> {
+        let limit = PageSize::new(RECENT_GAMES)
+            .map_err(|error| GameError::Broken(format!("a player's page: {error}")))?;
+        let page = self
+            .0
+            .store
+            .read(move |store| {
+                let opponents = store.opponents(&name, OPPONENTS_SHOWN)?;
+                let recent = store
+                    .history(&HistoryQuery {
+                        player: Some(name.clone()),
+                        before: None,
+                        limit,
+                    })?
+                    .games;
+                let name = recent
+                    .first()
+                    .and_then(|newest| kept_spelling(&name, newest))
+                    .unwrap_or(name);
+                Ok(PlayerPage {
+                    name,
+                    opponents,
+                    recent,
+                })
+            })
+            .await?;
+        if page.recent.is_empty() && page.opponents.total.games() == 0 {
+            return Err(GameError::NoSuchPlayer(page.name));
+        }
+        Ok(page)
+    }
+}
+
+/// The name `name` is kept under in `summary`'s game, if they played it.
+fn kept_spelling(name: &PlayerName, game: &GameSummary) -> Option<PlayerName> {
+    let key = name.key();
+    names_of(&game.settings)
+        .into_iter()
+        .find(|kept| kept.key() == key)
+}

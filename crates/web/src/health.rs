@@ -1,0 +1,217 @@
+//! Whether the server can serve: its store's health, as checked often and as requests
+//! meet it, and whether the server is draining. `/readyz` answers from it; requests that
+//! need the store ask it first, so that while the store is known to be unusable they are
+//! answered at once instead of queueing behind a store that cannot answer.
+//!
+//! The store is checked every [`CHECK_EVERY`] (a cheap [`GameStore::checkup`], on a
+//! lane of its own, given [`CHECK_DEADLINE`] to answer). It is *down* from the first
+//! check or request that finds it unreachable until a check answers again; the server
+//! is *ready* while the store is up, has answered a check within [`FRESH`], and the
+//! server is not draining. Each change between up and down is logged once.
+//!
+//! [`GameStore::checkup`]: tictactoe_core::ports::GameStore::checkup
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tictactoe_core::ports::StoreError;
+
+use super::locks::lock;
+
+/// How often the store is checked.
+pub const CHECK_EVERY: Duration = Duration::from_millis(250);
+/// How long a check may take before the store counts as unreachable.
+pub const CHECK_DEADLINE: Duration = Duration::from_millis(500);
+/// How recent the last good check must be for the server to be ready.
+pub const FRESH: Duration = Duration::from_millis(1000);
+
+/// Why the server is not ready.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotReady {
+    /// The store failed its last check (or a request found it unreachable): why.
+    StoreDown(String),
+    /// No check has answered for this long.
+    StoreSilent(Duration),
+    /// The server was told to stop and is finishing its requests in flight.
+    Draining,
+}
+
+/// The server's health, shared by its parts: a cheap handle.
+#[derive(Clone)]
+pub struct Health(Arc<State>);
+
+struct State {
+    store: Mutex<Store>,
+    draining: AtomicBool,
+}
+
+struct Store {
+    /// Why the store is down, since when; `None` while it is up.
+    down: Option<(String, Instant)>,
+    /// When a check last answered.
+    checked: Instant,
+}
+
+impl Default for Health {
+    fn default() -> Self {
+        Health::new()
+    }
+}
+
+impl Health {
+    /// A server whose store has just been opened (so it answered): ready.
+    pub fn new() -> Self {
+        Health(Arc::new(State {
+            store: Mutex::new(Store {
+                down: None,
+                checked: Instant::now(),
+            }),
+            draining: AtomicBool::new(false),
+        }))
+    }
+
+    /// Whether the server is ready to serve at `now`, and if not, why.
+    pub fn readiness(&self, now: Instant) -> Result<(), NotReady> {
+        if self.0.draining.load(Ordering::Acquire) {
+            return Err(NotReady::Draining);
+        }
+        let store = lock(&self.0.store);
+        if let Some((why, _)) = &store.down {
+            return Err(NotReady::StoreDown(why.clone()));
+        }
+        let silent = now.saturating_duration_since(store.checked);
+        if silent > FRESH {
+            return Err(NotReady::StoreSilent(silent));
+        }
+        Ok(())
+    }
+
+    /// Why the store is down, if it is: a request that needs it is refused at once.
+    pub fn store_down(&self) -> Option<String> {
+        lock(&self.0.store)
+            .down
+            .as_ref()
+            .map(|(why, _)| why.clone())
+    }
+
+    /// What a check of the store found.
+    pub fn checked(&self, outcome: Result<(), String>) {
+        let now = Instant::now();
+        let mut store = lock(&self.0.store);
+        match outcome {
+            Ok(()) => {
+                store.checked = now;
+                if let Some((why, since)) = store.down.take() {
+                    let down_for = now.saturating_duration_since(since);
+                    tracing::warn!(
+                        down_ms = down_for.as_millis() as u64,
+                        "the store answers again, after {:.1} s down ({why})",
+                        down_for.as_secs_f64()
+                    );
+                }
+            }
+            Err(why) => mark_down(&mut store, why, now),
+        }
+    }
+
+    /// What a request met in the store: an error that says the store cannot be
+    /// reached marks it down until a check answers again; anything else (a full disk,
+    /// a conflict, a damaged row) is that request's trouble alone.
+    pub fn met(&self, error: &StoreError) {
+        if let StoreError::Unavailable { .. } = error {
+            mark_down(&mut lock(&self.0.store), error.to_string(), Instant::now());
+        }
+    }
+
+    /// The server is stopping: not ready from now on.
+    pub fn drain(&self) {
+        self.0.draining.store(true, Ordering::Release);
+    }
+}
+
+fn mark_down(store: &mut Store, why: String, now: Instant) {
+    if store.down.is_none() {
+        tracing::error!("the store cannot be used: {why}; refusing what needs it until it answers");
+        store.down = Some((why, now));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unreachable() -> StoreError {
+        StoreError::Unavailable {
+            database: "postgres://db/games".into(),
+            detail: "Connection refused".into(),
+        }
+    }
+
+    #[test]
+    fn a_server_whose_store_was_just_opened_is_ready() {
+        let health = Health::new();
+
+        assert_eq!(health.readiness(Instant::now()), Ok(()));
+    }
+
+    #[test]
+    fn a_failed_check_makes_the_store_down_until_a_check_answers() {
+        // Arrange
+        let health = Health::new();
+
+        // Act
+        health.checked(Err("connection refused".into()));
+        let while_down = health.readiness(Instant::now());
+        health.checked(Ok(()));
+
+        // Assert
+        assert_eq!(
+            while_down,
+            Err(NotReady::StoreDown("connection refused".into()))
+        );
+        assert_eq!(health.readiness(Instant::now()), Ok(()));
+        assert_eq!(health.store_down(), None);
+    }
+
+    #[test]
+    fn a_request_that_cannot_reach_the_store_marks_it_down() {
+        let health = Health::new();
+
+        health.met(&unreachable());
+
+        assert!(health.store_down().unwrap().contains("Connection refused"));
+    }
+
+    #[test]
+    fn a_request_refused_for_its_own_reasons_leaves_the_store_up() {
+        let health = Health::new();
+
+        health.met(&StoreError::Full {
+            database: "games.db".into(),
+        });
+
+        assert_eq!(health.store_down(), None);
+    }
+
+    #[test]
+    fn a_store_that_has_not_answered_a_check_for_long_is_not_ready() {
+        let health = Health::new();
+
+        let later = Instant::now() + FRESH + Duration::from_millis(10);
+
+        assert!(matches!(
+            health.readiness(later),
+            Err(NotReady::StoreSilent(_))
+        ));
+    }
+
+    #[test]
+    fn a_draining_server_is_not_ready_whatever_its_store() {
+        let health = Health::new();
+
+        health.drain();
+
+        assert_eq!(health.readiness(Instant::now()), Err(NotReady::Draining));
+    }
+}

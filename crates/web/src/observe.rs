@@ -1,0 +1,366 @@
+//! What the server shows of itself to its operator: one log line per request, with a
+//! request id every line about the request carries, and Prometheus metrics with
+//! bounded labels, on a listener of their own.
+//!
+//! * Request ids: the client's `X-Request-Id` when it sends a sane one (1 to 64 of
+//!   `A-Z a-z 0-9 - _ . :`), else a new one; returned in `x-request-id` on every
+//!   answer (tower-http's request-id layers).
+//! * The request's line, at `info`, when it is answered: method, route pattern, status,
+//!   duration, request id, and the game's id where the path names one; for a refusal
+//!   the store or a bug caused, what it was (`error::Detail`).
+//! * Metrics (a no-op unless a recorder is installed: `serve --metrics`):
+//!   `tictactoe_http_requests_total` and `tictactoe_http_request_duration_seconds`
+//!   by route pattern, method and status; the games' own (`tictactoe_moves_total`,
+//!   `tictactoe_store_write_duration_seconds`, `tictactoe_commit_batch_requests`,
+//!   `tictactoe_store_errors_total`, `tictactoe_games_in_memory`,
+//!   `tictactoe_event_streams_open`) where they happen. Labels are route patterns and
+//!   fixed words, never a raw path or a name.
+
+use std::future::Future;
+use std::io;
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::extract::{MatchedPath, Request};
+use axum::http::{HeaderName, HeaderValue, Method};
+use axum::middleware::Next;
+use axum::response::Response;
+use axum::routing::get;
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+use tower_http::request_id::{MakeRequestId, RequestId};
+use tracing::Span;
+
+use tictactoe_core::ports::StoreError;
+
+use super::error::Detail;
+
+/// The header a request's id travels in.
+pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// The longest request id taken from a client.
+const LONGEST_ID: usize = 64;
+
+/// The route pattern a request matched, carried from the router to the outer layers in
+/// the response's extensions.
+#[derive(Clone)]
+struct Route(MatchedPath);
+
+/// New request ids: 16 random hex digits.
+#[derive(Clone, Copy, Default)]
+pub struct NewRequestId;
+
+impl MakeRequestId for NewRequestId {
+    fn make_request_id<B>(&mut self, _: &axum::http::Request<B>) -> Option<RequestId> {
+        let id = format!("{:016x}", rand::random::<u64>());
+        HeaderValue::from_str(&id).ok().map(RequestId::new)
+    }
+}
+
+/// Whether a client's request id is one to keep and log as it is.
+fn is_sane(id: &HeaderValue) -> bool {
+    let bytes = id.as_bytes();
+    !bytes.is_empty()
+        && bytes.len() <= LONGEST_ID
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b':'))
+}
+
+/// Takes away a request id the client sent that is not sane (or sent twice), so that
+/// a new one is made in its place.
+pub async fn drop_insane_request_id(request: Request) -> Request {
+    sane_request_id(request)
+}
+
+fn sane_request_id(mut request: Request) -> Request {
+    let headers = request.headers_mut();
+    let mut sent = headers.get_all(&REQUEST_ID).iter();
+    let keep = match (sent.next(), sent.next()) {
+        (Some(id), None) => is_sane(id),
+        _ => false,
+    };
+    if !keep {
+        headers.remove(&REQUEST_ID);
+    }
+    request
+}
+
+/// Inside the router: remembers the route pattern the request matched.
+pub async fn remember_route(request: Request, next: Next) -> Response {
+    let route = request.extensions().get::<MatchedPath>().cloned();
+    let mut response = next.run(request).await;
+    if let Some(route) = route {
+        response.extensions_mut().insert(Route(route));
+    }
+    response
+}
+
+/// The route pattern of an answered request, or `unmatched` (an unknown path, a method
+/// not taken).
+fn route_of(response: &Response) -> &str {
+    response
+        .extensions()
+        .get::<Route>()
+        .map_or("unmatched", |Route(route)| route.as_str())
+}
+
+/// The request's method as a label: one of HTTP's own, or `other`.
+fn method_label(method: &Method) -> &'static str {
+    match *method {
+        Method::GET => "GET",
+        Method::POST => "POST",
+        Method::PUT => "PUT",
+        Method::DELETE => "DELETE",
+        Method::HEAD => "HEAD",
+        Method::OPTIONS => "OPTIONS",
+        Method::PATCH => "PATCH",
+        Method::TRACE => "TRACE",
+        Method::CONNECT => "CONNECT",
+        _ => "other",
+    }
+}
+
+/// The span every line about a request is logged in: created as the request comes
+/// (its route is recorded once it is known).
+pub fn request_span(request: &Request) -> Span {
+    let id = request
+        .headers()
+        .get(&REQUEST_ID)
+        .and_then(|id| id.to_str().ok())
+        .unwrap_or("");
+    let span = tracing::info_span!(
+        "request",
+        request_id = id,
+        method = method_label(request.method()),
+        route = tracing::field::Empty,
+        game = tracing::field::Empty,
+    );
+    if let Some(game) = game_in(request.uri().path()) {
+        span.record("game", game);
+    }
+    span
+}
+
+/// The game a path names, if it names one: `/api/games/ID...` or `/games/ID`.
+fn game_in(path: &str) -> Option<&str> {
+    let rest = path
+        .strip_prefix("/api/games/")
+        .or_else(|| path.strip_prefix("/games/"))?;
+    let id = rest.split('/').next()?;
+    (id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit())).then_some(id)
+}
+
+/// The request's line, and its metrics, once it is answered.
+pub async fn log_and_count(request: Request, next: Next) -> Response {
+    let method = method_label(request.method());
+    let started = Instant::now();
+    let response = next.run(request).await;
+    let elapsed = started.elapsed();
+    let route = route_of(&response).to_owned();
+    let status = response.status();
+    Span::current().record("route", route.as_str());
+    let millis = elapsed.as_secs_f64() * 1000.0;
+    match Detail::of(&response) {
+        Some(detail) if status.is_server_error() => tracing::info!(
+            status = status.as_u16(),
+            ms = millis,
+            error = detail,
+            "answered"
+        ),
+        _ => tracing::info!(status = status.as_u16(), ms = millis, "answered"),
+    }
+    let labels = [
+        ("route", route),
+        ("method", method.to_owned()),
+        ("status", status.as_str().to_owned()),
+    ];
+    metrics::counter!("tictactoe_http_requests_total", &labels).increment(1);
+    metrics::histogram!("tictactoe_http_request_duration_seconds", &labels)
+        .record(elapsed.as_secs_f64());
+    response
+}
+
+/// A store's error as a label: what kind of trouble, in a fixed word.
+pub fn store_error_kind(error: &StoreError) -> &'static str {
+    match error {
+        StoreError::NoLocation | StoreError::Folder { .. } => "no_database",
+        StoreError::Unreadable { .. } => "unreadable",
+        StoreError::Newer { .. } => "newer",
+        StoreError::Locked { .. } => "locked",
+        StoreError::ReadOnly { .. } => "read_only",
+        StoreError::Full { .. } => "full",
+        StoreError::Unavailable { .. } => "unavailable",
+        StoreError::NoSuchGame(_) => "no_such_game",
+        StoreError::Conflict { .. } => "conflict",
+    }
+}
+
+/// The metrics recorder, installed for the whole process: from then on the metrics
+/// the server records are kept, to be rendered by [`serve_metrics`].
+pub struct Metrics(PrometheusHandle);
+
+/// Seconds: from a millisecond to ten seconds.
+const DURATIONS: [f64; 13] = [
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0,
+];
+/// Requests in one commit.
+const BATCHES: [f64; 11] = [
+    1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0, 1024.0,
+];
+
+impl Metrics {
+    /// Installs the process's recorder. Fails if one is installed already.
+    pub fn install() -> io::Result<Metrics> {
+        let handle = PrometheusBuilder::new()
+            .set_buckets_for_metric(Matcher::Suffix("_seconds".into()), &DURATIONS)
+            .and_then(|builder| {
+                builder.set_buckets_for_metric(
+                    Matcher::Full("tictactoe_commit_batch_requests".into()),
+                    &BATCHES,
+                )
+            })
+            .map_err(io::Error::other)?
+            .install_recorder()
+            .map_err(io::Error::other)?;
+        describe();
+        Ok(Metrics(handle))
+    }
+
+    /// The metrics as Prometheus reads them.
+    pub fn render(&self) -> String {
+        self.0.render()
+    }
+}
+
+/// Each metric's help text, for Prometheus.
+fn describe() {
+    use metrics::{Unit, describe_counter, describe_gauge, describe_histogram};
+    describe_counter!(
+        "tictactoe_http_requests_total",
+        "Requests answered, by route pattern, method and status"
+    );
+    describe_histogram!(
+        "tictactoe_http_request_duration_seconds",
+        Unit::Seconds,
+        "Time from a request's head to its answer, by route pattern, method and status"
+    );
+    describe_counter!("tictactoe_moves_total", "Moves kept in the store");
+    describe_histogram!(
+        "tictactoe_store_write_duration_seconds",
+        Unit::Seconds,
+        "Time one commit of the group commit took in the store"
+    );
+    describe_histogram!(
+        "tictactoe_commit_batch_requests",
+        "Requests whose writes one commit carried"
+    );
+    describe_counter!(
+        "tictactoe_store_errors_total",
+        "Failures of the store met by its writer, by kind"
+    );
+    describe_gauge!("tictactoe_games_in_memory", "Games held in memory");
+    describe_gauge!("tictactoe_event_streams_open", "Live event streams open");
+}
+
+/// Serves `GET /metrics` on `listener` until `shutdown` completes: a listener of its
+/// own, so that the public port never shows them.
+pub async fn serve_metrics(
+    listener: tokio::net::TcpListener,
+    metrics: Metrics,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> io::Result<()> {
+    let metrics = std::sync::Arc::new(metrics);
+    let upkeep = std::sync::Arc::clone(&metrics);
+    let housekeeping = tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(Duration::from_secs(5)).await;
+            upkeep.0.run_upkeep();
+        }
+    });
+    let app = Router::new().route(
+        "/metrics",
+        get(move || {
+            let metrics = std::sync::Arc::clone(&metrics);
+            async move {
+                (
+                    [(
+                        axum::http::header::CONTENT_TYPE,
+                        "text/plain; version=0.0.4; charset=utf-8",
+                    )],
+                    metrics.render(),
+                )
+            }
+        }),
+    );
+    let served = axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown)
+        .await;
+    housekeeping.abort();
+    served
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::body::Body;
+
+    use super::*;
+
+    fn with_id(id: &'static [u8]) -> Request {
+        axum::http::Request::builder()
+            .header(REQUEST_ID, HeaderValue::from_bytes(id).unwrap())
+            .body(Body::empty())
+            .unwrap()
+    }
+
+    #[test]
+    fn a_sane_request_id_is_kept() {
+        let request = sane_request_id(with_id(b"abc-123.x:y_z"));
+
+        assert_eq!(request.headers()[REQUEST_ID], "abc-123.x:y_z");
+    }
+
+    #[rstest::rstest]
+    #[case::too_long(&[b'a'; 65])]
+    #[case::with_a_space(b"a b")]
+    #[case::with_a_quote(b"a\"b")]
+    #[case::empty(b"")]
+    fn a_request_id_that_is_not_sane_is_dropped_for_a_new_one(#[case] id: &'static [u8]) {
+        let request = sane_request_id(with_id(id));
+
+        assert!(request.headers().get(REQUEST_ID).is_none());
+    }
+
+    #[test]
+    fn a_request_id_sent_twice_is_dropped() {
+        let mut request = with_id(b"one");
+        request
+            .headers_mut()
+            .append(REQUEST_ID, HeaderValue::from_static("two"));
+
+        let request = sane_request_id(request);
+
+        assert!(request.headers().get(REQUEST_ID).is_none());
+    }
+
+    #[rstest::rstest]
+    #[case::api(
+        "/api/games/0123456789abcdef0123456789abcdef/moves",
+        Some("0123456789abcdef0123456789abcdef")
+    )]
+    #[case::page(
+        "/games/0123456789abcdef0123456789abcdef",
+        Some("0123456789abcdef0123456789abcdef")
+    )]
+    #[case::no_id("/api/games", None)]
+    #[case::not_an_id("/api/games/zz", None)]
+    fn the_game_a_path_names_is_logged_with_it(#[case] path: &str, #[case] game: Option<&str>) {
+        assert_eq!(game_in(path), game);
+    }
+
+    #[test]
+    fn an_unknown_method_is_labelled_other() {
+        let method = Method::from_bytes(b"BREW").unwrap();
+
+        assert_eq!(method_label(&method), "other");
+    }
+}

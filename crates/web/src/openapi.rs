@@ -1,0 +1,184 @@
+//! The API's document: OpenAPI 3.1, generated from the handlers themselves (each is
+//! registered once, for the router and the document, in `server::routes`), served at
+//! `GET /api/openapi.json` and committed as `docs/openapi.json` (a test fails when the
+//! two drift). Outside tools hold the server to it: CI runs schemathesis against a
+//! real server (see docs/web.md).
+//!
+//! Most answers are the `--json` words of the command line, written by
+//! `tictactoe_json` as text; their shapes are described here by schema-only types,
+//! which a test compares with what `tictactoe_json` writes.
+
+use serde::Serialize;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi, ToSchema};
+
+/// The document's frame: what the handlers' own annotations do not say.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Tic Tac Toe",
+        description = "Play Tic Tac Toe (3x3 to 7x7, any run length) against people or \
+                       an unbeatable computer, watch games live, and read the kept games \
+                       and their reviews by perfect play. Every refusal is \
+                       `{\"error\": \"...\"}` with its status; a 503 says when to come \
+                       back (`Retry-After`).",
+        license(name = "MIT")
+    ),
+    modifiers(&SeatTokens),
+    tags(
+        (name = "games", description = "Starting and playing games, and following them live"),
+        (name = "history", description = "The ended games and their reviews"),
+        (name = "players", description = "The scoreboard and each player's results"),
+        (name = "operations", description = "For proxies and operators: liveness and readiness"),
+    )
+)]
+pub struct ApiDoc;
+
+/// Seats authenticate with the token a new game gave them: `Authorization: Bearer TOKEN`.
+struct SeatTokens;
+
+impl Modify for SeatTokens {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "seat",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some(
+                        "A seat's token (32 hex digits), as `seats` gave it when the game \
+                         (or its rematch) was created",
+                    ))
+                    .build(),
+            ),
+        );
+    }
+}
+
+/// `/healthz` and `/readyz` when all is well.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReadyJson {
+    /// `ok` (alive) or `ready`.
+    status: &'static str,
+}
+
+impl ReadyJson {
+    pub fn new(status: &'static str) -> Self {
+        ReadyJson { status }
+    }
+}
+
+/// One event of a game's live stream.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct GameEventJson {
+    /// Always `game`.
+    #[schema(pattern = "^game$")]
+    event: String,
+    /// The game as `GET /api/games/{id}` answers it, as JSON text.
+    data: String,
+}
+
+/// The scoreboard, as `tictactoe scores --json` prints it.
+#[derive(ToSchema)]
+#[allow(dead_code)] // a schema: never built, only described
+pub struct ScoreboardJson {
+    /// Ranked: most wins, then fewest losses, then by name.
+    players: Vec<ScoreRowJson>,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct ScoreRowJson {
+    name: String,
+    wins: u64,
+    losses: u64,
+    ties: u64,
+    games: u64,
+}
+
+/// A page of ended games, newest first.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct HistoryPageJson {
+    games: Vec<GameSummaryJson>,
+    /// The last game's id, for `before` on the next page; `null` on the last page.
+    #[schema(required)]
+    next: Option<String>,
+}
+
+/// An ended game, as `tictactoe history --json` prints it.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct GameSummaryJson {
+    /// The whole id: 32 hex digits.
+    id: String,
+    /// When it began: RFC 3339, UTC, to the second.
+    started: String,
+    /// When it ended.
+    ended: String,
+    x: String,
+    o: String,
+    size: u64,
+    win: u64,
+    /// `X` or `O`.
+    first: String,
+    /// `x_won`, `o_won`, `draw`, `x_resigned`, `o_resigned`, `x_left` or `o_left`.
+    result: String,
+    /// The moves on the board at the end.
+    moves: u64,
+}
+
+/// A game's review by perfect play, as `replay --review --json` words each move.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct ReviewJson {
+    game: String,
+    /// Every value below was proven within the server's thinking time.
+    exact: bool,
+    moves: Vec<MoveReviewJson>,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct MoveReviewJson {
+    ply: u64,
+    /// The cell played, numbered from 1.
+    cell: u64,
+    /// `X` or `O`: who moved.
+    mark: String,
+    /// The value for the side that moved, before its move: `win`, `draw`, `loss`,
+    /// `at_least_draw`, `at_most_draw` or `unknown`.
+    before: String,
+    /// The value after it.
+    after: String,
+    /// The moves that would have kept the value before.
+    best_moves: Vec<u64>,
+    exact: bool,
+}
+
+/// A player's record, their results against each opponent and their newest games.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct PlayerPageJson {
+    name: String,
+    wins: u64,
+    losses: u64,
+    ties: u64,
+    games: u64,
+    /// The most played opponents, most played first.
+    opponents: Vec<RivalJson>,
+    /// How many more opponents there are.
+    other_opponents: u64,
+    recent: Vec<GameSummaryJson>,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct RivalJson {
+    opponent: String,
+    wins: u64,
+    losses: u64,
+    ties: u64,
+    games: u64,
+}

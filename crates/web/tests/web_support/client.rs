@@ -1,0 +1,46 @@
+//! A client of the web API, as programs outside the server use it: what a new game or a
+//! move answers (only the fields a client needs), and a request's JSON answer. Shared by
+//! the browser tests and by the measuring programs in `examples/` (`load`, `crash`,
+//! `hostile`), which include this file with `#[path]`, so that the client's side of the
+//! API is written once.
+#![allow(dead_code)] // each program uses its own part
+
+use serde::Deserialize;
+use serde_json::Value;
+
+/// What the server answers to a new game or a move: only what a client needs.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Answer {
+    #[serde(default)]
+    pub id: String,
+    pub board: String,
+    pub status: String,
+    /// The seats a new game hands out (none in the answer to a move).
+    #[serde(default)]
+    pub seats: Option<Seats>,
+}
+
+/// The seats of a new game: X's always; O's too when a person plays it.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Seats {
+    pub x: Seat,
+    #[serde(default)]
+    pub o: Option<Seat>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Seat {
+    pub token: String,
+}
+
+/// The JSON the server answers `request` with. For tests and measuring programs: a
+/// request that gets no answer, or an answer that is not JSON, stops the run there.
+pub async fn json_answer(request: reqwest::RequestBuilder) -> Value {
+    request
+        .send()
+        .await
+        .expect("the server answers")
+        .json()
+        .await
+        .expect("the answer is JSON")
+}
