@@ -996,7 +996,6 @@ mod tests {
     #[case::no_games("/api/games?limit=0")]
     #[case::too_many("/api/games?limit=101")]
     #[case::a_cursor_that_is_no_id("/api/games?before=xyz")]
-    #[case::no_name("/api/games?player=%20")]
     #[tokio::test]
     async fn a_history_with_an_impossible_limit_cursor_or_name_never_reaches_the_service(
         #[case] path: &str,
@@ -1014,7 +1013,21 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_cursor_the_store_does_not_know_is_a_bad_request() {
+    async fn a_history_of_a_name_nobody_can_have_is_not_found_and_never_reaches_the_service() {
+        // Arrange
+        let mut service = service();
+        service.expect_history().never();
+
+        // Act
+        let (status, body) = get(service, "/api/games?player=%20").await;
+
+        // Assert
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        assert!(body.contains("there is no such player"), "{body}");
+    }
+
+    #[tokio::test]
+    async fn a_cursor_the_store_does_not_know_is_not_found() {
         // Arrange
         let mut service = service();
         service.expect_history().returning(|query| {
@@ -1030,7 +1043,7 @@ mod tests {
         .await;
 
         // Assert
-        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert_eq!(status, StatusCode::NOT_FOUND);
     }
 
     #[tokio::test]
@@ -1150,7 +1163,9 @@ mod tests {
     #[case::a_right_to_left_mark("/api/players/%E2%80%AEAda")]
     #[case::not_utf8("/api/players/%C3")]
     #[tokio::test]
-    async fn a_players_page_for_what_is_not_a_name_never_reaches_the_service(#[case] path: &str) {
+    async fn a_players_page_for_what_cannot_be_a_name_is_not_found_and_never_reaches_the_service(
+        #[case] path: &str,
+    ) {
         // Arrange
         let mut service = service();
         service.expect_player().never();
@@ -1159,7 +1174,7 @@ mod tests {
         let (status, body) = get(service, path).await;
 
         // Assert
-        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert_eq!(status, StatusCode::NOT_FOUND);
         assert!(body.starts_with(r#"{"error":"#), "{body}");
     }
 

@@ -12,7 +12,7 @@ use utoipa::ToSchema;
 
 use tictactoe_core::domain::{Analysis, Geometry, Mark};
 use tictactoe_core::play::{Seating, Settings, SettingsError};
-use tictactoe_core::players::PlayerSpec;
+use tictactoe_core::players::seated;
 use tictactoe_json::known_word;
 
 use super::error::ApiError;
@@ -53,8 +53,9 @@ impl NewGameJson {
     /// too (3x3, a run the size of the board, X first). Two people apart by default.
     pub fn setup(self) -> Result<Setup, ApiError> {
         let bad = |message: String| ApiError::BadRequest(message);
-        let x: PlayerSpec = self.x.parse().map_err(|e| bad(format!("x: {e}")))?;
-        let o: PlayerSpec = self.o.parse().map_err(|e| bad(format!("o: {e}")))?;
+        // A person who gives no name is seated as every front end seats them.
+        let x = seated(self.x.parse().map_err(|e| bad(format!("x: {e}")))?, Mark::X);
+        let o = seated(self.o.parse().map_err(|e| bad(format!("o: {e}")))?, Mark::O);
         let size = self.size.unwrap_or(3);
         let geometry =
             Geometry::new(size, self.win.unwrap_or(size)).map_err(|e| bad(e.to_string()))?;

@@ -31,7 +31,7 @@ async fn a_new_game_against_the_computer_answers_the_game_and_the_persons_seat_o
     assert_eq!(
         json["players"],
         json!({
-            "x": { "name": "Player X", "kind": "human" },
+            "x": { "name": "Player 1", "kind": "human" },
             "o": { "name": "Computer (Impossible)", "kind": "computer", "level": "impossible" }
         })
     );

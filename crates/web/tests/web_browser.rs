@@ -775,7 +775,7 @@ async fn resign_asks_first_and_then_counts_the_game_as_the_resigners_loss() {
     assert_eq!(still, playing, "one press resigns nothing");
     assert_eq!(
         ended,
-        "Player X (X) resigned: Computer (Impossible, O) wins."
+        "Player 1 (X) resigned: Computer (Impossible, O) wins."
     );
     let records: Vec<(String, u64, u64)> = scene
         .server
@@ -788,7 +788,7 @@ async fn resign_asks_first_and_then_counts_the_game_as_the_resigners_loss() {
         records,
         [
             ("Computer (Impossible)".to_string(), 1, 0),
-            ("Player X".to_string(), 0, 1)
+            ("Player 1".to_string(), 0, 1)
         ]
     );
     browser.close().await.unwrap();

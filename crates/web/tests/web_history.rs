@@ -184,11 +184,9 @@ async fn twenty_games_make_a_page_when_no_limit_is_given() {
 #[case::more_than_a_hundred("/api/games?limit=101")]
 #[case::not_a_number("/api/games?limit=all")]
 #[case::a_cursor_that_is_no_id("/api/games?before=yesterday")]
-#[case::an_empty_name("/api/games?player=")]
-#[case::a_name_with_a_control_character("/api/games?player=Ada%07")]
 #[case::an_unknown_parameter("/api/games?page=2")]
 #[tokio::test]
-async fn a_history_asked_with_a_bad_limit_cursor_or_name_is_a_bad_request(#[case] path: &str) {
+async fn a_history_asked_with_a_bad_limit_or_cursor_is_a_bad_request(#[case] path: &str) {
     let server = Server::new();
 
     let answer = server.get(path).await;
@@ -197,14 +195,28 @@ async fn a_history_asked_with_a_bad_limit_cursor_or_name_is_a_bad_request(#[case
     assert!(answer.json["error"].is_string(), "{}", answer.text);
 }
 
+#[rstest::rstest]
+#[case::an_empty_name("/api/games?player=")]
+#[case::a_name_with_a_control_character("/api/games?player=Ada%07")]
 #[tokio::test]
-async fn a_cursor_naming_no_kept_game_is_a_bad_request_that_says_so() {
+async fn the_history_of_a_name_nobody_can_have_is_not_found(#[case] path: &str) {
+    let server = Server::new();
+
+    let answer = server.get(path).await;
+
+    assert_eq!(answer.status, StatusCode::NOT_FOUND, "{}", answer.text);
+    let error = answer.json["error"].as_str().unwrap_or_default();
+    assert!(error.starts_with("there is no such player: "), "{error}");
+}
+
+#[tokio::test]
+async fn a_cursor_naming_no_kept_game_is_not_found_and_says_so() {
     let server = Server::new();
     let unknown = GameId::from_bits(42);
 
     let answer = server.get(&format!("/api/games?before={unknown}")).await;
 
-    assert_eq!(answer.status, StatusCode::BAD_REQUEST);
+    assert_eq!(answer.status, StatusCode::NOT_FOUND);
     let error = answer.json["error"].as_str().unwrap();
     assert!(error.starts_with("before names no game kept"), "{error}");
 }
@@ -476,16 +488,16 @@ async fn a_computer_level_has_a_players_page_of_its_own() {
 }
 
 #[tokio::test]
-async fn a_player_without_games_has_an_empty_page() {
+async fn a_player_without_a_game_kept_is_not_found() {
     let server = Server::new();
 
     let page = server.get("/api/players/Nobody").await;
 
-    assert_eq!(page.status, StatusCode::OK);
+    assert_eq!(page.status, StatusCode::NOT_FOUND);
     assert_eq!(
-        page.json,
-        json!({ "name": "Nobody", "wins": 0, "losses": 0, "ties": 0, "games": 0,
-                "opponents": [], "other_opponents": 0, "recent": [] })
+        page.json["error"],
+        "there is no player called Nobody on this server: nobody of that name has \
+         finished a game here"
     );
 }
 
@@ -495,13 +507,18 @@ async fn a_player_without_games_has_an_empty_page() {
 #[case::too_long("/api/players/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")]
 #[case::not_utf8("/api/players/%FF")]
 #[tokio::test]
-async fn a_players_page_for_what_is_not_a_name_is_a_bad_request(#[case] path: &str) {
+async fn a_players_page_for_what_cannot_be_a_name_is_not_found(#[case] path: &str) {
     let server = Server::new();
 
     let answer = server.get(path).await;
 
-    assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{}", answer.text);
-    assert!(answer.json["error"].is_string(), "{}", answer.text);
+    assert_eq!(answer.status, StatusCode::NOT_FOUND, "{}", answer.text);
+    let error = answer.json["error"].as_str().unwrap_or_default();
+    assert!(
+        error.starts_with("there is no such player: "),
+        "{}",
+        answer.text
+    );
 }
 
 // ---- What the answers do not tell --------------------------------------------------

@@ -26,7 +26,7 @@ function resultWords(game) {
   const who = { x: game.x, o: game.o };
   const [side, how] = game.result.split("_");
   if (game.result === "draw") return "a draw";
-  const words = { won: "won", resigned: "resigned", abandoned: "left" }[how] || how;
+  const words = { won: "won", resigned: "resigned", left: "left" }[how] || how;
   return `${who[side]} ${words}`;
 }
 
@@ -95,15 +95,16 @@ async function showPlayer() {
   try {
     const response = await fetch(`/api/players/${encodeURIComponent(name)}`);
     const body = await response.json().catch(() => ({}));
+    // Nobody of that name has a game kept here (or the name cannot be anybody's):
+    // said so, once, with nothing under it.
+    if (response.status === 404) {
+      heading.textContent = "No such player";
+      status.textContent = `No player called ${name} has played here.`;
+      return;
+    }
     if (!response.ok) throw new Error(body.error || `the server answered ${response.status}`);
     heading.textContent = body.name;
     document.title = `${body.name} · Tic Tac Toe`;
-    // Nobody of that name has a game kept here: said so, once, with nothing under it.
-    if (body.games === 0 && body.recent.length === 0) {
-      heading.textContent = "No such player";
-      status.textContent = `No player called ${body.name} has played here.`;
-      return;
-    }
     status.textContent = body.games === 0
       ? "No game counted yet: the games below were left before their end."
       : `${plural(body.wins, "win", "wins")}, ${plural(body.losses, "loss", "losses")}, ` +
