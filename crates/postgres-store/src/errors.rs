@@ -126,3 +126,27 @@ fn detail(error: &postgres::Error) -> String {
         },
     }
 }
+
+/// Whether `error` says the connection itself is gone (closed, or ended by the server:
+/// shut down, restarted, its session terminated), not that the statement failed: then
+/// nothing was done on it, and the call is run again on another connection. A pooled
+/// connection finds this out at its first statement after a database's restart.
+pub(crate) fn connection_gone(error: &postgres::Error) -> bool {
+    if error.is_closed() {
+        return true;
+    }
+    match error.code() {
+        Some(code) => {
+            code.code().starts_with("08")
+                || [
+                    SqlState::ADMIN_SHUTDOWN,
+                    SqlState::CRASH_SHUTDOWN,
+                    SqlState::CANNOT_CONNECT_NOW,
+                ]
+                .contains(code)
+        }
+        // An error of the socket (reset, broken pipe) rather than of the database.
+        None => std::error::Error::source(error)
+            .is_some_and(|cause| cause.downcast_ref::<std::io::Error>().is_some()),
+    }
+}

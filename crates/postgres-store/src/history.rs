@@ -14,6 +14,7 @@ use tictactoe_store_rows::{GAME_COLUMNS, rows};
 use crate::PostgresStore;
 use crate::codec;
 use crate::errors::{Database, Failure, PostgresErrors};
+use crate::scoreboard;
 
 /// The moves that stand at the end of game `games.id`: each move adds one, each undo
 /// takes its moves back.
@@ -137,11 +138,7 @@ impl GameHistory for PostgresStore {
         };
         self.read(|tx| {
             let mut most_played = Vec::new();
-            for row in tx.query(
-                "SELECT rival, wins, losses, ties FROM rivalries WHERE key = $1 \
-                 ORDER BY wins + losses + ties DESC, rival_key LIMIT $2",
-                &[&key, &i64::from(limit)],
-            )? {
+            for row in tx.query(scoreboard::RIVALS, &[&key, &i64::from(limit)])? {
                 let rival: String = database.get(&row, 0)?;
                 let counts = [
                     database.get(&row, 1)?,
@@ -150,16 +147,8 @@ impl GameHistory for PostgresStore {
                 ];
                 most_played.push(assemble::rivalry(&rival, counts).map_err(unreadable)?);
             }
-            // The whole record and how many opponents. Summed as NUMERIC (no overflow)
-            // and capped at BIGINT's largest: counts saturate, as everywhere.
-            let row = tx.query_one(
-                "SELECT count(*), \
-                 least(coalesce(sum(wins), 0), 9223372036854775807)::bigint, \
-                 least(coalesce(sum(losses), 0), 9223372036854775807)::bigint, \
-                 least(coalesce(sum(ties), 0), 9223372036854775807)::bigint \
-                 FROM rivalries WHERE key = $1",
-                &[&key],
-            )?;
+            // The whole record and how many opponents.
+            let row = tx.query_one(scoreboard::RIVALS_TOTAL, &[&key])?;
             let total = [
                 database.get(&row, 1)?,
                 database.get(&row, 2)?,

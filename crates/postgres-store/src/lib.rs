@@ -56,6 +56,7 @@ mod history;
 mod migrations;
 mod news;
 mod pool;
+mod scoreboard;
 mod writes;
 
 use std::time::Duration;
@@ -103,6 +104,7 @@ pub struct PostgresStore {
     /// a notification is, and who holds a paced game.
     instance: String,
     listen: news::Listen,
+    folder: scoreboard::Folder,
 }
 
 /// How many times a write call is run again after losing a race (see
@@ -130,6 +132,7 @@ impl PostgresStore {
         if config.get_application_name().is_none() {
             config.application_name("tictactoe");
         }
+        hold_nothing_long(&mut config);
         // One connection first, on its own: the pool would only say that it timed out,
         // where this says why (refused, no such database, a wrong password).
         config
@@ -158,12 +161,23 @@ impl PostgresStore {
                 database: database.0.clone(),
             },
             database,
+            folder: scoreboard::Folder::start(pool.clone()),
             pool,
             instance,
         };
         let mut conn = store.conn()?;
         migrations::migrate(&mut conn, &store.database)?;
         Ok(store)
+    }
+
+    /// Moves every addition the endings made into the scoreboard's and the rivalries'
+    /// rows now, waiting for a fold under way (a thread of the store does it every
+    /// second anyway; reads are the same before and after).
+    pub fn fold_additions(&self) -> Result<(), StoreError> {
+        self.transact(false, None, |tx| {
+            scoreboard::fold_all(tx)?;
+            Ok(())
+        })
     }
 
     /// Whether games can be written here: a `ReadOnly` error for a database that takes
@@ -211,7 +225,7 @@ impl PostgresStore {
             let mut conn = self.conn()?;
             let tx = match conn.begin(read_only) {
                 Ok(tx) => tx,
-                Err(error) if error.is_closed() && tries < TRIES => continue,
+                Err(error) if errors::connection_gone(&error) && tries < TRIES => continue,
                 Err(error) => return Err(self.database.fail(error.into(), game)),
             };
             match run(tx, &mut work) {
@@ -230,7 +244,14 @@ impl PostgresStore {
         }
         self.transact(false, writes.first().map(Write::game), |tx| {
             writes::keep(tx, writes, repeat, &self.instance, &self.database)
-        })
+        })?;
+        if writes
+            .iter()
+            .any(|write| matches!(write, Write::End { .. }))
+        {
+            self.folder.added();
+        }
+        Ok(())
     }
 
     /// Reads in a read-only transaction, which sees the database at one moment.
@@ -251,6 +272,48 @@ fn run<T>(
     tx.commit()?;
     Ok(done)
 }
+
+/// How long, at most, a session of this program may keep others waiting, or wait
+/// itself, set on every connection it makes (PostgreSQL's own settings, so that the
+/// database enforces them even on a program that stopped):
+///
+/// * `idle_in_transaction_session_timeout`: a session idle inside a transaction (its
+///   program paused or frozen between two statements) is ended, and its locks let go,
+///   after [`IDLE_IN_TRANSACTION`];
+/// * `lock_timeout`: a statement waits at most [`LOCK_WAIT`] for a row another holds;
+/// * `statement_timeout`: a statement runs at most [`STATEMENT`];
+/// * TCP keep-alive (probes after 5 s of silence, every second, 3 unanswered end it)
+///   and `tcp_user_timeout` (5 s for what was sent to be acknowledged): a connection to
+///   a database that went away without a word (a partition, a machine switched off) is
+///   found dead in seconds, not the operating system's two hours.
+///
+/// Settings given in the address (`?options=-c lock_timeout=...`) come after, and win.
+fn hold_nothing_long(config: &mut postgres::Config) {
+    let ours = format!(
+        "-c idle_in_transaction_session_timeout={} -c lock_timeout={} -c statement_timeout={}",
+        IDLE_IN_TRANSACTION.as_millis(),
+        LOCK_WAIT.as_millis(),
+        STATEMENT.as_millis()
+    );
+    let options = match config.get_options() {
+        Some(given) => format!("{ours} {given}"),
+        None => ours,
+    };
+    config
+        .options(&options)
+        .keepalives(true)
+        .keepalives_idle(Duration::from_secs(5))
+        .keepalives_interval(Duration::from_secs(1))
+        .keepalives_retries(3)
+        .tcp_user_timeout(Duration::from_secs(5));
+}
+
+/// See [`hold_nothing_long`].
+pub const IDLE_IN_TRANSACTION: Duration = Duration::from_secs(2);
+/// See [`hold_nothing_long`].
+pub const LOCK_WAIT: Duration = Duration::from_secs(1);
+/// See [`hold_nothing_long`].
+pub const STATEMENT: Duration = Duration::from_secs(10);
 
 /// Why a connection could not be made, in PostgreSQL's words or the system's: the
 /// server's message for a refusal it sent (no such database, a wrong password), else
@@ -302,11 +365,6 @@ fn without_password(url: &str) -> String {
     }
 }
 
-/// The rows of the current scoreboard in rank order, the first `$1` (all for NULL).
-const RANKED: &str = "SELECT name, wins, losses, ties FROM tallies \
-     WHERE epoch = (SELECT coalesce(max(epoch), 0) FROM resets) \
-     ORDER BY wins DESC, losses, key LIMIT $1";
-
 /// A row selected as `name, wins, losses, ties`, checked.
 fn standing(row: &postgres::Row, database: &Database) -> Result<Standing, Failure> {
     let name: String = database.get(row, 0)?;
@@ -331,7 +389,7 @@ impl GameStore for PostgresStore {
             let mut conn = self.conn()?;
             match conn.query_opt_alone("SELECT 1", &[]) {
                 Ok(_) => return Ok(()),
-                Err(error) if error.is_closed() && tries < TRIES => {}
+                Err(error) if errors::connection_gone(&error) && tries < TRIES => {}
                 Err(error) => return Err(self.database.fail(error.into(), None)),
             }
         }
@@ -354,7 +412,7 @@ impl GameStore for PostgresStore {
                         .map_err(|failure| database.fail(failure, Some(id)));
                 }
                 // A pooled connection closed since (the server restarted): another.
-                Err(error) if error.is_closed() && tries < TRIES => {}
+                Err(error) if errors::connection_gone(&error) && tries < TRIES => {}
                 Err(error) => return Err(database.fail(error.into(), Some(id))),
             }
         }
@@ -366,7 +424,7 @@ impl GameStore for PostgresStore {
         let database = &self.database;
         let limit = top.map(|top| i64::try_from(top).unwrap_or(i64::MAX));
         self.read(|tx| {
-            let statement = tx.prepared(RANKED)?;
+            let statement = tx.prepared(scoreboard::RANKED)?;
             let portal = tx.sql.bind(&statement, &[&limit])?;
             loop {
                 let rows = tx.sql.query_portal(&portal, 500)?;
@@ -386,11 +444,7 @@ impl GameStore for PostgresStore {
         keys.sort();
         keys.dedup();
         self.read(|tx| {
-            let rows = tx.query(
-                "SELECT name, wins, losses, ties FROM tallies \
-                 WHERE epoch = (SELECT coalesce(max(epoch), 0) FROM resets) AND key = ANY($1)",
-                &[&keys],
-            )?;
+            let rows = tx.query(scoreboard::OF_KEYS, &[&keys])?;
             let rows = rows
                 .iter()
                 .map(|row| standing(row, database))
@@ -402,6 +456,7 @@ impl GameStore for PostgresStore {
     fn reset(&self) -> Result<Cleared, StoreError> {
         self.transact(false, None, |tx| {
             tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCOREBOARD_LOCK])?;
+            scoreboard::fold_all(tx)?;
             let row = tx.query_one(
                 &format!(
                     "INSERT INTO resets (epoch, at, players) \
@@ -421,6 +476,7 @@ impl GameStore for PostgresStore {
     fn restore(&self) -> Result<Restored, StoreError> {
         self.transact(false, None, |tx| {
             tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCOREBOARD_LOCK])?;
+            scoreboard::fold_all(tx)?;
             let current: Option<i64> = tx
                 .query_one("SELECT max(epoch) FROM resets", &[])?
                 .try_get(0)
@@ -473,6 +529,7 @@ impl GameStore for PostgresStore {
         }
         self.transact(false, None, |tx| {
             tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCOREBOARD_LOCK])?;
+            scoreboard::fold_all(tx)?;
             let added = tx.execute(
                 &format!(
                     "INSERT INTO imports (source, at, players) VALUES ($1, {}, $2) \
@@ -583,6 +640,65 @@ impl Pacing for PostgresStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_store_asks_the_database_to_let_nothing_wait_long() {
+        // Arrange
+        let mut config: postgres::Config = "postgres://ada@db/games?options=-c%20work_mem%3D8MB"
+            .parse()
+            .unwrap();
+
+        // Act
+        hold_nothing_long(&mut config);
+
+        // Assert: its settings first, what the address set after (so it wins).
+        assert_eq!(
+            config.get_options(),
+            Some(
+                "-c idle_in_transaction_session_timeout=2000 -c lock_timeout=1000 \
+                 -c statement_timeout=10000 -c work_mem=8MB"
+            )
+        );
+        assert!(config.get_keepalives());
+        assert_eq!(config.get_keepalives_idle(), Duration::from_secs(5));
+        assert_eq!(config.get_tcp_user_timeout(), Some(&Duration::from_secs(5)));
+    }
+
+    #[test]
+    fn a_session_of_the_store_left_idle_inside_a_transaction_is_ended_and_lets_its_locks_go() {
+        let Some(url) = tictactoe_test_postgres::database_or_skip(
+            "a_session_of_the_store_left_idle_inside_a_transaction_is_ended_and_lets_its_locks_go",
+        ) else {
+            return;
+        };
+        // Arrange: one of the store's own sessions holds a row in a transaction, then
+        // stops (as a frozen server does).
+        let store = PostgresStore::connect(&url, Options::default()).unwrap();
+        let mut other = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+        other
+            .execute(
+                "INSERT INTO resets (epoch, at, players) VALUES (7, 0, 0)",
+                &[],
+            )
+            .unwrap();
+        let mut held = store.conn().unwrap();
+        let mut tx = held.begin(false).unwrap();
+        tx.execute("SELECT * FROM resets WHERE epoch = 7 FOR UPDATE", &[])
+            .unwrap();
+
+        // Act: another session (with no timeout of its own) waits for the same row.
+        let started = std::time::Instant::now();
+        let waited = other.execute("UPDATE resets SET players = 1 WHERE epoch = 7", &[]);
+
+        // Assert: it got it once the idle session was ended, 2 s in, not later.
+        assert!(waited.is_ok(), "{waited:?}");
+        let took = started.elapsed();
+        assert!(
+            took >= Duration::from_millis(1500) && took < Duration::from_secs(5),
+            "{took:?}"
+        );
+        assert!(tx.commit().is_err(), "the idle session was ended");
+    }
 
     #[test]
     fn a_urls_password_is_not_shown() {

@@ -26,7 +26,7 @@ struct Migration {
     sql: &'static str,
 }
 
-const MIGRATIONS: [Migration; 2] = [
+const MIGRATIONS: [Migration; 3] = [
     Migration {
         version: 1,
         sql: include_str!("../migrations/0001_games_scoreboard_history.sql"),
@@ -34,6 +34,10 @@ const MIGRATIONS: [Migration; 2] = [
     Migration {
         version: 2,
         sql: include_str!("../migrations/0002_pacing.sql"),
+    },
+    Migration {
+        version: 3,
+        sql: include_str!("../migrations/0003_scoreboard_additions.sql"),
     },
 ];
 

@@ -21,10 +21,10 @@
 //!    changes it; the first write refused refuses the whole call (nothing is kept).
 //! 4. **Keep** what was decided: the new games, then all new steps in one statement
 //!    (`unnest` of arrays), then all endings in one statement; then the scoreboard's
-//!    and the rivalries' additions, summed by player over the batch and applied in key
-//!    order. Those rows are hot (the computer's row changes at every game's end, from
-//!    every server): each is updated once per transaction, and always in the same
-//!    order, so concurrent transactions queue on them instead of deadlocking.
+//!    and the rivalries' additions, summed by player over the batch, as rows of their
+//!    own ([`crate::scoreboard`]): the scoreboard's rows are hot (the computer's changes
+//!    at every game's end, from every server), and a transaction that updated them
+//!    would hold every other server's endings up for as long as it lasts.
 //! 5. **Tell** the other servers ([`crate::news`]), with `pg_notify` in the same
 //!    transaction: PostgreSQL delivers a notification only when its transaction
 //!    commits, in commit order, so no server hears of a change that was not kept, and
@@ -42,6 +42,7 @@ use crate::codec::{self, NOW_MS};
 use crate::errors::{Database, Failure, PostgresErrors};
 use crate::news;
 use crate::pool::Tx;
+use crate::scoreboard;
 
 /// The advisory lock between the scoreboard's epochs and the games' ends: a write
 /// that counts endings takes it shared, a reset (or restore, or import) exclusively.
@@ -437,39 +438,19 @@ fn store(tx: &mut Tx<'_>, decided: &Decided) -> Result<(), Failure> {
                 .iter()
                 .map(|(key, (name, record))| (key.as_str(), name.as_str(), *record)),
         );
-        tx.execute(
-            ADD_TALLIES,
-            &[&epoch, &keys, &names, &counts[0], &counts[1], &counts[2]],
-        )?;
         let players: Vec<&str> = decided
             .rivalries
             .keys()
             .map(|(key, _)| key.as_str())
             .collect();
-        let (rival_keys, rival_names, counts) = columns(decided.rivalries.iter().map(
+        let (rival_keys, rival_names, rival_counts) = columns(decided.rivalries.iter().map(
             |((_, rival_key), (rival, record))| (rival_key.as_str(), rival.as_str(), *record),
         ));
-        tx.execute(
-            concat!(
-                "INSERT INTO rivalries (key, rival_key, rival, wins, losses, ties) \
-                 SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], \
-                 $5::bigint[], $6::bigint[]) AS u(key, rival_key, rival, wins, losses, ties) \
-                 ORDER BY u.key COLLATE \"C\", u.rival_key COLLATE \"C\" \
-                 ON CONFLICT (key, rival_key) DO UPDATE SET rival = excluded.rival, ",
-                saturating_sum!("rivalries", "wins"),
-                ", ",
-                saturating_sum!("rivalries", "losses"),
-                ", ",
-                saturating_sum!("rivalries", "ties")
-            ),
-            &[
-                &players,
-                &rival_keys,
-                &rival_names,
-                &counts[0],
-                &counts[1],
-                &counts[2],
-            ],
+        scoreboard::add(
+            tx,
+            epoch,
+            (&keys, &names, &counts),
+            (&players, &rival_keys, &rival_names, &rival_counts),
         )?;
     }
     Ok(())

@@ -351,3 +351,136 @@ fn a_database_that_takes_writes_passes_the_check() {
 
     assert!(checked.is_ok(), "{checked:?}");
 }
+
+/// Game `n` of Ada against Computer (Random), begun, played to a win for X, and ended.
+fn a_computer_game_won(n: u128) -> Vec<Write> {
+    let mut writes = vec![Write::Begin(computers(n))];
+    for (number, cell) in [(1, 0), (2, 3), (3, 1), (4, 4), (5, 2)] {
+        writes.push(play(n, number, cell));
+    }
+    writes.push(Write::End {
+        game: GameId::from_bits(n),
+        ending: Ending::Finished(Outcome::Won(Mark::X)),
+    });
+    writes
+}
+
+#[test]
+fn an_ending_is_kept_at_once_while_another_session_holds_the_computers_scoreboard_row() {
+    let Some(url) = database(
+        "an_ending_is_kept_at_once_while_another_session_holds_the_computers_scoreboard_row",
+    ) else {
+        return;
+    };
+    // Arrange: the computer's rows on the scoreboard and against Ada, folded, then held
+    // by a session that stopped in the middle of its transaction.
+    let store = store(&url);
+    store.write_new(&a_computer_game_won(1)).unwrap();
+    store.fold_additions().unwrap();
+    let mut frozen = sql(&url);
+    let mut holding = frozen.transaction().unwrap();
+    let held = holding
+        .execute("SELECT * FROM tallies FOR UPDATE", &[])
+        .unwrap()
+        + holding
+            .execute("SELECT * FROM rivalries FOR UPDATE", &[])
+            .unwrap();
+
+    // Act
+    let started = std::time::Instant::now();
+    let kept = store.write_new(&a_computer_game_won(2));
+    let took = started.elapsed();
+    let board = store.scoreboard(None).unwrap();
+
+    // Assert: kept without waiting for the held rows, and counted.
+    assert_eq!(held, 4);
+    assert!(kept.is_ok(), "{kept:?}");
+    assert!(took < Duration::from_millis(500), "{took:?}");
+    let computer = &board.standings()[0];
+    assert_eq!(
+        (computer.name.as_str(), computer.record.wins),
+        ("Computer (Random)", 2)
+    );
+    holding.rollback().unwrap();
+}
+
+#[test]
+fn the_scoreboard_and_a_players_opponents_read_the_same_before_and_after_folding() {
+    let Some(url) =
+        database("the_scoreboard_and_a_players_opponents_read_the_same_before_and_after_folding")
+    else {
+        return;
+    };
+    // Arrange: games whose additions are partly folded, partly not.
+    let store = store(&url);
+    for n in 1..=6 {
+        store.write_new(&a_computer_game_won(n)).unwrap();
+        if n == 3 {
+            store.fold_additions().unwrap();
+        }
+    }
+    let ada = tictactoe_core::domain::PlayerName::new("Ada").unwrap();
+    let before = (
+        store.scoreboard(None).unwrap(),
+        store.scoreboard(Some(1)).unwrap(),
+        store.standings_of(std::slice::from_ref(&ada)).unwrap(),
+        tictactoe_core::ports::GameHistory::opponents(&store, &ada, 10).unwrap(),
+    );
+
+    // Act
+    store.fold_additions().unwrap();
+
+    // Assert
+    let after = (
+        store.scoreboard(None).unwrap(),
+        store.scoreboard(Some(1)).unwrap(),
+        store.standings_of(std::slice::from_ref(&ada)).unwrap(),
+        tictactoe_core::ports::GameHistory::opponents(&store, &ada, 10).unwrap(),
+    );
+    assert_eq!(before, after);
+    assert_eq!(before.0.standings().len(), 2);
+    assert_eq!(before.0.standings()[0].record.wins, 6);
+    let left: i64 = sql(&url)
+        .query_one(
+            "SELECT (SELECT count(*) FROM tally_additions) + (SELECT count(*) FROM rivalry_additions)",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(left, 0);
+}
+
+#[test]
+fn a_pooled_connection_the_database_ended_is_replaced_before_its_call() {
+    let Some(url) = database("a_pooled_connection_the_database_ended_is_replaced_before_its_call")
+    else {
+        return;
+    };
+    // Arrange: the store's pooled connections in use, then every one of them ended by
+    // the database (as a restart ends them: "terminating connection due to
+    // administrator command").
+    let store = store(&url);
+    store.write_new(&a_computer_game_won(1)).unwrap();
+    let ended: i64 = sql(&url)
+        .query_one(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity \
+             WHERE application_name = 'tictactoe' AND pid <> pg_backend_pid()",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    std::thread::sleep(Duration::from_millis(100));
+
+    // Act
+    let checked = store.checkup();
+    let read = store.game(&GameId::from_bits(1));
+    let written = store.write_new(&a_computer_game_won(2));
+    let board = store.scoreboard(None);
+
+    // Assert: no call failed.
+    assert!(ended >= 1);
+    assert!(checked.is_ok(), "{checked:?}");
+    assert!(matches!(read, Ok(Some(_))), "{read:?}");
+    assert!(written.is_ok(), "{written:?}");
+    assert!(board.is_ok(), "{board:?}");
+}
