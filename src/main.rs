@@ -49,7 +49,7 @@ use tictactoe_json::{
     ScoresJsonWriter, move_review_json, replay_json, report_json, summary_json, tally_json,
 };
 use tictactoe_json_store::read_scoreboard;
-use tictactoe_players::{MinimaxAI, Progress, Proven, Stage, StandardComputers};
+use tictactoe_players::{MinimaxAI, Progress, Proven, SharedSolvers, Stage, StandardComputers};
 use tictactoe_postgres_store::{Options as PostgresOptions, PostgresStore};
 use tictactoe_sqlite_store::SqliteStore;
 use tictactoe_terminal::{Ending, Start, run_full_screen, run_replay};
@@ -294,13 +294,14 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             geometry,
             first,
             json,
+            book,
             boards,
         } => Ok(analyze(
             config.seed,
             config.think,
             geometry,
             first,
-            json,
+            (json, book),
             boards,
         )),
         Task::Simulate {
@@ -779,7 +780,7 @@ fn analyze(
     think: Duration,
     geometry: Geometry,
     first: Mark,
-    json: bool,
+    (json, book): (bool, bool),
     boards: Vec<String>,
 ) -> ExitCode {
     // On a terminal, a long proof shows what it has settled so far, on standard error,
@@ -788,6 +789,11 @@ fn analyze(
     let shown: Arc<std::sync::Mutex<Option<ProgressBar>>> = Arc::default();
     let mut analyzer = Analyzer::new(geometry, first, || {
         let player = MinimaxAI::impossible(StdRng::seed_from_u64(seed)).thinking_for(think);
+        let player = if book {
+            player
+        } else {
+            player.sharing(&SharedSolvers::without_book())
+        };
         if !showing {
             return player;
         }

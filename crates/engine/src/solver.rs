@@ -40,6 +40,8 @@ pub struct Solver {
     answers: HashMap<u128, Outcome, BuildHasherDefault<MixHasher>>,
     /// The yes/no proof search, for boards larger than [`NEGAMAX_CELLS`].
     prover: Option<Box<Prover>>,
+    /// Whether answers may come from the opening book ([`without_book`](Self::without_book)).
+    book: bool,
 }
 
 /// Boards up to this many cells (3 x 3 and 4 x 4) are solved by negamax with distances
@@ -79,7 +81,20 @@ impl Solver {
             table: HashMap::with_capacity_and_hasher(1024, Default::default()),
             answers: HashMap::default(),
             prover: None,
+            book: true,
         }
+    }
+
+    /// A solver that never reads the opening book: every answer is its own proof (for
+    /// `analyze --no-book`, and to measure the search alone).
+    pub fn without_book(mut self) -> Self {
+        self.book = false;
+        self
+    }
+
+    /// Whether this solver answers from the opening book where it can.
+    pub fn reads_book(&self) -> bool {
+        self.book
     }
 
     pub fn geometry(&self) -> Geometry {
@@ -120,7 +135,9 @@ impl Solver {
         let outcome = match self.answers.get(&position) {
             Some(&outcome) => outcome,
             None => {
-                let book = Book::of(self.shape.geometry).and_then(|book| book.get(me, opp));
+                let book = Book::of(self.shape.geometry)
+                    .filter(|_| self.book)
+                    .and_then(|book| book.get(me, opp));
                 let outcome = if self.shape.cell_count() <= NEGAMAX_CELLS {
                     let (score, best) = self.best_moves(me, opp, deadline)?;
                     Outcome::from_score(score, best, self.empty_count(me, opp))
@@ -356,5 +373,37 @@ impl Solver {
             },
         );
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::MockClock;
+    use tictactoe_core::domain::BitBoard;
+
+    #[test]
+    fn a_solver_without_the_book_proves_what_the_book_would_have_answered() {
+        // Arrange: the empty (7,7,5) board, which the book holds whole, and no time at
+        // all, so that only the book can answer.
+        let geometry = Geometry::new(7, 5).unwrap();
+        let board = BitBoard::new(geometry);
+        let clock = MockClock::stuck_at(Duration::ZERO);
+        let no_time = || Deadline::after(&clock, Duration::ZERO);
+
+        // Act
+        let with_book = Solver::new(geometry).analyze_by(&board, Mark::X, no_time());
+        let without = Solver::new(geometry)
+            .without_book()
+            .analyze_by(&board, Mark::X, no_time());
+
+        // Assert
+        assert_eq!(
+            with_book.map(|a| (a.verdict, a.exact)),
+            Some((Verdict::Draw, true))
+        );
+        assert_eq!(without, None);
     }
 }
