@@ -79,8 +79,10 @@ struct Entry {
 ///   (a move outside any one of them needs no search); if the attacker had to block a
 ///   threat, also the threat cells and two empty cells of each of its live lines (so
 ///   extra marks cannot give it a win at once);
-/// * a search cut short by a depth bound: every cell ([`EVERYWHERE`]), as an extra
-///   mark can bring a win within the bound.
+/// * a search cut short by a depth bound: with no move left, no cell; where every
+///   live line needs more than `depth` marks, `depth + 1` empty cells of each (extra
+///   marks elsewhere leave each still too far); a bound met deeper in the search
+///   reaches the zones above it by the rules before.
 type Zone = u64;
 
 /// The zone of a proof that relies on every cell.
@@ -307,6 +309,11 @@ impl Prover {
             return Some(Some(wins_now & wins_now.wrapping_neg()));
         }
         for depth in 2..=SHALLOW {
+            // One question for all moves first: the search tries only the moves the
+            // threat rules and the lines leave, and mostly there is no win.
+            if !self.wins(me, opp, true, depth, deadline)? {
+                continue;
+            }
             for bit in self.shape.by_promise(empty, me, opp) {
                 if self.wins(me | bit, opp, false, depth - 1, deadline)? {
                     return Some(Some(bit));
@@ -341,6 +348,9 @@ impl Prover {
         depth: u8,
         deadline: Option<&Deadline>,
     ) -> Option<Option<Outcome>> {
+        if !self.wins(me, opp, true, depth, deadline)? {
+            return Some(None);
+        }
         let empty = self.shape.all & !(me | opp);
         let mut best = 0u64;
         for bit in self.shape.by_promise(empty, me, opp) {
@@ -423,7 +433,8 @@ impl Prover {
             return self.fails(0);
         }
         if depth == 0 {
-            return self.fails(EVERYWHERE);
+            // Out of moves: no extra mark gives the attacker another.
+            return self.fails(0);
         }
         let scan = self.shape.scan(a, d);
         if scan.my_threats & empty != 0 {
@@ -435,7 +446,7 @@ impl Prover {
             return self.fails(zone);
         }
         if !self.could_win(scan.my_most, depth) {
-            return self.fails(self.bound_zone(scan.my_most));
+            return self.fails(self.bound_zone(a, d, scan.my_most, depth));
         }
         let (key, symmetry) = self.key(a, d, true);
         let moves = match self.open(key, symmetry, a, d, blocks, depth, true) {
@@ -479,7 +490,8 @@ impl Prover {
             return self.fails(0);
         }
         if depth == 0 {
-            return self.fails(EVERYWHERE);
+            // Out of moves: no extra mark gives the attacker another.
+            return self.fails(0);
         }
         // The scan is from the defender's side: "my" threats are the defender's.
         let scan = self.shape.scan(d, a);
@@ -493,7 +505,7 @@ impl Prover {
             return true;
         }
         if !self.could_win(scan.their_most, depth) {
-            return self.fails(self.bound_zone(scan.their_most));
+            return self.fails(self.bound_zone(a, d, scan.their_most, depth));
         }
         let (key, symmetry) = self.key(a, d, false);
         let moves = match self.open(key, symmetry, a, d, blocks, depth, false) {
@@ -540,10 +552,16 @@ impl Prover {
         false
     }
 
-    /// The zone of "cannot win" by the attacker's lines alone: no cell if it has no
-    /// live line (extra marks never revive one), every cell if the depth bound was short.
-    fn bound_zone(&self, most: u32) -> Zone {
-        if most == 0 { 0 } else { EVERYWHERE }
+    /// The zone of "cannot win within `depth`" by the attacker's lines alone: no cell
+    /// if it has no live line (extra marks never revive one); else `depth + 1` empty
+    /// cells of each live line, so that extra marks outside leave every line more than
+    /// `depth` marks short.
+    fn bound_zone(&self, a: u64, d: u64, most: u32, depth: u8) -> Zone {
+        if most == 0 {
+            0
+        } else {
+            self.guard(a, d, u32::from(depth) + 1, 0)
+        }
     }
 
     /// `zone` grown until each of the attacker's live lines has at least `cells` empty
