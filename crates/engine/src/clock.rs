@@ -84,6 +84,8 @@ impl<'a> Deadline<'a> {
 pub struct TimeCheck {
     positions: u64,
     expired: bool,
+    /// Positions counted since the check was made, over every search.
+    total: u64,
 }
 
 impl TimeCheck {
@@ -97,6 +99,7 @@ impl TimeCheck {
     pub fn expired(&mut self, deadline: Option<&Deadline>) -> bool {
         if !self.expired {
             self.positions += 1;
+            self.total += 1;
             self.expired = self.positions % 1024 == 1 && deadline.is_some_and(Deadline::passed);
         }
         self.expired
@@ -105,6 +108,11 @@ impl TimeCheck {
     /// Whether the last search was stopped by its deadline.
     pub fn ran_out(&self) -> bool {
         self.expired
+    }
+
+    /// How many positions every search so far has visited.
+    pub fn total(&self) -> u64 {
+        self.total
     }
 }
 

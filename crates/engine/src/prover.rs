@@ -117,6 +117,11 @@ impl Prover {
         }
     }
 
+    /// How many positions every search of this prover has visited.
+    pub fn positions(&self) -> u64 {
+        self.time.total()
+    }
+
     /// Reports what [`analyze`](Self::analyze) settles to `progress` from now on
     /// (`None`: to nobody); answers the one reported to before.
     pub fn report_to(&mut self, progress: Option<Box<dyn Progress>>) -> Option<Box<dyn Progress>> {

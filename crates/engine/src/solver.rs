@@ -92,6 +92,12 @@ impl Solver {
         self
     }
 
+    /// How many positions this solver's searches have visited so far (a measure of
+    /// work that does not depend on the machine).
+    pub fn positions(&self) -> u64 {
+        self.time.total() + self.prover.as_ref().map_or(0, |prover| prover.positions())
+    }
+
     /// Whether this solver answers from the opening book where it can.
     pub fn reads_book(&self) -> bool {
         self.book
