@@ -24,6 +24,7 @@
 
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::bits::Shape;
 use super::clock::{Deadline, TimeCheck};
@@ -46,9 +47,13 @@ const SHALLOW: u8 = 6;
 /// 1.3 times slower, 10: more than three times).
 const PAIRING_STEPS: u32 = 20;
 
-/// The most positions the table holds before it starts again (at most about 270 MB;
-/// the boards proven so far need at most tens of MB of it).
+/// The most positions the table holds before it starts again (at most about 400 MB;
+/// most proofs need at most tens of MB of it).
 const TABLE_LIMIT: usize = 1 << 22;
+
+/// The same for a helper on a second core ([`Prover::helper`]): a quarter, so that the
+/// two stay under 1 GB together.
+const HELPER_TABLE_LIMIT: usize = 1 << 20;
 
 /// What is known about one position, for its attacker.
 #[derive(Debug, Clone, Copy)]
@@ -102,6 +107,8 @@ pub struct Prover {
     zone: Zone,
     /// Told what [`analyze`](Self::analyze) has settled, as it goes.
     progress: Option<Box<dyn Progress>>,
+    /// The most positions the table holds before it starts again.
+    table_limit: usize,
 }
 
 impl Prover {
@@ -114,6 +121,16 @@ impl Prover {
             time: TimeCheck::default(),
             zone: EVERYWHERE,
             progress: None,
+            table_limit: TABLE_LIMIT,
+        }
+    }
+
+    /// A prover to help another on a second core (see [`analyze`](Self::analyze)),
+    /// with a smaller table.
+    pub fn helper(geometry: Geometry) -> Self {
+        Prover {
+            table_limit: HELPER_TABLE_LIMIT,
+            ..Prover::new(geometry)
         }
     }
 
@@ -192,9 +209,17 @@ impl Prover {
     ///    where the others take tens of milliseconds);
     /// 3. a long win, with half of what is left;
     /// 4. every other move, and then, if all of them lose, how long each loss lasts.
+    ///    With a `helper` (another prover, with a table of its own), the moves of this
+    ///    stage are shared out between two threads, each taking the next move left.
     ///
     /// Precondition: the game is not over (no line complete, an empty cell left).
-    pub fn analyze(&mut self, me: u64, opp: u64, deadline: Option<&Deadline>) -> Option<Outcome> {
+    pub fn analyze(
+        &mut self,
+        me: u64,
+        opp: u64,
+        deadline: Option<&Deadline>,
+        helper: Option<&mut Prover>,
+    ) -> Option<Outcome> {
         let empty = self.shape.all & !(me | opp);
         let left = empty.count_ones() as u8;
         let wins_now = self.shape.threats(me, opp) & empty;
@@ -251,19 +276,26 @@ impl Prover {
                 exact: win_proven_absent,
             });
         }
-        let mut complete = true;
-        for bit in self.shape.by_promise(empty & !settled, me, opp) {
-            match self.wins(opp, me | bit, true, UNBOUNDED, deadline) {
-                Some(false) => holds |= bit,
-                Some(true) => {}
-                None => {
-                    complete = false;
-                    break;
-                }
-            }
-            settled |= bit;
-            self.report(Stage::Rest, holds, settled, empty);
-        }
+        // Every other move, on two cores where there is a helper: each takes the next
+        // move not yet taken, so neither waits while the other has work.
+        let rest: Vec<u64> = self.shape.by_promise(empty & !settled, me, opp).collect();
+        let next = AtomicUsize::new(0);
+        let (mine, theirs) = match helper {
+            Some(helper) if rest.len() > 1 => std::thread::scope(|scope| {
+                let other = scope.spawn(|| helper.settle(me, opp, &rest, &next, deadline, None));
+                let mine = self.settle(me, opp, &rest, &next, deadline, Some((holds, settled)));
+                // A helper that panicked settled nothing: the answer is then inexact.
+                (mine, other.join().unwrap_or((0, 0, false)))
+            }),
+            _ => (
+                self.settle(me, opp, &rest, &next, deadline, Some((holds, settled))),
+                (0, 0, true),
+            ),
+        };
+        holds |= mine.0 | theirs.0;
+        settled |= mine.1 | theirs.1;
+        let complete = mine.2 && theirs.2;
+        self.report(Stage::Rest, holds, settled, empty);
         if holds != 0 {
             return Some(Outcome {
                 verdict: Verdict::Draw,
@@ -277,6 +309,36 @@ impl Prover {
             return None;
         }
         Some(self.slowest_losses(me, opp, deadline))
+    }
+
+    /// Takes the moves of `moves` one at a time (the next index from `next`, shared with
+    /// another prover on another thread) and proves for each whether the opponent can
+    /// then force a win. Returns the moves that hold, the moves settled, and whether
+    /// every move taken was settled before the deadline. `shown`: what was settled
+    /// before, for the progress reports (`None`: no reports, as for a helper).
+    fn settle(
+        &mut self,
+        me: u64,
+        opp: u64,
+        moves: &[u64],
+        next: &AtomicUsize,
+        deadline: Option<&Deadline>,
+        shown: Option<(u64, u64)>,
+    ) -> (u64, u64, bool) {
+        let (mut holds, mut settled) = (0, 0);
+        let empty = self.shape.all & !(me | opp);
+        while let Some(&bit) = moves.get(next.fetch_add(1, Ordering::Relaxed)) {
+            match self.wins(opp, me | bit, true, UNBOUNDED, deadline) {
+                Some(false) => holds |= bit,
+                Some(true) => {}
+                None => return (holds, settled, false),
+            }
+            settled |= bit;
+            if let Some((held, before)) = shown {
+                self.report(Stage::Rest, held | holds, before | settled, empty);
+            }
+        }
+        (holds, settled, true)
     }
 
     /// Only the value of the position for `me` to move, the least work that proves it:
@@ -683,7 +745,7 @@ impl Prover {
     /// Stores an answer; `zone` is that of a "cannot win" (ignored for a win), in the
     /// position's own orientation.
     fn remember(&mut self, key: u128, symmetry: usize, won: bool, depth: u8, zone: Zone) {
-        if self.table.len() >= TABLE_LIMIT {
+        if self.table.len() >= self.table_limit {
             self.table.clear();
         }
         let zone = match zone {
@@ -799,7 +861,7 @@ mod tests {
         let budget = std::time::Duration::from_millis(100);
         let (clock, reads) = stopping_after(u32::MAX);
         let full = prover(size, win)
-            .analyze(me, opp, Some(&Deadline::after(&clock, budget)))
+            .analyze(me, opp, Some(&Deadline::after(&clock, budget)), None)
             .unwrap();
         let total = reads.load(std::sync::atomic::Ordering::Relaxed);
         let cut_offs = (1..8).chain((1..24).map(|i| 8 + i * total / 24));
@@ -809,7 +871,10 @@ mod tests {
             let (clock, _) = stopping_after(reads);
             let deadline = Deadline::after(&clock, budget);
 
-            let outcome = prover(size, win).analyze(me, opp, Some(&deadline));
+            // With a helper on a second thread: what the two settle is claimed only
+            // when proven, wherever the deadline falls.
+            let mut helper = prover(size, win);
+            let outcome = prover(size, win).analyze(me, opp, Some(&deadline), Some(&mut helper));
 
             let Some(outcome) = outcome else {
                 nothing += 1;
@@ -866,7 +931,7 @@ mod tests {
         prover.report_to(Some(Box::new(Seen(std::sync::Arc::clone(&seen)))));
 
         // Act
-        let outcome = prover.analyze(0, 1 << 17, None).unwrap();
+        let outcome = prover.analyze(0, 1 << 17, None, None).unwrap();
 
         // Assert
         let seen = seen.lock().unwrap();

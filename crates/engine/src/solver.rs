@@ -40,6 +40,8 @@ pub struct Solver {
     answers: HashMap<u128, Outcome, BuildHasherDefault<MixHasher>>,
     /// The yes/no proof search, for boards larger than [`NEGAMAX_CELLS`].
     prover: Option<Box<Prover>>,
+    /// Another, for a second core: `analyze` settles the moves of a position on both.
+    helper: Option<Box<Prover>>,
     /// Whether answers may come from the opening book ([`without_book`](Self::without_book)).
     book: bool,
 }
@@ -81,6 +83,7 @@ impl Solver {
             table: HashMap::with_capacity_and_hasher(1024, Default::default()),
             answers: HashMap::default(),
             prover: None,
+            helper: None,
             book: true,
         }
     }
@@ -95,7 +98,12 @@ impl Solver {
     /// How many positions this solver's searches have visited so far (a measure of
     /// work that does not depend on the machine).
     pub fn positions(&self) -> u64 {
-        self.time.total() + self.prover.as_ref().map_or(0, |prover| prover.positions())
+        self.time.total()
+            + [&self.prover, &self.helper]
+                .iter()
+                .filter_map(|prover| prover.as_ref())
+                .map(|prover| prover.positions())
+                .sum::<u64>()
     }
 
     /// Whether this solver answers from the opening book where it can.
@@ -152,7 +160,18 @@ impl Solver {
                 } else {
                     // A book's partial answer (some moves proven) only if the search
                     // cannot prove anything in time.
-                    match self.prover_mut().analyze(me, opp, deadline) {
+                    let geometry = self.shape.geometry;
+                    let prover = self
+                        .prover
+                        .get_or_insert_with(|| Box::new(Prover::new(geometry)));
+                    // A second prover, for a second core: its own table, no reports.
+                    let helper = (std::thread::available_parallelism().map_or(1, |n| n.get()) > 1)
+                        .then(|| {
+                            &mut **self
+                                .helper
+                                .get_or_insert_with(|| Box::new(Prover::helper(geometry)))
+                        });
+                    match prover.analyze(me, opp, deadline, helper) {
                         Some(outcome) => outcome,
                         None => book?,
                     }
