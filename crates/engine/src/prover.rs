@@ -207,7 +207,9 @@ impl Prover {
     ///    so that one hard proof does not starve the others: with it in hand, what is
     ///    played is never a guess (on (7,7,5) one candidate in a few can take seconds
     ///    where the others take tens of milliseconds);
-    /// 3. a long win, with half of what is left;
+    /// 3. a long win, with half of what is left, and whether the opponent could win even
+    ///    if it moved next (a null move: if not, every move keeps the draw), with three
+    ///    quarters of it, on the `helper`'s core at the same time where there is one;
     /// 4. every other move, and then, if all of them lose, how long each loss lasts.
     ///    With a `helper` (another prover, with a table of its own), the moves of this
     ///    stage are shared out between two threads, each taking the next move left.
@@ -218,7 +220,7 @@ impl Prover {
         me: u64,
         opp: u64,
         deadline: Option<&Deadline>,
-        helper: Option<&mut Prover>,
+        mut helper: Option<&mut Prover>,
     ) -> Option<Outcome> {
         let empty = self.shape.all & !(me | opp);
         let left = empty.count_ones() as u8;
@@ -258,17 +260,44 @@ impl Prover {
         }
         let half = deadline.map(|d| d.part(0.5));
         self.report(Stage::LongWin, holds, settled, empty);
-        let win_proven_absent = holds == 0 && settled == empty
-            || match self.long_win(me, opp, half.as_ref()) {
-                Some(Some(win)) => return Some(self.fastest_wins(me, opp, win, deadline)),
-                Some(None) => true,
-                None => false,
-            };
         // If the opponent cannot win even when it moves next, no move of mine lets it
         // (an extra mark never hurts its owner): every move keeps the draw. On the empty
         // board this is the question of the search for a win with the colours swapped,
-        // so the table answers it at once.
-        if settled != empty && self.wins(opp, me, true, UNBOUNDED, half.as_ref()) == Some(false) {
+        // so the table answers it at once. With a helper it is asked on the second core
+        // while this one looks for a long win; alone, after it. Either way it may use
+        // three quarters of the time left, as it settles every move at once.
+        let needs_null = settled != empty;
+        let (long, null) = match helper.as_deref_mut() {
+            Some(helper) if needs_null => std::thread::scope(|scope| {
+                let most = deadline.map(|d| d.part(0.75));
+                let null =
+                    scope.spawn(move || helper.wins(opp, me, true, UNBOUNDED, most.as_ref()));
+                let long = self.long_win(me, opp, half.as_ref());
+                // A helper that panicked proved nothing.
+                (long, null.join().ok().flatten())
+            }),
+            _ => {
+                let long = if needs_null || holds != 0 {
+                    self.long_win(me, opp, half.as_ref())
+                } else {
+                    Some(None)
+                };
+                if let Some(Some(win)) = long {
+                    return Some(self.fastest_wins(me, opp, win, deadline));
+                }
+                let most = deadline.map(|d| d.part(0.75));
+                let null = needs_null
+                    .then(|| self.wins(opp, me, true, UNBOUNDED, most.as_ref()))
+                    .flatten();
+                (long, null)
+            }
+        };
+        let win_proven_absent = match long {
+            Some(Some(win)) => return Some(self.fastest_wins(me, opp, win, deadline)),
+            Some(None) => true,
+            None => false,
+        };
+        if null == Some(false) {
             return Some(Outcome {
                 verdict: Verdict::Draw,
                 plies: left,
