@@ -267,8 +267,15 @@ impl Prover {
         // while this one looks for a long win; alone, after it. Either way it may use
         // three quarters of the time left, as it settles every move at once.
         let needs_null = settled != empty;
+        // Most often the table or a proof without search answers it at once, and a
+        // thread would cost more than the question.
+        let quick_null = if needs_null {
+            self.at_once(opp, me)
+        } else {
+            None
+        };
         let (long, null) = match helper.as_deref_mut() {
-            Some(helper) if needs_null => std::thread::scope(|scope| {
+            Some(helper) if needs_null && quick_null.is_none() => std::thread::scope(|scope| {
                 let most = deadline.map(|d| d.part(0.75));
                 let null =
                     scope.spawn(move || helper.wins(opp, me, true, UNBOUNDED, most.as_ref()));
@@ -286,9 +293,11 @@ impl Prover {
                     return Some(self.fastest_wins(me, opp, win, deadline));
                 }
                 let most = deadline.map(|d| d.part(0.75));
-                let null = needs_null
-                    .then(|| self.wins(opp, me, true, UNBOUNDED, most.as_ref()))
-                    .flatten();
+                let null = quick_null.or_else(|| {
+                    needs_null
+                        .then(|| self.wins(opp, me, true, UNBOUNDED, most.as_ref()))
+                        .flatten()
+                });
                 (long, null)
             }
         };
@@ -338,6 +347,16 @@ impl Prover {
             return None;
         }
         Some(self.slowest_losses(me, opp, deadline))
+    }
+
+    /// Whether `attacker`, to move, can force a win, if the table or a proof without
+    /// search says so at once; `None` if a search is needed.
+    fn at_once(&mut self, attacker: u64, defender: u64) -> Option<bool> {
+        let (key, symmetry) = self.key(attacker, defender, true);
+        self.known(key, symmetry, UNBOUNDED).or_else(|| {
+            self.cannot_win_within(attacker, defender, true, PAIRING_STEPS)
+                .map(|_| false)
+        })
     }
 
     /// Takes the moves of `moves` one at a time (the next index from `next`, shared with
@@ -627,7 +646,8 @@ impl Prover {
                 }
             }
         }
-        for bit in self.shape.by_danger(moves, d, a) {
+        let weight = if depth > SHALLOW { 2 } else { 4 };
+        for bit in self.shape.by_danger(moves, d, a, weight) {
             if !self.attack(a, d | bit, depth, deadline) {
                 won = false;
                 zone = (self.zone | bit) & empty;

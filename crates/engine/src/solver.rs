@@ -46,6 +46,13 @@ pub struct Solver {
     book: bool,
 }
 
+/// Whether this machine has a second core for a helper prover (asked once: the
+/// question reads the system's files).
+fn two_cores() -> bool {
+    static TWO: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *TWO.get_or_init(|| std::thread::available_parallelism().is_ok_and(|n| n.get() > 1))
+}
+
 /// Boards up to this many cells (3 x 3 and 4 x 4) are solved by negamax with distances
 /// in one search; larger ones by proving the value first ([`Prover`]).
 const NEGAMAX_CELLS: usize = 16;
@@ -165,12 +172,11 @@ impl Solver {
                         .prover
                         .get_or_insert_with(|| Box::new(Prover::new(geometry)));
                     // A second prover, for a second core: its own table, no reports.
-                    let helper = (std::thread::available_parallelism().map_or(1, |n| n.get()) > 1)
-                        .then(|| {
-                            &mut **self
-                                .helper
-                                .get_or_insert_with(|| Box::new(Prover::helper(geometry)))
-                        });
+                    let helper = two_cores().then(|| {
+                        &mut **self
+                            .helper
+                            .get_or_insert_with(|| Box::new(Prover::helper(geometry)))
+                    });
                     match prover.analyze(me, opp, deadline, helper) {
                         Some(outcome) => outcome,
                         None => book?,
