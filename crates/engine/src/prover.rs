@@ -47,6 +47,10 @@ const SHALLOW: u8 = 6;
 /// 1.3 times slower, 10: more than three times).
 const PAIRING_STEPS: u32 = 20;
 
+/// How many positions a question may take on one core before it is given to a second
+/// ([`Prover::analyze`]): about a millisecond.
+const QUICK_TRY: u64 = 300;
+
 /// The most positions the table holds before it starts again (at most about 400 MB;
 /// most proofs need at most tens of MB of it).
 const TABLE_LIMIT: usize = 1 << 22;
@@ -166,7 +170,21 @@ impl Prover {
         depth: u8,
         deadline: Option<&Deadline>,
     ) -> Option<bool> {
-        self.time.restart();
+        self.wins_within_positions(attacker, defender, attacker_to_move, depth, deadline, 0)
+    }
+
+    /// [`wins`](Self::wins), given up (`None`) after `positions` positions as well (0:
+    /// no limit).
+    fn wins_within_positions(
+        &mut self,
+        attacker: u64,
+        defender: u64,
+        attacker_to_move: bool,
+        depth: u8,
+        deadline: Option<&Deadline>,
+        positions: u64,
+    ) -> Option<bool> {
+        self.time.restart_within(positions);
         let answer = if attacker_to_move {
             self.attack(attacker, defender, depth, deadline)
         } else {
@@ -267,8 +285,8 @@ impl Prover {
         // while this one looks for a long win; alone, after it. Either way it may use
         // three quarters of the time left, as it settles every move at once.
         let needs_null = settled != empty;
-        // Most often the table or a proof without search answers it at once, and a
-        // thread would cost more than the question.
+        // Often a few hundred positions answer it, and a thread would cost more than
+        // the question (on the empty (7,7,6) board, 2.5 ms against 0.05 ms).
         let quick_null = if needs_null {
             self.at_once(opp, me)
         } else {
@@ -349,14 +367,10 @@ impl Prover {
         Some(self.slowest_losses(me, opp, deadline))
     }
 
-    /// Whether `attacker`, to move, can force a win, if the table or a proof without
-    /// search says so at once; `None` if a search is needed.
+    /// Whether `attacker`, to move, can force a win, if a search of at most
+    /// [`QUICK_TRY`] positions says so; `None` if it needs more.
     fn at_once(&mut self, attacker: u64, defender: u64) -> Option<bool> {
-        let (key, symmetry) = self.key(attacker, defender, true);
-        self.known(key, symmetry, UNBOUNDED).or_else(|| {
-            self.cannot_win_within(attacker, defender, true, PAIRING_STEPS)
-                .map(|_| false)
-        })
+        self.wins_within_positions(attacker, defender, true, UNBOUNDED, None, QUICK_TRY)
     }
 
     /// Takes the moves of `moves` one at a time (the next index from `next`, shared with
