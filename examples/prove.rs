@@ -3,6 +3,8 @@
 //!
 //!     cargo run --release --example prove -- 7 5 25 18    # (7,7,5), X on 25, O on 18
 //!     ATTACKER=O cargo run --release --example prove -- 7 5 2
+//!     TO_MOVE=X cargo run --release --example prove -- 7 5 2  # X to move after X on 2
+//!                                                              # (a null move of O)
 use std::time::Instant;
 use tictactoe_core::domain::{BitBoard, Board, Geometry, Mark};
 use tictactoe_engine::Solver;
@@ -28,7 +30,12 @@ fn main() {
     } else {
         Mark::X
     };
-    let wins = Solver::new(geometry).can_force_win(&board, attacker, mark, None);
+    let to_move = match std::env::var("TO_MOVE").as_deref() {
+        Ok("X") => Mark::X,
+        Ok("O") => Mark::O,
+        _ => mark,
+    };
+    let wins = Solver::new(geometry).can_force_win(&board, attacker, to_move, None);
     println!(
         "{moves:?}: {attacker:?} wins {wins:?} in {:.3?}",
         started.elapsed()

@@ -209,6 +209,10 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     pub json: bool,
 
+    /// Prove every answer by search, without the opening book of 7x7 five in a row
+    #[arg(long = "no-book")]
+    pub no_book: bool,
+
     /// Boards to analyse
     #[arg(value_name = "BOARD")]
     pub boards: Vec<String>,

@@ -125,6 +125,8 @@ pub enum Task {
         geometry: Geometry,
         first: Mark,
         json: bool,
+        /// False with `--no-book`: every answer proven by search.
+        book: bool,
         /// Empty: read boards from standard input.
         boards: Vec<String>,
     },
@@ -368,6 +370,7 @@ fn analyze(args: AnalyzeArgs) -> Result<Task, ConfigError> {
         geometry: geometry("analyze", &args.board)?,
         first: args.first.into(),
         json: args.json,
+        book: !args.no_book,
         boards: args.boards,
     })
 }
@@ -773,6 +776,17 @@ mod tests {
         };
 
         assert_eq!(colour_wanted(var, terminal), expected);
+    }
+
+    #[test]
+    fn analyze_reads_the_opening_book_unless_told_not_to() {
+        let book = |args: &[&str]| match build(args).unwrap().task {
+            Task::Analyze { book, .. } => book,
+            _ => panic!("{args:?} is not analyze"),
+        };
+
+        assert!(book(&["analyze", "x........"]));
+        assert!(!book(&["analyze", "--no-book", "x........"]));
     }
 
     #[test]

@@ -49,7 +49,7 @@ use tictactoe_json::{
     ScoresJsonWriter, move_review_json, replay_json, report_json, summary_json, tally_json,
 };
 use tictactoe_json_store::read_scoreboard;
-use tictactoe_players::{MinimaxAI, Progress, Proven, Stage, StandardComputers};
+use tictactoe_players::{MinimaxAI, Progress, Proven, SharedSolvers, Stage, StandardComputers};
 use tictactoe_postgres_store::{Options as PostgresOptions, PostgresStore};
 use tictactoe_sqlite_store::SqliteStore;
 use tictactoe_terminal::{Ending, Start, run_full_screen, run_replay};
@@ -308,8 +308,16 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             geometry,
             first,
             json,
+            book,
             boards,
-        } => analyze(config.seed, config.think, geometry, first, json, boards),
+        } => analyze(
+            config.seed,
+            config.think,
+            geometry,
+            first,
+            (json, book),
+            boards,
+        ),
         Task::Simulate {
             levels,
             geometry,
@@ -905,7 +913,7 @@ fn analyze(
     think: Duration,
     geometry: Geometry,
     first: Mark,
-    json: bool,
+    (json, book): (bool, bool),
     boards: Vec<String>,
 ) -> Result<ExitCode, Failure> {
     // On a terminal, a long proof shows what it has settled so far, on standard error,
@@ -917,6 +925,11 @@ fn analyze(
     }
     let mut analyzer = Analyzer::new(geometry, first, || {
         let player = MinimaxAI::impossible(StdRng::seed_from_u64(seed)).thinking_for(think);
+        let player = if book {
+            player
+        } else {
+            player.sharing(&SharedSolvers::without_book())
+        };
         if !showing {
             return player;
         }

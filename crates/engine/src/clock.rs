@@ -84,19 +84,36 @@ impl<'a> Deadline<'a> {
 pub struct TimeCheck {
     positions: u64,
     expired: bool,
+    /// Positions counted since the check was made, over every search.
+    total: u64,
+    /// The search stops after this many positions as it does at its deadline (0: no
+    /// limit).
+    limit: u64,
 }
 
 impl TimeCheck {
     /// Starts a new search: time is not up.
     pub fn restart(&mut self) {
+        self.restart_within(0);
+    }
+
+    /// Starts a new search that stops, as at a deadline, after `positions` positions
+    /// (0: no limit): a quick try, abandoned (and so never stored) if it is not enough.
+    pub fn restart_within(&mut self, positions: u64) {
         self.expired = false;
         self.positions = 0;
+        self.limit = positions;
     }
 
     /// Counts one position; true if the search must stop now.
     pub fn expired(&mut self, deadline: Option<&Deadline>) -> bool {
         if !self.expired {
             self.positions += 1;
+            self.total += 1;
+            if self.positions == self.limit {
+                self.expired = true;
+                return true;
+            }
             self.expired = self.positions % 1024 == 1 && deadline.is_some_and(Deadline::passed);
         }
         self.expired
@@ -105,6 +122,11 @@ impl TimeCheck {
     /// Whether the last search was stopped by its deadline.
     pub fn ran_out(&self) -> bool {
         self.expired
+    }
+
+    /// How many positions every search so far has visited.
+    pub fn total(&self) -> u64 {
+        self.total
     }
 }
 

@@ -24,6 +24,7 @@
 
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::bits::Shape;
 use super::clock::{Deadline, TimeCheck};
@@ -46,9 +47,17 @@ const SHALLOW: u8 = 6;
 /// 1.3 times slower, 10: more than three times).
 const PAIRING_STEPS: u32 = 20;
 
-/// The most positions the table holds before it starts again (at most about 270 MB;
-/// the boards proven so far need at most tens of MB of it).
+/// How many positions a question may take on one core before it is given to a second
+/// ([`Prover::analyze`]): about a millisecond.
+const QUICK_TRY: u64 = 300;
+
+/// The most positions the table holds before it starts again (at most about 400 MB;
+/// most proofs need at most tens of MB of it).
 const TABLE_LIMIT: usize = 1 << 22;
+
+/// The same for a helper on a second core ([`Prover::helper`]): a quarter, so that the
+/// two stay under 1 GB together.
+const HELPER_TABLE_LIMIT: usize = 1 << 20;
 
 /// What is known about one position, for its attacker.
 #[derive(Debug, Clone, Copy)]
@@ -79,8 +88,10 @@ struct Entry {
 ///   (a move outside any one of them needs no search); if the attacker had to block a
 ///   threat, also the threat cells and two empty cells of each of its live lines (so
 ///   extra marks cannot give it a win at once);
-/// * a search cut short by a depth bound: every cell ([`EVERYWHERE`]), as an extra
-///   mark can bring a win within the bound.
+/// * a search cut short by a depth bound: with no move left, no cell; where every
+///   live line needs more than `depth` marks, `depth + 1` empty cells of each (extra
+///   marks elsewhere leave each still too far); a bound met deeper in the search
+///   reaches the zones above it by the rules before.
 type Zone = u64;
 
 /// The zone of a proof that relies on every cell.
@@ -100,6 +111,8 @@ pub struct Prover {
     zone: Zone,
     /// Told what [`analyze`](Self::analyze) has settled, as it goes.
     progress: Option<Box<dyn Progress>>,
+    /// The most positions the table holds before it starts again.
+    table_limit: usize,
 }
 
 impl Prover {
@@ -112,7 +125,22 @@ impl Prover {
             time: TimeCheck::default(),
             zone: EVERYWHERE,
             progress: None,
+            table_limit: TABLE_LIMIT,
         }
+    }
+
+    /// A prover to help another on a second core (see [`analyze`](Self::analyze)),
+    /// with a smaller table.
+    pub fn helper(geometry: Geometry) -> Self {
+        Prover {
+            table_limit: HELPER_TABLE_LIMIT,
+            ..Prover::new(geometry)
+        }
+    }
+
+    /// How many positions every search of this prover has visited.
+    pub fn positions(&self) -> u64 {
+        self.time.total()
     }
 
     /// Reports what [`analyze`](Self::analyze) settles to `progress` from now on
@@ -142,7 +170,21 @@ impl Prover {
         depth: u8,
         deadline: Option<&Deadline>,
     ) -> Option<bool> {
-        self.time.restart();
+        self.wins_within_positions(attacker, defender, attacker_to_move, depth, deadline, 0)
+    }
+
+    /// [`wins`](Self::wins), given up (`None`) after `positions` positions as well (0:
+    /// no limit).
+    fn wins_within_positions(
+        &mut self,
+        attacker: u64,
+        defender: u64,
+        attacker_to_move: bool,
+        depth: u8,
+        deadline: Option<&Deadline>,
+        positions: u64,
+    ) -> Option<bool> {
+        self.time.restart_within(positions);
         let answer = if attacker_to_move {
             self.attack(attacker, defender, depth, deadline)
         } else {
@@ -183,11 +225,21 @@ impl Prover {
     ///    so that one hard proof does not starve the others: with it in hand, what is
     ///    played is never a guess (on (7,7,5) one candidate in a few can take seconds
     ///    where the others take tens of milliseconds);
-    /// 3. a long win, with half of what is left;
+    /// 3. a long win, with half of what is left, and whether the opponent could win even
+    ///    if it moved next (a null move: if not, every move keeps the draw), with three
+    ///    quarters of it, on the `helper`'s core at the same time where there is one;
     /// 4. every other move, and then, if all of them lose, how long each loss lasts.
+    ///    With a `helper` (another prover, with a table of its own), the moves of this
+    ///    stage are shared out between two threads, each taking the next move left.
     ///
     /// Precondition: the game is not over (no line complete, an empty cell left).
-    pub fn analyze(&mut self, me: u64, opp: u64, deadline: Option<&Deadline>) -> Option<Outcome> {
+    pub fn analyze(
+        &mut self,
+        me: u64,
+        opp: u64,
+        deadline: Option<&Deadline>,
+        mut helper: Option<&mut Prover>,
+    ) -> Option<Outcome> {
         let empty = self.shape.all & !(me | opp);
         let left = empty.count_ones() as u8;
         let wins_now = self.shape.threats(me, opp) & empty;
@@ -226,17 +278,53 @@ impl Prover {
         }
         let half = deadline.map(|d| d.part(0.5));
         self.report(Stage::LongWin, holds, settled, empty);
-        let win_proven_absent = holds == 0 && settled == empty
-            || match self.long_win(me, opp, half.as_ref()) {
-                Some(Some(win)) => return Some(self.fastest_wins(me, opp, win, deadline)),
-                Some(None) => true,
-                None => false,
-            };
         // If the opponent cannot win even when it moves next, no move of mine lets it
         // (an extra mark never hurts its owner): every move keeps the draw. On the empty
         // board this is the question of the search for a win with the colours swapped,
-        // so the table answers it at once.
-        if settled != empty && self.wins(opp, me, true, UNBOUNDED, half.as_ref()) == Some(false) {
+        // so the table answers it at once. With a helper it is asked on the second core
+        // while this one looks for a long win; alone, after it. Either way it may use
+        // three quarters of the time left, as it settles every move at once.
+        let needs_null = settled != empty;
+        // Often a few hundred positions answer it, and a thread would cost more than
+        // the question (on the empty (7,7,6) board, 2.5 ms against 0.05 ms).
+        let quick_null = if needs_null {
+            self.at_once(opp, me)
+        } else {
+            None
+        };
+        let (long, null) = match helper.as_deref_mut() {
+            Some(helper) if needs_null && quick_null.is_none() => std::thread::scope(|scope| {
+                let most = deadline.map(|d| d.part(0.75));
+                let null =
+                    scope.spawn(move || helper.wins(opp, me, true, UNBOUNDED, most.as_ref()));
+                let long = self.long_win(me, opp, half.as_ref());
+                // A helper that panicked proved nothing.
+                (long, null.join().ok().flatten())
+            }),
+            _ => {
+                let long = if needs_null || holds != 0 {
+                    self.long_win(me, opp, half.as_ref())
+                } else {
+                    Some(None)
+                };
+                if let Some(Some(win)) = long {
+                    return Some(self.fastest_wins(me, opp, win, deadline));
+                }
+                let most = deadline.map(|d| d.part(0.75));
+                let null = quick_null.or_else(|| {
+                    needs_null
+                        .then(|| self.wins(opp, me, true, UNBOUNDED, most.as_ref()))
+                        .flatten()
+                });
+                (long, null)
+            }
+        };
+        let win_proven_absent = match long {
+            Some(Some(win)) => return Some(self.fastest_wins(me, opp, win, deadline)),
+            Some(None) => true,
+            None => false,
+        };
+        if null == Some(false) {
             return Some(Outcome {
                 verdict: Verdict::Draw,
                 plies: left,
@@ -244,19 +332,26 @@ impl Prover {
                 exact: win_proven_absent,
             });
         }
-        let mut complete = true;
-        for bit in self.shape.by_promise(empty & !settled, me, opp) {
-            match self.wins(opp, me | bit, true, UNBOUNDED, deadline) {
-                Some(false) => holds |= bit,
-                Some(true) => {}
-                None => {
-                    complete = false;
-                    break;
-                }
-            }
-            settled |= bit;
-            self.report(Stage::Rest, holds, settled, empty);
-        }
+        // Every other move, on two cores where there is a helper: each takes the next
+        // move not yet taken, so neither waits while the other has work.
+        let rest: Vec<u64> = self.shape.by_promise(empty & !settled, me, opp).collect();
+        let next = AtomicUsize::new(0);
+        let (mine, theirs) = match helper {
+            Some(helper) if rest.len() > 1 => std::thread::scope(|scope| {
+                let other = scope.spawn(|| helper.settle(me, opp, &rest, &next, deadline, None));
+                let mine = self.settle(me, opp, &rest, &next, deadline, Some((holds, settled)));
+                // A helper that panicked settled nothing: the answer is then inexact.
+                (mine, other.join().unwrap_or((0, 0, false)))
+            }),
+            _ => (
+                self.settle(me, opp, &rest, &next, deadline, Some((holds, settled))),
+                (0, 0, true),
+            ),
+        };
+        holds |= mine.0 | theirs.0;
+        settled |= mine.1 | theirs.1;
+        let complete = mine.2 && theirs.2;
+        self.report(Stage::Rest, holds, settled, empty);
         if holds != 0 {
             return Some(Outcome {
                 verdict: Verdict::Draw,
@@ -270,6 +365,42 @@ impl Prover {
             return None;
         }
         Some(self.slowest_losses(me, opp, deadline))
+    }
+
+    /// Whether `attacker`, to move, can force a win, if a search of at most
+    /// [`QUICK_TRY`] positions says so; `None` if it needs more.
+    fn at_once(&mut self, attacker: u64, defender: u64) -> Option<bool> {
+        self.wins_within_positions(attacker, defender, true, UNBOUNDED, None, QUICK_TRY)
+    }
+
+    /// Takes the moves of `moves` one at a time (the next index from `next`, shared with
+    /// another prover on another thread) and proves for each whether the opponent can
+    /// then force a win. Returns the moves that hold, the moves settled, and whether
+    /// every move taken was settled before the deadline. `shown`: what was settled
+    /// before, for the progress reports (`None`: no reports, as for a helper).
+    fn settle(
+        &mut self,
+        me: u64,
+        opp: u64,
+        moves: &[u64],
+        next: &AtomicUsize,
+        deadline: Option<&Deadline>,
+        shown: Option<(u64, u64)>,
+    ) -> (u64, u64, bool) {
+        let (mut holds, mut settled) = (0, 0);
+        let empty = self.shape.all & !(me | opp);
+        while let Some(&bit) = moves.get(next.fetch_add(1, Ordering::Relaxed)) {
+            match self.wins(opp, me | bit, true, UNBOUNDED, deadline) {
+                Some(false) => holds |= bit,
+                Some(true) => {}
+                None => return (holds, settled, false),
+            }
+            settled |= bit;
+            if let Some((held, before)) = shown {
+                self.report(Stage::Rest, held | holds, before | settled, empty);
+            }
+        }
+        (holds, settled, true)
     }
 
     /// Only the value of the position for `me` to move, the least work that proves it:
@@ -307,6 +438,11 @@ impl Prover {
             return Some(Some(wins_now & wins_now.wrapping_neg()));
         }
         for depth in 2..=SHALLOW {
+            // One question for all moves first: the search tries only the moves the
+            // threat rules and the lines leave, and mostly there is no win.
+            if !self.wins(me, opp, true, depth, deadline)? {
+                continue;
+            }
             for bit in self.shape.by_promise(empty, me, opp) {
                 if self.wins(me | bit, opp, false, depth - 1, deadline)? {
                     return Some(Some(bit));
@@ -341,6 +477,9 @@ impl Prover {
         depth: u8,
         deadline: Option<&Deadline>,
     ) -> Option<Option<Outcome>> {
+        if !self.wins(me, opp, true, depth, deadline)? {
+            return Some(None);
+        }
         let empty = self.shape.all & !(me | opp);
         let mut best = 0u64;
         for bit in self.shape.by_promise(empty, me, opp) {
@@ -423,7 +562,8 @@ impl Prover {
             return self.fails(0);
         }
         if depth == 0 {
-            return self.fails(EVERYWHERE);
+            // Out of moves: no extra mark gives the attacker another.
+            return self.fails(0);
         }
         let scan = self.shape.scan(a, d);
         if scan.my_threats & empty != 0 {
@@ -435,7 +575,7 @@ impl Prover {
             return self.fails(zone);
         }
         if !self.could_win(scan.my_most, depth) {
-            return self.fails(self.bound_zone(scan.my_most));
+            return self.fails(self.bound_zone(a, d, scan.my_most, depth));
         }
         let (key, symmetry) = self.key(a, d, true);
         let moves = match self.open(key, symmetry, a, d, blocks, depth, true) {
@@ -479,7 +619,8 @@ impl Prover {
             return self.fails(0);
         }
         if depth == 0 {
-            return self.fails(EVERYWHERE);
+            // Out of moves: no extra mark gives the attacker another.
+            return self.fails(0);
         }
         // The scan is from the defender's side: "my" threats are the defender's.
         let scan = self.shape.scan(d, a);
@@ -493,7 +634,7 @@ impl Prover {
             return true;
         }
         if !self.could_win(scan.their_most, depth) {
-            return self.fails(self.bound_zone(scan.their_most));
+            return self.fails(self.bound_zone(a, d, scan.their_most, depth));
         }
         let (key, symmetry) = self.key(a, d, false);
         let moves = match self.open(key, symmetry, a, d, blocks, depth, false) {
@@ -519,7 +660,8 @@ impl Prover {
                 }
             }
         }
-        for bit in self.shape.by_danger(moves, d, a) {
+        let weight = if depth > SHALLOW { 2 } else { 4 };
+        for bit in self.shape.by_danger(moves, d, a, weight) {
             if !self.attack(a, d | bit, depth, deadline) {
                 won = false;
                 zone = (self.zone | bit) & empty;
@@ -540,10 +682,16 @@ impl Prover {
         false
     }
 
-    /// The zone of "cannot win" by the attacker's lines alone: no cell if it has no
-    /// live line (extra marks never revive one), every cell if the depth bound was short.
-    fn bound_zone(&self, most: u32) -> Zone {
-        if most == 0 { 0 } else { EVERYWHERE }
+    /// The zone of "cannot win within `depth`" by the attacker's lines alone: no cell
+    /// if it has no live line (extra marks never revive one); else `depth + 1` empty
+    /// cells of each live line, so that extra marks outside leave every line more than
+    /// `depth` marks short.
+    fn bound_zone(&self, a: u64, d: u64, most: u32, depth: u8) -> Zone {
+        if most == 0 {
+            0
+        } else {
+            self.guard(a, d, u32::from(depth) + 1, 0)
+        }
     }
 
     /// `zone` grown until each of the attacker's live lines has at least `cells` empty
@@ -660,7 +808,7 @@ impl Prover {
     /// Stores an answer; `zone` is that of a "cannot win" (ignored for a win), in the
     /// position's own orientation.
     fn remember(&mut self, key: u128, symmetry: usize, won: bool, depth: u8, zone: Zone) {
-        if self.table.len() >= TABLE_LIMIT {
+        if self.table.len() >= self.table_limit {
             self.table.clear();
         }
         let zone = match zone {
@@ -776,7 +924,7 @@ mod tests {
         let budget = std::time::Duration::from_millis(100);
         let (clock, reads) = stopping_after(u32::MAX);
         let full = prover(size, win)
-            .analyze(me, opp, Some(&Deadline::after(&clock, budget)))
+            .analyze(me, opp, Some(&Deadline::after(&clock, budget)), None)
             .unwrap();
         let total = reads.load(std::sync::atomic::Ordering::Relaxed);
         let cut_offs = (1..8).chain((1..24).map(|i| 8 + i * total / 24));
@@ -786,7 +934,10 @@ mod tests {
             let (clock, _) = stopping_after(reads);
             let deadline = Deadline::after(&clock, budget);
 
-            let outcome = prover(size, win).analyze(me, opp, Some(&deadline));
+            // With a helper on a second thread: what the two settle is claimed only
+            // when proven, wherever the deadline falls.
+            let mut helper = prover(size, win);
+            let outcome = prover(size, win).analyze(me, opp, Some(&deadline), Some(&mut helper));
 
             let Some(outcome) = outcome else {
                 nothing += 1;
@@ -843,7 +994,7 @@ mod tests {
         prover.report_to(Some(Box::new(Seen(std::sync::Arc::clone(&seen)))));
 
         // Act
-        let outcome = prover.analyze(0, 1 << 17, None).unwrap();
+        let outcome = prover.analyze(0, 1 << 17, None, None).unwrap();
 
         // Assert
         let seen = seen.lock().unwrap();

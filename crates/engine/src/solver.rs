@@ -40,6 +40,17 @@ pub struct Solver {
     answers: HashMap<u128, Outcome, BuildHasherDefault<MixHasher>>,
     /// The yes/no proof search, for boards larger than [`NEGAMAX_CELLS`].
     prover: Option<Box<Prover>>,
+    /// Another, for a second core: `analyze` settles the moves of a position on both.
+    helper: Option<Box<Prover>>,
+    /// Whether answers may come from the opening book ([`without_book`](Self::without_book)).
+    book: bool,
+}
+
+/// Whether this machine has a second core for a helper prover (asked once: the
+/// question reads the system's files).
+fn two_cores() -> bool {
+    static TWO: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *TWO.get_or_init(|| std::thread::available_parallelism().is_ok_and(|n| n.get() > 1))
 }
 
 /// Boards up to this many cells (3 x 3 and 4 x 4) are solved by negamax with distances
@@ -79,7 +90,32 @@ impl Solver {
             table: HashMap::with_capacity_and_hasher(1024, Default::default()),
             answers: HashMap::default(),
             prover: None,
+            helper: None,
+            book: true,
         }
+    }
+
+    /// A solver that never reads the opening book: every answer is its own proof (for
+    /// `analyze --no-book`, and to measure the search alone).
+    pub fn without_book(mut self) -> Self {
+        self.book = false;
+        self
+    }
+
+    /// How many positions this solver's searches have visited so far (a measure of
+    /// work that does not depend on the machine).
+    pub fn positions(&self) -> u64 {
+        self.time.total()
+            + [&self.prover, &self.helper]
+                .iter()
+                .filter_map(|prover| prover.as_ref())
+                .map(|prover| prover.positions())
+                .sum::<u64>()
+    }
+
+    /// Whether this solver answers from the opening book where it can.
+    pub fn reads_book(&self) -> bool {
+        self.book
     }
 
     pub fn geometry(&self) -> Geometry {
@@ -120,7 +156,9 @@ impl Solver {
         let outcome = match self.answers.get(&position) {
             Some(&outcome) => outcome,
             None => {
-                let book = Book::of(self.shape.geometry).and_then(|book| book.get(me, opp));
+                let book = Book::of(self.shape.geometry)
+                    .filter(|_| self.book)
+                    .and_then(|book| book.get(me, opp));
                 let outcome = if self.shape.cell_count() <= NEGAMAX_CELLS {
                     let (score, best) = self.best_moves(me, opp, deadline)?;
                     Outcome::from_score(score, best, self.empty_count(me, opp))
@@ -129,7 +167,17 @@ impl Solver {
                 } else {
                     // A book's partial answer (some moves proven) only if the search
                     // cannot prove anything in time.
-                    match self.prover_mut().analyze(me, opp, deadline) {
+                    let geometry = self.shape.geometry;
+                    let prover = self
+                        .prover
+                        .get_or_insert_with(|| Box::new(Prover::new(geometry)));
+                    // A second prover, for a second core: its own table, no reports.
+                    let helper = two_cores().then(|| {
+                        &mut **self
+                            .helper
+                            .get_or_insert_with(|| Box::new(Prover::helper(geometry)))
+                    });
+                    match prover.analyze(me, opp, deadline, helper) {
                         Some(outcome) => outcome,
                         None => book?,
                     }
@@ -356,5 +404,37 @@ impl Solver {
             },
         );
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::MockClock;
+    use tictactoe_core::domain::BitBoard;
+
+    #[test]
+    fn a_solver_without_the_book_proves_what_the_book_would_have_answered() {
+        // Arrange: the empty (7,7,5) board, which the book holds whole, and no time at
+        // all, so that only the book can answer.
+        let geometry = Geometry::new(7, 5).unwrap();
+        let board = BitBoard::new(geometry);
+        let clock = MockClock::stuck_at(Duration::ZERO);
+        let no_time = || Deadline::after(&clock, Duration::ZERO);
+
+        // Act
+        let with_book = Solver::new(geometry).analyze_by(&board, Mark::X, no_time());
+        let without = Solver::new(geometry)
+            .without_book()
+            .analyze_by(&board, Mark::X, no_time());
+
+        // Assert
+        assert_eq!(
+            with_book.map(|a| (a.verdict, a.exact)),
+            Some((Verdict::Draw, true))
+        );
+        assert_eq!(without, None);
     }
 }

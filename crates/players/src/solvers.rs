@@ -19,6 +19,8 @@ use tictactoe_engine::Solver;
 #[derive(Clone, Default)]
 pub struct SharedSolvers {
     by_shape: Arc<Mutex<HashMap<Geometry, Arc<Mutex<Solver>>>>>,
+    /// The solvers never read the opening book ([`without_book`](Self::without_book)).
+    no_book: bool,
 }
 
 impl SharedSolvers {
@@ -26,12 +28,27 @@ impl SharedSolvers {
         SharedSolvers::default()
     }
 
+    /// A pool whose solvers never read the opening book: every answer is proven by
+    /// search (`analyze --no-book`).
+    pub fn without_book() -> Self {
+        SharedSolvers {
+            no_book: true,
+            ..SharedSolvers::default()
+        }
+    }
+
     /// The solver for `geometry`, made on first use.
     pub fn for_shape(&self, geometry: Geometry) -> SolverHandle {
         let mut by_shape = lock(&self.by_shape);
-        let solver = by_shape
-            .entry(geometry)
-            .or_insert_with(|| Arc::new(Mutex::new(Solver::new(geometry))));
+        let solver = by_shape.entry(geometry).or_insert_with(|| {
+            let solver = Solver::new(geometry);
+            let solver = if self.no_book {
+                solver.without_book()
+            } else {
+                solver
+            };
+            Arc::new(Mutex::new(solver))
+        });
         SolverHandle {
             geometry,
             solver: Arc::clone(solver),
@@ -93,6 +110,16 @@ mod tests {
 
         assert!(!small.same_as(&large));
         assert_eq!(large.lock().geometry(), Geometry::new(4, 3).unwrap());
+    }
+
+    #[test]
+    fn a_pool_without_the_book_makes_solvers_that_never_read_it() {
+        let (with, without) = (SharedSolvers::new(), SharedSolvers::without_book());
+
+        let shape = Geometry::new(7, 5).unwrap();
+
+        assert!(with.for_shape(shape).lock().reads_book());
+        assert!(!without.for_shape(shape).lock().reads_book());
     }
 
     #[test]

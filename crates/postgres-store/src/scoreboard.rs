@@ -118,14 +118,17 @@ pub(crate) const RIVALS_TOTAL: &str = concat!(
     " FROM all_rows"
 );
 
-/// Adds, in epoch `epoch`, each player's result (`keys`, `names`, and wins, losses and
-/// ties in `counts`) and each pair's (`rivalries`: the player's key, the rival's key and
-/// name, and the counts): rows of their own, which no other writer touches.
+/// Rows as `unnest` takes them: keys, names, and wins, losses and ties.
+pub(crate) type Columns<'a> = (&'a [&'a str], &'a [&'a str], &'a [Vec<i64>; 3]);
+
+/// Adds, in epoch `epoch`, each player's result (`tallies`) and each pair's (`players`'
+/// keys beside their `rivalries`: the rival's key and name, and the counts): rows of
+/// their own, which no other writer touches.
 pub(crate) fn add(
     tx: &mut Tx<'_>,
     epoch: i64,
-    tallies: (&[&str], &[&str], &[Vec<i64>; 3]),
-    rivalries: (&[&str], &[&str], &[&str], &[Vec<i64>; 3]),
+    tallies: Columns<'_>,
+    (players, rivalries): (&[&str], Columns<'_>),
 ) -> Result<(), postgres::Error> {
     let (keys, names, counts) = tallies;
     tx.execute(
@@ -134,7 +137,7 @@ pub(crate) fn add(
          $6::bigint[])",
         &[&epoch, &keys, &names, &counts[0], &counts[1], &counts[2]],
     )?;
-    let (players, rival_keys, rival_names, counts) = rivalries;
+    let (rival_keys, rival_names, counts) = rivalries;
     tx.execute(
         "INSERT INTO rivalry_additions (key, rival_key, rival, wins, losses, ties) \
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], \

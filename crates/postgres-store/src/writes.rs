@@ -450,7 +450,7 @@ fn store(tx: &mut Tx<'_>, decided: &Decided) -> Result<(), Failure> {
             tx,
             epoch,
             (&keys, &names, &counts),
-            (&players, &rival_keys, &rival_names, &rival_counts),
+            (&players, (&rival_keys, &rival_names, &rival_counts)),
         )?;
     }
     Ok(())

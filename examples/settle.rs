@@ -1,0 +1,169 @@
+//! Plays (7,7,5) games between every pairing of levels (Random, Easy, Medium,
+//! Impossible, as X and as O: 16 pairings), then asks a new Impossible player, with its
+//! thinking time, about every position of them that is still in progress, as a hint or
+//! a review does, and counts how many answers are exact (value, length and every best
+//! move proven).
+//!
+//!     cargo run --release --example settle                     # 1 game a pairing, seed 1
+//!     cargo run --release --example settle -- --games 2 --seed 7 --think-ms 1000
+//!
+//! Options: `--games N` per pairing (default 1), `--seed S` (game `g` of pairing `p`
+//! is seeded `S + 100 p + g`; each level's RNG is seeded from it), `--play-ms MS`
+//! (Impossible's thinking time while the games are played, default 1000), `--think-ms
+//! MS` (the time for each answer, default 1000), `--warm` (one player for all the
+//! positions of a game, in order, as a review has; default: a new player, cold, for
+//! each position), `--no-book`, `--size N --win K` (default 7 and 5).
+//!
+//! Prints one line per position (`pairing seed ply board exact ms`), those not exact
+//! marked `NOT EXACT`, then the count and the slowest position.
+
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use tictactoe_core::domain::{BitBoard, Board, Game, GameState, Geometry, Mark, layout_of};
+use tictactoe_core::players::{Advisor, Level, MoveChooser};
+use tictactoe_players::{MinimaxAI, RandomAI, SharedSolvers};
+
+struct Options {
+    geometry: Geometry,
+    games: u64,
+    seed: u64,
+    play: Duration,
+    think: Duration,
+    warm: bool,
+    book: bool,
+}
+
+const LEVELS: [Level; 4] = [Level::Random, Level::Easy, Level::Medium, Level::Impossible];
+
+fn main() {
+    let options = options();
+    let mut positions = Vec::new();
+    for (pairing, (x, o)) in LEVELS
+        .iter()
+        .flat_map(|&x| LEVELS.iter().map(move |&o| (x, o)))
+        .enumerate()
+    {
+        for game in 0..options.games {
+            let seed = options.seed + 100 * pairing as u64 + game;
+            let played = play(&options, [x, o], seed);
+            eprintln!(
+                "{x:?} v {o:?}, seed {seed}: {} moves",
+                played.last().map_or(0, |(ply, _, _)| ply + 1)
+            );
+            positions.extend(
+                played.into_iter().map(|(ply, board, to_move)| {
+                    (format!("{x:?}-{o:?}"), seed, ply, board, to_move)
+                }),
+            );
+        }
+    }
+    let mut exact = 0;
+    let mut slowest: Option<(Duration, String)> = None;
+    let mut advisor: Option<(u64, String, MinimaxAI<StdRng>)> = None;
+    for (pairing, seed, ply, board, to_move) in &positions {
+        let fresh = || impossible(&options, *seed, options.think);
+        let player = match &mut advisor {
+            Some((s, p, player)) if options.warm && s == seed && p == pairing => player,
+            slot => &mut slot.insert((*seed, pairing.clone(), fresh())).2,
+        };
+        let started = Instant::now();
+        let answer = player.advise(board, *to_move);
+        let took = started.elapsed();
+        let settled = answer.as_ref().is_some_and(|a| a.exact);
+        let layout = layout_of(board);
+        if settled {
+            exact += 1;
+        }
+        if slowest.as_ref().is_none_or(|(t, _)| took > *t) {
+            slowest = Some((took, format!("{pairing} seed {seed} ply {ply} {layout}")));
+        }
+        println!(
+            "{pairing} {seed} {ply} {layout} {} {:.0}",
+            if settled { "exact" } else { "NOT EXACT" },
+            took.as_secs_f64() * 1000.0
+        );
+    }
+    println!(
+        "{exact} of {} positions exact, {} each (cold: {}); slowest {:.3?}: {}",
+        positions.len(),
+        humanize(options.think),
+        !options.warm,
+        slowest.as_ref().map_or(Duration::ZERO, |(t, _)| *t),
+        slowest.map_or_else(String::new, |(_, what)| what)
+    );
+}
+
+/// Impossible with its own solver (and no book with `--no-book`).
+fn impossible(options: &Options, seed: u64, think: Duration) -> MinimaxAI<StdRng> {
+    let player = MinimaxAI::impossible(StdRng::seed_from_u64(seed)).thinking_for(think);
+    if options.book {
+        player
+    } else {
+        player.sharing(&SharedSolvers::without_book())
+    }
+}
+
+/// One game; every position in progress before a move, with its ply and side to move.
+fn play(options: &Options, levels: [Level; 2], seed: u64) -> Vec<(usize, BitBoard, Mark)> {
+    let mut players: Vec<Box<dyn MoveChooser>> = levels
+        .iter()
+        .zip([seed, seed.wrapping_add(1)])
+        .map(|(&level, seed)| -> Box<dyn MoveChooser> {
+            let rng = StdRng::seed_from_u64(seed);
+            match level {
+                Level::Random => Box::new(RandomAI::new(rng)),
+                Level::Easy => Box::new(MinimaxAI::easy(rng)),
+                Level::Medium => Box::new(MinimaxAI::medium(rng)),
+                Level::Impossible => Box::new(impossible(options, seed, options.play)),
+            }
+        })
+        .collect();
+    let mut game = Game::<BitBoard>::start(options.geometry, Mark::X);
+    // The same position as a plain board, kept beside the game.
+    let mut board = BitBoard::new(options.geometry);
+    let mut positions = Vec::new();
+    let mut ply = 0;
+    while !game.status().is_over() {
+        let mover = game.to_move();
+        positions.push((ply, board, mover));
+        let player = &mut players[usize::from(mover == Mark::O)];
+        let position = player
+            .choose_move(&game)
+            .expect("a move in a game in progress");
+        game.play(position).expect("a legal move");
+        board.place(position, mover).expect("a legal move");
+        ply += 1;
+    }
+    positions
+}
+
+fn humanize(d: Duration) -> String {
+    format!("{} ms", d.as_millis())
+}
+
+fn options() -> Options {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let value = |flag: &str| {
+        args.iter()
+            .position(|a| a == flag)
+            .and_then(|i| args.get(i + 1))
+            .and_then(|v| v.parse::<u64>().ok())
+    };
+    let size = value("--size").unwrap_or(7) as usize;
+    let win = value("--win").unwrap_or(5) as usize;
+    let Ok(geometry) = Geometry::new(size, win) else {
+        eprintln!("usage: settle [--size N --win K], with 3 <= K <= N <= 7");
+        std::process::exit(2);
+    };
+    Options {
+        geometry,
+        games: value("--games").unwrap_or(1),
+        seed: value("--seed").unwrap_or(1),
+        play: Duration::from_millis(value("--play-ms").unwrap_or(1000)),
+        think: Duration::from_millis(value("--think-ms").unwrap_or(1000)),
+        warm: args.iter().any(|a| a == "--warm"),
+        book: !args.iter().any(|a| a == "--no-book"),
+    }
+}
