@@ -94,6 +94,8 @@ struct Played {
     longest_outage: Duration,
     /// Each game played, as last answered: the moves on its board, and whether it ended.
     answered: Vec<(String, usize, bool)>,
+    /// Every request, by server (in the order the servers were named).
+    asked: Vec<Vec<Asked>>,
 }
 
 impl Played {
@@ -113,6 +115,18 @@ struct Connection {
     address: String,
     source: Option<IpAddr>,
     sender: Option<http1::SendRequest<Full<Bytes>>>,
+    /// Every request sent on it: how long until its answer (or until it failed), and
+    /// the answer's status with whether it said when to come back (`Retry-After`);
+    /// `None` for no answer at all.
+    asked: Vec<Asked>,
+}
+
+/// One request, as its client saw it.
+#[derive(Clone, Copy)]
+struct Asked {
+    took: Duration,
+    status: Option<u16>,
+    retry_after: bool,
 }
 
 impl Connection {
@@ -121,6 +135,7 @@ impl Connection {
             address: address.to_string(),
             source,
             sender: None,
+            asked: Vec::new(),
         }
     }
 
@@ -145,6 +160,46 @@ impl Connection {
         token: Option<&str>,
         body: String,
     ) -> Result<Answer, String> {
+        let started = Instant::now();
+        let (answer, status, retry_after) = self.exchange(method, path, token, body).await;
+        self.asked.push(Asked {
+            took: started.elapsed(),
+            status,
+            retry_after,
+        });
+        answer
+    }
+
+    /// One request and its answer: the answer read, its status, and whether it said when
+    /// to come back.
+    async fn exchange(
+        &mut self,
+        method: hyper::Method,
+        path: &str,
+        token: Option<&str>,
+        body: String,
+    ) -> (Result<Answer, String>, Option<u16>, bool) {
+        match self.request(method, path, token, body).await {
+            Ok((status, retry_after, body)) => {
+                let answer = if (200..300).contains(&status) {
+                    serde_json::from_slice(&body).map_err(|e| e.to_string())
+                } else {
+                    Err(hyper::StatusCode::from_u16(status)
+                        .map_or_else(|_| status.to_string(), |status| status.to_string()))
+                };
+                (answer, Some(status), retry_after)
+            }
+            Err(error) => (Err(error), None, false),
+        }
+    }
+
+    async fn request(
+        &mut self,
+        method: hyper::Method,
+        path: &str,
+        token: Option<&str>,
+        body: String,
+    ) -> Result<(u16, bool, Bytes), String> {
         let sender = match &mut self.sender {
             Some(sender) if !sender.is_closed() => sender,
             _ => self
@@ -171,17 +226,15 @@ impl Connection {
                 return Err(error.to_string());
             }
         };
-        let status = response.status();
+        let status = response.status().as_u16();
+        let retry_after = response.headers().contains_key(header::RETRY_AFTER);
         let body = response
             .into_body()
             .collect()
             .await
             .map_err(|e| e.to_string())?
             .to_bytes();
-        if !status.is_success() {
-            return Err(status.to_string());
-        }
-        serde_json::from_slice(&body).map_err(|e| e.to_string())
+        Ok((status, retry_after, body))
     }
 }
 
@@ -366,6 +419,11 @@ async fn play_games(
             played.games += 1;
         }
     }
+    played.asked = servers
+        .connections
+        .into_iter()
+        .map(|connection| connection.asked)
+        .collect();
     played
 }
 
@@ -567,6 +625,10 @@ async fn main() {
         total.retries += played.retries;
         total.longest_outage = total.longest_outage.max(played.longest_outage);
         total.answered.extend(played.answered);
+        total.asked.resize_with(played.asked.len(), Vec::new);
+        for (server, asked) in played.asked.into_iter().enumerate() {
+            total.asked[server].extend(asked);
+        }
     }
     let elapsed = started.elapsed().as_secs_f64();
 
@@ -613,6 +675,34 @@ async fn main() {
         println!(
             "longest a client waited from a failed request to an answer: {:.0} ms",
             ms(total.longest_outage)
+        );
+    }
+    for (server, asked) in total.asked.iter().enumerate() {
+        let mut answered: Vec<Duration> = asked
+            .iter()
+            .filter(|asked| asked.status.is_some())
+            .map(|asked| asked.took)
+            .collect();
+        answered.sort();
+        let unavailable = asked.iter().filter(|a| a.status == Some(503)).count();
+        let unsaid = asked
+            .iter()
+            .filter(|a| a.status == Some(503) && !a.retry_after)
+            .count();
+        let slow = answered
+            .iter()
+            .filter(|took| **took > Duration::from_secs(2))
+            .count();
+        println!(
+            "server {}: {} requests answered (p50 {:.2} ms, p99 {:.2} ms, max {:.0} ms; {slow} \
+             over 2 s), {} not answered; {unavailable} answered 503 ({unsaid} without \
+             Retry-After)",
+            options.urls[server],
+            answered.len(),
+            ms(percentile(&answered, 0.50)),
+            ms(percentile(&answered, 0.99)),
+            ms(percentile(&answered, 1.0)),
+            asked.len() - answered.len(),
         );
     }
     if let Some(database) = options.check_db.clone() {
