@@ -92,8 +92,8 @@ struct Played {
     retries: u64,
     /// The longest a client went from a request that failed to one answered.
     longest_outage: Duration,
-    /// Each game played, as last answered: the moves on its board, and whether it ended.
-    answered: Vec<(String, usize, bool)>,
+    /// Each game played, as last answered.
+    answered: Vec<Answered>,
     /// Every request, by server (in the order the servers were named).
     asked: Vec<Vec<Asked>>,
 }
@@ -119,6 +119,17 @@ struct Connection {
     /// the answer's status with whether it said when to come back (`Retry-After`);
     /// `None` for no answer at all.
     asked: Vec<Asked>,
+}
+
+/// A game as its client was last answered.
+struct Answered {
+    id: String,
+    /// The moves on its board.
+    moves: usize,
+    ended: bool,
+    /// The client gave up on a move of it (no server answered in time): that move may
+    /// have been kept, unanswered, with the computer's reply.
+    given_up: bool,
 }
 
 /// One request, as its client saw it.
@@ -353,6 +364,7 @@ async fn play_games(
             }
         };
         let (id, mut board, mut status, token) = game;
+        let mut given_up = false;
         let moves = format!("/api/games/{id}/moves");
         let this_game = format!("/api/games/{id}");
         while status == "in_progress" {
@@ -401,6 +413,7 @@ async fn play_games(
                 }
             };
             let Some(after) = after else {
+                given_up = true;
                 break;
             };
             let took = started.elapsed();
@@ -412,9 +425,12 @@ async fn play_games(
             status = after.status;
         }
         let moves_on_board = board.chars().filter(|c| *c != '.').count();
-        played
-            .answered
-            .push((id, moves_on_board, status != "in_progress"));
+        played.answered.push(Answered {
+            id,
+            moves: moves_on_board,
+            ended: status != "in_progress",
+            given_up,
+        });
         if status != "in_progress" {
             played.games += 1;
         }
@@ -429,33 +445,42 @@ async fn play_games(
 
 /// Checks the games the clients played against the database at `url`: for each, the
 /// steps kept are the moves last answered (no more, no fewer), and it has an ending if
-/// and only if it was answered as ended. Returns the problems found.
-fn check_database(url: &str, answered: &[(String, usize, bool)]) -> Result<Vec<String>, String> {
-    let ids: Vec<&str> = answered.iter().map(|(id, _, _)| id.as_str()).collect();
+/// and only if it was answered as ended; except that a game whose client gave up on a
+/// move may also have that move and the reply kept (two steps more, and an ending), as
+/// a server may have kept it without its answer reaching the client. Returns the
+/// problems found, and how many given-up moves were kept so.
+fn check_database(url: &str, answered: &[Answered]) -> Result<(Vec<String>, usize), String> {
+    let ids: Vec<&str> = answered.iter().map(|game| game.id.as_str()).collect();
     let kept = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
         kept_in_postgres(url, &ids)?
     } else {
         kept_in_sqlite(url.strip_prefix("sqlite:").unwrap_or(url), &ids)?
     };
     let mut problems = Vec::new();
-    for (id, moves, ended) in answered {
-        match kept.get(id) {
-            None => problems.push(format!("game {id}: answered, not in the database")),
-            Some((kept_end, steps)) => {
-                if *steps != *moves as i64 {
-                    problems.push(format!("game {id}: {moves} moves answered, {steps} kept"));
-                }
-                if kept_end != ended {
-                    problems.push(format!(
-                        "game {id}: answered as {}, kept as {}",
-                        if *ended { "ended" } else { "going on" },
-                        if *kept_end { "ended" } else { "going on" }
-                    ));
-                }
-            }
+    let mut kept_unanswered = 0;
+    for game in answered {
+        let (id, moves, ended) = (&game.id, game.moves as i64, game.ended);
+        let Some(&(kept_end, steps)) = kept.get(id) else {
+            problems.push(format!("game {id}: answered, not in the database"));
+            continue;
+        };
+        let unanswered = game.given_up && steps > moves;
+        if unanswered {
+            kept_unanswered += 1;
+        }
+        let steps_right = steps == moves || (game.given_up && steps > moves && steps <= moves + 2);
+        if !steps_right {
+            problems.push(format!("game {id}: {moves} moves answered, {steps} kept"));
+        }
+        if kept_end != ended && !(unanswered && kept_end) {
+            problems.push(format!(
+                "game {id}: answered as {}, kept as {}",
+                if ended { "ended" } else { "going on" },
+                if kept_end { "ended" } else { "going on" }
+            ));
         }
     }
-    Ok(problems)
+    Ok((problems, kept_unanswered))
 }
 
 /// Whether each of the games `ids` has ended, and how many steps it has, in the
@@ -714,11 +739,12 @@ async fn main() {
         .await
         .unwrap();
         match checked {
-            (Ok(problems), games) if problems.is_empty() => println!(
+            (Ok((problems, unanswered)), games) if problems.is_empty() => println!(
                 "database: all {games} games as answered: every move answered kept once, \
-                 every ending answered kept"
+                 every ending answered kept ({unanswered} moves a client gave up on were \
+                 kept, with the reply, unanswered)"
             ),
-            (Ok(problems), games) => {
+            (Ok((problems, _)), games) => {
                 println!("database: {} problems in {games} games:", problems.len());
                 for problem in problems.iter().take(20) {
                     println!("  {problem}");

@@ -14,13 +14,23 @@ trap 'for pid in "${pids[@]}"; do kill -CONT "$pid" 2>/dev/null; kill "$pid" 2>/
 
 pg_ctl() { runuser -u postgres -- "$pg/pg_ctl" -D "$work/data" -l "$work/postgres.log" "$@"; }
 
-# A new cluster on a free port, with a database `games`; sets $db to its address.
+# A new cluster on a free port ($pg_port), with a database `games`; sets $db to its
+# address.
 start_postgres() {
   runuser -u postgres -- "$pg/initdb" -D "$work/data" -A trust -U tictactoe >/dev/null
-  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-  pg_ctl -o "-p $port -k $work -c listen_addresses=127.0.0.1" -w start >/dev/null
-  runuser -u postgres -- "$pg/psql" -h 127.0.0.1 -p "$port" -U tictactoe -d postgres -qc 'CREATE DATABASE games'
-  db="postgres://tictactoe@127.0.0.1:$port/games"
+  pg_port=$(free_port)
+  pg_start
+  runuser -u postgres -- "$pg/psql" -h 127.0.0.1 -p "$pg_port" -U tictactoe -d postgres -qc 'CREATE DATABASE games'
+  db="postgres://tictactoe@127.0.0.1:$pg_port/games"
+}
+
+# Starts (again) the cluster start_postgres made, and waits until it takes connections.
+pg_start() {
+  pg_ctl -o "-p $pg_port -k $work -c listen_addresses=127.0.0.1" -w start >/dev/null
+}
+
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
 
 # Starts `tictactoe serve` with the rest of the arguments as its own; sets $url and $pid.

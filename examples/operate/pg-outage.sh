@@ -21,7 +21,7 @@ sleep 15
 stopped=$(date +%s.%N)
 pg_ctl -m fast stop >/dev/null
 sleep 20
-pg_ctl -o "-p $port -k $work -c listen_addresses=127.0.0.1" -w start >/dev/null
+pg_start
 started=$(date +%s.%N)
 wait "$loading"
 cat "$work/load.txt"
@@ -34,7 +34,8 @@ done
 
 # A restart between two requests: none refused after it.
 curl -s -o /dev/null -X POST "$a/api/games" -d '{"x":"human:Ada","o":"impossible"}'
-pg_ctl -m fast -w restart -o "-p $port -k $work -c listen_addresses=127.0.0.1" >/dev/null
+pg_ctl -m fast -w stop >/dev/null
+pg_start
 refused=0
 for i in $(seq 100); do
   server=$([ $((i % 2)) -eq 0 ] && echo "$a" || echo "$b")
