@@ -32,5 +32,6 @@ pub fn new_game(n: u128, settings: Settings) -> NewGame {
         seating: Seating::Together,
         locks: [None, None],
         follows: None,
+        predictable: false,
     }
 }

@@ -1,5 +1,5 @@
 //! The rules of the game and the things it is played with: marks, cells, boards, games,
-//! names and the scoreboard. Pure data and logic: no I/O, no randomness, no clock.
+//! names, the scoreboard and ratings. Pure data and logic: no I/O, no randomness, no clock.
 
 mod analysis;
 mod bit_board;
@@ -10,6 +10,7 @@ mod grid_board;
 mod mark;
 mod player_name;
 mod position;
+mod rating;
 mod refusal;
 mod scoreboard;
 mod text;
@@ -27,6 +28,7 @@ pub use grid_board::GridBoard;
 pub use mark::Mark;
 pub use player_name::{NameError, PlayerName};
 pub use position::{Line, Position};
+pub use rating::{Rating, RatingError, Score};
 pub use refusal::Refusal;
 pub use scoreboard::{FinishedGame, Outcome, Record, Scoreboard, Standing};
 pub use text::{excerpt, excerpt_of};

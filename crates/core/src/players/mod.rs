@@ -3,8 +3,10 @@
 //! [`ComputerFactory`] makes the computers a game needs. The levels themselves live in
 //! the `tictactoe-players` crate, and a person's moves arrive as requests from a front end.
 
+mod anchors;
 pub mod spec;
 
+pub use anchors::Anchor;
 pub use spec::{Level, PlayerSpec, SpecError, default_name, seated, unnamed};
 
 use crate::domain::{Analysis, Board, GameState, Mark, PlayerName, Position};

@@ -186,11 +186,15 @@ pub fn check_review(
     }
 }
 
-/// A store that keeps games, lists them and keeps their reviews: all three ports in
-/// one, for the front ends that show past games (`main.rs` hands them one store).
-pub trait Archive: super::GameStore + GameHistory + ReviewStore {}
+/// A store that keeps games, lists them, keeps their reviews and rates their players:
+/// all four ports in one, for the front ends that show past games (`main.rs` hands them
+/// one store).
+pub trait Archive: super::GameStore + GameHistory + ReviewStore + super::RatingStore {}
 
-impl<S: super::GameStore + GameHistory + ReviewStore + ?Sized> Archive for S {}
+impl<S: super::GameStore + GameHistory + ReviewStore + super::RatingStore + ?Sized> Archive
+    for S
+{
+}
 
 impl<S: GameHistory + ?Sized> GameHistory for &S {
     fn history(&self, query: &HistoryQuery) -> Result<HistoryPage, StoreError> {

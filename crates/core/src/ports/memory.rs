@@ -8,15 +8,16 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, MutexGuard};
 use std::time::SystemTime;
 
-use crate::domain::{Mark, PlayerName, Record, Scoreboard, Standing};
+use crate::domain::{Geometry, Mark, PlayerName, Record, Scoreboard, Standing};
 
 use crate::play::Review;
 
 use super::exactly_once::{self, Decision, Repeat, Steps};
 use super::{
     Cleared, GameHistory, GameId, GameStore, GameSummary, HistoryPage, HistoryQuery, IdPrefix,
-    Imported, Opponents, Restored, ReviewStore, Rivalry, Rows, StoreError, StoredGame, Write,
-    check_review, counts_of, moves_standing, names_of,
+    Imported, Opponents, PlayerRating, RatingBook, RatingChange, RatingPoint, RatingStore,
+    Rebuilt, Restored, ReviewStore, Rivalry, Rows, StoreError, StoredGame, Write, check_review,
+    counts_of, moves_standing, names_of,
 };
 
 /// See the module documentation.
@@ -34,6 +35,12 @@ struct State {
     cleared: Vec<Tally>,
     imported: HashSet<String>,
     reviews: HashMap<GameId, Review>,
+    /// The ratings as they stand.
+    ratings: RatingBook,
+    /// Each rated game's changes.
+    changes: HashMap<GameId, Vec<RatingChange>>,
+    /// The ended games, in the order their ends were kept: the order they are rated in.
+    ended: Vec<GameId>,
 }
 
 type Tally = HashMap<String, Standing>;
@@ -79,6 +86,16 @@ impl GameStore for MemoryStore {
     /// Memory is always at hand.
     fn checkup(&self) -> Result<(), StoreError> {
         Ok(())
+    }
+
+    fn rating_changes(&self, games: &[GameId]) -> Result<Vec<RatingChange>, StoreError> {
+        let state = self.lock();
+        Ok(games
+            .iter()
+            .filter_map(|game| state.changes.get(game))
+            .flatten()
+            .cloned()
+            .collect())
     }
 
     fn standings(&self, top: Option<u64>, each: &mut dyn Rows) -> Result<(), StoreError> {
@@ -240,6 +257,88 @@ impl ReviewStore for MemoryStore {
     }
 }
 
+impl RatingStore for MemoryStore {
+    fn ratings(&self, board: Geometry, top: u32) -> Result<Vec<PlayerRating>, StoreError> {
+        let state = self.lock();
+        let mut ratings: Vec<PlayerRating> = state
+            .ratings
+            .ratings()
+            .filter(|held| held.board == board)
+            .cloned()
+            .collect();
+        ratings.sort_by(|a, b| {
+            b.rating
+                .rating()
+                .total_cmp(&a.rating.rating())
+                .then_with(|| a.name.key().cmp(&b.name.key()))
+        });
+        ratings.truncate(top as usize);
+        Ok(ratings)
+    }
+
+    fn ratings_of(&self, player: &PlayerName) -> Result<Vec<PlayerRating>, StoreError> {
+        let state = self.lock();
+        let mut ratings: Vec<PlayerRating> = state
+            .ratings
+            .ratings()
+            .filter(|held| held.name.key() == player.key())
+            .cloned()
+            .collect();
+        ratings.sort_by_key(|held| (held.board.size(), held.board.win_length()));
+        Ok(ratings)
+    }
+
+    fn rating_history(
+        &self,
+        player: &PlayerName,
+        board: Geometry,
+        limit: u32,
+    ) -> Result<Vec<RatingPoint>, StoreError> {
+        let state = self.lock();
+        let key = player.key();
+        let mut points: Vec<RatingPoint> = state
+            .ended
+            .iter()
+            .filter_map(|id| Some((state.changes.get(id)?, state.games.get(id)?.ended?)))
+            .flat_map(|(changes, ended)| changes.iter().map(move |change| (change, ended)))
+            .filter(|(change, _)| change.board == board && change.player.key() == key)
+            .map(|(change, ended)| RatingPoint {
+                game: change.game.clone(),
+                ended,
+                rating: change.after,
+            })
+            .collect();
+        let skip = points.len().saturating_sub(limit as usize);
+        points.drain(..skip);
+        Ok(points)
+    }
+
+    fn rebuild_ratings(&self) -> Result<Rebuilt, StoreError> {
+        let mut state = self.lock();
+        let mut book = RatingBook::new();
+        let mut changes = HashMap::new();
+        for id in &state.ended {
+            let Some(kept) = state.games.get(id) else {
+                continue;
+            };
+            let Some(ending) = kept.ending else {
+                continue;
+            };
+            let rated = book.rate(&kept.game, ending);
+            if !rated.is_empty() {
+                changes.insert(id.clone(), rated);
+            }
+        }
+        let rebuilt = Rebuilt {
+            games: changes.len() as u64,
+            ratings: book.len() as u64,
+        };
+        state.ratings = book;
+        state.changes = changes;
+        Ok(rebuilt)
+    }
+}
+
 /// Where a game stands in a history: newest first is this, largest first.
 fn order(kept: &StoredGame) -> (SystemTime, GameId) {
     (kept.started, kept.game.id.clone())
@@ -321,9 +420,15 @@ impl State {
                 let kept = self.game_mut(game)?;
                 kept.ending = Some(*ending);
                 kept.ended = Some(SystemTime::now());
-                for counted in counts_of(&kept.game.settings, *ending) {
+                let begun = kept.game.clone();
+                for counted in counts_of(&begun.settings, *ending) {
                     add(&mut self.tally, &counted.player, counted.record);
                 }
+                let changes = self.ratings.rate(&begun, *ending);
+                if !changes.is_empty() {
+                    self.changes.insert(game.clone(), changes);
+                }
+                self.ended.push(game.clone());
                 Ok(())
             }
         }

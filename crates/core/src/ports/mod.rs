@@ -15,6 +15,7 @@
 pub mod exactly_once;
 mod history;
 mod memory;
+mod ratings;
 mod records;
 mod shared;
 
@@ -34,6 +35,12 @@ pub use memory::MemoryStore;
 pub use records::{
     Change, Counted, Ending, GameId, GameIdError, NewGame, SeatLock, SeatLockError, Step,
     StoredGame, Write, counts_of, moves_standing, names_of,
+};
+#[cfg(any(test, feature = "mocks"))]
+pub use ratings::MockRatingStore;
+pub use ratings::{
+    PlayerRating, RatingBook, RatingChange, RatingPoint, RatingRow, RatingStore, Rebuilt, rate,
+    ranked, rated,
 };
 pub use shared::{Following, Hear, Heard, News, NewsFeed, Pacing, Shared};
 #[cfg(any(test, feature = "mocks"))]
@@ -167,6 +174,11 @@ pub trait GameStore: Send + Sync {
     /// readiness), answered with what stands in the way if it cannot.
     fn checkup(&self) -> Result<(), StoreError>;
 
+    /// What the ends of `games` did to the ratings of the people in them, as kept with
+    /// each end ([`rate`]): each game's changes together, X's first, the games in the
+    /// order asked. A game that rated nobody, has not ended, or is not kept has none.
+    fn rating_changes(&self, games: &[GameId]) -> Result<Vec<RatingChange>, StoreError>;
+
     /// The scoreboard, the first `top` rows or all of it.
     fn scoreboard(&self, top: Option<u64>) -> Result<Scoreboard, StoreError> {
         let mut rows = Vec::new();
@@ -203,5 +215,8 @@ impl<S: GameStore + ?Sized> GameStore for &S {
     }
     fn checkup(&self) -> Result<(), StoreError> {
         (**self).checkup()
+    }
+    fn rating_changes(&self, games: &[GameId]) -> Result<Vec<RatingChange>, StoreError> {
+        (**self).rating_changes(games)
     }
 }

@@ -1,0 +1,438 @@
+//! Ratings per board, kept by the store with the games: the rule of which games rate
+//! whom, written once ([`rate`], [`RatingBook`]); what a store keeps of each game's
+//! change ([`RatingChange`]); and the port that lists and rebuilds them
+//! ([`RatingStore`]).
+//!
+//! **Who a game rates.** A board is a size and a run ([`Geometry`]): a rating on 3 x 3
+//! says nothing of 7 x 7, so each person has one rating per board they played on,
+//! starting at [`Rating::START`]. A game that counted (finished or resigned) updates the
+//! rating of each person in it, against the other side as it stood before the game: a
+//! person's rating, or a computer level's [anchor](crate::players::Anchor), which no
+//! game ever moves. Games between computers rate nobody; so does a game whose computer
+//! played from a seed someone gave ([`NewGame::predictable`]): its replies can be known
+//! in advance, and a rating could be farmed from it. A game left before its end
+//! counts nothing and rates nobody.
+//!
+//! **Kept with the game.** A store rates a game in the transaction that keeps its end,
+//! by [`rate`], from the ratings as they stand, and keeps each person's rating before and
+//! after with the game. The games are rated in the order their ends were kept, and
+//! the store keeps that order: so the ratings are a function of the kept games in
+//! order, and [`RatingStore::rebuild_ratings`] (the same rule, over the same games, in
+//! the same order: [`RatingBook`]) gives the same figures to the last bit.
+
+use std::collections::HashMap;
+use std::time::SystemTime;
+
+use crate::domain::{Geometry, Mark, PlayerName, Rating, Score};
+use crate::players::{Level, PlayerSpec};
+
+use super::{Ending, GameId, NewGame, StoreError};
+
+/// What one game did to one person's rating.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RatingChange {
+    pub game: GameId,
+    /// The side the person played.
+    pub mark: Mark,
+    pub player: PlayerName,
+    pub board: Geometry,
+    pub before: Rating,
+    pub after: Rating,
+}
+
+/// A person's rating on one board, as it stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayerRating {
+    /// The name as first rated on this board.
+    pub name: PlayerName,
+    pub board: Geometry,
+    pub rating: Rating,
+    /// How many games rated it.
+    pub games: u64,
+}
+
+/// A person's rating after one of their games: a point of their rating over time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RatingPoint {
+    pub game: GameId,
+    /// When the game ended.
+    pub ended: SystemTime,
+    pub rating: Rating,
+}
+
+/// What [`RatingStore::rebuild_ratings`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rebuilt {
+    /// The games that rated someone.
+    pub games: u64,
+    /// The ratings there are now (a person on a board is one).
+    pub ratings: u64,
+}
+
+/// The sides game `game` rates if it ended `ending`: each person in it, unless it did
+/// not count, or a computer played from a seed someone gave, or nobody in it is a person
+/// (see the module documentation). X first.
+pub fn rated(game: &NewGame, ending: Ending) -> Vec<(Mark, PlayerName)> {
+    let settings = &game.settings;
+    let computer_in_it = Mark::ALL
+        .iter()
+        .any(|&mark| !settings.player(mark).is_human());
+    if computer_in_it && game.predictable {
+        return Vec::new();
+    }
+    Mark::ALL
+        .into_iter()
+        .filter(|&mark| settings.player(mark).is_human() && ending.counted(mark).is_some())
+        .map(|mark| (mark, settings.player(mark).name(mark)))
+        .collect()
+}
+
+/// What game `game`, ended `ending`, does to the ratings of the people in it ([`rated`]),
+/// given where each person's rating on its board stands now (`current`: `None` for a
+/// person never rated there, who starts at [`Rating::START`]). X's change first. The one
+/// rule every store rates by, as each game ends and when it rebuilds.
+pub fn rate(
+    game: &NewGame,
+    ending: Ending,
+    mut current: impl FnMut(&PlayerName) -> Result<Option<Rating>, StoreError>,
+) -> Result<Vec<RatingChange>, StoreError> {
+    let people = rated(game, ending);
+    if people.is_empty() {
+        return Ok(Vec::new());
+    }
+    let board = game.settings.geometry();
+    let mut standing = [Rating::START; 2];
+    for mark in Mark::ALL {
+        standing[mark.index()] = match game.settings.player(mark) {
+            PlayerSpec::Computer(level) => level.anchor(board).rating,
+            person => current(&person.name(mark))?.unwrap_or(Rating::START),
+        };
+    }
+    Ok(people
+        .into_iter()
+        .filter_map(|(mark, player)| {
+            let score = score(ending, mark)?;
+            let before = standing[mark.index()];
+            Some(RatingChange {
+                game: game.id.clone(),
+                mark,
+                player,
+                board,
+                before,
+                after: before.after(standing[mark.opponent().index()], score),
+            })
+        })
+        .collect())
+}
+
+/// How `ending` went for the side of `mark`; `None` if it did not count.
+fn score(ending: Ending, mark: Mark) -> Option<Score> {
+    let record = ending.counted(mark)?;
+    Some(if record.wins > 0 {
+        Score::Win
+    } else if record.losses > 0 {
+        Score::Loss
+    } else {
+        Score::Draw
+    })
+}
+
+/// Ratings held in memory, each game rated in turn by [`rate`]: how a store rebuilds
+/// its ratings from its games in order, and how the store in memory keeps them.
+#[derive(Debug, Clone, Default)]
+pub struct RatingBook {
+    /// By board and name key.
+    ratings: HashMap<(Geometry, String), PlayerRating>,
+}
+
+impl RatingBook {
+    pub fn new() -> Self {
+        RatingBook::default()
+    }
+
+    /// Rates game `game`, ended `ending`, against the ratings held, and holds the
+    /// ratings after it; answers what it changed.
+    pub fn rate(&mut self, game: &NewGame, ending: Ending) -> Vec<RatingChange> {
+        let board = game.settings.geometry();
+        let changes = rate(game, ending, |name| {
+            Ok(self.get(board, name).map(|held| held.rating))
+        })
+        // Reading what is held cannot fail.
+        .unwrap_or_default();
+        for change in &changes {
+            self.keep(change);
+        }
+        changes
+    }
+
+    /// Holds the rating `change` leaves its person with.
+    pub fn keep(&mut self, change: &RatingChange) {
+        self.ratings
+            .entry((change.board, change.player.key()))
+            .and_modify(|held| {
+                held.rating = change.after;
+                held.games = held.games.saturating_add(1);
+            })
+            .or_insert_with(|| PlayerRating {
+                name: change.player.clone(),
+                board: change.board,
+                rating: change.after,
+                games: 1,
+            });
+    }
+
+    /// `player`'s rating on `board`, if they have one.
+    pub fn get(&self, board: Geometry, player: &PlayerName) -> Option<&PlayerRating> {
+        self.ratings.get(&(board, player.key()))
+    }
+
+    /// Every rating held, in no order.
+    pub fn ratings(&self) -> impl Iterator<Item = &PlayerRating> {
+        self.ratings.values()
+    }
+
+    /// How many ratings are held (a person on a board is one).
+    pub fn len(&self) -> usize {
+        self.ratings.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ratings.is_empty()
+    }
+}
+
+/// A row of a board's ratings as people read them: a person, or a computer level's
+/// fixed anchor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RatingRow {
+    pub name: PlayerName,
+    pub rating: Rating,
+    /// A person's rated games; for a level, the calibration games its anchor rests on.
+    pub games: u64,
+    /// The level, for an anchor.
+    pub anchor: Option<Level>,
+}
+
+/// The first `top` rows of `board`'s ratings, best first: `people` (at least the
+/// best `top` of them, in any order) and every level's anchor, by rating, then by name
+/// as the scoreboard compares names.
+pub fn ranked(board: Geometry, people: Vec<PlayerRating>, top: usize) -> Vec<RatingRow> {
+    let anchors = Level::ALL.map(|level| {
+        let anchor = level.anchor(board);
+        RatingRow {
+            name: PlayerName::computer(&level.to_string()),
+            rating: anchor.rating,
+            games: anchor.games,
+            anchor: Some(level),
+        }
+    });
+    let mut rows: Vec<RatingRow> = people
+        .into_iter()
+        .filter(|person| person.board == board)
+        .map(|person| RatingRow {
+            name: person.name,
+            rating: person.rating,
+            games: person.games,
+            anchor: None,
+        })
+        .chain(anchors)
+        .collect();
+    rows.sort_by(|a, b| {
+        b.rating
+            .rating()
+            .total_cmp(&a.rating.rating())
+            .then_with(|| a.name.key().cmp(&b.name.key()))
+    });
+    rows.truncate(top);
+    rows
+}
+
+/// Ratings listed, looked back on and rebuilt. Each game's change is kept by
+/// [`GameStore::write`](super::GameStore::write) with the game's end, and read back by
+/// [`GameStore::rating_changes`](super::GameStore::rating_changes); see the module
+/// documentation.
+#[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
+pub trait RatingStore: Send + Sync {
+    /// The best `top` people's ratings on `board`, best first (by rating, then by
+    /// name key).
+    fn ratings(&self, board: Geometry, top: u32) -> Result<Vec<PlayerRating>, StoreError>;
+
+    /// `player`'s rating on each board they were rated on (names compared as the
+    /// scoreboard compares them), the boards in order of size, then run.
+    fn ratings_of(&self, player: &PlayerName) -> Result<Vec<PlayerRating>, StoreError>;
+
+    /// `player`'s rating on `board` after each of their rated games there, oldest
+    /// first: the last `limit` of them.
+    fn rating_history(
+        &self,
+        player: &PlayerName,
+        board: Geometry,
+        limit: u32,
+    ) -> Result<Vec<RatingPoint>, StoreError>;
+
+    /// Forgets every rating and each game's change, and rates every ended game again,
+    /// in the order their ends were kept, by the same rule. With the same games and
+    /// anchors it gives back the same figures to the last bit; after a change of the
+    /// anchors, the ratings they make.
+    fn rebuild_ratings(&self) -> Result<Rebuilt, StoreError>;
+}
+
+impl<S: RatingStore + ?Sized> RatingStore for &S {
+    fn ratings(&self, board: Geometry, top: u32) -> Result<Vec<PlayerRating>, StoreError> {
+        (**self).ratings(board, top)
+    }
+    fn ratings_of(&self, player: &PlayerName) -> Result<Vec<PlayerRating>, StoreError> {
+        (**self).ratings_of(player)
+    }
+    fn rating_history(
+        &self,
+        player: &PlayerName,
+        board: Geometry,
+        limit: u32,
+    ) -> Result<Vec<RatingPoint>, StoreError> {
+        (**self).rating_history(player, board, limit)
+    }
+    fn rebuild_ratings(&self) -> Result<Rebuilt, StoreError> {
+        (**self).rebuild_ratings()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rstest::rstest;
+
+    use super::*;
+    use crate::domain::Outcome;
+    use crate::fixtures::{new_game, person, settings};
+    use crate::players::PlayerSpec;
+
+    fn computer(level: Level) -> PlayerSpec {
+        PlayerSpec::Computer(level)
+    }
+
+    fn never_rated(_: &PlayerName) -> Result<Option<Rating>, StoreError> {
+        Ok(None)
+    }
+
+    #[test]
+    fn a_game_between_people_rates_both_from_where_they_stand() {
+        let game = new_game(1, settings(person("Ada"), person("Bob")));
+        let bob = Rating::new(1700.0, 80.0, 0.06).unwrap();
+
+        let changes = rate(&game, Ending::Finished(Outcome::Won(Mark::X)), |name| {
+            Ok((name.as_str() == "Bob").then_some(bob))
+        })
+        .unwrap();
+
+        assert_eq!(changes.len(), 2);
+        assert_eq!(
+            (changes[0].mark, changes[0].before, changes[0].after),
+            (
+                Mark::X,
+                Rating::START,
+                Rating::START.after(bob, Score::Win)
+            )
+        );
+        assert_eq!(
+            (changes[1].mark, changes[1].before, changes[1].after),
+            (Mark::O, bob, bob.after(Rating::START, Score::Loss))
+        );
+    }
+
+    #[test]
+    fn a_person_is_rated_against_the_levels_anchor_on_the_games_board() {
+        let game = new_game(1, settings(person("Ada"), computer(Level::Medium)));
+        let anchor = Level::Medium.anchor(game.settings.geometry()).rating;
+
+        let changes = rate(&game, Ending::Finished(Outcome::Draw), never_rated).unwrap();
+
+        assert_eq!(changes.len(), 1);
+        assert_eq!(changes[0].after, Rating::START.after(anchor, Score::Draw));
+    }
+
+    #[rstest]
+    #[case::computers_only(settings(computer(Level::Easy), computer(Level::Impossible)), false, Ending::Finished(Outcome::Draw))]
+    #[case::a_computer_from_a_given_seed(settings(person("Ada"), computer(Level::Easy)), true, Ending::Finished(Outcome::Draw))]
+    #[case::left_before_the_end(settings(person("Ada"), person("Bob")), false, Ending::Abandoned(Mark::O))]
+    fn some_games_rate_nobody(
+        #[case] settings: crate::play::Settings,
+        #[case] predictable: bool,
+        #[case] ending: Ending,
+    ) {
+        let game = NewGame {
+            predictable,
+            ..new_game(1, settings)
+        };
+
+        assert_eq!(rate(&game, ending, never_rated).unwrap(), []);
+    }
+
+    #[test]
+    fn people_playing_each_other_from_a_given_seed_are_rated_all_the_same() {
+        let game = NewGame {
+            predictable: true,
+            ..new_game(1, settings(person("Ada"), person("Bob")))
+        };
+
+        assert_eq!(rated(&game, Ending::Resigned(Mark::X)).len(), 2);
+    }
+
+    #[test]
+    fn resigning_is_rated_as_a_loss() {
+        let game = new_game(1, settings(person("Ada"), computer(Level::Random)));
+        let anchor = Level::Random.anchor(game.settings.geometry()).rating;
+
+        let changes = rate(&game, Ending::Resigned(Mark::X), never_rated).unwrap();
+
+        assert_eq!(changes[0].after, Rating::START.after(anchor, Score::Loss));
+    }
+
+    #[test]
+    fn a_rating_that_cannot_be_read_is_an_error_not_a_fresh_start() {
+        let game = new_game(1, settings(person("Ada"), person("Bob")));
+
+        let rated = rate(&game, Ending::Finished(Outcome::Draw), |_| {
+            Err(StoreError::NoLocation)
+        });
+
+        assert_eq!(rated, Err(StoreError::NoLocation));
+    }
+
+    #[test]
+    fn a_book_rates_each_game_from_the_ratings_the_games_before_left() {
+        let mut book = RatingBook::new();
+        let first = new_game(1, settings(person("Ada"), person("Bob")));
+        let second = new_game(2, settings(person("bob"), person("Cy")));
+
+        let after_first = book.rate(&first, Ending::Finished(Outcome::Won(Mark::X)));
+        let after_second = book.rate(&second, Ending::Finished(Outcome::Draw));
+
+        assert_eq!(after_second[0].before, after_first[1].after);
+        let bob = book.get(Geometry::classic(), &PlayerName::new("BOB").unwrap());
+        assert_eq!(
+            bob.map(|bob| (bob.name.as_str(), bob.games, bob.rating)),
+            Some(("Bob", 2, after_second[0].after))
+        );
+    }
+
+    #[test]
+    fn a_board_s_ratings_are_ranked_with_the_levels_anchors_among_them() {
+        let board = Geometry::classic();
+        let top = Level::ALL
+            .map(|level| level.anchor(board).rating.rating())
+            .into_iter()
+            .fold(f64::MIN, f64::max);
+        let ada = PlayerRating {
+            name: PlayerName::new("Ada").unwrap(),
+            board,
+            rating: Rating::new(top + 1.0, 60.0, 0.06).unwrap(),
+            games: 40,
+        };
+
+        let rows = ranked(board, vec![ada], 3);
+
+        assert_eq!(rows.len(), 3);
+        assert_eq!((rows[0].name.as_str(), rows[0].anchor), ("Ada", None));
+        assert_eq!(rows[1].anchor, Some(Level::Impossible));
+    }
+}
