@@ -903,17 +903,11 @@ mod tests {
 
     /// A summary of an ended game, for a history the service answers.
     fn a_summary(bits: u128) -> tictactoe_core::ports::GameSummary {
-        use tictactoe_core::domain::{Geometry, Outcome};
-        use tictactoe_core::play::Settings;
+        use tictactoe_core::domain::Outcome;
+        use tictactoe_core::fixtures::{person, settings};
         use tictactoe_core::players::{Level, PlayerSpec};
         use tictactoe_core::ports::{Ending, GameSummary};
-        let settings = Settings::new(
-            PlayerSpec::Human(Some(PlayerName::new("Ada").unwrap())),
-            PlayerSpec::Computer(Level::Easy),
-            Mark::X,
-            Geometry::classic(),
-        )
-        .unwrap();
+        let settings = settings(person("Ada"), PlayerSpec::Computer(Level::Easy));
         GameSummary {
             id: GameId::from_bits(bits),
             settings,

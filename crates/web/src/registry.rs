@@ -14,8 +14,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use super::locks::lock;
 use super::table::Table;
+use tictactoe_core::sync::lock;
 
 /// What the registry needs to know of a game it holds.
 pub trait Held {

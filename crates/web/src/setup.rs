@@ -96,6 +96,7 @@ impl Setup {
 #[cfg(test)]
 mod tests {
     use mockall::predicate::eq;
+    use tictactoe_core::fixtures::settings;
     use tictactoe_core::play::{Seat, Unrecorded};
     use tictactoe_core::players::{Level, MockAdvisor, MockComputer, MockComputerFactory};
     use tictactoe_core::ports::Change;
@@ -104,15 +105,8 @@ mod tests {
 
     /// X and O as the command line writes them, on 3x3, X first, two people apart.
     fn setup(x: &str, o: &str) -> Setup {
-        let settings = Settings::new(
-            x.parse().unwrap(),
-            o.parse().unwrap(),
-            Mark::X,
-            Geometry::classic(),
-        )
-        .unwrap();
         Setup {
-            settings,
+            settings: settings(x.parse().unwrap(), o.parse().unwrap()),
             seating: Seating::Apart,
         }
     }
