@@ -419,6 +419,7 @@ impl Detail {
 mod tests {
     use super::*;
     use tictactoe_core::domain::Mark;
+    use tictactoe_core::ports::Conflict;
 
     #[test]
     fn refusals_of_the_games_state_are_conflicts_and_a_cell_off_the_board_is_bad_input() {
@@ -495,10 +496,7 @@ mod tests {
                 detail: format!("{path}: gone"),
             },
             StoreError::NoSuchGame(id.clone()),
-            StoreError::Conflict {
-                game: id,
-                detail: format!("{path}: step 3"),
-            },
+            Conflict::KeptAtOnce(format!("{path}: step 3")).about(&id),
         ];
 
         for error in errors {
