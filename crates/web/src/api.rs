@@ -479,7 +479,10 @@ pub async fn history(
         (status = 503, description = "As many reviews are under way as the server takes, or its store cannot be used (see Retry-After)", body = ErrorJson),
     )
 )]
-pub async fn review(State(app): State<App>, Path(GamePath { id }): Path<GamePath>) -> Result<Response, ApiError> {
+pub async fn review(
+    State(app): State<App>,
+    Path(GamePath { id }): Path<GamePath>,
+) -> Result<Response, ApiError> {
     Ok(match app.games.review(game_id(&id)?).await? {
         Reviewing::Done { game, review } => json_text(StatusCode::OK, review_json(&game, &review)),
         Reviewing::Computing { done, total } => {

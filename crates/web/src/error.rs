@@ -26,6 +26,7 @@ use thiserror::Error;
 use tictactoe_core::domain::{IllegalMove, PlayerName, Refusal};
 use tictactoe_core::ports::{GameId, StoreError};
 
+use super::assets::REFUSAL;
 use super::health::NotReady;
 use super::port::{AfterTheEnd, GameError};
 
@@ -340,7 +341,8 @@ impl ApiError {
         }
         let status = self.status();
         let title = status.canonical_reason().unwrap_or("Refused");
-        let page = REFUSAL_PAGE
+        // The message is one of ours (nothing a client sent): it needs no escaping.
+        let page = REFUSAL
             .replace("{title}", title)
             .replace("{status}", status.as_str())
             .replace("{message}", &sentence(&self.to_string()));
@@ -352,10 +354,6 @@ impl ApiError {
             .into_response()
     }
 }
-
-/// The page a browser gets for a refusal. The message is one of ours (nothing a client
-/// sent), so it needs no escaping.
-const REFUSAL_PAGE: &str = include_str!("assets/refusal.html");
 
 /// `message` with a capital and a full stop, for a page.
 fn sentence(message: &str) -> String {
