@@ -492,8 +492,8 @@ fn the_advice_for_an_unreadable_database_works_when_followed() {
     // Arrange: a file that is not a database, refused with "move it away".
     let db = Database::new();
     let (folder, path) = (&db.folder, &db.path);
-    fs::write(&path, "not a database, but somebody's file").unwrap();
-    tictactoe_on(&path)
+    fs::write(path, "not a database, but somebody's file").unwrap();
+    tictactoe_on(path)
         .args(RANDOM_GAME)
         .assert()
         .code(1)
@@ -501,8 +501,8 @@ fn the_advice_for_an_unreadable_database_works_when_followed() {
 
     // Act: the advice followed; the file kept elsewhere.
     let kept = folder.path().join("games.db.unreadable");
-    fs::rename(&path, &kept).unwrap();
-    let followed = tictactoe_on(&path).args(RANDOM_GAME).assert();
+    fs::rename(path, &kept).unwrap();
+    let followed = tictactoe_on(path).args(RANDOM_GAME).assert();
 
     // Assert
     followed.success();
@@ -683,7 +683,7 @@ fn a_truncated_database_stops_every_command_and_is_left_as_it_was() {
     let (db, bytes) = Database::with_one_game();
     let path = &db.path;
     let cut = &bytes[..bytes.len() / 2];
-    fs::write(&path, cut).unwrap();
+    fs::write(path, cut).unwrap();
 
     for command in [&["scores"][..], &RANDOM_GAME[..], &SERVE[..]] {
         let run = tictactoe_on(path)
@@ -693,25 +693,25 @@ fn a_truncated_database_stops_every_command_and_is_left_as_it_was() {
         stopped_saying(run, &["cannot be read", "move it away"]);
     }
 
-    assert_eq!(fs::read(&path).unwrap(), cut);
+    assert_eq!(fs::read(path).unwrap(), cut);
 }
 
 #[test]
 fn a_database_from_a_newer_version_is_refused_with_what_to_do_and_left_alone() {
     let (db, _) = Database::with_one_game();
     let path = &db.path;
-    rusqlite::Connection::open(&path)
+    rusqlite::Connection::open(path)
         .unwrap()
         .pragma_update(None, "user_version", 99)
         .unwrap();
-    let before = fs::read(&path).unwrap();
+    let before = fs::read(path).unwrap();
 
     stopped_saying(
         tictactoe_on(path).args(RANDOM_GAME).assert(),
         &["newer version of tictactoe", "Use the newer tictactoe"],
     );
 
-    assert_eq!(fs::read(&path).unwrap(), before);
+    assert_eq!(fs::read(path).unwrap(), before);
 }
 
 #[test]
@@ -720,35 +720,35 @@ fn a_database_another_program_holds_stops_a_game_before_it_starts() {
     // waits (10 s).
     let (db, _) = Database::with_one_game();
     let path = &db.path;
-    let holder = rusqlite::Connection::open(&path).unwrap();
+    let holder = rusqlite::Connection::open(path).unwrap();
     holder.execute_batch("BEGIN IMMEDIATE").unwrap();
-    let before = scores_json(&path);
+    let before = scores_json(path);
 
     // Act
-    let assert = tictactoe_on(&path).args(RANDOM_GAME).assert();
+    let assert = tictactoe_on(path).args(RANDOM_GAME).assert();
 
     // Assert: no game was played, and what was kept is unchanged.
     stopped_saying(assert, &["is locked by another process", "try again"]);
     holder.execute_batch("ROLLBACK").unwrap();
-    assert_eq!(scores_json(&path), before);
+    assert_eq!(scores_json(path), before);
 }
 
 #[test]
 fn a_read_only_database_shows_its_scores_but_stops_a_game_before_it_starts() {
     let (db, bytes) = Database::with_one_game();
     let path = &db.path;
-    let before = scores_json(&path);
+    let before = scores_json(path);
     // Root may write whatever the permissions say; `chattr +i` stops root too.
     let immutable = std::process::Command::new("chattr")
         .arg("+i")
-        .arg(&path)
+        .arg(path)
         .status()
         .is_ok_and(|status| status.success());
     if !immutable {
-        let mut permissions = fs::metadata(&path).unwrap().permissions();
+        let mut permissions = fs::metadata(path).unwrap().permissions();
         permissions.set_readonly(true);
-        fs::set_permissions(&path, permissions).unwrap();
-        if fs::OpenOptions::new().append(true).open(&path).is_ok() {
+        fs::set_permissions(path, permissions).unwrap();
+        if fs::OpenOptions::new().append(true).open(path).is_ok() {
             println!(
                 "SKIPPED: cannot make a file read-only here (neither chattr +i nor permissions)"
             );
@@ -756,16 +756,16 @@ fn a_read_only_database_shows_its_scores_but_stops_a_game_before_it_starts() {
         }
     }
 
-    let shown = tictactoe_on(&path)
+    let shown = tictactoe_on(path)
         .args(["scores", "--json"])
         .output()
         .unwrap();
-    let played = tictactoe_on(&path).args(RANDOM_GAME).output().unwrap();
+    let played = tictactoe_on(path).args(RANDOM_GAME).output().unwrap();
 
     if immutable {
         let _ = std::process::Command::new("chattr")
             .arg("-i")
-            .arg(&path)
+            .arg(path)
             .status();
     }
     assert_eq!(
@@ -779,5 +779,5 @@ fn a_read_only_database_shows_its_scores_but_stops_a_game_before_it_starts() {
         said.contains("is read-only") && said.contains("writable"),
         "{said}"
     );
-    assert_eq!(fs::read(&path).unwrap(), bytes);
+    assert_eq!(fs::read(path).unwrap(), bytes);
 }
