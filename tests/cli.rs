@@ -8,23 +8,12 @@ use predicates::prelude::*;
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
-use common::{tictactoe, tictactoe_on};
+use common::{Database, tictactoe, tictactoe_on};
 
 mod common;
 
-/// A database of its own: `games.db` in a temporary folder, removed with it.
-struct Database {
-    folder: TempDir,
-    path: PathBuf,
-}
-
+/// What these tests do with a database of their own.
 impl Database {
-    fn new() -> Self {
-        let folder = TempDir::new().unwrap();
-        let path = folder.path().join("games.db");
-        Database { folder, path }
-    }
-
     /// A database with one game counted (see [`Database::one_game_recorded`]), and its
     /// bytes.
     fn with_one_game() -> (Database, Vec<u8>) {
@@ -46,11 +35,6 @@ impl Database {
     /// The program on this database, run with `args`.
     fn run(&self, args: &[&str]) -> Assert {
         self.tictactoe().args(args).assert()
-    }
-
-    /// The program on this database.
-    fn tictactoe(&self) -> assert_cmd::Command {
-        tictactoe_on(&self.path)
     }
 
     /// `play` between `x` and `o` on this database, `typed` being what people type.

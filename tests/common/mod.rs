@@ -9,8 +9,10 @@
 
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+
+use tempfile::TempDir;
 
 /// The built program.
 pub const BINARY: &str = env!("CARGO_BIN_EXE_tictactoe");
@@ -57,6 +59,32 @@ pub fn tictactoe_on(database: &Path) -> assert_cmd::Command {
     let mut command = tictactoe();
     command.arg("--db").arg(database);
     command
+}
+
+/// The words of `line`, split at its spaces: a command line's arguments written as one
+/// (`words("play --x human:Ada --o human:Bob --size 4")`), none of them holding a space.
+pub fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
+/// A database of a test's own: `games.db` in a temporary folder, removed with it (the
+/// file is made by the first command that writes).
+pub struct Database {
+    pub folder: TempDir,
+    pub path: PathBuf,
+}
+
+impl Database {
+    pub fn new() -> Self {
+        let folder = TempDir::new().unwrap();
+        let path = folder.path().join("games.db");
+        Database { folder, path }
+    }
+
+    /// [`tictactoe`] on this database.
+    pub fn tictactoe(&self) -> assert_cmd::Command {
+        tictactoe_on(&self.path)
+    }
 }
 
 /// `tictactoe --db DATABASE serve --port 0`, with `more` of `serve`'s flags, started:
