@@ -3,12 +3,11 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::assert::Assert;
 use predicates::prelude::*;
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
-use common::{Database, tictactoe, tictactoe_on};
+use common::{Database, stopped_saying, tictactoe, tictactoe_on};
 
 mod common;
 
@@ -32,11 +31,6 @@ impl Database {
         db
     }
 
-    /// The program on this database, run with `args`.
-    fn run(&self, args: &[&str]) -> Assert {
-        self.tictactoe().args(args).assert()
-    }
-
     /// `play` between `x` and `o` on this database, `typed` being what people type.
     fn play(&self, x: &str, o: &str, typed: impl Into<Vec<u8>>) -> assert_cmd::Command {
         let mut command = self.tictactoe();
@@ -55,16 +49,6 @@ impl Database {
     fn one_game_recorded(&self) -> Value {
         self.run(&RANDOM_GAME).success();
         self.scores()
-    }
-}
-
-/// Whether `run` is the program stopped before it did anything: it exits 1, prints
-/// nothing on standard output, and says each of `words` on standard error.
-fn stopped_saying(run: Assert, words: &[&str]) {
-    let said = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
-    run.code(1).stdout("");
-    for word in words {
-        assert!(said.contains(word), "{word:?} not in {said:?}");
     }
 }
 
