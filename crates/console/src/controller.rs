@@ -174,17 +174,13 @@ mod tests {
     use tictactoe_core::domain::{
         Geometry, IllegalMove, Outcome, PlayerName, Refusal, Scoreboard, layout_of,
     };
+    use tictactoe_core::fixtures::{ada_and_bob, ending_once, failing_steps, keeping_steps};
     use tictactoe_core::play::{MockRecorder, Unrecorded};
     use tictactoe_core::ports::{Ending, Step, StoreError};
 
     /// Hal, a computer that always plays the first empty cell.
     fn hal() -> Seat {
         Seat::Computer(Box::new(first_empty_cell(name("Hal"))))
-    }
-
-    fn ada_and_bob<R: Recorder>(recorder: R) -> Match<R> {
-        let seats = [Seat::Human(name("Ada")), Seat::Human(name("Bob"))];
-        Match::new(Geometry::classic(), Mark::X, seats, recorder)
     }
 
     /// Plays `game` at a console that shows on `screen` and reads `keys`.
@@ -293,13 +289,6 @@ mod tests {
         assert_eq!(end, Ok(GameEnd::Abandoned));
     }
 
-    /// A recorder that keeps every step (a stub: the steps are not the subject here).
-    fn keeping_steps() -> MockRecorder {
-        let mut recorder = MockRecorder::new();
-        recorder.expect_keep().returning(|_| Ok(()));
-        recorder
-    }
-
     #[test]
     fn quitting_is_announced_once_kept_as_abandoned_and_no_result_is_shown() {
         // Arrange: `show_result` and `show_scoreboard` have no expectation at all, so any
@@ -314,13 +303,7 @@ mod tests {
             &mut screen,
             &[Shown::Notice, Shown::Result, Shown::Scoreboard],
         );
-        let mut recorder = keeping_steps();
-        recorder
-            .expect_end()
-            .with(eq(Ending::Abandoned(Mark::X)), always())
-            .times(1)
-            .returning(|_, _| Recording::Saved(Scoreboard::new()));
-        let mut game = ada_and_bob(recorder);
+        let mut game = ada_and_bob(ending_once(Ending::Abandoned(Mark::X)));
 
         // Act
         let end = play(screen, typed(&["quit"]), &mut game);
@@ -450,10 +433,7 @@ mod tests {
     #[test]
     fn a_game_whose_moves_cannot_be_saved_is_said_so_once_and_played_to_the_end() {
         // Arrange: every write fails (a stub); the notice must come exactly once.
-        let mut recorder = MockRecorder::new();
-        recorder
-            .expect_keep()
-            .returning(|_| Err(StoreError::NoLocation));
+        let mut recorder = failing_steps();
         recorder
             .expect_end()
             .returning(|_, _| Recording::Failed(StoreError::NoLocation));

@@ -96,9 +96,9 @@ impl Setup {
 #[cfg(test)]
 mod tests {
     use mockall::predicate::eq;
-    use tictactoe_core::fixtures::settings;
+    use tictactoe_core::fixtures::{computers, settings};
     use tictactoe_core::play::{Seat, Unrecorded};
-    use tictactoe_core::players::{Level, MockAdvisor, MockComputer, MockComputerFactory};
+    use tictactoe_core::players::{Level, MockComputer};
     use tictactoe_core::ports::Change;
 
     use super::*;
@@ -124,15 +124,6 @@ mod tests {
         assert!(!rematch.is_human(Mark::X));
         assert_eq!(rematch.settings.geometry(), setup.settings.geometry());
         assert_eq!(rematch.seating, setup.seating);
-    }
-
-    /// A factory whose advisor is a stub: every match started gets one.
-    fn computers() -> MockComputerFactory {
-        let mut computers = MockComputerFactory::new();
-        computers
-            .expect_advisor()
-            .returning(|| Box::new(MockAdvisor::new()));
-        computers
     }
 
     #[test]

@@ -10,7 +10,7 @@ use axum::http::{Method, StatusCode};
 use serde_json::{Value, json};
 use tictactoe_json::scoreboard_json;
 use tictactoe_web::{GameLimits, Limits};
-use web_support::{Server, test_game_limits, two_people};
+use web_support::{Server, ada_against, test_game_limits, two_people, two_people_together};
 
 #[tokio::test]
 async fn a_new_game_against_the_computer_answers_the_game_and_the_persons_seat_only() {
@@ -435,9 +435,7 @@ async fn undo_between_two_screens_waits_for_the_other_players_consent(#[case] ne
 #[tokio::test]
 async fn on_one_device_undo_takes_back_the_last_move_at_once() {
     let server = Server::new();
-    let game = server
-        .create(json!({ "x": "human:Ada", "o": "human:Bob", "seating": "together" }))
-        .await;
+    let game = server.create(two_people_together()).await;
     let (x, o) = (game.x.unwrap(), game.o.unwrap());
     server.play(&game.id, &x, 1).await;
     server.play(&game.id, &o, 2).await;
@@ -522,9 +520,7 @@ async fn a_seat_has_joined_once_its_token_has_been_used_and_everyone_sees_it() {
 async fn two_people_on_one_device_join_together() {
     // Arrange
     let server = Server::new();
-    let game = server
-        .create(json!({ "x": "human:Ada", "o": "human:Bob", "seating": "together" }))
-        .await;
+    let game = server.create(two_people_together()).await;
     let path = format!("/api/games/{}", game.id);
 
     // Act: the device's page asks with X's token alone.
@@ -557,9 +553,7 @@ async fn a_game_resigned_cannot_be_resigned_again_or_played_on() {
 async fn a_rematch_swaps_sides_each_person_keeping_their_token() {
     // Arrange: Ada (X) resigns a game against Medium.
     let server = Server::new();
-    let game = server
-        .create(json!({ "x": "human:Ada", "o": "medium" }))
-        .await;
+    let game = server.create(ada_against("medium")).await;
     let ada = game.x.unwrap();
     let early = server.post(&game.id, "rematch", Some(&ada)).await;
     server.post(&game.id, "resign", Some(&ada)).await;

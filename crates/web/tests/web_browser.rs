@@ -28,7 +28,7 @@ use tictactoe_core::ports::{Change, GameId, GameStore, Step, Write as Kept};
 use tictactoe_core::ports::{MemoryStore, MockGameStore};
 use tictactoe_web::{GameLimits, Limits};
 use tokio::sync::{Mutex, MutexGuard};
-use web_support::{Running, Server, games_over, test_game_limits};
+use web_support::{Running, Server, ada_against, games_over, test_game_limits, two_people};
 
 static ONE_AT_A_TIME: Mutex<()> = Mutex::const_new(());
 
@@ -964,7 +964,7 @@ async fn a_page_whose_server_goes_away_says_so_and_shows_the_game_as_kept_once_a
     let server = Server::new();
     let mut running = server.listen().await;
     let port = running.address.port();
-    let game = create(&running, json!({ "x": "human:Ada", "o": "human:Bob" })).await;
+    let game = create(&running, two_people()).await;
     let id = game["id"].as_str().unwrap().to_string();
     let http = reqwest::Client::new();
     let moves = |running: &Running| running.url(&format!("/api/games/{id}/moves"));
@@ -1199,7 +1199,7 @@ async fn a_players_page_shows_the_record_by_opponent_and_its_games_open_their_re
         return;
     };
     let won = ada_beats_bobs_edge_reply(&running, "Ada").await;
-    let resigned = create(&running, json!({ "x": "human:Ada", "o": "easy" })).await;
+    let resigned = create(&running, ada_against("easy")).await;
     let answer = reqwest::Client::new()
         .post(running.url(&format!(
             "/api/games/{}/resign",
@@ -1422,7 +1422,7 @@ async fn at_phone_width_the_scoreboard_fits_and_breaks_names_only_between_words(
         return;
     };
     ada_beats_bobs_edge_reply(&running, "Bartholomew Montgomery-Featherstonehau").await;
-    let lost = create(&running, json!({ "x": "human:Ada", "o": "impossible" })).await;
+    let lost = create(&running, ada_against("impossible")).await;
     resign_through_the_api(&running, &lost, "x").await;
     // Each word of each name, with the lines it is laid out on: a word broken in two
     // takes two.

@@ -14,7 +14,7 @@ use tictactoe_core::domain::{Analysis, Board, Mark};
 use tictactoe_core::players::{Advisor, ComputerFactory, Level, MoveChooser};
 use tictactoe_core::ports::{GameId, MemoryStore, ReviewStore};
 use tictactoe_players::StandardComputers;
-use web_support::{Answer, Server, test_game_limits};
+use web_support::{Answer, Server, test_game_limits, two_people};
 
 /// A game between two people, `x` and `o`, that X wins on the top row (5 moves); its id.
 async fn won_by_x(server: &Server, x: &str, o: &str) -> String {
@@ -41,9 +41,7 @@ async fn resigned(server: &Server, x: &str, level: &str) -> String {
 
 /// Ada (X) and Bob (O): X 5, O 2 (an edge: it loses), X 1, O 9, X 7, O 4, X 3 (wins).
 async fn ada_beats_bobs_edge_reply(server: &Server) -> String {
-    let game = server
-        .create(json!({ "x": "human:Ada", "o": "human:Bob" }))
-        .await;
+    let game = server.create(two_people()).await;
     let (x, o) = (game.x.unwrap(), game.o.unwrap());
     for (token, cell) in [
         (&x, 5),
@@ -311,9 +309,7 @@ async fn a_review_once_computed_is_kept_and_answered_at_once_after_a_restart() {
 async fn the_review_of_a_game_in_progress_is_refused_and_nothing_is_kept() {
     // Arrange
     let server = Server::new();
-    let game = server
-        .create(json!({ "x": "human:Ada", "o": "human:Bob" }))
-        .await;
+    let game = server.create(two_people()).await;
     server.play(&game.id, game.x.as_deref().unwrap(), 5).await;
 
     // Act
@@ -527,9 +523,7 @@ async fn a_players_page_for_what_cannot_be_a_name_is_not_found(#[case] path: &st
 async fn no_history_review_or_players_page_tells_a_seats_token_or_lock() {
     // Arrange
     let server = Server::new();
-    let game = server
-        .create(json!({ "x": "human:Ada", "o": "human:Bob" }))
-        .await;
+    let game = server.create(two_people()).await;
     let (x, o) = (game.x.clone().unwrap(), game.o.clone().unwrap());
     for (token, cell) in [(&x, 1), (&o, 4), (&x, 2), (&o, 5), (&x, 3)] {
         server.play(&game.id, token, cell).await;

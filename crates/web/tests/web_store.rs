@@ -15,7 +15,7 @@ use tictactoe_core::ports::{
     Change, GameId, GameStore, MemoryStore, MockGameStore, Step, StoreError, Write,
 };
 use tictactoe_web::{GameLimits, Limits};
-use web_support::{Server, games_over, test_game_limits, two_people};
+use web_support::{Server, ada_against, games_over, test_game_limits, two_people};
 
 fn path(id: &str) -> String {
     format!("/api/games/{id}")
@@ -84,9 +84,7 @@ async fn a_finished_game_shows_its_result_after_a_restart() {
 async fn a_rematch_link_survives_a_restart_and_the_rematch_is_played_with_the_same_token() {
     // Arrange: Ada (X) resigns against Medium and asks for a rematch; a restart.
     let server = Server::new();
-    let game = server
-        .create(json!({ "x": "human:Ada", "o": "medium" }))
-        .await;
+    let game = server.create(ada_against("medium")).await;
     let ada = game.x.unwrap();
     server.post(&game.id, "resign", Some(&ada)).await;
     let rematch = server.post(&game.id, "rematch", Some(&ada)).await;
@@ -297,9 +295,7 @@ async fn requests_arriving_together_for_a_game_not_in_memory_read_it_once() {
 async fn a_computer_whose_turn_it_was_moves_when_its_game_is_read_back() {
     // Arrange: Ada's move 5 kept, the server stopped before Easy's reply was.
     let server = Server::new();
-    let game = server
-        .create(json!({ "x": "human:Ada", "o": "easy" }))
-        .await;
+    let game = server.create(ada_against("easy")).await;
     let id = GameId::parse(&game.id).unwrap();
     let step = Step {
         number: 1,
@@ -527,9 +523,7 @@ async fn every_caller_of_a_rematch_is_answered_with_the_computers_opening_move_m
     // Arrange: Ada (X) against Impossible, played to the end; in the rematch the
     // computer is X and opens.
     let server = Server::new();
-    let game = server
-        .create(json!({ "x": "human:Ada", "o": "impossible" }))
-        .await;
+    let game = server.create(ada_against("impossible")).await;
     let moves = format!("/api/games/{}/moves", game.id);
     let mut view = game.game.clone();
     while view["to_move"] == "X" {

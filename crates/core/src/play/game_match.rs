@@ -599,7 +599,7 @@ mod tests {
 
     use super::*;
     use crate::domain::{IllegalMove, Verdict, layout_of};
-    use crate::fixtures;
+    use crate::fixtures::{self, ada_and_bob, ending_once, failing_steps, keeping_steps};
     use crate::players::{MockAdvisor, MockComputer};
     use crate::ports::MemoryStore;
     use mockall::Sequence;
@@ -737,22 +737,6 @@ mod tests {
         assert_eq!(game.game().moves(), []);
     }
 
-    /// A recorder that keeps every step (a stub: what it is told is not the subject).
-    fn keeping_steps() -> MockRecorder {
-        let mut recorder = MockRecorder::new();
-        recorder.expect_keep().returning(|_| Ok(()));
-        recorder
-    }
-
-    fn ada_and_bob<R: Recorder>(recorder: R) -> Match<R> {
-        Match::new(
-            Geometry::classic(),
-            Mark::X,
-            [person("Ada"), person("Bob")],
-            recorder,
-        )
-    }
-
     #[test]
     fn a_finished_game_is_ended_with_the_recorder_exactly_once() {
         // Arrange: ONE expectation, with `times(1)`. A second call would match nothing
@@ -791,13 +775,7 @@ mod tests {
 
     #[test]
     fn a_game_someone_leaves_is_kept_as_abandoned_by_them() {
-        let mut recorder = keeping_steps();
-        recorder
-            .expect_end()
-            .with(eq(Ending::Abandoned(Mark::X)), always())
-            .times(1)
-            .returning(|_, _| Recording::Saved(Scoreboard::new()));
-        let mut game = ada_and_bob(recorder);
+        let mut game = ada_and_bob(ending_once(Ending::Abandoned(Mark::X)));
         play_all(&mut game, &[1, 4]);
 
         let events = game.leave(Mark::X).unwrap();
@@ -810,13 +788,7 @@ mod tests {
     #[test]
     fn a_player_who_resigns_ends_the_game_and_it_is_offered_to_the_scoreboard_as_their_loss() {
         // Arrange
-        let mut recorder = keeping_steps();
-        recorder
-            .expect_end()
-            .with(eq(Ending::Resigned(Mark::O)), always())
-            .times(1)
-            .returning(|_, _| Recording::Saved(Scoreboard::new()));
-        let mut game = ada_and_bob(recorder);
+        let mut game = ada_and_bob(ending_once(Ending::Resigned(Mark::O)));
         play_all(&mut game, &[1, 4, 2]);
 
         // Act
@@ -893,11 +865,7 @@ mod tests {
 
     #[test]
     fn a_step_that_cannot_be_kept_is_reported_and_play_goes_on() {
-        let mut recorder = MockRecorder::new();
-        recorder
-            .expect_keep()
-            .returning(|_| Err(StoreError::NoLocation));
-        let mut game = ada_and_bob(recorder);
+        let mut game = ada_and_bob(failing_steps());
 
         let events = game.play(Mark::X, cell(1)).unwrap();
 

@@ -301,6 +301,16 @@ pub fn two_people() -> Value {
     json!({ "x": "human:Ada", "o": "human:Bob" })
 }
 
+/// Ada (X) and Bob (O) at one device: one page plays both seats.
+pub fn two_people_together() -> Value {
+    json!({ "x": "human:Ada", "o": "human:Bob", "seating": "together" })
+}
+
+/// Ada (X, moving first) against the computer at `level`.
+pub fn ada_against(level: &str) -> Value {
+    json!({ "x": "human:Ada", "o": level })
+}
+
 /// The server listening on a loopback port, until `stop` is called or it is dropped.
 pub struct Running {
     pub address: std::net::SocketAddr,
