@@ -13,8 +13,8 @@
 use thiserror::Error;
 
 use crate::domain::{
-    Analysis, BitBoard, FinishedGame, Game, GameState, GameStatus, Geometry, Line, Mark, MoveError,
-    Outcome, PlayerName, Position, Refusal, Scoreboard,
+    Analysis, BitBoard, Board, FinishedGame, Game, GameState, GameStatus, Geometry, Line, Mark,
+    MoveError, Outcome, PlayerName, Position, Refusal, Scoreboard,
 };
 use crate::players::{Advisor, MoveChooser};
 use crate::ports::{Change, Ending, GameId, GameStore, NewGame, Step, StoreError, Write};
@@ -202,6 +202,24 @@ pub enum ResumeError {
     Ending,
 }
 
+/// `step`'s change made on `game`: its move played, or its moves taken back. A change
+/// the rules refuse is a [`ResumeError`] naming the step (the game may then be part
+/// changed: take the step on a copy).
+pub(crate) fn take_step<B: Board>(game: &mut Game<B>, step: &Step) -> Result<(), ResumeError> {
+    let number = step.number;
+    match step.change {
+        Change::Move(position) => game
+            .play(position)
+            .map(|_| ())
+            .map_err(|_| ResumeError::Illegal { number }),
+        Change::Undo { moves } => (0..moves).try_for_each(|_| {
+            game.undo()
+                .map(|_| ())
+                .ok_or(ResumeError::NothingToUndo { number })
+        }),
+    }
+}
+
 /// A computer player broke the rules: a bug in that player, reported, not looped on.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ComputerError {
@@ -320,17 +338,7 @@ impl<R: Recorder> Match<R> {
             return Err(ResumeError::AfterTheEnd { number });
         }
         let mut game = self.game.clone();
-        match step.change {
-            Change::Move(position) => {
-                game.play(position)
-                    .map_err(|_| ResumeError::Illegal { number })?;
-            }
-            Change::Undo { moves } => {
-                for _ in 0..moves {
-                    game.undo().ok_or(ResumeError::NothingToUndo { number })?;
-                }
-            }
-        }
+        take_step(&mut game, &step)?;
         self.game = game;
         self.steps = number;
         if let State::Playing { undo_asked_by } = &mut self.state {
