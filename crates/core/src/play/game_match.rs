@@ -625,6 +625,13 @@ mod tests {
         Seat::Human(name(text))
     }
 
+    /// Ada (X) against Hal (O), a computer that plays `moves` in order ([`computer_playing`]),
+    /// on 3 x 3, `first` moving first, nothing recorded.
+    fn ada_against_hal(first: Mark, moves: &[usize]) -> Match<Unrecorded> {
+        let seats = [person("Ada"), computer_playing(moves)];
+        Match::new(Geometry::classic(), first, seats, Unrecorded)
+    }
+
     /// A computer that plays `moves` in order, and must be asked for each exactly once.
     fn computer_playing(moves: &[usize]) -> Seat {
         let mut computer = MockComputer::new();
@@ -640,12 +647,16 @@ mod tests {
     /// Ada (X) and Bob (O) at one keyboard; X first; nothing recorded.
     #[fixture]
     fn together() -> Match<Unrecorded> {
-        Match::new(
-            Geometry::classic(),
-            Mark::X,
-            [person("Ada"), person("Bob")],
-            Unrecorded,
-        )
+        fixtures::ada_and_bob(Unrecorded)
+    }
+
+    /// Ada (X) and Bob (O) on two screens: Ada has played 1 and asked to take it back.
+    #[fixture]
+    fn ada_asked_to_undo(together: Match<Unrecorded>) -> Match<Unrecorded> {
+        let mut apart = together.seated(Seating::Apart);
+        play_all(&mut apart, &[1]);
+        apart.undo(Mark::X).unwrap();
+        apart
     }
 
     fn play_all<R: Recorder>(game: &mut Match<R>, moves: &[usize]) {
@@ -685,12 +696,7 @@ mod tests {
 
     #[test]
     fn nobody_can_ask_for_the_computers_seat() {
-        let mut game = Match::new(
-            Geometry::classic(),
-            Mark::X,
-            [person("Ada"), computer_playing(&[])],
-            Unrecorded,
-        );
+        let mut game = ada_against_hal(Mark::X, &[]);
 
         assert_eq!(
             game.undo(Mark::O).unwrap_err(),
@@ -732,12 +738,7 @@ mod tests {
 
     #[test]
     fn advancing_on_a_persons_turn_asks_no_computer_and_changes_nothing() {
-        let mut game = Match::new(
-            Geometry::classic(),
-            Mark::X,
-            [person("Ada"), computer_playing(&[])],
-            Unrecorded,
-        );
+        let mut game = ada_against_hal(Mark::X, &[]);
 
         let events = game.advance().unwrap();
 
@@ -1099,12 +1100,7 @@ mod tests {
 
     #[test]
     fn undo_against_a_computer_takes_back_its_reply_too() {
-        let mut game = Match::new(
-            Geometry::classic(),
-            Mark::X,
-            [person("Ada"), computer_playing(&[5])],
-            Unrecorded,
-        );
+        let mut game = ada_against_hal(Mark::X, &[5]);
         game.play(Mark::X, cell(1)).unwrap();
         game.advance().unwrap();
 
@@ -1119,12 +1115,7 @@ mod tests {
 
     #[test]
     fn undo_before_you_have_moved_is_refused_even_after_the_computer_has() {
-        let mut game = Match::new(
-            Geometry::classic(),
-            Mark::O,
-            [person("Ada"), computer_playing(&[5])],
-            Unrecorded,
-        );
+        let mut game = ada_against_hal(Mark::O, &[5]);
         game.advance().unwrap();
 
         let answer = game.undo(Mark::X);
@@ -1165,24 +1156,9 @@ mod tests {
     }
 
     #[rstest]
-    fn apart_asking_to_take_back_a_move_before_you_have_moved_is_refused(
-        together: Match<Unrecorded>,
+    fn apart_asking_again_keeps_waiting_for_the_other_to_agree(
+        #[from(ada_asked_to_undo)] mut apart: Match<Unrecorded>,
     ) {
-        let mut apart = together.seated(Seating::Apart);
-        play_all(&mut apart, &[1]);
-
-        let answer = apart.undo(Mark::O);
-
-        assert_eq!(answer.unwrap_err(), Refusal::NothingToUndo);
-        assert_eq!(apart.undo_asked_by(), None);
-    }
-
-    #[rstest]
-    fn apart_asking_again_keeps_waiting_for_the_other_to_agree(together: Match<Unrecorded>) {
-        let mut apart = together.seated(Seating::Apart);
-        play_all(&mut apart, &[1]);
-        apart.undo(Mark::X).unwrap();
-
         let asked_again = apart.undo(Mark::X).unwrap();
 
         assert!(matches!(
@@ -1193,13 +1169,16 @@ mod tests {
     }
 
     #[rstest]
-    #[case::the_first_mover(Mark::X)]
-    #[case::the_second_mover(Mark::O)]
-    fn apart_before_anyone_has_moved_there_is_nothing_to_take_back(
+    #[case::the_first_mover_before_any_move(&[], Mark::X)]
+    #[case::the_second_mover_before_any_move(&[], Mark::O)]
+    #[case::the_second_mover_after_the_first_move(&[1], Mark::O)]
+    fn apart_asking_to_take_back_a_move_before_you_have_moved_is_refused(
         together: Match<Unrecorded>,
+        #[case] played: &[usize],
         #[case] seat: Mark,
     ) {
         let mut apart = together.seated(Seating::Apart);
+        play_all(&mut apart, played);
 
         let answer = apart.undo(seat);
 
@@ -1208,11 +1187,9 @@ mod tests {
     }
 
     #[rstest]
-    fn a_move_instead_of_agreeing_withdraws_the_request(together: Match<Unrecorded>) {
-        let mut apart = together.seated(Seating::Apart);
-        play_all(&mut apart, &[1]);
-        apart.undo(Mark::X).unwrap();
-
+    fn a_move_instead_of_agreeing_withdraws_the_request(
+        #[from(ada_asked_to_undo)] mut apart: Match<Unrecorded>,
+    ) {
         apart.play(Mark::O, cell(5)).unwrap();
 
         assert_eq!(apart.undo_asked_by(), None);
@@ -1262,12 +1239,7 @@ mod tests {
 
     #[test]
     fn a_computer_that_offers_a_taken_cell_is_an_error_not_a_loop() {
-        let mut game = Match::new(
-            Geometry::classic(),
-            Mark::X,
-            [person("Ada"), computer_playing(&[1])],
-            Unrecorded,
-        );
+        let mut game = ada_against_hal(Mark::X, &[1]);
         game.play(Mark::X, cell(1)).unwrap();
 
         let answer = game.advance();
@@ -1283,12 +1255,7 @@ mod tests {
 
     #[test]
     fn the_seats_are_handed_back_for_the_next_game() {
-        let mut game = Match::new(
-            Geometry::classic(),
-            Mark::X,
-            [person("Ada"), computer_playing(&[])],
-            Unrecorded,
-        );
+        let mut game = ada_against_hal(Mark::X, &[]);
         game.leave(Mark::X).unwrap();
 
         let [x, o] = game.into_seats();
