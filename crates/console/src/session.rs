@@ -326,41 +326,33 @@ mod tests {
         assert_eq!(end, Ok(SessionEnd::InputClosed));
     }
 
-    #[test]
-    fn a_second_name_that_looks_like_the_first_is_refused() {
-        // Arrange: Ada, then Аda with a Cyrillic A for O: refused once, then Bob.
-        let mut screen = Screen::default();
-        screen
-            .dialogue
-            .expect_show_problem()
-            .withf(|problem| {
-                matches!(problem, Problem::NameLooksLike { name, other }
-                    if name.as_str() == "\u{410}da" && other.as_str() == "Ada")
-            })
-            .times(1)
-            .return_const(());
-        allow_rendering_except(&mut screen, &[Shown::Problem]);
-        let input = typed(&["1", "Ada", "\u{410}da", "Bob", "q"]);
-
-        // Act
-        let end = run(input, screen, &MemoryStore::new(), computers());
-
-        // Assert
-        assert_eq!(end, Ok(SessionEnd::Quit));
+    /// O's name as X's, but for its case, or written with a look-alike letter.
+    fn taken(problem: &Problem) -> bool {
+        matches!(problem, Problem::NameTaken(name) if name.as_str() == "ADA")
     }
 
-    #[test]
-    fn two_humans_cannot_share_a_name_whatever_its_case() {
-        // Arrange: Ada, then ADA for O: refused once, then Bob.
+    fn looks_like_ada(problem: &Problem) -> bool {
+        matches!(problem, Problem::NameLooksLike { name, other }
+            if name.as_str() == "\u{410}da" && other.as_str() == "Ada")
+    }
+
+    #[rstest::rstest]
+    #[case::the_same_whatever_its_case("ADA", taken)]
+    #[case::with_a_cyrillic_a("\u{410}da", looks_like_ada)]
+    fn a_second_name_too_like_the_first_is_refused_and_asked_again(
+        #[case] second: &str,
+        #[case] refused: fn(&Problem) -> bool,
+    ) {
+        // Arrange: Ada for X, then the second name for O: refused once, then Bob.
         let mut screen = Screen::default();
         screen
             .dialogue
             .expect_show_problem()
-            .withf(|problem| matches!(problem, Problem::NameTaken(name) if name.as_str() == "ADA"))
+            .withf(move |problem| refused(problem))
             .times(1)
             .return_const(());
         allow_rendering_except(&mut screen, &[Shown::Problem]);
-        let input = typed(&["1", "Ada", "ADA", "Bob", "q"]);
+        let input = typed(&["1", "Ada", second, "Bob", "q"]);
 
         // Act
         let end = run(input, screen, &MemoryStore::new(), computers());
