@@ -2,8 +2,6 @@
 //! id; a player's results against each opponent.
 
 use std::collections::HashSet;
-use std::thread::sleep;
-use std::time::Duration;
 
 use rstest_reuse::apply;
 use tictactoe_core::ports::{GameHistory, HistoryQuery, IdPrefix, PageSize, Rivalry};
@@ -23,15 +21,6 @@ fn of(player: &str, limit: u64) -> HistoryQuery {
         player: Some(name(player)),
         ..everybody(limit)
     }
-}
-
-/// Begins and ends game `n` between `x` and `o` in one write; later than the game
-/// before (the stores count time in milliseconds).
-fn ended(store: &dyn GameStore, n: u128, x: PlayerSpec, o: PlayerSpec, ending: Ending) {
-    sleep(Duration::from_millis(2));
-    store
-        .write(&[begin(&new_game(n, x, o)), play(n, 1, 5), end(n, ending)])
-        .unwrap();
 }
 
 /// The ids on a page, as their numbers.
@@ -81,22 +70,12 @@ fn the_history_lists_the_ended_games_newest_first(#[case] store: Fresh) {
 
 #[apply(stores)]
 fn a_summary_tells_who_played_how_it_ended_and_how_many_moves_stand(#[case] store: Fresh) {
-    let game = ada_bob(1);
-    store
-        .write(&[
-            begin(&game),
-            play(1, 1, 5),
-            play(1, 2, 1),
-            undo(1, 3, 1),
-            play(1, 4, 3),
-            end(1, Ending::Resigned(Mark::O)),
-        ])
-        .unwrap();
+    ended_with_an_undo(&*store);
 
     let summary = store.history(&everybody(1)).unwrap().games.remove(0);
 
-    assert_eq!(summary.settings, game.settings);
-    assert_eq!(summary.ending, Ending::Resigned(Mark::O));
+    assert_eq!(summary.settings, ada_bob(1).settings);
+    assert_eq!(summary.ending, Ending::Resigned(Mark::X));
     assert_eq!(summary.moves, 2);
     assert!(summary.started <= summary.ended);
 }
