@@ -25,10 +25,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use tictactoe_core::domain::Geometry;
 use tictactoe_core::ports::{Change, GameId, GameStore, Step, Write as Kept};
 
-use tictactoe_core::ports::{MemoryStore, MockGameStore};
+use tictactoe_core::ports::MemoryStore;
 use tictactoe_web::{GameLimits, Limits};
 use tokio::sync::{Mutex, MutexGuard};
-use web_support::{Running, Server, ada_against, games_over, test_game_limits, two_people};
+use web_support::{
+    Running, Server, ada_against, games_over, test_game_limits, two_people, writes_slowed_while,
+};
 
 static ONE_AT_A_TIME: Mutex<()> = Mutex::const_new(());
 
@@ -804,16 +806,7 @@ async fn the_persons_move_shows_at_once_and_thinking_until_the_computer_replies(
     };
     let store = Arc::new(MemoryStore::new());
     let slow = Arc::new(AtomicBool::new(false));
-    let mut slow_store = MockGameStore::new();
-    let (inner, slowed) = (Arc::clone(&store), Arc::clone(&slow));
-    slow_store.expect_write_new().returning(move |writes| {
-        if slowed.load(Ordering::SeqCst) {
-            std::thread::sleep(Duration::from_millis(1500));
-        }
-        inner.write_new(writes)
-    });
-    let inner = Arc::clone(&store);
-    slow_store.expect_game().returning(move |id| inner.game(id));
+    let slow_store = writes_slowed_while(&store, &slow, Duration::from_millis(1500));
     let patient = GameLimits {
         store_deadline: Duration::from_secs(5),
         ..test_game_limits()

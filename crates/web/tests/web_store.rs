@@ -15,7 +15,9 @@ use tictactoe_core::ports::{
     Change, GameId, GameStore, MemoryStore, MockGameStore, Step, StoreError, Write,
 };
 use tictactoe_web::{GameLimits, Limits};
-use web_support::{Server, ada_against, games_over, test_game_limits, two_people};
+use web_support::{
+    Server, ada_against, games_over, test_game_limits, two_people, writes_held_while,
+};
 
 fn path(id: &str) -> String {
     format!("/api/games/{id}")
@@ -209,14 +211,7 @@ async fn a_spectator_sees_a_move_only_once_the_store_has_kept_it() {
     // Arrange: a store whose writes wait while `held` is set.
     let store = Arc::new(MemoryStore::new());
     let held = Arc::new(AtomicBool::new(false));
-    let mut mock = MockGameStore::new();
-    let (inner, holding) = (Arc::clone(&store), Arc::clone(&held));
-    mock.expect_write_new().returning(move |writes| {
-        while holding.load(Ordering::SeqCst) {
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        inner.write_new(writes)
-    });
+    let mock = writes_held_while(&store, &held);
     let server = Server::of(
         games_over(Arc::new(mock), test_game_limits()),
         store,

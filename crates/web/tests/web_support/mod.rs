@@ -4,6 +4,7 @@
 #![allow(dead_code)] // each test file uses its own part
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use axum::Router;
@@ -16,7 +17,8 @@ use tictactoe_core::play::Review;
 use tictactoe_core::players::ComputerFactory;
 use tictactoe_core::ports::{
     Archive, Cleared, GameHistory, GameId, GameStore, HistoryPage, HistoryQuery, IdPrefix,
-    Imported, MemoryStore, Opponents, Restored, ReviewStore, Rows, StoreError, StoredGame, Write,
+    Imported, MemoryStore, MockGameStore, Opponents, Restored, ReviewStore, Rows, StoreError,
+    StoredGame, Write,
 };
 use tictactoe_players::StandardComputers;
 use tictactoe_web::{GameLimits, Games, Limits};
@@ -258,6 +260,47 @@ impl ReviewStore for GamesOnly {
     fn keep_review(&self, _: &GameId, _: &Review) -> Result<(), StoreError> {
         Ok(())
     }
+}
+
+/// A store of games (a mock) in front of `store` whose writes wait while `held` is set.
+pub fn writes_held_while(store: &Arc<MemoryStore>, held: &Arc<AtomicBool>) -> MockGameStore {
+    let held = Arc::clone(held);
+    writes_delayed(Arc::clone(store), move || {
+        while held.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    })
+}
+
+/// A store of games (a mock) in front of `store` whose writes each take `wait` more
+/// while `slow` is set.
+pub fn writes_slowed_while(
+    store: &Arc<MemoryStore>,
+    slow: &Arc<AtomicBool>,
+    wait: Duration,
+) -> MockGameStore {
+    let slow = Arc::clone(slow);
+    writes_delayed(Arc::clone(store), move || {
+        if slow.load(Ordering::SeqCst) {
+            std::thread::sleep(wait);
+        }
+    })
+}
+
+/// A store of games (a mock) in front of `store` that calls `delay` before each write
+/// it passes on, and reads games from `store` as they are.
+fn writes_delayed(
+    store: Arc<MemoryStore>,
+    delay: impl Fn() + Send + Sync + 'static,
+) -> MockGameStore {
+    let mut delayed = MockGameStore::new();
+    let inner = Arc::clone(&store);
+    delayed.expect_write_new().returning(move |writes| {
+        delay();
+        inner.write_new(writes)
+    });
+    delayed.expect_game().returning(move |id| store.game(id));
+    delayed
 }
 
 /// Small and quick: computer-vs-computer games move every 10 ms.
