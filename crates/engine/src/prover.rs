@@ -413,18 +413,35 @@ impl Prover {
         }
     }
 
-    /// The attacker to move: is there a move after which it still wins in `depth - 1`?
-    fn attack(&mut self, a: u64, d: u64, depth: u8, deadline: Option<&Deadline>) -> bool {
+    /// What a node of either side answers before it looks at the lines: no time left (no
+    /// win), a full board or no depth left (no win, the attacker's failure); otherwise
+    /// its empty cells, to be searched.
+    fn enter(
+        &mut self,
+        a: u64,
+        d: u64,
+        depth: u8,
+        deadline: Option<&Deadline>,
+    ) -> Result<u64, bool> {
         if self.time.expired(deadline) {
-            return false;
+            return Err(false);
         }
         let empty = self.shape.all & !(a | d);
         if empty == 0 {
-            return self.fails(0);
+            return Err(self.fails(0));
         }
         if depth == 0 {
-            return self.fails(EVERYWHERE);
+            return Err(self.fails(EVERYWHERE));
         }
+        Ok(empty)
+    }
+
+    /// The attacker to move: is there a move after which it still wins in `depth - 1`?
+    fn attack(&mut self, a: u64, d: u64, depth: u8, deadline: Option<&Deadline>) -> bool {
+        let empty = match self.enter(a, d, depth, deadline) {
+            Ok(empty) => empty,
+            Err(answer) => return answer,
+        };
         let scan = self.shape.scan(a, d);
         if scan.my_threats & empty != 0 {
             return true;
@@ -437,9 +454,8 @@ impl Prover {
         if !self.could_win(scan.my_most, depth) {
             return self.fails(self.bound_zone(scan.my_most));
         }
-        let (key, symmetry) = self.key(a, d, true);
-        let moves = match self.open(key, symmetry, a, d, blocks, depth, true) {
-            Ok(moves) => moves,
+        let (key, symmetry, moves) = match self.open(a, d, blocks, depth, true) {
+            Ok(opened) => opened,
             Err(known) => return known,
         };
         let mut won = false;
@@ -471,16 +487,10 @@ impl Prover {
 
     /// The defender to move: does every move leave the attacker a win in `depth`?
     fn defend(&mut self, a: u64, d: u64, depth: u8, deadline: Option<&Deadline>) -> bool {
-        if self.time.expired(deadline) {
-            return false;
-        }
-        let empty = self.shape.all & !(a | d);
-        if empty == 0 {
-            return self.fails(0);
-        }
-        if depth == 0 {
-            return self.fails(EVERYWHERE);
-        }
+        let empty = match self.enter(a, d, depth, deadline) {
+            Ok(empty) => empty,
+            Err(answer) => return answer,
+        };
         // The scan is from the defender's side: "my" threats are the defender's.
         let scan = self.shape.scan(d, a);
         let wins_now = scan.my_threats & empty;
@@ -495,9 +505,8 @@ impl Prover {
         if !self.could_win(scan.their_most, depth) {
             return self.fails(self.bound_zone(scan.their_most));
         }
-        let (key, symmetry) = self.key(a, d, false);
-        let moves = match self.open(key, symmetry, a, d, blocks, depth, false) {
-            Ok(moves) => moves,
+        let (key, symmetry, moves) = match self.open(a, d, blocks, depth, false) {
+            Ok(opened) => opened,
             Err(known) => return known,
         };
         // Never empty: the attacker's live line has an empty cell (checked above), so an
@@ -569,19 +578,18 @@ impl Prover {
     }
 
     /// What every node does once the threat rules have not decided it: the table's
-    /// answer or a proof without search (`Err` with the answer), else the moves to try
-    /// (`Ok`): the one block if there is a threat, every live cell otherwise.
-    #[allow(clippy::too_many_arguments)]
+    /// answer or a proof without search (`Err` with the answer), else the position's
+    /// table key and symmetry ([`Prover::key`]) and the moves to try (`Ok`): the one
+    /// block if there is a threat, every live cell otherwise.
     fn open(
         &mut self,
-        key: u128,
-        symmetry: usize,
         a: u64,
         d: u64,
         blocks: u64,
         depth: u8,
         attacker_to_move: bool,
-    ) -> Result<u64, bool> {
+    ) -> Result<(u128, usize, u64), bool> {
+        let (key, symmetry) = self.key(a, d, attacker_to_move);
         if let Some(known) = self.known(key, symmetry, depth) {
             return Err(known);
         }
@@ -591,11 +599,12 @@ impl Prover {
             self.remember(key, symmetry, false, UNBOUNDED, zone);
             return Err(self.fails(zone));
         }
-        Ok(if blocks != 0 {
+        let moves = if blocks != 0 {
             blocks
         } else {
             self.shape.live_cells(a, d)
-        })
+        };
+        Ok((key, symmetry, moves))
     }
 
     /// The proofs without search that the attacker never completes a line, with the
