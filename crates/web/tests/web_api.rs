@@ -35,7 +35,7 @@ async fn a_new_game_against_the_computer_answers_the_game_and_the_persons_seat_o
             "o": { "name": "Computer (Impossible)", "kind": "computer", "level": "impossible" }
         })
     );
-    let token = game.x.as_deref().unwrap();
+    let token = game.x_token();
     assert_eq!(token.len(), 32);
     assert_eq!(
         json["seats"]["x"]["url"],
@@ -52,7 +52,7 @@ async fn a_move_is_answered_with_the_game_after_the_computers_reply() {
         .create(json!({ "x": "human", "o": "impossible" }))
         .await;
 
-    let answer = server.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+    let answer = server.play(&game.id, game.x_token(), 5).await;
 
     assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
     assert_eq!(answer.json["moves"].as_array().unwrap().len(), 2);
@@ -111,9 +111,9 @@ async fn a_won_game_shows_its_line_and_is_counted_once_in_the_shared_scoreboard(
 async fn anyone_with_the_id_watches_the_game_without_a_token() {
     let server = Server::new();
     let game = server.create(two_people()).await;
-    server.play(&game.id, game.x.as_deref().unwrap(), 7).await;
+    server.play(&game.id, game.x_token(), 7).await;
 
-    let watched = server.get(&format!("/api/games/{}", game.id)).await;
+    let watched = server.get(&game.api("")).await;
 
     assert_eq!(watched.status, StatusCode::OK);
     assert_eq!(watched.json["board"], "......X..");
@@ -145,7 +145,7 @@ async fn every_refusal_has_its_status_and_a_json_error() {
     let other = server.create(two_people()).await;
     let (x, o) = (game.x.clone().unwrap(), game.o.clone().unwrap());
     server.play(&game.id, &x, 1).await;
-    let moves = format!("/api/games/{}/moves", game.id);
+    let moves = game.api("/moves");
     let cell = |n: i64| Body::from(json!({ "cell": n }).to_string());
     let post = Method::POST;
     let cases: Vec<Refused> = vec![
@@ -314,7 +314,7 @@ async fn every_refusal_has_its_status_and_a_json_error() {
         assert_eq!(status, expected, "{what}: {json}");
         assert!(json["error"].is_string(), "{what}: {json}");
     }
-    let unchanged = server.get(&format!("/api/games/{}", game.id)).await;
+    let unchanged = server.get(&game.api("")).await;
     assert_eq!(unchanged.json["board"], "X........");
 }
 
@@ -370,7 +370,7 @@ async fn a_finished_game_forgotten_from_memory_is_read_back_with_its_result() {
 
     // Act
     let swept = server.games.sweep(Instant::now());
-    let read_back = server.get(&format!("/api/games/{}", game.id)).await;
+    let read_back = server.get(&game.api("")).await;
 
     // Assert
     assert_eq!(swept, 1);
@@ -386,10 +386,10 @@ async fn an_idle_game_swept_from_memory_goes_on_where_it_was() {
         ..test_game_limits()
     });
     let game = server.create(two_people()).await;
-    server.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+    server.play(&game.id, game.x_token(), 5).await;
 
     let swept = server.games.sweep(Instant::now() + Duration::from_secs(61));
-    let next = server.play(&game.id, game.o.as_deref().unwrap(), 1).await;
+    let next = server.play(&game.id, game.o_token(), 1).await;
 
     assert_eq!(swept, 1);
     assert_eq!(next.status, StatusCode::OK, "{}", next.text);
@@ -470,7 +470,7 @@ async fn a_resignation_ends_the_game_as_a_loss_for_who_resigned_and_a_win_for_th
     // Arrange: Ada (X) and Bob (O), Ada having played 1.
     let server = Server::new();
     let game = server.create(two_people()).await;
-    server.play(&game.id, game.x.as_deref().unwrap(), 1).await;
+    server.play(&game.id, game.x_token(), 1).await;
 
     // Act
     let resigned = server.post(&game.id, "resign", game.o.as_deref()).await;
@@ -494,7 +494,7 @@ async fn a_seat_has_joined_once_its_token_has_been_used_and_everyone_sees_it() {
     // Arrange: Ada and Bob on two screens; nobody has opened the game yet.
     let server = Server::new();
     let game = server.create(two_people()).await;
-    let path = format!("/api/games/{}", game.id);
+    let path = game.api("");
     let before = server.get(&path).await;
 
     // Act: Bob's page asks for the game with his seat; a stranger's with a wrong token.
@@ -521,7 +521,7 @@ async fn two_people_on_one_device_join_together() {
     // Arrange
     let server = Server::new();
     let game = server.create(two_people_together()).await;
-    let path = format!("/api/games/{}", game.id);
+    let path = game.api("");
 
     // Act: the device's page asks with X's token alone.
     let seen = server
@@ -541,7 +541,7 @@ async fn a_game_resigned_cannot_be_resigned_again_or_played_on() {
 
     // Act
     let again = server.post(&game.id, "resign", game.o.as_deref()).await;
-    let moved = server.play(&game.id, game.o.as_deref().unwrap(), 5).await;
+    let moved = server.play(&game.id, game.o_token(), 5).await;
 
     // Assert
     assert_eq!(again.status, StatusCode::CONFLICT);
@@ -554,13 +554,13 @@ async fn a_rematch_swaps_sides_each_person_keeping_their_token() {
     // Arrange: Ada (X) resigns a game against Medium.
     let server = Server::new();
     let game = server.create(ada_against("medium")).await;
-    let ada = game.x.unwrap();
-    let early = server.post(&game.id, "rematch", Some(&ada)).await;
-    server.post(&game.id, "resign", Some(&ada)).await;
+    let ada = game.x_token();
+    let early = server.post(&game.id, "rematch", Some(ada)).await;
+    server.post(&game.id, "resign", Some(ada)).await;
 
     // Act
-    let rematch = server.post(&game.id, "rematch", Some(&ada)).await;
-    let again = server.post(&game.id, "rematch", Some(&ada)).await;
+    let rematch = server.post(&game.id, "rematch", Some(ada)).await;
+    let again = server.post(&game.id, "rematch", Some(ada)).await;
 
     // Assert
     assert_eq!(early.status, StatusCode::CONFLICT);
@@ -568,7 +568,7 @@ async fn a_rematch_swaps_sides_each_person_keeping_their_token() {
     let next = rematch.json["id"].as_str().unwrap();
     assert_eq!(rematch.json["players"]["o"]["name"], "Ada");
     assert_eq!(rematch.json["players"]["x"]["level"], "medium");
-    assert_eq!(rematch.json["seats"]["o"]["token"], ada.as_str());
+    assert_eq!(rematch.json["seats"]["o"]["token"], ada);
     assert_eq!(
         rematch.json["moves"].as_array().unwrap().len(),
         1,
@@ -576,7 +576,7 @@ async fn a_rematch_swaps_sides_each_person_keeping_their_token() {
     );
     assert_eq!(again.status, StatusCode::OK);
     assert_eq!(again.json["id"], next);
-    let old = server.get(&format!("/api/games/{}", game.id)).await;
+    let old = server.get(&game.api("")).await;
     assert_eq!(old.json["rematch"], next);
 }
 
@@ -589,7 +589,7 @@ async fn the_server_plays_a_computer_against_a_computer_by_itself() {
     let mut status = Value::Null;
     for _ in 0..200 {
         tokio::time::sleep(Duration::from_millis(10)).await;
-        let now = server.get(&format!("/api/games/{}", game.id)).await;
+        let now = server.get(&game.api("")).await;
         status = now.json["status"].clone();
         if now.json["to_move"].is_null() {
             break;
@@ -621,8 +621,8 @@ async fn the_event_stream_starts_with_the_game_as_it_stands() {
 
     let server = Server::new();
     let game = server.create(two_people()).await;
-    server.play(&game.id, game.x.as_deref().unwrap(), 5).await;
-    let request = axum::http::Request::get(format!("/api/games/{}/events", game.id))
+    server.play(&game.id, game.x_token(), 5).await;
+    let request = axum::http::Request::get(game.api("/events"))
         .body(Body::empty())
         .unwrap();
 
@@ -669,7 +669,7 @@ async fn past_the_cap_on_live_streams_a_new_stream_waits_its_turn_with_503() {
     });
     let game = server.create(two_people()).await;
     let events = || {
-        axum::http::Request::get(format!("/api/games/{}/events", game.id))
+        axum::http::Request::get(game.api("/events"))
             .body(Body::empty())
             .unwrap()
     };
@@ -712,7 +712,7 @@ async fn a_cell_off_the_board_is_refused_with_the_cells_there_are() {
         .create(json!({ "x": "human:Ada", "o": "human:Bob", "size": 4 }))
         .await;
 
-    let answer = server.play(&game.id, game.x.as_deref().unwrap(), 17).await;
+    let answer = server.play(&game.id, game.x_token(), 17).await;
 
     assert_eq!(answer.status, StatusCode::BAD_REQUEST);
     assert_eq!(
@@ -751,7 +751,7 @@ async fn a_move_keeps_a_game_from_being_forgotten_as_idle() {
     });
     let game = server.create(two_people()).await;
     std::thread::sleep(Duration::from_millis(300));
-    server.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+    server.play(&game.id, game.x_token(), 5).await;
     let moved = std::time::Instant::now();
 
     // Act: 850 ms after the move, 1,150 ms after the game was created.

@@ -310,10 +310,10 @@ async fn the_review_of_a_game_in_progress_is_refused_and_nothing_is_kept() {
     // Arrange
     let server = Server::new();
     let game = server.create(two_people()).await;
-    server.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+    server.play(&game.id, game.x_token(), 5).await;
 
     // Act
-    let answer = server.get(&format!("/api/games/{}/review", game.id)).await;
+    let answer = server.get(&game.api("/review")).await;
 
     // Assert
     assert_eq!(answer.status, StatusCode::CONFLICT, "{}", answer.text);

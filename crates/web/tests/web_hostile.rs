@@ -343,7 +343,7 @@ async fn one_client_past_its_share_of_event_streams_gets_429_while_another_gets_
     });
     let game = server.create(two_people()).await;
     let running = server.listen().await;
-    let url = running.url(&format!("/api/games/{}/events", game.id));
+    let url = running.url(&game.api("/events"));
     let greedy = client_from("127.0.0.1");
     let _first = stream_of(&greedy, &url, None).await;
     let _second = stream_of(&greedy, &url, None).await;
@@ -369,7 +369,7 @@ async fn a_trusted_proxys_clients_are_counted_by_the_address_it_forwards_and_nob
     });
     let game = server.create(two_people()).await;
     let running = server.listen().await;
-    let url = running.url(&format!("/api/games/{}/events", game.id));
+    let url = running.url(&game.api("/events"));
     let proxy = client_from("127.0.0.1");
     let stranger = client_from("127.0.0.3");
     let _ada = stream_of(&proxy, &url, Some("203.0.113.1")).await;
@@ -406,7 +406,7 @@ async fn a_stop_ends_within_the_grace_period_whatever_clients_trickle() {
     let (_reading, writing) = stream.into_split();
     trickle(writing, vec![b'G'; 600], Duration::from_millis(100));
     let _events = client_from("127.0.0.2")
-        .get(running.url(&format!("/api/games/{}/events", game.id)))
+        .get(running.url(&game.api("/events")))
         .send()
         .await
         .unwrap();
@@ -452,7 +452,7 @@ async fn a_game_finished_while_the_server_stops_is_answered_and_kept() {
     let game = server.create(two_people()).await;
     let mut running = server.listen().await;
     let client = client_from("127.0.0.1");
-    let moves = running.url(&format!("/api/games/{}/moves", game.id));
+    let moves = running.url(&game.api("/moves"));
     let play = |token: &Option<String>, cell: u8| {
         client
             .post(&moves)

@@ -257,7 +257,7 @@ async fn the_answers_have_the_shapes_the_document_gives_them() {
         server.play(&game.id, token, cell).await;
     }
     let review = loop {
-        let review = server.get(&format!("/api/games/{}/review", game.id)).await;
+        let review = server.get(&game.api("/review")).await;
         if review.status == StatusCode::OK {
             break review;
         }

@@ -221,7 +221,7 @@ async fn a_move_while_the_store_cannot_be_reached_is_refused_at_once_with_retry_
 
     // Act
     let started = Instant::now();
-    let moved = server.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+    let moved = server.play(&game.id, game.x_token(), 5).await;
     let took = started.elapsed();
 
     // Assert
@@ -245,7 +245,7 @@ async fn a_move_into_a_silent_store_is_answered_503_at_the_deadline_not_when_it_
 
     // Act
     let started = Instant::now();
-    let moved = server.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+    let moved = server.play(&game.id, game.x_token(), 5).await;
     let took = started.elapsed();
 
     // Assert
@@ -266,7 +266,7 @@ async fn once_the_store_answers_again_the_next_move_is_played_and_kept_without_a
     let flaky = Arc::new(Flaky::default());
     let server = server_on(&flaky, Duration::from_secs(1));
     let game = server.create(two_people()).await;
-    let x = game.x.as_deref().unwrap();
+    let x = game.x_token();
     flaky.set(UNREACHABLE);
     until(&server, "/readyz", StatusCode::SERVICE_UNAVAILABLE).await;
     let refused = server.play(&game.id, x, 5).await;
@@ -307,7 +307,7 @@ async fn twelve_moves_sent_together_while_the_store_is_silent_are_all_answered_w
         .map(|game| {
             let server = Arc::clone(&server);
             tokio::spawn(async move {
-                let answer = server.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+                let answer = server.play(&game.id, game.x_token(), 5).await;
                 (answer.status, started.elapsed())
             })
         })

@@ -140,7 +140,7 @@ async fn a_new_game_and_each_move_are_in_the_store_when_answered() {
         .create(json!({ "x": "human:Ada", "o": "easy", "first": "o" }))
         .await;
     let begun = server.kept(&game.id);
-    server.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+    server.play(&game.id, game.x_token(), 5).await;
     let after_the_move = server.kept(&game.id);
 
     // Assert: begun with the computer's opening; then Ada's move and the reply.
@@ -222,7 +222,7 @@ async fn a_spectator_sees_a_move_only_once_the_store_has_kept_it() {
 
     // Act: X plays 5, on a task of its own; a spectator looks while the store holds
     // the move, and again once it has it.
-    let request = axum::http::Request::post(format!("/api/games/{}/moves", game.id))
+    let request = axum::http::Request::post(game.api("/moves"))
         .header("authorization", format!("Bearer {}", game.x.unwrap()))
         .body(axum::body::Body::from(r#"{"cell":5}"#))
         .unwrap();
@@ -416,7 +416,7 @@ async fn each_commit_is_counted_with_the_requests_and_writes_it_carried() {
 
     // Act: a new game (one write), a move (one write).
     let game = server.create(two_people()).await;
-    server.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+    server.play(&game.id, game.x_token(), 5).await;
 
     // Assert
     let counts = server.games.commits();
@@ -468,7 +468,7 @@ async fn a_game_ending_move_is_answered_only_once_its_result_is_kept_even_while_
         Limits::default(),
     );
     let game = server.create(two_people()).await;
-    let moves = format!("/api/games/{}/moves", game.id);
+    let moves = game.api("/moves");
     for (token, cell) in [(&game.x, 1), (&game.o, 4), (&game.x, 2), (&game.o, 5)] {
         let body = Some(json!({ "cell": cell }));
         let answer = server
@@ -481,14 +481,7 @@ async fn a_game_ending_move_is_answered_only_once_its_result_is_kept_even_while_
     // Act: the winning move, and three hints from Bob at the same moment.
     let winning = spawn_post(&server, moves.clone(), game.x.clone(), r#"{"cell":3}"#);
     let hints: Vec<_> = (0..3)
-        .map(|_| {
-            spawn_post(
-                &server,
-                format!("/api/games/{}/hint", game.id),
-                game.o.clone(),
-                "",
-            )
-        })
+        .map(|_| spawn_post(&server, game.api("/hint"), game.o.clone(), ""))
         .collect();
     tokio::time::sleep(Duration::from_millis(200)).await;
     let answered_while_held = winning.is_finished();
@@ -519,7 +512,7 @@ async fn every_caller_of_a_rematch_is_answered_with_the_computers_opening_move_m
     // computer is X and opens.
     let server = Server::new();
     let game = server.create(ada_against("impossible")).await;
-    let moves = format!("/api/games/{}/moves", game.id);
+    let moves = game.api("/moves");
     let mut view = game.game.clone();
     while view["to_move"] == "X" {
         let cell = view["board"].as_str().unwrap().find('.').unwrap() + 1;
@@ -531,7 +524,7 @@ async fn every_caller_of_a_rematch_is_answered_with_the_computers_opening_move_m
     }
 
     // Act: Ada asks for the rematch three times at once (a double click, a retry).
-    let rematch = format!("/api/games/{}/rematch", game.id);
+    let rematch = game.api("/rematch");
     let calls: Vec<_> = (0..3)
         .map(|_| spawn_post(&server, rematch.clone(), game.x.clone(), ""))
         .collect();

@@ -327,6 +327,23 @@ pub struct Created {
     pub o: Option<String>,
 }
 
+impl Created {
+    /// The game's address in the API, with `below` after it (`""`, `"/moves"`, ...).
+    pub fn api(&self, below: &str) -> String {
+        format!("/api/games/{}{below}", self.id)
+    }
+
+    /// X's seat's token: the game must have given one.
+    pub fn x_token(&self) -> &str {
+        self.x.as_deref().expect("a token for X's seat")
+    }
+
+    /// O's seat's token: the game must have given one.
+    pub fn o_token(&self) -> &str {
+        self.o.as_deref().expect("a token for O's seat")
+    }
+}
+
 impl From<Value> for Created {
     fn from(game: Value) -> Self {
         let token = |key: &str| game["seats"][key]["token"].as_str().map(String::from);
