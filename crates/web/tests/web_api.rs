@@ -110,8 +110,7 @@ async fn a_won_game_shows_its_line_and_is_counted_once_in_the_shared_scoreboard(
 #[tokio::test]
 async fn anyone_with_the_id_watches_the_game_without_a_token() {
     let server = Server::new();
-    let game = server.create(two_people()).await;
-    server.play(&game.id, game.x_token(), 7).await;
+    let game = server.ada_played(7).await;
 
     let watched = server.get(&game.api("")).await;
 
@@ -385,8 +384,7 @@ async fn an_idle_game_swept_from_memory_goes_on_where_it_was() {
         idle: Duration::from_secs(60),
         ..test_game_limits()
     });
-    let game = server.create(two_people()).await;
-    server.play(&game.id, game.x_token(), 5).await;
+    let game = server.ada_played(5).await;
 
     let swept = server.games.sweep(Instant::now() + Duration::from_secs(61));
     let next = server.play(&game.id, game.o_token(), 1).await;
@@ -469,8 +467,7 @@ async fn a_hint_names_the_best_cells_in_the_words_of_analyze() {
 async fn a_resignation_ends_the_game_as_a_loss_for_who_resigned_and_a_win_for_the_other() {
     // Arrange: Ada (X) and Bob (O), Ada having played 1.
     let server = Server::new();
-    let game = server.create(two_people()).await;
-    server.play(&game.id, game.x_token(), 1).await;
+    let game = server.ada_played(1).await;
 
     // Act
     let resigned = server.post(&game.id, "resign", game.o.as_deref()).await;
@@ -620,8 +617,7 @@ async fn the_event_stream_starts_with_the_game_as_it_stands() {
     use tower::ServiceExt;
 
     let server = Server::new();
-    let game = server.create(two_people()).await;
-    server.play(&game.id, game.x_token(), 5).await;
+    let game = server.ada_played(5).await;
     let request = axum::http::Request::get(game.api("/events"))
         .body(Body::empty())
         .unwrap();

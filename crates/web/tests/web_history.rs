@@ -309,8 +309,7 @@ async fn a_review_once_computed_is_kept_and_answered_at_once_after_a_restart() {
 async fn the_review_of_a_game_in_progress_is_refused_and_nothing_is_kept() {
     // Arrange
     let server = Server::new();
-    let game = server.create(two_people()).await;
-    server.play(&game.id, game.x_token(), 5).await;
+    let game = server.ada_played(5).await;
 
     // Act
     let answer = server.get(&game.api("/review")).await;

@@ -415,28 +415,12 @@ async fn each_commit_is_counted_with_the_requests_and_writes_it_carried() {
     let server = Server::new();
 
     // Act: a new game (one write), a move (one write).
-    let game = server.create(two_people()).await;
-    server.play(&game.id, game.x_token(), 5).await;
+    server.ada_played(5).await;
 
     // Assert
     let counts = server.games.commits();
     assert_eq!((counts.requests, counts.writes), (2, 2));
     assert!((1..=2).contains(&counts.batches));
-}
-
-/// A store in memory whose writes wait while `held` is set.
-fn holding_store(store: &Arc<MemoryStore>, held: &Arc<AtomicBool>) -> MockGameStore {
-    let mut mock = MockGameStore::new();
-    let (inner, holding) = (Arc::clone(store), Arc::clone(held));
-    mock.expect_write_new().returning(move |writes| {
-        while holding.load(Ordering::SeqCst) {
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        inner.write_new(writes)
-    });
-    let inner = Arc::clone(store);
-    mock.expect_game().returning(move |id| inner.game(id));
-    mock
 }
 
 /// `POST path` through `server`'s router on a task of its own.
@@ -463,7 +447,10 @@ async fn a_game_ending_move_is_answered_only_once_its_result_is_kept_even_while_
     let store = Arc::new(MemoryStore::new());
     let held = Arc::new(AtomicBool::new(false));
     let server = Server::of(
-        games_over(Arc::new(holding_store(&store, &held)), test_game_limits()),
+        games_over(
+            Arc::new(writes_held_while(&store, &held)),
+            test_game_limits(),
+        ),
         store,
         Limits::default(),
     );

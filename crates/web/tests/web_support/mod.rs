@@ -157,6 +157,14 @@ impl Server {
         Created::from(answer.json)
     }
 
+    /// A game of two people, Ada (X) and Bob (O), in which Ada has played `cell`.
+    pub async fn ada_played(&self, cell: u64) -> Created {
+        let game = self.create(two_people()).await;
+        let answer = self.play(&game.id, game.x_token(), cell).await;
+        assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+        game
+    }
+
     pub async fn play(&self, id: &str, token: &str, cell: u64) -> Answer {
         self.send(
             Method::POST,
