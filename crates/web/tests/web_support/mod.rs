@@ -131,11 +131,12 @@ impl Server {
         if let Some(token) = token {
             request = request.header("authorization", format!("Bearer {token}"));
         }
-        let response = self
-            .router()
-            .oneshot(request.body(body).unwrap())
-            .await
-            .unwrap();
+        self.answer(request.body(body).unwrap()).await
+    }
+
+    /// Sends `request` through the router, as it is.
+    pub async fn answer(&self, request: Request<Body>) -> Answer {
+        let response = self.router().oneshot(request).await.unwrap();
         let status = response.status();
         let headers = response.headers().clone();
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
