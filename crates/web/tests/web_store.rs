@@ -212,11 +212,7 @@ async fn a_spectator_sees_a_move_only_once_the_store_has_kept_it() {
     let store = Arc::new(MemoryStore::new());
     let held = Arc::new(AtomicBool::new(false));
     let mock = writes_held_while(&store, &held);
-    let server = Server::of(
-        games_over(Arc::new(mock), test_game_limits()),
-        store,
-        Limits::default(),
-    );
+    let server = Server::behind(mock, store);
     let game = server.create(two_people()).await;
     held.store(true, Ordering::SeqCst);
 
@@ -270,11 +266,7 @@ async fn requests_arriving_together_for_a_game_not_in_memory_read_it_once() {
     let inner = Arc::clone(&store);
     mock.expect_write_new()
         .returning(move |writes| inner.write_new(writes));
-    let server = Server::of(
-        games_over(Arc::new(mock), test_game_limits()),
-        store,
-        Limits::default(),
-    );
+    let server = Server::behind(mock, store);
 
     // Act: eight spectators at once.
     let path = path(&game.id);
@@ -383,18 +375,15 @@ async fn the_scores_are_the_stores_first_rows() {
 #[tokio::test]
 async fn scores_a_store_cannot_read_are_a_503_that_names_no_path_of_the_server() {
     // Arrange: a store whose file became unreadable while the server ran.
+    let unreadable = StoreError::Unreadable {
+        database: "/srv/tictactoe/games.db".into(),
+        detail: "file is not a database".into(),
+    };
     let mut store = MockGameStore::new();
-    store.expect_scoreboard().returning(|_| {
-        Err(StoreError::Unreadable {
-            database: "/srv/tictactoe/games.db".into(),
-            detail: "file is not a database".into(),
-        })
-    });
-    let server = Server::of(
-        games_over(Arc::new(store), test_game_limits()),
-        Arc::new(MemoryStore::new()),
-        Limits::default(),
-    );
+    store
+        .expect_scoreboard()
+        .returning(move |_| Err(unreadable.clone()));
+    let server = Server::behind(store, Arc::new(MemoryStore::new()));
 
     // Act
     let answer = server.get("/api/scores").await;
@@ -446,14 +435,7 @@ async fn a_game_ending_move_is_answered_only_once_its_result_is_kept_even_while_
     // Arrange: Ada (X) one move from a win on 1-2-3; the store then holds its writes.
     let store = Arc::new(MemoryStore::new());
     let held = Arc::new(AtomicBool::new(false));
-    let server = Server::of(
-        games_over(
-            Arc::new(writes_held_while(&store, &held)),
-            test_game_limits(),
-        ),
-        store,
-        Limits::default(),
-    );
+    let server = Server::behind(writes_held_while(&store, &held), store);
     let game = server.create(two_people()).await;
     let moves = game.api("/moves");
     for (token, cell) in [(&game.x, 1), (&game.o, 4), (&game.x, 2), (&game.o, 5)] {

@@ -67,6 +67,13 @@ impl Server {
         }
     }
 
+    /// A server whose games are kept through `mock` (a store that fails or waits), in
+    /// front of `store`, which the test reads.
+    pub fn behind(mock: MockGameStore, store: Arc<MemoryStore>) -> Self {
+        let games = games_over(Arc::new(mock), test_game_limits());
+        Server::of(games, store, Limits::default())
+    }
+
     /// A server on `store` whose computers (and hints, and reviews) come from
     /// `computers`.
     pub fn with_computers(
