@@ -79,17 +79,12 @@ async fn a_won_game_shows_its_line_and_is_counted_once_in_the_shared_scoreboard(
     // Arrange: Ada (X) and Bob (O); X plays 1, 2, 3 and wins.
     let server = Server::new();
     let game = server.create(two_people()).await;
-    let (x, o) = (game.x.unwrap(), game.o.unwrap());
-    for (token, cell) in [(&x, 1), (&o, 4), (&x, 2), (&o, 5)] {
-        assert_eq!(
-            server.play(&game.id, token, cell).await.status,
-            StatusCode::OK
-        );
-    }
+    let (x, o) = (game.x_token(), game.o_token());
+    server.play_in_turn(&game, &[1, 4, 2, 5]).await;
 
     // Act
-    let won = server.play(&game.id, &x, 3).await;
-    let late = server.play(&game.id, &o, 9).await;
+    let won = server.play(&game.id, x, 3).await;
+    let late = server.play(&game.id, o, 9).await;
     let scores = server.get("/api/scores").await;
 
     // Assert
@@ -142,8 +137,8 @@ async fn every_refusal_has_its_status_and_a_json_error() {
     });
     let game = server.create(two_people()).await;
     let other = server.create(two_people()).await;
-    let (x, o) = (game.x.clone().unwrap(), game.o.clone().unwrap());
-    server.play(&game.id, &x, 1).await;
+    let (x, o) = (game.x_token(), game.o_token());
+    server.play(&game.id, x, 1).await;
     let moves = game.api("/moves");
     let cell = |n: i64| Body::from(json!({ "cell": n }).to_string());
     let post = Method::POST;
@@ -208,7 +203,7 @@ async fn every_refusal_has_its_status_and_a_json_error() {
             "cell 10 of 9",
             post.clone(),
             &moves,
-            Some(&o),
+            Some(o),
             cell(10),
             StatusCode::BAD_REQUEST,
         ),
@@ -216,7 +211,7 @@ async fn every_refusal_has_its_status_and_a_json_error() {
             "cell 0",
             post.clone(),
             &moves,
-            Some(&o),
+            Some(o),
             cell(0),
             StatusCode::BAD_REQUEST,
         ),
@@ -224,7 +219,7 @@ async fn every_refusal_has_its_status_and_a_json_error() {
             "negative cell",
             post.clone(),
             &moves,
-            Some(&o),
+            Some(o),
             cell(-3),
             StatusCode::BAD_REQUEST,
         ),
@@ -256,7 +251,7 @@ async fn every_refusal_has_its_status_and_a_json_error() {
             "unknown game",
             post.clone(),
             "/api/games/0123456789abcdef0123456789abcdef/moves",
-            Some(&o),
+            Some(o),
             cell(2),
             StatusCode::NOT_FOUND,
         ),
@@ -280,7 +275,7 @@ async fn every_refusal_has_its_status_and_a_json_error() {
             "not your turn",
             post.clone(),
             &moves,
-            Some(&x),
+            Some(x),
             cell(2),
             StatusCode::CONFLICT,
         ),
@@ -288,7 +283,7 @@ async fn every_refusal_has_its_status_and_a_json_error() {
             "cell taken",
             post.clone(),
             &moves,
-            Some(&o),
+            Some(o),
             cell(1),
             StatusCode::CONFLICT,
         ),
@@ -296,7 +291,7 @@ async fn every_refusal_has_its_status_and_a_json_error() {
             "body too large",
             post.clone(),
             &moves,
-            Some(&o),
+            Some(o),
             Body::from(format!(
                 "{{\"cell\": 2, \"pad\": \"{}\"}}",
                 "x".repeat(1000)
@@ -321,12 +316,10 @@ async fn every_refusal_has_its_status_and_a_json_error() {
 async fn a_move_in_a_finished_game_is_a_conflict() {
     let server = Server::new();
     let game = server.create(two_people()).await;
-    let (x, o) = (game.x.unwrap(), game.o.unwrap());
-    for (token, cell) in [(&x, 1), (&o, 4), (&x, 2), (&o, 5), (&x, 3)] {
-        server.play(&game.id, token, cell).await;
-    }
+    let o = game.o_token();
+    server.play_in_turn(&game, &[1, 4, 2, 5, 3]).await;
 
-    let answer = server.play(&game.id, &o, 6).await;
+    let answer = server.play(&game.id, o, 6).await;
 
     assert_eq!(answer.status, StatusCode::CONFLICT);
     assert_eq!(answer.json["error"], "the game is over");
@@ -418,11 +411,11 @@ async fn undo_against_the_computer_takes_back_the_move_and_the_reply() {
 async fn undo_between_two_screens_waits_for_the_other_players_consent(#[case] new_game: Value) {
     let server = Server::new();
     let game = server.create(new_game).await;
-    let (x, o) = (game.x.unwrap(), game.o.unwrap());
-    server.play(&game.id, &x, 1).await;
+    let (x, o) = (game.x_token(), game.o_token());
+    server.play(&game.id, x, 1).await;
 
-    let asked = server.post(&game.id, "undo", Some(&x)).await;
-    let agreed = server.post(&game.id, "undo", Some(&o)).await;
+    let asked = server.post(&game.id, "undo", Some(x)).await;
+    let agreed = server.post(&game.id, "undo", Some(o)).await;
 
     assert_eq!(asked.json["undo_asked_by"], "X");
     assert_eq!(asked.json["board"], "X........");
@@ -434,11 +427,11 @@ async fn undo_between_two_screens_waits_for_the_other_players_consent(#[case] ne
 async fn on_one_device_undo_takes_back_the_last_move_at_once() {
     let server = Server::new();
     let game = server.create(two_people_together()).await;
-    let (x, o) = (game.x.unwrap(), game.o.unwrap());
-    server.play(&game.id, &x, 1).await;
-    server.play(&game.id, &o, 2).await;
+    let (x, o) = (game.x_token(), game.o_token());
+    server.play(&game.id, x, 1).await;
+    server.play(&game.id, o, 2).await;
 
-    let answer = server.post(&game.id, "undo", Some(&x)).await;
+    let answer = server.post(&game.id, "undo", Some(x)).await;
 
     assert_eq!(answer.json["board"], "X........");
 }
@@ -447,13 +440,11 @@ async fn on_one_device_undo_takes_back_the_last_move_at_once() {
 async fn a_hint_names_the_best_cells_in_the_words_of_analyze() {
     let server = Server::new();
     let game = server.create(two_people()).await;
-    let (x, o) = (game.x.unwrap(), game.o.unwrap());
-    for (token, cell) in [(&x, 1), (&o, 4), (&x, 2)] {
-        server.play(&game.id, token, cell).await;
-    }
+    let (x, o) = (game.x_token(), game.o_token());
+    server.play_in_turn(&game, &[1, 4, 2]).await;
 
-    let hint = server.post(&game.id, "hint", Some(&o)).await;
-    let out_of_turn = server.post(&game.id, "hint", Some(&x)).await;
+    let hint = server.post(&game.id, "hint", Some(o)).await;
+    let out_of_turn = server.post(&game.id, "hint", Some(x)).await;
 
     assert_eq!(hint.status, StatusCode::OK);
     assert_eq!(hint.json["best_moves"], json!([3]));
@@ -687,13 +678,11 @@ async fn the_answer_to_the_move_that_ends_a_game_comes_once_the_game_is_on_the_s
     // Arrange: Ada (X) and Bob (O); X is one move from winning with 3.
     let server = Server::new();
     let game = server.create(two_people()).await;
-    let (x, o) = (game.x.unwrap(), game.o.unwrap());
-    for (token, cell) in [(&x, 1), (&o, 4), (&x, 2), (&o, 5)] {
-        server.play(&game.id, token, cell).await;
-    }
+    let x = game.x_token();
+    server.play_in_turn(&game, &[1, 4, 2, 5]).await;
 
     // Act
-    let won = server.play(&game.id, &x, 3).await;
+    let won = server.play(&game.id, x, 3).await;
     let kept = server.scoreboard();
 
     // Assert: read straight from the store, with nothing in between.

@@ -21,11 +21,7 @@ async fn won_by_x(server: &Server, x: &str, o: &str) -> String {
     let game = server
         .create(json!({ "x": format!("human:{x}"), "o": format!("human:{o}") }))
         .await;
-    let (tx, to) = (game.x.unwrap(), game.o.unwrap());
-    for (token, cell) in [(&tx, 1), (&to, 4), (&tx, 2), (&to, 5), (&tx, 3)] {
-        let answer = server.play(&game.id, token, cell).await;
-        assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
-    }
+    server.play_in_turn(&game, &[1, 4, 2, 5, 3]).await;
     game.id
 }
 
@@ -42,19 +38,7 @@ async fn resigned(server: &Server, x: &str, level: &str) -> String {
 /// Ada (X) and Bob (O): X 5, O 2 (an edge: it loses), X 1, O 9, X 7, O 4, X 3 (wins).
 async fn ada_beats_bobs_edge_reply(server: &Server) -> String {
     let game = server.create(two_people()).await;
-    let (x, o) = (game.x.unwrap(), game.o.unwrap());
-    for (token, cell) in [
-        (&x, 5),
-        (&o, 2),
-        (&x, 1),
-        (&o, 9),
-        (&x, 7),
-        (&o, 4),
-        (&x, 3),
-    ] {
-        let answer = server.play(&game.id, token, cell).await;
-        assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
-    }
+    server.play_in_turn(&game, &[5, 2, 1, 9, 7, 4, 3]).await;
     game.id
 }
 
@@ -523,10 +507,8 @@ async fn no_history_review_or_players_page_tells_a_seats_token_or_lock() {
     // Arrange
     let server = Server::new();
     let game = server.create(two_people()).await;
-    let (x, o) = (game.x.clone().unwrap(), game.o.clone().unwrap());
-    for (token, cell) in [(&x, 1), (&o, 4), (&x, 2), (&o, 5), (&x, 3)] {
-        server.play(&game.id, token, cell).await;
-    }
+    let (x, o) = (game.x_token(), game.o_token());
+    server.play_in_turn(&game, &[1, 4, 2, 5, 3]).await;
     let locks: Vec<String> = server
         .kept(&game.id)
         .game
@@ -546,8 +528,8 @@ async fn no_history_review_or_players_page_tells_a_seats_token_or_lock() {
     // Assert
     assert_eq!(locks.len(), 2);
     for answer in answers {
-        for secret in [&x, &o].into_iter().chain(&locks) {
-            assert!(!answer.contains(secret.as_str()), "{answer}");
+        for secret in [x, o].into_iter().chain(locks.iter().map(String::as_str)) {
+            assert!(!answer.contains(secret), "{answer}");
         }
         assert!(
             !answer.contains("token") && !answer.contains("lock"),

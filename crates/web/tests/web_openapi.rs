@@ -252,10 +252,8 @@ async fn the_answers_have_the_shapes_the_document_gives_them() {
     let server = Server::new();
     let document = document();
     let game = server.create(two_people()).await;
-    let (x, o) = (game.x.clone().unwrap(), game.o.clone().unwrap());
-    for (token, cell) in [(&x, 1), (&o, 4), (&x, 2), (&o, 5), (&x, 3)] {
-        server.play(&game.id, token, cell).await;
-    }
+    let (x, _o) = (game.x_token(), game.o_token());
+    server.play_in_turn(&game, &[1, 4, 2, 5, 3]).await;
     let review = loop {
         let review = server.get(&game.api("/review")).await;
         if review.status == StatusCode::OK {
@@ -295,7 +293,7 @@ async fn the_answers_have_the_shapes_the_document_gives_them() {
             "post",
             "/api/games/{id}/moves",
             409,
-            server.play(id, &x, 9).await.json,
+            server.play(id, x, 9).await.json,
         ),
         ("get", "/readyz", 200, server.get("/readyz").await.json),
     ];

@@ -40,15 +40,15 @@ async fn a_game_goes_on_after_a_restart_with_the_same_link_and_tokens() {
     // Arrange: Ada (X) and Bob (O) played 5 and 1; then the server restarts.
     let server = Server::new();
     let game = server.create(two_people()).await;
-    let (x, o) = (game.x.unwrap(), game.o.unwrap());
-    server.play(&game.id, &x, 5).await;
-    server.play(&game.id, &o, 1).await;
+    let (x, o) = (game.x_token(), game.o_token());
+    server.play(&game.id, x, 5).await;
+    server.play(&game.id, o, 1).await;
     let server = server.restart();
 
     // Act
     let seen = server.get(&path(&game.id)).await;
-    let moved = server.play(&game.id, &x, 9).await;
-    let out_of_turn = server.play(&game.id, &x, 3).await;
+    let moved = server.play(&game.id, x, 9).await;
+    let out_of_turn = server.play(&game.id, x, 3).await;
 
     // Assert
     assert_eq!(seen.status, StatusCode::OK);
@@ -64,15 +64,13 @@ async fn a_finished_game_shows_its_result_after_a_restart() {
     // Arrange: X wins with 1, 2, 3; the server restarts.
     let server = Server::new();
     let game = server.create(two_people()).await;
-    let (x, o) = (game.x.unwrap(), game.o.unwrap());
-    for (token, cell) in [(&x, 1), (&o, 4), (&x, 2), (&o, 5), (&x, 3)] {
-        server.play(&game.id, token, cell).await;
-    }
+    server.play_in_turn(&game, &[1, 4, 2, 5, 3]).await;
+    let o = game.o_token();
     let server = server.restart();
 
     // Act
     let seen = server.get(&path(&game.id)).await;
-    let late = server.play(&game.id, &o, 9).await;
+    let late = server.play(&game.id, o, 9).await;
 
     // Assert
     assert_eq!(seen.json["status"], "x_won");
@@ -179,15 +177,15 @@ async fn a_move_the_store_refuses_is_a_503_and_the_next_request_sees_the_game_wi
     );
     let server = Server::of(games, Arc::clone(&store), Limits::default());
     let game = server.create(two_people()).await;
-    let (x, o) = (game.x.unwrap(), game.o.unwrap());
-    server.play(&game.id, &x, 5).await;
+    let (x, o) = (game.x_token(), game.o_token());
+    server.play(&game.id, x, 5).await;
     failing.store(true, Ordering::SeqCst);
 
     // Act: O's move is refused by the store; then the store is well again.
-    let refused = server.play(&game.id, &o, 1).await;
+    let refused = server.play(&game.id, o, 1).await;
     failing.store(false, Ordering::SeqCst);
     let seen = server.get(&path(&game.id)).await;
-    let again = server.play(&game.id, &o, 1).await;
+    let again = server.play(&game.id, o, 1).await;
 
     // Assert
     assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE);
@@ -438,13 +436,7 @@ async fn a_game_ending_move_is_answered_only_once_its_result_is_kept_even_while_
     let server = Server::behind(writes_held_while(&store, &held), store);
     let game = server.create(two_people()).await;
     let moves = game.api("/moves");
-    for (token, cell) in [(&game.x, 1), (&game.o, 4), (&game.x, 2), (&game.o, 5)] {
-        let body = Some(json!({ "cell": cell }));
-        let answer = server
-            .send(Method::POST, &moves, token.as_deref(), body)
-            .await;
-        assert_eq!(answer.status, StatusCode::OK);
-    }
+    server.play_in_turn(&game, &[1, 4, 2, 5]).await;
     held.store(true, Ordering::SeqCst);
 
     // Act: the winning move, and three hints from Bob at the same moment.

@@ -173,6 +173,20 @@ impl Server {
         game
     }
 
+    /// Plays `cells` in `game` in turn, X first, each with its seat's token; each move
+    /// must be taken.
+    pub async fn play_in_turn(&self, game: &Created, cells: &[u64]) {
+        for (cell, x_to_move) in cells.iter().zip([true, false].into_iter().cycle()) {
+            let token = if x_to_move {
+                game.x_token()
+            } else {
+                game.o_token()
+            };
+            let answer = self.play(&game.id, token, *cell).await;
+            assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+        }
+    }
+
     pub async fn play(&self, id: &str, token: &str, cell: u64) -> Answer {
         self.send(
             Method::POST,
