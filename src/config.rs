@@ -61,7 +61,8 @@ pub enum Location {
 }
 
 /// Connections kept open to a PostgreSQL database unless `--db-pool` says otherwise:
-/// enough for a server's writer, its readers and its news on a small machine.
+/// enough for a server's writer and its readers on a small machine (its news of the
+/// other servers comes on a connection of its own, outside the pool).
 pub const DEFAULT_POOL: u32 = 8;
 
 impl Location {
