@@ -205,6 +205,11 @@ fn ended(store: &dyn GameStore, n: u128, x: PlayerSpec, o: PlayerSpec, ending: E
         .unwrap();
 }
 
+/// [`ended`], between two people of these names (X's, then O's).
+fn people_ended(store: &dyn GameStore, n: u128, [x, o]: [&str; 2], ending: Ending) {
+    ended(store, n, person(x), person(o), ending);
+}
+
 /// Game 1, Ada (X) against Bob (O): X 5, O 2 taken back, O 1, then X resigns.
 fn ended_with_an_undo(store: &dyn GameStore) {
     store
