@@ -138,7 +138,8 @@ fn every_line_learn_md_quotes_stands_in_the_file_it_names() {
 
     let missing: Vec<String> = quotes
         .iter()
-        .filter_map(|(file, quote)| (!stands_in(file, quote)).then(|| format!("{file}: {quote}")))
+        .filter(|(file, quote)| !stands_in(file, quote))
+        .map(|(file, quote)| format!("{file}: {quote}"))
         .collect();
 
     assert!(

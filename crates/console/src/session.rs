@@ -348,7 +348,7 @@ mod tests {
         screen
             .dialogue
             .expect_show_problem()
-            .withf(move |problem| refused(problem))
+            .withf(refused)
             .times(1)
             .return_const(());
         allow_rendering_except(&mut screen, &[Shown::Problem]);
