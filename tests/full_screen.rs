@@ -27,6 +27,8 @@ const RIGHT: &[u8] = b"\x1b[C";
 const LEFT: &[u8] = b"\x1b[D";
 const ENTER: &[u8] = b"\r";
 const CTRL_C: &[u8] = b"\x03";
+/// What a game Ada (X) begins shows first.
+const ADA_TO_MOVE: &str = "Ada (X) to move.";
 
 /// The binary running in a pseudo-terminal of 80 x 24, inside a shell that prints the
 /// terminal's settings before and after it, and its exit status.
@@ -131,6 +133,14 @@ impl Pty {
             output,
             screen: self.screen_text(),
         }
+    }
+
+    /// Waits for the program to end: it must end with `status`, the terminal given back
+    /// as it was.
+    fn ends_giving_the_terminal_back(self, status: i32) {
+        let ended = self.finish();
+        assert_eq!(ended.status, status, "{}", ended.output);
+        assert!(ended.given_back, "the terminal is not given back as it was");
     }
 
     /// Presses each of `keys` in turn ([`Pty::press`]).
@@ -247,7 +257,7 @@ fn wins_of(database: &Path, name: &str) -> u64 {
 fn a_game_played_with_the_arrow_keys_and_enter_is_won_and_recorded() {
     // Arrange: two people at one keyboard; the cursor starts on the centre cell.
     let db = Database::new();
-    let mut pty = db.pty("play --x human:Ada --o human:Bob", "Ada (X) to move.");
+    let mut pty = db.pty("play --x human:Ada --o human:Bob", ADA_TO_MOVE);
 
     // Act: X 5; O up to 2; X left to 1; O down, down to 7; X right, right to 9.
     pty.press_each([
@@ -268,12 +278,12 @@ fn keys_pressed_while_the_computer_thinks_are_dropped() {
     let db = Database::new();
     let mut pty = db.pty(
         "--think-ms 1500 play --x human:Ada --o impossible --size 7 --win 5",
-        "Ada (X) to move.",
+        ADA_TO_MOVE,
     );
 
     // Act: Ada plays the centre; while the computer thinks, she presses right and Enter.
     pty.press_each([ENTER, RIGHT, ENTER]);
-    pty.wait_for("Ada (X) to move.", Duration::from_secs(10));
+    pty.wait_for(ADA_TO_MOVE, Duration::from_secs(10));
     let marks = pty.marks_on_board();
     pty.press(b"q");
     pty.press(b"q");
@@ -287,7 +297,7 @@ fn keys_pressed_while_the_computer_thinks_are_dropped() {
 #[test]
 fn ctrl_c_in_the_middle_of_a_game_gives_the_terminal_back_and_records_nothing() {
     let db = Database::new();
-    let mut pty = db.pty("play --x human:Ada --o random", "Ada (X) to move.");
+    let mut pty = db.pty("play --x human:Ada --o random", ADA_TO_MOVE);
 
     pty.press(ENTER);
     pty.press(CTRL_C);
@@ -330,9 +340,9 @@ fn a_signal_in_the_middle_of_a_game_gives_the_terminal_back_and_records_nothing(
 ) {
     // Arrange: a game against Random, one move in.
     let db = Database::new();
-    let mut pty = db.pty("play --x human:Ada --o random", "Ada (X) to move.");
+    let mut pty = db.pty("play --x human:Ada --o random", ADA_TO_MOVE);
     pty.press(ENTER);
-    pty.wait_for("Ada (X) to move.", Duration::from_secs(10));
+    pty.wait_for(ADA_TO_MOVE, Duration::from_secs(10));
     let drawn = pty.output.len();
 
     // Act
@@ -360,10 +370,7 @@ fn a_signal_in_the_middle_of_a_game_gives_the_terminal_back_and_records_nothing(
 fn on_four_by_four_a_number_typed_is_played_and_a_window_too_small_says_how_large_to_make_it() {
     // Arrange: two people on 4 x 4.
     let db = Database::new();
-    let mut pty = db.pty(
-        "play --x human:Ada --o human:Bob --size 4",
-        "Ada (X) to move.",
-    );
+    let mut pty = db.pty("play --x human:Ada --o human:Bob --size 4", ADA_TO_MOVE);
 
     // Act: 1 then 2 plays cell 12; then the window shrinks to 30 x 10.
     pty.press(b"1");
@@ -381,12 +388,11 @@ fn on_four_by_four_a_number_typed_is_played_and_a_window_too_small_says_how_larg
     let small = pty.screen_text().replace('\n', " ");
 
     // Assert
-    assert!(waiting.contains("Cell 1… type another digit"), "{waiting}");
+    shows(&waiting, &["Cell 1… type another digit"]);
     assert_eq!(marks, (1, 0));
-    assert!(small.contains("40 x 14"), "{small}");
+    shows(&small, &["40 x 14"]);
     pty.press(CTRL_C);
-    let ended = pty.finish();
-    assert_eq!((ended.status, ended.given_back), (130, true));
+    pty.ends_giving_the_terminal_back(130);
 }
 
 #[test]
@@ -441,7 +447,7 @@ fn on_a_terminal_a_long_analysis_shows_what_it_has_proven_so_far_then_only_its_a
     let ended = pty.finish();
 
     // Assert: the progress line while it ran; at the end, the answer in its place.
-    assert!(during.contains("of 45 moves settled"), "{during}");
+    shows(&during, &["of 45 moves settled"]);
     assert_eq!(ended.status, 0);
     let answer = ended.lines_with("\"board\"").next().expect("the answer");
     assert!(
@@ -484,9 +490,8 @@ fn q_then_q_leaves_the_game_and_quits_giving_the_terminal_back() {
     let mut pty = db.the_menus_game();
 
     pty.press_each([b"q", b"q"]);
-    let ended = pty.finish();
 
-    assert_eq!((ended.status, ended.given_back), (0, true));
+    pty.ends_giving_the_terminal_back(0);
 }
 
 #[test]
@@ -496,7 +501,7 @@ fn in_a_window_41_columns_wide_words_and_keys_are_whole() {
     let mut pty = Pty::start_sized(
         "play --x human:Ada --o impossible --size 7 --win 5",
         &db.path,
-        "Ada (X) to move.",
+        ADA_TO_MOVE,
         (41, 20),
     );
     let game = pty.screen_text();
@@ -526,7 +531,7 @@ fn the_menu_opens_with_the_name_typed_for_the_last_game() {
     let db = Database::new();
     let mut first = db.pty("", "Tic Tac Toe");
     first.press_each([DOWN, DOWN, b"Ada", ENTER]);
-    first.wait_for("Ada (X) to move.", Duration::from_secs(5));
+    first.wait_for(ADA_TO_MOVE, Duration::from_secs(5));
     first.press(b"q");
     first.press(b"q");
     assert_eq!(first.finish().status, 0);
@@ -536,7 +541,7 @@ fn the_menu_opens_with_the_name_typed_for_the_last_game() {
     let menu = second.screen_text();
 
     // Assert
-    assert!(menu.contains("Name (X)          Ada"), "{menu}");
+    shows(&menu, &["Name (X)          Ada"]);
 }
 
 const HOME: &[u8] = b"\x1b[H";
@@ -593,15 +598,14 @@ fn replay_on_a_terminal_steps_through_the_moves_with_the_arrows_home_and_end() {
     pty.press(END);
     pty.wait_for("Move 5, X at 3", Duration::from_secs(5));
     pty.press(b"q");
-    let ended = pty.finish();
-    assert_eq!((ended.status, ended.given_back), (0, true));
+    pty.ends_giving_the_terminal_back(0);
 }
 
 #[test]
 fn v_after_a_game_reviews_it_in_place_and_q_goes_back_to_the_game() {
     // Arrange: Ada (X) against Impossible, playing 1, 2, 3, ... where free, and losing.
     let db = Database::new();
-    let mut pty = db.pty("play --x human:Ada --o impossible", "Ada (X) to move.");
+    let mut pty = db.pty("play --x human:Ada --o impossible", ADA_TO_MOVE);
     for digit in b"123456789" {
         if pty.screen_text().contains("wins!") {
             break;
@@ -684,7 +688,7 @@ fn on_a_terminal_a_long_review_shows_how_far_it_has_got_then_only_the_review() {
     let ended = pty.finish();
 
     // Assert: the bar while it ran; then a line for each move.
-    assert!(during.contains(" of "), "{during}");
+    shows(&during, &[" of "]);
     assert_eq!(ended.status, 0);
     let moves = ended.lines_with("\"ply\"").count();
     assert!(moves >= 9, "{}", ended.output);
