@@ -47,10 +47,7 @@ async fn a_new_game_against_the_computer_answers_the_game_and_the_persons_seat_o
 
 #[tokio::test]
 async fn a_move_is_answered_with_the_game_after_the_computers_reply() {
-    let server = Server::new();
-    let game = server
-        .create(json!({ "x": "human", "o": "impossible" }))
-        .await;
+    let (server, game) = Server::with_game(json!({ "x": "human", "o": "impossible" })).await;
 
     let answer = server.play(&game.id, game.x_token(), 5).await;
 
@@ -77,8 +74,7 @@ async fn a_computer_that_moves_first_has_moved_when_the_game_is_created() {
 #[tokio::test]
 async fn a_won_game_shows_its_line_and_is_counted_once_in_the_shared_scoreboard() {
     // Arrange: Ada (X) and Bob (O); X plays 1, 2, 3 and wins.
-    let server = Server::new();
-    let game = server.create(two_people()).await;
+    let (server, game) = Server::with_game(two_people()).await;
     let (x, o) = (game.x_token(), game.o_token());
     server.play_in_turn(&game, &[1, 4, 2, 5]).await;
 
@@ -314,8 +310,7 @@ async fn every_refusal_has_its_status_and_a_json_error() {
 
 #[tokio::test]
 async fn a_move_in_a_finished_game_is_a_conflict() {
-    let server = Server::new();
-    let game = server.create(two_people()).await;
+    let (server, game) = Server::with_game(two_people()).await;
     let o = game.o_token();
     server.play_in_turn(&game, &[1, 4, 2, 5, 3]).await;
 
@@ -389,8 +384,7 @@ async fn an_idle_game_swept_from_memory_goes_on_where_it_was() {
 
 #[tokio::test]
 async fn undo_against_the_computer_takes_back_the_move_and_the_reply() {
-    let server = Server::new();
-    let game = server.create(json!({ "x": "human", "o": "easy" })).await;
+    let (server, game) = Server::with_game(json!({ "x": "human", "o": "easy" })).await;
     let x = game.x.unwrap();
     server.play(&game.id, &x, 5).await;
 
@@ -409,8 +403,7 @@ async fn undo_against_the_computer_takes_back_the_move_and_the_reply() {
 #[case::when_asked_for(json!({ "x": "human:Ada", "o": "human:Bob", "seating": "apart" }))]
 #[tokio::test]
 async fn undo_between_two_screens_waits_for_the_other_players_consent(#[case] new_game: Value) {
-    let server = Server::new();
-    let game = server.create(new_game).await;
+    let (server, game) = Server::with_game(new_game).await;
     let (x, o) = (game.x_token(), game.o_token());
     server.play(&game.id, x, 1).await;
 
@@ -425,11 +418,9 @@ async fn undo_between_two_screens_waits_for_the_other_players_consent(#[case] ne
 
 #[tokio::test]
 async fn on_one_device_undo_takes_back_the_last_move_at_once() {
-    let server = Server::new();
-    let game = server.create(two_people_together()).await;
-    let (x, o) = (game.x_token(), game.o_token());
-    server.play(&game.id, x, 1).await;
-    server.play(&game.id, o, 2).await;
+    let (server, game) = Server::with_game(two_people_together()).await;
+    server.play_in_turn(&game, &[1, 2]).await;
+    let x = game.x_token();
 
     let answer = server.post(&game.id, "undo", Some(x)).await;
 
@@ -438,8 +429,7 @@ async fn on_one_device_undo_takes_back_the_last_move_at_once() {
 
 #[tokio::test]
 async fn a_hint_names_the_best_cells_in_the_words_of_analyze() {
-    let server = Server::new();
-    let game = server.create(two_people()).await;
+    let (server, game) = Server::with_game(two_people()).await;
     let (x, o) = (game.x_token(), game.o_token());
     server.play_in_turn(&game, &[1, 4, 2]).await;
 
@@ -480,8 +470,7 @@ async fn a_resignation_ends_the_game_as_a_loss_for_who_resigned_and_a_win_for_th
 #[tokio::test]
 async fn a_seat_has_joined_once_its_token_has_been_used_and_everyone_sees_it() {
     // Arrange: Ada and Bob on two screens; nobody has opened the game yet.
-    let server = Server::new();
-    let game = server.create(two_people()).await;
+    let (server, game) = Server::with_game(two_people()).await;
     let path = game.api("");
     let before = server.get(&path).await;
 
@@ -507,8 +496,7 @@ async fn a_seat_has_joined_once_its_token_has_been_used_and_everyone_sees_it() {
 #[tokio::test]
 async fn two_people_on_one_device_join_together() {
     // Arrange
-    let server = Server::new();
-    let game = server.create(two_people_together()).await;
+    let (server, game) = Server::with_game(two_people_together()).await;
     let path = game.api("");
 
     // Act: the device's page asks with X's token alone.
@@ -523,8 +511,7 @@ async fn two_people_on_one_device_join_together() {
 #[tokio::test]
 async fn a_game_resigned_cannot_be_resigned_again_or_played_on() {
     // Arrange
-    let server = Server::new();
-    let game = server.create(two_people()).await;
+    let (server, game) = Server::with_game(two_people()).await;
     server.post(&game.id, "resign", game.x.as_deref()).await;
 
     // Act
@@ -540,8 +527,7 @@ async fn a_game_resigned_cannot_be_resigned_again_or_played_on() {
 #[tokio::test]
 async fn a_rematch_swaps_sides_each_person_keeping_their_token() {
     // Arrange: Ada (X) resigns a game against Medium.
-    let server = Server::new();
-    let game = server.create(ada_against("medium")).await;
+    let (server, game) = Server::with_game(ada_against("medium")).await;
     let ada = game.x_token();
     let early = server.post(&game.id, "rematch", Some(ada)).await;
     server.post(&game.id, "resign", Some(ada)).await;
@@ -570,8 +556,7 @@ async fn a_rematch_swaps_sides_each_person_keeping_their_token() {
 
 #[tokio::test]
 async fn the_server_plays_a_computer_against_a_computer_by_itself() {
-    let server = Server::new();
-    let game = server.create(json!({ "x": "random", "o": "random" })).await;
+    let (server, game) = Server::with_game(json!({ "x": "random", "o": "random" })).await;
     assert!(game.x.is_none() && game.o.is_none());
 
     let mut status = Value::Null;
@@ -676,8 +661,7 @@ async fn past_the_cap_on_live_streams_a_new_stream_waits_its_turn_with_503() {
 #[tokio::test]
 async fn the_answer_to_the_move_that_ends_a_game_comes_once_the_game_is_on_the_scoreboard() {
     // Arrange: Ada (X) and Bob (O); X is one move from winning with 3.
-    let server = Server::new();
-    let game = server.create(two_people()).await;
+    let (server, game) = Server::with_game(two_people()).await;
     let x = game.x_token();
     server.play_in_turn(&game, &[1, 4, 2, 5]).await;
 
@@ -692,10 +676,8 @@ async fn the_answer_to_the_move_that_ends_a_game_comes_once_the_game_is_on_the_s
 
 #[tokio::test]
 async fn a_cell_off_the_board_is_refused_with_the_cells_there_are() {
-    let server = Server::new();
-    let game = server
-        .create(json!({ "x": "human:Ada", "o": "human:Bob", "size": 4 }))
-        .await;
+    let (server, game) =
+        Server::with_game(json!({ "x": "human:Ada", "o": "human:Bob", "size": 4 })).await;
 
     let answer = server.play(&game.id, game.x_token(), 17).await;
 

@@ -505,8 +505,7 @@ async fn a_players_page_for_what_cannot_be_a_name_is_not_found(#[case] path: &st
 #[tokio::test]
 async fn no_history_review_or_players_page_tells_a_seats_token_or_lock() {
     // Arrange
-    let server = Server::new();
-    let game = server.create(two_people()).await;
+    let (server, game) = Server::with_game(two_people()).await;
     let (x, o) = (game.x_token(), game.o_token());
     server.play_in_turn(&game, &[1, 4, 2, 5, 3]).await;
     let locks: Vec<String> = server

@@ -75,8 +75,7 @@ fn the_document_is_openapi_3_1_with_the_seats_bearer_tokens() {
 #[tokio::test]
 async fn every_operation_the_document_lists_is_one_the_server_answers() {
     // Arrange: a game whose id fills the paths.
-    let server = Server::new();
-    let game = server.create(two_people()).await;
+    let (server, game) = Server::with_game(two_people()).await;
 
     for (method, path) in operations(&document()) {
         // Act: the head of the answer (an event stream's body never ends), and the
@@ -105,8 +104,7 @@ async fn every_operation_the_document_lists_is_one_the_server_answers() {
 #[tokio::test]
 async fn a_method_the_document_does_not_list_for_a_path_is_refused_405() {
     // Arrange
-    let server = Server::new();
-    let game = server.create(two_people()).await;
+    let (server, game) = Server::with_game(two_people()).await;
     let document = document();
     let listed: BTreeSet<(String, String)> = operations(&document)
         .into_iter()

@@ -38,11 +38,9 @@ async fn until_over(server: &Server, id: &str) -> Value {
 #[tokio::test]
 async fn a_game_goes_on_after_a_restart_with_the_same_link_and_tokens() {
     // Arrange: Ada (X) and Bob (O) played 5 and 1; then the server restarts.
-    let server = Server::new();
-    let game = server.create(two_people()).await;
-    let (x, o) = (game.x_token(), game.o_token());
-    server.play(&game.id, x, 5).await;
-    server.play(&game.id, o, 1).await;
+    let (server, game) = Server::with_game(two_people()).await;
+    server.play_in_turn(&game, &[5, 1]).await;
+    let x = game.x_token();
     let server = server.restart();
 
     // Act
@@ -62,8 +60,7 @@ async fn a_game_goes_on_after_a_restart_with_the_same_link_and_tokens() {
 #[tokio::test]
 async fn a_finished_game_shows_its_result_after_a_restart() {
     // Arrange: X wins with 1, 2, 3; the server restarts.
-    let server = Server::new();
-    let game = server.create(two_people()).await;
+    let (server, game) = Server::with_game(two_people()).await;
     server.play_in_turn(&game, &[1, 4, 2, 5, 3]).await;
     let o = game.o_token();
     let server = server.restart();
@@ -83,26 +80,25 @@ async fn a_finished_game_shows_its_result_after_a_restart() {
 #[tokio::test]
 async fn a_rematch_link_survives_a_restart_and_the_rematch_is_played_with_the_same_token() {
     // Arrange: Ada (X) resigns against Medium and asks for a rematch; a restart.
-    let server = Server::new();
-    let game = server.create(ada_against("medium")).await;
-    let ada = game.x.unwrap();
-    server.post(&game.id, "resign", Some(&ada)).await;
-    let rematch = server.post(&game.id, "rematch", Some(&ada)).await;
+    let (server, game) = Server::with_game(ada_against("medium")).await;
+    let ada = game.x_token();
+    server.post(&game.id, "resign", Some(ada)).await;
+    let rematch = server.post(&game.id, "rematch", Some(ada)).await;
     let next = rematch.json["id"].as_str().unwrap().to_string();
     let server = server.restart();
 
     // Act
     let old = server.get(&path(&game.id)).await;
-    let again = server.post(&game.id, "rematch", Some(&ada)).await;
+    let again = server.post(&game.id, "rematch", Some(ada)).await;
     let board = server.get(&path(&next)).await.json["board"].clone();
     let empty = board.as_str().unwrap().find('.').unwrap() as u64 + 1;
-    let played = server.play(&next, &ada, empty).await;
+    let played = server.play(&next, ada, empty).await;
 
     // Assert
     assert_eq!(old.json["rematch"], next.as_str());
     assert_eq!(again.status, StatusCode::OK);
     assert_eq!(again.json["id"], next.as_str());
-    assert_eq!(again.json["seats"]["o"]["token"], ada.as_str());
+    assert_eq!(again.json["seats"]["o"]["token"], ada);
     assert_eq!(played.status, StatusCode::OK, "{}", played.text);
 }
 
@@ -279,8 +275,7 @@ async fn requests_arriving_together_for_a_game_not_in_memory_read_it_once() {
 #[tokio::test]
 async fn a_computer_whose_turn_it_was_moves_when_its_game_is_read_back() {
     // Arrange: Ada's move 5 kept, the server stopped before Easy's reply was.
-    let server = Server::new();
-    let game = server.create(ada_against("easy")).await;
+    let (server, game) = Server::with_game(ada_against("easy")).await;
     let id = GameId::parse(&game.id).unwrap();
     let step = Step {
         number: 1,
@@ -471,8 +466,7 @@ async fn a_game_ending_move_is_answered_only_once_its_result_is_kept_even_while_
 async fn every_caller_of_a_rematch_is_answered_with_the_computers_opening_move_made_and_kept() {
     // Arrange: Ada (X) against Impossible, played to the end; in the rematch the
     // computer is X and opens.
-    let server = Server::new();
-    let game = server.create(ada_against("impossible")).await;
+    let (server, game) = Server::with_game(ada_against("impossible")).await;
     let moves = game.api("/moves");
     let mut view = game.game.clone();
     while view["to_move"] == "X" {

@@ -39,6 +39,13 @@ impl Server {
         Server::with_limits(Limits::default())
     }
 
+    /// A new server, and the game `request` begins on it.
+    pub async fn with_game(request: Value) -> (Self, Created) {
+        let server = Server::new();
+        let game = server.create(request).await;
+        (server, game)
+    }
+
     /// A server whose transport keeps to `limits`.
     pub fn with_limits(limits: Limits) -> Self {
         Server::over(Arc::new(MemoryStore::new()), test_game_limits(), limits)
