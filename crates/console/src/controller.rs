@@ -192,14 +192,22 @@ mod tests {
         GameController::new(&screen, &keys).play(game)
     }
 
+    /// Plays `game` at a console that shows on `screen`, X taking the top row (X: 1, 2,
+    /// 3; O: 4, 5).
+    fn x_takes_the_top_row<C: Recorder>(
+        screen: Screen,
+        game: &mut Match<C>,
+    ) -> Result<GameEnd, ComputerError> {
+        play(screen, typed(&["1", "4", "2", "5", "3"]), game)
+    }
+
     #[test]
     fn people_take_turns_at_one_keyboard_until_the_game_is_won() {
-        // Arrange: X: 1, 2, 3 (the top row); O: 4, 5.
-        let keys = typed(&["1", "4", "2", "5", "3"]);
+        // Arrange
         let mut game = ada_and_bob(Unrecorded);
 
         // Act
-        let end = play(quiet_renderer(), keys, &mut game);
+        let end = x_takes_the_top_row(quiet_renderer(), &mut game);
 
         // Assert
         assert!(matches!(
@@ -401,7 +409,7 @@ mod tests {
         let mut game = ada_and_bob(recorder);
 
         // Act
-        let end = play(screen, typed(&["1", "4", "2", "5", "3"]), &mut game);
+        let end = x_takes_the_top_row(screen, &mut game);
 
         // Assert
         assert!(matches!(end, Ok(GameEnd::Finished(_))));
@@ -424,7 +432,7 @@ mod tests {
         let mut game = ada_and_bob(recorder);
 
         // Act
-        let end = play(screen, typed(&["1", "4", "2", "5", "3"]), &mut game);
+        let end = x_takes_the_top_row(screen, &mut game);
 
         // Assert
         assert!(matches!(end, Ok(GameEnd::Finished(_))));
@@ -445,7 +453,7 @@ mod tests {
         let mut game = ada_and_bob(recorder);
 
         // Act
-        let end = play(screen, typed(&["1", "4", "2", "5", "3"]), &mut game);
+        let end = x_takes_the_top_row(screen, &mut game);
 
         // Assert
         assert!(matches!(end, Ok(GameEnd::Finished(_))));
@@ -466,7 +474,7 @@ mod tests {
         let mut game = ada_and_bob(Unrecorded);
 
         // Act
-        play(screen, typed(&["1", "4", "2", "5", "3"]), &mut game).unwrap();
+        x_takes_the_top_row(screen, &mut game).unwrap();
 
         // Assert
         let highlights = highlights.lock().unwrap();
