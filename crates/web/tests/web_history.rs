@@ -161,48 +161,6 @@ async fn twenty_games_make_a_page_when_no_limit_is_given() {
     assert!(page.json["next"].is_string());
 }
 
-#[rstest::rstest]
-#[case::no_games("/api/games?limit=0")]
-#[case::more_than_a_hundred("/api/games?limit=101")]
-#[case::not_a_number("/api/games?limit=all")]
-#[case::a_cursor_that_is_no_id("/api/games?before=yesterday")]
-#[case::an_unknown_parameter("/api/games?page=2")]
-#[tokio::test]
-async fn a_history_asked_with_a_bad_limit_or_cursor_is_a_bad_request(#[case] path: &str) {
-    let server = Server::new();
-
-    let answer = server.get(path).await;
-
-    assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{}", answer.text);
-    assert!(answer.json["error"].is_string(), "{}", answer.text);
-}
-
-#[rstest::rstest]
-#[case::an_empty_name("/api/games?player=")]
-#[case::a_name_with_a_control_character("/api/games?player=Ada%07")]
-#[tokio::test]
-async fn the_history_of_a_name_nobody_can_have_is_not_found(#[case] path: &str) {
-    let server = Server::new();
-
-    let answer = server.get(path).await;
-
-    assert_eq!(answer.status, StatusCode::NOT_FOUND, "{}", answer.text);
-    let error = answer.json["error"].as_str().unwrap_or_default();
-    assert!(error.starts_with("there is no such player: "), "{error}");
-}
-
-#[tokio::test]
-async fn a_cursor_naming_no_kept_game_is_not_found_and_says_so() {
-    let server = Server::new();
-    let unknown = GameId::from_bits(42);
-
-    let answer = server.get(&format!("/api/games?before={unknown}")).await;
-
-    assert_eq!(answer.status, StatusCode::NOT_FOUND);
-    let error = answer.json["error"].as_str().unwrap();
-    assert!(error.starts_with("before names no game kept"), "{error}");
-}
-
 // ---- Reviews ----------------------------------------------------------------------
 
 #[tokio::test]
@@ -303,19 +261,6 @@ async fn the_review_of_a_game_in_progress_is_refused_and_nothing_is_kept() {
     assert!(answer.json["error"].is_string());
     let kept = server.store.review(&GameId::parse(&game.id).unwrap());
     assert_eq!(kept.unwrap(), None);
-}
-
-#[rstest::rstest]
-#[case::not_a_game_id("/api/games/nonsense/review")]
-#[case::an_id_not_kept("/api/games/0000000000000000000000000000002a/review")]
-#[tokio::test]
-async fn the_review_of_a_game_the_server_does_not_have_is_not_found(#[case] path: &str) {
-    let server = Server::new();
-
-    let answer = server.get(path).await;
-
-    assert_eq!(answer.status, StatusCode::NOT_FOUND);
-    assert_eq!(answer.json, json!({ "error": "there is no such game" }));
 }
 
 /// Standard computers whose advisors are counted and think for `pause` per position,
@@ -480,24 +425,75 @@ async fn a_player_without_a_game_kept_is_not_found() {
     );
 }
 
+// ---- What is refused -----------------------------------------------------------------
+
+/// Each request of the history, a review or a player's page that a new server cannot
+/// answer: its status, and the words its error starts with (none where the words are
+/// not the point).
 #[rstest::rstest]
-#[case::a_control_character("/api/players/Ada%07")]
-#[case::nothing_visible("/api/players/%E2%80%8B")]
-#[case::too_long("/api/players/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")]
-#[case::not_utf8("/api/players/%FF")]
+#[case::a_history_of_no_games("/api/games?limit=0", StatusCode::BAD_REQUEST, "")]
+#[case::a_history_of_more_than_a_hundred("/api/games?limit=101", StatusCode::BAD_REQUEST, "")]
+#[case::a_limit_not_a_number("/api/games?limit=all", StatusCode::BAD_REQUEST, "")]
+#[case::a_cursor_that_is_no_id("/api/games?before=yesterday", StatusCode::BAD_REQUEST, "")]
+#[case::an_unknown_parameter("/api/games?page=2", StatusCode::BAD_REQUEST, "")]
+#[case::a_cursor_naming_no_kept_game(
+    "/api/games?before=0000000000000000000000000000002a",
+    StatusCode::NOT_FOUND,
+    "before names no game kept"
+)]
+#[case::the_history_of_an_empty_name(
+    "/api/games?player=",
+    StatusCode::NOT_FOUND,
+    "there is no such player: "
+)]
+#[case::the_history_of_a_name_with_a_control_character(
+    "/api/games?player=Ada%07",
+    StatusCode::NOT_FOUND,
+    "there is no such player: "
+)]
+#[case::the_review_of_what_is_no_game_id(
+    "/api/games/nonsense/review",
+    StatusCode::NOT_FOUND,
+    "there is no such game"
+)]
+#[case::the_review_of_an_id_not_kept(
+    "/api/games/0000000000000000000000000000002a/review",
+    StatusCode::NOT_FOUND,
+    "there is no such game"
+)]
+#[case::the_page_of_a_control_character(
+    "/api/players/Ada%07",
+    StatusCode::NOT_FOUND,
+    "there is no such player: "
+)]
+#[case::the_page_of_nothing_visible(
+    "/api/players/%E2%80%8B",
+    StatusCode::NOT_FOUND,
+    "there is no such player: "
+)]
+#[case::the_page_of_a_name_too_long(
+    "/api/players/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+    StatusCode::NOT_FOUND,
+    "there is no such player: "
+)]
+#[case::the_page_of_what_is_not_utf8(
+    "/api/players/%FF",
+    StatusCode::NOT_FOUND,
+    "there is no such player: "
+)]
 #[tokio::test]
-async fn a_players_page_for_what_cannot_be_a_name_is_not_found(#[case] path: &str) {
+async fn a_request_that_cannot_be_answered_is_refused_saying_why(
+    #[case] path: &str,
+    #[case] status: StatusCode,
+    #[case] said: &str,
+) {
     let server = Server::new();
 
     let answer = server.get(path).await;
 
-    assert_eq!(answer.status, StatusCode::NOT_FOUND, "{}", answer.text);
-    let error = answer.json["error"].as_str().unwrap_or_default();
-    assert!(
-        error.starts_with("there is no such player: "),
-        "{}",
-        answer.text
-    );
+    assert_eq!(answer.status, status, "{}", answer.text);
+    let error = answer.json["error"].as_str().expect("an error in words");
+    assert!(error.starts_with(said), "{error}");
 }
 
 // ---- What the answers do not tell --------------------------------------------------
