@@ -43,20 +43,8 @@ struct Peer {
 impl Peer {
     /// Tells every other server what `writes` kept.
     fn tell(&self, writes: &[Write]) {
-        let news: Vec<News> = writes
-            .iter()
-            .map(|write| match write {
-                Write::Begin(new) => News::Begin(new.clone()),
-                Write::Step { game, step } => News::Step {
-                    game: game.clone(),
-                    step: *step,
-                },
-                Write::End { game, ending } => News::End {
-                    game: game.clone(),
-                    ending: *ending,
-                },
-            })
-            .collect();
+        // The news of a write is the write.
+        let news: Vec<News> = writes.to_vec();
         for (server, listener) in self.hub.listeners.lock().unwrap().iter_mut() {
             if *server != self.me && !news.is_empty() {
                 listener.hear(Heard::News(news.clone()));
