@@ -12,6 +12,22 @@ use tictactoe_json::scoreboard_json;
 use tictactoe_web::{GameLimits, Limits};
 use web_support::{Server, ada_against, test_game_limits, two_people, two_people_together};
 
+/// A server whose finished games leave its memory at once (they stay in the store).
+fn forgetting_finished_games() -> Server {
+    Server::with_game_limits(GameLimits {
+        finished: Duration::ZERO,
+        ..test_game_limits()
+    })
+}
+
+/// The scoreboard's rows once Ada has beaten Bob, as the API words them.
+fn ada_beat_bob() -> Value {
+    json!([
+        { "name": "Ada", "wins": 1, "losses": 0, "ties": 0, "games": 1 },
+        { "name": "Bob", "wins": 0, "losses": 1, "ties": 0, "games": 1 }
+    ])
+}
+
 #[tokio::test]
 async fn a_new_game_against_the_computer_answers_the_game_and_the_persons_seat_only() {
     let server = Server::new();
@@ -89,13 +105,7 @@ async fn a_won_game_shows_its_line_and_is_counted_once_in_the_shared_scoreboard(
     assert_eq!(won.json["to_move"], Value::Null);
     assert_eq!(late.status, StatusCode::CONFLICT);
     assert_eq!(scores.text, scoreboard_json(&server.scoreboard()));
-    assert_eq!(
-        scores.json["players"],
-        json!([
-            { "name": "Ada", "wins": 1, "losses": 0, "ties": 0, "games": 1 },
-            { "name": "Bob", "wins": 0, "losses": 1, "ties": 0, "games": 1 }
-        ])
-    );
+    assert_eq!(scores.json["players"], ada_beat_bob());
 }
 
 #[tokio::test]
@@ -348,12 +358,9 @@ async fn past_the_cap_on_memory_a_new_game_is_made_and_the_quietest_read_back_wh
 #[tokio::test]
 async fn a_finished_game_forgotten_from_memory_is_read_back_with_its_result() {
     // Arrange: finished games expire from memory at once.
-    let server = Server::with_game_limits(GameLimits {
-        finished: Duration::ZERO,
-        ..test_game_limits()
-    });
+    let server = forgetting_finished_games();
     let game = server.create(two_people()).await;
-    server.post(&game.id, "resign", game.x.as_deref()).await;
+    server.post(&game.id, "resign", Some(game.x_token())).await;
 
     // Act
     let swept = server.games.sweep(Instant::now());
@@ -451,20 +458,14 @@ async fn a_resignation_ends_the_game_as_a_loss_for_who_resigned_and_a_win_for_th
     let game = server.ada_played(1).await;
 
     // Act
-    let resigned = server.post(&game.id, "resign", game.o.as_deref()).await;
+    let resigned = server.post(&game.id, "resign", Some(game.o_token())).await;
 
     // Assert
     assert_eq!(resigned.status, StatusCode::OK, "{}", resigned.text);
     assert_eq!(resigned.json["status"], "o_resigned");
     assert_eq!(resigned.json["to_move"], Value::Null);
     let scores = server.get("/api/scores").await;
-    assert_eq!(
-        scores.json["players"],
-        json!([
-            {"name": "Ada", "wins": 1, "losses": 0, "ties": 0, "games": 1},
-            {"name": "Bob", "wins": 0, "losses": 1, "ties": 0, "games": 1}
-        ])
-    );
+    assert_eq!(scores.json["players"], ada_beat_bob());
 }
 
 #[tokio::test]
@@ -512,10 +513,10 @@ async fn two_people_on_one_device_join_together() {
 async fn a_game_resigned_cannot_be_resigned_again_or_played_on() {
     // Arrange
     let (server, game) = Server::with_game(two_people()).await;
-    server.post(&game.id, "resign", game.x.as_deref()).await;
+    server.post(&game.id, "resign", Some(game.x_token())).await;
 
     // Act
-    let again = server.post(&game.id, "resign", game.o.as_deref()).await;
+    let again = server.post(&game.id, "resign", Some(game.o_token())).await;
     let moved = server.play(&game.id, game.o_token(), 5).await;
 
     // Assert
@@ -618,7 +619,7 @@ async fn a_full_server_makes_room_from_finished_games_past_their_grace() {
         ..test_game_limits()
     });
     let game = server.create(two_people()).await;
-    server.post(&game.id, "resign", game.o.as_deref()).await;
+    server.post(&game.id, "resign", Some(game.o_token())).await;
 
     // Act
     let next = server
@@ -692,12 +693,9 @@ async fn a_cell_off_the_board_is_refused_with_the_cells_there_are() {
 async fn the_sweeper_forgets_expired_games_by_itself() {
     // Arrange: finished games expire at once; one game, resigned; then time is paused
     // (the store's writer is a thread of its own, which paused time would not wait for).
-    let server = Server::with_game_limits(GameLimits {
-        finished: Duration::ZERO,
-        ..test_game_limits()
-    });
+    let server = forgetting_finished_games();
     let game = server.create(two_people()).await;
-    server.post(&game.id, "resign", game.o.as_deref()).await;
+    server.post(&game.id, "resign", Some(game.o_token())).await;
     tokio::time::pause();
 
     // Act: the sweeper runs every second; (paused) time moves on by two.
