@@ -9,8 +9,8 @@ use axum::body::Body;
 use axum::http::{Method, StatusCode};
 use serde_json::{Value, json};
 use tictactoe_json::scoreboard_json;
-use tictactoe_web::{GameLimits, Limits};
-use web_support::{Server, ada_against, test_game_limits, two_people, two_people_together};
+use tictactoe_web::GameLimits;
+use web_support::{Server, ada_against, limits, test_game_limits, two_people, two_people_together};
 
 /// A server whose finished games leave its memory at once (they stay in the store).
 fn forgetting_finished_games() -> Server {
@@ -137,10 +137,7 @@ type Refused<'a> = (&'a str, Method, &'a str, Option<&'a str>, Body, StatusCode)
 #[tokio::test]
 async fn every_refusal_has_its_status_and_a_json_error() {
     // Arrange: a game of two people, X having played 1; another game for its token.
-    let server = Server::with_limits(Limits {
-        body_bytes: 256,
-        ..Limits::default()
-    });
+    let server = Server::with_limits(limits(|limits| limits.body_bytes = 256));
     let game = server.create(two_people()).await;
     let other = server.create(two_people()).await;
     let (x, o) = (game.x_token(), game.o_token());
@@ -636,10 +633,7 @@ async fn past_the_cap_on_live_streams_a_new_stream_waits_its_turn_with_503() {
     use tower::ServiceExt;
 
     // Arrange: room for one live stream, which a spectator holds.
-    let server = Server::with_limits(Limits {
-        max_streams: 1,
-        ..Limits::default()
-    });
+    let server = Server::with_limits(limits(|limits| limits.max_streams = 1));
     let game = server.create(two_people()).await;
     let events = || {
         axum::http::Request::get(game.api("/events"))

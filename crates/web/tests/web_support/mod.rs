@@ -340,6 +340,13 @@ fn writes_delayed(
     delayed
 }
 
+/// The transport's default limits, changed by `change` (`|limits| limits.max_streams = 1`).
+pub fn limits(change: impl FnOnce(&mut Limits)) -> Limits {
+    let mut limits = Limits::default();
+    change(&mut limits);
+    limits
+}
+
 /// Small and quick: computer-vs-computer games move every 10 ms.
 pub fn test_game_limits() -> GameLimits {
     GameLimits {
