@@ -324,11 +324,12 @@ fn hold_nothing_long(config: &mut postgres::Config) {
 /// 0.75 s.
 pub const POOL_WAIT: Duration = Duration::from_millis(1500);
 
-/// See [`hold_nothing_long`].
+/// How long a session of this program may sit idle inside a transaction before
+/// PostgreSQL ends it and lets its locks go (`idle_in_transaction_session_timeout`).
 pub const IDLE_IN_TRANSACTION: Duration = Duration::from_secs(2);
-/// See [`hold_nothing_long`].
+/// How long a statement waits for a row another session holds (`lock_timeout`).
 pub const LOCK_WAIT: Duration = Duration::from_secs(1);
-/// See [`hold_nothing_long`].
+/// How long a statement may run (`statement_timeout`).
 pub const STATEMENT: Duration = Duration::from_secs(10);
 
 /// Why a connection could not be made, in PostgreSQL's words or the system's: the
