@@ -78,6 +78,47 @@ pub enum Command {
     History(HistoryArgs),
     /// Play a kept game back, move by move (with --review: what perfect play says of each)
     Replay(ReplayArgs),
+    /// List the players by rating on one board (Glicko-2, the computer levels as anchors)
+    Ratings(RatingsArgs),
+}
+
+/// How many rows `ratings` lists when not told.
+pub const RATINGS_TOP: u32 = 20;
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "A person has one rating per board (size and run), made by Glicko-2 from every \
+                  game they played to its end (finished or resigned), as lichess rates its \
+                  players: 1500 at first, provisional (marked ?) while its deviation is above \
+                  110. The computer levels are anchors: each has a fixed rating per board, \
+                  found by calibration, that no game moves. Games between computers rate \
+                  nobody. --rebuild forgets the ratings and makes them again from the kept \
+                  games, in the order they were rated: the same figures to the last digit."
+)]
+pub struct RatingsArgs {
+    /// Board size, from 3 to 7
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = board_size)]
+    pub size: usize,
+
+    /// Marks in a row to win, from 3 to the size [default: the size]
+    #[arg(long, value_name = "K", value_parser = run_length)]
+    pub win: Option<usize>,
+
+    /// How many rows to list, the levels' anchors among them (1 or more)
+    #[arg(long, value_name = "N", default_value_t = RATINGS_TOP, value_parser = clap::value_parser!(u32).range(1..))]
+    pub top: u32,
+
+    /// One JSON object per line per row: name, rating, deviation, provisional, games, anchor
+    #[arg(long)]
+    pub json: bool,
+
+    /// Make every rating again from the kept games first
+    #[arg(long)]
+    pub rebuild: bool,
+
+    /// With --rebuild: rebuild without asking (needed when not run from a terminal)
+    #[arg(long, requires = "rebuild")]
+    pub yes: bool,
 }
 
 /// How many games `history` lists when not told.

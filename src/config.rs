@@ -146,6 +146,13 @@ pub enum Task {
         before: Option<IdPrefix>,
         json: bool,
     },
+    /// A board's ratings listed (after rebuilding them, if asked).
+    Ratings {
+        board: Geometry,
+        top: u32,
+        json: bool,
+        rebuild: Option<Confirm>,
+    },
     /// A kept game played back.
     Replay {
         game: GameRef,
@@ -282,6 +289,17 @@ impl Config {
                 limit: PageSize::new(args.limit).map_err(|e| usage("history", e.to_string()))?,
                 before: args.before,
                 json: args.json,
+            },
+            Some(Command::Ratings(args)) => Task::Ratings {
+                board: Geometry::new(args.size, args.win.unwrap_or(args.size))
+                    .map_err(|e| usage("ratings", e.to_string()))?,
+                top: args.top,
+                json: args.json,
+                rebuild: args.rebuild.then_some(if args.yes {
+                    Confirm::Given
+                } else {
+                    Confirm::Ask
+                }),
             },
             Some(Command::Replay(args)) => Task::Replay {
                 game: args.game,
@@ -733,6 +751,15 @@ mod tests {
             .try_get_matches_from(std::iter::once("tictactoe").chain(args.iter().copied()));
 
         assert!(parsed.is_err(), "{args:?} was taken");
+    }
+
+    #[test]
+    fn a_game_draws_fresh_random_choices_unless_given_a_seed() {
+        // The computers a person is rated against play from a new seed each run, as
+        // they were calibrated (two draws of 64 bits are equal once in 2^64).
+        let (first, second) = (build(&["play"]).unwrap(), build(&["play"]).unwrap());
+
+        assert_ne!(first.seed, second.seed);
     }
 
     #[test]

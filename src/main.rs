@@ -5,6 +5,7 @@
 
 mod cli;
 mod config;
+mod ratings;
 
 /// jemalloc rather than the system's malloc, so that memory freed is given back to the
 /// system: after a server has held thousands of connections at once, glibc's malloc
@@ -259,6 +260,7 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
         Task::Scores { action, .. } => *action != ScoresAction::Show,
         // Only read (a review that cannot be kept is still shown).
         Task::History { .. } | Task::Replay { .. } => false,
+        Task::Ratings { rebuild, .. } => rebuild.is_some(),
         _ => true,
     };
     let store = || {
@@ -346,6 +348,22 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             before,
             json,
         } => history(store()?.archive(), player, limit, before, json),
+        Task::Ratings {
+            board,
+            top,
+            json,
+            rebuild,
+        } => match ratings::ratings(store()?.archive(), board, top, json, rebuild) {
+            Ok(_) => Ok(ExitCode::SUCCESS),
+            Err(ratings::RatingsError::Store(error)) => Err(Failure::Store(error)),
+            Err(ratings::RatingsError::Io(error)) => Err(error.into()),
+            Err(ratings::RatingsError::NotAsked) => usage_exit(UsageError {
+                subcommand: "ratings",
+                message: "--rebuild makes every rating again from the kept games: add --yes \
+                          to do it without being asked"
+                    .to_string(),
+            }),
+        },
         Task::Replay { game, review, json } => {
             let store = store()?;
             let shown_as = match (json, full_screen) {

@@ -34,6 +34,13 @@ where
         GameController { renderer, input }
     }
 
+    /// Says what the game did to the ratings of the people in it, if it rated anyone.
+    fn rated(&self, changes: Vec<tictactoe_core::ports::RatingChange>) {
+        if !changes.is_empty() {
+            self.renderer.show_notice(&Notice::Rated { changes });
+        }
+    }
+
     /// Plays `game` to its end: until it is finished, someone leaves, or input ends.
     pub fn play<C: Recorder>(&self, game: &mut Match<C>) -> Result<GameEnd, ComputerError> {
         let mut people = [Mark::X, Mark::O].map(|mark| match game.seat(mark) {
@@ -130,9 +137,11 @@ where
                     self.renderer.show_result(&game);
                     match recording {
                         // The two players' records; the whole table is `scores`.
-                        Recording::Saved(scoreboard) => self
-                            .renderer
-                            .show_scoreboard(&scoreboard.of_players_in(&game)),
+                        Recording::Saved(scoreboard, changes) => {
+                            self.renderer
+                                .show_scoreboard(&scoreboard.of_players_in(&game));
+                            self.rated(changes);
+                        }
                         Recording::Failed(error) => not_saved(error),
                         Recording::Queued | Recording::NotRecorded => {}
                     }
@@ -143,7 +152,10 @@ where
                     });
                     match recording {
                         // The store answers the two players' rows only.
-                        Recording::Saved(records) => self.renderer.show_scoreboard(&records),
+                        Recording::Saved(records, changes) => {
+                            self.renderer.show_scoreboard(&records);
+                            self.rated(changes);
+                        }
                         Recording::Failed(error) => not_saved(error),
                         Recording::Queued | Recording::NotRecorded => {}
                     }
@@ -372,7 +384,7 @@ mod tests {
             .expect_end()
             .with(eq(Ending::Finished(Outcome::Won(Mark::X))), always())
             .times(1)
-            .returning(|_, _| Recording::Saved(Scoreboard::new()));
+            .returning(|_, _| Recording::Saved(Scoreboard::new(), Vec::new()));
         drop(phase_two);
 
         // Act, phase 2: Ada completes the top row.
@@ -390,7 +402,7 @@ mod tests {
         let mut recorder = keeping_steps();
         recorder
             .expect_end()
-            .returning(|_, _| Recording::Saved(Scoreboard::new()));
+            .returning(|_, _| Recording::Saved(Scoreboard::new(), Vec::new()));
         let mut seq = Sequence::new();
         let mut screen = Screen::default();
         screen

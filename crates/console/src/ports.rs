@@ -10,6 +10,7 @@
 //! was told that cell 5 is taken", not "some text containing 5 was printed".
 
 use thiserror::Error;
+use tictactoe_core::ports::RatingChange;
 
 use tictactoe_core::domain::{
     Analysis, Board, FinishedGame, Geometry, Mark, NameError, PlayerName, Position, PositionError,
@@ -102,6 +103,11 @@ pub enum Notice {
     /// Said once per game.
     NotSaved {
         reason: String,
+    },
+    /// What the game just ended did to the ratings of the people in it (X's first):
+    /// "Rating: Ada 1,512 → 1,498."
+    Rated {
+        changes: Vec<RatingChange>,
     },
     Goodbye,
 }

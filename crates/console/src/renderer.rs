@@ -17,7 +17,7 @@ use tictactoe_core::domain::{
 };
 use tictactoe_core::play::{Judgement, Replay, Report, Review};
 use tictactoe_core::players::Level;
-use tictactoe_core::ports::{Ending, names_of};
+use tictactoe_core::ports::{Ending, RatingChange, names_of};
 
 /// Draws the game as text on any writer: standard output in the game, a buffer in tests.
 ///
@@ -321,6 +321,10 @@ impl<W: Write> GameView for ConsoleRenderer<W> {
                 return;
             }
             Notice::Goodbye => "Thanks for playing!\n".into(),
+            Notice::Rated { changes } => {
+                let said: Vec<String> = changes.iter().map(RatingChange::said).collect();
+                format!("Rating: {}.\n", said.join(", "))
+            }
             Notice::Undone { moves: 1 } => "The last move was taken back.\n".into(),
             Notice::Undone { moves } => format!("The last {moves} moves were taken back.\n"),
             Notice::UndoAsked { by } => format!(

@@ -34,7 +34,6 @@ pub fn new_game(n: u128, settings: Settings) -> NewGame {
         seating: Seating::Together,
         locks: [None, None],
         follows: None,
-        predictable: false,
     }
 }
 
@@ -66,7 +65,7 @@ pub fn ending_once(ending: Ending) -> MockRecorder {
         .expect_end()
         .with(eq(ending), always())
         .times(1)
-        .returning(|_, _| Recording::Saved(Scoreboard::new()));
+        .returning(|_, _| Recording::Saved(Scoreboard::new(), Vec::new()));
     recorder
 }
 

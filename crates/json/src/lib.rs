@@ -11,7 +11,7 @@ use tictactoe_core::domain::{
     GameState, Known, Mark, Outcome, PlayerName, Scoreboard, Standing, Verdict, layout_of,
 };
 use tictactoe_core::play::{MoveReview, Replay, Report, Review, Tally};
-use tictactoe_core::ports::{Ending, GameId, GameSummary, Opponents, names_of};
+use tictactoe_core::ports::{Ending, GameId, GameSummary, Opponents, RatingRow, names_of};
 
 #[derive(Serialize)]
 struct ScoresJson<'a> {
@@ -198,6 +198,31 @@ pub fn ending_word(ending: Ending) -> &'static str {
         Ending::Abandoned(Mark::X) => "x_left",
         Ending::Abandoned(Mark::O) => "o_left",
     }
+}
+
+#[derive(Serialize)]
+struct RatingRowJson<'a> {
+    name: &'a str,
+    rating: i64,
+    deviation: i64,
+    provisional: bool,
+    games: u64,
+    anchor: bool,
+}
+
+/// One row of a board's ratings: `{"name":"Ada","rating":1512,"deviation":64,
+/// "provisional":false,"games":31,"anchor":false}` (rating and deviation in whole
+/// points, as shown; a level's fixed anchor has `"anchor":true` and is never
+/// provisional, its games the calibration's).
+pub fn rating_row_json(row: &RatingRow) -> String {
+    to_json(&RatingRowJson {
+        name: row.name.as_str(),
+        rating: row.rating.points(),
+        deviation: row.rating.deviation().round() as i64,
+        provisional: row.anchor.is_none() && row.rating.provisional(),
+        games: row.games,
+        anchor: row.anchor.is_some(),
+    })
 }
 
 /// A moment as RFC 3339 in UTC, to the second: `2026-11-24T14:05:09Z`.

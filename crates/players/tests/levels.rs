@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use tictactoe_core::domain::{BitBoard, Game, Geometry, Mark};
+use tictactoe_core::domain::{BitBoard, Game, GameState, Geometry, Mark};
 use tictactoe_core::play::simulate;
 use tictactoe_core::players::{Level, MoveChooser};
 use tictactoe_players::{MinimaxAI, RandomAI};
@@ -80,4 +80,34 @@ fn impossible_varies_its_opening_but_a_seed_replays_it() {
         "every opening draws, so many should be seen: {openings:?}"
     );
     assert_eq!(opening(7), opening(7));
+}
+
+/// A person who always answers the same way: the first empty cell, row by row.
+fn same_answers_game(level: Level, seed: u64) -> Vec<usize> {
+    let mut computer = computer(level, seed);
+    let mut game = Game::<BitBoard>::start(Geometry::classic(), Mark::X);
+    let mut moves = Vec::new();
+    while !game.status().is_over() {
+        let position = if game.to_move() == Mark::X {
+            game.board().empty_cells()[0]
+        } else {
+            computer.choose_move(&game).expect("a move")
+        };
+        moves.push(position.index());
+        game.play(position).expect("a legal move");
+    }
+    moves
+}
+
+/// The levels a person is rated against are rated for playing with fresh random
+/// choices (examples/calibrate.rs): a person who plays the same moves every game must
+/// not meet the same replies every game, or a rating could be farmed by repeating a
+/// line that once won (lichess's known failure with predictable bots).
+#[test]
+fn a_weak_level_meets_the_same_moves_with_different_replies_from_game_to_game() {
+    for level in [Level::Random, Level::Easy, Level::Medium] {
+        let games: HashSet<Vec<usize>> = (0..20).map(|seed| same_answers_game(level, seed)).collect();
+
+        assert!(games.len() > 1, "{level} replied the same way in 20 games");
+    }
 }

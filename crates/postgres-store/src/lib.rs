@@ -45,6 +45,8 @@
 //!   decide kept.
 //! * `news`: what each write call kept, told to the other servers (LISTEN/NOTIFY).
 //! * `history`: the ended games newest first, a player's opponents, the reviews.
+//! * `ratings`: ratings per board, each game's change kept with its end under one
+//!   advisory lock; the `RatingStore` port, and the rebuild.
 //! * `errors`: PostgreSQL's errors in the port's words.
 //!
 //! [`GameHistory`]: tictactoe_core::ports::GameHistory
@@ -56,6 +58,7 @@ mod history;
 mod migrations;
 mod news;
 mod pool;
+mod ratings;
 mod scoreboard;
 mod writes;
 
@@ -415,6 +418,13 @@ impl GameStore for PostgresStore {
 
     fn write_new(&self, writes: &[Write]) -> Result<(), StoreError> {
         self.keep(writes, Repeat::Race)
+    }
+
+    fn rating_changes(
+        &self,
+        games: &[GameId],
+    ) -> Result<Vec<tictactoe_core::ports::RatingChange>, StoreError> {
+        self.changes_of(games)
     }
 
     fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {

@@ -26,7 +26,7 @@ struct Migration {
     sql: &'static str,
 }
 
-const MIGRATIONS: [Migration; 3] = [
+const MIGRATIONS: [Migration; 4] = [
     Migration {
         version: 1,
         sql: include_str!("../migrations/0001_games_scoreboard_history.sql"),
@@ -38,6 +38,10 @@ const MIGRATIONS: [Migration; 3] = [
     Migration {
         version: 3,
         sql: include_str!("../migrations/0003_scoreboard_additions.sql"),
+    },
+    Migration {
+        version: 4,
+        sql: include_str!("../migrations/0004_ratings.sql"),
     },
 ];
 

@@ -22,7 +22,8 @@
 //! 4. **Keep** what was decided: the new games, then all new steps in one statement
 //!    (`unnest` of arrays), then all endings in one statement; then the scoreboard's
 //!    and the rivalries' additions, summed by player over the batch, as rows of their
-//!    own ([`crate::scoreboard`]): the scoreboard's rows are hot (the computer's changes
+//!    own ([`crate::scoreboard`]), and the ratings of the people in the games ended
+//!    ([`crate::ratings`], under a lock of their own): the scoreboard's rows are hot (the computer's changes
 //!    at every game's end, from every server), and a transaction that updated them
 //!    would hold every other server's endings up for as long as it lasts.
 //! 5. **Tell** the other servers ([`crate::news`]), with `pg_notify` in the same
@@ -41,6 +42,7 @@ use tictactoe_store_rows::{GAME_COLUMNS, GameRow, rows, words};
 use crate::codec::{self, NOW_MS};
 use crate::errors::{Database, Failure, PostgresErrors};
 use crate::news;
+use crate::ratings;
 use crate::pool::Tx;
 use crate::scoreboard;
 
@@ -81,6 +83,9 @@ struct Decided {
     /// spelling, and the sum.
     rivalries: BTreeMap<(String, String), (String, Record)>,
     news: Vec<news::Item>,
+    /// The games ended, as begun, with their endings, in order: rated after their ends
+    /// are kept ([`ratings::rate_ends`]).
+    rated: Vec<(NewGame, Ending)>,
 }
 
 /// Keeps `writes` in the transaction `tx` (see the module documentation), and tells
@@ -119,7 +124,7 @@ pub(crate) fn keep(
         decide(write, repeat, &mut games, &mut decided, database)?;
     }
     // 4. Keep, 5. tell.
-    store(tx, &decided)?;
+    store(tx, &decided, database)?;
     let payloads = news::payloads(instance, &decided.news);
     if !payloads.is_empty() {
         tx.execute(
@@ -340,6 +345,7 @@ fn decide(
                 row.0 = rival.as_str().to_owned();
                 row.1.add(counted.record);
             }
+            decided.rated.push((kept.begun(database)?.clone(), *ending));
             decided.ends.push((game.clone(), *ending));
             decided.news.push(news::Item::end(game, *ending));
             Ok(())
@@ -390,7 +396,7 @@ pub(crate) const ADD_TALLIES: &str = concat!(
 pub(crate) const CURRENT_EPOCH: &str = "SELECT coalesce(max(epoch), 0)::bigint FROM resets";
 
 /// What was decided, kept in a few statements (see the module documentation).
-fn store(tx: &mut Tx<'_>, decided: &Decided) -> Result<(), Failure> {
+fn store(tx: &mut Tx<'_>, decided: &Decided, database: &Database) -> Result<(), Failure> {
     if !decided.begins.is_empty() {
         insert_games(tx, &decided.begins)?;
     }
@@ -425,6 +431,7 @@ fn store(tx: &mut Tx<'_>, decided: &Decided) -> Result<(), Failure> {
         ),
         &[&games, &endings],
     )?;
+    ratings::rate_ends(tx, &decided.rated, database)?;
     if !decided.tallies.is_empty() {
         tx.execute(
             "SELECT pg_advisory_xact_lock_shared($1)",

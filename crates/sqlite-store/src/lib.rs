@@ -38,6 +38,8 @@
 //! * `tallies`: the scoreboard, kept as each game ends; resets and imports.
 //! * `history`: the ended games newest first, a player's opponents, and the reviews
 //!   (the core's `GameHistory` and `ReviewStore` ports).
+//! * `ratings`: ratings per board, each game's change kept with its end; the
+//!   `RatingStore` port, and the rebuild.
 //! * `connection`: how each connection is set up (WAL, `synchronous`, the busy
 //!   timeout) and what each setting protects against.
 
@@ -46,6 +48,7 @@ mod connection;
 mod errors;
 mod history;
 mod migrations;
+mod ratings;
 mod tallies;
 mod writes;
 
@@ -283,6 +286,13 @@ impl GameStore for SqliteStore {
 
     fn write_new(&self, writes: &[Write]) -> Result<(), StoreError> {
         self.keep(writes, Repeat::Race)
+    }
+
+    fn rating_changes(
+        &self,
+        games: &[GameId],
+    ) -> Result<Vec<tictactoe_core::ports::RatingChange>, StoreError> {
+        self.changes_of(games)
     }
 
     fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {

@@ -26,7 +26,7 @@ pub(crate) struct Migration {
     then: Option<Step>,
 }
 
-pub(crate) const MIGRATIONS: [Migration; 4] = [
+pub(crate) const MIGRATIONS: [Migration; 5] = [
     Migration {
         version: 1,
         sql: include_str!("../migrations/0001_games_and_steps.sql"),
@@ -46,6 +46,11 @@ pub(crate) const MIGRATIONS: [Migration; 4] = [
         version: 4,
         sql: include_str!("../migrations/0004_history_and_reviews.sql"),
         then: Some(key_the_players_of_every_game),
+    },
+    Migration {
+        version: 5,
+        sql: include_str!("../migrations/0005_ratings.sql"),
+        then: Some(rate_the_games_kept),
     },
 ];
 
@@ -278,4 +283,10 @@ fn key_the_players_of_every_game(
         }
     }
     Ok(())
+}
+
+/// Version 5's Rust step: the games kept before there were ratings rated, in the order
+/// they ended, by the same rule as a game that ends now (the rebuild's).
+fn rate_the_games_kept(transaction: &Transaction<'_>, database: &Database) -> Result<(), StoreError> {
+    crate::ratings::rebuild(transaction, database).map(|_| ())
 }

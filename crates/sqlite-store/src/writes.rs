@@ -10,7 +10,7 @@ use tictactoe_store_rows::{GAME_COLUMNS, GameRow, rows, words};
 
 use crate::codec;
 use crate::errors::Database;
-use crate::{Sql, tallies};
+use crate::{Sql, ratings, tallies};
 
 pub(crate) fn apply(
     connection: &Connection,
@@ -181,7 +181,8 @@ fn keep_end(
     let Some(row) = row else {
         return Err(StoreError::NoSuchGame(game.clone()));
     };
-    let counts = counts_of(&new_game(&row, database)?.settings, ending);
+    let begun = new_game(&row, database)?;
+    let counts = counts_of(&begun.settings, ending);
     connection
         .prepare_cached("UPDATE games SET ending = ?2, ended_at = ?3 WHERE id = ?1")
         .db(database)?
@@ -197,5 +198,5 @@ fn keep_end(
         tallies::add_rivalry(connection, &counted.player, &counted.rival, counted.record)
             .db(database)?;
     }
-    Ok(())
+    ratings::rate_end(connection, &begun, ending, database)
 }

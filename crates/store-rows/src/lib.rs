@@ -16,6 +16,8 @@
 //!   as stored and checked.
 //! * [`assemble`]: a game read back whole, a history's summaries and pages, reviews,
 //!   scoreboard rows and rivalries, from their rows.
+//! * [`ratings`]: the ratings' rows (a person's rating on a board, each game's change),
+//!   as stored and checked.
 //! * [`Database`]: the database as a store's errors name it, and the errors about what
 //!   is found in it (unreadable, newer) that every store words alike.
 //!
@@ -27,6 +29,7 @@
 
 pub mod assemble;
 mod database;
+pub mod ratings;
 pub mod rows;
 pub mod words;
 

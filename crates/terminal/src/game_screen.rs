@@ -182,9 +182,9 @@ impl GameScreen {
                 } => {
                     // The status line says the result; this line only what became of it.
                     match recording {
-                        Recording::Saved(scoreboard) => {
+                        Recording::Saved(scoreboard, changes) => {
                             self.records = Some(scoreboard.of_players_in(&finished));
-                            String::new()
+                            rated(&changes)
                         }
                         Recording::Failed(error) => {
                             format!("The result was not saved: {error}.")
@@ -198,9 +198,9 @@ impl GameScreen {
                 // The status line says who resigned; this line what became of it.
                 Event::Resigned { recording, .. } => match recording {
                     // The store answers the two players' rows only.
-                    Recording::Saved(records) => {
+                    Recording::Saved(records, changes) => {
                         self.records = Some(records);
-                        String::new()
+                        rated(&changes)
                     }
                     Recording::Failed(error) => format!("The result was not saved: {error}."),
                     Recording::Queued | Recording::NotRecorded => String::new(),
@@ -826,4 +826,14 @@ mod hint_line_tests {
 
         assert_eq!(line, "Not proven in time; the best found: 18.");
     }
+}
+
+/// What a game did to the ratings of the people in it, as the line under the board says
+/// it: "Rating: Ada 1,512 → 1,498." (nothing for a game that rated nobody).
+fn rated(changes: &[tictactoe_core::ports::RatingChange]) -> String {
+    if changes.is_empty() {
+        return String::new();
+    }
+    let said: Vec<String> = changes.iter().map(|change| change.said()).collect();
+    format!("Rating: {}.", said.join(", "))
 }

@@ -108,6 +108,24 @@ impl Rating {
         self.rating.round() as i64
     }
 
+    /// The rating as a result screen or a list shows it: whole points, thousands
+    /// grouped with commas (`1,512`), and `?` after a provisional one (`1,662?`), as
+    /// lichess marks them.
+    pub fn shown(self) -> String {
+        let points = self.points();
+        let digits = points.unsigned_abs().to_string();
+        let mut grouped = String::new();
+        for (i, digit) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i) % 3 == 0 {
+                grouped.push(',');
+            }
+            grouped.push(digit);
+        }
+        let sign = if points < 0 { "-" } else { "" };
+        let mark = if self.provisional() { "?" } else { "" };
+        format!("{sign}{grouped}{mark}")
+    }
+
     /// Whether the rating is still provisional ([`Rating::PROVISIONAL_ABOVE`]).
     pub fn provisional(self) -> bool {
         self.deviation > Rating::PROVISIONAL_ABOVE
@@ -253,6 +271,21 @@ mod tests {
         let next = Rating::new(f64::from_bits(1500f64.to_bits() + 1), 350.0, 0.06).unwrap();
 
         assert_ne!(rating, next);
+    }
+
+    #[rstest]
+    #[case::settled(1511.6, 63.4, "1,512")]
+    #[case::provisional(1662.3, 290.0, "1,662?")]
+    #[case::under_a_thousand(987.4, 60.0, "987")]
+    #[case::negative(-1234.0, 60.0, "-1,234")]
+    fn a_rating_is_shown_in_whole_points_grouped_and_marked_while_provisional(
+        #[case] rating: f64,
+        #[case] deviation: f64,
+        #[case] shown: &str,
+    ) {
+        let rating = Rating::new(rating, deviation, 0.06).unwrap();
+
+        assert_eq!(rating.shown(), shown);
     }
 
     #[test]

@@ -17,7 +17,9 @@ use crate::domain::{
     MoveError, Outcome, PlayerName, Position, Refusal, Scoreboard,
 };
 use crate::players::{Advisor, MoveChooser};
-use crate::ports::{Change, Ending, GameId, GameStore, NewGame, Step, StoreError, Write};
+use crate::ports::{
+    Change, Ending, GameId, GameStore, NewGame, RatingChange, Step, StoreError, Write,
+};
 
 /// Who sits at one side of the board.
 pub enum Seat {
@@ -84,8 +86,10 @@ pub enum Event {
 /// What became of a finished game's result.
 #[derive(Debug)]
 pub enum Recording {
-    /// Kept; the players' rows of the scoreboard with it counted.
-    Saved(Scoreboard),
+    /// Kept; the players' rows of the scoreboard with it counted, and what it did to
+    /// the ratings of the people in it (X's change first; none for a game that rated
+    /// nobody).
+    Saved(Scoreboard, Vec<RatingChange>),
     /// It could not be kept.
     Failed(StoreError),
     /// Handed to a store that writes it later, with others (a busy server's writer):
@@ -154,8 +158,14 @@ impl<S: GameStore> Recorder for Journal<S> {
             game: self.id.clone(),
             ending,
         }]);
-        match kept.and_then(|()| self.store.standings_of(players)) {
-            Ok(rows) => Recording::Saved(rows),
+        let read = kept.and_then(|()| {
+            Ok((
+                self.store.standings_of(players)?,
+                self.store.rating_changes(std::slice::from_ref(&self.id))?,
+            ))
+        });
+        match read {
+            Ok((rows, ratings)) => Recording::Saved(rows, ratings),
             Err(error) => Recording::Failed(error),
         }
     }
@@ -758,7 +768,7 @@ mod tests {
                 eq([name("Ada"), name("Bob")]),
             )
             .times(1)
-            .returning(|_, _| Recording::Saved(Scoreboard::new()));
+            .returning(|_, _| Recording::Saved(Scoreboard::new(), Vec::new()));
         let mut game = ada_and_bob(recorder);
         play_all(&mut game, &[1, 4, 2, 5]);
 
@@ -774,7 +784,7 @@ mod tests {
         // Assert
         assert!(matches!(
             &events[..],
-            [Event::Moved { .. }, Event::Finished { recording: Recording::Saved(_), line: Some(line), .. }]
+            [Event::Moved { .. }, Event::Finished { recording: Recording::Saved(..), line: Some(line), .. }]
                 if line.cells() == [cell(1), cell(2), cell(3)]
         ));
         assert_eq!(late, [Some(Refusal::GameOver); 3]);
@@ -808,7 +818,7 @@ mod tests {
             events[..],
             [Event::Resigned {
                 by: Mark::O,
-                recording: Recording::Saved(_)
+                recording: Recording::Saved(..)
             }]
         ));
         assert_eq!(game.end(), Some(&End::Resigned { by: Mark::O }));
@@ -930,7 +940,7 @@ mod tests {
             .expect_end()
             .with(eq(Ending::Finished(Outcome::Won(Mark::X))), always())
             .times(1)
-            .returning(|_, _| Recording::Saved(Scoreboard::new()));
+            .returning(|_, _| Recording::Saved(Scoreboard::new(), Vec::new()));
 
         let (game, events) = ada_and_bob(recorder)
             .replayed(&moves(&[1, 4, 2, 5, 3]), None)
@@ -1089,7 +1099,7 @@ mod tests {
         assert_eq!(kept.steps, moves(&[1, 4, 2, 5, 3]));
         assert_eq!(kept.ending, Some(Ending::Finished(Outcome::Won(Mark::X))));
         let Some(Event::Finished {
-            recording: Recording::Saved(rows),
+            recording: Recording::Saved(rows, _),
             ..
         }) = events.last()
         else {

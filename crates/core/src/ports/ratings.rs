@@ -8,9 +8,7 @@
 //! starting at [`Rating::START`]. A game that counted (finished or resigned) updates the
 //! rating of each person in it, against the other side as it stood before the game: a
 //! person's rating, or a computer level's [anchor](crate::players::Anchor), which no
-//! game ever moves. Games between computers rate nobody; so does a game whose computer
-//! played from a seed someone gave ([`NewGame::predictable`]): its replies can be known
-//! in advance, and a rating could be farmed from it. A game left before its end
+//! game ever moves. Games between computers rate nobody. A game left before its end
 //! counts nothing and rates nobody.
 //!
 //! **Kept with the game.** A store rates a game in the transaction that keeps its end,
@@ -38,6 +36,18 @@ pub struct RatingChange {
     pub board: Geometry,
     pub before: Rating,
     pub after: Rating,
+}
+
+impl RatingChange {
+    /// The change as a result screen says it: `Ada 1,512 → 1,498`.
+    pub fn said(&self) -> String {
+        format!(
+            "{} {} → {}",
+            self.player,
+            self.before.shown(),
+            self.after.shown()
+        )
+    }
 }
 
 /// A person's rating on one board, as it stands.
@@ -70,16 +80,9 @@ pub struct Rebuilt {
 }
 
 /// The sides game `game` rates if it ended `ending`: each person in it, unless it did
-/// not count, or a computer played from a seed someone gave, or nobody in it is a person
-/// (see the module documentation). X first.
+/// not count (see the module documentation). X first.
 pub fn rated(game: &NewGame, ending: Ending) -> Vec<(Mark, PlayerName)> {
     let settings = &game.settings;
-    let computer_in_it = Mark::ALL
-        .iter()
-        .any(|&mark| !settings.player(mark).is_human());
-    if computer_in_it && game.predictable {
-        return Vec::new();
-    }
     Mark::ALL
         .into_iter()
         .filter(|&mark| settings.player(mark).is_human() && ending.counted(mark).is_some())
@@ -351,28 +354,17 @@ mod tests {
     }
 
     #[rstest]
-    #[case::computers_only(settings(computer(Level::Easy), computer(Level::Impossible)), false, Ending::Finished(Outcome::Draw))]
-    #[case::a_computer_from_a_given_seed(settings(person("Ada"), computer(Level::Easy)), true, Ending::Finished(Outcome::Draw))]
-    #[case::left_before_the_end(settings(person("Ada"), person("Bob")), false, Ending::Abandoned(Mark::O))]
-    fn some_games_rate_nobody(
-        #[case] settings: crate::play::Settings,
-        #[case] predictable: bool,
-        #[case] ending: Ending,
-    ) {
-        let game = NewGame {
-            predictable,
-            ..new_game(1, settings)
-        };
+    #[case::computers_only(settings(computer(Level::Easy), computer(Level::Impossible)), Ending::Finished(Outcome::Draw))]
+    #[case::left_before_the_end(settings(person("Ada"), person("Bob")), Ending::Abandoned(Mark::O))]
+    fn some_games_rate_nobody(#[case] settings: crate::play::Settings, #[case] ending: Ending) {
+        let game = new_game(1, settings);
 
         assert_eq!(rate(&game, ending, never_rated).unwrap(), []);
     }
 
     #[test]
-    fn people_playing_each_other_from_a_given_seed_are_rated_all_the_same() {
-        let game = NewGame {
-            predictable: true,
-            ..new_game(1, settings(person("Ada"), person("Bob")))
-        };
+    fn a_resigned_game_between_people_rates_both() {
+        let game = new_game(1, settings(person("Ada"), person("Bob")));
 
         assert_eq!(rated(&game, Ending::Resigned(Mark::X)).len(), 2);
     }
@@ -396,6 +388,20 @@ mod tests {
         });
 
         assert_eq!(rated, Err(StoreError::NoLocation));
+    }
+
+    #[test]
+    fn a_change_is_said_as_the_person_s_rating_before_and_after() {
+        let change = RatingChange {
+            game: GameId::from_bits(1),
+            mark: Mark::X,
+            player: PlayerName::new("Ada").unwrap(),
+            board: Geometry::classic(),
+            before: Rating::new(1512.2, 60.0, 0.06).unwrap(),
+            after: Rating::new(1497.9, 59.0, 0.06).unwrap(),
+        };
+
+        assert_eq!(change.said(), "Ada 1,512 → 1,498");
     }
 
     #[test]

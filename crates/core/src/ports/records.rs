@@ -101,11 +101,6 @@ pub struct NewGame {
     pub locks: [Option<SeatLock>; 2],
     /// The game this one is the rematch of: a game has at most one rematch.
     pub follows: Option<GameId>,
-    /// Whether its computers' random choices follow a seed someone gave (`--seed`), so
-    /// that the same moves get the same replies: such a game rates nobody if a computer
-    /// plays in it ([`rated`](super::rated)). `false` where each computer draws its
-    /// choices afresh, as it does unless told a seed.
-    pub predictable: bool,
 }
 
 /// One change to a game's board, in the order they were made.

@@ -9,6 +9,8 @@
 //! * `concurrency`: threads writing at once, and retrying each other's writes.
 //! * `history`: the ended games newest first, a page at a time; ids by their start; a
 //!   player's opponents.
+//! * `ratings`: each game's rating change kept with its end; the board's list, a
+//!   player's ratings and history; a rebuild gives the same figures to the last bit.
 //! * `reviews`: a review is kept once, for an ended game's own moves.
 
 use std::collections::HashMap;
@@ -105,6 +107,7 @@ fn the_postgresql_cases_are_skipped_without_postgresql() {
 mod concurrency;
 mod games;
 mod history;
+mod ratings;
 mod reviews;
 mod scoreboard;
 mod writes;

@@ -1,0 +1,362 @@
+//! Ratings per board, kept with the games (`migrations/0004_ratings.sql`): the games
+//! a write call ends rated in its transaction ([`rate_ends`]), the [`RatingStore`]
+//! port read from `ratings` and `rating_changes`, and every rating rebuilt from the
+//! games in the order they were rated. Which games rate whom, and the arithmetic, are
+//! the core's ([`rate`], [`RatingBook`]); the rows are `tictactoe_store_rows::ratings`'s.
+//!
+//! Rating ends take one transaction-wide advisory lock ([`RATINGS_LOCK`]) before they
+//! read a rating, and hold it until they commit: two servers ending games of one
+//! person then take turns, and the games' numbers (`rated_number`) are in the order
+//! they were committed, the order a rebuild rates them in. Ends that rate nobody (a
+//! game between computers, one left) never take it.
+
+use std::collections::HashMap;
+
+use tictactoe_core::domain::{Geometry, PlayerName, Rating};
+use tictactoe_core::ports::{
+    Ending, GameId, NewGame, PlayerRating, RatingBook, RatingChange, RatingPoint, RatingStore,
+    Rebuilt, StoreError, rate, rated,
+};
+use tictactoe_store_rows::GAME_COLUMNS;
+use tictactoe_store_rows::ratings::{
+    CHANGE_COLUMNS, ChangeRow, RATING_COLUMNS, RatingColumns, point, rating,
+};
+
+use crate::PostgresStore;
+use crate::codec;
+use crate::errors::{Database, Failure, PostgresErrors};
+use crate::pool::Tx;
+
+/// The advisory lock of the ratings (see the module documentation): "TTT" and 3.
+pub(crate) const RATINGS_LOCK: i64 = 0x5454_5400_0000_0003;
+
+/// Rates the games `ended` (each as begun, and its ending), in their order, in the
+/// transaction that keeps their ends.
+pub(crate) fn rate_ends(
+    tx: &mut Tx<'_>,
+    ended: &[(NewGame, Ending)],
+    database: &Database,
+) -> Result<(), Failure> {
+    let rating: Vec<&(NewGame, Ending)> = ended
+        .iter()
+        .filter(|(game, ending)| !rated(game, *ending).is_empty())
+        .collect();
+    if rating.is_empty() {
+        return Ok(());
+    }
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&RATINGS_LOCK])?;
+    // Ratings as they stand, read after the lock, and as this call changes them.
+    let mut held: HashMap<(Geometry, String), Rating> = HashMap::new();
+    for (game, ending) in rating {
+        let board = game.settings.geometry();
+        let changes = rate(game, *ending, |player| {
+            if let Some(rating) = held.get(&(board, player.key())) {
+                return Ok(Some(*rating));
+            }
+            current(tx, board, player, database).map_err(|failure| database.fail(failure, None))
+        })?;
+        keep(tx, &game.id, &changes)?;
+        for change in changes {
+            held.insert((change.board, change.player.key()), change.after);
+        }
+    }
+    Ok(())
+}
+
+/// `player`'s rating on `board` as it stands, if they have one.
+fn current(
+    tx: &mut Tx<'_>,
+    board: Geometry,
+    player: &PlayerName,
+    database: &Database,
+) -> Result<Option<Rating>, Failure> {
+    let found = tx.query_opt(
+        "SELECT rating, deviation, volatility FROM ratings \
+         WHERE size = $1 AND win = $2 AND key = $3",
+        &[
+            &(board.size() as i64),
+            &(board.win_length() as i64),
+            &player.key(),
+        ],
+    )?;
+    let Some(row) = found else {
+        return Ok(None);
+    };
+    let figures = [
+        database.get(&row, 0)?,
+        database.get(&row, 1)?,
+        database.get(&row, 2)?,
+    ];
+    Ok(Some(rating(figures).map_err(|detail| {
+        database.unreadable(format!("{player}'s rating: {detail}"))
+    })?))
+}
+
+/// Keeps game `game`'s `changes`, and gives it the next number of the rated games
+/// (none: nothing to keep).
+fn keep(tx: &mut Tx<'_>, game: &GameId, changes: &[RatingChange]) -> Result<(), Failure> {
+    if changes.is_empty() {
+        return Ok(());
+    }
+    tx.execute(
+        "UPDATE games SET rated_number = nextval('rated_numbers') WHERE id = $1",
+        &[&game.as_str()],
+    )?;
+    for change in changes {
+        insert_change(tx, change)?;
+        let row = ChangeRow::of(change);
+        tx.execute(
+            "INSERT INTO ratings (size, win, key, name, rating, deviation, volatility, games) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, 1) \
+             ON CONFLICT (size, win, key) DO UPDATE SET rating = excluded.rating, \
+             deviation = excluded.deviation, volatility = excluded.volatility, \
+             games = ratings.games + 1",
+            &[
+                &row.size,
+                &row.win,
+                &ChangeRow::key(change),
+                &row.name,
+                &row.after[0],
+                &row.after[1],
+                &row.after[2],
+            ],
+        )?;
+    }
+    Ok(())
+}
+
+fn insert_change(tx: &mut Tx<'_>, change: &RatingChange) -> Result<(), Failure> {
+    let row = ChangeRow::of(change);
+    tx.execute(
+        &format!(
+            "INSERT INTO rating_changes ({CHANGE_COLUMNS}, key) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+        ),
+        &[
+            &row.game,
+            &row.mark,
+            &row.name,
+            &row.size,
+            &row.win,
+            &row.before[0],
+            &row.before[1],
+            &row.before[2],
+            &row.after[0],
+            &row.after[1],
+            &row.after[2],
+            &ChangeRow::key(change),
+        ],
+    )?;
+    Ok(())
+}
+
+/// A row selected with [`CHANGE_COLUMNS`], first.
+fn change_row(row: &postgres::Row, database: &Database) -> Result<ChangeRow, Failure> {
+    Ok(ChangeRow {
+        game: database.get(row, 0)?,
+        mark: database.get(row, 1)?,
+        name: database.get(row, 2)?,
+        size: database.get(row, 3)?,
+        win: database.get(row, 4)?,
+        before: [
+            database.get(row, 5)?,
+            database.get(row, 6)?,
+            database.get(row, 7)?,
+        ],
+        after: [
+            database.get(row, 8)?,
+            database.get(row, 9)?,
+            database.get(row, 10)?,
+        ],
+    })
+}
+
+/// The ratings of rows selected with [`RATING_COLUMNS`], checked.
+fn player_ratings(
+    rows: &[postgres::Row],
+    database: &Database,
+) -> Result<Vec<PlayerRating>, Failure> {
+    rows.iter()
+        .map(|row| {
+            let columns = RatingColumns {
+                name: database.get(row, 0)?,
+                size: database.get(row, 1)?,
+                win: database.get(row, 2)?,
+                rating: [
+                    database.get(row, 3)?,
+                    database.get(row, 4)?,
+                    database.get(row, 5)?,
+                ],
+                games: database.get(row, 6)?,
+            };
+            Ok(columns
+                .player_rating()
+                .map_err(|detail| database.unreadable(detail))?)
+        })
+        .collect()
+}
+
+impl PostgresStore {
+    /// What the ends of `games` did to ratings (see `GameStore::rating_changes`).
+    pub(crate) fn changes_of(&self, games: &[GameId]) -> Result<Vec<RatingChange>, StoreError> {
+        let database = &self.database;
+        let ids: Vec<&str> = games.iter().map(GameId::as_str).collect();
+        self.read(|tx| {
+            let rows = tx.query(
+                &format!(
+                    "SELECT {CHANGE_COLUMNS} FROM rating_changes WHERE game = ANY($1) \
+                     ORDER BY game, mark = 'O'"
+                ),
+                &[&ids],
+            )?;
+            let mut by_game: HashMap<String, Vec<RatingChange>> = HashMap::new();
+            for row in &rows {
+                let row = change_row(row, database)?;
+                let change = row
+                    .change()
+                    .map_err(|detail| database.unreadable_game(&row.game, detail))?;
+                by_game.entry(row.game).or_default().push(change);
+            }
+            Ok(ids
+                .iter()
+                .filter_map(|id| by_game.remove(*id))
+                .flatten()
+                .collect())
+        })
+    }
+}
+
+impl RatingStore for PostgresStore {
+    fn ratings(&self, board: Geometry, top: u32) -> Result<Vec<PlayerRating>, StoreError> {
+        let database = &self.database;
+        self.read(|tx| {
+            let rows = tx.query(
+                &format!(
+                    "SELECT {RATING_COLUMNS} FROM ratings WHERE size = $1 AND win = $2 \
+                     ORDER BY rating DESC, key LIMIT $3"
+                ),
+                &[
+                    &(board.size() as i64),
+                    &(board.win_length() as i64),
+                    &i64::from(top),
+                ],
+            )?;
+            player_ratings(&rows, database)
+        })
+    }
+
+    fn ratings_of(&self, player: &PlayerName) -> Result<Vec<PlayerRating>, StoreError> {
+        let database = &self.database;
+        self.read(|tx| {
+            let rows = tx.query(
+                &format!("SELECT {RATING_COLUMNS} FROM ratings WHERE key = $1 ORDER BY size, win"),
+                &[&player.key()],
+            )?;
+            player_ratings(&rows, database)
+        })
+    }
+
+    fn rating_history(
+        &self,
+        player: &PlayerName,
+        board: Geometry,
+        limit: u32,
+    ) -> Result<Vec<RatingPoint>, StoreError> {
+        let database = &self.database;
+        self.read(|tx| {
+            let rows = tx.query(
+                "SELECT c.game, coalesce(g.ended_at, 0), c.after_rating, c.after_deviation, \
+                 c.after_volatility FROM rating_changes c JOIN games g ON g.id = c.game \
+                 WHERE c.key = $1 AND c.size = $2 AND c.win = $3 \
+                 ORDER BY g.rated_number DESC LIMIT $4",
+                &[
+                    &player.key(),
+                    &(board.size() as i64),
+                    &(board.win_length() as i64),
+                    &i64::from(limit),
+                ],
+            )?;
+            let mut points = Vec::new();
+            for row in &rows {
+                let game: String = database.get(row, 0)?;
+                let ended: i64 = database.get(row, 1)?;
+                let after = [
+                    database.get(row, 2)?,
+                    database.get(row, 3)?,
+                    database.get(row, 4)?,
+                ];
+                points.push(
+                    point(&game, ended, after)
+                        .map_err(|detail| database.unreadable_game(&game, detail))?,
+                );
+            }
+            points.reverse();
+            Ok(points)
+        })
+    }
+
+    fn rebuild_ratings(&self) -> Result<Rebuilt, StoreError> {
+        let database = &self.database;
+        self.transact(false, None, |tx| {
+            tx.execute("SELECT pg_advisory_xact_lock($1)", &[&RATINGS_LOCK])?;
+            let rows = tx.query(
+                &format!(
+                    "SELECT {GAME_COLUMNS} FROM games WHERE ending IS NOT NULL \
+                     ORDER BY rated_number NULLS FIRST, ended_at, id"
+                ),
+                &[],
+            )?;
+            tx.execute("DELETE FROM rating_changes", &[])?;
+            tx.execute("DELETE FROM ratings", &[])?;
+            tx.execute(
+                "UPDATE games SET rated_number = NULL WHERE rated_number IS NOT NULL",
+                &[],
+            )?;
+            let mut book = RatingBook::new();
+            let mut rated = 0u64;
+            for row in &rows {
+                let kept = codec::game_row(row, 0).map_err(|e| database.column(e))?;
+                let unreadable = |detail: String| database.unreadable_game(&kept.id, detail);
+                let game = kept.new_game().map_err(unreadable)?;
+                let Some(ending) = kept.ending().map_err(unreadable)? else {
+                    continue;
+                };
+                let changes = book.rate(&game, ending);
+                if changes.is_empty() {
+                    continue;
+                }
+                rated += 1;
+                tx.execute(
+                    "UPDATE games SET rated_number = nextval('rated_numbers') WHERE id = $1",
+                    &[&game.id.as_str()],
+                )?;
+                for change in &changes {
+                    insert_change(tx, change)?;
+                }
+            }
+            for held in book.ratings() {
+                let row = RatingColumns::of(held);
+                tx.execute(
+                    &format!(
+                        "INSERT INTO ratings ({RATING_COLUMNS}, key) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+                    ),
+                    &[
+                        &row.name,
+                        &row.size,
+                        &row.win,
+                        &row.rating[0],
+                        &row.rating[1],
+                        &row.rating[2],
+                        &row.games,
+                        &held.name.key(),
+                    ],
+                )?;
+            }
+            Ok(Rebuilt {
+                games: rated,
+                ratings: book.len() as u64,
+            })
+        })
+    }
+}

@@ -1,0 +1,361 @@
+//! Ratings per board, kept with the games (schema version 5): each game's end rated in
+//! its own transaction ([`rate_end`]), the [`RatingStore`] port read from `ratings` and
+//! `rating_changes`, and every rating rebuilt from the games in the order they were
+//! rated. Which games rate whom, and the arithmetic, are the core's ([`rate`]); the
+//! rows are `tictactoe_store_rows::ratings`'s.
+
+use rusqlite::{Connection, OptionalExtension, params};
+use tictactoe_core::domain::{Geometry, PlayerName, Rating};
+use tictactoe_core::ports::{
+    Ending, GameId, NewGame, PlayerRating, RatingBook, RatingChange, RatingPoint, RatingStore,
+    Rebuilt, StoreError, rate,
+};
+use tictactoe_store_rows::ratings::{
+    CHANGE_COLUMNS, ChangeRow, RATING_COLUMNS, RatingColumns, point, rating, rating_columns,
+};
+use tictactoe_store_rows::GAME_COLUMNS;
+
+use crate::errors::Database;
+use crate::{Sql, SqliteStore, codec, writes};
+
+/// Rates game `game`, which has just ended `ending`, in the transaction that keeps its
+/// end: each person's rating as it stands read, the change kept, the rating moved, and
+/// the game given the next number in the order of rated games.
+pub(crate) fn rate_end(
+    connection: &Connection,
+    game: &NewGame,
+    ending: Ending,
+    database: &Database,
+) -> Result<(), StoreError> {
+    let board = game.settings.geometry();
+    let changes = rate(game, ending, |player| {
+        current(connection, board, player, database)
+    })?;
+    keep(connection, &game.id, &changes, database)
+}
+
+/// `player`'s rating on `board` as it stands, if they have one.
+fn current(
+    connection: &Connection,
+    board: Geometry,
+    player: &PlayerName,
+    database: &Database,
+) -> Result<Option<Rating>, StoreError> {
+    let found: Option<[f64; 3]> = connection
+        .prepare_cached(
+            "SELECT rating, deviation, volatility FROM ratings \
+             WHERE size = ?1 AND win = ?2 AND key = ?3",
+        )
+        .db(database)?
+        .query_row(
+            params![board.size() as i64, board.win_length() as i64, player.key()],
+            |row| Ok([row.get(0)?, row.get(1)?, row.get(2)?]),
+        )
+        .optional()
+        .db(database)?;
+    found
+        .map(rating)
+        .transpose()
+        .map_err(|detail| database.unreadable(format!("{player}'s rating: {detail}")))
+}
+
+/// Keeps game `game`'s `changes` (none: nothing to keep).
+fn keep(
+    connection: &Connection,
+    game: &GameId,
+    changes: &[RatingChange],
+    database: &Database,
+) -> Result<(), StoreError> {
+    if changes.is_empty() {
+        return Ok(());
+    }
+    connection
+        .prepare_cached(
+            "UPDATE games SET rated_number = \
+             (SELECT coalesce(max(rated_number), 0) + 1 FROM games) WHERE id = ?1",
+        )
+        .db(database)?
+        .execute([game.as_str()])
+        .db(database)?;
+    for change in changes {
+        insert_change(connection, change, database)?;
+        let row = ChangeRow::of(change);
+        let [after, deviation, volatility] = rating_columns(change.after);
+        connection
+            .prepare_cached(
+                "INSERT INTO ratings (size, win, key, name, rating, deviation, volatility, \
+                 games) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1) \
+                 ON CONFLICT (size, win, key) DO UPDATE SET rating = excluded.rating, \
+                 deviation = excluded.deviation, volatility = excluded.volatility, \
+                 games = games + 1",
+            )
+            .db(database)?
+            .execute(params![
+                row.size,
+                row.win,
+                ChangeRow::key(change),
+                row.name,
+                after,
+                deviation,
+                volatility
+            ])
+            .db(database)?;
+    }
+    Ok(())
+}
+
+/// Forgets every rating and rates every ended game again, in the order they were rated
+/// (the games not rated yet, as after migrating a file kept before ratings, first, in
+/// the order they ended), by the same rule: see [`RatingStore::rebuild_ratings`].
+pub(crate) fn rebuild(connection: &Connection, database: &Database) -> Result<Rebuilt, StoreError> {
+    let games = {
+        let mut select = connection
+            .prepare(&format!(
+                "SELECT {GAME_COLUMNS} FROM games WHERE ending IS NOT NULL \
+                 ORDER BY rated_number IS NOT NULL, rated_number, ended_at, id"
+            ))
+            .db(database)?;
+        select
+            .query_map([], codec::game_row)
+            .db(database)?
+            .collect::<rusqlite::Result<Vec<_>>>()
+            .db(database)?
+    };
+    connection
+        .execute_batch(
+            "DELETE FROM rating_changes; DELETE FROM ratings; \
+             UPDATE games SET rated_number = NULL WHERE rated_number IS NOT NULL;",
+        )
+        .db(database)?;
+    let mut book = RatingBook::new();
+    let mut rated = 0;
+    for row in games {
+        let game = writes::new_game(&row, database)?;
+        let Some(ending) = row
+            .ending()
+            .map_err(|detail| database.unreadable_game(&row.id, detail))?
+        else {
+            continue;
+        };
+        let changes = book.rate(&game, ending);
+        if !changes.is_empty() {
+            rated += 1;
+            connection
+                .prepare_cached(
+                    "UPDATE games SET rated_number = ?2 WHERE id = ?1",
+                )
+                .db(database)?
+                .execute(params![game.id.as_str(), rated])
+                .db(database)?;
+            for change in &changes {
+                insert_change(connection, change, database)?;
+            }
+        }
+    }
+    for held in book.ratings() {
+        let row = RatingColumns::of(held);
+        connection
+            .prepare_cached(&format!(
+                "INSERT INTO ratings ({RATING_COLUMNS}, key) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+            ))
+            .db(database)?
+            .execute(params![
+                row.name,
+                row.size,
+                row.win,
+                row.rating[0],
+                row.rating[1],
+                row.rating[2],
+                row.games,
+                held.name.key()
+            ])
+            .db(database)?;
+    }
+    Ok(Rebuilt {
+        games: rated as u64,
+        ratings: book.len() as u64,
+    })
+}
+
+fn insert_change(
+    connection: &Connection,
+    change: &RatingChange,
+    database: &Database,
+) -> Result<(), StoreError> {
+    let row = ChangeRow::of(change);
+    connection
+        .prepare_cached(&format!(
+            "INSERT INTO rating_changes ({CHANGE_COLUMNS}, key) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
+        ))
+        .db(database)?
+        .execute(params![
+            row.game,
+            row.mark,
+            row.name,
+            row.size,
+            row.win,
+            row.before[0],
+            row.before[1],
+            row.before[2],
+            row.after[0],
+            row.after[1],
+            row.after[2],
+            ChangeRow::key(change),
+        ])
+        .db(database)?;
+    Ok(())
+}
+
+/// A row selected with [`CHANGE_COLUMNS`], first.
+fn change_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<ChangeRow> {
+    Ok(ChangeRow {
+        game: row.get(0)?,
+        mark: row.get(1)?,
+        name: row.get(2)?,
+        size: row.get(3)?,
+        win: row.get(4)?,
+        before: [row.get(5)?, row.get(6)?, row.get(7)?],
+        after: [row.get(8)?, row.get(9)?, row.get(10)?],
+    })
+}
+
+/// A row selected with [`RATING_COLUMNS`], first.
+fn rating_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<RatingColumns> {
+    Ok(RatingColumns {
+        name: row.get(0)?,
+        size: row.get(1)?,
+        win: row.get(2)?,
+        rating: [row.get(3)?, row.get(4)?, row.get(5)?],
+        games: row.get(6)?,
+    })
+}
+
+impl SqliteStore {
+    /// What the ends of `games` did to ratings (see `GameStore::rating_changes`).
+    pub(crate) fn changes_of(&self, games: &[GameId]) -> Result<Vec<RatingChange>, StoreError> {
+        let database = &self.database;
+        self.in_read(|transaction| {
+            let mut changes = Vec::new();
+            for game in games {
+                let rows = transaction
+                    .prepare_cached(&format!(
+                        "SELECT {CHANGE_COLUMNS} FROM rating_changes WHERE game = ?1 \
+                         ORDER BY mark = 'O'"
+                    ))
+                    .db(database)?
+                    .query_map([game.as_str()], change_row)
+                    .db(database)?
+                    .collect::<rusqlite::Result<Vec<_>>>()
+                    .db(database)?;
+                for row in rows {
+                    changes.push(
+                        row.change()
+                            .map_err(|detail| database.unreadable_game(game, detail))?,
+                    );
+                }
+            }
+            Ok(changes)
+        })
+    }
+}
+
+fn player_ratings(
+    rows: Vec<RatingColumns>,
+    database: &Database,
+) -> Result<Vec<PlayerRating>, StoreError> {
+    rows.iter()
+        .map(|row| {
+            row.player_rating()
+                .map_err(|detail| database.unreadable(detail))
+        })
+        .collect()
+}
+
+impl RatingStore for SqliteStore {
+    fn ratings(&self, board: Geometry, top: u32) -> Result<Vec<PlayerRating>, StoreError> {
+        let database = &self.database;
+        self.in_read(|transaction| {
+            let rows = transaction
+                .prepare_cached(&format!(
+                    "SELECT {RATING_COLUMNS} FROM ratings WHERE size = ?1 AND win = ?2 \
+                     ORDER BY rating DESC, key LIMIT ?3"
+                ))
+                .db(database)?
+                .query_map(
+                    params![board.size() as i64, board.win_length() as i64, top],
+                    rating_row,
+                )
+                .db(database)?
+                .collect::<rusqlite::Result<Vec<_>>>()
+                .db(database)?;
+            player_ratings(rows, database)
+        })
+    }
+
+    fn ratings_of(&self, player: &PlayerName) -> Result<Vec<PlayerRating>, StoreError> {
+        let database = &self.database;
+        self.in_read(|transaction| {
+            let rows = transaction
+                .prepare_cached(&format!(
+                    "SELECT {RATING_COLUMNS} FROM ratings WHERE key = ?1 ORDER BY size, win"
+                ))
+                .db(database)?
+                .query_map([player.key()], rating_row)
+                .db(database)?
+                .collect::<rusqlite::Result<Vec<_>>>()
+                .db(database)?;
+            player_ratings(rows, database)
+        })
+    }
+
+    fn rating_history(
+        &self,
+        player: &PlayerName,
+        board: Geometry,
+        limit: u32,
+    ) -> Result<Vec<RatingPoint>, StoreError> {
+        let database = &self.database;
+        self.in_read(|transaction| {
+            let rows: Vec<(String, i64, [f64; 3])> = transaction
+                .prepare_cached(
+                    "SELECT c.game, g.ended_at, c.after_rating, c.after_deviation, \
+                     c.after_volatility FROM rating_changes c JOIN games g ON g.id = c.game \
+                     WHERE c.key = ?1 AND c.size = ?2 AND c.win = ?3 \
+                     ORDER BY g.rated_number DESC LIMIT ?4",
+                )
+                .db(database)?
+                .query_map(
+                    params![
+                        player.key(),
+                        board.size() as i64,
+                        board.win_length() as i64,
+                        limit
+                    ],
+                    |row| {
+                        Ok((
+                            row.get(0)?,
+                            row.get::<_, Option<i64>>(1)?.unwrap_or(0),
+                            [row.get(2)?, row.get(3)?, row.get(4)?],
+                        ))
+                    },
+                )
+                .db(database)?
+                .collect::<rusqlite::Result<Vec<_>>>()
+                .db(database)?;
+            let mut points = rows
+                .iter()
+                .map(|(game, ended, after)| {
+                    point(game, *ended, *after)
+                        .map_err(|detail| database.unreadable_game(game, detail))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            points.reverse();
+            Ok(points)
+        })
+    }
+
+    fn rebuild_ratings(&self) -> Result<Rebuilt, StoreError> {
+        self.in_write(|transaction| rebuild(transaction, &self.database))
+    }
+}

@@ -1,0 +1,112 @@
+//! `tictactoe ratings`: a board's players by rating, the computer levels' anchors among
+//! them, as a table or one JSON object per row; `--rebuild` makes every rating again
+//! from the kept games first.
+
+use std::io::{self, IsTerminal, Write};
+
+use tictactoe_core::domain::Geometry;
+use tictactoe_core::ports::{Archive, RatingRow, StoreError, ranked};
+use tictactoe_json::rating_row_json;
+
+use crate::config::Confirm;
+
+/// Why `ratings` could not answer.
+#[derive(Debug)]
+pub enum RatingsError {
+    Store(StoreError),
+    Io(io::Error),
+    /// `--rebuild` without `--yes` where nobody can be asked.
+    NotAsked,
+}
+
+impl From<StoreError> for RatingsError {
+    fn from(error: StoreError) -> Self {
+        RatingsError::Store(error)
+    }
+}
+
+impl From<io::Error> for RatingsError {
+    fn from(error: io::Error) -> Self {
+        RatingsError::Io(error)
+    }
+}
+
+/// What `ratings` did: listed, or was told not to rebuild.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Listed {
+    Listed,
+    NothingChanged,
+}
+
+/// Lists `board`'s first `top` rows (after a rebuild, if `rebuild` says so).
+pub fn ratings(
+    store: &dyn Archive,
+    board: Geometry,
+    top: u32,
+    json: bool,
+    rebuild: Option<Confirm>,
+) -> Result<Listed, RatingsError> {
+    if let Some(confirm) = rebuild {
+        if confirm == Confirm::Ask && !rebuild_confirmed()? {
+            return Ok(Listed::NothingChanged);
+        }
+        let rebuilt = store.rebuild_ratings()?;
+        eprintln!(
+            "Ratings made again from the kept games: {} games rated, {} ratings.",
+            rebuilt.games, rebuilt.ratings
+        );
+    }
+    let people = store.ratings(board, top)?;
+    let rows = ranked(board, people, top as usize);
+    let mut out = io::stdout().lock();
+    if json {
+        for row in &rows {
+            writeln!(out, "{}", rating_row_json(row))?;
+        }
+    } else {
+        write_table(&mut out, board, &rows)?;
+    }
+    Ok(Listed::Listed)
+}
+
+fn write_table(out: &mut impl Write, board: Geometry, rows: &[RatingRow]) -> io::Result<()> {
+    writeln!(
+        out,
+        "Ratings on {0} x {0}, {1} in a row (? provisional; the levels are fixed anchors)",
+        board.size(),
+        board.win_length()
+    )?;
+    writeln!(out, "{:>3}  {:<24} {:>7} {:>5} {:>6}", "#", "Player", "Rating", "±", "Games")?;
+    for (rank, row) in rows.iter().enumerate() {
+        let shown = match row.anchor {
+            Some(_) => row.rating.points().to_string(),
+            None => row.rating.shown().replace(',', ""),
+        };
+        writeln!(
+            out,
+            "{:>3}  {:<24} {:>7} {:>5} {:>6}{}",
+            rank + 1,
+            row.name.as_str(),
+            shown,
+            row.rating.deviation().round() as i64,
+            row.games,
+            if row.anchor.is_some() { "  anchor" } else { "" }
+        )?;
+    }
+    Ok(())
+}
+
+/// Asks on the terminal whether to rebuild; refused where nobody can be asked.
+fn rebuild_confirmed() -> Result<bool, RatingsError> {
+    if !io::stdin().is_terminal() {
+        return Err(RatingsError::NotAsked);
+    }
+    eprint!("Make every rating again from the kept games? [y/N]: ");
+    let mut answer = String::new();
+    io::stdin().read_line(&mut answer)?;
+    let yes = matches!(answer.trim().to_lowercase().as_str(), "y" | "yes");
+    if !yes {
+        eprintln!("Nothing was changed.");
+    }
+    Ok(yes)
+}
