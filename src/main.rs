@@ -717,8 +717,19 @@ fn history(
         return Ok(ExitCode::SUCCESS);
     }
     let mut table = HistoryTable::new(out, colour());
+    let ids: Vec<GameId> = page.games.iter().map(|game| game.id.clone()).collect();
+    let changes = store.rating_changes(&ids).map_err(Failure::Store)?;
     for game in &page.games {
-        table.row(&short_id(store, &game.id, 8).map_err(Failure::Store)?, game);
+        let rated: Vec<_> = changes
+            .iter()
+            .filter(|change| change.game == game.id)
+            .cloned()
+            .collect();
+        table.rated_row(
+            &short_id(store, &game.id, 8).map_err(Failure::Store)?,
+            game,
+            &rated,
+        );
     }
     let more = match &page.next {
         Some(next) => Some(format!(

@@ -76,7 +76,11 @@ fn write_table(out: &mut impl Write, board: Geometry, rows: &[RatingRow]) -> io:
         board.size(),
         board.win_length()
     )?;
-    writeln!(out, "{:>3}  {:<24} {:>7} {:>5} {:>6}", "#", "Player", "Rating", "±", "Games")?;
+    writeln!(
+        out,
+        "{:>3}  {:<24} {:>7} {:>5} {:>6}",
+        "#", "Player", "Rating", "±", "Games"
+    )?;
     for (rank, row) in rows.iter().enumerate() {
         let shown = match row.anchor {
             Some(_) => row.rating.points().to_string(),

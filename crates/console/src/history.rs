@@ -5,19 +5,28 @@
 use std::io::Write;
 
 use colored::Colorize;
-use tictactoe_core::ports::{GameSummary, names_of};
+use tictactoe_core::ports::{GameSummary, RatingChange, names_of};
 use unicode_width::UnicodeWidthStr;
 
 use crate::words::{column_widths, ending_words, shape, when};
 
-const HEADER: [&str; 7] = ["Game", "When (UTC)", "X", "O", "Board", "Result", "Moves"];
+const HEADER: [&str; 8] = [
+    "Game",
+    "When (UTC)",
+    "X",
+    "O",
+    "Board",
+    "Result",
+    "Moves",
+    "Rating",
+];
 
 /// A page of a history as a table: each column as wide as its widest entry on screen,
 /// the moves right-aligned. A page is at most a thousand games, so it is held whole.
 pub struct HistoryTable<W: Write> {
     out: W,
     colour: bool,
-    rows: Vec<[String; 7]>,
+    rows: Vec<[String; 8]>,
 }
 
 impl<W: Write> HistoryTable<W> {
@@ -31,8 +40,16 @@ impl<W: Write> HistoryTable<W> {
 
     /// Adds a game, shown under `short_id` (the start of its id that names it alone).
     pub fn row(&mut self, short_id: &str, game: &GameSummary) {
+        self.rated_row(short_id, game, &[]);
+    }
+
+    /// Adds a game with what it did to the ratings of the people in it (`changes`,
+    /// X's first), in a last column, "Ada 1,512 → 1,498": a column the table has only
+    /// if some game on it rated someone.
+    pub fn rated_row(&mut self, short_id: &str, game: &GameSummary, changes: &[RatingChange]) {
         let [x, o] = names_of(&game.settings);
         let geometry = game.settings.geometry();
+        let said: Vec<String> = changes.iter().map(RatingChange::said).collect();
         self.rows.push([
             short_id.to_string(),
             when(game.started),
@@ -41,6 +58,7 @@ impl<W: Write> HistoryTable<W> {
             shape(geometry.size(), geometry.win_length()),
             ending_words(game.ending),
             game.moves.to_string(),
+            said.join(", "),
         ]);
     }
 
@@ -52,7 +70,10 @@ impl<W: Write> HistoryTable<W> {
             let _ = writeln!(self.out, "{empty}");
             return self.out;
         }
-        let header = HEADER.map(String::from);
+        let mut header = HEADER.map(String::from);
+        if self.rows.iter().all(|row| row[7].is_empty()) {
+            header[7] = String::new();
+        }
         let widths = column_widths(&header, &self.rows);
         let header = line(&header, widths);
         let header = if self.colour {
@@ -72,7 +93,7 @@ impl<W: Write> HistoryTable<W> {
     }
 }
 
-fn line(row: &[String; 7], widths: [usize; 7]) -> String {
+fn line(row: &[String; 8], widths: [usize; 8]) -> String {
     let mut cells: Vec<String> = row
         .iter()
         .zip(widths)
@@ -112,6 +133,27 @@ mod tests {
 
     fn shown(table: HistoryTable<Vec<u8>>, more: Option<&str>) -> String {
         String::from_utf8(table.finish("No games.", more)).unwrap()
+    }
+
+    #[test]
+    fn a_game_that_rated_someone_says_the_change_in_a_last_column() {
+        let mut table = HistoryTable::new(Vec::new(), false);
+        let game = summary("Ada", Ending::Finished(Outcome::Won(Mark::O)), 12);
+        let change = RatingChange {
+            game: game.id.clone(),
+            mark: Mark::X,
+            player: PlayerName::new("Ada").unwrap(),
+            board: game.settings.geometry(),
+            before: tictactoe_core::domain::Rating::new(1512.0, 60.0, 0.06).unwrap(),
+            after: tictactoe_core::domain::Rating::new(1498.0, 60.0, 0.06).unwrap(),
+        };
+
+        table.rated_row("0190ab3c", &game, &[change]);
+
+        let shown = shown(table, None);
+        let lines: Vec<&str> = shown.lines().collect();
+        assert!(lines[0].ends_with("Moves  Rating"), "{shown}");
+        assert!(lines[1].ends_with("12  Ada 1,512 → 1,498"), "{shown}");
     }
 
     #[test]

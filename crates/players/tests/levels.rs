@@ -106,7 +106,8 @@ fn same_answers_game(level: Level, seed: u64) -> Vec<usize> {
 #[test]
 fn a_weak_level_meets_the_same_moves_with_different_replies_from_game_to_game() {
     for level in [Level::Random, Level::Easy, Level::Medium] {
-        let games: HashSet<Vec<usize>> = (0..20).map(|seed| same_answers_game(level, seed)).collect();
+        let games: HashSet<Vec<usize>> =
+            (0..20).map(|seed| same_answers_game(level, seed)).collect();
 
         assert!(games.len() > 1, "{level} replied the same way in 20 games");
     }

@@ -42,8 +42,8 @@ use tictactoe_store_rows::{GAME_COLUMNS, GameRow, rows, words};
 use crate::codec::{self, NOW_MS};
 use crate::errors::{Database, Failure, PostgresErrors};
 use crate::news;
-use crate::ratings;
 use crate::pool::Tx;
+use crate::ratings;
 use crate::scoreboard;
 
 /// The advisory lock between the scoreboard's epochs and the games' ends: a write

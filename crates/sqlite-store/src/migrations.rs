@@ -287,6 +287,9 @@ fn key_the_players_of_every_game(
 
 /// Version 5's Rust step: the games kept before there were ratings rated, in the order
 /// they ended, by the same rule as a game that ends now (the rebuild's).
-fn rate_the_games_kept(transaction: &Transaction<'_>, database: &Database) -> Result<(), StoreError> {
+fn rate_the_games_kept(
+    transaction: &Transaction<'_>,
+    database: &Database,
+) -> Result<(), StoreError> {
     crate::ratings::rebuild(transaction, database).map(|_| ())
 }

@@ -10,10 +10,10 @@ use tictactoe_core::ports::{
     Ending, GameId, NewGame, PlayerRating, RatingBook, RatingChange, RatingPoint, RatingStore,
     Rebuilt, StoreError, rate,
 };
+use tictactoe_store_rows::GAME_COLUMNS;
 use tictactoe_store_rows::ratings::{
     CHANGE_COLUMNS, ChangeRow, RATING_COLUMNS, RatingColumns, point, rating, rating_columns,
 };
-use tictactoe_store_rows::GAME_COLUMNS;
 
 use crate::errors::Database;
 use crate::{Sql, SqliteStore, codec, writes};
@@ -141,9 +141,7 @@ pub(crate) fn rebuild(connection: &Connection, database: &Database) -> Result<Re
         if !changes.is_empty() {
             rated += 1;
             connection
-                .prepare_cached(
-                    "UPDATE games SET rated_number = ?2 WHERE id = ?1",
-                )
+                .prepare_cached("UPDATE games SET rated_number = ?2 WHERE id = ?1")
                 .db(database)?
                 .execute(params![game.id.as_str(), rated])
                 .db(database)?;

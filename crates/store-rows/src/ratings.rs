@@ -68,7 +68,8 @@ impl ChangeRow {
             mark: words::mark(&self.mark)?,
             player: name(&self.name)?,
             board: rows::geometry(self.size, self.win)?,
-            before: rating(self.before).map_err(|e| format!("{}'s rating before: {e}", self.name))?,
+            before: rating(self.before)
+                .map_err(|e| format!("{}'s rating before: {e}", self.name))?,
             after: rating(self.after).map_err(|e| format!("{}'s rating after: {e}", self.name))?,
         })
     }

@@ -191,10 +191,7 @@ pub fn check_review(
 /// one store).
 pub trait Archive: super::GameStore + GameHistory + ReviewStore + super::RatingStore {}
 
-impl<S: super::GameStore + GameHistory + ReviewStore + super::RatingStore + ?Sized> Archive
-    for S
-{
-}
+impl<S: super::GameStore + GameHistory + ReviewStore + super::RatingStore + ?Sized> Archive for S {}
 
 impl<S: GameHistory + ?Sized> GameHistory for &S {
     fn history(&self, query: &HistoryQuery) -> Result<HistoryPage, StoreError> {

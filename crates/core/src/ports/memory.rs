@@ -15,9 +15,9 @@ use crate::play::Review;
 use super::exactly_once::{self, Decision, Repeat, Steps};
 use super::{
     Cleared, GameHistory, GameId, GameStore, GameSummary, HistoryPage, HistoryQuery, IdPrefix,
-    Imported, Opponents, PlayerRating, RatingBook, RatingChange, RatingPoint, RatingStore,
-    Rebuilt, Restored, ReviewStore, Rivalry, Rows, StoreError, StoredGame, Write, check_review,
-    counts_of, moves_standing, names_of,
+    Imported, Opponents, PlayerRating, RatingBook, RatingChange, RatingPoint, RatingStore, Rebuilt,
+    Restored, ReviewStore, Rivalry, Rows, StoreError, StoredGame, Write, check_review, counts_of,
+    moves_standing, names_of,
 };
 
 /// See the module documentation.

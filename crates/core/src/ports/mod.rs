@@ -32,15 +32,15 @@ pub use history::{
 pub use history::{MockGameHistory, MockReviewStore};
 #[cfg(any(test, feature = "mocks"))]
 pub use memory::MemoryStore;
-pub use records::{
-    Change, Counted, Ending, GameId, GameIdError, NewGame, SeatLock, SeatLockError, Step,
-    StoredGame, Write, counts_of, moves_standing, names_of,
-};
 #[cfg(any(test, feature = "mocks"))]
 pub use ratings::MockRatingStore;
 pub use ratings::{
-    PlayerRating, RatingBook, RatingChange, RatingPoint, RatingRow, RatingStore, Rebuilt, rate,
-    ranked, rated,
+    PlayerRating, RatingBook, RatingChange, RatingPoint, RatingRow, RatingStore, Rebuilt, ranked,
+    rate, rated,
+};
+pub use records::{
+    Change, Counted, Ending, GameId, GameIdError, NewGame, SeatLock, SeatLockError, Step,
+    StoredGame, Write, counts_of, moves_standing, names_of,
 };
 pub use shared::{Following, Hear, Heard, News, NewsFeed, Pacing, Shared};
 #[cfg(any(test, feature = "mocks"))]

@@ -330,11 +330,7 @@ mod tests {
         assert_eq!(changes.len(), 2);
         assert_eq!(
             (changes[0].mark, changes[0].before, changes[0].after),
-            (
-                Mark::X,
-                Rating::START,
-                Rating::START.after(bob, Score::Win)
-            )
+            (Mark::X, Rating::START, Rating::START.after(bob, Score::Win))
         );
         assert_eq!(
             (changes[1].mark, changes[1].before, changes[1].after),
@@ -354,7 +350,10 @@ mod tests {
     }
 
     #[rstest]
-    #[case::computers_only(settings(computer(Level::Easy), computer(Level::Impossible)), Ending::Finished(Outcome::Draw))]
+    #[case::computers_only(
+        settings(computer(Level::Easy), computer(Level::Impossible)),
+        Ending::Finished(Outcome::Draw)
+    )]
     #[case::left_before_the_end(settings(person("Ada"), person("Bob")), Ending::Abandoned(Mark::O))]
     fn some_games_rate_nobody(#[case] settings: crate::play::Settings, #[case] ending: Ending) {
         let game = new_game(1, settings);

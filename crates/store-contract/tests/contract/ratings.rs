@@ -19,7 +19,11 @@ fn computer(level: Level) -> PlayerSpec {
 
 /// Everybody's rating on every board, and every game's change, as the store holds them:
 /// what a rebuild must give back.
-fn everything(store: &dyn Archive, names: &[&str], games: u128) -> (Vec<String>, Vec<RatingChange>) {
+fn everything(
+    store: &dyn Archive,
+    names: &[&str],
+    games: u128,
+) -> (Vec<String>, Vec<RatingChange>) {
     let mut ratings = Vec::new();
     for player in names {
         for held in store.ratings_of(&name(player)).unwrap() {
@@ -48,7 +52,10 @@ fn a_game_between_people_keeps_each_ones_change_with_the_game(#[case] store: Fre
 
     let expected = rate(&ada_bob(1), won_by(Mark::X), |_| Ok(None)).unwrap();
     assert_eq!(changes, expected);
-    assert_eq!(changes[0].after, Rating::START.after(Rating::START, tictactoe_core::domain::Score::Win));
+    assert_eq!(
+        changes[0].after,
+        Rating::START.after(Rating::START, tictactoe_core::domain::Score::Win)
+    );
 }
 
 #[apply(stores)]
@@ -67,7 +74,13 @@ fn a_person_is_rated_against_the_levels_anchor(#[case] store: Fresh) {
 
 #[apply(stores)]
 fn games_between_computers_and_games_left_rate_nobody(#[case] store: Fresh) {
-    ended(&*store, 1, computer(Level::Easy), computer(Level::Random), won_by(Mark::X));
+    ended(
+        &*store,
+        1,
+        computer(Level::Easy),
+        computer(Level::Random),
+        won_by(Mark::X),
+    );
     people_ended(&*store, 2, ["Ada", "Bob"], Ending::Abandoned(Mark::X));
 
     let changes = store.rating_changes(&[id(1), id(2)]).unwrap();
@@ -167,8 +180,12 @@ fn a_rebuild_gives_the_same_figures_to_the_last_bit(#[case] store: Fresh) {
             0 => computer(Level::ALL[seeded.below(4)]),
             _ => person(names.iter().find(|o| **o != x).copied().unwrap_or("Eve")),
         };
-        let ending = [won_by(Mark::X), won_by(Mark::O), draw(), Ending::Resigned(Mark::O)]
-            [seeded.below(4)];
+        let ending = [
+            won_by(Mark::X),
+            won_by(Mark::O),
+            draw(),
+            Ending::Resigned(Mark::O),
+        ][seeded.below(4)];
         store
             .write(&[begin(&new_game(n, person(x), o)), end(n, ending)])
             .unwrap();
@@ -207,7 +224,12 @@ fn played() -> impl Strategy<Value = Played> {
         prop::sample::select(vec![classic(), Geometry::new(4, 3).unwrap()]),
         prop::sample::select(Ending::ALL.to_vec()),
     )
-        .prop_map(|(x, o, board, ending)| Played { x, o, board, ending })
+        .prop_map(|(x, o, board, ending)| Played {
+            x,
+            o,
+            board,
+            ending,
+        })
 }
 
 proptest! {

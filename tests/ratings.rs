@@ -1,0 +1,158 @@
+//! `ratings`, as people and scripts use it: a board's players by rating with the levels'
+//! anchors among them, the change said on the result screen and in the history, and a
+//! rebuild that gives the same figures.
+
+use std::path::Path;
+
+use predicates::prelude::*;
+use serde_json::Value;
+
+use common::{Database, json_lines_of, tictactoe_on, words};
+
+mod common;
+
+/// Ada (X, moving first) against Impossible on 3 x 3: she plays the first free cell of
+/// 5, 1, 2, 3, ... each turn, and loses. What the line console printed.
+fn ada_loses_to_impossible(database: &Path) -> String {
+    let output = tictactoe_on(database)
+        .args(words("--plain play --x human:Ada --o impossible"))
+        .write_stdin("5\n1\n2\n3\n4\n6\n7\n8\n9\n")
+        .output()
+        .expect("the program runs");
+    assert!(output.status.success());
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// `ratings --json` with `args`: the rows listed.
+fn ratings_json(database: &Path, args: &[&str]) -> Vec<Value> {
+    json_lines_of(
+        tictactoe_on(database)
+            .args(["ratings", "--json"])
+            .args(args),
+    )
+}
+
+fn row<'a>(rows: &'a [Value], name: &str) -> &'a Value {
+    rows.iter()
+        .find(|row| row["name"] == name)
+        .unwrap_or_else(|| panic!("no row for {name} in {rows:?}"))
+}
+
+#[test]
+fn a_board_without_rated_games_lists_the_four_levels_as_anchors() {
+    let db = Database::new();
+    db.run(&words("--plain play --x random --o easy")).success();
+
+    let rows = ratings_json(&db.path, &[]);
+
+    assert_eq!(rows.len(), 4);
+    assert!(rows.iter().all(|row| row["anchor"] == true));
+    assert_eq!(row(&rows, "Computer (Random)")["rating"], 1000);
+}
+
+#[test]
+fn a_person_who_lost_to_impossible_is_listed_below_1500_provisional() {
+    let db = Database::new();
+    ada_loses_to_impossible(&db.path);
+
+    let rows = ratings_json(&db.path, &[]);
+
+    let ada = row(&rows, "Ada");
+    assert!(ada["rating"].as_i64().unwrap() < 1500, "{ada}");
+    assert_eq!(ada["provisional"], true);
+    assert_eq!(ada["games"], 1);
+    assert_eq!(ada["anchor"], false);
+}
+
+#[test]
+fn each_row_has_exactly_the_documented_fields() {
+    let db = Database::new();
+    ada_loses_to_impossible(&db.path);
+
+    let rows = ratings_json(&db.path, &[]);
+
+    let mut keys: Vec<&str> = row(&rows, "Ada")
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        [
+            "anchor",
+            "deviation",
+            "games",
+            "name",
+            "provisional",
+            "rating"
+        ]
+    );
+}
+
+#[test]
+fn a_rating_on_three_by_three_is_not_listed_on_another_board() {
+    let db = Database::new();
+    ada_loses_to_impossible(&db.path);
+
+    let rows = ratings_json(&db.path, &["--size", "4", "--win", "3"]);
+
+    assert!(rows.iter().all(|row| row["name"] != "Ada"));
+}
+
+#[test]
+fn the_result_screen_says_the_change_of_the_person_s_rating() {
+    let db = Database::new();
+
+    let printed = ada_loses_to_impossible(&db.path);
+
+    assert!(
+        printed.contains("Rating: Ada 1,500? → "),
+        "the result screen said:\n{printed}"
+    );
+}
+
+#[test]
+fn the_history_says_each_game_s_rating_change() {
+    let db = Database::new();
+    ada_loses_to_impossible(&db.path);
+
+    db.run(&["history"])
+        .success()
+        .stdout(predicate::str::contains("Rating").and(predicate::str::contains("Ada 1,500? → ")));
+}
+
+#[test]
+fn the_table_marks_a_provisional_rating_and_the_anchors() {
+    let db = Database::new();
+    ada_loses_to_impossible(&db.path);
+
+    db.run(&["ratings"]).success().stdout(
+        predicate::str::is_match(r"Ada\s+1\d\d\d\?")
+            .unwrap()
+            .and(predicate::str::contains("anchor")),
+    );
+}
+
+#[test]
+fn a_rebuild_gives_the_same_ratings() {
+    let db = Database::new();
+    ada_loses_to_impossible(&db.path);
+    ada_loses_to_impossible(&db.path);
+    let before = ratings_json(&db.path, &[]);
+
+    let after = ratings_json(&db.path, &["--rebuild", "--yes"]);
+
+    assert_eq!(after, before);
+}
+
+#[test]
+fn a_rebuild_not_from_a_terminal_needs_yes() {
+    let db = Database::new();
+    ada_loses_to_impossible(&db.path);
+
+    db.run(&["ratings", "--rebuild"])
+        .failure()
+        .stderr(predicate::str::contains("--yes"));
+}
