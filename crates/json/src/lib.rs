@@ -11,7 +11,9 @@ use tictactoe_core::domain::{
     GameState, Known, Mark, Outcome, PlayerName, Scoreboard, Standing, Verdict, layout_of,
 };
 use tictactoe_core::play::{MoveReview, Replay, Report, Review, Tally};
-use tictactoe_core::ports::{Ending, GameId, GameSummary, Opponents, RatingRow, names_of};
+use tictactoe_core::ports::{
+    Ending, GameId, GameSummary, Opponents, PlayerRating, RatingPoint, RatingRow, names_of,
+};
 
 #[derive(Serialize)]
 struct ScoresJson<'a> {
@@ -225,6 +227,61 @@ pub fn rating_row_json(row: &RatingRow) -> String {
     })
 }
 
+/// A board's ratings for the web API: `{"size":3,"win":3,"ratings":[…]}`, each row as
+/// [`rating_row_json`] words it.
+pub fn ratings_json(size: usize, win: usize, rows: &[RatingRow]) -> String {
+    let rows: Vec<String> = rows.iter().map(rating_row_json).collect();
+    format!(
+        "{{\"size\":{size},\"win\":{win},\"ratings\":[{}]}}",
+        rows.join(",")
+    )
+}
+
+#[derive(Serialize)]
+struct BoardRatingJson {
+    size: usize,
+    win: usize,
+    rating: i64,
+    deviation: i64,
+    provisional: bool,
+    games: u64,
+    history: Vec<RatingPointJson>,
+}
+
+#[derive(Serialize)]
+struct RatingPointJson {
+    game: String,
+    ended: String,
+    rating: i64,
+    deviation: i64,
+}
+
+/// A person's rating on each board they played on, with their rating after each of
+/// their last games there, oldest first (what the player page draws).
+fn board_ratings_json(ratings: &[(PlayerRating, Vec<RatingPoint>)]) -> String {
+    let boards: Vec<BoardRatingJson> = ratings
+        .iter()
+        .map(|(held, points)| BoardRatingJson {
+            size: held.board.size(),
+            win: held.board.win_length(),
+            rating: held.rating.points(),
+            deviation: held.rating.deviation().round() as i64,
+            provisional: held.rating.provisional(),
+            games: held.games,
+            history: points
+                .iter()
+                .map(|point| RatingPointJson {
+                    game: point.game.to_string(),
+                    ended: time_word(point.ended),
+                    rating: point.rating.points(),
+                    deviation: point.rating.deviation().round() as i64,
+                })
+                .collect(),
+        })
+        .collect();
+    to_json(&boards)
+}
+
 /// A moment as RFC 3339 in UTC, to the second: `2026-11-24T14:05:09Z`.
 pub fn time_word(time: SystemTime) -> String {
     humantime::format_rfc3339_seconds(time).to_string()
@@ -360,11 +417,14 @@ struct RivalJson<'a> {
 /// "games":6,"opponents":[{"opponent":"Bob","wins":…,"games":…}],"other_opponents":0,
 /// "recent":[…]}`. The record counts every game that counted, against everybody;
 /// `opponents` are the most played, `other_opponents` how many more there are;
-/// `recent` is the newest page of their history.
+/// `recent` is the newest page of their history; `ratings` their rating on each board
+/// they were rated on (`{"size","win","rating","deviation","provisional","games",
+/// "history":[{"game","ended","rating","deviation"}]}`, the history oldest first).
 pub fn player_page_json(
     name: &PlayerName,
     opponents: &Opponents,
     recent: &[GameSummary],
+    ratings: &[(PlayerRating, Vec<RatingPoint>)],
 ) -> String {
     let total = opponents.total;
     let listed: Vec<RivalJson> = opponents
@@ -380,7 +440,7 @@ pub fn player_page_json(
         .collect();
     let recent: Vec<String> = recent.iter().map(summary_json).collect();
     format!(
-        "{{\"name\":{},\"wins\":{},\"losses\":{},\"ties\":{},\"games\":{},\"opponents\":{},\"other_opponents\":{},\"recent\":[{}]}}",
+        "{{\"name\":{},\"wins\":{},\"losses\":{},\"ties\":{},\"games\":{},\"opponents\":{},\"other_opponents\":{},\"recent\":[{}],\"ratings\":{}}}",
         to_json(&name.as_str()),
         total.wins,
         total.losses,
@@ -388,7 +448,8 @@ pub fn player_page_json(
         total.games(),
         to_json(&listed),
         opponents.others,
-        recent.join(",")
+        recent.join(","),
+        board_ratings_json(ratings)
     )
 }
 

@@ -18,17 +18,19 @@ use serde::de::DeserializeOwned;
 use tokio::sync::Semaphore;
 use utoipa::IntoParams;
 
-use tictactoe_core::domain::{NameError, PlayerName};
+use tictactoe_core::domain::{Geometry, NameError, PlayerName};
 use tictactoe_core::ports::{GameId, HistoryQuery, PageSize};
-use tictactoe_json::{history_page_json, player_page_json, review_json, scoreboard_json};
+use tictactoe_json::{
+    history_page_json, player_page_json, ratings_json, review_json, scoreboard_json,
+};
 
 use super::dto::{CreatedJson, HintJson, MoveRequest, NewGameJson, ProgressJson};
 use super::error::{ApiError, ErrorJson};
 use super::events::{StreamPlace, game_events};
 use super::health::Health;
 use super::openapi::{
-    BodyRefusals, GameEventJson, GameRefusals, HistoryPageJson, PlayerPageJson, ReadyJson,
-    ReviewJson, ScoreboardJson, SeatRefusals, StoreRefusals,
+    BodyRefusals, GameEventJson, GameRefusals, HistoryPageJson, PlayerPageJson, RatingsJson,
+    ReadyJson, ReviewJson, ScoreboardJson, SeatRefusals, StoreRefusals,
 };
 use super::port::{GameService, Reviewing, SeatKey};
 use super::shares::{Client, Shares};
@@ -512,7 +514,58 @@ pub async fn player(
     let page = app.games.player(player_name(&name)?).await?;
     Ok(json_text(
         StatusCode::OK,
-        player_page_json(&page.name, &page.opponents, &page.recent),
+        player_page_json(&page.name, &page.opponents, &page.recent, &page.ratings),
+    ))
+}
+
+/// `?size=N&win=K&top=N`, each optional: the board (3 x 3 unless told; the run is the
+/// size unless told) and how many rows.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct RatingsQuery {
+    /// The board's size, 3 to 7 (default 3).
+    #[param(minimum = 3, maximum = 7)]
+    size: Option<usize>,
+    /// Marks in a row to win, 3 to the size (default: the size).
+    #[param(minimum = 3, maximum = 7)]
+    win: Option<usize>,
+    /// How many rows, the levels' anchors among them (default 20).
+    #[param(minimum = 1, maximum = 1000)]
+    top: Option<u32>,
+}
+
+/// A board's ratings.
+///
+/// The players by Glicko-2 rating on one board, best first, with the computer levels'
+/// fixed anchors among them: the rows `tictactoe ratings --json` prints.
+#[utoipa::path(
+    get, path = "/api/ratings", tag = "players",
+    params(RatingsQuery),
+    responses(
+        (status = 200, description = "The board's ratings, best first", body = RatingsJson),
+        (status = 400, description = "No such board, top out of range, or an unknown parameter", body = ErrorJson),
+        StoreRefusals,
+    )
+)]
+pub async fn ratings(
+    State(app): State<App>,
+    query: Result<Query<RatingsQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(query) = query.map_err(|rejection| ApiError::BadRequest(rejection.body_text()))?;
+    let size = query.size.unwrap_or(3);
+    let board = Geometry::new(size, query.win.unwrap_or(size))
+        .map_err(|error| ApiError::BadRequest(error.to_string()))?;
+    let top = query.top.unwrap_or(20);
+    if !(1..=1000).contains(&top) {
+        return Err(ApiError::BadRequest(
+            "top is the number of rows to show: 1 to 1000".to_string(),
+        ));
+    }
+    let rows = app.games.ratings(board, top).await?;
+    Ok(json_text(
+        StatusCode::OK,
+        ratings_json(board.size(), board.win_length(), &rows),
     ))
 }
 
@@ -1082,6 +1135,7 @@ mod tests {
             .returning(|name| {
                 Box::pin(async move {
                     Ok(PlayerPage {
+                        ratings: Vec::new(),
                         name,
                         opponents: Opponents::default(),
                         recent: vec![a_summary(4)],
@@ -1099,7 +1153,8 @@ mod tests {
             player_page_json(
                 &PlayerName::new("Ada Lovelace").unwrap(),
                 &Opponents::default(),
-                &[a_summary(4)]
+                &[a_summary(4)],
+                &[]
             )
         );
     }
@@ -1115,6 +1170,7 @@ mod tests {
             .returning(|name| {
                 Box::pin(async move {
                     Ok(PlayerPage {
+                        ratings: Vec::new(),
                         name,
                         opponents: Opponents::default(),
                         recent: Vec::new(),

@@ -175,6 +175,60 @@ pub struct PlayerPageJson {
     /// How many more opponents there are.
     other_opponents: u64,
     recent: Vec<GameSummaryJson>,
+    /// Their Glicko-2 rating on each board they were rated on, by size then run.
+    ratings: Vec<BoardRatingJson>,
+}
+
+/// A person's rating on one board, and its history.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct BoardRatingJson {
+    size: u64,
+    win: u64,
+    /// Whole points.
+    rating: i64,
+    deviation: i64,
+    /// The deviation is above 110: too few games to say much yet.
+    provisional: bool,
+    games: u64,
+    /// Their rating after each of their last 200 rated games there, oldest first.
+    history: Vec<RatingPointJson>,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct RatingPointJson {
+    /// The game that made it.
+    game: String,
+    /// When that game ended: RFC 3339, UTC, to the second.
+    ended: String,
+    rating: i64,
+    deviation: i64,
+}
+
+/// A board's ratings, as `tictactoe ratings --json` prints its rows.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct RatingsJson {
+    size: u64,
+    win: u64,
+    /// Best first: people and the levels' anchors.
+    ratings: Vec<RatingRowJson>,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct RatingRowJson {
+    name: String,
+    /// Whole points.
+    rating: i64,
+    deviation: i64,
+    /// A person's rating whose deviation is above 110 (an anchor never is).
+    provisional: bool,
+    /// A person's rated games; a level's calibration games.
+    games: u64,
+    /// A computer level's fixed rating, never moved by a game.
+    anchor: bool,
 }
 
 #[derive(ToSchema)]

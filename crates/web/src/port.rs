@@ -15,10 +15,11 @@ use std::sync::Arc;
 use thiserror::Error;
 use tokio::sync::watch;
 
-use tictactoe_core::domain::{Analysis, PlayerName, Refusal, Scoreboard};
+use tictactoe_core::domain::{Analysis, Geometry, PlayerName, Refusal, Scoreboard};
 use tictactoe_core::play::Review;
 use tictactoe_core::ports::{
-    GameId, GameSummary, HistoryPage, HistoryQuery, Opponents, StoreError,
+    GameId, GameSummary, HistoryPage, HistoryQuery, Opponents, PlayerRating, RatingPoint,
+    RatingRow, StoreError,
 };
 
 use super::setup::Setup;
@@ -73,6 +74,9 @@ pub trait GameService: Send + Sync + 'static {
 
     /// A player's results against each opponent and their newest games.
     fn player(&self, name: PlayerName) -> Answer<PlayerPage>;
+
+    /// The first `top` rows of `board`'s ratings, the levels' anchors among them.
+    fn ratings(&self, board: Geometry, top: u32) -> Answer<Vec<RatingRow>>;
 }
 
 /// A seat's key as the request carried it: a token, none, or something that is not one.
@@ -125,6 +129,9 @@ pub struct PlayerPage {
     pub opponents: Opponents,
     /// Their newest ended games, newest first.
     pub recent: Vec<GameSummary>,
+    /// Their rating on each board they were rated on (by size, then run), with their
+    /// rating after each of their last games there, oldest first.
+    pub ratings: Vec<(PlayerRating, Vec<RatingPoint>)>,
 }
 
 /// What a request needed the game to have done first.

@@ -120,6 +120,7 @@ fn api_routes() -> (Router<App>, utoipa::openapi::OpenApi) {
         .routes(routes!(api::review))
         .routes(routes!(api::scores))
         .routes(routes!(api::player))
+        .routes(routes!(api::ratings))
         .routes(routes!(api::healthz))
         .routes(routes!(api::readyz))
         .routes(routes!(api::document))

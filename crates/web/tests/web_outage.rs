@@ -7,6 +7,8 @@ mod web_support;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
+use tictactoe_core::domain::Geometry as RatedBoard;
+use tictactoe_core::ports::{PlayerRating, RatingChange, RatingPoint, RatingStore, Rebuilt};
 
 use axum::http::StatusCode;
 use tictactoe_core::domain::{PlayerName, Scoreboard};
@@ -65,6 +67,10 @@ impl Flaky {
 }
 
 impl GameStore for Flaky {
+    fn rating_changes(&self, games: &[GameId]) -> Result<Vec<RatingChange>, StoreError> {
+        self.reach()?;
+        self.store.rating_changes(games)
+    }
     fn write(&self, writes: &[Write]) -> Result<(), StoreError> {
         self.reach()?;
         self.store.write(writes)
@@ -99,6 +105,30 @@ impl GameStore for Flaky {
     }
     fn checkup(&self) -> Result<(), StoreError> {
         self.reach()
+    }
+}
+
+impl RatingStore for Flaky {
+    fn ratings(&self, board: RatedBoard, top: u32) -> Result<Vec<PlayerRating>, StoreError> {
+        self.reach()?;
+        self.store.ratings(board, top)
+    }
+    fn ratings_of(&self, player: &PlayerName) -> Result<Vec<PlayerRating>, StoreError> {
+        self.reach()?;
+        self.store.ratings_of(player)
+    }
+    fn rating_history(
+        &self,
+        player: &PlayerName,
+        board: RatedBoard,
+        limit: u32,
+    ) -> Result<Vec<RatingPoint>, StoreError> {
+        self.reach()?;
+        self.store.rating_history(player, board, limit)
+    }
+    fn rebuild_ratings(&self) -> Result<Rebuilt, StoreError> {
+        self.reach()?;
+        self.store.rebuild_ratings()
     }
 }
 

@@ -9,6 +9,8 @@ mod web_support;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use tictactoe_core::domain::Geometry as RatedBoard;
+use tictactoe_core::ports::{PlayerRating, RatingChange, RatingPoint, RatingStore, Rebuilt};
 
 use axum::body::Body;
 use http_body_util::BodyExt;
@@ -54,6 +56,9 @@ impl Peer {
 }
 
 impl GameStore for Peer {
+    fn rating_changes(&self, games: &[GameId]) -> Result<Vec<RatingChange>, StoreError> {
+        self.hub.store.rating_changes(games)
+    }
     fn checkup(&self) -> Result<(), StoreError> {
         self.hub.store.checkup()
     }
@@ -84,6 +89,26 @@ impl GameStore for Peer {
     }
     fn import(&self, source: &str, scoreboard: &Scoreboard) -> Result<Imported, StoreError> {
         self.hub.store.import(source, scoreboard)
+    }
+}
+
+impl RatingStore for Peer {
+    fn ratings(&self, board: RatedBoard, top: u32) -> Result<Vec<PlayerRating>, StoreError> {
+        self.hub.store.ratings(board, top)
+    }
+    fn ratings_of(&self, player: &PlayerName) -> Result<Vec<PlayerRating>, StoreError> {
+        self.hub.store.ratings_of(player)
+    }
+    fn rating_history(
+        &self,
+        player: &PlayerName,
+        board: RatedBoard,
+        limit: u32,
+    ) -> Result<Vec<RatingPoint>, StoreError> {
+        self.hub.store.rating_history(player, board, limit)
+    }
+    fn rebuild_ratings(&self) -> Result<Rebuilt, StoreError> {
+        self.hub.store.rebuild_ratings()
     }
 }
 

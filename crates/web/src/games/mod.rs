@@ -35,10 +35,10 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{Mutex as Gate, watch};
 
-use tictactoe_core::domain::{Analysis, PlayerName, Scoreboard};
+use tictactoe_core::domain::{Analysis, Geometry, PlayerName, Scoreboard};
 use tictactoe_core::players::ComputerFactory;
 use tictactoe_core::ports::{
-    Archive, Following, GameId, HistoryPage, HistoryQuery, Pacing, Shared, StoreError,
+    Archive, Following, GameId, HistoryPage, HistoryQuery, Pacing, RatingRow, Shared, StoreError,
 };
 
 use super::group_commit::{CommitCounts, GroupCommit};
@@ -306,5 +306,10 @@ impl GameService for Games {
     fn player(&self, name: PlayerName) -> Answer<PlayerPage> {
         let games = self.clone();
         Box::pin(async move { games.player(name).await })
+    }
+
+    fn ratings(&self, board: Geometry, top: u32) -> Answer<Vec<RatingRow>> {
+        let games = self.clone();
+        Box::pin(async move { games.ratings(board, top).await })
     }
 }

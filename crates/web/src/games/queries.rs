@@ -1,9 +1,9 @@
 //! What is read from the store alone, on its reads' lane: the scoreboard, a page of
-//! the history, a player's page.
+//! the history, a player's page, a board's ratings.
 
-use tictactoe_core::domain::{PlayerName, Scoreboard};
+use tictactoe_core::domain::{Geometry, PlayerName, Scoreboard};
 use tictactoe_core::ports::{
-    GameSummary, HistoryPage, HistoryQuery, PageSize, StoreError, names_of,
+    GameSummary, HistoryPage, HistoryQuery, PageSize, RatingRow, StoreError, names_of, ranked,
 };
 
 use super::super::port::{GameError, PlayerPage};
@@ -12,11 +12,27 @@ use super::Games;
 /// The ended games a player's page lists.
 const RECENT_GAMES: u64 = 20;
 
+/// The points of a player's rating over time their page draws, per board: the last.
+const RATING_POINTS: u32 = 200;
+
 /// The opponents a player's page lists by name (the most played; the rest counted).
 const OPPONENTS_SHOWN: u32 = 50;
 
 impl Games {
     /// The first `top` rows of the scoreboard as the store has it.
+    /// The first `top` rows of `board`'s ratings: its people as the store ranks them,
+    /// and the levels' anchors among them.
+    pub(super) async fn ratings(
+        &self,
+        board: Geometry,
+        top: u32,
+    ) -> Result<Vec<RatingRow>, GameError> {
+        self.0
+            .store
+            .read(move |store| Ok(ranked(board, store.ratings(board, top)?, top as usize)))
+            .await
+    }
+
     pub(super) async fn scores(&self, top: u64) -> Result<Scoreboard, GameError> {
         self.0
             .store
@@ -54,6 +70,14 @@ impl Games {
                         limit,
                     })?
                     .games;
+                let ratings = store
+                    .ratings_of(&name)?
+                    .into_iter()
+                    .map(|held| {
+                        let points = store.rating_history(&name, held.board, RATING_POINTS)?;
+                        Ok((held, points))
+                    })
+                    .collect::<Result<Vec<_>, StoreError>>()?;
                 let name = recent
                     .first()
                     .and_then(|newest| kept_spelling(&name, newest))
@@ -62,6 +86,7 @@ impl Games {
                     name,
                     opponents,
                     recent,
+                    ratings,
                 })
             })
             .await?;

@@ -6,6 +6,8 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+use tictactoe_core::domain::Geometry as RatedBoard;
+use tictactoe_core::ports::{PlayerRating, RatingChange, RatingPoint, RatingStore, Rebuilt};
 
 use axum::Router;
 use axum::body::Body;
@@ -241,6 +243,9 @@ pub fn games_archived_in(store: Arc<dyn Archive>, limits: GameLimits) -> Games {
 pub struct GamesOnly(pub Arc<dyn GameStore>);
 
 impl GameStore for GamesOnly {
+    fn rating_changes(&self, games: &[GameId]) -> Result<Vec<RatingChange>, StoreError> {
+        self.0.rating_changes(games)
+    }
     fn write(&self, writes: &[Write]) -> Result<(), StoreError> {
         self.0.write(writes)
     }
@@ -272,6 +277,29 @@ impl GameStore for GamesOnly {
     /// where its test says, in its reads and writes.
     fn checkup(&self) -> Result<(), StoreError> {
         Ok(())
+    }
+}
+
+impl RatingStore for GamesOnly {
+    fn ratings(&self, _: RatedBoard, _: u32) -> Result<Vec<PlayerRating>, StoreError> {
+        Ok(Vec::new())
+    }
+    fn ratings_of(&self, _: &PlayerName) -> Result<Vec<PlayerRating>, StoreError> {
+        Ok(Vec::new())
+    }
+    fn rating_history(
+        &self,
+        _: &PlayerName,
+        _: RatedBoard,
+        _: u32,
+    ) -> Result<Vec<RatingPoint>, StoreError> {
+        Ok(Vec::new())
+    }
+    fn rebuild_ratings(&self) -> Result<Rebuilt, StoreError> {
+        Ok(Rebuilt {
+            games: 0,
+            ratings: 0,
+        })
     }
 }
 
