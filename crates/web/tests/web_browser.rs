@@ -1794,3 +1794,37 @@ async fn at_1280_by_800_a_finished_games_page_does_not_scroll_and_shows_its_link
     );
     browser.close().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_players_page_draws_their_rating_over_time_as_a_chart_that_fits_a_phone() {
+    let Some((_scene, running, browser)) = Scene::start("rating_chart", 390, 844).await else {
+        return;
+    };
+    ada_beats_bobs_edge_reply(&running, "Ada").await;
+    ada_beats_bobs_edge_reply(&running, "Ada").await;
+
+    browser.goto(&running.url("/players/Ada")).await.unwrap();
+
+    let points = eventually("the rating chart drawn", || async {
+        let points = browser
+            .find_all(Locator::Css(
+                "#ratings:not([hidden]) svg.rating-chart circle",
+            ))
+            .await
+            .ok()?;
+        (!points.is_empty()).then_some(points.len())
+    })
+    .await;
+    assert_eq!(points, 2);
+    let caption = text(&browser, "#rating-boards figcaption").await;
+    assert!(caption.starts_with("3×3, 3 in a row: "), "{caption}");
+    let fits = browser
+        .execute(
+            "return document.documentElement.scrollWidth <= window.innerWidth",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(fits, Value::Bool(true), "the player page scrolls sideways");
+    browser.close().await.unwrap();
+}

@@ -82,6 +82,67 @@ function showRecent(games) {
   document.getElementById("no-recent").hidden = games.length > 0;
 }
 
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attributes) {
+  const element = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
+  return element;
+}
+
+/// The rating over time on one board, as a line: one point after each rated game,
+/// oldest on the left, the band of two deviations either side shaded. It scales to its
+/// box (a viewBox, no fixed width), so it fits a phone's 390 px as it fits a desk.
+function ratingChart(board) {
+  const points = board.history;
+  const width = 320;
+  const height = 120;
+  const pad = 8;
+  const lows = points.map((p) => p.rating - 2 * p.deviation);
+  const highs = points.map((p) => p.rating + 2 * p.deviation);
+  const low = Math.min(...points.map((p) => p.rating)) - 20;
+  const high = Math.max(...points.map((p) => p.rating)) + 20;
+  const x = (i) => pad + (points.length === 1 ? (width - 2 * pad) / 2 : (i * (width - 2 * pad)) / (points.length - 1));
+  const y = (r) => pad + ((high - Math.min(Math.max(r, low), high)) * (height - 2 * pad)) / (high - low);
+  const chart = svg("svg", {
+    viewBox: `0 0 ${width} ${height}`,
+    class: "rating-chart",
+    role: "img",
+    preserveAspectRatio: "none",
+  });
+  const title = svg("title", {});
+  title.textContent = `Rating on ${board.size}×${board.size}, ${board.win} in a row, after each of the last ${plural(points.length, "game", "games")}`;
+  chart.append(title);
+  const band = points.map((_, i) => `${x(i)},${y(highs[i])}`)
+    .concat(points.map((_, i) => `${x(points.length - 1 - i)},${y(lows[points.length - 1 - i])}`));
+  chart.append(svg("polygon", { points: band.join(" "), class: "rating-band" }));
+  chart.append(svg("polyline", {
+    points: points.map((p, i) => `${x(i)},${y(p.rating)}`).join(" "),
+    class: "rating-line",
+    fill: "none",
+  }));
+  for (const [i, p] of points.entries()) {
+    chart.append(svg("circle", { cx: x(i), cy: y(p.rating), r: 2.5, class: "rating-point" }));
+  }
+  return chart;
+}
+
+function showRatings(ratings) {
+  const boards = (ratings || []).filter((board) => board.history.length > 0).map((board) => {
+    const figure = document.createElement("figure");
+    figure.className = "rating-board";
+    const caption = document.createElement("figcaption");
+    caption.textContent =
+      `${board.size}×${board.size}, ${board.win} in a row: ${board.rating}${board.provisional ? "?" : ""} ` +
+      `± ${board.deviation} after ${plural(board.games, "game", "games")}` +
+      (board.provisional ? " (provisional)" : "");
+    figure.append(caption, ratingChart(board));
+    return figure;
+  });
+  document.getElementById("rating-boards").replaceChildren(...boards);
+  document.getElementById("ratings").hidden = boards.length === 0;
+}
+
 async function showPlayer() {
   const status = document.getElementById("player-status");
   const heading = document.getElementById("player-name");
@@ -112,6 +173,7 @@ async function showPlayer() {
     showOpponents(body.opponents);
     showOthers(body.other_opponents || 0);
     showRecent(body.recent);
+    showRatings(body.ratings);
     // Without a game counted, there is no record against anyone to show.
     document.getElementById("against-each").hidden = body.games === 0;
     document.getElementById("player-details").hidden = false;
