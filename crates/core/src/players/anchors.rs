@@ -10,7 +10,7 @@
 //! take far longer to do). The
 //! scale is pinned by Random at 1000 on every board (Glicko-2 says only how far apart
 //! players are). The command that recomputes the table, and what it printed, are in
-//! docs/performance.md ("The anchors"): `cargo run --release --example calibrate`.
+//! docs/ratings.md ("The anchors"): `cargo run --release --example calibrate`.
 //!
 //! Where a level won every calibration game against every other (Impossible on a board
 //! the first player wins), its rating says only that it is at least that far ahead: it
