@@ -136,7 +136,7 @@ mod tests {
             player: PlayerName::new("Ada").unwrap(),
             board: Geometry::new(5, 4).unwrap(),
             before: Rating::START,
-            after: Rating::new(1511.000_000_000_2, 290.1, 0.059_999_9).unwrap(),
+            after: Rating::new(1_511.000_000_000_2, 290.1, 0.059_999_9).unwrap(),
         }
     }
 

@@ -787,6 +787,16 @@ fn capitalised(text: &str) -> String {
         .unwrap_or_default()
 }
 
+/// What a game did to the ratings of the people in it, as the line under the board says
+/// it: "Rating: Ada 1,512 → 1,498." (nothing for a game that rated nobody).
+fn rated(changes: &[tictactoe_core::ports::RatingChange]) -> String {
+    if changes.is_empty() {
+        return String::new();
+    }
+    let said: Vec<String> = changes.iter().map(|change| change.said()).collect();
+    format!("Rating: {}.", said.join(", "))
+}
+
 #[cfg(test)]
 mod hint_line_tests {
     use super::*;
@@ -826,14 +836,4 @@ mod hint_line_tests {
 
         assert_eq!(line, "Not proven in time; the best found: 18.");
     }
-}
-
-/// What a game did to the ratings of the people in it, as the line under the board says
-/// it: "Rating: Ada 1,512 → 1,498." (nothing for a game that rated nobody).
-fn rated(changes: &[tictactoe_core::ports::RatingChange]) -> String {
-    if changes.is_empty() {
-        return String::new();
-    }
-    let said: Vec<String> = changes.iter().map(|change| change.said()).collect();
-    format!("Rating: {}.", said.join(", "))
 }

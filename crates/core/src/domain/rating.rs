@@ -116,7 +116,7 @@ impl Rating {
         let digits = points.unsigned_abs().to_string();
         let mut grouped = String::new();
         for (i, digit) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i) % 3 == 0 {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
                 grouped.push(',');
             }
             grouped.push(digit);
