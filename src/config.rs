@@ -757,7 +757,9 @@ mod tests {
     fn a_game_draws_fresh_random_choices_unless_given_a_seed() {
         // The computers a person is rated against play from a new seed each run, as
         // they were calibrated (two draws of 64 bits are equal once in 2^64).
-        let (first, second) = (build(&["play"]).unwrap(), build(&["play"]).unwrap());
+        let play = ["play", "--x", "human:Ada", "--o", "random"];
+
+        let (first, second) = (build(&play).unwrap(), build(&play).unwrap());
 
         assert_ne!(first.seed, second.seed);
     }
