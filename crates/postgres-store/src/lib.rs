@@ -510,11 +510,7 @@ impl GameStore for PostgresStore {
                      SELECT $1, key, name, wins, losses, ties FROM tallies WHERE epoch = $2 \
                      ORDER BY key \
                      ON CONFLICT (epoch, key) DO UPDATE SET ",
-                    writes::saturating_sum!("tallies", "wins"),
-                    ", ",
-                    writes::saturating_sum!("tallies", "losses"),
-                    ", ",
-                    writes::saturating_sum!("tallies", "ties")
+                    writes::saturating_counts!("tallies")
                 ),
                 &[&previous, &current],
             )?;
@@ -565,11 +561,11 @@ impl GameStore for PostgresStore {
                     .iter()
                     .map(|(key, (name, record))| (key.as_str(), *name, *record)),
             );
-            tx.execute(
-                "INSERT INTO imported_rows (source, key, name, wins, losses, ties) \
-                 SELECT $1, * FROM unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[], \
-                 $6::bigint[])",
-                &[&source, &keys, &names, &counts[0], &counts[1], &counts[2]],
+            scoreboard::insert_counted(
+                tx,
+                "INSERT INTO imported_rows (source, key, name, wins, losses, ties)",
+                &source,
+                (&keys, &names, &counts),
             )?;
             let epoch: i64 = tx
                 .query_one(CURRENT_EPOCH, &[])?
