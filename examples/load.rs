@@ -448,8 +448,9 @@ async fn play_games(
 /// and only if it was answered as ended; except that a game whose client gave up on a
 /// move may also have that move and the reply kept (two steps more, and an ending), as
 /// a server may have kept it without its answer reaching the client. Returns the
-/// problems found, and how many given-up moves were kept so.
-fn check_database(url: &str, answered: &[Answered]) -> Result<(Vec<String>, usize), String> {
+/// problems found, how many given-up moves were kept so, and how many of those ended
+/// their game (counted on the scoreboard, though no client saw the end).
+fn check_database(url: &str, answered: &[Answered]) -> Result<(Vec<String>, usize, u64), String> {
     let ids: Vec<&str> = answered.iter().map(|game| game.id.as_str()).collect();
     let kept = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
         kept_in_postgres(url, &ids)?
@@ -457,7 +458,7 @@ fn check_database(url: &str, answered: &[Answered]) -> Result<(Vec<String>, usiz
         kept_in_sqlite(url.strip_prefix("sqlite:").unwrap_or(url), &ids)?
     };
     let mut problems = Vec::new();
-    let mut kept_unanswered = 0;
+    let (mut kept_unanswered, mut ended_unanswered) = (0, 0);
     for game in answered {
         let (id, moves, ended) = (&game.id, game.moves as i64, game.ended);
         let Some(&(kept_end, steps)) = kept.get(id) else {
@@ -467,6 +468,9 @@ fn check_database(url: &str, answered: &[Answered]) -> Result<(Vec<String>, usiz
         let unanswered = game.given_up && steps > moves;
         if unanswered {
             kept_unanswered += 1;
+            if kept_end && !ended {
+                ended_unanswered += 1;
+            }
         }
         let steps_right = steps == moves || (game.given_up && steps > moves && steps <= moves + 2);
         if !steps_right {
@@ -480,7 +484,7 @@ fn check_database(url: &str, answered: &[Answered]) -> Result<(Vec<String>, usiz
             ));
         }
     }
-    Ok((problems, kept_unanswered))
+    Ok((problems, kept_unanswered, ended_unanswered))
 }
 
 /// Whether each of the games `ids` has ended, and how many steps it has, in the
@@ -716,6 +720,9 @@ async fn main() {
             asked.len() - answered.len(),
         );
     }
+    // Games a server ended with a move whose answer its client gave up on: counted on
+    // the scoreboard, not among the games the clients finished.
+    let mut ended_unseen = 0;
     if let Some(database) = options.check_db.clone() {
         let answered = std::mem::take(&mut total.answered);
         let checked = tokio::task::spawn_blocking(move || {
@@ -725,12 +732,15 @@ async fn main() {
         .await
         .unwrap();
         match checked {
-            (Ok((problems, unanswered)), games) if problems.is_empty() => println!(
-                "database: all {games} games as answered: every move answered kept once, \
-                 every ending answered kept ({unanswered} moves a client gave up on were \
-                 kept, with the reply, unanswered)"
-            ),
-            (Ok((problems, _)), games) => {
+            (Ok((problems, unanswered, ended)), games) if problems.is_empty() => {
+                ended_unseen = ended;
+                println!(
+                    "database: all {games} games as answered: every move answered kept once, \
+                     every ending answered kept ({unanswered} moves a client gave up on were \
+                     kept, with the reply, unanswered; {ended} of them ended their game)"
+                );
+            }
+            (Ok((problems, _, _)), games) => {
                 println!("database: {} problems in {games} games:", problems.len());
                 for problem in problems.iter().take(20) {
                     println!("  {problem}");
@@ -755,9 +765,14 @@ async fn main() {
         println!("server memory after: {}", memory(pid));
     }
     println!(
-        "scoreboard: {counted} games counted for {} finished: {}",
+        "scoreboard: {counted} games counted for {} finished{}: {}",
         total.games,
-        if counted == total.games {
+        if ended_unseen > 0 {
+            format!(" and {ended_unseen} ended unseen")
+        } else {
+            String::new()
+        },
+        if counted == total.games + ended_unseen {
             "exactly once each"
         } else if load_games(&after) == 0 {
             "the load's players are not in the top 1,000: count them with `tictactoe scores --json`"

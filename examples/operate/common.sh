@@ -33,14 +33,19 @@ free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
 
-# Starts `tictactoe serve` with the rest of the arguments as its own; sets $url and $pid.
+# Starts `tictactoe serve` with the rest of the arguments as its own (those after a
+# `--`, serve's); sets $url and $pid.
 serve() {
   local name=$1; shift
-  "$bin" "$@" serve --port 0 >"$work/$name.out" 2>"$work/$name.log" &
+  local global=() served=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do global+=("$1"); shift; done
+  [ $# -gt 0 ] && shift
+  served=("$@")
+  "$bin" "${global[@]}" serve --port 0 "${served[@]}" >"$work/$name.out" 2>"$work/$name.log" &
   pid=$!
   pids+=("$pid")
   for _ in $(seq 200); do
-    url=$(sed -n 's|^Serving Tic Tac Toe on ||p' "$work/$name.out")
+    url=$(sed -n 's|^Serving Tic Tac Toe on ||p' "$work/$name.out" 2>/dev/null || true)
     [ -n "$url" ] && return
     sleep 0.05
   done

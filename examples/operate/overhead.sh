@@ -4,6 +4,7 @@
 # on, and scraped every second as Prometheus would) against one with both off
 # (RUST_LOG=warn, no `--metrics`), one after the other, ROUNDS times (default 3), each
 # on a new SQLite database. Prints each run's moves/s and move latency. See docs/web.md.
+# MODES="off logs metrics on" measures logs and metrics apart too.
 #
 #   cargo build --release --bins --examples && examples/operate/overhead.sh [ROUNDS]
 
@@ -16,19 +17,23 @@ seconds=15
 run() {
   local name=$1 round=$2
   local db="$work/$name-$round.db"
-  if [ "$name" = on ]; then
-    local metrics_port
-    metrics_port=$(free_port)
-    RUST_LOG=info serve "$name-$round" --db "$db" --log-format json --metrics "127.0.0.1:$metrics_port"
-    ( while true; do curl -s -o /dev/null "http://127.0.0.1:$metrics_port/metrics"; sleep 1; done ) &
-    pids+=("$!")
-    local scraper=$!
-  else
-    RUST_LOG=warn serve "$name-$round" --db "$db"
-  fi
+  local serving=(--db "$db" --) log=warn scraper=
+  case "$name" in
+    on|logs) log=info; serving+=(--log-format json);;
+  esac
+  case "$name" in
+    on|metrics)
+      local metrics_port
+      metrics_port=$(free_port)
+      serving+=(--metrics "127.0.0.1:$metrics_port")
+      ( while true; do curl -s -o /dev/null "http://127.0.0.1:$metrics_port/metrics"; sleep 1; done ) &
+      scraper=$!
+      pids+=("$scraper");;
+  esac
+  RUST_LOG=$log serve "$name-$round" "${serving[@]}"
   local server=$pid
   "$load" "$url" --players 500 --pause-ms 0 --seconds "$seconds" --pid "$server" >"$work/$name-$round.txt"
-  [ "$name" = on ] && kill "$scraper"
+  if [ -n "$scraper" ]; then kill "$scraper" 2>/dev/null || true; fi
   kill "$server"
   wait "$server" 2>/dev/null || true
   printf '%-3s round %s: %s; %s; log %s lines\n' "$name" "$round" \
@@ -38,6 +43,7 @@ run() {
 }
 
 for round in $(seq "$rounds"); do
-  run off "$round"
-  run on "$round"
+  for mode in ${MODES:-off on}; do
+    run "$mode" "$round"
+  done
 done
