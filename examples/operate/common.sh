@@ -10,7 +10,7 @@ pg=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
 work=$(mktemp -d /tmp/tictactoe-operate.XXXXXX)
 chown postgres "$work"
 pids=()
-trap 'for pid in "${pids[@]}"; do kill -CONT "$pid" 2>/dev/null; kill "$pid" 2>/dev/null; done; pg_ctl stop >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+trap 'for pid in "${pids[@]}"; do kill -CONT "$pid" 2>/dev/null || true; kill "$pid" 2>/dev/null || true; done; pg_ctl stop >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 
 pg_ctl() { runuser -u postgres -- "$pg/pg_ctl" -D "$work/data" -l "$work/postgres.log" "$@"; }
 
