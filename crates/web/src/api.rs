@@ -22,7 +22,7 @@ use tictactoe_core::domain::{NameError, PlayerName};
 use tictactoe_core::ports::{GameId, HistoryQuery, PageSize};
 use tictactoe_json::{history_page_json, player_page_json, review_json, scoreboard_json};
 
-use super::dto::{CreatedJson, HintJson, MoveRequest, NewGameJson, ProgressJson};
+use super::dto::{CreatedJson, HintJson, MoveRequest, NameRequest, NewGameJson, ProgressJson};
 use super::error::{ApiError, ErrorJson};
 use super::events::{StreamPlace, game_events};
 use super::health::Health;
@@ -143,6 +143,7 @@ fn game_id(id: &str) -> Result<GameId, ApiError> {
             ("undo" = (operation_id = "undo", parameters(("id" = "$response.body#/id")), description = "A move taken back, with a seat's token")),
             ("hint" = (operation_id = "hint", parameters(("id" = "$response.body#/id")), description = "A hint, with a seat's token")),
             ("resign" = (operation_id = "resign", parameters(("id" = "$response.body#/id")), description = "The game given up, with a seat's token")),
+            ("rename" = (operation_id = "rename", parameters(("id" = "$response.body#/id")), description = "A person's name, chosen until their first move, with a seat's token")),
             ("rematch" = (operation_id = "rematch", parameters(("id" = "$response.body#/id")), description = "The next game, once this one is over")),
             ("review" = (operation_id = "review", parameters(("id" = "$response.body#/id")), description = "The review, once the game is over")),
             ("x" = (operation_id = "player", parameters(("name" = "$response.body#/players/x/name")), description = "X's page, once a game of theirs has ended")),
@@ -273,6 +274,43 @@ pub async fn resign(
     Ok(Json(&*view).into_response())
 }
 
+/// Choose the seat's name.
+///
+/// The seat's person plays under this name from now on: a person may choose their name
+/// until their first move (a move, not an undo), as the one invited to a game does
+/// when the invite names them by another's guess. The same name again changes nothing.
+/// A name is checked as a new game's names are, and may not be the other player's (or
+/// look like it). Everyone following the game sees it.
+#[utoipa::path(
+    post, path = "/api/games/{id}/name", tag = "games",
+    params(("id" = String, Path, description = "The game's id: 32 hex digits")),
+    request_body = NameRequest,
+    security(("seat" = [])),
+    responses(
+        (status = 200, description = "The game, the seat so named", body = GameView),
+        (status = 400, description = "A name the rules refuse (no visible character, over 40 characters, control or formatting characters, starting with \"Computer\", the other player's or like it), or not JSON", body = ErrorJson),
+        (status = 401, description = "No seat's token", body = ErrorJson),
+        (status = 403, description = "The token is not a seat of this game (or is the computer's)", body = ErrorJson),
+        (status = 404, description = "No such game", body = ErrorJson),
+        (status = 408, description = "The body did not arrive in time", body = ErrorJson),
+        (status = 409, description = "The seat has made its first move, or the game is over", body = ErrorJson),
+        (status = 413, description = "The body is too large", body = ErrorJson),
+        (status = 500, description = "A bug in the server", body = ErrorJson),
+        (status = 503, description = "The store of games cannot be used just now, or did not answer in time (see Retry-After)", body = ErrorJson),
+    )
+)]
+pub async fn rename(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    key: SeatKey,
+    JsonBody(request): JsonBody<NameRequest>,
+) -> Result<Response, ApiError> {
+    let id = game_id(&id)?;
+    let name = request.name()?;
+    let view = app.games.rename(id, key, name).await?;
+    Ok(Json(&*view).into_response())
+}
+
 /// A hint.
 ///
 /// What perfect play makes of the position, for the seat whose turn it is.
@@ -315,6 +353,7 @@ pub async fn hint(
             ("undo" = (operation_id = "undo", parameters(("id" = "$response.body#/id")), description = "A move taken back, with a seat's token")),
             ("hint" = (operation_id = "hint", parameters(("id" = "$response.body#/id")), description = "A hint, with a seat's token")),
             ("resign" = (operation_id = "resign", parameters(("id" = "$response.body#/id")), description = "The game given up, with a seat's token")),
+            ("rename" = (operation_id = "rename", parameters(("id" = "$response.body#/id")), description = "A person's name, chosen until their first move, with a seat's token")),
             ("rematch" = (operation_id = "rematch", parameters(("id" = "$response.body#/id")), description = "The next game, once this one is over")),
             ("review" = (operation_id = "review", parameters(("id" = "$response.body#/id")), description = "The review, once the game is over")),
             ("x" = (operation_id = "player", parameters(("name" = "$response.body#/players/x/name")), description = "X's page, once a game of theirs has ended")),

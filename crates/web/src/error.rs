@@ -23,7 +23,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use thiserror::Error;
 
-use tictactoe_core::domain::{IllegalMove, PlayerName, Refusal};
+use tictactoe_core::domain::{IllegalMove, Mark, PlayerName, Refusal};
 use tictactoe_core::ports::{GameId, StoreError};
 
 use super::health::NotReady;
@@ -82,6 +82,9 @@ pub enum ApiError {
     /// The game refused the request (not your turn, cell taken, game over, ...).
     #[error("{0}")]
     Refused(Refusal),
+    /// A name asked for a seat that has made its first move.
+    #[error("{0} has moved already: a seat's name can change only until its first move")]
+    NameFixed(Mark),
     /// A request that needs the game to be over came while it is played.
     #[error("the game is still being played: {}", after_the_end(.0))]
     StillPlaying(AfterTheEnd),
@@ -159,6 +162,8 @@ impl From<GameError> for ApiError {
             GameError::NotASeat => ApiError::WrongToken,
             GameError::NoSuchCell { cell, cells } => ApiError::NoSuchCell { cell, cells },
             GameError::Refused(refusal) => ApiError::Refused(refusal),
+            GameError::NameFixed(seat) => ApiError::NameFixed(seat),
+            GameError::Names(error) => super::dto::names_refused(error),
             GameError::StillPlaying(asked) => ApiError::StillPlaying(asked),
             GameError::NoSuchCursor(id) => ApiError::NoSuchCursor(id),
             GameError::NoSuchPlayer(name) => ApiError::NoSuchPlayer(name),
@@ -193,7 +198,7 @@ impl ApiError {
             | ApiError::NotAName(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Refused(refusal) => refusal_status(refusal),
-            ApiError::StillPlaying(_) => StatusCode::CONFLICT,
+            ApiError::StillPlaying(_) | ApiError::NameFixed(_) => StatusCode::CONFLICT,
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::SlowBody { .. } => StatusCode::REQUEST_TIMEOUT,
             ApiError::AddressTooLong => StatusCode::URI_TOO_LONG,
@@ -418,7 +423,6 @@ impl Detail {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tictactoe_core::domain::Mark;
 
     #[test]
     fn refusals_of_the_games_state_are_conflicts_and_a_cell_off_the_board_is_bad_input() {

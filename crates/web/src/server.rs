@@ -116,6 +116,7 @@ fn api_routes() -> OpenApiRouter<App> {
         .routes(routes!(api::undo))
         .routes(routes!(api::hint))
         .routes(routes!(api::resign))
+        .routes(routes!(api::rename))
         .routes(routes!(api::rematch))
         .routes(routes!(api::events))
         .routes(routes!(api::review))

@@ -55,6 +55,11 @@ impl Peer {
                     game: game.clone(),
                     ending: *ending,
                 },
+                Write::Name { game, mark, name } => News::Name {
+                    game: game.clone(),
+                    mark: *mark,
+                    name: name.clone(),
+                },
             })
             .collect();
         for (server, listener) in self.hub.listeners.lock().unwrap().iter_mut() {

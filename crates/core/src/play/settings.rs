@@ -42,14 +42,8 @@ impl Settings {
         first: Mark,
         geometry: Geometry,
     ) -> Result<Settings, SettingsError> {
-        let (x_name, o_name) = (x.name(Mark::X), o.name(Mark::O));
         if x.is_human() && o.is_human() {
-            if x_name.key() == o_name.key() {
-                return Err(SettingsError::SameName(x_name));
-            }
-            if x_name.looks_like(&o_name) {
-                return Err(SettingsError::LookAlike(x_name, o_name));
-            }
+            two_people(x.name(Mark::X), o.name(Mark::O))?;
         }
         Ok(Settings {
             x,
@@ -73,6 +67,20 @@ impl Settings {
 
     pub fn geometry(&self) -> Geometry {
         self.geometry
+    }
+
+    /// These settings with the person at `mark` called `name` (a person who has not
+    /// moved yet may choose their name: see `Match::rename`), refused as [`Settings::new`]
+    /// refuses two people of one name or of names that look alike. The seat at `mark`
+    /// is a person's: a computer's seat has no name to choose, and whoever asks checks
+    /// that first (given a computer's seat, this seats a person there).
+    pub fn renamed(&self, mark: Mark, name: PlayerName) -> Result<Settings, SettingsError> {
+        let named = PlayerSpec::Human(Some(name));
+        let (x, o) = match mark {
+            Mark::X => (named, self.o.clone()),
+            Mark::O => (self.x.clone(), named),
+        };
+        Settings::new(x, o, self.first, self.geometry)
     }
 
     /// Whether a person plays either side.
@@ -121,6 +129,20 @@ impl Settings {
             geometry: self.geometry,
         }
     }
+}
+
+/// Whether two people called `x` (on X) and `o` (on O) may sit down to one game: not
+/// under one name (letter case aside), nor under names that look alike. The one check
+/// of two people's names, made when a game is set up and when a person renames their
+/// seat (`Match::rename`).
+pub(crate) fn two_people(x: PlayerName, o: PlayerName) -> Result<(), SettingsError> {
+    if x.key() == o.key() {
+        return Err(SettingsError::SameName(x));
+    }
+    if x.looks_like(&o) {
+        return Err(SettingsError::LookAlike(x, o));
+    }
+    Ok(())
 }
 
 /// `spec` with the name it plays under at `mark` written out, for a person who took the
@@ -203,6 +225,31 @@ mod tests {
 
         assert_eq!(rematch.player(Mark::X), &human("Player O"));
         assert_eq!(rematch.player(Mark::O), &human("Player X"));
+    }
+
+    #[test]
+    fn a_person_renamed_keeps_the_other_player_the_board_and_the_first_mover() {
+        let geometry = Geometry::new(4, 3).unwrap();
+        let game = Settings::new(human("Ada"), PlayerSpec::Human(None), Mark::O, geometry).unwrap();
+
+        let renamed = game.renamed(Mark::O, PlayerName::new("Bob").unwrap());
+
+        assert_eq!(
+            renamed,
+            Settings::new(human("Ada"), human("Bob"), Mark::O, geometry)
+        );
+    }
+
+    #[test]
+    fn a_person_renamed_to_the_other_persons_name_is_refused_as_a_new_game_would_be() {
+        let game = settings(human("Ada"), human("Bob")).unwrap();
+
+        let renamed = game.renamed(Mark::X, PlayerName::new("bob").unwrap());
+
+        assert_eq!(
+            renamed,
+            Err(SettingsError::SameName(PlayerName::new("bob").unwrap()))
+        );
     }
 
     #[test]

@@ -12,6 +12,7 @@
 use std::time::Duration;
 
 use super::{Ending, GameId, NewGame, Step, StoreError};
+use crate::domain::{Mark, PlayerName};
 
 /// One change another server kept, as a shared store tells of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,6 +24,12 @@ pub enum News {
     Step { game: GameId, step: Step },
     /// Game `game` ended so.
     End { game: GameId, ending: Ending },
+    /// Game `game`'s person at `mark` plays under `name` from now on.
+    Name {
+        game: GameId,
+        mark: Mark,
+        name: PlayerName,
+    },
 }
 
 impl News {
@@ -30,7 +37,7 @@ impl News {
     pub fn game(&self) -> &GameId {
         match self {
             News::Begin(new) => &new.id,
-            News::Step { game, .. } | News::End { game, .. } => game,
+            News::Step { game, .. } | News::End { game, .. } | News::Name { game, .. } => game,
         }
     }
 }
