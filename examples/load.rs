@@ -547,25 +547,11 @@ async fn scoreboard_from(
         .await?
         .json()
         .await?;
-    Ok(scores["players"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|p| {
-            (
-                p["name"].as_str().unwrap_or_default().to_string(),
-                p["games"].as_u64().unwrap_or(0),
-            )
-        })
-        .collect())
+    Ok(api_client::games_by_name(&scores))
 }
 
 fn load_games(board: &HashMap<String, u64>) -> u64 {
-    board
-        .iter()
-        .filter(|(name, _)| name.starts_with("Load "))
-        .map(|(_, games)| games)
-        .sum()
+    api_client::games_of_players_named(board, "Load ")
 }
 
 fn memory(pid: u32) -> String {

@@ -324,11 +324,12 @@ fn hold_nothing_long(config: &mut postgres::Config) {
 /// 0.75 s.
 pub const POOL_WAIT: Duration = Duration::from_millis(1500);
 
-/// See [`hold_nothing_long`].
+/// How long a session of this program may sit idle inside a transaction before
+/// PostgreSQL ends it and lets its locks go (`idle_in_transaction_session_timeout`).
 pub const IDLE_IN_TRANSACTION: Duration = Duration::from_secs(2);
-/// See [`hold_nothing_long`].
+/// How long a statement waits for a row another session holds (`lock_timeout`).
 pub const LOCK_WAIT: Duration = Duration::from_secs(1);
-/// See [`hold_nothing_long`].
+/// How long a statement may run (`statement_timeout`).
 pub const STATEMENT: Duration = Duration::from_secs(10);
 
 /// Why a connection could not be made, in PostgreSQL's words or the system's: the
@@ -509,11 +510,7 @@ impl GameStore for PostgresStore {
                      SELECT $1, key, name, wins, losses, ties FROM tallies WHERE epoch = $2 \
                      ORDER BY key \
                      ON CONFLICT (epoch, key) DO UPDATE SET ",
-                    writes::saturating_sum!("tallies", "wins"),
-                    ", ",
-                    writes::saturating_sum!("tallies", "losses"),
-                    ", ",
-                    writes::saturating_sum!("tallies", "ties")
+                    writes::saturating_counts!("tallies")
                 ),
                 &[&previous, &current],
             )?;
@@ -564,11 +561,11 @@ impl GameStore for PostgresStore {
                     .iter()
                     .map(|(key, (name, record))| (key.as_str(), *name, *record)),
             );
-            tx.execute(
-                "INSERT INTO imported_rows (source, key, name, wins, losses, ties) \
-                 SELECT $1, * FROM unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[], \
-                 $6::bigint[])",
-                &[&source, &keys, &names, &counts[0], &counts[1], &counts[2]],
+            scoreboard::insert_counted(
+                tx,
+                "INSERT INTO imported_rows (source, key, name, wins, losses, ties)",
+                &source,
+                (&keys, &names, &counts),
             )?;
             let epoch: i64 = tx
                 .query_one(CURRENT_EPOCH, &[])?

@@ -12,7 +12,7 @@ use utoipa::ToSchema;
 
 use tictactoe_core::domain::{Analysis, Geometry, Mark, PlayerName};
 use tictactoe_core::play::{Seating, Settings, SettingsError};
-use tictactoe_core::players::{person_name, seated};
+use tictactoe_core::players::seated;
 use tictactoe_json::known_word;
 
 use super::error::ApiError;
@@ -60,25 +60,19 @@ impl NewGameJson {
         let geometry =
             Geometry::new(size, self.win.unwrap_or(size)).map_err(|e| bad(e.to_string()))?;
         let first = self.first.map_or(Mark::X, Mark::from);
-        let settings = Settings::new(x, o, first, geometry).map_err(names_refused)?;
+        let settings = Settings::new(x, o, first, geometry).map_err(|error| match error {
+            SettingsError::SameName(name) => bad(format!(
+                "both players are called {name}: give them different names"
+            )),
+            SettingsError::LookAlike(x, o) => bad(format!(
+                "{x} and {o} look alike: give them names that read differently"
+            )),
+        })?;
         Ok(Setup {
             settings,
             seating: self.seating.map_or(Seating::Apart, Seating::from),
         })
     }
-}
-
-/// Two people's names that cannot sit down together (a new game's, or a name chosen
-/// later), in the web's words: a bad request, saying what to do.
-pub fn names_refused(error: SettingsError) -> ApiError {
-    ApiError::BadRequest(match error {
-        SettingsError::SameName(name) => {
-            format!("both players are called {name}: give them different names")
-        }
-        SettingsError::LookAlike(x, o) => {
-            format!("{x} and {o} look alike: give them names that read differently")
-        }
-    })
 }
 
 /// `POST /api/games/{id}/name`.
@@ -93,9 +87,10 @@ pub struct NameRequest {
 }
 
 impl NameRequest {
-    /// The name, checked by the rules every name is checked by, refused in their words.
+    /// The name, checked by the rules every name is checked by (refused as the
+    /// console refuses a name typed there).
     pub fn name(&self) -> Result<PlayerName, ApiError> {
-        person_name(&self.name).map_err(|error| ApiError::BadRequest(error.to_string()))
+        PlayerName::new(&self.name).map_err(ApiError::BadName)
     }
 }
 

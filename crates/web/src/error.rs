@@ -23,9 +23,10 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use thiserror::Error;
 
-use tictactoe_core::domain::{IllegalMove, Mark, PlayerName, Refusal};
+use tictactoe_core::domain::{IllegalMove, NameError, PlayerName, Refusal};
 use tictactoe_core::ports::{GameId, StoreError};
 
+use super::assets::REFUSAL;
 use super::health::NotReady;
 use super::port::{AfterTheEnd, GameError};
 
@@ -82,9 +83,21 @@ pub enum ApiError {
     /// The game refused the request (not your turn, cell taken, game over, ...).
     #[error("{0}")]
     Refused(Refusal),
+    /// A name the rules of names refuse: in the words the console uses.
+    #[error("{0}")]
+    BadName(NameError),
     /// A name asked for a seat that has made its first move.
-    #[error("{0} has moved already: a seat's name can change only until its first move")]
-    NameFixed(Mark),
+    #[error("you have made your first move: a name can be chosen only before it")]
+    NameFixed,
+    /// A name asked for that the other player has (letter case aside): in the words the
+    /// console uses.
+    #[error("{other} is already playing: choose another name")]
+    NameTaken { other: PlayerName },
+    /// A name asked for that looks like the other player's: in the console's words.
+    #[error(
+        "{name} looks like {other}, who is already playing: choose a name that reads differently"
+    )]
+    NameLooksLike { name: PlayerName, other: PlayerName },
     /// A request that needs the game to be over came while it is played.
     #[error("the game is still being played: {}", after_the_end(.0))]
     StillPlaying(AfterTheEnd),
@@ -162,8 +175,9 @@ impl From<GameError> for ApiError {
             GameError::NotASeat => ApiError::WrongToken,
             GameError::NoSuchCell { cell, cells } => ApiError::NoSuchCell { cell, cells },
             GameError::Refused(refusal) => ApiError::Refused(refusal),
-            GameError::NameFixed(seat) => ApiError::NameFixed(seat),
-            GameError::Names(error) => super::dto::names_refused(error),
+            GameError::NameFixed(_) => ApiError::NameFixed,
+            GameError::NameTaken { other } => ApiError::NameTaken { other },
+            GameError::NameLooksLike { name, other } => ApiError::NameLooksLike { name, other },
             GameError::StillPlaying(asked) => ApiError::StillPlaying(asked),
             GameError::NoSuchCursor(id) => ApiError::NoSuchCursor(id),
             GameError::NoSuchPlayer(name) => ApiError::NoSuchPlayer(name),
@@ -186,9 +200,12 @@ impl From<Refusal> for ApiError {
 impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
-            ApiError::BadRequest(_) | ApiError::NoSuchCell { .. } | ApiError::UnreadableHead => {
-                StatusCode::BAD_REQUEST
-            }
+            ApiError::BadRequest(_)
+            | ApiError::NoSuchCell { .. }
+            | ApiError::UnreadableHead
+            | ApiError::BadName(_)
+            | ApiError::NameTaken { .. }
+            | ApiError::NameLooksLike { .. } => StatusCode::BAD_REQUEST,
             ApiError::NoToken => StatusCode::UNAUTHORIZED,
             ApiError::WrongToken => StatusCode::FORBIDDEN,
             ApiError::NotFound
@@ -198,7 +215,7 @@ impl ApiError {
             | ApiError::NotAName(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Refused(refusal) => refusal_status(refusal),
-            ApiError::StillPlaying(_) | ApiError::NameFixed(_) => StatusCode::CONFLICT,
+            ApiError::StillPlaying(_) | ApiError::NameFixed => StatusCode::CONFLICT,
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::SlowBody { .. } => StatusCode::REQUEST_TIMEOUT,
             ApiError::AddressTooLong => StatusCode::URI_TOO_LONG,
@@ -345,7 +362,8 @@ impl ApiError {
         }
         let status = self.status();
         let title = status.canonical_reason().unwrap_or("Refused");
-        let page = REFUSAL_PAGE
+        // The message is one of ours (nothing a client sent): it needs no escaping.
+        let page = REFUSAL
             .replace("{title}", title)
             .replace("{status}", status.as_str())
             .replace("{message}", &sentence(&self.to_string()));
@@ -357,10 +375,6 @@ impl ApiError {
             .into_response()
     }
 }
-
-/// The page a browser gets for a refusal. The message is one of ours (nothing a client
-/// sent), so it needs no escaping.
-const REFUSAL_PAGE: &str = include_str!("assets/refusal.html");
 
 /// `message` with a capital and a full stop, for a page.
 fn sentence(message: &str) -> String {
@@ -423,6 +437,8 @@ impl Detail {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tictactoe_core::domain::Mark;
+    use tictactoe_core::ports::Conflict;
 
     #[test]
     fn refusals_of_the_games_state_are_conflicts_and_a_cell_off_the_board_is_bad_input() {
@@ -499,10 +515,7 @@ mod tests {
                 detail: format!("{path}: gone"),
             },
             StoreError::NoSuchGame(id.clone()),
-            StoreError::Conflict {
-                game: id,
-                detail: format!("{path}: step 3"),
-            },
+            Conflict::KeptAtOnce(format!("{path}: step 3")).about(&id),
         ];
 
         for error in errors {

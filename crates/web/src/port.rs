@@ -16,7 +16,7 @@ use thiserror::Error;
 use tokio::sync::watch;
 
 use tictactoe_core::domain::{Analysis, Mark, PlayerName, Refusal, Scoreboard};
-use tictactoe_core::play::{NameRefusal, Review, SettingsError};
+use tictactoe_core::play::{NameRefusal, Review};
 use tictactoe_core::ports::{
     GameId, GameSummary, HistoryPage, HistoryQuery, Opponents, StoreError,
 };
@@ -160,9 +160,12 @@ pub enum GameError {
     /// The seat has made its first move: its name stays as it is.
     #[error("{0} has moved: its name stays as it is")]
     NameFixed(Mark),
-    /// The name asked for is the other person's, or looks like it.
-    #[error("{0}")]
-    Names(SettingsError),
+    /// The name asked for is the other person's (`other`), letter case aside.
+    #[error("the other player is called {other}")]
+    NameTaken { other: PlayerName },
+    /// The name asked for looks like the other person's (`other`).
+    #[error("{name} looks like the other player's name, {other}")]
+    NameLooksLike { name: PlayerName, other: PlayerName },
     /// The request comes after the game's end, and the game is still played.
     #[error("the game is still being played ({0:?} comes after the end)")]
     StillPlaying(AfterTheEnd),
@@ -205,7 +208,8 @@ impl From<NameRefusal> for GameError {
         match refusal {
             NameRefusal::Refused(refusal) => GameError::Refused(refusal),
             NameRefusal::Moved(seat) => GameError::NameFixed(seat),
-            NameRefusal::Names(error) => GameError::Names(error),
+            NameRefusal::Taken { other } => GameError::NameTaken { other },
+            NameRefusal::LooksLike { name, other } => GameError::NameLooksLike { name, other },
         }
     }
 }

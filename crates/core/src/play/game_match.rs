@@ -13,13 +13,11 @@
 use thiserror::Error;
 
 use crate::domain::{
-    Analysis, BitBoard, FinishedGame, Game, GameState, GameStatus, Geometry, Line, Mark, MoveError,
-    Outcome, PlayerName, Position, Refusal, Scoreboard,
+    Analysis, BitBoard, Board, FinishedGame, Game, GameState, GameStatus, Geometry, Line, Mark,
+    MoveError, Outcome, PlayerName, Position, Refusal, Scoreboard,
 };
 use crate::players::{Advisor, MoveChooser};
 use crate::ports::{Change, Ending, GameId, GameStore, NewGame, Step, StoreError, Write};
-
-use super::settings::{SettingsError, two_people};
 
 /// Who sits at one side of the board.
 pub enum Seat {
@@ -235,9 +233,30 @@ pub enum NameRefusal {
     /// The seat has made its first move: its name is fixed.
     #[error("{0} has moved: its name stays as it is")]
     Moved(Mark),
-    /// The other person has this name, or one that looks like it.
-    #[error(transparent)]
-    Names(#[from] SettingsError),
+    /// The other person is called so (letter case aside): `other` is their name.
+    #[error("{other} is already playing")]
+    Taken { other: PlayerName },
+    /// The name looks like the other person's (`other`).
+    #[error("{name} looks like {other}, who is already playing")]
+    LooksLike { name: PlayerName, other: PlayerName },
+}
+
+/// `step`'s change made on `game`: its move played, or its moves taken back. A change
+/// the rules refuse is a [`ResumeError`] naming the step (the game may then be part
+/// changed: take the step on a copy).
+pub(crate) fn take_step<B: Board>(game: &mut Game<B>, step: &Step) -> Result<(), ResumeError> {
+    let number = step.number;
+    match step.change {
+        Change::Move(position) => game
+            .play(position)
+            .map(|_| ())
+            .map_err(|_| ResumeError::Illegal { number }),
+        Change::Undo { moves } => (0..moves).try_for_each(|_| {
+            game.undo()
+                .map(|_| ())
+                .ok_or(ResumeError::NothingToUndo { number })
+        }),
+    }
 }
 
 /// A computer player broke the rules: a bug in that player, reported, not looped on.
@@ -363,18 +382,10 @@ impl<R: Recorder> Match<R> {
         }
         let mut game = self.game.clone();
         let mut moved = self.moved;
-        match step.change {
-            Change::Move(position) => {
-                moved[game.to_move().index()] = true;
-                game.play(position)
-                    .map_err(|_| ResumeError::Illegal { number })?;
-            }
-            Change::Undo { moves } => {
-                for _ in 0..moves {
-                    game.undo().ok_or(ResumeError::NothingToUndo { number })?;
-                }
-            }
+        if let Change::Move(_) = step.change {
+            moved[game.to_move().index()] = true;
         }
+        take_step(&mut game, &step)?;
         self.game = game;
         self.moved = moved;
         self.steps = number;
@@ -578,15 +589,26 @@ impl<R: Recorder> Match<R> {
     }
 
     /// Whether the person at `seat` may be called `name` beside the other seat's
-    /// player: a computer's name never clashes (no person's name looks like one).
-    fn names_apart(&self, seat: Mark, name: &PlayerName) -> Result<(), SettingsError> {
+    /// player, as [`Settings::new`] keeps two people apart (not one name, nor two that
+    /// look alike): a computer's name never clashes (no person's name looks like one).
+    ///
+    /// [`Settings::new`]: super::Settings::new
+    fn names_apart(&self, seat: Mark, name: &PlayerName) -> Result<(), NameRefusal> {
         let Seat::Human(other) = self.seat(seat.opponent()) else {
             return Ok(());
         };
-        match seat {
-            Mark::X => two_people(name.clone(), other.clone()),
-            Mark::O => two_people(other.clone(), name.clone()),
+        if other.key() == name.key() {
+            return Err(NameRefusal::Taken {
+                other: other.clone(),
+            });
         }
+        if other.looks_like(name) {
+            return Err(NameRefusal::LooksLike {
+                name: name.clone(),
+                other: other.clone(),
+            });
+        }
+        Ok(())
     }
 
     /// `seat` gives up: the game ends as `seat`'s loss and the other side's win, and
@@ -697,7 +719,7 @@ mod tests {
 
     use super::*;
     use crate::domain::{IllegalMove, Verdict, layout_of};
-    use crate::fixtures;
+    use crate::fixtures::{self, ada_and_bob, ending_once, failing_steps, keeping_steps};
     use crate::players::{MockAdvisor, MockComputer};
     use crate::ports::MemoryStore;
     use mockall::Sequence;
@@ -715,6 +737,13 @@ mod tests {
         Seat::Human(name(text))
     }
 
+    /// Ada (X) against Hal (O), a computer that plays `moves` in order ([`computer_playing`]),
+    /// on 3 x 3, `first` moving first, nothing recorded.
+    fn ada_against_hal(first: Mark, moves: &[usize]) -> Match<Unrecorded> {
+        let seats = [person("Ada"), computer_playing(moves)];
+        Match::new(Geometry::classic(), first, seats, Unrecorded)
+    }
+
     /// A computer that plays `moves` in order, and must be asked for each exactly once.
     fn computer_playing(moves: &[usize]) -> Seat {
         let mut computer = MockComputer::new();
@@ -730,12 +759,16 @@ mod tests {
     /// Ada (X) and Bob (O) at one keyboard; X first; nothing recorded.
     #[fixture]
     fn together() -> Match<Unrecorded> {
-        Match::new(
-            Geometry::classic(),
-            Mark::X,
-            [person("Ada"), person("Bob")],
-            Unrecorded,
-        )
+        fixtures::ada_and_bob(Unrecorded)
+    }
+
+    /// Ada (X) and Bob (O) on two screens: Ada has played 1 and asked to take it back.
+    #[fixture]
+    fn ada_asked_to_undo(together: Match<Unrecorded>) -> Match<Unrecorded> {
+        let mut apart = together.seated(Seating::Apart);
+        play_all(&mut apart, &[1]);
+        apart.undo(Mark::X).unwrap();
+        apart
     }
 
     fn play_all<R: Recorder>(game: &mut Match<R>, moves: &[usize]) {
@@ -775,12 +808,7 @@ mod tests {
 
     #[test]
     fn nobody_can_ask_for_the_computers_seat() {
-        let mut game = Match::new(
-            Geometry::classic(),
-            Mark::X,
-            [person("Ada"), computer_playing(&[])],
-            Unrecorded,
-        );
+        let mut game = ada_against_hal(Mark::X, &[]);
 
         assert_eq!(
             game.undo(Mark::O).unwrap_err(),
@@ -822,33 +850,12 @@ mod tests {
 
     #[test]
     fn advancing_on_a_persons_turn_asks_no_computer_and_changes_nothing() {
-        let mut game = Match::new(
-            Geometry::classic(),
-            Mark::X,
-            [person("Ada"), computer_playing(&[])],
-            Unrecorded,
-        );
+        let mut game = ada_against_hal(Mark::X, &[]);
 
         let events = game.advance().unwrap();
 
         assert!(events.is_empty());
         assert_eq!(game.game().moves(), []);
-    }
-
-    /// A recorder that keeps every step (a stub: what it is told is not the subject).
-    fn keeping_steps() -> MockRecorder {
-        let mut recorder = MockRecorder::new();
-        recorder.expect_keep().returning(|_| Ok(()));
-        recorder
-    }
-
-    fn ada_and_bob<R: Recorder>(recorder: R) -> Match<R> {
-        Match::new(
-            Geometry::classic(),
-            Mark::X,
-            [person("Ada"), person("Bob")],
-            recorder,
-        )
     }
 
     #[test]
@@ -889,13 +896,7 @@ mod tests {
 
     #[test]
     fn a_game_someone_leaves_is_kept_as_abandoned_by_them() {
-        let mut recorder = keeping_steps();
-        recorder
-            .expect_end()
-            .with(eq(Ending::Abandoned(Mark::X)), always())
-            .times(1)
-            .returning(|_, _| Recording::Saved(Scoreboard::new()));
-        let mut game = ada_and_bob(recorder);
+        let mut game = ada_and_bob(ending_once(Ending::Abandoned(Mark::X)));
         play_all(&mut game, &[1, 4]);
 
         let events = game.leave(Mark::X).unwrap();
@@ -908,13 +909,7 @@ mod tests {
     #[test]
     fn a_player_who_resigns_ends_the_game_and_it_is_offered_to_the_scoreboard_as_their_loss() {
         // Arrange
-        let mut recorder = keeping_steps();
-        recorder
-            .expect_end()
-            .with(eq(Ending::Resigned(Mark::O)), always())
-            .times(1)
-            .returning(|_, _| Recording::Saved(Scoreboard::new()));
-        let mut game = ada_and_bob(recorder);
+        let mut game = ada_and_bob(ending_once(Ending::Resigned(Mark::O)));
         play_all(&mut game, &[1, 4, 2]);
 
         // Act
@@ -991,11 +986,7 @@ mod tests {
 
     #[test]
     fn a_step_that_cannot_be_kept_is_reported_and_play_goes_on() {
-        let mut recorder = MockRecorder::new();
-        recorder
-            .expect_keep()
-            .returning(|_| Err(StoreError::NoLocation));
-        let mut game = ada_and_bob(recorder);
+        let mut game = ada_and_bob(failing_steps());
 
         let events = game.play(Mark::X, cell(1)).unwrap();
 
@@ -1281,19 +1272,19 @@ mod tests {
     }
 
     #[rstest]
-    #[case::the_others_name_in_another_case("ADA", SettingsError::SameName(name("Ada")))]
+    #[case::the_others_name_in_another_case("ADA", NameRefusal::Taken { other: name("Ada") })]
     #[case::one_that_looks_like_it(
         "\u{410}da",
-        SettingsError::LookAlike(name("Ada"), name("\u{410}da"))
+        NameRefusal::LooksLike { name: name("\u{410}da"), other: name("Ada") }
     )]
     fn the_other_persons_name_or_one_like_it_is_refused(
         mut together: Match<Unrecorded>,
         #[case] text: &str,
-        #[case] refusal: SettingsError,
+        #[case] refusal: NameRefusal,
     ) {
         let refused = together.rename(Mark::O, name(text));
 
-        assert_eq!(refused.err(), Some(NameRefusal::Names(refusal)));
+        assert_eq!(refused.err(), Some(refusal));
         assert_eq!(together.seat(Mark::O).name(), name("Bob"));
     }
 
@@ -1382,12 +1373,7 @@ mod tests {
 
     #[test]
     fn undo_against_a_computer_takes_back_its_reply_too() {
-        let mut game = Match::new(
-            Geometry::classic(),
-            Mark::X,
-            [person("Ada"), computer_playing(&[5])],
-            Unrecorded,
-        );
+        let mut game = ada_against_hal(Mark::X, &[5]);
         game.play(Mark::X, cell(1)).unwrap();
         game.advance().unwrap();
 
@@ -1402,12 +1388,7 @@ mod tests {
 
     #[test]
     fn undo_before_you_have_moved_is_refused_even_after_the_computer_has() {
-        let mut game = Match::new(
-            Geometry::classic(),
-            Mark::O,
-            [person("Ada"), computer_playing(&[5])],
-            Unrecorded,
-        );
+        let mut game = ada_against_hal(Mark::O, &[5]);
         game.advance().unwrap();
 
         let answer = game.undo(Mark::X);
@@ -1448,24 +1429,9 @@ mod tests {
     }
 
     #[rstest]
-    fn apart_asking_to_take_back_a_move_before_you_have_moved_is_refused(
-        together: Match<Unrecorded>,
+    fn apart_asking_again_keeps_waiting_for_the_other_to_agree(
+        #[from(ada_asked_to_undo)] mut apart: Match<Unrecorded>,
     ) {
-        let mut apart = together.seated(Seating::Apart);
-        play_all(&mut apart, &[1]);
-
-        let answer = apart.undo(Mark::O);
-
-        assert_eq!(answer.unwrap_err(), Refusal::NothingToUndo);
-        assert_eq!(apart.undo_asked_by(), None);
-    }
-
-    #[rstest]
-    fn apart_asking_again_keeps_waiting_for_the_other_to_agree(together: Match<Unrecorded>) {
-        let mut apart = together.seated(Seating::Apart);
-        play_all(&mut apart, &[1]);
-        apart.undo(Mark::X).unwrap();
-
         let asked_again = apart.undo(Mark::X).unwrap();
 
         assert!(matches!(
@@ -1476,13 +1442,16 @@ mod tests {
     }
 
     #[rstest]
-    #[case::the_first_mover(Mark::X)]
-    #[case::the_second_mover(Mark::O)]
-    fn apart_before_anyone_has_moved_there_is_nothing_to_take_back(
+    #[case::the_first_mover_before_any_move(&[], Mark::X)]
+    #[case::the_second_mover_before_any_move(&[], Mark::O)]
+    #[case::the_second_mover_after_the_first_move(&[1], Mark::O)]
+    fn apart_asking_to_take_back_a_move_before_you_have_moved_is_refused(
         together: Match<Unrecorded>,
+        #[case] played: &[usize],
         #[case] seat: Mark,
     ) {
         let mut apart = together.seated(Seating::Apart);
+        play_all(&mut apart, played);
 
         let answer = apart.undo(seat);
 
@@ -1491,11 +1460,9 @@ mod tests {
     }
 
     #[rstest]
-    fn a_move_instead_of_agreeing_withdraws_the_request(together: Match<Unrecorded>) {
-        let mut apart = together.seated(Seating::Apart);
-        play_all(&mut apart, &[1]);
-        apart.undo(Mark::X).unwrap();
-
+    fn a_move_instead_of_agreeing_withdraws_the_request(
+        #[from(ada_asked_to_undo)] mut apart: Match<Unrecorded>,
+    ) {
         apart.play(Mark::O, cell(5)).unwrap();
 
         assert_eq!(apart.undo_asked_by(), None);
@@ -1545,12 +1512,7 @@ mod tests {
 
     #[test]
     fn a_computer_that_offers_a_taken_cell_is_an_error_not_a_loop() {
-        let mut game = Match::new(
-            Geometry::classic(),
-            Mark::X,
-            [person("Ada"), computer_playing(&[1])],
-            Unrecorded,
-        );
+        let mut game = ada_against_hal(Mark::X, &[1]);
         game.play(Mark::X, cell(1)).unwrap();
 
         let answer = game.advance();
@@ -1566,12 +1528,7 @@ mod tests {
 
     #[test]
     fn the_seats_are_handed_back_for_the_next_game() {
-        let mut game = Match::new(
-            Geometry::classic(),
-            Mark::X,
-            [person("Ada"), computer_playing(&[])],
-            Unrecorded,
-        );
+        let mut game = ada_against_hal(Mark::X, &[]);
         game.leave(Mark::X).unwrap();
 
         let [x, o] = game.into_seats();

@@ -42,8 +42,14 @@ impl Settings {
         first: Mark,
         geometry: Geometry,
     ) -> Result<Settings, SettingsError> {
+        let (x_name, o_name) = (x.name(Mark::X), o.name(Mark::O));
         if x.is_human() && o.is_human() {
-            two_people(x.name(Mark::X), o.name(Mark::O))?;
+            if x_name.key() == o_name.key() {
+                return Err(SettingsError::SameName(x_name));
+            }
+            if x_name.looks_like(&o_name) {
+                return Err(SettingsError::LookAlike(x_name, o_name));
+            }
         }
         Ok(Settings {
             x,
@@ -129,20 +135,6 @@ impl Settings {
             geometry: self.geometry,
         }
     }
-}
-
-/// Whether two people called `x` (on X) and `o` (on O) may sit down to one game: not
-/// under one name (letter case aside), nor under names that look alike. The one check
-/// of two people's names, made when a game is set up and when a person renames their
-/// seat (`Match::rename`).
-pub(crate) fn two_people(x: PlayerName, o: PlayerName) -> Result<(), SettingsError> {
-    if x.key() == o.key() {
-        return Err(SettingsError::SameName(x));
-    }
-    if x.looks_like(&o) {
-        return Err(SettingsError::LookAlike(x, o));
-    }
-    Ok(())
 }
 
 /// `spec` with the name it plays under at `mark` written out, for a person who took the

@@ -5,7 +5,7 @@
 
 pub mod spec;
 
-pub use spec::{Level, PlayerSpec, SpecError, default_name, person_name, seated, unnamed};
+pub use spec::{Level, PlayerSpec, SpecError, default_name, seated, unnamed};
 
 use crate::domain::{Analysis, Board, GameState, Mark, PlayerName, Position};
 

@@ -107,16 +107,6 @@ fn quoted_name(name: &str) -> String {
     excerpt_of(name, PlayerName::MAX_CHARS * 3 / 2)
 }
 
-/// A name a person typed, checked by the rules of names ([`PlayerName::new`]) and
-/// refused in the words `human:NAME` is refused in (`the name "…" cannot be used: …`):
-/// for a front end that asks a person for their name alone.
-pub fn person_name(typed: &str) -> Result<PlayerName, SpecError> {
-    PlayerName::new(typed).map_err(|reason| SpecError::Name {
-        given: quoted_name(typed),
-        reason,
-    })
-}
-
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SpecError {
     #[error("unknown player \"{0}\": use human, human:NAME, random, easy, medium or impossible")]
@@ -141,7 +131,12 @@ impl FromStr for PlayerSpec {
         if kind.eq_ignore_ascii_case("human") {
             return match name {
                 None => Ok(PlayerSpec::Human(None)),
-                Some(name) => person_name(name).map(|name| PlayerSpec::Human(Some(name))),
+                Some(name) => PlayerName::new(name)
+                    .map(|name| PlayerSpec::Human(Some(name)))
+                    .map_err(|reason| SpecError::Name {
+                        given: quoted_name(name),
+                        reason,
+                    }),
             };
         }
         match (Level::from_id(kind), name) {
