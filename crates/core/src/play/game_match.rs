@@ -441,6 +441,12 @@ impl<R: Recorder> Match<R> {
         Ok(())
     }
 
+    /// Whether the side of `mark` has made a move (one taken back since counts): until
+    /// then, a person may choose their name ([`Match::rename`]).
+    pub fn has_moved(&self, mark: Mark) -> bool {
+        self.moved[mark.index()]
+    }
+
     /// How many steps (moves and undos) the match has taken: the number of the last.
     pub fn steps_taken(&self) -> u32 {
         self.steps
