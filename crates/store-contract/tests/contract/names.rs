@@ -5,6 +5,7 @@
 
 use rstest_reuse::apply;
 use tictactoe_core::play::SettingsError;
+use tictactoe_core::ports::{GameHistory, HistoryQuery, PageSize};
 
 use super::*;
 
@@ -67,6 +68,34 @@ fn the_game_ended_after_a_name_is_chosen_is_counted_under_that_name(#[case] stor
             ("Ada".to_owned(), record(0, 1, 0))
         ]
     );
+}
+
+#[apply(stores)]
+fn the_history_and_the_other_players_opponents_name_the_name_chosen(#[case] store: Fresh) {
+    // Arrange
+    ada_moved(&*store, 1);
+    store.write(&[rename(1, Mark::O, "Cy")]).unwrap();
+    store.write(&[end(1, Ending::Resigned(Mark::X))]).unwrap();
+
+    // Act
+    let cys_games = store
+        .history(&HistoryQuery {
+            player: Some(name("Cy")),
+            before: None,
+            limit: PageSize::new(10).unwrap(),
+        })
+        .unwrap();
+    let adas_opponents = store.opponents(&name("Ada"), 10).unwrap();
+
+    // Assert
+    let listed: Vec<GameId> = cys_games.games.iter().map(|game| game.id.clone()).collect();
+    assert_eq!(listed, [id(1)]);
+    let rivals: Vec<(String, Record)> = adas_opponents
+        .most_played
+        .iter()
+        .map(|rival| (rival.opponent.as_str().to_owned(), rival.record))
+        .collect();
+    assert_eq!(rivals, [("Cy".to_owned(), record(0, 1, 0))]);
 }
 
 #[apply(stores)]
