@@ -5,7 +5,7 @@
 
 use rstest_reuse::apply;
 use tictactoe_core::play::SettingsError;
-use tictactoe_core::ports::{GameHistory, HistoryQuery, PageSize};
+use tictactoe_core::ports::{HistoryQuery, PageSize};
 
 use super::*;
 
