@@ -374,28 +374,40 @@ async fn ada_invites(ada: &Client, running: &Running, friend: &str) -> String {
     .await
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_invited_friend_types_their_name_before_moving_and_the_host_and_scoreboard_show_it() {
-    // Arrange: Ada invites her friend under her guess, "Bob"; the friend opens the link.
-    let Some(driver) = Driver::start("invited_name").await else {
-        return;
-    };
+/// Ada's invite under her guess, "Bob", opened by the friend in a second window: the
+/// scene (or `None` after saying the test was skipped), the server listening, Ada's and
+/// the friend's windows, and the name field the friend's page asks with, filled in.
+async fn the_friend_asked_their_name(
+    test: &str,
+) -> Option<(Scene, Running, Client, Client, Element)> {
+    let driver = Driver::start(test).await?;
     let server = Server::new();
     let running = server.listen().await;
     let ada = driver.open(1000, 800).await;
     let friend = driver.open(1000, 800).await;
     let invite = ada_invites(&ada, &running, "Bob").await;
     friend.goto(&invite).await.unwrap();
-    let guess = eventually("the friend asked their name", || async {
+    let field = eventually("the friend asked their name", || async {
         let field = friend.find(Locator::Css("#naming-name")).await.ok()?;
         let shown = field.is_displayed().await.ok()?;
-        let value = field.prop("value").await.ok()??;
-        (shown && !value.is_empty()).then_some(value)
+        let filled = !field.prop("value").await.ok()??.is_empty();
+        (shown && filled).then_some(field)
     })
     .await;
+    Some((Scene { driver, server }, running, ada, friend, field))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_invited_friend_types_their_name_before_moving_and_the_host_and_scoreboard_show_it() {
+    // Arrange: Ada invites her friend under her guess, "Bob"; the friend opens the link.
+    let Some((_scene, running, ada, friend, field)) =
+        the_friend_asked_their_name("invited_name").await
+    else {
+        return;
+    };
+    let guess = field.prop("value").await.unwrap().unwrap_or_default();
 
     // Act: the friend types their own name, then they play: Ada wins on the top row.
-    let field = css(&friend, "#naming-name").await;
     field.clear().await.unwrap();
     field.send_keys("Cy").await.unwrap();
     click(&friend, "#naming button[type=submit]").await;
@@ -443,20 +455,11 @@ async fn the_invited_friend_types_their_name_before_moving_and_the_host_and_scor
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_name_the_rules_refuse_is_said_beside_the_field_and_nothing_changes() {
     // Arrange
-    let Some(driver) = Driver::start("invited_name_refused").await else {
+    let Some((_scene, _running, ada, friend, field)) =
+        the_friend_asked_their_name("invited_name_refused").await
+    else {
         return;
     };
-    let server = Server::new();
-    let running = server.listen().await;
-    let ada = driver.open(1000, 800).await;
-    let friend = driver.open(1000, 800).await;
-    let invite = ada_invites(&ada, &running, "Bob").await;
-    friend.goto(&invite).await.unwrap();
-    let field = eventually("the friend asked their name", || async {
-        let field = friend.find(Locator::Css("#naming-name")).await.ok()?;
-        field.is_displayed().await.ok()?.then_some(field)
-    })
-    .await;
 
     // Act: the host's own name, in other letters.
     field.clear().await.unwrap();
