@@ -12,7 +12,7 @@ use crate::domain::{Mark, PlayerName, Record, Scoreboard, Standing};
 
 use crate::play::Review;
 
-use super::exactly_once::{self, Decision, Repeat, Steps};
+use super::exactly_once::{self, Decision, Movers, Repeat, Seats, Steps};
 use super::{
     Cleared, GameHistory, GameId, GameStore, GameSummary, HistoryPage, HistoryQuery, IdPrefix,
     Imported, Opponents, Restored, ReviewStore, Rivalry, Rows, StoreError, StoredGame, Write,
@@ -323,6 +323,17 @@ impl State {
                 kept.ended = Some(SystemTime::now());
                 for counted in counts_of(&kept.game.settings, *ending) {
                     add(&mut self.tally, &counted.player, counted.record);
+                }
+                Ok(())
+            }
+            Write::Name { game, mark, name } => {
+                let seats = self.games.get(game).map(|kept| Seats {
+                    settings: &kept.game.settings,
+                    movers: Movers::after(kept.game.settings.first(), &kept.steps),
+                    ended: kept.ending.is_some(),
+                });
+                if let Some(settings) = exactly_once::name(game, *mark, name, seats, repeat)? {
+                    self.game_mut(game)?.game.settings = settings;
                 }
                 Ok(())
             }

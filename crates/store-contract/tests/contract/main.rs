@@ -10,6 +10,7 @@
 //! * `history`: the ended games newest first, a page at a time; ids by their start; a
 //!   player's opponents.
 //! * `reviews`: a review is kept once, for an ended game's own moves.
+//! * `names`: a person's seat takes another name until its first move, kept once.
 
 use std::collections::HashMap;
 use std::ops::Deref;
@@ -105,6 +106,7 @@ fn the_postgresql_cases_are_skipped_without_postgresql() {
 mod concurrency;
 mod games;
 mod history;
+mod names;
 mod reviews;
 mod scoreboard;
 mod writes;

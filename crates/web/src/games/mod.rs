@@ -279,6 +279,11 @@ impl GameService for Games {
         self.answer(|games| async move { games.resign(&id, key).await })
     }
 
+    fn rename(&self, id: GameId, key: SeatKey, name: PlayerName) -> Answer<Arc<GameView>> {
+        let games = self.clone();
+        Box::pin(async move { games.rename(&id, key, name).await })
+    }
+
     fn hint(&self, id: GameId, key: SeatKey) -> Answer<Analysis> {
         self.answer(|games| async move { games.hint(&id, &key).await })
     }

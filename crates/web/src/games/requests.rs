@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use tokio::sync::OwnedMutexGuard;
 
-use tictactoe_core::domain::{Analysis, GameState, Geometry, Mark, Position};
+use tictactoe_core::domain::{Analysis, GameState, Geometry, Mark, PlayerName, Position};
 use tictactoe_core::ports::{GameId, StoreError};
 
 use super::super::port::{AfterTheEnd, Created, GameError, Rematch, SeatKey, Watching};
@@ -98,6 +98,21 @@ impl Games {
     ) -> Result<Arc<GameView>, GameError> {
         self.as_seat(id, key, |game, seat| {
             game.resign(seat)?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// The seat's person plays under `name` from now on (the match says whether they
+    /// may: until their first move), shown to everyone once the store keeps it.
+    pub(super) async fn rename(
+        &self,
+        id: &GameId,
+        key: SeatKey,
+        name: PlayerName,
+    ) -> Result<Arc<GameView>, GameError> {
+        self.as_seat(id, key, move |game, seat| {
+            game.rename(seat, name.clone())?;
             Ok(())
         })
         .await
@@ -288,7 +303,11 @@ impl Games {
             });
         }
         let locks = [Mark::O, Mark::X].map(|mark| table.seat_lock(mark).cloned());
-        let next = self.open(table.setup().swapped(), locks, Some(table.id().clone()));
+        // Each person as they are called now: a name chosen since the game began too.
+        let now = table.setup_now().map_err(|error| {
+            GameError::Broken(format!("game {} names its players so: {error}", table.id()))
+        })?;
+        let next = self.open(now.swapped(), locks, Some(table.id().clone()));
         if let Err(error) = self.begin(&next).await {
             // The store may know a rematch this table does not: read it back.
             table.make_stale();
