@@ -53,8 +53,6 @@ use crate::scoreboard;
 /// counted in the new epoch, never in the one the reset just closed.
 pub(crate) const SCOREBOARD_LOCK: i64 = 0x5454_5400_0000_0002;
 
-/// A step's columns: number, cell, undo.
-type StepColumns = (i64, Option<i64>, Option<i64>);
 
 /// One game touched by the batch, as it stands in the transaction.
 struct Game {
@@ -79,7 +77,7 @@ struct Game {
 #[derive(Default)]
 struct Decided {
     begins: Vec<NewGame>,
-    steps: Vec<(GameId, StepColumns)>,
+    steps: Vec<(GameId, rows::StepColumns)>,
     ends: Vec<(GameId, Ending)>,
     /// The games renamed, with their players as they stand after the batch.
     names: BTreeMap<GameId, Settings>,
@@ -206,7 +204,7 @@ fn read_movers(
         "SELECT game, number, cell, undo FROM steps WHERE game = ANY($1) ORDER BY game, number",
         &[&ids],
     )?;
-    let mut steps: HashMap<String, Vec<StepColumns>> = HashMap::new();
+    let mut steps: HashMap<String, Vec<rows::StepColumns>> = HashMap::new();
     for row in rows {
         let id: String = row.try_get(0).map_err(|e| database.column(e))?;
         let number: i64 = row.try_get(1).map_err(|e| database.column(e))?;

@@ -291,17 +291,7 @@ impl GameStore for SqliteStore {
             let Some(row) = writes::game_row(transaction, id, database)? else {
                 return Ok(None);
             };
-            let steps = transaction
-                .prepare_cached(
-                    "SELECT number, cell, undo FROM steps WHERE game = ?1 ORDER BY number",
-                )
-                .db(database)?
-                .query_map([id.as_str()], |step| {
-                    Ok((step.get(0)?, step.get(1)?, step.get(2)?))
-                })
-                .db(database)?
-                .collect::<rusqlite::Result<Vec<_>>>()
-                .db(database)?;
+            let steps = writes::steps_of(transaction, id, database)?;
             let rematch: Option<String> = transaction
                 .prepare_cached("SELECT id FROM games WHERE follows = ?1")
                 .db(database)?

@@ -43,6 +43,24 @@ pub(crate) fn game_row(
         .db(database)
 }
 
+/// The steps kept of game `id`, in order: each one's number, cell and the step it
+/// undid, as stored.
+pub(crate) fn steps_of(
+    connection: &Connection,
+    id: &GameId,
+    database: &Database,
+) -> Result<Vec<rows::StepColumns>, StoreError> {
+    connection
+        .prepare_cached("SELECT number, cell, undo FROM steps WHERE game = ?1 ORDER BY number")
+        .db(database)?
+        .query_map([id.as_str()], |step| {
+            Ok((step.get(0)?, step.get(1)?, step.get(2)?))
+        })
+        .db(database)?
+        .collect::<rusqlite::Result<_>>()
+        .db(database)
+}
+
 /// The game as begun, from its row: an error naming the game if the row is not one.
 pub(crate) fn new_game(row: &GameRow, database: &Database) -> Result<NewGame, StoreError> {
     row.new_game()
@@ -219,17 +237,7 @@ fn keep_name(
         None => None,
         Some(row) => {
             let settings = new_game(&row, database)?.settings;
-            let steps: Vec<(i64, Option<i64>, Option<i64>)> = connection
-                .prepare_cached(
-                    "SELECT number, cell, undo FROM steps WHERE game = ?1 ORDER BY number",
-                )
-                .db(database)?
-                .query_map([game.as_str()], |row| {
-                    Ok((row.get(0)?, row.get(1)?, row.get(2)?))
-                })
-                .db(database)?
-                .collect::<Result<_, _>>()
-                .db(database)?;
+            let steps = steps_of(connection, game, database)?;
             let movers =
                 rows::movers(settings.geometry(), settings.first(), steps).map_err(unreadable)?;
             let ended = row.ending().map_err(unreadable)?.is_some();

@@ -171,12 +171,16 @@ pub fn step(
     Ok(Step { number, change })
 }
 
+/// A step's columns as stored: its number, the cell played (none for an undo), and the
+/// step it undid (none for a move).
+pub type StepColumns = (i64, Option<i64>, Option<i64>);
+
 /// Who has moved in a game on `geometry` that `first` moves first in, from its steps'
 /// columns (number, cell, undo) in number order: what a `Name` write is decided against.
 pub fn movers(
     geometry: Geometry,
     first: Mark,
-    steps: impl IntoIterator<Item = (i64, Option<i64>, Option<i64>)>,
+    steps: impl IntoIterator<Item = StepColumns>,
 ) -> Result<Movers, String> {
     let mut movers = Movers::new(first);
     for (number, cell, undo) in steps {

@@ -778,35 +778,43 @@ async fn a_game_played_on_after_a_name_is_chosen_is_counted_under_that_name() {
     );
 }
 
+/// Ada (X) has moved; Bob (O) has not.
+#[rstest::rstest]
+#[case::after_the_seats_first_move(
+    Mark::X,
+    "Cy",
+    StatusCode::CONFLICT,
+    "you have made your first move: a name can be chosen only before it"
+)]
+#[case::the_other_players_name(
+    Mark::O,
+    "ADA",
+    StatusCode::BAD_REQUEST,
+    "Ada is already playing: choose another name"
+)]
 #[tokio::test]
-async fn a_name_after_the_seats_first_move_is_a_conflict_and_changes_nothing() {
+async fn a_name_refused_says_why_and_changes_nothing(
+    #[case] seat: Mark,
+    #[case] name: &str,
+    #[case] status: StatusCode,
+    #[case] error: &str,
+) {
     let server = Server::new();
     let game = server.ada_played(5).await;
+    let token = if seat == Mark::X {
+        game.x_token()
+    } else {
+        game.o_token()
+    };
 
-    let renamed = named(&server, &game, game.x_token(), "Cy").await;
+    let renamed = named(&server, &game, token, name).await;
 
-    assert_eq!(renamed.status, StatusCode::CONFLICT);
+    assert_eq!(renamed.status, status);
+    assert_eq!(renamed.json["error"], error);
+    let players = server.get(&game.api("")).await.json["players"].clone();
     assert_eq!(
-        renamed.json["error"],
-        "you have made your first move: a name can be chosen only before it"
-    );
-    assert_eq!(
-        server.get(&game.api("")).await.json["players"]["x"]["name"],
-        "Ada"
-    );
-}
-
-#[tokio::test]
-async fn the_other_players_name_is_refused_in_the_words_of_the_console() {
-    let server = Server::new();
-    let game = server.ada_played(5).await;
-
-    let renamed = named(&server, &game, game.o_token(), "ADA").await;
-
-    assert_eq!(renamed.status, StatusCode::BAD_REQUEST);
-    assert_eq!(
-        renamed.json["error"],
-        "Ada is already playing: choose another name"
+        (players["x"]["name"].as_str(), players["o"]["name"].as_str()),
+        (Some("Ada"), Some("Bob"))
     );
 }
 

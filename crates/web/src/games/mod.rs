@@ -280,8 +280,7 @@ impl GameService for Games {
     }
 
     fn rename(&self, id: GameId, key: SeatKey, name: PlayerName) -> Answer<Arc<GameView>> {
-        let games = self.clone();
-        Box::pin(async move { games.rename(&id, key, name).await })
+        self.answer(|games| async move { games.rename(&id, key, name).await })
     }
 
     fn hint(&self, id: GameId, key: SeatKey) -> Answer<Analysis> {
