@@ -19,11 +19,42 @@
 
 use std::time::{Duration, Instant};
 
+use clap::{CommandFactory, Parser};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use tictactoe_core::domain::{BitBoard, Board, Game, GameState, Geometry, Mark, layout_of};
 use tictactoe_core::players::{Advisor, Level, MoveChooser};
 use tictactoe_players::{MinimaxAI, RandomAI, SharedSolvers};
+
+/// Counts how many positions of real games Impossible settles exactly in its time.
+#[derive(Parser)]
+#[command(name = "settle")]
+struct Arguments {
+    /// The board's size.
+    #[arg(long, default_value_t = 7)]
+    size: usize,
+    /// How many marks in a row win.
+    #[arg(long, default_value_t = 5)]
+    win: usize,
+    /// Games per pairing of levels.
+    #[arg(long, default_value_t = 1)]
+    games: u64,
+    /// Game `g` of pairing `p` is seeded `seed + 100 p + g`.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Impossible's thinking time, in milliseconds, while the games are played.
+    #[arg(long = "play-ms", default_value = "1000", value_parser = milliseconds)]
+    play: Duration,
+    /// The time for each answer, in milliseconds.
+    #[arg(long = "think-ms", default_value = "1000", value_parser = milliseconds)]
+    think: Duration,
+    /// One player for all the positions of a game, in order, as a review has.
+    #[arg(long)]
+    warm: bool,
+    /// Prove without the opening book.
+    #[arg(long = "no-book", action = clap::ArgAction::SetFalse)]
+    book: bool,
+}
 
 struct Options {
     geometry: Geometry,
@@ -33,6 +64,10 @@ struct Options {
     think: Duration,
     warm: bool,
     book: bool,
+}
+
+fn milliseconds(given: &str) -> Result<Duration, std::num::ParseIntError> {
+    given.parse().map(Duration::from_millis)
 }
 
 const LEVELS: [Level; 4] = [Level::Random, Level::Easy, Level::Medium, Level::Impossible];
@@ -144,26 +179,22 @@ fn humanize(d: Duration) -> String {
 }
 
 fn options() -> Options {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let value = |flag: &str| {
-        args.iter()
-            .position(|a| a == flag)
-            .and_then(|i| args.get(i + 1))
-            .and_then(|v| v.parse::<u64>().ok())
-    };
-    let size = value("--size").unwrap_or(7) as usize;
-    let win = value("--win").unwrap_or(5) as usize;
-    let Ok(geometry) = Geometry::new(size, win) else {
-        eprintln!("usage: settle [--size N --win K], with 3 <= K <= N <= 7");
-        std::process::exit(2);
+    let given = Arguments::parse();
+    let Ok(geometry) = Geometry::new(given.size, given.win) else {
+        Arguments::command()
+            .error(
+                clap::error::ErrorKind::ValueValidation,
+                "the board must have 3 <= win <= size <= 7",
+            )
+            .exit()
     };
     Options {
         geometry,
-        games: value("--games").unwrap_or(1),
-        seed: value("--seed").unwrap_or(1),
-        play: Duration::from_millis(value("--play-ms").unwrap_or(1000)),
-        think: Duration::from_millis(value("--think-ms").unwrap_or(1000)),
-        warm: args.iter().any(|a| a == "--warm"),
-        book: !args.iter().any(|a| a == "--no-book"),
+        games: given.games,
+        seed: given.seed,
+        play: given.play,
+        think: given.think,
+        warm: given.warm,
+        book: given.book,
     }
 }

@@ -371,6 +371,21 @@ macro_rules! saturating_sum {
 }
 pub(crate) use saturating_sum;
 
+/// `wins = ..., losses = ..., ties = ...`: each count of `table` plus `excluded`'s,
+/// saturating (the `SET` of an upsert of counted rows).
+macro_rules! saturating_counts {
+    ($table:literal) => {
+        concat!(
+            $crate::writes::saturating_sum!($table, "wins"),
+            ", ",
+            $crate::writes::saturating_sum!($table, "losses"),
+            ", ",
+            $crate::writes::saturating_sum!($table, "ties")
+        )
+    };
+}
+pub(crate) use saturating_counts;
+
 /// Adds to `tallies` the rows of arrays $2 (key), $3 (name), $4..$6 (wins, losses,
 /// ties) in epoch $1, in key order; a row already there keeps its spelling.
 pub(crate) const ADD_TALLIES: &str = concat!(
@@ -379,11 +394,7 @@ pub(crate) const ADD_TALLIES: &str = concat!(
      FROM unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[]) \
      AS u(key, name, wins, losses, ties) ORDER BY u.key COLLATE \"C\" \
      ON CONFLICT (epoch, key) DO UPDATE SET ",
-    saturating_sum!("tallies", "wins"),
-    ", ",
-    saturating_sum!("tallies", "losses"),
-    ", ",
-    saturating_sum!("tallies", "ties")
+    saturating_counts!("tallies")
 );
 
 /// The current epoch: the last reset's, or 0.
