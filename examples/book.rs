@@ -223,8 +223,7 @@ fn second_moves_with_every_reply(solver: &mut Solver, clock: &SystemClock, geome
             let mut after = board;
             after.place(m, Mark::X).expect("an empty cell");
             solver.can_force_win(&after, Mark::O, Mark::O, Some(&deadline())) == Some(false)
-                && solver.can_force_win(&after, Mark::X, Mark::X, Some(&deadline()))
-                    == Some(false)
+                && solver.can_force_win(&after, Mark::X, Mark::X, Some(&deadline())) == Some(false)
         });
         match second {
             Some(m) => {

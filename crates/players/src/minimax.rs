@@ -452,7 +452,10 @@ mod tests {
         let played = ai.choose_move(&game).map(|p| p.number());
 
         assert!(advice.exact, "the book's full answer, not a guess");
-        assert_eq!((advice.verdict, advice.best_moves.len()), (Verdict::Draw, 48));
+        assert_eq!(
+            (advice.verdict, advice.best_moves.len()),
+            (Verdict::Draw, 48)
+        );
         assert_eq!(played, Some(18));
     }
 
