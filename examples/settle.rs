@@ -12,7 +12,11 @@
 //! (Impossible's thinking time while the games are played, default 1000), `--think-ms
 //! MS` (the time for each answer, default 1000), `--warm` (one player for all the
 //! positions of a game, in order, as a review has; default: a new player, cold, for
-//! each position), `--no-book`, `--size N --win K` (default 7 and 5).
+//! each position), `--no-book`, `--size N --win K` (default 7 and 5), `--positions
+//! FILE` (instead of playing games, the positions of an earlier run's output: its
+//! lines `pairing seed ply board ...`, so that two builds are measured on the same
+//! positions; the games played differ between builds, as Impossible plays what it
+//! proves within its time).
 //!
 //! Prints one line per position (`pairing seed ply board exact ms`), those not exact
 //! marked `NOT EXACT`, then the count and the slowest position.
@@ -54,6 +58,9 @@ struct Arguments {
     /// Prove without the opening book.
     #[arg(long = "no-book", action = clap::ArgAction::SetFalse)]
     book: bool,
+    /// The positions of an earlier run's output, instead of playing games.
+    #[arg(long)]
+    positions: Option<std::path::PathBuf>,
 }
 
 struct Options {
@@ -64,6 +71,7 @@ struct Options {
     think: Duration,
     warm: bool,
     book: bool,
+    positions: Option<std::path::PathBuf>,
 }
 
 fn milliseconds(given: &str) -> Result<Duration, std::num::ParseIntError> {
@@ -74,6 +82,19 @@ const LEVELS: [Level; 4] = [Level::Random, Level::Easy, Level::Medium, Level::Im
 
 fn main() {
     let options = options();
+    let positions = match &options.positions {
+        Some(file) => read_positions(options.geometry, file),
+        None => played(&options),
+    };
+    settle(&options, &positions);
+}
+
+/// A position to settle: its pairing of levels, its game's seed, its ply, the board and
+/// the side to move.
+type Settling = (String, u64, usize, BitBoard, Mark);
+
+/// The positions of the games of every pairing.
+fn played(options: &Options) -> Vec<Settling> {
     let mut positions = Vec::new();
     for (pairing, (x, o)) in LEVELS
         .iter()
@@ -82,7 +103,7 @@ fn main() {
     {
         for game in 0..options.games {
             let seed = options.seed + 100 * pairing as u64 + game;
-            let played = play(&options, [x, o], seed);
+            let played = play(options, [x, o], seed);
             eprintln!(
                 "{x:?} v {o:?}, seed {seed}: {} moves",
                 played.last().map_or(0, |(ply, _, _)| ply + 1)
@@ -94,11 +115,50 @@ fn main() {
             );
         }
     }
+    positions
+}
+
+/// The positions of an earlier run's output (its lines of a position: `pairing seed
+/// ply board exact|NOT EXACT ms`); X moved first, so the side to move follows.
+fn read_positions(geometry: Geometry, file: &std::path::Path) -> Vec<Settling> {
+    let text = std::fs::read_to_string(file).expect("the positions' file");
+    text.lines()
+        .filter_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let [pairing, seed, ply, layout, ..] = fields[..] else {
+                return None;
+            };
+            let (seed, ply) = (seed.parse().ok()?, ply.parse().ok()?);
+            if layout.chars().count() != geometry.cell_count() {
+                return None;
+            }
+            let mut board = BitBoard::new(geometry);
+            for (cell, c) in layout.chars().enumerate() {
+                let mark = match c {
+                    'X' => Mark::X,
+                    'O' => Mark::O,
+                    _ => continue,
+                };
+                board.place(geometry.position(cell)?, mark).ok()?;
+            }
+            let (x, o) = (board.bits(Mark::X), board.bits(Mark::O));
+            let to_move = if x.count_ones() == o.count_ones() {
+                Mark::X
+            } else {
+                Mark::O
+            };
+            Some((pairing.to_string(), seed, ply, board, to_move))
+        })
+        .collect()
+}
+
+/// Asks Impossible about each position, prints each answer and the count.
+fn settle(options: &Options, positions: &[Settling]) {
     let mut exact = 0;
     let mut slowest: Option<(Duration, String)> = None;
     let mut advisor: Option<(u64, String, MinimaxAI<StdRng>)> = None;
-    for (pairing, seed, ply, board, to_move) in &positions {
-        let fresh = || impossible(&options, *seed, options.think);
+    for (pairing, seed, ply, board, to_move) in positions {
+        let fresh = || impossible(options, *seed, options.think);
         let player = match &mut advisor {
             Some((s, p, player)) if options.warm && s == seed && p == pairing => player,
             slot => &mut slot.insert((*seed, pairing.clone(), fresh())).2,
@@ -196,5 +256,6 @@ fn options() -> Options {
         think: given.think,
         warm: given.warm,
         book: given.book,
+        positions: given.positions,
     }
 }

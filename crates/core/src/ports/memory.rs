@@ -16,7 +16,7 @@ use super::exactly_once::{self, Decision, Movers, Repeat, Seats, Steps};
 use super::{
     Cleared, GameHistory, GameId, GameStore, GameSummary, HistoryPage, HistoryQuery, IdPrefix,
     Imported, Opponents, Restored, ReviewStore, Rivalry, Rows, StoreError, StoredGame, Write,
-    check_review, counts_of, moves_standing, names_of,
+    check_review, counts_of, keeps_review, moves_standing, names_of,
 };
 
 /// See the module documentation.
@@ -232,10 +232,9 @@ impl ReviewStore for MemoryStore {
     fn keep_review(&self, game: &GameId, review: &Review) -> Result<(), StoreError> {
         let mut state = self.lock();
         check_review(game, state.games.get(game), review)?;
-        state
-            .reviews
-            .entry(game.clone())
-            .or_insert_with(|| review.clone());
+        if keeps_review(state.reviews.get(game), review) {
+            state.reviews.insert(game.clone(), review.clone());
+        }
         Ok(())
     }
 }

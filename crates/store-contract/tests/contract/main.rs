@@ -9,7 +9,8 @@
 //! * `concurrency`: threads writing at once, and retrying each other's writes.
 //! * `history`: the ended games newest first, a page at a time; ids by their start; a
 //!   player's opponents.
-//! * `reviews`: a review is kept once, for an ended game's own moves.
+//! * `reviews`: a review is kept once, for an ended game's own moves; one not exact
+//!   gives way to one that says more.
 //! * `names`: a person's seat takes another name until its first move, kept once.
 
 use std::collections::HashMap;
