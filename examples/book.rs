@@ -14,7 +14,9 @@
 
 use std::time::{Duration, Instant};
 
-use tictactoe_core::domain::{BitBoard, Board, Geometry, Mark, Position, layout_of};
+use tictactoe_core::domain::{
+    BitBoard, Board, Geometry, Mark, Position, fill_from_layout, layout_of,
+};
 use tictactoe_engine::{Deadline, Solver, SystemClock};
 
 fn main() {
@@ -238,19 +240,9 @@ fn second_moves_with_every_reply(solver: &mut Solver, clock: &SystemClock, geome
     }
 }
 
-/// The board of a layout (`X`, `O`, anything else empty).
+/// The board of a layout (`X`, `O`, `.`).
 fn board_of(geometry: Geometry, layout: &str) -> BitBoard {
-    let mut board = BitBoard::new(geometry);
-    for (cell, c) in layout.chars().enumerate() {
-        let mark = match c {
-            'X' => Mark::X,
-            'O' => Mark::O,
-            _ => continue,
-        };
-        let at = geometry.position(cell).expect("a cell of the board");
-        board.place(at, mark).expect("an empty cell");
-    }
-    board
+    fill_from_layout(BitBoard::new(geometry), layout).expect("a layout of the board")
 }
 
 /// The book's second moves of X after X in the centre: (layout after O's reply, cell).

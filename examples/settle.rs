@@ -26,7 +26,9 @@ use std::time::{Duration, Instant};
 use clap::{CommandFactory, Parser};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use tictactoe_core::domain::{BitBoard, Board, Game, GameState, Geometry, Mark, layout_of};
+use tictactoe_core::domain::{
+    BitBoard, Board, Game, GameState, Geometry, Mark, fill_from_layout, layout_of,
+};
 use tictactoe_core::players::{Advisor, Level, MoveChooser};
 use tictactoe_players::{MinimaxAI, RandomAI, SharedSolvers};
 
@@ -129,18 +131,7 @@ fn read_positions(geometry: Geometry, file: &std::path::Path) -> Vec<Settling> {
                 return None;
             };
             let (seed, ply) = (seed.parse().ok()?, ply.parse().ok()?);
-            if layout.chars().count() != geometry.cell_count() {
-                return None;
-            }
-            let mut board = BitBoard::new(geometry);
-            for (cell, c) in layout.chars().enumerate() {
-                let mark = match c {
-                    'X' => Mark::X,
-                    'O' => Mark::O,
-                    _ => continue,
-                };
-                board.place(geometry.position(cell)?, mark).ok()?;
-            }
+            let board = fill_from_layout(BitBoard::new(geometry), layout).ok()?;
             let (x, o) = (board.bits(Mark::X), board.bits(Mark::O));
             let to_move = if x.count_ones() == o.count_ones() {
                 Mark::X

@@ -702,19 +702,32 @@ impl Prover {
         }
     }
 
-    /// The attacker to move: is there a move after which it still wins in `depth - 1`?
-    fn attack(&mut self, a: u64, d: u64, depth: u8, deadline: Option<&Deadline>) -> bool {
+    /// How every node begins: out of time, the question is not answered (`false`); a
+    /// full board, or no moves left (no extra mark gives the attacker another), it
+    /// fails; else the empty cells, to be searched.
+    fn enter(
+        &mut self,
+        a: u64,
+        d: u64,
+        depth: u8,
+        deadline: Option<&Deadline>,
+    ) -> Result<u64, bool> {
         if self.time.expired(deadline) {
-            return false;
+            return Err(false);
         }
         let empty = self.shape.all & !(a | d);
-        if empty == 0 {
-            return self.fails(0);
+        if empty == 0 || depth == 0 {
+            return Err(self.fails(0));
         }
-        if depth == 0 {
-            // Out of moves: no extra mark gives the attacker another.
-            return self.fails(0);
-        }
+        Ok(empty)
+    }
+
+    /// The attacker to move: is there a move after which it still wins in `depth - 1`?
+    fn attack(&mut self, a: u64, d: u64, depth: u8, deadline: Option<&Deadline>) -> bool {
+        let empty = match self.enter(a, d, depth, deadline) {
+            Ok(empty) => empty,
+            Err(answer) => return answer,
+        };
         let scan = self.shape.scan(a, d);
         if scan.my_threats & empty != 0 {
             return true;
@@ -727,9 +740,8 @@ impl Prover {
         if !self.could_win(scan.my_most, depth) {
             return self.fails(self.bound_zone(a, d, scan.my_most, depth));
         }
-        let (key, symmetry) = self.key(a, d, true);
-        let moves = match self.open(key, symmetry, a, d, blocks, depth, true) {
-            Ok(moves) => moves,
+        let (key, symmetry, moves) = match self.open(a, d, blocks, depth, true) {
+            Ok(opened) => opened,
             Err(known) => return known,
         };
         let mut won = false;
@@ -761,17 +773,10 @@ impl Prover {
 
     /// The defender to move: does every move leave the attacker a win in `depth`?
     fn defend(&mut self, a: u64, d: u64, depth: u8, deadline: Option<&Deadline>) -> bool {
-        if self.time.expired(deadline) {
-            return false;
-        }
-        let empty = self.shape.all & !(a | d);
-        if empty == 0 {
-            return self.fails(0);
-        }
-        if depth == 0 {
-            // Out of moves: no extra mark gives the attacker another.
-            return self.fails(0);
-        }
+        let empty = match self.enter(a, d, depth, deadline) {
+            Ok(empty) => empty,
+            Err(answer) => return answer,
+        };
         // The scan is from the defender's side: "my" threats are the defender's.
         let scan = self.shape.scan(d, a);
         let wins_now = scan.my_threats & empty;
@@ -786,9 +791,8 @@ impl Prover {
         if !self.could_win(scan.their_most, depth) {
             return self.fails(self.bound_zone(a, d, scan.their_most, depth));
         }
-        let (key, symmetry) = self.key(a, d, false);
-        let moves = match self.open(key, symmetry, a, d, blocks, depth, false) {
-            Ok(moves) => moves,
+        let (key, symmetry, moves) = match self.open(a, d, blocks, depth, false) {
+            Ok(opened) => opened,
             Err(known) => return known,
         };
         // Never empty: the attacker's live line has an empty cell (checked above), so an
@@ -866,19 +870,18 @@ impl Prover {
     }
 
     /// What every node does once the threat rules have not decided it: the table's
-    /// answer or a proof without search (`Err` with the answer), else the moves to try
-    /// (`Ok`): the one block if there is a threat, every live cell otherwise.
-    #[allow(clippy::too_many_arguments)]
+    /// answer or a proof without search (`Err` with the answer), else its key and
+    /// symmetry in the table and the moves to try (`Ok`): the one block if there is a
+    /// threat, every live cell otherwise.
     fn open(
         &mut self,
-        key: u128,
-        symmetry: usize,
         a: u64,
         d: u64,
         blocks: u64,
         depth: u8,
         attacker_to_move: bool,
-    ) -> Result<u64, bool> {
+    ) -> Result<(u128, usize, u64), bool> {
+        let (key, symmetry) = self.key(a, d, attacker_to_move);
         if let Some(known) = self.known(key, symmetry, depth) {
             return Err(known);
         }
@@ -888,11 +891,12 @@ impl Prover {
             self.remember(key, symmetry, false, UNBOUNDED, zone);
             return Err(self.fails(zone));
         }
-        Ok(if blocks != 0 {
+        let moves = if blocks != 0 {
             blocks
         } else {
             self.shape.live_cells(a, d)
-        })
+        };
+        Ok((key, symmetry, moves))
     }
 
     /// The proofs without search that the attacker never completes a line, with the

@@ -53,7 +53,6 @@ use crate::scoreboard;
 /// counted in the new epoch, never in the one the reset just closed.
 pub(crate) const SCOREBOARD_LOCK: i64 = 0x5454_5400_0000_0002;
 
-
 /// One game touched by the batch, as it stands in the transaction.
 struct Game {
     /// Its row as read, `None` if it was begun by this batch.
