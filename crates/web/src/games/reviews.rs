@@ -165,7 +165,7 @@ impl Games {
             one = Arc::clone(&self.0.reviews.completing).acquire_owned() => one,
             _ = closing.wait_for(|closed| *closed) => return Ok(()),
         };
-        let kept = self.kept_game(&id).await?;
+        let kept = self.kept_game(id).await?;
         let replay = Replay::of(&kept).map_err(|error| {
             GameError::Broken(format!("game {id} as kept cannot be replayed: {error}"))
         })?;
