@@ -470,11 +470,17 @@ fn serve(
         let stop = stop_signal();
         let listener = tokio::net::TcpListener::bind(address)
             .await
-            .map_err(|error| busy_port(error, address))?;
+            .map_err(|error| {
+                busy_port(
+                    error,
+                    address,
+                    "port with --port (--port 0 picks a free one)",
+                )
+            })?;
         if let (Some(metrics), Some(at)) = (metrics, listening.metrics) {
             let listener = tokio::net::TcpListener::bind(at)
                 .await
-                .map_err(|error| busy_port(error, at))?;
+                .map_err(|error| busy_port(error, at, "address with --metrics"))?;
             tracing::info!("metrics on http://{}/metrics", listener.local_addr()?);
             tokio::spawn(tictactoe_web::serve_metrics(
                 listener,
@@ -506,14 +512,11 @@ fn say_listening(address: SocketAddr) {
 }
 
 /// An address that cannot be listened on, said with the address and what to do.
-fn busy_port(error: io::Error, address: SocketAddr) -> io::Error {
+fn busy_port(error: io::Error, address: SocketAddr, choose: &str) -> io::Error {
     match error.kind() {
         io::ErrorKind::AddrInUse => io::Error::new(
             error.kind(),
-            format!(
-                "{address} is in use by another program: choose another port with --port \
-                 (--port 0 picks a free one)"
-            ),
+            format!("{address} is in use by another program: choose another {choose}"),
         ),
         _ => io::Error::new(error.kind(), format!("cannot listen on {address}: {error}")),
     }
