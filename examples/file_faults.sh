@@ -2,23 +2,38 @@
 # The database file under faults, under load: `tictactoe serve` on a new SQLite file,
 # 100 clients playing (examples/load.rs), and 4 s in, one fault done to the file as an
 # operator might: `rm` (removed), `mv` (another database moved over it), or `console`
-# (removed, then console commands run on the path at once). The clients play on; then
+# (removed, then console commands run on the path at once). With `full`, the file is on
+# a 3 MB tmpfs with 2 MB free (root only), and the clients play for 70 s. The clients play on; then
 # the server is stopped, what docs/reliability.md says to do is done, a server is
 # started again on the path, and every game the clients were answered is read back
 # from the file (`load --check-answered`). Not a test: run it by hand, on a release
 # build (docs/reliability.md has the figures).
 #
 #   cargo build --release --bin tictactoe --example load
-#   bash examples/file_faults.sh rm|mv|console
+#   bash examples/file_faults.sh rm|mv|console|full
+#
+# The server logs with RUST_LOG=warn,tictactoe=info,tictactoe_web=warn: all but the line per
+# request (tictactoe_web's info), so that what it says of the fault can be counted.
 set -euo pipefail
-fault=${1:?rm, mv or console}
+fault=${1:?rm, mv, console or full}
 bin=$(cd "$(dirname "$0")/.." && pwd)/target/release
 dir=$(mktemp -d)
 db=$dir/games.db
+seconds=10
 port=${PORT:-18090}
+if [ "$fault" = full ]; then
+  disk=$(mktemp -d)
+  mount -t tmpfs -o size=3m tmpfs "$disk"
+  trap 'umount "$disk"' EXIT
+  head -c 1M /dev/zero >"$disk/ballast"
+  db=$disk/games.db
+  seconds=70
+  df -h "$disk" | tail -1
+fi
 
 serve() {
-  RUST_LOG=warn "$bin/tictactoe" --db "$db" serve --port "$port" >>"$dir/out" 2>>"$dir/log" &
+  RUST_LOG=warn,tictactoe=info,tictactoe_web=warn "$bin/tictactoe" --db "$db" serve --port "$port" \
+    >>"$dir/out" 2>>"$dir/log" &
   server=$!
   for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && return; sleep 0.1; done
   echo "the server did not start"; cat "$dir/log"; exit 1
@@ -29,11 +44,12 @@ if [ "$fault" = mv ]; then
   "$bin/tictactoe" --db "$dir/other.db" play --x random --o random >/dev/null
 fi
 serve
-"$bin/examples/load" "http://127.0.0.1:$port" --players 100 --seconds 10 \
+"$bin/examples/load" "http://127.0.0.1:$port" --players 100 --seconds "$seconds" \
   --answered-to "$dir/answered" >"$dir/load" &
 load=$!
 sleep 4
 case $fault in
+  full) ;;
   rm) rm "$db" ;;
   mv) mv "$dir/other.db" "$db" ;;
   console)
@@ -46,7 +62,7 @@ case $fault in
 esac
 wait $load
 kill -INT $server; wait $server || true
-echo "== the server's log (RUST_LOG=warn)"; cat "$dir/log"
+echo "== the server's log ($(wc -l <"$dir/log") lines)"; cat "$dir/log"
 [ -f "$dir/console" ] && { echo "== the console commands"; cat "$dir/console"; }
 echo "== files"; ls "$dir"
 if [ "$fault" = mv ]; then
