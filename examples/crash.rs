@@ -19,7 +19,6 @@
 //! count each finished game exactly once: the clients' (names "Crash 1" to "Crash 20")
 //! and the console's (Computer (Easy)).
 
-use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -315,22 +314,8 @@ async fn main() {
         }
     }
     let scores = api_client::json_answer(client.get(format!("{url}/api/scores"))).await;
-    let counted: HashMap<String, u64> = scores["players"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|p| {
-            (
-                p["name"].as_str().unwrap_or_default().to_string(),
-                p["games"].as_u64().unwrap_or(0),
-            )
-        })
-        .collect();
-    let crash_games: u64 = counted
-        .iter()
-        .filter(|(name, _)| name.starts_with("Crash "))
-        .map(|(_, games)| games)
-        .sum();
+    let counted = api_client::games_by_name(&scores);
+    let crash_games = api_client::games_of_players_named(&counted, "Crash ");
     let easy_games = counted.get("Computer (Easy)").copied().unwrap_or(0);
     server.kill().unwrap();
     server.wait().unwrap();

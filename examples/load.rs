@@ -101,8 +101,10 @@ struct Played {
     retries: u64,
     /// The longest a client went from a request that failed to one answered.
     longest_outage: Duration,
-    /// Each game played, as last answered: the moves on its board, and whether it ended.
-    answered: Vec<(String, usize, bool)>,
+    /// Each game played, as last answered.
+    answered: Vec<Answered>,
+    /// Every request, by server (in the order the servers were named).
+    asked: Vec<Vec<Asked>>,
     /// When each game's beginning was answered.
     begun_at: Vec<Instant>,
     /// When a request first failed.
@@ -134,6 +136,29 @@ struct Connection {
     address: String,
     source: Option<IpAddr>,
     sender: Option<http1::SendRequest<Full<Bytes>>>,
+    /// Every request sent on it: how long until its answer (or until it failed), and
+    /// the answer's status with whether it said when to come back (`Retry-After`);
+    /// `None` for no answer at all.
+    asked: Vec<Asked>,
+}
+
+/// A game as its client was last answered.
+struct Answered {
+    id: String,
+    /// The moves on its board.
+    moves: usize,
+    ended: bool,
+    /// The client gave up on a move of it (no server answered in time): that move may
+    /// have been kept, unanswered, with the computer's reply.
+    given_up: bool,
+}
+
+/// One request, as its client saw it.
+#[derive(Clone, Copy)]
+struct Asked {
+    took: Duration,
+    status: Option<u16>,
+    retry_after: bool,
 }
 
 impl Connection {
@@ -142,6 +167,7 @@ impl Connection {
             address: address.to_string(),
             source,
             sender: None,
+            asked: Vec::new(),
         }
     }
 
@@ -166,6 +192,46 @@ impl Connection {
         token: Option<&str>,
         body: String,
     ) -> Result<Answer, String> {
+        let started = Instant::now();
+        let (answer, status, retry_after) = self.exchange(method, path, token, body).await;
+        self.asked.push(Asked {
+            took: started.elapsed(),
+            status,
+            retry_after,
+        });
+        answer
+    }
+
+    /// One request and its answer: the answer read, its status, and whether it said when
+    /// to come back.
+    async fn exchange(
+        &mut self,
+        method: hyper::Method,
+        path: &str,
+        token: Option<&str>,
+        body: String,
+    ) -> (Result<Answer, String>, Option<u16>, bool) {
+        match self.request(method, path, token, body).await {
+            Ok((status, retry_after, body)) => {
+                let answer = if (200..300).contains(&status) {
+                    serde_json::from_slice(&body).map_err(|e| e.to_string())
+                } else {
+                    Err(hyper::StatusCode::from_u16(status)
+                        .map_or_else(|_| status.to_string(), |status| status.to_string()))
+                };
+                (answer, Some(status), retry_after)
+            }
+            Err(error) => (Err(error), None, false),
+        }
+    }
+
+    async fn request(
+        &mut self,
+        method: hyper::Method,
+        path: &str,
+        token: Option<&str>,
+        body: String,
+    ) -> Result<(u16, bool, Bytes), String> {
         let sender = match &mut self.sender {
             Some(sender) if !sender.is_closed() => sender,
             _ => self
@@ -192,17 +258,15 @@ impl Connection {
                 return Err(error.to_string());
             }
         };
-        let status = response.status();
+        let status = response.status().as_u16();
+        let retry_after = response.headers().contains_key(header::RETRY_AFTER);
         let body = response
             .into_body()
             .collect()
             .await
             .map_err(|e| e.to_string())?
             .to_bytes();
-        if !status.is_success() {
-            return Err(status.to_string());
-        }
-        serde_json::from_slice(&body).map_err(|e| e.to_string())
+        Ok((status, retry_after, body))
     }
 }
 
@@ -323,6 +387,7 @@ async fn play_games(
             }
         };
         let (id, mut board, mut status, token) = game;
+        let mut given_up = false;
         let moves = format!("/api/games/{id}/moves");
         let this_game = format!("/api/games/{id}");
         while status == "in_progress" {
@@ -370,6 +435,7 @@ async fn play_games(
                 }
             };
             let Some(after) = after else {
+                given_up = true;
                 break;
             };
             let took = started.elapsed();
@@ -381,45 +447,62 @@ async fn play_games(
             status = after.status;
         }
         let moves_on_board = board.chars().filter(|c| *c != '.').count();
-        played
-            .answered
-            .push((id, moves_on_board, status != "in_progress"));
+        played.answered.push(Answered {
+            id,
+            moves: moves_on_board,
+            ended: status != "in_progress",
+            given_up,
+        });
         if status != "in_progress" {
             played.games += 1;
         }
     }
+    played.asked = servers
+        .connections
+        .into_iter()
+        .map(|connection| connection.asked)
+        .collect();
     played
 }
 
 /// Checks the games the clients played against the database at `url`: for each, the
 /// steps kept are the moves last answered (no more, no fewer), and it has an ending if
-/// and only if it was answered as ended. Returns the problems found.
-fn check_database(url: &str, answered: &[(String, usize, bool)]) -> Result<Vec<String>, String> {
-    let ids: Vec<&str> = answered.iter().map(|(id, _, _)| id.as_str()).collect();
+/// and only if it was answered as ended; except that a game whose client gave up on a
+/// move may also have that move and the reply kept (two steps more, and an ending), as
+/// a server may have kept it without its answer reaching the client. Returns the
+/// problems found, and how many given-up moves were kept so.
+fn check_database(url: &str, answered: &[Answered]) -> Result<(Vec<String>, usize), String> {
+    let ids: Vec<&str> = answered.iter().map(|game| game.id.as_str()).collect();
     let kept = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
         kept_in_postgres(url, &ids)?
     } else {
         kept_in_sqlite(url.strip_prefix("sqlite:").unwrap_or(url), &ids)?
     };
     let mut problems = Vec::new();
-    for (id, moves, ended) in answered {
-        match kept.get(id) {
-            None => problems.push(format!("game {id}: answered, not in the database")),
-            Some((kept_end, steps)) => {
-                if *steps != *moves as i64 {
-                    problems.push(format!("game {id}: {moves} moves answered, {steps} kept"));
-                }
-                if kept_end != ended {
-                    problems.push(format!(
-                        "game {id}: answered as {}, kept as {}",
-                        if *ended { "ended" } else { "going on" },
-                        if *kept_end { "ended" } else { "going on" }
-                    ));
-                }
-            }
+    let mut kept_unanswered = 0;
+    for game in answered {
+        let (id, moves, ended) = (&game.id, game.moves as i64, game.ended);
+        let Some(&(kept_end, steps)) = kept.get(id) else {
+            problems.push(format!("game {id}: answered, not in the database"));
+            continue;
+        };
+        let unanswered = game.given_up && steps > moves;
+        if unanswered {
+            kept_unanswered += 1;
+        }
+        let steps_right = steps == moves || (game.given_up && steps > moves && steps <= moves + 2);
+        if !steps_right {
+            problems.push(format!("game {id}: {moves} moves answered, {steps} kept"));
+        }
+        if kept_end != ended && !(unanswered && kept_end) {
+            problems.push(format!(
+                "game {id}: answered as {}, kept as {}",
+                if ended { "ended" } else { "going on" },
+                if kept_end { "ended" } else { "going on" }
+            ));
         }
     }
-    Ok(problems)
+    Ok((problems, kept_unanswered))
 }
 
 /// Whether each of the games `ids` has ended, and how many steps it has, in the
@@ -486,25 +569,11 @@ async fn scoreboard_from(
         .await?
         .json()
         .await?;
-    Ok(scores["players"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|p| {
-            (
-                p["name"].as_str().unwrap_or_default().to_string(),
-                p["games"].as_u64().unwrap_or(0),
-            )
-        })
-        .collect())
+    Ok(api_client::games_by_name(&scores))
 }
 
 fn load_games(board: &HashMap<String, u64>) -> u64 {
-    board
-        .iter()
-        .filter(|(name, _)| name.starts_with("Load "))
-        .map(|(_, games)| games)
-        .sum()
+    api_client::games_of_players_named(board, "Load ")
 }
 
 fn memory(pid: u32) -> String {
@@ -543,35 +612,33 @@ fn percentile(sorted: &[Duration], fraction: f64) -> Duration {
 }
 
 /// The games listed in `file` (see `--answered-to`).
-fn read_answered(file: &std::path::Path) -> Vec<(String, usize, bool)> {
+fn read_answered(file: &std::path::Path) -> Vec<Answered> {
     let text =
         std::fs::read_to_string(file).unwrap_or_else(|error| panic!("{}: {error}", file.display()));
     text.lines()
         .filter_map(|line| {
             let mut fields = line.split_whitespace();
-            Some((
-                fields.next()?.to_string(),
-                fields.next()?.parse().ok()?,
-                fields.next()? == "ended",
-            ))
+            Some(Answered {
+                id: fields.next()?.to_string(),
+                moves: fields.next()?.parse().ok()?,
+                ended: fields.next()? == "ended",
+                given_up: fields.next() == Some("given-up"),
+            })
         })
         .collect()
 }
 
 /// Checks the answered games and says what it found.
-fn report_check(database: &str, answered: &[(String, usize, bool)]) {
+fn report_check(database: &str, answered: &[Answered]) {
+    let games = answered.len();
     match check_database(database, answered) {
-        Ok(problems) if problems.is_empty() => println!(
-            "database: all {} games as answered: every move answered kept once, every \
-             ending answered kept",
-            answered.len()
+        Ok((problems, unanswered)) if problems.is_empty() => println!(
+            "database: all {games} games as answered: every move answered kept once, \
+             every ending answered kept ({unanswered} moves a client gave up on were \
+             kept, with the reply, unanswered)"
         ),
-        Ok(problems) => {
-            println!(
-                "database: {} problems in {} games:",
-                problems.len(),
-                answered.len()
-            );
+        Ok((problems, _)) => {
+            println!("database: {} problems in {games} games:", problems.len());
             for problem in problems.iter().take(20) {
                 println!("  {problem}");
             }
@@ -631,6 +698,10 @@ async fn main() {
         total.retries += played.retries;
         total.longest_outage = total.longest_outage.max(played.longest_outage);
         total.answered.extend(played.answered);
+        total.asked.resize_with(played.asked.len(), Vec::new);
+        for (server, asked) in played.asked.into_iter().enumerate() {
+            total.asked[server].extend(asked);
+        }
         total.begun_at.extend(played.begun_at);
         total.first_failure = match (total.first_failure, played.first_failure) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -684,6 +755,34 @@ async fn main() {
             ms(total.longest_outage)
         );
     }
+    for (server, asked) in total.asked.iter().enumerate() {
+        let mut answered: Vec<Duration> = asked
+            .iter()
+            .filter(|asked| asked.status.is_some())
+            .map(|asked| asked.took)
+            .collect();
+        answered.sort();
+        let unavailable = asked.iter().filter(|a| a.status == Some(503)).count();
+        let unsaid = asked
+            .iter()
+            .filter(|a| a.status == Some(503) && !a.retry_after)
+            .count();
+        let slow = answered
+            .iter()
+            .filter(|took| **took > Duration::from_secs(2))
+            .count();
+        println!(
+            "server {}: {} requests answered (p50 {:.2} ms, p99 {:.2} ms, max {:.0} ms; {slow} \
+             over 2 s), {} not answered; {unavailable} answered 503 ({unsaid} without \
+             Retry-After)",
+            options.urls[server],
+            answered.len(),
+            ms(percentile(&answered, 0.50)),
+            ms(percentile(&answered, 0.99)),
+            ms(percentile(&answered, 1.0)),
+            asked.len() - answered.len(),
+        );
+    }
     if let Some(first) = total.first_failure {
         let before = total.begun_at.iter().filter(|at| **at < first).count();
         println!(
@@ -696,8 +795,14 @@ async fn main() {
         let lines: String = total
             .answered
             .iter()
-            .map(|(id, moves, ended)| {
-                format!("{id} {moves} {}\n", if *ended { "ended" } else { "going" })
+            .map(|game| {
+                format!(
+                    "{} {} {}{}\n",
+                    game.id,
+                    game.moves,
+                    if game.ended { "ended" } else { "going" },
+                    if game.given_up { " given-up" } else { "" }
+                )
             })
             .collect();
         std::fs::write(file, lines).unwrap_or_else(|error| panic!("{}: {error}", file.display()));

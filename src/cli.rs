@@ -217,10 +217,6 @@ pub struct AnalyzeArgs {
     #[command(flatten)]
     pub board: BoardArgs,
 
-    /// Which mark moved first (decides the side to move when the counts are equal)
-    #[arg(long, value_enum, default_value_t = First::X)]
-    pub first: First,
-
     /// One JSON object per line per board
     #[arg(long)]
     pub json: bool,
@@ -251,10 +247,6 @@ pub struct SimulateArgs {
     #[command(flatten)]
     pub board: BoardArgs,
 
-    /// Which mark moves first
-    #[arg(long, value_enum, default_value_t = First::X)]
-    pub first: First,
-
     /// One JSON line instead of text
     #[arg(long)]
     pub json: bool,
@@ -270,10 +262,6 @@ pub struct PlayArgs {
     #[arg(long = "o", value_name = "SPEC")]
     pub o: PlayerSpec,
 
-    /// Which mark moves first
-    #[arg(long, value_enum, default_value_t = First::X)]
-    pub first: First,
-
     #[command(flatten)]
     pub board: BoardArgs,
 
@@ -282,7 +270,7 @@ pub struct PlayArgs {
     pub plain: bool,
 }
 
-/// The board's shape, shared by the commands that play or analyse.
+/// The board's shape and who moves first, shared by the commands that play or analyse.
 #[derive(Debug, Args)]
 pub struct BoardArgs {
     /// Board size, from 3 to 7
@@ -292,6 +280,11 @@ pub struct BoardArgs {
     /// Marks in a row to win, from 3 to the size [default: the size]
     #[arg(long, value_name = "K", value_parser = run_length)]
     pub win: Option<usize>,
+
+    /// Which mark moves first (on a board to analyse, it decides the side to move when
+    /// the counts are equal)
+    #[arg(long, value_enum, default_value_t = First::X)]
+    pub first: First,
 }
 
 impl BoardArgs {

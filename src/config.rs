@@ -61,7 +61,8 @@ pub enum Location {
 }
 
 /// Connections kept open to a PostgreSQL database unless `--db-pool` says otherwise:
-/// enough for a server's writer, its readers and its news on a small machine.
+/// enough for a server's writer and its readers on a small machine (its news of the
+/// other servers comes on a connection of its own, outside the pool).
 pub const DEFAULT_POOL: u32 = 8;
 
 impl Location {
@@ -337,7 +338,7 @@ fn play(args: PlayArgs) -> Result<Task, ConfigError> {
     let geometry = geometry("play", &args.board)?;
     // `human` without a name: "Player 1" on X, "Player 2" on O.
     let (x, o) = (seated(args.x, Mark::X), seated(args.o, Mark::O));
-    match Settings::new(x, o, args.first.into(), geometry) {
+    match Settings::new(x, o, args.board.first.into(), geometry) {
         Ok(settings) => Ok(Task::Play(settings)),
         Err(SettingsError::SameName(name)) => Err(usage(
             "play",
@@ -374,7 +375,7 @@ fn scores(args: ScoresArgs) -> Task {
 fn analyze(args: AnalyzeArgs) -> Result<Task, ConfigError> {
     Ok(Task::Analyze {
         geometry: geometry("analyze", &args.board)?,
-        first: args.first.into(),
+        first: args.board.first.into(),
         json: args.json,
         book: !args.no_book,
         boards: args.boards,
@@ -400,7 +401,7 @@ fn simulate(args: SimulateArgs) -> Result<Task, ConfigError> {
     Ok(Task::Simulate {
         levels,
         geometry: geometry("simulate", &args.board)?,
-        first: args.first.into(),
+        first: args.board.first.into(),
         games: args.games,
         json: args.json,
     })
@@ -605,11 +606,31 @@ mod tests {
         );
     }
 
-    #[test]
-    fn two_people_with_one_name_whatever_its_case_cannot_play() {
-        let error = usage_error(&["play", "--x", "human:Ada", "--o", "human:ADA"]);
+    #[rstest::rstest]
+    #[case::two_people_with_one_name_whatever_its_case(
+        &["play", "--x", "human:Ada", "--o", "human:ADA"],
+        "play"
+    )]
+    #[case::people_in_a_simulation(&["simulate", "--x", "human", "--o", "easy"], "simulate")]
+    fn players_who_cannot_play_together_are_a_usage_error_of_the_command(
+        #[case] args: &[&str],
+        #[case] command: &str,
+    ) {
+        let error = usage_error(args);
 
-        assert_eq!(error.subcommand, "play");
+        assert_eq!(error.subcommand, command);
+    }
+
+    #[rstest::rstest]
+    #[case::without_players(&["simulate"], [Level::Impossible, Level::Impossible])]
+    #[case::given_one_side(&["simulate", "--o", "random"], [Level::Impossible, Level::Random])]
+    fn a_simulation_plays_the_perfect_player_on_a_side_not_given(
+        #[case] args: &[&str],
+        #[case] expected: [Level; 2],
+    ) {
+        let config = build(args).unwrap();
+
+        assert!(matches!(config.task, Task::Simulate { levels, .. } if levels == expected));
     }
 
     #[test]
@@ -623,40 +644,6 @@ mod tests {
             settings.player(Mark::O),
             &PlayerSpec::Human(Some(PlayerName::new("Player 2").unwrap()))
         );
-    }
-
-    #[test]
-    fn a_simulation_refuses_people() {
-        let error = usage_error(&["simulate", "--x", "human", "--o", "easy"]);
-
-        assert_eq!(error.subcommand, "simulate");
-    }
-
-    #[test]
-    fn a_simulation_without_players_is_the_perfect_player_against_itself() {
-        let config = build(&["simulate", "--games", "200"]).unwrap();
-
-        assert!(matches!(
-            config.task,
-            Task::Simulate {
-                levels: [Level::Impossible, Level::Impossible],
-                games: 200,
-                ..
-            }
-        ));
-    }
-
-    #[test]
-    fn a_simulation_given_one_side_plays_it_against_the_perfect_player() {
-        let config = build(&["simulate", "--o", "random"]).unwrap();
-
-        assert!(matches!(
-            config.task,
-            Task::Simulate {
-                levels: [Level::Impossible, Level::Random],
-                ..
-            }
-        ));
     }
 
     #[rstest::rstest]

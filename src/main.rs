@@ -45,6 +45,7 @@ use tictactoe_core::players::{Advisor, ComputerFactory, Level};
 use tictactoe_core::ports::{
     Archive, GameId, HistoryQuery, IdPrefix, Imported, PageSize, Restored, StoreError,
 };
+use tictactoe_core::sync::lock;
 use tictactoe_json::{
     ScoresJsonWriter, move_review_json, replay_json, report_json, summary_json, tally_json,
 };
@@ -1071,7 +1072,7 @@ fn analyze(
             return player;
         }
         let bar = ProgressBar::hidden();
-        *shown.lock().unwrap_or_else(|e| e.into_inner()) = Some(bar.clone());
+        *lock(&shown) = Some(bar.clone());
         player.reporting_to(Box::new(ProofShown { bar }))
     });
     let renderer = ConsoleRenderer::new(io::stdout(), colour());
@@ -1079,7 +1080,7 @@ fn analyze(
     // after `| head`) stops the analysis: the boards after it are not analysed.
     let failed: std::cell::RefCell<Option<io::Error>> = std::cell::RefCell::new(None);
     let emit = |report: &Report| {
-        if let Some(bar) = shown.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        if let Some(bar) = lock(&shown).take() {
             bar.finish_and_clear();
         }
         if json {
@@ -1131,7 +1132,7 @@ fn clear_on_interrupt(shown: Arc<std::sync::Mutex<Option<ProgressBar>>>) {
         .name("interrupt".into())
         .spawn(move || {
             if signals.forever().next().is_some() {
-                if let Some(bar) = shown.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                if let Some(bar) = lock(&shown).take() {
                     bar.finish_and_clear();
                 }
                 std::process::exit(130);

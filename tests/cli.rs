@@ -7,13 +7,53 @@ use predicates::prelude::*;
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
-use common::{tictactoe, tictactoe_on};
+use common::{Database, stopped_saying, tictactoe, tictactoe_on};
 
 mod common;
 
-fn scoreboard_in(folder: &TempDir) -> PathBuf {
-    folder.path().join("games.db")
+/// What these tests do with a database of their own.
+impl Database {
+    /// A database with one game counted (see [`Database::one_game_recorded`]), and its
+    /// bytes.
+    fn with_one_game() -> (Database, Vec<u8>) {
+        let db = Database::new();
+        db.one_game_recorded();
+        let bytes = fs::read(&db.path).unwrap();
+        (db, bytes)
+    }
+
+    /// A database where Ada (X) beat Bob (O), the moves typed ([`ADA_WINS`]).
+    fn where_ada_beat_bob() -> Database {
+        let db = Database::new();
+        db.play("human:Ada", "human:Bob", ADA_WINS)
+            .assert()
+            .success();
+        db
+    }
+
+    /// `play` between `x` and `o` on this database, `typed` being what people type.
+    fn play(&self, x: &str, o: &str, typed: impl Into<Vec<u8>>) -> assert_cmd::Command {
+        let mut command = self.tictactoe();
+        command
+            .args(["play", "--x", x, "--o", o])
+            .write_stdin(typed);
+        command
+    }
+
+    /// The scoreboard, as `scores --json` prints it.
+    fn scores(&self) -> Value {
+        scores_json(&self.path)
+    }
+
+    /// One more game counted (Random against itself), and the scoreboard after it.
+    fn one_game_recorded(&self) -> Value {
+        self.run(&RANDOM_GAME).success();
+        self.scores()
+    }
 }
+
+/// Ada (X) and Bob (O) type these moves: X takes the top row on the fifth.
+const ADA_WINS: &str = "1\n4\n2\n5\n3\n";
 
 fn scores_json(scoreboard: &Path) -> Value {
     let output = tictactoe_on(scoreboard)
@@ -26,21 +66,15 @@ fn scores_json(scoreboard: &Path) -> Value {
 
 #[test]
 fn a_computer_game_plays_to_the_end_and_is_recorded_for_both_sides() {
-    let folder = TempDir::new().unwrap();
-    let scoreboard = scoreboard_in(&folder);
+    let db = Database::new();
 
-    tictactoe_on(&scoreboard)
-        .args(["play", "--x", "impossible", "--o", "medium", "--seed", "3"])
-        .assert()
+    db.run(&["play", "--x", "impossible", "--o", "medium", "--seed", "3"])
         .success()
         .stdout(predicate::str::contains(
             "Computer (Impossible, X) vs Computer (Medium, O)",
         ));
 
-    let players = scores_json(&scoreboard)["players"]
-        .as_array()
-        .unwrap()
-        .clone();
+    let players = db.scores()["players"].as_array().unwrap().clone();
     assert_eq!(players.len(), 2);
     for player in &players {
         assert_eq!(player["games"], 1, "{player}");
@@ -61,18 +95,9 @@ fn a_computer_game_plays_to_the_end_and_is_recorded_for_both_sides() {
 
 #[test]
 fn scores_json_has_exactly_the_documented_shape() {
-    let folder = TempDir::new().unwrap();
-    let scoreboard = scoreboard_in(&folder);
-    tictactoe_on(&scoreboard)
-        .args(["play", "--x", "human:Ada", "--o", "human:Bob"])
-        .write_stdin("1\n4\n2\n5\n3\n")
-        .assert()
-        .success();
+    let db = Database::where_ada_beat_bob();
 
-    let output = tictactoe_on(&scoreboard)
-        .args(["scores", "--json"])
-        .output()
-        .unwrap();
+    let output = db.tictactoe().args(["scores", "--json"]).output().unwrap();
 
     let expected = json!({"players": [
         {"name": "Ada", "wins": 1, "losses": 0, "ties": 0, "games": 1},
@@ -87,8 +112,8 @@ fn scores_json_has_exactly_the_documented_shape() {
 #[test]
 fn the_same_seed_replays_the_same_game() {
     let run = || {
-        let folder = TempDir::new().unwrap();
-        let output = tictactoe_on(&scoreboard_in(&folder))
+        let output = Database::new()
+            .tictactoe()
             .args(["play", "--x", "random", "--o", "easy", "--seed", "42"])
             .output()
             .unwrap();
@@ -100,15 +125,12 @@ fn the_same_seed_replays_the_same_game() {
 
 #[test]
 fn a_human_game_fed_through_stdin_survives_every_kind_of_bad_input() {
-    let folder = TempDir::new().unwrap();
-    let scoreboard = scoreboard_in(&folder);
+    let db = Database::new();
     let mut input = b"abc\n0\n10\n-1\n\nh\n".to_vec();
     input.extend(vec![b'7'; 100_000]);
     input.extend(b"\n\xff\xfe\x00\n1\n1\n4\nb1\n5\nc1\n".as_slice());
 
-    tictactoe_on(&scoreboard)
-        .args(["play", "--x", "human:Ada", "--o", "human:Bob"])
-        .write_stdin(input)
+    db.play("human:Ada", "human:Bob", input)
         .assert()
         .success()
         .stdout(predicate::str::contains("\"abc\" is not a cell"))
@@ -123,100 +145,59 @@ fn a_human_game_fed_through_stdin_survives_every_kind_of_bad_input() {
         .stdout(predicate::str::contains("cell 1 is already taken"))
         .stdout(predicate::str::contains("Ada (X) wins!"));
 
-    assert_eq!(scores_json(&scoreboard)["players"][0]["wins"], 1);
+    assert_eq!(db.scores()["players"][0]["wins"], 1);
 }
 
 #[test]
 fn quitting_mid_game_counts_nothing() {
-    let folder = TempDir::new().unwrap();
-    let scoreboard = scoreboard_in(&folder);
+    let db = Database::new();
 
-    tictactoe_on(&scoreboard)
-        .args(["play", "--x", "human", "--o", "impossible"])
-        .write_stdin("5\nq\n")
+    db.play("human", "impossible", "5\nq\n")
         .assert()
         .success()
         .stdout(predicate::str::contains(
             "Player 1 left. This game is not counted.",
         ));
 
-    assert_eq!(scores_json(&scoreboard), json!({"players": []}));
+    assert_eq!(db.scores(), json!({"players": []}));
 }
 
 #[test]
 fn input_ending_mid_game_stops_cleanly_counts_nothing_and_exits_1() {
-    let folder = TempDir::new().unwrap();
-    let scoreboard = scoreboard_in(&folder);
+    let db = Database::new();
 
-    tictactoe_on(&scoreboard)
-        .args(["play", "--x", "human", "--o", "impossible"])
-        .write_stdin("5\n")
+    db.play("human", "impossible", "5\n")
         .assert()
         .code(1)
         .stdout(predicate::str::contains("Input ended"));
 
-    assert_eq!(scores_json(&scoreboard), json!({"players": []}));
+    assert_eq!(db.scores(), json!({"players": []}));
 }
 
 #[test]
 fn unknown_players_and_flags_are_usage_errors() {
-    let folder = TempDir::new().unwrap();
-    let scoreboard = scoreboard_in(&folder);
+    let db = Database::new();
 
-    tictactoe_on(&scoreboard)
-        .args(["play", "--x", "grandmaster", "--o", "easy"])
-        .assert()
+    db.run(&["play", "--x", "grandmaster", "--o", "easy"])
         .code(2)
         .stderr(predicate::str::contains("unknown player \"grandmaster\""));
-    tictactoe_on(&scoreboard)
-        .args(["play", "--x", "easy"])
-        .assert()
+    db.run(&["play", "--x", "easy"]).code(2);
+    db.run(&["play", "--x", "easy", "--o", "easy", "--first", "z"])
         .code(2);
-    tictactoe_on(&scoreboard)
-        .args(["play", "--x", "easy", "--o", "easy", "--first", "z"])
-        .assert()
-        .code(2);
-    tictactoe_on(&scoreboard)
-        .args(["scores", "--frobnicate"])
-        .assert()
-        .code(2);
-}
-
-#[test]
-fn an_empty_scoreboard_says_so() {
-    // Arrange: a new database (an empty file is one).
-    let folder = TempDir::new().unwrap();
-    let scoreboard = scoreboard_in(&folder);
-    fs::write(&scoreboard, "").unwrap();
-
-    tictactoe_on(&scoreboard)
-        .arg("scores")
-        .assert()
-        .success()
-        .stdout("No games recorded yet.\n");
-    assert_eq!(scores_json(&scoreboard), json!({"players": []}));
+    db.run(&["scores", "--frobnicate"]).code(2);
 }
 
 #[test]
 fn a_damaged_database_is_reported_with_what_to_do_and_left_exactly_as_it_was() {
-    let folder = TempDir::new().unwrap();
-    let scoreboard = scoreboard_in(&folder);
-    fs::write(&scoreboard, "{ not a database").unwrap();
-    let named = scoreboard.display().to_string();
+    let db = Database::new();
+    fs::write(&db.path, "{ not a database").unwrap();
+    let named = db.path.display().to_string();
 
     for command in [&["scores"][..], &RANDOM_GAME[..]] {
-        tictactoe_on(&scoreboard)
-            .args(command)
-            .assert()
-            .code(1)
-            .stderr(
-                predicate::str::contains(named.as_str())
-                    .and(predicate::str::contains("cannot be read"))
-                    .and(predicate::str::contains("--db PATH")),
-            );
+        stopped_saying(db.run(command), &[&named, "cannot be read", "--db PATH"]);
     }
 
-    assert_eq!(fs::read_to_string(&scoreboard).unwrap(), "{ not a database");
+    assert_eq!(fs::read_to_string(&db.path).unwrap(), "{ not a database");
 }
 
 /// One game of Random against itself, the same every time: a quick way to record a result.
@@ -224,56 +205,35 @@ const RANDOM_GAME: [&str; 7] = ["play", "--x", "random", "--o", "random", "--see
 /// A server on any free port: it must stop before it listens when its database is bad.
 const SERVE: [&str; 3] = ["serve", "--port", "0"];
 
-/// A database holding one counted game, and its scoreboard.
-fn one_game_recorded(scoreboard: &Path) -> Value {
-    tictactoe_on(scoreboard)
-        .args(RANDOM_GAME)
-        .assert()
-        .success();
-    scores_json(scoreboard)
-}
-
 #[test]
 fn reset_without_a_terminal_to_ask_needs_yes_and_changes_nothing_without_it() {
-    let folder = TempDir::new().unwrap();
-    let scoreboard = scoreboard_in(&folder);
-    let before = one_game_recorded(&scoreboard);
+    let db = Database::new();
+    let before = db.one_game_recorded();
 
-    tictactoe_on(&scoreboard)
-        .args(["scores", "--reset"])
-        .assert()
+    db.run(&["scores", "--reset"])
         .code(2)
         .stderr(predicate::str::contains("add --yes"));
 
-    assert_eq!(scores_json(&scoreboard), before);
+    assert_eq!(db.scores(), before);
 }
 
 #[test]
 fn reset_clears_the_scoreboard_and_restore_brings_it_back_with_the_games_since() {
     // Arrange: one game counted.
-    let folder = TempDir::new().unwrap();
-    let scoreboard = scoreboard_in(&folder);
-    one_game_recorded(&scoreboard);
+    let (db, _) = Database::with_one_game();
 
     // Act: reset, one more game, restore.
-    tictactoe_on(&scoreboard)
-        .args(["scores", "--reset", "--yes", "--json"])
-        .assert()
+    db.run(&["scores", "--reset", "--yes", "--json"])
         .success()
         .stdout("{\"players\":[]}\n")
         .stderr(predicate::str::contains("--restore"));
-    tictactoe_on(&scoreboard)
-        .args(RANDOM_GAME)
-        .assert()
-        .success();
-    tictactoe_on(&scoreboard)
-        .args(["scores", "--restore"])
-        .assert()
+    db.run(&RANDOM_GAME).success();
+    db.run(&["scores", "--restore"])
         .success()
         .stderr(predicate::str::contains("restored"));
 
     // Assert: both games count.
-    let players = scores_json(&scoreboard)["players"].clone();
+    let players = db.scores()["players"].clone();
     let games: u64 = players
         .as_array()
         .unwrap()
@@ -281,9 +241,7 @@ fn reset_clears_the_scoreboard_and_restore_brings_it_back_with_the_games_since()
         .map(|p| p["games"].as_u64().unwrap())
         .sum();
     assert_eq!(games, 4, "two games, two players each: {players}");
-    tictactoe_on(&scoreboard)
-        .args(["scores", "--restore"])
-        .assert()
+    db.run(&["scores", "--restore"])
         .success()
         .stderr(predicate::str::contains("no reset to take back"));
 }
@@ -291,42 +249,24 @@ fn reset_clears_the_scoreboard_and_restore_brings_it_back_with_the_games_since()
 #[test]
 fn after_a_reset_an_empty_scoreboard_says_the_games_are_kept() {
     // Arrange: one game counted, then the scoreboard cleared.
-    let folder = TempDir::new().unwrap();
-    let scoreboard = scoreboard_in(&folder);
-    one_game_recorded(&scoreboard);
-    tictactoe_on(&scoreboard)
-        .args(["scores", "--reset", "--yes"])
-        .assert()
-        .success();
+    let (db, _) = Database::with_one_game();
+    db.run(&["scores", "--reset", "--yes"]).success();
 
     // Act and assert
-    tictactoe_on(&scoreboard)
-        .arg("scores")
-        .assert()
-        .success()
-        .stdout(
-            "No game counts on the scoreboard since it was cleared. Every game is kept: \
+    db.run(&["scores"]).success().stdout(
+        "No game counts on the scoreboard since it was cleared. Every game is kept: \
          `tictactoe scores --restore` counts them again.\n",
-        );
+    );
 }
 
 #[test]
 fn a_scoreboard_of_games_left_unfinished_says_none_was_finished() {
-    let folder = TempDir::new().unwrap();
-    let scoreboard = scoreboard_in(&folder);
-    tictactoe_on(&scoreboard)
-        .args(["play", "--x", "human", "--o", "impossible"])
-        .write_stdin("5\nq\n")
-        .assert()
-        .success();
+    let db = Database::new();
+    db.play("human", "impossible", "5\nq\n").assert().success();
 
-    tictactoe_on(&scoreboard)
-        .arg("scores")
-        .assert()
-        .success()
-        .stdout(
-            "No game has been finished yet: a game left before its end is kept, not counted.\n",
-        );
+    db.run(&["scores"]).success().stdout(
+        "No game has been finished yet: a game left before its end is kept, not counted.\n",
+    );
 }
 
 #[test]
@@ -353,26 +293,16 @@ fn a_command_that_only_reads_a_database_that_is_not_there_says_so_and_makes_noth
 
 #[test]
 fn top_zero_is_a_usage_error_not_an_empty_scoreboard() {
-    let folder = TempDir::new().unwrap();
-    let scoreboard = scoreboard_in(&folder);
-    one_game_recorded(&scoreboard);
+    let (db, _) = Database::with_one_game();
 
-    tictactoe_on(&scoreboard)
-        .args(["scores", "--top", "0"])
-        .assert()
-        .code(2)
-        .stdout("");
+    db.run(&["scores", "--top", "0"]).code(2).stdout("");
 }
 
 #[test]
 fn a_wrong_menu_answer_is_explained_and_only_the_question_asked_again() {
-    let folder = TempDir::new().unwrap();
-    let scoreboard = scoreboard_in(&folder);
+    let db = Database::new();
 
-    let output = tictactoe_on(&scoreboard)
-        .write_stdin("7\nq\n")
-        .output()
-        .unwrap();
+    let output = db.tictactoe().write_stdin("7\nq\n").output().unwrap();
 
     let shown = String::from_utf8(output.stdout).unwrap();
     assert_eq!(shown.matches("Human vs Human").count(), 1, "{shown}");
@@ -384,12 +314,10 @@ fn a_wrong_menu_answer_is_explained_and_only_the_question_asked_again() {
 
 #[test]
 fn the_line_console_says_what_can_be_typed_once_then_asks_briefly() {
-    let folder = TempDir::new().unwrap();
-    let scoreboard = scoreboard_in(&folder);
+    let db = Database::new();
 
-    let output = tictactoe_on(&scoreboard)
-        .args(["play", "--x", "human:Ada", "--o", "human:Bob"])
-        .write_stdin("1\n4\n2\n5\n3\n")
+    let output = db
+        .play("human:Ada", "human:Bob", ADA_WINS)
         .output()
         .unwrap();
 
@@ -409,11 +337,11 @@ fn the_line_console_says_what_can_be_typed_once_then_asks_briefly() {
 #[test]
 fn serve_on_a_port_in_use_names_the_port_and_how_to_choose_another() {
     // Arrange: the port taken.
-    let folder = TempDir::new().unwrap();
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = taken.local_addr().unwrap().port().to_string();
 
-    tictactoe_on(&scoreboard_in(&folder))
+    Database::new()
+        .tictactoe()
         .args(["serve", "--port", &port])
         .assert()
         .code(1)
@@ -427,7 +355,7 @@ fn serve_on_a_port_in_use_names_the_port_and_how_to_choose_another() {
 #[test]
 fn serve_goes_on_serving_when_nobody_reads_where_it_listens() {
     // Arrange: a free port; the server's standard output a pipe closed at once.
-    let folder = TempDir::new().unwrap();
+    let db = Database::new();
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -435,7 +363,7 @@ fn serve_goes_on_serving_when_nobody_reads_where_it_listens() {
         .port();
     let mut server = common::program()
         .arg("--db")
-        .arg(scoreboard_in(&folder))
+        .arg(&db.path)
         .args(["serve", "--port", &port.to_string()])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
@@ -466,15 +394,10 @@ fn serve_goes_on_serving_when_nobody_reads_where_it_listens() {
 
 #[test]
 fn top_shows_only_the_first_rows() {
-    let folder = TempDir::new().unwrap();
-    let scoreboard = scoreboard_in(&folder);
-    tictactoe_on(&scoreboard)
-        .args(["play", "--x", "human:Ada", "--o", "human:Bob"])
-        .write_stdin("1\n4\n2\n5\n3\n")
-        .assert()
-        .success();
+    let db = Database::where_ada_beat_bob();
 
-    let output = tictactoe_on(&scoreboard)
+    let output = db
+        .tictactoe()
         .args(["scores", "--json", "--top", "1"])
         .output()
         .unwrap();
@@ -489,14 +412,10 @@ fn a_folder_named_as_the_database_is_refused_and_left_alone() {
     let folder = TempDir::new().unwrap();
 
     for command in [&["scores"][..], &RANDOM_GAME[..]] {
-        tictactoe_on(folder.path())
-            .args(command)
-            .assert()
-            .code(1)
-            .stderr(
-                predicate::str::contains("is a folder")
-                    .and(predicate::str::contains("Name a file, such as")),
-            );
+        stopped_saying(
+            tictactoe_on(folder.path()).args(command).assert(),
+            &["is a folder", "Name a file, such as"],
+        );
     }
 
     assert_eq!(fs::read_dir(folder.path()).unwrap().count(), 0);
@@ -539,10 +458,10 @@ fn the_advice_for_a_folder_works_when_followed() {
 #[test]
 fn the_advice_for_an_unreadable_database_works_when_followed() {
     // Arrange: a file that is not a database, refused with "move it away".
-    let folder = TempDir::new().unwrap();
-    let path = scoreboard_in(&folder);
-    fs::write(&path, "not a database, but somebody's file").unwrap();
-    tictactoe_on(&path)
+    let db = Database::new();
+    let (folder, path) = (&db.folder, &db.path);
+    fs::write(path, "not a database, but somebody's file").unwrap();
+    tictactoe_on(path)
         .args(RANDOM_GAME)
         .assert()
         .code(1)
@@ -550,8 +469,8 @@ fn the_advice_for_an_unreadable_database_works_when_followed() {
 
     // Act: the advice followed; the file kept elsewhere.
     let kept = folder.path().join("games.db.unreadable");
-    fs::rename(&path, &kept).unwrap();
-    let followed = tictactoe_on(&path).args(RANDOM_GAME).assert();
+    fs::rename(path, &kept).unwrap();
+    let followed = tictactoe_on(path).args(RANDOM_GAME).assert();
 
     // Assert
     followed.success();
@@ -563,43 +482,29 @@ fn the_advice_for_an_unreadable_database_works_when_followed() {
 
 #[test]
 fn an_empty_file_is_a_new_empty_database() {
-    let folder = TempDir::new().unwrap();
-    let scoreboard = scoreboard_in(&folder);
-    fs::write(&scoreboard, "").unwrap();
+    let db = Database::new();
+    fs::write(&db.path, "").unwrap();
 
-    tictactoe_on(&scoreboard)
-        .arg("scores")
-        .assert()
+    db.run(&["scores"])
         .success()
         .stdout("No games recorded yet.\n");
-    tictactoe_on(&scoreboard)
-        .args(RANDOM_GAME)
-        .assert()
-        .success()
-        .stderr("");
+    db.run(&RANDOM_GAME).success().stderr("");
 
-    assert_eq!(
-        scores_json(&scoreboard)["players"]
-            .as_array()
-            .unwrap()
-            .len(),
-        1
-    );
+    assert_eq!(db.scores()["players"].as_array().unwrap().len(), 1);
 }
 
 #[test]
 fn the_database_can_come_from_the_environment() {
-    let folder = TempDir::new().unwrap();
-    let scoreboard = scoreboard_in(&folder);
+    let db = Database::new();
 
     tictactoe()
-        .env("TICTACTOE_DB", format!("sqlite:{}", scoreboard.display()))
+        .env("TICTACTOE_DB", format!("sqlite:{}", db.path.display()))
         .args(RANDOM_GAME)
         .assert()
         .success();
 
     // Random played itself: its one row has both sides of the game.
-    assert_eq!(scores_json(&scoreboard)["players"][0]["games"], 2);
+    assert_eq!(db.scores()["players"][0]["games"], 2);
 }
 
 #[test]
@@ -626,21 +531,20 @@ const EARLIER_SCORES: &str = r#"{"version": 1, "players": [
 #[test]
 fn an_earlier_scoreboard_file_is_imported_once_and_kept_as_it_was() {
     // Arrange
-    let folder = TempDir::new().unwrap();
-    let scoreboard = scoreboard_in(&folder);
-    let old = folder.path().join("old.json");
+    let db = Database::new();
+    let old = db.folder.path().join("old.json");
     fs::write(&old, EARLIER_SCORES).unwrap();
     let import = ["scores", "--json", "--import", old.to_str().unwrap()];
 
     // Act
-    let first = tictactoe_on(&scoreboard).args(import).assert().success();
-    let again = tictactoe_on(&scoreboard).args(import).assert().success();
+    let first = db.tictactoe().args(import).assert().success();
+    let again = db.tictactoe().args(import).assert().success();
 
     // Assert
     first.stderr(predicate::str::contains("Imported 1 players"));
     again.stderr(predicate::str::contains("imported before"));
     let ada = json!({"name": "Ada", "wins": 3, "losses": 1, "ties": 2, "games": 6});
-    assert_eq!(scores_json(&scoreboard), json!({"players": [ada]}));
+    assert_eq!(db.scores(), json!({"players": [ada]}));
     assert_eq!(fs::read_to_string(&old).unwrap(), EARLIER_SCORES);
 }
 
@@ -679,21 +583,20 @@ fn the_default_database_takes_in_the_earlier_scoreboard_of_its_folder_once() {
 
 #[test]
 fn colour_is_off_when_piped_or_with_no_color_and_on_when_forced() {
-    let folder = TempDir::new().unwrap();
-    let scoreboard = scoreboard_in(&folder);
+    let db = Database::new();
     let game = ["play", "--x", "impossible", "--o", "random", "--seed", "4"];
     let escape = predicate::str::contains("\u{1b}[");
 
-    tictactoe_on(&scoreboard)
+    db.tictactoe()
         .args(game)
         .assert()
         .stdout(escape.clone().not());
-    tictactoe_on(&scoreboard)
+    db.tictactoe()
         .env("NO_COLOR", "1")
         .args(game)
         .assert()
         .stdout(escape.clone().not());
-    tictactoe_on(&scoreboard)
+    db.tictactoe()
         .env("CLICOLOR_FORCE", "1")
         .args(game)
         .assert()
@@ -702,14 +605,13 @@ fn colour_is_off_when_piped_or_with_no_color_and_on_when_forced() {
 
 #[test]
 fn the_menu_plays_a_game_against_the_computer_then_quits() {
-    let folder = TempDir::new().unwrap();
-    let scoreboard = scoreboard_in(&folder);
+    let db = Database::new();
     // Human vs Computer, Ada plays X, Impossible, 3 x 3, X first (all defaults); then
     // Ada tries every cell in turn (taken ones are refused), and finally declines
     // another game.
     let input = "2\n\nAda\n\n\n\n1\n2\n3\n4\n5\n6\n7\n8\n9\nn\n";
 
-    tictactoe_on(&scoreboard)
+    db.tictactoe()
         .write_stdin(input)
         .assert()
         .success()
@@ -719,7 +621,7 @@ fn the_menu_plays_a_game_against_the_computer_then_quits() {
         ))
         .stdout(predicate::str::contains("Thanks for playing!"));
 
-    let players = scores_json(&scoreboard)["players"].clone();
+    let players = db.scores()["players"].clone();
     let ada = players
         .as_array()
         .unwrap()
@@ -736,107 +638,85 @@ fn the_menu_plays_a_game_against_the_computer_then_quits() {
 
 #[test]
 fn input_ending_at_the_menu_leaves_cleanly() {
-    let folder = TempDir::new().unwrap();
-
-    tictactoe_on(&scoreboard_in(&folder))
+    Database::new()
+        .tictactoe()
         .write_stdin("")
         .assert()
         .success()
         .stdout(predicate::str::contains("Input ended"));
 }
 
-/// A database with one game counted, and its bytes.
-fn database_with_one_game(folder: &TempDir) -> (PathBuf, Vec<u8>) {
-    let path = scoreboard_in(folder);
-    one_game_recorded(&path);
-    let bytes = fs::read(&path).unwrap();
-    (path, bytes)
-}
-
 #[test]
 fn a_truncated_database_stops_every_command_and_is_left_as_it_was() {
-    let folder = TempDir::new().unwrap();
-    let (path, bytes) = database_with_one_game(&folder);
+    let (db, bytes) = Database::with_one_game();
+    let path = &db.path;
     let cut = &bytes[..bytes.len() / 2];
-    fs::write(&path, cut).unwrap();
+    fs::write(path, cut).unwrap();
 
     for command in [&["scores"][..], &RANDOM_GAME[..], &SERVE[..]] {
-        tictactoe_on(&path)
+        let run = tictactoe_on(path)
             .args(command)
             .timeout(std::time::Duration::from_secs(30))
-            .assert()
-            .code(1)
-            .stdout("")
-            .stderr(
-                predicate::str::contains("cannot be read")
-                    .and(predicate::str::contains("move it away")),
-            );
+            .assert();
+        stopped_saying(run, &["cannot be read", "move it away"]);
     }
 
-    assert_eq!(fs::read(&path).unwrap(), cut);
+    assert_eq!(fs::read(path).unwrap(), cut);
 }
 
 #[test]
 fn a_database_from_a_newer_version_is_refused_with_what_to_do_and_left_alone() {
-    let folder = TempDir::new().unwrap();
-    let (path, _) = database_with_one_game(&folder);
-    rusqlite::Connection::open(&path)
+    let (db, _) = Database::with_one_game();
+    let path = &db.path;
+    rusqlite::Connection::open(path)
         .unwrap()
         .pragma_update(None, "user_version", 99)
         .unwrap();
-    let before = fs::read(&path).unwrap();
+    let before = fs::read(path).unwrap();
 
-    tictactoe_on(&path)
-        .args(RANDOM_GAME)
-        .assert()
-        .code(1)
-        .stdout("")
-        .stderr(
-            predicate::str::contains("newer version of tictactoe")
-                .and(predicate::str::contains("Use the newer tictactoe")),
-        );
+    stopped_saying(
+        tictactoe_on(path).args(RANDOM_GAME).assert(),
+        &["newer version of tictactoe", "Use the newer tictactoe"],
+    );
 
-    assert_eq!(fs::read(&path).unwrap(), before);
+    assert_eq!(fs::read(path).unwrap(), before);
 }
 
 #[test]
 fn a_database_another_program_holds_stops_a_game_before_it_starts() {
     // Arrange: another connection holds the write lock for longer than the program
     // waits (10 s).
-    let folder = TempDir::new().unwrap();
-    let (path, _) = database_with_one_game(&folder);
-    let holder = rusqlite::Connection::open(&path).unwrap();
+    let (db, _) = Database::with_one_game();
+    let path = &db.path;
+    let holder = rusqlite::Connection::open(path).unwrap();
     holder.execute_batch("BEGIN IMMEDIATE").unwrap();
-    let before = scores_json(&path);
+    let before = scores_json(path);
 
     // Act
-    let assert = tictactoe_on(&path).args(RANDOM_GAME).assert();
+    let assert = tictactoe_on(path).args(RANDOM_GAME).assert();
 
     // Assert: no game was played, and what was kept is unchanged.
-    assert.code(1).stdout("").stderr(
-        predicate::str::contains("is locked by another process")
-            .and(predicate::str::contains("try again")),
-    );
+    stopped_saying(assert, &["is locked by another process", "try again"]);
     holder.execute_batch("ROLLBACK").unwrap();
-    assert_eq!(scores_json(&path), before);
+    assert_eq!(scores_json(path), before);
 }
 
 #[test]
 fn a_read_only_database_shows_its_scores_but_stops_a_game_before_it_starts() {
-    let folder = TempDir::new().unwrap();
-    let (path, bytes) = database_with_one_game(&folder);
-    let before = scores_json(&path);
+    let (db, bytes) = Database::with_one_game();
+    let path = &db.path;
+    let before = scores_json(path);
     // Root may write whatever the permissions say; `chattr +i` stops root too.
     let immutable = std::process::Command::new("chattr")
         .arg("+i")
-        .arg(&path)
+        .arg(path)
         .status()
         .is_ok_and(|status| status.success());
     if !immutable {
-        let mut permissions = fs::metadata(&path).unwrap().permissions();
+        let mut permissions = fs::metadata(path).unwrap().permissions();
         permissions.set_readonly(true);
-        fs::set_permissions(&path, permissions).unwrap();
-        if fs::OpenOptions::new().append(true).open(&path).is_ok() {
+        fs::set_permissions(path, permissions).unwrap();
+        if fs::OpenOptions::new().append(true).open(path).is_ok() {
             println!(
                 "SKIPPED: cannot make a file read-only here (neither chattr +i nor permissions)"
             );
@@ -844,16 +724,16 @@ fn a_read_only_database_shows_its_scores_but_stops_a_game_before_it_starts() {
         }
     }
 
-    let shown = tictactoe_on(&path)
+    let shown = tictactoe_on(path)
         .args(["scores", "--json"])
         .output()
         .unwrap();
-    let played = tictactoe_on(&path).args(RANDOM_GAME).output().unwrap();
+    let played = tictactoe_on(path).args(RANDOM_GAME).output().unwrap();
 
     if immutable {
         let _ = std::process::Command::new("chattr")
             .arg("-i")
-            .arg(&path)
+            .arg(path)
             .status();
     }
     assert_eq!(
@@ -867,5 +747,5 @@ fn a_read_only_database_shows_its_scores_but_stops_a_game_before_it_starts() {
         said.contains("is read-only") && said.contains("writable"),
         "{said}"
     );
-    assert_eq!(fs::read(&path).unwrap(), bytes);
+    assert_eq!(fs::read(path).unwrap(), bytes);
 }

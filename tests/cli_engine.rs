@@ -2,31 +2,14 @@
 
 use predicates::prelude::*;
 use serde_json::{Value, json};
-use tempfile::TempDir;
 
-use common::tictactoe;
+use common::{Database, json_lines, output_of, run, tictactoe, words};
 
 mod common;
 
-fn json_lines(output: &[u8]) -> Vec<Value> {
-    String::from_utf8_lossy(output)
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
-        .collect()
-}
-
 #[test]
 fn analyze_answers_each_board_with_one_json_line() {
-    let output = tictactoe()
-        .args([
-            "analyze",
-            "--json",
-            "xxo/xoo/...",
-            "XOX/.O./X..",
-            "xxxoo....",
-        ])
-        .output()
-        .unwrap();
+    let output = output_of("analyze --json xxo/xoo/... XOX/.O./X.. xxxoo....");
 
     assert!(output.status.success());
     assert_eq!(
@@ -41,10 +24,7 @@ fn analyze_answers_each_board_with_one_json_line() {
 
 #[test]
 fn analyze_keeps_the_documented_key_order() {
-    let output = tictactoe()
-        .args(["analyze", "--json", "........."])
-        .output()
-        .unwrap();
+    let output = output_of("analyze --json .........");
 
     let line = String::from_utf8(output.stdout).unwrap();
     assert!(
@@ -55,18 +35,7 @@ fn analyze_keeps_the_documented_key_order() {
 
 #[test]
 fn invalid_boards_are_explained_the_others_answered_and_the_exit_is_2() {
-    let output = tictactoe()
-        .args([
-            "analyze",
-            "--json",
-            "xx",
-            "x........",
-            "xxxooo...",
-            "abc......",
-            "o........",
-        ])
-        .output()
-        .unwrap();
+    let output = output_of("analyze --json xx x........ xxxooo... abc...... o........");
 
     assert_eq!(output.status.code(), Some(2));
     let lines = json_lines(&output.stdout);
@@ -96,10 +65,7 @@ fn invalid_boards_are_explained_the_others_answered_and_the_exit_is_2() {
 
 #[test]
 fn first_decides_who_moves_when_the_counts_are_equal() {
-    let output = tictactoe()
-        .args(["analyze", "--json", "--first", "o", "xo......."])
-        .output()
-        .unwrap();
+    let output = output_of("analyze --json --first o xo.......");
 
     assert_eq!(json_lines(&output.stdout)[0]["to_move"], "O");
 }
@@ -135,7 +101,7 @@ fn without_boards_analyze_reads_stdin_one_per_line_skipping_blank_lines() {
 fn the_seed_picks_among_best_moves_and_defaults_to_0() {
     let chosen = |seed: Option<&str>| {
         let mut command = tictactoe();
-        command.args(["analyze", "--json", "........."]);
+        command.args(words("analyze --json ........."));
         if let Some(seed) = seed {
             command.args(["--seed", seed]);
         }
@@ -151,9 +117,7 @@ fn the_seed_picks_among_best_moves_and_defaults_to_0() {
 
 #[test]
 fn analyze_without_json_draws_the_board_and_gives_the_verdict() {
-    tictactoe()
-        .args(["analyze", "x../.o./o.x"])
-        .assert()
+    run("analyze x../.o./o.x")
         .success()
         .stdout(predicate::str::contains(
             "X to move. X can force a win in 2 moves of its own, this one included.",
@@ -167,13 +131,7 @@ fn analyze_without_json_draws_the_board_and_gives_the_verdict() {
 #[test]
 fn simulate_counts_games_and_the_same_seed_gives_the_same_counts() {
     let run = || {
-        let output = tictactoe()
-            .args([
-                "simulate", "--x", "random", "--o", "medium", "--games", "500", "--seed", "11",
-                "--json",
-            ])
-            .output()
-            .unwrap();
+        let output = output_of("simulate --x random --o medium --games 500 --seed 11 --json");
         assert!(output.status.success());
         json_lines(&output.stdout).remove(0)
     };
@@ -200,19 +158,7 @@ fn simulate_counts_games_and_the_same_seed_gives_the_same_counts() {
 
 #[test]
 fn two_impossible_players_always_draw() {
-    let output = tictactoe()
-        .args([
-            "simulate",
-            "--x",
-            "impossible",
-            "--o",
-            "impossible",
-            "--games",
-            "2000",
-            "--json",
-        ])
-        .output()
-        .unwrap();
+    let output = output_of("simulate --x impossible --o impossible --games 2000 --json");
 
     let tally = json_lines(&output.stdout).remove(0);
     assert_eq!(
@@ -223,10 +169,7 @@ fn two_impossible_players_always_draw() {
 
 #[test]
 fn simulate_without_players_plays_the_perfect_player_against_itself() {
-    let output = tictactoe()
-        .args(["simulate", "--games", "200"])
-        .output()
-        .unwrap();
+    let output = output_of("simulate --games 200");
 
     assert!(output.status.success(), "{output:?}");
     let said = String::from_utf8(output.stdout).unwrap();
@@ -241,9 +184,7 @@ fn simulate_without_players_plays_the_perfect_player_against_itself() {
 
 #[test]
 fn simulates_usage_shows_its_players_as_optional() {
-    tictactoe()
-        .args(["simulate", "--help"])
-        .assert()
+    run("simulate --help")
         .success()
         .stdout(predicate::str::contains("[default: impossible]"))
         .stdout(predicate::str::contains(
@@ -254,25 +195,19 @@ fn simulates_usage_shows_its_players_as_optional() {
 /// The old scoreboard setting, left in the environment.
 const OLD_SETTING: (&str, &str) = ("TICTACTOE_SCOREBOARD", "/tmp/scores.json");
 
-#[test]
-fn analyze_runs_whatever_the_old_scoreboard_setting_says() {
+#[rstest::rstest]
+#[case::analyze("analyze --json xx./oo./...", "\"best_moves\":[3]")]
+#[case::simulate("simulate --x random --o random --games 10", "10 games")]
+fn a_command_that_keeps_no_games_runs_whatever_the_old_scoreboard_setting_says(
+    #[case] line: &str,
+    #[case] said: &str,
+) {
     tictactoe()
         .env(OLD_SETTING.0, OLD_SETTING.1)
-        .args(["analyze", "--json", "xx./oo./..."])
+        .args(words(line))
         .assert()
         .success()
-        .stdout(predicate::str::contains("\"best_moves\":[3]"));
-}
-
-#[test]
-fn simulate_runs_whatever_the_old_scoreboard_setting_says() {
-    tictactoe()
-        .env(OLD_SETTING.0, OLD_SETTING.1)
-        .args([
-            "simulate", "--x", "random", "--o", "random", "--games", "10",
-        ])
-        .assert()
-        .success();
+        .stdout(predicate::str::contains(said));
 }
 
 #[test]
@@ -316,59 +251,42 @@ fn output_nobody_reads_ends_the_command_without_a_panic(#[case] args: &[&str]) {
 
 #[test]
 fn simulate_refuses_humans_and_never_touches_the_database() {
-    let folder = TempDir::new().unwrap();
-    let scoreboard = folder.path().join("games.db");
+    let db = Database::new();
 
-    tictactoe()
-        .args(["simulate", "--x", "human", "--o", "easy"])
-        .arg("--db")
-        .arg(&scoreboard)
+    db.tictactoe()
+        .args(words("simulate --x human --o easy"))
         .assert()
         .code(2)
         .stderr(predicate::str::contains("computers only"));
-    tictactoe()
-        .args(["simulate", "--x", "easy", "--o", "easy", "--games", "50"])
-        .arg("--db")
-        .arg(&scoreboard)
+    db.tictactoe()
+        .args(words("simulate --x easy --o easy --games 50"))
         .assert()
         .success()
         .stdout(predicate::str::contains(
             "50 games, Computer (Easy, X) vs Computer (Easy, O)",
         ));
 
-    assert!(!scoreboard.exists());
+    assert!(!db.path.exists());
 }
 
 #[test]
 fn sizes_and_runs_out_of_range_are_usage_errors_that_say_the_range() {
-    tictactoe()
-        .args(["analyze", "--size", "8", "........."])
-        .assert()
+    run("analyze --size 8 .........")
         .code(2)
         .stderr(predicate::str::contains(
             "board size must be from 3 to 7, not 8",
         ));
-    tictactoe()
-        .args([
-            "play", "--x", "easy", "--o", "easy", "--size", "4", "--win", "5",
-        ])
-        .assert()
+    run("play --x easy --o easy --size 4 --win 5")
         .code(2)
         .stderr(predicate::str::contains(
             "the run to win must be from 3 to the board size (4), not 5",
         ));
-    tictactoe()
-        .args(["simulate", "--x", "easy", "--o", "easy", "--win", "2"])
-        .assert()
-        .code(2);
+    run("simulate --x easy --o easy --win 2").code(2);
 }
 
 #[test]
 fn analyze_proves_4x4_and_says_so() {
-    let output = tictactoe()
-        .args(["analyze", "--json", "--size", "4", "xo../.x../..o./...."])
-        .output()
-        .unwrap();
+    let output = output_of("analyze --json --size 4 xo../.x../..o./....");
 
     let answer = json_lines(&output.stdout).remove(0);
     assert_eq!(answer["exact"], true);
@@ -395,16 +313,7 @@ fn analyze_without_a_time_limit_proves_an_empty_board(#[case] size: &str, #[case
 #[test]
 fn without_time_to_prove_analyze_estimates_and_its_move_is_one_of_its_best() {
     let output = tictactoe()
-        .args([
-            "analyze",
-            "--json",
-            "--size",
-            "7",
-            "--win",
-            "5",
-            "--think-ms",
-            "30",
-        ])
+        .args(words("analyze --json --size 7 --win 5 --think-ms 30"))
         // X and O in opposite corners: a (7,7,5) position the opening book does not hold.
         .arg(format!("x{}o", ".".repeat(47)))
         .output()
@@ -428,7 +337,7 @@ const HARD: &str = "........................XX......O.........O......";
 /// `analyze` of [`HARD`] on (7,7,5), with `options`.
 fn analyze_hard(options: &[&str]) -> std::process::Output {
     tictactoe()
-        .args(["analyze", "--size", "7", "--win", "5"])
+        .args(words("analyze --size 7 --win 5"))
         .args(options)
         .arg(HARD)
         .output()
@@ -464,18 +373,7 @@ fn on_a_pipe_a_long_analysis_shows_no_progress() {
 
 #[test]
 fn a_run_shorter_than_the_board_wins() {
-    let output = tictactoe()
-        .args([
-            "analyze",
-            "--json",
-            "--size",
-            "5",
-            "--win",
-            "3",
-            "xxx../oo.../...../...../.....",
-        ])
-        .output()
-        .unwrap();
+    let output = output_of("analyze --json --size 5 --win 3 xxx../oo.../...../...../.....");
 
     assert_eq!(
         json_lines(&output.stdout)[0],
@@ -485,20 +383,10 @@ fn a_run_shorter_than_the_board_wins() {
 
 #[test]
 fn a_human_game_on_4x4_is_played_through_stdin() {
-    let folder = TempDir::new().unwrap();
+    let db = Database::new();
 
-    tictactoe()
-        .args([
-            "play",
-            "--x",
-            "human:Ada",
-            "--o",
-            "human:Bob",
-            "--size",
-            "4",
-        ])
-        .arg("--db")
-        .arg(folder.path().join("games.db"))
+    db.tictactoe()
+        .args(words("play --x human:Ada --o human:Bob --size 4"))
         .write_stdin("1\n5\n2\n6\nc1\n7\nd1\n")
         .assert()
         .success()
@@ -508,13 +396,7 @@ fn a_human_game_on_4x4_is_played_through_stdin() {
 
 #[test]
 fn simulate_plays_larger_boards() {
-    let output = tictactoe()
-        .args([
-            "simulate", "--x", "medium", "--o", "easy", "--size", "5", "--win", "4", "--games",
-            "50", "--json",
-        ])
-        .output()
-        .unwrap();
+    let output = output_of("simulate --x medium --o easy --size 5 --win 4 --games 50 --json");
 
     assert!(output.status.success());
     assert_eq!(json_lines(&output.stdout)[0]["games"], 50);

@@ -14,7 +14,8 @@ use std::time::{Duration, Instant};
 use expectrl::Session;
 use expectrl::process::unix::{PtyStream, UnixProcess};
 use serde_json::Value;
-use tempfile::TempDir;
+
+use common::{Database, words};
 
 mod common;
 
@@ -26,6 +27,8 @@ const RIGHT: &[u8] = b"\x1b[C";
 const LEFT: &[u8] = b"\x1b[D";
 const ENTER: &[u8] = b"\r";
 const CTRL_C: &[u8] = b"\x03";
+/// What a game Ada (X) begins shows first.
+const ADA_TO_MOVE: &str = "Ada (X) to move.";
 
 /// The binary running in a pseudo-terminal of 80 x 24, inside a shell that prints the
 /// terminal's settings before and after it, and its exit status.
@@ -36,26 +39,22 @@ struct Pty {
 }
 
 impl Pty {
-    /// Starts the program with `args` and waits until the screen shows `first`.
-    fn start(args: &[&str], scoreboard: &Path, first: &str) -> Pty {
-        Pty::start_sized(args, scoreboard, first, (COLUMNS, ROWS))
+    /// Starts the program with the arguments of `line` ([`words`]) on `database`, and
+    /// waits until the screen shows `first`.
+    fn start(line: &str, database: &Path, first: &str) -> Pty {
+        Pty::start_sized(line, database, first, (COLUMNS, ROWS))
     }
 
     /// As [`Pty::start`], in a window of `columns` x `rows`.
-    fn start_sized(
-        args: &[&str],
-        scoreboard: &Path,
-        first: &str,
-        (columns, rows): (u16, u16),
-    ) -> Pty {
+    fn start_sized(line: &str, database: &Path, first: &str, (columns, rows): (u16, u16)) -> Pty {
         let mut command = Command::new("sh");
         command
             .arg("-c")
             .arg(r#"stty -g; "$0" "$@"; echo "exit=$?"; stty -g"#)
             .arg(common::BINARY)
-            .args(args)
+            .args(words(line))
             .env("TERM", "xterm-256color");
-        common::without_settings(&mut command).env("TICTACTOE_DB", scoreboard);
+        common::without_settings(&mut command).env("TICTACTOE_DB", database);
         let mut session = Session::spawn(command).expect("a pseudo-terminal");
         session
             .get_process_mut()
@@ -125,22 +124,30 @@ impl Pty {
         (count('X'), count('O'))
     }
 
-    /// Waits for the shell to finish; returns the exit status of the program and the
-    /// terminal settings before and after it.
-    fn finish(self) -> (i32, String, String) {
-        let (status, before, after, _) = self.finish_with_output();
-        (status, before, after)
+    /// Waits for the program (and the shell around it) to end: how it ended.
+    fn finish(mut self) -> Ended {
+        let (status, before, after, output) = self.wait_for_end();
+        Ended {
+            status,
+            given_back: before == after,
+            output,
+            screen: self.screen_text(),
+        }
     }
 
-    /// As [`Pty::finish`], with the exit status and the screen as it was left.
-    fn finish_with_screen(mut self) -> (i32, String) {
-        let (status, _, _, _) = self.wait_for_end();
-        (status, self.screen_text())
+    /// Waits for the program to end: it must end with `status`, the terminal given back
+    /// as it was.
+    fn ends_giving_the_terminal_back(self, status: i32) {
+        let ended = self.finish();
+        assert_eq!(ended.status, status, "{}", ended.output);
+        assert!(ended.given_back, "the terminal is not given back as it was");
     }
 
-    /// As [`Pty::finish`], with everything the program wrote, escape codes included.
-    fn finish_with_output(mut self) -> (i32, String, String, String) {
-        self.wait_for_end()
+    /// Presses each of `keys` in turn ([`Pty::press`]).
+    fn press_each<const N: usize>(&mut self, keys: [&[u8]; N]) {
+        for key in keys {
+            self.press(key);
+        }
     }
 
     fn wait_for_end(&mut self) -> (i32, String, String, String) {
@@ -176,6 +183,49 @@ impl Pty {
     }
 }
 
+impl Database {
+    /// The program on this database in a pseudo-terminal ([`Pty::start`]).
+    fn pty(&self, line: &str, first: &str) -> Pty {
+        Pty::start(line, &self.path, first)
+    }
+
+    /// The program's menu on this database, and the game it offers first begun (as
+    /// nothing was kept: Player 1 against Impossible).
+    fn the_menus_game(&self) -> Pty {
+        let mut pty = self.pty("", "Tic Tac Toe");
+        pty.press(ENTER);
+        pty.wait_for("Player 1 (X) to move.", Duration::from_secs(5));
+        pty
+    }
+}
+
+/// Asserts that `screen` shows each of `texts`.
+fn shows(screen: &str, texts: &[&str]) {
+    for text in texts {
+        assert!(screen.contains(text), "{text:?} not in:\n{screen}");
+    }
+}
+
+/// How the program ended.
+struct Ended {
+    /// Its exit status.
+    status: i32,
+    /// Whether the terminal's settings after it are those it had before (`stty -g`):
+    /// the terminal given back as it was.
+    given_back: bool,
+    /// Everything it wrote, escape codes included.
+    output: String,
+    /// The screen as it was left.
+    screen: String,
+}
+
+impl Ended {
+    /// The lines of its output that hold `text`.
+    fn lines_with<'a>(&'a self, text: &'a str) -> impl Iterator<Item = &'a str> {
+        self.output.lines().filter(move |line| line.contains(text))
+    }
+}
+
 /// `stty -g` prints the settings as hexadecimal fields separated by colons.
 fn is_stty_settings(line: &str) -> bool {
     line.split(':').count() > 10
@@ -206,93 +256,56 @@ fn wins_of(database: &Path, name: &str) -> u64 {
 #[test]
 fn a_game_played_with_the_arrow_keys_and_enter_is_won_and_recorded() {
     // Arrange: two people at one keyboard; the cursor starts on the centre cell.
-    let folder = TempDir::new().unwrap();
-    let scoreboard = folder.path().join("games.db");
-    let mut pty = Pty::start(
-        &["play", "--x", "human:Ada", "--o", "human:Bob"],
-        &scoreboard,
-        "Ada (X) to move.",
-    );
+    let db = Database::new();
+    let mut pty = db.pty("play --x human:Ada --o human:Bob", ADA_TO_MOVE);
 
     // Act: X 5; O up to 2; X left to 1; O down, down to 7; X right, right to 9.
-    pty.press(ENTER);
-    pty.press(UP);
-    pty.press(ENTER);
-    pty.press(LEFT);
-    pty.press(ENTER);
-    pty.press(DOWN);
-    pty.press(DOWN);
-    pty.press(ENTER);
-    pty.press(RIGHT);
-    pty.press(RIGHT);
-    pty.press(ENTER);
+    pty.press_each([
+        ENTER, UP, ENTER, LEFT, ENTER, DOWN, DOWN, ENTER, RIGHT, RIGHT, ENTER,
+    ]);
     pty.wait_for("Ada (X) wins!", Duration::from_secs(5));
     pty.press(b"q");
-    let (status, before, after) = pty.finish();
+    let ended = pty.finish();
 
     // Assert
-    assert_eq!(status, 0);
-    assert_eq!(before, after, "the terminal is given back as it was");
-    assert_eq!(wins_of(&scoreboard, "Ada"), 1);
+    assert_eq!((ended.status, ended.given_back), (0, true));
+    assert_eq!(wins_of(&db.path, "Ada"), 1);
 }
 
 #[test]
 fn keys_pressed_while_the_computer_thinks_are_dropped() {
     // Arrange: 7 x 7 with five in a row, where Impossible takes its time (up to 1.5 s).
-    let folder = TempDir::new().unwrap();
-    let scoreboard = folder.path().join("games.db");
-    let mut pty = Pty::start(
-        &[
-            "--think-ms",
-            "1500",
-            "play",
-            "--x",
-            "human:Ada",
-            "--o",
-            "impossible",
-            "--size",
-            "7",
-            "--win",
-            "5",
-        ],
-        &scoreboard,
-        "Ada (X) to move.",
+    let db = Database::new();
+    let mut pty = db.pty(
+        "--think-ms 1500 play --x human:Ada --o impossible --size 7 --win 5",
+        ADA_TO_MOVE,
     );
 
     // Act: Ada plays the centre; while the computer thinks, she presses right and Enter.
-    pty.press(ENTER);
-    pty.press(RIGHT);
-    pty.press(ENTER);
-    pty.wait_for("Ada (X) to move.", Duration::from_secs(10));
+    pty.press_each([ENTER, RIGHT, ENTER]);
+    pty.wait_for(ADA_TO_MOVE, Duration::from_secs(10));
     let marks = pty.marks_on_board();
     pty.press(b"q");
     pty.press(b"q");
-    let (status, before, after) = pty.finish();
+    let ended = pty.finish();
 
     // Assert: one X (hers) and one O (the reply); the keys in between played nothing.
     assert_eq!(marks, (1, 1));
-    assert_eq!(status, 0);
-    assert_eq!(before, after);
+    assert_eq!((ended.status, ended.given_back), (0, true));
 }
 
 #[test]
 fn ctrl_c_in_the_middle_of_a_game_gives_the_terminal_back_and_records_nothing() {
-    let folder = TempDir::new().unwrap();
-    let scoreboard = folder.path().join("games.db");
-    let mut pty = Pty::start(
-        &["play", "--x", "human:Ada", "--o", "random"],
-        &scoreboard,
-        "Ada (X) to move.",
-    );
+    let db = Database::new();
+    let mut pty = db.pty("play --x human:Ada --o random", ADA_TO_MOVE);
 
     pty.press(ENTER);
     pty.press(CTRL_C);
-    let (status, before, after) = pty.finish();
+    let ended = pty.finish();
 
-    assert_eq!(status, 130);
-    assert_eq!(before, after);
+    assert_eq!((ended.status, ended.given_back), (130, true));
     assert!(
-        players(&scoreboard).is_empty(),
+        players(&db.path).is_empty(),
         "an unfinished game counts nothing"
     );
 }
@@ -326,26 +339,21 @@ fn a_signal_in_the_middle_of_a_game_gives_the_terminal_back_and_records_nothing(
     #[case] number: i32,
 ) {
     // Arrange: a game against Random, one move in.
-    let folder = TempDir::new().unwrap();
-    let scoreboard = folder.path().join("games.db");
-    let mut pty = Pty::start(
-        &["play", "--x", "human:Ada", "--o", "random"],
-        &scoreboard,
-        "Ada (X) to move.",
-    );
+    let db = Database::new();
+    let mut pty = db.pty("play --x human:Ada --o random", ADA_TO_MOVE);
     pty.press(ENTER);
-    pty.wait_for("Ada (X) to move.", Duration::from_secs(10));
+    pty.wait_for(ADA_TO_MOVE, Duration::from_secs(10));
     let drawn = pty.output.len();
 
     // Act
     pty.signal_program(signal);
-    let (status, before, after, output) = pty.finish_with_output();
+    let ended = pty.finish();
 
     // Assert: the conventional status, the terminal's settings as they were, and the
     // escape codes that stop the mouse, leave the alternate screen and show the cursor.
-    assert_eq!(status, 128 + number);
-    assert_eq!(before, after, "raw mode is off again");
-    let since = &output[drawn.min(output.len())..];
+    assert_eq!(ended.status, 128 + number);
+    assert!(ended.given_back, "raw mode is off again");
+    let since = &ended.output[drawn.min(ended.output.len())..];
     for code in ["\x1b[?1000l", "\x1b[?1049l", "\x1b[?25h"] {
         assert!(
             since.contains(code),
@@ -353,7 +361,7 @@ fn a_signal_in_the_middle_of_a_game_gives_the_terminal_back_and_records_nothing(
         );
     }
     assert!(
-        players(&scoreboard).is_empty(),
+        players(&db.path).is_empty(),
         "an unfinished game counts nothing"
     );
 }
@@ -361,21 +369,8 @@ fn a_signal_in_the_middle_of_a_game_gives_the_terminal_back_and_records_nothing(
 #[test]
 fn on_four_by_four_a_number_typed_is_played_and_a_window_too_small_says_how_large_to_make_it() {
     // Arrange: two people on 4 x 4.
-    let folder = TempDir::new().unwrap();
-    let scoreboard = folder.path().join("games.db");
-    let mut pty = Pty::start(
-        &[
-            "play",
-            "--x",
-            "human:Ada",
-            "--o",
-            "human:Bob",
-            "--size",
-            "4",
-        ],
-        &scoreboard,
-        "Ada (X) to move.",
-    );
+    let db = Database::new();
+    let mut pty = db.pty("play --x human:Ada --o human:Bob --size 4", ADA_TO_MOVE);
 
     // Act: 1 then 2 plays cell 12; then the window shrinks to 30 x 10.
     pty.press(b"1");
@@ -393,44 +388,33 @@ fn on_four_by_four_a_number_typed_is_played_and_a_window_too_small_says_how_larg
     let small = pty.screen_text().replace('\n', " ");
 
     // Assert
-    assert!(waiting.contains("Cell 1… type another digit"), "{waiting}");
+    shows(&waiting, &["Cell 1… type another digit"]);
     assert_eq!(marks, (1, 0));
-    assert!(small.contains("40 x 14"), "{small}");
+    shows(&small, &["40 x 14"]);
     pty.press(CTRL_C);
-    let (status, before, after) = pty.finish();
-    assert_eq!(status, 130);
-    assert_eq!(before, after);
+    pty.ends_giving_the_terminal_back(130);
 }
 
 #[test]
 fn after_s_each_person_keeps_their_default_name_and_their_record() {
     // Arrange: two people with the default names; X wins in the top row.
-    let folder = TempDir::new().unwrap();
-    let scoreboard = folder.path().join("games.db");
-    let mut pty = Pty::start(
-        &["play", "--x", "human", "--o", "human"],
-        &scoreboard,
-        "Player 1 (X) to move.",
-    );
-    for key in [b"1", b"4", b"2", b"5", b"3"] {
-        pty.press(key);
-    }
+    let db = Database::new();
+    let mut pty = db.pty("play --x human --o human", "Player 1 (X) to move.");
+    pty.press_each([b"1", b"4", b"2", b"5", b"3"]);
     pty.wait_for("Player 1 (X) wins!", Duration::from_secs(10));
 
     // Act: sides swapped; the same moves, so the person now on X (Player 2) wins. No
     // default name names a mark, so none reads as the other side's.
     pty.press(b"s");
     pty.wait_for("Player 2 (X) to move.", Duration::from_secs(10));
-    for key in [b"1", b"4", b"2", b"5", b"3"] {
-        pty.press(key);
-    }
+    pty.press_each([b"1", b"4", b"2", b"5", b"3"]);
     pty.wait_for("Player 2 (X) wins!", Duration::from_secs(10));
     pty.press(b"q");
-    let (status, _, _) = pty.finish();
+    let ended = pty.finish();
 
     // Assert: one row per person, one win and one loss each.
-    assert_eq!(status, 0);
-    let rows: Vec<(String, u64, u64)> = players(&scoreboard)
+    assert_eq!(ended.status, 0);
+    let rows: Vec<(String, u64, u64)> = players(&db.path)
         .iter()
         .map(|p| {
             (
@@ -453,33 +437,19 @@ fn after_s_each_person_keeps_their_default_name_and_their_record() {
 fn on_a_terminal_a_long_analysis_shows_what_it_has_proven_so_far_then_only_its_answer() {
     // Arrange and act: a (7,7,5) position the opening book does not hold, three seconds
     // to think (the exact answer takes minutes).
-    let folder = TempDir::new().unwrap();
+    let db = Database::new();
     let hard = "........................XX......O.........O......";
-    let pty = Pty::start(
-        &[
-            "analyze",
-            "--json",
-            "--size",
-            "7",
-            "--win",
-            "5",
-            "--think-ms",
-            "3000",
-            hard,
-        ],
-        &folder.path().join("games.db"),
+    let pty = db.pty(
+        &format!("analyze --json --size 7 --win 5 --think-ms 3000 {hard}"),
         "moves settled",
     );
     let during = pty.screen_text();
-    let (status, _, _, output) = pty.finish_with_output();
+    let ended = pty.finish();
 
     // Assert: the progress line while it ran; at the end, the answer in its place.
-    assert!(during.contains("of 45 moves settled"), "{during}");
-    assert_eq!(status, 0);
-    let answer = output
-        .lines()
-        .find(|line| line.contains("\"board\""))
-        .expect("the answer");
+    shows(&during, &["of 45 moves settled"]);
+    assert_eq!(ended.status, 0);
+    let answer = ended.lines_with("\"board\"").next().expect("the answer");
     assert!(
         answer.contains(&format!("\"board\":\"{}\"", hard.to_uppercase())),
         "{answer}"
@@ -489,11 +459,8 @@ fn on_a_terminal_a_long_analysis_shows_what_it_has_proven_so_far_then_only_its_a
 #[test]
 fn q_then_y_leaves_the_game_for_the_menu() {
     // Arrange: the default game from the menu, Player 1 against Impossible.
-    let folder = TempDir::new().unwrap();
-    let scoreboard = folder.path().join("games.db");
-    let mut pty = Pty::start(&[], &scoreboard, "Tic Tac Toe");
-    pty.press(ENTER);
-    pty.wait_for("Player 1 (X) to move.", Duration::from_secs(5));
+    let db = Database::new();
+    let mut pty = db.the_menus_game();
 
     // Act
     pty.press(b"q");
@@ -502,58 +469,39 @@ fn q_then_y_leaves_the_game_for_the_menu() {
     pty.wait_for("[ Start ]", Duration::from_secs(5));
     let menu = pty.screen_text();
     pty.press(b"\x1b");
-    let (status, before, after) = pty.finish();
+    let ended = pty.finish();
 
     // Assert: asked, in words that tell leaving from quitting; back at the menu.
-    assert!(asked.contains("Leave this game?"), "{asked}");
-    assert!(asked.contains("y  leave it: back to the menu"), "{asked}");
-    assert!(
-        asked.contains("q  leave it and quit Tic Tac Toe"),
-        "{asked}"
+    shows(
+        &asked,
+        &[
+            "Leave this game?",
+            "y  leave it: back to the menu",
+            "q  leave it and quit Tic Tac Toe",
+        ],
     );
-    assert!(
-        menu.contains("Game              ‹ Human vs Computer ›"),
-        "{menu}"
-    );
-    assert_eq!(status, 0);
-    assert_eq!(before, after);
+    shows(&menu, &["Game              ‹ Human vs Computer ›"]);
+    assert_eq!((ended.status, ended.given_back), (0, true));
 }
 
 #[test]
 fn q_then_q_leaves_the_game_and_quits_giving_the_terminal_back() {
-    let folder = TempDir::new().unwrap();
-    let scoreboard = folder.path().join("games.db");
-    let mut pty = Pty::start(&[], &scoreboard, "Tic Tac Toe");
-    pty.press(ENTER);
-    pty.wait_for("Player 1 (X) to move.", Duration::from_secs(5));
+    let db = Database::new();
+    let mut pty = db.the_menus_game();
 
-    pty.press(b"q");
-    pty.press(b"q");
-    let (status, before, after) = pty.finish();
+    pty.press_each([b"q", b"q"]);
 
-    assert_eq!(status, 0);
-    assert_eq!(before, after);
+    pty.ends_giving_the_terminal_back(0);
 }
 
 #[test]
 fn in_a_window_41_columns_wide_words_and_keys_are_whole() {
     // Arrange: 7 x 7 in the narrowest window it is drawn in.
-    let folder = TempDir::new().unwrap();
-    let args = [
-        "play",
-        "--x",
-        "human:Ada",
-        "--o",
-        "impossible",
-        "--size",
-        "7",
-        "--win",
-        "5",
-    ];
+    let db = Database::new();
     let mut pty = Pty::start_sized(
-        &args,
-        &folder.path().join("games.db"),
-        "Ada (X) to move.",
+        "play --x human:Ada --o impossible --size 7 --win 5",
+        &db.path,
+        ADA_TO_MOVE,
         (41, 20),
     );
     let game = pty.screen_text();
@@ -562,7 +510,7 @@ fn in_a_window_41_columns_wide_words_and_keys_are_whole() {
     pty.press(b"q");
     let asked = pty.screen_text();
     pty.press(b"q");
-    let (status, before, after) = pty.finish();
+    let ended = pty.finish();
 
     // Assert: the title cut between the names and the shape, the keys that matter whole,
     // the question in its box a space from the border.
@@ -572,39 +520,28 @@ fn in_a_window_41_columns_wide_words_and_keys_are_whole() {
         ["Ada (X) vs Computer (Impossible, O)", "7 x 7, 5 in a row"],
         "{game}"
     );
-    assert!(
-        game.contains("? hint · u undo · q leave · F1 help"),
-        "{game}"
-    );
-    assert!(
-        asked.contains("│ q  leave it and quit Tic Tac Toe │"),
-        "{asked}"
-    );
-    assert_eq!(status, 0);
-    assert_eq!(before, after);
+    shows(&game, &["? hint · u undo · q leave · F1 help"]);
+    shows(&asked, &["│ q  leave it and quit Tic Tac Toe │"]);
+    assert_eq!((ended.status, ended.given_back), (0, true));
 }
 
 #[test]
 fn the_menu_opens_with_the_name_typed_for_the_last_game() {
     // Arrange: Ada's game, left; then the program started again.
-    let folder = TempDir::new().unwrap();
-    let scoreboard = folder.path().join("games.db");
-    let mut first = Pty::start(&[], &scoreboard, "Tic Tac Toe");
-    first.press(DOWN);
-    first.press(DOWN);
-    first.press(b"Ada");
-    first.press(ENTER);
-    first.wait_for("Ada (X) to move.", Duration::from_secs(5));
+    let db = Database::new();
+    let mut first = db.pty("", "Tic Tac Toe");
+    first.press_each([DOWN, DOWN, b"Ada", ENTER]);
+    first.wait_for(ADA_TO_MOVE, Duration::from_secs(5));
     first.press(b"q");
     first.press(b"q");
-    assert_eq!(first.finish().0, 0);
+    assert_eq!(first.finish().status, 0);
 
     // Act
-    let second = Pty::start(&[], &scoreboard, "Tic Tac Toe");
+    let second = db.pty("", "Tic Tac Toe");
     let menu = second.screen_text();
 
     // Assert
-    assert!(menu.contains("Name (X)          Ada"), "{menu}");
+    shows(&menu, &["Name (X)          Ada"]);
 }
 
 const HOME: &[u8] = b"\x1b[H";
@@ -626,11 +563,10 @@ const END: &[u8] = b"\x1b[F";
 #[test]
 fn replay_on_a_terminal_steps_through_the_moves_with_the_arrows_home_and_end() {
     // Arrange: Ada (X) wins the top row against Bob: X 1, O 4, X 2, O 5, X 3.
-    let folder = TempDir::new().unwrap();
-    let database = folder.path().join("games.db");
+    let db = Database::new();
     let played = common::program()
         .args(["--plain", "--db"])
-        .arg(&database)
+        .arg(&db.path)
         .args(["play", "--x", "human:Ada", "--o", "human:Bob"])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::null())
@@ -647,7 +583,7 @@ fn replay_on_a_terminal_steps_through_the_moves_with_the_arrows_home_and_end() {
     assert!(played.success());
 
     // Act and Assert: it opens on the last move; Home shows the empty board.
-    let mut pty = Pty::start(&["replay", "last"], &database, "Move 5, X at 3");
+    let mut pty = db.pty("replay last", "Move 5, X at 3");
     assert!(pty.screen_text().contains("Ada (X) won."));
     assert_eq!(marks_on_small_board(&pty), (3, 2));
     pty.press(HOME);
@@ -662,21 +598,14 @@ fn replay_on_a_terminal_steps_through_the_moves_with_the_arrows_home_and_end() {
     pty.press(END);
     pty.wait_for("Move 5, X at 3", Duration::from_secs(5));
     pty.press(b"q");
-    let (status, before, after) = pty.finish();
-    assert_eq!(status, 0);
-    assert_eq!(before, after, "the terminal is given back as it was");
+    pty.ends_giving_the_terminal_back(0);
 }
 
 #[test]
 fn v_after_a_game_reviews_it_in_place_and_q_goes_back_to_the_game() {
     // Arrange: Ada (X) against Impossible, playing 1, 2, 3, ... where free, and losing.
-    let folder = TempDir::new().unwrap();
-    let database = folder.path().join("games.db");
-    let mut pty = Pty::start(
-        &["play", "--x", "human:Ada", "--o", "impossible"],
-        &database,
-        "Ada (X) to move.",
-    );
+    let db = Database::new();
+    let mut pty = db.pty("play --x human:Ada --o impossible", ADA_TO_MOVE);
     for digit in b"123456789" {
         if pty.screen_text().contains("wins!") {
             break;
@@ -710,8 +639,8 @@ fn v_after_a_game_reviews_it_in_place_and_q_goes_back_to_the_game() {
     pty.press(b"q");
     pty.wait_for("v review", Duration::from_secs(5));
     pty.press(b"q");
-    let (status, _, _) = pty.finish();
-    assert_eq!(status, 0);
+    let ended = pty.finish();
+    assert_eq!(ended.status, 0);
 }
 
 /// The column of the first rule between cells on the screen: where the board is.
@@ -724,40 +653,29 @@ fn board_column(pty: &Pty) -> Option<usize> {
 #[test]
 fn ctrl_c_during_a_long_analysis_takes_its_progress_line_away() {
     // Arrange: a (7,7,5) position the book does not hold, its progress on screen.
-    let folder = TempDir::new().unwrap();
+    let db = Database::new();
     let hard = "........................XX......O.........O......";
-    let mut pty = Pty::start(
-        &[
-            "analyze",
-            "--size",
-            "7",
-            "--win",
-            "5",
-            "--think-ms",
-            "60000",
-            hard,
-        ],
-        &folder.path().join("games.db"),
+    let mut pty = db.pty(
+        &format!("analyze --size 7 --win 5 --think-ms 60000 {hard}"),
         "moves settled",
     );
 
     // Act: Ctrl-C, as the terminal sends it (SIGINT).
     pty.signal_program("INT");
-    let (status, screen) = pty.finish_with_screen();
+    let ended = pty.finish();
 
     // Assert: the status of a program Ctrl-C stopped, and no line left half-drawn.
-    assert_eq!(status, 130);
-    assert!(!screen.contains("moves settled"), "{screen}");
+    assert_eq!(ended.status, 130);
+    assert!(!ended.screen.contains("moves settled"), "{}", ended.screen);
 }
 
 #[test]
 fn on_a_terminal_a_long_review_shows_how_far_it_has_got_then_only_the_review() {
     // Arrange: a (7,7,5) game, Impossible against Medium, quickly played.
-    let folder = TempDir::new().unwrap();
-    let database = folder.path().join("games.db");
+    let db = Database::new();
     let played = common::program()
         .args(["--plain", "--seed", "11", "--think-ms", "100", "--db"])
-        .arg(&database)
+        .arg(&db.path)
         .args(["play", "--x", "impossible", "--o", "medium", "--size", "7"])
         .args(["--win", "5"])
         .output()
@@ -765,20 +683,13 @@ fn on_a_terminal_a_long_review_shows_how_far_it_has_got_then_only_the_review() {
     assert!(played.status.success(), "{played:?}");
 
     // Act: its review, 300 ms a position (most of the opening is not settled in that).
-    let pty = Pty::start(
-        &["--think-ms", "300", "replay", "last", "--review", "--json"],
-        &database,
-        "Reviewing",
-    );
+    let pty = db.pty("--think-ms 300 replay last --review --json", "Reviewing");
     let during = pty.screen_text();
-    let (status, _, _, output) = pty.finish_with_output();
+    let ended = pty.finish();
 
     // Assert: the bar while it ran; then a line for each move.
-    assert!(during.contains(" of "), "{during}");
-    assert_eq!(status, 0);
-    let moves = output
-        .lines()
-        .filter(|line| line.contains("\"ply\""))
-        .count();
-    assert!(moves >= 9, "{output}");
+    shows(&during, &[" of "]);
+    assert_eq!(ended.status, 0);
+    let moves = ended.lines_with("\"ply\"").count();
+    assert!(moves >= 9, "{}", ended.output);
 }

@@ -6,46 +6,29 @@ use std::path::Path;
 
 use predicates::prelude::*;
 use serde_json::Value;
-use tempfile::TempDir;
 
-use common::{tictactoe, tictactoe_on};
+use common::{Database, json_lines, json_lines_of, stopped_saying, tictactoe, tictactoe_on, words};
 
 mod common;
 
 /// Plays one game between `x` and `o` (computers, or people whose moves are `input`).
 fn play(database: &Path, x: &str, o: &str, seed: u64, input: &str) {
     tictactoe_on(database)
-        .args([
-            "--plain",
-            "--seed",
-            &seed.to_string(),
-            "play",
-            "--x",
-            x,
-            "--o",
-            o,
-        ])
+        .args(words(&format!(
+            "--plain --seed {seed} play --x {x} --o {o}"
+        )))
         .write_stdin(input)
         .assert()
         .success();
 }
 
-/// Each line of standard output, as JSON.
-fn json_lines(output: &[u8]) -> Vec<Value> {
-    String::from_utf8_lossy(output)
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
-}
-
+/// `history --json` with `args`: the games listed.
 fn history_json(database: &Path, args: &[&str]) -> Vec<Value> {
-    let output = tictactoe_on(database)
-        .args(["history", "--json"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{output:?}");
-    json_lines(&output.stdout)
+    json_lines_of(
+        tictactoe_on(database)
+            .args(["history", "--json"])
+            .args(args),
+    )
 }
 
 /// Ada (X, moving first) against Impossible: she plays the first free cell of 1, 2,
@@ -63,13 +46,12 @@ fn ada_loses_to_impossible(database: &Path) {
 #[test]
 fn the_history_lists_the_games_newest_first_with_who_played_and_how_it_ended() {
     // Arrange
-    let folder = TempDir::new().unwrap();
-    let database = folder.path().join("games.db");
-    play(&database, "random", "random", 1, "");
-    ada_loses_to_impossible(&database);
+    let db = Database::new();
+    play(&db.path, "random", "random", 1, "");
+    ada_loses_to_impossible(&db.path);
 
     // Act
-    let games = history_json(&database, &[]);
+    let games = history_json(&db.path, &[]);
 
     // Assert
     assert_eq!(games.len(), 2);
@@ -83,12 +65,11 @@ fn the_history_lists_the_games_newest_first_with_who_played_and_how_it_ended() {
 #[test]
 fn paging_with_before_lists_every_game_exactly_once() {
     // Arrange: seven games.
-    let folder = TempDir::new().unwrap();
-    let database = folder.path().join("games.db");
+    let db = Database::new();
     for seed in 0..7 {
-        play(&database, "random", "easy", seed, "");
+        play(&db.path, "random", "easy", seed, "");
     }
-    let all: Vec<String> = history_json(&database, &["--limit", "100"])
+    let all: Vec<String> = history_json(&db.path, &["--limit", "100"])
         .iter()
         .map(|game| game["id"].as_str().unwrap().to_owned())
         .collect();
@@ -101,7 +82,7 @@ fn paging_with_before_lists_every_game_exactly_once() {
         if let Some(id) = &before {
             args.extend(["--before", id]);
         }
-        let page = history_json(&database, &args);
+        let page = history_json(&db.path, &args);
         if page.is_empty() {
             break;
         }
@@ -121,15 +102,12 @@ fn paging_with_before_lists_every_game_exactly_once() {
 
 #[test]
 fn a_table_page_with_older_games_names_the_command_for_the_next() {
-    let folder = TempDir::new().unwrap();
-    let database = folder.path().join("games.db");
+    let db = Database::new();
     for seed in 0..3 {
-        play(&database, "random", "easy", seed, "");
+        play(&db.path, "random", "easy", seed, "");
     }
 
-    tictactoe_on(&database)
-        .args(["history", "--limit", "2", "--player", "Computer (Easy)"])
-        .assert()
+    db.run(&["history", "--limit", "2", "--player", "Computer (Easy)"])
         .success()
         .stdout(predicate::str::contains(
             "Older games: tictactoe history --player 'Computer (Easy)' --limit 2 --before ",
@@ -138,13 +116,10 @@ fn a_table_page_with_older_games_names_the_command_for_the_next() {
 
 #[test]
 fn replay_last_review_shows_the_move_that_lost_and_the_moves_that_would_have_held() {
-    let folder = TempDir::new().unwrap();
-    let database = folder.path().join("games.db");
-    ada_loses_to_impossible(&database);
+    let db = Database::new();
+    ada_loses_to_impossible(&db.path);
 
-    tictactoe_on(&database)
-        .args(["replay", "last", "--review"])
-        .assert()
+    db.run(&["replay", "last", "--review"])
         .success()
         .stdout(predicate::str::contains(
             "threw away the draw (a loss left);",
@@ -156,15 +131,11 @@ fn replay_last_review_shows_the_move_that_lost_and_the_moves_that_would_have_hel
 #[test]
 fn a_replay_without_colour_brackets_the_winning_line_on_the_last_board() {
     // Arrange: Ada (X) wins on the top row: 1, 2, 3.
-    let folder = TempDir::new().unwrap();
-    let database = folder.path().join("games.db");
-    play(&database, "human:Ada", "human:Bob", 1, "1\n4\n2\n5\n3\n");
+    let db = Database::new();
+    play(&db.path, "human:Ada", "human:Bob", 1, "1\n4\n2\n5\n3\n");
 
     // Act
-    let output = tictactoe_on(&database)
-        .args(["replay", "last"])
-        .output()
-        .unwrap();
+    let output = db.output(&["replay", "last"]);
 
     // Assert: the last board lights the whole line; the boards before, the move alone.
     let shown = String::from_utf8(output.stdout).unwrap();
@@ -176,16 +147,13 @@ fn a_replay_without_colour_brackets_the_winning_line_on_the_last_board() {
 #[test]
 fn a_start_shared_by_more_ids_than_are_listed_says_how_many_more() {
     // Arrange: eight games; every id starts with 0 (its time, in hex, comes first).
-    let folder = TempDir::new().unwrap();
-    let database = folder.path().join("games.db");
+    let db = Database::new();
     for seed in 0..8 {
-        play(&database, "random", "random", seed, "");
+        play(&db.path, "random", "random", seed, "");
     }
 
     // Act and assert
-    tictactoe_on(&database)
-        .args(["replay", "0"])
-        .assert()
+    db.run(&["replay", "0"])
         .code(1)
         .stderr(predicate::str::contains(
             "more than one game's id starts with 0:",
@@ -198,16 +166,15 @@ fn a_start_shared_by_more_ids_than_are_listed_says_how_many_more() {
 #[test]
 fn a_game_named_by_the_start_of_its_id_is_played_back_move_by_move() {
     // Arrange
-    let folder = TempDir::new().unwrap();
-    let database = folder.path().join("games.db");
-    play(&database, "impossible", "random", 4, "");
-    let id = history_json(&database, &[])[0]["id"]
+    let db = Database::new();
+    play(&db.path, "impossible", "random", 4, "");
+    let id = history_json(&db.path, &[])[0]["id"]
         .as_str()
         .unwrap()
         .to_owned();
 
     // Act
-    let output = tictactoe_on(&database)
+    let output = tictactoe_on(&db.path)
         .args(["replay", &id[..20], "--json"])
         .output()
         .unwrap();
@@ -224,39 +191,29 @@ fn a_game_named_by_the_start_of_its_id_is_played_back_move_by_move() {
 
 #[test]
 fn a_start_of_an_id_that_names_no_game_is_said_plainly() {
-    let folder = TempDir::new().unwrap();
-    let database = folder.path().join("games.db");
-    play(&database, "random", "random", 1, "");
+    let db = Database::new();
+    play(&db.path, "random", "random", 1, "");
 
-    tictactoe_on(&database)
-        .args(["replay", "fffff"])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("no game's id starts with fffff"));
+    stopped_saying(
+        db.run(&["replay", "fffff"]),
+        &["no game's id starts with fffff"],
+    );
 }
 
 #[test]
 fn replay_last_before_any_game_has_ended_says_so() {
     // Arrange: a new database (an empty file is one).
-    let folder = TempDir::new().unwrap();
-    let database = folder.path().join("games.db");
-    std::fs::write(&database, "").unwrap();
+    let db = Database::new();
+    std::fs::write(&db.path, "").unwrap();
 
-    tictactoe_on(&database)
-        .args(["replay", "last"])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("no game has ended yet"));
+    stopped_saying(db.run(&["replay", "last"]), &["no game has ended yet"]);
 }
 
 #[test]
 fn a_history_page_size_out_of_range_is_a_usage_error() {
-    let folder = TempDir::new().unwrap();
-    let database = folder.path().join("games.db");
+    let db = Database::new();
 
-    tictactoe_on(&database)
-        .args(["history", "--limit", "0"])
-        .assert()
+    db.run(&["history", "--limit", "0"])
         .code(2)
         .stderr(predicate::str::contains("a page holds 1 to 1000 games"));
 }
@@ -264,13 +221,7 @@ fn a_history_page_size_out_of_range_is_a_usage_error() {
 /// `analyze --json`'s value of each layout, for the side to move there (`status` for
 /// a finished board).
 fn analyzed(layouts: &[String]) -> Vec<Value> {
-    let output = tictactoe()
-        .args(["analyze", "--json"])
-        .args(layouts)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{output:?}");
-    json_lines(&output.stdout)
+    json_lines_of(tictactoe().args(["analyze", "--json"]).args(layouts))
 }
 
 /// The value for the side that has just moved, from `analyze`'s report of the position
@@ -293,25 +244,18 @@ fn for_the_mover(report: &Value, mover: &str) -> String {
 #[test]
 fn every_reviewed_move_has_the_values_analyze_gives_the_positions_before_and_after_it() {
     // Arrange: random 3x3 games of every kind of player, X first.
-    let folder = TempDir::new().unwrap();
-    let database = folder.path().join("games.db");
+    let db = Database::new();
     let levels = ["random", "easy", "medium", "impossible"];
     for seed in 0..12 {
         let (x, o) = (levels[seed % 4], levels[(seed / 4 + seed) % 4]);
-        play(&database, x, o, seed as u64, "");
+        play(&db.path, x, o, seed as u64, "");
     }
 
-    for game in history_json(&database, &[]) {
+    for game in history_json(&db.path, &[]) {
         let id = game["id"].as_str().unwrap();
         // Act
-        let positions = tictactoe_on(&database)
-            .args(["replay", id, "--json"])
-            .output()
-            .unwrap();
-        let review = tictactoe_on(&database)
-            .args(["replay", id, "--review", "--json"])
-            .output()
-            .unwrap();
+        let positions = db.output(&["replay", id, "--json"]);
+        let review = db.output(&["replay", id, "--review", "--json"]);
         assert!(review.status.success(), "{review:?}");
         let review = json_lines(&review.stdout);
 
@@ -347,23 +291,16 @@ fn every_reviewed_move_has_the_values_analyze_gives_the_positions_before_and_aft
 #[test]
 fn a_review_is_computed_once_and_kept_with_the_game() {
     // Arrange
-    let folder = TempDir::new().unwrap();
-    let database = folder.path().join("games.db");
-    ada_loses_to_impossible(&database);
+    let db = Database::new();
+    ada_loses_to_impossible(&db.path);
 
     // Act
-    let first = tictactoe_on(&database)
-        .args(["replay", "last", "--review", "--json"])
-        .output()
-        .unwrap();
-    let again = tictactoe_on(&database)
-        .args(["replay", "last", "--review", "--json"])
-        .output()
-        .unwrap();
+    let first = db.output(&["replay", "last", "--review", "--json"]);
+    let again = db.output(&["replay", "last", "--review", "--json"]);
 
     // Assert: one kept row per move, read back the second time.
     let moves = json_lines(&first.stdout).len();
-    let kept: i64 = rusqlite::Connection::open(&database)
+    let kept: i64 = rusqlite::Connection::open(&db.path)
         .unwrap()
         .query_row("SELECT count(*) FROM reviews", [], |row| row.get(0))
         .unwrap();

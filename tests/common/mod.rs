@@ -9,8 +9,10 @@
 
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+
+use tempfile::TempDir;
 
 /// The built program.
 pub const BINARY: &str = env!("CARGO_BIN_EXE_tictactoe");
@@ -57,6 +59,79 @@ pub fn tictactoe_on(database: &Path) -> assert_cmd::Command {
     let mut command = tictactoe();
     command.arg("--db").arg(database);
     command
+}
+
+/// The words of `line`, split at its spaces: a command line's arguments written as one
+/// (`words("play --x human:Ada --o human:Bob --size 4")`), none of them holding a space.
+pub fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
+/// The program run with the arguments of `line` ([`words`]) to its end: what it printed
+/// and how it exited.
+pub fn output_of(line: &str) -> std::process::Output {
+    tictactoe().args(words(line)).output().unwrap()
+}
+
+/// The program run with the arguments of `line` ([`words`]), to assert on.
+pub fn run(line: &str) -> assert_cmd::assert::Assert {
+    tictactoe().args(words(line)).assert()
+}
+
+/// Each line of `output` (a command's standard output) as JSON.
+pub fn json_lines(output: &[u8]) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(output)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect()
+}
+
+/// What `command` printed, each line as JSON; it must succeed.
+pub fn json_lines_of(command: &mut assert_cmd::Command) -> Vec<serde_json::Value> {
+    let output = command.output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    json_lines(&output.stdout)
+}
+
+/// Asserts that `run` is the program stopped before it did anything: it exits 1, prints
+/// nothing on standard output, and says each of `words` on standard error.
+pub fn stopped_saying(run: assert_cmd::assert::Assert, words: &[&str]) {
+    let said = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
+    run.code(1).stdout("");
+    for word in words {
+        assert!(said.contains(word), "{word:?} not in {said:?}");
+    }
+}
+
+/// A database of a test's own: `games.db` in a temporary folder, removed with it (the
+/// file is made by the first command that writes).
+pub struct Database {
+    pub folder: TempDir,
+    pub path: PathBuf,
+}
+
+impl Database {
+    pub fn new() -> Self {
+        let folder = TempDir::new().unwrap();
+        let path = folder.path().join("games.db");
+        Database { folder, path }
+    }
+
+    /// [`tictactoe`] on this database.
+    pub fn tictactoe(&self) -> assert_cmd::Command {
+        tictactoe_on(&self.path)
+    }
+
+    /// The program on this database, run with `args`, to assert on.
+    pub fn run(&self, args: &[&str]) -> assert_cmd::assert::Assert {
+        self.tictactoe().args(args).assert()
+    }
+
+    /// The program on this database, run with `args` to its end: what it printed and
+    /// how it exited.
+    pub fn output(&self, args: &[&str]) -> std::process::Output {
+        self.tictactoe().args(args).output().unwrap()
+    }
 }
 
 /// `tictactoe --db DATABASE serve --port 0`, with `more` of `serve`'s flags, started:

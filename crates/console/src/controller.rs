@@ -174,17 +174,13 @@ mod tests {
     use tictactoe_core::domain::{
         Geometry, IllegalMove, Outcome, PlayerName, Refusal, Scoreboard, layout_of,
     };
+    use tictactoe_core::fixtures::{ada_and_bob, ending_once, failing_steps, keeping_steps};
     use tictactoe_core::play::{MockRecorder, Unrecorded};
     use tictactoe_core::ports::{Ending, Step, StoreError};
 
     /// Hal, a computer that always plays the first empty cell.
     fn hal() -> Seat {
         Seat::Computer(Box::new(first_empty_cell(name("Hal"))))
-    }
-
-    fn ada_and_bob<R: Recorder>(recorder: R) -> Match<R> {
-        let seats = [Seat::Human(name("Ada")), Seat::Human(name("Bob"))];
-        Match::new(Geometry::classic(), Mark::X, seats, recorder)
     }
 
     /// Plays `game` at a console that shows on `screen` and reads `keys`.
@@ -196,14 +192,22 @@ mod tests {
         GameController::new(&screen, &keys).play(game)
     }
 
+    /// Plays `game` at a console that shows on `screen`, X taking the top row (X: 1, 2,
+    /// 3; O: 4, 5).
+    fn x_takes_the_top_row<C: Recorder>(
+        screen: Screen,
+        game: &mut Match<C>,
+    ) -> Result<GameEnd, ComputerError> {
+        play(screen, typed(&["1", "4", "2", "5", "3"]), game)
+    }
+
     #[test]
     fn people_take_turns_at_one_keyboard_until_the_game_is_won() {
-        // Arrange: X: 1, 2, 3 (the top row); O: 4, 5.
-        let keys = typed(&["1", "4", "2", "5", "3"]);
+        // Arrange
         let mut game = ada_and_bob(Unrecorded);
 
         // Act
-        let end = play(quiet_renderer(), keys, &mut game);
+        let end = x_takes_the_top_row(quiet_renderer(), &mut game);
 
         // Assert
         assert!(matches!(
@@ -293,13 +297,6 @@ mod tests {
         assert_eq!(end, Ok(GameEnd::Abandoned));
     }
 
-    /// A recorder that keeps every step (a stub: the steps are not the subject here).
-    fn keeping_steps() -> MockRecorder {
-        let mut recorder = MockRecorder::new();
-        recorder.expect_keep().returning(|_| Ok(()));
-        recorder
-    }
-
     #[test]
     fn quitting_is_announced_once_kept_as_abandoned_and_no_result_is_shown() {
         // Arrange: `show_result` and `show_scoreboard` have no expectation at all, so any
@@ -314,13 +311,7 @@ mod tests {
             &mut screen,
             &[Shown::Notice, Shown::Result, Shown::Scoreboard],
         );
-        let mut recorder = keeping_steps();
-        recorder
-            .expect_end()
-            .with(eq(Ending::Abandoned(Mark::X)), always())
-            .times(1)
-            .returning(|_, _| Recording::Saved(Scoreboard::new()));
-        let mut game = ada_and_bob(recorder);
+        let mut game = ada_and_bob(ending_once(Ending::Abandoned(Mark::X)));
 
         // Act
         let end = play(screen, typed(&["quit"]), &mut game);
@@ -418,7 +409,7 @@ mod tests {
         let mut game = ada_and_bob(recorder);
 
         // Act
-        let end = play(screen, typed(&["1", "4", "2", "5", "3"]), &mut game);
+        let end = x_takes_the_top_row(screen, &mut game);
 
         // Assert
         assert!(matches!(end, Ok(GameEnd::Finished(_))));
@@ -441,7 +432,7 @@ mod tests {
         let mut game = ada_and_bob(recorder);
 
         // Act
-        let end = play(screen, typed(&["1", "4", "2", "5", "3"]), &mut game);
+        let end = x_takes_the_top_row(screen, &mut game);
 
         // Assert
         assert!(matches!(end, Ok(GameEnd::Finished(_))));
@@ -450,10 +441,7 @@ mod tests {
     #[test]
     fn a_game_whose_moves_cannot_be_saved_is_said_so_once_and_played_to_the_end() {
         // Arrange: every write fails (a stub); the notice must come exactly once.
-        let mut recorder = MockRecorder::new();
-        recorder
-            .expect_keep()
-            .returning(|_| Err(StoreError::NoLocation));
+        let mut recorder = failing_steps();
         recorder
             .expect_end()
             .returning(|_, _| Recording::Failed(StoreError::NoLocation));
@@ -465,7 +453,7 @@ mod tests {
         let mut game = ada_and_bob(recorder);
 
         // Act
-        let end = play(screen, typed(&["1", "4", "2", "5", "3"]), &mut game);
+        let end = x_takes_the_top_row(screen, &mut game);
 
         // Assert
         assert!(matches!(end, Ok(GameEnd::Finished(_))));
@@ -486,7 +474,7 @@ mod tests {
         let mut game = ada_and_bob(Unrecorded);
 
         // Act
-        play(screen, typed(&["1", "4", "2", "5", "3"]), &mut game).unwrap();
+        x_takes_the_top_row(screen, &mut game).unwrap();
 
         // Assert
         let highlights = highlights.lock().unwrap();

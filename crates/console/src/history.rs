@@ -8,7 +8,7 @@ use colored::Colorize;
 use tictactoe_core::ports::{GameSummary, names_of};
 use unicode_width::UnicodeWidthStr;
 
-use crate::words::{ending_words, shape, when};
+use crate::words::{column_widths, ending_words, shape, when};
 
 const HEADER: [&str; 7] = ["Game", "When (UTC)", "X", "O", "Board", "Result", "Moves"];
 
@@ -53,16 +53,7 @@ impl<W: Write> HistoryTable<W> {
             return self.out;
         }
         let header = HEADER.map(String::from);
-        let mut widths = [0; 7];
-        for (column, width) in widths.iter_mut().enumerate() {
-            *width = self
-                .rows
-                .iter()
-                .chain([&header])
-                .map(|row| row[column].width())
-                .max()
-                .unwrap_or(0);
-        }
+        let widths = column_widths(&header, &self.rows);
         let header = line(&header, widths);
         let header = if self.colour {
             header.bold().to_string()

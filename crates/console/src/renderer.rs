@@ -6,7 +6,9 @@ use std::time::Duration;
 use colored::{ColoredString, Colorize};
 use unicode_width::UnicodeWidthStr;
 
-use super::words::{how_it_plays, mode_label, move_label, refused, review_words, seat};
+use super::words::{
+    column_widths, how_it_plays, mode_label, move_label, refused, review_words, seat,
+};
 use crate::menu::Mode;
 use crate::ports::{Dialogue, GameView, Notice, Problem, Prompt, Reports};
 use tictactoe_core::domain::{
@@ -583,16 +585,7 @@ impl<W: Write> ScoreTable<W> {
 
     fn size_and_flush(&mut self, least_name_width: usize) {
         let header = ["Player", "Wins", "Losses", "Ties", "Games"].map(String::from);
-        let mut widths = [0; 5];
-        for (column, width) in widths.iter_mut().enumerate() {
-            *width = self
-                .held
-                .iter()
-                .chain([&header])
-                .map(|row| row[column].width())
-                .max()
-                .unwrap_or(0);
-        }
+        let mut widths = column_widths(&header, &self.held);
         widths[0] = widths[0].max(least_name_width);
         self.widths = Some(widths);
         let header = self.line(&header, widths);

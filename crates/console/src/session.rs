@@ -244,22 +244,13 @@ mod tests {
         Screen, Shown, allow_rendering_except, expect_notices, expect_prompts, first_empty_cell,
         quiet_renderer, typed,
     };
-    use tictactoe_core::players::{Level, MockAdvisor, MockComputerFactory, MoveChooser};
+    use tictactoe_core::fixtures::computers;
+    use tictactoe_core::players::{Level, MockComputerFactory, MoveChooser};
     use tictactoe_core::ports::{GameStore, MemoryStore, MockGameStore};
 
     /// A computer at `level`, named after it, that always plays the first empty cell.
     fn computer(level: Level) -> Box<dyn MoveChooser> {
         Box::new(first_empty_cell(PlayerSpec::Computer(level).name(Mark::X)))
-    }
-
-    /// A factory stub whose advisor is never consulted (no test here asks for a hint);
-    /// tests that count computers add their own expectation.
-    fn factory() -> MockComputerFactory {
-        let mut factory = MockComputerFactory::new();
-        factory
-            .expect_advisor()
-            .returning(|| Box::new(MockAdvisor::new()));
-        factory
     }
 
     /// Runs a whole session: the menus, the games, until someone leaves or input ends.
@@ -275,7 +266,7 @@ mod tests {
     #[test]
     fn the_menu_asks_for_exactly_the_computer_that_was_chosen() {
         // Arrange: Human vs Computer, Ada plays X, computer on Medium, 3 x 3, O first; Ada leaves.
-        let mut factory = factory();
+        let mut factory = computers();
         factory
             .expect_computer()
             .with(eq(Level::Medium))
@@ -294,7 +285,7 @@ mod tests {
     fn play_again_starts_a_new_game_with_new_computers_of_the_same_levels() {
         // Arrange: Computer vs Computer on Impossible, all defaults; again, again, no.
         // Three games, so six computers and three results.
-        let mut factory = factory();
+        let mut factory = computers();
         factory
             .expect_computer()
             .with(eq(Level::Impossible))
@@ -335,44 +326,36 @@ mod tests {
         assert_eq!(end, Ok(SessionEnd::InputClosed));
     }
 
-    #[test]
-    fn a_second_name_that_looks_like_the_first_is_refused() {
-        // Arrange: Ada, then Аda with a Cyrillic A for O: refused once, then Bob.
-        let mut screen = Screen::default();
-        screen
-            .dialogue
-            .expect_show_problem()
-            .withf(|problem| {
-                matches!(problem, Problem::NameLooksLike { name, other }
-                    if name.as_str() == "\u{410}da" && other.as_str() == "Ada")
-            })
-            .times(1)
-            .return_const(());
-        allow_rendering_except(&mut screen, &[Shown::Problem]);
-        let input = typed(&["1", "Ada", "\u{410}da", "Bob", "q"]);
-
-        // Act
-        let end = run(input, screen, &MemoryStore::new(), factory());
-
-        // Assert
-        assert_eq!(end, Ok(SessionEnd::Quit));
+    /// O's name as X's, but for its case, or written with a look-alike letter.
+    fn taken(problem: &Problem) -> bool {
+        matches!(problem, Problem::NameTaken(name) if name.as_str() == "ADA")
     }
 
-    #[test]
-    fn two_humans_cannot_share_a_name_whatever_its_case() {
-        // Arrange: Ada, then ADA for O: refused once, then Bob.
+    fn looks_like_ada(problem: &Problem) -> bool {
+        matches!(problem, Problem::NameLooksLike { name, other }
+            if name.as_str() == "\u{410}da" && other.as_str() == "Ada")
+    }
+
+    #[rstest::rstest]
+    #[case::the_same_whatever_its_case("ADA", taken)]
+    #[case::with_a_cyrillic_a("\u{410}da", looks_like_ada)]
+    fn a_second_name_too_like_the_first_is_refused_and_asked_again(
+        #[case] second: &str,
+        #[case] refused: fn(&Problem) -> bool,
+    ) {
+        // Arrange: Ada for X, then the second name for O: refused once, then Bob.
         let mut screen = Screen::default();
         screen
             .dialogue
             .expect_show_problem()
-            .withf(|problem| matches!(problem, Problem::NameTaken(name) if name.as_str() == "ADA"))
+            .withf(refused)
             .times(1)
             .return_const(());
         allow_rendering_except(&mut screen, &[Shown::Problem]);
-        let input = typed(&["1", "Ada", "ADA", "Bob", "q"]);
+        let input = typed(&["1", "Ada", second, "Bob", "q"]);
 
         // Act
-        let end = run(input, screen, &MemoryStore::new(), factory());
+        let end = run(input, screen, &MemoryStore::new(), computers());
 
         // Assert
         assert_eq!(end, Ok(SessionEnd::Quit));
@@ -382,7 +365,7 @@ mod tests {
     fn a_person_can_play_o_against_the_computer() {
         // Arrange: Human vs Computer, side o: X is the computer (Easy), O is Ada; then
         // leave. The factory is a stub: the computer's name shows which level it made.
-        let mut factory = factory();
+        let mut factory = computers();
         factory.expect_computer().returning(computer);
         let mut screen = Screen::default();
         expect_notices(&mut screen.view, 1, |notice| {
@@ -413,7 +396,7 @@ mod tests {
         let input = typed(&["1", "Player 2", "", "", "", "q"]);
 
         // Act
-        let end = run(input, screen, &MemoryStore::new(), factory());
+        let end = run(input, screen, &MemoryStore::new(), computers());
 
         // Assert
         assert_eq!(end, Ok(SessionEnd::Quit));
@@ -435,7 +418,7 @@ mod tests {
         let input = typed(&["1", typed_name, "Bob", "", "", "q"]);
 
         // Act
-        let end = run(input, screen, &MemoryStore::new(), factory());
+        let end = run(input, screen, &MemoryStore::new(), computers());
 
         // Assert
         assert_eq!(end, Ok(SessionEnd::Quit));
@@ -453,7 +436,7 @@ mod tests {
         let input = typed(&["1", "", "", "3", "", "q"]);
 
         // Act
-        let end = run(input, screen, &MemoryStore::new(), factory());
+        let end = run(input, screen, &MemoryStore::new(), computers());
 
         // Assert
         assert_eq!(end, Ok(SessionEnd::Quit));
@@ -512,7 +495,7 @@ mod tests {
         .unwrap();
 
         // Act
-        let end = Session::new(&screen, &input, store, factory()).play_one(&two_people);
+        let end = Session::new(&screen, &input, store, computers()).play_one(&two_people);
 
         // Assert
         assert!(matches!(end, Ok(GameEnd::Finished(_))));

@@ -86,6 +86,21 @@ pub fn clip(text: &str, width: usize) -> String {
     clipped
 }
 
+/// The width on screen of each column of a table of `rows` under `header`: its widest
+/// entry.
+pub fn column_widths<const N: usize>(header: &[String; N], rows: &[[String; N]]) -> [usize; N] {
+    let mut widths = [0; N];
+    for (column, width) in widths.iter_mut().enumerate() {
+        *width = rows
+            .iter()
+            .chain([header])
+            .map(|row| UnicodeWidthStr::width(row[column].as_str()))
+            .max()
+            .unwrap_or(0);
+    }
+    widths
+}
+
 /// How a kept game ended, in a history's words: "X won", "draw", "O resigned",
 /// "X abandoned".
 pub fn ending_words(ending: Ending) -> String {

@@ -8,8 +8,8 @@ use std::rc::Rc;
 use tictactoe_console::{ConsoleRenderer, ScoreTable};
 use tictactoe_console::{Dialogue, GameView, Notice, Problem, Prompt, Reports};
 use tictactoe_core::domain::{
-    BitBoard, Board, FinishedGame, Geometry, IllegalMove, Mark, Outcome, PlayerName, Record,
-    Refusal, Scoreboard, Standing, fill_from_layout,
+    Analysis, BitBoard, Board, FinishedGame, Geometry, IllegalMove, Mark, Outcome, PlayerName,
+    Record, Refusal, Scoreboard, Standing, Verdict, fill_from_layout,
 };
 
 fn shown(draw: impl FnOnce(&ConsoleRenderer<Vec<u8>>)) -> String {
@@ -283,97 +283,56 @@ fn a_game_that_is_not_saved_is_a_warning_with_the_reason_on_the_warnings_stream(
     );
 }
 
-#[test]
-fn an_estimate_says_it_is_not_proven() {
-    let cell = |n: usize| Geometry::new(7, 4).unwrap().position(n - 1).unwrap();
-    let estimate = tictactoe_core::domain::Analysis {
-        verdict: tictactoe_core::domain::Verdict::Draw,
-        plies: 47,
-        best_moves: vec![cell(24), cell(32)],
-        exact: false,
-        moves_proven: false,
-    };
-
-    let text = shown(|r| r.show_analysis(Mark::X, &estimate));
-
-    assert_eq!(
-        text,
-        "Not proven in the time allowed: the search found no forced win for either side.\nBest moves found: 24, 32.\n"
-    );
-}
-
-#[test]
-fn moves_proven_not_to_lose_say_so_and_that_no_more_was_settled() {
+/// What an analysis says for the side to move: what perfect play makes of the
+/// position when it was proven (`exact`), else what was found in the time allowed
+/// (`moves_proven`: the moves at least are proven not to lose).
+#[rstest::rstest]
+#[case::a_forced_win_counts_the_players_own_moves_and_one_best_move_is_singular(
+    Mark::X, Verdict::Win, 5, &[8], true, true,
+    "X can force a win in 3 moves of its own, this one included.\nBest move: 8.\n"
+)]
+#[case::a_lost_position_says_every_move_loses_and_which_last_longest(
+    Mark::O, Verdict::Loss, 4, &[2, 4], true, true,
+    "O loses against perfect play: every move loses. These put the loss off longest: \
+     O makes 2 moves, this one included.\nLongest-lasting moves: 2, 4.\n"
+)]
+#[case::a_position_lost_at_the_next_move_says_so_without_counting_moves(
+    Mark::O, Verdict::Loss, 2, &[3, 7], true, true,
+    "O loses against perfect play: whatever O plays, X can win with its next move.\n\
+     Moves left: 3, 7.\n"
+)]
+#[case::an_estimate_says_it_is_not_proven(
+    Mark::X, Verdict::Draw, 47, &[24, 32], false, false,
+    "Not proven in the time allowed: the search found no forced win for either side.\n\
+     Best moves found: 24, 32.\n"
+)]
+#[case::moves_proven_not_to_lose_say_so_and_that_no_more_was_settled(
+    Mark::X, Verdict::Draw, 46, &[18, 32], false, true,
+    "Proven not to lose; whether a win is there was not settled in the time allowed.\n\
+     Safe moves: 18, 32.\n"
+)]
+fn an_analysis_is_said_as_what_it_proves(
+    #[case] to_move: Mark,
+    #[case] verdict: Verdict,
+    #[case] plies: usize,
+    #[case] best: &[usize],
+    #[case] exact: bool,
+    #[case] moves_proven: bool,
+    #[case] said: &str,
+) {
+    // Cells numbered on the largest board, where every number here is a cell.
     let cell = |n: usize| Geometry::new(7, 5).unwrap().position(n - 1).unwrap();
-    let proven_in_time = tictactoe_core::domain::Analysis {
-        verdict: tictactoe_core::domain::Verdict::Draw,
-        plies: 46,
-        best_moves: vec![cell(18), cell(32)],
-        exact: false,
-        moves_proven: true,
-    };
-
-    let text = shown(|r| r.show_analysis(Mark::X, &proven_in_time));
-
-    assert_eq!(
-        text,
-        "Proven not to lose; whether a win is there was not settled in the time allowed.\nSafe moves: 18, 32.\n"
-    );
-}
-
-fn analysis(
-    verdict: tictactoe_core::domain::Verdict,
-    plies: usize,
-    best: &[usize],
-) -> tictactoe_core::domain::Analysis {
-    tictactoe_core::domain::Analysis {
+    let analysis = Analysis {
         verdict,
         plies,
-        best_moves: best
-            .iter()
-            .map(|&n| Geometry::classic().position(n - 1).unwrap())
-            .collect(),
-        exact: true,
-        moves_proven: true,
-    }
-}
+        best_moves: best.iter().map(|&n| cell(n)).collect(),
+        exact,
+        moves_proven,
+    };
 
-#[test]
-fn a_forced_win_counts_the_players_own_moves_and_one_best_move_is_singular() {
-    let win = analysis(tictactoe_core::domain::Verdict::Win, 5, &[8]);
+    let text = shown(|r| r.show_analysis(to_move, &analysis));
 
-    let text = shown(|r| r.show_analysis(Mark::X, &win));
-
-    assert_eq!(
-        text,
-        "X can force a win in 3 moves of its own, this one included.\nBest move: 8.\n"
-    );
-}
-
-#[test]
-fn a_lost_position_says_every_move_loses_and_which_last_longest() {
-    let loss = analysis(tictactoe_core::domain::Verdict::Loss, 4, &[2, 4]);
-
-    let text = shown(|r| r.show_analysis(Mark::O, &loss));
-
-    assert_eq!(
-        text,
-        "O loses against perfect play: every move loses. These put the loss off longest: \
-         O makes 2 moves, this one included.\nLongest-lasting moves: 2, 4.\n"
-    );
-}
-
-#[test]
-fn a_position_lost_at_the_next_move_says_so_without_counting_moves() {
-    let loss = analysis(tictactoe_core::domain::Verdict::Loss, 2, &[3, 7]);
-
-    let text = shown(|r| r.show_analysis(Mark::O, &loss));
-
-    assert_eq!(
-        text,
-        "O loses against perfect play: whatever O plays, X can win with its next move.\n\
-         Moves left: 3, 7.\n"
-    );
+    assert_eq!(text, said);
 }
 
 #[test]

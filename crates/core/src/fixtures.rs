@@ -5,10 +5,12 @@
 //! A test about one more thing spells only that thing:
 //! `NewGame { follows: Some(earlier), ..new_game(2, settings(person("Ada"), person("Bob"))) }`.
 
-use crate::domain::{Geometry, Mark, PlayerName};
-use crate::play::{Seating, Settings};
-use crate::players::PlayerSpec;
-use crate::ports::{GameId, NewGame};
+use mockall::predicate::{always, eq};
+
+use crate::domain::{Geometry, Mark, PlayerName, Scoreboard};
+use crate::play::{Match, MockRecorder, Recorder, Recording, Seat, Seating, Settings};
+use crate::players::{MockAdvisor, MockComputerFactory, PlayerSpec};
+use crate::ports::{Ending, GameId, NewGame, StoreError};
 
 /// A person of that name. Panics on a name the rules refuse.
 pub fn person(name: &str) -> PlayerSpec {
@@ -33,4 +35,57 @@ pub fn new_game(n: u128, settings: Settings) -> NewGame {
         locks: [None, None],
         follows: None,
     }
+}
+
+/// Ada (X, moving first) and Bob (O), two people, on 3 x 3: a match whose steps and
+/// ending go to `recorder`.
+pub fn ada_and_bob<R: Recorder>(recorder: R) -> Match<R> {
+    let seat = |name: &str| Seat::Human(PlayerName::new(name).expect("a name"));
+    Match::new(
+        Geometry::classic(),
+        Mark::X,
+        [seat("Ada"), seat("Bob")],
+        recorder,
+    )
+}
+
+/// A recorder that keeps every step (a stub: the steps are not the subject), with
+/// nothing yet said of the game's end.
+pub fn keeping_steps() -> MockRecorder {
+    let mut recorder = MockRecorder::new();
+    recorder.expect_keep().returning(|_| Ok(()));
+    recorder
+}
+
+/// A recorder that keeps every step and expects the game to end exactly once, as
+/// `ending` (whoever the players were).
+pub fn ending_once(ending: Ending) -> MockRecorder {
+    let mut recorder = keeping_steps();
+    recorder
+        .expect_end()
+        .with(eq(ending), always())
+        .times(1)
+        .returning(|_, _| Recording::Saved(Scoreboard::new()));
+    recorder
+}
+
+/// A recorder whose store keeps no step (it has no folder to keep them in), with
+/// nothing yet said of the game's end.
+pub fn failing_steps() -> MockRecorder {
+    let mut recorder = MockRecorder::new();
+    recorder
+        .expect_keep()
+        .returning(|_| Err(StoreError::NoLocation));
+    recorder
+}
+
+/// A factory stub whose advisor is a stub that expects nothing (every match started
+/// gets one, and no test using this asks it anything); a test that counts computers
+/// adds its own expectation.
+pub fn computers() -> MockComputerFactory {
+    let mut computers = MockComputerFactory::new();
+    computers
+        .expect_advisor()
+        .returning(|| Box::new(MockAdvisor::new()));
+    computers
 }

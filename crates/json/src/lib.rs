@@ -443,8 +443,10 @@ mod tests {
         assert_eq!(streamed, b"{\"players\":[]}\n");
     }
 
-    #[test]
-    fn a_tally_gives_its_seconds_to_the_millisecond() {
+    #[rstest::rstest]
+    #[case::to_the_millisecond(1.23456, "1.235")]
+    #[case::to_the_microsecond_under_a_millisecond(0.000_412_3, "0.000412")]
+    fn a_tally_gives_its_counts_and_its_seconds(#[case] seconds: f64, #[case] written: &str) {
         let tally = Tally {
             games: 3,
             x_wins: 1,
@@ -453,23 +455,8 @@ mod tests {
         };
 
         assert_eq!(
-            tally_json(&tally, 1.23456),
-            r#"{"games":3,"x_wins":1,"o_wins":0,"draws":2,"seconds":1.235}"#
-        );
-    }
-
-    #[test]
-    fn a_tally_shorter_than_a_millisecond_gives_its_seconds_to_the_microsecond() {
-        let tally = Tally {
-            games: 1,
-            x_wins: 0,
-            o_wins: 0,
-            draws: 1,
-        };
-
-        assert_eq!(
-            tally_json(&tally, 0.000_412_3),
-            r#"{"games":1,"x_wins":0,"o_wins":0,"draws":1,"seconds":0.000412}"#
+            tally_json(&tally, seconds),
+            format!(r#"{{"games":3,"x_wins":1,"o_wins":0,"draws":2,"seconds":{written}}}"#)
         );
     }
 
@@ -516,20 +503,10 @@ mod tests {
 
     #[test]
     fn every_ending_has_its_own_word() {
-        let words: std::collections::HashSet<&str> = [
-            Ending::Finished(Outcome::Won(Mark::X)),
-            Ending::Finished(Outcome::Won(Mark::O)),
-            Ending::Finished(Outcome::Draw),
-            Ending::Resigned(Mark::X),
-            Ending::Resigned(Mark::O),
-            Ending::Abandoned(Mark::X),
-            Ending::Abandoned(Mark::O),
-        ]
-        .into_iter()
-        .map(ending_word)
-        .collect();
+        let words: std::collections::HashSet<&str> =
+            Ending::ALL.into_iter().map(ending_word).collect();
 
-        assert_eq!(words.len(), 7);
+        assert_eq!(words.len(), Ending::ALL.len());
         assert!(words.contains("o_resigned") && words.contains("x_left"));
     }
 

@@ -83,8 +83,9 @@ pub struct Options {
     /// The most connections the store keeps open at once: as many calls run side by
     /// side; more wait for one to be free.
     pub pool_size: u32,
-    /// How long making a connection, or waiting for a free one, may take before the
-    /// call fails with [`StoreError::Unavailable`].
+    /// How long making a connection may take before the call fails with
+    /// [`StoreError::Unavailable`] (a call waits for a free one of the pool at most
+    /// [`POOL_WAIT`], or this if shorter).
     pub connect_timeout: Duration,
     /// How long [`PostgresStore::connect`] (and [`PostgresStore::check_at`]) may take
     /// in all, from the first connection through the schema's check and migrations:
@@ -237,7 +238,7 @@ impl PostgresStore {
             .max_size(options.pool_size.max(1))
             .min_idle(Some(0))
             .test_on_check_out(false)
-            .connection_timeout(options.connect_timeout)
+            .connection_timeout(POOL_WAIT.min(options.connect_timeout))
             .build(manager)
             .map_err(|e| database.pool(e))?;
         let instance = format!("{:032x}", rand::random::<u128>());
@@ -296,6 +297,13 @@ impl PostgresStore {
         &self.database.0
     }
 
+    /// Whether a call whose `tries`th connection turned out to be gone may take another:
+    /// after a database's restart every pooled connection is, so as many as the pool
+    /// holds, and one new.
+    fn another_connection(&self, tries: u32) -> bool {
+        tries <= self.pool.max_size()
+    }
+
     fn conn(&self) -> Result<r2d2::PooledConnection<Manager>, StoreError> {
         self.pool.get().map_err(|e| self.database.pool(e))
     }
@@ -317,7 +325,9 @@ impl PostgresStore {
             let mut conn = self.conn()?;
             let tx = match conn.begin(read_only) {
                 Ok(tx) => tx,
-                Err(error) if errors::connection_gone(&error) && tries < TRIES => continue,
+                Err(error) if errors::connection_gone(&error) && self.another_connection(tries) => {
+                    continue;
+                }
                 Err(error) => return Err(self.database.fail(error.into(), game)),
             };
             match run(tx, &mut work) {
@@ -400,11 +410,18 @@ fn hold_nothing_long(config: &mut postgres::Config) {
         .tcp_user_timeout(Duration::from_secs(5));
 }
 
-/// PostgreSQL's `idle_in_transaction_session_timeout` on every session of the store.
+/// How long a call waits for a free connection of the pool (or for one to be made)
+/// before it fails. r2d2 also tries again to connect to a database that went away
+/// at most every half of this: a database that comes back is in use again within
+/// 0.75 s.
+pub const POOL_WAIT: Duration = Duration::from_millis(1500);
+
+/// How long a session of this program may sit idle inside a transaction before
+/// PostgreSQL ends it and lets its locks go (`idle_in_transaction_session_timeout`).
 pub const IDLE_IN_TRANSACTION: Duration = Duration::from_secs(2);
-/// PostgreSQL's `lock_timeout` on every session of the store.
+/// How long a statement waits for a row another session holds (`lock_timeout`).
 pub const LOCK_WAIT: Duration = Duration::from_secs(1);
-/// PostgreSQL's `statement_timeout` on every session of the store.
+/// How long a statement may run (`statement_timeout`).
 pub const STATEMENT: Duration = Duration::from_secs(10);
 
 /// Why a connection could not be made, in PostgreSQL's words or the system's: the
@@ -481,7 +498,8 @@ impl GameStore for PostgresStore {
             let mut conn = self.conn()?;
             match conn.query_opt_alone("SELECT 1", &[]) {
                 Ok(_) => return Ok(()),
-                Err(error) if errors::connection_gone(&error) && tries < TRIES => {}
+                Err(error) if errors::connection_gone(&error) && self.another_connection(tries) => {
+                }
                 Err(error) => return Err(self.database.fail(error.into(), None)),
             }
         }
@@ -504,7 +522,8 @@ impl GameStore for PostgresStore {
                         .map_err(|failure| database.fail(failure, Some(id)));
                 }
                 // A pooled connection closed since (the server restarted): another.
-                Err(error) if errors::connection_gone(&error) && tries < TRIES => {}
+                Err(error) if errors::connection_gone(&error) && self.another_connection(tries) => {
+                }
                 Err(error) => return Err(database.fail(error.into(), Some(id))),
             }
         }

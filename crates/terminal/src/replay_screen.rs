@@ -267,8 +267,9 @@ mod tests {
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
     use ratatui::crossterm::event::KeyEventKind;
-    use tictactoe_core::domain::{Geometry, Known, PlayerName, Verdict};
-    use tictactoe_core::play::{MoveReview, Settings};
+    use tictactoe_core::domain::{Geometry, Known, Verdict};
+    use tictactoe_core::fixtures::{person, settings};
+    use tictactoe_core::play::MoveReview;
     use tictactoe_core::players::{Level, PlayerSpec};
 
     use super::*;
@@ -280,19 +281,26 @@ mod tests {
     /// Ada (X) against Impossible: X 1, O 5, X 9, O 3 (O won later; the moves are all
     /// a replay needs).
     fn replay() -> Replay {
-        let settings = Settings::new(
-            PlayerSpec::Human(Some(PlayerName::new("Ada").unwrap())),
-            PlayerSpec::Computer(Level::Impossible),
-            Mark::X,
-            Geometry::classic(),
-        )
-        .unwrap();
+        let settings = settings(person("Ada"), PlayerSpec::Computer(Level::Impossible));
         Replay::played(
             &settings,
             &[cell(1), cell(5), cell(9), cell(3)],
             Some(Ending::Resigned(Mark::X)),
         )
         .unwrap()
+    }
+
+    /// `replay`'s screen, titled "Game", with no review and no colour.
+    fn unreviewed(replay: &Replay) -> ReplayScreen<'_> {
+        ReplayScreen::new("Game".into(), replay, None, false)
+    }
+
+    /// Asserts that `screen`, drawn, shows each of `texts`.
+    fn shows(screen: &ReplayScreen, texts: &[&str]) {
+        let drawn = screen_text(screen);
+        for text in texts {
+            assert!(drawn.contains(text), "{text:?} not in:\n{drawn}");
+        }
     }
 
     fn press(code: KeyCode) -> KeyEvent {
@@ -325,15 +333,13 @@ mod tests {
         let screen = ReplayScreen::new("Game 0190".into(), &replay, None, false);
 
         assert_eq!(screen.shown(), 4);
-        let text = screen_text(&screen);
-        assert!(text.contains("Move 4, O at 3"), "{text}");
-        assert!(text.contains("Ada (X) resigned."), "{text}");
+        shows(&screen, &["Move 4, O at 3", "Ada (X) resigned."]);
     }
 
     #[test]
     fn the_arrows_step_and_home_and_end_go_to_either_end_without_going_past_them() {
         let replay = replay();
-        let mut screen = ReplayScreen::new("Game".into(), &replay, None, false);
+        let mut screen = unreviewed(&replay);
         let mut shown = Vec::new();
 
         for key in [
@@ -354,14 +360,12 @@ mod tests {
     #[test]
     fn the_move_shown_is_lit_up_on_the_board() {
         let replay = replay();
-        let mut screen = ReplayScreen::new("Game".into(), &replay, None, false);
+        let mut screen = unreviewed(&replay);
 
         screen.on_key(press(KeyCode::Home));
         screen.on_key(press(KeyCode::Right));
 
-        let text = screen_text(&screen);
-        assert!(text.contains("[X]"), "{text}");
-        assert!(text.contains("Move 1, X at 1"), "{text}");
+        shows(&screen, &["[X]", "Move 1, X at 1"]);
     }
 
     #[test]
@@ -402,7 +406,7 @@ mod tests {
     #[test]
     fn q_leaves_the_replay() {
         let replay = replay();
-        let mut screen = ReplayScreen::new("Game".into(), &replay, None, false);
+        let mut screen = unreviewed(&replay);
 
         assert_eq!(screen.on_key(press(KeyCode::Char('q'))), ReplayFlow::Leave);
     }

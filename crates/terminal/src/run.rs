@@ -9,16 +9,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{
-    self, DisableMouseCapture, EnableMouseCapture, Event as TermEvent, KeyCode, KeyEventKind,
-    KeyModifiers, MouseButton, MouseEventKind,
+    self, DisableMouseCapture, EnableMouseCapture, Event as TermEvent, KeyCode, KeyEvent,
+    KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
 };
 use ratatui::crossterm::execute;
 use ratatui::crossterm::terminal::{
     Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
+use ratatui::{Frame, Terminal};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use signal_hook::iterator::Signals;
 
@@ -143,17 +143,28 @@ pub(crate) fn last_form<S: GameHistory + ?Sized>(store: &S) -> MenuForm {
 
 fn menu(terminal: &mut Screen, form: &mut MenuForm) -> io::Result<Option<Settings>> {
     loop {
-        terminal.draw(|frame| form.draw(frame))?;
-        if let TermEvent::Key(key) = event::read()?
-            && key.kind == KeyEventKind::Press
-        {
-            match form.on_key(key) {
-                FormOutcome::Continue => {}
-                FormOutcome::Start(settings) => return Ok(Some(settings)),
-                FormOutcome::Quit => return Ok(None),
-            }
+        let Some(key) = drawn_then_pressed(terminal, |frame| form.draw(frame))? else {
+            continue;
+        };
+        match form.on_key(key) {
+            FormOutcome::Continue => {}
+            FormOutcome::Start(settings) => return Ok(Some(settings)),
+            FormOutcome::Quit => return Ok(None),
         }
     }
+}
+
+/// Draws a screen with `draw`, then waits for the next event: the key pressed, or
+/// `None` for anything else (a key let go, a resize: the screen is drawn again).
+fn drawn_then_pressed(
+    terminal: &mut Screen,
+    draw: impl FnOnce(&mut Frame),
+) -> io::Result<Option<KeyEvent>> {
+    terminal.draw(draw)?;
+    Ok(match event::read()? {
+        TermEvent::Key(key) if key.kind == KeyEventKind::Press => Some(key),
+        _ => None,
+    })
 }
 
 /// How one game on the full screen was left: what the people chose, or Ctrl-C; or,
@@ -184,14 +195,12 @@ pub fn run_replay(
 /// Runs the replay screen until it is left.
 fn show_replay(terminal: &mut Screen, screen: &mut ReplayScreen) -> io::Result<ReplayFlow> {
     loop {
-        terminal.draw(|frame| screen.draw(frame))?;
-        if let TermEvent::Key(key) = event::read()?
-            && key.kind == KeyEventKind::Press
-        {
-            match screen.on_key(key) {
-                ReplayFlow::Continue => {}
-                left => return Ok(left),
-            }
+        let Some(key) = drawn_then_pressed(terminal, |frame| screen.draw(frame))? else {
+            continue;
+        };
+        match screen.on_key(key) {
+            ReplayFlow::Continue => {}
+            left => return Ok(left),
         }
     }
 }

@@ -44,6 +44,35 @@ fn people(geometry: Geometry) -> Match<Unrecorded> {
     )
 }
 
+/// Ada (X) against Bob (O) on 3 x 3 ([`people`]), and the screen of their game.
+fn people_on_3x3() -> (Match<Unrecorded>, GameScreen) {
+    (
+        people(Geometry::classic()),
+        GameScreen::new(Geometry::classic(), false),
+    )
+}
+
+/// The keys that type `text`, a character each.
+fn typed(text: &str) -> Vec<KeyCode> {
+    text.chars().map(KeyCode::Char).collect()
+}
+
+/// Asserts that `text` (a screen, as text) shows `part`.
+fn shows(text: &str, part: &str) {
+    assert!(text.contains(part), "{part:?} not in:\n{text}");
+}
+
+/// Medium (X) against Zoë (O) on 6 x 6, four in a row, O first.
+fn medium_against_zoe() -> Settings {
+    Settings::new(
+        PlayerSpec::Computer(Level::Medium),
+        PlayerSpec::Human(Some(name("Zoë"))),
+        Mark::O,
+        Geometry::new(6, 4).unwrap(),
+    )
+    .unwrap()
+}
+
 /// The screen as text, one string per line, after drawing `screen` over `game`.
 fn frame<R: tictactoe_core::play::Recorder>(
     screen: &GameScreen,
@@ -102,8 +131,7 @@ fn the_board_starts_with_every_cell_numbered_and_the_cursor_in_the_middle() {
 
 #[test]
 fn arrows_and_hjkl_move_the_cursor_and_enter_plays_the_cell_under_it() {
-    let mut game = people(Geometry::classic());
-    let mut screen = GameScreen::new(Geometry::classic(), false);
+    let (mut game, mut screen) = people_on_3x3();
 
     // From the centre: up, left (cell 1), Enter; then l, j (cell 5), Space.
     press(
@@ -111,11 +139,7 @@ fn arrows_and_hjkl_move_the_cursor_and_enter_plays_the_cell_under_it() {
         &mut game,
         &[KeyCode::Up, KeyCode::Left, KeyCode::Enter],
     );
-    press(
-        &mut screen,
-        &mut game,
-        &[KeyCode::Char('l'), KeyCode::Char('j'), KeyCode::Char(' ')],
-    );
+    press(&mut screen, &mut game, &typed("lj "));
 
     assert_eq!(layout_of(game.game().board()), "X...O....");
     let lines = frame(&screen, &game, None);
@@ -125,8 +149,7 @@ fn arrows_and_hjkl_move_the_cursor_and_enter_plays_the_cell_under_it() {
 
 #[test]
 fn the_cursor_stops_at_the_edge() {
-    let mut game = people(Geometry::classic());
-    let mut screen = GameScreen::new(Geometry::classic(), false);
+    let (mut game, mut screen) = people_on_3x3();
 
     press(
         &mut screen,
@@ -139,10 +162,9 @@ fn the_cursor_stops_at_the_edge() {
 
 #[test]
 fn a_digit_plays_at_once_on_three_by_three() {
-    let mut game = people(Geometry::classic());
-    let mut screen = GameScreen::new(Geometry::classic(), false);
+    let (mut game, mut screen) = people_on_3x3();
 
-    press(&mut screen, &mut game, &[KeyCode::Char('9')]);
+    press(&mut screen, &mut game, &typed("9"));
 
     assert_eq!(layout_of(game.game().board()), "........X");
 }
@@ -177,7 +199,7 @@ fn a_digit_that_could_begin_a_longer_number_waits_and_says_so() {
     let mut game = people(four);
     let mut screen = GameScreen::new(four, false);
 
-    press(&mut screen, &mut game, &[KeyCode::Char('1')]);
+    press(&mut screen, &mut game, &typed("1"));
 
     assert!(game.game().moves().is_empty());
     assert_eq!(
@@ -222,7 +244,7 @@ fn a_hint_of_many_cells_counts_them_instead_of_naming_them() {
     let mut screen = GameScreen::new(seven, false);
 
     // Act
-    press(&mut screen, &mut game, &[KeyCode::Char('?')]);
+    press(&mut screen, &mut game, &typed("?"));
 
     // Assert
     assert_eq!(
@@ -260,14 +282,9 @@ fn a_screen_too_small_for_the_board_says_how_large_to_make_it() {
 
 #[test]
 fn a_taken_cell_is_refused_with_the_reason_and_nothing_changes() {
-    let mut game = people(Geometry::classic());
-    let mut screen = GameScreen::new(Geometry::classic(), false);
+    let (mut game, mut screen) = people_on_3x3();
 
-    press(
-        &mut screen,
-        &mut game,
-        &[KeyCode::Char('5'), KeyCode::Char('5')],
-    );
+    press(&mut screen, &mut game, &typed("55"));
 
     assert_eq!(layout_of(game.game().board()), "....X....");
     let lines = frame(&screen, &game, None);
@@ -276,8 +293,7 @@ fn a_taken_cell_is_refused_with_the_reason_and_nothing_changes() {
 
 #[test]
 fn a_click_on_a_cell_plays_it_and_a_click_on_a_rule_plays_nothing() {
-    let mut game = people(Geometry::classic());
-    let mut screen = GameScreen::new(Geometry::classic(), false);
+    let (mut game, mut screen) = people_on_3x3();
     let area = Rect::new(0, 0, WIDTH, HEIGHT);
     // The 17-column board is centred in 80: it starts at column 31, row 2.
     let (left, top) = (31, 2);
@@ -290,8 +306,7 @@ fn a_click_on_a_cell_plays_it_and_a_click_on_a_rule_plays_nothing() {
 
 #[test]
 fn q_asks_before_leaving_a_game_in_progress_and_any_other_key_plays_on() {
-    let mut game = people(Geometry::classic());
-    let mut screen = GameScreen::new(Geometry::classic(), false);
+    let (mut game, mut screen) = people_on_3x3();
 
     let first = screen.on_key(&mut game, key(KeyCode::Char('q')));
     let asked = frame(&screen, &game, None).join("\n");
@@ -300,15 +315,9 @@ fn q_asks_before_leaving_a_game_in_progress_and_any_other_key_plays_on() {
     let confirmed = screen.on_key(&mut game, key(KeyCode::Char('y')));
 
     assert_eq!((first, declined), (Flow::Continue, Flow::Continue));
-    assert!(
-        asked.contains("│ Leave this game? It will not be counted. │"),
-        "{asked}"
-    );
-    assert!(asked.contains("│ y  leave it: back to the menu"), "{asked}");
-    assert!(
-        asked.contains("│ q  leave it and quit Tic Tac Toe"),
-        "{asked}"
-    );
+    shows(&asked, "│ Leave this game? It will not be counted. │");
+    shows(&asked, "│ y  leave it: back to the menu");
+    shows(&asked, "│ q  leave it and quit Tic Tac Toe");
     assert_eq!(confirmed, Flow::Leave, "y leaves for the menu");
     assert!(matches!(
         game.end(),
@@ -318,8 +327,7 @@ fn q_asks_before_leaving_a_game_in_progress_and_any_other_key_plays_on() {
 
 #[test]
 fn q_twice_leaves_the_game_and_quits() {
-    let mut game = people(Geometry::classic());
-    let mut screen = GameScreen::new(Geometry::classic(), false);
+    let (mut game, mut screen) = people_on_3x3();
 
     screen.on_key(&mut game, key(KeyCode::Char('q')));
     let flow = screen.on_key(&mut game, key(KeyCode::Char('q')));
@@ -333,11 +341,8 @@ fn q_twice_leaves_the_game_and_quits() {
 
 #[test]
 fn after_the_game_q_quits_without_asking() {
-    let mut game = people(Geometry::classic());
-    let mut screen = GameScreen::new(Geometry::classic(), false);
-    for digit in ['1', '4', '2', '5', '3'] {
-        press(&mut screen, &mut game, &[KeyCode::Char(digit)]);
-    }
+    let (mut game, mut screen) = people_on_3x3();
+    press(&mut screen, &mut game, &typed("14253"));
 
     let flow = screen.on_key(&mut game, key(KeyCode::Char('q')));
 
@@ -346,8 +351,7 @@ fn after_the_game_q_quits_without_asking() {
 
 #[test]
 fn ctrl_c_leaves_at_once() {
-    let mut game = people(Geometry::classic());
-    let mut screen = GameScreen::new(Geometry::classic(), false);
+    let (mut game, mut screen) = people_on_3x3();
 
     let flow = screen.on_key(
         &mut game,
@@ -359,18 +363,14 @@ fn ctrl_c_leaves_at_once() {
 
 #[test]
 fn the_help_lists_the_keys_and_any_key_closes_it() {
-    let mut game = people(Geometry::classic());
-    let mut screen = GameScreen::new(Geometry::classic(), false);
+    let (mut game, mut screen) = people_on_3x3();
 
     press(&mut screen, &mut game, &[KeyCode::F(1)]);
     let shown = frame(&screen, &game, None).join("\n");
-    press(&mut screen, &mut game, &[KeyCode::Char('x')]);
+    press(&mut screen, &mut game, &typed("x"));
     let closed = frame(&screen, &game, None).join("\n");
 
-    assert!(
-        shown.contains("│ Enter, Space play the cell there"),
-        "{shown}"
-    );
+    shows(&shown, "│ Enter, Space play the cell there");
     assert!(!closed.contains("play the cell there"));
     assert!(
         game.game().moves().is_empty(),
@@ -400,7 +400,7 @@ fn a_hint_lights_up_the_cells_the_advisor_recommends() {
     let mut screen = GameScreen::new(geometry, false);
 
     // Act
-    press(&mut screen, &mut game, &[KeyCode::Char('?')]);
+    press(&mut screen, &mut game, &typed("?"));
 
     // Assert: without colour, the lit cells show a star.
     let lines = frame(&screen, &game, None);
@@ -411,12 +411,9 @@ fn a_hint_lights_up_the_cells_the_advisor_recommends() {
 
 #[test]
 fn the_winning_line_is_bracketed_without_colour_and_the_result_announced() {
-    let mut game = people(Geometry::classic());
-    let mut screen = GameScreen::new(Geometry::classic(), false);
+    let (mut game, mut screen) = people_on_3x3();
 
-    for digit in ['1', '4', '2', '5', '3'] {
-        press(&mut screen, &mut game, &[KeyCode::Char(digit)]);
-    }
+    press(&mut screen, &mut game, &typed("14253"));
 
     let lines = frame(&screen, &game, None);
     assert_eq!(lines[2].trim(), "[X] │ [X] │ [X]");
@@ -427,14 +424,9 @@ fn the_winning_line_is_bracketed_without_colour_and_the_result_announced() {
 
 #[test]
 fn undo_takes_back_the_last_move_between_two_people() {
-    let mut game = people(Geometry::classic());
-    let mut screen = GameScreen::new(Geometry::classic(), false);
+    let (mut game, mut screen) = people_on_3x3();
 
-    press(
-        &mut screen,
-        &mut game,
-        &[KeyCode::Char('1'), KeyCode::Char('u')],
-    );
+    press(&mut screen, &mut game, &typed("1u"));
 
     assert!(game.game().moves().is_empty());
     assert_eq!(
@@ -476,15 +468,13 @@ fn a_saved_result_shows_the_two_players_records() {
     );
     let mut screen = GameScreen::new(Geometry::classic(), false);
 
-    for digit in ['1', '4', '2', '5', '3'] {
-        press(&mut screen, &mut game, &[KeyCode::Char(digit)]);
-    }
+    press(&mut screen, &mut game, &typed("14253"));
 
     let text = frame(&screen, &game, None).join("\n");
-    assert!(text.contains("Records"), "{text}");
-    assert!(text.contains("│ Player  Wins  Losses  Ties │"), "{text}");
-    assert!(text.contains("│ Ada        1       0     0 │"), "{text}");
-    assert!(text.contains("│ Bob        0       1     0 │"), "{text}");
+    shows(&text, "Records");
+    shows(&text, "│ Player  Wins  Losses  Ties │");
+    shows(&text, "│ Ada        1       0     0 │");
+    shows(&text, "│ Bob        0       1     0 │");
 }
 
 #[test]
@@ -566,8 +556,7 @@ fn on_the_narrowest_screen_the_title_and_the_keys_are_cut_between_words_never_in
 
 #[test]
 fn on_the_narrowest_screen_the_help_fits_its_box_line_for_line() {
-    let mut game = people(Geometry::classic());
-    let mut screen = GameScreen::new(Geometry::classic(), false);
+    let (mut game, mut screen) = people_on_3x3();
     let width = screen.smallest_screen().0;
 
     press(&mut screen, &mut game, &[KeyCode::F(1)]);
@@ -575,22 +564,10 @@ fn on_the_narrowest_screen_the_help_fits_its_box_line_for_line() {
 
     // Each line of the help whole, and a space inside each border.
     assert_eq!(width, 40);
-    assert!(
-        text.contains("│ 1 to 9       play that cell; on a    │"),
-        "{text}"
-    );
-    assert!(
-        text.contains("│              larger board type its   │"),
-        "{text}"
-    );
-    assert!(
-        text.contains("│ After a game: r plays again, s swaps │"),
-        "{text}"
-    );
-    assert!(
-        text.contains("│ Any key closes this help.            │"),
-        "{text}"
-    );
+    shows(&text, "│ 1 to 9       play that cell; on a    │");
+    shows(&text, "│              larger board type its   │");
+    shows(&text, "│ After a game: r plays again, s swaps │");
+    shows(&text, "│ Any key closes this help.            │");
 }
 
 #[test]
@@ -603,28 +580,16 @@ fn on_the_narrowest_screen_the_leave_box_is_cut_between_words_inside_its_padding
     screen.on_key(&mut game, key(KeyCode::Char('q')));
     let text = drawn_on(width, height, |frame| screen.draw(frame, &game, None)).join("\n");
 
-    assert!(
-        text.contains("│ Leave this game? It will not be  │"),
-        "{text}"
-    );
-    assert!(
-        text.contains("│ counted.                         │"),
-        "{text}"
-    );
-    assert!(
-        text.contains("│ q  leave it and quit Tic Tac Toe │"),
-        "{text}"
-    );
+    shows(&text, "│ Leave this game? It will not be  │");
+    shows(&text, "│ counted.                         │");
+    shows(&text, "│ q  leave it and quit Tic Tac Toe │");
 }
 
 #[test]
 fn the_review_shows_the_board_where_the_game_had_it() {
     // Arrange: a finished game, and its replay.
-    let mut game = people(Geometry::classic());
-    let mut screen = GameScreen::new(Geometry::classic(), false);
-    for digit in ['1', '4', '2', '5', '3'] {
-        press(&mut screen, &mut game, &[KeyCode::Char(digit)]);
-    }
+    let (mut game, mut screen) = people_on_3x3();
+    press(&mut screen, &mut game, &typed("14253"));
     let settings = Settings::new(
         PlayerSpec::Human(Some(name("Ada"))),
         PlayerSpec::Human(Some(name("Bob"))),
@@ -649,13 +614,7 @@ fn the_review_shows_the_board_where_the_game_had_it() {
 fn the_menu_opens_as_the_last_game_kept_was_set_up_with_its_names() {
     // Arrange: Zoë (O) against Medium on 6 x 6, four in a row, kept and left.
     let store = MemoryStore::new();
-    let settings = Settings::new(
-        PlayerSpec::Computer(Level::Medium),
-        PlayerSpec::Human(Some(name("Zoë"))),
-        Mark::O,
-        Geometry::new(6, 4).unwrap(),
-    )
-    .unwrap();
+    let settings = medium_against_zoe();
     let new = fixtures::new_game(7, settings.clone());
     let mut medium = MockComputer::new();
     medium
@@ -809,49 +768,29 @@ fn in_a_name_q_is_a_letter_and_elsewhere_it_quits() {
     assert_eq!(quitting, FormOutcome::Quit);
 }
 
-#[test]
-fn two_people_with_one_name_are_told_and_the_game_does_not_start() {
+#[rstest::rstest]
+#[case::the_same_whatever_its_case("ADA", "Both players are called Ada")]
+#[case::with_a_cyrillic_a("\u{410}da", "look alike")]
+fn a_second_name_too_like_the_first_is_told_and_the_game_does_not_start(
+    #[case] second: &str,
+    #[case] told: &str,
+) {
     let mut form = MenuForm::default();
     let mut keys = vec![KeyCode::Left, KeyCode::Down]; // Human vs Human; Name (X)
-    keys.extend("Ada".chars().map(KeyCode::Char));
+    keys.extend(typed("Ada"));
     keys.push(KeyCode::Down);
-    keys.extend("ADA".chars().map(KeyCode::Char));
+    keys.extend(typed(second));
     keys.push(KeyCode::Enter);
 
     let outcome = type_into(&mut form, &keys);
 
     assert_eq!(outcome, FormOutcome::Continue);
-    assert!(
-        form_lines(&form)
-            .join("\n")
-            .contains("Both players are called Ada")
-    );
-}
-
-#[test]
-fn two_people_whose_names_look_alike_are_told_and_the_game_does_not_start() {
-    let mut form = MenuForm::default();
-    let mut keys = vec![KeyCode::Left, KeyCode::Down]; // Human vs Human; Name (X)
-    keys.extend("Ada".chars().map(KeyCode::Char));
-    keys.push(KeyCode::Down);
-    keys.extend("\u{410}da".chars().map(KeyCode::Char)); // a Cyrillic A
-    keys.push(KeyCode::Enter);
-
-    let outcome = type_into(&mut form, &keys);
-
-    assert_eq!(outcome, FormOutcome::Continue);
-    assert!(form_lines(&form).join("\n").contains("look alike"));
+    assert!(form_lines(&form).join("\n").contains(told));
 }
 
 #[test]
 fn back_at_the_menu_the_form_is_filled_in_as_the_last_game_was() {
-    let last = Settings::new(
-        PlayerSpec::Computer(Level::Medium),
-        PlayerSpec::Human(Some(name("Zoë"))),
-        Mark::O,
-        Geometry::new(6, 4).unwrap(),
-    )
-    .unwrap();
+    let last = medium_against_zoe();
     let mut form = MenuForm::from_settings(&last);
 
     let outcome = form.on_key(key(KeyCode::Enter));

@@ -27,7 +27,8 @@ use super::error::{ApiError, ErrorJson};
 use super::events::{StreamPlace, game_events};
 use super::health::Health;
 use super::openapi::{
-    GameEventJson, HistoryPageJson, PlayerPageJson, ReadyJson, ReviewJson, ScoreboardJson,
+    BodyRefusals, GameEventJson, GameRefusals, HistoryPageJson, PlayerPageJson, ReadyJson,
+    ReviewJson, ScoreboardJson, SeatRefusals, StoreRefusals,
 };
 use super::port::{GameService, Reviewing, SeatKey};
 use super::shares::{Client, Shares};
@@ -122,6 +123,14 @@ fn bearer(header: &str) -> Option<&str> {
     scheme.eq_ignore_ascii_case("bearer").then_some(rest)
 }
 
+/// `{id}` in a path: the game.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct GamePath {
+    /// The game's id: 32 hex digits
+    id: String,
+}
+
 /// A game's id in a path: anything that is not one names no game (404).
 fn game_id(id: &str) -> Result<GameId, ApiError> {
     GameId::parse(id).map_err(|_| ApiError::NoSuchGame)
@@ -136,22 +145,11 @@ fn game_id(id: &str) -> Result<GameId, ApiError> {
     post, path = "/api/games", tag = "games",
     request_body = NewGameJson,
     responses(
-        (status = 201, description = "The game, kept, with the caller's seats", body = CreatedJson, links(
-            ("game" = (operation_id = "game", parameters(("id" = "$response.body#/id")), description = "The game")),
-            ("events" = (operation_id = "events", parameters(("id" = "$response.body#/id")), description = "The game, live")),
-            ("play" = (operation_id = "play", parameters(("id" = "$response.body#/id")), description = "A move, with a seat's token")),
-            ("undo" = (operation_id = "undo", parameters(("id" = "$response.body#/id")), description = "A move taken back, with a seat's token")),
-            ("hint" = (operation_id = "hint", parameters(("id" = "$response.body#/id")), description = "A hint, with a seat's token")),
-            ("resign" = (operation_id = "resign", parameters(("id" = "$response.body#/id")), description = "The game given up, with a seat's token")),
-            ("rematch" = (operation_id = "rematch", parameters(("id" = "$response.body#/id")), description = "The next game, once this one is over")),
-            ("review" = (operation_id = "review", parameters(("id" = "$response.body#/id")), description = "The review, once the game is over")),
-            ("x" = (operation_id = "player", parameters(("name" = "$response.body#/players/x/name")), description = "X's page, once a game of theirs has ended")),
-        )),
+        (status = 201, description = "The game, kept, with the caller's seats", body = CreatedJson),
         (status = 400, description = "Not a game this server plays (an unknown player, a board out of range, one name twice) or not JSON", body = ErrorJson),
-        (status = 408, description = "The body did not arrive in time", body = ErrorJson),
-        (status = 413, description = "The body is too large", body = ErrorJson),
+        BodyRefusals,
         (status = 500, description = "A bug in the server", body = ErrorJson),
-        (status = 503, description = "The store of games cannot be used just now (see Retry-After)", body = ErrorJson),
+        StoreRefusals,
     )
 )]
 pub async fn create(
@@ -169,18 +167,17 @@ pub async fn create(
 /// without one it is a spectator's look.
 #[utoipa::path(
     get, path = "/api/games/{id}", tag = "games",
-    params(("id" = String, Path, description = "The game's id: 32 hex digits")),
+    params(GamePath),
     security((), ("seat" = [])),
     responses(
         (status = 200, description = "The game", body = GameView),
-        (status = 404, description = "No such game", body = ErrorJson),
-        (status = 500, description = "A bug in the server, or a kept game that is not one", body = ErrorJson),
-        (status = 503, description = "The store of games cannot be used just now (see Retry-After)", body = ErrorJson),
+        GameRefusals,
+        StoreRefusals,
     )
 )]
 pub async fn game(
     State(app): State<App>,
-    Path(id): Path<String>,
+    Path(GamePath { id }): Path<GamePath>,
     key: SeatKey,
 ) -> Result<Response, ApiError> {
     let view = app.games.game(game_id(&id)?, key).await?;
@@ -193,25 +190,22 @@ pub async fn game(
 /// if it is its turn. Answered once both are kept.
 #[utoipa::path(
     post, path = "/api/games/{id}/moves", tag = "games",
-    params(("id" = String, Path, description = "The game's id: 32 hex digits")),
+    params(GamePath),
     request_body = MoveRequest,
     security(("seat" = [])),
     responses(
         (status = 200, description = "The game after the move (and the reply)", body = GameView),
         (status = 400, description = "A cell not on the board, or not JSON", body = ErrorJson),
-        (status = 401, description = "No seat's token", body = ErrorJson),
-        (status = 403, description = "The token is not a seat of this game (or is the computer's)", body = ErrorJson),
-        (status = 404, description = "No such game", body = ErrorJson),
-        (status = 408, description = "The body did not arrive in time", body = ErrorJson),
         (status = 409, description = "Refused by the game: not your turn, the cell is taken, the game is over", body = ErrorJson),
-        (status = 413, description = "The body is too large", body = ErrorJson),
-        (status = 500, description = "A bug in the server or a computer player", body = ErrorJson),
-        (status = 503, description = "The store of games cannot be used just now, or did not answer in time (see Retry-After)", body = ErrorJson),
+        SeatRefusals,
+        GameRefusals,
+        BodyRefusals,
+        StoreRefusals,
     )
 )]
 pub async fn play(
     State(app): State<App>,
-    Path(id): Path<String>,
+    Path(GamePath { id }): Path<GamePath>,
     key: SeatKey,
     JsonBody(request): JsonBody<MoveRequest>,
 ) -> Result<Response, ApiError> {
@@ -226,21 +220,19 @@ pub async fn play(
 /// two screens, asks to, and the other's undo agrees.
 #[utoipa::path(
     post, path = "/api/games/{id}/undo", tag = "games",
-    params(("id" = String, Path, description = "The game's id: 32 hex digits")),
+    params(GamePath),
     security(("seat" = [])),
     responses(
         (status = 200, description = "The game after the undo (or the request for one)", body = GameView),
-        (status = 401, description = "No seat's token", body = ErrorJson),
-        (status = 403, description = "The token is not a seat of this game", body = ErrorJson),
-        (status = 404, description = "No such game", body = ErrorJson),
         (status = 409, description = "Refused by the game: nothing to take back, the game is over", body = ErrorJson),
-        (status = 500, description = "A bug in the server", body = ErrorJson),
-        (status = 503, description = "The store of games cannot be used just now, or did not answer in time (see Retry-After)", body = ErrorJson),
+        SeatRefusals,
+        GameRefusals,
+        StoreRefusals,
     )
 )]
 pub async fn undo(
     State(app): State<App>,
-    Path(id): Path<String>,
+    Path(GamePath { id }): Path<GamePath>,
     key: SeatKey,
 ) -> Result<Response, ApiError> {
     let view = app.games.undo(game_id(&id)?, key).await?;
@@ -252,21 +244,19 @@ pub async fn undo(
 /// The game ends as the seat's loss, counted on the scoreboard.
 #[utoipa::path(
     post, path = "/api/games/{id}/resign", tag = "games",
-    params(("id" = String, Path, description = "The game's id: 32 hex digits")),
+    params(GamePath),
     security(("seat" = [])),
     responses(
         (status = 200, description = "The game, ended", body = GameView),
-        (status = 401, description = "No seat's token", body = ErrorJson),
-        (status = 403, description = "The token is not a seat of this game", body = ErrorJson),
-        (status = 404, description = "No such game", body = ErrorJson),
         (status = 409, description = "The game is over already", body = ErrorJson),
-        (status = 500, description = "A bug in the server", body = ErrorJson),
-        (status = 503, description = "The store of games cannot be used just now, or did not answer in time (see Retry-After)", body = ErrorJson),
+        SeatRefusals,
+        GameRefusals,
+        StoreRefusals,
     )
 )]
 pub async fn resign(
     State(app): State<App>,
-    Path(id): Path<String>,
+    Path(GamePath { id }): Path<GamePath>,
     key: SeatKey,
 ) -> Result<Response, ApiError> {
     let view = app.games.resign(game_id(&id)?, key).await?;
@@ -278,21 +268,19 @@ pub async fn resign(
 /// What perfect play makes of the position, for the seat whose turn it is.
 #[utoipa::path(
     post, path = "/api/games/{id}/hint", tag = "games",
-    params(("id" = String, Path, description = "The game's id: 32 hex digits")),
+    params(GamePath),
     security(("seat" = [])),
     responses(
         (status = 200, description = "The value and the best cells", body = HintJson),
-        (status = 401, description = "No seat's token", body = ErrorJson),
-        (status = 403, description = "The token is not a seat of this game", body = ErrorJson),
-        (status = 404, description = "No such game", body = ErrorJson),
         (status = 409, description = "Refused by the game: not your turn, the game is over, no hints here", body = ErrorJson),
-        (status = 500, description = "A bug in the server", body = ErrorJson),
-        (status = 503, description = "The store of games cannot be used just now (see Retry-After)", body = ErrorJson),
+        SeatRefusals,
+        GameRefusals,
+        StoreRefusals,
     )
 )]
 pub async fn hint(
     State(app): State<App>,
-    Path(id): Path<String>,
+    Path(GamePath { id }): Path<GamePath>,
     key: SeatKey,
 ) -> Result<Response, ApiError> {
     let analysis = app.games.hint(game_id(&id)?, key).await?;
@@ -305,32 +293,20 @@ pub async fn hint(
 /// the other mark's seat in it. Asked again (by either player), the same rematch.
 #[utoipa::path(
     post, path = "/api/games/{id}/rematch", tag = "games",
-    params(("id" = String, Path, description = "The game's id: 32 hex digits")),
+    params(GamePath),
     security(("seat" = []), ()),
     responses(
-        (status = 201, description = "The rematch, begun by this request", body = CreatedJson, links(
-            ("game" = (operation_id = "game", parameters(("id" = "$response.body#/id")), description = "The game")),
-            ("events" = (operation_id = "events", parameters(("id" = "$response.body#/id")), description = "The game, live")),
-            ("play" = (operation_id = "play", parameters(("id" = "$response.body#/id")), description = "A move, with a seat's token")),
-            ("undo" = (operation_id = "undo", parameters(("id" = "$response.body#/id")), description = "A move taken back, with a seat's token")),
-            ("hint" = (operation_id = "hint", parameters(("id" = "$response.body#/id")), description = "A hint, with a seat's token")),
-            ("resign" = (operation_id = "resign", parameters(("id" = "$response.body#/id")), description = "The game given up, with a seat's token")),
-            ("rematch" = (operation_id = "rematch", parameters(("id" = "$response.body#/id")), description = "The next game, once this one is over")),
-            ("review" = (operation_id = "review", parameters(("id" = "$response.body#/id")), description = "The review, once the game is over")),
-            ("x" = (operation_id = "player", parameters(("name" = "$response.body#/players/x/name")), description = "X's page, once a game of theirs has ended")),
-        )),
+        (status = 201, description = "The rematch, begun by this request", body = CreatedJson),
         (status = 200, description = "The rematch someone asked for before", body = CreatedJson),
-        (status = 401, description = "No seat's token (a game with people in it)", body = ErrorJson),
-        (status = 403, description = "The token is not a seat of this game", body = ErrorJson),
-        (status = 404, description = "No such game", body = ErrorJson),
         (status = 409, description = "The game is still being played", body = ErrorJson),
-        (status = 500, description = "A bug in the server", body = ErrorJson),
-        (status = 503, description = "The store of games cannot be used just now, or did not answer in time (see Retry-After)", body = ErrorJson),
+        SeatRefusals,
+        GameRefusals,
+        StoreRefusals,
     )
 )]
 pub async fn rematch(
     State(app): State<App>,
-    Path(id): Path<String>,
+    Path(GamePath { id }): Path<GamePath>,
     key: SeatKey,
 ) -> Result<Response, ApiError> {
     let rematch = app.games.rematch(game_id(&id)?, key).await?;
@@ -350,18 +326,17 @@ pub async fn rematch(
 /// every 15 s keeps the connection open.
 #[utoipa::path(
     get, path = "/api/games/{id}/events", tag = "games",
-    params(("id" = String, Path, description = "The game's id: 32 hex digits")),
+    params(GamePath),
     responses(
         (status = 200, description = "A stream of `game` events, each `data` a game", content_type = "text/event-stream", body = GameEventJson),
-        (status = 404, description = "No such game", body = ErrorJson),
         (status = 429, description = "This address follows as many games live as it may (see Retry-After)", body = ErrorJson),
-        (status = 500, description = "A bug in the server", body = ErrorJson),
+        GameRefusals,
         (status = 503, description = "The server streams as many games as it may, or its store cannot be used (see Retry-After)", body = ErrorJson),
     )
 )]
 pub async fn events(
     State(app): State<App>,
-    Path(id): Path<String>,
+    Path(GamePath { id }): Path<GamePath>,
     client: Client,
 ) -> Result<Response, ApiError> {
     let watching = app.games.watch(game_id(&id)?).await?;
@@ -401,7 +376,7 @@ pub struct ScoresQuery {
     responses(
         (status = 200, description = "The scoreboard's first rows", body = ScoreboardJson),
         (status = 400, description = "top out of range, or an unknown parameter", body = ErrorJson),
-        (status = 503, description = "The store of games cannot be used just now (see Retry-After)", body = ErrorJson),
+        StoreRefusals,
     )
 )]
 pub async fn scores(
@@ -446,7 +421,7 @@ pub struct HistoryParams {
         (status = 200, description = "A page of ended games", body = HistoryPageJson),
         (status = 400, description = "A limit out of range, a cursor that is no game's id, or an unknown parameter", body = ErrorJson),
         (status = 404, description = "The cursor names no kept game, or the player's name cannot be anybody's", body = ErrorJson),
-        (status = 503, description = "The store of games cannot be used just now (see Retry-After)", body = ErrorJson),
+        StoreRefusals,
     )
 )]
 pub async fn history(
@@ -495,17 +470,19 @@ pub async fn history(
 /// --json`; while it is computed, how far it has come (poll again).
 #[utoipa::path(
     get, path = "/api/games/{id}/review", tag = "history",
-    params(("id" = String, Path, description = "The game's id: 32 hex digits")),
+    params(GamePath),
     responses(
         (status = 200, description = "The review, computed and kept", body = ReviewJson),
         (status = 202, description = "Being computed: moves reviewed of all", body = ProgressJson),
-        (status = 404, description = "No such game", body = ErrorJson),
         (status = 409, description = "The game is still being played", body = ErrorJson),
-        (status = 500, description = "A bug in the server, or a kept game that is not one", body = ErrorJson),
+        GameRefusals,
         (status = 503, description = "As many reviews are under way as the server takes, or its store cannot be used (see Retry-After)", body = ErrorJson),
     )
 )]
-pub async fn review(State(app): State<App>, Path(id): Path<String>) -> Result<Response, ApiError> {
+pub async fn review(
+    State(app): State<App>,
+    Path(GamePath { id }): Path<GamePath>,
+) -> Result<Response, ApiError> {
     Ok(match app.games.review(game_id(&id)?).await? {
         Reviewing::Done { game, review } => json_text(StatusCode::OK, review_json(&game, &review)),
         Reviewing::Computing { done, total } => {
@@ -524,7 +501,7 @@ pub async fn review(State(app): State<App>, Path(id): Path<String>) -> Result<Re
     responses(
         (status = 200, description = "The player's page", body = PlayerPageJson),
         (status = 404, description = "Nobody of that name has finished a game here (or the name cannot be anybody's)", body = ErrorJson),
-        (status = 503, description = "The store of games cannot be used just now (see Retry-After)", body = ErrorJson),
+        StoreRefusals,
     )
 )]
 pub async fn player(
@@ -903,17 +880,11 @@ mod tests {
 
     /// A summary of an ended game, for a history the service answers.
     fn a_summary(bits: u128) -> tictactoe_core::ports::GameSummary {
-        use tictactoe_core::domain::{Geometry, Outcome};
-        use tictactoe_core::play::Settings;
+        use tictactoe_core::domain::Outcome;
+        use tictactoe_core::fixtures::{person, settings};
         use tictactoe_core::players::{Level, PlayerSpec};
         use tictactoe_core::ports::{Ending, GameSummary};
-        let settings = Settings::new(
-            PlayerSpec::Human(Some(PlayerName::new("Ada").unwrap())),
-            PlayerSpec::Computer(Level::Easy),
-            Mark::X,
-            Geometry::classic(),
-        )
-        .unwrap();
+        let settings = settings(person("Ada"), PlayerSpec::Computer(Level::Easy));
         GameSummary {
             id: GameId::from_bits(bits),
             settings,

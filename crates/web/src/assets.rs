@@ -1,13 +1,48 @@
 //! The page, built into the binary: no CDN, no build step. Each asset is served at a
 //! fixed path with its type; scripts and styles are separate files, so the
 //! Content-Security-Policy can forbid inline script.
+//!
+//! The pages share one frame (`assets/frame.html`: the head, the icon, the style and
+//! the top bar), written once; each page's file is its `<main>`, put in the frame with
+//! its title and scripts the first time it is served.
+
+use std::sync::LazyLock;
 
 use axum::http::header;
 use axum::response::IntoResponse;
 
-const INDEX: &str = include_str!("assets/index.html");
-const SCORES: &str = include_str!("assets/scores.html");
-const PLAYERS: &str = include_str!("assets/players.html");
+const FRAME: &str = include_str!("assets/frame.html");
+
+static INDEX: LazyLock<String> = LazyLock::new(|| {
+    page(
+        "Tic Tac Toe",
+        &["replay.js", "app.js"],
+        include_str!("assets/index.html"),
+    )
+});
+static SCORES: LazyLock<String> = LazyLock::new(|| {
+    page(
+        "Scores · Tic Tac Toe",
+        &["scores.js"],
+        include_str!("assets/scores.html"),
+    )
+});
+static PLAYERS: LazyLock<String> = LazyLock::new(|| {
+    page(
+        "Player · Tic Tac Toe",
+        &["players.js"],
+        include_str!("assets/players.html"),
+    )
+});
+/// The page a browser gets for a refusal: `{title}`, `{message}` and `{status}` are
+/// filled in for each (`ApiError::for_client`).
+pub static REFUSAL: LazyLock<String> = LazyLock::new(|| {
+    page(
+        "{title} · Tic Tac Toe",
+        &[],
+        include_str!("assets/refusal.html"),
+    )
+});
 const APP_JS: &str = include_str!("assets/app.js");
 const SCORES_JS: &str = include_str!("assets/scores.js");
 const PLAYERS_JS: &str = include_str!("assets/players.js");
@@ -19,6 +54,19 @@ const ICON: &str = include_str!("assets/icon.svg");
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
      style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; \
      form-action 'none'; frame-ancestors 'none'";
+
+/// The frame around `main`, titled `title`, loading `scripts` (from `/assets/`, in
+/// order, deferred).
+fn page(title: &str, scripts: &[&str], main: &str) -> String {
+    let scripts: String = scripts
+        .iter()
+        .map(|script| format!("  <script src=\"/assets/{script}\" defer></script>\n"))
+        .collect();
+    FRAME
+        .replace("{title}", title)
+        .replace("{scripts}", &scripts)
+        .replace("{main}", main)
+}
 
 fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
     (
@@ -33,16 +81,16 @@ fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
 /// The game page: new game form, or a game when the path is `/games/{id}` (a finished
 /// game's replay and review with it).
 pub async fn index() -> impl IntoResponse {
-    asset("text/html; charset=utf-8", INDEX)
+    asset("text/html; charset=utf-8", INDEX.as_str())
 }
 
 pub async fn scores() -> impl IntoResponse {
-    asset("text/html; charset=utf-8", SCORES)
+    asset("text/html; charset=utf-8", SCORES.as_str())
 }
 
 /// A player's page, `/players/{name}`: the script reads the name from the address.
 pub async fn players() -> impl IntoResponse {
-    asset("text/html; charset=utf-8", PLAYERS)
+    asset("text/html; charset=utf-8", PLAYERS.as_str())
 }
 
 pub async fn players_js() -> impl IntoResponse {
@@ -67,4 +115,30 @@ pub async fn style() -> impl IntoResponse {
 
 pub async fn icon() -> impl IntoResponse {
     asset("image/svg+xml", ICON)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[rstest::rstest]
+    #[case::the_game(&INDEX, "<title>Tic Tac Toe</title>", "app.js")]
+    #[case::the_scores(&SCORES, "<title>Scores · Tic Tac Toe</title>", "scores.js")]
+    #[case::a_player(&PLAYERS, "<title>Player · Tic Tac Toe</title>", "players.js")]
+    fn each_page_is_its_main_in_the_shared_frame_with_its_title_and_scripts(
+        #[case] page: &LazyLock<String>,
+        #[case] title: &str,
+        #[case] script: &str,
+    ) {
+        let page = page.as_str();
+
+        assert!(page.starts_with("<!doctype html>\n<html lang=\"en\">\n<head>\n"));
+        assert!(page.contains(title), "{page}");
+        assert!(page.contains(&format!(
+            "<script src=\"/assets/{script}\" defer></script>\n</head>"
+        )));
+        assert!(page.contains("</header>\n  <main>"), "{page}");
+        assert!(page.ends_with("  </main>\n</body>\n</html>\n"), "{page}");
+        assert!(!page.contains("{scripts}") && !page.contains("{main}"));
+    }
 }

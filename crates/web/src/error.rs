@@ -26,6 +26,7 @@ use thiserror::Error;
 use tictactoe_core::domain::{IllegalMove, PlayerName, Refusal};
 use tictactoe_core::ports::{GameId, StoreError};
 
+use super::assets::REFUSAL;
 use super::health::NotReady;
 use super::port::{AfterTheEnd, GameError};
 
@@ -340,7 +341,8 @@ impl ApiError {
         }
         let status = self.status();
         let title = status.canonical_reason().unwrap_or("Refused");
-        let page = REFUSAL_PAGE
+        // The message is one of ours (nothing a client sent): it needs no escaping.
+        let page = REFUSAL
             .replace("{title}", title)
             .replace("{status}", status.as_str())
             .replace("{message}", &sentence(&self.to_string()));
@@ -352,10 +354,6 @@ impl ApiError {
             .into_response()
     }
 }
-
-/// The page a browser gets for a refusal. The message is one of ours (nothing a client
-/// sent), so it needs no escaping.
-const REFUSAL_PAGE: &str = include_str!("assets/refusal.html");
 
 /// `message` with a capital and a full stop, for a page.
 fn sentence(message: &str) -> String {
@@ -419,6 +417,7 @@ impl Detail {
 mod tests {
     use super::*;
     use tictactoe_core::domain::Mark;
+    use tictactoe_core::ports::Conflict;
 
     #[test]
     fn refusals_of_the_games_state_are_conflicts_and_a_cell_off_the_board_is_bad_input() {
@@ -495,10 +494,7 @@ mod tests {
                 detail: format!("{path}: gone"),
             },
             StoreError::NoSuchGame(id.clone()),
-            StoreError::Conflict {
-                game: id,
-                detail: format!("{path}: step 3"),
-            },
+            Conflict::KeptAtOnce(format!("{path}: step 3")).about(&id),
         ];
 
         for error in errors {

@@ -38,8 +38,8 @@ use tokio::sync::oneshot;
 use tictactoe_core::ports::{Change, GameStore, StoreError, Write};
 
 use super::health::Health;
-use super::locks::lock;
 use super::port::GameError;
+use tictactoe_core::sync::lock;
 
 type Answer = Result<(), GameError>;
 
@@ -351,8 +351,9 @@ mod tests {
     use std::time::Duration;
 
     use mockall::predicate::function;
-    use tictactoe_core::domain::{Geometry, Mark};
-    use tictactoe_core::play::{Seating, Settings};
+    use tictactoe_core::domain::Geometry;
+    use tictactoe_core::fixtures::{new_game, settings};
+    use tictactoe_core::play::Seating;
     use tictactoe_core::players::PlayerSpec;
     use tictactoe_core::ports::{
         Change, GameId, MemoryStore, MockGameStore, NewGame, Step, StoredGame,
@@ -366,19 +367,10 @@ mod tests {
     }
 
     fn begin(n: u128) -> Write {
-        let settings = Settings::new(
-            PlayerSpec::Human(None),
-            PlayerSpec::Human(None),
-            Mark::X,
-            Geometry::classic(),
-        )
-        .unwrap();
+        let settings = settings(PlayerSpec::Human(None), PlayerSpec::Human(None));
         Write::Begin(NewGame {
-            id: id(n),
-            settings,
             seating: Seating::Apart,
-            locks: [None, None],
-            follows: None,
+            ..new_game(n, settings)
         })
     }
 

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use tictactoe_core::ports::StoreError;
 
-use super::locks::lock;
+use tictactoe_core::sync::lock;
 
 /// How often the store is checked.
 pub const CHECK_EVERY: Duration = Duration::from_millis(250);

@@ -53,7 +53,6 @@ mod games;
 mod group_commit;
 mod health;
 mod hyper_refusals;
-mod locks;
 mod observe;
 mod openapi;
 mod port;

@@ -9,8 +9,12 @@
 //! which a test compares with what `tictactoe_json` writes.
 
 use serde::Serialize;
+use utoipa::openapi::RefOr;
+use utoipa::openapi::link::LinkBuilder;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
-use utoipa::{Modify, OpenApi, ToSchema};
+use utoipa::{IntoResponses, Modify, OpenApi, ToSchema};
+
+use super::error::ErrorJson;
 
 /// The document's frame: what the handlers' own annotations do not say.
 #[derive(OpenApi)]
@@ -181,4 +185,109 @@ pub struct RivalJson {
     losses: u64,
     ties: u64,
     games: u64,
+}
+
+// ---- The refusals, one set per kind of route ----------------------------------------
+//
+// A handler's `responses(...)` lists what is its own (its answers, and the refusals
+// only it gives) and names these sets for the rest, so that each refusal is described
+// once. Never built: they only describe.
+
+/// The refusals of a request about one game (`/api/games/{id}` and below).
+#[derive(IntoResponses)]
+#[allow(dead_code)]
+pub enum GameRefusals {
+    /// No such game
+    #[response(status = 404)]
+    NoSuchGame(ErrorJson),
+    /// A bug in the server, or a kept game that is not one
+    #[response(status = 500)]
+    Bug(ErrorJson),
+}
+
+/// The refusals of a request a seat makes with its token.
+#[derive(IntoResponses)]
+#[allow(dead_code)]
+pub enum SeatRefusals {
+    /// No seat's token
+    #[response(status = 401)]
+    NoToken(ErrorJson),
+    /// The token is not a person's seat of this game
+    #[response(status = 403)]
+    NotASeat(ErrorJson),
+}
+
+/// The refusals of a request with a JSON body.
+#[derive(IntoResponses)]
+#[allow(dead_code)]
+pub enum BodyRefusals {
+    /// The body did not arrive in time
+    #[response(status = 408)]
+    SlowBody(ErrorJson),
+    /// The body is too large
+    #[response(status = 413)]
+    TooLarge(ErrorJson),
+}
+
+/// The refusal of a request the store answers, when it cannot.
+#[derive(IntoResponses)]
+#[allow(dead_code)]
+pub enum StoreRefusals {
+    #[response(
+        status = 503,
+        description = "The store of games cannot be used just now, or did not answer in time (see Retry-After)"
+    )]
+    Store(ErrorJson),
+}
+
+/// Links every game begun (a 201: a new game, or a rematch) to what can be done with it
+/// next, by its id or its X player's name.
+pub fn link_begun_games(document: &mut utoipa::openapi::OpenApi) {
+    let by_id = [
+        ("game", "The game"),
+        ("events", "The game, live"),
+        ("play", "A move, with a seat's token"),
+        ("undo", "A move taken back, with a seat's token"),
+        ("hint", "A hint, with a seat's token"),
+        ("resign", "The game given up, with a seat's token"),
+        ("rematch", "The next game, once this one is over"),
+        ("review", "The review, once the game is over"),
+    ];
+    let links = by_id
+        .map(|(operation, description)| {
+            (
+                operation,
+                operation,
+                "id",
+                "$response.body#/id",
+                description,
+            )
+        })
+        .into_iter()
+        .chain([(
+            "x",
+            "player",
+            "name",
+            "$response.body#/players/x/name",
+            "X's page, once a game of theirs has ended",
+        )]);
+    let begun = document
+        .paths
+        .paths
+        .values_mut()
+        .filter_map(|item| item.post.as_mut())
+        .filter_map(|operation| operation.responses.responses.get_mut("201"));
+    for response in begun {
+        let RefOr::T(response) = response else {
+            continue;
+        };
+        for (name, operation, parameter, value, description) in links.clone() {
+            let link = LinkBuilder::new()
+                .operation_id(operation)
+                .parameter(parameter, value)
+                .description(description)
+                .build();
+            response.links.insert(name.to_string(), RefOr::T(link));
+        }
+    }
 }

@@ -14,8 +14,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use super::locks::lock;
 use super::table::Table;
+use tictactoe_core::sync::lock;
 
 /// What the registry needs to know of a game it holds.
 pub trait Held {
@@ -219,82 +219,77 @@ mod tests {
         fn holds(&self, key: &str) -> bool {
             self.registry.get(key).is_some()
         }
-    }
 
-    #[test]
-    fn a_full_cache_of_games_being_played_forgets_the_quietest_to_hold_a_new_one() {
-        let fixture = registry(2);
-        fixture.hold("a", false, 0);
-        fixture.hold("b", false, 10);
-
-        fixture.hold("c", false, 100);
-
-        assert!(!fixture.holds("a"));
-        assert!(fixture.holds("b") && fixture.holds("c"));
-    }
-
-    #[test]
-    fn a_full_cache_forgets_the_finished_game_quiet_longest_first() {
-        // Arrange: ten games, all finished, quiet since seconds 0 to 9.
-        let fixture = registry(10);
-        for n in 0..10 {
-            fixture.hold(&format!("g{n}"), true, n);
+        /// Holds `games` games, g0, g1, ..., each quiet since the second of its number.
+        fn hold_numbered(&self, games: u64, over: bool) {
+            for n in 0..games {
+                self.hold(&format!("g{n}"), over, n);
+            }
         }
 
-        // Act: at second 20, every one is past its grace.
+        /// Whether the games numbered `numbers` ([`Fixture::hold_numbered`]) are all held
+        /// (`true`) or all forgotten (`false`).
+        fn numbered_held(&self, numbers: std::ops::Range<u64>) -> Option<bool> {
+            let held: Vec<bool> = numbers.map(|n| self.holds(&format!("g{n}"))).collect();
+            held.iter().all(|h| *h == held[0]).then_some(held[0])
+        }
+    }
+
+    /// Ten games, quiet since seconds 0 to 9, being played or all finished (at second
+    /// 20, past their grace): a tenth of the cap (one game) makes room, the quietest.
+    #[rstest::rstest]
+    #[case::being_played(false)]
+    #[case::finished(true)]
+    fn a_full_cache_forgets_the_quietest_game_to_hold_a_new_one(#[case] finished: bool) {
+        // Arrange
+        let fixture = registry(10);
+        fixture.hold_numbered(10, finished);
+
+        // Act
         fixture.hold("new", false, 20);
 
-        // Assert: a tenth of the cap (one game) made room: the oldest.
-        assert!(!fixture.holds("g0"));
-        assert!((1..10).all(|n| fixture.holds(&format!("g{n}"))));
+        // Assert
+        assert_eq!(fixture.numbered_held(0..1), Some(false));
+        assert_eq!(fixture.numbered_held(1..10), Some(true));
         assert!(fixture.holds("new"));
     }
 
-    #[test]
-    fn a_finished_game_past_its_grace_goes_before_a_quieter_game_being_played() {
-        // Arrange: a game being played, quiet since 0; a game finished at 1.
+    /// At 10 s, a game being played quiet since 0 and a game finished at `finished_at`:
+    /// past its grace (5 s), the finished game goes first; within it, the quieter.
+    #[rstest::rstest]
+    #[case::past_its_grace(1, "finished", "playing")]
+    #[case::within_its_grace(8, "playing", "finished")]
+    fn a_finished_game_goes_before_a_game_being_played_once_past_its_grace(
+        #[case] finished_at: u64,
+        #[case] forgotten: &str,
+        #[case] kept: &str,
+    ) {
+        // Arrange
         let fixture = registry(2);
         fixture.hold("playing", false, 0);
-        fixture.hold("finished", true, 1);
-
-        // Act: at 10 s, the finished game is past its grace.
-        fixture.hold("new", false, 10);
-
-        // Assert
-        assert!(fixture.holds("playing"));
-        assert!(!fixture.holds("finished"));
-    }
-
-    #[test]
-    fn a_game_finished_within_its_grace_goes_only_in_its_turn_by_quiet() {
-        // Arrange: a game being played, quiet since 0; a game just finished at 8.
-        let fixture = registry(2);
-        fixture.hold("playing", false, 0);
-        fixture.hold("just-finished", true, 8);
+        fixture.hold("finished", true, finished_at);
 
         // Act
         fixture.hold("new", false, 10);
 
         // Assert
-        assert!(fixture.holds("just-finished"));
-        assert!(!fixture.holds("playing"));
+        assert!(!fixture.holds(forgotten));
+        assert!(fixture.holds(kept));
     }
 
     #[test]
     fn room_is_made_for_a_tenth_of_the_cap_at_once() {
         // Arrange: 100 games being played.
         let fixture = registry(100);
-        for n in 0..100 {
-            fixture.hold(&format!("g{n}"), false, n);
-        }
+        fixture.hold_numbered(100, false);
 
         // Act
         fixture.hold("new", false, 200);
 
         // Assert: ten forgotten (the quietest), so the next nine new games need no look.
         assert_eq!(fixture.registry.len(), 91);
-        assert!((0..10).all(|n| !fixture.holds(&format!("g{n}"))));
-        assert!((10..100).all(|n| fixture.holds(&format!("g{n}"))));
+        assert_eq!(fixture.numbered_held(0..10), Some(false));
+        assert_eq!(fixture.numbered_held(10..100), Some(true));
     }
 
     #[test]

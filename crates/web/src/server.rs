@@ -34,7 +34,7 @@ use super::games::Games;
 use super::health::Health;
 use super::hyper_refusals::Dressed;
 use super::observe::{self, NewRequestId, REQUEST_ID};
-use super::openapi::ApiDoc;
+use super::openapi::{self, ApiDoc};
 use super::port::GameService;
 use super::shares::{Client, Shares};
 
@@ -99,7 +99,6 @@ pub fn router(games: &Games, limits: &Limits) -> Router {
 /// docs/openapi.json).
 pub fn openapi() -> String {
     api_routes()
-        .split_for_parts()
         .1
         .to_pretty_json()
         .expect("the API's document (made of strings, numbers and maps) serialises")
@@ -108,8 +107,8 @@ pub fn openapi() -> String {
 /// The API's routes, each handler registered once for the router and the document:
 /// every route under `/api`, and the operators' `/healthz` and `/readyz`, is added here
 /// and nowhere else, so none goes undocumented.
-fn api_routes() -> OpenApiRouter<App> {
-    OpenApiRouter::with_openapi(ApiDoc::openapi())
+fn api_routes() -> (Router<App>, utoipa::openapi::OpenApi) {
+    let (router, mut document) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(api::create, api::history))
         .routes(routes!(api::game))
         .routes(routes!(api::play))
@@ -124,11 +123,14 @@ fn api_routes() -> OpenApiRouter<App> {
         .routes(routes!(api::healthz))
         .routes(routes!(api::readyz))
         .routes(routes!(api::document))
+        .split_for_parts();
+    openapi::link_begun_games(&mut document);
+    (router, document)
 }
 
 /// The routes on any [`GameService`]: `api`'s tests give it a mock.
 pub(crate) fn routes(games: Arc<dyn GameService>, health: Health, limits: &Limits) -> Router {
-    let (api, document) = api_routes().split_for_parts();
+    let (api, document) = api_routes();
     let app = App {
         games,
         health,

@@ -96,23 +96,17 @@ impl Setup {
 #[cfg(test)]
 mod tests {
     use mockall::predicate::eq;
+    use tictactoe_core::fixtures::{computers, settings};
     use tictactoe_core::play::{Seat, Unrecorded};
-    use tictactoe_core::players::{Level, MockAdvisor, MockComputer, MockComputerFactory};
+    use tictactoe_core::players::{Level, MockComputer};
     use tictactoe_core::ports::Change;
 
     use super::*;
 
     /// X and O as the command line writes them, on 3x3, X first, two people apart.
     fn setup(x: &str, o: &str) -> Setup {
-        let settings = Settings::new(
-            x.parse().unwrap(),
-            o.parse().unwrap(),
-            Mark::X,
-            Geometry::classic(),
-        )
-        .unwrap();
         Setup {
-            settings,
+            settings: settings(x.parse().unwrap(), o.parse().unwrap()),
             seating: Seating::Apart,
         }
     }
@@ -130,15 +124,6 @@ mod tests {
         assert!(!rematch.is_human(Mark::X));
         assert_eq!(rematch.settings.geometry(), setup.settings.geometry());
         assert_eq!(rematch.seating, setup.seating);
-    }
-
-    /// A factory whose advisor is a stub: every match started gets one.
-    fn computers() -> MockComputerFactory {
-        let mut computers = MockComputerFactory::new();
-        computers
-            .expect_advisor()
-            .returning(|| Box::new(MockAdvisor::new()));
-        computers
     }
 
     #[test]

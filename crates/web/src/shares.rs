@@ -15,6 +15,7 @@ use std::sync::{Arc, Mutex};
 
 use axum::http::HeaderMap;
 use axum::http::request::Parts;
+use tictactoe_core::sync::lock;
 
 /// Who a request or a connection comes from, as far as shares are counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -123,9 +124,7 @@ impl Shares {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Client, usize>> {
         // A count is changed in one step, so a panic elsewhere cannot leave it half-done.
-        self.held
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.held)
     }
 }
 

@@ -18,10 +18,10 @@ use tictactoe_core::play::{Match, Recorder, Recording, ResumeError, Seating};
 use tictactoe_core::ports::{Ending, GameId, NewGame, News, SeatLock, Step, StoreError, Write};
 
 use super::group_commit::{GroupCommit, Ticket};
-use super::locks::lock;
 use super::setup::Setup;
 use super::token::Token;
 use super::view::{GameView, mark_word};
+use tictactoe_core::sync::lock;
 
 /// A match as the server holds it.
 pub type WebMatch = Match<Outbox>;

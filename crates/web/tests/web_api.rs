@@ -9,8 +9,24 @@ use axum::body::Body;
 use axum::http::{Method, StatusCode};
 use serde_json::{Value, json};
 use tictactoe_json::scoreboard_json;
-use tictactoe_web::{GameLimits, Limits};
-use web_support::{Server, test_game_limits, two_people};
+use tictactoe_web::GameLimits;
+use web_support::{Server, ada_against, limits, test_game_limits, two_people, two_people_together};
+
+/// A server whose finished games leave its memory at once (they stay in the store).
+fn forgetting_finished_games() -> Server {
+    Server::with_game_limits(GameLimits {
+        finished: Duration::ZERO,
+        ..test_game_limits()
+    })
+}
+
+/// The scoreboard's rows once Ada has beaten Bob, as the API words them.
+fn ada_beat_bob() -> Value {
+    json!([
+        { "name": "Ada", "wins": 1, "losses": 0, "ties": 0, "games": 1 },
+        { "name": "Bob", "wins": 0, "losses": 1, "ties": 0, "games": 1 }
+    ])
+}
 
 #[tokio::test]
 async fn a_new_game_against_the_computer_answers_the_game_and_the_persons_seat_only() {
@@ -35,7 +51,7 @@ async fn a_new_game_against_the_computer_answers_the_game_and_the_persons_seat_o
             "o": { "name": "Computer (Impossible)", "kind": "computer", "level": "impossible" }
         })
     );
-    let token = game.x.as_deref().unwrap();
+    let token = game.x_token();
     assert_eq!(token.len(), 32);
     assert_eq!(
         json["seats"]["x"]["url"],
@@ -47,12 +63,9 @@ async fn a_new_game_against_the_computer_answers_the_game_and_the_persons_seat_o
 
 #[tokio::test]
 async fn a_move_is_answered_with_the_game_after_the_computers_reply() {
-    let server = Server::new();
-    let game = server
-        .create(json!({ "x": "human", "o": "impossible" }))
-        .await;
+    let (server, game) = Server::with_game(json!({ "x": "human", "o": "impossible" })).await;
 
-    let answer = server.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+    let answer = server.play(&game.id, game.x_token(), 5).await;
 
     assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
     assert_eq!(answer.json["moves"].as_array().unwrap().len(), 2);
@@ -77,19 +90,13 @@ async fn a_computer_that_moves_first_has_moved_when_the_game_is_created() {
 #[tokio::test]
 async fn a_won_game_shows_its_line_and_is_counted_once_in_the_shared_scoreboard() {
     // Arrange: Ada (X) and Bob (O); X plays 1, 2, 3 and wins.
-    let server = Server::new();
-    let game = server.create(two_people()).await;
-    let (x, o) = (game.x.unwrap(), game.o.unwrap());
-    for (token, cell) in [(&x, 1), (&o, 4), (&x, 2), (&o, 5)] {
-        assert_eq!(
-            server.play(&game.id, token, cell).await.status,
-            StatusCode::OK
-        );
-    }
+    let (server, game) = Server::with_game(two_people()).await;
+    let (x, o) = (game.x_token(), game.o_token());
+    server.play_in_turn(&game, &[1, 4, 2, 5]).await;
 
     // Act
-    let won = server.play(&game.id, &x, 3).await;
-    let late = server.play(&game.id, &o, 9).await;
+    let won = server.play(&game.id, x, 3).await;
+    let late = server.play(&game.id, o, 9).await;
     let scores = server.get("/api/scores").await;
 
     // Assert
@@ -98,22 +105,15 @@ async fn a_won_game_shows_its_line_and_is_counted_once_in_the_shared_scoreboard(
     assert_eq!(won.json["to_move"], Value::Null);
     assert_eq!(late.status, StatusCode::CONFLICT);
     assert_eq!(scores.text, scoreboard_json(&server.scoreboard()));
-    assert_eq!(
-        scores.json["players"],
-        json!([
-            { "name": "Ada", "wins": 1, "losses": 0, "ties": 0, "games": 1 },
-            { "name": "Bob", "wins": 0, "losses": 1, "ties": 0, "games": 1 }
-        ])
-    );
+    assert_eq!(scores.json["players"], ada_beat_bob());
 }
 
 #[tokio::test]
 async fn anyone_with_the_id_watches_the_game_without_a_token() {
     let server = Server::new();
-    let game = server.create(two_people()).await;
-    server.play(&game.id, game.x.as_deref().unwrap(), 7).await;
+    let game = server.ada_played(7).await;
 
-    let watched = server.get(&format!("/api/games/{}", game.id)).await;
+    let watched = server.get(&game.api("")).await;
 
     assert_eq!(watched.status, StatusCode::OK);
     assert_eq!(watched.json["board"], "......X..");
@@ -137,15 +137,12 @@ type Refused<'a> = (&'a str, Method, &'a str, Option<&'a str>, Body, StatusCode)
 #[tokio::test]
 async fn every_refusal_has_its_status_and_a_json_error() {
     // Arrange: a game of two people, X having played 1; another game for its token.
-    let server = Server::with_limits(Limits {
-        body_bytes: 256,
-        ..Limits::default()
-    });
+    let server = Server::with_limits(limits(|limits| limits.body_bytes = 256));
     let game = server.create(two_people()).await;
     let other = server.create(two_people()).await;
-    let (x, o) = (game.x.clone().unwrap(), game.o.clone().unwrap());
-    server.play(&game.id, &x, 1).await;
-    let moves = format!("/api/games/{}/moves", game.id);
+    let (x, o) = (game.x_token(), game.o_token());
+    server.play(&game.id, x, 1).await;
+    let moves = game.api("/moves");
     let cell = |n: i64| Body::from(json!({ "cell": n }).to_string());
     let post = Method::POST;
     let cases: Vec<Refused> = vec![
@@ -209,7 +206,7 @@ async fn every_refusal_has_its_status_and_a_json_error() {
             "cell 10 of 9",
             post.clone(),
             &moves,
-            Some(&o),
+            Some(o),
             cell(10),
             StatusCode::BAD_REQUEST,
         ),
@@ -217,7 +214,7 @@ async fn every_refusal_has_its_status_and_a_json_error() {
             "cell 0",
             post.clone(),
             &moves,
-            Some(&o),
+            Some(o),
             cell(0),
             StatusCode::BAD_REQUEST,
         ),
@@ -225,7 +222,7 @@ async fn every_refusal_has_its_status_and_a_json_error() {
             "negative cell",
             post.clone(),
             &moves,
-            Some(&o),
+            Some(o),
             cell(-3),
             StatusCode::BAD_REQUEST,
         ),
@@ -257,7 +254,7 @@ async fn every_refusal_has_its_status_and_a_json_error() {
             "unknown game",
             post.clone(),
             "/api/games/0123456789abcdef0123456789abcdef/moves",
-            Some(&o),
+            Some(o),
             cell(2),
             StatusCode::NOT_FOUND,
         ),
@@ -281,7 +278,7 @@ async fn every_refusal_has_its_status_and_a_json_error() {
             "not your turn",
             post.clone(),
             &moves,
-            Some(&x),
+            Some(x),
             cell(2),
             StatusCode::CONFLICT,
         ),
@@ -289,7 +286,7 @@ async fn every_refusal_has_its_status_and_a_json_error() {
             "cell taken",
             post.clone(),
             &moves,
-            Some(&o),
+            Some(o),
             cell(1),
             StatusCode::CONFLICT,
         ),
@@ -297,7 +294,7 @@ async fn every_refusal_has_its_status_and_a_json_error() {
             "body too large",
             post.clone(),
             &moves,
-            Some(&o),
+            Some(o),
             Body::from(format!(
                 "{{\"cell\": 2, \"pad\": \"{}\"}}",
                 "x".repeat(1000)
@@ -314,20 +311,17 @@ async fn every_refusal_has_its_status_and_a_json_error() {
         assert_eq!(status, expected, "{what}: {json}");
         assert!(json["error"].is_string(), "{what}: {json}");
     }
-    let unchanged = server.get(&format!("/api/games/{}", game.id)).await;
+    let unchanged = server.get(&game.api("")).await;
     assert_eq!(unchanged.json["board"], "X........");
 }
 
 #[tokio::test]
 async fn a_move_in_a_finished_game_is_a_conflict() {
-    let server = Server::new();
-    let game = server.create(two_people()).await;
-    let (x, o) = (game.x.unwrap(), game.o.unwrap());
-    for (token, cell) in [(&x, 1), (&o, 4), (&x, 2), (&o, 5), (&x, 3)] {
-        server.play(&game.id, token, cell).await;
-    }
+    let (server, game) = Server::with_game(two_people()).await;
+    let o = game.o_token();
+    server.play_in_turn(&game, &[1, 4, 2, 5, 3]).await;
 
-    let answer = server.play(&game.id, &o, 6).await;
+    let answer = server.play(&game.id, o, 6).await;
 
     assert_eq!(answer.status, StatusCode::CONFLICT);
     assert_eq!(answer.json["error"], "the game is over");
@@ -361,16 +355,13 @@ async fn past_the_cap_on_memory_a_new_game_is_made_and_the_quietest_read_back_wh
 #[tokio::test]
 async fn a_finished_game_forgotten_from_memory_is_read_back_with_its_result() {
     // Arrange: finished games expire from memory at once.
-    let server = Server::with_game_limits(GameLimits {
-        finished: Duration::ZERO,
-        ..test_game_limits()
-    });
+    let server = forgetting_finished_games();
     let game = server.create(two_people()).await;
-    server.post(&game.id, "resign", game.x.as_deref()).await;
+    server.post(&game.id, "resign", Some(game.x_token())).await;
 
     // Act
     let swept = server.games.sweep(Instant::now());
-    let read_back = server.get(&format!("/api/games/{}", game.id)).await;
+    let read_back = server.get(&game.api("")).await;
 
     // Assert
     assert_eq!(swept, 1);
@@ -385,11 +376,10 @@ async fn an_idle_game_swept_from_memory_goes_on_where_it_was() {
         idle: Duration::from_secs(60),
         ..test_game_limits()
     });
-    let game = server.create(two_people()).await;
-    server.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+    let game = server.ada_played(5).await;
 
     let swept = server.games.sweep(Instant::now() + Duration::from_secs(61));
-    let next = server.play(&game.id, game.o.as_deref().unwrap(), 1).await;
+    let next = server.play(&game.id, game.o_token(), 1).await;
 
     assert_eq!(swept, 1);
     assert_eq!(next.status, StatusCode::OK, "{}", next.text);
@@ -398,8 +388,7 @@ async fn an_idle_game_swept_from_memory_goes_on_where_it_was() {
 
 #[tokio::test]
 async fn undo_against_the_computer_takes_back_the_move_and_the_reply() {
-    let server = Server::new();
-    let game = server.create(json!({ "x": "human", "o": "easy" })).await;
+    let (server, game) = Server::with_game(json!({ "x": "human", "o": "easy" })).await;
     let x = game.x.unwrap();
     server.play(&game.id, &x, 5).await;
 
@@ -418,13 +407,12 @@ async fn undo_against_the_computer_takes_back_the_move_and_the_reply() {
 #[case::when_asked_for(json!({ "x": "human:Ada", "o": "human:Bob", "seating": "apart" }))]
 #[tokio::test]
 async fn undo_between_two_screens_waits_for_the_other_players_consent(#[case] new_game: Value) {
-    let server = Server::new();
-    let game = server.create(new_game).await;
-    let (x, o) = (game.x.unwrap(), game.o.unwrap());
-    server.play(&game.id, &x, 1).await;
+    let (server, game) = Server::with_game(new_game).await;
+    let (x, o) = (game.x_token(), game.o_token());
+    server.play(&game.id, x, 1).await;
 
-    let asked = server.post(&game.id, "undo", Some(&x)).await;
-    let agreed = server.post(&game.id, "undo", Some(&o)).await;
+    let asked = server.post(&game.id, "undo", Some(x)).await;
+    let agreed = server.post(&game.id, "undo", Some(o)).await;
 
     assert_eq!(asked.json["undo_asked_by"], "X");
     assert_eq!(asked.json["board"], "X........");
@@ -434,30 +422,23 @@ async fn undo_between_two_screens_waits_for_the_other_players_consent(#[case] ne
 
 #[tokio::test]
 async fn on_one_device_undo_takes_back_the_last_move_at_once() {
-    let server = Server::new();
-    let game = server
-        .create(json!({ "x": "human:Ada", "o": "human:Bob", "seating": "together" }))
-        .await;
-    let (x, o) = (game.x.unwrap(), game.o.unwrap());
-    server.play(&game.id, &x, 1).await;
-    server.play(&game.id, &o, 2).await;
+    let (server, game) = Server::with_game(two_people_together()).await;
+    server.play_in_turn(&game, &[1, 2]).await;
+    let x = game.x_token();
 
-    let answer = server.post(&game.id, "undo", Some(&x)).await;
+    let answer = server.post(&game.id, "undo", Some(x)).await;
 
     assert_eq!(answer.json["board"], "X........");
 }
 
 #[tokio::test]
 async fn a_hint_names_the_best_cells_in_the_words_of_analyze() {
-    let server = Server::new();
-    let game = server.create(two_people()).await;
-    let (x, o) = (game.x.unwrap(), game.o.unwrap());
-    for (token, cell) in [(&x, 1), (&o, 4), (&x, 2)] {
-        server.play(&game.id, token, cell).await;
-    }
+    let (server, game) = Server::with_game(two_people()).await;
+    let (x, o) = (game.x_token(), game.o_token());
+    server.play_in_turn(&game, &[1, 4, 2]).await;
 
-    let hint = server.post(&game.id, "hint", Some(&o)).await;
-    let out_of_turn = server.post(&game.id, "hint", Some(&x)).await;
+    let hint = server.post(&game.id, "hint", Some(o)).await;
+    let out_of_turn = server.post(&game.id, "hint", Some(x)).await;
 
     assert_eq!(hint.status, StatusCode::OK);
     assert_eq!(hint.json["best_moves"], json!([3]));
@@ -471,32 +452,24 @@ async fn a_hint_names_the_best_cells_in_the_words_of_analyze() {
 async fn a_resignation_ends_the_game_as_a_loss_for_who_resigned_and_a_win_for_the_other() {
     // Arrange: Ada (X) and Bob (O), Ada having played 1.
     let server = Server::new();
-    let game = server.create(two_people()).await;
-    server.play(&game.id, game.x.as_deref().unwrap(), 1).await;
+    let game = server.ada_played(1).await;
 
     // Act
-    let resigned = server.post(&game.id, "resign", game.o.as_deref()).await;
+    let resigned = server.post(&game.id, "resign", Some(game.o_token())).await;
 
     // Assert
     assert_eq!(resigned.status, StatusCode::OK, "{}", resigned.text);
     assert_eq!(resigned.json["status"], "o_resigned");
     assert_eq!(resigned.json["to_move"], Value::Null);
     let scores = server.get("/api/scores").await;
-    assert_eq!(
-        scores.json["players"],
-        json!([
-            {"name": "Ada", "wins": 1, "losses": 0, "ties": 0, "games": 1},
-            {"name": "Bob", "wins": 0, "losses": 1, "ties": 0, "games": 1}
-        ])
-    );
+    assert_eq!(scores.json["players"], ada_beat_bob());
 }
 
 #[tokio::test]
 async fn a_seat_has_joined_once_its_token_has_been_used_and_everyone_sees_it() {
     // Arrange: Ada and Bob on two screens; nobody has opened the game yet.
-    let server = Server::new();
-    let game = server.create(two_people()).await;
-    let path = format!("/api/games/{}", game.id);
+    let (server, game) = Server::with_game(two_people()).await;
+    let path = game.api("");
     let before = server.get(&path).await;
 
     // Act: Bob's page asks for the game with his seat; a stranger's with a wrong token.
@@ -521,11 +494,8 @@ async fn a_seat_has_joined_once_its_token_has_been_used_and_everyone_sees_it() {
 #[tokio::test]
 async fn two_people_on_one_device_join_together() {
     // Arrange
-    let server = Server::new();
-    let game = server
-        .create(json!({ "x": "human:Ada", "o": "human:Bob", "seating": "together" }))
-        .await;
-    let path = format!("/api/games/{}", game.id);
+    let (server, game) = Server::with_game(two_people_together()).await;
+    let path = game.api("");
 
     // Act: the device's page asks with X's token alone.
     let seen = server
@@ -539,13 +509,12 @@ async fn two_people_on_one_device_join_together() {
 #[tokio::test]
 async fn a_game_resigned_cannot_be_resigned_again_or_played_on() {
     // Arrange
-    let server = Server::new();
-    let game = server.create(two_people()).await;
-    server.post(&game.id, "resign", game.x.as_deref()).await;
+    let (server, game) = Server::with_game(two_people()).await;
+    server.post(&game.id, "resign", Some(game.x_token())).await;
 
     // Act
-    let again = server.post(&game.id, "resign", game.o.as_deref()).await;
-    let moved = server.play(&game.id, game.o.as_deref().unwrap(), 5).await;
+    let again = server.post(&game.id, "resign", Some(game.o_token())).await;
+    let moved = server.play(&game.id, game.o_token(), 5).await;
 
     // Assert
     assert_eq!(again.status, StatusCode::CONFLICT);
@@ -556,17 +525,14 @@ async fn a_game_resigned_cannot_be_resigned_again_or_played_on() {
 #[tokio::test]
 async fn a_rematch_swaps_sides_each_person_keeping_their_token() {
     // Arrange: Ada (X) resigns a game against Medium.
-    let server = Server::new();
-    let game = server
-        .create(json!({ "x": "human:Ada", "o": "medium" }))
-        .await;
-    let ada = game.x.unwrap();
-    let early = server.post(&game.id, "rematch", Some(&ada)).await;
-    server.post(&game.id, "resign", Some(&ada)).await;
+    let (server, game) = Server::with_game(ada_against("medium")).await;
+    let ada = game.x_token();
+    let early = server.post(&game.id, "rematch", Some(ada)).await;
+    server.post(&game.id, "resign", Some(ada)).await;
 
     // Act
-    let rematch = server.post(&game.id, "rematch", Some(&ada)).await;
-    let again = server.post(&game.id, "rematch", Some(&ada)).await;
+    let rematch = server.post(&game.id, "rematch", Some(ada)).await;
+    let again = server.post(&game.id, "rematch", Some(ada)).await;
 
     // Assert
     assert_eq!(early.status, StatusCode::CONFLICT);
@@ -574,7 +540,7 @@ async fn a_rematch_swaps_sides_each_person_keeping_their_token() {
     let next = rematch.json["id"].as_str().unwrap();
     assert_eq!(rematch.json["players"]["o"]["name"], "Ada");
     assert_eq!(rematch.json["players"]["x"]["level"], "medium");
-    assert_eq!(rematch.json["seats"]["o"]["token"], ada.as_str());
+    assert_eq!(rematch.json["seats"]["o"]["token"], ada);
     assert_eq!(
         rematch.json["moves"].as_array().unwrap().len(),
         1,
@@ -582,20 +548,19 @@ async fn a_rematch_swaps_sides_each_person_keeping_their_token() {
     );
     assert_eq!(again.status, StatusCode::OK);
     assert_eq!(again.json["id"], next);
-    let old = server.get(&format!("/api/games/{}", game.id)).await;
+    let old = server.get(&game.api("")).await;
     assert_eq!(old.json["rematch"], next);
 }
 
 #[tokio::test]
 async fn the_server_plays_a_computer_against_a_computer_by_itself() {
-    let server = Server::new();
-    let game = server.create(json!({ "x": "random", "o": "random" })).await;
+    let (server, game) = Server::with_game(json!({ "x": "random", "o": "random" })).await;
     assert!(game.x.is_none() && game.o.is_none());
 
     let mut status = Value::Null;
     for _ in 0..200 {
         tokio::time::sleep(Duration::from_millis(10)).await;
-        let now = server.get(&format!("/api/games/{}", game.id)).await;
+        let now = server.get(&game.api("")).await;
         status = now.json["status"].clone();
         if now.json["to_move"].is_null() {
             break;
@@ -626,9 +591,8 @@ async fn the_event_stream_starts_with_the_game_as_it_stands() {
     use tower::ServiceExt;
 
     let server = Server::new();
-    let game = server.create(two_people()).await;
-    server.play(&game.id, game.x.as_deref().unwrap(), 5).await;
-    let request = axum::http::Request::get(format!("/api/games/{}/events", game.id))
+    let game = server.ada_played(5).await;
+    let request = axum::http::Request::get(game.api("/events"))
         .body(Body::empty())
         .unwrap();
 
@@ -652,7 +616,7 @@ async fn a_full_server_makes_room_from_finished_games_past_their_grace() {
         ..test_game_limits()
     });
     let game = server.create(two_people()).await;
-    server.post(&game.id, "resign", game.o.as_deref()).await;
+    server.post(&game.id, "resign", Some(game.o_token())).await;
 
     // Act
     let next = server
@@ -669,13 +633,10 @@ async fn past_the_cap_on_live_streams_a_new_stream_waits_its_turn_with_503() {
     use tower::ServiceExt;
 
     // Arrange: room for one live stream, which a spectator holds.
-    let server = Server::with_limits(Limits {
-        max_streams: 1,
-        ..Limits::default()
-    });
+    let server = Server::with_limits(limits(|limits| limits.max_streams = 1));
     let game = server.create(two_people()).await;
     let events = || {
-        axum::http::Request::get(format!("/api/games/{}/events", game.id))
+        axum::http::Request::get(game.api("/events"))
             .body(Body::empty())
             .unwrap()
     };
@@ -695,15 +656,12 @@ async fn past_the_cap_on_live_streams_a_new_stream_waits_its_turn_with_503() {
 #[tokio::test]
 async fn the_answer_to_the_move_that_ends_a_game_comes_once_the_game_is_on_the_scoreboard() {
     // Arrange: Ada (X) and Bob (O); X is one move from winning with 3.
-    let server = Server::new();
-    let game = server.create(two_people()).await;
-    let (x, o) = (game.x.unwrap(), game.o.unwrap());
-    for (token, cell) in [(&x, 1), (&o, 4), (&x, 2), (&o, 5)] {
-        server.play(&game.id, token, cell).await;
-    }
+    let (server, game) = Server::with_game(two_people()).await;
+    let x = game.x_token();
+    server.play_in_turn(&game, &[1, 4, 2, 5]).await;
 
     // Act
-    let won = server.play(&game.id, &x, 3).await;
+    let won = server.play(&game.id, x, 3).await;
     let kept = server.scoreboard();
 
     // Assert: read straight from the store, with nothing in between.
@@ -713,12 +671,10 @@ async fn the_answer_to_the_move_that_ends_a_game_comes_once_the_game_is_on_the_s
 
 #[tokio::test]
 async fn a_cell_off_the_board_is_refused_with_the_cells_there_are() {
-    let server = Server::new();
-    let game = server
-        .create(json!({ "x": "human:Ada", "o": "human:Bob", "size": 4 }))
-        .await;
+    let (server, game) =
+        Server::with_game(json!({ "x": "human:Ada", "o": "human:Bob", "size": 4 })).await;
 
-    let answer = server.play(&game.id, game.x.as_deref().unwrap(), 17).await;
+    let answer = server.play(&game.id, game.x_token(), 17).await;
 
     assert_eq!(answer.status, StatusCode::BAD_REQUEST);
     assert_eq!(
@@ -731,12 +687,9 @@ async fn a_cell_off_the_board_is_refused_with_the_cells_there_are() {
 async fn the_sweeper_forgets_expired_games_by_itself() {
     // Arrange: finished games expire at once; one game, resigned; then time is paused
     // (the store's writer is a thread of its own, which paused time would not wait for).
-    let server = Server::with_game_limits(GameLimits {
-        finished: Duration::ZERO,
-        ..test_game_limits()
-    });
+    let server = forgetting_finished_games();
     let game = server.create(two_people()).await;
-    server.post(&game.id, "resign", game.o.as_deref()).await;
+    server.post(&game.id, "resign", Some(game.o_token())).await;
     tokio::time::pause();
 
     // Act: the sweeper runs every second; (paused) time moves on by two.
@@ -757,7 +710,7 @@ async fn a_move_keeps_a_game_from_being_forgotten_as_idle() {
     });
     let game = server.create(two_people()).await;
     std::thread::sleep(Duration::from_millis(300));
-    server.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+    server.play(&game.id, game.x_token(), 5).await;
     let moved = std::time::Instant::now();
 
     // Act: 850 ms after the move, 1,150 ms after the game was created.

@@ -25,10 +25,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use tictactoe_core::domain::Geometry;
 use tictactoe_core::ports::{Change, GameId, GameStore, Step, Write as Kept};
 
-use tictactoe_core::ports::{MemoryStore, MockGameStore};
+use tictactoe_core::ports::MemoryStore;
 use tictactoe_web::{GameLimits, Limits};
 use tokio::sync::{Mutex, MutexGuard};
-use web_support::{Running, Server, games_over, test_game_limits};
+use web_support::{
+    Running, Server, ada_against, games_over, test_game_limits, two_people, writes_slowed_while,
+};
 
 static ONE_AT_A_TIME: Mutex<()> = Mutex::const_new(());
 
@@ -804,16 +806,7 @@ async fn the_persons_move_shows_at_once_and_thinking_until_the_computer_replies(
     };
     let store = Arc::new(MemoryStore::new());
     let slow = Arc::new(AtomicBool::new(false));
-    let mut slow_store = MockGameStore::new();
-    let (inner, slowed) = (Arc::clone(&store), Arc::clone(&slow));
-    slow_store.expect_write_new().returning(move |writes| {
-        if slowed.load(Ordering::SeqCst) {
-            std::thread::sleep(Duration::from_millis(1500));
-        }
-        inner.write_new(writes)
-    });
-    let inner = Arc::clone(&store);
-    slow_store.expect_game().returning(move |id| inner.game(id));
+    let slow_store = writes_slowed_while(&store, &slow, Duration::from_millis(1500));
     let patient = GameLimits {
         store_deadline: Duration::from_secs(5),
         ..test_game_limits()
@@ -964,7 +957,7 @@ async fn a_page_whose_server_goes_away_says_so_and_shows_the_game_as_kept_once_a
     let server = Server::new();
     let mut running = server.listen().await;
     let port = running.address.port();
-    let game = create(&running, json!({ "x": "human:Ada", "o": "human:Bob" })).await;
+    let game = create(&running, two_people()).await;
     let id = game["id"].as_str().unwrap().to_string();
     let http = reqwest::Client::new();
     let moves = |running: &Running| running.url(&format!("/api/games/{id}/moves"));
@@ -1199,7 +1192,7 @@ async fn a_players_page_shows_the_record_by_opponent_and_its_games_open_their_re
         return;
     };
     let won = ada_beats_bobs_edge_reply(&running, "Ada").await;
-    let resigned = create(&running, json!({ "x": "human:Ada", "o": "easy" })).await;
+    let resigned = create(&running, ada_against("easy")).await;
     let answer = reqwest::Client::new()
         .post(running.url(&format!(
             "/api/games/{}/resign",
@@ -1422,7 +1415,7 @@ async fn at_phone_width_the_scoreboard_fits_and_breaks_names_only_between_words(
         return;
     };
     ada_beats_bobs_edge_reply(&running, "Bartholomew Montgomery-Featherstonehau").await;
-    let lost = create(&running, json!({ "x": "human:Ada", "o": "impossible" })).await;
+    let lost = create(&running, ada_against("impossible")).await;
     resign_through_the_api(&running, &lost, "x").await;
     // Each word of each name, with the lines it is laid out on: a word broken in two
     // takes two.

@@ -14,18 +14,14 @@ use tictactoe_core::domain::{Analysis, Board, Mark};
 use tictactoe_core::players::{Advisor, ComputerFactory, Level, MoveChooser};
 use tictactoe_core::ports::{GameId, MemoryStore, ReviewStore};
 use tictactoe_players::StandardComputers;
-use web_support::{Answer, Server, test_game_limits};
+use web_support::{Answer, Server, test_game_limits, two_people};
 
 /// A game between two people, `x` and `o`, that X wins on the top row (5 moves); its id.
 async fn won_by_x(server: &Server, x: &str, o: &str) -> String {
     let game = server
         .create(json!({ "x": format!("human:{x}"), "o": format!("human:{o}") }))
         .await;
-    let (tx, to) = (game.x.unwrap(), game.o.unwrap());
-    for (token, cell) in [(&tx, 1), (&to, 4), (&tx, 2), (&to, 5), (&tx, 3)] {
-        let answer = server.play(&game.id, token, cell).await;
-        assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
-    }
+    server.play_in_turn(&game, &[1, 4, 2, 5, 3]).await;
     game.id
 }
 
@@ -41,22 +37,8 @@ async fn resigned(server: &Server, x: &str, level: &str) -> String {
 
 /// Ada (X) and Bob (O): X 5, O 2 (an edge: it loses), X 1, O 9, X 7, O 4, X 3 (wins).
 async fn ada_beats_bobs_edge_reply(server: &Server) -> String {
-    let game = server
-        .create(json!({ "x": "human:Ada", "o": "human:Bob" }))
-        .await;
-    let (x, o) = (game.x.unwrap(), game.o.unwrap());
-    for (token, cell) in [
-        (&x, 5),
-        (&o, 2),
-        (&x, 1),
-        (&o, 9),
-        (&x, 7),
-        (&o, 4),
-        (&x, 3),
-    ] {
-        let answer = server.play(&game.id, token, cell).await;
-        assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
-    }
+    let game = server.create(two_people()).await;
+    server.play_in_turn(&game, &[5, 2, 1, 9, 7, 4, 3]).await;
     game.id
 }
 
@@ -179,48 +161,6 @@ async fn twenty_games_make_a_page_when_no_limit_is_given() {
     assert!(page.json["next"].is_string());
 }
 
-#[rstest::rstest]
-#[case::no_games("/api/games?limit=0")]
-#[case::more_than_a_hundred("/api/games?limit=101")]
-#[case::not_a_number("/api/games?limit=all")]
-#[case::a_cursor_that_is_no_id("/api/games?before=yesterday")]
-#[case::an_unknown_parameter("/api/games?page=2")]
-#[tokio::test]
-async fn a_history_asked_with_a_bad_limit_or_cursor_is_a_bad_request(#[case] path: &str) {
-    let server = Server::new();
-
-    let answer = server.get(path).await;
-
-    assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{}", answer.text);
-    assert!(answer.json["error"].is_string(), "{}", answer.text);
-}
-
-#[rstest::rstest]
-#[case::an_empty_name("/api/games?player=")]
-#[case::a_name_with_a_control_character("/api/games?player=Ada%07")]
-#[tokio::test]
-async fn the_history_of_a_name_nobody_can_have_is_not_found(#[case] path: &str) {
-    let server = Server::new();
-
-    let answer = server.get(path).await;
-
-    assert_eq!(answer.status, StatusCode::NOT_FOUND, "{}", answer.text);
-    let error = answer.json["error"].as_str().unwrap_or_default();
-    assert!(error.starts_with("there is no such player: "), "{error}");
-}
-
-#[tokio::test]
-async fn a_cursor_naming_no_kept_game_is_not_found_and_says_so() {
-    let server = Server::new();
-    let unknown = GameId::from_bits(42);
-
-    let answer = server.get(&format!("/api/games?before={unknown}")).await;
-
-    assert_eq!(answer.status, StatusCode::NOT_FOUND);
-    let error = answer.json["error"].as_str().unwrap();
-    assert!(error.starts_with("before names no game kept"), "{error}");
-}
-
 // ---- Reviews ----------------------------------------------------------------------
 
 #[tokio::test]
@@ -311,32 +251,16 @@ async fn a_review_once_computed_is_kept_and_answered_at_once_after_a_restart() {
 async fn the_review_of_a_game_in_progress_is_refused_and_nothing_is_kept() {
     // Arrange
     let server = Server::new();
-    let game = server
-        .create(json!({ "x": "human:Ada", "o": "human:Bob" }))
-        .await;
-    server.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+    let game = server.ada_played(5).await;
 
     // Act
-    let answer = server.get(&format!("/api/games/{}/review", game.id)).await;
+    let answer = server.get(&game.api("/review")).await;
 
     // Assert
     assert_eq!(answer.status, StatusCode::CONFLICT, "{}", answer.text);
     assert!(answer.json["error"].is_string());
     let kept = server.store.review(&GameId::parse(&game.id).unwrap());
     assert_eq!(kept.unwrap(), None);
-}
-
-#[rstest::rstest]
-#[case::not_a_game_id("/api/games/nonsense/review")]
-#[case::an_id_not_kept("/api/games/0000000000000000000000000000002a/review")]
-#[tokio::test]
-async fn the_review_of_a_game_the_server_does_not_have_is_not_found(#[case] path: &str) {
-    let server = Server::new();
-
-    let answer = server.get(path).await;
-
-    assert_eq!(answer.status, StatusCode::NOT_FOUND);
-    assert_eq!(answer.json, json!({ "error": "there is no such game" }));
 }
 
 /// Standard computers whose advisors are counted and think for `pause` per position,
@@ -501,24 +425,75 @@ async fn a_player_without_a_game_kept_is_not_found() {
     );
 }
 
+// ---- What is refused -----------------------------------------------------------------
+
+/// Each request of the history, a review or a player's page that a new server cannot
+/// answer: its status, and the words its error starts with (none where the words are
+/// not the point).
 #[rstest::rstest]
-#[case::a_control_character("/api/players/Ada%07")]
-#[case::nothing_visible("/api/players/%E2%80%8B")]
-#[case::too_long("/api/players/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")]
-#[case::not_utf8("/api/players/%FF")]
+#[case::a_history_of_no_games("/api/games?limit=0", StatusCode::BAD_REQUEST, "")]
+#[case::a_history_of_more_than_a_hundred("/api/games?limit=101", StatusCode::BAD_REQUEST, "")]
+#[case::a_limit_not_a_number("/api/games?limit=all", StatusCode::BAD_REQUEST, "")]
+#[case::a_cursor_that_is_no_id("/api/games?before=yesterday", StatusCode::BAD_REQUEST, "")]
+#[case::an_unknown_parameter("/api/games?page=2", StatusCode::BAD_REQUEST, "")]
+#[case::a_cursor_naming_no_kept_game(
+    "/api/games?before=0000000000000000000000000000002a",
+    StatusCode::NOT_FOUND,
+    "before names no game kept"
+)]
+#[case::the_history_of_an_empty_name(
+    "/api/games?player=",
+    StatusCode::NOT_FOUND,
+    "there is no such player: "
+)]
+#[case::the_history_of_a_name_with_a_control_character(
+    "/api/games?player=Ada%07",
+    StatusCode::NOT_FOUND,
+    "there is no such player: "
+)]
+#[case::the_review_of_what_is_no_game_id(
+    "/api/games/nonsense/review",
+    StatusCode::NOT_FOUND,
+    "there is no such game"
+)]
+#[case::the_review_of_an_id_not_kept(
+    "/api/games/0000000000000000000000000000002a/review",
+    StatusCode::NOT_FOUND,
+    "there is no such game"
+)]
+#[case::the_page_of_a_control_character(
+    "/api/players/Ada%07",
+    StatusCode::NOT_FOUND,
+    "there is no such player: "
+)]
+#[case::the_page_of_nothing_visible(
+    "/api/players/%E2%80%8B",
+    StatusCode::NOT_FOUND,
+    "there is no such player: "
+)]
+#[case::the_page_of_a_name_too_long(
+    "/api/players/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+    StatusCode::NOT_FOUND,
+    "there is no such player: "
+)]
+#[case::the_page_of_what_is_not_utf8(
+    "/api/players/%FF",
+    StatusCode::NOT_FOUND,
+    "there is no such player: "
+)]
 #[tokio::test]
-async fn a_players_page_for_what_cannot_be_a_name_is_not_found(#[case] path: &str) {
+async fn a_request_that_cannot_be_answered_is_refused_saying_why(
+    #[case] path: &str,
+    #[case] status: StatusCode,
+    #[case] said: &str,
+) {
     let server = Server::new();
 
     let answer = server.get(path).await;
 
-    assert_eq!(answer.status, StatusCode::NOT_FOUND, "{}", answer.text);
-    let error = answer.json["error"].as_str().unwrap_or_default();
-    assert!(
-        error.starts_with("there is no such player: "),
-        "{}",
-        answer.text
-    );
+    assert_eq!(answer.status, status, "{}", answer.text);
+    let error = answer.json["error"].as_str().expect("an error in words");
+    assert!(error.starts_with(said), "{error}");
 }
 
 // ---- What the answers do not tell --------------------------------------------------
@@ -526,14 +501,9 @@ async fn a_players_page_for_what_cannot_be_a_name_is_not_found(#[case] path: &st
 #[tokio::test]
 async fn no_history_review_or_players_page_tells_a_seats_token_or_lock() {
     // Arrange
-    let server = Server::new();
-    let game = server
-        .create(json!({ "x": "human:Ada", "o": "human:Bob" }))
-        .await;
-    let (x, o) = (game.x.clone().unwrap(), game.o.clone().unwrap());
-    for (token, cell) in [(&x, 1), (&o, 4), (&x, 2), (&o, 5), (&x, 3)] {
-        server.play(&game.id, token, cell).await;
-    }
+    let (server, game) = Server::with_game(two_people()).await;
+    let (x, o) = (game.x_token(), game.o_token());
+    server.play_in_turn(&game, &[1, 4, 2, 5, 3]).await;
     let locks: Vec<String> = server
         .kept(&game.id)
         .game
@@ -553,8 +523,8 @@ async fn no_history_review_or_players_page_tells_a_seats_token_or_lock() {
     // Assert
     assert_eq!(locks.len(), 2);
     for answer in answers {
-        for secret in [&x, &o].into_iter().chain(&locks) {
-            assert!(!answer.contains(secret.as_str()), "{answer}");
+        for secret in [x, o].into_iter().chain(locks.iter().map(String::as_str)) {
+            assert!(!answer.contains(secret), "{answer}");
         }
         assert!(
             !answer.contains("token") && !answer.contains("lock"),

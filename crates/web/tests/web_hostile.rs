@@ -17,7 +17,7 @@ use tokio::net::{TcpSocket, TcpStream};
 
 use tictactoe_core::ports::{GameStore, MemoryStore, MockGameStore};
 use tictactoe_web::Limits;
-use web_support::{Server, games_over, test_game_limits, two_people};
+use web_support::{Running, Server, games_over, test_game_limits, two_people};
 
 const SECURITY_HEADERS: [&str; 4] = [
     "content-security-policy:",
@@ -34,6 +34,38 @@ async fn connect_from(source: &str, server: SocketAddr) -> TcpStream {
         .bind(SocketAddr::new(source.parse().unwrap(), 0))
         .unwrap();
     socket.connect(server).await.unwrap()
+}
+
+/// A server within `limits`, listening on a loopback port (until the `Running` is
+/// dropped), and a connection to it from 127.0.0.1.
+async fn connected(limits: Limits) -> (Server, Running, TcpStream) {
+    let (server, running) = listening(limits).await;
+    let stream = connect_from("127.0.0.1", running.address).await;
+    (server, running, stream)
+}
+
+/// A server within `limits`, listening on a loopback port (until the `Running` is
+/// dropped).
+async fn listening(limits: Limits) -> (Server, Running) {
+    let server = Server::with_limits(limits);
+    let running = server.listen().await;
+    (server, running)
+}
+
+/// The server's limits, with a second for a request's head to arrive.
+fn a_second_for_a_head() -> Limits {
+    Limits {
+        head_deadline: Duration::from_secs(1),
+        ..Limits::default()
+    }
+}
+
+/// The server's limits, with a share of `connections` for each client.
+fn a_share_of(connections: usize) -> Limits {
+    Limits {
+        connections_per_client: connections,
+        ..Limits::default()
+    }
 }
 
 /// A client whose requests come from `source`.
@@ -83,16 +115,16 @@ fn trickle(
     });
 }
 
-/// The answer's head in lower case (for the headers) and its body, parsed as JSON.
-fn head_and_json(answer: &str) -> (String, serde_json::Value) {
+/// Asserts that `answer` is a refusal with `status`, dressed as the server's own
+/// answers are (the security headers, a JSON error); its JSON.
+fn refused_dressed(answer: &str, status: u16) -> serde_json::Value {
+    assert!(
+        answer.starts_with(&format!("HTTP/1.1 {status} ")),
+        "{answer}"
+    );
     let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((answer, ""));
-    (
-        head.to_ascii_lowercase(),
-        serde_json::from_str(body).unwrap_or(serde_json::Value::Null),
-    )
-}
-
-fn assert_dressed(head: &str, json: &serde_json::Value) {
+    let head = head.to_ascii_lowercase();
+    let json: serde_json::Value = serde_json::from_str(body).unwrap_or_default();
     for header in SECURITY_HEADERS {
         assert!(head.contains(header), "{header} missing from {head}");
     }
@@ -101,17 +133,25 @@ fn assert_dressed(head: &str, json: &serde_json::Value) {
         "not JSON: {head}"
     );
     assert!(json["error"].is_string(), "no error said: {json}");
+    json
+}
+
+/// What the server wrote before it closed a connection: it must have closed it within
+/// 2.5 s of its 1 s deadline's start (room for a loaded machine), not at the test's
+/// 4 s patience.
+fn closed_by_the_deadline(closed: Option<(String, Duration)>) -> String {
+    let (answer, after) = closed.expect("still open 4 s after a 1 s deadline");
+    assert!(
+        after < Duration::from_millis(2500),
+        "closed only after {after:?}"
+    );
+    answer
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_head_trickled_a_byte_at_a_time_is_cut_off_at_the_head_deadline() {
     // Arrange: a 1 s deadline; 60 bytes of head at one every 100 ms would take 6 s.
-    let server = Server::with_limits(Limits {
-        head_deadline: Duration::from_secs(1),
-        ..Limits::default()
-    });
-    let running = server.listen().await;
-    let stream = connect_from("127.0.0.1", running.address).await;
+    let (_server, _running, stream) = connected(a_second_for_a_head()).await;
     let (reading, writing) = stream.into_split();
     let head = format!(
         "GET /api/scores HTTP/1.1\r\nHost: x\r\nX-Pad: {}\r\n\r\n",
@@ -123,11 +163,7 @@ async fn a_head_trickled_a_byte_at_a_time_is_cut_off_at_the_head_deadline() {
     let closed = until_closed(reading, Duration::from_secs(4)).await;
 
     // Assert
-    let (answer, after) = closed.expect("still open 4 s after a 1 s head deadline");
-    assert!(
-        after < Duration::from_millis(2500),
-        "closed only after {after:?}"
-    );
+    let answer = closed_by_the_deadline(closed);
     assert!(
         !answer.contains("200 OK"),
         "the trickled request was answered"
@@ -137,33 +173,23 @@ async fn a_head_trickled_a_byte_at_a_time_is_cut_off_at_the_head_deadline() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_connection_that_sends_nothing_is_closed_at_the_head_deadline() {
     // Arrange
-    let server = Server::with_limits(Limits {
-        head_deadline: Duration::from_secs(1),
-        ..Limits::default()
-    });
-    let running = server.listen().await;
-    let stream = connect_from("127.0.0.1", running.address).await;
+    let (_server, _running, stream) = connected(a_second_for_a_head()).await;
 
     // Act
     let closed = until_closed(stream, Duration::from_secs(4)).await;
 
     // Assert
-    let (_, after) = closed.expect("an idle connection was kept past the head deadline");
-    assert!(
-        after < Duration::from_millis(2500),
-        "closed only after {after:?}"
-    );
+    closed_by_the_deadline(closed);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_body_trickled_a_byte_at_a_time_is_answered_408_at_the_body_deadline_and_closed() {
     // Arrange: a 1 s deadline for a 60-byte body sent at one byte every 100 ms.
-    let server = Server::with_limits(Limits {
+    let (server, _running, mut stream) = connected(Limits {
         body_deadline: Duration::from_secs(1),
         ..Limits::default()
-    });
-    let running = server.listen().await;
-    let mut stream = connect_from("127.0.0.1", running.address).await;
+    })
+    .await;
     let body = format!(
         r#"{{"x":"human:Ada","o":"human:Bob","pad":"{}"}}"#,
         "b".repeat(18)
@@ -185,14 +211,8 @@ async fn a_body_trickled_a_byte_at_a_time_is_answered_408_at_the_body_deadline_a
     let closed = until_closed(reading, Duration::from_secs(4)).await;
 
     // Assert
-    let (answer, after) = closed.expect("still open 4 s after a 1 s body deadline");
-    assert!(
-        after < Duration::from_millis(2500),
-        "answered only after {after:?}"
-    );
-    assert!(answer.starts_with("HTTP/1.1 408 "), "{answer}");
-    let (head, json) = head_and_json(&answer);
-    assert_dressed(&head, &json);
+    let answer = closed_by_the_deadline(closed);
+    refused_dressed(&answer, 408);
     assert_eq!(
         server.games.held(),
         0,
@@ -203,12 +223,11 @@ async fn a_body_trickled_a_byte_at_a_time_is_answered_408_at_the_body_deadline_a
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_head_larger_than_the_server_takes_is_a_431_with_the_security_headers_and_a_reason() {
     // Arrange
-    let server = Server::with_limits(Limits {
+    let (_server, _running, mut stream) = connected(Limits {
         head_bytes: 8 * 1024,
         ..Limits::default()
-    });
-    let running = server.listen().await;
-    let mut stream = connect_from("127.0.0.1", running.address).await;
+    })
+    .await;
     let head = format!(
         "GET /api/scores HTTP/1.1\r\nHost: x\r\nX-Pad: {}\r\n\r\n",
         "a".repeat(9 * 1024)
@@ -219,9 +238,7 @@ async fn a_head_larger_than_the_server_takes_is_a_431_with_the_security_headers_
     let (answer, _) = until_closed(stream, Duration::from_secs(4)).await.unwrap();
 
     // Assert
-    assert!(answer.starts_with("HTTP/1.1 431 "), "{answer}");
-    let (head, json) = head_and_json(&answer);
-    assert_dressed(&head, &json);
+    let json = refused_dressed(&answer, 431);
     assert!(
         json["error"].as_str().unwrap().contains("8192 bytes"),
         "{json}"
@@ -231,9 +248,7 @@ async fn a_head_larger_than_the_server_takes_is_a_431_with_the_security_headers_
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_head_just_inside_the_limit_is_served() {
     // Arrange: a browser with a few cookies of other sites on this host sends about this.
-    let server = Server::new();
-    let running = server.listen().await;
-    let mut stream = connect_from("127.0.0.1", running.address).await;
+    let (_server, _running, mut stream) = connected(Limits::default()).await;
     let head = format!(
         "GET /api/scores HTTP/1.1\r\nHost: x\r\nConnection: close\r\nCookie: {}\r\n\r\n",
         "c".repeat(6 * 1024)
@@ -250,28 +265,20 @@ async fn a_head_just_inside_the_limit_is_served() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_malformed_request_line_is_a_400_with_the_security_headers_and_a_reason() {
     // Arrange
-    let server = Server::new();
-    let running = server.listen().await;
-    let mut stream = connect_from("127.0.0.1", running.address).await;
+    let (_server, _running, mut stream) = connected(Limits::default()).await;
 
     // Act
     stream.write_all(b"GARBAGE\x01 LINE\r\n\r\n").await.unwrap();
     let (answer, _) = until_closed(stream, Duration::from_secs(4)).await.unwrap();
 
     // Assert
-    assert!(answer.starts_with("HTTP/1.1 400 "), "{answer}");
-    let (head, json) = head_and_json(&answer);
-    assert_dressed(&head, &json);
+    refused_dressed(&answer, 400);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_client_past_its_share_of_connections_is_refused_while_another_client_is_served() {
     // Arrange: 127.0.0.1 holds its whole share of 4, idle.
-    let server = Server::with_limits(Limits {
-        connections_per_client: 4,
-        ..Limits::default()
-    });
-    let running = server.listen().await;
+    let (_server, running) = listening(a_share_of(4)).await;
     let mut held = Vec::new();
     for _ in 0..4 {
         held.push(connect_from("127.0.0.1", running.address).await);
@@ -290,20 +297,14 @@ async fn one_client_past_its_share_of_connections_is_refused_while_another_clien
 
     // Assert
     let (answer, _) = refused.expect("a fifth connection from the same address was kept");
-    assert!(answer.starts_with("HTTP/1.1 429 "), "{answer}");
-    let (head, json) = head_and_json(&answer);
-    assert_dressed(&head, &json);
+    refused_dressed(&answer, 429);
     assert_eq!(other.status(), StatusCode::OK);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_connection_given_back_makes_room_in_its_clients_share() {
     // Arrange
-    let server = Server::with_limits(Limits {
-        connections_per_client: 1,
-        ..Limits::default()
-    });
-    let running = server.listen().await;
+    let (_server, running) = listening(a_share_of(1)).await;
     let client = client_from("127.0.0.1");
     let first = client.get(running.url("/api/scores")).send().await.unwrap();
     assert_eq!(first.status(), StatusCode::OK);
@@ -343,7 +344,7 @@ async fn one_client_past_its_share_of_event_streams_gets_429_while_another_gets_
     });
     let game = server.create(two_people()).await;
     let running = server.listen().await;
-    let url = running.url(&format!("/api/games/{}/events", game.id));
+    let url = running.url(&game.api("/events"));
     let greedy = client_from("127.0.0.1");
     let _first = stream_of(&greedy, &url, None).await;
     let _second = stream_of(&greedy, &url, None).await;
@@ -369,7 +370,7 @@ async fn a_trusted_proxys_clients_are_counted_by_the_address_it_forwards_and_nob
     });
     let game = server.create(two_people()).await;
     let running = server.listen().await;
-    let url = running.url(&format!("/api/games/{}/events", game.id));
+    let url = running.url(&game.api("/events"));
     let proxy = client_from("127.0.0.1");
     let stranger = client_from("127.0.0.3");
     let _ada = stream_of(&proxy, &url, Some("203.0.113.1")).await;
@@ -406,7 +407,7 @@ async fn a_stop_ends_within_the_grace_period_whatever_clients_trickle() {
     let (_reading, writing) = stream.into_split();
     trickle(writing, vec![b'G'; 600], Duration::from_millis(100));
     let _events = client_from("127.0.0.2")
-        .get(running.url(&format!("/api/games/{}/events", game.id)))
+        .get(running.url(&game.api("/events")))
         .send()
         .await
         .unwrap();
@@ -452,7 +453,7 @@ async fn a_game_finished_while_the_server_stops_is_answered_and_kept() {
     let game = server.create(two_people()).await;
     let mut running = server.listen().await;
     let client = client_from("127.0.0.1");
-    let moves = running.url(&format!("/api/games/{}/moves", game.id));
+    let moves = running.url(&game.api("/moves"));
     let play = |token: &Option<String>, cell: u8| {
         client
             .post(&moves)

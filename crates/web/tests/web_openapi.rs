@@ -75,8 +75,7 @@ fn the_document_is_openapi_3_1_with_the_seats_bearer_tokens() {
 #[tokio::test]
 async fn every_operation_the_document_lists_is_one_the_server_answers() {
     // Arrange: a game whose id fills the paths.
-    let server = Server::new();
-    let game = server.create(two_people()).await;
+    let (server, game) = Server::with_game(two_people()).await;
 
     for (method, path) in operations(&document()) {
         // Act: the head of the answer (an event stream's body never ends), and the
@@ -105,8 +104,7 @@ async fn every_operation_the_document_lists_is_one_the_server_answers() {
 #[tokio::test]
 async fn a_method_the_document_does_not_list_for_a_path_is_refused_405() {
     // Arrange
-    let server = Server::new();
-    let game = server.create(two_people()).await;
+    let (server, game) = Server::with_game(two_people()).await;
     let document = document();
     let listed: BTreeSet<(String, String)> = operations(&document)
         .into_iter()
@@ -252,12 +250,10 @@ async fn the_answers_have_the_shapes_the_document_gives_them() {
     let server = Server::new();
     let document = document();
     let game = server.create(two_people()).await;
-    let (x, o) = (game.x.clone().unwrap(), game.o.clone().unwrap());
-    for (token, cell) in [(&x, 1), (&o, 4), (&x, 2), (&o, 5), (&x, 3)] {
-        server.play(&game.id, token, cell).await;
-    }
+    let (x, _o) = (game.x_token(), game.o_token());
+    server.play_in_turn(&game, &[1, 4, 2, 5, 3]).await;
     let review = loop {
-        let review = server.get(&format!("/api/games/{}/review", game.id)).await;
+        let review = server.get(&game.api("/review")).await;
         if review.status == StatusCode::OK {
             break review;
         }
@@ -295,7 +291,7 @@ async fn the_answers_have_the_shapes_the_document_gives_them() {
             "post",
             "/api/games/{id}/moves",
             409,
-            server.play(id, &x, 9).await.json,
+            server.play(id, x, 9).await.json,
         ),
         ("get", "/readyz", 200, server.get("/readyz").await.json),
     ];

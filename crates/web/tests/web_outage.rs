@@ -128,17 +128,19 @@ impl ReviewStore for Flaky {
     }
 }
 
-/// A server on a flaky store, its housekeeping (the store's checks) running; each
-/// request waits for the store at most `deadline`.
-fn server_on(flaky: &Arc<Flaky>, deadline: Duration) -> Server {
+/// A flaky store, up at first, and a server on it, its housekeeping (the store's
+/// checks) running; each request waits for the store at most `deadline`.
+fn flaky_server(deadline: Duration) -> (Arc<Flaky>, Server) {
+    let flaky = Arc::new(Flaky::default());
     let limits = GameLimits {
         store_deadline: deadline,
         ..test_game_limits()
     };
     let computers = StandardComputers::new(7, Duration::from_secs(5));
-    let games = Games::new(Arc::clone(flaky) as _, Box::new(computers), limits);
+    let games = Games::new(Arc::clone(&flaky) as _, Box::new(computers), limits);
     games.spawn_housekeeping();
-    Server::of(games, Arc::new(MemoryStore::new()), Limits::default())
+    let server = Server::of(games, Arc::new(MemoryStore::new()), Limits::default());
+    (flaky, server)
 }
 
 /// Asks `path` until its status is `wanted`; how long that took.
@@ -154,11 +156,17 @@ async fn until(server: &Server, path: &str, wanted: StatusCode) -> Duration {
     started.elapsed()
 }
 
+/// What `answering` answers, and how long it took.
+async fn timed<T>(answering: impl std::future::Future<Output = T>) -> (T, Duration) {
+    let started = Instant::now();
+    let answer = answering.await;
+    (answer, started.elapsed())
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn liveness_is_answered_whatever_the_store_does() {
     // Arrange
-    let flaky = Arc::new(Flaky::default());
-    let server = server_on(&flaky, Duration::from_secs(1));
+    let (flaky, server) = flaky_server(Duration::from_secs(1));
     flaky.set(SILENT);
 
     // Act
@@ -174,8 +182,7 @@ async fn liveness_is_answered_whatever_the_store_does() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn readiness_fails_within_a_second_of_the_store_going_and_comes_back_with_it() {
     // Arrange
-    let flaky = Arc::new(Flaky::default());
-    let server = server_on(&flaky, Duration::from_secs(1));
+    let (flaky, server) = flaky_server(Duration::from_secs(1));
     assert_eq!(server.get("/readyz").await.status, StatusCode::OK);
 
     // Act
@@ -198,8 +205,7 @@ async fn readiness_fails_within_a_second_of_the_store_going_and_comes_back_with_
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_silent_store_makes_the_server_not_ready_within_a_second() {
     // Arrange
-    let flaky = Arc::new(Flaky::default());
-    let server = server_on(&flaky, Duration::from_secs(1));
+    let (flaky, server) = flaky_server(Duration::from_secs(1));
 
     // Act
     flaky.set(SILENT);
@@ -213,16 +219,13 @@ async fn a_silent_store_makes_the_server_not_ready_within_a_second() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_while_the_store_cannot_be_reached_is_refused_at_once_with_retry_after() {
     // Arrange: a game begun, then the store gone and noticed.
-    let flaky = Arc::new(Flaky::default());
-    let server = server_on(&flaky, Duration::from_secs(1));
+    let (flaky, server) = flaky_server(Duration::from_secs(1));
     let game = server.create(two_people()).await;
     flaky.set(UNREACHABLE);
     until(&server, "/readyz", StatusCode::SERVICE_UNAVAILABLE).await;
 
     // Act
-    let started = Instant::now();
-    let moved = server.play(&game.id, game.x.as_deref().unwrap(), 5).await;
-    let took = started.elapsed();
+    let (moved, took) = timed(server.play(&game.id, game.x_token(), 5)).await;
 
     // Assert
     assert_eq!(moved.status, StatusCode::SERVICE_UNAVAILABLE);
@@ -238,15 +241,12 @@ async fn a_move_while_the_store_cannot_be_reached_is_refused_at_once_with_retry_
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_into_a_silent_store_is_answered_503_at_the_deadline_not_when_it_comes_back() {
     // Arrange: a game begun, then the store silent.
-    let flaky = Arc::new(Flaky::default());
-    let server = server_on(&flaky, Duration::from_millis(500));
+    let (flaky, server) = flaky_server(Duration::from_millis(500));
     let game = server.create(two_people()).await;
     flaky.set(SILENT);
 
     // Act
-    let started = Instant::now();
-    let moved = server.play(&game.id, game.x.as_deref().unwrap(), 5).await;
-    let took = started.elapsed();
+    let (moved, took) = timed(server.play(&game.id, game.x_token(), 5)).await;
 
     // Assert
     assert_eq!(
@@ -263,10 +263,9 @@ async fn a_move_into_a_silent_store_is_answered_503_at_the_deadline_not_when_it_
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn once_the_store_answers_again_the_next_move_is_played_and_kept_without_a_restart() {
     // Arrange: a move refused while the store was gone.
-    let flaky = Arc::new(Flaky::default());
-    let server = server_on(&flaky, Duration::from_secs(1));
+    let (flaky, server) = flaky_server(Duration::from_secs(1));
     let game = server.create(two_people()).await;
-    let x = game.x.as_deref().unwrap();
+    let x = game.x_token();
     flaky.set(UNREACHABLE);
     until(&server, "/readyz", StatusCode::SERVICE_UNAVAILABLE).await;
     let refused = server.play(&game.id, x, 5).await;
@@ -292,8 +291,8 @@ async fn once_the_store_answers_again_the_next_move_is_played_and_kept_without_a
 async fn twelve_moves_sent_together_while_the_store_is_silent_are_all_answered_within_two_seconds()
 {
     // Arrange: twelve games, then the store silent (not yet noticed by a check).
-    let flaky = Arc::new(Flaky::default());
-    let server = Arc::new(server_on(&flaky, Duration::from_secs(1)));
+    let (flaky, server) = flaky_server(Duration::from_secs(1));
+    let server = Arc::new(server);
     let mut games = Vec::new();
     for _ in 0..12 {
         games.push(server.create(two_people()).await);
@@ -307,7 +306,7 @@ async fn twelve_moves_sent_together_while_the_store_is_silent_are_all_answered_w
         .map(|game| {
             let server = Arc::clone(&server);
             tokio::spawn(async move {
-                let answer = server.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+                let answer = server.play(&game.id, game.x_token(), 5).await;
                 (answer.status, started.elapsed())
             })
         })

@@ -5,39 +5,43 @@
 mod web_support;
 
 use axum::body::Body;
-use axum::http::{HeaderMap, Method, Request, StatusCode, header};
-use http_body_util::BodyExt;
+use axum::http::{Method, Request, StatusCode, header};
 use serde_json::Value;
-use tower::ServiceExt;
-use web_support::Server;
+use web_support::{Answer, Server};
 
 /// What Chromium sends when it loads a page.
 const BROWSER: &str = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 
-struct Answer {
-    status: StatusCode,
-    headers: HeaderMap,
-    text: String,
-}
-
+/// `method` `path` asked of a new server, accepting `accept`.
 async fn ask(method: Method, path: &str, accept: Option<&str>) -> Answer {
     let mut request = Request::builder().method(method).uri(path);
     if let Some(accept) = accept {
         request = request.header(header::ACCEPT, accept);
     }
-    let response = Server::new()
-        .router()
-        .oneshot(request.body(Body::empty()).unwrap())
+    Server::new()
+        .answer(request.body(Body::empty()).unwrap())
         .await
-        .unwrap();
-    let status = response.status();
-    let headers = response.headers().clone();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    Answer {
-        status,
-        headers,
-        text: String::from_utf8(bytes.to_vec()).unwrap(),
-    }
+}
+
+/// Asserts that `answer` is a page for a browser, with `status`, saying `said`, with a
+/// way back, and the headers every answer carries.
+fn assert_page(answer: &Answer, status: StatusCode, said: &str) {
+    assert_eq!(answer.status, status);
+    assert_eq!(
+        answer.headers[header::CONTENT_TYPE],
+        "text/html; charset=utf-8"
+    );
+    assert!(
+        answer.text.contains(said),
+        "{said:?} not in {}",
+        answer.text
+    );
+    assert!(
+        answer.text.contains("<a href=\"/\">"),
+        "a way back: {}",
+        answer.text
+    );
+    assert_security_headers(answer);
 }
 
 fn assert_security_headers(answer: &Answer) {
@@ -53,22 +57,7 @@ async fn a_browser_loading_an_unknown_page_gets_a_page_saying_so() {
     let answer = ask(Method::GET, "/no/such/page", Some(BROWSER)).await;
 
     // Assert
-    assert_eq!(answer.status, StatusCode::NOT_FOUND);
-    assert_eq!(
-        answer.headers[header::CONTENT_TYPE],
-        "text/html; charset=utf-8"
-    );
-    assert!(
-        answer.text.contains("There is no such page."),
-        "{}",
-        answer.text
-    );
-    assert!(
-        answer.text.contains("<a href=\"/\">"),
-        "a way back: {}",
-        answer.text
-    );
-    assert_security_headers(&answer);
+    assert_page(&answer, StatusCode::NOT_FOUND, "There is no such page.");
 }
 
 #[tokio::test]
@@ -110,17 +99,9 @@ async fn a_browser_posting_to_a_page_gets_a_page_for_the_405() {
     let answer = ask(Method::POST, "/scores", Some(BROWSER)).await;
 
     // Assert
-    assert_eq!(answer.status, StatusCode::METHOD_NOT_ALLOWED);
-    assert_eq!(
-        answer.headers[header::CONTENT_TYPE],
-        "text/html; charset=utf-8"
+    assert_page(
+        &answer,
+        StatusCode::METHOD_NOT_ALLOWED,
+        "This address does not take a POST request.",
     );
-    assert!(
-        answer
-            .text
-            .contains("This address does not take a POST request."),
-        "{}",
-        answer.text
-    );
-    assert_security_headers(&answer);
 }

@@ -43,20 +43,8 @@ struct Peer {
 impl Peer {
     /// Tells every other server what `writes` kept.
     fn tell(&self, writes: &[Write]) {
-        let news: Vec<News> = writes
-            .iter()
-            .map(|write| match write {
-                Write::Begin(new) => News::Begin(new.clone()),
-                Write::Step { game, step } => News::Step {
-                    game: game.clone(),
-                    step: *step,
-                },
-                Write::End { game, ending } => News::End {
-                    game: game.clone(),
-                    ending: *ending,
-                },
-            })
-            .collect();
+        // The news of a write is the write.
+        let news: Vec<News> = writes.to_vec();
         for (server, listener) in self.hub.listeners.lock().unwrap().iter_mut() {
             if *server != self.me && !news.is_empty() {
                 listener.hear(Heard::News(news.clone()));
@@ -195,7 +183,7 @@ async fn a_game_begun_on_one_server_is_played_through_the_other() {
     let game = a.create(two_people()).await;
 
     // Act
-    let moved = b.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+    let moved = b.play(&game.id, game.x_token(), 5).await;
 
     // Assert
     assert_eq!(moved.status, 200, "{}", moved.text);
@@ -210,7 +198,7 @@ async fn a_server_holding_a_game_shows_a_move_made_through_another_at_once() {
     assert_eq!(board_on(&b, &game.id).await, ".........");
 
     // Act
-    a.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+    a.play(&game.id, game.x_token(), 5).await;
 
     // Assert: no read of the store needed: the news came with the write.
     assert_eq!(board_on(&b, &game.id).await, "....X....");
@@ -221,14 +209,14 @@ async fn a_spectator_of_one_server_sees_a_move_made_through_another() {
     // Arrange: a spectator's event stream on server B, past its first event.
     let (a, b) = two_servers();
     let game = a.create(two_people()).await;
-    let request = axum::http::Request::get(format!("/api/games/{}/events", game.id))
+    let request = axum::http::Request::get(game.api("/events"))
         .body(Body::empty())
         .unwrap();
     let mut events = b.router().oneshot(request).await.unwrap().into_body();
     events.frame().await.unwrap().unwrap();
 
     // Act
-    a.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+    a.play(&game.id, game.x_token(), 5).await;
     let next = tokio::time::timeout(Duration::from_secs(2), events.frame()).await;
 
     // Assert
@@ -243,7 +231,7 @@ async fn the_same_move_sent_to_two_servers_at_once_is_accepted_once_and_the_othe
     let (a, b) = two_servers();
     let game = a.create(two_people()).await;
     board_on(&b, &game.id).await;
-    let x = game.x.as_deref().unwrap();
+    let x = game.x_token();
 
     // Act
     let (first, second) = tokio::join!(a.play(&game.id, x, 5), b.play(&game.id, x, 5));
@@ -269,10 +257,10 @@ async fn a_server_behind_the_store_reads_the_game_again_instead_of_refusing_a_mo
         .lock()
         .unwrap()
         .retain(|(server, _)| *server != 2);
-    a.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+    a.play(&game.id, game.x_token(), 5).await;
 
     // Act: O's move through B, which thinks it is still X's turn.
-    let moved = b.play(&game.id, game.o.as_deref().unwrap(), 1).await;
+    let moved = b.play(&game.id, game.o_token(), 1).await;
 
     // Assert
     assert_eq!(moved.status, 200, "{}", moved.text);
@@ -356,7 +344,7 @@ async fn news_a_server_already_holds_changes_nothing_and_keeps_the_game_held() {
     // Arrange: B holds the game with X's first move (from the news).
     let (a, b) = two_servers();
     let game = a.create(two_people()).await;
-    a.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+    a.play(&game.id, game.x_token(), 5).await;
     let kept = a.kept(&game.id);
 
     // Act: the same news again, as a server that read the game back meanwhile gets it.

@@ -15,7 +15,9 @@ use tictactoe_core::ports::{
     Change, GameId, GameStore, MemoryStore, MockGameStore, Step, StoreError, Write,
 };
 use tictactoe_web::{GameLimits, Limits};
-use web_support::{Server, games_over, test_game_limits, two_people};
+use web_support::{
+    Server, ada_against, games_over, test_game_limits, two_people, writes_held_while,
+};
 
 fn path(id: &str) -> String {
     format!("/api/games/{id}")
@@ -36,17 +38,15 @@ async fn until_over(server: &Server, id: &str) -> Value {
 #[tokio::test]
 async fn a_game_goes_on_after_a_restart_with_the_same_link_and_tokens() {
     // Arrange: Ada (X) and Bob (O) played 5 and 1; then the server restarts.
-    let server = Server::new();
-    let game = server.create(two_people()).await;
-    let (x, o) = (game.x.unwrap(), game.o.unwrap());
-    server.play(&game.id, &x, 5).await;
-    server.play(&game.id, &o, 1).await;
+    let (server, game) = Server::with_game(two_people()).await;
+    server.play_in_turn(&game, &[5, 1]).await;
+    let x = game.x_token();
     let server = server.restart();
 
     // Act
     let seen = server.get(&path(&game.id)).await;
-    let moved = server.play(&game.id, &x, 9).await;
-    let out_of_turn = server.play(&game.id, &x, 3).await;
+    let moved = server.play(&game.id, x, 9).await;
+    let out_of_turn = server.play(&game.id, x, 3).await;
 
     // Assert
     assert_eq!(seen.status, StatusCode::OK);
@@ -60,17 +60,14 @@ async fn a_game_goes_on_after_a_restart_with_the_same_link_and_tokens() {
 #[tokio::test]
 async fn a_finished_game_shows_its_result_after_a_restart() {
     // Arrange: X wins with 1, 2, 3; the server restarts.
-    let server = Server::new();
-    let game = server.create(two_people()).await;
-    let (x, o) = (game.x.unwrap(), game.o.unwrap());
-    for (token, cell) in [(&x, 1), (&o, 4), (&x, 2), (&o, 5), (&x, 3)] {
-        server.play(&game.id, token, cell).await;
-    }
+    let (server, game) = Server::with_game(two_people()).await;
+    server.play_in_turn(&game, &[1, 4, 2, 5, 3]).await;
+    let o = game.o_token();
     let server = server.restart();
 
     // Act
     let seen = server.get(&path(&game.id)).await;
-    let late = server.play(&game.id, &o, 9).await;
+    let late = server.play(&game.id, o, 9).await;
 
     // Assert
     assert_eq!(seen.json["status"], "x_won");
@@ -83,28 +80,25 @@ async fn a_finished_game_shows_its_result_after_a_restart() {
 #[tokio::test]
 async fn a_rematch_link_survives_a_restart_and_the_rematch_is_played_with_the_same_token() {
     // Arrange: Ada (X) resigns against Medium and asks for a rematch; a restart.
-    let server = Server::new();
-    let game = server
-        .create(json!({ "x": "human:Ada", "o": "medium" }))
-        .await;
-    let ada = game.x.unwrap();
-    server.post(&game.id, "resign", Some(&ada)).await;
-    let rematch = server.post(&game.id, "rematch", Some(&ada)).await;
+    let (server, game) = Server::with_game(ada_against("medium")).await;
+    let ada = game.x_token();
+    server.post(&game.id, "resign", Some(ada)).await;
+    let rematch = server.post(&game.id, "rematch", Some(ada)).await;
     let next = rematch.json["id"].as_str().unwrap().to_string();
     let server = server.restart();
 
     // Act
     let old = server.get(&path(&game.id)).await;
-    let again = server.post(&game.id, "rematch", Some(&ada)).await;
+    let again = server.post(&game.id, "rematch", Some(ada)).await;
     let board = server.get(&path(&next)).await.json["board"].clone();
     let empty = board.as_str().unwrap().find('.').unwrap() as u64 + 1;
-    let played = server.play(&next, &ada, empty).await;
+    let played = server.play(&next, ada, empty).await;
 
     // Assert
     assert_eq!(old.json["rematch"], next.as_str());
     assert_eq!(again.status, StatusCode::OK);
     assert_eq!(again.json["id"], next.as_str());
-    assert_eq!(again.json["seats"]["o"]["token"], ada.as_str());
+    assert_eq!(again.json["seats"]["o"]["token"], ada);
     assert_eq!(played.status, StatusCode::OK, "{}", played.text);
 }
 
@@ -140,7 +134,7 @@ async fn a_new_game_and_each_move_are_in_the_store_when_answered() {
         .create(json!({ "x": "human:Ada", "o": "easy", "first": "o" }))
         .await;
     let begun = server.kept(&game.id);
-    server.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+    server.play(&game.id, game.x_token(), 5).await;
     let after_the_move = server.kept(&game.id);
 
     // Assert: begun with the computer's opening; then Ada's move and the reply.
@@ -179,15 +173,15 @@ async fn a_move_the_store_refuses_is_a_503_and_the_next_request_sees_the_game_wi
     );
     let server = Server::of(games, Arc::clone(&store), Limits::default());
     let game = server.create(two_people()).await;
-    let (x, o) = (game.x.unwrap(), game.o.unwrap());
-    server.play(&game.id, &x, 5).await;
+    let (x, o) = (game.x_token(), game.o_token());
+    server.play(&game.id, x, 5).await;
     failing.store(true, Ordering::SeqCst);
 
     // Act: O's move is refused by the store; then the store is well again.
-    let refused = server.play(&game.id, &o, 1).await;
+    let refused = server.play(&game.id, o, 1).await;
     failing.store(false, Ordering::SeqCst);
     let seen = server.get(&path(&game.id)).await;
-    let again = server.play(&game.id, &o, 1).await;
+    let again = server.play(&game.id, o, 1).await;
 
     // Assert
     assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE);
@@ -211,25 +205,14 @@ async fn a_spectator_sees_a_move_only_once_the_store_has_kept_it() {
     // Arrange: a store whose writes wait while `held` is set.
     let store = Arc::new(MemoryStore::new());
     let held = Arc::new(AtomicBool::new(false));
-    let mut mock = MockGameStore::new();
-    let (inner, holding) = (Arc::clone(&store), Arc::clone(&held));
-    mock.expect_write_new().returning(move |writes| {
-        while holding.load(Ordering::SeqCst) {
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        inner.write_new(writes)
-    });
-    let server = Server::of(
-        games_over(Arc::new(mock), test_game_limits()),
-        store,
-        Limits::default(),
-    );
+    let mock = writes_held_while(&store, &held);
+    let server = Server::behind(mock, store);
     let game = server.create(two_people()).await;
     held.store(true, Ordering::SeqCst);
 
     // Act: X plays 5, on a task of its own; a spectator looks while the store holds
     // the move, and again once it has it.
-    let request = axum::http::Request::post(format!("/api/games/{}/moves", game.id))
+    let request = axum::http::Request::post(game.api("/moves"))
         .header("authorization", format!("Bearer {}", game.x.unwrap()))
         .body(axum::body::Body::from(r#"{"cell":5}"#))
         .unwrap();
@@ -277,11 +260,7 @@ async fn requests_arriving_together_for_a_game_not_in_memory_read_it_once() {
     let inner = Arc::clone(&store);
     mock.expect_write_new()
         .returning(move |writes| inner.write_new(writes));
-    let server = Server::of(
-        games_over(Arc::new(mock), test_game_limits()),
-        store,
-        Limits::default(),
-    );
+    let server = Server::behind(mock, store);
 
     // Act: eight spectators at once.
     let path = path(&game.id);
@@ -296,10 +275,7 @@ async fn requests_arriving_together_for_a_game_not_in_memory_read_it_once() {
 #[tokio::test]
 async fn a_computer_whose_turn_it_was_moves_when_its_game_is_read_back() {
     // Arrange: Ada's move 5 kept, the server stopped before Easy's reply was.
-    let server = Server::new();
-    let game = server
-        .create(json!({ "x": "human:Ada", "o": "easy" }))
-        .await;
+    let (server, game) = Server::with_game(ada_against("easy")).await;
     let id = GameId::parse(&game.id).unwrap();
     let step = Step {
         number: 1,
@@ -392,18 +368,15 @@ async fn the_scores_are_the_stores_first_rows() {
 #[tokio::test]
 async fn scores_a_store_cannot_read_are_a_503_that_names_no_path_of_the_server() {
     // Arrange: a store whose file became unreadable while the server ran.
+    let unreadable = StoreError::Unreadable {
+        database: "/srv/tictactoe/games.db".into(),
+        detail: "file is not a database".into(),
+    };
     let mut store = MockGameStore::new();
-    store.expect_scoreboard().returning(|_| {
-        Err(StoreError::Unreadable {
-            database: "/srv/tictactoe/games.db".into(),
-            detail: "file is not a database".into(),
-        })
-    });
-    let server = Server::of(
-        games_over(Arc::new(store), test_game_limits()),
-        Arc::new(MemoryStore::new()),
-        Limits::default(),
-    );
+    store
+        .expect_scoreboard()
+        .returning(move |_| Err(unreadable.clone()));
+    let server = Server::behind(store, Arc::new(MemoryStore::new()));
 
     // Act
     let answer = server.get("/api/scores").await;
@@ -424,28 +397,12 @@ async fn each_commit_is_counted_with_the_requests_and_writes_it_carried() {
     let server = Server::new();
 
     // Act: a new game (one write), a move (one write).
-    let game = server.create(two_people()).await;
-    server.play(&game.id, game.x.as_deref().unwrap(), 5).await;
+    server.ada_played(5).await;
 
     // Assert
     let counts = server.games.commits();
     assert_eq!((counts.requests, counts.writes), (2, 2));
     assert!((1..=2).contains(&counts.batches));
-}
-
-/// A store in memory whose writes wait while `held` is set.
-fn holding_store(store: &Arc<MemoryStore>, held: &Arc<AtomicBool>) -> MockGameStore {
-    let mut mock = MockGameStore::new();
-    let (inner, holding) = (Arc::clone(store), Arc::clone(held));
-    mock.expect_write_new().returning(move |writes| {
-        while holding.load(Ordering::SeqCst) {
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        inner.write_new(writes)
-    });
-    let inner = Arc::clone(store);
-    mock.expect_game().returning(move |id| inner.game(id));
-    mock
 }
 
 /// `POST path` through `server`'s router on a task of its own.
@@ -471,33 +428,16 @@ async fn a_game_ending_move_is_answered_only_once_its_result_is_kept_even_while_
     // Arrange: Ada (X) one move from a win on 1-2-3; the store then holds its writes.
     let store = Arc::new(MemoryStore::new());
     let held = Arc::new(AtomicBool::new(false));
-    let server = Server::of(
-        games_over(Arc::new(holding_store(&store, &held)), test_game_limits()),
-        store,
-        Limits::default(),
-    );
+    let server = Server::behind(writes_held_while(&store, &held), store);
     let game = server.create(two_people()).await;
-    let moves = format!("/api/games/{}/moves", game.id);
-    for (token, cell) in [(&game.x, 1), (&game.o, 4), (&game.x, 2), (&game.o, 5)] {
-        let body = Some(json!({ "cell": cell }));
-        let answer = server
-            .send(Method::POST, &moves, token.as_deref(), body)
-            .await;
-        assert_eq!(answer.status, StatusCode::OK);
-    }
+    let moves = game.api("/moves");
+    server.play_in_turn(&game, &[1, 4, 2, 5]).await;
     held.store(true, Ordering::SeqCst);
 
     // Act: the winning move, and three hints from Bob at the same moment.
     let winning = spawn_post(&server, moves.clone(), game.x.clone(), r#"{"cell":3}"#);
     let hints: Vec<_> = (0..3)
-        .map(|_| {
-            spawn_post(
-                &server,
-                format!("/api/games/{}/hint", game.id),
-                game.o.clone(),
-                "",
-            )
-        })
+        .map(|_| spawn_post(&server, game.api("/hint"), game.o.clone(), ""))
         .collect();
     tokio::time::sleep(Duration::from_millis(200)).await;
     let answered_while_held = winning.is_finished();
@@ -526,11 +466,8 @@ async fn a_game_ending_move_is_answered_only_once_its_result_is_kept_even_while_
 async fn every_caller_of_a_rematch_is_answered_with_the_computers_opening_move_made_and_kept() {
     // Arrange: Ada (X) against Impossible, played to the end; in the rematch the
     // computer is X and opens.
-    let server = Server::new();
-    let game = server
-        .create(json!({ "x": "human:Ada", "o": "impossible" }))
-        .await;
-    let moves = format!("/api/games/{}/moves", game.id);
+    let (server, game) = Server::with_game(ada_against("impossible")).await;
+    let moves = game.api("/moves");
     let mut view = game.game.clone();
     while view["to_move"] == "X" {
         let cell = view["board"].as_str().unwrap().find('.').unwrap() + 1;
@@ -542,7 +479,7 @@ async fn every_caller_of_a_rematch_is_answered_with_the_computers_opening_move_m
     }
 
     // Act: Ada asks for the rematch three times at once (a double click, a retry).
-    let rematch = format!("/api/games/{}/rematch", game.id);
+    let rematch = game.api("/rematch");
     let calls: Vec<_> = (0..3)
         .map(|_| spawn_post(&server, rematch.clone(), game.x.clone(), ""))
         .collect();

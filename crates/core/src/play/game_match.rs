@@ -13,8 +13,8 @@
 use thiserror::Error;
 
 use crate::domain::{
-    Analysis, BitBoard, FinishedGame, Game, GameState, GameStatus, Geometry, Line, Mark, MoveError,
-    Outcome, PlayerName, Position, Refusal, Scoreboard,
+    Analysis, BitBoard, Board, FinishedGame, Game, GameState, GameStatus, Geometry, Line, Mark,
+    MoveError, Outcome, PlayerName, Position, Refusal, Scoreboard,
 };
 use crate::players::{Advisor, MoveChooser};
 use crate::ports::{Change, Ending, GameId, GameStore, NewGame, Step, StoreError, Write};
@@ -202,6 +202,24 @@ pub enum ResumeError {
     Ending,
 }
 
+/// `step`'s change made on `game`: its move played, or its moves taken back. A change
+/// the rules refuse is a [`ResumeError`] naming the step (the game may then be part
+/// changed: take the step on a copy).
+pub(crate) fn take_step<B: Board>(game: &mut Game<B>, step: &Step) -> Result<(), ResumeError> {
+    let number = step.number;
+    match step.change {
+        Change::Move(position) => game
+            .play(position)
+            .map(|_| ())
+            .map_err(|_| ResumeError::Illegal { number }),
+        Change::Undo { moves } => (0..moves).try_for_each(|_| {
+            game.undo()
+                .map(|_| ())
+                .ok_or(ResumeError::NothingToUndo { number })
+        }),
+    }
+}
+
 /// A computer player broke the rules: a bug in that player, reported, not looped on.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ComputerError {
@@ -320,17 +338,7 @@ impl<R: Recorder> Match<R> {
             return Err(ResumeError::AfterTheEnd { number });
         }
         let mut game = self.game.clone();
-        match step.change {
-            Change::Move(position) => {
-                game.play(position)
-                    .map_err(|_| ResumeError::Illegal { number })?;
-            }
-            Change::Undo { moves } => {
-                for _ in 0..moves {
-                    game.undo().ok_or(ResumeError::NothingToUndo { number })?;
-                }
-            }
-        }
+        take_step(&mut game, &step)?;
         self.game = game;
         self.steps = number;
         if let State::Playing { undo_asked_by } = &mut self.state {
@@ -599,7 +607,7 @@ mod tests {
 
     use super::*;
     use crate::domain::{IllegalMove, Verdict, layout_of};
-    use crate::fixtures;
+    use crate::fixtures::{self, ada_and_bob, ending_once, failing_steps, keeping_steps};
     use crate::players::{MockAdvisor, MockComputer};
     use crate::ports::MemoryStore;
     use mockall::Sequence;
@@ -617,6 +625,13 @@ mod tests {
         Seat::Human(name(text))
     }
 
+    /// Ada (X) against Hal (O), a computer that plays `moves` in order ([`computer_playing`]),
+    /// on 3 x 3, `first` moving first, nothing recorded.
+    fn ada_against_hal(first: Mark, moves: &[usize]) -> Match<Unrecorded> {
+        let seats = [person("Ada"), computer_playing(moves)];
+        Match::new(Geometry::classic(), first, seats, Unrecorded)
+    }
+
     /// A computer that plays `moves` in order, and must be asked for each exactly once.
     fn computer_playing(moves: &[usize]) -> Seat {
         let mut computer = MockComputer::new();
@@ -632,12 +647,16 @@ mod tests {
     /// Ada (X) and Bob (O) at one keyboard; X first; nothing recorded.
     #[fixture]
     fn together() -> Match<Unrecorded> {
-        Match::new(
-            Geometry::classic(),
-            Mark::X,
-            [person("Ada"), person("Bob")],
-            Unrecorded,
-        )
+        fixtures::ada_and_bob(Unrecorded)
+    }
+
+    /// Ada (X) and Bob (O) on two screens: Ada has played 1 and asked to take it back.
+    #[fixture]
+    fn ada_asked_to_undo(together: Match<Unrecorded>) -> Match<Unrecorded> {
+        let mut apart = together.seated(Seating::Apart);
+        play_all(&mut apart, &[1]);
+        apart.undo(Mark::X).unwrap();
+        apart
     }
 
     fn play_all<R: Recorder>(game: &mut Match<R>, moves: &[usize]) {
@@ -677,12 +696,7 @@ mod tests {
 
     #[test]
     fn nobody_can_ask_for_the_computers_seat() {
-        let mut game = Match::new(
-            Geometry::classic(),
-            Mark::X,
-            [person("Ada"), computer_playing(&[])],
-            Unrecorded,
-        );
+        let mut game = ada_against_hal(Mark::X, &[]);
 
         assert_eq!(
             game.undo(Mark::O).unwrap_err(),
@@ -724,33 +738,12 @@ mod tests {
 
     #[test]
     fn advancing_on_a_persons_turn_asks_no_computer_and_changes_nothing() {
-        let mut game = Match::new(
-            Geometry::classic(),
-            Mark::X,
-            [person("Ada"), computer_playing(&[])],
-            Unrecorded,
-        );
+        let mut game = ada_against_hal(Mark::X, &[]);
 
         let events = game.advance().unwrap();
 
         assert!(events.is_empty());
         assert_eq!(game.game().moves(), []);
-    }
-
-    /// A recorder that keeps every step (a stub: what it is told is not the subject).
-    fn keeping_steps() -> MockRecorder {
-        let mut recorder = MockRecorder::new();
-        recorder.expect_keep().returning(|_| Ok(()));
-        recorder
-    }
-
-    fn ada_and_bob<R: Recorder>(recorder: R) -> Match<R> {
-        Match::new(
-            Geometry::classic(),
-            Mark::X,
-            [person("Ada"), person("Bob")],
-            recorder,
-        )
     }
 
     #[test]
@@ -791,13 +784,7 @@ mod tests {
 
     #[test]
     fn a_game_someone_leaves_is_kept_as_abandoned_by_them() {
-        let mut recorder = keeping_steps();
-        recorder
-            .expect_end()
-            .with(eq(Ending::Abandoned(Mark::X)), always())
-            .times(1)
-            .returning(|_, _| Recording::Saved(Scoreboard::new()));
-        let mut game = ada_and_bob(recorder);
+        let mut game = ada_and_bob(ending_once(Ending::Abandoned(Mark::X)));
         play_all(&mut game, &[1, 4]);
 
         let events = game.leave(Mark::X).unwrap();
@@ -810,13 +797,7 @@ mod tests {
     #[test]
     fn a_player_who_resigns_ends_the_game_and_it_is_offered_to_the_scoreboard_as_their_loss() {
         // Arrange
-        let mut recorder = keeping_steps();
-        recorder
-            .expect_end()
-            .with(eq(Ending::Resigned(Mark::O)), always())
-            .times(1)
-            .returning(|_, _| Recording::Saved(Scoreboard::new()));
-        let mut game = ada_and_bob(recorder);
+        let mut game = ada_and_bob(ending_once(Ending::Resigned(Mark::O)));
         play_all(&mut game, &[1, 4, 2]);
 
         // Act
@@ -893,11 +874,7 @@ mod tests {
 
     #[test]
     fn a_step_that_cannot_be_kept_is_reported_and_play_goes_on() {
-        let mut recorder = MockRecorder::new();
-        recorder
-            .expect_keep()
-            .returning(|_| Err(StoreError::NoLocation));
-        let mut game = ada_and_bob(recorder);
+        let mut game = ada_and_bob(failing_steps());
 
         let events = game.play(Mark::X, cell(1)).unwrap();
 
@@ -1123,12 +1100,7 @@ mod tests {
 
     #[test]
     fn undo_against_a_computer_takes_back_its_reply_too() {
-        let mut game = Match::new(
-            Geometry::classic(),
-            Mark::X,
-            [person("Ada"), computer_playing(&[5])],
-            Unrecorded,
-        );
+        let mut game = ada_against_hal(Mark::X, &[5]);
         game.play(Mark::X, cell(1)).unwrap();
         game.advance().unwrap();
 
@@ -1143,12 +1115,7 @@ mod tests {
 
     #[test]
     fn undo_before_you_have_moved_is_refused_even_after_the_computer_has() {
-        let mut game = Match::new(
-            Geometry::classic(),
-            Mark::O,
-            [person("Ada"), computer_playing(&[5])],
-            Unrecorded,
-        );
+        let mut game = ada_against_hal(Mark::O, &[5]);
         game.advance().unwrap();
 
         let answer = game.undo(Mark::X);
@@ -1189,24 +1156,9 @@ mod tests {
     }
 
     #[rstest]
-    fn apart_asking_to_take_back_a_move_before_you_have_moved_is_refused(
-        together: Match<Unrecorded>,
+    fn apart_asking_again_keeps_waiting_for_the_other_to_agree(
+        #[from(ada_asked_to_undo)] mut apart: Match<Unrecorded>,
     ) {
-        let mut apart = together.seated(Seating::Apart);
-        play_all(&mut apart, &[1]);
-
-        let answer = apart.undo(Mark::O);
-
-        assert_eq!(answer.unwrap_err(), Refusal::NothingToUndo);
-        assert_eq!(apart.undo_asked_by(), None);
-    }
-
-    #[rstest]
-    fn apart_asking_again_keeps_waiting_for_the_other_to_agree(together: Match<Unrecorded>) {
-        let mut apart = together.seated(Seating::Apart);
-        play_all(&mut apart, &[1]);
-        apart.undo(Mark::X).unwrap();
-
         let asked_again = apart.undo(Mark::X).unwrap();
 
         assert!(matches!(
@@ -1217,13 +1169,16 @@ mod tests {
     }
 
     #[rstest]
-    #[case::the_first_mover(Mark::X)]
-    #[case::the_second_mover(Mark::O)]
-    fn apart_before_anyone_has_moved_there_is_nothing_to_take_back(
+    #[case::the_first_mover_before_any_move(&[], Mark::X)]
+    #[case::the_second_mover_before_any_move(&[], Mark::O)]
+    #[case::the_second_mover_after_the_first_move(&[1], Mark::O)]
+    fn apart_asking_to_take_back_a_move_before_you_have_moved_is_refused(
         together: Match<Unrecorded>,
+        #[case] played: &[usize],
         #[case] seat: Mark,
     ) {
         let mut apart = together.seated(Seating::Apart);
+        play_all(&mut apart, played);
 
         let answer = apart.undo(seat);
 
@@ -1232,11 +1187,9 @@ mod tests {
     }
 
     #[rstest]
-    fn a_move_instead_of_agreeing_withdraws_the_request(together: Match<Unrecorded>) {
-        let mut apart = together.seated(Seating::Apart);
-        play_all(&mut apart, &[1]);
-        apart.undo(Mark::X).unwrap();
-
+    fn a_move_instead_of_agreeing_withdraws_the_request(
+        #[from(ada_asked_to_undo)] mut apart: Match<Unrecorded>,
+    ) {
         apart.play(Mark::O, cell(5)).unwrap();
 
         assert_eq!(apart.undo_asked_by(), None);
@@ -1286,12 +1239,7 @@ mod tests {
 
     #[test]
     fn a_computer_that_offers_a_taken_cell_is_an_error_not_a_loop() {
-        let mut game = Match::new(
-            Geometry::classic(),
-            Mark::X,
-            [person("Ada"), computer_playing(&[1])],
-            Unrecorded,
-        );
+        let mut game = ada_against_hal(Mark::X, &[1]);
         game.play(Mark::X, cell(1)).unwrap();
 
         let answer = game.advance();
@@ -1307,12 +1255,7 @@ mod tests {
 
     #[test]
     fn the_seats_are_handed_back_for_the_next_game() {
-        let mut game = Match::new(
-            Geometry::classic(),
-            Mark::X,
-            [person("Ada"), computer_playing(&[])],
-            Unrecorded,
-        );
+        let mut game = ada_against_hal(Mark::X, &[]);
         game.leave(Mark::X).unwrap();
 
         let [x, o] = game.into_seats();

@@ -123,6 +123,17 @@ mod tests {
     use super::*;
     use crate::ports::{HistoryPage, MockGameHistory};
 
+    /// A history whose ids starting with any prefix asked about are `ids` (the start of
+    /// each, padded with zeros).
+    fn starting(ids: &[&str]) -> MockGameHistory {
+        let ids: Vec<GameId> = ids.iter().map(|start| id(start)).collect();
+        let mut history = MockGameHistory::new();
+        history
+            .expect_games_starting()
+            .returning(move |_, _| Ok(ids.clone()));
+        history
+    }
+
     fn id(text: &str) -> GameId {
         GameId::parse(&format!("{text:0<32}")).unwrap()
     }
@@ -158,10 +169,7 @@ mod tests {
 
     #[test]
     fn a_prefix_that_starts_one_id_names_that_game() {
-        let mut history = MockGameHistory::new();
-        history
-            .expect_games_starting()
-            .returning(|_, _| Ok(vec![id("ab1")]));
+        let history = starting(&["ab1"]);
 
         let found = find_game(&history, &GameRef::Prefix(prefix("ab")));
 
@@ -170,10 +178,7 @@ mod tests {
 
     #[test]
     fn a_prefix_that_starts_several_ids_is_ambiguous_and_says_which() {
-        let mut history = MockGameHistory::new();
-        history
-            .expect_games_starting()
-            .returning(|_, _| Ok(vec![id("ab1"), id("ab2")]));
+        let history = starting(&["ab1", "ab2"]);
 
         let found = find_game(&history, &GameRef::Prefix(prefix("ab")));
 
@@ -214,8 +219,7 @@ mod tests {
 
     #[test]
     fn a_prefix_that_starts_no_id_is_not_found() {
-        let mut history = MockGameHistory::new();
-        history.expect_games_starting().returning(|_, _| Ok(vec![]));
+        let history = starting(&[]);
 
         let found = find_game(&history, &GameRef::Prefix(prefix("ab")));
 
@@ -244,10 +248,7 @@ mod tests {
 
     #[test]
     fn a_short_id_is_never_shorter_than_asked() {
-        let mut history = MockGameHistory::new();
-        history
-            .expect_games_starting()
-            .returning(|_, _| Ok(vec![id("ab")]));
+        let history = starting(&["ab"]);
 
         assert_eq!(short_id(&history, &id("ab"), 8).unwrap(), "ab000000");
     }

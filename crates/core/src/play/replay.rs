@@ -10,8 +10,9 @@ use crate::domain::{
     Analysis, BitBoard, Game, GameState, GameStatus, Known, Mark, Position, Verdict,
 };
 use crate::players::Advisor;
-use crate::ports::{Change, Ending, StoredGame};
+use crate::ports::{Ending, StoredGame};
 
+use super::game_match::take_step;
 use super::{ResumeError, Settings};
 
 /// One move of a replay.
@@ -41,17 +42,7 @@ impl Replay {
             if number as usize != index + 1 {
                 return Err(ResumeError::OutOfOrder { number });
             }
-            match step.change {
-                Change::Move(cell) => {
-                    game.play(cell)
-                        .map_err(|_| ResumeError::Illegal { number })?;
-                }
-                Change::Undo { moves } => {
-                    for _ in 0..moves {
-                        game.undo().ok_or(ResumeError::NothingToUndo { number })?;
-                    }
-                }
-            }
+            take_step(&mut game, step)?;
         }
         Replay::played(settings, game.moves(), stored.ending)
     }
@@ -235,7 +226,7 @@ mod tests {
     use crate::domain::Geometry;
     use crate::fixtures::{new_game, person, settings};
     use crate::players::{Level, MockAdvisor, PlayerSpec};
-    use crate::ports::Step;
+    use crate::ports::{Change, Step};
 
     fn geometry() -> Geometry {
         Geometry::new(3, 3).unwrap()

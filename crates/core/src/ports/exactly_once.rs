@@ -8,7 +8,7 @@
 //! [`Decision::Skip`] for `write` (a retry after a lost answer) and a conflict for
 //! `write_new` (another writer kept it first): [`Repeat`] says which. A write that
 //! contradicts what is held is a [`StoreError::Conflict`] whose detail is a
-//! [`Conflict`]'s words. Every store (the core's `MemoryStore` and each adapter) asks
+//! [`Conflict`]. Every store (the core's `MemoryStore` and each adapter) asks
 //! the same functions, so the rules, and the words, cannot drift apart; the contract
 //! suite checks both.
 //!
@@ -100,7 +100,7 @@ impl Conflict {
     pub fn about(self, game: &GameId) -> StoreError {
         StoreError::Conflict {
             game: game.clone(),
-            detail: self.to_string(),
+            detail: self,
         }
     }
 }
@@ -255,7 +255,7 @@ mod tests {
 
     fn detail(result: Result<Decision, StoreError>) -> String {
         match result {
-            Err(StoreError::Conflict { detail, .. }) => detail,
+            Err(StoreError::Conflict { detail, .. }) => detail.to_string(),
             other => panic!("not a conflict: {other:?}"),
         }
     }

@@ -80,10 +80,10 @@ pub enum StoreError {
     NoSuchGame(GameId),
     /// A write contradicts what is kept: another change under the same step number,
     /// a step after a gap, another ending, or another game under the same id. `detail`
-    /// is a [`Conflict`]'s words (made by [`Conflict::about`]): every store says the
-    /// same of the same contradiction.
+    /// says which (made by [`Conflict::about`]): every store says the same of the same
+    /// contradiction.
     #[error("game {game}: {detail}")]
-    Conflict { game: GameId, detail: String },
+    Conflict { game: GameId, detail: Conflict },
 }
 
 /// What [`GameStore::reset`] did. Nothing is deleted: the games stay, and

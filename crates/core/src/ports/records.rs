@@ -40,16 +40,18 @@ impl GameId {
 
     /// Reads an id as [`GameId::as_str`] writes it (upper-case hex is read as lower).
     pub fn parse(text: &str) -> Result<Self, GameIdError> {
-        if text.len() == 32 && text.bytes().all(|b| b.is_ascii_hexdigit()) {
-            Ok(GameId(text.to_ascii_lowercase()))
-        } else {
-            Err(GameIdError)
-        }
+        hex_digits(text, 32).map(GameId).ok_or(GameIdError)
     }
 
     pub fn as_str(&self) -> &str {
         &self.0
     }
+}
+
+/// `text` in lower case if it is exactly `digits` hex digits (of either case).
+fn hex_digits(text: &str, digits: usize) -> Option<String> {
+    (text.len() == digits && text.bytes().all(|b| b.is_ascii_hexdigit()))
+        .then(|| text.to_ascii_lowercase())
 }
 
 impl fmt::Display for GameId {
@@ -71,11 +73,7 @@ pub struct SeatLockError;
 impl SeatLock {
     /// A digest written as 64 hex digits.
     pub fn parse(text: &str) -> Result<Self, SeatLockError> {
-        if text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit()) {
-            Ok(SeatLock(text.to_ascii_lowercase()))
-        } else {
-            Err(SeatLockError)
-        }
+        hex_digits(text, 64).map(SeatLock).ok_or(SeatLockError)
     }
 
     pub fn as_str(&self) -> &str {

@@ -11,29 +11,12 @@
 
 use std::time::Duration;
 
-use super::{Ending, GameId, NewGame, Step, StoreError};
+use super::{GameId, StoreError, Write};
 
-/// One change another server kept, as a shared store tells of it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum News {
-    /// A game began (a rematch, if it follows another): a server can hold it at once,
-    /// without reading it back, when the game's next request comes to it.
-    Begin(NewGame),
-    /// Game `game` took this step.
-    Step { game: GameId, step: Step },
-    /// Game `game` ended so.
-    End { game: GameId, ending: Ending },
-}
-
-impl News {
-    /// The game the news is about.
-    pub fn game(&self) -> &GameId {
-        match self {
-            News::Begin(new) => &new.id,
-            News::Step { game, .. } | News::End { game, .. } => game,
-        }
-    }
-}
+/// One change another server kept, as a shared store tells of it: the [`Write`] that
+/// server kept (a game begun, with its rematch link; a step; an ending), which a
+/// server hearing it takes as kept already, never to be written again.
+pub type News = Write;
 
 /// What a follower of a [`NewsFeed`] hears.
 #[derive(Debug, Clone, PartialEq, Eq)]

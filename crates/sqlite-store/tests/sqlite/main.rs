@@ -10,7 +10,7 @@ use tempfile::TempDir;
 use tictactoe_core::domain::{Geometry, Mark, Outcome, PlayerName};
 use tictactoe_core::fixtures::{self, person};
 use tictactoe_core::players::PlayerSpec;
-use tictactoe_core::ports::{Change, Ending, GameId, GameStore, NewGame, Step, Write};
+use tictactoe_core::ports::{Change, Ending, GameId, GameStore, NewGame, Step, StoreError, Write};
 use tictactoe_sqlite_store::{Options, SqliteStore};
 
 mod failures;
@@ -75,6 +75,17 @@ fn by_hand(path: &Path) -> rusqlite::Connection {
 
 fn bytes(path: &Path) -> Vec<u8> {
     fs::read(path).unwrap()
+}
+
+/// Opens the database at `path`, which must be refused and leave the file byte for
+/// byte as it was: the refusal.
+fn refused_untouched(path: &Path) -> StoreError {
+    let before = bytes(path);
+    let refusal = SqliteStore::open(path)
+        .err()
+        .expect("the database is refused");
+    assert_eq!(bytes(path), before, "the file was changed");
+    refusal
 }
 
 fn quick() -> Options {

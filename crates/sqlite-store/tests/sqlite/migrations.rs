@@ -55,6 +55,11 @@ fn version(path: &Path) -> i64 {
         .unwrap()
 }
 
+/// A scoreboard row: a name and its record.
+fn row(name: &str, wins: u64, losses: u64, ties: u64) -> (String, Record) {
+    (name.to_owned(), Record { wins, losses, ties })
+}
+
 #[test]
 fn a_file_of_version_1_is_brought_to_the_newest_version() {
     let (_folder, path) = new_file();
@@ -83,25 +88,6 @@ fn the_games_of_a_version_1_file_are_still_there() {
     assert_eq!(
         default_named.game.settings.player(Mark::X),
         &PlayerSpec::Human(None)
-    );
-}
-
-#[test]
-fn the_games_a_version_1_file_had_finished_are_counted() {
-    let (_folder, path) = new_file();
-    version_1_file(&path);
-
-    let store = SqliteStore::open(&path).unwrap();
-
-    let rows = scoreboard_rows(&store);
-    let record = |wins, losses, ties| Record { wins, losses, ties };
-    assert_eq!(
-        rows,
-        [
-            ("Ada".to_owned(), record(1, 0, 0)),
-            ("Player X".to_owned(), record(0, 0, 1)),
-            ("Bob".to_owned(), record(0, 1, 1)),
-        ]
     );
 }
 
@@ -180,25 +166,28 @@ fn version_2_file(path: &Path) {
     .unwrap();
 }
 
-#[test]
-fn a_version_2_scoreboard_counts_names_that_match_once_folded_on_one_row() {
+#[rstest::rstest]
+#[case::the_games_a_version_1_file_had_finished(
+    version_1_file,
+    vec![row("Ada", 1, 0, 0), row("Player X", 0, 0, 1), row("Bob", 0, 1, 1)]
+)]
+#[case::a_version_2_scoreboards_names_that_match_once_folded_on_one_row(
+    version_2_file,
+    vec![row("ada", u64::MAX >> 1, 0, 3), row("STRASSE", 3, 1, 0)]
+)]
+fn an_older_file_counts_on_the_newest_scoreboard_what_it_had(
+    #[case] older: fn(&Path),
+    #[case] rows: Vec<(String, Record)>,
+) {
     // Arrange
     let (_folder, path) = new_file();
-    version_2_file(&path);
+    older(&path);
 
     // Act
     let store = SqliteStore::open(&path).unwrap();
 
     // Assert
-    let rows = scoreboard_rows(&store);
-    let record = |wins, losses, ties| Record { wins, losses, ties };
-    assert_eq!(
-        rows,
-        [
-            ("ada".to_owned(), record(u64::MAX >> 1, 0, 3)),
-            ("STRASSE".to_owned(), record(3, 1, 0)),
-        ]
-    );
+    assert_eq!(scoreboard_rows(&store), rows);
     assert_eq!(version(&path), SqliteStore::SCHEMA_VERSION);
 }
 

@@ -69,6 +69,35 @@ fn a_reset_by_one_store_is_seen_by_the_other() {
     assert!(console.scoreboard(None).unwrap().is_empty());
 }
 
+/// This test binary again, to run only `test` (a test ignored unless it is run so),
+/// with the file at `path` named in the environment variable `variable`.
+fn this_test_binary(test: &str, variable: &str, path: &Path) -> std::process::Command {
+    let mut command = std::process::Command::new(std::env::current_exe().unwrap());
+    command
+        .args([
+            "--exact",
+            &format!("together::{test}"),
+            "--ignored",
+            "--quiet",
+        ])
+        .env(variable, path);
+    command
+}
+
+/// Run as a child (see [`this_test_binary`]): the store on the file the parent named
+/// in `variable`. `None` when run as a test of its own.
+fn child_store(variable: &str) -> Option<SqliteStore> {
+    let path = std::env::var_os(variable)?;
+    Some(SqliteStore::open(Path::new(&path)).unwrap())
+}
+
+/// Game `n`, won by `winner` (X) against Bob, kept one write at a time.
+fn write_one_by_one(store: &SqliteStore, n: u128, winner: &str) {
+    for write in won_game(n, winner, "Bob") {
+        store.write(&[write]).unwrap();
+    }
+}
+
 /// Where [`a_child_process_writes_games`] finds its file, and which games it plays.
 const CHILD_FILE: &str = "TICTACTOE_TEST_CHILD_FILE";
 const CHILD_GAMES: std::ops::RangeInclusive<u128> = 101..=140;
@@ -77,14 +106,11 @@ const CHILD_GAMES: std::ops::RangeInclusive<u128> = 101..=140;
 #[test]
 #[ignore = "the child process of another_process_writing_at_once_is_waited_for_and_both_are_kept"]
 fn a_child_process_writes_games() {
-    let Some(path) = std::env::var_os(CHILD_FILE) else {
+    let Some(store) = child_store(CHILD_FILE) else {
         return;
     };
-    let store = SqliteStore::open(Path::new(&path)).unwrap();
     for n in CHILD_GAMES {
-        for write in won_game(n, "Child", "Bob") {
-            store.write(&[write]).unwrap();
-        }
+        write_one_by_one(&store, n, "Child");
     }
 }
 
@@ -92,22 +118,13 @@ fn a_child_process_writes_games() {
 fn another_process_writing_at_once_is_waited_for_and_both_are_kept() {
     let (_folder, path) = new_file();
     let store = SqliteStore::open(&path).unwrap();
-    let mut child = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "together::a_child_process_writes_games",
-            "--ignored",
-            "--quiet",
-        ])
-        .env(CHILD_FILE, &path)
+    let mut child = this_test_binary("a_child_process_writes_games", CHILD_FILE, &path)
         .stdout(std::process::Stdio::null())
         .spawn()
         .expect("the test binary runs again as a child");
 
     for n in 1..=40 {
-        for write in won_game(n, "Parent", "Bob") {
-            store.write(&[write]).unwrap();
-        }
+        write_one_by_one(&store, n, "Parent");
     }
     let status = child.wait().unwrap();
 
@@ -132,15 +149,12 @@ const KILLED_FILE: &str = "TICTACTOE_TEST_KILLED_FILE";
 #[ignore = "the child process of a_write_answered_before_the_process_is_killed_is_kept"]
 fn a_child_process_writes_until_it_is_killed() {
     use std::io::Write as _;
-    let Some(path) = std::env::var_os(KILLED_FILE) else {
+    let Some(store) = child_store(KILLED_FILE) else {
         return;
     };
-    let store = SqliteStore::open(Path::new(&path)).unwrap();
     let mut out = std::io::stdout().lock();
     for n in 1.. {
-        for write in won_game(n, "Ada", "Bob") {
-            store.write(&[write]).unwrap();
-        }
+        write_one_by_one(&store, n, "Ada");
         writeln!(out, "kept {n}").unwrap();
         out.flush().unwrap();
     }
@@ -150,18 +164,15 @@ fn a_child_process_writes_until_it_is_killed() {
 fn a_write_answered_before_the_process_is_killed_is_kept() {
     use std::io::BufRead as _;
     let (_folder, path) = new_file();
-    let mut child = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "together::a_child_process_writes_until_it_is_killed",
-            "--ignored",
-            "--nocapture",
-            "--quiet",
-        ])
-        .env(KILLED_FILE, &path)
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("the test binary runs again as a child");
+    let mut child = this_test_binary(
+        "a_child_process_writes_until_it_is_killed",
+        KILLED_FILE,
+        &path,
+    )
+    .arg("--nocapture")
+    .stdout(std::process::Stdio::piped())
+    .spawn()
+    .expect("the test binary runs again as a child");
     let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
     let mut answered = 0u128;
 

@@ -100,7 +100,7 @@ fn a_second_rematch_of_one_game_is_a_conflict(#[case] store: Fresh) {
 
 #[apply(stores)]
 fn a_game_being_played_has_no_ending_yet(#[case] store: Fresh) {
-    store.write(&[begin(&ada_bob(1)), play(1, 1, 5)]).unwrap();
+    ada_moved(&*store, 1);
 
     let kept = store.game(&id(1)).unwrap().unwrap();
 

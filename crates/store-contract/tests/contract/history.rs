@@ -2,8 +2,6 @@
 //! id; a player's results against each opponent.
 
 use std::collections::HashSet;
-use std::thread::sleep;
-use std::time::Duration;
 
 use rstest_reuse::apply;
 use tictactoe_core::ports::{GameHistory, HistoryQuery, IdPrefix, PageSize, Rivalry};
@@ -23,15 +21,6 @@ fn of(player: &str, limit: u64) -> HistoryQuery {
         player: Some(name(player)),
         ..everybody(limit)
     }
-}
-
-/// Begins and ends game `n` between `x` and `o` in one write; later than the game
-/// before (the stores count time in milliseconds).
-fn ended(store: &dyn GameStore, n: u128, x: PlayerSpec, o: PlayerSpec, ending: Ending) {
-    sleep(Duration::from_millis(2));
-    store
-        .write(&[begin(&new_game(n, x, o)), play(n, 1, 5), end(n, ending)])
-        .unwrap();
 }
 
 /// The ids on a page, as their numbers.
@@ -63,15 +52,9 @@ fn a_store_without_games_has_an_empty_history(#[case] store: Fresh) {
 
 #[apply(stores)]
 fn the_history_lists_the_ended_games_newest_first(#[case] store: Fresh) {
-    ended(&*store, 1, person("Ada"), person("Bob"), draw());
-    ended(&*store, 2, person("Cy"), person("Bob"), won_by(Mark::X));
-    ended(
-        &*store,
-        3,
-        person("Ada"),
-        person("Cy"),
-        Ending::Abandoned(Mark::O),
-    );
+    people_ended(&*store, 1, ["Ada", "Bob"], draw());
+    people_ended(&*store, 2, ["Cy", "Bob"], won_by(Mark::X));
+    people_ended(&*store, 3, ["Ada", "Cy"], Ending::Abandoned(Mark::O));
     store.write(&[begin(&ada_bob(4))]).unwrap(); // still being played
 
     let page = store.history(&everybody(20)).unwrap();
@@ -81,31 +64,21 @@ fn the_history_lists_the_ended_games_newest_first(#[case] store: Fresh) {
 
 #[apply(stores)]
 fn a_summary_tells_who_played_how_it_ended_and_how_many_moves_stand(#[case] store: Fresh) {
-    let game = ada_bob(1);
-    store
-        .write(&[
-            begin(&game),
-            play(1, 1, 5),
-            play(1, 2, 1),
-            undo(1, 3, 1),
-            play(1, 4, 3),
-            end(1, Ending::Resigned(Mark::O)),
-        ])
-        .unwrap();
+    ended_with_an_undo(&*store);
 
     let summary = store.history(&everybody(1)).unwrap().games.remove(0);
 
-    assert_eq!(summary.settings, game.settings);
-    assert_eq!(summary.ending, Ending::Resigned(Mark::O));
+    assert_eq!(summary.settings, ada_bob(1).settings);
+    assert_eq!(summary.ending, Ending::Resigned(Mark::X));
     assert_eq!(summary.moves, 2);
     assert!(summary.started <= summary.ended);
 }
 
 #[apply(stores)]
 fn a_players_history_holds_their_games_on_either_side_under_any_spelling(#[case] store: Fresh) {
-    ended(&*store, 1, person("Ada"), person("Bob"), draw());
-    ended(&*store, 2, person("Bob"), person("Cy"), draw());
-    ended(&*store, 3, person("Cy"), person("ADA"), draw());
+    people_ended(&*store, 1, ["Ada", "Bob"], draw());
+    people_ended(&*store, 2, ["Bob", "Cy"], draw());
+    people_ended(&*store, 3, ["Cy", "ADA"], draw());
 
     let page = store.history(&of("ada", 20)).unwrap();
 
@@ -229,23 +202,11 @@ fn a_players_results_are_counted_against_each_opponent_from_their_side(#[case] s
     // Arrange: Ada beats Bob twice (once when he resigns) and draws once; loses to
     // Impossible; leaves a game against Cy (not counted).
     let impossible = PlayerSpec::Computer(Level::Impossible);
-    ended(&*store, 1, person("Ada"), person("Bob"), won_by(Mark::X));
-    ended(
-        &*store,
-        2,
-        person("bob"),
-        person("ADA"),
-        Ending::Resigned(Mark::X),
-    );
-    ended(&*store, 3, person("Ada"), person("Bob"), draw());
+    people_ended(&*store, 1, ["Ada", "Bob"], won_by(Mark::X));
+    people_ended(&*store, 2, ["bob", "ADA"], Ending::Resigned(Mark::X));
+    people_ended(&*store, 3, ["Ada", "Bob"], draw());
     ended(&*store, 4, impossible, person("Ada"), won_by(Mark::X));
-    ended(
-        &*store,
-        5,
-        person("Ada"),
-        person("Cy"),
-        Ending::Abandoned(Mark::X),
-    );
+    people_ended(&*store, 5, ["Ada", "Cy"], Ending::Abandoned(Mark::X));
 
     // Act
     let opponents = store.opponents(&name("ada"), 10).unwrap();
@@ -328,7 +289,7 @@ fn a_computer_that_played_itself_has_both_sides_against_itself(#[case] store: Fr
 
 #[apply(stores)]
 fn a_player_without_counted_games_has_no_opponents(#[case] store: Fresh) {
-    ended(&*store, 1, person("Ada"), person("Bob"), draw());
+    people_ended(&*store, 1, ["Ada", "Bob"], draw());
 
     let opponents = store.opponents(&name("Dee"), 10).unwrap();
 

@@ -196,6 +196,51 @@ fn record_of(store: &dyn GameStore, player: &str) -> Option<Record> {
         .record_of(&name(player))
 }
 
+/// Begins and ends game `n` between `x` and `o` in one write (X's first move on 5,
+/// then `ending`), later than the game before (the stores count time in milliseconds).
+fn ended(store: &dyn GameStore, n: u128, x: PlayerSpec, o: PlayerSpec, ending: Ending) {
+    std::thread::sleep(std::time::Duration::from_millis(2));
+    store
+        .write(&[begin(&new_game(n, x, o)), play(n, 1, 5), end(n, ending)])
+        .unwrap();
+}
+
+/// [`ended`], between two people of these names (X's, then O's).
+fn people_ended(store: &dyn GameStore, n: u128, [x, o]: [&str; 2], ending: Ending) {
+    ended(store, n, person(x), person(o), ending);
+}
+
+/// Game 1, Ada (X) against Bob (O): X 5, O 2 taken back, O 1, then X resigns.
+fn ended_with_an_undo(store: &dyn GameStore) {
+    store
+        .write(&[
+            begin(&ada_bob(1)),
+            play(1, 1, 5),
+            play(1, 2, 2),
+            undo(1, 3, 1),
+            play(1, 4, 1),
+            end(1, Ending::Resigned(Mark::X)),
+        ])
+        .unwrap();
+}
+
+/// Game `n` between Ada (X) and Bob (O), begun and kept with X's first move on 5.
+fn ada_moved(store: &dyn GameStore, n: u128) {
+    store.write(&[begin(&ada_bob(n)), play(n, 1, 5)]).unwrap();
+}
+
+/// Game `n` between Ada (X) and Bob (O), kept as Ada's win.
+fn ada_won(store: &dyn GameStore, n: u128) {
+    store
+        .write(&[begin(&ada_bob(n)), end(n, won_by(Mark::X))])
+        .unwrap();
+}
+
+/// How many steps the store holds of game `n` (which it must have).
+fn steps_of(store: &dyn GameStore, n: u128) -> usize {
+    store.game(&id(n)).unwrap().expect("the game").steps.len()
+}
+
 /// The answer of a store that refuses a write to game `n` as `conflict`: the same
 /// error, in the same words, from every store.
 fn refused(n: u128, conflict: Conflict) -> Result<(), StoreError> {

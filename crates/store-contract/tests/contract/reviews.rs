@@ -30,20 +30,6 @@ fn review_of_5_then_1(o_after: Known) -> Review {
     }
 }
 
-/// Game 1: X 5, O 2 taken back, O 1, then X resigns.
-fn ended_with_an_undo(store: &dyn GameStore) {
-    store
-        .write(&[
-            begin(&ada_bob(1)),
-            play(1, 1, 5),
-            play(1, 2, 2),
-            undo(1, 3, 1),
-            play(1, 4, 1),
-            end(1, Ending::Resigned(Mark::X)),
-        ])
-        .unwrap();
-}
-
 #[apply(stores)]
 fn a_game_has_no_review_until_one_is_kept(#[case] store: Fresh) {
     ended_with_an_undo(&*store);

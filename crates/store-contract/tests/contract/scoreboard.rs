@@ -9,16 +9,9 @@ use tictactoe_core::ports::{Cleared, Imported, Restored};
 
 use super::*;
 
-/// Plays game `n` between `x` and `o` to `ending`.
-fn finished(store: &dyn GameStore, n: u128, x: PlayerSpec, o: PlayerSpec, ending: Ending) {
-    store
-        .write(&[begin(&new_game(n, x, o)), end(n, ending)])
-        .unwrap();
-}
-
 #[apply(stores)]
 fn a_draw_counts_a_tie_for_each_player(#[case] store: Fresh) {
-    finished(&*store, 1, person("Ada"), person("Bob"), draw());
+    people_ended(&*store, 1, ["Ada", "Bob"], draw());
 
     assert_eq!(
         rows(&*store),
@@ -31,7 +24,7 @@ fn a_draw_counts_a_tie_for_each_player(#[case] store: Fresh) {
 
 #[apply(stores)]
 fn a_win_counts_a_win_for_the_winner_and_a_loss_for_the_other(#[case] store: Fresh) {
-    finished(&*store, 1, person("Ada"), person("Bob"), won_by(Mark::O));
+    people_ended(&*store, 1, ["Ada", "Bob"], won_by(Mark::O));
 
     assert_eq!(
         rows(&*store),
@@ -44,13 +37,7 @@ fn a_win_counts_a_win_for_the_winner_and_a_loss_for_the_other(#[case] store: Fre
 
 #[apply(stores)]
 fn a_resignation_counts_a_loss_for_whoever_resigned_and_a_win_for_the_other(#[case] store: Fresh) {
-    finished(
-        &*store,
-        1,
-        person("Ada"),
-        person("Bob"),
-        Ending::Resigned(Mark::X),
-    );
+    people_ended(&*store, 1, ["Ada", "Bob"], Ending::Resigned(Mark::X));
 
     assert_eq!(
         rows(&*store),
@@ -63,13 +50,7 @@ fn a_resignation_counts_a_loss_for_whoever_resigned_and_a_win_for_the_other(#[ca
 
 #[apply(stores)]
 fn an_abandoned_game_is_kept_but_counted_for_nobody(#[case] store: Fresh) {
-    finished(
-        &*store,
-        1,
-        person("Ada"),
-        person("Bob"),
-        Ending::Abandoned(Mark::O),
-    );
+    people_ended(&*store, 1, ["Ada", "Bob"], Ending::Abandoned(Mark::O));
 
     assert!(rows(&*store).is_empty());
     assert_eq!(
@@ -80,14 +61,14 @@ fn an_abandoned_game_is_kept_but_counted_for_nobody(#[case] store: Fresh) {
 
 #[apply(stores)]
 fn a_game_being_played_counts_for_nobody(#[case] store: Fresh) {
-    store.write(&[begin(&ada_bob(1)), play(1, 1, 5)]).unwrap();
+    ada_moved(&*store, 1);
 
     assert!(rows(&*store).is_empty());
 }
 
 #[apply(stores)]
 fn people_with_the_default_name_and_computers_count_under_their_shown_names(#[case] store: Fresh) {
-    finished(
+    ended(
         &*store,
         1,
         PlayerSpec::Human(None),
@@ -106,9 +87,9 @@ fn people_with_the_default_name_and_computers_count_under_their_shown_names(#[ca
 
 #[apply(stores)]
 fn a_name_in_another_case_counts_on_the_same_row_as_first_spelled(#[case] store: Fresh) {
-    finished(&*store, 1, person("Ada"), person("Bob"), won_by(Mark::X));
+    people_ended(&*store, 1, ["Ada", "Bob"], won_by(Mark::X));
 
-    finished(&*store, 2, person("BOB"), person("ada"), won_by(Mark::O));
+    people_ended(&*store, 2, ["BOB", "ada"], won_by(Mark::O));
 
     assert_eq!(
         rows(&*store),
@@ -135,10 +116,10 @@ fn the_scoreboard_is_the_count_of_the_games_kept(#[case] store: Fresh) {
 
 #[apply(stores)]
 fn rows_are_ranked_by_wins_then_fewest_losses_then_name(#[case] store: Fresh) {
-    finished(&*store, 1, person("Cy"), person("Bob"), won_by(Mark::X));
-    finished(&*store, 2, person("Ada"), person("Dee"), won_by(Mark::X));
-    finished(&*store, 3, person("Ada"), person("Cy"), draw());
-    finished(&*store, 4, person("Eve"), person("Flo"), draw());
+    people_ended(&*store, 1, ["Cy", "Bob"], won_by(Mark::X));
+    people_ended(&*store, 2, ["Ada", "Dee"], won_by(Mark::X));
+    people_ended(&*store, 3, ["Ada", "Cy"], draw());
+    people_ended(&*store, 4, ["Eve", "Flo"], draw());
 
     let order: Vec<String> = rows(&*store).into_iter().map(|(name, _)| name).collect();
 
@@ -160,7 +141,7 @@ fn top_gives_the_first_rows_in_rank_order(#[case] store: Fresh) {
 
 #[apply(stores)]
 fn top_beyond_the_board_gives_the_whole_board(#[case] store: Fresh) {
-    finished(&*store, 1, person("Ada"), person("Bob"), draw());
+    people_ended(&*store, 1, ["Ada", "Bob"], draw());
 
     let top = store.scoreboard(Some(u64::MAX)).unwrap();
 
@@ -169,8 +150,8 @@ fn top_beyond_the_board_gives_the_whole_board(#[case] store: Fresh) {
 
 #[apply(stores)]
 fn the_rows_of_some_players_are_theirs_only_in_rank_order(#[case] store: Fresh) {
-    finished(&*store, 1, person("Ada"), person("Bob"), won_by(Mark::O));
-    finished(&*store, 2, person("Cy"), person("Dee"), draw());
+    people_ended(&*store, 1, ["Ada", "Bob"], won_by(Mark::O));
+    people_ended(&*store, 2, ["Cy", "Dee"], draw());
 
     let picked = store
         .standings_of(&[name("ada"), name("BOB"), name("Nobody")])
@@ -193,7 +174,7 @@ fn the_rows_of_some_players_are_theirs_only_in_rank_order(#[case] store: Fresh) 
 
 #[apply(stores)]
 fn a_reset_clears_the_board_and_keeps_the_games(#[case] store: Fresh) {
-    finished(&*store, 1, person("Ada"), person("Bob"), draw());
+    people_ended(&*store, 1, ["Ada", "Bob"], draw());
 
     let cleared = store.reset().unwrap();
 
@@ -204,10 +185,10 @@ fn a_reset_clears_the_board_and_keeps_the_games(#[case] store: Fresh) {
 
 #[apply(stores)]
 fn games_after_a_reset_count_on_the_new_board(#[case] store: Fresh) {
-    finished(&*store, 1, person("Ada"), person("Bob"), draw());
+    people_ended(&*store, 1, ["Ada", "Bob"], draw());
     store.reset().unwrap();
 
-    finished(&*store, 2, person("Ada"), person("Cy"), won_by(Mark::X));
+    people_ended(&*store, 2, ["Ada", "Cy"], won_by(Mark::X));
 
     assert_eq!(
         rows(&*store),
@@ -220,9 +201,9 @@ fn games_after_a_reset_count_on_the_new_board(#[case] store: Fresh) {
 
 #[apply(stores)]
 fn a_restore_brings_back_the_board_with_the_games_since(#[case] store: Fresh) {
-    finished(&*store, 1, person("Ada"), person("Bob"), draw());
+    people_ended(&*store, 1, ["Ada", "Bob"], draw());
     store.reset().unwrap();
-    finished(&*store, 2, person("ADA"), person("Cy"), won_by(Mark::X));
+    people_ended(&*store, 2, ["ADA", "Cy"], won_by(Mark::X));
 
     let restored = store.restore().unwrap();
 
@@ -239,9 +220,9 @@ fn a_restore_brings_back_the_board_with_the_games_since(#[case] store: Fresh) {
 
 #[apply(stores)]
 fn restores_take_back_resets_the_last_first(#[case] store: Fresh) {
-    finished(&*store, 1, person("Ada"), person("Bob"), draw());
+    people_ended(&*store, 1, ["Ada", "Bob"], draw());
     store.reset().unwrap();
-    finished(&*store, 2, person("Cy"), person("Dee"), draw());
+    people_ended(&*store, 2, ["Cy", "Dee"], draw());
     store.reset().unwrap();
 
     store.restore().unwrap();
@@ -254,9 +235,9 @@ fn restores_take_back_resets_the_last_first(#[case] store: Fresh) {
 
 #[apply(stores)]
 fn a_reset_after_a_restore_starts_an_empty_board_again(#[case] store: Fresh) {
-    finished(&*store, 1, person("Ada"), person("Bob"), draw());
+    people_ended(&*store, 1, ["Ada", "Bob"], draw());
     store.reset().unwrap();
-    finished(&*store, 2, person("Cy"), person("Dee"), draw());
+    people_ended(&*store, 2, ["Cy", "Dee"], draw());
     store.restore().unwrap();
 
     let cleared = store.reset().unwrap();
@@ -267,7 +248,7 @@ fn a_reset_after_a_restore_starts_an_empty_board_again(#[case] store: Fresh) {
 
 #[apply(stores)]
 fn a_restore_with_no_reset_to_take_back_says_so(#[case] store: Fresh) {
-    finished(&*store, 1, person("Ada"), person("Bob"), draw());
+    people_ended(&*store, 1, ["Ada", "Bob"], draw());
 
     let restored = store.restore().unwrap();
 
@@ -290,7 +271,7 @@ fn old_file() -> Scoreboard {
 
 #[apply(stores)]
 fn an_import_adds_its_rows_to_the_games(#[case] store: Fresh) {
-    finished(&*store, 1, person("ada"), person("Bob"), won_by(Mark::X));
+    people_ended(&*store, 1, ["ada", "Bob"], won_by(Mark::X));
 
     let imported = store.import("scores.json", &old_file()).unwrap();
 
@@ -348,7 +329,7 @@ fn counts_saturate_instead_of_overflowing(#[case] store: Fresh) {
     store.import("a", &huge).unwrap();
     store.import("b", &huge).unwrap();
 
-    finished(&*store, 1, person("Ada"), person("Bob"), won_by(Mark::X));
+    people_ended(&*store, 1, ["Ada", "Bob"], won_by(Mark::X));
 
     let wins = record_of(&*store, "Ada").unwrap().wins;
     assert!(wins >= i64::MAX as u64, "{wins}");

@@ -17,19 +17,17 @@ fn a_retried_begin_is_kept_once(#[case] store: Fresh) {
 
 #[apply(stores)]
 fn a_retried_step_is_kept_once(#[case] store: Fresh) {
-    store.write(&[begin(&ada_bob(1)), play(1, 1, 5)]).unwrap();
+    ada_moved(&*store, 1);
 
     let retried = store.write(&[play(1, 1, 5)]);
 
     assert!(retried.is_ok());
-    assert_eq!(store.game(&id(1)).unwrap().unwrap().steps.len(), 1);
+    assert_eq!(steps_of(&*store, 1), 1);
 }
 
 #[apply(stores)]
 fn a_retried_end_is_kept_once_and_counted_once(#[case] store: Fresh) {
-    store
-        .write(&[begin(&ada_bob(1)), end(1, won_by(Mark::X))])
-        .unwrap();
+    ada_won(&*store, 1);
 
     let retried = store.write(&[end(1, won_by(Mark::X))]);
 
@@ -51,13 +49,13 @@ fn a_whole_game_sent_again_is_kept_once(#[case] store: Fresh) {
     let retried = store.write(&game);
 
     assert!(retried.is_ok());
-    assert_eq!(store.game(&id(1)).unwrap().unwrap().steps.len(), 2);
+    assert_eq!(steps_of(&*store, 1), 2);
     assert_eq!(record_of(&*store, "Ada"), Some(record(0, 0, 1)));
 }
 
 #[apply(stores)]
 fn another_change_under_a_kept_step_number_is_a_conflict_and_changes_nothing(#[case] store: Fresh) {
-    store.write(&[begin(&ada_bob(1)), play(1, 1, 5)]).unwrap();
+    ada_moved(&*store, 1);
 
     let other_cell = store.write(&[play(1, 1, 9)]);
     let an_undo = store.write(&[undo(1, 1, 1)]);
@@ -79,7 +77,7 @@ fn another_change_under_a_kept_step_number_is_a_conflict_and_changes_nothing(#[c
 
 #[apply(stores)]
 fn a_step_after_a_gap_is_a_conflict(#[case] store: Fresh) {
-    store.write(&[begin(&ada_bob(1)), play(1, 1, 5)]).unwrap();
+    ada_moved(&*store, 1);
 
     let result = store.write(&[play(1, 3, 1)]);
 
@@ -93,7 +91,7 @@ fn a_step_after_a_gap_is_a_conflict(#[case] store: Fresh) {
             }
         )
     );
-    assert_eq!(store.game(&id(1)).unwrap().unwrap().steps.len(), 1);
+    assert_eq!(steps_of(&*store, 1), 1);
 }
 
 #[apply(stores)]
@@ -114,13 +112,13 @@ fn a_step_after_the_end_is_a_conflict(#[case] store: Fresh) {
     let result = store.write(&[play(1, 2, 1)]);
 
     assert_eq!(result, refused(1, Conflict::Over));
-    assert_eq!(store.game(&id(1)).unwrap().unwrap().steps.len(), 1);
+    assert_eq!(steps_of(&*store, 1), 1);
 }
 
 #[apply(stores)]
 fn a_move_off_the_games_board_is_a_conflict_and_is_not_kept(#[case] store: Fresh) {
     // Arrange: the last cell of a 4 x 4 board, for a 3 x 3 game.
-    store.write(&[begin(&ada_bob(1)), play(1, 1, 5)]).unwrap();
+    ada_moved(&*store, 1);
     let off_the_board = Write::Step {
         game: id(1),
         step: Step {
@@ -143,14 +141,12 @@ fn a_move_off_the_games_board_is_a_conflict_and_is_not_kept(#[case] store: Fresh
             }
         )
     );
-    assert_eq!(store.game(&id(1)).unwrap().unwrap().steps.len(), 1);
+    assert_eq!(steps_of(&*store, 1), 1);
 }
 
 #[apply(stores)]
 fn another_ending_is_a_conflict_and_the_first_stands(#[case] store: Fresh) {
-    store
-        .write(&[begin(&ada_bob(1)), end(1, won_by(Mark::X))])
-        .unwrap();
+    ada_won(&*store, 1);
 
     let result = store.write(&[end(1, won_by(Mark::O))]);
 
@@ -244,24 +240,22 @@ fn a_new_step_is_kept_by_write_new(#[case] store: Fresh) {
     let kept = store.write_new(&[play(1, 1, 5), play(1, 2, 1)]);
 
     assert!(kept.is_ok());
-    assert_eq!(store.game(&id(1)).unwrap().unwrap().steps.len(), 2);
+    assert_eq!(steps_of(&*store, 1), 2);
 }
 
 #[apply(stores)]
 fn a_step_already_kept_is_a_conflict_for_write_new_even_when_it_is_the_same(#[case] store: Fresh) {
-    store.write(&[begin(&ada_bob(1)), play(1, 1, 5)]).unwrap();
+    ada_moved(&*store, 1);
 
     let second = store.write_new(&[play(1, 1, 5)]);
 
     assert_eq!(second, refused(1, Conflict::KeptFirst));
-    assert_eq!(store.game(&id(1)).unwrap().unwrap().steps.len(), 1);
+    assert_eq!(steps_of(&*store, 1), 1);
 }
 
 #[apply(stores)]
 fn an_ending_already_kept_is_a_conflict_for_write_new_and_is_counted_once(#[case] store: Fresh) {
-    store
-        .write(&[begin(&ada_bob(1)), end(1, won_by(Mark::X))])
-        .unwrap();
+    ada_won(&*store, 1);
 
     let second = store.write_new(&[end(1, won_by(Mark::X))]);
 
@@ -280,7 +274,7 @@ fn a_game_already_begun_is_a_conflict_for_write_new(#[case] store: Fresh) {
 
 #[apply(stores)]
 fn a_write_new_refused_part_way_keeps_none_of_its_writes(#[case] store: Fresh) {
-    store.write(&[begin(&ada_bob(1)), play(1, 1, 5)]).unwrap();
+    ada_moved(&*store, 1);
 
     let result = store.write_new(&[begin(&ada_bob(2)), play(1, 1, 5)]);
 

@@ -18,18 +18,25 @@ const other = (mark) => (mark === "X" ? "O" : "X");
 
 // ---- The new-game form ------------------------------------------------------------
 
-/// One line on each level, in the words the terminal uses (crates/console/src/words.rs,
-/// `how_it_plays`).
-const HOW_IT_PLAYS = {
-  random: "Plays any empty cell.",
-  easy: "Takes a win it can see, otherwise plays at random.",
-  medium: "Wins when it can and blocks a single threat, but falls for a fork.",
-  impossible: "Plays perfectly: it never loses.",
+/// The computer's levels, weakest first: each one's name, and one line on how it plays
+/// in the words the terminal uses (crates/console/src/words.rs, `how_it_plays`). Every
+/// level chooser of the form lists these (its `data-level` is the one chosen at first).
+const LEVELS = {
+  random: ["Random", "Plays any empty cell."],
+  easy: ["Easy", "Takes a win it can see, otherwise plays at random."],
+  medium: ["Medium", "Wins when it can and blocks a single threat, but falls for a fork."],
+  impossible: ["Impossible", "Plays perfectly: it never loses."],
 };
 
 function showSetup() {
   $("setup").hidden = false;
   const form = $("new-game");
+  for (const select of form.querySelectorAll("select[data-level]")) {
+    for (const [level, [name]] of Object.entries(LEVELS)) {
+      const chosen = level === select.dataset.level;
+      select.add(new Option(name, level, chosen, chosen));
+    }
+  }
   const refresh = () => {
     const mode = form.elements.mode.value;
     for (const label of form.querySelectorAll("[data-for]")) {
@@ -45,7 +52,7 @@ function showSetup() {
     // On 3 x 3 there is nothing to choose: three in a row.
     $("win-choice").hidden = size === 3;
     for (const select of form.querySelectorAll("select[data-how]")) {
-      $(select.dataset.how).textContent = HOW_IT_PLAYS[select.value] || "";
+      $(select.dataset.how).textContent = (LEVELS[select.value] || [])[1] || "";
     }
   };
   form.addEventListener("change", refresh);

@@ -11,13 +11,13 @@ use tokio::sync::{Mutex as Gate, OwnedMutexGuard};
 use tictactoe_core::domain::Mark;
 use tictactoe_core::ports::{GameId, SeatLock, StoredGame};
 
-use super::super::locks::lock;
 use super::super::port::{GameError, SeatKey};
 use super::super::setup::Setup;
 use super::super::table::{Outbox, Table};
 use super::super::token::new_game_id;
 use super::Games;
 use super::requests::computer_reply;
+use tictactoe_core::sync::lock;
 
 impl Games {
     /// The game `id`, held or read back from the store.

@@ -43,7 +43,6 @@ use tictactoe_core::ports::{
 
 use super::group_commit::{CommitCounts, GroupCommit};
 use super::health::{CHECK_EVERY, Health};
-use super::locks::lock;
 use super::port::{
     Answer, Created, GameError, GameService, PlayerPage, Rematch, Reviewing, SeatKey, Watching,
 };
@@ -52,6 +51,7 @@ use super::setup::Setup;
 use super::store_lane::StoreLane;
 use super::thinking::Thinking;
 use super::view::GameView;
+use tictactoe_core::sync::lock;
 
 pub use limits::GameLimits;
 use reviews::Reviews;

@@ -21,9 +21,9 @@ use tictactoe_core::play::{Replay, Review, review};
 use tictactoe_core::players::Advisor;
 use tictactoe_core::ports::GameId;
 
-use super::super::locks::lock;
 use super::super::port::{AfterTheEnd, GameError, Reviewing};
 use super::Games;
+use tictactoe_core::sync::lock;
 
 impl Games {
     /// The review kept, or how far its computation has come (started by this request if

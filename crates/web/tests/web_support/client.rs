@@ -5,6 +5,8 @@
 //! API is written once.
 #![allow(dead_code)] // each program uses its own part
 
+use std::collections::HashMap;
+
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -31,6 +33,32 @@ pub struct Seats {
 #[derive(Debug, Clone, Deserialize)]
 pub struct Seat {
     pub token: String,
+}
+
+/// How many games each player has played, from a scoreboard as `/api/scores` answers
+/// it.
+pub fn games_by_name(scores: &Value) -> HashMap<String, u64> {
+    scores["players"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|p| {
+            (
+                p["name"].as_str().unwrap_or_default().to_string(),
+                p["games"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect()
+}
+
+/// How many games the players whose names start with `prefix` have played, in all
+/// (each game counts once for each of its players so named).
+pub fn games_of_players_named(games: &HashMap<String, u64>, prefix: &str) -> u64 {
+    games
+        .iter()
+        .filter(|(name, _)| name.starts_with(prefix))
+        .map(|(_, games)| games)
+        .sum()
 }
 
 /// The JSON the server answers `request` with. For tests and measuring programs: a

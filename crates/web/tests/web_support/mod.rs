@@ -4,6 +4,7 @@
 #![allow(dead_code)] // each test file uses its own part
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use axum::Router;
@@ -16,7 +17,8 @@ use tictactoe_core::play::Review;
 use tictactoe_core::players::ComputerFactory;
 use tictactoe_core::ports::{
     Archive, Cleared, GameHistory, GameId, GameStore, HistoryPage, HistoryQuery, IdPrefix,
-    Imported, MemoryStore, Opponents, Restored, ReviewStore, Rows, StoreError, StoredGame, Write,
+    Imported, MemoryStore, MockGameStore, Opponents, Restored, ReviewStore, Rows, StoreError,
+    StoredGame, Write,
 };
 use tictactoe_players::StandardComputers;
 use tictactoe_web::{GameLimits, Games, Limits};
@@ -35,6 +37,13 @@ pub struct Server {
 impl Server {
     pub fn new() -> Self {
         Server::with_limits(Limits::default())
+    }
+
+    /// A new server, and the game `request` begins on it.
+    pub async fn with_game(request: Value) -> (Self, Created) {
+        let server = Server::new();
+        let game = server.create(request).await;
+        (server, game)
     }
 
     /// A server whose transport keeps to `limits`.
@@ -63,6 +72,13 @@ impl Server {
             limits,
             router,
         }
+    }
+
+    /// A server whose games are kept through `mock` (a store that fails or waits), in
+    /// front of `store`, which the test reads.
+    pub fn behind(mock: MockGameStore, store: Arc<MemoryStore>) -> Self {
+        let games = games_over(Arc::new(mock), test_game_limits());
+        Server::of(games, store, Limits::default())
     }
 
     /// A server on `store` whose computers (and hints, and reviews) come from
@@ -129,11 +145,12 @@ impl Server {
         if let Some(token) = token {
             request = request.header("authorization", format!("Bearer {token}"));
         }
-        let response = self
-            .router()
-            .oneshot(request.body(body).unwrap())
-            .await
-            .unwrap();
+        self.answer(request.body(body).unwrap()).await
+    }
+
+    /// Sends `request` through the router, as it is.
+    pub async fn answer(&self, request: Request<Body>) -> Answer {
+        let response = self.router().oneshot(request).await.unwrap();
         let status = response.status();
         let headers = response.headers().clone();
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
@@ -153,6 +170,28 @@ impl Server {
             .await;
         assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
         Created::from(answer.json)
+    }
+
+    /// A game of two people, Ada (X) and Bob (O), in which Ada has played `cell`.
+    pub async fn ada_played(&self, cell: u64) -> Created {
+        let game = self.create(two_people()).await;
+        let answer = self.play(&game.id, game.x_token(), cell).await;
+        assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+        game
+    }
+
+    /// Plays `cells` in `game` in turn, X first, each with its seat's token; each move
+    /// must be taken.
+    pub async fn play_in_turn(&self, game: &Created, cells: &[u64]) {
+        for (cell, x_to_move) in cells.iter().zip([true, false].into_iter().cycle()) {
+            let token = if x_to_move {
+                game.x_token()
+            } else {
+                game.o_token()
+            };
+            let answer = self.play(&game.id, token, *cell).await;
+            assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+        }
     }
 
     pub async fn play(&self, id: &str, token: &str, cell: u64) -> Answer {
@@ -260,6 +299,54 @@ impl ReviewStore for GamesOnly {
     }
 }
 
+/// A store of games (a mock) in front of `store` whose writes wait while `held` is set.
+pub fn writes_held_while(store: &Arc<MemoryStore>, held: &Arc<AtomicBool>) -> MockGameStore {
+    let held = Arc::clone(held);
+    writes_delayed(Arc::clone(store), move || {
+        while held.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    })
+}
+
+/// A store of games (a mock) in front of `store` whose writes each take `wait` more
+/// while `slow` is set.
+pub fn writes_slowed_while(
+    store: &Arc<MemoryStore>,
+    slow: &Arc<AtomicBool>,
+    wait: Duration,
+) -> MockGameStore {
+    let slow = Arc::clone(slow);
+    writes_delayed(Arc::clone(store), move || {
+        if slow.load(Ordering::SeqCst) {
+            std::thread::sleep(wait);
+        }
+    })
+}
+
+/// A store of games (a mock) in front of `store` that calls `delay` before each write
+/// it passes on, and reads games from `store` as they are.
+fn writes_delayed(
+    store: Arc<MemoryStore>,
+    delay: impl Fn() + Send + Sync + 'static,
+) -> MockGameStore {
+    let mut delayed = MockGameStore::new();
+    let inner = Arc::clone(&store);
+    delayed.expect_write_new().returning(move |writes| {
+        delay();
+        inner.write_new(writes)
+    });
+    delayed.expect_game().returning(move |id| store.game(id));
+    delayed
+}
+
+/// The transport's default limits, changed by `change` (`|limits| limits.max_streams = 1`).
+pub fn limits(change: impl FnOnce(&mut Limits)) -> Limits {
+    let mut limits = Limits::default();
+    change(&mut limits);
+    limits
+}
+
 /// Small and quick: computer-vs-computer games move every 10 ms.
 pub fn test_game_limits() -> GameLimits {
     GameLimits {
@@ -284,6 +371,23 @@ pub struct Created {
     pub o: Option<String>,
 }
 
+impl Created {
+    /// The game's address in the API, with `below` after it (`""`, `"/moves"`, ...).
+    pub fn api(&self, below: &str) -> String {
+        format!("/api/games/{}{below}", self.id)
+    }
+
+    /// X's seat's token: the game must have given one.
+    pub fn x_token(&self) -> &str {
+        self.x.as_deref().expect("a token for X's seat")
+    }
+
+    /// O's seat's token: the game must have given one.
+    pub fn o_token(&self) -> &str {
+        self.o.as_deref().expect("a token for O's seat")
+    }
+}
+
 impl From<Value> for Created {
     fn from(game: Value) -> Self {
         let token = |key: &str| game["seats"][key]["token"].as_str().map(String::from);
@@ -299,6 +403,16 @@ impl From<Value> for Created {
 /// Two people on two screens, Ada (X) and Bob (O).
 pub fn two_people() -> Value {
     json!({ "x": "human:Ada", "o": "human:Bob" })
+}
+
+/// Ada (X) and Bob (O) at one device: one page plays both seats.
+pub fn two_people_together() -> Value {
+    json!({ "x": "human:Ada", "o": "human:Bob", "seating": "together" })
+}
+
+/// Ada (X, moving first) against the computer at `level`.
+pub fn ada_against(level: &str) -> Value {
+    json!({ "x": "human:Ada", "o": level })
 }
 
 /// The server listening on a loopback port, until `stop` is called or it is dropped.
