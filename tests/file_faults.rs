@@ -224,6 +224,107 @@ fn a_file_removed_under_a_server_stops_its_writes_with_503_once_said_and_no_game
     assert_eq!(kept, 1);
 }
 
+/// How many games the database at `path` holds, read without changing it.
+fn games_in(path: &Path) -> i64 {
+    rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .unwrap()
+        .query_row("SELECT count(*) FROM games", [], |row| row.get(0))
+        .unwrap()
+}
+
+/// The files in `folder` whose names start with `prefix`.
+fn named(folder: &Path, prefix: &str) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = fs::read_dir(folder)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| {
+            path.file_name()
+                .and_then(|name| name.to_str())
+                .is_some_and(|name| name.starts_with(prefix))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn a_file_replaced_under_a_server_stops_its_writes_and_its_games_are_saved_beside_the_other_file() {
+    // Arrange: a server that has answered three games; another database, made apart.
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("games.db");
+    let (child, address) = common::serve(path.to_str().unwrap(), &[], Stdio::piped());
+    for _ in 0..3 {
+        assert_eq!(new_game(&address).0, 201);
+    }
+    let other = folder.path().join("other.db");
+    database_with_games(&other, 1);
+    let others = fs::read(&other).unwrap();
+
+    // Act: the other file moved over the server's; a write; the server stopped.
+    fs::rename(&other, &path).unwrap();
+    let unready = eventually(Duration::from_secs(3), || readiness(&address) == 503);
+    let refused = new_game(&address);
+    send_signal(&child, "-INT");
+    let output = child.wait_with_output().unwrap();
+
+    // Assert: refused and said once, naming the path; the other file left byte for
+    // byte, with no log of the server's beside it; the three games in the copy.
+    assert!(unready, "still ready with its file replaced");
+    assert_eq!(refused, (503, Some("1".to_string())));
+    let log = String::from_utf8_lossy(&output.stderr);
+    let said: Vec<&str> = log
+        .lines()
+        .filter(|line| line.contains("ERROR") && line.contains("no longer the file"))
+        .collect();
+    assert_eq!(said.len(), 1, "{log}");
+    assert!(
+        said[0].contains(path.to_str().unwrap()) && said[0].contains("replaced"),
+        "{log}"
+    );
+    assert_eq!(fs::read(&path).unwrap(), others);
+    assert!(!beside(&path, "-wal").exists());
+    let saved = named(folder.path(), "games.db.saved-");
+    assert_eq!(saved.len(), 1, "{saved:?}");
+    assert!(said[0].contains(saved[0].to_str().unwrap()), "{log}");
+    assert_eq!(games_in(&saved[0]), 3);
+}
+
+#[test]
+fn a_console_command_on_the_path_of_a_file_removed_under_a_server_makes_no_second_database() {
+    // Arrange: a server that has answered three games.
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("games.db");
+    let (child, address) = common::serve(path.to_str().unwrap(), &[], Stdio::null());
+    for _ in 0..3 {
+        assert_eq!(new_game(&address).0, 201);
+    }
+
+    // Act: the file removed, and a console game on the path at once (before, or
+    // after, the server finds it gone); another once the server has.
+    fs::remove_file(&path).unwrap();
+    let game = ["play", "--x", "random", "--o", "random"];
+    let at_once = tictactoe_on(&path).args(game).output().unwrap();
+    let unready = eventually(Duration::from_secs(3), || readiness(&address) == 503);
+    let after = tictactoe_on(&path).args(game).output().unwrap();
+    send_signal(&child, "-INT");
+    child.wait_with_output().unwrap();
+
+    // Assert: the game at once was refused for the server's log lying there with no
+    // database, or played into the copy put back; never into a new database at the
+    // path. The server's three games, and each console game played, at the path.
+    assert!(unready);
+    let said = String::from_utf8_lossy(&at_once.stderr);
+    assert!(
+        at_once.status.success() || said.contains("log of one lies beside it"),
+        "{said}"
+    );
+    let said = String::from_utf8_lossy(&after.stderr);
+    assert!(after.status.success(), "{said}");
+    let played = if at_once.status.success() { 2 } else { 1 };
+    assert_eq!(games_in(&path), 3 + played);
+    assert_eq!(named(folder.path(), "games.db.saved-").len(), 1);
+}
+
 /// A server's database at `path` killed with SIGKILL after answering a game: its newest
 /// pages are in its log.
 fn database_with_a_live_log(path: &Path) {

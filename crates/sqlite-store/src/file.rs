@@ -270,42 +270,53 @@ impl Lost {
     }
 }
 
-/// Once the store's file is [`Lost`]: moves the store's log and index away from the
-/// path (if they are still its own), then writes a copy of the database `writer` holds
-/// beside the path (`PATH.saved-STAMP`), and puts a copy back at the path if nothing is
+/// Once the store's file is [`Lost`]: writes a copy of the database `writer` holds
+/// beside the path (`PATH.saved-STAMP`), moves the store's log and index away from the
+/// path (if they are still its own), and puts the copy back at the path if nothing is
 /// there. Tried again at each call while the copy could not be written.
+///
+/// The order matters to another program opening the path meanwhile. A file removed:
+/// while the copy is written (seconds, for a large file) the store's log still lies at
+/// the path beside no database, so another program is refused (see [`read_alone`])
+/// rather than making a new, empty database there that the copy could then not be put
+/// back over; the log is moved away only just before the copy is linked in. A file
+/// replaced: the log is moved away first, so that no program reads it as the log of the
+/// other file now at the path.
 pub(crate) fn rescue(lost: &mut Lost, place: &Place, path: &Path, writer: &Connection) {
     let stamp = lost.stamp;
-    for (suffix, held) in [("-wal", place.log), ("-shm", place.index)] {
-        let at = beside(path, suffix);
-        if held.is_some() && identity(&at).ok() == held {
-            let _ = fs::rename(&at, beside(path, &format!(".lost-{stamp}{suffix}")));
+    let move_the_log_away = || {
+        for (suffix, held) in [("-wal", place.log), ("-shm", place.index)] {
+            let at = beside(path, suffix);
+            if held.is_some() && identity(&at).ok() == held {
+                let _ = fs::rename(&at, beside(path, &format!(".lost-{stamp}{suffix}")));
+            }
         }
+    };
+    if lost.gone == Gone::Replaced {
+        move_the_log_away();
     }
     let saved = beside(path, &format!(".saved-{stamp}"));
     let Some(target) = saved.to_str() else {
+        move_the_log_away();
         lost.failed = Some(format!("{} is not a UTF-8 path", saved.display()));
         return;
     };
     let _ = fs::remove_file(&saved); // a copy an earlier try left half-written
     if let Err(error) = writer.execute("VACUUM INTO ?1", [target]) {
         let _ = fs::remove_file(&saved);
+        move_the_log_away();
         lost.failed = Some(error.to_string());
         return;
     }
-    let put_back = matches!(length(path), Ok(0)) && !path.exists() && put_back(&saved, path);
+    // The copy to put back, made before the log is moved, so that the path is without
+    // both for as short a time as can be.
+    let copy = beside(&saved, ".copy");
+    let copied = fs::copy(&saved, &copy).is_ok();
+    move_the_log_away();
+    let put_back = copied && !path.exists() && fs::hard_link(&copy, path).is_ok();
+    let _ = fs::remove_file(&copy);
     lost.saved = Some((saved, put_back));
     lost.failed = None;
-}
-
-/// Copies `saved` to `path` unless something appears at `path` meanwhile: copied to a
-/// name of its own first, then linked in under `path`, which fails rather than replace
-/// a file.
-fn put_back(saved: &Path, path: &Path) -> bool {
-    let copy = beside(saved, ".copy");
-    let linked = fs::copy(saved, &copy).is_ok() && fs::hard_link(&copy, path).is_ok();
-    let _ = fs::remove_file(&copy);
-    linked
 }
 
 #[cfg(test)]
