@@ -432,3 +432,51 @@ fn a_game_on_a_full_disk_says_so_before_the_first_move() {
         .stderr(predicate::str::contains("is full"))
         .stdout(predicate::str::contains("your move").not());
 }
+
+#[test]
+fn check_on_postgresql_reads_what_is_cheap_and_names_an_invalid_index_and_serve_refuses_it() {
+    // Arrange: a PostgreSQL database of this program, with one game.
+    let Some(url) = tictactoe_test_postgres::database_or_skip(
+        "check_on_postgresql_reads_what_is_cheap_and_names_an_invalid_index_and_serve_refuses_it",
+    ) else {
+        return;
+    };
+    let database = Path::new(&url);
+    database_with_games(database, 1);
+
+    // Act: checked whole; then one of its indexes left invalid (as a failed CREATE
+    // INDEX CONCURRENTLY leaves it), checked again, and served.
+    let whole = tictactoe_on(database).arg("check").assert();
+    let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let index: String = client
+        .query_one(
+            "SELECT c.relname::text FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid \
+             JOIN pg_class t ON t.oid = i.indrelid WHERE t.relname = 'games' ORDER BY 1 LIMIT 1",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    client
+        .execute(
+            "UPDATE pg_index SET indisvalid = false WHERE indexrelid = $1::text::regclass",
+            &[&index],
+        )
+        .unwrap();
+    let damaged = tictactoe_on(database).arg("check").assert();
+    let served = tictactoe_on(database)
+        .args(["serve", "--port", "0"])
+        .timeout(Duration::from_secs(60))
+        .assert();
+
+    // Assert
+    whole
+        .success()
+        .stdout(predicate::str::contains("no damage found"));
+    damaged
+        .code(1)
+        .stdout(predicate::str::contains(format!("REINDEX INDEX {index}")));
+    served
+        .code(1)
+        .stdout(predicate::str::contains("Serving").not())
+        .stderr(predicate::str::contains("--allow-damaged"));
+}
