@@ -7,7 +7,10 @@
 //!   opens no log, writes nothing), before any connection that could write is opened.
 //!   A normal connection would run SQLite's recovery on the log beside the file and,
 //!   closing, copy the log into the file and delete it: on a file that is not a
-//!   database, that destroyed the log that held the newest pages.
+//!   database, that destroyed the log that held the newest pages. A database whose
+//!   file alone reads as damaged while a log lies beside it (a checkpoint stopped
+//!   halfway by a full disk or a kill: the file alone is a mix of older and newer
+//!   pages) is read again through its log, by a connection that only reads.
 //! * A log with no database beside it (`games.db-wal` where `games.db` is missing or
 //!   empty) is refused: SQLite would delete it and start a new, empty database there,
 //!   and the log may be another process's, still writing to a file removed from under
@@ -52,8 +55,10 @@ const SMALLEST: u64 = 512;
 
 /// Checks the file at `path` by reading alone, as described in the module
 /// documentation: `Ok` for a file this program may open (missing, empty, or a database
-/// of its own, of a version it knows), the error otherwise. Nothing is written, and
-/// nothing beside the file (its log) is read or made.
+/// of its own, of a version it knows), the error otherwise. Nothing is written. The
+/// log beside the file is read only where the file alone reads as damaged but is a
+/// database by its header (a checkpoint stopped halfway: see `read_once`), and then
+/// by a connection that cannot change the file or the log.
 ///
 /// A file being written by another process at that moment may be read half-written (a
 /// checkpoint rewriting the first page): a refusal is therefore confirmed by a second
@@ -85,6 +90,35 @@ fn read_once(path: &Path, database: &Database) -> Result<(), StoreError> {
             "it is {bytes} bytes long, shorter than the first page of any SQLite database"
         )));
     }
+    read_the_file_alone(path, bytes, database).or_else(|alone| {
+        // A file whose newest pages are in its log may not read whole without it: a
+        // checkpoint (copying the log into the file) stopped halfway, by a full disk or
+        // a kill, leaves the file alone a mix of older and newer pages, and SQLite reads
+        // it as damaged ("malformed") though file and log together are whole. Such a
+        // file, a database by its header, is read again through its log, by a
+        // connection that only reads: it changes neither the file nor the log (SQLite
+        // may rebuild the log's index, `-shm`, which holds nothing of its own).
+        let logged = length(&beside(path, "-wal")).unwrap_or(0);
+        if logged > 0 && matches!(alone, StoreError::Unreadable { .. }) && sqlite_header(path) {
+            read_through_the_log(path, database)
+        } else {
+            Err(alone)
+        }
+    })
+}
+
+/// Whether the file at `path` starts as every SQLite database does.
+fn sqlite_header(path: &Path) -> bool {
+    use std::io::Read as _;
+    let mut start = [0u8; 16];
+    fs::File::open(path)
+        .and_then(|mut file| file.read_exact(&mut start))
+        .is_ok_and(|()| &start == b"SQLite format 3\0")
+}
+
+/// The file's bytes alone (see [`immutable`]): its page size, its length in whole
+/// pages, and its schema's version.
+fn read_the_file_alone(path: &Path, bytes: u64, database: &Database) -> Result<(), StoreError> {
     let reading = immutable(path).db(database)?;
     let page: i64 = reading
         .pragma_query_value(None, "page_size", |row| row.get(0))
@@ -95,6 +129,12 @@ fn read_once(path: &Path, database: &Database) -> Result<(), StoreError> {
              cut short, or is not a database"
         )));
     }
+    migrations::version(&reading, database).map(|_| ())
+}
+
+/// The file through its log (see [`read_only`]): its schema's version.
+fn read_through_the_log(path: &Path, database: &Database) -> Result<(), StoreError> {
+    let reading = read_only(path).db(database)?;
     migrations::version(&reading, database).map(|_| ())
 }
 

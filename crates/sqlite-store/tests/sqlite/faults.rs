@@ -341,3 +341,77 @@ fn a_store_on_a_full_disk_is_not_writable_before_anything_is_played() {
         "{writable:?}"
     );
 }
+
+/// Copies into the file at `path` the newest version, in its log, of every other page
+/// the log holds (the odd-numbered ones, the first among them), as a checkpoint stopped halfway (by a full
+/// disk, or a kill) leaves it: the file alone is a mix of older and newer pages; with
+/// its log, whole. Returns how many pages were copied.
+fn checkpoint_stopped_halfway(path: &Path) -> usize {
+    use std::io::{Seek, SeekFrom, Write as _};
+    let log = fs::read(beside(path, "-wal")).unwrap();
+    let page = u32::from_be_bytes(log[8..12].try_into().unwrap()) as usize;
+    let salts = &log[16..24];
+    let mut newest = std::collections::BTreeMap::new();
+    let mut at = 32;
+    while at + 24 + page <= log.len() && &log[at + 8..at + 16] == salts {
+        let number = u32::from_be_bytes(log[at..at + 4].try_into().unwrap());
+        newest.insert(number, at + 24);
+        at += 24 + page;
+    }
+    let mut file = fs::OpenOptions::new().write(true).open(path).unwrap();
+    let mut copied = 0;
+    for (number, start) in newest.into_iter().filter(|(number, _)| number % 2 == 1) {
+        file.seek(SeekFrom::Start(u64::from(number - 1) * page as u64))
+            .unwrap();
+        file.write_all(&log[start..start + page]).unwrap();
+        copied += 1;
+    }
+    copied
+}
+
+#[test]
+fn a_file_whose_checkpoint_stopped_halfway_opens_through_its_log_with_every_game() {
+    // Arrange: a database whose newest pages are only in its log (a table and 200
+    // pages written by hand, no checkpoint, the file and log copied as a kill leaves
+    // them), half of them copied into the file.
+    let (folder, path) = new_file();
+    let original = folder.path().join("original.sqlite3");
+    file_with_games(&original, 60);
+    let writing = by_hand(&original);
+    writing
+        .execute_batch(
+            "PRAGMA wal_autocheckpoint = 0;
+             CREATE TABLE pad (x);
+             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200)
+             INSERT INTO pad SELECT randomblob(3000) FROM n;",
+        )
+        .unwrap();
+    fs::copy(&original, &path).unwrap();
+    fs::copy(beside(&original, "-wal"), beside(&path, "-wal")).unwrap();
+    drop(writing);
+    let copied = checkpoint_stopped_halfway(&path);
+    let alone = rusqlite::Connection::open_with_flags(
+        format!("file:{}?immutable=1", path.display()),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_URI,
+    )
+    .unwrap()
+    .query_row("PRAGMA quick_check", [], |row| row.get::<_, String>(0));
+    let (file, log) = (bytes(&path), bytes(&beside(&path, "-wal")));
+
+    // Act
+    let checked = SqliteStore::check(&path);
+    let unchanged = (bytes(&path), bytes(&beside(&path, "-wal"))) == (file, log);
+    let store = SqliteStore::open(&path);
+
+    // Assert: the file alone reads as damaged; through its log it is whole, checked
+    // without a change, and opens with every game.
+    assert!(copied > 0);
+    assert!(!matches!(&alone, Ok(ok) if ok == "ok"), "{alone:?}");
+    assert!(
+        matches!(&checked, Ok(found) if found.problems.is_empty()),
+        "{checked:?}"
+    );
+    assert!(unchanged);
+    let store = store.unwrap();
+    assert!((1..=60).all(|n| store.game(&id(n)).unwrap().is_some()));
+}
