@@ -31,7 +31,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use tokio::sync::oneshot;
 
@@ -166,14 +166,32 @@ fn for_a_write(error: &StoreError) -> bool {
 
 /// Since when, and how many requests, the store has refused to keep writes: the writer
 /// says when this starts and when it ends, not at each refusal.
+///
+/// A disk that is nearly full keeps a small write and refuses the next: writes are
+/// said to be kept again only once they have been kept for [`SETTLED`] without a
+/// refusal between, so that a store that keeps one write in ten is one refusal, said
+/// once, not a line for every change of mind.
 #[derive(Default)]
-struct Refusing(Option<(Instant, u64)>);
+struct Refusing(Option<Refusal>);
+
+struct Refusal {
+    since: Instant,
+    refused: u64,
+    /// The first write kept since the last refusal.
+    kept_since: Option<Instant>,
+}
+
+/// How long writes must have been kept, without a refusal, to be said to be kept again.
+const SETTLED: Duration = Duration::from_secs(1);
 
 impl Refusing {
     /// The store refused a batch of `requests` requests for itself.
     fn refused(&mut self, error: &StoreError, requests: usize) {
         match &mut self.0 {
-            Some((_, refused)) => *refused += requests as u64,
+            Some(refusal) => {
+                refusal.refused += requests as u64;
+                refusal.kept_since = None;
+            }
             None => {
                 // An unreachable store is the health's to report (once too).
                 if !matches!(error, StoreError::Unavailable { .. }) {
@@ -182,21 +200,36 @@ impl Refusing {
                          until it takes them again"
                     );
                 }
-                self.0 = Some((Instant::now(), requests as u64));
+                self.0 = Some(Refusal {
+                    since: Instant::now(),
+                    refused: requests as u64,
+                    kept_since: None,
+                });
             }
         }
     }
 
     /// The store kept a batch.
     fn kept(&mut self) {
-        if let Some((since, refused)) = self.0.take() {
-            tracing::warn!(
-                refused,
-                "the store keeps writes again, after refusing them for {:.1} s ({refused} \
-                 requests refused)",
-                since.elapsed().as_secs_f64()
-            );
+        self.kept_at(Instant::now());
+    }
+
+    fn kept_at(&mut self, now: Instant) {
+        let Some(refusal) = &mut self.0 else {
+            return;
+        };
+        let kept_since = *refusal.kept_since.get_or_insert(now);
+        if now.saturating_duration_since(kept_since) < SETTLED {
+            return;
         }
+        let refused = refusal.refused;
+        tracing::warn!(
+            refused,
+            "the store keeps writes again, after refusing them for {:.1} s ({refused} \
+             requests refused)",
+            kept_since.saturating_duration_since(refusal.since).as_secs_f64()
+        );
+        self.0 = None;
     }
 }
 
@@ -709,19 +742,25 @@ mod tests {
         };
         let mut refusing = Refusing::default();
 
-        // Act: 1,000 batches refused, then one kept, then another kept.
+        // Act: 1,000 batches refused; one kept and the next refused (a disk nearly
+        // full); then writes kept for longer than SETTLED.
         let lines = logged(|| {
             for _ in 0..1_000 {
                 refusing.refused(&full, 3);
             }
-            refusing.kept();
-            refusing.kept();
+            let kept = Instant::now();
+            refusing.kept_at(kept);
+            refusing.refused(&full, 1);
+            refusing.kept_at(kept + Duration::from_millis(100));
+            refusing.kept_at(kept + Duration::from_millis(500));
+            refusing.kept_at(kept + Duration::from_millis(100) + SETTLED);
+            refusing.kept_at(kept + Duration::from_millis(200) + SETTLED);
         });
 
         // Assert
         assert_eq!(lines.len(), 2, "{lines:#?}");
         assert!(lines[0].contains("ERROR") && lines[0].contains("/data/games.db is full"));
-        assert!(lines[1].contains("WARN") && lines[1].contains("3000 requests refused"));
+        assert!(lines[1].contains("WARN") && lines[1].contains("3001 requests refused"));
     }
 
     #[test]
