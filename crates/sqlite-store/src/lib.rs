@@ -219,8 +219,8 @@ impl SqliteStore {
     /// (not a database, cut short, newer) is the same error [`SqliteStore::open`] gives;
     /// a file that is not there is [`StoreError::Unavailable`] (nothing is made).
     ///
-    /// It reads the whole file: on a database of 1,000,000 games it takes seconds (see
-    /// docs/reliability.md).
+    /// It reads the whole file: on a database of 1,000,000 games (686 MB) it took 1.3 to
+    /// 1.9 s and 10 MB, the file in the page cache (see docs/reliability.md).
     pub fn check(path: &Path) -> Result<Checked, StoreError> {
         let database = Database(path.display().to_string());
         if path.is_dir() {

@@ -227,7 +227,9 @@ impl Refusing {
             refused,
             "the store keeps writes again, after refusing them for {:.1} s ({refused} \
              requests refused)",
-            kept_since.saturating_duration_since(refusal.since).as_secs_f64()
+            kept_since
+                .saturating_duration_since(refusal.since)
+                .as_secs_f64()
         );
         self.0 = None;
     }
