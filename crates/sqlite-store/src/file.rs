@@ -123,7 +123,7 @@ fn read_the_file_alone(path: &Path, bytes: u64, database: &Database) -> Result<(
     let page: i64 = reading
         .pragma_query_value(None, "page_size", |row| row.get(0))
         .db(database)?;
-    if page > 0 && bytes % page.unsigned_abs() != 0 {
+    if page > 0 && !bytes.is_multiple_of(page.unsigned_abs()) {
         return Err(database.unreadable(format!(
             "it is {bytes} bytes long, not a whole number of its {page}-byte pages: it was \
              cut short, or is not a database"
