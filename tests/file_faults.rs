@@ -186,6 +186,28 @@ fn eventually(within: Duration, mut ready: impl FnMut() -> bool) -> bool {
     false
 }
 
+/// What a serving `child` did about `fault` done to its file: whether `/readyz` turned
+/// 503 within 3 s, how a new game was answered then, and, once it was stopped, the
+/// lines of its log that said its file is no longer at its path, with the whole log.
+fn server_after(
+    child: Child,
+    address: &str,
+    fault: impl FnOnce(),
+) -> (bool, (u16, Option<String>), Vec<String>, String) {
+    fault();
+    let unready = eventually(Duration::from_secs(3), || readiness(address) == 503);
+    let refused = new_game(address);
+    send_signal(&child, "-INT");
+    let output = child.wait_with_output().unwrap();
+    let log = String::from_utf8_lossy(&output.stderr).into_owned();
+    let said = log
+        .lines()
+        .filter(|line| line.contains("ERROR") && line.contains("no longer the file"))
+        .map(str::to_owned)
+        .collect();
+    (unready, refused, said, log)
+}
+
 #[test]
 fn a_file_removed_under_a_server_stops_its_writes_with_503_once_said_and_no_game_is_lost() {
     // Arrange: a server that has answered a game.
@@ -195,21 +217,13 @@ fn a_file_removed_under_a_server_stops_its_writes_with_503_once_said_and_no_game
     assert_eq!(new_game(&address).0, 201);
 
     // Act: the file removed; then a write, and the server stopped.
-    fs::remove_file(&path).unwrap();
-    let unready = eventually(Duration::from_secs(3), || readiness(&address) == 503);
-    let refused = new_game(&address);
-    send_signal(&child, "-INT");
-    let output = child.wait_with_output().unwrap();
+    let (unready, refused, said, log) =
+        server_after(child, &address, || fs::remove_file(&path).unwrap());
 
     // Assert: not ready, the write refused with Retry-After, said once naming the
     // path, and the answered game back at the path for the next start.
     assert!(unready, "still ready with its file removed");
     assert_eq!(refused, (503, Some("1".to_string())));
-    let log = String::from_utf8_lossy(&output.stderr);
-    let said: Vec<&str> = log
-        .lines()
-        .filter(|line| line.contains("ERROR") && line.contains("no longer the file"))
-        .collect();
     assert_eq!(said.len(), 1, "{log}");
     assert!(said[0].contains(path.to_str().unwrap()), "{log}");
     let games = tictactoe_on(&path)
@@ -261,21 +275,13 @@ fn a_file_replaced_under_a_server_stops_its_writes_and_its_games_are_saved_besid
     let others = fs::read(&other).unwrap();
 
     // Act: the other file moved over the server's; a write; the server stopped.
-    fs::rename(&other, &path).unwrap();
-    let unready = eventually(Duration::from_secs(3), || readiness(&address) == 503);
-    let refused = new_game(&address);
-    send_signal(&child, "-INT");
-    let output = child.wait_with_output().unwrap();
+    let (unready, refused, said, log) =
+        server_after(child, &address, || fs::rename(&other, &path).unwrap());
 
     // Assert: refused and said once, naming the path; the other file left byte for
     // byte, with no log of the server's beside it; the three games in the copy.
     assert!(unready, "still ready with its file replaced");
     assert_eq!(refused, (503, Some("1".to_string())));
-    let log = String::from_utf8_lossy(&output.stderr);
-    let said: Vec<&str> = log
-        .lines()
-        .filter(|line| line.contains("ERROR") && line.contains("no longer the file"))
-        .collect();
     assert_eq!(said.len(), 1, "{log}");
     assert!(
         said[0].contains(path.to_str().unwrap()) && said[0].contains("replaced"),
