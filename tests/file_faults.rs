@@ -14,13 +14,7 @@ use predicates::prelude::*;
 mod common;
 
 use common::tictactoe_on;
-
-/// The path of the file's log (`-wal`) or index (`-shm`).
-fn beside(path: &Path, suffix: &str) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(suffix);
-    PathBuf::from(name)
-}
+use tictactoe_sqlite_store::beside;
 
 /// The bytes of the file, its log and its index (`None` for each one missing).
 fn three(path: &Path) -> [Option<Vec<u8>>; 3] {

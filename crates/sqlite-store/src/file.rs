@@ -34,8 +34,10 @@ use tictactoe_core::ports::StoreError;
 use crate::errors::{Database, SqliteErrors};
 use crate::{Sql, migrations};
 
-/// The path of the file's log (`-wal`) or its index (`-shm`), as SQLite names them.
-pub(crate) fn beside(path: &Path, suffix: &str) -> PathBuf {
+/// The path of the file's log (`-wal`) or its index (`-shm`), as SQLite names them:
+/// what lies beside a database, and is part of it (a copy of the file alone may lack its
+/// newest games).
+pub fn beside(path: &Path, suffix: &str) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push(suffix);
     PathBuf::from(name)

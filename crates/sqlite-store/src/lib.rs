@@ -56,6 +56,7 @@ mod codec;
 mod connection;
 mod errors;
 mod file;
+pub use file::beside;
 mod history;
 mod migrations;
 mod tallies;

@@ -5,16 +5,9 @@
 use std::process::Command;
 
 use tictactoe_core::ports::StoreError;
-use tictactoe_sqlite_store::Checked;
+use tictactoe_sqlite_store::{Checked, beside};
 
 use super::*;
-
-/// The path of the file's log (`-wal`) or index (`-shm`).
-fn beside(path: &Path, suffix: &str) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(suffix);
-    PathBuf::from(name)
-}
 
 /// The bytes of the file, its log and its index (`None` for each one missing).
 fn three(path: &Path) -> [Option<Vec<u8>>; 3] {
