@@ -14,7 +14,9 @@
 
 use std::time::{Duration, Instant};
 
-use tictactoe_core::domain::{BitBoard, Board, Geometry, Mark, Position, layout_of};
+use tictactoe_core::domain::{
+    BitBoard, Board, Geometry, Mark, Position, fill_from_layout, layout_of,
+};
 use tictactoe_engine::{Deadline, Solver, SystemClock};
 
 fn main() {
@@ -23,6 +25,14 @@ fn main() {
     let clock = SystemClock::new();
     if std::env::var("ONLY_SECOND").is_ok() {
         second_moves_after_the_centre(&mut solver, &clock, geometry);
+        return;
+    }
+    if std::env::var("ONLY_SECOND_WITH_EVERY_REPLY").is_ok() {
+        second_moves_with_every_reply(&mut solver, &clock, geometry);
+        return;
+    }
+    if std::env::var("ONLY_EVERY_MOVE").is_ok() {
+        every_move_of_the_first_plies(&mut solver, &clock, geometry);
         return;
     }
     let started = Instant::now();
@@ -111,7 +121,167 @@ fn main() {
         eprintln!("X on {}: {:.1?}", first.number(), started.elapsed());
     }
     second_moves_after_the_centre(&mut solver, &clock, geometry);
+    every_move_of_the_first_plies(&mut solver, &clock, geometry);
     eprintln!("done in {:.1?}", started.elapsed());
+}
+
+/// The positions after one move, after two, and after X in the centre, a reply of O
+/// and the book's second move of X (the line Impossible plays as X): every move of
+/// the side to move keeps the draw where it cannot force a win and its opponent could
+/// not either, even moving next (an extra mark never hurts its owner). One line for
+/// each position and its images under the board's symmetries (the book looks a
+/// position up by the smallest of its images), written `draw exact all`. Each proof
+/// may take 60 s; a position not proven within that is left out (said on stderr).
+fn every_move_of_the_first_plies(solver: &mut Solver, clock: &SystemClock, geometry: Geometry) {
+    let started = Instant::now();
+    let mut positions: Vec<BitBoard> = Vec::new();
+    for first in geometry.positions() {
+        let mut board = BitBoard::new(geometry);
+        board.place(first, Mark::X).expect("an empty cell");
+        positions.push(board);
+    }
+    for first in geometry.positions() {
+        for reply in geometry.positions().filter(|&p| p != first) {
+            let mut board = BitBoard::new(geometry);
+            board.place(first, Mark::X).expect("an empty cell");
+            board.place(reply, Mark::O).expect("an empty cell");
+            positions.push(board);
+        }
+    }
+    let centre = geometry.centre();
+    let book: Vec<(String, usize)> = second_moves(geometry);
+    for reply in geometry.positions().filter(|&p| p != centre) {
+        let mut board = BitBoard::new(geometry);
+        board.place(centre, Mark::X).expect("an empty cell");
+        board.place(reply, Mark::O).expect("an empty cell");
+        let layout = layout_of(&board);
+        if let Some((_, second)) = book.iter().find(|(l, _)| *l == layout) {
+            let second = geometry.position(*second - 1).expect("a cell");
+            board.place(second, Mark::X).expect("an empty cell");
+            positions.push(board);
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut left_out = 0;
+    for board in positions {
+        let key = smallest_image(geometry, &board);
+        if !seen.insert(key.clone()) {
+            continue;
+        }
+        let (x, o) = (
+            board.bits(Mark::X).count_ones(),
+            board.bits(Mark::O).count_ones(),
+        );
+        let mover = if x == o { Mark::X } else { Mark::O };
+        let t = Instant::now();
+        let deadline = || Deadline::after(clock, Duration::from_secs(60));
+        let mine = solver.can_force_win(&board, mover, mover, Some(&deadline()));
+        let theirs = solver.can_force_win(
+            &board,
+            mover.opponent(),
+            mover.opponent(),
+            Some(&deadline()),
+        );
+        if (mine, theirs) == (Some(false), Some(false)) {
+            println!("{} draw exact all", layout_of(&board));
+        } else {
+            left_out += 1;
+            eprintln!(
+                "{}: not every move ({mine:?}, {theirs:?})",
+                layout_of(&board)
+            );
+        }
+        eprintln!(
+            "{} {:.2?} ({:.1?} in all)",
+            layout_of(&board),
+            t.elapsed(),
+            started.elapsed()
+        );
+    }
+    eprintln!("{} positions, {left_out} left out", seen.len());
+}
+
+/// For each layout of X in the centre and a reply of O read from standard input (one
+/// a line): a second move of X after which O cannot force a win, and X could not
+/// either even moving next, so that the position after it has the full answer (every
+/// move of O keeps the draw); the first such move nearest the centre, each proof
+/// given 20 s. Written as the book's line (`some`) and the full answer after it, to
+/// take the place of the line's second move where the full answer after that one was
+/// not proven.
+fn second_moves_with_every_reply(solver: &mut Solver, clock: &SystemClock, geometry: Geometry) {
+    let mut candidates: Vec<Position> = geometry.positions().collect();
+    candidates.sort_by_key(|&p| {
+        let (row, col) = (geometry.row_of(p) as i32, geometry.col_of(p) as i32);
+        ((row - 3).pow(2) + (col - 3).pow(2), p.index())
+    });
+    for layout in std::io::stdin().lines().map_while(Result::ok) {
+        let board = board_of(geometry, layout.trim());
+        let t = Instant::now();
+        let deadline = || Deadline::after(clock, Duration::from_secs(20));
+        let second = candidates.iter().copied().find(|&m| {
+            if board.mark_at(m).is_some() {
+                return false;
+            }
+            let mut after = board;
+            after.place(m, Mark::X).expect("an empty cell");
+            solver.can_force_win(&after, Mark::O, Mark::O, Some(&deadline())) == Some(false)
+                && solver.can_force_win(&after, Mark::X, Mark::X, Some(&deadline())) == Some(false)
+        });
+        match second {
+            Some(m) => {
+                println!("{} draw some {}", layout_of(&board), m.number());
+                let mut after = board;
+                after.place(m, Mark::X).expect("an empty cell");
+                println!("{} draw exact all", layout_of(&after));
+            }
+            None => eprintln!("{}: no such second move", layout_of(&board)),
+        }
+        eprintln!("{} {:.1?}", layout_of(&board), t.elapsed());
+    }
+}
+
+/// The board of a layout (`X`, `O`, `.`).
+fn board_of(geometry: Geometry, layout: &str) -> BitBoard {
+    fill_from_layout(BitBoard::new(geometry), layout).expect("a layout of the board")
+}
+
+/// The book's second moves of X after X in the centre: (layout after O's reply, cell).
+fn second_moves(geometry: Geometry) -> Vec<(String, usize)> {
+    let text = include_str!("../crates/engine/src/book/7x7x5.txt");
+    let centre = geometry.centre().index();
+    text.lines()
+        .filter_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let [layout, "draw", "some", cell] = fields[..] else {
+                return None;
+            };
+            let x = layout.char_indices().filter(|&(_, c)| c == 'X').count();
+            let o = layout.char_indices().filter(|&(_, c)| c == 'O').count();
+            let centred = layout.chars().nth(centre) == Some('X');
+            (x == 1 && o == 1 && centred)
+                .then(|| (layout.to_string(), cell.parse().ok()))?
+                .1
+                .map(|cell| (layout.to_string(), cell))
+        })
+        .collect()
+}
+
+/// The smallest of the layouts of `board`'s images under the board's symmetries.
+fn smallest_image(geometry: Geometry, board: &BitBoard) -> String {
+    (0..8)
+        .map(|s| {
+            let mut image = BitBoard::new(geometry);
+            for p in geometry.positions() {
+                if let Some(mark) = board.mark_at(p) {
+                    let (row, col) = symmetry(s, (geometry.row_of(p), geometry.col_of(p)));
+                    let at = geometry.at(row, col).expect("a cell of the board");
+                    image.place(at, mark).expect("an empty cell");
+                }
+            }
+            layout_of(&image)
+        })
+        .min()
+        .expect("eight images")
 }
 
 /// X in the centre, the first move Impossible plays as X: for every reply of O, one

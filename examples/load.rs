@@ -67,6 +67,15 @@ struct Options {
     /// the board does (0: as fast as the server answers)
     #[arg(long = "pause-ms", default_value_t = 0, value_name = "MS")]
     pause_ms: u64,
+    /// Write every game answered (its id, the moves on its board as last answered, and
+    /// whether it was answered as ended) to FILE, one per line, to check later with
+    /// `--check-answered`
+    #[arg(long = "answered-to", value_name = "FILE")]
+    answered_to: Option<std::path::PathBuf>,
+    /// Play nothing: check the games listed in FILE (written by `--answered-to`)
+    /// against `--check-db`, as after a restart
+    #[arg(long = "check-answered", value_name = "FILE", requires = "check_db")]
+    check_answered: Option<std::path::PathBuf>,
 }
 
 fn options() -> Options {
@@ -96,12 +105,24 @@ struct Played {
     answered: Vec<Answered>,
     /// Every request, by server (in the order the servers were named).
     asked: Vec<Vec<Asked>>,
+    /// When each game's beginning was answered.
+    begun_at: Vec<Instant>,
+    /// When a request first failed.
+    first_failure: Option<Instant>,
 }
 
 impl Played {
     fn note_error(&mut self, error: String) {
         self.errors += 1;
         self.first_error.get_or_insert(error);
+        self.first_failure.get_or_insert_with(Instant::now);
+    }
+
+    /// A request that failed and will be tried again.
+    fn note_retry(&mut self, error: String) {
+        self.retries += 1;
+        self.first_error.get_or_insert(error);
+        self.first_failure.get_or_insert_with(Instant::now);
     }
 }
 
@@ -345,7 +366,10 @@ async fn play_games(
                 board,
                 status,
                 seats: Some(seats),
-            }) => (id, board, status, seats.x.token),
+            }) => {
+                played.begun_at.push(Instant::now());
+                (id, board, status, seats.x.token)
+            }
             Ok(_) => {
                 played.note_error("a new game without a seat for X".into());
                 continue;
@@ -353,8 +377,7 @@ async fn play_games(
             Err(error) if retryable(&error) => {
                 // A game begun but not answered is not the client's: the next server
                 // is asked for another.
-                played.retries += 1;
-                played.first_error.get_or_insert(error);
+                played.note_retry(error);
                 tokio::time::sleep(Duration::from_millis(20)).await;
                 continue;
             }
@@ -402,8 +425,7 @@ async fn play_games(
                     }
                     Err(error) if retryable(&error) && started.elapsed() < PATIENCE => {
                         failed_at.get_or_insert_with(Instant::now);
-                        played.retries += 1;
-                        played.first_error.get_or_insert(error);
+                        played.note_retry(error);
                         tokio::time::sleep(Duration::from_millis(20)).await;
                     }
                     Err(error) => {
@@ -448,8 +470,9 @@ async fn play_games(
 /// and only if it was answered as ended; except that a game whose client gave up on a
 /// move may also have that move and the reply kept (two steps more, and an ending), as
 /// a server may have kept it without its answer reaching the client. Returns the
-/// problems found, and how many given-up moves were kept so.
-fn check_database(url: &str, answered: &[Answered]) -> Result<(Vec<String>, usize), String> {
+/// problems found, how many given-up moves were kept so, and how many of those ended
+/// their game (counted on the scoreboard, though no client saw the end).
+fn check_database(url: &str, answered: &[Answered]) -> Result<(Vec<String>, usize, u64), String> {
     let ids: Vec<&str> = answered.iter().map(|game| game.id.as_str()).collect();
     let kept = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
         kept_in_postgres(url, &ids)?
@@ -457,7 +480,7 @@ fn check_database(url: &str, answered: &[Answered]) -> Result<(Vec<String>, usiz
         kept_in_sqlite(url.strip_prefix("sqlite:").unwrap_or(url), &ids)?
     };
     let mut problems = Vec::new();
-    let mut kept_unanswered = 0;
+    let (mut kept_unanswered, mut ended_unanswered) = (0, 0);
     for game in answered {
         let (id, moves, ended) = (&game.id, game.moves as i64, game.ended);
         let Some(&(kept_end, steps)) = kept.get(id) else {
@@ -467,6 +490,9 @@ fn check_database(url: &str, answered: &[Answered]) -> Result<(Vec<String>, usiz
         let unanswered = game.given_up && steps > moves;
         if unanswered {
             kept_unanswered += 1;
+            if kept_end && !ended {
+                ended_unanswered += 1;
+            }
         }
         let steps_right = steps == moves || (game.given_up && steps > moves && steps <= moves + 2);
         if !steps_right {
@@ -480,7 +506,7 @@ fn check_database(url: &str, answered: &[Answered]) -> Result<(Vec<String>, usiz
             ));
         }
     }
-    Ok((problems, kept_unanswered))
+    Ok((problems, kept_unanswered, ended_unanswered))
 }
 
 /// Whether each of the games `ids` has ended, and how many steps it has, in the
@@ -589,9 +615,56 @@ fn percentile(sorted: &[Duration], fraction: f64) -> Duration {
     sorted[index]
 }
 
+/// The games listed in `file` (see `--answered-to`).
+fn read_answered(file: &std::path::Path) -> Vec<Answered> {
+    let text =
+        std::fs::read_to_string(file).unwrap_or_else(|error| panic!("{}: {error}", file.display()));
+    text.lines()
+        .filter_map(|line| {
+            let mut fields = line.split_whitespace();
+            Some(Answered {
+                id: fields.next()?.to_string(),
+                moves: fields.next()?.parse().ok()?,
+                ended: fields.next()? == "ended",
+                given_up: fields.next() == Some("given-up"),
+            })
+        })
+        .collect()
+}
+
+/// Checks the answered games and says what it found.
+fn report_check(database: &str, answered: &[Answered]) -> u64 {
+    let games = answered.len();
+    match check_database(database, answered) {
+        Ok((problems, unanswered, ended)) if problems.is_empty() => {
+            println!(
+                "database: all {games} games as answered: every move answered kept once, \
+                 every ending answered kept ({unanswered} moves a client gave up on were \
+                 kept, with the reply, unanswered; {ended} of them ended their game)"
+            );
+            ended
+        }
+        Ok((problems, _, _)) => {
+            println!("database: {} problems in {games} games:", problems.len());
+            for problem in problems.iter().take(20) {
+                println!("  {problem}");
+            }
+            0
+        }
+        Err(error) => {
+            println!("database: could not check: {error}");
+            0
+        }
+    }
+}
+
 #[tokio::main]
 async fn main() {
     let options = options();
+    if let (Some(file), Some(database)) = (&options.check_answered, &options.check_db) {
+        let _ = report_check(database, &read_answered(file));
+        return;
+    }
     let client = reqwest::Client::builder()
         .pool_max_idle_per_host(options.players)
         .build()
@@ -640,6 +713,11 @@ async fn main() {
         for (server, asked) in played.asked.into_iter().enumerate() {
             total.asked[server].extend(asked);
         }
+        total.begun_at.extend(played.begun_at);
+        total.first_failure = match (total.first_failure, played.first_failure) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
     }
     let elapsed = started.elapsed().as_secs_f64();
 
@@ -651,7 +729,7 @@ async fn main() {
             break;
         }
     }
-    let counted = load_games(&after) - load_games(&before);
+    let counted = load_games(&after).saturating_sub(load_games(&before));
     total.moves.sort();
     total.last_moves.sort();
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
@@ -716,28 +794,39 @@ async fn main() {
             asked.len() - answered.len(),
         );
     }
+    if let Some(first) = total.first_failure {
+        let before = total.begun_at.iter().filter(|at| **at < first).count();
+        println!(
+            "first failed request {:.2} s in; games begun (kept) before it: {before}, in all: {}",
+            first.duration_since(started).as_secs_f64(),
+            total.begun_at.len()
+        );
+    }
+    if let Some(file) = &options.answered_to {
+        let lines: String = total
+            .answered
+            .iter()
+            .map(|game| {
+                format!(
+                    "{} {} {}{}\n",
+                    game.id,
+                    game.moves,
+                    if game.ended { "ended" } else { "going" },
+                    if game.given_up { " given-up" } else { "" }
+                )
+            })
+            .collect();
+        std::fs::write(file, lines).unwrap_or_else(|error| panic!("{}: {error}", file.display()));
+        println!("answered games written to {}", file.display());
+    }
+    // Games a server ended with a move whose answer its client gave up on: counted on
+    // the scoreboard, not among the games the clients finished.
+    let mut ended_unseen = 0;
     if let Some(database) = options.check_db.clone() {
         let answered = std::mem::take(&mut total.answered);
-        let checked = tokio::task::spawn_blocking(move || {
-            let problems = check_database(&database, &answered);
-            (problems, answered.len())
-        })
-        .await
-        .unwrap();
-        match checked {
-            (Ok((problems, unanswered)), games) if problems.is_empty() => println!(
-                "database: all {games} games as answered: every move answered kept once, \
-                 every ending answered kept ({unanswered} moves a client gave up on were \
-                 kept, with the reply, unanswered)"
-            ),
-            (Ok((problems, _)), games) => {
-                println!("database: {} problems in {games} games:", problems.len());
-                for problem in problems.iter().take(20) {
-                    println!("  {problem}");
-                }
-            }
-            (Err(error), _) => println!("database: could not check: {error}"),
-        }
+        ended_unseen = tokio::task::spawn_blocking(move || report_check(&database, &answered))
+            .await
+            .unwrap();
     }
     if let (Some(pid), Some(before)) = (options.pid, server_cpu) {
         let used = cpu_seconds(&pid.to_string()) - before;
@@ -755,9 +844,14 @@ async fn main() {
         println!("server memory after: {}", memory(pid));
     }
     println!(
-        "scoreboard: {counted} games counted for {} finished: {}",
+        "scoreboard: {counted} games counted for {} finished{}: {}",
         total.games,
-        if counted == total.games {
+        if ended_unseen > 0 {
+            format!(" and {ended_unseen} ended unseen")
+        } else {
+            String::new()
+        },
+        if counted == total.games + ended_unseen {
             "exactly once each"
         } else if load_games(&after) == 0 {
             "the load's players are not in the top 1,000: count them with `tictactoe scores --json`"
@@ -771,7 +865,11 @@ async fn main() {
         .filter(|n| !n.starts_with("Load "))
         .collect::<std::collections::BTreeSet<_>>()
     {
-        let delta = after.get(name).copied().unwrap_or(0) - before.get(name).copied().unwrap_or(0);
+        let delta = after
+            .get(name)
+            .copied()
+            .unwrap_or(0)
+            .saturating_sub(before.get(name).copied().unwrap_or(0));
         if delta > 0 {
             println!("  also counted meanwhile: {name} +{delta}");
         }

@@ -12,18 +12,58 @@
 //! (Impossible's thinking time while the games are played, default 1000), `--think-ms
 //! MS` (the time for each answer, default 1000), `--warm` (one player for all the
 //! positions of a game, in order, as a review has; default: a new player, cold, for
-//! each position), `--no-book`, `--size N --win K` (default 7 and 5).
+//! each position), `--no-book`, `--size N --win K` (default 7 and 5), `--positions
+//! FILE` (instead of playing games, the positions of an earlier run's output: its
+//! lines `pairing seed ply board ...`, so that two builds are measured on the same
+//! positions; the games played differ between builds, as Impossible plays what it
+//! proves within its time).
 //!
 //! Prints one line per position (`pairing seed ply board exact ms`), those not exact
 //! marked `NOT EXACT`, then the count and the slowest position.
 
 use std::time::{Duration, Instant};
 
+use clap::{CommandFactory, Parser};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use tictactoe_core::domain::{BitBoard, Board, Game, GameState, Geometry, Mark, layout_of};
+use tictactoe_core::domain::{
+    BitBoard, Board, Game, GameState, Geometry, Mark, fill_from_layout, layout_of,
+};
 use tictactoe_core::players::{Advisor, Level, MoveChooser};
 use tictactoe_players::{MinimaxAI, RandomAI, SharedSolvers};
+
+/// Counts how many positions of real games Impossible settles exactly in its time.
+#[derive(Parser)]
+#[command(name = "settle")]
+struct Arguments {
+    /// The board's size.
+    #[arg(long, default_value_t = 7)]
+    size: usize,
+    /// How many marks in a row win.
+    #[arg(long, default_value_t = 5)]
+    win: usize,
+    /// Games per pairing of levels.
+    #[arg(long, default_value_t = 1)]
+    games: u64,
+    /// Game `g` of pairing `p` is seeded `seed + 100 p + g`.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Impossible's thinking time, in milliseconds, while the games are played.
+    #[arg(long = "play-ms", default_value = "1000", value_parser = milliseconds)]
+    play: Duration,
+    /// The time for each answer, in milliseconds.
+    #[arg(long = "think-ms", default_value = "1000", value_parser = milliseconds)]
+    think: Duration,
+    /// One player for all the positions of a game, in order, as a review has.
+    #[arg(long)]
+    warm: bool,
+    /// Prove without the opening book.
+    #[arg(long = "no-book", action = clap::ArgAction::SetFalse)]
+    book: bool,
+    /// The positions of an earlier run's output, instead of playing games.
+    #[arg(long)]
+    positions: Option<std::path::PathBuf>,
+}
 
 struct Options {
     geometry: Geometry,
@@ -33,12 +73,30 @@ struct Options {
     think: Duration,
     warm: bool,
     book: bool,
+    positions: Option<std::path::PathBuf>,
+}
+
+fn milliseconds(given: &str) -> Result<Duration, std::num::ParseIntError> {
+    given.parse().map(Duration::from_millis)
 }
 
 const LEVELS: [Level; 4] = [Level::Random, Level::Easy, Level::Medium, Level::Impossible];
 
 fn main() {
     let options = options();
+    let positions = match &options.positions {
+        Some(file) => read_positions(options.geometry, file),
+        None => played(&options),
+    };
+    settle(&options, &positions);
+}
+
+/// A position to settle: its pairing of levels, its game's seed, its ply, the board and
+/// the side to move.
+type Settling = (String, u64, usize, BitBoard, Mark);
+
+/// The positions of the games of every pairing.
+fn played(options: &Options) -> Vec<Settling> {
     let mut positions = Vec::new();
     for (pairing, (x, o)) in LEVELS
         .iter()
@@ -47,7 +105,7 @@ fn main() {
     {
         for game in 0..options.games {
             let seed = options.seed + 100 * pairing as u64 + game;
-            let played = play(&options, [x, o], seed);
+            let played = play(options, [x, o], seed);
             eprintln!(
                 "{x:?} v {o:?}, seed {seed}: {} moves",
                 played.last().map_or(0, |(ply, _, _)| ply + 1)
@@ -59,11 +117,39 @@ fn main() {
             );
         }
     }
+    positions
+}
+
+/// The positions of an earlier run's output (its lines of a position: `pairing seed
+/// ply board exact|NOT EXACT ms`); X moved first, so the side to move follows.
+fn read_positions(geometry: Geometry, file: &std::path::Path) -> Vec<Settling> {
+    let text = std::fs::read_to_string(file).expect("the positions' file");
+    text.lines()
+        .filter_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let [pairing, seed, ply, layout, ..] = fields[..] else {
+                return None;
+            };
+            let (seed, ply) = (seed.parse().ok()?, ply.parse().ok()?);
+            let board = fill_from_layout(BitBoard::new(geometry), layout).ok()?;
+            let (x, o) = (board.bits(Mark::X), board.bits(Mark::O));
+            let to_move = if x.count_ones() == o.count_ones() {
+                Mark::X
+            } else {
+                Mark::O
+            };
+            Some((pairing.to_string(), seed, ply, board, to_move))
+        })
+        .collect()
+}
+
+/// Asks Impossible about each position, prints each answer and the count.
+fn settle(options: &Options, positions: &[Settling]) {
     let mut exact = 0;
     let mut slowest: Option<(Duration, String)> = None;
     let mut advisor: Option<(u64, String, MinimaxAI<StdRng>)> = None;
-    for (pairing, seed, ply, board, to_move) in &positions {
-        let fresh = || impossible(&options, *seed, options.think);
+    for (pairing, seed, ply, board, to_move) in positions {
+        let fresh = || impossible(options, *seed, options.think);
         let player = match &mut advisor {
             Some((s, p, player)) if options.warm && s == seed && p == pairing => player,
             slot => &mut slot.insert((*seed, pairing.clone(), fresh())).2,
@@ -144,26 +230,23 @@ fn humanize(d: Duration) -> String {
 }
 
 fn options() -> Options {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let value = |flag: &str| {
-        args.iter()
-            .position(|a| a == flag)
-            .and_then(|i| args.get(i + 1))
-            .and_then(|v| v.parse::<u64>().ok())
-    };
-    let size = value("--size").unwrap_or(7) as usize;
-    let win = value("--win").unwrap_or(5) as usize;
-    let Ok(geometry) = Geometry::new(size, win) else {
-        eprintln!("usage: settle [--size N --win K], with 3 <= K <= N <= 7");
-        std::process::exit(2);
+    let given = Arguments::parse();
+    let Ok(geometry) = Geometry::new(given.size, given.win) else {
+        Arguments::command()
+            .error(
+                clap::error::ErrorKind::ValueValidation,
+                "the board must have 3 <= win <= size <= 7",
+            )
+            .exit()
     };
     Options {
         geometry,
-        games: value("--games").unwrap_or(1),
-        seed: value("--seed").unwrap_or(1),
-        play: Duration::from_millis(value("--play-ms").unwrap_or(1000)),
-        think: Duration::from_millis(value("--think-ms").unwrap_or(1000)),
-        warm: args.iter().any(|a| a == "--warm"),
-        book: !args.iter().any(|a| a == "--no-book"),
+        games: given.games,
+        seed: given.seed,
+        play: given.play,
+        think: given.think,
+        warm: given.warm,
+        book: given.book,
+        positions: given.positions,
     }
 }

@@ -80,6 +80,16 @@ pub enum Command {
     Replay(ReplayArgs),
     /// List the players by rating on one board (Glicko-2, the computer levels as anchors)
     Ratings(RatingsArgs),
+    /// Check the database for damage without changing it: exit 0 if none is found, 1 if
+    /// some is (or it cannot be read)
+    #[command(
+        after_help = "An SQLite file is read whole (SQLite's quick_check: every page, every \
+                      index entry); a PostgreSQL database is checked for what is cheap: that \
+                      it answers, that it is tictactoe's and of a version this one knows, \
+                      and that no index is left invalid. `serve` runs the same check before \
+                      it serves."
+    )]
+    Check,
 }
 
 /// How many rows `ratings` lists when not told.
@@ -223,6 +233,12 @@ pub struct ServeArgs {
     /// object per line) for log collectors; RUST_LOG chooses what is logged
     #[arg(long, value_enum, default_value_t = LogFormat::Text, value_name = "FORMAT")]
     pub log_format: LogFormat,
+
+    /// Serve a database that the check at start finds damaged (see `tictactoe check`):
+    /// the games on damaged pages are refused (503), the rest are served. Without it,
+    /// serve says what is damaged and exits 1, changing nothing
+    #[arg(long)]
+    pub allow_damaged: bool,
 }
 
 /// How `serve` writes its log.

@@ -167,7 +167,11 @@ pub enum Task {
         /// Where Prometheus metrics are served, if anywhere.
         metrics: Option<SocketAddr>,
         logs: LogFormat,
+        /// Serve a database found damaged at start (`--allow-damaged`).
+        allow_damaged: bool,
     },
+    /// What the database's own checks find.
+    Check,
 }
 
 /// What the command line changes of how the server holds against its clients; each
@@ -283,7 +287,9 @@ impl Config {
                 bounds: ServeBounds::from_args(&args),
                 metrics: args.metrics,
                 logs: args.log_format,
+                allow_damaged: args.allow_damaged,
             },
+            Some(Command::Check) => Task::Check,
             Some(Command::History(args)) => Task::History {
                 player: args.player,
                 limit: PageSize::new(args.limit).map_err(|e| usage("history", e.to_string()))?,
@@ -695,7 +701,7 @@ mod tests {
 
         assert!(matches!(
             config.task,
-            Task::Serve { port: 8080, bind, ref bounds, metrics: None, logs: LogFormat::Text }
+            Task::Serve { port: 8080, bind, ref bounds, metrics: None, logs: LogFormat::Text, allow_damaged: false }
                 if bind.is_loopback() && *bounds == ServeBounds::default()
         ));
         assert!(matches!(

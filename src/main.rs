@@ -259,7 +259,7 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
     let writes = match &config.task {
         Task::Scores { action, .. } => *action != ScoresAction::Show,
         // Only read (a review that cannot be kept is still shown).
-        Task::History { .. } | Task::Replay { .. } => false,
+        Task::History { .. } | Task::Replay { .. } | Task::Check => false,
         Task::Ratings { rebuild, .. } => rebuild.is_some(),
         _ => true,
     };
@@ -373,14 +373,20 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             };
             replay(&store, thinking, &game, review, shown_as)
         }
+        Task::Check => check(&config.database),
         Task::Serve {
             port,
             bind,
             bounds,
             metrics,
             logs,
+            allow_damaged,
         } => {
-            start_logs(logs);
+            // Held until the server stops: dropping it writes the lines still queued.
+            let _logging = start_logs(logs);
+            if let Some(refused) = check_before_serving(&config.database, allow_damaged)? {
+                return Ok(refused);
+            }
             let store = store()?;
             let computers = StandardComputers::new(config.seed, config.think);
             let (game_limits, limits) = limits(bounds);
@@ -395,6 +401,138 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             )
         }
     }
+}
+
+/// What a database's own check found: what is wrong, what was read, and how long it
+/// took.
+struct Found {
+    problems: Vec<String>,
+    read: String,
+    seconds: f64,
+}
+
+/// Checks the database without changing it (see [`SqliteStore::check`] and
+/// [`PostgresStore::check_at`]). A file that is not there is an error: nothing is made.
+fn check_database(database: &Database) -> Result<Found, StoreError> {
+    let started = Instant::now();
+    let (problems, read) = match &database.location {
+        Location::Sqlite(path) => {
+            let checked = SqliteStore::check(path)?;
+            (
+                checked.problems,
+                format!("{} pages read (SQLite's quick_check)", checked.pages),
+            )
+        }
+        Location::Postgres { url, pool } => {
+            let options = PostgresOptions {
+                pool_size: *pool,
+                ..PostgresOptions::default()
+            };
+            let checked = PostgresStore::check_at(url, options)?;
+            (
+                checked.problems,
+                format!(
+                    "its version and {} indexes checked (PostgreSQL: what is cheap)",
+                    checked.indexes
+                ),
+            )
+        }
+    };
+    Ok(Found {
+        problems,
+        read,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// The database as people know it: a path, or an address without its password.
+fn location_name(location: &Location) -> String {
+    match location {
+        Location::Sqlite(path) => path.display().to_string(),
+        Location::Postgres { url, .. } => PostgresStore::name_of(url),
+    }
+}
+
+/// `tictactoe check`: what the database's own check finds, on standard output; exit 0
+/// if nothing is damaged, 1 if something is (or it cannot be read at all).
+fn check(database: &Database) -> Result<ExitCode, Failure> {
+    let found = check_database(database).map_err(Failure::Store)?;
+    let name = location_name(&database.location);
+    let mut out = io::stdout().lock();
+    if found.problems.is_empty() {
+        writeln!(
+            out,
+            "{name}: no damage found ({}, {:.1} s)",
+            found.read, found.seconds
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(out, "{}", damaged(&name, &found))?;
+    writeln!(out, "{}", DAMAGE_ADVICE)?;
+    Ok(ExitCode::from(FAILURE))
+}
+
+/// What to do about a damaged database.
+const DAMAGE_ADVICE: &str = "Nothing was changed. Keep a copy of the file (with its -wal \
+    beside it, if any) before anything else; restore a backup, or save what can be read \
+    into a new file with the sqlite3 shell's `.recover`. `tictactoe serve --allow-damaged` \
+    serves it as it is: the games on damaged pages are refused.";
+
+/// A damaged database's report: its name, how many problems, and the first of them.
+fn damaged(name: &str, found: &Found) -> String {
+    let mut report = format!(
+        "{name} is damaged: {} {} found ({}, {:.1} s):",
+        found.problems.len(),
+        if found.problems.len() == 1 {
+            "problem"
+        } else {
+            "problems"
+        },
+        found.read,
+        found.seconds
+    );
+    for problem in found.problems.iter().take(10) {
+        report.push_str("\n  ");
+        report.push_str(problem);
+    }
+    if found.problems.len() > 10 {
+        report.push_str(&format!("\n  and {} more", found.problems.len() - 10));
+    }
+    report
+}
+
+/// Before `serve` opens its database: the same check as `tictactoe check`. A damaged
+/// database stops it (exit 1, nothing changed) unless `allow_damaged`; then it is
+/// served, said once, loudly. `Some` with the exit status when it must not serve.
+fn check_before_serving(
+    database: &Database,
+    allow_damaged: bool,
+) -> Result<Option<ExitCode>, Failure> {
+    if let Location::Sqlite(path) = &database.location
+        && !path.exists()
+    {
+        return Ok(None); // a new database: nothing to check
+    }
+    let found = check_database(database).map_err(Failure::Store)?;
+    let name = location_name(&database.location);
+    if found.problems.is_empty() {
+        tracing::info!(
+            "{name}: no damage found ({}, {:.1} s)",
+            found.read,
+            found.seconds
+        );
+        return Ok(None);
+    }
+    if allow_damaged {
+        tracing::error!(
+            "{}; serving it as it is (--allow-damaged): the games on damaged pages are refused",
+            damaged(&name, &found)
+        );
+        return Ok(None);
+    }
+    eprintln!("tictactoe: {}", damaged(&name, &found));
+    eprintln!("{DAMAGE_ADVICE}");
+    Ok(Some(ExitCode::from(FAILURE)))
 }
 
 /// The full-screen game (`tictactoe` and `play` with a person, on a terminal).
@@ -423,20 +561,34 @@ struct Listening {
 
 /// The server's log on standard error: what `RUST_LOG` chooses (the `EnvFilter`
 /// convention; by default the server's own lines at info and everyone else's warnings),
-/// as text or as one JSON object per line.
-fn start_logs(format: LogFormat) {
+/// as text or as one JSON object per line. Lines are written by a thread of their own
+/// (`tracing_appender::non_blocking`, which never drops one: a request waits when
+/// 128,000 lines are queued), so a request's line costs it no system call; that thread
+/// writes what it has in one go, and at once whenever nothing more is queued. The
+/// returned guard writes what is queued when it is dropped.
+fn start_logs(format: LogFormat) -> tracing_appender::non_blocking::WorkerGuard {
     use tracing_subscriber::EnvFilter;
     let filter = EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| EnvFilter::new("warn,tictactoe=info,tictactoe_web=info"));
+    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .lossy(false)
+        .thread_name("logs")
+        .finish(io::BufWriter::with_capacity(64 * 1024, io::stderr()));
     let logs = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_ansi(io::stderr().is_terminal())
-        .with_writer(io::stderr);
+        .with_target(false)
+        .with_writer(writer);
     // A second start (there is none) would only keep the first.
     let _ = match format {
         LogFormat::Text => logs.try_init(),
-        LogFormat::Json => logs.json().flatten_event(true).try_init(),
+        LogFormat::Json => logs
+            .json()
+            .flatten_event(true)
+            .with_span_list(false)
+            .try_init(),
     };
+    guard
 }
 
 /// Serves the web page until Ctrl-C; the address goes to stdout once it is listening.
@@ -473,11 +625,17 @@ fn serve(
         let stop = stop_signal();
         let listener = tokio::net::TcpListener::bind(address)
             .await
-            .map_err(|error| busy_port(error, address))?;
+            .map_err(|error| {
+                busy_port(
+                    error,
+                    address,
+                    "port with --port (--port 0 picks a free one)",
+                )
+            })?;
         if let (Some(metrics), Some(at)) = (metrics, listening.metrics) {
             let listener = tokio::net::TcpListener::bind(at)
                 .await
-                .map_err(|error| busy_port(error, at))?;
+                .map_err(|error| busy_port(error, at, "address with --metrics"))?;
             tracing::info!("metrics on http://{}/metrics", listener.local_addr()?);
             tokio::spawn(tictactoe_web::serve_metrics(
                 listener,
@@ -509,14 +667,11 @@ fn say_listening(address: SocketAddr) {
 }
 
 /// An address that cannot be listened on, said with the address and what to do.
-fn busy_port(error: io::Error, address: SocketAddr) -> io::Error {
+fn busy_port(error: io::Error, address: SocketAddr, choose: &str) -> io::Error {
     match error.kind() {
         io::ErrorKind::AddrInUse => io::Error::new(
             error.kind(),
-            format!(
-                "{address} is in use by another program: choose another port with --port \
-                 (--port 0 picks a free one)"
-            ),
+            format!("{address} is in use by another program: choose another {choose}"),
         ),
         _ => io::Error::new(error.kind(), format!("cannot listen on {address}: {error}")),
     }

@@ -353,6 +353,24 @@ fn serve_on_a_port_in_use_names_the_port_and_how_to_choose_another() {
 }
 
 #[test]
+fn serve_with_its_metrics_on_an_address_in_use_names_it_and_how_to_choose_another() {
+    // Arrange: the metrics' address taken.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = taken.local_addr().unwrap().to_string();
+
+    Database::new()
+        .tictactoe()
+        .args(["serve", "--port", "0", "--metrics", &address])
+        .assert()
+        .code(1)
+        .stderr(
+            predicate::str::contains(format!("{address} is in use")).and(predicate::str::contains(
+                "choose another address with --metrics",
+            )),
+        );
+}
+
+#[test]
 fn serve_goes_on_serving_when_nobody_reads_where_it_listens() {
     // Arrange: a free port; the server's standard output a pipe closed at once.
     let db = Database::new();

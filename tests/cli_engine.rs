@@ -314,8 +314,9 @@ fn analyze_without_a_time_limit_proves_an_empty_board(#[case] size: &str, #[case
 fn without_time_to_prove_analyze_estimates_and_its_move_is_one_of_its_best() {
     let output = tictactoe()
         .args(words("analyze --json --size 7 --win 5 --think-ms 30"))
-        // X and O in opposite corners: a (7,7,5) position the opening book does not hold.
-        .arg(format!("x{}o", ".".repeat(47)))
+        // X in two corners and O in the other two: a (7,7,5) position the opening book
+        // does not hold (it answers every position of one or two moves in full).
+        .arg(format!("x{0}x{1}o{0}o", ".".repeat(5), ".".repeat(35)))
         .output()
         .unwrap();
 

@@ -312,7 +312,7 @@ fn the_cores_tree_architecture_md_shows_is_the_trees() {
 }
 
 #[test]
-fn the_duplicates_count_architecture_md_gives_is_the_trees() {
+fn the_tree_has_no_more_duplicates_than_architecture_md_counts() {
     // "... it finds 30 pairs ...".
     let architecture = folded(&read("docs/architecture.md"));
     let claimed: usize = architecture
@@ -339,9 +339,9 @@ fn the_duplicates_count_architecture_md_gives_is_the_trees() {
         .and_then(|word| word.parse().ok())
         .unwrap_or_else(|| panic!("duplicates said: {said}"));
 
-    assert_eq!(
-        counted, claimed,
+    assert!(
+        counted <= claimed,
         "docs/architecture.md says `duplicates` finds {claimed} pairs; it finds {counted}: \
-         {said}"
+         {said}(say in docs/architecture.md why each new pair stays, or write it once)"
     );
 }

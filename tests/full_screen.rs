@@ -116,6 +116,19 @@ impl Pty {
         self.screen.screen().contents()
     }
 
+    /// Reads until the board drawn has `o` marks of O, for at most `limit`.
+    fn wait_for_marks(&mut self, o: usize, limit: Duration) {
+        let until = Instant::now() + limit;
+        while self.marks_on_board().1 < o {
+            assert!(
+                Instant::now() < until,
+                "never saw {o} O in:\n{}",
+                self.screen_text()
+            );
+            self.pump(Duration::from_millis(50));
+        }
+    }
+
     /// How many X and O stand on the board drawn now (the lines with cell rules).
     fn marks_on_board(&self) -> (usize, usize) {
         let text = self.screen_text();
@@ -274,23 +287,29 @@ fn a_game_played_with_the_arrow_keys_and_enter_is_won_and_recorded() {
 
 #[test]
 fn keys_pressed_while_the_computer_thinks_are_dropped() {
-    // Arrange: 7 x 7 with five in a row, where Impossible takes its time (up to 1.5 s).
+    // Arrange: 7 x 7 with five in a row, where Impossible takes its time (up to 1.5 s)
+    // a few moves in; the opening book answers the first moves at once. Ada plays the
+    // centre, and the book's reply comes.
     let db = Database::new();
     let mut pty = db.pty(
         "--think-ms 1500 play --x human:Ada --o impossible --size 7 --win 5",
         ADA_TO_MOVE,
     );
+    pty.press(ENTER);
+    pty.wait_for_marks(1, Duration::from_secs(10));
 
-    // Act: Ada plays the centre; while the computer thinks, she presses right and Enter.
-    pty.press_each([ENTER, RIGHT, ENTER]);
-    pty.wait_for(ADA_TO_MOVE, Duration::from_secs(10));
+    // Act: Ada plays below the centre (a position the book does not hold); while the
+    // computer thinks, she presses right and Enter.
+    pty.press_each([DOWN, ENTER, RIGHT, ENTER]);
+    pty.wait_for_marks(2, Duration::from_secs(10));
+    pty.pump(Duration::from_millis(500));
     let marks = pty.marks_on_board();
     pty.press(b"q");
     pty.press(b"q");
     let ended = pty.finish();
 
-    // Assert: one X (hers) and one O (the reply); the keys in between played nothing.
-    assert_eq!(marks, (1, 1));
+    // Assert: two X (hers) and two O (the replies); the keys in between played nothing.
+    assert_eq!(marks, (2, 2));
     assert_eq!((ended.status, ended.given_back), (0, true));
 }
 

@@ -20,7 +20,7 @@ fn spawn_menu(scoreboard: &Path, input: &[u8]) -> std::process::Child {
         .env("TICTACTOE_DB", scoreboard)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
@@ -79,8 +79,13 @@ fn thirty_two_processes_recording_at_once_are_all_counted() {
     let children: Vec<_> = (0..32)
         .map(|_| spawn_menu(&scoreboard, &easy_vs_random_games(per_process - 1)))
         .collect();
-    for mut child in children {
-        assert!(child.wait().unwrap().success());
+    for child in children {
+        let ended = child.wait_with_output().unwrap();
+        assert!(
+            ended.status.success(),
+            "{}",
+            String::from_utf8_lossy(&ended.stderr)
+        );
     }
 
     let expected = 32 * per_process as u64;

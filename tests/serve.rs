@@ -197,3 +197,76 @@ fn a_game_in_progress_survives_a_kill_9_of_the_server_and_continues_with_the_sam
     assert_eq!(next["board"], "O...X...X", "{next}");
     assert_eq!(next["status"], "in_progress");
 }
+
+#[cfg(unix)]
+#[test]
+fn each_request_is_one_json_log_line_with_its_request_id_route_status_and_game() {
+    // Arrange: `serve --log-format json`, its own lines at info.
+    let folder = tempfile::TempDir::new().unwrap();
+    let database = folder.path().join("games.db");
+    let mut command = common::program();
+    let mut child = command
+        .env("RUST_LOG", "info")
+        .args(["--db", database.to_str().unwrap(), "serve", "--port", "0"])
+        .args(["--log-format", "json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    let address = line.trim().strip_prefix("Serving Tic Tac Toe on ").unwrap();
+
+    // Act: a game asked for under the client's own request id, then its first move.
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let (id, answered_id) = runtime.block_on(async {
+        let client = reqwest::Client::new();
+        let game: serde_json::Value = client
+            .post(format!("{address}/api/games"))
+            .json(&json!({ "x": "human:Ada", "o": "human:Bob" }))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let id = game["id"].as_str().unwrap().to_string();
+        let moved = client
+            .post(format!("{address}/api/games/{id}/moves"))
+            .header("x-request-id", "ada-move-1")
+            .bearer_auth(game["seats"]["x"]["token"].as_str().unwrap())
+            .json(&json!({ "cell": 5 }))
+            .send()
+            .await
+            .unwrap();
+        let answered_id = moved.headers()["x-request-id"]
+            .to_str()
+            .unwrap()
+            .to_string();
+        (id, answered_id)
+    });
+    send_signal(&child, "-TERM");
+    let output = child.wait_with_output().unwrap();
+
+    // Assert: the move's line, as a log collector reads it.
+    let lines = common::json_lines(&output.stderr);
+    let moves: Vec<_> = lines
+        .iter()
+        .filter(|line| line["route"] == "/api/games/{id}/moves")
+        .collect();
+    assert_eq!(answered_id, "ada-move-1");
+    assert_eq!(moves.len(), 1, "{lines:#?}");
+    let line = moves[0];
+    assert_eq!(line["level"], "INFO");
+    assert_eq!(line["message"], "answered");
+    assert_eq!(line["status"], 200);
+    assert_eq!(line["span"]["request_id"], "ada-move-1");
+    assert_eq!(line["span"]["method"], "POST");
+    assert_eq!(line["span"]["game"], id.as_str());
+    assert!(line["timestamp"].as_str().unwrap().ends_with('Z'), "{line}");
+    assert!(line["ms"].as_f64().unwrap() >= 0.0, "{line}");
+}

@@ -10,7 +10,7 @@ pg=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
 work=$(mktemp -d /tmp/tictactoe-operate.XXXXXX)
 chown postgres "$work"
 pids=()
-trap 'for pid in "${pids[@]}"; do kill -CONT "$pid" 2>/dev/null; kill "$pid" 2>/dev/null; done; pg_ctl stop >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+trap 'for pid in "${pids[@]}"; do kill -CONT "$pid" 2>/dev/null || true; kill "$pid" 2>/dev/null || true; done; pg_ctl stop >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 
 pg_ctl() { runuser -u postgres -- "$pg/pg_ctl" -D "$work/data" -l "$work/postgres.log" "$@"; }
 
@@ -33,14 +33,19 @@ free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
 
-# Starts `tictactoe serve` with the rest of the arguments as its own; sets $url and $pid.
+# Starts `tictactoe serve` with the rest of the arguments as its own (those after a
+# `--`, serve's); sets $url and $pid.
 serve() {
   local name=$1; shift
-  "$bin" "$@" serve --port 0 >"$work/$name.out" 2>"$work/$name.log" &
+  local global=() served=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do global+=("$1"); shift; done
+  [ $# -gt 0 ] && shift
+  served=("$@")
+  "$bin" "${global[@]}" serve --port 0 "${served[@]}" >"$work/$name.out" 2>"$work/$name.log" &
   pid=$!
   pids+=("$pid")
   for _ in $(seq 200); do
-    url=$(sed -n 's|^Serving Tic Tac Toe on ||p' "$work/$name.out")
+    url=$(sed -n 's|^Serving Tic Tac Toe on ||p' "$work/$name.out" 2>/dev/null || true)
     [ -n "$url" ] && return
     sleep 0.05
   done

@@ -360,6 +360,9 @@ mod tests {
         fn end(&mut self, ending: Ending, players: &[PlayerName; 2]) -> Recording {
             self.0.lock().unwrap().end(ending, players)
         }
+        fn rename(&mut self, mark: Mark, name: &PlayerName) -> Result<(), StoreError> {
+            self.0.lock().unwrap().rename(mark, name)
+        }
     }
 
     #[test]

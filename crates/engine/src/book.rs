@@ -1,21 +1,39 @@
 //! Opening books: proven answers for the first positions of a board whose opening the
 //! search cannot prove within a move's thinking time. Only (7,7,5) has one: the empty
-//! board's full answer; for each first move of X, a reply of O proven to keep the
-//! draw; where proven, every second move of X after that reply; and after X in the
-//! centre, for every reply of O, a second move of X proven to keep the draw, so that
-//! Impossible as X opens there ([`Book::follows`]). Written by `cargo run --release
-//! --example book` (the solver proves every entry) and committed as text; parsed on
-//! first use (about 125 lines, well under a millisecond).
+//! board's full answer; the full answer after every first move and after every pair of
+//! first moves (every move keeps the draw); and a line the Impossible player keeps
+//! to, so that its next positions are in the book too ([`Book::follows`]): for each
+//! first move of X, a reply of O proven to keep the draw, and after X in the centre,
+//! for every reply of O, a second move of X proven to keep the draw (so Impossible as
+//! X opens there), after which the book has the full answer again. Written by `cargo
+//! run --release --example book` (the solver proves every entry) and committed as
+//! text; one line per position and its images under the board's symmetries (looked
+//! up by the smallest image); parsed on first use (about 450 lines, about a
+//! millisecond).
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use super::outcome::Outcome;
+use super::symmetry::Symmetries;
 use tictactoe_core::domain::{Geometry, Verdict};
 
 pub struct Book {
-    /// By the position's bitboards: the side to move's marks, then the other side's.
-    entries: HashMap<(u64, u64), Outcome>,
+    /// By the smallest image of the position under the board's symmetries (the side to
+    /// move's marks, then the other side's), in that image's orientation.
+    entries: HashMap<u128, Entry>,
+    symmetries: &'static Symmetries,
+}
+
+/// What the book knows of a position.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    /// Its answer, exact or partial.
+    outcome: Outcome,
+    /// The moves the book's own line plays here (no cell if it has none): a partial
+    /// entry's moves, kept beside an exact answer for the same position, so that the
+    /// Impossible player keeps to the line whose next positions the book answers.
+    line: u64,
 }
 
 impl Book {
@@ -27,16 +45,37 @@ impl Book {
         })
     }
 
-    /// Reads lines of `layout value exact|some moves`, skipping `#` comments. X moved
-    /// first, so the side to move follows from the counts. A line that does not read
-    /// is skipped (the tests check that none is).
+    /// Reads lines of `layout value exact|some moves`, skipping `#` comments; `moves`
+    /// is a list of cells or `all` (every empty cell). X moved first, so the side to
+    /// move follows from the counts. A line that does not read is skipped (the tests
+    /// check that none is). Lines for one position (or its images) merge: an exact
+    /// answer over a partial one, whose moves are kept as the book's line.
     fn parse(geometry: Geometry, text: &str) -> Book {
-        let entries = text
+        let symmetries = Symmetries::of(geometry);
+        let mut entries: HashMap<u128, Entry> = HashMap::new();
+        let lines = text
             .lines()
             .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
-            .filter_map(|line| Book::entry(geometry, line))
-            .collect();
-        Book { entries }
+            .filter_map(|line| Book::entry(geometry, line));
+        for ((me, opp), outcome) in lines {
+            let (key, symmetry) = symmetries.canonical_by(me, opp);
+            let outcome = Outcome {
+                best: symmetries.apply(symmetry, outcome.best),
+                ..outcome
+            };
+            let line = if outcome.exact { 0 } else { outcome.best };
+            let entry = entries.entry(key).or_insert(Entry { outcome, line });
+            if outcome.exact && !entry.outcome.exact {
+                entry.outcome = outcome;
+            }
+            if entry.line == 0 {
+                entry.line = line;
+            }
+        }
+        Book {
+            entries,
+            symmetries,
+        }
     }
 
     fn entry(geometry: Geometry, line: &str) -> Option<((u64, u64), Outcome)> {
@@ -69,10 +108,14 @@ impl Book {
             "loss" => Verdict::Loss,
             _ => return None,
         };
-        let best = moves
-            .split(',')
-            .map(|n| n.parse::<u32>().ok().filter(|&n| (1..=49).contains(&n)))
-            .try_fold(0u64, |best, n| Some(best | 1 << (n? - 1)))?;
+        let all = (1u64 << geometry.cell_count()) - 1;
+        let best = match moves {
+            "all" => all & !(x | o),
+            moves => moves
+                .split(',')
+                .map(|n| n.parse::<u32>().ok().filter(|&n| (1..=49).contains(&n)))
+                .try_fold(0u64, |best, n| Some(best | 1 << (n? - 1)))?,
+        };
         let empty = geometry.cell_count() as u32 - (x | o).count_ones();
         if best & (x | o) != 0 || verdict != Verdict::Draw {
             return None;
@@ -86,21 +129,36 @@ impl Book {
         Some((key, outcome))
     }
 
-    /// The book's answer for `me` to move against `opp`, if it has the position.
-    pub fn get(&self, me: u64, opp: u64) -> Option<Outcome> {
-        self.entries.get(&(me, opp)).copied()
+    /// The book's entry for `me` to move against `opp`, and the symmetry that maps the
+    /// position onto the entry's orientation.
+    fn find(&self, me: u64, opp: u64) -> Option<(&Entry, usize)> {
+        let (key, symmetry) = self.symmetries.canonical_by(me, opp);
+        self.entries.get(&key).map(|entry| (entry, symmetry))
     }
 
-    /// The moves of `me` here after which the book answers every reply of `opp`: on
-    /// (7,7,5), X in the centre. No cell if there is none (at most 2,352
-    /// look-ups on the empty board).
+    /// The book's answer for `me` to move against `opp`, if it has the position (or
+    /// one of its images).
+    pub fn get(&self, me: u64, opp: u64) -> Option<Outcome> {
+        self.find(me, opp).map(|(entry, symmetry)| Outcome {
+            best: self.symmetries.undo(symmetry, entry.outcome.best),
+            ..entry.outcome
+        })
+    }
+
+    /// The moves of `me` the book prefers here: where its line passes, the line's
+    /// moves; elsewhere the moves after which its line answers every reply of `opp`
+    /// (on (7,7,5), X in the centre). No cell if there is none (at most 2,352 look-ups
+    /// on the empty board).
     pub fn follows(&self, me: u64, opp: u64, empty: u64) -> u64 {
+        if let Some((entry, symmetry)) = self.find(me, opp)
+            && entry.line != 0
+        {
+            return self.symmetries.undo(symmetry, entry.line) & empty;
+        }
+        let on_the_line = |me: u64, opp: u64| self.find(me, opp).is_some_and(|(e, _)| e.line != 0);
         let cells = |set: u64| (0..64).map(|c| 1u64 << c).filter(move |bit| set & bit != 0);
         cells(empty)
-            .filter(|&mine| {
-                cells(empty & !mine)
-                    .all(|reply| self.entries.contains_key(&(me | mine, opp | reply)))
-            })
+            .filter(|&mine| cells(empty & !mine).all(|reply| on_the_line(me | mine, opp | reply)))
             .fold(0, |follows, mine| follows | mine)
     }
 
@@ -129,6 +187,24 @@ mod tests {
             Some((Verdict::Draw, true))
         );
         assert!((0..49).all(|cell| book.get(0, 1 << cell).is_some_and(|o| o.best != 0)));
+    }
+
+    #[test]
+    fn the_book_answers_every_position_of_one_or_two_moves_in_full() {
+        let book = Book::of(seven_five()).unwrap();
+        let everywhere = (1u64 << 49) - 1;
+        let full = |me: u64, opp: u64| {
+            book.get(me, opp)
+                .is_some_and(|o| o.exact && o.best == everywhere & !(me | opp))
+        };
+
+        let after_one = (0..49).filter(|&x| full(0, 1 << x)).count();
+        let after_two = (0..49)
+            .flat_map(|x| (0..49).filter(move |&o| o != x).map(move |o| (x, o)))
+            .filter(|&(x, o)| full(1 << x, 1 << o))
+            .count();
+
+        assert_eq!((after_one, after_two), (49, 49 * 48));
     }
 
     #[test]
@@ -175,7 +251,11 @@ mod tests {
     fn the_reply_to_x_in_the_centre_is_proven_again() {
         let geometry = seven_five();
         let centre = 1u64 << 24;
-        let reply = Book::of(geometry).unwrap().get(0, centre).unwrap().best;
+        let everywhere = (1u64 << 49) - 1;
+        let reply = Book::of(geometry)
+            .unwrap()
+            .follows(0, centre, everywhere & !centre);
+        assert_eq!(reply.count_ones(), 1);
         let mut board = BitBoard::new(geometry);
         board
             .place(geometry.position(24).unwrap(), Mark::X)
@@ -200,7 +280,9 @@ mod tests {
         let book = Book::of(geometry).unwrap();
         let mut solver = Solver::new(geometry);
         for reply in (0..49).filter(|&cell| cell != 24) {
-            let second = book.get(1 << 24, 1 << reply).unwrap().best;
+            let empty = ((1u64 << 49) - 1) & !(1 << 24 | 1 << reply);
+            let second = book.follows(1 << 24, 1 << reply, empty);
+            assert_eq!(second.count_ones(), 1, "after O on {}", reply + 1);
             let mut board = BitBoard::new(geometry);
             for (cell, mark) in [(24, Mark::X), (reply, Mark::O)] {
                 board.place(geometry.position(cell).unwrap(), mark).unwrap();
@@ -217,28 +299,36 @@ mod tests {
         }
     }
 
-    /// Every partial entry re-proven: the opponent cannot force a win after any reply
-    /// listed. (The empty board's full entry is re-proven by the (7,7,5) test of
-    /// tests/every_board.rs.) Minutes in a release build.
+    /// The position of an entry, in the entry's orientation: (side to move, other side),
+    /// and the marks of each.
+    fn board_of(geometry: Geometry, key: u128) -> (BitBoard, Mark, Mark) {
+        let (me, opp) = ((key >> 64) as u64, key as u64);
+        let (mover, other) = if me.count_ones() == opp.count_ones() {
+            (Mark::X, Mark::O)
+        } else {
+            (Mark::O, Mark::X)
+        };
+        let mut board = BitBoard::new(geometry);
+        for (bits, mark) in [(me, mover), (opp, other)] {
+            for cell in (0..49).filter(|c| bits & 1 << c != 0) {
+                board.place(geometry.position(cell).unwrap(), mark).unwrap();
+            }
+        }
+        (board, mover, other)
+    }
+
+    /// Every move of the book's line re-proven: the opponent cannot force a win after
+    /// it. (The empty board is re-proven by the (7,7,5) test of tests/every_board.rs.)
+    /// Minutes in a release build.
     #[test]
     #[ignore = "minutes in release: cargo test --release --lib book -- --ignored"]
-    fn every_reply_in_the_book_is_proven_again() {
+    fn every_move_of_the_book_s_line_is_proven_again() {
         let geometry = seven_five();
         let book = Book::of(geometry).unwrap();
         let mut solver = Solver::new(geometry);
-        for (&(me, opp), outcome) in book.entries.iter().filter(|(_, o)| !o.exact) {
-            let (mover, other) = if me.count_ones() == opp.count_ones() {
-                (Mark::X, Mark::O)
-            } else {
-                (Mark::O, Mark::X)
-            };
-            let mut board = BitBoard::new(geometry);
-            for (bits, mark) in [(me, mover), (opp, other)] {
-                for cell in (0..49).filter(|c| bits & 1 << c != 0) {
-                    board.place(geometry.position(cell).unwrap(), mark).unwrap();
-                }
-            }
-            for reply in (0..49).filter(|c| outcome.best & 1 << c != 0) {
+        for (&key, entry) in book.entries.iter().filter(|(_, e)| e.line != 0) {
+            let (board, mover, other) = board_of(geometry, key);
+            for reply in (0..49).filter(|c| entry.line & 1 << c != 0) {
                 let mut after = board;
                 after
                     .place(geometry.position(reply).unwrap(), mover)
@@ -246,8 +336,45 @@ mod tests {
 
                 let wins = solver.can_force_win(&after, other, other, None);
 
-                assert_eq!(wins, Some(false), "reply {} to {me:#x}/{opp:#x}", reply + 1);
+                assert_eq!(wins, Some(false), "reply {} to {key:#x}", reply + 1);
             }
+        }
+    }
+
+    /// Every exact entry re-proven: the side to move cannot force a win; where it lists
+    /// every empty cell, its opponent could not even if it moved next, so every move
+    /// keeps the draw; elsewhere each move listed keeps it and each other move loses.
+    /// Minutes in a release build.
+    #[test]
+    #[ignore = "minutes in release: cargo test --release --lib book -- --ignored"]
+    fn every_exact_entry_is_proven_again() {
+        let geometry = seven_five();
+        let book = Book::of(geometry).unwrap();
+        let mut solver = Solver::new(geometry);
+        for (&key, entry) in book.entries.iter().filter(|(_, e)| e.outcome.exact) {
+            let (board, mover, other) = board_of(geometry, key);
+            let empty = ((1u64 << 49) - 1) & !((key >> 64) as u64 | key as u64);
+
+            let mine = solver.can_force_win(&board, mover, mover, None);
+            let holding = if entry.outcome.best == empty {
+                let theirs = solver.can_force_win(&board, other, other, None);
+                theirs.map(|wins| if wins { 0 } else { empty })
+            } else {
+                (0..49)
+                    .filter(|c| empty & 1 << c != 0)
+                    .map(|cell| {
+                        let mut after = board;
+                        after
+                            .place(geometry.position(cell).unwrap(), mover)
+                            .unwrap();
+                        let wins = solver.can_force_win(&after, other, other, None);
+                        wins.map(|wins| if wins { 0 } else { 1u64 << cell })
+                    })
+                    .sum::<Option<u64>>()
+            };
+
+            assert_eq!(mine, Some(false), "{key:#x}");
+            assert_eq!(holding, Some(entry.outcome.best), "{key:#x}");
         }
     }
 }

@@ -1,3 +1,4 @@
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Where the engine reads the time, so that tests can set it.
@@ -44,11 +45,22 @@ impl Clock for SystemClock {
     }
 }
 
-/// A moment by which a search must stop, on a given clock.
+/// A clock that never moves: the clock of a deadline that never passes by itself.
+struct Standing;
+
+impl Clock for Standing {
+    fn now(&self) -> Duration {
+        Duration::ZERO
+    }
+}
+
+/// A moment by which a search must stop, on a given clock; and, if it has one, a flag
+/// another thread may raise to stop it sooner ([`or_when`](Self::or_when)).
 #[derive(Clone, Copy)]
 pub struct Deadline<'a> {
     clock: &'a dyn Clock,
     at: Duration,
+    stop: Option<&'a AtomicBool>,
 }
 
 impl<'a> Deadline<'a> {
@@ -57,6 +69,27 @@ impl<'a> Deadline<'a> {
         Deadline {
             clock,
             at: clock.now().saturating_add(budget),
+            stop: None,
+        }
+    }
+
+    /// A deadline that never passes by itself (no clock is read): for a search with
+    /// no time limit that a flag may still stop ([`or_when`](Self::or_when)).
+    pub fn unlimited() -> Deadline<'static> {
+        Deadline {
+            clock: &Standing,
+            at: Duration::MAX,
+            stop: None,
+        }
+    }
+
+    /// The same deadline, passed as well once `stop` is raised: a search whose answer
+    /// another thread has made needless stops (and, like one stopped at its deadline,
+    /// stores nothing). Replaces any flag it had.
+    pub fn or_when(self, stop: &'a AtomicBool) -> Self {
+        Deadline {
+            stop: Some(stop),
+            ..self
         }
     }
 
@@ -65,14 +98,15 @@ impl<'a> Deadline<'a> {
         let now = self.clock.now();
         let left = self.at.saturating_sub(now);
         Deadline {
-            clock: self.clock,
             // Saturating: an unlimited budget (`Duration::MAX`) must not overflow.
             at: now.saturating_add(left.mul_f64(fraction.clamp(0.0, 1.0))),
+            ..self
         }
     }
 
+    /// Whether the time is up, or the search was told to stop.
     pub fn passed(&self) -> bool {
-        self.clock.now() >= self.at
+        self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) || self.clock.now() >= self.at
     }
 }
 
@@ -168,6 +202,23 @@ mod tests {
         // Assert: it passes at 80 ms, not before.
         assert!(!at_79);
         assert!(at_80);
+    }
+
+    #[test]
+    fn a_deadline_with_a_stop_flag_passes_when_the_flag_is_raised_though_time_is_left() {
+        // Arrange: a clock that stands still, so only the flag can end the search.
+        let clock = MockClock::stuck_at(Duration::ZERO);
+        let stop = AtomicBool::new(false);
+        let deadline = Deadline::after(&clock, Duration::from_secs(1)).or_when(&stop);
+        let before = deadline.passed();
+
+        // Act
+        stop.store(true, Ordering::Relaxed);
+
+        // Assert: its parts stop with it.
+        assert!(!before);
+        assert!(deadline.passed());
+        assert!(deadline.part(0.5).passed());
     }
 
     #[test]

@@ -117,12 +117,14 @@ pub fn shared_pairs(masks: &[u64], attacker: u64, defender: u64, budget: u32) ->
         }
     }
     let mut steps = budget;
-    cover(&lines[..count], 0, &mut steps)
+    cover(&mut lines[..count], 0, &mut steps)
 }
 
 /// Chooses pairs for `lines` (each one's open cells, none yet holding a chosen pair)
-/// from cells not in `used`. Allocates nothing: the lines left are copied to the stack.
-fn cover(lines: &[u64], used: u64, steps: &mut u32) -> Option<u64> {
+/// from cells not in `used`. Allocates nothing and copies nothing: for each pair tried,
+/// the lines it serves are moved to the end of the slice and the search goes on with
+/// the others (the order of the lines does not matter to it).
+fn cover(lines: &mut [u64], used: u64, steps: &mut u32) -> Option<u64> {
     if *steps == 0 {
         return None;
     }
@@ -130,7 +132,7 @@ fn cover(lines: &[u64], used: u64, steps: &mut u32) -> Option<u64> {
     // The line with the fewest free cells is the most constrained.
     let mut tightest = 0u64;
     let mut fewest = u32::MAX;
-    for &open in lines {
+    for &open in lines.iter() {
         let n = (open & !used).count_ones();
         if n < 2 {
             return None;
@@ -164,16 +166,16 @@ fn cover(lines: &[u64], used: u64, steps: &mut u32) -> Option<u64> {
     }
     pairs[..count]
         .sort_unstable_by_key(|&(served, harmed, pair)| (std::cmp::Reverse(served), harmed, pair));
-    let mut rest = [0u64; 64];
     for &(_, _, pair) in &pairs[..count] {
+        // The lines the pair does not serve first, in place.
         let mut left = 0;
-        for &open in lines {
-            if open & pair != pair {
-                rest[left] = open;
+        for i in 0..lines.len() {
+            if lines[i] & pair != pair {
+                lines.swap(left, i);
                 left += 1;
             }
         }
-        if let Some(cells) = cover(&rest[..left], used | pair, steps) {
+        if let Some(cells) = cover(&mut lines[..left], used | pair, steps) {
             return Some(cells);
         }
         if *steps == 0 {

@@ -1,3 +1,5 @@
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use rand::rngs::StdRng;
@@ -50,6 +52,16 @@ impl ComputerFactory for StandardComputers {
     /// an Easy or Medium player's lookahead.
     fn advisor(&mut self) -> Box<dyn Advisor> {
         Box::new(self.impossible())
+    }
+
+    /// Impossible with a solver of its own: a long analysis must not keep the games of
+    /// the same board waiting for the shared one.
+    fn patient_advisor(&mut self, think: Duration, stop: Arc<AtomicBool>) -> Box<dyn Advisor> {
+        Box::new(
+            MinimaxAI::impossible(self.next_rng())
+                .thinking_for(think)
+                .stopping_when(stop),
+        )
     }
 }
 

@@ -1,4 +1,5 @@
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use rand::Rng;
@@ -73,6 +74,8 @@ struct Perfect {
     clock: Arc<dyn Clock>,
     /// Told what the proof search settles, while it thinks.
     progress: Option<Box<dyn Progress>>,
+    /// Raised by another thread to end the thinking at once.
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl<R: Rng> MinimaxAI<R> {
@@ -96,6 +99,7 @@ impl<R: Rng> MinimaxAI<R> {
             budget: Self::DEFAULT_BUDGET,
             clock: Arc::new(SystemClock::new()),
             progress: None,
+            stop: None,
         };
         Self::thinking(Level::Impossible, Thinking::Perfect(perfect), rng)
     }
@@ -123,6 +127,15 @@ impl<R: Rng> MinimaxAI<R> {
     pub fn reporting_to(mut self, progress: Box<dyn Progress>) -> Self {
         if let Thinking::Perfect(perfect) = &mut self.thinking {
             perfect.progress = Some(progress);
+        }
+        self
+    }
+
+    /// Impossible stops thinking as soon as `stop` is raised, as if its time were up:
+    /// it answers with what it has proven (for a long analysis a server may end).
+    pub fn stopping_when(mut self, stop: Arc<AtomicBool>) -> Self {
+        if let Thinking::Perfect(perfect) = &mut self.thinking {
+            perfect.stop = Some(stop);
         }
         self
     }
@@ -208,6 +221,10 @@ impl Perfect {
     fn analyze(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis> {
         let geometry = board.geometry();
         let deadline = Deadline::after(self.clock.as_ref(), self.budget);
+        let deadline = match &self.stop {
+            Some(stop) => deadline.or_when(stop),
+            None => deadline,
+        };
         let solver = match &mut self.solver {
             Some(solver) if solver.geometry() == geometry => solver,
             solver => solver.insert(self.solvers.for_shape(geometry)),
@@ -407,32 +424,39 @@ mod tests {
     }
 
     #[test]
-    fn out_of_time_on_7x7_with_five_in_a_row_x_plays_a_proven_second_move_after_the_centre() {
-        // X in the centre, O on 1: the book's second move (crates/engine/src/book/7x7x5.txt).
+    fn out_of_time_on_7x7_with_five_in_a_row_x_plays_the_book_s_second_move_after_the_centre() {
+        // X in the centre, O on 1: the book's answer is exact (every move keeps the
+        // draw), and its line's second move (crates/engine/src/book/7x7x5.txt) is 18.
         let layout = format!("o{}x{}", ".".repeat(23), ".".repeat(24));
+        let game = Game::from_board(board(7, 5, &layout), Mark::X).unwrap();
         let mut ai = hurried(time_runs_out_at_once());
 
-        let advice = ai.advise(&board(7, 5, &layout), Mark::X).unwrap();
+        let advice = ai.advise(game.board(), Mark::X).unwrap();
+        let played = ai.choose_move(&game).map(|p| p.number());
 
-        assert!(
-            advice.moves_proven,
-            "a proven move, not the Estimator's guess"
-        );
-        assert_eq!(numbers(&advice.best_moves), [18]);
+        assert!(advice.exact, "the book's full answer, not a guess");
+        assert_eq!(advice.best_moves.len(), 47);
+        assert_eq!(played, Some(18));
     }
 
     #[test]
     fn out_of_time_on_7x7_with_five_in_a_row_o_answers_a_first_move_from_the_book() {
-        // X in the centre: the book's reply, proven to keep the draw when it was
-        // written (crates/engine/src/book/7x7x5.txt), is 18.
+        // X in the centre: the book's answer is exact (every reply keeps the draw), and
+        // the reply of its line (crates/engine/src/book/7x7x5.txt) is 18.
         let mut layout = ".".repeat(49);
         layout.replace_range(24..25, "x");
+        let game = Game::from_board(board(7, 5, &layout), Mark::X).unwrap();
         let mut ai = hurried(time_runs_out_at_once());
 
-        let advice = ai.advise(&board(7, 5, &layout), Mark::O).unwrap();
+        let advice = ai.advise(game.board(), Mark::O).unwrap();
+        let played = ai.choose_move(&game).map(|p| p.number());
 
-        assert_eq!(numbers(&advice.best_moves), [18]);
-        assert_eq!(advice.verdict, Verdict::Draw);
+        assert!(advice.exact, "the book's full answer, not a guess");
+        assert_eq!(
+            (advice.verdict, advice.best_moves.len()),
+            (Verdict::Draw, 48)
+        );
+        assert_eq!(played, Some(18));
     }
 
     #[test]
@@ -449,7 +473,7 @@ mod tests {
 
     #[test]
     fn a_long_search_looks_at_the_clock_while_it_thinks_and_stops_in_time() {
-        // Arrange: 7 x 7 with five in a row, X in one corner and O in the other (a
+        // Arrange: 7 x 7 with five in a row, X in two corners and O in the other two (a
         // position the opening book does not hold): it cannot be proven in a few
         // thousand positions. The clock is a mock: every read moves time on by 5 ms
         // and the budget is 100 ms, so the reads count the time spent. More than 10
@@ -461,13 +485,30 @@ mod tests {
             elapsed += Duration::from_millis(5);
             elapsed
         });
-        let corners = format!("x{}o", ".".repeat(47));
+        let corners = format!("x{0}x{1}o{0}o", ".".repeat(5), ".".repeat(35));
 
         // Act
         let advice = hurried(clock).advise(&board(7, 5, &corners), Mark::X);
 
         // Assert: a best guess (and, as the mock checks when dropped, 11 to 22 reads).
         assert!(advice.is_some_and(|a| !a.exact && !a.best_moves.is_empty()));
+    }
+
+    #[test]
+    fn a_raised_stop_ends_the_thinking_with_only_what_is_proven() {
+        // Arrange: (7,7,5) after X on 2, without the book (seconds to prove), on a clock
+        // that never moves: only the flag can end the thinking, and it is up already.
+        let stop = Arc::new(AtomicBool::new(true));
+        let mut ai = impossible_never_hurried()
+            .sharing(&SharedSolvers::without_book())
+            .stopping_when(Arc::clone(&stop));
+        let position = board(7, 5, ".X...............................................");
+
+        // Act
+        let analysis = ai.advise(&position, Mark::O);
+
+        // Assert: an answer at once, claimed exact only if proven (it cannot be here).
+        assert!(analysis.is_none_or(|a| !a.exact));
     }
 
     #[test]

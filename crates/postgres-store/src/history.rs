@@ -6,7 +6,7 @@ use tictactoe_core::domain::PlayerName;
 use tictactoe_core::play::Review;
 use tictactoe_core::ports::{
     GameHistory, GameId, GameStore, GameSummary, HistoryPage, HistoryQuery, IdPrefix, Opponents,
-    ReviewStore, StoreError, StoredGame, check_review,
+    ReviewStore, StoreError, StoredGame, check_review, keeps_review,
 };
 use tictactoe_store_rows::assemble::{self, ReviewRow};
 use tictactoe_store_rows::{GAME_COLUMNS, rows};
@@ -14,6 +14,7 @@ use tictactoe_store_rows::{GAME_COLUMNS, rows};
 use crate::PostgresStore;
 use crate::codec;
 use crate::errors::{Database, Failure, PostgresErrors};
+use crate::pool::Tx;
 use crate::scoreboard;
 
 /// The moves that stand at the end of game `games.id`: each move adds one, each undo
@@ -170,34 +171,7 @@ fn summary(row: &postgres::Row, database: &Database) -> Result<GameSummary, Fail
 impl ReviewStore for PostgresStore {
     fn review(&self, game: &GameId) -> Result<Option<Review>, StoreError> {
         let database = &self.database;
-        let unreadable = |detail: String| Failure::Store(database.unreadable_game(game, detail));
-        self.read(|tx| {
-            let Some(row) = tx.query_opt(
-                "SELECT size, win FROM games WHERE id = $1",
-                &[&game.as_str()],
-            )?
-            else {
-                return Ok(None);
-            };
-            let geometry = rows::geometry(database.get(&row, 0)?, database.get(&row, 1)?)
-                .map_err(unreadable)?;
-            let mut reviewed = Vec::new();
-            for row in tx.query(
-                "SELECT ply, mark, cell, before, after, best_moves FROM reviews \
-                 WHERE game = $1 ORDER BY ply",
-                &[&game.as_str()],
-            )? {
-                reviewed.push(ReviewRow {
-                    ply: database.get(&row, 0)?,
-                    mark: database.get(&row, 1)?,
-                    cell: database.get(&row, 2)?,
-                    before: database.get(&row, 3)?,
-                    after: database.get(&row, 4)?,
-                    best_moves: database.get(&row, 5)?,
-                });
-            }
-            assemble::review(geometry, reviewed).map_err(unreadable)
-        })
+        self.read(|tx| kept_review(tx, game, database, false))
     }
 
     fn keep_review(&self, game: &GameId, review: &Review) -> Result<(), StoreError> {
@@ -209,12 +183,19 @@ impl ReviewStore for PostgresStore {
         let befores: Vec<&str> = rows.iter().map(|row| row.before.as_str()).collect();
         let afters: Vec<&str> = rows.iter().map(|row| row.after.as_str()).collect();
         let bests: Vec<&str> = rows.iter().map(|row| row.best_moves.as_str()).collect();
+        let database = &self.database;
         self.transact(false, Some(game), |tx| {
-            // A review kept meanwhile (by another server) stays: the first is kept.
+            // The game's row locked first: two servers keeping a review of one game
+            // take turns, and the second compares with what the first kept.
+            let kept = kept_review(tx, game, database, true)?;
+            if !keeps_review(kept.as_ref(), review) {
+                return Ok(());
+            }
+            tx.execute("DELETE FROM reviews WHERE game = $1", &[&game.as_str()])?;
             tx.execute(
                 "INSERT INTO reviews (game, ply, mark, cell, before, after, best_moves) \
                  SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::text[], \
-                 $6::text[], $7::text[]) ON CONFLICT (game, ply) DO NOTHING",
+                 $6::text[], $7::text[])",
                 &[
                     &game.as_str(),
                     &plies,
@@ -228,4 +209,41 @@ impl ReviewStore for PostgresStore {
             Ok(())
         })
     }
+}
+
+/// The review kept of `game`, if any; with `lock`, the game's row is locked until the
+/// transaction ends.
+fn kept_review(
+    tx: &mut Tx<'_>,
+    game: &GameId,
+    database: &Database,
+    lock: bool,
+) -> Result<Option<Review>, Failure> {
+    let unreadable = |detail: String| Failure::Store(database.unreadable_game(game, detail));
+    let sql = if lock {
+        "SELECT size, win FROM games WHERE id = $1 FOR UPDATE"
+    } else {
+        "SELECT size, win FROM games WHERE id = $1"
+    };
+    let Some(row) = tx.query_opt(sql, &[&game.as_str()])? else {
+        return Ok(None);
+    };
+    let geometry =
+        rows::geometry(database.get(&row, 0)?, database.get(&row, 1)?).map_err(unreadable)?;
+    let mut reviewed = Vec::new();
+    for row in tx.query(
+        "SELECT ply, mark, cell, before, after, best_moves FROM reviews \
+         WHERE game = $1 ORDER BY ply",
+        &[&game.as_str()],
+    )? {
+        reviewed.push(ReviewRow {
+            ply: database.get(&row, 0)?,
+            mark: database.get(&row, 1)?,
+            cell: database.get(&row, 2)?,
+            before: database.get(&row, 3)?,
+            after: database.get(&row, 4)?,
+            best_moves: database.get(&row, 5)?,
+        });
+    }
+    assemble::review(geometry, reviewed).map_err(unreadable)
 }

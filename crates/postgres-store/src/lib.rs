@@ -52,6 +52,7 @@
 //! [`GameHistory`]: tictactoe_core::ports::GameHistory
 //! [`ReviewStore`]: tictactoe_core::ports::ReviewStore
 
+mod check;
 mod codec;
 mod errors;
 mod history;
@@ -73,6 +74,7 @@ use tictactoe_core::ports::{
     Rows, StoreError, StoredGame, Write,
 };
 
+pub use check::Checked;
 use errors::{Database, Failure, PostgresErrors};
 use pool::{Manager, Tx};
 use tictactoe_store_rows::{assemble, rows};
@@ -88,6 +90,12 @@ pub struct Options {
     /// [`StoreError::Unavailable`] (a call waits for a free one of the pool at most
     /// [`POOL_WAIT`], or this if shorter).
     pub connect_timeout: Duration,
+    /// How long [`PostgresStore::connect`] (and [`PostgresStore::check_at`]) may take
+    /// in all, from the first connection through the schema's check and migrations:
+    /// past it the database is [`StoreError::Unavailable`]. `connect_timeout` covers
+    /// only reaching the server; a server that accepts the connection and then answers
+    /// nothing is given up on here.
+    pub start_deadline: Duration,
 }
 
 impl Default for Options {
@@ -95,8 +103,41 @@ impl Default for Options {
         Options {
             pool_size: 8,
             connect_timeout: Duration::from_secs(5),
+            start_deadline: START_DEADLINE,
         }
     }
+}
+
+/// See [`Options::start_deadline`].
+pub const START_DEADLINE: Duration = Duration::from_secs(10);
+
+/// Runs `start` on a thread of its own and waits for it at most `deadline`: past it,
+/// the database is unavailable, and the thread is left to finish (or not) alone.
+fn within<T: Send + 'static>(
+    deadline: Duration,
+    database: &Database,
+    start: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
+) -> Result<T, StoreError> {
+    let (done, answer) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("tictactoe-connect".into())
+        .spawn(move || {
+            let _ = done.send(start());
+        })
+        .map_err(|error| StoreError::Unavailable {
+            database: database.0.clone(),
+            detail: error.to_string(),
+        })?;
+    answer.recv_timeout(deadline).unwrap_or_else(|_| {
+        Err(StoreError::Unavailable {
+            database: database.0.clone(),
+            detail: format!(
+                "it did not answer within {:.0} s (connecting, then checking its \
+                     schema); given up",
+                deadline.as_secs_f64()
+            ),
+        })
+    })
 }
 
 /// A [`GameStore`] (and the rest of the ports) in a PostgreSQL database. See the crate
@@ -122,12 +163,51 @@ impl PostgresStore {
     /// Connects to the database at `url` (`postgres://user:password@host:port/name`, or
     /// PostgreSQL's `key=value` form) and brings its schema up to date.
     ///
-    /// An address that cannot be read, or a server that cannot be reached within
-    /// [`Options::connect_timeout`], is [`StoreError::Unavailable`]; another program's
+    /// An address that cannot be read, a server that cannot be reached within
+    /// [`Options::connect_timeout`], or one that has not answered everything within
+    /// [`Options::start_deadline`], is [`StoreError::Unavailable`]; another program's
     /// database is [`StoreError::Unreadable`]; one from a newer version of the program
     /// is [`StoreError::Newer`]. Neither of the last two is changed.
     pub fn connect(url: &str, options: Options) -> Result<PostgresStore, StoreError> {
         let database = Database(without_password(url));
+        let url = url.to_owned();
+        within(options.start_deadline, &database, move || {
+            PostgresStore::connect_now(&url, options)
+        })
+    }
+
+    /// Checks the database at `url` as [`PostgresStore::check`] does, on one connection
+    /// of its own, without migrating anything: for `tictactoe check`. Bounded as
+    /// [`PostgresStore::connect`] is.
+    pub fn check_at(url: &str, options: Options) -> Result<Checked, StoreError> {
+        let database = Database(without_password(url));
+        let config = PostgresStore::config(url, &options, &database)?;
+        let checking = database.clone();
+        within(options.start_deadline, &database, move || {
+            let mut client = config
+                .connect(NoTls)
+                .map_err(|error| StoreError::Unavailable {
+                    database: checking.0.clone(),
+                    detail: connection_error(&error),
+                })?;
+            check::check(&mut client, &checking)
+        })
+    }
+
+    /// What can be checked of the database cheaply (see the `check` module): its
+    /// version, and indexes left invalid. Only reads.
+    pub fn check(&self) -> Result<Checked, StoreError> {
+        let mut conn = self.conn()?;
+        check::check(&mut conn.client, &self.database)
+    }
+
+    /// How the store connects to `url`: its address, with the bounds every session of
+    /// the store has (see [`hold_nothing_long`]).
+    fn config(
+        url: &str,
+        options: &Options,
+        database: &Database,
+    ) -> Result<postgres::Config, StoreError> {
         let mut config: postgres::Config = url.parse().map_err(|e| StoreError::Unavailable {
             database: database.0.clone(),
             detail: format!("not a PostgreSQL address: {e}"),
@@ -137,6 +217,13 @@ impl PostgresStore {
             config.application_name("tictactoe");
         }
         hold_nothing_long(&mut config);
+        Ok(config)
+    }
+
+    /// [`PostgresStore::connect`], however long it takes.
+    fn connect_now(url: &str, options: Options) -> Result<PostgresStore, StoreError> {
+        let database = Database(without_password(url));
+        let config = PostgresStore::config(url, &options, &database)?;
         // One connection first, on its own: the pool would only say that it timed out,
         // where this says why (refused, no such database, a wrong password).
         config
@@ -200,6 +287,11 @@ impl PostgresStore {
             });
         }
         Ok(())
+    }
+
+    /// The database at `url` as people know it: its address without the password.
+    pub fn name_of(url: &str) -> String {
+        without_password(url)
     }
 
     /// The database as people know it: its address without the password. Every error
@@ -520,11 +612,7 @@ impl GameStore for PostgresStore {
                      SELECT $1, key, name, wins, losses, ties FROM tallies WHERE epoch = $2 \
                      ORDER BY key \
                      ON CONFLICT (epoch, key) DO UPDATE SET ",
-                    writes::saturating_sum!("tallies", "wins"),
-                    ", ",
-                    writes::saturating_sum!("tallies", "losses"),
-                    ", ",
-                    writes::saturating_sum!("tallies", "ties")
+                    writes::saturating_counts!("tallies")
                 ),
                 &[&previous, &current],
             )?;
@@ -575,11 +663,11 @@ impl GameStore for PostgresStore {
                     .iter()
                     .map(|(key, (name, record))| (key.as_str(), *name, *record)),
             );
-            tx.execute(
-                "INSERT INTO imported_rows (source, key, name, wins, losses, ties) \
-                 SELECT $1, * FROM unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[], \
-                 $6::bigint[])",
-                &[&source, &keys, &names, &counts[0], &counts[1], &counts[2]],
+            scoreboard::insert_counted(
+                tx,
+                "INSERT INTO imported_rows (source, key, name, wins, losses, ties)",
+                &source,
+                (&keys, &names, &counts),
             )?;
             let epoch: i64 = tx
                 .query_one(CURRENT_EPOCH, &[])?
@@ -727,6 +815,48 @@ mod tests {
             "{took:?}"
         );
         assert!(tx.commit().is_err(), "the idle session was ended");
+    }
+
+    #[test]
+    fn connecting_to_a_server_that_never_answers_is_given_up_at_the_deadline() {
+        silent_server_given_up(false);
+    }
+
+    #[test]
+    fn checking_a_server_that_never_answers_is_given_up_at_the_deadline() {
+        silent_server_given_up(true);
+    }
+
+    fn silent_server_given_up(checking: bool) {
+        // Arrange: a port whose connections the system takes in, and nobody answers.
+        let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!(
+            "postgres://ada@127.0.0.1:{}/games",
+            silent.local_addr().unwrap().port()
+        );
+        let options = Options {
+            start_deadline: Duration::from_millis(300),
+            ..Options::default()
+        };
+        let started = std::time::Instant::now();
+
+        // Act
+        let result = if checking {
+            PostgresStore::check_at(&url, options).map(|_| ())
+        } else {
+            PostgresStore::connect(&url, options).map(|_| ())
+        };
+
+        // Assert
+        assert!(
+            matches!(&result, Err(StoreError::Unavailable { detail, .. }) if detail.contains("did not answer within")),
+            "{result:?}"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            started.elapsed()
+        );
     }
 
     #[test]

@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use postgres::fallible_iterator::FallibleIterator;
 use serde::{Deserialize, Serialize};
-use tictactoe_core::domain::Geometry;
+use tictactoe_core::domain::{Geometry, Mark, PlayerName};
 use tictactoe_core::ports::{Change, Ending, Following, GameId, Hear, Heard, NewGame, News, Step};
 
 use tictactoe_store_rows::{GameRow, rows, words};
@@ -70,6 +70,12 @@ pub(crate) enum Item {
     Begin {
         row: Box<GameRow>,
     },
+    /// A person's new name: their mark's word, and the name as kept.
+    Name {
+        game: String,
+        mark: String,
+        name: String,
+    },
 }
 
 impl Item {
@@ -104,6 +110,14 @@ impl Item {
         }
     }
 
+    pub(crate) fn name(game: &GameId, mark: Mark, name: &PlayerName) -> Item {
+        Item::Name {
+            game: game.to_string(),
+            mark: words::mark_word(mark).to_owned(),
+            name: name.as_str().to_owned(),
+        }
+    }
+
     /// The news this item tells, checked as anything read is.
     fn news(self) -> Result<News, String> {
         let id = |text: &str| GameId::parse(text).map_err(|e| format!("{text:?}: {e}"));
@@ -133,6 +147,12 @@ impl Item {
                 ending: words::ending(&ending)?,
             },
             Item::Begin { row } => News::Begin(row.new_game()?),
+            // `stored`, as a name read from a row: kept, so read back as it was kept.
+            Item::Name { game, mark, name } => News::Name {
+                game: id(&game)?,
+                mark: words::mark(&mark)?,
+                name: PlayerName::stored(&name).map_err(|e| format!("{name:?}: {e}"))?,
+            },
         })
     }
 }

@@ -22,7 +22,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::pool::{Manager, Tx};
-use crate::writes::saturating_sum;
+use crate::writes::saturating_counts;
 
 /// The advisory lock a fold takes (tried, never waited for by a fold; waited for by a
 /// reset, a restore or an import, which fold everything first).
@@ -34,8 +34,49 @@ const FOLD_AT_ONCE: i64 = 5_000;
 /// A sum of BIGINTs (NUMERIC in SQL, so it cannot overflow) capped at BIGINT's largest:
 /// counts saturate, as everywhere.
 macro_rules! capped {
-    ($sum:literal) => {
+    ($sum:expr) => {
         concat!("least(", $sum, ", 9223372036854775807)::bigint")
+    };
+}
+
+/// Each count of the kept row `$row` (`t` or `r`) plus the additions' (`a`), either
+/// missing counting 0, saturating: `... AS wins, ... AS losses, ... AS ties`.
+macro_rules! merged_counts {
+    ($row:literal) => {
+        concat!(
+            capped!(concat!(
+                "coalesce(",
+                $row,
+                ".wins, 0) + coalesce(a.wins, 0)"
+            )),
+            " AS wins, ",
+            capped!(concat!(
+                "coalesce(",
+                $row,
+                ".losses, 0) + coalesce(a.losses, 0)"
+            )),
+            " AS losses, ",
+            capped!(concat!(
+                "coalesce(",
+                $row,
+                ".ties, 0) + coalesce(a.ties, 0)"
+            )),
+            " AS ties"
+        )
+    };
+}
+
+/// Each count of the rows summed, saturating: `... AS wins, ... AS losses, ... AS ties`.
+macro_rules! capped_sums {
+    () => {
+        concat!(
+            capped!("sum(wins)"),
+            " AS wins, ",
+            capped!("sum(losses)"),
+            " AS losses, ",
+            capped!("sum(ties)"),
+            " AS ties"
+        )
     };
 }
 
@@ -51,12 +92,8 @@ pub(crate) const RANKED: &str = concat!(
        LIMIT least(($1::bigint)::numeric + (SELECT count(*) FROM added), 9223372036854775807)::bigint), \
      keys AS (SELECT key FROM first UNION SELECT key FROM added), \
      merged AS (SELECT k.key, coalesce(t.name, a.name) AS name, ",
-    capped!("coalesce(t.wins, 0) + coalesce(a.wins, 0)"),
-    " AS wins, ",
-    capped!("coalesce(t.losses, 0) + coalesce(a.losses, 0)"),
-    " AS losses, ",
-    capped!("coalesce(t.ties, 0) + coalesce(a.ties, 0)"),
-    " AS ties \
+    merged_counts!("t"),
+    " \
        FROM keys k CROSS JOIN e \
        LEFT JOIN tallies t ON t.epoch = e.epoch AND t.key = k.key \
        LEFT JOIN added a ON a.key = k.key) \
@@ -73,11 +110,7 @@ pub(crate) const OF_KEYS: &str = concat!(
      rows AS (SELECT t.key, t.name, t.wins, t.losses, t.ties FROM tallies t, e \
        WHERE t.epoch = e.epoch AND t.key = ANY($1)) \
      SELECT coalesce(r.name, a.name), ",
-    capped!("coalesce(r.wins, 0) + coalesce(a.wins, 0)"),
-    ", ",
-    capped!("coalesce(r.losses, 0) + coalesce(a.losses, 0)"),
-    ", ",
-    capped!("coalesce(r.ties, 0) + coalesce(a.ties, 0)"),
+    merged_counts!("r"),
     " FROM rows r FULL JOIN added a ON a.key = r.key"
 );
 
@@ -92,12 +125,8 @@ pub(crate) const RIVALS: &str = concat!(
        LIMIT $2 + (SELECT count(*) FROM added)), \
      keys AS (SELECT rival_key FROM first UNION SELECT rival_key FROM added), \
      merged AS (SELECT k.rival_key, coalesce(a.rival, r.rival) AS rival, ",
-    capped!("coalesce(r.wins, 0) + coalesce(a.wins, 0)"),
-    " AS wins, ",
-    capped!("coalesce(r.losses, 0) + coalesce(a.losses, 0)"),
-    " AS losses, ",
-    capped!("coalesce(r.ties, 0) + coalesce(a.ties, 0)"),
-    " AS ties FROM keys k \
+    merged_counts!("r"),
+    " FROM keys k \
        LEFT JOIN rivalries r ON r.key = $1 AND r.rival_key = k.rival_key \
        LEFT JOIN added a ON a.rival_key = k.rival_key) \
      SELECT rival, wins, losses, ties FROM merged \
@@ -121,6 +150,23 @@ pub(crate) const RIVALS_TOTAL: &str = concat!(
 /// Rows as `unnest` takes them: keys, names, and wins, losses and ties.
 pub(crate) type Columns<'a> = (&'a [&'a str], &'a [&'a str], &'a [Vec<i64>; 3]);
 
+/// Runs `insert_into` (`INSERT INTO table (first, key, name, wins, losses, ties)`) on
+/// the rows of `first` beside each of `counted`'s columns.
+pub(crate) fn insert_counted(
+    tx: &mut Tx<'_>,
+    insert_into: &str,
+    first: &(dyn postgres::types::ToSql + Sync),
+    (keys, names, counts): Columns<'_>,
+) -> Result<u64, postgres::Error> {
+    tx.execute(
+        &format!(
+            "{insert_into} SELECT $1, * FROM unnest($2::text[], $3::text[], $4::bigint[], \
+             $5::bigint[], $6::bigint[])"
+        ),
+        &[first, &keys, &names, &counts[0], &counts[1], &counts[2]],
+    )
+}
+
 /// Adds, in epoch `epoch`, each player's result (`tallies`) and each pair's (`players`'
 /// keys beside their `rivalries`: the rival's key and name, and the counts): rows of
 /// their own, which no other writer touches.
@@ -130,12 +176,11 @@ pub(crate) fn add(
     tallies: Columns<'_>,
     (players, rivalries): (&[&str], Columns<'_>),
 ) -> Result<(), postgres::Error> {
-    let (keys, names, counts) = tallies;
-    tx.execute(
-        "INSERT INTO tally_additions (epoch, key, name, wins, losses, ties) \
-         SELECT $1, * FROM unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[], \
-         $6::bigint[])",
-        &[&epoch, &keys, &names, &counts[0], &counts[1], &counts[2]],
+    insert_counted(
+        tx,
+        "INSERT INTO tally_additions (epoch, key, name, wins, losses, ties)",
+        &epoch,
+        tallies,
     )?;
     let (rival_keys, rival_names, counts) = rivalries;
     tx.execute(
@@ -243,21 +288,13 @@ fn move_additions(tx: &mut Tx<'_>, most: i64) -> Result<u64, postgres::Error> {
                (SELECT id FROM tally_additions ORDER BY id LIMIT $1) \
                RETURNING id, epoch, key, name, wins, losses, ties), \
              summed AS (SELECT epoch, key, (array_agg(name ORDER BY id))[1] AS name, ",
-            capped!("sum(wins)"),
-            " AS wins, ",
-            capped!("sum(losses)"),
-            " AS losses, ",
-            capped!("sum(ties)"),
-            " AS ties FROM moved GROUP BY epoch, key) \
+            capped_sums!(),
+            " FROM moved GROUP BY epoch, key) \
              INSERT INTO tallies (epoch, key, name, wins, losses, ties) \
              SELECT epoch, key, name, wins, losses, ties FROM summed \
              ORDER BY epoch, key COLLATE \"C\" \
              ON CONFLICT (epoch, key) DO UPDATE SET ",
-            saturating_sum!("tallies", "wins"),
-            ", ",
-            saturating_sum!("tallies", "losses"),
-            ", ",
-            saturating_sum!("tallies", "ties")
+            saturating_counts!("tallies")
         ),
         &[&most],
     )?;
@@ -267,21 +304,13 @@ fn move_additions(tx: &mut Tx<'_>, most: i64) -> Result<u64, postgres::Error> {
                (SELECT id FROM rivalry_additions ORDER BY id LIMIT $1) \
                RETURNING id, key, rival_key, rival, wins, losses, ties), \
              summed AS (SELECT key, rival_key, (array_agg(rival ORDER BY id DESC))[1] AS rival, ",
-            capped!("sum(wins)"),
-            " AS wins, ",
-            capped!("sum(losses)"),
-            " AS losses, ",
-            capped!("sum(ties)"),
-            " AS ties FROM moved GROUP BY key, rival_key) \
+            capped_sums!(),
+            " FROM moved GROUP BY key, rival_key) \
              INSERT INTO rivalries (key, rival_key, rival, wins, losses, ties) \
              SELECT key, rival_key, rival, wins, losses, ties FROM summed \
              ORDER BY key COLLATE \"C\", rival_key COLLATE \"C\" \
              ON CONFLICT (key, rival_key) DO UPDATE SET rival = excluded.rival, ",
-            saturating_sum!("rivalries", "wins"),
-            ", ",
-            saturating_sum!("rivalries", "losses"),
-            ", ",
-            saturating_sum!("rivalries", "ties")
+            saturating_counts!("rivalries")
         ),
         &[&most],
     )?;

@@ -13,14 +13,16 @@
 //!    order, so neither can hold one game while waiting for another the other holds
 //!    (a deadlock).
 //! 2. **Read** those games as they stand: their rows, how many steps each has, whether
-//!    each has a rematch (and the kept steps that writes name again). Read *after* the
+//!    each has a rematch (and the kept steps that writes name again, and the steps of
+//!    a game whose seat the batch renames: who has moved). Read *after* the
 //!    locks, in a statement of its own: in READ COMMITTED each statement sees what was
 //!    committed before it began, so this one sees whatever the server we waited for
 //!    kept.
 //! 3. **Decide** every write in memory, by the rules, against that state as the batch
 //!    changes it; the first write refused refuses the whole call (nothing is kept).
 //! 4. **Keep** what was decided: the new games, then all new steps in one statement
-//!    (`unnest` of arrays), then all endings in one statement; then the scoreboard's
+//!    (`unnest` of arrays), then the renamed games' names, then all endings in one
+//!    statement; then the scoreboard's
 //!    and the rivalries' additions, summed by player over the batch, as rows of their
 //!    own ([`crate::scoreboard`]), and the ratings of the people in the games ended
 //!    ([`crate::ratings`], under a lock of their own): the scoreboard's rows are hot (the computer's changes
@@ -34,7 +36,8 @@
 use std::collections::{BTreeMap, HashMap};
 
 use tictactoe_core::domain::{Geometry, Mark, Record};
-use tictactoe_core::ports::exactly_once::{self, Decision, Repeat, Steps};
+use tictactoe_core::play::Settings;
+use tictactoe_core::ports::exactly_once::{self, Decision, Movers, Repeat, Seats, Steps};
 use tictactoe_core::ports::{Ending, GameId, NewGame, StoreError, Write, counts_of, names_of};
 
 use tictactoe_store_rows::{GAME_COLUMNS, GameRow, rows, words};
@@ -52,9 +55,6 @@ use crate::scoreboard;
 /// counted in the new epoch, never in the one the reset just closed.
 pub(crate) const SCOREBOARD_LOCK: i64 = 0x5454_5400_0000_0002;
 
-/// A step's columns: number, cell, undo.
-type StepColumns = (i64, Option<i64>, Option<i64>);
-
 /// One game touched by the batch, as it stands in the transaction.
 struct Game {
     /// Its row as read, `None` if it was begun by this batch.
@@ -69,14 +69,19 @@ struct Game {
     has_rematch: bool,
     /// The kept steps the batch names again, and the batch's own, by number.
     steps: HashMap<u32, (Option<i64>, Option<i64>)>,
+    /// Who has moved, for a game whose seat the batch renames (read with its steps),
+    /// taking the batch's own steps: `None` for the other games.
+    movers: Option<Movers>,
 }
 
 /// What the batch decided to keep.
 #[derive(Default)]
 struct Decided {
     begins: Vec<NewGame>,
-    steps: Vec<(GameId, StepColumns)>,
+    steps: Vec<(GameId, rows::StepColumns)>,
     ends: Vec<(GameId, Ending)>,
+    /// The games renamed, with their players as they stand after the batch.
+    names: BTreeMap<GameId, Settings>,
     /// The scoreboard's additions by name key: the first spelling, and the sum.
     tallies: BTreeMap<String, (String, Record)>,
     /// The rivalries' additions by (player's key, rival's key): the rival's latest
@@ -118,6 +123,7 @@ pub(crate) fn keep(
     // 2. Read.
     let mut games = read_games(tx, &ids, database)?;
     read_named_steps(tx, writes, &mut games, database)?;
+    read_movers(tx, writes, &mut games, database)?;
     // 3. Decide.
     let mut decided = Decided::default();
     for write in writes {
@@ -171,10 +177,62 @@ fn read_games(
                 taken,
                 has_rematch,
                 steps: HashMap::new(),
+                movers: None,
             },
         );
     }
     Ok(games)
+}
+
+/// Who has moved in each game whose seat the batch renames: one query for all their
+/// steps, and none in the usual batch, which renames nobody.
+fn read_movers(
+    tx: &mut Tx<'_>,
+    writes: &[Write],
+    games: &mut HashMap<GameId, Game>,
+    database: &Database,
+) -> Result<(), Failure> {
+    let mut ids: Vec<&str> = writes
+        .iter()
+        .filter_map(|write| match write {
+            Write::Name { game, .. } if games.contains_key(game) => Some(game.as_str()),
+            _ => None,
+        })
+        .collect();
+    if ids.is_empty() {
+        return Ok(());
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    let rows = tx.query(
+        "SELECT game, number, cell, undo FROM steps WHERE game = ANY($1) ORDER BY game, number",
+        &[&ids],
+    )?;
+    let mut steps: HashMap<String, Vec<rows::StepColumns>> = HashMap::new();
+    for row in rows {
+        let id: String = row.try_get(0).map_err(|e| database.column(e))?;
+        let number: i64 = row.try_get(1).map_err(|e| database.column(e))?;
+        let cell: Option<i64> = row.try_get(2).map_err(|e| database.column(e))?;
+        let undo: Option<i64> = row.try_get(3).map_err(|e| database.column(e))?;
+        steps.entry(id).or_default().push((number, cell, undo));
+    }
+    for id in ids {
+        let Some((game_id, game)) = GameId::parse(id)
+            .ok()
+            .and_then(|game_id| games.get_mut(&game_id).map(|game| (game_id, game)))
+        else {
+            continue;
+        };
+        let settings = &game.begun(database)?.settings;
+        let movers = rows::movers(
+            settings.geometry(),
+            settings.first(),
+            steps.remove(id).unwrap_or_default(),
+        )
+        .map_err(|detail| database.unreadable_game(&game_id, detail))?;
+        game.movers = Some(movers);
+    }
+    Ok(())
 }
 
 /// The kept steps that the batch's step writes name again (a retry, or another
@@ -274,6 +332,7 @@ fn decide(
                     ending: None,
                     has_rematch: false,
                     steps: HashMap::new(),
+                    movers: Some(Movers::new(new.settings.first())),
                 },
             );
             decided.begins.push(new.clone());
@@ -312,6 +371,9 @@ fn decide(
             let columns = rows::change_columns(step.change);
             kept.taken = step.number;
             kept.steps.insert(step.number, columns);
+            if let Some(movers) = &mut kept.movers {
+                movers.take(step.change);
+            }
             decided
                 .steps
                 .push((game.clone(), (i64::from(step.number), columns.0, columns.1)));
@@ -350,6 +412,31 @@ fn decide(
             decided.news.push(news::Item::end(game, *ending));
             Ok(())
         }
+        Write::Name { game, mark, name } => {
+            let Some(kept) = games.get_mut(game) else {
+                return exactly_once::name(game, *mark, name, None, repeat).map(drop);
+            };
+            let movers = kept
+                .movers
+                .ok_or_else(|| database.unreadable_game(game, "its steps were not read"))?;
+            let ended = kept.ending.is_some();
+            let settings = kept.begun(database)?.settings.clone();
+            let seats = Seats {
+                settings: &settings,
+                movers,
+                ended,
+            };
+            let Some(renamed) = exactly_once::name(game, *mark, name, Some(seats), repeat)? else {
+                return Ok(());
+            };
+            // What the batch does next to the game (an ending counted) sees the name.
+            if let Some(begun) = &mut kept.begun {
+                begun.settings = renamed.clone();
+            }
+            decided.names.insert(game.clone(), renamed);
+            decided.news.push(news::Item::name(game, *mark, name));
+            Ok(())
+        }
     }
 }
 
@@ -377,6 +464,21 @@ macro_rules! saturating_sum {
 }
 pub(crate) use saturating_sum;
 
+/// `wins = ..., losses = ..., ties = ...`: each count of `table` plus `excluded`'s,
+/// saturating (the `SET` of an upsert of counted rows).
+macro_rules! saturating_counts {
+    ($table:literal) => {
+        concat!(
+            $crate::writes::saturating_sum!($table, "wins"),
+            ", ",
+            $crate::writes::saturating_sum!($table, "losses"),
+            ", ",
+            $crate::writes::saturating_sum!($table, "ties")
+        )
+    };
+}
+pub(crate) use saturating_counts;
+
 /// Adds to `tallies` the rows of arrays $2 (key), $3 (name), $4..$6 (wins, losses,
 /// ties) in epoch $1, in key order; a row already there keeps its spelling.
 pub(crate) const ADD_TALLIES: &str = concat!(
@@ -385,11 +487,7 @@ pub(crate) const ADD_TALLIES: &str = concat!(
      FROM unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[]) \
      AS u(key, name, wins, losses, ties) ORDER BY u.key COLLATE \"C\" \
      ON CONFLICT (epoch, key) DO UPDATE SET ",
-    saturating_sum!("tallies", "wins"),
-    ", ",
-    saturating_sum!("tallies", "losses"),
-    ", ",
-    saturating_sum!("tallies", "ties")
+    saturating_counts!("tallies")
 );
 
 /// The current epoch: the last reset's, or 0.
@@ -414,6 +512,9 @@ fn store(tx: &mut Tx<'_>, decided: &Decided, database: &Database) -> Result<(), 
              SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[])",
             &[&games, &numbers, &cells, &undos],
         )?;
+    }
+    if !decided.names.is_empty() {
+        rename_games(tx, &decided.names)?;
     }
     if decided.ends.is_empty() {
         return Ok(());
@@ -460,6 +561,28 @@ fn store(tx: &mut Tx<'_>, decided: &Decided, database: &Database) -> Result<(), 
             (&players, (&rival_keys, &rival_names, &rival_counts)),
         )?;
     }
+    Ok(())
+}
+
+/// The renamed games' names and keys as they stand after the batch, in one statement
+/// (a seat not renamed is written as it was).
+fn rename_games(tx: &mut Tx<'_>, renamed: &BTreeMap<GameId, Settings>) -> Result<(), Failure> {
+    let ids: Vec<&str> = renamed.keys().map(GameId::as_str).collect();
+    let mut names: [Vec<Option<&str>>; 2] = [vec![], vec![]];
+    let mut keys: [Vec<String>; 2] = [vec![], vec![]];
+    for settings in renamed.values() {
+        for (mark, key) in Mark::ALL.into_iter().zip(rows::keys(settings)) {
+            names[mark.index()].push(words::side_columns(settings.player(mark)).1);
+            keys[mark.index()].push(key);
+        }
+    }
+    tx.execute(
+        "UPDATE games SET x_name = u.x_name, x_key = u.x_key, o_name = u.o_name, \
+         o_key = u.o_key \
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) \
+         AS u(id, x_name, x_key, o_name, o_key) WHERE games.id = u.id",
+        &[&ids, &names[0], &keys[0], &names[1], &keys[1]],
+    )?;
     Ok(())
 }
 

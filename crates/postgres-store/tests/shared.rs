@@ -7,7 +7,7 @@
 use std::sync::mpsc;
 use std::time::Duration;
 
-use tictactoe_core::domain::{Geometry, Mark, Outcome};
+use tictactoe_core::domain::{Geometry, Mark, Outcome, PlayerName};
 use tictactoe_core::fixtures::{new_game, person, settings};
 use tictactoe_core::players::{Level, PlayerSpec};
 use tictactoe_core::ports::{
@@ -210,6 +210,39 @@ fn one_servers_writes_are_heard_by_another_and_not_by_itself() {
             .is_err(),
         "a server does not hear its own writes"
     );
+}
+
+#[test]
+fn a_name_one_server_keeps_is_heard_by_another() {
+    // Arrange: Ada (X) has moved; Bob (O) has not. Another server listens.
+    let Some(url) = database("a_name_one_server_keeps_is_heard_by_another") else {
+        return;
+    };
+    let (writer, listener) = (store(&url), store(&url));
+    let ada_bob = new_game(1, settings(person("Ada"), person("Bob")));
+    writer
+        .write(&[Write::Begin(ada_bob), play(1, 1, 4)])
+        .unwrap();
+    let (to_listener, heard_by_listener) = mpsc::channel();
+    let _listening = listener
+        .follow(Box::new(move |heard: Heard| {
+            let _ = to_listener.send(heard);
+        }))
+        .unwrap();
+    let renamed = Write::Name {
+        game: GameId::from_bits(1),
+        mark: Mark::O,
+        name: PlayerName::new("Cy").unwrap(),
+    };
+
+    // Act
+    writer.write(std::slice::from_ref(&renamed)).unwrap();
+
+    // Assert
+    let heard = heard_by_listener
+        .recv_timeout(Duration::from_secs(5))
+        .expect("news within 5 s");
+    assert_eq!(heard, Heard::News(vec![renamed]));
 }
 
 #[test]

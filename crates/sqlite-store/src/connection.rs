@@ -20,6 +20,19 @@
 //!   timeout) instead of failing at once.
 //! * `foreign_keys = ON`: a step for a game that is not there is refused by SQLite too,
 //!   not only by the store's checks.
+//! * `journal_size_limit` ([`LOG_LIMIT`]) and an early restart of the log (see
+//!   [`Checkpointer`]): the log is started again from its beginning once it is 512 KiB
+//!   long and (nearly) all copied, and cut back to 512 KiB when it is, so that it never
+//!   takes much more of the disk than that (it used to grow to 16 MiB, which filled any volume with
+//!   less room than that within a second under load).
+//! * No checkpoint when a connection closes (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`): the
+//!   last connection to close would otherwise copy the log into the file and delete
+//!   the log, by its path. That is right for a file the store has checked and still
+//!   holds, and only then: a file refused (not a database, damaged, newer) must be left
+//!   exactly as it was, log included, and a file removed or replaced while open must
+//!   not have the log at its old path deleted, which may by then be another file's.
+//!   The store turns it back on for its writer, the last to close, when it closes in
+//!   good order (`SqliteStore`'s `Drop`).
 //!
 //! Writes begin with `BEGIN IMMEDIATE` (see `SqliteStore::write`), which takes the write
 //! lock first, waiting under the busy timeout. A plain `BEGIN` takes it only at the
@@ -50,8 +63,25 @@ pub(crate) fn open(path: &Path, options: &Options, create: bool) -> rusqlite::Re
     connection.pragma_update(None, "wal_autocheckpoint", 0)?;
     // A log started again is cut back to this size (bytes) rather than left as long
     // as it once grew.
-    connection.pragma_update(None, "journal_size_limit", 16 * 1024 * 1024)?;
+    connection.pragma_update(None, "journal_size_limit", LOG_LIMIT)?;
+    keep_the_log_on_close(&connection, true)?;
     Ok(connection)
+}
+
+/// How long (in bytes) the log is kept when it is started again: a restart cuts it back
+/// to this, so that it holds no more of the disk than it needs, and reuses this much
+/// without asking the disk for more.
+pub(crate) const LOG_LIMIT: i64 = 512 * 1024;
+
+/// Whether closing `connection` leaves the log as it is (`true`: no checkpoint, nothing
+/// deleted) or, as the file's last connection, copies it into the file and deletes it.
+pub(crate) fn keep_the_log_on_close(connection: &Connection, keep: bool) -> rusqlite::Result<()> {
+    connection
+        .set_db_config(
+            rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+            keep,
+        )
+        .map(|_| ())
 }
 
 /// A connection that only reads: `query_only` makes SQLite refuse any write through it.
@@ -78,6 +108,11 @@ impl Readers {
         Readers {
             idle: Mutex::new(Vec::new()),
         }
+    }
+
+    /// Closes the idle readers now.
+    pub(crate) fn close_all(&self) {
+        lock(&self.idle).clear();
     }
 
     pub(crate) fn take(&self, path: &Path, options: &Options) -> rusqlite::Result<Reader<'_>> {
@@ -136,21 +171,51 @@ impl Drop for Reader<'_> {
 /// it waits (measured under the web load: 4,100 moves/s with a p50 of 41 ms with it,
 /// 5,600 moves/s with a p50 of 15 ms without). So the store's connections turn it off
 /// (`wal_autocheckpoint = 0`) and this thread runs a `PASSIVE` checkpoint, which never
-/// blocks a writer or a reader, every [`Checkpointer::EVERY`]. A checkpoint only copies
-/// what is already committed, so stopping one part-way (the process killed) loses
-/// nothing: the log still holds those pages. When the last connection to the file
-/// closes, SQLite checkpoints what is left and removes the log.
+/// blocks a writer or a reader, every [`Checkpointer::EVERY`], and at once when the
+/// writer finds the log [`Checkpointer::RESTART_AFTER_FRAMES`] long (see
+/// [`Checkpointer::nudge`]). A checkpoint only copies what is already committed, so
+/// stopping one part-way (the process killed) loses nothing: the log still holds those
+/// pages.
+///
+/// Once the log is that long and (nearly) all copied, the writer starts it again from
+/// its beginning (see [`Checkpointer::restart_if_wanted`]): under a steady load the log
+/// stays about 512 KiB long instead of growing until a quiet moment.
 pub(crate) struct Checkpointer {
-    stop: std::sync::Arc<(Mutex<bool>, std::sync::Condvar)>,
-    /// Set when the log is long and all copied: the writer then starts it again.
-    restart: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    shared: std::sync::Arc<Shared>,
     thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// What the checkpoint thread and the store share.
+struct Shared {
+    /// Whether the thread should stop, and whether it was asked to run now.
+    state: Mutex<Wake>,
+    wake: std::sync::Condvar,
+    /// Set when the log is long and all copied: the writer then starts it again.
+    restart: std::sync::atomic::AtomicBool,
+    /// The log's length in pages after the writer's last commit.
+    frames: std::sync::atomic::AtomicI64,
+}
+
+#[derive(Default)]
+struct Wake {
+    stop: bool,
+    now: bool,
 }
 
 impl Checkpointer {
     pub(crate) const EVERY: std::time::Duration = std::time::Duration::from_millis(200);
-    /// How long the log may grow (in 4 KiB pages: 16 MiB) before it is started again.
-    const RESTART_AFTER_FRAMES: i64 = 4096;
+    /// How long the log may grow (in 4 KiB pages: 512 KiB) before it is copied at once
+    /// and started again.
+    pub(crate) const RESTART_AFTER_FRAMES: i64 = 128;
+    /// How much of a long log may be left to copy when the writer is asked to start it
+    /// again: the writer's RESTART copies the rest itself. (While writes keep coming, a
+    /// checkpoint rarely finds the log all copied: the writer adds to it meanwhile.)
+    const LEFT_TO_THE_WRITER: i64 = 32;
+    /// The longest the log may grow (in 4 KiB pages: 1 MiB) whatever the thread does:
+    /// past it, the writer copies it and starts it again itself, after its commit. The
+    /// thread, when it keeps up, never lets it come to that; on a machine too busy to
+    /// run it in time, this keeps the log's length bounded all the same.
+    pub(crate) const CAP_FRAMES: i64 = 2 * Self::RESTART_AFTER_FRAMES;
 
     pub(crate) fn start(
         path: &Path,
@@ -160,20 +225,30 @@ impl Checkpointer {
         use crate::Sql;
         use crate::errors::SqliteErrors;
         let connection = open(path, options, false).db(database)?;
-        let stop = std::sync::Arc::new((Mutex::new(false), std::sync::Condvar::new()));
-        let stopping = std::sync::Arc::clone(&stop);
-        let restart = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let wanted = std::sync::Arc::clone(&restart);
+        let shared = std::sync::Arc::new(Shared {
+            state: Mutex::new(Wake::default()),
+            wake: std::sync::Condvar::new(),
+            restart: std::sync::atomic::AtomicBool::new(false),
+            frames: std::sync::atomic::AtomicI64::new(0),
+        });
+        let ours = std::sync::Arc::clone(&shared);
         let thread = std::thread::Builder::new()
             .name("tictactoe-checkpoint".into())
             .spawn(move || {
-                let (stopped, wake) = &*stopping;
-                let mut done = lock(stopped);
-                while !*done {
-                    done = wake
-                        .wait_timeout(done, Self::EVERY)
-                        .map(|(guard, _)| guard)
-                        .unwrap_or_else(|poisoned| poisoned.into_inner().0);
+                let mut state = lock(&ours.state);
+                while !state.stop {
+                    if !state.now {
+                        state = ours
+                            .wake
+                            .wait_timeout(state, Self::EVERY)
+                            .map(|(guard, _)| guard)
+                            .unwrap_or_else(|poisoned| poisoned.into_inner().0);
+                    }
+                    if state.stop {
+                        break;
+                    }
+                    state.now = false;
+                    drop(state);
                     // A busy or failed checkpoint is tried again next time; the log
                     // keeps every page until one succeeds.
                     let copied =
@@ -186,50 +261,89 @@ impl Checkpointer {
                     // copied, the writer is asked to start it again (see `restart`).
                     if let Ok((frames, done)) = copied
                         && frames >= Self::RESTART_AFTER_FRAMES
-                        && done == frames
+                        && frames - done <= Self::LEFT_TO_THE_WRITER
                     {
-                        wanted.store(true, std::sync::atomic::Ordering::Relaxed);
+                        ours.restart
+                            .store(true, std::sync::atomic::Ordering::Relaxed);
                     }
+                    state = lock(&ours.state);
                 }
             })
             .map_err(|error| database.io_error(error))?;
         Ok(Checkpointer {
-            stop,
-            restart,
+            shared,
             thread: Some(thread),
         })
     }
 
+    /// What the writer calls after each commit with the log's length in pages (its WAL
+    /// hook): a log past [`Checkpointer::RESTART_AFTER_FRAMES`] is copied now rather than
+    /// at the next tick, so that a busy writer does not outrun the copying.
+    pub(crate) fn nudge(&self) -> impl Fn(i64) + Send + 'static {
+        let shared = std::sync::Arc::clone(&self.shared);
+        move |frames| {
+            shared
+                .frames
+                .store(frames, std::sync::atomic::Ordering::Relaxed);
+            if frames >= Self::RESTART_AFTER_FRAMES {
+                let mut state = lock(&shared.state);
+                if !state.now {
+                    state.now = true;
+                    shared.wake.notify_all();
+                }
+            }
+        }
+    }
+
     /// Starts the log again from its beginning if this thread found it long and all
-    /// copied. Called by the writer, between its transactions, on its own connection: a
-    /// RESTART checkpoint run from this thread instead held the writer off, and the
-    /// writer's wait (SQLite's busy handler sleeps 10, 15, 20 ms ... between looks) was
-    /// the whole tail of the web's latency (p99 70 ms against 9 ms without it, 250
-    /// clients). Run by the writer, it waits for nobody: with no busy timeout, a
-    /// RESTART that finds a reader still on an older snapshot (a long `scores --json`
-    /// in another process, say) copies what it can and gives up at once, and the log is
-    /// started again at a later call. (`journal_size_limit` then cuts the file back.)
+    /// copied, or if it is past [`Checkpointer::CAP_FRAMES`]. Called by the writer,
+    /// between its transactions, on its own connection: a RESTART checkpoint run from
+    /// this thread instead held the writer off, and the writer's wait (SQLite's busy
+    /// handler sleeps 10, 15, 20 ms ... between looks) was the whole tail of the web's
+    /// latency (p99 70 ms against 9 ms without it, 250 clients). Run by the writer, it
+    /// waits for nobody: with no busy timeout, a RESTART that finds a reader still on an
+    /// older snapshot (a long `scores --json` in another process, say) copies what it
+    /// can and gives up at once, and the log is started again at a later call.
+    /// (`journal_size_limit` then cuts the file back.)
     pub(crate) fn restart_if_wanted(&self, writer: &Connection, busy_timeout: std::time::Duration) {
-        if self
+        let asked = self
+            .shared
             .restart
-            .swap(false, std::sync::atomic::Ordering::Relaxed)
-            && writer.busy_timeout(std::time::Duration::ZERO).is_ok()
-        {
+            .swap(false, std::sync::atomic::Ordering::Relaxed);
+        let capped = self
+            .shared
+            .frames
+            .load(std::sync::atomic::Ordering::Relaxed)
+            >= Self::CAP_FRAMES;
+        if (asked || capped) && writer.busy_timeout(std::time::Duration::ZERO).is_ok() {
             // Busy (a reader on an older snapshot): asked again once the checkpoint
-            // thread finds the log all copied.
-            let _ = writer.query_row("PRAGMA wal_checkpoint(RESTART)", [], |_| Ok(()));
+            // thread finds the log all copied, or at the next commit past the cap.
+            if writer
+                .query_row("PRAGMA wal_checkpoint(RESTART)", [], |row| {
+                    row.get::<_, i64>(0)
+                })
+                .is_ok_and(|busy| busy == 0)
+            {
+                self.shared
+                    .frames
+                    .store(0, std::sync::atomic::Ordering::Relaxed);
+            }
             let _ = writer.busy_timeout(busy_timeout);
+        }
+    }
+
+    /// Stops the thread and closes its connection; waits until it has.
+    pub(crate) fn stop(&mut self) {
+        lock(&self.shared.state).stop = true;
+        self.shared.wake.notify_all();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
         }
     }
 }
 
 impl Drop for Checkpointer {
     fn drop(&mut self) {
-        let (stopped, wake) = &*self.stop;
-        *lock(stopped) = true;
-        wake.notify_all();
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
+        self.stop();
     }
 }

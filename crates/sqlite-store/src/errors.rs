@@ -26,7 +26,9 @@ impl SqliteErrors for Database {
     ///   the busy timeout → `Locked`.
     /// * `SQLITE_READONLY`: the file, its folder or the file system cannot be written
     ///   → `ReadOnly`.
-    /// * `SQLITE_FULL`: the disk, a quota or the database's page limit is full → `Full`.
+    /// * `SQLITE_FULL`: the disk, a quota or the database's page limit is full → `Full`;
+    ///   so is `SQLITE_IOERR_SHMSIZE`, the log's index that could not be given its
+    ///   pages (a program opening the file on a full disk).
     /// * A value of the wrong type read back (a file edited by hand) → `Unreadable`.
     /// * Anything else → `Unavailable`, with SQLite's own words.
     fn error(&self, error: rusqlite::Error) -> StoreError {
@@ -42,6 +44,11 @@ impl SqliteErrors for Database {
                 }
                 ErrorCode::ReadOnly => StoreError::ReadOnly { database },
                 ErrorCode::DiskFull => StoreError::Full { database },
+                ErrorCode::SystemIoFailure
+                    if failure.extended_code == rusqlite::ffi::SQLITE_IOERR_SHMSIZE =>
+                {
+                    StoreError::Full { database }
+                }
                 _ => StoreError::Unavailable { database, detail },
             },
             rusqlite::Error::FromSqlConversionFailure(..)

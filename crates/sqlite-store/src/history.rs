@@ -7,7 +7,7 @@ use tictactoe_core::domain::PlayerName;
 use tictactoe_core::play::Review;
 use tictactoe_core::ports::{
     GameHistory, GameId, GameStore, GameSummary, HistoryPage, HistoryQuery, IdPrefix, Opponents,
-    ReviewStore, StoreError, check_review,
+    ReviewStore, StoreError, check_review, keeps_review,
 };
 use tictactoe_store_rows::GAME_COLUMNS;
 use tictactoe_store_rows::assemble::{self, ReviewRow};
@@ -156,44 +156,27 @@ impl ReviewStore for SqliteStore {
     fn review(&self, game: &GameId) -> Result<Option<Review>, StoreError> {
         let database = &self.database;
         let unreadable = self.unreadable_game(game);
-        self.in_read(|transaction| {
-            let Some(row) = writes::game_row(transaction, game, database)? else {
-                return Ok(None);
-            };
-            let geometry = row.geometry().map_err(&unreadable)?;
-            let mut query = transaction
-                .prepare_cached(
-                    "SELECT ply, mark, cell, before, after, best_moves FROM reviews \
-                     WHERE game = ?1 ORDER BY ply",
-                )
-                .db(database)?;
-            let rows = query
-                .query_map([game.as_str()], |row| {
-                    Ok(ReviewRow {
-                        ply: row.get(0)?,
-                        mark: row.get(1)?,
-                        cell: row.get(2)?,
-                        before: row.get(3)?,
-                        after: row.get(4)?,
-                        best_moves: row.get(5)?,
-                    })
-                })
-                .db(database)?
-                .collect::<rusqlite::Result<Vec<_>>>()
-                .db(database)?;
-            assemble::review(geometry, rows).map_err(unreadable)
-        })
+        self.in_read(|transaction| kept_review(transaction, game, database, &unreadable))
     }
 
     fn keep_review(&self, game: &GameId, review: &Review) -> Result<(), StoreError> {
         check_review(game, GameStore::game(self, game)?.as_ref(), review)?;
         let database = &self.database;
+        let unreadable = self.unreadable_game(game);
         self.in_write(|transaction| {
-            // INSERT OR IGNORE: a review kept meanwhile (by another process) stays.
+            // Read in the writing transaction: a review kept meanwhile (by another
+            // process) is the one compared with.
+            let kept = kept_review(transaction, game, database, &unreadable)?;
+            if !keeps_review(kept.as_ref(), review) {
+                return Ok(());
+            }
+            transaction
+                .execute("DELETE FROM reviews WHERE game = ?1", [game.as_str()])
+                .db(database)?;
             let mut insert = transaction
                 .prepare_cached(
-                    "INSERT OR IGNORE INTO reviews (game, ply, mark, cell, before, after, \
-                     best_moves) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                    "INSERT INTO reviews (game, ply, mark, cell, before, after, best_moves) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                 )
                 .db(database)?;
             for reviewed in review.moves.iter().map(ReviewRow::of) {
@@ -212,4 +195,38 @@ impl ReviewStore for SqliteStore {
             Ok(())
         })
     }
+}
+
+/// The review kept of `game`, if any, read in `transaction`.
+fn kept_review(
+    transaction: &Connection,
+    game: &GameId,
+    database: &Database,
+    unreadable: &impl Fn(String) -> StoreError,
+) -> Result<Option<Review>, StoreError> {
+    let Some(row) = writes::game_row(transaction, game, database)? else {
+        return Ok(None);
+    };
+    let geometry = row.geometry().map_err(unreadable)?;
+    let mut query = transaction
+        .prepare_cached(
+            "SELECT ply, mark, cell, before, after, best_moves FROM reviews \
+             WHERE game = ?1 ORDER BY ply",
+        )
+        .db(database)?;
+    let rows = query
+        .query_map([game.as_str()], |row| {
+            Ok(ReviewRow {
+                ply: row.get(0)?,
+                mark: row.get(1)?,
+                cell: row.get(2)?,
+                before: row.get(3)?,
+                after: row.get(4)?,
+                best_moves: row.get(5)?,
+            })
+        })
+        .db(database)?
+        .collect::<rusqlite::Result<Vec<_>>>()
+        .db(database)?;
+    assemble::review(geometry, rows).map_err(unreadable)
 }

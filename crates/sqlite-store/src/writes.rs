@@ -4,7 +4,8 @@
 //! what the file holds of the game for it, and keeps what it decides.
 
 use rusqlite::{Connection, OptionalExtension, params};
-use tictactoe_core::ports::exactly_once::{self, Decision, Repeat, Steps};
+use tictactoe_core::domain::{Mark, PlayerName};
+use tictactoe_core::ports::exactly_once::{self, Decision, Repeat, Seats, Steps};
 use tictactoe_core::ports::{Ending, GameId, NewGame, Step, StoreError, Write, counts_of};
 use tictactoe_store_rows::{GAME_COLUMNS, GameRow, rows, words};
 
@@ -22,6 +23,9 @@ pub(crate) fn apply(
         Write::Begin(new) => keep_begin(connection, new, repeat, database),
         Write::Step { game, step } => keep_step(connection, game, *step, repeat, database),
         Write::End { game, ending } => keep_end(connection, game, *ending, repeat, database),
+        Write::Name { game, mark, name } => {
+            keep_name(connection, game, *mark, name, repeat, database)
+        }
     }
 }
 
@@ -36,6 +40,24 @@ pub(crate) fn game_row(
         .db(database)?
         .query_row([id.as_str()], codec::game_row)
         .optional()
+        .db(database)
+}
+
+/// The steps kept of game `id`, in order: each one's number, cell and the step it
+/// undid, as stored.
+pub(crate) fn steps_of(
+    connection: &Connection,
+    id: &GameId,
+    database: &Database,
+) -> Result<Vec<rows::StepColumns>, StoreError> {
+    connection
+        .prepare_cached("SELECT number, cell, undo FROM steps WHERE game = ?1 ORDER BY number")
+        .db(database)?
+        .query_map([id.as_str()], |step| {
+            Ok((step.get(0)?, step.get(1)?, step.get(2)?))
+        })
+        .db(database)?
+        .collect::<rusqlite::Result<_>>()
         .db(database)
 }
 
@@ -199,4 +221,49 @@ fn keep_end(
             .db(database)?;
     }
     ratings::rate_end(connection, &begun, ending, database)
+}
+
+/// Renames the person at `mark`: the name and its key, in the game's row. The scoreboard
+/// counts a game's names only when it ends, so nothing else changes.
+fn keep_name(
+    connection: &Connection,
+    game: &GameId,
+    mark: Mark,
+    name: &PlayerName,
+    repeat: Repeat,
+    database: &Database,
+) -> Result<(), StoreError> {
+    let unreadable = |detail: String| database.unreadable_game(game, detail);
+    let kept = match game_row(connection, game, database)? {
+        None => None,
+        Some(row) => {
+            let settings = new_game(&row, database)?.settings;
+            let steps = steps_of(connection, game, database)?;
+            let movers =
+                rows::movers(settings.geometry(), settings.first(), steps).map_err(unreadable)?;
+            let ended = row.ending().map_err(unreadable)?.is_some();
+            Some((settings, movers, ended))
+        }
+    };
+    let seats = kept.as_ref().map(|(settings, movers, ended)| Seats {
+        settings,
+        movers: *movers,
+        ended: *ended,
+    });
+    let Some(settings) = exactly_once::name(game, mark, name, seats, repeat)? else {
+        return Ok(());
+    };
+    let (name_column, key_column) = rows::name_columns(mark);
+    connection
+        .prepare_cached(&format!(
+            "UPDATE games SET {name_column} = ?2, {key_column} = ?3 WHERE id = ?1"
+        ))
+        .db(database)?
+        .execute(params![
+            game.as_str(),
+            words::side_columns(settings.player(mark)).1,
+            rows::keys(&settings)[mark.index()],
+        ])
+        .db(database)?;
+    Ok(())
 }

@@ -8,6 +8,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tictactoe_core::domain::{Geometry, Mark, Record};
 use tictactoe_core::play::Settings;
 use tictactoe_core::players::PlayerSpec;
+use tictactoe_core::ports::exactly_once::Movers;
 use tictactoe_core::ports::{Change, Ending, GameId, NewGame, SeatLock, Step, names_of};
 
 use crate::words;
@@ -168,6 +169,33 @@ pub fn step(
         _ => return Err(format!("step {number} is neither a move nor an undo")),
     };
     Ok(Step { number, change })
+}
+
+/// A step's columns as stored: its number, the cell played (none for an undo), and the
+/// step it undid (none for a move).
+pub type StepColumns = (i64, Option<i64>, Option<i64>);
+
+/// Who has moved in a game on `geometry` that `first` moves first in, from its steps'
+/// columns (number, cell, undo) in number order: what a `Name` write is decided against.
+pub fn movers(
+    geometry: Geometry,
+    first: Mark,
+    steps: impl IntoIterator<Item = StepColumns>,
+) -> Result<Movers, String> {
+    let mut movers = Movers::new(first);
+    for (number, cell, undo) in steps {
+        movers.take(step(geometry, number, cell, undo)?.change);
+    }
+    Ok(movers)
+}
+
+/// The columns of `games` that hold the name of the person at `mark`, and its key (see
+/// [`keys`]).
+pub fn name_columns(mark: Mark) -> (&'static str, &'static str) {
+    match mark {
+        Mark::X => ("x_name", "x_key"),
+        Mark::O => ("o_name", "o_key"),
+    }
 }
 
 /// A time column (`started_at`, `ended_at`): milliseconds since 1970.

@@ -24,7 +24,7 @@ use tictactoe_json::{
     history_page_json, player_page_json, ratings_json, review_json, scoreboard_json,
 };
 
-use super::dto::{CreatedJson, HintJson, MoveRequest, NewGameJson, ProgressJson};
+use super::dto::{CreatedJson, HintJson, MoveRequest, NameRequest, NewGameJson, ProgressJson};
 use super::error::{ApiError, ErrorJson};
 use super::events::{StreamPlace, game_events};
 use super::health::Health;
@@ -262,6 +262,40 @@ pub async fn resign(
     key: SeatKey,
 ) -> Result<Response, ApiError> {
     let view = app.games.resign(game_id(&id)?, key).await?;
+    Ok(Json(&*view).into_response())
+}
+
+/// Choose the seat's name.
+///
+/// The seat's person plays under this name from now on: a person may choose their name
+/// until their first move (a move, not an undo), as the one invited to a game does when
+/// the invite names them by the host's guess. The same name again changes nothing. A
+/// name is checked as a new game's names are, and may not be the other player's (or
+/// look like it). Everyone following the game sees it.
+#[utoipa::path(
+    post, path = "/api/games/{id}/name", tag = "games",
+    params(GamePath),
+    request_body = NameRequest,
+    security(("seat" = [])),
+    responses(
+        (status = 200, description = "The game, the seat so named", body = GameView),
+        (status = 400, description = "A name the rules refuse (no visible character, over 40 characters, control or formatting characters, starting with \"Computer\", the other player's or like it), or not JSON", body = ErrorJson),
+        (status = 409, description = "The seat has made its first move, or the game is over", body = ErrorJson),
+        SeatRefusals,
+        GameRefusals,
+        BodyRefusals,
+        StoreRefusals,
+    )
+)]
+pub async fn rename(
+    State(app): State<App>,
+    Path(GamePath { id }): Path<GamePath>,
+    key: SeatKey,
+    JsonBody(request): JsonBody<NameRequest>,
+) -> Result<Response, ApiError> {
+    let id = game_id(&id)?;
+    let name = request.name()?;
+    let view = app.games.rename(id, key, name).await?;
     Ok(Json(&*view).into_response())
 }
 
@@ -693,6 +727,7 @@ mod tests {
             name: name.into(),
             kind: "human",
             level: None,
+            moved: false,
         };
         Arc::new(GameView {
             id: the_game().to_string(),
@@ -841,6 +876,112 @@ mod tests {
             error.starts_with("the body is not the JSON expected"),
             "{error}"
         );
+    }
+
+    #[tokio::test]
+    async fn a_name_asks_the_service_to_rename_the_seat_the_bearer_token_names() {
+        // Arrange
+        let token = Token::random();
+        let expected = token.clone();
+        let mut service = service();
+        service
+            .expect_rename()
+            .withf(move |id, key, name| {
+                *id == the_game()
+                    && name.as_str() == "Cy"
+                    && matches!(key, SeatKey::Token(given) if given.matches(&expected))
+            })
+            .times(1)
+            .returning(|_, _, _| Box::pin(async { Ok(a_view()) }));
+
+        // Act
+        let (status, body) = post(
+            service,
+            &at("/api/games/{id}/name"),
+            Some(&token),
+            r#"{"name":"Cy"}"#,
+        )
+        .await;
+
+        // Assert: the mock checked the call; the answer is the service's game.
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(body["players"]["o"]["name"], "Bob");
+    }
+
+    #[rstest::rstest]
+    #[case::no_visible_character("  ", "a name needs at least one visible character")]
+    #[case::the_computers(
+        "Computer Cy",
+        "names starting with \"Computer\" (or looking like it) are kept for the computer players"
+    )]
+    #[tokio::test]
+    async fn a_name_the_rules_refuse_is_a_bad_request_in_the_consoles_words_and_never_reaches_the_service(
+        #[case] name: &str,
+        #[case] words: &str,
+    ) {
+        // Arrange
+        let mut service = service();
+        service.expect_rename().never();
+
+        // Act
+        let (status, body) = post(
+            service,
+            &at("/api/games/{id}/name"),
+            Some(&Token::random()),
+            &json!({ "name": name }).to_string(),
+        )
+        .await;
+
+        // Assert
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert_eq!(body, json!({ "error": words }));
+    }
+
+    #[rstest::rstest]
+    #[case::after_the_seats_first_move(
+        GameError::NameFixed(Mark::O),
+        StatusCode::CONFLICT,
+        "you have made your first move: a name can be chosen only before it"
+    )]
+    #[case::the_other_players(
+        GameError::NameTaken { other: PlayerName::new("Ada").unwrap() },
+        StatusCode::BAD_REQUEST,
+        "Ada is already playing: choose another name"
+    )]
+    #[case::like_the_other_players(
+        GameError::NameLooksLike {
+            name: PlayerName::new("\u{410}da").unwrap(),
+            other: PlayerName::new("Ada").unwrap(),
+        },
+        StatusCode::BAD_REQUEST,
+        "\u{410}da looks like Ada, who is already playing: choose a name that reads differently"
+    )]
+    #[tokio::test]
+    async fn the_services_refusal_of_a_name_is_worded_as_the_console_words_it_with_its_status(
+        #[case] refusal: GameError,
+        #[case] expected: StatusCode,
+        #[case] words: &str,
+    ) {
+        // Arrange: a stub; the call itself is not what this test is about.
+        let mut service = service();
+        let refusal = std::sync::Mutex::new(Some(refusal));
+        service.expect_rename().returning(move |_, _, _| {
+            let refusal = refusal.lock().unwrap().take().expect("one request");
+            Box::pin(async move { Err(refusal) })
+        });
+
+        // Act
+        let (status, body) = post(
+            service,
+            &at("/api/games/{id}/name"),
+            Some(&Token::random()),
+            r#"{"name":"Cy"}"#,
+        )
+        .await;
+
+        // Assert
+        assert_eq!(status, expected);
+        assert_eq!(body, json!({ "error": words }));
     }
 
     #[tokio::test]

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use tictactoe_core::domain::{Analysis, Geometry, Mark};
+use tictactoe_core::domain::{Analysis, Geometry, Mark, PlayerName};
 use tictactoe_core::play::{Seating, Settings, SettingsError};
 use tictactoe_core::players::seated;
 use tictactoe_json::known_word;
@@ -72,6 +72,25 @@ impl NewGameJson {
             settings,
             seating: self.seating.map_or(Seating::Apart, Seating::from),
         })
+    }
+}
+
+/// `POST /api/games/{id}/name`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NameRequest {
+    /// The name: 1 to 40 visible characters, none of them control or formatting
+    /// characters, not starting with "Computer", and not the other player's (compared
+    /// without regard to case, and as it looks).
+    #[schema(pattern = r"^[^\x00-\x1f\x7f-\x9f]+$")]
+    pub name: String,
+}
+
+impl NameRequest {
+    /// The name, checked by the rules every name is checked by (refused as the
+    /// console refuses a name typed there).
+    pub fn name(&self) -> Result<PlayerName, ApiError> {
+        PlayerName::new(&self.name).map_err(ApiError::BadName)
     }
 }
 

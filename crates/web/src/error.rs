@@ -23,7 +23,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use thiserror::Error;
 
-use tictactoe_core::domain::{IllegalMove, PlayerName, Refusal};
+use tictactoe_core::domain::{IllegalMove, NameError, PlayerName, Refusal};
 use tictactoe_core::ports::{GameId, StoreError};
 
 use super::assets::REFUSAL;
@@ -83,6 +83,21 @@ pub enum ApiError {
     /// The game refused the request (not your turn, cell taken, game over, ...).
     #[error("{0}")]
     Refused(Refusal),
+    /// A name the rules of names refuse: in the words the console uses.
+    #[error("{0}")]
+    BadName(NameError),
+    /// A name asked for a seat that has made its first move.
+    #[error("you have made your first move: a name can be chosen only before it")]
+    NameFixed,
+    /// A name asked for that the other player has (letter case aside): in the words the
+    /// console uses.
+    #[error("{other} is already playing: choose another name")]
+    NameTaken { other: PlayerName },
+    /// A name asked for that looks like the other player's: in the console's words.
+    #[error(
+        "{name} looks like {other}, who is already playing: choose a name that reads differently"
+    )]
+    NameLooksLike { name: PlayerName, other: PlayerName },
     /// A request that needs the game to be over came while it is played.
     #[error("the game is still being played: {}", after_the_end(.0))]
     StillPlaying(AfterTheEnd),
@@ -160,6 +175,9 @@ impl From<GameError> for ApiError {
             GameError::NotASeat => ApiError::WrongToken,
             GameError::NoSuchCell { cell, cells } => ApiError::NoSuchCell { cell, cells },
             GameError::Refused(refusal) => ApiError::Refused(refusal),
+            GameError::NameFixed(_) => ApiError::NameFixed,
+            GameError::NameTaken { other } => ApiError::NameTaken { other },
+            GameError::NameLooksLike { name, other } => ApiError::NameLooksLike { name, other },
             GameError::StillPlaying(asked) => ApiError::StillPlaying(asked),
             GameError::NoSuchCursor(id) => ApiError::NoSuchCursor(id),
             GameError::NoSuchPlayer(name) => ApiError::NoSuchPlayer(name),
@@ -182,9 +200,12 @@ impl From<Refusal> for ApiError {
 impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
-            ApiError::BadRequest(_) | ApiError::NoSuchCell { .. } | ApiError::UnreadableHead => {
-                StatusCode::BAD_REQUEST
-            }
+            ApiError::BadRequest(_)
+            | ApiError::NoSuchCell { .. }
+            | ApiError::UnreadableHead
+            | ApiError::BadName(_)
+            | ApiError::NameTaken { .. }
+            | ApiError::NameLooksLike { .. } => StatusCode::BAD_REQUEST,
             ApiError::NoToken => StatusCode::UNAUTHORIZED,
             ApiError::WrongToken => StatusCode::FORBIDDEN,
             ApiError::NotFound
@@ -194,7 +215,7 @@ impl ApiError {
             | ApiError::NotAName(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Refused(refusal) => refusal_status(refusal),
-            ApiError::StillPlaying(_) => StatusCode::CONFLICT,
+            ApiError::StillPlaying(_) | ApiError::NameFixed => StatusCode::CONFLICT,
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::SlowBody { .. } => StatusCode::REQUEST_TIMEOUT,
             ApiError::AddressTooLong => StatusCode::URI_TOO_LONG,

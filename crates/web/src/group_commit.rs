@@ -21,11 +21,17 @@
 //! request in it is told at once: writing each again would only wait for the same
 //! failure once per request. While the store is known to be down, a batch is not even
 //! tried.
+//!
+//! When the store starts refusing writes for itself (a full disk, a read-only file, a
+//! lock held elsewhere), the writer says so once, and once again when writes are kept
+//! again, with how long they were refused and how many requests were: not one line
+//! per refused request. (A store that cannot be reached at all is the health's to
+//! report, in the same way.)
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use tokio::sync::oneshot;
 
@@ -94,10 +100,11 @@ impl GroupCommit {
         let writer = thread::Builder::new()
             .name("tictactoe-writer".into())
             .spawn(move || {
+                let mut refusing = Refusing::default();
                 while let Ok(first) = queue.recv() {
                     let mut batch = vec![first];
                     batch.extend(queue.try_iter());
-                    commit(store.as_ref(), &health, batch, &counting);
+                    commit(store.as_ref(), &health, batch, &counting, &mut refusing);
                 }
             })
             .expect("the operating system starts the writer thread");
@@ -157,8 +164,85 @@ fn for_a_write(error: &StoreError) -> bool {
     )
 }
 
+/// Since when, and how many requests, the store has refused to keep writes: the writer
+/// says when this starts and when it ends, not at each refusal.
+///
+/// A disk that is nearly full keeps a small write and refuses the next: writes are
+/// said to be kept again only once they have been kept for [`SETTLED`] without a
+/// refusal between, so that a store that keeps one write in ten is one refusal, said
+/// once, not a line for every change of mind.
+#[derive(Default)]
+struct Refusing(Option<Refusal>);
+
+struct Refusal {
+    since: Instant,
+    refused: u64,
+    /// The first write kept since the last refusal.
+    kept_since: Option<Instant>,
+}
+
+/// How long writes must have been kept, without a refusal, to be said to be kept again.
+const SETTLED: Duration = Duration::from_secs(1);
+
+impl Refusing {
+    /// The store refused a batch of `requests` requests for itself.
+    fn refused(&mut self, error: &StoreError, requests: usize) {
+        match &mut self.0 {
+            Some(refusal) => {
+                refusal.refused += requests as u64;
+                refusal.kept_since = None;
+            }
+            None => {
+                // An unreachable store is the health's to report (once too).
+                if !matches!(error, StoreError::Unavailable { .. }) {
+                    tracing::error!(
+                        "the store refuses writes: {error}; every change is refused (503) \
+                         until it takes them again"
+                    );
+                }
+                self.0 = Some(Refusal {
+                    since: Instant::now(),
+                    refused: requests as u64,
+                    kept_since: None,
+                });
+            }
+        }
+    }
+
+    /// The store kept a batch.
+    fn kept(&mut self) {
+        self.kept_at(Instant::now());
+    }
+
+    fn kept_at(&mut self, now: Instant) {
+        let Some(refusal) = &mut self.0 else {
+            return;
+        };
+        let kept_since = *refusal.kept_since.get_or_insert(now);
+        if now.saturating_duration_since(kept_since) < SETTLED {
+            return;
+        }
+        let refused = refusal.refused;
+        tracing::warn!(
+            refused,
+            "the store keeps writes again, after refusing them for {:.1} s ({refused} \
+             requests refused)",
+            kept_since
+                .saturating_duration_since(refusal.since)
+                .as_secs_f64()
+        );
+        self.0 = None;
+    }
+}
+
 /// Writes one batch, and answers each of its requests.
-fn commit(store: &dyn GameStore, health: &Health, mut batch: Vec<Job>, counters: &Counters) {
+fn commit(
+    store: &dyn GameStore,
+    health: &Health,
+    mut batch: Vec<Job>,
+    counters: &Counters,
+    refusing: &mut Refusing,
+) {
     // Every request's writes in one list, each request's place in it remembered.
     let mut all = Vec::new();
     let mut spans = Vec::with_capacity(batch.len());
@@ -185,6 +269,7 @@ fn commit(store: &dyn GameStore, health: &Health, mut batch: Vec<Job>, counters:
         .record(started.elapsed().as_secs_f64());
     match written {
         Ok(()) => {
+            refusing.kept();
             kept(counters, requests, &all);
             for job in batch {
                 // A caller that stopped waiting needs no answer.
@@ -202,6 +287,7 @@ fn commit(store: &dyn GameStore, health: &Health, mut batch: Vec<Job>, counters:
                 } else {
                     match store.write_new(&all[span.clone()]) {
                         Ok(()) => {
+                            refusing.kept();
                             count_kept(counters, 1, &all[span]);
                             Ok(())
                         }
@@ -217,6 +303,9 @@ fn commit(store: &dyn GameStore, health: &Health, mut batch: Vec<Job>, counters:
         }
         Err(error) => {
             store_error(health, &error);
+            if !for_a_write(&error) {
+                refusing.refused(&error, requests);
+            }
             refuse(batch, spans, counters, || GameError::Store(error.clone()));
         }
     }
@@ -621,5 +710,71 @@ mod tests {
 
         // Assert
         assert!(health.store_down().is_some());
+    }
+
+    /// The lines logged while `run` runs on this thread.
+    fn logged(run: impl FnOnce()) -> Vec<String> {
+        #[derive(Clone, Default)]
+        struct Lines(Arc<Mutex<Vec<u8>>>);
+        impl std::io::Write for Lines {
+            fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(bytes);
+                Ok(bytes.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let lines = Lines::default();
+        let writer = lines.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(move || writer.clone())
+            .with_ansi(false)
+            .finish();
+        tracing::subscriber::with_default(subscriber, run);
+        let text = String::from_utf8(lines.0.lock().unwrap().clone()).unwrap();
+        text.lines().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn refusals_are_said_once_when_they_start_and_once_when_writes_are_kept_again() {
+        // Arrange
+        let full = StoreError::Full {
+            database: "/data/games.db".into(),
+        };
+        let mut refusing = Refusing::default();
+
+        // Act: 1,000 batches refused; one kept and the next refused (a disk nearly
+        // full); then writes kept for longer than SETTLED.
+        let lines = logged(|| {
+            for _ in 0..1_000 {
+                refusing.refused(&full, 3);
+            }
+            let kept = Instant::now();
+            refusing.kept_at(kept);
+            refusing.refused(&full, 1);
+            refusing.kept_at(kept + Duration::from_millis(100));
+            refusing.kept_at(kept + Duration::from_millis(500));
+            refusing.kept_at(kept + Duration::from_millis(100) + SETTLED);
+            refusing.kept_at(kept + Duration::from_millis(200) + SETTLED);
+        });
+
+        // Assert
+        assert_eq!(lines.len(), 2, "{lines:#?}");
+        assert!(lines[0].contains("ERROR") && lines[0].contains("/data/games.db is full"));
+        assert!(lines[1].contains("WARN") && lines[1].contains("3001 requests refused"));
+    }
+
+    #[test]
+    fn an_unreachable_store_is_left_to_the_health_to_report() {
+        let mut refusing = Refusing::default();
+        let unreachable = StoreError::Unavailable {
+            database: "postgres://db/games".into(),
+            detail: "Connection refused".into(),
+        };
+
+        let lines = logged(|| refusing.refused(&unreachable, 1));
+
+        assert!(lines.is_empty(), "{lines:#?}");
     }
 }

@@ -304,6 +304,10 @@ pub fn link_begun_games(document: &mut utoipa::openapi::OpenApi) {
         ("undo", "A move taken back, with a seat's token"),
         ("hint", "A hint, with a seat's token"),
         ("resign", "The game given up, with a seat's token"),
+        (
+            "rename",
+            "A person's name, chosen until their first move, with a seat's token",
+        ),
         ("rematch", "The next game, once this one is over"),
         ("review", "The review, once the game is over"),
     ];

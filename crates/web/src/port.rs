@@ -15,8 +15,8 @@ use std::sync::Arc;
 use thiserror::Error;
 use tokio::sync::watch;
 
-use tictactoe_core::domain::{Analysis, Geometry, PlayerName, Refusal, Scoreboard};
-use tictactoe_core::play::Review;
+use tictactoe_core::domain::{Analysis, Geometry, Mark, PlayerName, Refusal, Scoreboard};
+use tictactoe_core::play::{NameRefusal, Review};
 use tictactoe_core::ports::{
     GameId, GameSummary, HistoryPage, HistoryQuery, Opponents, PlayerRating, RatingPoint,
     RatingRow, StoreError,
@@ -50,6 +50,10 @@ pub trait GameService: Send + Sync + 'static {
 
     /// The game ends as the seat's loss, counted.
     fn resign(&self, id: GameId, key: SeatKey) -> Answer<Arc<GameView>>;
+
+    /// The seat's person plays under `name` from now on: a person may choose their name
+    /// until their first move.
+    fn rename(&self, id: GameId, key: SeatKey, name: PlayerName) -> Answer<Arc<GameView>>;
 
     /// What perfect play makes of the position, for the seat whose turn it is.
     fn hint(&self, id: GameId, key: SeatKey) -> Answer<Analysis>;
@@ -160,6 +164,15 @@ pub enum GameError {
     /// The game refused the request (not your turn, cell taken, game over, ...).
     #[error("refused: {0}")]
     Refused(Refusal),
+    /// The seat has made its first move: its name stays as it is.
+    #[error("{0} has moved: its name stays as it is")]
+    NameFixed(Mark),
+    /// The name asked for is the other person's (`other`), letter case aside.
+    #[error("the other player is called {other}")]
+    NameTaken { other: PlayerName },
+    /// The name asked for looks like the other person's (`other`).
+    #[error("{name} looks like the other player's name, {other}")]
+    NameLooksLike { name: PlayerName, other: PlayerName },
     /// The request comes after the game's end, and the game is still played.
     #[error("the game is still being played ({0:?} comes after the end)")]
     StillPlaying(AfterTheEnd),
@@ -194,6 +207,17 @@ pub enum GameError {
 impl From<Refusal> for GameError {
     fn from(refusal: Refusal) -> Self {
         GameError::Refused(refusal)
+    }
+}
+
+impl From<NameRefusal> for GameError {
+    fn from(refusal: NameRefusal) -> Self {
+        match refusal {
+            NameRefusal::Refused(refusal) => GameError::Refused(refusal),
+            NameRefusal::Moved(seat) => GameError::NameFixed(seat),
+            NameRefusal::Taken { other } => GameError::NameTaken { other },
+            NameRefusal::LooksLike { name, other } => GameError::NameLooksLike { name, other },
+        }
     }
 }
 

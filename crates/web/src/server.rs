@@ -115,6 +115,7 @@ fn api_routes() -> (Router<App>, utoipa::openapi::OpenApi) {
         .routes(routes!(api::undo))
         .routes(routes!(api::hint))
         .routes(routes!(api::resign))
+        .routes(routes!(api::rename))
         .routes(routes!(api::rematch))
         .routes(routes!(api::events))
         .routes(routes!(api::review))

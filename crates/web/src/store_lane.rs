@@ -26,6 +26,7 @@ use tictactoe_core::ports::{Archive, GameId, GameStore, Pacing, StoreError};
 use super::group_commit::GroupCommit;
 use super::health::{CHECK_DEADLINE, Health};
 use super::port::GameError;
+use super::thinking;
 
 /// The store, behind its lanes. See the module documentation.
 pub struct StoreLane {
@@ -164,19 +165,7 @@ impl StoreLane {
         deadline: Duration,
         job: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, GameError> {
-        let run = async {
-            let place = Arc::clone(lane)
-                .acquire_owned()
-                .await
-                .map_err(|_| GameError::Broken("a store lane is closed".into()))?;
-            tokio::task::spawn_blocking(move || {
-                let answer = job();
-                drop(place);
-                answer
-            })
-            .await
-            .map_err(|error| GameError::Broken(format!("a store call stopped: {error}")))
-        };
+        let run = thinking::in_lane(lane, "a store lane", job);
         tokio::time::timeout(deadline, run)
             .await
             .map_err(|_| GameError::StoreSlow(deadline))?

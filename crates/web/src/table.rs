@@ -14,7 +14,10 @@ use std::time::{Duration, Instant};
 use tokio::sync::{Mutex as Turn, OwnedMutexGuard, watch};
 
 use tictactoe_core::domain::{Mark, PlayerName};
-use tictactoe_core::play::{Match, Recorder, Recording, ResumeError, Seating};
+use tictactoe_core::play::{
+    Match, Recorder, Recording, ResumeError, Seat, Seating, Settings, SettingsError,
+};
+use tictactoe_core::players::PlayerSpec;
 use tictactoe_core::ports::{Ending, GameId, NewGame, News, SeatLock, Step, StoreError, Write};
 
 use super::group_commit::{GroupCommit, Ticket};
@@ -73,6 +76,15 @@ impl Recorder for Outbox {
             ending,
         });
         Recording::Queued
+    }
+
+    fn rename(&mut self, mark: Mark, name: &PlayerName) -> Result<(), StoreError> {
+        self.writes.push(Write::Name {
+            game: self.game.clone(),
+            mark,
+            name: name.clone(),
+        });
+        Ok(())
     }
 }
 
@@ -181,6 +193,27 @@ impl Table {
     /// Changes to the view, as they happen: for the event stream.
     pub fn watch(&self) -> watch::Receiver<Arc<GameView>> {
         self.view.subscribe()
+    }
+
+    /// The setup as the game stands: as it began, with each person called as the match
+    /// calls them now (a person may have chosen their name since). Refused only if the
+    /// two names clash, which the match never lets happen.
+    pub fn setup_now(&self) -> Result<Setup, SettingsError> {
+        let play = lock(&self.play);
+        let spec = |mark: Mark| match play.game.seat(mark) {
+            Seat::Human(name) => PlayerSpec::Human(Some(name.clone())),
+            Seat::Computer(_) => self.setup.spec(mark).clone(),
+        };
+        let settings = Settings::new(
+            spec(Mark::X),
+            spec(Mark::O),
+            self.setup.settings.first(),
+            self.setup.geometry(),
+        )?;
+        Ok(Setup {
+            settings,
+            seating: self.setup.seating,
+        })
     }
 
     /// The rematch, once one was kept.
@@ -303,6 +336,8 @@ impl Table {
                 News::End { .. } if play.game.end().is_some() => Ok(()),
                 News::Step { step, .. } => play.game.take_kept(*step),
                 News::End { ending, .. } => play.game.end_kept(*ending),
+                // A name the table has already is no change (`rename_kept`).
+                News::Name { mark, name, .. } => play.game.rename_kept(*mark, name.clone()),
                 // The table is this game: it began long ago (`Games::hear` makes
                 // tables of the games others begin).
                 News::Begin(_) => Err(ResumeError::OutOfOrder { number: 0 }),

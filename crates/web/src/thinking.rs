@@ -40,19 +40,30 @@ impl Thinking {
         if geometry.size() <= 3 {
             return Ok(work());
         }
-        // The semaphore is never closed, so acquiring only waits.
-        let place = Arc::clone(&self.heavy)
-            .acquire_owned()
-            .await
-            .map_err(|_| GameError::Broken("the thinking lane is closed".into()))?;
-        tokio::task::spawn_blocking(move || {
-            let done = work();
-            drop(place);
-            done
-        })
-        .await
-        .map_err(|error| GameError::Broken(format!("a game's worker stopped: {error}")))
+        in_lane(&self.heavy, "the thinking lane", work).await
     }
+}
+
+/// Runs `job` on a blocking thread once `lane` has room; the place is held by that
+/// thread until the job returns, even if nobody waits for its answer any more, so a
+/// lane never has more threads than places. `named` names it in an error (its semaphore
+/// closed, the job panicked).
+pub(crate) async fn in_lane<T: Send + 'static>(
+    lane: &Arc<Semaphore>,
+    named: &str,
+    job: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, GameError> {
+    let place = Arc::clone(lane)
+        .acquire_owned()
+        .await
+        .map_err(|_| GameError::Broken(format!("{named} is closed")))?;
+    tokio::task::spawn_blocking(move || {
+        let answer = job();
+        drop(place);
+        answer
+    })
+    .await
+    .map_err(|error| GameError::Broken(format!("a job of {named} stopped: {error}")))
 }
 
 #[cfg(test)]

@@ -68,6 +68,9 @@ pub struct PlayerView {
     /// The computer's level (`"impossible"`, ...); absent for people.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub level: Option<&'static str>,
+    /// Whether this side has made a move (one taken back since counts): a person may
+    /// choose their name until then (`POST /api/games/{id}/name`).
+    pub moved: bool,
 }
 
 impl GameView {
@@ -128,6 +131,7 @@ fn player<R: Recorder>(game: &Match<R>, spec: &PlayerSpec, mark: Mark) -> Player
             Seat::Computer(_) => "computer",
         },
         level,
+        moved: game.has_moved(mark),
     }
 }
 

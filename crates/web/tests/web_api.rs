@@ -8,9 +8,12 @@ use std::time::{Duration, Instant};
 use axum::body::Body;
 use axum::http::{Method, StatusCode};
 use serde_json::{Value, json};
+use tictactoe_core::domain::Mark;
 use tictactoe_json::scoreboard_json;
 use tictactoe_web::GameLimits;
-use web_support::{Server, ada_against, limits, test_game_limits, two_people, two_people_together};
+use web_support::{
+    Answer, Created, Server, ada_against, limits, test_game_limits, two_people, two_people_together,
+};
 
 /// A server whose finished games leave its memory at once (they stay in the store).
 fn forgetting_finished_games() -> Server {
@@ -47,8 +50,8 @@ async fn a_new_game_against_the_computer_answers_the_game_and_the_persons_seat_o
     assert_eq!(
         json["players"],
         json!({
-            "x": { "name": "Player 1", "kind": "human" },
-            "o": { "name": "Computer (Impossible)", "kind": "computer", "level": "impossible" }
+            "x": { "name": "Player 1", "kind": "human", "moved": false },
+            "o": { "name": "Computer (Impossible)", "kind": "computer", "level": "impossible", "moved": false }
         })
     );
     let token = game.x_token();
@@ -719,4 +722,121 @@ async fn a_move_keeps_a_game_from_being_forgotten_as_idle() {
     // Assert
     assert_eq!(forgotten, 0);
     assert_eq!(server.games.held(), 1);
+}
+
+// ---- A seat's name: chosen until the seat's first move (the one invited) ------------
+
+/// The seat of `token` in `game` asks to be called `name`.
+async fn named(server: &Server, game: &Created, token: &str, name: &str) -> Answer {
+    server
+        .send(
+            Method::POST,
+            &game.api("/name"),
+            Some(token),
+            Some(json!({ "name": name })),
+        )
+        .await
+}
+
+#[tokio::test]
+async fn the_invited_person_chooses_their_name_before_their_first_move_and_it_is_kept() {
+    // Arrange: Ada (X) has moved; Bob (O), invited under the host's guess, has not.
+    let server = Server::new();
+    let game = server.ada_played(5).await;
+
+    // Act
+    let renamed = named(&server, &game, game.o_token(), "Cy").await;
+
+    // Assert
+    assert_eq!(renamed.status, StatusCode::OK, "{}", renamed.text);
+    assert_eq!(
+        renamed.json["players"]["o"],
+        json!({ "name": "Cy", "kind": "human", "moved": false })
+    );
+    let kept = server.kept(&game.id).game.settings;
+    assert_eq!(kept.player(Mark::O).name(Mark::O).as_str(), "Cy");
+}
+
+#[tokio::test]
+async fn a_game_played_on_after_a_name_is_chosen_is_counted_under_that_name() {
+    // Arrange
+    let server = Server::new();
+    let game = server.ada_played(5).await;
+    named(&server, &game, game.o_token(), "Cy").await;
+
+    // Act: Ada gives up.
+    server.post(&game.id, "resign", Some(game.x_token())).await;
+
+    // Assert
+    let scores = server.get("/api/scores").await;
+    assert_eq!(
+        scores.json["players"],
+        json!([
+            { "name": "Cy", "wins": 1, "losses": 0, "ties": 0, "games": 1 },
+            { "name": "Ada", "wins": 0, "losses": 1, "ties": 0, "games": 1 }
+        ])
+    );
+}
+
+/// Ada (X) has moved; Bob (O) has not.
+#[rstest::rstest]
+#[case::after_the_seats_first_move(
+    Mark::X,
+    "Cy",
+    StatusCode::CONFLICT,
+    "you have made your first move: a name can be chosen only before it"
+)]
+#[case::the_other_players_name(
+    Mark::O,
+    "ADA",
+    StatusCode::BAD_REQUEST,
+    "Ada is already playing: choose another name"
+)]
+#[tokio::test]
+async fn a_name_refused_says_why_and_changes_nothing(
+    #[case] seat: Mark,
+    #[case] name: &str,
+    #[case] status: StatusCode,
+    #[case] error: &str,
+) {
+    let server = Server::new();
+    let game = server.ada_played(5).await;
+    let token = if seat == Mark::X {
+        game.x_token()
+    } else {
+        game.o_token()
+    };
+
+    let renamed = named(&server, &game, token, name).await;
+
+    assert_eq!(renamed.status, status);
+    assert_eq!(renamed.json["error"], error);
+    let players = server.get(&game.api("")).await.json["players"].clone();
+    assert_eq!(
+        (players["x"]["name"].as_str(), players["o"]["name"].as_str()),
+        (Some("Ada"), Some("Bob"))
+    );
+}
+
+#[tokio::test]
+async fn whoever_follows_the_game_live_sees_the_name_chosen() {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+
+    // Arrange: a spectator's stream, its first event read.
+    let server = Server::new();
+    let game = server.ada_played(5).await;
+    let request = axum::http::Request::get(game.api("/events"))
+        .body(Body::empty())
+        .unwrap();
+    let mut stream = server.router().oneshot(request).await.unwrap().into_body();
+    stream.frame().await.unwrap().unwrap();
+
+    // Act
+    named(&server, &game, game.o_token(), "Cy").await;
+
+    // Assert
+    let frame = stream.frame().await.unwrap().unwrap().into_data().unwrap();
+    let text = String::from_utf8(frame.to_vec()).unwrap();
+    assert!(text.contains(r#""o":{"name":"Cy""#), "{text}");
 }

@@ -317,26 +317,7 @@ async fn two_browsers_on_one_online_game_each_see_the_others_move_without_reload
     let running = server.listen().await;
     let ada = driver.open(1000, 800).await;
     let bob = driver.open(1000, 800).await;
-    ada.goto(&running.url("/")).await.unwrap();
-    click(&ada, "input[value=online]").await;
-    css(&ada, "input[name=me]")
-        .await
-        .send_keys("Ada")
-        .await
-        .unwrap();
-    css(&ada, "input[name=friend]")
-        .await
-        .send_keys("Bob")
-        .await
-        .unwrap();
-    click(&ada, "button[type=submit]").await;
-    let invite = eventually("the invite link", || async {
-        // The page may still be on its way from the form to the game: look again.
-        let field = ada.find(Locator::Css("#invite-link")).await.ok()?;
-        let link = field.prop("value").await.ok()??;
-        (!link.is_empty()).then_some(link)
-    })
-    .await;
+    let invite = ada_invites(&ada, &running, "Bob").await;
     let invite_shown = css(&ada, "#invite").await.is_displayed().await.unwrap();
     bob.goto(&invite).await.unwrap();
     eventually("Bob's page", || async {
@@ -366,6 +347,136 @@ async fn two_browsers_on_one_online_game_each_see_the_others_move_without_reload
     assert_eq!(status(&ada).await, "Your turn (X).");
     ada.close().await.unwrap();
     bob.close().await.unwrap();
+}
+
+/// Ada's online game, begun from the form in her browser with `friend` as the other
+/// player's name: the invite link her page shows.
+async fn ada_invites(ada: &Client, running: &Running, friend: &str) -> String {
+    ada.goto(&running.url("/")).await.unwrap();
+    click(ada, "input[value=online]").await;
+    css(ada, "input[name=me]")
+        .await
+        .send_keys("Ada")
+        .await
+        .unwrap();
+    css(ada, "input[name=friend]")
+        .await
+        .send_keys(friend)
+        .await
+        .unwrap();
+    click(ada, "button[type=submit]").await;
+    eventually("the invite link", || async {
+        // The page may still be on its way from the form to the game: look again.
+        let field = ada.find(Locator::Css("#invite-link")).await.ok()?;
+        let link = field.prop("value").await.ok()??;
+        (!link.is_empty()).then_some(link)
+    })
+    .await
+}
+
+/// Ada's invite under her guess, "Bob", opened by the friend in a second window: the
+/// scene (or `None` after saying the test was skipped), the server listening, Ada's and
+/// the friend's windows, and the name field the friend's page asks with, filled in.
+async fn the_friend_asked_their_name(
+    test: &str,
+) -> Option<(Scene, Running, Client, Client, Element)> {
+    let driver = Driver::start(test).await?;
+    let server = Server::new();
+    let running = server.listen().await;
+    let ada = driver.open(1000, 800).await;
+    let friend = driver.open(1000, 800).await;
+    let invite = ada_invites(&ada, &running, "Bob").await;
+    friend.goto(&invite).await.unwrap();
+    let field = eventually("the friend asked their name", || async {
+        let field = friend.find(Locator::Css("#naming-name")).await.ok()?;
+        let shown = field.is_displayed().await.ok()?;
+        let filled = !field.prop("value").await.ok()??.is_empty();
+        (shown && filled).then_some(field)
+    })
+    .await;
+    Some((Scene { driver, server }, running, ada, friend, field))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_invited_friend_types_their_name_before_moving_and_the_host_and_scoreboard_show_it() {
+    // Arrange: Ada invites her friend under her guess, "Bob"; the friend opens the link.
+    let Some((_scene, running, ada, friend, field)) =
+        the_friend_asked_their_name("invited_name").await
+    else {
+        return;
+    };
+    let guess = field.prop("value").await.unwrap().unwrap_or_default();
+
+    // Act: the friend types their own name, then they play: Ada wins on the top row.
+    field.clear().await.unwrap();
+    field.send_keys("Cy").await.unwrap();
+    click(&friend, "#naming button[type=submit]").await;
+    let on_adas_page = eventually("the name on Ada's page", || async {
+        let players = text(&ada, "#players").await;
+        (players == "Ada (X) vs Cy (O)").then_some(players)
+    })
+    .await;
+    for (page, cell, mark) in [
+        (&ada, 1, "X"),
+        (&friend, 4, "O"),
+        (&ada, 2, "X"),
+        (&friend, 5, "O"),
+        (&ada, 3, "X"),
+    ] {
+        eventually("the page's turn", || async {
+            status(page).await.starts_with("Your turn").then_some(())
+        })
+        .await;
+        click(page, &format!("[data-cell=\"{cell}\"]")).await;
+        until_cell(page, cell, mark).await;
+    }
+    eventually("the end on Ada's page", || async {
+        (status(&ada).await == "Ada (X) wins!").then_some(())
+    })
+    .await;
+    let scores = client::json_answer(reqwest::Client::new().get(running.url("/api/scores"))).await;
+
+    // Assert: asked with the host's guess; once chosen, the question is gone and the
+    // name is everyone's, the scoreboard's too.
+    assert_eq!(guess, "Bob");
+    assert!(!css(&friend, "#naming").await.is_displayed().await.unwrap());
+    assert_eq!(on_adas_page, "Ada (X) vs Cy (O)");
+    assert_eq!(
+        scores["players"],
+        json!([
+            { "name": "Ada", "wins": 1, "losses": 0, "ties": 0, "games": 1 },
+            { "name": "Cy", "wins": 0, "losses": 1, "ties": 0, "games": 1 }
+        ])
+    );
+    ada.close().await.unwrap();
+    friend.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_name_the_rules_refuse_is_said_beside_the_field_and_nothing_changes() {
+    // Arrange
+    let Some((_scene, _running, ada, friend, field)) =
+        the_friend_asked_their_name("invited_name_refused").await
+    else {
+        return;
+    };
+
+    // Act: the host's own name, in other letters.
+    field.clear().await.unwrap();
+    field.send_keys("ADA").await.unwrap();
+    click(&friend, "#naming button[type=submit]").await;
+    let said = eventually("the refusal", || async {
+        let said = text(&friend, "#naming-error").await;
+        (!said.is_empty()).then_some(said)
+    })
+    .await;
+
+    // Assert
+    assert_eq!(said, "Ada is already playing: choose another name");
+    assert!(css(&friend, "#naming").await.is_displayed().await.unwrap());
+    assert_eq!(text(&friend, "#players").await, "Ada (X) vs Bob (O)");
+    ada.close().await.unwrap();
+    friend.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

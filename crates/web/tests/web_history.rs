@@ -5,12 +5,13 @@ mod web_support;
 
 use std::collections::HashSet;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 use tictactoe_core::domain::{Analysis, Board, Mark};
+use tictactoe_core::play::Review;
 use tictactoe_core::players::{Advisor, ComputerFactory, Level, MoveChooser};
 use tictactoe_core::ports::{GameId, MemoryStore, ReviewStore};
 use tictactoe_players::StandardComputers;
@@ -338,6 +339,179 @@ async fn several_pages_polling_one_review_share_a_single_computation() {
         "one computation"
     );
     assert!(reviews.iter().all(|review| *review == reviews[0]));
+}
+
+/// Standard computers whose reviews hedge: their advisor's every answer is the real one
+/// marked not proven (as on (7,7,5) when time runs out), and so is their patient
+/// advisor's unless `patient_proves`. Counts the patient advisors asked for; the
+/// patient advisor begins once `gate` is open.
+struct Hedging {
+    computers: StandardComputers,
+    patient_proves: bool,
+    patients: Arc<AtomicUsize>,
+    gate: Arc<AtomicBool>,
+}
+
+/// An advisor that waits until `gate` is open (for ten seconds at most) before each
+/// answer.
+struct Gated {
+    advisor: Box<dyn Advisor>,
+    gate: Arc<AtomicBool>,
+}
+
+impl Advisor for Gated {
+    fn advise(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis> {
+        let started = Instant::now();
+        while !self.gate.load(Ordering::SeqCst) && started.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        self.advisor.advise(board, to_move)
+    }
+}
+
+struct Hedged(Box<dyn Advisor>);
+
+impl Advisor for Hedged {
+    fn advise(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis> {
+        let analysis = self.0.advise(board, to_move)?;
+        Some(Analysis {
+            exact: false,
+            moves_proven: false,
+            ..analysis
+        })
+    }
+}
+
+impl ComputerFactory for Hedging {
+    fn computer(&mut self, level: Level) -> Box<dyn MoveChooser> {
+        self.computers.computer(level)
+    }
+
+    fn advisor(&mut self) -> Box<dyn Advisor> {
+        Box::new(Hedged(self.computers.advisor()))
+    }
+
+    fn patient_advisor(&mut self, think: Duration, stop: Arc<AtomicBool>) -> Box<dyn Advisor> {
+        self.patients.fetch_add(1, Ordering::SeqCst);
+        let patient = self.computers.patient_advisor(think, stop);
+        let advisor = if self.patient_proves {
+            patient
+        } else {
+            Box::new(Hedged(patient))
+        };
+        Box::new(Gated {
+            advisor,
+            gate: Arc::clone(&self.gate),
+        })
+    }
+}
+
+/// A server on `store` whose reviews hedge at first (see [`Hedging`]); the count of its
+/// patient advisors, and their gate.
+fn hedging_server(
+    store: &Arc<MemoryStore>,
+    patient_proves: bool,
+) -> (Server, Arc<AtomicUsize>, Arc<AtomicBool>) {
+    let patients = Arc::new(AtomicUsize::new(0));
+    let gate = Arc::new(AtomicBool::new(false));
+    let computers = Hedging {
+        computers: StandardComputers::new(7, Duration::from_secs(5)),
+        patient_proves,
+        patients: Arc::clone(&patients),
+        gate: Arc::clone(&gate),
+    };
+    let server = Server::with_computers(Arc::clone(store), Box::new(computers), test_game_limits());
+    (server, patients, gate)
+}
+
+/// Asks for the review of game `id` until it is exact (for up to ten seconds); the
+/// review then, and the one kept then.
+async fn until_exact(server: &Server, id: &str) -> (Value, Option<Review>) {
+    let started = Instant::now();
+    loop {
+        let answer = server.get(&format!("/api/games/{id}/review")).await;
+        if answer.json["exact"] == true {
+            let kept = server.store.review(&GameId::parse(id).unwrap()).unwrap();
+            return (answer.json, kept);
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the review was never completed: {}",
+            answer.text
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_review_not_exact_is_answered_as_it_is_and_then_completed_and_kept() {
+    // Arrange: a server whose reviews hedge in the usual time, and whose patient
+    // advisor proves.
+    let store = Arc::new(MemoryStore::new());
+    let (server, patients, gate) = hedging_server(&store, true);
+    let id = ada_beats_bobs_edge_reply(&server).await;
+
+    // Act: the completion held back until the first answer is in.
+    let first = poll_review(&server, &id).await.pop().unwrap();
+    let kept_first = store.review(&GameId::parse(&id).unwrap()).unwrap();
+    gate.store(true, Ordering::SeqCst);
+    let (completed, kept) = until_exact(&server, &id).await;
+
+    // Assert: first the honest answer, kept, then the whole one, kept in its place, from
+    // one completion.
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text);
+    assert_eq!(first.json["exact"], false);
+    assert!(kept_first.is_some_and(|review| !review.exact()));
+    assert_eq!(completed["moves"].as_array().unwrap().len(), 7);
+    assert_eq!(completed["moves"][1]["after"], "loss");
+    assert!(kept.is_some_and(|review| review.exact()));
+    assert_eq!(patients.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_review_kept_not_exact_by_an_earlier_server_is_completed_when_it_is_asked_for() {
+    // Arrange: a server that cannot complete the review kept it not exact, and stopped.
+    let store = Arc::new(MemoryStore::new());
+    let (earlier, _, earlier_gate) = hedging_server(&store, false);
+    let id = ada_beats_bobs_edge_reply(&earlier).await;
+    poll_review(&earlier, &id).await;
+    earlier_gate.store(true, Ordering::SeqCst);
+    earlier.games.close();
+    let kept_before = store.review(&GameId::parse(&id).unwrap()).unwrap();
+    let (server, patients, gate) = hedging_server(&store, true);
+
+    // Act: the completion held back until the first answer is in.
+    let at_once = server.get(&format!("/api/games/{id}/review")).await;
+    gate.store(true, Ordering::SeqCst);
+    let (completed, kept) = until_exact(&server, &id).await;
+
+    // Assert: the kept review at once, as it was; then completed.
+    assert!(kept_before.is_some_and(|review| !review.exact()));
+    assert_eq!(at_once.status, StatusCode::OK, "{}", at_once.text);
+    assert_eq!(at_once.json["exact"], false);
+    assert_eq!(completed["moves"][6]["after"], "win");
+    assert!(kept.is_some_and(|review| review.exact()));
+    assert_eq!(patients.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_review_that_cannot_be_completed_stays_as_it_was_and_is_tried_once_per_run() {
+    // Arrange: neither advisor proves anything.
+    let store = Arc::new(MemoryStore::new());
+    let (server, patients, gate) = hedging_server(&store, false);
+    let id = ada_beats_bobs_edge_reply(&server).await;
+    let first = poll_review(&server, &id).await.pop().unwrap();
+    gate.store(true, Ordering::SeqCst);
+
+    // Act: asked for again, after the completion has had time to end.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let again = server.get(&format!("/api/games/{id}/review")).await;
+
+    // Assert: the same honest answer; one completion tried, not one per request.
+    assert_eq!(again.status, StatusCode::OK);
+    assert_eq!(again.text, first.text);
+    assert_eq!(again.json["exact"], false);
+    assert_eq!(patients.load(Ordering::SeqCst), 1);
 }
 
 // ---- Players' pages ---------------------------------------------------------------

@@ -13,6 +13,7 @@ use tictactoe_core::domain::Geometry as RatedBoard;
 use tictactoe_core::ports::{PlayerRating, RatingChange, RatingPoint, RatingStore, Rebuilt};
 
 use axum::body::Body;
+use axum::http::Method;
 use http_body_util::BodyExt;
 use serde_json::json;
 use tictactoe_core::domain::{PlayerName, Scoreboard};
@@ -248,6 +249,29 @@ async fn a_spectator_of_one_server_sees_a_move_made_through_another() {
     let frame = next.expect("an event within 2 s").unwrap().unwrap();
     let text = String::from_utf8(frame.into_data().unwrap().to_vec()).unwrap();
     assert!(text.contains("\"board\":\"....X....\""), "{text}");
+}
+
+#[tokio::test]
+async fn a_server_holding_a_game_shows_a_name_chosen_through_another_at_once() {
+    // Arrange: both servers hold the game; Ada (X) has moved, Bob (O) has not.
+    let (a, b) = two_servers();
+    let game = a.ada_played(5).await;
+    assert_eq!(board_on(&b, &game.id).await, "....X....");
+
+    // Act
+    let renamed = a
+        .send(
+            Method::POST,
+            &game.api("/name"),
+            game.o.as_deref(),
+            Some(json!({ "name": "Cy" })),
+        )
+        .await;
+
+    // Assert: no read of the store needed: the news came with the write.
+    assert_eq!(renamed.status, 200, "{}", renamed.text);
+    let on_b = b.get(&game.api("")).await;
+    assert_eq!(on_b.json["players"]["o"]["name"], "Cy");
 }
 
 #[tokio::test]

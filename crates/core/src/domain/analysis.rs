@@ -57,6 +57,18 @@ impl Known {
             Known::Nothing => Known::Nothing,
         }
     }
+
+    /// Whether this says all that `other` says of the same position, and perhaps more:
+    /// the same, a value within the bound `other` gives, a bound where `other` knew
+    /// nothing. A value outside `other`'s bound says something else, not more.
+    pub fn says_all_of(self, other: Known) -> bool {
+        match (self, other) {
+            (_, Known::Nothing) => true,
+            (Known::Exactly(Verdict::Win | Verdict::Draw), Known::AtLeastDraw) => true,
+            (Known::Exactly(Verdict::Draw | Verdict::Loss), Known::AtMostDraw) => true,
+            (known, other) => known == other,
+        }
+    }
 }
 
 /// What perfect play makes of a position in progress.
@@ -98,6 +110,33 @@ mod tests {
     use rstest::rstest;
 
     use super::*;
+
+    #[rstest]
+    #[case::the_same_bound(Known::AtLeastDraw, Known::AtLeastDraw)]
+    #[case::a_bound_where_nothing_was_known(Known::AtMostDraw, Known::Nothing)]
+    #[case::a_win_within_at_least_a_draw(Known::Exactly(Verdict::Win), Known::AtLeastDraw)]
+    #[case::a_draw_within_at_most_a_draw(Known::Exactly(Verdict::Draw), Known::AtMostDraw)]
+    #[case::the_same_value(Known::Exactly(Verdict::Loss), Known::Exactly(Verdict::Loss))]
+    fn a_value_or_bound_says_all_that_a_looser_one_says(
+        #[case] known: Known,
+        #[case] other: Known,
+    ) {
+        assert!(known.says_all_of(other));
+    }
+
+    #[rstest]
+    #[case::nothing_of_a_bound(Known::Nothing, Known::AtLeastDraw)]
+    #[case::a_bound_of_a_value(Known::AtLeastDraw, Known::Exactly(Verdict::Draw))]
+    #[case::a_loss_against_at_least_a_draw(Known::Exactly(Verdict::Loss), Known::AtLeastDraw)]
+    #[case::a_win_against_at_most_a_draw(Known::Exactly(Verdict::Win), Known::AtMostDraw)]
+    #[case::another_value(Known::Exactly(Verdict::Win), Known::Exactly(Verdict::Draw))]
+    #[case::the_other_bound(Known::AtMostDraw, Known::AtLeastDraw)]
+    fn a_value_or_bound_does_not_say_what_it_leaves_out_or_contradicts(
+        #[case] known: Known,
+        #[case] other: Known,
+    ) {
+        assert!(!known.says_all_of(other));
+    }
 
     fn analysis(verdict: Verdict, exact: bool, moves_proven: bool) -> Analysis {
         Analysis {

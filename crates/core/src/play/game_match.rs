@@ -107,6 +107,9 @@ pub trait Recorder: Send {
     fn keep(&mut self, step: Step) -> Result<(), StoreError>;
     /// The game is over: keep how it ended, and answer what became of it.
     fn end(&mut self, ending: Ending, players: &[PlayerName; 2]) -> Recording;
+    /// The person at `mark` plays under `name` from now on. An error is reported in the
+    /// match's events; play goes on.
+    fn rename(&mut self, mark: Mark, name: &PlayerName) -> Result<(), StoreError>;
 }
 
 /// A recorder that keeps nothing: for games that are only counted, such as `simulate`.
@@ -119,6 +122,9 @@ impl Recorder for Unrecorded {
     }
     fn end(&mut self, _ending: Ending, _players: &[PlayerName; 2]) -> Recording {
         Recording::NotRecorded
+    }
+    fn rename(&mut self, _mark: Mark, _name: &PlayerName) -> Result<(), StoreError> {
+        Ok(())
     }
 }
 
@@ -169,6 +175,14 @@ impl<S: GameStore> Recorder for Journal<S> {
             Err(error) => Recording::Failed(error),
         }
     }
+
+    fn rename(&mut self, mark: Mark, name: &PlayerName) -> Result<(), StoreError> {
+        self.store.write(&[Write::Name {
+            game: self.id.clone(),
+            mark,
+            name: name.clone(),
+        }])
+    }
 }
 
 /// A match may keep its record in an `Option`: `None` keeps nothing (a game whose
@@ -181,6 +195,10 @@ impl<R: Recorder> Recorder for Option<R> {
         self.as_mut().map_or(Recording::NotRecorded, |recorder| {
             recorder.end(ending, players)
         })
+    }
+    fn rename(&mut self, mark: Mark, name: &PlayerName) -> Result<(), StoreError> {
+        self.as_mut()
+            .map_or(Ok(()), |recorder| recorder.rename(mark, name))
     }
 }
 
@@ -210,6 +228,27 @@ pub enum ResumeError {
     AfterTheEnd { number: u32 },
     #[error("the ending kept is not what the board shows")]
     Ending,
+    /// A name kept for a seat that cannot take it: a computer's, one that has moved, or
+    /// the other person's name (or one like it).
+    #[error("the name kept for {mark} is not one its seat can take")]
+    Name { mark: Mark },
+}
+
+/// Why a match keeps a seat's name as it is.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum NameRefusal {
+    /// The game is over, or the seat is the computer's.
+    #[error(transparent)]
+    Refused(#[from] Refusal),
+    /// The seat has made its first move: its name is fixed.
+    #[error("{0} has moved: its name stays as it is")]
+    Moved(Mark),
+    /// The other person is called so (letter case aside): `other` is their name.
+    #[error("{other} is already playing")]
+    Taken { other: PlayerName },
+    /// The name looks like the other person's (`other`).
+    #[error("{name} looks like {other}, who is already playing")]
+    LooksLike { name: PlayerName, other: PlayerName },
 }
 
 /// `step`'s change made on `game`: its move played, or its moves taken back. A change
@@ -257,6 +296,9 @@ pub struct Match<R> {
     state: State,
     /// Steps taken so far (moves and undos): the next one kept is numbered one more.
     steps: u32,
+    /// X's, then O's: whether that seat has made a move (one taken back since counts):
+    /// a person may choose their name until their first move.
+    moved: [bool; 2],
 }
 
 impl<R: Recorder> Match<R> {
@@ -272,6 +314,7 @@ impl<R: Recorder> Match<R> {
                 undo_asked_by: None,
             },
             steps: 0,
+            moved: [false; 2],
         }
     }
 
@@ -348,8 +391,13 @@ impl<R: Recorder> Match<R> {
             return Err(ResumeError::AfterTheEnd { number });
         }
         let mut game = self.game.clone();
+        let mut moved = self.moved;
+        if let Change::Move(_) = step.change {
+            moved[game.to_move().index()] = true;
+        }
         take_step(&mut game, &step)?;
         self.game = game;
+        self.moved = moved;
         self.steps = number;
         if let State::Playing { undo_asked_by } = &mut self.state {
             *undo_asked_by = None;
@@ -382,6 +430,31 @@ impl<R: Recorder> Match<R> {
             _ => return Err(ResumeError::Ending),
         });
         Ok(())
+    }
+
+    /// Takes a name another writer kept for the person at `mark` (see
+    /// [`Match::take_kept`]), not recorded again. A name the match has already is no
+    /// change. An error (a computer's seat, a seat that has moved, the other person's
+    /// name) leaves the match as it was, and means it is behind the store: read the
+    /// game again.
+    pub fn rename_kept(&mut self, mark: Mark, name: PlayerName) -> Result<(), ResumeError> {
+        if self.seat(mark).name() == name {
+            return Ok(());
+        }
+        let takes_it = matches!(self.seat(mark), Seat::Human(_))
+            && !self.moved[mark.index()]
+            && self.names_apart(mark, &name).is_ok();
+        if !takes_it {
+            return Err(ResumeError::Name { mark });
+        }
+        self.seats[mark.index()] = Seat::Human(name);
+        Ok(())
+    }
+
+    /// Whether the side of `mark` has made a move (one taken back since counts): until
+    /// then, a person may choose their name ([`Match::rename`]).
+    pub fn has_moved(&self, mark: Mark) -> bool {
+        self.moved[mark.index()]
     }
 
     /// How many steps (moves and undos) the match has taken: the number of the last.
@@ -510,6 +583,50 @@ impl<R: Recorder> Match<R> {
         Ok(events)
     }
 
+    /// The person at `seat` plays under `name` from now on, and the recorder keeps it:
+    /// a person may choose their name until their first move (a move, not an undo),
+    /// while the game is played. The same name again changes nothing and keeps
+    /// nothing. The two people's names stay apart as [`Settings::new`] keeps them (not
+    /// one name, nor two that look alike).
+    ///
+    /// [`Settings::new`]: super::Settings::new
+    pub fn rename(&mut self, seat: Mark, name: PlayerName) -> Result<Vec<Event>, NameRefusal> {
+        self.person_in_play(seat)?;
+        if self.seat(seat).name() == name {
+            return Ok(Vec::new());
+        }
+        if self.moved[seat.index()] {
+            return Err(NameRefusal::Moved(seat));
+        }
+        self.names_apart(seat, &name)?;
+        let kept = self.recorder.rename(seat, &name);
+        self.seats[seat.index()] = Seat::Human(name);
+        Ok(kept.err().map(Event::NotKept).into_iter().collect())
+    }
+
+    /// Whether the person at `seat` may be called `name` beside the other seat's
+    /// player, as [`Settings::new`] keeps two people apart (not one name, nor two that
+    /// look alike): a computer's name never clashes (no person's name looks like one).
+    ///
+    /// [`Settings::new`]: super::Settings::new
+    fn names_apart(&self, seat: Mark, name: &PlayerName) -> Result<(), NameRefusal> {
+        let Seat::Human(other) = self.seat(seat.opponent()) else {
+            return Ok(());
+        };
+        if other.key() == name.key() {
+            return Err(NameRefusal::Taken {
+                other: other.clone(),
+            });
+        }
+        if other.looks_like(name) {
+            return Err(NameRefusal::LooksLike {
+                name: name.clone(),
+                other: other.clone(),
+            });
+        }
+        Ok(())
+    }
+
     /// `seat` gives up: the game ends as `seat`'s loss and the other side's win, and
     /// is offered to the scoreboard like any finished game.
     pub fn resign(&mut self, seat: Mark) -> Result<Vec<Event>, Refusal> {
@@ -537,6 +654,7 @@ impl<R: Recorder> Match<R> {
     fn apply(&mut self, position: Position, by_computer: bool) -> Result<Vec<Event>, MoveError> {
         let mark = self.game.to_move();
         let status = self.game.play(position)?;
+        self.moved[mark.index()] = true;
         self.state = State::Playing {
             undo_asked_by: None,
         };
@@ -1106,6 +1224,167 @@ mod tests {
             panic!("expected a saved result, got {events:?}");
         };
         assert_eq!(rows.record_of(&name("Ada")).map(|r| r.wins), Some(1));
+    }
+
+    // Names: a person may choose their name until their first move.
+
+    #[test]
+    fn a_person_who_has_not_moved_is_renamed_and_the_recorder_keeps_the_name() {
+        // Arrange: Ada (X) has moved; Bob (O) has not. The recorder must be told once.
+        let mut recorder = keeping_steps();
+        recorder
+            .expect_rename()
+            .with(eq(Mark::O), eq(name("Cy")))
+            .times(1)
+            .returning(|_, _| Ok(()));
+        let mut game = ada_and_bob(recorder);
+        play_all(&mut game, &[5]);
+
+        // Act
+        let events = game.rename(Mark::O, name("Cy"));
+
+        // Assert
+        assert!(events.is_ok_and(|events| events.is_empty()));
+        assert_eq!(game.seat(Mark::O).name(), name("Cy"));
+    }
+
+    #[test]
+    fn the_same_name_again_changes_nothing_and_keeps_nothing() {
+        let mut recorder = keeping_steps();
+        recorder.expect_rename().never();
+        let mut game = ada_and_bob(recorder);
+        play_all(&mut game, &[5, 1]);
+
+        let events = game.rename(Mark::O, name("Bob"));
+
+        assert!(events.is_ok_and(|events| events.is_empty()));
+    }
+
+    #[rstest]
+    #[case::after_its_first_move(&[5, 1], Mark::O)]
+    #[case::after_a_move_taken_back(&[5, 1, 0], Mark::O)]
+    #[case::after_the_first_movers_move(&[5], Mark::X)]
+    fn a_seat_that_has_moved_keeps_its_name(#[case] played: &[usize], #[case] seat: Mark) {
+        // Arrange: 0 stands for an undo.
+        let mut game = ada_and_bob(Unrecorded);
+        for &number in played {
+            let mover = game.game().to_move();
+            if number == 0 {
+                game.undo(mover).unwrap();
+            } else {
+                game.play(mover, cell(number)).unwrap();
+            }
+        }
+
+        // Act
+        let refused = game.rename(seat, name("Cy"));
+
+        // Assert
+        assert_eq!(refused.err(), Some(NameRefusal::Moved(seat)));
+        assert_eq!(
+            game.seat(seat).name(),
+            ada_and_bob(Unrecorded).seat(seat).name()
+        );
+    }
+
+    #[rstest]
+    #[case::the_others_name_in_another_case("ADA", NameRefusal::Taken { other: name("Ada") })]
+    #[case::one_that_looks_like_it(
+        "\u{410}da",
+        NameRefusal::LooksLike { name: name("\u{410}da"), other: name("Ada") }
+    )]
+    fn the_other_persons_name_or_one_like_it_is_refused(
+        mut together: Match<Unrecorded>,
+        #[case] text: &str,
+        #[case] refusal: NameRefusal,
+    ) {
+        let refused = together.rename(Mark::O, name(text));
+
+        assert_eq!(refused.err(), Some(refusal));
+        assert_eq!(together.seat(Mark::O).name(), name("Bob"));
+    }
+
+    #[test]
+    fn a_computers_seat_has_no_name_to_choose_and_a_game_over_keeps_its_names() {
+        let mut game = Match::new(
+            Geometry::classic(),
+            Mark::X,
+            [person("Ada"), computer_playing(&[])],
+            Unrecorded,
+        );
+        let computers = game.rename(Mark::O, name("Cy"));
+        game.resign(Mark::X).unwrap();
+
+        let after_the_end = game.rename(Mark::X, name("Cy"));
+
+        assert_eq!(
+            computers.err(),
+            Some(NameRefusal::Refused(Refusal::ComputerSeat(Mark::O)))
+        );
+        assert_eq!(
+            after_the_end.err(),
+            Some(NameRefusal::Refused(Refusal::GameOver))
+        );
+    }
+
+    #[test]
+    fn a_name_that_cannot_be_kept_is_reported_and_the_seat_is_renamed() {
+        let mut recorder = MockRecorder::new();
+        recorder
+            .expect_rename()
+            .returning(|_, _| Err(StoreError::NoLocation));
+        let mut game = ada_and_bob(recorder);
+
+        let events = game.rename(Mark::X, name("Cy")).unwrap();
+
+        assert!(matches!(
+            events[..],
+            [Event::NotKept(StoreError::NoLocation)]
+        ));
+        assert_eq!(game.seat(Mark::X).name(), name("Cy"));
+    }
+
+    #[test]
+    fn a_kept_game_resumed_remembers_who_has_moved() {
+        let (mut game, _) = ada_and_bob(Unrecorded)
+            .replayed(&moves(&[5]), None)
+            .unwrap();
+
+        let refused = game.rename(Mark::X, name("Cy"));
+
+        assert_eq!(refused.err(), Some(NameRefusal::Moved(Mark::X)));
+    }
+
+    #[test]
+    fn a_name_kept_elsewhere_is_taken_without_recording_it() {
+        // Arrange: a recorder that must never be asked to keep anything.
+        let mut game = ada_and_bob(MockRecorder::new());
+
+        // Act
+        let taken = game.rename_kept(Mark::O, name("Cy"));
+
+        // Assert
+        assert_eq!(taken, Ok(()));
+        assert_eq!(game.seat(Mark::O).name(), name("Cy"));
+    }
+
+    #[rstest]
+    #[case::for_a_seat_that_has_moved(Mark::X, "Cy")]
+    #[case::the_other_persons(Mark::O, "Ada")]
+    fn a_name_kept_elsewhere_that_the_match_cannot_take_is_refused_and_changes_nothing(
+        #[case] mark: Mark,
+        #[case] text: &str,
+    ) {
+        let mut game = ada_and_bob(Unrecorded);
+        game.take_kept(moves(&[5])[0]).unwrap();
+
+        let taken = game.rename_kept(mark, name(text));
+
+        assert_eq!(taken, Err(ResumeError::Name { mark }));
+        assert_eq!(
+            [Mark::X, Mark::O].map(|mark| game.seat(mark).name()),
+            [name("Ada"), name("Bob")]
+        );
     }
 
     #[test]

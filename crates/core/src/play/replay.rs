@@ -158,6 +158,25 @@ impl Review {
     pub fn exact(&self) -> bool {
         self.moves.iter().all(MoveReview::exact)
     }
+
+    /// Whether this review of the same moves may take the place of `kept`, one kept
+    /// before: `kept` is not exact, and this one says all that it says of every value
+    /// (before and after each move) and more of at least one. So a review is only ever
+    /// completed, never contradicted, and an exact one is never replaced.
+    pub fn improves_on(&self, kept: &Review) -> bool {
+        let same_moves = self.moves.len() == kept.moves.len()
+            && self.moves.iter().zip(&kept.moves).all(|(new, old)| {
+                (new.ply, new.mark, new.cell) == (old.ply, old.mark, old.cell)
+                    && new.before.says_all_of(old.before)
+                    && new.after.says_all_of(old.after)
+            });
+        let says_more = self
+            .moves
+            .iter()
+            .zip(&kept.moves)
+            .any(|(new, old)| (new.before, new.after) != (old.before, old.after));
+        !kept.exact() && same_moves && says_more
+    }
 }
 
 /// Reviews every move of `replay` with `advisor`'s analysis of each position (each
@@ -460,5 +479,64 @@ mod tests {
         });
 
         assert_eq!(told, [(1, 3), (2, 3), (3, 3)]);
+    }
+
+    /// A review of X 5 then O 1 whose values after O's move are `o_after` (the rest a
+    /// proven draw).
+    fn reviewed_5_then_1(o_after: Known) -> Review {
+        let draw = Known::Exactly(Verdict::Draw);
+        let reviewed = |ply, mark, number, after| MoveReview {
+            ply,
+            mark,
+            cell: cell(number),
+            before: draw,
+            after,
+            best_moves: vec![cell(number)],
+        };
+        Review {
+            moves: vec![
+                reviewed(1, Mark::X, 5, draw),
+                reviewed(2, Mark::O, 1, o_after),
+            ],
+        }
+    }
+
+    #[rstest]
+    #[case::a_value_where_only_a_bound_was_known(Known::AtMostDraw, Known::Exactly(Verdict::Draw))]
+    #[case::a_value_where_nothing_was(Known::Nothing, Known::Exactly(Verdict::Loss))]
+    #[case::a_bound_where_nothing_was(Known::Nothing, Known::AtMostDraw)]
+    fn a_review_that_says_more_of_a_value_improves_on_one_that_was_not_exact(
+        #[case] kept: Known,
+        #[case] new: Known,
+    ) {
+        let (kept, new) = (reviewed_5_then_1(kept), reviewed_5_then_1(new));
+
+        assert!(new.improves_on(&kept));
+    }
+
+    #[rstest]
+    #[case::the_same(Known::AtMostDraw, Known::AtMostDraw)]
+    #[case::less(Known::AtMostDraw, Known::Nothing)]
+    #[case::a_contradiction(Known::AtMostDraw, Known::Exactly(Verdict::Win))]
+    #[case::anything_after_an_exact_review(
+        Known::Exactly(Verdict::Draw),
+        Known::Exactly(Verdict::Loss)
+    )]
+    fn a_review_that_says_no_more_or_contradicts_does_not_improve_on_the_kept_one(
+        #[case] kept: Known,
+        #[case] new: Known,
+    ) {
+        let (kept, new) = (reviewed_5_then_1(kept), reviewed_5_then_1(new));
+
+        assert!(!new.improves_on(&kept));
+    }
+
+    #[test]
+    fn a_review_of_other_moves_does_not_improve_on_the_kept_one() {
+        let kept = reviewed_5_then_1(Known::Nothing);
+        let mut new = reviewed_5_then_1(Known::Exactly(Verdict::Draw));
+        new.moves[1].cell = cell(2);
+
+        assert!(!new.improves_on(&kept));
     }
 }

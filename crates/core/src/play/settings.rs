@@ -75,6 +75,20 @@ impl Settings {
         self.geometry
     }
 
+    /// These settings with the person at `mark` called `name` (a person who has not
+    /// moved yet may choose their name: see `Match::rename`), refused as [`Settings::new`]
+    /// refuses two people of one name or of names that look alike. The seat at `mark`
+    /// is a person's: a computer's seat has no name to choose, and whoever asks checks
+    /// that first (given a computer's seat, this seats a person there).
+    pub fn renamed(&self, mark: Mark, name: PlayerName) -> Result<Settings, SettingsError> {
+        let named = PlayerSpec::Human(Some(name));
+        let (x, o) = match mark {
+            Mark::X => (named, self.o.clone()),
+            Mark::O => (self.x.clone(), named),
+        };
+        Settings::new(x, o, self.first, self.geometry)
+    }
+
     /// Whether a person plays either side.
     pub fn has_human(&self) -> bool {
         self.x.is_human() || self.o.is_human()
@@ -203,6 +217,31 @@ mod tests {
 
         assert_eq!(rematch.player(Mark::X), &human("Player O"));
         assert_eq!(rematch.player(Mark::O), &human("Player X"));
+    }
+
+    #[test]
+    fn a_person_renamed_keeps_the_other_player_the_board_and_the_first_mover() {
+        let geometry = Geometry::new(4, 3).unwrap();
+        let game = Settings::new(human("Ada"), PlayerSpec::Human(None), Mark::O, geometry).unwrap();
+
+        let renamed = game.renamed(Mark::O, PlayerName::new("Bob").unwrap());
+
+        assert_eq!(
+            renamed,
+            Settings::new(human("Ada"), human("Bob"), Mark::O, geometry)
+        );
+    }
+
+    #[test]
+    fn a_person_renamed_to_the_other_persons_name_is_refused_as_a_new_game_would_be() {
+        let game = settings(human("Ada"), human("Bob")).unwrap();
+
+        let renamed = game.renamed(Mark::X, PlayerName::new("bob").unwrap());
+
+        assert_eq!(
+            renamed,
+            Err(SettingsError::SameName(PlayerName::new("bob").unwrap()))
+        );
     }
 
     #[test]

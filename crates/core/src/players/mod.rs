@@ -9,6 +9,10 @@ pub mod spec;
 pub use anchors::Anchor;
 pub use spec::{Level, PlayerSpec, SpecError, default_name, seated, unnamed};
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
 use crate::domain::{Analysis, Board, GameState, Mark, PlayerName, Position};
 
 /// Someone at the board.
@@ -61,4 +65,13 @@ pub trait ComputerFactory {
 
     /// What the hint says: perfect play, as the Impossible level sees it.
     fn advisor(&mut self) -> Box<dyn Advisor>;
+
+    /// The same perfect play for work nobody waits on, such as completing a review
+    /// that was not exact in the usual time: `think` for each position instead of the
+    /// usual time, and no longer once `stop` is raised (it then answers with what it
+    /// has proven). By default, the usual advisor.
+    fn patient_advisor(&mut self, think: Duration, stop: Arc<AtomicBool>) -> Box<dyn Advisor> {
+        let _ = (think, stop);
+        self.advisor()
+    }
 }

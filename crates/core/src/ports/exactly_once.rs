@@ -3,8 +3,9 @@
 //! the game the write names.
 //!
 //! The deciders are pure: a store reads what it holds (from memory, from a row, from a
-//! batch's state), asks [`begin`], [`rematch`], [`step`] or [`end`], and keeps the
-//! write only when told [`Decision::Keep`]. A write the store already has is a
+//! batch's state), asks [`begin`], [`rematch`], [`step`], [`end`] or [`name`], and keeps the
+//! write only when told [`Decision::Keep`] (a [`name`] says what to keep: the game's
+//! settings with the seat renamed). A write the store already has is a
 //! [`Decision::Skip`] for `write` (a retry after a lost answer) and a conflict for
 //! `write_new` (another writer kept it first): [`Repeat`] says which. A write that
 //! contradicts what is held is a [`StoreError::Conflict`] whose detail is a
@@ -18,8 +19,8 @@
 
 use thiserror::Error;
 
-use crate::domain::Geometry;
-use crate::play::ResumeError;
+use crate::domain::{Geometry, Mark, PlayerName};
+use crate::play::{ResumeError, Settings, SettingsError};
 
 use super::{Change, Ending, GameId, NewGame, Step, StoreError};
 
@@ -84,6 +85,16 @@ pub enum Conflict {
     /// Another ending than the one kept.
     #[error("the game ended otherwise")]
     EndedOtherwise,
+    /// A `Name` for a seat the computer plays: only a person's seat has a name to choose.
+    #[error("the computer plays {0}: it has no name to choose")]
+    ComputerSeat(Mark),
+    /// Another name for a seat that has made its first move: its name is fixed.
+    #[error("{0} has moved: its name stays as it is")]
+    NameFixed(Mark),
+    /// A `Name` that would give the two people one name, or names that look alike (as
+    /// [`Settings::new`] refuses them).
+    #[error("{0}")]
+    Names(SettingsError),
     /// A review of a game that has not ended.
     #[error("a game is reviewed once it has ended")]
     NotEnded,
@@ -204,6 +215,108 @@ pub fn end(
     }
 }
 
+/// Who has made a move in a game, taken step by step: what a [`name`] is decided
+/// against. Moves alternate from the first mover, so a move's mark follows from how
+/// many moves stand before it; a move later taken back was made all the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Movers {
+    first: Mark,
+    /// How many moves stand now.
+    standing: u32,
+    /// X's, then O's: whether that side has made a move.
+    moved: [bool; 2],
+}
+
+impl Movers {
+    /// A game that `first` moves first in, before any step.
+    pub fn new(first: Mark) -> Self {
+        Movers {
+            first,
+            standing: 0,
+            moved: [false; 2],
+        }
+    }
+
+    /// The game after `steps`, taken in order.
+    pub fn after(first: Mark, steps: &[Step]) -> Self {
+        let mut movers = Movers::new(first);
+        for step in steps {
+            movers.take(step.change);
+        }
+        movers
+    }
+
+    /// One more change: a move is made by the side whose turn it is.
+    pub fn take(&mut self, change: Change) {
+        match change {
+            Change::Move(_) => {
+                let mover = if self.standing.is_multiple_of(2) {
+                    self.first
+                } else {
+                    self.first.opponent()
+                };
+                self.moved[mover.index()] = true;
+                self.standing = self.standing.saturating_add(1);
+            }
+            Change::Undo { moves } => {
+                self.standing = self.standing.saturating_sub(u32::from(moves));
+            }
+        }
+    }
+
+    /// Whether the side of `mark` has made a move.
+    pub fn has_moved(&self, mark: Mark) -> bool {
+        self.moved[mark.index()]
+    }
+}
+
+/// What a store holds of a game that a `Name` names.
+#[derive(Debug, Clone, Copy)]
+pub struct Seats<'a> {
+    /// Who plays each side, named as they stand now.
+    pub settings: &'a Settings,
+    /// Who has made a move.
+    pub movers: Movers,
+    /// Whether its ending is kept.
+    pub ended: bool,
+}
+
+/// A `Name` of game `game`, the person at `mark` called `name`, where the store holds
+/// `kept` of it (`None`: no such game). A seat's name may change until that seat has
+/// made its first move (a move, not an undo), and only a person's seat has one; the
+/// same name again is a write the store already has, whenever it comes; the two
+/// people's names must stay apart as [`Settings::new`] keeps them; and a game that has
+/// ended keeps its names, which the scoreboard has counted.
+///
+/// `Some`: keep these settings, the game's with the seat renamed. `None`: nothing to
+/// keep (the store has this name already, and this is a retry).
+pub fn name(
+    game: &GameId,
+    mark: Mark,
+    name: &PlayerName,
+    kept: Option<Seats<'_>>,
+    repeat: Repeat,
+) -> Result<Option<Settings>, StoreError> {
+    let kept = kept.ok_or_else(|| StoreError::NoSuchGame(game.clone()))?;
+    let seat = kept.settings.player(mark);
+    if !seat.is_human() {
+        return Err(Conflict::ComputerSeat(mark).about(game));
+    }
+    if seat.name(mark) == *name {
+        return again(game, repeat).map(|_| None);
+    }
+    if kept.ended {
+        return Err(Conflict::Over.about(game));
+    }
+    if kept.movers.has_moved(mark) {
+        return Err(Conflict::NameFixed(mark).about(game));
+    }
+    kept.settings
+        .renamed(mark, name.clone())
+        .map(Some)
+        .map_err(|error| Conflict::Names(error).about(game))
+}
+
 /// A write the store already has.
 fn again(game: &GameId, repeat: Repeat) -> Result<Decision, StoreError> {
     match repeat {
@@ -217,8 +330,9 @@ mod tests {
     use rstest::rstest;
 
     use super::*;
-    use crate::domain::{Mark, Outcome};
+    use crate::domain::Outcome;
     use crate::fixtures::{new_game, person, settings};
+    use crate::players::{Level, PlayerSpec};
 
     fn ada_bob(n: u128) -> NewGame {
         new_game(n, settings(person("Ada"), person("Bob")))
@@ -404,6 +518,126 @@ mod tests {
         );
 
         assert_eq!(detail(decided), "the game ended otherwise");
+    }
+
+    // Names: a person's seat may change its name until that seat's first move.
+
+    fn name(text: &str) -> PlayerName {
+        PlayerName::new(text).unwrap()
+    }
+
+    /// What a store holds of a game of `settings` after `changes`, ended or not.
+    fn seats<'a>(settings: &'a Settings, changes: &[Change], ended: bool) -> Option<Seats<'a>> {
+        let mut movers = Movers::new(settings.first());
+        for change in changes {
+            movers.take(*change);
+        }
+        Some(Seats {
+            settings,
+            movers,
+            ended,
+        })
+    }
+
+    #[test]
+    fn a_new_name_for_a_person_who_has_not_moved_is_kept_with_the_other_seat_as_it_was() {
+        let ada_bob = settings(person("Ada"), person("Bob"));
+
+        let decided = name_seat(Mark::O, "Cy", seats(&ada_bob, &[cell(0)], false));
+
+        assert_eq!(decided, Ok(Some(settings(person("Ada"), person("Cy")))));
+    }
+
+    fn name_seat(
+        mark: Mark,
+        text: &str,
+        kept: Option<Seats<'_>>,
+    ) -> Result<Option<Settings>, StoreError> {
+        super::name(&game(), mark, &name(text), kept, Repeat::Retry)
+    }
+
+    #[rstest]
+    #[case::retried(Repeat::Retry, Ok(None))]
+    #[case::raced(Repeat::Race, Err(Conflict::KeptFirst.about(&game())))]
+    fn the_same_name_again_is_skipped_when_retried_and_a_conflict_when_raced_even_after_moving(
+        #[case] repeat: Repeat,
+        #[case] expected: Result<Option<Settings>, StoreError>,
+    ) {
+        let ada_bob = settings(person("Ada"), person("Bob"));
+        let kept = seats(&ada_bob, &[cell(0), cell(1)], true);
+
+        let decided = super::name(&game(), Mark::O, &name("Bob"), kept, repeat);
+
+        assert_eq!(decided, expected);
+    }
+
+    #[rstest]
+    #[case::the_computers_seat(Mark::O, "Cy", &[], false, "the computer plays O: it has no name to choose")]
+    #[case::after_the_seats_first_move(Mark::X, "Cy", &[cell(0)], false, "X has moved: its name stays as it is")]
+    #[case::after_a_move_taken_back(Mark::X, "Cy", &[cell(0), Change::Undo { moves: 1 }], false, "X has moved: its name stays as it is")]
+    #[case::after_the_end(Mark::X, "Cy", &[], true, "the game is over")]
+    fn a_name_the_seat_cannot_take_now_is_a_conflict_in_words_every_store_gives(
+        #[case] mark: Mark,
+        #[case] text: &str,
+        #[case] changes: &[Change],
+        #[case] ended: bool,
+        #[case] words: &str,
+    ) {
+        let against_the_computer = settings(person("Ada"), PlayerSpec::Computer(Level::Easy));
+
+        let decided = name_seat(mark, text, seats(&against_the_computer, changes, ended));
+
+        assert_eq!(conflict_words(decided), words);
+    }
+
+    #[rstest]
+    #[case::the_others_name_in_another_case("ada", "both players are called Ada")]
+    #[case::one_that_looks_like_it("\u{410}da", "the two names look alike: Ada and \u{410}da")]
+    fn the_other_persons_name_or_one_like_it_is_a_conflict(
+        #[case] text: &str,
+        #[case] words: &str,
+    ) {
+        let ada_bob = settings(person("Ada"), person("Bob"));
+
+        let decided = name_seat(Mark::O, text, seats(&ada_bob, &[cell(0)], false));
+
+        assert_eq!(conflict_words(decided), words);
+    }
+
+    #[test]
+    fn a_name_for_a_game_never_begun_is_no_such_game() {
+        assert_eq!(
+            name_seat(Mark::X, "Cy", None),
+            Err(StoreError::NoSuchGame(game()))
+        );
+    }
+
+    fn conflict_words(result: Result<Option<Settings>, StoreError>) -> String {
+        match result {
+            Err(StoreError::Conflict { detail, .. }) => detail.to_string(),
+            other => panic!("not a conflict: {other:?}"),
+        }
+    }
+
+    #[rstest]
+    #[case::nobody_yet(&[], [false, false])]
+    #[case::the_first_mover(&[cell(0)], [false, true])]
+    #[case::both(&[cell(0), cell(1)], [true, true])]
+    #[case::the_first_mover_twice_after_an_undo(&[cell(0), Change::Undo { moves: 1 }, cell(2)], [false, true])]
+    #[case::the_reply_after_two_taken_back(&[cell(0), cell(1), Change::Undo { moves: 2 }], [true, true])]
+    fn who_has_moved_follows_from_the_first_mover_and_the_moves_standing(
+        #[case] changes: &[Change],
+        #[case] moved: [bool; 2],
+    ) {
+        let steps: Vec<Step> = changes
+            .iter()
+            .zip(1..)
+            .map(|(change, number)| numbered(number, *change))
+            .collect();
+
+        let movers = Movers::after(Mark::O, &steps);
+
+        assert_eq!(Mark::ALL.map(|mark| movers.has_moved(mark)), moved);
     }
 
     #[test]

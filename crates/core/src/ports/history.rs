@@ -149,10 +149,12 @@ pub trait ReviewStore: Send + Sync {
     /// The review kept for `game`, if any.
     fn review(&self, game: &GameId) -> Result<Option<Review>, StoreError>;
 
-    /// Keeps `review` as `game`'s. A game that already has a review keeps the first
-    /// (this is a no-op); a game the store has not seen begin is
-    /// [`StoreError::NoSuchGame`]; a game that has not ended, or whose moves the review
-    /// does not follow, is a [`StoreError::Conflict`].
+    /// Keeps `review` as `game`'s. A game that already has a review keeps it (this is a
+    /// no-op), unless the review kept is not exact and `review` says more
+    /// ([`Review::improves_on`]): then `review` takes its place, whole (so a review
+    /// computed in a hurry is completed later; an exact one is never replaced). A game
+    /// the store has not seen begin is [`StoreError::NoSuchGame`]; a game that has not
+    /// ended, or whose moves the review does not follow, is a [`StoreError::Conflict`].
     fn keep_review(&self, game: &GameId, review: &Review) -> Result<(), StoreError>;
 }
 
@@ -184,6 +186,13 @@ pub fn check_review(
     } else {
         Err(Conflict::NotItsMoves.about(id))
     }
+}
+
+/// Whether a store that holds `kept` as a game's review (`None`: none) keeps `review`
+/// in its place ([`ReviewStore::keep_review`]; the rule every store follows, asked
+/// once [`check_review`] has passed).
+pub fn keeps_review(kept: Option<&Review>, review: &Review) -> bool {
+    kept.is_none_or(|kept| review.improves_on(kept))
 }
 
 /// A store that keeps games, lists them, keeps their reviews and rates their players:

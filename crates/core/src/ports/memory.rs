@@ -12,12 +12,12 @@ use crate::domain::{Geometry, Mark, PlayerName, Record, Scoreboard, Standing};
 
 use crate::play::Review;
 
-use super::exactly_once::{self, Decision, Repeat, Steps};
+use super::exactly_once::{self, Decision, Movers, Repeat, Seats, Steps};
 use super::{
     Cleared, GameHistory, GameId, GameStore, GameSummary, HistoryPage, HistoryQuery, IdPrefix,
     Imported, Opponents, PlayerRating, RatingBook, RatingChange, RatingPoint, RatingStore, Rebuilt,
     Restored, ReviewStore, Rivalry, Rows, StoreError, StoredGame, Write, check_review, counts_of,
-    moves_standing, names_of,
+    keeps_review, moves_standing, names_of,
 };
 
 /// See the module documentation.
@@ -249,10 +249,9 @@ impl ReviewStore for MemoryStore {
     fn keep_review(&self, game: &GameId, review: &Review) -> Result<(), StoreError> {
         let mut state = self.lock();
         check_review(game, state.games.get(game), review)?;
-        state
-            .reviews
-            .entry(game.clone())
-            .or_insert_with(|| review.clone());
+        if keeps_review(state.reviews.get(game), review) {
+            state.reviews.insert(game.clone(), review.clone());
+        }
         Ok(())
     }
 }
@@ -429,6 +428,17 @@ impl State {
                     self.changes.insert(game.clone(), changes);
                 }
                 self.ended.push(game.clone());
+                Ok(())
+            }
+            Write::Name { game, mark, name } => {
+                let seats = self.games.get(game).map(|kept| Seats {
+                    settings: &kept.game.settings,
+                    movers: Movers::after(kept.game.settings.first(), &kept.steps),
+                    ended: kept.ending.is_some(),
+                });
+                if let Some(settings) = exactly_once::name(game, *mark, name, seats, repeat)? {
+                    self.game_mut(game)?.game.settings = settings;
+                }
                 Ok(())
             }
         }

@@ -26,7 +26,7 @@ use crate::domain::{PlayerName, Scoreboard, Standing};
 pub use exactly_once::{Conflict, Decision, Repeat};
 pub use history::{
     Archive, GameHistory, GameSummary, HistoryPage, HistoryQuery, IdPrefix, IdPrefixError,
-    Opponents, PageSize, PageSizeError, ReviewStore, Rivalry, check_review,
+    Opponents, PageSize, PageSizeError, ReviewStore, Rivalry, check_review, keeps_review,
 };
 #[cfg(any(test, feature = "mocks"))]
 pub use history::{MockGameHistory, MockReviewStore};

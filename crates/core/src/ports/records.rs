@@ -174,8 +174,22 @@ impl Ending {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Write {
     Begin(NewGame),
-    Step { game: GameId, step: Step },
-    End { game: GameId, ending: Ending },
+    Step {
+        game: GameId,
+        step: Step,
+    },
+    End {
+        game: GameId,
+        ending: Ending,
+    },
+    /// The person at `mark` plays under `name` from now on: a seat's name may change
+    /// until that seat's first move ([`exactly_once::name`](super::exactly_once::name)).
+    /// The scoreboard counts a game's names only at its end, so nothing else changes.
+    Name {
+        game: GameId,
+        mark: Mark,
+        name: PlayerName,
+    },
 }
 
 impl Write {
@@ -183,7 +197,7 @@ impl Write {
     pub fn game(&self) -> &GameId {
         match self {
             Write::Begin(new) => &new.id,
-            Write::Step { game, .. } | Write::End { game, .. } => game,
+            Write::Step { game, .. } | Write::End { game, .. } | Write::Name { game, .. } => game,
         }
     }
 }

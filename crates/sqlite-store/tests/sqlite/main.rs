@@ -14,6 +14,7 @@ use tictactoe_core::ports::{Change, Ending, GameId, GameStore, NewGame, Step, St
 use tictactoe_sqlite_store::{Options, SqliteStore};
 
 mod failures;
+mod faults;
 mod files;
 mod migrations;
 mod reading;

@@ -11,7 +11,9 @@
 //!   player's opponents.
 //! * `ratings`: each game's rating change kept with its end; the board's list, a
 //!   player's ratings and history; a rebuild gives the same figures to the last bit.
-//! * `reviews`: a review is kept once, for an ended game's own moves.
+//! * `reviews`: a review is kept once, for an ended game's own moves; one not exact
+//!   gives way to one that says more.
+//! * `names`: a person's seat takes another name until its first move, kept once.
 
 use std::collections::HashMap;
 use std::ops::Deref;
@@ -107,6 +109,7 @@ fn the_postgresql_cases_are_skipped_without_postgresql() {
 mod concurrency;
 mod games;
 mod history;
+mod names;
 mod ratings;
 mod reviews;
 mod scoreboard;

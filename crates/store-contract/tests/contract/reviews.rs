@@ -1,4 +1,5 @@
-//! A review is kept once, for an ended game's own moves, and reads back as kept.
+//! A review is kept once, for an ended game's own moves, and reads back as kept; one
+//! that was not exact gives way to one that says more.
 
 use rstest_reuse::apply;
 use tictactoe_core::domain::{Known, Verdict};
@@ -49,7 +50,7 @@ fn a_review_reads_back_exactly_as_it_was_kept(#[case] store: Fresh) {
 }
 
 #[apply(stores)]
-fn a_game_keeps_its_first_review(#[case] store: Fresh) {
+fn a_game_keeps_its_first_review_when_it_is_exact(#[case] store: Fresh) {
     ended_with_an_undo(&*store);
     let first = review_of_5_then_1(Known::Exactly(Verdict::Draw));
     store.keep_review(&id(1), &first).unwrap();
@@ -57,8 +58,52 @@ fn a_game_keeps_its_first_review(#[case] store: Fresh) {
     store
         .keep_review(&id(1), &review_of_5_then_1(Known::Nothing))
         .unwrap();
+    store
+        .keep_review(&id(1), &review_of_5_then_1(Known::Exactly(Verdict::Loss)))
+        .unwrap();
 
     assert_eq!(store.review(&id(1)).unwrap(), Some(first));
+}
+
+#[apply(stores)]
+fn a_review_that_was_not_exact_gives_way_to_one_that_says_more(#[case] store: Fresh) {
+    // Arrange: O's move kept as "at most a draw" (not settled in time).
+    ended_with_an_undo(&*store);
+    store
+        .keep_review(&id(1), &review_of_5_then_1(Known::AtMostDraw))
+        .unwrap();
+    let completed = review_of_5_then_1(Known::Exactly(Verdict::Draw));
+
+    // Act
+    store.keep_review(&id(1), &completed).unwrap();
+
+    // Assert
+    assert_eq!(store.review(&id(1)).unwrap(), Some(completed));
+}
+
+#[apply(stores)]
+fn a_review_that_was_not_exact_stays_against_one_that_says_less_or_contradicts_it(
+    #[case] store: Fresh,
+) {
+    // Arrange
+    ended_with_an_undo(&*store);
+    let kept = review_of_5_then_1(Known::AtMostDraw);
+    store.keep_review(&id(1), &kept).unwrap();
+
+    // Act: one that knows less, one that says the same, one that says O's move left O
+    // a win (not within "at most a draw").
+    for other in [
+        Known::Nothing,
+        Known::AtMostDraw,
+        Known::Exactly(Verdict::Win),
+    ] {
+        store
+            .keep_review(&id(1), &review_of_5_then_1(other))
+            .unwrap();
+    }
+
+    // Assert
+    assert_eq!(store.review(&id(1)).unwrap(), Some(kept));
 }
 
 #[apply(stores)]
@@ -68,8 +113,10 @@ fn a_game_still_being_played_is_not_reviewed(#[case] store: Fresh) {
         .unwrap();
 
     let kept = store.keep_review(&id(1), &review_of_5_then_1(Known::Nothing));
+    let exact = store.keep_review(&id(1), &review_of_5_then_1(Known::Exactly(Verdict::Draw)));
 
     assert_eq!(kept, refused(1, Conflict::NotEnded));
+    assert_eq!(exact, refused(1, Conflict::NotEnded));
     assert_eq!(store.review(&id(1)).unwrap(), None);
 }
 
@@ -90,4 +137,36 @@ fn a_review_of_a_game_never_begun_is_refused(#[case] store: Fresh) {
     let kept = store.keep_review(&id(7), &review_of_5_then_1(Known::Nothing));
 
     assert!(matches!(kept, Err(StoreError::NoSuchGame(game)) if game == id(7)));
+}
+
+#[apply(stores)]
+fn threads_keeping_reviews_of_one_game_at_once_leave_the_one_that_says_most(#[case] store: Fresh) {
+    // Arrange: three threads, each offering a review of game 1 that knows more than the
+    // one before it, ten times over.
+    ended_with_an_undo(&*store);
+    let offers = [
+        Known::Nothing,
+        Known::AtMostDraw,
+        Known::Exactly(Verdict::Draw),
+    ];
+
+    // Act
+    std::thread::scope(|scope| {
+        for known in offers {
+            let store = &*store;
+            scope.spawn(move || {
+                for _ in 0..10 {
+                    store
+                        .keep_review(&id(1), &review_of_5_then_1(known))
+                        .expect("kept, or a no-op");
+                }
+            });
+        }
+    });
+
+    // Assert: whole, never rows of two reviews mixed.
+    assert_eq!(
+        store.review(&id(1)).unwrap(),
+        Some(review_of_5_then_1(Known::Exactly(Verdict::Draw)))
+    );
 }

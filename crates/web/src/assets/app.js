@@ -141,6 +141,7 @@ const view = {
   id: null,
   tokens: {}, // "x" and/or "o"
   invite: null,
+  named: false, // this page's person has chosen their name (or came with it)
   game: null, // null until the server has answered with the game
   hint: [],
   busy: false,
@@ -181,7 +182,7 @@ function takeSeats(id) {
   } catch {
     seats = {};
   }
-  for (const name of ["x", "o", "invite"]) {
+  for (const name of ["x", "o", "invite", "named"]) {
     if (fragment.get(name)) seats[name] = fragment.get(name);
   }
   try {
@@ -200,6 +201,7 @@ function showGame(id) {
     if (seats[key]) view.tokens[key] = seats[key];
   }
   view.invite = seats.invite || null;
+  view.named = Boolean(seats.named);
   $("play").hidden = false;
   $("watch-link").value = `${location.origin}/games/${id}`;
   const mine = heldMarks();
@@ -216,6 +218,10 @@ function showGame(id) {
   $("undo").addEventListener("click", () => act(() => undo()));
   $("agree").addEventListener("click", () => act(() => undo()));
   $("resign").addEventListener("click", () => act(resign));
+  $("naming").addEventListener("submit", (event) => {
+    event.preventDefault();
+    act(chooseName);
+  });
   $("rematch").addEventListener("click", () => act(rematch));
   // Joining a rematch the other player asked for takes this page's seat along.
   $("replay-rematch-link").addEventListener("click", (event) => {
@@ -326,6 +332,12 @@ async function act(action) {
 async function play(cell) {
   const game = view.game;
   if (!game || game.to_move === null) return;
+  // A name typed but not yet sent goes first: the first move fixes it. Left as it was
+  // filled in, the host's guess stands.
+  if (!$("naming").hidden && tokenFor(game.to_move)) {
+    if (!(await chooseName())) return;
+    return play(cell);
+  }
   const token = tokenFor(game.to_move);
   if (!token) {
     $("message").textContent = heldMarks().length
@@ -356,6 +368,61 @@ function provisional(game, cell) {
     to_move: other(mark),
     undo_asked_by: null,
   };
+}
+
+/// Whether this page asks its person's name: the one invited to a game of two people
+/// apart (a page holding one seat, with no invite to hand out), who has not chosen it
+/// yet and has not moved (a name is chosen until the seat's first move).
+function asksName(game) {
+  const mine = heldMarks();
+  if (view.named || view.invite || mine.length !== 1 || game.to_move === null) return false;
+  const players = game.players;
+  const me = players[MARKS[mine[0]]];
+  return me.kind === "human" && !me.moved && players[MARKS[other(mine[0])]].kind === "human";
+}
+
+/// Remembers, for the tab, that this page's person has chosen their name.
+function nameChosen() {
+  view.named = true;
+  const key = `tictactoe.seats.${view.id}`;
+  try {
+    const seats = JSON.parse(sessionStorage.getItem(key) || "{}");
+    seats.named = "1";
+    sessionStorage.setItem(key, JSON.stringify(seats));
+  } catch {
+    // No session storage: a reload asks again, until the first move.
+  }
+}
+
+/// The name typed (empty keeps the one filled in), sent unless it is the name already:
+/// whether the page has it now (not when the rules refuse it: said beside the field).
+async function chooseName() {
+  const mark = heldMarks()[0];
+  const current = view.game.players[MARKS[mark]].name;
+  const typed = $("naming-name").value.trim() || current;
+  $("naming-error").textContent = "";
+  if (typed !== current) {
+    try {
+      render(await api("POST", `/api/games/${view.id}/name`, tokenFor(mark), { name: typed }));
+    } catch (error) {
+      // A name the rules refuse: said beside it, to be typed again. A server out of
+      // reach: asked again once it is back. Anything else (the seat has moved, the game
+      // is over) ends the asking.
+      if (error.status === 400) {
+        $("naming-error").textContent = error.message;
+        $("naming-name").focus();
+        return false;
+      }
+      if (error.lost) throw error;
+      nameChosen();
+      render(view.game);
+      throw error;
+    }
+  }
+  nameChosen();
+  render(view.game);
+  $("message").textContent = `You play as ${view.game.players[MARKS[mark]].name}.`;
+  return true;
 }
 
 async function askHint() {
@@ -482,6 +549,8 @@ function follow(nextId) {
   const fragment = new URLSearchParams();
   if (view.tokens.x) fragment.set("o", view.tokens.x);
   if (view.tokens.o) fragment.set("x", view.tokens.o);
+  // The names carry over to the rematch: nobody is asked again.
+  if (fragment.toString()) fragment.set("named", "1");
   const hash = fragment.toString();
   location.assign(`/games/${nextId}${hash ? `#${hash}` : ""}`);
 }
@@ -553,6 +622,11 @@ function render(game) {
     button.tabIndex = index === focusIndex(game) ? 0 : -1;
   });
   $("players").textContent = `${nameOf("X")} vs ${nameOf("O")}`;
+  // The name field is filled in once, with the host's guess, and then left to the person.
+  const naming = $("naming");
+  const asking = asksName(game);
+  if (asking && naming.hidden) $("naming-name").value = game.players[MARKS[heldMarks()[0]]].name;
+  naming.hidden = !asking;
   $("status").textContent = statusText(game);
   const mine = heldMarks();
   const over = game.to_move === null;

@@ -20,6 +20,16 @@ use super::requests::computer_reply;
 use tictactoe_core::sync::lock;
 
 impl Games {
+    /// Game `id` as the store keeps it.
+    pub(super) async fn kept_game(&self, id: &GameId) -> Result<StoredGame, GameError> {
+        let id = id.clone();
+        self.0
+            .store
+            .read(move |store| store.game(&id))
+            .await?
+            .ok_or(GameError::NoSuchGame)
+    }
+
     /// The game `id`, held or read back from the store.
     pub(super) async fn table(&self, id: &GameId) -> Result<Arc<Table>, GameError> {
         if let Some(table) = self.0.registry.get(id.as_str()) {
@@ -62,13 +72,7 @@ impl Games {
         let deadline = self.0.store.deadline();
         let settled = self.0.commit.submit(Vec::new()).written();
         let _ = tokio::time::timeout(deadline, settled).await;
-        let key = id.clone();
-        let kept = self
-            .0
-            .store
-            .read(move |store| store.game(&key))
-            .await?
-            .ok_or(GameError::NoSuchGame)?;
+        let kept = self.kept_game(id).await?;
         let table = Arc::new(self.rebuild(kept)?);
         self.begin(&table).await?;
         Ok(table)

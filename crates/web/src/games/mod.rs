@@ -247,69 +247,71 @@ impl Games {
 }
 
 /// Each use case as a future that owns what it needs (a clone of the handle).
+impl Games {
+    /// The port's answer: `call` run on a handle of these games that its future owns
+    /// (the port's futures borrow nothing).
+    fn answer<T, F>(&self, call: impl FnOnce(Games) -> F) -> Answer<T>
+    where
+        F: Future<Output = Result<T, GameError>> + Send + 'static,
+    {
+        Box::pin(call(self.clone()))
+    }
+}
+
 impl GameService for Games {
     fn create(&self, setup: Setup) -> Answer<Created> {
-        let games = self.clone();
-        Box::pin(async move { games.create(setup).await })
+        self.answer(|games| async move { games.create(setup).await })
     }
 
     fn game(&self, id: GameId, key: SeatKey) -> Answer<Arc<GameView>> {
-        let games = self.clone();
-        Box::pin(async move { games.look(&id, &key).await })
+        self.answer(|games| async move { games.look(&id, &key).await })
     }
 
     fn play(&self, id: GameId, key: SeatKey, cell: u64) -> Answer<Arc<GameView>> {
-        let games = self.clone();
-        Box::pin(async move { games.play(&id, key, cell).await })
+        self.answer(|games| async move { games.play(&id, key, cell).await })
     }
 
     fn undo(&self, id: GameId, key: SeatKey) -> Answer<Arc<GameView>> {
-        let games = self.clone();
-        Box::pin(async move { games.undo(&id, key).await })
+        self.answer(|games| async move { games.undo(&id, key).await })
     }
 
     fn resign(&self, id: GameId, key: SeatKey) -> Answer<Arc<GameView>> {
-        let games = self.clone();
-        Box::pin(async move { games.resign(&id, key).await })
+        self.answer(|games| async move { games.resign(&id, key).await })
+    }
+
+    fn rename(&self, id: GameId, key: SeatKey, name: PlayerName) -> Answer<Arc<GameView>> {
+        self.answer(|games| async move { games.rename(&id, key, name).await })
     }
 
     fn hint(&self, id: GameId, key: SeatKey) -> Answer<Analysis> {
-        let games = self.clone();
-        Box::pin(async move { games.hint(&id, &key).await })
+        self.answer(|games| async move { games.hint(&id, &key).await })
     }
 
     fn rematch(&self, id: GameId, key: SeatKey) -> Answer<Rematch> {
-        let games = self.clone();
-        Box::pin(async move { games.rematch(&id, &key).await })
+        self.answer(|games| async move { games.rematch(&id, &key).await })
     }
 
     fn watch(&self, id: GameId) -> Answer<Watching> {
-        let games = self.clone();
-        Box::pin(async move { games.watch(&id).await })
+        self.answer(|games| async move { games.watch(&id).await })
     }
 
     fn scores(&self, top: u64) -> Answer<Scoreboard> {
-        let games = self.clone();
-        Box::pin(async move { games.scores(top).await })
+        self.answer(|games| async move { games.scores(top).await })
     }
 
     fn history(&self, query: HistoryQuery) -> Answer<HistoryPage> {
-        let games = self.clone();
-        Box::pin(async move { games.history(query).await })
+        self.answer(|games| async move { games.history(query).await })
     }
 
     fn review(&self, id: GameId) -> Answer<Reviewing> {
-        let games = self.clone();
-        Box::pin(async move { games.review(id).await })
+        self.answer(|games| async move { games.review(id).await })
     }
 
     fn player(&self, name: PlayerName) -> Answer<PlayerPage> {
-        let games = self.clone();
-        Box::pin(async move { games.player(name).await })
+        self.answer(|games| async move { games.player(name).await })
     }
 
     fn ratings(&self, board: Geometry, top: u32) -> Answer<Vec<RatingRow>> {
-        let games = self.clone();
-        Box::pin(async move { games.ratings(board, top).await })
+        self.answer(|games| async move { games.ratings(board, top).await })
     }
 }

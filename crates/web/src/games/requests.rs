@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use tokio::sync::OwnedMutexGuard;
 
-use tictactoe_core::domain::{Analysis, GameState, Geometry, Mark, Position};
+use tictactoe_core::domain::{Analysis, GameState, Geometry, Mark, PlayerName, Position};
 use tictactoe_core::ports::{GameId, StoreError};
 
 use super::super::port::{AfterTheEnd, Created, GameError, Rematch, SeatKey, Watching};
@@ -83,11 +83,7 @@ impl Games {
     }
 
     pub(super) async fn undo(&self, id: &GameId, key: SeatKey) -> Result<Arc<GameView>, GameError> {
-        self.as_seat(id, key, |game, seat| {
-            game.undo(seat)?;
-            Ok(())
-        })
-        .await
+        self.as_seat(id, key, |game, seat| game.undo(seat)).await
     }
 
     /// The game ends as the seat's loss, counted once the store has it.
@@ -96,11 +92,19 @@ impl Games {
         id: &GameId,
         key: SeatKey,
     ) -> Result<Arc<GameView>, GameError> {
-        self.as_seat(id, key, |game, seat| {
-            game.resign(seat)?;
-            Ok(())
-        })
-        .await
+        self.as_seat(id, key, |game, seat| game.resign(seat)).await
+    }
+
+    /// The seat's person plays under `name` from now on (the match says whether they
+    /// may: until their first move), shown to everyone once the store keeps it.
+    pub(super) async fn rename(
+        &self,
+        id: &GameId,
+        key: SeatKey,
+        name: PlayerName,
+    ) -> Result<Arc<GameView>, GameError> {
+        self.as_seat(id, key, move |game, seat| game.rename(seat, name.clone()))
+            .await
     }
 
     /// What perfect play makes of the position, for the seat whose turn it is.
@@ -148,21 +152,29 @@ impl Games {
         Ok((table, seat, turn))
     }
 
-    /// Runs `request` for the seat the key holds; answers the game after it (see the
-    /// module documentation for a game another server changed first).
-    async fn as_seat(
+    /// Runs `request` for the seat the key holds (what it answers besides a refusal is
+    /// not needed: the view says it); answers the game after it (see the module
+    /// documentation for a game another server changed first).
+    async fn as_seat<T, E>(
         &self,
         id: &GameId,
         key: SeatKey,
-        request: impl Fn(&mut WebMatch, Mark) -> Result<(), GameError> + Clone + Send + 'static,
-    ) -> Result<Arc<GameView>, GameError> {
+        request: impl Fn(&mut WebMatch, Mark) -> Result<T, E> + Clone + Send + 'static,
+    ) -> Result<Arc<GameView>, GameError>
+    where
+        GameError: From<E>,
+    {
         let mut tries = 0;
         loop {
             tries += 1;
             let (table, seat, turn) = self.seat(id, &key).await?;
             let request = request.clone();
             let answer = self
-                .run(&table, turn, move |play| request(&mut play.game, seat))
+                .run(&table, turn, move |play| {
+                    request(&mut play.game, seat)
+                        .map(drop)
+                        .map_err(GameError::from)
+                })
                 .await;
             match answer {
                 Ok(((), view)) => return Ok(view),
@@ -288,7 +300,11 @@ impl Games {
             });
         }
         let locks = [Mark::O, Mark::X].map(|mark| table.seat_lock(mark).cloned());
-        let next = self.open(table.setup().swapped(), locks, Some(table.id().clone()));
+        // Each person as they are called now: a name chosen since the game began too.
+        let now = table.setup_now().map_err(|error| {
+            GameError::Broken(format!("game {} names its players so: {error}", table.id()))
+        })?;
+        let next = self.open(now.swapped(), locks, Some(table.id().clone()));
         if let Err(error) = self.begin(&next).await {
             // The store may know a rematch this table does not: read it back.
             table.make_stale();

@@ -8,11 +8,24 @@
 //! kept by a computation that finished between the poll's look and its start is not
 //! computed twice. A computation that failed is told to the next poll, once, and the
 //! one after starts again.
+//!
+//! A review computed with the server's thinking time may leave some moves unsettled
+//! (on 7x7, five in a row, the first few). It is answered and kept as it is, and then
+//! completed in the background ([`Games::complete_review`]): the positions analysed
+//! again by a patient advisor ([`PATIENT_THINK`] each), one position at a time on the
+//! review lane (so a review asked for meanwhile waits for one position at most), and
+//! the result kept if it says more ([`ReviewStore::keep_review`] replaces a review that
+//! was not exact by one that says more, never an exact one). A poll that finds a kept
+//! review not exact starts its completion too (after a restart, say); each game's is
+//! tried once per run of the server, one completion at a time.
+//!
+//! [`ReviewStore::keep_review`]: tictactoe_core::ports::ReviewStore::keep_review
 
-use std::collections::HashMap;
 use std::collections::hash_map::Entry;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 
@@ -42,6 +55,9 @@ impl Games {
             })
             .await?;
         if let Some(review) = kept_review {
+            if !review.exact() {
+                self.complete_review(&id);
+            }
             return Ok(Reviewing::Done { game: id, review });
         }
         let kept = kept_game.ok_or(GameError::NoSuchGame)?;
@@ -110,11 +126,111 @@ impl Games {
         let Some(reviewed) = reviewed else {
             return Ok(());
         };
+        let exact = reviewed.exact();
+        let game = id.clone();
+        self.0
+            .store
+            .read(move |store| store.keep_review(&game, &reviewed))
+            .await?;
+        if !exact {
+            self.complete_review(id);
+        }
+        Ok(())
+    }
+
+    /// Completes the kept review of `id`, which was not exact, in the background:
+    /// unless its completion was tried already in this run of the server, or as many
+    /// completions are waiting as reviews may be under way (a later poll tries again).
+    fn complete_review(&self, id: &GameId) {
+        if !self.0.reviews.begin_completion(id) {
+            return;
+        }
+        let games = self.clone();
+        let id = id.clone();
+        tokio::spawn(async move {
+            let outcome = games.completed(&id).await;
+            games.0.reviews.end_completion();
+            if let Err(error) = outcome {
+                tracing::warn!(game = %id, "completing the review of a game: {error}");
+            }
+        });
+    }
+
+    /// The review of `id` computed again by a patient advisor, one completion at a
+    /// time, each position on the review lane in turn; kept if it says more than the
+    /// one kept (the store decides). Given up when the server stops.
+    async fn completed(&self, id: &GameId) -> Result<(), GameError> {
+        let mut closing = self.0.closing.subscribe();
+        let _alone = tokio::select! {
+            one = Arc::clone(&self.0.reviews.completing).acquire_owned() => one,
+            _ = closing.wait_for(|closed| *closed) => return Ok(()),
+        };
+        let kept = self.kept_game(id).await?;
+        let replay = Replay::of(&kept).map_err(|error| {
+            GameError::Broken(format!("game {id} as kept cannot be replayed: {error}"))
+        })?;
+        // The patient advisor stops at once when the server does.
+        let stop = Arc::new(AtomicBool::new(false));
+        let raise = Arc::clone(&stop);
+        let watcher = tokio::spawn(async move {
+            let _ = closing.wait_for(|closed| *closed).await;
+            raise.store(true, Ordering::Relaxed);
+        });
+        let advisor = lock(&self.0.computers).patient_advisor(PATIENT_THINK, Arc::clone(&stop));
+        let lane = Arc::clone(&self.0.reviews.lane);
+        let runtime = tokio::runtime::Handle::current();
+        let reviewed = tokio::task::spawn_blocking(move || {
+            let mut advisor = TakingTurns {
+                advisor,
+                lane,
+                runtime,
+                stop,
+            };
+            let reviewed = review(&replay, &mut advisor, &mut |_, _| {});
+            (!advisor.stop.load(Ordering::Relaxed)).then_some(reviewed)
+        })
+        .await;
+        watcher.abort();
+        let reviewed = reviewed.map_err(|error| {
+            GameError::Broken(format!("the review of game {id} stopped: {error}"))
+        })?;
+        let Some(reviewed) = reviewed else {
+            return Ok(());
+        };
         let game = id.clone();
         self.0
             .store
             .read(move |store| store.keep_review(&game, &reviewed))
             .await
+    }
+}
+
+/// How long the patient advisor that completes a review thinks about each position:
+/// every (7,7,5) position measured settles within it (the slowest, 15 s; most take
+/// under 5 s). So a completion holds the review lane for at most this long at a time,
+/// and at most 49 times this in all (a 7x7 game of 49 moves, none settled at first).
+pub const PATIENT_THINK: Duration = Duration::from_secs(20);
+
+/// An advisor that takes the review lane for each position it analyses and gives it
+/// back after, so that a review asked for meanwhile waits for one position at most.
+struct TakingTurns {
+    advisor: Box<dyn Advisor>,
+    lane: Arc<Semaphore>,
+    runtime: tokio::runtime::Handle,
+    stop: Arc<AtomicBool>,
+}
+
+impl Advisor for TakingTurns {
+    fn advise(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis> {
+        if self.stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        // On a blocking thread, outside the runtime's own threads: waiting is allowed.
+        let _turn = self
+            .runtime
+            .block_on(Arc::clone(&self.lane).acquire_owned())
+            .ok()?;
+        self.advisor.advise(board, to_move)
     }
 }
 
@@ -179,6 +295,11 @@ pub struct Reviews {
     lane: Arc<Semaphore>,
     /// Reviews under way (computing, or waiting for the lane) at once.
     most: usize,
+    /// One completion at a time ([`Games::complete_review`]).
+    completing: Arc<Semaphore>,
+    /// The games whose completion was tried in this run, and how many completions are
+    /// waiting or under way.
+    completions: Mutex<(HashSet<GameId>, usize)>,
 }
 
 impl Reviews {
@@ -189,7 +310,28 @@ impl Reviews {
             under_way: Mutex::new(HashMap::new()),
             lane: Arc::new(Semaphore::new(threads.max(1))),
             most: most.max(1),
+            completing: Arc::new(Semaphore::new(1)),
+            completions: Mutex::new((HashSet::new(), 0)),
         }
+    }
+
+    /// Whether to start completing the review of `game`: not if it was tried already
+    /// in this run, nor while `most` completions are waiting or under way.
+    pub fn begin_completion(&self, game: &GameId) -> bool {
+        let mut completions = lock(&self.completions);
+        let (tried, waiting) = &mut *completions;
+        if *waiting >= self.most || tried.contains(game) {
+            return false;
+        }
+        tried.insert(game.clone());
+        *waiting += 1;
+        true
+    }
+
+    /// A completion begun is over.
+    pub fn end_completion(&self) {
+        let mut completions = lock(&self.completions);
+        completions.1 = completions.1.saturating_sub(1);
     }
 
     /// How the review of `game` under way stands, if one is: its progress, or its
@@ -347,6 +489,25 @@ mod tests {
             reviews.enter(&game(1), 5),
             Ok(Entered::Started(_))
         ));
+    }
+
+    #[test]
+    fn a_review_is_completed_once_per_run_and_no_more_at_once_than_the_most_under_way() {
+        // Arrange
+        let reviews = reviews(1);
+        let first = reviews.begin_completion(&game(1));
+
+        // Act
+        let again = reviews.begin_completion(&game(1));
+        let another_meanwhile = reviews.begin_completion(&game(2));
+        reviews.end_completion();
+        let another_after = reviews.begin_completion(&game(2));
+
+        // Assert
+        assert!(first);
+        assert!(!again);
+        assert!(!another_meanwhile);
+        assert!(another_after);
     }
 
     #[test]
