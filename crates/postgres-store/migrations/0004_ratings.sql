@@ -4,10 +4,12 @@
 -- rating on its board in the transaction that keeps the end; `rating_changes` keeps
 -- each person's rating before and after (three doubles each, read back to the last
 -- bit). `games.rated_number` is the order the games were rated in, taken from
--- `rated_numbers` under a transaction-wide advisory lock that every rating end holds
--- until it commits, so the numbers are in commit order: ratings are a function of the
--- games in that order, and `tictactoe ratings --rebuild` gives the same figures. The
--- games kept before this version are rated by `tictactoe ratings --rebuild`.
+-- `rated_numbers` (a sequence of one value at a time, so its numbers grow in the order
+-- they are taken) once a rating end holds the transaction-wide advisory locks of the
+-- people it rates, held until it commits: each person's games are numbered in the
+-- order they were rated, so ratings are a function of the games in that order, and
+-- `tictactoe ratings --rebuild` gives the same figures. The games kept before this
+-- version are rated by `tictactoe ratings --rebuild`.
 ALTER TABLE games ADD COLUMN rated_number BIGINT UNIQUE;
 
 CREATE SEQUENCE rated_numbers;

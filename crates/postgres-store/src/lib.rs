@@ -45,8 +45,8 @@
 //!   decide kept.
 //! * `news`: what each write call kept, told to the other servers (LISTEN/NOTIFY).
 //! * `history`: the ended games newest first, a player's opponents, the reviews.
-//! * `ratings`: ratings per board, each game's change kept with its end under one
-//!   advisory lock; the `RatingStore` port, and the rebuild.
+//! * `ratings`: ratings per board, each game's change kept with its end under its
+//!   people's advisory locks; the `RatingStore` port, and the rebuild.
 //! * `errors`: PostgreSQL's errors in the port's words.
 //!
 //! [`GameHistory`]: tictactoe_core::ports::GameHistory
@@ -77,6 +77,7 @@ use tictactoe_core::ports::{
 pub use check::Checked;
 use errors::{Database, Failure, PostgresErrors};
 use pool::{Manager, Tx};
+pub use ratings::person_lock;
 use tictactoe_store_rows::{assemble, rows};
 use writes::{ADD_TALLIES, CURRENT_EPOCH, SCOREBOARD_LOCK};
 

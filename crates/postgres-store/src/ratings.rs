@@ -4,11 +4,28 @@
 //! games in the order they were rated. Which games rate whom, and the arithmetic, are
 //! the core's ([`rate`], [`RatingBook`]); the rows are `tictactoe_store_rows::ratings`'s.
 //!
-//! Rating ends take one transaction-wide advisory lock ([`RATINGS_LOCK`]) before they
-//! read a rating, and hold it until they commit: two servers ending games of one
-//! person then take turns, and the games' numbers (`rated_number`) are in the order
-//! they were committed, the order a rebuild rates them in. Ends that rate nobody (a
-//! game between computers, one left) never take it.
+//! Rating ends lock the people they rate, not the ratings: before a rating end reads a
+//! rating it takes a transaction-wide advisory lock for each person it rates on the
+//! game's board ([`person_lock`]: the board and the person's key hashed), all of a
+//! write call's at once and in the order of their keys, so two calls never wait for
+//! each other in a circle; it holds them until it commits. Only then does it take
+//! each game's number (`rated_number`, from the sequence `rated_numbers`). So two
+//! servers ending games of one person take turns, and the later game's number is the
+//! greater: each person's games are numbered in the order they were rated, each game
+//! rated against its people's ratings after every game of theirs numbered before it,
+//! and a rebuild rating the games in their numbers' order gives the same figures.
+//! Games with no person in common do not wait for each other (their numbers may be
+//! committed out of order, which changes nothing: neither game's figures depend on
+//! the other's). The computers' anchors never move, so they are never locked. A
+//! server frozen inside a rating end holds only its people's locks, and
+//! PostgreSQL ends its session after `idle_in_transaction_session_timeout`; until then
+//! another server's end of a game of the same person fails after `lock_timeout`
+//! (see `hold_nothing_long`), and every other end goes on.
+//!
+//! A rebuild renumbers every game, so it takes [`RATINGS_LOCK`] exclusively, and every
+//! rating end takes it shared before its people's: ends never wait for each other on
+//! it, only for a rebuild (and a rebuild for the ends under way). Ends that rate
+//! nobody (a game between computers, one left) take no lock.
 
 use std::collections::HashMap;
 
@@ -27,8 +44,52 @@ use crate::codec;
 use crate::errors::{Database, Failure, PostgresErrors};
 use crate::pool::Tx;
 
-/// The advisory lock of the ratings (see the module documentation): "TTT" and 3.
+/// The advisory lock between the rebuild (exclusive) and the rating ends (shared): see
+/// the module documentation. "TTT" and 3.
 pub(crate) const RATINGS_LOCK: i64 = 0x5454_5400_0000_0003;
+
+/// The first key of every person's lock ([`person_lock`]): "TTT4". PostgreSQL keeps
+/// advisory locks of two 32-bit keys apart from those of one 64-bit key, so a person's
+/// lock is never one of the program's other locks.
+const PERSON_LOCKS: i32 = 0x5454_5434;
+
+/// The advisory lock a rating end takes for `player` on `board`, as the two keys of
+/// `pg_advisory_xact_lock(int, int)`: [`PERSON_LOCKS`], and a hash (32-bit FNV-1a) of
+/// the board and the person's key (the name as the scoreboard compares names). The
+/// same on every server and in every version of the program that rates; two people
+/// whose hashes meet only take turns. In `pg_locks` it is the row with `locktype`
+/// `advisory`, `classid` the first key, `objid` the second and `objsubid` 2.
+pub fn person_lock(board: Geometry, player: &PlayerName) -> (i32, i32) {
+    let named = format!("{}x{}:{}", board.size(), board.win_length(), player.key());
+    let mut hash: u32 = 0x811c_9dc5;
+    for byte in named.bytes() {
+        hash ^= u32::from(byte);
+        hash = hash.wrapping_mul(0x0100_0193);
+    }
+    (PERSON_LOCKS, hash as i32)
+}
+
+/// Takes the locks of the people the games `rating` rate (see the module
+/// documentation): [`RATINGS_LOCK`] shared, then each person's once, in the order of
+/// their keys.
+fn lock_people(tx: &mut Tx<'_>, rating: &[&(NewGame, Ending)]) -> Result<(), Failure> {
+    let mut locks: Vec<(i32, i32)> = rating
+        .iter()
+        .flat_map(|(game, ending)| {
+            let board = game.settings.geometry();
+            rated(game, *ending)
+                .into_iter()
+                .map(move |(_, player)| person_lock(board, &player))
+        })
+        .collect();
+    locks.sort_unstable();
+    locks.dedup();
+    tx.execute("SELECT pg_advisory_xact_lock_shared($1)", &[&RATINGS_LOCK])?;
+    for (class, person) in locks {
+        tx.execute("SELECT pg_advisory_xact_lock($1, $2)", &[&class, &person])?;
+    }
+    Ok(())
+}
 
 /// Rates the games `ended` (each as begun, and its ending), in their order, in the
 /// transaction that keeps their ends.
@@ -44,8 +105,8 @@ pub(crate) fn rate_ends(
     if rating.is_empty() {
         return Ok(());
     }
-    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&RATINGS_LOCK])?;
-    // Ratings as they stand, read after the lock, and as this call changes them.
+    lock_people(tx, &rating)?;
+    // Ratings as they stand, read after the locks, and as this call changes them.
     let mut held: HashMap<(Geometry, String), Rating> = HashMap::new();
     for (game, ending) in rating {
         let board = game.settings.geometry();
@@ -93,7 +154,7 @@ fn current(
 }
 
 /// Keeps game `game`'s `changes`, and gives it the next number of the rated games
-/// (none: nothing to keep).
+/// (none: nothing to keep), taken after its people's locks.
 fn keep(tx: &mut Tx<'_>, game: &GameId, changes: &[RatingChange]) -> Result<(), Failure> {
     if changes.is_empty() {
         return Ok(());

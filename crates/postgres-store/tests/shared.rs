@@ -11,8 +11,8 @@ use tictactoe_core::domain::{Geometry, Mark, Outcome, PlayerName};
 use tictactoe_core::fixtures::{new_game, person, settings};
 use tictactoe_core::players::{Level, PlayerSpec};
 use tictactoe_core::ports::{
-    Change, Ending, GameId, GameStore, Heard, NewGame, News, NewsFeed, Pacing, Step, StoreError,
-    Write,
+    Change, Ending, GameId, GameStore, Heard, NewGame, News, NewsFeed, Pacing, RatingStore, Step,
+    StoreError, Write,
 };
 use tictactoe_postgres_store::{Options, PostgresStore};
 
@@ -491,7 +491,8 @@ fn a_pooled_connection_the_database_ended_is_replaced_before_its_call() {
     };
     // Arrange: the store's eight pooled connections opened, then every one of them
     // ended by the database (as a restart ends them: "terminating connection due to
-    // administrator command").
+    // administrator command"); only this database's, not those of the tests running
+    // beside it on the same server.
     let store = store(&url);
     store.write_new(&a_computer_game_won(1)).unwrap();
     std::thread::scope(|threads| {
@@ -504,7 +505,8 @@ fn a_pooled_connection_the_database_ended_is_replaced_before_its_call() {
     let ended: i64 = sql(&url)
         .query_one(
             "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity \
-             WHERE application_name = 'tictactoe' AND pid <> pg_backend_pid()",
+             WHERE application_name = 'tictactoe' AND pid <> pg_backend_pid() \
+             AND datname = current_database()",
             &[],
         )
         .unwrap()
@@ -523,4 +525,111 @@ fn a_pooled_connection_the_database_ended_is_replaced_before_its_call() {
     assert!(matches!(read, Ok(Some(_))), "{read:?}");
     assert!(written.is_ok(), "{written:?}");
     assert!(board.is_ok(), "{board:?}");
+}
+
+/// Game `n` of `x` against `o`, begun and played to X's winning move, not yet ended.
+fn a_game_to_its_last_move(n: u128, x: PlayerSpec, o: PlayerSpec) -> Vec<Write> {
+    let mut writes = vec![Write::Begin(new_game(n, settings(x, o)))];
+    for (number, cell) in [(1, 0), (2, 3), (3, 1), (4, 4), (5, 2)] {
+        writes.push(play(n, number, cell));
+    }
+    writes
+}
+
+fn won_by_x(n: u128) -> Write {
+    Write::End {
+        game: GameId::from_bits(n),
+        ending: Ending::Finished(Outcome::Won(Mark::X)),
+    }
+}
+
+#[test]
+fn a_rating_end_waits_only_for_the_people_it_rates() {
+    let Some(url) = database("a_rating_end_waits_only_for_the_people_it_rates") else {
+        return;
+    };
+    // Arrange: four games at their last move, two of them Ada's; a trigger that holds
+    // the end of a game of Ada's inside its transaction for 2 s once it has rated her
+    // (as a server that stopped there would), its locks taken.
+    let store = store(&url);
+    let medium = PlayerSpec::Computer(Level::ALL[2]);
+    for (n, x, o) in [
+        (1, person("Ada"), person("Bob")),
+        (2, person("Cy"), person("Dee")),
+        (3, person("Eve"), medium),
+        (4, person("Fay"), person("Ada")),
+    ] {
+        store.write_new(&a_game_to_its_last_move(n, x, o)).unwrap();
+    }
+    let ada = PlayerName::new("Ada").unwrap();
+    sql(&url)
+        .batch_execute(&format!(
+            "CREATE FUNCTION stop_at_ada() RETURNS trigger AS $$ BEGIN \
+             IF NEW.key = '{}' THEN PERFORM pg_sleep(2); END IF; RETURN NEW; END $$ \
+             LANGUAGE plpgsql; \
+             CREATE TRIGGER stop_at_ada BEFORE INSERT ON rating_changes \
+             FOR EACH ROW EXECUTE FUNCTION stop_at_ada();",
+            ada.key()
+        ))
+        .unwrap();
+    let (class, adas_lock) = tictactoe_postgres_store::person_lock(Geometry::classic(), &ada);
+    let stopped = std::thread::spawn({
+        let store = PostgresStore::connect(&url, Options::default()).unwrap();
+        move || store.write_new(&[won_by_x(1)])
+    });
+    let mut watching = sql(&url);
+    while watching
+        .query(
+            "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted \
+             AND classid::bigint = $1::int::bigint & 4294967295 \
+             AND objid::bigint = $2::int::bigint & 4294967295 AND objsubid = 2",
+            &[&class, &adas_lock],
+        )
+        .unwrap()
+        .is_empty()
+    {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+
+    // Act: while the end of game 1 holds Ada's lock, the ends of games of others, and of
+    // Ada's other game; then Ada's other game again once game 1 has ended.
+    let started = std::time::Instant::now();
+    let others = store.write_new(&[won_by_x(2)]);
+    let with_a_level = store.write_new(&[won_by_x(3)]);
+    let took = started.elapsed();
+    let adas_while_held = store.write_new(&[won_by_x(4)]);
+    let first = stopped.join().unwrap();
+    let adas_after = store.write_new(&[won_by_x(4)]);
+    sql(&url)
+        .batch_execute("DROP TRIGGER stop_at_ada ON rating_changes")
+        .unwrap();
+    let ratings = store.ratings(Geometry::classic(), 10).unwrap();
+    let rebuilt = store.rebuild_ratings().unwrap();
+
+    // Assert: the games of other people were rated without waiting for Ada's; her other
+    // game waited for her lock, gave up after lock_timeout (1 s), and was rated once
+    // game 1 had ended; a rebuild, rating the games in their numbers' order (game 1's
+    // number taken first, committed last), gives the same figures to the last bit.
+    assert!(others.is_ok(), "{others:?}");
+    assert!(with_a_level.is_ok(), "{with_a_level:?}");
+    assert!(took < Duration::from_millis(500), "{took:?}");
+    assert!(adas_while_held.is_err(), "{adas_while_held:?}");
+    assert!(first.is_ok(), "{first:?}");
+    assert!(adas_after.is_ok(), "{adas_after:?}");
+    let games: Vec<(&str, u64)> = ratings
+        .iter()
+        .map(|rating| (rating.name.as_str(), rating.games))
+        .collect();
+    for (name, played) in [
+        ("Ada", 2),
+        ("Bob", 1),
+        ("Cy", 1),
+        ("Dee", 1),
+        ("Eve", 1),
+        ("Fay", 1),
+    ] {
+        assert!(games.contains(&(name, played)), "{name}: {games:?}");
+    }
+    assert_eq!(rebuilt.games, 4);
+    assert_eq!(store.ratings(Geometry::classic(), 10).unwrap(), ratings);
 }
