@@ -54,7 +54,7 @@ pub(crate) const RATINGS_LOCK: i64 = 0x5454_5400_0000_0003;
 const PERSON_LOCKS: i32 = 0x5454_5434;
 
 /// The advisory lock a rating end takes for `player` on `board`, as the two keys of
-/// `pg_advisory_xact_lock(int, int)`: [`PERSON_LOCKS`], and a hash (32-bit FNV-1a) of
+/// `pg_advisory_xact_lock(int, int)`: "TTT4" (0x54545434), and a hash (32-bit FNV-1a) of
 /// the board and the person's key (the name as the scoreboard compares names). The
 /// same on every server and in every version of the program that rates; two people
 /// whose hashes meet only take turns. In `pg_locks` it is the row with `locktype`
