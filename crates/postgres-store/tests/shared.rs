@@ -491,7 +491,8 @@ fn a_pooled_connection_the_database_ended_is_replaced_before_its_call() {
     };
     // Arrange: the store's eight pooled connections opened, then every one of them
     // ended by the database (as a restart ends them: "terminating connection due to
-    // administrator command").
+    // administrator command"); only this database's, not those of the tests running
+    // beside it on the same server.
     let store = store(&url);
     store.write_new(&a_computer_game_won(1)).unwrap();
     std::thread::scope(|threads| {
@@ -504,7 +505,8 @@ fn a_pooled_connection_the_database_ended_is_replaced_before_its_call() {
     let ended: i64 = sql(&url)
         .query_one(
             "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity \
-             WHERE application_name = 'tictactoe' AND pid <> pg_backend_pid()",
+             WHERE application_name = 'tictactoe' AND pid <> pg_backend_pid() \
+             AND datname = current_database()",
             &[],
         )
         .unwrap()
