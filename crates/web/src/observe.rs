@@ -28,7 +28,7 @@ use axum::response::Response;
 use axum::routing::get;
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use tower_http::request_id::{MakeRequestId, RequestId};
-use tracing::Span;
+use tracing::{Instrument, Span};
 
 use tictactoe_core::ports::StoreError;
 
@@ -123,7 +123,7 @@ fn method_label(method: &Method) -> &'static str {
 /// The span every line about a request is logged in, made as the request comes: its
 /// id, its method, and the game its path names, if any. (Each field is given at once:
 /// a field recorded later costs the JSON logs a second formatting of them all.)
-pub fn request_span(request: &Request) -> Span {
+fn request_span(request: &Request) -> Span {
     let id = request
         .headers()
         .get(&REQUEST_ID)
@@ -150,8 +150,14 @@ fn game_in(path: &str) -> Option<&str> {
     (id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit())).then_some(id)
 }
 
-/// The request's line, and its metrics, once it is answered.
+/// The request's line, and its metrics, once it is answered; the request is handled
+/// in its span, so that every line about it carries its id.
 pub async fn log_and_count(request: Request, next: Next) -> Response {
+    let span = request_span(&request);
+    answer_and_log(request, next).instrument(span).await
+}
+
+async fn answer_and_log(request: Request, next: Next) -> Response {
     let method = method_label(request.method());
     let started = Instant::now();
     let response = next.run(request).await;

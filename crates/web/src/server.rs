@@ -21,7 +21,6 @@ use tokio::task::JoinSet;
 use tower::ServiceExt;
 use tower_http::request_id::{PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
-use tower_http::trace::TraceLayer;
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -179,13 +178,6 @@ pub(crate) fn routes(games: Arc<dyn GameService>, health: Health, limits: &Limit
         });
     routes
         .layer(axum::middleware::from_fn(observe::log_and_count))
-        .layer(
-            TraceLayer::new_for_http()
-                .make_span_with(observe::request_span)
-                .on_request(())
-                .on_response(())
-                .on_failure(()),
-        )
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(SetRequestIdLayer::new(REQUEST_ID, NewRequestId))
         .layer(axum::middleware::map_request(
