@@ -22,27 +22,64 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
+use clap::{CommandFactory, Parser};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2_rating_period};
 use tictactoe_core::domain::{BitBoard, Game, GameState, GameStatus, Geometry, Mark};
 use tictactoe_core::players::{Level, MoveChooser};
-use tictactoe_players::{MinimaxAI, RandomAI, SharedSolvers};
+use tictactoe_players::{SharedSolvers, computer_at};
 
+/// Calibrates the computer levels' anchors: the levels play each other on each board
+/// and are rated with Glicko-2.
+#[derive(Parser)]
+#[command(name = "calibrate")]
 struct Options {
-    boards: Vec<Geometry>,
+    /// One board's size (with --win); every board from 3x3 to 7x7 if not given.
+    #[arg(long, requires = "win")]
+    size: Option<usize>,
+    /// How many marks in a row win on that board.
+    #[arg(long, requires = "size")]
+    win: Option<usize>,
+    /// Rounds: each is one Glicko-2 rating period.
+    #[arg(long, default_value_t = 12)]
     rounds: u64,
+    /// Games per ordered pair of levels per round.
+    #[arg(long, default_value_t = 4)]
     games: u64,
+    /// Impossible's thinking time a move, in milliseconds.
+    #[arg(long = "think-ms", default_value = "100", value_parser = milliseconds)]
     think: Duration,
+    /// The master seed every game's seeds are drawn from.
+    #[arg(long, default_value_t = 1)]
     seed: u64,
 }
 
+fn milliseconds(given: &str) -> Result<Duration, std::num::ParseIntError> {
+    given.parse().map(Duration::from_millis)
+}
+
+/// The boards to calibrate: the one asked for, or every board.
+fn boards(options: &Options) -> Vec<Geometry> {
+    match (options.size, options.win) {
+        (Some(size), Some(win)) => match Geometry::new(size, win) {
+            Ok(board) => vec![board],
+            Err(error) => Options::command()
+                .error(clap::error::ErrorKind::ValueValidation, error)
+                .exit(),
+        },
+        _ => (3..=7)
+            .flat_map(|size| (3..=size).filter_map(move |win| Geometry::new(size, win).ok()))
+            .collect(),
+    }
+}
+
 fn main() {
-    let options = options();
+    let options = Options::parse();
     let mut seeds = StdRng::seed_from_u64(options.seed);
     let mut lines = Vec::new();
-    for &board in &options.boards {
+    for board in boards(&options) {
         lines.push(calibrate(&options, board, &mut seeds));
     }
     println!("\n// The table (crates/core/src/players/anchors.rs):");
@@ -156,19 +193,7 @@ fn play(
     let mut players: Vec<Box<dyn MoveChooser>> = levels
         .iter()
         .zip([seed, seed.wrapping_add(1)])
-        .map(|(&level, seed)| -> Box<dyn MoveChooser> {
-            let rng = StdRng::seed_from_u64(seed);
-            match level {
-                Level::Random => Box::new(RandomAI::new(rng)),
-                Level::Easy => Box::new(MinimaxAI::easy(rng)),
-                Level::Medium => Box::new(MinimaxAI::medium(rng)),
-                Level::Impossible => Box::new(
-                    MinimaxAI::impossible(rng)
-                        .thinking_for(think)
-                        .sharing(solvers),
-                ),
-            }
-        })
+        .map(|(&level, seed)| computer_at(level, StdRng::seed_from_u64(seed), think, solvers))
         .collect();
     let mut game = Game::<BitBoard>::start(board, Mark::X);
     let mut moves = Vec::new();
@@ -185,34 +210,5 @@ fn play(
             .expect("a move in a game in progress");
         moves.push(position.index());
         game.play(position).expect("a legal move");
-    }
-}
-
-fn options() -> Options {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let value = |flag: &str| {
-        args.iter()
-            .position(|a| a == flag)
-            .and_then(|i| args.get(i + 1))
-            .and_then(|v| v.parse::<u64>().ok())
-    };
-    let boards = match (value("--size"), value("--win")) {
-        (Some(size), Some(win)) => match Geometry::new(size as usize, win as usize) {
-            Ok(board) => vec![board],
-            Err(_) => {
-                eprintln!("usage: calibrate [--size N --win K], with 3 <= K <= N <= 7");
-                std::process::exit(2);
-            }
-        },
-        _ => (3..=7)
-            .flat_map(|size| (3..=size).filter_map(move |win| Geometry::new(size, win).ok()))
-            .collect(),
-    };
-    Options {
-        boards,
-        rounds: value("--rounds").unwrap_or(12),
-        games: value("--games").unwrap_or(4),
-        think: Duration::from_millis(value("--think-ms").unwrap_or(100)),
-        seed: value("--seed").unwrap_or(1),
     }
 }

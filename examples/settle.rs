@@ -30,7 +30,7 @@ use tictactoe_core::domain::{
     BitBoard, Board, Game, GameState, Geometry, Mark, fill_from_layout, layout_of,
 };
 use tictactoe_core::players::{Advisor, Level, MoveChooser};
-use tictactoe_players::{MinimaxAI, RandomAI, SharedSolvers};
+use tictactoe_players::{MinimaxAI, SharedSolvers, computer_at};
 
 /// Counts how many positions of real games Impossible settles exactly in its time.
 #[derive(Parser)]
@@ -181,14 +181,20 @@ fn settle(options: &Options, positions: &[Settling]) {
     );
 }
 
-/// Impossible with its own solver (and no book with `--no-book`).
-fn impossible(options: &Options, seed: u64, think: Duration) -> MinimaxAI<StdRng> {
-    let player = MinimaxAI::impossible(StdRng::seed_from_u64(seed)).thinking_for(think);
+/// A solver of its own for each player (without the book with `--no-book`).
+fn own_solver(options: &Options) -> SharedSolvers {
     if options.book {
-        player
+        SharedSolvers::new()
     } else {
-        player.sharing(&SharedSolvers::without_book())
+        SharedSolvers::without_book()
     }
+}
+
+/// Impossible with its own solver.
+fn impossible(options: &Options, seed: u64, think: Duration) -> MinimaxAI<StdRng> {
+    MinimaxAI::impossible(StdRng::seed_from_u64(seed))
+        .thinking_for(think)
+        .sharing(&own_solver(options))
 }
 
 /// One game; every position in progress before a move, with its ply and side to move.
@@ -196,14 +202,9 @@ fn play(options: &Options, levels: [Level; 2], seed: u64) -> Vec<(usize, BitBoar
     let mut players: Vec<Box<dyn MoveChooser>> = levels
         .iter()
         .zip([seed, seed.wrapping_add(1)])
-        .map(|(&level, seed)| -> Box<dyn MoveChooser> {
+        .map(|(&level, seed)| {
             let rng = StdRng::seed_from_u64(seed);
-            match level {
-                Level::Random => Box::new(RandomAI::new(rng)),
-                Level::Easy => Box::new(MinimaxAI::easy(rng)),
-                Level::Medium => Box::new(MinimaxAI::medium(rng)),
-                Level::Impossible => Box::new(impossible(options, seed, options.play)),
-            }
+            computer_at(level, rng, options.play, &own_solver(options))
         })
         .collect();
     let mut game = Game::<BitBoard>::start(options.geometry, Mark::X);

@@ -11,24 +11,15 @@ use tictactoe_json::rating_row_json;
 use crate::config::Confirm;
 
 /// Why `ratings` could not answer.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum RatingsError {
-    Store(StoreError),
-    Io(io::Error),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Io(#[from] io::Error),
     /// `--rebuild` without `--yes` where nobody can be asked.
+    #[error("--rebuild without --yes, and nobody to ask")]
     NotAsked,
-}
-
-impl From<StoreError> for RatingsError {
-    fn from(error: StoreError) -> Self {
-        RatingsError::Store(error)
-    }
-}
-
-impl From<io::Error> for RatingsError {
-    fn from(error: io::Error) -> Self {
-        RatingsError::Io(error)
-    }
 }
 
 /// What `ratings` did: listed, or was told not to rebuild.

@@ -27,7 +27,7 @@ impl StandardComputers {
         }
     }
 
-    fn impossible(&mut self) -> MinimaxAI<StdRng> {
+    fn advising(&mut self) -> MinimaxAI<StdRng> {
         MinimaxAI::impossible(self.next_rng())
             .thinking_for(self.think)
             .sharing(&self.solvers)
@@ -38,20 +38,35 @@ impl StandardComputers {
     }
 }
 
+/// The computer `level` names, choosing with `rng`; at Impossible it thinks for
+/// `think` a move on `solvers`' solver for the board.
+pub fn computer_at(
+    level: Level,
+    rng: StdRng,
+    think: Duration,
+    solvers: &SharedSolvers,
+) -> Box<dyn MoveChooser> {
+    match level {
+        Level::Random => Box::new(RandomAI::new(rng)),
+        Level::Easy => Box::new(MinimaxAI::easy(rng)),
+        Level::Medium => Box::new(MinimaxAI::medium(rng)),
+        Level::Impossible => Box::new(
+            MinimaxAI::impossible(rng)
+                .thinking_for(think)
+                .sharing(solvers),
+        ),
+    }
+}
+
 impl ComputerFactory for StandardComputers {
     fn computer(&mut self, level: Level) -> Box<dyn MoveChooser> {
-        match level {
-            Level::Random => Box::new(RandomAI::new(self.next_rng())),
-            Level::Easy => Box::new(MinimaxAI::easy(self.next_rng())),
-            Level::Medium => Box::new(MinimaxAI::medium(self.next_rng())),
-            Level::Impossible => Box::new(self.impossible()),
-        }
+        computer_at(level, self.next_rng(), self.think, &self.solvers)
     }
 
     /// Always Impossible, whatever levels are playing: a hint is perfect play, never
     /// an Easy or Medium player's lookahead.
     fn advisor(&mut self) -> Box<dyn Advisor> {
-        Box::new(self.impossible())
+        Box::new(self.advising())
     }
 
     /// Impossible with a solver of its own: a long analysis must not keep the games of

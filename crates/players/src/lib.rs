@@ -14,7 +14,7 @@ mod solvers;
 #[cfg(test)]
 mod test_support;
 
-pub use factory::StandardComputers;
+pub use factory::{StandardComputers, computer_at};
 pub use minimax::MinimaxAI;
 pub use random::RandomAI;
 pub use solvers::SharedSolvers;

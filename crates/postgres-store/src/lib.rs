@@ -70,8 +70,8 @@ use postgres::error::SqlState;
 use r2d2_postgres::PostgresConnectionManager;
 use tictactoe_core::domain::{PlayerName, Record, Scoreboard, Standing};
 use tictactoe_core::ports::{
-    Cleared, Following, GameId, GameStore, Hear, Imported, NewsFeed, Pacing, Repeat, Restored,
-    Rows, StoreError, StoredGame, Write,
+    Cleared, Following, GameId, GameStore, Hear, Imported, NewsFeed, Pacing, RatingChange, Repeat,
+    Restored, Rows, StoreError, StoredGame, Write,
 };
 
 pub use check::Checked;
@@ -513,10 +513,7 @@ impl GameStore for PostgresStore {
         self.keep(writes, Repeat::Race)
     }
 
-    fn rating_changes(
-        &self,
-        games: &[GameId],
-    ) -> Result<Vec<tictactoe_core::ports::RatingChange>, StoreError> {
+    fn rating_changes(&self, games: &[GameId]) -> Result<Vec<RatingChange>, StoreError> {
         self.changes_of(games)
     }
 

@@ -31,8 +31,8 @@ use std::collections::HashMap;
 
 use tictactoe_core::domain::{Geometry, PlayerName, Rating};
 use tictactoe_core::ports::{
-    Ending, GameId, NewGame, PlayerRating, RatingBook, RatingChange, RatingPoint, RatingStore,
-    Rebuilt, StoreError, rate, rated,
+    Ending, GameId, NewGame, PlayerRating, RatingBook, RatingChange, RatingHistoryQuery,
+    RatingPoint, RatingStore, Rebuilt, StoreError, rate, rated,
 };
 use tictactoe_store_rows::GAME_COLUMNS;
 use tictactoe_store_rows::ratings::{
@@ -219,17 +219,18 @@ fn change_row(row: &postgres::Row, database: &Database) -> Result<ChangeRow, Fai
         name: database.get(row, 2)?,
         size: database.get(row, 3)?,
         win: database.get(row, 4)?,
-        before: [
-            database.get(row, 5)?,
-            database.get(row, 6)?,
-            database.get(row, 7)?,
-        ],
-        after: [
-            database.get(row, 8)?,
-            database.get(row, 9)?,
-            database.get(row, 10)?,
-        ],
+        before: glicko(row, database, 5)?,
+        after: glicko(row, database, 8)?,
     })
+}
+
+/// A rating, its deviation and its volatility: three columns from `first`.
+fn glicko(row: &postgres::Row, database: &Database, first: usize) -> Result<[f64; 3], Failure> {
+    Ok([
+        database.get(row, first)?,
+        database.get(row, first + 1)?,
+        database.get(row, first + 2)?,
+    ])
 }
 
 /// The ratings of rows selected with [`RATING_COLUMNS`], checked.
@@ -243,11 +244,7 @@ fn player_ratings(
                 name: database.get(row, 0)?,
                 size: database.get(row, 1)?,
                 win: database.get(row, 2)?,
-                rating: [
-                    database.get(row, 3)?,
-                    database.get(row, 4)?,
-                    database.get(row, 5)?,
-                ],
+                rating: glicko(row, database, 3)?,
                 games: database.get(row, 6)?,
             };
             Ok(columns
@@ -317,12 +314,7 @@ impl RatingStore for PostgresStore {
         })
     }
 
-    fn rating_history(
-        &self,
-        player: &PlayerName,
-        board: Geometry,
-        limit: u32,
-    ) -> Result<Vec<RatingPoint>, StoreError> {
+    fn rating_history(&self, query: &RatingHistoryQuery) -> Result<Vec<RatingPoint>, StoreError> {
         let database = &self.database;
         self.read(|tx| {
             let rows = tx.query(
@@ -331,21 +323,17 @@ impl RatingStore for PostgresStore {
                  WHERE c.key = $1 AND c.size = $2 AND c.win = $3 \
                  ORDER BY g.rated_number DESC LIMIT $4",
                 &[
-                    &player.key(),
-                    &(board.size() as i64),
-                    &(board.win_length() as i64),
-                    &i64::from(limit),
+                    &query.player.key(),
+                    &(query.board.size() as i64),
+                    &(query.board.win_length() as i64),
+                    &i64::from(query.last),
                 ],
             )?;
             let mut points = Vec::new();
             for row in &rows {
                 let game: String = database.get(row, 0)?;
                 let ended: i64 = database.get(row, 1)?;
-                let after = [
-                    database.get(row, 2)?,
-                    database.get(row, 3)?,
-                    database.get(row, 4)?,
-                ];
+                let after = glicko(row, database, 2)?;
                 points.push(
                     point(&game, ended, after)
                         .map_err(|detail| database.unreadable_game(&game, detail))?,

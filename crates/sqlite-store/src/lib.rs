@@ -73,7 +73,8 @@ use std::time::Duration;
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior};
 use tictactoe_core::domain::{PlayerName, Scoreboard, Standing};
 use tictactoe_core::ports::{
-    Cleared, GameId, GameStore, Imported, Repeat, Restored, Rows, StoreError, StoredGame, Write,
+    Cleared, GameId, GameStore, Imported, RatingChange, Repeat, Restored, Rows, StoreError,
+    StoredGame, Write,
 };
 
 use connection::{Checkpointer, Readers, lock};
@@ -419,10 +420,7 @@ impl GameStore for SqliteStore {
         self.keep(writes, Repeat::Race)
     }
 
-    fn rating_changes(
-        &self,
-        games: &[GameId],
-    ) -> Result<Vec<tictactoe_core::ports::RatingChange>, StoreError> {
+    fn rating_changes(&self, games: &[GameId]) -> Result<Vec<RatingChange>, StoreError> {
         self.changes_of(games)
     }
 

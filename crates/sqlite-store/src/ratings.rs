@@ -7,8 +7,8 @@
 use rusqlite::{Connection, OptionalExtension, params};
 use tictactoe_core::domain::{Geometry, PlayerName, Rating};
 use tictactoe_core::ports::{
-    Ending, GameId, NewGame, PlayerRating, RatingBook, RatingChange, RatingPoint, RatingStore,
-    Rebuilt, StoreError, rate,
+    Ending, GameId, NewGame, PlayerRating, RatingBook, RatingChange, RatingHistoryQuery,
+    RatingPoint, RatingStore, Rebuilt, StoreError, rate,
 };
 use tictactoe_store_rows::GAME_COLUMNS;
 use tictactoe_store_rows::ratings::{
@@ -307,12 +307,7 @@ impl RatingStore for SqliteStore {
         })
     }
 
-    fn rating_history(
-        &self,
-        player: &PlayerName,
-        board: Geometry,
-        limit: u32,
-    ) -> Result<Vec<RatingPoint>, StoreError> {
+    fn rating_history(&self, query: &RatingHistoryQuery) -> Result<Vec<RatingPoint>, StoreError> {
         let database = &self.database;
         self.in_read(|transaction| {
             let rows: Vec<(String, i64, [f64; 3])> = transaction
@@ -325,10 +320,10 @@ impl RatingStore for SqliteStore {
                 .db(database)?
                 .query_map(
                     params![
-                        player.key(),
-                        board.size() as i64,
-                        board.win_length() as i64,
-                        limit
+                        query.player.key(),
+                        query.board.size() as i64,
+                        query.board.win_length() as i64,
+                        query.last
                     ],
                     |row| {
                         Ok((

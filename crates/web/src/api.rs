@@ -63,8 +63,10 @@ pub struct Edge {
 
 /// The rows `/api/scores` answers when not told: a page's worth.
 pub const DEFAULT_TOP: u64 = 100;
-/// The most rows `/api/scores` answers at once.
+/// The most rows `/api/scores` and `/api/ratings` answer at once.
 pub const MAX_TOP: u64 = 1000;
+/// The rows `/api/ratings` answers when not told: the first screen's worth.
+pub const DEFAULT_RATINGS_TOP: u64 = 20;
 /// The games a page of `/api/games` lists when not told.
 pub const DEFAULT_PAGE: u64 = 20;
 /// The most games a page of `/api/games` lists.
@@ -419,15 +421,26 @@ pub async fn scores(
     State(app): State<App>,
     query: Result<Query<ScoresQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let Query(query) = query.map_err(|rejection| ApiError::BadRequest(rejection.body_text()))?;
-    let top = query.top.unwrap_or(DEFAULT_TOP);
-    if !(1..=MAX_TOP).contains(&top) {
-        return Err(ApiError::BadRequest(format!(
-            "top is the number of rows to show: 1 to {MAX_TOP}"
-        )));
-    }
+    let query = parsed(query)?;
+    let top = rows_asked(query.top, DEFAULT_TOP)?;
     let scoreboard = app.games.scores(top).await?;
     Ok(json_text(StatusCode::OK, scoreboard_json(&scoreboard)))
+}
+
+/// A query's fields, or 400 in the words of the parameter that did not parse.
+fn parsed<T>(query: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
+    query
+        .map(|Query(fields)| fields)
+        .map_err(|rejection| ApiError::BadRequest(rejection.body_text()))
+}
+
+/// `?top=N`: the rows asked for, `default` if not given; 400 outside 1 to [`MAX_TOP`].
+fn rows_asked(top: Option<u64>, default: u64) -> Result<u64, ApiError> {
+    Some(top.unwrap_or(default))
+        .filter(|top| (1..=MAX_TOP).contains(top))
+        .ok_or_else(|| {
+            ApiError::BadRequest(format!("top is the number of rows to show: 1 to {MAX_TOP}"))
+        })
 }
 
 /// `?player=NAME&limit=N&before=ID`, each optional.
@@ -464,7 +477,7 @@ pub async fn history(
     State(app): State<App>,
     query: Result<Query<HistoryParams>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let Query(params) = query.map_err(|rejection| ApiError::BadRequest(rejection.body_text()))?;
+    let params = parsed(query)?;
     let limit = params.limit.unwrap_or(DEFAULT_PAGE);
     let limit = PageSize::new(limit)
         .ok()
@@ -566,7 +579,7 @@ pub struct RatingsQuery {
     win: Option<usize>,
     /// How many rows, the levels' anchors among them (default 20).
     #[param(minimum = 1, maximum = 1000)]
-    top: Option<u32>,
+    top: Option<u64>,
 }
 
 /// A board's ratings.
@@ -586,17 +599,12 @@ pub async fn ratings(
     State(app): State<App>,
     query: Result<Query<RatingsQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let Query(query) = query.map_err(|rejection| ApiError::BadRequest(rejection.body_text()))?;
+    let query = parsed(query)?;
     let size = query.size.unwrap_or(3);
     let board = Geometry::new(size, query.win.unwrap_or(size))
         .map_err(|error| ApiError::BadRequest(error.to_string()))?;
-    let top = query.top.unwrap_or(20);
-    if !(1..=1000).contains(&top) {
-        return Err(ApiError::BadRequest(
-            "top is the number of rows to show: 1 to 1000".to_string(),
-        ));
-    }
-    let rows = app.games.ratings(board, top).await?;
+    let top = rows_asked(query.top, DEFAULT_RATINGS_TOP)?;
+    let rows = app.games.ratings(board, top as u32).await?;
     Ok(json_text(
         StatusCode::OK,
         ratings_json(board.size(), board.win_length(), &rows),

@@ -7,11 +7,12 @@ mod web_support;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
-use tictactoe_core::domain::Geometry as RatedBoard;
-use tictactoe_core::ports::{PlayerRating, RatingChange, RatingPoint, RatingStore, Rebuilt};
+use tictactoe_core::ports::{
+    PlayerRating, RatingChange, RatingHistoryQuery, RatingPoint, RatingStore, Rebuilt,
+};
 
 use axum::http::StatusCode;
-use tictactoe_core::domain::{PlayerName, Scoreboard};
+use tictactoe_core::domain::{Geometry, PlayerName, Scoreboard};
 use tictactoe_core::play::Review;
 use tictactoe_core::ports::{
     Cleared, GameHistory, GameId, GameStore, HistoryPage, HistoryQuery, IdPrefix, Imported,
@@ -109,7 +110,7 @@ impl GameStore for Flaky {
 }
 
 impl RatingStore for Flaky {
-    fn ratings(&self, board: RatedBoard, top: u32) -> Result<Vec<PlayerRating>, StoreError> {
+    fn ratings(&self, board: Geometry, top: u32) -> Result<Vec<PlayerRating>, StoreError> {
         self.reach()?;
         self.store.ratings(board, top)
     }
@@ -117,14 +118,9 @@ impl RatingStore for Flaky {
         self.reach()?;
         self.store.ratings_of(player)
     }
-    fn rating_history(
-        &self,
-        player: &PlayerName,
-        board: RatedBoard,
-        limit: u32,
-    ) -> Result<Vec<RatingPoint>, StoreError> {
+    fn rating_history(&self, query: &RatingHistoryQuery) -> Result<Vec<RatingPoint>, StoreError> {
         self.reach()?;
-        self.store.rating_history(player, board, limit)
+        self.store.rating_history(query)
     }
     fn rebuild_ratings(&self) -> Result<Rebuilt, StoreError> {
         self.reach()?;

@@ -9,14 +9,15 @@ mod web_support;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tictactoe_core::domain::Geometry as RatedBoard;
-use tictactoe_core::ports::{PlayerRating, RatingChange, RatingPoint, RatingStore, Rebuilt};
+use tictactoe_core::ports::{
+    PlayerRating, RatingChange, RatingHistoryQuery, RatingPoint, RatingStore, Rebuilt,
+};
 
 use axum::body::Body;
 use axum::http::Method;
 use http_body_util::BodyExt;
 use serde_json::json;
-use tictactoe_core::domain::{PlayerName, Scoreboard};
+use tictactoe_core::domain::{Geometry, PlayerName, Scoreboard};
 use tictactoe_core::play::Review;
 use tictactoe_core::ports::{
     Cleared, Following, GameHistory, GameId, GameStore, Hear, Heard, HistoryPage, HistoryQuery,
@@ -94,19 +95,14 @@ impl GameStore for Peer {
 }
 
 impl RatingStore for Peer {
-    fn ratings(&self, board: RatedBoard, top: u32) -> Result<Vec<PlayerRating>, StoreError> {
+    fn ratings(&self, board: Geometry, top: u32) -> Result<Vec<PlayerRating>, StoreError> {
         self.hub.store.ratings(board, top)
     }
     fn ratings_of(&self, player: &PlayerName) -> Result<Vec<PlayerRating>, StoreError> {
         self.hub.store.ratings_of(player)
     }
-    fn rating_history(
-        &self,
-        player: &PlayerName,
-        board: RatedBoard,
-        limit: u32,
-    ) -> Result<Vec<RatingPoint>, StoreError> {
-        self.hub.store.rating_history(player, board, limit)
+    fn rating_history(&self, query: &RatingHistoryQuery) -> Result<Vec<RatingPoint>, StoreError> {
+        self.hub.store.rating_history(query)
     }
     fn rebuild_ratings(&self) -> Result<Rebuilt, StoreError> {
         self.hub.store.rebuild_ratings()

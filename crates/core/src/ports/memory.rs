@@ -15,9 +15,9 @@ use crate::play::Review;
 use super::exactly_once::{self, Decision, Movers, Repeat, Seats, Steps};
 use super::{
     Cleared, GameHistory, GameId, GameStore, GameSummary, HistoryPage, HistoryQuery, IdPrefix,
-    Imported, Opponents, PlayerRating, RatingBook, RatingChange, RatingPoint, RatingStore, Rebuilt,
-    Restored, ReviewStore, Rivalry, Rows, StoreError, StoredGame, Write, check_review, counts_of,
-    keeps_review, moves_standing, names_of,
+    Imported, Opponents, PlayerRating, RatingBook, RatingChange, RatingHistoryQuery, RatingPoint,
+    RatingStore, Rebuilt, Restored, ReviewStore, Rivalry, Rows, StoreError, StoredGame, Write,
+    best_first, check_review, counts_of, keeps_review, moves_standing, names_of,
 };
 
 /// See the module documentation.
@@ -265,12 +265,7 @@ impl RatingStore for MemoryStore {
             .filter(|held| held.board == board)
             .cloned()
             .collect();
-        ratings.sort_by(|a, b| {
-            b.rating
-                .rating()
-                .total_cmp(&a.rating.rating())
-                .then_with(|| a.name.key().cmp(&b.name.key()))
-        });
+        ratings.sort_by(|a, b| best_first((&a.rating, &a.name), (&b.rating, &b.name)));
         ratings.truncate(top as usize);
         Ok(ratings)
     }
@@ -287,27 +282,22 @@ impl RatingStore for MemoryStore {
         Ok(ratings)
     }
 
-    fn rating_history(
-        &self,
-        player: &PlayerName,
-        board: Geometry,
-        limit: u32,
-    ) -> Result<Vec<RatingPoint>, StoreError> {
+    fn rating_history(&self, query: &RatingHistoryQuery) -> Result<Vec<RatingPoint>, StoreError> {
         let state = self.lock();
-        let key = player.key();
+        let key = query.player.key();
         let mut points: Vec<RatingPoint> = state
             .ended
             .iter()
             .filter_map(|id| Some((state.changes.get(id)?, state.games.get(id)?.ended?)))
             .flat_map(|(changes, ended)| changes.iter().map(move |change| (change, ended)))
-            .filter(|(change, _)| change.board == board && change.player.key() == key)
+            .filter(|(change, _)| change.board == query.board && change.player.key() == key)
             .map(|(change, ended)| RatingPoint {
                 game: change.game.clone(),
                 ended,
                 rating: change.after,
             })
             .collect();
-        let skip = points.len().saturating_sub(limit as usize);
+        let skip = points.len().saturating_sub(query.last as usize);
         points.drain(..skip);
         Ok(points)
     }

@@ -35,8 +35,8 @@ pub use memory::MemoryStore;
 #[cfg(any(test, feature = "mocks"))]
 pub use ratings::MockRatingStore;
 pub use ratings::{
-    PlayerRating, RatingBook, RatingChange, RatingPoint, RatingRow, RatingStore, Rebuilt, ranked,
-    rate, rated,
+    PlayerRating, RatingBook, RatingChange, RatingHistoryQuery, RatingPoint, RatingRow,
+    RatingStore, Rebuilt, best_first, ranked, rate, rated,
 };
 pub use records::{
     Change, Counted, Ending, GameId, GameIdError, NewGame, SeatLock, SeatLockError, Step,

@@ -18,6 +18,7 @@
 //! order, and [`RatingStore::rebuild_ratings`] (the same rule, over the same games, in
 //! the same order: [`RatingBook`]) gives the same figures to the last bit.
 
+use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::time::SystemTime;
 
@@ -240,14 +241,26 @@ pub fn ranked(board: Geometry, people: Vec<PlayerRating>, top: usize) -> Vec<Rat
         })
         .chain(anchors)
         .collect();
-    rows.sort_by(|a, b| {
-        b.rating
-            .rating()
-            .total_cmp(&a.rating.rating())
-            .then_with(|| a.name.key().cmp(&b.name.key()))
-    });
+    rows.sort_by(|a, b| best_first((&a.rating, &a.name), (&b.rating, &b.name)));
     rows.truncate(top);
     rows
+}
+
+/// The order ratings are listed in: the higher rating first, then by name key (as
+/// [`RatingStore::ratings`] and the stores' `ORDER BY rating DESC, key` list them).
+pub fn best_first(a: (&Rating, &PlayerName), b: (&Rating, &PlayerName)) -> Ordering {
+    b.0.rating()
+        .total_cmp(&a.0.rating())
+        .then_with(|| a.1.key().cmp(&b.1.key()))
+}
+
+/// Whose rating over time [`RatingStore::rating_history`] reads: one person's on one
+/// board, the last `last` points.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RatingHistoryQuery {
+    pub player: PlayerName,
+    pub board: Geometry,
+    pub last: u32,
 }
 
 /// Ratings listed, looked back on and rebuilt. Each game's change is kept by
@@ -264,14 +277,9 @@ pub trait RatingStore: Send + Sync {
     /// scoreboard compares them), the boards in order of size, then run.
     fn ratings_of(&self, player: &PlayerName) -> Result<Vec<PlayerRating>, StoreError>;
 
-    /// `player`'s rating on `board` after each of their rated games there, oldest
-    /// first: the last `limit` of them.
-    fn rating_history(
-        &self,
-        player: &PlayerName,
-        board: Geometry,
-        limit: u32,
-    ) -> Result<Vec<RatingPoint>, StoreError>;
+    /// `query.player`'s rating on `query.board` after each of their rated games there,
+    /// oldest first: the last `query.last` of them.
+    fn rating_history(&self, query: &RatingHistoryQuery) -> Result<Vec<RatingPoint>, StoreError>;
 
     /// Forgets every rating and each game's change, and rates every ended game again,
     /// in the order their ends were kept, by the same rule. With the same games and
@@ -287,13 +295,8 @@ impl<S: RatingStore + ?Sized> RatingStore for &S {
     fn ratings_of(&self, player: &PlayerName) -> Result<Vec<PlayerRating>, StoreError> {
         (**self).ratings_of(player)
     }
-    fn rating_history(
-        &self,
-        player: &PlayerName,
-        board: Geometry,
-        limit: u32,
-    ) -> Result<Vec<RatingPoint>, StoreError> {
-        (**self).rating_history(player, board, limit)
+    fn rating_history(&self, query: &RatingHistoryQuery) -> Result<Vec<RatingPoint>, StoreError> {
+        (**self).rating_history(query)
     }
     fn rebuild_ratings(&self) -> Result<Rebuilt, StoreError> {
         (**self).rebuild_ratings()

@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use rstest_reuse::apply;
 use tictactoe_core::domain::Rating;
-use tictactoe_core::ports::{RatingChange, rate};
+use tictactoe_core::ports::{RatingChange, RatingHistoryQuery, rate};
 
 use super::*;
 
@@ -138,7 +138,13 @@ fn a_players_rating_history_is_their_rating_after_each_game_oldest_first(#[case]
     people_ended(&*store, 2, ["Cy", "Bob"], draw());
     people_ended(&*store, 3, ["Bob", "Ada"], won_by(Mark::X));
 
-    let points = store.rating_history(&name("Ada"), classic(), 10).unwrap();
+    let points = store
+        .rating_history(&RatingHistoryQuery {
+            player: name("Ada"),
+            board: classic(),
+            last: 10,
+        })
+        .unwrap();
 
     let changes = store.rating_changes(&[id(1), id(3)]).unwrap();
     let games: Vec<GameId> = points.iter().map(|point| point.game.clone()).collect();
@@ -153,7 +159,13 @@ fn a_rating_history_keeps_the_latest_points_when_limited(#[case] store: Fresh) {
         people_ended(&*store, n, ["Ada", "Bob"], draw());
     }
 
-    let points = store.rating_history(&name("Ada"), classic(), 2).unwrap();
+    let points = store
+        .rating_history(&RatingHistoryQuery {
+            player: name("Ada"),
+            board: classic(),
+            last: 2,
+        })
+        .unwrap();
 
     let games: Vec<GameId> = points.iter().map(|point| point.game.clone()).collect();
     assert_eq!(games, [id(2), id(3)]);

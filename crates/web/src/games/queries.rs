@@ -3,7 +3,8 @@
 
 use tictactoe_core::domain::{Geometry, PlayerName, Scoreboard};
 use tictactoe_core::ports::{
-    GameSummary, HistoryPage, HistoryQuery, PageSize, RatingRow, StoreError, names_of, ranked,
+    GameSummary, HistoryPage, HistoryQuery, PageSize, RatingHistoryQuery, RatingRow, StoreError,
+    names_of, ranked,
 };
 
 use super::super::port::{GameError, PlayerPage};
@@ -19,7 +20,6 @@ const RATING_POINTS: u32 = 200;
 const OPPONENTS_SHOWN: u32 = 50;
 
 impl Games {
-    /// The first `top` rows of the scoreboard as the store has it.
     /// The first `top` rows of `board`'s ratings: its people as the store ranks them,
     /// and the levels' anchors among them.
     pub(super) async fn ratings(
@@ -33,6 +33,7 @@ impl Games {
             .await
     }
 
+    /// The first `top` rows of the scoreboard as the store has it.
     pub(super) async fn scores(&self, top: u64) -> Result<Scoreboard, GameError> {
         self.0
             .store
@@ -74,7 +75,11 @@ impl Games {
                     .ratings_of(&name)?
                     .into_iter()
                     .map(|held| {
-                        let points = store.rating_history(&name, held.board, RATING_POINTS)?;
+                        let points = store.rating_history(&RatingHistoryQuery {
+                            player: name.clone(),
+                            board: held.board,
+                            last: RATING_POINTS,
+                        })?;
                         Ok((held, points))
                     })
                     .collect::<Result<Vec<_>, StoreError>>()?;

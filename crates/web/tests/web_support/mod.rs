@@ -6,8 +6,10 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
-use tictactoe_core::domain::Geometry as RatedBoard;
-use tictactoe_core::ports::{PlayerRating, RatingChange, RatingPoint, RatingStore, Rebuilt};
+use tictactoe_core::domain::Geometry;
+use tictactoe_core::ports::{
+    PlayerRating, RatingChange, RatingHistoryQuery, RatingPoint, RatingStore, Rebuilt,
+};
 
 use axum::Router;
 use axum::body::Body;
@@ -281,18 +283,13 @@ impl GameStore for GamesOnly {
 }
 
 impl RatingStore for GamesOnly {
-    fn ratings(&self, _: RatedBoard, _: u32) -> Result<Vec<PlayerRating>, StoreError> {
+    fn ratings(&self, _: Geometry, _: u32) -> Result<Vec<PlayerRating>, StoreError> {
         Ok(Vec::new())
     }
     fn ratings_of(&self, _: &PlayerName) -> Result<Vec<PlayerRating>, StoreError> {
         Ok(Vec::new())
     }
-    fn rating_history(
-        &self,
-        _: &PlayerName,
-        _: RatedBoard,
-        _: u32,
-    ) -> Result<Vec<RatingPoint>, StoreError> {
+    fn rating_history(&self, _: &RatingHistoryQuery) -> Result<Vec<RatingPoint>, StoreError> {
         Ok(Vec::new())
     }
     fn rebuild_ratings(&self) -> Result<Rebuilt, StoreError> {
