@@ -47,6 +47,7 @@
 //! * `history`: the ended games newest first, a player's opponents, the reviews.
 //! * `ratings`: ratings per board, each game's change kept with its end under its
 //!   people's advisory locks; the `RatingStore` port, and the rebuild.
+//! * `training`: the answers to training puzzles (the `TrainingStore` port).
 //! * `errors`: PostgreSQL's errors in the port's words.
 //!
 //! [`GameHistory`]: tictactoe_core::ports::GameHistory
@@ -61,6 +62,7 @@ mod news;
 mod pool;
 mod ratings;
 mod scoreboard;
+mod training;
 mod writes;
 
 use std::time::Duration;

@@ -49,6 +49,7 @@
 //!   (the core's `GameHistory` and `ReviewStore` ports).
 //! * `ratings`: ratings per board, each game's change kept with its end; the
 //!   `RatingStore` port, and the rebuild.
+//! * `training`: the answers to training puzzles (the `TrainingStore` port).
 //! * `connection`: how each connection is set up (WAL, `synchronous`, the busy
 //!   timeout, the log's length) and what each setting protects against.
 //! * `file`: the file as the operating system sees it: read alone before it is opened,
@@ -63,6 +64,7 @@ mod history;
 mod migrations;
 mod ratings;
 mod tallies;
+mod training;
 mod writes;
 
 use std::fs;

@@ -26,7 +26,7 @@ pub(crate) struct Migration {
     then: Option<Step>,
 }
 
-pub(crate) const MIGRATIONS: [Migration; 5] = [
+pub(crate) const MIGRATIONS: [Migration; 6] = [
     Migration {
         version: 1,
         sql: include_str!("../migrations/0001_games_and_steps.sql"),
@@ -51,6 +51,11 @@ pub(crate) const MIGRATIONS: [Migration; 5] = [
         version: 5,
         sql: include_str!("../migrations/0005_ratings.sql"),
         then: Some(rate_the_games_kept),
+    },
+    Migration {
+        version: 6,
+        sql: include_str!("../migrations/0006_puzzle_attempts.sql"),
+        then: None,
     },
 ];
 

@@ -18,6 +18,7 @@
 //!   scoreboard rows and rivalries, from their rows.
 //! * [`ratings`]: the ratings' rows (a person's rating on a board, each game's change),
 //!   as stored and checked.
+//! * [`training`]: the rows of the answers to training puzzles, as stored and checked.
 //! * [`Database`]: the database as a store's errors name it, and the errors about what
 //!   is found in it (unreadable, newer) that every store words alike.
 //!
@@ -31,6 +32,7 @@ pub mod assemble;
 mod database;
 pub mod ratings;
 pub mod rows;
+pub mod training;
 pub mod words;
 
 pub use database::Database;

@@ -8,7 +8,8 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 use tictactoe_core::ports::{
-    PlayerRating, RatingChange, RatingHistoryQuery, RatingPoint, RatingStore, Rebuilt,
+    Attempt, PlayerRating, RatingChange, RatingHistoryQuery, RatingPoint, RatingStore, Rebuilt,
+    TrainingStore,
 };
 
 use axum::http::StatusCode;
@@ -125,6 +126,17 @@ impl RatingStore for Flaky {
     fn rebuild_ratings(&self) -> Result<Rebuilt, StoreError> {
         self.reach()?;
         self.store.rebuild_ratings()
+    }
+}
+
+impl TrainingStore for Flaky {
+    fn keep_attempt(&self, attempt: &Attempt) -> Result<(), StoreError> {
+        self.reach()?;
+        self.store.keep_attempt(attempt)
+    }
+    fn attempts(&self, player: &PlayerName) -> Result<Vec<Attempt>, StoreError> {
+        self.reach()?;
+        self.store.attempts(player)
     }
 }
 

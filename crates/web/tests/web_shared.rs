@@ -10,7 +10,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tictactoe_core::ports::{
-    PlayerRating, RatingChange, RatingHistoryQuery, RatingPoint, RatingStore, Rebuilt,
+    Attempt, PlayerRating, RatingChange, RatingHistoryQuery, RatingPoint, RatingStore, Rebuilt,
+    TrainingStore,
 };
 
 use axum::body::Body;
@@ -106,6 +107,15 @@ impl RatingStore for Peer {
     }
     fn rebuild_ratings(&self) -> Result<Rebuilt, StoreError> {
         self.hub.store.rebuild_ratings()
+    }
+}
+
+impl TrainingStore for Peer {
+    fn keep_attempt(&self, attempt: &Attempt) -> Result<(), StoreError> {
+        self.hub.store.keep_attempt(attempt)
+    }
+    fn attempts(&self, player: &PlayerName) -> Result<Vec<Attempt>, StoreError> {
+        self.hub.store.attempts(player)
     }
 }
 

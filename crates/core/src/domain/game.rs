@@ -68,6 +68,11 @@ pub struct Game<B> {
 }
 
 impl<B: Board> Game<B> {
+    /// The board as its own type (a copy of it is a position to keep).
+    pub fn cells(&self) -> &B {
+        &self.board
+    }
+
     /// The moves played in this game, in order (not the marks it was set up with).
     pub fn moves(&self) -> &[Position] {
         &self.history

@@ -38,6 +38,9 @@ pub struct PageSizeError;
 impl PageSize {
     pub const MAX: u32 = 1000;
 
+    /// The largest page: [`PageSize::MAX`] games.
+    pub const LARGEST: PageSize = PageSize(PageSize::MAX);
+
     pub fn new(games: u64) -> Result<PageSize, PageSizeError> {
         match u32::try_from(games) {
             Ok(games @ 1..=PageSize::MAX) => Ok(PageSize(games)),
@@ -195,12 +198,23 @@ pub fn keeps_review(kept: Option<&Review>, review: &Review) -> bool {
     kept.is_none_or(|kept| review.improves_on(kept))
 }
 
-/// A store that keeps games, lists them, keeps their reviews and rates their players:
-/// all four ports in one, for the front ends that show past games (`main.rs` hands them
-/// one store).
-pub trait Archive: super::GameStore + GameHistory + ReviewStore + super::RatingStore {}
+/// A store that keeps games, lists them, keeps their reviews, rates their players and
+/// keeps their answers to training puzzles: all five ports in one, for the front ends
+/// that show past games (`main.rs` hands them one store).
+pub trait Archive:
+    super::GameStore + GameHistory + ReviewStore + super::RatingStore + super::TrainingStore
+{
+}
 
-impl<S: super::GameStore + GameHistory + ReviewStore + super::RatingStore + ?Sized> Archive for S {}
+impl<S> Archive for S where
+    S: super::GameStore
+        + GameHistory
+        + ReviewStore
+        + super::RatingStore
+        + super::TrainingStore
+        + ?Sized
+{
+}
 
 impl<S: GameHistory + ?Sized> GameHistory for &S {
     fn history(&self, query: &HistoryQuery) -> Result<HistoryPage, StoreError> {

@@ -14,10 +14,11 @@ use crate::play::Review;
 
 use super::exactly_once::{self, Decision, Movers, Repeat, Seats, Steps};
 use super::{
-    Cleared, GameHistory, GameId, GameStore, GameSummary, HistoryPage, HistoryQuery, IdPrefix,
-    Imported, Opponents, PlayerRating, RatingBook, RatingChange, RatingHistoryQuery, RatingPoint,
-    RatingStore, Rebuilt, Restored, ReviewStore, Rivalry, Rows, StoreError, StoredGame, Write,
-    best_first, check_review, counts_of, keeps_review, moves_standing, names_of,
+    Attempt, Cleared, GameHistory, GameId, GameStore, GameSummary, HistoryPage, HistoryQuery,
+    IdPrefix, Imported, Opponents, PlayerRating, RatingBook, RatingChange, RatingHistoryQuery,
+    RatingPoint, RatingStore, Rebuilt, Restored, ReviewStore, Rivalry, Rows, StoreError,
+    StoredGame, TrainingStore, Write, best_first, check_review, counts_of, keeps_review,
+    moves_standing, names_of, to_the_millisecond,
 };
 
 /// See the module documentation.
@@ -41,6 +42,8 @@ struct State {
     changes: HashMap<GameId, Vec<RatingChange>>,
     /// The ended games, in the order their ends were kept: the order they are rated in.
     ended: Vec<GameId>,
+    /// The answers to puzzles, in the order they were kept.
+    attempts: Vec<Attempt>,
 }
 
 type Tally = HashMap<String, Standing>;
@@ -253,6 +256,38 @@ impl ReviewStore for MemoryStore {
             state.reviews.insert(game.clone(), review.clone());
         }
         Ok(())
+    }
+}
+
+impl TrainingStore for MemoryStore {
+    fn keep_attempt(&self, attempt: &Attempt) -> Result<(), StoreError> {
+        let mut state = self.lock();
+        let kept = Attempt {
+            at: to_the_millisecond(attempt.at),
+            ..attempt.clone()
+        };
+        let again = state.attempts.iter().any(|held| {
+            held.player.key() == kept.player.key()
+                && held.at_puzzle(&kept.game, kept.ply)
+                && held.at == kept.at
+        });
+        if !again {
+            state.attempts.push(kept);
+        }
+        Ok(())
+    }
+
+    fn attempts(&self, player: &PlayerName) -> Result<Vec<Attempt>, StoreError> {
+        let state = self.lock();
+        let mut theirs: Vec<Attempt> = state
+            .attempts
+            .iter()
+            .filter(|held| held.player.key() == player.key())
+            .cloned()
+            .collect();
+        // Stable: attempts of the same millisecond stay in the order they were kept.
+        theirs.sort_by_key(|held| held.at);
+        Ok(theirs)
     }
 }
 

@@ -10,7 +10,8 @@
 //!
 //! What a store tells of its games beyond one by id (the history, a player's
 //! opponents) is a port of its own, [`GameHistory`], and so is where reviews are kept
-//! ([`ReviewStore`]): a front end that only plays needs neither.
+//! ([`ReviewStore`]), and where the answers to training puzzles are ([`TrainingStore`]):
+//! a front end that only plays needs none of them.
 
 pub mod exactly_once;
 mod history;
@@ -18,6 +19,7 @@ mod memory;
 mod ratings;
 mod records;
 mod shared;
+mod training;
 
 use thiserror::Error;
 
@@ -45,6 +47,12 @@ pub use records::{
 pub use shared::{Following, Hear, Heard, News, NewsFeed, Pacing, Shared};
 #[cfg(any(test, feature = "mocks"))]
 pub use shared::{MockNewsFeed, MockPacing};
+#[cfg(any(test, feature = "mocks"))]
+pub use training::MockTrainingStore;
+pub use training::{
+    Answered, Attempt, OpenPuzzles, Puzzle, Puzzles, TrainingStore, ended_games, judge,
+    open_puzzles, puzzles_in, retired, to_the_millisecond,
+};
 
 /// Why a store could not do what it was asked. `database` names the store for people:
 /// a file's path, or an address without its password. The advice (what to do about it)

@@ -14,6 +14,8 @@
 //! * `reviews`: a review is kept once, for an ended game's own moves; one not exact
 //!   gives way to one that says more.
 //! * `names`: a person's seat takes another name until its first move, kept once.
+//! * `training`: the answers to training puzzles, each kept once, a player's oldest
+//!   first.
 
 use std::collections::HashMap;
 use std::ops::Deref;
@@ -113,6 +115,7 @@ mod names;
 mod ratings;
 mod reviews;
 mod scoreboard;
+mod training;
 mod writes;
 
 // Helpers that make the tests read like the behaviours they check.

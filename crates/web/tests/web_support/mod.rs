@@ -8,7 +8,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tictactoe_core::domain::Geometry;
 use tictactoe_core::ports::{
-    PlayerRating, RatingChange, RatingHistoryQuery, RatingPoint, RatingStore, Rebuilt,
+    Attempt, PlayerRating, RatingChange, RatingHistoryQuery, RatingPoint, RatingStore, Rebuilt,
+    TrainingStore,
 };
 
 use axum::Router;
@@ -297,6 +298,15 @@ impl RatingStore for GamesOnly {
             games: 0,
             ratings: 0,
         })
+    }
+}
+
+impl TrainingStore for GamesOnly {
+    fn keep_attempt(&self, _: &Attempt) -> Result<(), StoreError> {
+        Ok(())
+    }
+    fn attempts(&self, _: &PlayerName) -> Result<Vec<Attempt>, StoreError> {
+        Ok(Vec::new())
     }
 }
 

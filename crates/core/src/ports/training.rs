@@ -1,0 +1,687 @@
+//! Training on one's own slips: the puzzles a player's kept games make ([`puzzles_in`],
+//! [`open_puzzles`]), an answer judged ([`judge`]), the attempts kept ([`Attempt`],
+//! [`TrainingStore`]) and when a puzzle retires ([`retired`]).
+//!
+//! **A puzzle** is a position from one of the player's ended games where the game's
+//! kept review says their move threw a value away: a win to a draw or a loss, a draw to
+//! a loss ([`Judgement::ThrewAway`]). Only an exact review makes puzzles: a move whose
+//! values were not both proven ([`Judgement::Unsettled`], a hard 7 x 7 position
+//! reviewed in a hurry) makes none, and is counted so that the player can be told. A
+//! game with no review kept makes none either (it is counted too).
+//!
+//! **An answer** is right when it is one of the moves the review found best, the moves
+//! that keep the value the player had; any other move is wrong, and the player is told
+//! what the review said of the move they played in the game.
+//!
+//! **Retirement.** Every answer is kept as an [`Attempt`]. A puzzle retires when its
+//! last two attempts are both right, and they are not one straight after the other on
+//! the same day: they fell on different days (UTC), or the player tried another puzzle
+//! in between. Until then it stays open, however often it was solved before.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use crate::domain::{
+    BitBoard, Board, Geometry, IllegalMove, Known, Mark, PlayerName, Position, Verdict,
+};
+use crate::play::{Judgement, MoveReview, Replay, Review};
+
+use super::{
+    GameHistory, GameId, GameStore, GameSummary, HistoryQuery, PageSize, ReviewStore, StoreError,
+    StoredGame, check_review, names_of,
+};
+
+/// A position where the player threw a value away: see the module documentation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Puzzle {
+    /// The game it is from.
+    pub game: GameId,
+    /// The slip's ply, as [`MoveReview::ply`] numbers it (1 for the game's first move).
+    pub ply: u32,
+    pub board: Geometry,
+    /// The cells before the slip.
+    pub position: BitBoard,
+    /// The side the player had (and has here).
+    pub to_move: Mark,
+    /// What the player had before the slip.
+    pub value: Verdict,
+    /// What the move played left them.
+    pub left: Verdict,
+    /// The move played in the game.
+    pub played: Position,
+    /// The moves that keep [`Puzzle::value`]: the right answers.
+    pub best_moves: Vec<Position>,
+}
+
+impl Puzzle {
+    /// The review's word on the move played in the game, as the review said it.
+    pub fn reviewed(&self) -> MoveReview {
+        MoveReview {
+            ply: self.ply,
+            mark: self.to_move,
+            cell: self.played,
+            before: Known::Exactly(self.value),
+            after: Known::Exactly(self.left),
+            best_moves: self.best_moves.clone(),
+        }
+    }
+
+    /// Whether this puzzle retires, given its player's attempts (see [`retired`]).
+    pub fn retired(&self, player: &PlayerName, attempts: &[Attempt]) -> bool {
+        retired(attempts, player, &self.game, self.ply)
+    }
+}
+
+/// What one game makes of a player's moves.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Puzzles {
+    /// A puzzle for each move that threw a value away, in the order played.
+    pub puzzles: Vec<Puzzle>,
+    /// The player's moves the review did not settle (no puzzle is made of them).
+    pub not_exact: u64,
+}
+
+/// The puzzles `player`'s moves in `game` make, by `review` (the game's kept review):
+/// see the module documentation. Names are compared as the scoreboard compares them
+/// ([`PlayerName::key`]); a player who sat on both sides plays both. A game that has not
+/// ended, or whose review does not follow its moves, is the error [`check_review`] gives.
+pub fn puzzles_in(
+    player: &PlayerName,
+    game: &StoredGame,
+    review: &Review,
+) -> Result<Puzzles, StoreError> {
+    check_review(&game.game.id, Some(game), review)?;
+    let replay = Replay::of(game).map_err(|e| super::Conflict::NotAGame(e).about(&game.game.id))?;
+    let names = names_of(&game.game.settings);
+    let key = player.key();
+    let mut found = Puzzles::default();
+    for reviewed in &review.moves {
+        if names[reviewed.mark.index()].key() != key {
+            continue;
+        }
+        match reviewed.judgement() {
+            Judgement::Kept(_) => {}
+            Judgement::Unsettled => found.not_exact += 1,
+            Judgement::ThrewAway { had, left } => found.puzzles.push(Puzzle {
+                game: game.game.id.clone(),
+                ply: reviewed.ply,
+                board: game.game.settings.geometry(),
+                position: *replay
+                    .after(reviewed.ply.saturating_sub(1) as usize)
+                    .cells(),
+                to_move: reviewed.mark,
+                value: had,
+                left,
+                played: reviewed.cell,
+                best_moves: reviewed.best_moves.clone(),
+            }),
+        }
+    }
+    Ok(found)
+}
+
+/// An answer to a puzzle, judged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answered {
+    /// One of the best moves: it keeps the value.
+    Right,
+    /// Another move: what the review said of the move played in the game (with the
+    /// best moves).
+    Wrong(MoveReview),
+}
+
+/// `answer` to `puzzle`: right iff it is one of the best moves. A cell that is taken,
+/// or not on the puzzle's board, is no answer: the [`IllegalMove`] says which.
+pub fn judge(puzzle: &Puzzle, answer: Position) -> Result<Answered, IllegalMove> {
+    puzzle.position.clone().place(answer, puzzle.to_move)?;
+    Ok(if puzzle.best_moves.contains(&answer) {
+        Answered::Right
+    } else {
+        Answered::Wrong(puzzle.reviewed())
+    })
+}
+
+/// One answer to one puzzle, as kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attempt {
+    /// Who answered (compared as the scoreboard compares names).
+    pub player: PlayerName,
+    /// The puzzle: its game and ply.
+    pub game: GameId,
+    pub ply: u32,
+    /// When. The stores keep it to the millisecond ([`to_the_millisecond`]).
+    pub at: SystemTime,
+    pub right: bool,
+}
+
+impl Attempt {
+    /// Whether this is an attempt at the puzzle of `game` and `ply`.
+    pub fn at_puzzle(&self, game: &GameId, ply: u32) -> bool {
+        self.game == *game && self.ply == ply
+    }
+}
+
+/// `time` cut to the whole millisecond, as the stores keep it (a time before 1970 is
+/// 1970).
+pub fn to_the_millisecond(time: SystemTime) -> SystemTime {
+    let since = time.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let ms = u64::try_from(since.as_millis()).unwrap_or(u64::MAX);
+    UNIX_EPOCH
+        .checked_add(Duration::from_millis(ms))
+        .unwrap_or(UNIX_EPOCH)
+}
+
+/// The day (UTC) of `time`, as days since 1970.
+fn day_of(time: SystemTime) -> u64 {
+    time.duration_since(UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_secs()
+        / 86_400
+}
+
+/// Whether the puzzle of `game` and `ply` has retired for `player`, given `attempts`,
+/// oldest first (others' attempts among them are not theirs, and count for nothing):
+/// its last two attempts are both right, and they fell on different days (UTC) or the
+/// player tried another puzzle in between. See the module documentation.
+pub fn retired(attempts: &[Attempt], player: &PlayerName, game: &GameId, ply: u32) -> bool {
+    let key = player.key();
+    let theirs: Vec<&Attempt> = attempts
+        .iter()
+        .filter(|attempt| attempt.player.key() == key)
+        .collect();
+    let at_this: Vec<usize> = theirs
+        .iter()
+        .enumerate()
+        .filter(|(_, attempt)| attempt.at_puzzle(game, ply))
+        .map(|(index, _)| index)
+        .collect();
+    let [.., first, last] = at_this[..] else {
+        return false;
+    };
+    let (earlier, later) = (theirs[first], theirs[last]);
+    let apart = day_of(earlier.at) != day_of(later.at) || last - first > 1;
+    earlier.right && later.right && apart
+}
+
+/// Where the answers to puzzles are kept. Every attempt is kept once: keeping the same
+/// attempt again (same player, puzzle and moment, to the millisecond) is a no-op, so a
+/// retried write never makes a second.
+#[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
+pub trait TrainingStore: Send + Sync {
+    /// Keeps `attempt` (its time to the millisecond); the same attempt kept before is
+    /// left as it is.
+    fn keep_attempt(&self, attempt: &Attempt) -> Result<(), StoreError>;
+
+    /// `player`'s attempts (names compared as the scoreboard compares them), oldest
+    /// first; attempts of the same millisecond in the order they were kept.
+    fn attempts(&self, player: &PlayerName) -> Result<Vec<Attempt>, StoreError>;
+}
+
+impl<S: TrainingStore + ?Sized> TrainingStore for &S {
+    fn keep_attempt(&self, attempt: &Attempt) -> Result<(), StoreError> {
+        (**self).keep_attempt(attempt)
+    }
+    fn attempts(&self, player: &PlayerName) -> Result<Vec<Attempt>, StoreError> {
+        (**self).attempts(player)
+    }
+}
+
+/// A player's open puzzles, and what kept more of their moves from being puzzles.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct OpenPuzzles {
+    /// Newest game first, each game's in the order played.
+    pub puzzles: Vec<Puzzle>,
+    /// The player's moves whose review is not exact (no puzzle is made of them).
+    pub not_exact: u64,
+    /// The player's ended games with no review kept.
+    pub unreviewed: Vec<GameId>,
+}
+
+/// `player`'s ended games (names compared as the scoreboard compares them), newest
+/// first: every page of their history.
+pub fn ended_games(
+    history: &(impl GameHistory + ?Sized),
+    player: &PlayerName,
+) -> Result<Vec<GameSummary>, StoreError> {
+    let mut games = Vec::new();
+    let mut query = HistoryQuery {
+        player: Some(player.clone()),
+        before: None,
+        limit: PageSize::LARGEST,
+    };
+    loop {
+        let page = history.history(&query)?;
+        games.extend(page.games);
+        match page.next {
+            Some(next) => query.before = Some(next),
+            None => return Ok(games),
+        }
+    }
+}
+
+/// `player`'s open puzzles in `store`, on `board` only if given: from each of their
+/// ended games ([`ended_games`]) that has a review kept ([`puzzles_in`]), less those
+/// retired by their attempts ([`retired`]).
+pub fn open_puzzles<S>(
+    store: &S,
+    player: &PlayerName,
+    board: Option<Geometry>,
+) -> Result<OpenPuzzles, StoreError>
+where
+    S: GameStore + GameHistory + ReviewStore + TrainingStore + ?Sized,
+{
+    let attempts = store.attempts(player)?;
+    let mut open = OpenPuzzles::default();
+    let games = ended_games(store, player)?;
+    for summary in games
+        .iter()
+        .filter(|summary| board.is_none_or(|board| board == summary.settings.geometry()))
+    {
+        let id = &summary.id;
+        let Some(review) = store.review(id)? else {
+            open.unreviewed.push(id.clone());
+            continue;
+        };
+        let game = store
+            .game(id)?
+            .ok_or_else(|| StoreError::NoSuchGame(id.clone()))?;
+        let found = puzzles_in(player, &game, &review)?;
+        open.not_exact += found.not_exact;
+        open.puzzles.extend(
+            found
+                .puzzles
+                .into_iter()
+                .filter(|puzzle| !puzzle.retired(player, &attempts)),
+        );
+    }
+    Ok(open)
+}
+
+#[cfg(test)]
+mod tests {
+    use rstest::rstest;
+
+    use super::*;
+    use crate::domain::Outcome;
+    use crate::fixtures::{new_game, person, settings};
+    use crate::play::Settings;
+    use crate::players::{Level, PlayerSpec};
+    use crate::ports::{Change, Ending, HistoryPage, MemoryStore, MockGameHistory, Step, Write};
+
+    fn cell(number: usize) -> Position {
+        Geometry::classic().position(number - 1).unwrap()
+    }
+
+    fn name(text: &str) -> PlayerName {
+        PlayerName::new(text).unwrap()
+    }
+
+    /// Game `n` between `settings`' players with these moves, ended `ending`.
+    fn stored(n: u128, settings: Settings, moves: &[usize], ending: Ending) -> StoredGame {
+        StoredGame {
+            game: new_game(n, settings),
+            steps: moves
+                .iter()
+                .zip(1..)
+                .map(|(&number, step)| Step {
+                    number: step,
+                    change: Change::Move(cell(number)),
+                })
+                .collect(),
+            ending: Some(ending),
+            started: UNIX_EPOCH,
+            ended: Some(UNIX_EPOCH),
+            rematch: None,
+        }
+    }
+
+    /// Ada (X) against Bob (O): X 5, O 2, X 1, O 3, X 9 (X wins on the diagonal).
+    fn ada_beats_bob(n: u128) -> StoredGame {
+        stored(
+            n,
+            settings(person("Ada"), person("Bob")),
+            &[5, 2, 1, 3, 9],
+            Ending::Finished(Outcome::Won(Mark::X)),
+        )
+    }
+
+    fn exactly(verdict: Verdict) -> Known {
+        Known::Exactly(verdict)
+    }
+
+    /// A review of `game` in which each move has `values[i]` (before, after), the best
+    /// moves being 1 and 9 throughout.
+    fn review_of(game: &StoredGame, values: &[(Known, Known)]) -> Review {
+        let replay = Replay::of(game).unwrap();
+        Review {
+            moves: replay
+                .moves()
+                .iter()
+                .zip(values)
+                .map(|(played, &(before, after))| MoveReview {
+                    ply: played.ply,
+                    mark: played.mark,
+                    cell: played.cell,
+                    before,
+                    after,
+                    best_moves: vec![cell(1), cell(9)],
+                })
+                .collect(),
+        }
+    }
+
+    /// Bob's first move (ply 2, O at 2) threw the draw away; every other move kept its
+    /// value.
+    fn bob_slips_at_ply_2(game: &StoredGame) -> Review {
+        let draw = (exactly(Verdict::Draw), exactly(Verdict::Draw));
+        let win = (exactly(Verdict::Win), exactly(Verdict::Win));
+        review_of(
+            game,
+            &[
+                draw,
+                (exactly(Verdict::Draw), exactly(Verdict::Loss)),
+                win,
+                (exactly(Verdict::Loss), exactly(Verdict::Loss)),
+                win,
+            ],
+        )
+    }
+
+    fn attempt(game: u128, ply: u32, seconds: u64, right: bool) -> Attempt {
+        Attempt {
+            player: name("Ada"),
+            game: GameId::from_bits(game),
+            ply,
+            at: UNIX_EPOCH + Duration::from_secs(seconds),
+            right,
+        }
+    }
+
+    const HOUR: u64 = 3_600;
+    const DAY: u64 = 86_400;
+
+    #[test]
+    fn a_move_that_threw_a_value_away_is_a_puzzle_from_the_position_before_it() {
+        // Arrange
+        let game = ada_beats_bob(1);
+        let review = bob_slips_at_ply_2(&game);
+
+        // Act
+        let found = puzzles_in(&name("Bob"), &game, &review).unwrap();
+
+        // Assert: O to move after X 5; the draw was had, a loss left.
+        assert_eq!(found.puzzles.len(), 1);
+        let puzzle = &found.puzzles[0];
+        assert_eq!(
+            (puzzle.ply, puzzle.to_move, puzzle.value, puzzle.left),
+            (2, Mark::O, Verdict::Draw, Verdict::Loss)
+        );
+        assert_eq!(puzzle.played, cell(2));
+        assert_eq!(
+            puzzle.position,
+            *Replay::of(&game).unwrap().after(1).cells()
+        );
+    }
+
+    #[test]
+    fn the_other_sides_slips_are_not_the_players_puzzles() {
+        let game = ada_beats_bob(1);
+        let review = bob_slips_at_ply_2(&game);
+
+        let found = puzzles_in(&name("Ada"), &game, &review).unwrap();
+
+        assert_eq!(found, Puzzles::default());
+    }
+
+    #[test]
+    fn the_player_is_found_by_name_key_whatever_its_case() {
+        let game = ada_beats_bob(1);
+        let review = bob_slips_at_ply_2(&game);
+
+        let found = puzzles_in(&name("BOB"), &game, &review).unwrap();
+
+        assert_eq!(found.puzzles.len(), 1);
+    }
+
+    #[test]
+    fn a_move_the_review_did_not_settle_makes_no_puzzle_and_is_counted() {
+        // Arrange: Bob's first move not proven.
+        let game = ada_beats_bob(1);
+        let mut review = bob_slips_at_ply_2(&game);
+        review.moves[1].before = Known::AtLeastDraw;
+
+        // Act
+        let found = puzzles_in(&name("Bob"), &game, &review).unwrap();
+
+        // Assert
+        assert_eq!(found.puzzles, []);
+        assert_eq!(found.not_exact, 1);
+    }
+
+    #[test]
+    fn a_review_that_does_not_follow_the_games_moves_is_refused() {
+        let game = ada_beats_bob(1);
+        let mut review = bob_slips_at_ply_2(&game);
+        review.moves.pop();
+
+        let found = puzzles_in(&name("Bob"), &game, &review);
+
+        assert!(matches!(found, Err(StoreError::Conflict { .. })));
+    }
+
+    fn puzzle() -> Puzzle {
+        let game = ada_beats_bob(1);
+        let review = bob_slips_at_ply_2(&game);
+        puzzles_in(&name("Bob"), &game, &review)
+            .unwrap()
+            .puzzles
+            .remove(0)
+    }
+
+    #[rstest]
+    #[case::the_first_best_move(1)]
+    #[case::the_other_best_move(9)]
+    fn a_best_move_is_right(#[case] answer: usize) {
+        assert_eq!(judge(&puzzle(), cell(answer)), Ok(Answered::Right));
+    }
+
+    #[test]
+    fn another_move_is_wrong_and_carries_what_the_review_said_of_the_move_played() {
+        let puzzle = puzzle();
+
+        let answered = judge(&puzzle, cell(4));
+
+        let Ok(Answered::Wrong(reviewed)) = answered else {
+            panic!("{answered:?}");
+        };
+        assert_eq!(
+            reviewed.judgement(),
+            Judgement::ThrewAway {
+                had: Verdict::Draw,
+                left: Verdict::Loss
+            }
+        );
+        assert_eq!(
+            (reviewed.cell, reviewed.best_moves),
+            (cell(2), vec![cell(1), cell(9)])
+        );
+    }
+
+    #[test]
+    fn a_taken_cell_is_no_answer() {
+        assert_eq!(
+            judge(&puzzle(), cell(5)),
+            Err(IllegalMove::Occupied(cell(5)))
+        );
+    }
+
+    #[rstest]
+    #[case::never_tried(vec![], false)]
+    #[case::solved_once(vec![attempt(1, 2, 0, true)], false)]
+    #[case::solved_twice_on_different_days(
+        vec![attempt(1, 2, 0, true), attempt(1, 2, DAY, true)],
+        true
+    )]
+    #[case::solved_twice_with_another_puzzle_between(
+        vec![attempt(1, 2, 0, true), attempt(7, 4, 1, false), attempt(1, 2, 2, true)],
+        true
+    )]
+    #[case::solved_twice_in_a_row_on_one_day(
+        vec![attempt(1, 2, 0, true), attempt(1, 2, HOUR, true)],
+        false
+    )]
+    #[case::the_last_of_three_wrong(
+        vec![attempt(1, 2, 0, true), attempt(1, 2, DAY, true), attempt(1, 2, 2 * DAY, false)],
+        false
+    )]
+    #[case::a_wrong_answer_before_the_last_two(
+        vec![attempt(1, 2, 0, false), attempt(1, 2, DAY, true), attempt(1, 2, 2 * DAY, true)],
+        true
+    )]
+    #[case::one_wrong_of_the_last_two(
+        vec![attempt(1, 2, 0, false), attempt(1, 2, DAY, true)],
+        false
+    )]
+    #[case::either_side_of_midnight_utc(
+        vec![attempt(1, 2, DAY - 1, true), attempt(1, 2, DAY, true)],
+        true
+    )]
+    fn a_puzzle_retires_when_solved_twice_apart(
+        #[case] attempts: Vec<Attempt>,
+        #[case] retires: bool,
+    ) {
+        assert_eq!(
+            retired(&attempts, &name("Ada"), &GameId::from_bits(1), 2),
+            retires
+        );
+    }
+
+    #[test]
+    fn another_players_attempt_between_does_not_part_two_right_answers() {
+        // Arrange: Bob tried another puzzle between Ada's two right answers.
+        let mut bobs = attempt(7, 4, 1, true);
+        bobs.player = name("Bob");
+        let attempts = [attempt(1, 2, 0, true), bobs, attempt(1, 2, 2, true)];
+
+        // Act
+        let retires = retired(&attempts, &name("Ada"), &GameId::from_bits(1), 2);
+
+        // Assert
+        assert!(!retires);
+    }
+
+    #[test]
+    fn attempts_are_the_players_by_name_key() {
+        let mut shouted = attempt(1, 2, DAY, true);
+        shouted.player = name("ADA");
+        let attempts = [attempt(1, 2, 0, true), shouted];
+
+        assert!(retired(&attempts, &name("ada"), &GameId::from_bits(1), 2));
+    }
+
+    #[test]
+    fn a_time_is_cut_to_the_millisecond() {
+        let time = UNIX_EPOCH + Duration::from_nanos(1_234_567_891);
+
+        assert_eq!(
+            to_the_millisecond(time),
+            UNIX_EPOCH + Duration::from_millis(1_234)
+        );
+    }
+
+    /// A store holding `games`, each ended, with `reviews` kept for those given.
+    fn store_with(games: &[(StoredGame, Option<Review>)]) -> MemoryStore {
+        let store = MemoryStore::new();
+        for (game, review) in games {
+            let mut writes = vec![Write::Begin(game.game.clone())];
+            writes.extend(game.steps.iter().map(|&step| Write::Step {
+                game: game.game.id.clone(),
+                step,
+            }));
+            writes.push(Write::End {
+                game: game.game.id.clone(),
+                ending: game.ending.expect("an ended game"),
+            });
+            store.write(&writes).unwrap();
+            if let Some(review) = review {
+                store.keep_review(&game.game.id, review).unwrap();
+            }
+        }
+        store
+    }
+
+    #[test]
+    fn the_open_puzzles_are_those_of_the_players_reviewed_games_not_retired() {
+        // Arrange: games 1 and 2 each make Bob a puzzle; game 2's has retired; game 3
+        // has no review.
+        let (one, two, three) = (ada_beats_bob(1), ada_beats_bob(2), ada_beats_bob(3));
+        let (review_one, review_two) = (bob_slips_at_ply_2(&one), bob_slips_at_ply_2(&two));
+        let store = store_with(&[
+            (one, Some(review_one)),
+            (two, Some(review_two)),
+            (three, None),
+        ]);
+        for seconds in [0, DAY] {
+            let mut solved = attempt(2, 2, seconds, true);
+            solved.player = name("Bob");
+            store.keep_attempt(&solved).unwrap();
+        }
+
+        // Act
+        let open = open_puzzles(&store, &name("bob"), None).unwrap();
+
+        // Assert
+        let games: Vec<&GameId> = open.puzzles.iter().map(|puzzle| &puzzle.game).collect();
+        assert_eq!(games, [&GameId::from_bits(1)]);
+        assert_eq!(open.unreviewed, [GameId::from_bits(3)]);
+    }
+
+    #[test]
+    fn the_open_puzzles_on_one_board_leave_the_other_boards_out() {
+        let game = ada_beats_bob(1);
+        let review = bob_slips_at_ply_2(&game);
+        let store = store_with(&[(game, Some(review))]);
+
+        let open = open_puzzles(&store, &name("Bob"), Some(Geometry::new(4, 3).unwrap()));
+
+        assert_eq!(open, Ok(OpenPuzzles::default()));
+    }
+
+    #[test]
+    fn every_page_of_the_players_history_is_read() {
+        // Arrange: a history of two pages, one game on each.
+        let mut history = MockGameHistory::new();
+        let summary = |n: u128| GameSummary {
+            id: GameId::from_bits(n),
+            settings: settings(person("Ada"), PlayerSpec::Computer(Level::Easy)),
+            started: UNIX_EPOCH,
+            ended: UNIX_EPOCH,
+            ending: Ending::Resigned(Mark::X),
+            moves: 0,
+        };
+        history
+            .expect_history()
+            .withf(|query| query.before.is_none() && query.player == Some(name("Ada")))
+            .returning(move |_| {
+                Ok(HistoryPage {
+                    games: vec![summary(2)],
+                    next: Some(GameId::from_bits(2)),
+                })
+            });
+        history
+            .expect_history()
+            .withf(|query| query.before == Some(GameId::from_bits(2)))
+            .returning(move |_| {
+                Ok(HistoryPage {
+                    games: vec![summary(1)],
+                    next: None,
+                })
+            });
+
+        // Act
+        let games = ended_games(&history, &name("Ada")).unwrap();
+
+        // Assert
+        let ids: Vec<GameId> = games.into_iter().map(|game| game.id).collect();
+        assert_eq!(ids, [GameId::from_bits(2), GameId::from_bits(1)]);
+    }
+}

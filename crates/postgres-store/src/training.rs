@@ -1,0 +1,56 @@
+//! The answers to training puzzles (`migrations/0005_puzzle_attempts.sql`): the
+//! [`TrainingStore`] port on `puzzle_attempts`. The rows are
+//! `tictactoe_store_rows::training`'s.
+
+use tictactoe_core::domain::PlayerName;
+use tictactoe_core::ports::{Attempt, StoreError, TrainingStore};
+use tictactoe_store_rows::training::{ATTEMPT_COLUMNS, AttemptRow};
+
+use crate::PostgresStore;
+use crate::errors::PostgresErrors;
+
+impl TrainingStore for PostgresStore {
+    fn keep_attempt(&self, attempt: &Attempt) -> Result<(), StoreError> {
+        let row = AttemptRow::of(attempt);
+        let key = attempt.player.key();
+        self.transact(false, None, |tx| {
+            tx.execute(
+                &format!(
+                    "INSERT INTO puzzle_attempts (key, {ATTEMPT_COLUMNS}) \
+                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING"
+                ),
+                &[&key, &row.name, &row.game, &row.ply, &row.at, &row.right],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn attempts(&self, player: &PlayerName) -> Result<Vec<Attempt>, StoreError> {
+        let database = &self.database;
+        self.read(|tx| {
+            let rows = tx.query(
+                &format!(
+                    "SELECT {ATTEMPT_COLUMNS} FROM puzzle_attempts WHERE key = $1 \
+                     ORDER BY at, number"
+                ),
+                &[&player.key()],
+            )?;
+            let mut attempts = Vec::with_capacity(rows.len());
+            for row in &rows {
+                let columns = AttemptRow {
+                    name: database.get(row, 0)?,
+                    game: database.get(row, 1)?,
+                    ply: database.get(row, 2)?,
+                    at: database.get(row, 3)?,
+                    right: database.get(row, 4)?,
+                };
+                attempts.push(
+                    columns
+                        .attempt()
+                        .map_err(|detail| database.unreadable(detail))?,
+                );
+            }
+            Ok(attempts)
+        })
+    }
+}
