@@ -80,6 +80,9 @@ pub enum Command {
     Replay(ReplayArgs),
     /// List the players by rating on one board (Glicko-2, the computer levels as anchors)
     Ratings(RatingsArgs),
+    /// Train on your own slips: positions from your reviewed games where your move threw
+    /// a value away, put to you again
+    Train(TrainArgs),
     /// Check the database for damage without changing it: exit 0 if none is found, 1 if
     /// some is (or it cannot be read)
     #[command(
@@ -129,6 +132,45 @@ pub struct RatingsArgs {
     /// With --rebuild: rebuild without asking (needed when not run from a terminal)
     #[arg(long, requires = "rebuild")]
     pub yes: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "A puzzle is a position from one of the player's ended games where the game's \
+                  review (`tictactoe replay GAME --review`, kept once made) proves that their \
+                  move threw a value away: a win to a draw or a loss, a draw to a loss. A move \
+                  the review did not prove in time (a hard 7x7 position) makes no puzzle. An \
+                  answer is right when it is one of the moves the review found best; a wrong \
+                  one is told what the review said, and the puzzle stays. Every answer is \
+                  kept; a puzzle solved twice running, on different days (UTC) or with \
+                  another puzzle tried in between, retires. Answers are read line by line \
+                  (a cell's number or coordinate; q stops), from a pipe too."
+)]
+pub struct TrainArgs {
+    /// Whose slips: a person's name, as on the scoreboard
+    #[arg(long, value_name = "NAME", value_parser = player_name)]
+    pub player: PlayerName,
+
+    /// Only puzzles from games on this board size, from 3 to 7 [default: every board]
+    #[arg(long, value_name = "N", value_parser = board_size)]
+    pub size: Option<usize>,
+
+    /// With --size: marks in a row to win, from 3 to the size [default: the size]
+    #[arg(long, value_name = "K", value_parser = run_length, requires = "size")]
+    pub win: Option<usize>,
+
+    /// List the open puzzles instead of training on them
+    #[arg(long)]
+    pub list: bool,
+
+    /// With --list: one JSON object per line per puzzle: game, ply, board, to_move,
+    /// value, best_moves
+    #[arg(long, requires = "list")]
+    pub json: bool,
+
+    /// Train line by line, even on a terminal (what training does today everywhere)
+    #[arg(long, conflicts_with = "list")]
+    pub plain: bool,
 }
 
 /// How many games `history` lists when not told.

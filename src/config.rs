@@ -153,6 +153,14 @@ pub enum Task {
         json: bool,
         rebuild: Option<Confirm>,
     },
+    /// Training on a person's slips: the open puzzles listed, or put to them.
+    Train {
+        player: PlayerName,
+        /// Only the puzzles of games on this board.
+        board: Option<Geometry>,
+        list: bool,
+        json: bool,
+    },
     /// A kept game played back.
     Replay {
         game: GameRef,
@@ -306,6 +314,16 @@ impl Config {
                 } else {
                     Confirm::Ask
                 }),
+            },
+            Some(Command::Train(args)) => Task::Train {
+                player: args.player,
+                board: args
+                    .size
+                    .map(|size| Geometry::new(size, args.win.unwrap_or(size)))
+                    .transpose()
+                    .map_err(|e| usage("train", e.to_string()))?,
+                list: args.list,
+                json: args.json,
             },
             Some(Command::Replay(args)) => Task::Replay {
                 game: args.game,

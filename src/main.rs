@@ -6,6 +6,7 @@
 mod cli;
 mod config;
 mod ratings;
+mod train;
 
 /// jemalloc rather than the system's malloc, so that memory freed is given back to the
 /// system: after a server has held thousands of connections at once, glibc's malloc
@@ -261,6 +262,8 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
         // Only read (a review that cannot be kept is still shown).
         Task::History { .. } | Task::Replay { .. } | Task::Check => false,
         Task::Ratings { rebuild, .. } => rebuild.is_some(),
+        // Listing only reads; training keeps each answer.
+        Task::Train { list, .. } => !list,
         _ => true,
     };
     let store = || {
@@ -364,6 +367,27 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
                     .to_string(),
             }),
         },
+        Task::Train {
+            player,
+            board,
+            list,
+            json,
+        } => {
+            let store = store()?;
+            let trainee = train::Trainee { player, board };
+            // Line by line everywhere for now: a full-screen trainer would be chosen
+            // here when `full_screen` (see `train.rs`).
+            let done = if list {
+                train::list(store.archive(), &trainee, json)
+            } else {
+                train::train(store.archive(), &trainee, &renderer(), &keyboard())
+            };
+            match done {
+                Ok(()) => Ok(ExitCode::SUCCESS),
+                Err(train::TrainError::Store(error)) => Err(Failure::Store(error)),
+                Err(train::TrainError::Io(error)) => Err(error.into()),
+            }
+        }
         Task::Replay { game, review, json } => {
             let store = store()?;
             let shown_as = match (json, full_screen) {

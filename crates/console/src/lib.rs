@@ -14,6 +14,7 @@ mod renderer;
 mod session;
 #[cfg(test)]
 mod test_support;
+mod training;
 pub mod words;
 
 pub use controller::{GameController, GameEnd};
@@ -25,3 +26,4 @@ pub use ports::{
 };
 pub use renderer::{ConsoleRenderer, ScoreTable};
 pub use session::{Session, SessionEnd, begin_journal};
+pub use training::{Stop, Titled, Trained, train_in_lines};

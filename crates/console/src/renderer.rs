@@ -138,7 +138,7 @@ impl<W: Write> ConsoleRenderer<W> {
         self.out.into_inner()
     }
 
-    fn write(&self, text: &str) {
+    pub(crate) fn write(&self, text: &str) {
         let mut out = self.out.borrow_mut();
         let _ = out.write_all(text.as_bytes());
         let _ = out.flush();
@@ -150,7 +150,7 @@ impl<W: Write> ConsoleRenderer<W> {
         let _ = warnings.flush();
     }
 
-    fn paint(&self, text: &str, style: fn(ColoredString) -> ColoredString) -> String {
+    pub(crate) fn paint(&self, text: &str, style: fn(ColoredString) -> ColoredString) -> String {
         if self.colour {
             style(text.into()).to_string()
         } else {
@@ -158,7 +158,7 @@ impl<W: Write> ConsoleRenderer<W> {
         }
     }
 
-    fn mark(&self, mark: Mark) -> String {
+    pub(crate) fn mark(&self, mark: Mark) -> String {
         match mark {
             Mark::X => self.paint("X", |s| s.bright_cyan().bold()),
             Mark::O => self.paint("O", |s| s.bright_yellow().bold()),

@@ -144,6 +144,16 @@ pub fn value_words(known: Known) -> &'static str {
     }
 }
 
+/// What a side had, as a move keeps it or throws it away: "the win", "the draw",
+/// "nothing" (a loss).
+pub fn the_value(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Win => "the win",
+        Verdict::Draw => "the draw",
+        Verdict::Loss => "nothing",
+    }
+}
+
 /// "3", "3 or 7", "1, 3 or 7".
 pub fn cells_or(cells: &[Position]) -> String {
     let numbers: Vec<String> = cells.iter().map(ToString::to_string).collect();
@@ -168,11 +178,7 @@ pub fn review_words(reviewed: &MoveReview) -> String {
         Judgement::Kept(Verdict::Draw) => "kept the draw".to_string(),
         Judgement::Kept(Verdict::Loss) => "the game was already lost".to_string(),
         Judgement::ThrewAway { had, left } => {
-            let had = match had {
-                Verdict::Win => "the win",
-                Verdict::Draw => "the draw",
-                Verdict::Loss => "nothing",
-            };
+            let had = the_value(had);
             let kept = if reviewed.best_moves.is_empty() {
                 String::new()
             } else {

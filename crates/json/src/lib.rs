@@ -12,7 +12,7 @@ use tictactoe_core::domain::{
 };
 use tictactoe_core::play::{MoveReview, Replay, Report, Review, Tally};
 use tictactoe_core::ports::{
-    Ending, GameId, GameSummary, Opponents, PlayerRating, RatingPoint, RatingRow, names_of,
+    Ending, GameId, GameSummary, Opponents, PlayerRating, Puzzle, RatingPoint, RatingRow, names_of,
 };
 
 #[derive(Serialize)]
@@ -224,6 +224,32 @@ pub fn rating_row_json(row: &RatingRow) -> String {
         provisional: row.anchor.is_none() && row.rating.provisional(),
         games: row.games,
         anchor: row.anchor.is_some(),
+    })
+}
+
+#[derive(Serialize)]
+struct PuzzleJson<'a> {
+    game: &'a str,
+    ply: u32,
+    board: String,
+    to_move: String,
+    value: &'static str,
+    best_moves: Vec<usize>,
+}
+
+/// One open training puzzle, for `train --list --json`: `{"game":"0190…","ply":2,
+/// "board":"....X....","to_move":"O","value":"draw","best_moves":[1,3,7,9]}`. `board`
+/// is the position before the slip (as `replay --json` writes boards), `value` what
+/// the side to move had there (in the words of `analyze --json`), `best_moves` the
+/// right answers, numbered from 1 as people type them.
+pub fn puzzle_json(puzzle: &Puzzle) -> String {
+    to_json(&PuzzleJson {
+        game: puzzle.game.as_str(),
+        ply: puzzle.ply,
+        board: layout_of(&puzzle.position),
+        to_move: puzzle.to_move.to_string(),
+        value: verdict_word(puzzle.value),
+        best_moves: puzzle.best_moves.iter().map(|cell| cell.number()).collect(),
     })
 }
 
@@ -611,5 +637,37 @@ mod tests {
         let moment = std::time::UNIX_EPOCH + std::time::Duration::from_millis(1_795_000_000_999);
 
         assert_eq!(time_word(moment), "2026-11-18T11:06:40Z");
+    }
+
+    #[test]
+    fn a_puzzle_is_its_game_ply_position_side_value_and_right_answers() {
+        // Arrange: X on 5, O to move with a draw; 1 and 9 keep it.
+        let board = tictactoe_core::domain::Geometry::classic();
+        let cell = |number: usize| board.position(number - 1).unwrap();
+        let mut position = tictactoe_core::domain::BitBoard::new(board);
+        tictactoe_core::domain::Board::place(&mut position, cell(5), Mark::X).unwrap();
+        let puzzle = Puzzle {
+            game: GameId::from_bits(0xab),
+            ply: 2,
+            board,
+            position,
+            to_move: Mark::O,
+            value: Verdict::Draw,
+            left: Verdict::Loss,
+            played: cell(2),
+            best_moves: vec![cell(1), cell(9)],
+        };
+
+        // Act
+        let json = puzzle_json(&puzzle);
+
+        // Assert
+        assert_eq!(
+            json,
+            format!(
+                r#"{{"game":"{}","ply":2,"board":"....X....","to_move":"O","value":"draw","best_moves":[1,9]}}"#,
+                puzzle.game
+            )
+        );
     }
 }

@@ -1,0 +1,286 @@
+//! Training on one's own slips, line by line: each open puzzle put to its player in
+//! turn ([`train_in_lines`]), an answer read as a cell and judged by the core
+//! ([`judge`]), and each answer handed back to be kept. What a puzzle is and when it
+//! retires are the core's (`tictactoe_core::ports::training`); this only asks and
+//! words.
+
+use std::io::Write;
+
+use colored::Colorize;
+use tictactoe_core::domain::{Known, Position, Refusal};
+use tictactoe_core::ports::{Answered, Puzzle, judge};
+
+use crate::ports::{Dialogue, GameView, Input, InputHandler, Problem};
+use crate::renderer::ConsoleRenderer;
+use crate::words::{cells_or, move_label, review_words, the_value, value_words};
+
+/// A puzzle with the line that says where it is from ("Puzzle 1 of 3: game 0190ab12,
+/// move 4").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Titled {
+    pub title: String,
+    pub puzzle: Puzzle,
+}
+
+/// How a session ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// Every puzzle was answered.
+    Done,
+    /// The player typed q.
+    Quit,
+    /// Input ended before the last answer (end of a pipe, a closed terminal).
+    InputClosed,
+}
+
+/// What a session came to: the answers kept, and how it ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Trained {
+    pub right: u32,
+    pub wrong: u32,
+    pub stop: Stop,
+}
+
+/// Puts each of `puzzles` to the player on `screen`, reading answers from `input`: a
+/// cell's number or coordinate, judged by [`judge`]; each answer handed to `keep`
+/// (right or not) before it is told. What is not an answer (not a cell, a taken one)
+/// is said, and asked again, and nothing is kept. `q` stops; so does the end of input,
+/// with every answer so far kept. An error from `keep` stops the session with it.
+pub fn train_in_lines<W: Write, I: InputHandler, E>(
+    screen: &ConsoleRenderer<W>,
+    input: &I,
+    puzzles: &[Titled],
+    keep: &mut dyn FnMut(&Puzzle, bool) -> Result<(), E>,
+) -> Result<Trained, E> {
+    let mut trained = Trained {
+        right: 0,
+        wrong: 0,
+        stop: Stop::Done,
+    };
+    'puzzles: for Titled { title, puzzle } in puzzles {
+        screen.show_puzzle(title, puzzle);
+        loop {
+            screen.write(&format!(
+                "Your move [1-{}] (q to stop): ",
+                puzzle.board.cell_count()
+            ));
+            let text = match input.read_line() {
+                Input::Line(text) => text,
+                Input::End => {
+                    screen.write("\n");
+                    trained.stop = Stop::InputClosed;
+                    break 'puzzles;
+                }
+            };
+            if matches!(text.trim().to_ascii_lowercase().as_str(), "q" | "quit") {
+                trained.stop = Stop::Quit;
+                break 'puzzles;
+            }
+            let answered = puzzle
+                .board
+                .parse_position(&text)
+                .map_err(Problem::Position)
+                .and_then(|cell| {
+                    judge(puzzle, cell)
+                        .map(|answered| (cell, answered))
+                        .map_err(|illegal| Problem::Refused(Refusal::Illegal(illegal)))
+                });
+            match answered {
+                Ok((cell, answered)) => {
+                    let right = answered == Answered::Right;
+                    keep(puzzle, right)?;
+                    screen.show_answer(puzzle, cell, &answered);
+                    if right {
+                        trained.right += 1;
+                    } else {
+                        trained.wrong += 1;
+                    }
+                    continue 'puzzles;
+                }
+                Err(problem) => screen.show_problem(&problem),
+            }
+        }
+    }
+    screen.show_trained(&trained);
+    Ok(trained)
+}
+
+impl<W: Write> ConsoleRenderer<W> {
+    /// A puzzle put to its player: where it is from, the position, who is to move and
+    /// what they had.
+    pub fn show_puzzle(&self, title: &str, puzzle: &Puzzle) {
+        self.write(&format!("\n{}\n", self.paint(title, |s| s.bold())));
+        self.show_board(&puzzle.position, &[]);
+        let mark = self.mark(puzzle.to_move);
+        self.write(&format!(
+            "{mark} to move; {mark} had {} here. Find a move that keeps it.\n",
+            value_words(Known::Exactly(puzzle.value))
+        ));
+    }
+
+    /// What answer `cell` to `puzzle` was: right; or not one of the best moves, with
+    /// what the review said of the move played in the game, and the best moves lit.
+    pub fn show_answer(&self, puzzle: &Puzzle, cell: Position, answered: &Answered) {
+        let had = the_value(puzzle.value);
+        match answered {
+            Answered::Right => self.write(&format!(
+                "{} {cell} keeps {had}.\n",
+                self.paint("Right:", |s| s.bright_green().bold())
+            )),
+            Answered::Wrong(reviewed) => {
+                self.write(&format!(
+                    "{} {cell} is not one of the best moves. In the game, {}: {}.\n",
+                    self.paint("Not that one:", |s| s.bright_red().bold()),
+                    move_label(reviewed.ply, reviewed.mark, reviewed.cell),
+                    review_words(reviewed)
+                ));
+                self.show_board(&puzzle.position, &reviewed.best_moves);
+                self.write(&format!(
+                    "The best moves: {} (lit). The puzzle stays.\n",
+                    cells_or(&reviewed.best_moves)
+                ));
+            }
+        }
+    }
+
+    /// A session's end: how many answers were right and wrong.
+    pub fn show_trained(&self, trained: &Trained) {
+        let answered = trained.right + trained.wrong;
+        let how = match trained.stop {
+            Stop::Done => "Every puzzle answered",
+            Stop::Quit => "Stopped",
+            Stop::InputClosed => "Input ended",
+        };
+        self.write(&format!(
+            "\n{how}: {answered} answered, {} right, {} wrong; every answer is kept.\n",
+            trained.right, trained.wrong
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+
+    use tictactoe_core::domain::{BitBoard, Board, Geometry, Mark, Verdict};
+    use tictactoe_core::ports::GameId;
+
+    use super::*;
+    use crate::ConsoleInput;
+
+    fn cell(number: usize) -> Position {
+        Geometry::classic().position(number - 1).unwrap()
+    }
+
+    /// X on 5, O to move: O had a draw, played 2 (a loss left); 1, 3, 7 and 9 were
+    /// the best moves.
+    fn puzzle() -> Titled {
+        let mut position = BitBoard::new(Geometry::classic());
+        position.place(cell(5), Mark::X).unwrap();
+        Titled {
+            title: "Puzzle 1 of 1: game 00000001, move 2".to_string(),
+            puzzle: Puzzle {
+                game: GameId::from_bits(1),
+                ply: 2,
+                board: Geometry::classic(),
+                position,
+                to_move: Mark::O,
+                value: Verdict::Draw,
+                left: Verdict::Loss,
+                played: cell(2),
+                best_moves: vec![cell(1), cell(3), cell(7), cell(9)],
+            },
+        }
+    }
+
+    /// A session over `puzzles` with `typed` as input: what was shown, the answers
+    /// kept (right or not), and what it came to.
+    fn session(puzzles: &[Titled], typed: &str) -> (String, Vec<bool>, Trained) {
+        let screen = ConsoleRenderer::new(Vec::new(), false);
+        let input = ConsoleInput::new(typed.as_bytes());
+        let kept = RefCell::new(Vec::new());
+        let trained = train_in_lines(&screen, &input, puzzles, &mut |_, right| {
+            kept.borrow_mut().push(right);
+            Ok::<(), ()>(())
+        })
+        .unwrap();
+        let shown = String::from_utf8(screen.into_inner()).unwrap();
+        (shown, kept.into_inner(), trained)
+    }
+
+    #[test]
+    fn a_puzzle_says_who_is_to_move_and_what_they_had() {
+        let (shown, _, _) = session(&[puzzle()], "");
+
+        assert!(shown.contains("O to move; O had a draw here."), "{shown}");
+    }
+
+    #[test]
+    fn a_best_move_is_right_and_kept_as_right() {
+        let (shown, kept, trained) = session(&[puzzle()], "7\n");
+
+        assert!(shown.contains("Right: 7 keeps the draw."), "{shown}");
+        assert_eq!(kept, [true]);
+        assert_eq!((trained.right, trained.stop), (1, Stop::Done));
+    }
+
+    #[test]
+    fn another_move_is_told_why_in_the_reviews_words_and_kept_as_wrong() {
+        let (shown, kept, _) = session(&[puzzle()], "4\n");
+
+        assert!(
+            shown.contains(
+                "In the game, Move 2, O at 2: threw away the draw (a loss left); \
+                 1, 3, 7 or 9 kept it."
+            ),
+            "{shown}"
+        );
+        assert!(shown.contains("[7]"), "the best moves lit: {shown}");
+        assert_eq!(kept, [false]);
+    }
+
+    #[test]
+    fn a_taken_cell_is_refused_asked_again_and_not_kept() {
+        let (shown, kept, _) = session(&[puzzle()], "5\n1\n");
+
+        assert!(shown.contains("cell 5 is already taken"), "{shown}");
+        assert_eq!(kept, [true]);
+    }
+
+    #[test]
+    fn what_is_not_a_cell_is_refused_and_asked_again() {
+        let (shown, kept, _) = session(&[puzzle()], "ten\n12\n");
+
+        assert!(
+            shown.contains("there is no cell 12: choose 1 to 9"),
+            "{shown}"
+        );
+        assert_eq!(kept, []);
+    }
+
+    #[test]
+    fn the_end_of_input_stops_with_the_answers_so_far_kept() {
+        let (_, kept, trained) = session(&[puzzle(), puzzle()], "1\n");
+
+        assert_eq!(kept, [true]);
+        assert_eq!(trained.stop, Stop::InputClosed);
+    }
+
+    #[test]
+    fn q_stops_the_session() {
+        let (_, kept, trained) = session(&[puzzle(), puzzle()], "q\n");
+
+        assert_eq!(kept, []);
+        assert_eq!(trained.stop, Stop::Quit);
+    }
+
+    #[test]
+    fn an_answer_that_cannot_be_kept_stops_the_session_with_its_error() {
+        let screen = ConsoleRenderer::new(Vec::new(), false);
+        let input = ConsoleInput::new(&b"1\n"[..]);
+
+        let trained = train_in_lines(&screen, &input, &[puzzle()], &mut |_, _| Err("full"));
+
+        assert_eq!(trained, Err("full"));
+    }
+}

@@ -1,0 +1,159 @@
+//! `tictactoe train`: a person's open puzzles (positions from their reviewed games where
+//! their move threw a value away), listed as a table or one JSON object per line, or put
+//! to them line by line with each answer kept. What a puzzle is, and when one retires,
+//! are the core's (`tictactoe_core::ports::training`); the asking and the words are the
+//! console's (`tictactoe_console::train_in_lines`).
+//!
+//! A full-screen trainer would be chosen here, beside the line one, as `replay` chooses
+//! between `run_replay` and the line renderer: it would take the same titled puzzles
+//! and keep each answer through the same `keep` closure.
+
+use std::io::{self, Write};
+use std::time::SystemTime;
+
+use tictactoe_console::{ConsoleRenderer, InputHandler, Titled, train_in_lines, words};
+use tictactoe_core::domain::{Geometry, Known, PlayerName};
+use tictactoe_core::play::short_id;
+use tictactoe_core::ports::{Archive, Attempt, OpenPuzzles, Puzzle, StoreError, open_puzzles};
+use tictactoe_json::puzzle_json;
+
+/// Why `train` could not go on.
+#[derive(Debug, thiserror::Error)]
+pub enum TrainError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Io(#[from] io::Error),
+}
+
+/// Whose puzzles, and on which board (`None`: every board).
+pub struct Trainee {
+    pub player: PlayerName,
+    pub board: Option<Geometry>,
+}
+
+/// Lists `trainee`'s open puzzles on standard output: a table, or with `json` one
+/// object per line. What kept more of their moves from being puzzles is said on
+/// standard error.
+pub fn list(store: &dyn Archive, trainee: &Trainee, json: bool) -> Result<(), TrainError> {
+    let open = open_puzzles(store, &trainee.player, trainee.board)?;
+    let mut out = io::stdout().lock();
+    if json {
+        for puzzle in &open.puzzles {
+            writeln!(out, "{}", puzzle_json(puzzle))?;
+        }
+    } else if open.puzzles.is_empty() {
+        writeln!(out, "{}", no_puzzles(trainee))?;
+    } else {
+        write_table(&mut out, store, trainee, &open.puzzles)?;
+    }
+    say_what_was_left_out(&trainee.player, &open);
+    Ok(())
+}
+
+/// Puts `trainee`'s open puzzles to them on `screen`, reading answers from `input`
+/// and keeping each in `store` as it is given.
+pub fn train(
+    store: &dyn Archive,
+    trainee: &Trainee,
+    screen: &ConsoleRenderer<impl Write>,
+    input: &impl InputHandler,
+) -> Result<(), TrainError> {
+    let open = open_puzzles(store, &trainee.player, trainee.board)?;
+    if open.puzzles.is_empty() {
+        println!("{}", no_puzzles(trainee));
+    }
+    say_what_was_left_out(&trainee.player, &open);
+    let total = open.puzzles.len();
+    let mut titled = Vec::with_capacity(total);
+    for (number, puzzle) in open.puzzles.into_iter().enumerate() {
+        titled.push(Titled {
+            title: format!(
+                "Puzzle {} of {total}: game {}, move {}",
+                number + 1,
+                short_id(store, &puzzle.game, 8)?,
+                puzzle.ply
+            ),
+            puzzle,
+        });
+    }
+    if titled.is_empty() {
+        return Ok(());
+    }
+    let player = &trainee.player;
+    train_in_lines(screen, input, &titled, &mut |puzzle: &Puzzle, right| {
+        store.keep_attempt(&Attempt {
+            player: player.clone(),
+            game: puzzle.game.clone(),
+            ply: puzzle.ply,
+            at: SystemTime::now(),
+            right,
+        })
+    })?;
+    Ok(())
+}
+
+/// "No puzzles for Ada on 3x3: no slip of theirs in a reviewed game is open."
+fn no_puzzles(trainee: &Trainee) -> String {
+    let board = match trainee.board {
+        Some(board) => format!("on {}", words::shape(board.size(), board.win_length())),
+        None => "on any board".to_string(),
+    };
+    format!(
+        "No puzzles for {} {board}: no slip of theirs in a reviewed game is open.",
+        trainee.player
+    )
+}
+
+/// Says on standard error how many of `player`'s moves were not made puzzles because
+/// their review is not exact, and how many of their games have no review (each only
+/// when there are some).
+fn say_what_was_left_out(player: &PlayerName, open: &OpenPuzzles) {
+    if open.not_exact > 0 {
+        eprintln!(
+            "{} of {player}'s moves were not made puzzles: their review is not exact yet (a \
+             position too hard to prove in the time it was given).",
+            open.not_exact
+        );
+    }
+    if let Some(game) = open.unreviewed.first() {
+        eprintln!(
+            "{} of {player}'s games have no review yet, so no puzzles: `tictactoe replay \
+             {game} --review` reviews one.",
+            open.unreviewed.len()
+        );
+    }
+}
+
+fn write_table(
+    out: &mut impl Write,
+    store: &dyn Archive,
+    trainee: &Trainee,
+    puzzles: &[Puzzle],
+) -> Result<(), TrainError> {
+    writeln!(
+        out,
+        "Open puzzles for {}: {} (train without --list puts them to you)",
+        trainee.player,
+        puzzles.len()
+    )?;
+    writeln!(
+        out,
+        "{:>3}  {:<10} {:>4}  {:<14} {:<4} {:<8}  Best moves",
+        "#", "Game", "Move", "Board", "Side", "Had"
+    )?;
+    for (number, puzzle) in puzzles.iter().enumerate() {
+        writeln!(
+            out,
+            "{:>3}  {:<10} {:>4}  {:<14} {:<4} {:<8}  {}",
+            number + 1,
+            short_id(store, &puzzle.game, 8)?,
+            puzzle.ply,
+            words::shape(puzzle.board.size(), puzzle.board.win_length()),
+            puzzle.to_move,
+            words::value_words(Known::Exactly(puzzle.value)),
+            words::cells_or(&puzzle.best_moves)
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,222 @@
+//! `train`, as people and scripts use it: the open puzzles of a person's reviewed games
+//! listed, a right answer kept (and a puzzle solved twice, another between, retired), a
+//! wrong one told why and kept, what is not an answer asked again, and the end of
+//! input.
+
+use predicates::prelude::*;
+use serde_json::Value;
+
+use common::{Database, json_lines, words};
+
+mod common;
+
+/// Ada (X, moving first) loses to Impossible on 3 x 3 (she plays the first free cell
+/// of 5, 1, 2, 3, ...: a draw thrown away once), and the game is reviewed: one puzzle.
+fn ada_slips_once(db: &Database) {
+    db.tictactoe()
+        .args(words("--plain play --x human:Ada --o impossible"))
+        .write_stdin("5\n1\n2\n3\n4\n6\n7\n8\n9\n")
+        .assert()
+        .success();
+    db.run(&["replay", "last", "--review"]).success();
+}
+
+/// Ada's open puzzles, as `train --list --json` gives them.
+fn open_puzzles(db: &Database) -> Vec<Value> {
+    let output = db.output(&["train", "--player", "Ada", "--list", "--json"]);
+    assert!(output.status.success(), "{output:?}");
+    json_lines(&output.stdout)
+}
+
+/// A right answer to `puzzle`: its first best move.
+fn right_answer(puzzle: &Value) -> String {
+    puzzle["best_moves"][0].to_string()
+}
+
+/// A wrong answer to `puzzle`: an empty cell that is not one of its best moves.
+fn wrong_answer(puzzle: &Value) -> String {
+    let best: Vec<u64> = puzzle["best_moves"]
+        .as_array()
+        .expect("best moves")
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect();
+    let board = puzzle["board"].as_str().expect("a board");
+    let cell = board
+        .chars()
+        .zip(1u64..)
+        .find(|&(mark, number)| mark == '.' && !best.contains(&number))
+        .map(|(_, number)| number)
+        .expect("a move that throws the value away");
+    cell.to_string()
+}
+
+/// `train --player Ada` answering with `typed`.
+fn train(db: &Database, typed: &str) -> assert_cmd::assert::Assert {
+    db.tictactoe()
+        .args(["train", "--player", "Ada"])
+        .write_stdin(typed)
+        .assert()
+}
+
+/// How many answers the database keeps.
+fn attempts_kept(db: &Database) -> i64 {
+    rusqlite::Connection::open(&db.path)
+        .unwrap()
+        .query_row("SELECT count(*) FROM puzzle_attempts", [], |row| row.get(0))
+        .unwrap()
+}
+
+#[test]
+fn the_open_puzzles_are_listed_as_json_one_object_per_line() {
+    let db = Database::new();
+    ada_slips_once(&db);
+
+    let puzzles = open_puzzles(&db);
+
+    assert_eq!(puzzles.len(), 1);
+    let puzzle = &puzzles[0];
+    assert_eq!(puzzle["game"].as_str().map(str::len), Some(32));
+    assert_eq!(puzzle["board"].as_str().map(str::len), Some(9));
+    assert_eq!(
+        (&puzzle["to_move"], &puzzle["value"]),
+        (&Value::from("X"), &Value::from("draw"))
+    );
+    assert!(puzzle["ply"].as_u64().is_some_and(|ply| ply % 2 == 1));
+    assert!(!puzzle["best_moves"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn a_game_not_reviewed_makes_no_puzzle_and_the_listing_says_so() {
+    // Arrange: a game lost, not reviewed.
+    let db = Database::new();
+    db.tictactoe()
+        .args(words("--plain play --x human:Ada --o impossible"))
+        .write_stdin("5\n1\n2\n3\n4\n6\n7\n8\n9\n")
+        .assert()
+        .success();
+
+    // Act / Assert
+    db.run(&["train", "--player", "Ada", "--list"])
+        .success()
+        .stdout(predicate::str::contains(
+            "No puzzles for Ada on any board: no slip of theirs in a reviewed game is open.",
+        ))
+        .stderr(predicate::str::contains(
+            "1 of Ada's games have no review yet",
+        ));
+}
+
+#[test]
+fn a_right_answer_is_said_and_kept_and_the_puzzle_stays_until_solved_again() {
+    // Arrange
+    let db = Database::new();
+    ada_slips_once(&db);
+    let puzzle = open_puzzles(&db).remove(0);
+
+    // Act
+    let answered = train(&db, &format!("{}\n", right_answer(&puzzle)));
+
+    // Assert: solved once, twice running, on one day: it stays.
+    answered
+        .success()
+        .stdout(predicate::str::contains("X to move; X had a draw here."))
+        .stdout(predicate::str::contains("Right: "));
+    assert_eq!(attempts_kept(&db), 1);
+    assert_eq!(open_puzzles(&db).len(), 1);
+}
+
+#[test]
+fn a_puzzle_solved_twice_with_another_puzzle_between_retires() {
+    // Arrange: two puzzles, both solved in one session (the newer game's first).
+    let db = Database::new();
+    ada_slips_once(&db);
+    ada_slips_once(&db);
+    let puzzles = open_puzzles(&db);
+    assert_eq!(puzzles.len(), 2);
+    let both = format!(
+        "{}\n{}\n",
+        right_answer(&puzzles[0]),
+        right_answer(&puzzles[1])
+    );
+    train(&db, &both).success();
+
+    // Act: the first solved again (the other was tried between), then input ends.
+    train(&db, &format!("{}\n", right_answer(&puzzles[0]))).success();
+
+    // Assert: only the other is left.
+    let open = open_puzzles(&db);
+    assert_eq!(open.len(), 1);
+    assert_eq!(open[0]["game"], puzzles[1]["game"]);
+}
+
+#[test]
+fn a_wrong_answer_is_told_why_in_the_reviews_words_and_kept_and_the_puzzle_stays() {
+    // Arrange
+    let db = Database::new();
+    ada_slips_once(&db);
+    let puzzle = open_puzzles(&db).remove(0);
+
+    // Act
+    let answered = train(&db, &format!("{}\n", wrong_answer(&puzzle)));
+
+    // Assert
+    answered
+        .success()
+        .stdout(predicate::str::contains(
+            "is not one of the best moves. In the game, Move ",
+        ))
+        .stdout(predicate::str::contains(
+            "threw away the draw (a loss left);",
+        ))
+        .stdout(predicate::str::contains("The puzzle stays."));
+    assert_eq!(attempts_kept(&db), 1);
+    assert_eq!(open_puzzles(&db).len(), 1);
+}
+
+#[test]
+fn what_is_not_an_answer_is_refused_asked_again_and_nothing_is_kept() {
+    // Arrange: 5 is Ada's own first move, always taken.
+    let db = Database::new();
+    ada_slips_once(&db);
+
+    // Act
+    let answered = train(&db, "ten\n5\n42\n");
+
+    // Assert
+    answered
+        .success()
+        .stdout(predicate::str::contains("\"ten\" is not a cell"))
+        .stdout(predicate::str::contains("cell 5 is already taken"))
+        .stdout(predicate::str::contains(
+            "there is no cell 42: choose 1 to 9",
+        ));
+    assert_eq!(attempts_kept(&db), 0);
+}
+
+#[test]
+fn the_end_of_input_stops_cleanly_with_the_answers_so_far_kept() {
+    // Arrange: two puzzles; only the first answered.
+    let db = Database::new();
+    ada_slips_once(&db);
+    ada_slips_once(&db);
+    let first = open_puzzles(&db).remove(0);
+
+    // Act
+    let answered = train(&db, &format!("{}\n", right_answer(&first)));
+
+    // Assert
+    answered.success().stdout(predicate::str::contains(
+        "Input ended: 1 answered, 1 right, 0 wrong; every answer is kept.",
+    ));
+    assert_eq!(attempts_kept(&db), 1);
+}
+
+#[test]
+fn training_without_a_player_is_a_usage_error() {
+    let db = Database::new();
+
+    db.run(&["train"])
+        .code(2)
+        .stderr(predicate::str::contains("--player <NAME>"));
+}
