@@ -377,16 +377,12 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             let trainee = train::Trainee { player, board };
             // Line by line everywhere for now: a full-screen trainer would be chosen
             // here when `full_screen` (see `train.rs`).
-            let done = if list {
-                train::list(store.archive(), &trainee, json)
+            if list {
+                train::list(store.archive(), &trainee, json)?;
             } else {
-                train::train(store.archive(), &trainee, &renderer(), &keyboard())
-            };
-            match done {
-                Ok(()) => Ok(ExitCode::SUCCESS),
-                Err(train::TrainError::Store(error)) => Err(Failure::Store(error)),
-                Err(train::TrainError::Io(error)) => Err(error.into()),
+                train::train(store.archive(), &trainee, &renderer(), &keyboard())?;
             }
+            Ok(ExitCode::SUCCESS)
         }
         Task::Replay { game, review, json } => {
             let store = store()?;

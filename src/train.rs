@@ -14,29 +14,22 @@ use std::time::SystemTime;
 use tictactoe_console::{ConsoleRenderer, InputHandler, Titled, train_in_lines, words};
 use tictactoe_core::domain::{Geometry, Known, PlayerName};
 use tictactoe_core::play::short_id;
-use tictactoe_core::ports::{Archive, Attempt, OpenPuzzles, Puzzle, StoreError, open_puzzles};
+use tictactoe_core::ports::{Archive, Attempt, OpenPuzzles, Puzzle, open_puzzles};
 use tictactoe_json::puzzle_json;
 
-/// Why `train` could not go on.
-#[derive(Debug, thiserror::Error)]
-pub enum TrainError {
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    #[error(transparent)]
-    Io(#[from] io::Error),
-}
+use crate::Failure;
 
 /// Whose puzzles, and on which board (`None`: every board).
-pub struct Trainee {
-    pub player: PlayerName,
-    pub board: Option<Geometry>,
+pub(crate) struct Trainee {
+    pub(crate) player: PlayerName,
+    pub(crate) board: Option<Geometry>,
 }
 
 /// Lists `trainee`'s open puzzles on standard output: a table, or with `json` one
 /// object per line. What kept more of their moves from being puzzles is said on
 /// standard error.
-pub fn list(store: &dyn Archive, trainee: &Trainee, json: bool) -> Result<(), TrainError> {
-    let open = open_puzzles(store, &trainee.player, trainee.board)?;
+pub(crate) fn list(store: &dyn Archive, trainee: &Trainee, json: bool) -> Result<(), Failure> {
+    let open = open_puzzles(store, &trainee.player, trainee.board).map_err(Failure::Store)?;
     let mut out = io::stdout().lock();
     if json {
         for puzzle in &open.puzzles {
@@ -53,13 +46,13 @@ pub fn list(store: &dyn Archive, trainee: &Trainee, json: bool) -> Result<(), Tr
 
 /// Puts `trainee`'s open puzzles to them on `screen`, reading answers from `input`
 /// and keeping each in `store` as it is given.
-pub fn train(
+pub(crate) fn train(
     store: &dyn Archive,
     trainee: &Trainee,
     screen: &ConsoleRenderer<impl Write>,
     input: &impl InputHandler,
-) -> Result<(), TrainError> {
-    let open = open_puzzles(store, &trainee.player, trainee.board)?;
+) -> Result<(), Failure> {
+    let open = open_puzzles(store, &trainee.player, trainee.board).map_err(Failure::Store)?;
     if open.puzzles.is_empty() {
         println!("{}", no_puzzles(trainee));
     }
@@ -71,7 +64,7 @@ pub fn train(
             title: format!(
                 "Puzzle {} of {total}: game {}, move {}",
                 number + 1,
-                short_id(store, &puzzle.game, 8)?,
+                short_id(store, &puzzle.game, 8).map_err(Failure::Store)?,
                 puzzle.ply
             ),
             puzzle,
@@ -89,7 +82,8 @@ pub fn train(
             at: SystemTime::now(),
             right,
         })
-    })?;
+    })
+    .map_err(Failure::Store)?;
     Ok(())
 }
 
@@ -130,7 +124,7 @@ fn write_table(
     store: &dyn Archive,
     trainee: &Trainee,
     puzzles: &[Puzzle],
-) -> Result<(), TrainError> {
+) -> Result<(), Failure> {
     writeln!(
         out,
         "Open puzzles for {}: {} (train without --list puts them to you)",
@@ -147,7 +141,7 @@ fn write_table(
             out,
             "{:>3}  {:<10} {:>4}  {:<14} {:<4} {:<8}  {}",
             number + 1,
-            short_id(store, &puzzle.game, 8)?,
+            short_id(store, &puzzle.game, 8).map_err(Failure::Store)?,
             puzzle.ply,
             words::shape(puzzle.board.size(), puzzle.board.win_length()),
             puzzle.to_move,

@@ -10,14 +10,19 @@ use common::{Database, json_lines, words};
 
 mod common;
 
-/// Ada (X, moving first) loses to Impossible on 3 x 3 (she plays the first free cell
-/// of 5, 1, 2, 3, ...: a draw thrown away once), and the game is reviewed: one puzzle.
-fn ada_slips_once(db: &Database) {
+/// Ada (X, moving first) loses to Impossible on 3 x 3: she plays the first free cell
+/// of 5, 1, 2, 3, ..., and so throws the draw away once.
+fn ada_loses(db: &Database) {
     db.tictactoe()
         .args(words("--plain play --x human:Ada --o impossible"))
         .write_stdin("5\n1\n2\n3\n4\n6\n7\n8\n9\n")
         .assert()
         .success();
+}
+
+/// [`ada_loses`], and the game reviewed: one puzzle.
+fn ada_slips_once(db: &Database) {
+    ada_loses(db);
     db.run(&["replay", "last", "--review"]).success();
 }
 
@@ -59,6 +64,24 @@ fn train(db: &Database, typed: &str) -> assert_cmd::assert::Assert {
         .assert()
 }
 
+/// Ada's one puzzle, answered with what `answer` makes of it: the session, and the
+/// database.
+fn answered_once(answer: fn(&Value) -> String) -> (assert_cmd::assert::Assert, Database) {
+    let db = Database::new();
+    ada_slips_once(&db);
+    let puzzle = open_puzzles(&db).remove(0);
+    let session = train(&db, &format!("{}\n", answer(&puzzle)));
+    (session, db)
+}
+
+/// Asserts that `session` succeeded and printed each of `said`.
+fn succeeded_saying(session: assert_cmd::assert::Assert, said: &[&str]) {
+    let printed = String::from_utf8_lossy(&session.success().get_output().stdout).into_owned();
+    for words in said {
+        assert!(printed.contains(words), "{words:?} not in {printed}");
+    }
+}
+
 /// How many answers the database keeps.
 fn attempts_kept(db: &Database) -> i64 {
     rusqlite::Connection::open(&db.path)
@@ -90,11 +113,7 @@ fn the_open_puzzles_are_listed_as_json_one_object_per_line() {
 fn a_game_not_reviewed_makes_no_puzzle_and_the_listing_says_so() {
     // Arrange: a game lost, not reviewed.
     let db = Database::new();
-    db.tictactoe()
-        .args(words("--plain play --x human:Ada --o impossible"))
-        .write_stdin("5\n1\n2\n3\n4\n6\n7\n8\n9\n")
-        .assert()
-        .success();
+    ada_loses(&db);
 
     // Act / Assert
     db.run(&["train", "--player", "Ada", "--list"])
@@ -109,19 +128,10 @@ fn a_game_not_reviewed_makes_no_puzzle_and_the_listing_says_so() {
 
 #[test]
 fn a_right_answer_is_said_and_kept_and_the_puzzle_stays_until_solved_again() {
-    // Arrange
-    let db = Database::new();
-    ada_slips_once(&db);
-    let puzzle = open_puzzles(&db).remove(0);
+    let (answered, db) = answered_once(right_answer);
 
-    // Act
-    let answered = train(&db, &format!("{}\n", right_answer(&puzzle)));
-
-    // Assert: solved once, twice running, on one day: it stays.
-    answered
-        .success()
-        .stdout(predicate::str::contains("X to move; X had a draw here."))
-        .stdout(predicate::str::contains("Right: "));
+    // Solved once: it stays.
+    succeeded_saying(answered, &["X to move; X had a draw here.", "Right: "]);
     assert_eq!(attempts_kept(&db), 1);
     assert_eq!(open_puzzles(&db).len(), 1);
 }
@@ -152,24 +162,16 @@ fn a_puzzle_solved_twice_with_another_puzzle_between_retires() {
 
 #[test]
 fn a_wrong_answer_is_told_why_in_the_reviews_words_and_kept_and_the_puzzle_stays() {
-    // Arrange
-    let db = Database::new();
-    ada_slips_once(&db);
-    let puzzle = open_puzzles(&db).remove(0);
+    let (answered, db) = answered_once(wrong_answer);
 
-    // Act
-    let answered = train(&db, &format!("{}\n", wrong_answer(&puzzle)));
-
-    // Assert
-    answered
-        .success()
-        .stdout(predicate::str::contains(
+    succeeded_saying(
+        answered,
+        &[
             "is not one of the best moves. In the game, Move ",
-        ))
-        .stdout(predicate::str::contains(
             "threw away the draw (a loss left);",
-        ))
-        .stdout(predicate::str::contains("The puzzle stays."));
+            "The puzzle stays.",
+        ],
+    );
     assert_eq!(attempts_kept(&db), 1);
     assert_eq!(open_puzzles(&db).len(), 1);
 }
@@ -184,13 +186,14 @@ fn what_is_not_an_answer_is_refused_asked_again_and_nothing_is_kept() {
     let answered = train(&db, "ten\n5\n42\n");
 
     // Assert
-    answered
-        .success()
-        .stdout(predicate::str::contains("\"ten\" is not a cell"))
-        .stdout(predicate::str::contains("cell 5 is already taken"))
-        .stdout(predicate::str::contains(
+    succeeded_saying(
+        answered,
+        &[
+            "\"ten\" is not a cell",
+            "cell 5 is already taken",
             "there is no cell 42: choose 1 to 9",
-        ));
+        ],
+    );
     assert_eq!(attempts_kept(&db), 0);
 }
 
@@ -206,9 +209,10 @@ fn the_end_of_input_stops_cleanly_with_the_answers_so_far_kept() {
     let answered = train(&db, &format!("{}\n", right_answer(&first)));
 
     // Assert
-    answered.success().stdout(predicate::str::contains(
-        "Input ended: 1 answered, 1 right, 0 wrong; every answer is kept.",
-    ));
+    succeeded_saying(
+        answered,
+        &["Input ended: 1 answered, 1 right, 0 wrong; every answer is kept."],
+    );
     assert_eq!(attempts_kept(&db), 1);
 }
 

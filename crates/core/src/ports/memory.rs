@@ -278,13 +278,9 @@ impl TrainingStore for MemoryStore {
     }
 
     fn attempts(&self, player: &PlayerName) -> Result<Vec<Attempt>, StoreError> {
-        let state = self.lock();
-        let mut theirs: Vec<Attempt> = state
-            .attempts
-            .iter()
-            .filter(|held| held.player.key() == player.key())
-            .cloned()
-            .collect();
+        let key = player.key();
+        let mut theirs = self.lock().attempts.clone();
+        theirs.retain(|held| held.player.key() == key);
         // Stable: attempts of the same millisecond stay in the order they were kept.
         theirs.sort_by_key(|held| held.at);
         Ok(theirs)

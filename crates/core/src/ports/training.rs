@@ -396,6 +396,13 @@ mod tests {
         }
     }
 
+    /// What game 1 (Ada beats Bob, Bob slipping once) makes of `player`'s moves.
+    fn puzzles_of(player: &str) -> Puzzles {
+        let game = ada_beats_bob(1);
+        let review = bob_slips_at_ply_2(&game);
+        puzzles_in(&name(player), &game, &review).unwrap()
+    }
+
     const HOUR: u64 = 3_600;
     const DAY: u64 = 86_400;
 
@@ -424,22 +431,12 @@ mod tests {
 
     #[test]
     fn the_other_sides_slips_are_not_the_players_puzzles() {
-        let game = ada_beats_bob(1);
-        let review = bob_slips_at_ply_2(&game);
-
-        let found = puzzles_in(&name("Ada"), &game, &review).unwrap();
-
-        assert_eq!(found, Puzzles::default());
+        assert_eq!(puzzles_of("Ada"), Puzzles::default());
     }
 
     #[test]
     fn the_player_is_found_by_name_key_whatever_its_case() {
-        let game = ada_beats_bob(1);
-        let review = bob_slips_at_ply_2(&game);
-
-        let found = puzzles_in(&name("BOB"), &game, &review).unwrap();
-
-        assert_eq!(found.puzzles.len(), 1);
+        assert_eq!(puzzles_of("BOB").puzzles.len(), 1);
     }
 
     #[test]
@@ -469,12 +466,7 @@ mod tests {
     }
 
     fn puzzle() -> Puzzle {
-        let game = ada_beats_bob(1);
-        let review = bob_slips_at_ply_2(&game);
-        puzzles_in(&name("Bob"), &game, &review)
-            .unwrap()
-            .puzzles
-            .remove(0)
+        puzzles_of("Bob").puzzles.remove(0)
     }
 
     #[rstest]
@@ -646,36 +638,39 @@ mod tests {
         assert_eq!(open, Ok(OpenPuzzles::default()));
     }
 
+    /// Lets `history` answer a query for Ada's games before `before` with a page of
+    /// game `n`, whose next page starts before `next`.
+    fn serves_page(
+        history: &mut MockGameHistory,
+        before: Option<u128>,
+        n: u128,
+        next: Option<u128>,
+    ) {
+        let page = HistoryPage {
+            games: vec![GameSummary {
+                id: GameId::from_bits(n),
+                settings: settings(person("Ada"), PlayerSpec::Computer(Level::Easy)),
+                started: UNIX_EPOCH,
+                ended: UNIX_EPOCH,
+                ending: Ending::Resigned(Mark::X),
+                moves: 0,
+            }],
+            next: next.map(GameId::from_bits),
+        };
+        history
+            .expect_history()
+            .withf(move |query| {
+                query.before == before.map(GameId::from_bits) && query.player == Some(name("Ada"))
+            })
+            .returning(move |_| Ok(page.clone()));
+    }
+
     #[test]
     fn every_page_of_the_players_history_is_read() {
         // Arrange: a history of two pages, one game on each.
         let mut history = MockGameHistory::new();
-        let summary = |n: u128| GameSummary {
-            id: GameId::from_bits(n),
-            settings: settings(person("Ada"), PlayerSpec::Computer(Level::Easy)),
-            started: UNIX_EPOCH,
-            ended: UNIX_EPOCH,
-            ending: Ending::Resigned(Mark::X),
-            moves: 0,
-        };
-        history
-            .expect_history()
-            .withf(|query| query.before.is_none() && query.player == Some(name("Ada")))
-            .returning(move |_| {
-                Ok(HistoryPage {
-                    games: vec![summary(2)],
-                    next: Some(GameId::from_bits(2)),
-                })
-            });
-        history
-            .expect_history()
-            .withf(|query| query.before == Some(GameId::from_bits(2)))
-            .returning(move |_| {
-                Ok(HistoryPage {
-                    games: vec![summary(1)],
-                    next: None,
-                })
-            });
+        serves_page(&mut history, None, 2, Some(2));
+        serves_page(&mut history, Some(2), 1, None);
 
         // Act
         let games = ended_games(&history, &name("Ada")).unwrap();

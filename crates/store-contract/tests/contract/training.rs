@@ -25,54 +25,43 @@ fn moment(ms: u64) -> SystemTime {
     UNIX_EPOCH + Duration::from_millis(1_700_000_000_000 + ms)
 }
 
+/// Keeps each of `attempts` in turn, and reads back `player`'s.
+fn kept(store: &Fresh, attempts: &[&Attempt], player: &str) -> Vec<Attempt> {
+    for attempt in attempts {
+        store.keep_attempt(attempt).unwrap();
+    }
+    store.attempts(&name(player)).unwrap()
+}
+
 #[apply(stores)]
 fn an_attempt_kept_reads_back_as_it_was_kept(#[case] store: Fresh) {
-    let kept = attempt("Ada", 1, 4, 0, true);
+    let attempt = attempt("Ada", 1, 4, 0, true);
 
-    store.keep_attempt(&kept).unwrap();
-
-    assert_eq!(store.attempts(&name("Ada")).unwrap(), [kept]);
+    assert_eq!(kept(&store, &[&attempt], "Ada"), [attempt]);
 }
 
 #[apply(stores)]
 fn the_same_attempt_kept_twice_is_kept_once(#[case] store: Fresh) {
-    let kept = attempt("Ada", 1, 4, 0, false);
-    store.keep_attempt(&kept).unwrap();
+    let attempt = attempt("Ada", 1, 4, 0, false);
 
-    store.keep_attempt(&kept).unwrap();
-
-    assert_eq!(store.attempts(&name("Ada")).unwrap(), [kept]);
+    assert_eq!(kept(&store, &[&attempt, &attempt], "Ada"), [attempt]);
 }
 
 #[apply(stores)]
 fn a_players_attempts_are_found_by_name_key_and_no_one_elses(#[case] store: Fresh) {
-    // Arrange
-    let adas = attempt("Ada", 1, 4, 0, true);
-    store.keep_attempt(&adas).unwrap();
-    store.keep_attempt(&attempt("Bob", 1, 3, 1, true)).unwrap();
+    let (adas, bobs) = (attempt("Ada", 1, 4, 0, true), attempt("Bob", 1, 3, 1, true));
 
-    // Act
-    let found = store.attempts(&name("ADA")).unwrap();
-
-    // Assert
-    assert_eq!(found, [adas]);
+    assert_eq!(kept(&store, &[&adas, &bobs], "ADA"), [adas]);
 }
 
 #[apply(stores)]
 fn attempts_are_read_oldest_first(#[case] store: Fresh) {
-    // Arrange: kept newest first.
     let (older, newer) = (
         attempt("Ada", 2, 1, 5, false),
         attempt("Ada", 1, 4, 9, true),
     );
-    store.keep_attempt(&newer).unwrap();
-    store.keep_attempt(&older).unwrap();
 
-    // Act
-    let found = store.attempts(&name("Ada")).unwrap();
-
-    // Assert
-    assert_eq!(found, [older, newer]);
+    assert_eq!(kept(&store, &[&newer, &older], "Ada"), [older, newer]);
 }
 
 #[apply(stores)]
@@ -81,18 +70,14 @@ fn attempts_of_the_same_millisecond_read_in_the_order_they_were_kept(#[case] sto
         attempt("Ada", 2, 1, 5, false),
         attempt("Ada", 1, 4, 5, true),
     );
-    store.keep_attempt(&first).unwrap();
-    store.keep_attempt(&second).unwrap();
 
-    assert_eq!(store.attempts(&name("Ada")).unwrap(), [first, second]);
+    assert_eq!(kept(&store, &[&first, &second], "Ada"), [first, second]);
 }
 
 #[apply(stores)]
 fn an_attempts_time_is_kept_to_the_millisecond(#[case] store: Fresh) {
-    let mut kept = attempt("Ada", 1, 4, 0, true);
-    kept.at += Duration::from_micros(999);
+    let mut attempt = attempt("Ada", 1, 4, 0, true);
+    attempt.at += Duration::from_micros(999);
 
-    store.keep_attempt(&kept).unwrap();
-
-    assert_eq!(store.attempts(&name("Ada")).unwrap()[0].at, moment(0));
+    assert_eq!(kept(&store, &[&attempt], "Ada")[0].at, moment(0));
 }
