@@ -132,7 +132,8 @@ pub enum Answered {
 /// `answer` to `puzzle`: right iff it is one of the best moves. A cell that is taken,
 /// or not on the puzzle's board, is no answer: the [`IllegalMove`] says which.
 pub fn judge(puzzle: &Puzzle, answer: Position) -> Result<Answered, IllegalMove> {
-    puzzle.position.clone().place(answer, puzzle.to_move)?;
+    let mut tried = puzzle.position;
+    tried.place(answer, puzzle.to_move)?;
     Ok(if puzzle.best_moves.contains(&answer) {
         Answered::Right
     } else {
