@@ -21,7 +21,7 @@ type Step = fn(&Transaction<'_>, &Database) -> Result<(), StoreError>;
 /// One version of the schema.
 pub(crate) struct Migration {
     pub(crate) version: i64,
-    sql: &'static str,
+    pub(crate) sql: &'static str,
     /// Run after the SQL, in the same transaction.
     then: Option<Step>,
 }
