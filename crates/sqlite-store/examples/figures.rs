@@ -11,12 +11,10 @@
 //! Both default to 1,000,000. The database is deleted at the end, unless
 //! `FIGURES_KEEP=PATH` names where to build and keep it.
 //!
-//! Measured on the project's machine (2 cores, shared; ext4 on a virtual disk), with
-//! 1,000,000 of each (474 MB, built in 26 s): a game's end and its players' rows 0.55 ms
-//! (median; slowest of 200 3.6 ms), the top 20 0.08 ms, the whole table streamed 1.4 s,
-//! a 1,000,000-row import 10.3 s. The disk's `fsync` is most of a game's end (0.10 ms
-//! with `synchronous = NORMAL`), and it waits for whatever else the disk has to write:
-//! before the build was flushed first, the median was 4 ms.
+//! What it measured, with the machine and the date: docs/performance.md, "Storage"
+//! and "Ratings". The disk's `fsync` is most of a game's end (0.10 ms with
+//! `synchronous = NORMAL`), and it waits for whatever else the disk has to write: the
+//! build is flushed before anything is measured.
 //!
 //! The database is built quickly by writing the rows straight into the tables (in big
 //! transactions, `synchronous = OFF`, the rank index made once at the end), not through
