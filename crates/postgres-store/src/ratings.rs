@@ -256,6 +256,9 @@ struct RatedNumbers {
 impl RatedNumbers {
     /// Sets the numbers gathered, and forgets them.
     fn update(&mut self, tx: &mut Tx<'_>) -> Result<(), Failure> {
+        if self.id.is_empty() {
+            return Ok(());
+        }
         tx.execute(
             "UPDATE games SET rated_number = u.number \
              FROM unnest($1::text[], $2::bigint[]) AS u(id, number) WHERE games.id = u.id",
@@ -451,24 +454,29 @@ impl RatingStore for PostgresStore {
             )?;
             let rows = tx.query(
                 &format!(
-                    "SELECT {GAME_COLUMNS} FROM games WHERE ending IS NOT NULL \
+                    "SELECT rated_number, {GAME_COLUMNS} FROM games WHERE ending IS NOT NULL \
                      ORDER BY rated_number NULLS FIRST, ended_at, id"
                 ),
                 &[],
             )?;
             tx.execute("DELETE FROM rating_changes", &[])?;
             tx.execute("DELETE FROM ratings", &[])?;
-            // The numbers go on from the sequence's, one block for the whole rebuild
-            // (no end takes a number while the ratings' lock is held exclusively),
-            // above every number kept: each rated game is numbered again in place,
-            // and those no longer rated lose theirs at the end.
+            // The games are rated in the order of their numbers, those without one
+            // (kept before ratings) first. If none of those rates anybody, the numbers
+            // kept already say that order and stay. Otherwise every rated game is
+            // numbered again, one block from the sequence for the whole rebuild (no
+            // end takes a number while the ratings' lock is held exclusively), above
+            // every number kept.
             let first: i64 =
                 database.get(&tx.query_one("SELECT nextval('rated_numbers')", &[])?, 0)?;
+            let mut renumber = false;
+            let mut no_longer_rated: Vec<String> = Vec::new();
             let mut book = RatingBook::new();
             let mut rated = 0u64;
             let (mut numbers, mut changes) = (RatedNumbers::default(), ChangeColumns::default());
             for row in &rows {
-                let kept = codec::game_row(row, 0).map_err(|e| database.column(e))?;
+                let number: Option<i64> = database.get(row, 0)?;
+                let kept = codec::game_row(row, 1).map_err(|e| database.column(e))?;
                 let unreadable = |detail: String| database.unreadable_game(&kept.id, detail);
                 let game = kept.new_game().map_err(unreadable)?;
                 let Some(ending) = kept.ending().map_err(unreadable)? else {
@@ -476,27 +484,38 @@ impl RatingStore for PostgresStore {
                 };
                 let rated_now = book.rate(&game, ending);
                 if rated_now.is_empty() {
+                    if number.is_some() {
+                        no_longer_rated.push(kept.id);
+                    }
                     continue;
                 }
-                numbers.id.push(kept.id);
-                numbers.number.push(first + rated as i64);
+                renumber |= number.is_none();
+                if renumber {
+                    numbers.id.push(kept.id);
+                    numbers.number.push(first + rated as i64);
+                }
                 rated += 1;
                 rated_now.iter().for_each(|change| changes.push(change));
-                if numbers.id.len() == REBUILD_BATCH {
+                if changes.game.len() >= 2 * REBUILD_BATCH {
                     numbers.update(tx)?;
                     changes.insert(tx)?;
                 }
             }
             numbers.update(tx)?;
             changes.insert(tx)?;
-            tx.execute(
-                "UPDATE games SET rated_number = NULL WHERE rated_number < $1",
-                &[&first],
-            )?;
-            if rated > 1 {
+            if renumber {
+                tx.execute(
+                    "UPDATE games SET rated_number = NULL WHERE rated_number < $1",
+                    &[&first],
+                )?;
                 tx.execute(
                     "SELECT setval('rated_numbers', $1)",
-                    &[&(first + rated as i64 - 1)],
+                    &[&(first + rated as i64 - 1).max(first)],
+                )?;
+            } else {
+                tx.execute(
+                    "UPDATE games SET rated_number = NULL WHERE id = ANY($1)",
+                    &[&no_longer_rated],
                 )?;
             }
             let mut people = book.ratings().peekable();
