@@ -286,7 +286,7 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
         _ => store(),
     };
     let renderer = console_renderer;
-    let thinking = (config.seed, config.think);
+    let thinking = (config.seed, config.think, config.casual);
     let full_screen = !config.plain
         && io::stdin().is_terminal()
         && io::stdout().is_terminal()
@@ -301,7 +301,8 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             let store = store()?;
             let (screen, keyboard) = (renderer(), keyboard());
             let computers = StandardComputers::new(config.seed, config.think);
-            let mut session = Session::new(&screen, &keyboard, store.archive(), computers);
+            let mut session =
+                Session::new(&screen, &keyboard, store.archive(), computers).casual(config.casual);
             Ok(match session.play_one(&settings)? {
                 GameEnd::Finished(_) | GameEnd::Abandoned => ExitCode::SUCCESS,
                 GameEnd::InputClosed => ExitCode::from(FAILURE),
@@ -339,7 +340,9 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             let store = store()?;
             let (screen, keyboard) = (renderer(), keyboard());
             let computers = StandardComputers::new(config.seed, config.think);
-            Session::new(&screen, &keyboard, store.archive(), computers).run()?;
+            Session::new(&screen, &keyboard, store.archive(), computers)
+                .casual(config.casual)
+                .run()?;
             Ok(ExitCode::SUCCESS)
         }
         Task::History {
@@ -371,7 +374,7 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
                 (false, true) => Shown::FullScreen,
                 (false, false) => Shown::Lines,
             };
-            replay(&store, thinking, &game, review, shown_as)
+            replay(&store, (config.seed, config.think), &game, review, shown_as)
         }
         Task::Check => check(&config.database),
         Task::Serve {
@@ -538,11 +541,11 @@ fn check_before_serving(
 /// The full-screen game (`tictactoe` and `play` with a person, on a terminal).
 fn full_screen_game(
     store: &dyn Archive,
-    (seed, think): (u64, Duration),
+    (seed, think, casual): (u64, Duration, bool),
     start: Start,
 ) -> Result<ExitCode, Failure> {
     let mut computers = StandardComputers::new(seed, think);
-    match run_full_screen(&mut computers, store, colour(), start)? {
+    match run_full_screen(&mut computers, store, colour(), start, casual)? {
         Ok(Ending::Quit) => Ok(ExitCode::SUCCESS),
         // The status a shell gives a program stopped by Ctrl-C.
         Ok(Ending::Interrupted) => Ok(ExitCode::from(130)),

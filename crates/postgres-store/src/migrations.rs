@@ -26,7 +26,7 @@ struct Migration {
     sql: &'static str,
 }
 
-const MIGRATIONS: [Migration; 4] = [
+const MIGRATIONS: [Migration; 5] = [
     Migration {
         version: 1,
         sql: include_str!("../migrations/0001_games_scoreboard_history.sql"),
@@ -42,6 +42,10 @@ const MIGRATIONS: [Migration; 4] = [
     Migration {
         version: 4,
         sql: include_str!("../migrations/0004_ratings.sql"),
+    },
+    Migration {
+        version: 5,
+        sql: include_str!("../migrations/0005_casual_games.sql"),
     },
 ];
 

@@ -26,7 +26,7 @@ pub(crate) struct Migration {
     then: Option<Step>,
 }
 
-pub(crate) const MIGRATIONS: [Migration; 5] = [
+pub(crate) const MIGRATIONS: [Migration; 6] = [
     Migration {
         version: 1,
         sql: include_str!("../migrations/0001_games_and_steps.sql"),
@@ -51,6 +51,11 @@ pub(crate) const MIGRATIONS: [Migration; 5] = [
         version: 5,
         sql: include_str!("../migrations/0005_ratings.sql"),
         then: Some(rate_the_games_kept),
+    },
+    Migration {
+        version: 6,
+        sql: include_str!("../migrations/0006_casual_games.sql"),
+        then: None,
     },
 ];
 
@@ -291,5 +296,6 @@ fn rate_the_games_kept(
     transaction: &Transaction<'_>,
     database: &Database,
 ) -> Result<(), StoreError> {
-    crate::ratings::rebuild(transaction, database).map(|_| ())
+    use crate::ratings::{GAMES_AT_SCHEMA_5, rebuild};
+    rebuild(transaction, database, GAMES_AT_SCHEMA_5).map(|_| ())
 }

@@ -118,17 +118,31 @@ const REBUILT_INDEXES: [&str; 2] = ["ratings_best_first", "rating_changes_by_pla
 /// usual cache, see docs/performance.md).
 const REBUILD_CACHE_KIB: i64 = 256 * 1024;
 
+/// Where a rebuild reads the games: the table, as this program keeps it.
+pub(crate) const GAMES: &str = "games";
+
+/// The games as schema 5 kept them, for that migration's step (which runs before the
+/// later migrations add their columns): no game was casual yet.
+pub(crate) const GAMES_AT_SCHEMA_5: &str = "(SELECT *, 0 AS casual FROM games)";
+
 /// Forgets every rating and rates every ended game again, in the order they were rated
 /// (the games not rated yet, as after migrating a file kept before ratings, first, in
-/// the order they ended), by the same rule: see [`RatingStore::rebuild_ratings`].
-pub(crate) fn rebuild(connection: &Connection, database: &Database) -> Result<Rebuilt, StoreError> {
+/// the order they ended), by the same rule: see [`RatingStore::rebuild_ratings`]. The
+/// games are read from `games` ([`GAMES`], or a schema's view of them).
+pub(crate) fn rebuild(
+    connection: &Connection,
+    database: &Database,
+    games: &str,
+) -> Result<Rebuilt, StoreError> {
     let cache: i64 = connection
         .pragma_query_value(None, "cache_size", |row| row.get(0))
         .db(database)?;
     connection
         .pragma_update(None, "cache_size", -REBUILD_CACHE_KIB)
         .db(database)?;
-    let rebuilt = without_indexes(connection, database, rate_again);
+    let rebuilt = without_indexes(connection, database, |connection, database| {
+        rate_again(connection, database, games)
+    });
     connection
         .pragma_update(None, "cache_size", cache)
         .db(database)?;
@@ -169,11 +183,15 @@ fn without_indexes<T>(
 }
 
 /// Every ended game rated again, in order, into emptied tables.
-fn rate_again(connection: &Connection, database: &Database) -> Result<Rebuilt, StoreError> {
+fn rate_again(
+    connection: &Connection,
+    database: &Database,
+    source: &str,
+) -> Result<Rebuilt, StoreError> {
     let games = {
         let mut select = connection
             .prepare(&format!(
-                "SELECT {GAME_COLUMNS} FROM games WHERE ending IS NOT NULL \
+                "SELECT {GAME_COLUMNS} FROM {source} WHERE ending IS NOT NULL \
                  ORDER BY rated_number IS NOT NULL, rated_number, ended_at, id"
             ))
             .db(database)?;
@@ -411,7 +429,7 @@ impl RatingStore for SqliteStore {
     }
 
     fn rebuild_ratings(&self) -> Result<Rebuilt, StoreError> {
-        self.in_write(|transaction| rebuild(transaction, &self.database))
+        self.in_write(|transaction| rebuild(transaction, &self.database, GAMES))
     }
 }
 
@@ -419,7 +437,7 @@ impl RatingStore for SqliteStore {
 mod tests {
     use rusqlite::Connection;
 
-    use super::{NUMBER_RATED_GAME, REBUILT_INDEXES, rebuild};
+    use super::{GAMES, NUMBER_RATED_GAME, REBUILT_INDEXES, rebuild};
     use crate::errors::Database;
     use crate::migrations::MIGRATIONS;
 
@@ -461,7 +479,7 @@ mod tests {
         let cache_before = cache(&connection);
 
         // Act
-        rebuild(&connection, &Database("memory".to_string())).expect("a rebuild");
+        rebuild(&connection, &Database("memory".to_string()), GAMES).expect("a rebuild");
 
         // Assert
         assert_eq!(schema(&connection), before);

@@ -34,4 +34,4 @@ pub mod rows;
 pub mod words;
 
 pub use database::Database;
-pub use rows::{GAME_COLUMNS, GameRow, SideColumns};
+pub use rows::{GAME_COLUMN_COUNT, GAME_COLUMNS, GameRow, SideColumns};
