@@ -25,6 +25,9 @@ pub struct Config {
     pub database: Database,
     /// Seeds every random choice of the run.
     pub seed: u64,
+    /// The games rate nobody: `--seed` fixed their computers' choices, which a person
+    /// could learn and play again.
+    pub casual: bool,
     /// How long Impossible thinks per move.
     pub think: Duration,
     /// `--plain`: the line-by-line console even on a terminal.
@@ -346,6 +349,7 @@ impl Config {
         };
         Ok(Config {
             database,
+            casual: cli.seed.is_some(),
             seed,
             think,
             plain: cli.plain || plain_here,
@@ -786,6 +790,18 @@ mod tests {
         let (first, second) = (build(&play).unwrap(), build(&play).unwrap());
 
         assert_ne!(first.seed, second.seed);
+    }
+
+    #[rstest::rstest]
+    #[case::fresh_choices(&["play", "--x", "human:Ada", "--o", "random"], false)]
+    #[case::choices_fixed_by_a_seed(&["--seed", "7", "play", "--x", "human:Ada", "--o", "random"], true)]
+    fn games_are_casual_exactly_when_a_seed_fixes_the_computers_choices(
+        #[case] args: &[&str],
+        #[case] casual: bool,
+    ) {
+        let config = build(args).unwrap();
+
+        assert_eq!(config.casual, casual);
     }
 
     #[test]

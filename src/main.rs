@@ -289,7 +289,7 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
         _ => store(),
     };
     let renderer = console_renderer;
-    let thinking = (config.seed, config.think);
+    let thinking = (config.seed, config.think, config.casual);
     let full_screen = !config.plain
         && io::stdin().is_terminal()
         && io::stdout().is_terminal()
@@ -304,7 +304,8 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             let store = store()?;
             let (screen, keyboard) = (renderer(), keyboard());
             let computers = StandardComputers::new(config.seed, config.think);
-            let mut session = Session::new(&screen, &keyboard, store.archive(), computers);
+            let mut session =
+                Session::new(&screen, &keyboard, store.archive(), computers).casual(config.casual);
             Ok(match session.play_one(&settings)? {
                 GameEnd::Finished(_) | GameEnd::Abandoned => ExitCode::SUCCESS,
                 GameEnd::InputClosed => ExitCode::from(FAILURE),
@@ -342,7 +343,9 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             let store = store()?;
             let (screen, keyboard) = (renderer(), keyboard());
             let computers = StandardComputers::new(config.seed, config.think);
-            Session::new(&screen, &keyboard, store.archive(), computers).run()?;
+            Session::new(&screen, &keyboard, store.archive(), computers)
+                .casual(config.casual)
+                .run()?;
             Ok(ExitCode::SUCCESS)
         }
         Task::History {
@@ -380,7 +383,16 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             if list {
                 train::list(store.archive(), &trainee, json)?;
             } else {
-                train::train(store.archive(), &trainee, &renderer(), &keyboard())?;
+                // What an answer that is not one of the review's best moves leaves: perfect
+                // play, in the usual thinking time.
+                let mut advisor = StandardComputers::new(config.seed, config.think).advisor();
+                train::train(
+                    store.archive(),
+                    &trainee,
+                    advisor.as_mut(),
+                    &renderer(),
+                    &keyboard(),
+                )?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -391,7 +403,7 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
                 (false, true) => Shown::FullScreen,
                 (false, false) => Shown::Lines,
             };
-            replay(&store, thinking, &game, review, shown_as)
+            replay(&store, (config.seed, config.think), &game, review, shown_as)
         }
         Task::Check => check(&config.database),
         Task::Serve {
@@ -558,11 +570,11 @@ fn check_before_serving(
 /// The full-screen game (`tictactoe` and `play` with a person, on a terminal).
 fn full_screen_game(
     store: &dyn Archive,
-    (seed, think): (u64, Duration),
+    (seed, think, casual): (u64, Duration, bool),
     start: Start,
 ) -> Result<ExitCode, Failure> {
     let mut computers = StandardComputers::new(seed, think);
-    match run_full_screen(&mut computers, store, colour(), start)? {
+    match run_full_screen(&mut computers, store, colour(), start, casual)? {
         Ok(Ending::Quit) => Ok(ExitCode::SUCCESS),
         // The status a shell gives a program stopped by Ctrl-C.
         Ok(Ending::Interrupted) => Ok(ExitCode::from(130)),

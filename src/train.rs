@@ -14,6 +14,7 @@ use std::time::SystemTime;
 use tictactoe_console::{ConsoleRenderer, InputHandler, Titled, train_in_lines, words};
 use tictactoe_core::domain::{Geometry, Known, PlayerName};
 use tictactoe_core::play::short_id;
+use tictactoe_core::players::Advisor;
 use tictactoe_core::ports::{Archive, Attempt, OpenPuzzles, Puzzle, open_puzzles};
 use tictactoe_json::puzzle_json;
 
@@ -49,6 +50,7 @@ pub(crate) fn list(store: &dyn Archive, trainee: &Trainee, json: bool) -> Result
 pub(crate) fn train(
     store: &dyn Archive,
     trainee: &Trainee,
+    advisor: &mut dyn Advisor,
     screen: &ConsoleRenderer<impl Write>,
     input: &impl InputHandler,
 ) -> Result<(), Failure> {
@@ -74,15 +76,21 @@ pub(crate) fn train(
         return Ok(());
     }
     let player = &trainee.player;
-    train_in_lines(screen, input, &titled, &mut |puzzle: &Puzzle, right| {
-        store.keep_attempt(&Attempt {
-            player: player.clone(),
-            game: puzzle.game.clone(),
-            ply: puzzle.ply,
-            at: SystemTime::now(),
-            right,
-        })
-    })
+    train_in_lines(
+        screen,
+        input,
+        advisor,
+        &titled,
+        &mut |puzzle: &Puzzle, right| {
+            store.keep_attempt(&Attempt {
+                player: player.clone(),
+                game: puzzle.game.clone(),
+                ply: puzzle.ply,
+                at: SystemTime::now(),
+                right,
+            })
+        },
+    )
     .map_err(Failure::Store)?;
     Ok(())
 }

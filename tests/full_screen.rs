@@ -266,23 +266,49 @@ fn wins_of(database: &Path, name: &str) -> u64 {
         .unwrap_or(0)
 }
 
+/// Ada (X) and Bob (O) at one keyboard, the cursor on the centre cell: X 5; O up to 2;
+/// X left to 1; O down, down to 7; X right, right to 9, and Ada has won.
+fn ada_wins_on_the_arrow_keys(pty: &mut Pty) {
+    pty.press_each([
+        ENTER, UP, ENTER, LEFT, ENTER, DOWN, DOWN, ENTER, RIGHT, RIGHT, ENTER,
+    ]);
+    pty.wait_for("Ada (X) wins!", Duration::from_secs(5));
+}
+
 #[test]
 fn a_game_played_with_the_arrow_keys_and_enter_is_won_and_recorded() {
     // Arrange: two people at one keyboard; the cursor starts on the centre cell.
     let db = Database::new();
     let mut pty = db.pty("play --x human:Ada --o human:Bob", ADA_TO_MOVE);
 
-    // Act: X 5; O up to 2; X left to 1; O down, down to 7; X right, right to 9.
-    pty.press_each([
-        ENTER, UP, ENTER, LEFT, ENTER, DOWN, DOWN, ENTER, RIGHT, RIGHT, ENTER,
-    ]);
-    pty.wait_for("Ada (X) wins!", Duration::from_secs(5));
+    // Act
+    ada_wins_on_the_arrow_keys(&mut pty);
     pty.press(b"q");
     let ended = pty.finish();
 
     // Assert
     assert_eq!((ended.status, ended.given_back), (0, true));
     assert_eq!(wins_of(&db.path, "Ada"), 1);
+}
+
+#[test]
+fn the_result_screen_says_how_each_persons_rating_changed() {
+    // Arrange: two people new to 3 x 3, both at 1,500.
+    let db = Database::new();
+    let mut pty = db.pty("play --x human:Ada --o human:Bob", ADA_TO_MOVE);
+
+    // Act
+    ada_wins_on_the_arrow_keys(&mut pty);
+    let screen = pty.screen_text();
+    pty.press(b"q");
+    pty.finish();
+
+    // Assert: the winner went up from 1,500 and the loser down (Glicko-2's first game
+    // between two new people: 1,662 and 1,338), both still provisional (`?`).
+    shows(
+        &screen,
+        &["Rating: Ada 1,500? → 1,662?, Bob 1,500? → 1,338?."],
+    );
 }
 
 #[test]

@@ -51,6 +51,24 @@ fn a_board_without_rated_games_lists_the_four_levels_as_anchors() {
 }
 
 #[test]
+fn a_game_whose_computer_was_seeded_rates_nobody() {
+    // Arrange: with --seed the computer's replies are the same every time: a line
+    // that beat it once would beat it again, so the game is casual.
+    let db = Database::new();
+    tictactoe_on(&db.path)
+        .args(words("--plain --seed 3 play --x human:Ada --o random"))
+        .write_stdin("5\n1\n2\n3\n4\n6\n7\n8\n9\n")
+        .assert()
+        .success();
+
+    // Act
+    let rows = ratings_json(&db.path, &[]);
+
+    // Assert: the levels' anchors alone.
+    assert!(rows.iter().all(|row| row["anchor"] == true), "{rows:?}");
+}
+
+#[test]
 fn a_person_who_lost_to_impossible_is_listed_below_1500_provisional() {
     let db = Database::new();
     ada_loses_to_impossible(&db.path);

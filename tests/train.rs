@@ -167,7 +167,7 @@ fn a_wrong_answer_is_told_why_in_the_reviews_words_and_kept_and_the_puzzle_stays
     succeeded_saying(
         answered,
         &[
-            "is not one of the best moves. In the game, Move ",
+            "leaves a loss. In the game, Move ",
             "threw away the draw (a loss left);",
             "The puzzle stays.",
         ],

@@ -9,9 +9,11 @@ use crate::ports::{Input, InputHandler, Notice, Problem, Prompt, Renderer};
 
 /// Keeps the beginning of a game played at one keyboard (the console's, the full
 /// screen's) in `store`, under a new random id, and gives the recorder for the rest.
+/// A `casual` game rates nobody ([`NewGame::casual`]).
 pub fn begin_journal<S: GameStore>(
     store: S,
     settings: &Settings,
+    casual: bool,
 ) -> Result<Journal<S>, StoreError> {
     let new = NewGame {
         id: GameId::new(
@@ -25,6 +27,7 @@ pub fn begin_journal<S: GameStore>(
         seating: Seating::Together,
         locks: [None, None],
         follows: None,
+        casual,
     };
     Journal::begin(store, &new)
 }
@@ -45,6 +48,8 @@ pub struct Session<'a, R, I, S, F> {
     input: &'a I,
     store: S,
     computers: F,
+    /// Whether its games rate nobody (see [`NewGame::casual`]).
+    casual: bool,
 }
 
 impl<'a, R, I, S, F> Session<'a, R, I, S, F>
@@ -63,14 +68,21 @@ where
             input,
             store,
             computers,
+            casual: false,
         }
+    }
+
+    /// Its games rate nobody: their computers' choices were fixed before they began
+    /// (`--seed`).
+    pub fn casual(self, casual: bool) -> Self {
+        Session { casual, ..self }
     }
 
     /// One game with these settings, no menus: what `tictactoe play` does. The game is
     /// kept in the store as it is played; if even its beginning cannot be kept, the
     /// player is told and the game is played unsaved.
     pub fn play_one(&mut self, settings: &Settings) -> Result<GameEnd, ComputerError> {
-        let journal = match begin_journal(&self.store, settings) {
+        let journal = match begin_journal(&self.store, settings, self.casual) {
             Ok(journal) => Some(journal),
             Err(error) => {
                 self.renderer.show_notice(&Notice::NotSaved {

@@ -8,6 +8,7 @@ use std::io::Write;
 
 use colored::Colorize;
 use tictactoe_core::domain::{Known, Position, Refusal};
+use tictactoe_core::players::Advisor;
 use tictactoe_core::ports::{Answered, Puzzle, judge};
 
 use crate::ports::{Dialogue, GameView, Input, InputHandler, Problem};
@@ -42,13 +43,16 @@ pub struct Trained {
 }
 
 /// Puts each of `puzzles` to the player on `screen`, reading answers from `input`: a
-/// cell's number or coordinate, judged by [`judge`]; each answer handed to `keep`
-/// (right or not) before it is told. What is not an answer (not a cell, a taken one)
-/// is said, and asked again, and nothing is kept. `q` stops; so does the end of input,
-/// with every answer so far kept. An error from `keep` stops the session with it.
+/// cell's number or coordinate, judged by [`judge`] with `advisor`'s perfect play; each
+/// answer handed to `keep` (right or not) before it is told. What is not an answer (not
+/// a cell, a taken one) is said, and asked again, and nothing is kept; so is a move
+/// whose value the advisor could not prove in its time. `q` stops; so does the end of
+/// input, with every answer so far kept. An error from `keep` stops the session with
+/// it.
 pub fn train_in_lines<W: Write, I: InputHandler, E>(
     screen: &ConsoleRenderer<W>,
     input: &I,
+    advisor: &mut dyn Advisor,
     puzzles: &[Titled],
     keep: &mut dyn FnMut(&Puzzle, bool) -> Result<(), E>,
 ) -> Result<Trained, E> {
@@ -81,13 +85,21 @@ pub fn train_in_lines<W: Write, I: InputHandler, E>(
                 .parse_position(&text)
                 .map_err(Problem::Position)
                 .and_then(|cell| {
-                    judge(puzzle, cell)
+                    judge(puzzle, cell, advisor)
                         .map(|answered| (cell, answered))
                         .map_err(|illegal| Problem::Refused(Refusal::Illegal(illegal)))
                 });
             match answered {
                 Ok((cell, answered)) => {
-                    let right = answered == Answered::Right;
+                    let right = match answered {
+                        Answered::Right => true,
+                        Answered::Wrong { .. } => false,
+                        // Not judged: nothing kept, asked again.
+                        Answered::Unproven => {
+                            screen.show_answer(puzzle, cell, &answered);
+                            continue;
+                        }
+                    };
                     keep(puzzle, right)?;
                     screen.show_answer(puzzle, cell, &answered);
                     if right {
@@ -118,19 +130,25 @@ impl<W: Write> ConsoleRenderer<W> {
         ));
     }
 
-    /// What answer `cell` to `puzzle` was: right; or not one of the best moves, with
-    /// what the review said of the move played in the game, and the best moves lit.
+    /// What answer `cell` to `puzzle` was: right; wrong, with what it leaves, what the
+    /// review said of the move played in the game, and the best moves lit; or not
+    /// judged, its value not proven in time.
     pub fn show_answer(&self, puzzle: &Puzzle, cell: Position, answered: &Answered) {
         let had = the_value(puzzle.value);
         match answered {
+            Answered::Unproven => self.write(&format!(
+                "{cell} was not proven either way in the time allowed: not judged, nothing \
+                 kept. Try a move again.\n"
+            )),
             Answered::Right => self.write(&format!(
                 "{} {cell} keeps {had}.\n",
                 self.paint("Right:", |s| s.bright_green().bold())
             )),
-            Answered::Wrong(reviewed) => {
+            Answered::Wrong { left, reviewed } => {
                 self.write(&format!(
-                    "{} {cell} is not one of the best moves. In the game, {}: {}.\n",
+                    "{} {cell} leaves {}. In the game, {}: {}.\n",
                     self.paint("Not that one:", |s| s.bright_red().bold()),
+                    value_words(Known::Exactly(*left)),
                     move_label(reviewed.ply, reviewed.mark, reviewed.cell),
                     review_words(reviewed)
                 ));
@@ -162,7 +180,8 @@ impl<W: Write> ConsoleRenderer<W> {
 mod tests {
     use std::cell::RefCell;
 
-    use tictactoe_core::domain::{BitBoard, Board, Geometry, Mark, Verdict};
+    use tictactoe_core::domain::{Analysis, BitBoard, Board, Geometry, Mark, Verdict};
+    use tictactoe_core::players::MockAdvisor;
     use tictactoe_core::ports::GameId;
 
     use super::*;
@@ -193,13 +212,36 @@ mod tests {
         }
     }
 
+    /// An advisor stub: after any answer, X has `verdict` (proven when `exact`).
+    fn advisor_saying(verdict: Verdict, exact: bool) -> MockAdvisor {
+        let mut advisor = MockAdvisor::new();
+        advisor.expect_advise().return_const(Some(Analysis {
+            verdict,
+            plies: 3,
+            best_moves: Vec::new(),
+            exact,
+            moves_proven: exact,
+        }));
+        advisor
+    }
+
     /// A session over `puzzles` with `typed` as input: what was shown, the answers
-    /// kept (right or not), and what it came to.
+    /// kept (right or not), and what it came to. After an answer that is not one of the
+    /// best moves, X is proven to win (O is left a loss).
     fn session(puzzles: &[Titled], typed: &str) -> (String, Vec<bool>, Trained) {
+        session_with(&mut advisor_saying(Verdict::Win, true), puzzles, typed)
+    }
+
+    /// [`session`], asking `advisor` what an answer leaves.
+    fn session_with(
+        advisor: &mut dyn Advisor,
+        puzzles: &[Titled],
+        typed: &str,
+    ) -> (String, Vec<bool>, Trained) {
         let screen = ConsoleRenderer::new(Vec::new(), false);
         let input = ConsoleInput::new(typed.as_bytes());
         let kept = RefCell::new(Vec::new());
-        let trained = train_in_lines(&screen, &input, puzzles, &mut |_, right| {
+        let trained = train_in_lines(&screen, &input, advisor, puzzles, &mut |_, right| {
             kept.borrow_mut().push(right);
             Ok::<(), ()>(())
         })
@@ -225,9 +267,35 @@ mod tests {
     }
 
     #[test]
-    fn another_move_is_told_why_in_the_reviews_words_and_kept_as_wrong() {
+    fn another_move_that_keeps_the_value_is_right() {
+        // O on 8 after X on 5 is not among the puzzle's best moves, and keeps the draw.
+        let mut advisor = advisor_saying(Verdict::Draw, true);
+
+        let (shown, kept, _) = session_with(&mut advisor, &[puzzle()], "8\n");
+
+        assert!(shown.contains("Right: 8 keeps the draw."), "{shown}");
+        assert_eq!(kept, [true]);
+    }
+
+    #[test]
+    fn a_move_whose_value_is_not_proven_in_time_is_not_judged_and_asked_again() {
+        let mut advisor = advisor_saying(Verdict::Draw, false);
+
+        let (shown, kept, trained) = session_with(&mut advisor, &[puzzle()], "8\n");
+
+        assert!(
+            shown.contains("8 was not proven either way in the time allowed: not judged"),
+            "{shown}"
+        );
+        assert_eq!(kept, []);
+        assert_eq!(trained.stop, Stop::InputClosed);
+    }
+
+    #[test]
+    fn a_move_that_gives_the_value_away_is_told_why_in_the_reviews_words_and_kept_as_wrong() {
         let (shown, kept, _) = session(&[puzzle()], "4\n");
 
+        assert!(shown.contains("Not that one: 4 leaves a loss."), "{shown}");
         assert!(
             shown.contains(
                 "In the game, Move 2, O at 2: threw away the draw (a loss left); \
@@ -279,7 +347,11 @@ mod tests {
         let screen = ConsoleRenderer::new(Vec::new(), false);
         let input = ConsoleInput::new(&b"1\n"[..]);
 
-        let trained = train_in_lines(&screen, &input, &[puzzle()], &mut |_, _| Err("full"));
+        let mut advisor = advisor_saying(Verdict::Win, true);
+
+        let trained = train_in_lines(&screen, &input, &mut advisor, &[puzzle()], &mut |_, _| {
+            Err("full")
+        });
 
         assert_eq!(trained, Err("full"));
     }

@@ -26,7 +26,7 @@ pub fn settings(x: PlayerSpec, o: PlayerSpec) -> Settings {
 }
 
 /// Game `n` (its id [`GameId::from_bits`]`(n)`) as it begins with `settings`: at one
-/// screen, no seat locks, the rematch of no game.
+/// screen, no seat locks, the rematch of no game, rated.
 pub fn new_game(n: u128, settings: Settings) -> NewGame {
     NewGame {
         id: GameId::from_bits(n),
@@ -34,6 +34,7 @@ pub fn new_game(n: u128, settings: Settings) -> NewGame {
         seating: Seating::Together,
         locks: [None, None],
         follows: None,
+        casual: false,
     }
 }
 

@@ -35,6 +35,7 @@ pub(crate) fn game_row(row: &Row, first: usize) -> Result<GameRow, postgres::Err
         started_at: row.try_get(at(14))?,
         ended_at: row.try_get(at(15))?,
         ending: row.try_get(at(16))?,
+        casual: row.try_get(at(17))?,
     })
 }
 

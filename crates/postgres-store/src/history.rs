@@ -9,7 +9,7 @@ use tictactoe_core::ports::{
     ReviewStore, StoreError, StoredGame, check_review, keeps_review,
 };
 use tictactoe_store_rows::assemble::{self, ReviewRow};
-use tictactoe_store_rows::{GAME_COLUMNS, rows};
+use tictactoe_store_rows::{GAME_COLUMN_COUNT, GAME_COLUMNS, rows};
 
 use crate::PostgresStore;
 use crate::codec;
@@ -49,10 +49,10 @@ pub(crate) fn game(
         return Ok(None);
     };
     let kept = codec::game_row(&row, 0).map_err(|e| database.column(e))?;
-    let rematch: Option<String> = database.get(&row, 17)?;
-    let numbers: Option<Vec<i64>> = database.get(&row, 18)?;
-    let cells: Option<Vec<Option<i64>>> = database.get(&row, 19)?;
-    let undos: Option<Vec<Option<i64>>> = database.get(&row, 20)?;
+    let rematch: Option<String> = database.get(&row, GAME_COLUMN_COUNT)?;
+    let numbers: Option<Vec<i64>> = database.get(&row, GAME_COLUMN_COUNT + 1)?;
+    let cells: Option<Vec<Option<i64>>> = database.get(&row, GAME_COLUMN_COUNT + 2)?;
+    let undos: Option<Vec<Option<i64>>> = database.get(&row, GAME_COLUMN_COUNT + 3)?;
     // No steps: NULL arrays (`array_agg` over no rows).
     let (numbers, cells, undos) = (
         numbers.unwrap_or_default(),
@@ -163,7 +163,9 @@ impl GameHistory for PostgresStore {
 /// An ended game's summary, from a row of `GAME_COLUMNS` and `MOVES`.
 fn summary(row: &postgres::Row, database: &Database) -> Result<GameSummary, Failure> {
     let game = codec::game_row(row, 0).map_err(|e| database.column(e))?;
-    let moves: i64 = row.try_get(17).map_err(|e| database.column(e))?;
+    let moves: i64 = row
+        .try_get(GAME_COLUMN_COUNT)
+        .map_err(|e| database.column(e))?;
     assemble::summary(&game, moves)
         .map_err(|detail| Failure::Store(database.unreadable_game(&game.id, detail)))
 }

@@ -26,7 +26,7 @@ struct Migration {
     sql: &'static str,
 }
 
-const MIGRATIONS: [Migration; 5] = [
+const MIGRATIONS: [Migration; 6] = [
     Migration {
         version: 1,
         sql: include_str!("../migrations/0001_games_scoreboard_history.sql"),
@@ -45,7 +45,11 @@ const MIGRATIONS: [Migration; 5] = [
     },
     Migration {
         version: 5,
-        sql: include_str!("../migrations/0005_puzzle_attempts.sql"),
+        sql: include_str!("../migrations/0005_casual_games.sql"),
+    },
+    Migration {
+        version: 6,
+        sql: include_str!("../migrations/0006_puzzle_attempts.sql"),
     },
 ];
 

@@ -143,14 +143,9 @@ fn current(
     let Some(row) = found else {
         return Ok(None);
     };
-    let figures = [
-        database.get(&row, 0)?,
-        database.get(&row, 1)?,
-        database.get(&row, 2)?,
-    ];
-    Ok(Some(rating(figures).map_err(|detail| {
-        database.unreadable(format!("{player}'s rating: {detail}"))
-    })?))
+    Ok(Some(rating(glicko(&row, database, 0)?).map_err(
+        |detail| database.unreadable(format!("{player}'s rating: {detail}")),
+    )?))
 }
 
 /// Keeps game `game`'s `changes`, and gives it the next number of the rated games
@@ -163,8 +158,10 @@ fn keep(tx: &mut Tx<'_>, game: &GameId, changes: &[RatingChange]) -> Result<(), 
         "UPDATE games SET rated_number = nextval('rated_numbers') WHERE id = $1",
         &[&game.as_str()],
     )?;
+    let mut kept = ChangeColumns::default();
+    changes.iter().for_each(|change| kept.push(change));
+    kept.insert(tx)?;
     for change in changes {
-        insert_change(tx, change)?;
         let row = ChangeRow::of(change);
         tx.execute(
             "INSERT INTO ratings (size, win, key, name, rating, deviation, volatility, games) \
@@ -186,30 +183,128 @@ fn keep(tx: &mut Tx<'_>, game: &GameId, changes: &[RatingChange]) -> Result<(), 
     Ok(())
 }
 
-fn insert_change(tx: &mut Tx<'_>, change: &RatingChange) -> Result<(), Failure> {
-    let row = ChangeRow::of(change);
+/// Rows of `rating_changes` gathered column by column, as `unnest` takes them: one
+/// statement for a game's changes or for ten thousand games' in a rebuild.
+#[derive(Default)]
+struct ChangeColumns {
+    game: Vec<String>,
+    mark: Vec<String>,
+    name: Vec<String>,
+    size: Vec<i64>,
+    win: Vec<i64>,
+    before: [Vec<f64>; 3],
+    after: [Vec<f64>; 3],
+    key: Vec<String>,
+}
+
+impl ChangeColumns {
+    fn push(&mut self, change: &RatingChange) {
+        let row = ChangeRow::of(change);
+        self.game.push(row.game);
+        self.mark.push(row.mark);
+        self.name.push(row.name);
+        self.size.push(row.size);
+        self.win.push(row.win);
+        for (column, figure) in self.before.iter_mut().zip(row.before) {
+            column.push(figure);
+        }
+        for (column, figure) in self.after.iter_mut().zip(row.after) {
+            column.push(figure);
+        }
+        self.key.push(ChangeRow::key(change));
+    }
+
+    /// Inserts the rows gathered, and forgets them.
+    fn insert(&mut self, tx: &mut Tx<'_>) -> Result<(), Failure> {
+        if self.game.is_empty() {
+            return Ok(());
+        }
+        tx.execute(
+            &format!(
+                "INSERT INTO rating_changes ({CHANGE_COLUMNS}, key) \
+                 SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], \
+                 $5::bigint[], $6::float8[], $7::float8[], $8::float8[], $9::float8[], \
+                 $10::float8[], $11::float8[], $12::text[])"
+            ),
+            &[
+                &self.game,
+                &self.mark,
+                &self.name,
+                &self.size,
+                &self.win,
+                &self.before[0],
+                &self.before[1],
+                &self.before[2],
+                &self.after[0],
+                &self.after[1],
+                &self.after[2],
+                &self.key,
+            ],
+        )?;
+        *self = ChangeColumns::default();
+        Ok(())
+    }
+}
+
+/// Rated games given their numbers, gathered for one `UPDATE` in a rebuild.
+#[derive(Default)]
+struct RatedNumbers {
+    id: Vec<String>,
+    number: Vec<i64>,
+}
+
+impl RatedNumbers {
+    /// Sets the numbers gathered, and forgets them.
+    fn update(&mut self, tx: &mut Tx<'_>) -> Result<(), Failure> {
+        if self.id.is_empty() {
+            return Ok(());
+        }
+        tx.execute(
+            "UPDATE games SET rated_number = u.number \
+             FROM unnest($1::text[], $2::bigint[]) AS u(id, number) WHERE games.id = u.id",
+            &[&self.id, &self.number],
+        )?;
+        *self = RatedNumbers::default();
+        Ok(())
+    }
+}
+
+/// Inserts `people`'s ratings into the emptied `ratings`, one statement.
+fn insert_ratings(tx: &mut Tx<'_>, people: &[&PlayerRating]) -> Result<(), Failure> {
+    let rows: Vec<RatingColumns> = people.iter().map(|held| RatingColumns::of(held)).collect();
+    let column = |figure: usize| {
+        rows.iter()
+            .map(|row| row.rating[figure])
+            .collect::<Vec<_>>()
+    };
     tx.execute(
         &format!(
-            "INSERT INTO rating_changes ({CHANGE_COLUMNS}, key) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+            "INSERT INTO ratings ({RATING_COLUMNS}, key) \
+             SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::float8[], \
+             $5::float8[], $6::float8[], $7::bigint[], $8::text[])"
         ),
         &[
-            &row.game,
-            &row.mark,
-            &row.name,
-            &row.size,
-            &row.win,
-            &row.before[0],
-            &row.before[1],
-            &row.before[2],
-            &row.after[0],
-            &row.after[1],
-            &row.after[2],
-            &ChangeRow::key(change),
+            &rows.iter().map(|row| row.name.as_str()).collect::<Vec<_>>(),
+            &rows.iter().map(|row| row.size).collect::<Vec<_>>(),
+            &rows.iter().map(|row| row.win).collect::<Vec<_>>(),
+            &column(0),
+            &column(1),
+            &column(2),
+            &rows.iter().map(|row| row.games).collect::<Vec<_>>(),
+            &people
+                .iter()
+                .map(|held| held.name.key())
+                .collect::<Vec<_>>(),
         ],
     )?;
     Ok(())
 }
+
+/// How long one statement of a rebuild may run (`statement_timeout` within it).
+const REBUILD_STATEMENT: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// How many games a rebuild gathers before it writes them.
+const REBUILD_BATCH: usize = 10_000;
 
 /// A row selected with [`CHANGE_COLUMNS`], first.
 fn change_row(row: &postgres::Row, database: &Database) -> Result<ChangeRow, Failure> {
@@ -348,59 +443,85 @@ impl RatingStore for PostgresStore {
         let database = &self.database;
         self.transact(false, None, |tx| {
             tx.execute("SELECT pg_advisory_xact_lock($1)", &[&RATINGS_LOCK])?;
+            // A rebuild's statements go over every game: not bound by the seconds a
+            // request's statement may take (`STATEMENT`), only by this.
+            tx.execute(
+                &format!(
+                    "SET LOCAL statement_timeout = {}",
+                    REBUILD_STATEMENT.as_millis()
+                ),
+                &[],
+            )?;
             let rows = tx.query(
                 &format!(
-                    "SELECT {GAME_COLUMNS} FROM games WHERE ending IS NOT NULL \
+                    "SELECT rated_number, {GAME_COLUMNS} FROM games WHERE ending IS NOT NULL \
                      ORDER BY rated_number NULLS FIRST, ended_at, id"
                 ),
                 &[],
             )?;
             tx.execute("DELETE FROM rating_changes", &[])?;
             tx.execute("DELETE FROM ratings", &[])?;
-            tx.execute(
-                "UPDATE games SET rated_number = NULL WHERE rated_number IS NOT NULL",
-                &[],
-            )?;
+            // The games are rated in the order of their numbers, those without one
+            // (kept before ratings) first. If none of those rates anybody, the numbers
+            // kept already say that order and stay. Otherwise every rated game is
+            // numbered again, one block from the sequence for the whole rebuild (no
+            // end takes a number while the ratings' lock is held exclusively), above
+            // every number kept.
+            let first: i64 =
+                database.get(&tx.query_one("SELECT nextval('rated_numbers')", &[])?, 0)?;
+            let mut renumber = false;
+            let mut no_longer_rated: Vec<String> = Vec::new();
             let mut book = RatingBook::new();
             let mut rated = 0u64;
+            let (mut numbers, mut changes) = (RatedNumbers::default(), ChangeColumns::default());
             for row in &rows {
-                let kept = codec::game_row(row, 0).map_err(|e| database.column(e))?;
+                let number: Option<i64> = database.get(row, 0)?;
+                let kept = codec::game_row(row, 1).map_err(|e| database.column(e))?;
                 let unreadable = |detail: String| database.unreadable_game(&kept.id, detail);
                 let game = kept.new_game().map_err(unreadable)?;
                 let Some(ending) = kept.ending().map_err(unreadable)? else {
                     continue;
                 };
-                let changes = book.rate(&game, ending);
-                if changes.is_empty() {
+                let rated_now = book.rate(&game, ending);
+                if rated_now.is_empty() {
+                    if number.is_some() {
+                        no_longer_rated.push(kept.id);
+                    }
                     continue;
                 }
+                renumber |= number.is_none();
+                if renumber {
+                    numbers.id.push(kept.id);
+                    numbers.number.push(first + rated as i64);
+                }
                 rated += 1;
-                tx.execute(
-                    "UPDATE games SET rated_number = nextval('rated_numbers') WHERE id = $1",
-                    &[&game.id.as_str()],
-                )?;
-                for change in &changes {
-                    insert_change(tx, change)?;
+                rated_now.iter().for_each(|change| changes.push(change));
+                if changes.game.len() >= 2 * REBUILD_BATCH {
+                    numbers.update(tx)?;
+                    changes.insert(tx)?;
                 }
             }
-            for held in book.ratings() {
-                let row = RatingColumns::of(held);
+            numbers.update(tx)?;
+            changes.insert(tx)?;
+            if renumber {
                 tx.execute(
-                    &format!(
-                        "INSERT INTO ratings ({RATING_COLUMNS}, key) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
-                    ),
-                    &[
-                        &row.name,
-                        &row.size,
-                        &row.win,
-                        &row.rating[0],
-                        &row.rating[1],
-                        &row.rating[2],
-                        &row.games,
-                        &held.name.key(),
-                    ],
+                    "UPDATE games SET rated_number = NULL WHERE rated_number < $1",
+                    &[&first],
                 )?;
+                tx.execute(
+                    "SELECT setval('rated_numbers', $1)",
+                    &[&(first + rated as i64 - 1).max(first)],
+                )?;
+            } else {
+                tx.execute(
+                    "UPDATE games SET rated_number = NULL WHERE id = ANY($1)",
+                    &[&no_longer_rated],
+                )?;
+            }
+            let mut people = book.ratings().peekable();
+            while people.peek().is_some() {
+                let batch: Vec<&PlayerRating> = people.by_ref().take(REBUILD_BATCH).collect();
+                insert_ratings(tx, &batch)?;
             }
             Ok(Rebuilt {
                 games: rated,

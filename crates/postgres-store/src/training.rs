@@ -1,4 +1,4 @@
-//! The answers to training puzzles (`migrations/0005_puzzle_attempts.sql`): the
+//! The answers to training puzzles (`migrations/0006_puzzle_attempts.sql`): the
 //! [`TrainingStore`] port on `puzzle_attempts`. The rows are
 //! `tictactoe_store_rows::training`'s.
 

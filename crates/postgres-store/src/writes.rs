@@ -40,7 +40,7 @@ use tictactoe_core::play::Settings;
 use tictactoe_core::ports::exactly_once::{self, Decision, Movers, Repeat, Seats, Steps};
 use tictactoe_core::ports::{Ending, GameId, NewGame, StoreError, Write, counts_of, names_of};
 
-use tictactoe_store_rows::{GAME_COLUMNS, GameRow, rows, words};
+use tictactoe_store_rows::{GAME_COLUMN_COUNT, GAME_COLUMNS, GameRow, rows, words};
 
 use crate::codec::{self, NOW_MS};
 use crate::errors::{Database, Failure, PostgresErrors};
@@ -160,8 +160,12 @@ fn read_games(
     let mut games = HashMap::new();
     for row in rows {
         let game = codec::game_row(&row, 0).map_err(|e| database.column(e))?;
-        let taken: i64 = row.try_get(17).map_err(|e| database.column(e))?;
-        let has_rematch: bool = row.try_get(18).map_err(|e| database.column(e))?;
+        let taken: i64 = row
+            .try_get(GAME_COLUMN_COUNT)
+            .map_err(|e| database.column(e))?;
+        let has_rematch: bool = row
+            .try_get(GAME_COLUMN_COUNT + 1)
+            .map_err(|e| database.column(e))?;
         let id = GameId::parse(&game.id)
             .map_err(|e| database.unreadable_game(format_args!("{:?}", game.id), e))?;
         let unreadable = |detail: String| database.unreadable_game(&id, detail);
@@ -595,6 +599,7 @@ fn insert_games(tx: &mut Tx<'_>, begins: &[NewGame]) -> Result<(), Failure> {
     let (mut sizes, mut wins, mut firsts, mut seatings) = (vec![], vec![], vec![], vec![]);
     let mut locks: [Vec<Option<&str>>; 2] = [vec![], vec![]];
     let mut follows = Vec::new();
+    let mut casuals = Vec::new();
     let mut keys: [Vec<String>; 2] = [vec![], vec![]];
     for new in begins {
         let settings = &new.settings;
@@ -617,23 +622,27 @@ fn insert_games(tx: &mut Tx<'_>, begins: &[NewGame]) -> Result<(), Failure> {
         firsts.push(words::mark_word(settings.first()));
         seatings.push(words::seating_word(new.seating));
         follows.push(new.follows.as_ref().map(GameId::as_str));
+        casuals.push(new.casual);
     }
     tx.execute(
         &format!(
             "INSERT INTO games (id, x_kind, x_name, x_level, o_kind, o_name, o_level, \
-             size, win, first, seating, x_lock, o_lock, follows, started_at, x_key, o_key) \
+             size, win, first, seating, x_lock, o_lock, follows, started_at, x_key, o_key, \
+             casual) \
              SELECT u.id, u.x_kind, u.x_name, u.x_level, u.o_kind, u.o_name, u.o_level, \
              u.size, u.win, u.first, u.seating, u.x_lock, u.o_lock, u.follows, {NOW_MS}, \
-             u.x_key, u.o_key \
+             u.x_key, u.o_key, u.casual \
              FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], \
              $6::text[], $7::text[], $8::bigint[], $9::bigint[], $10::text[], $11::text[], \
-             $12::text[], $13::text[], $14::text[], $15::text[], $16::text[]) \
+             $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], \
+             $17::boolean[]) \
              AS u(id, x_kind, x_name, x_level, o_kind, o_name, o_level, size, win, first, \
-             seating, x_lock, o_lock, follows, x_key, o_key)"
+             seating, x_lock, o_lock, follows, x_key, o_key, casual)"
         ),
         &[
             &ids, &kinds[0], &names[0], &levels[0], &kinds[1], &names[1], &levels[1], &sizes,
             &wins, &firsts, &seatings, &locks[0], &locks[1], &follows, &keys[0], &keys[1],
+            &casuals,
         ],
     )?;
     Ok(())

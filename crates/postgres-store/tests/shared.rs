@@ -633,3 +633,53 @@ fn a_rating_end_waits_only_for_the_people_it_rates() {
     assert_eq!(rebuilt.games, 4);
     assert_eq!(store.ratings(Geometry::classic(), 10).unwrap(), ratings);
 }
+
+#[test]
+fn a_rebuild_rates_games_kept_before_ratings_first_and_a_second_rebuild_changes_nothing() {
+    let Some(url) = database(
+        "a_rebuild_rates_games_kept_before_ratings_first_and_a_second_rebuild_changes_nothing",
+    ) else {
+        return;
+    };
+    // Arrange: three of Ada's games ended and rated; the third's number taken away, as
+    // a game kept before ratings has none.
+    let store = store(&url);
+    for (n, o) in [(1, "Bob"), (2, "Cy"), (3, "Dee")] {
+        let mut writes = a_game_to_its_last_move(n, person("Ada"), person(o));
+        writes.push(won_by_x(n));
+        store.write_new(&writes).unwrap();
+    }
+    let mut client = sql(&url);
+    let third = GameId::from_bits(3).to_string();
+    client
+        .execute(
+            "UPDATE games SET rated_number = NULL WHERE id = $1",
+            &[&third],
+        )
+        .unwrap();
+    let order = |client: &mut postgres::Client| -> Vec<String> {
+        client
+            .query(
+                "SELECT id FROM games WHERE rated_number IS NOT NULL ORDER BY rated_number",
+                &[],
+            )
+            .unwrap()
+            .iter()
+            .map(|row| row.get(0))
+            .collect()
+    };
+
+    // Act
+    let first = store.rebuild_ratings().unwrap();
+    let ratings = store.ratings(Geometry::classic(), 10).unwrap();
+    let numbered = order(&mut client);
+    let second = store.rebuild_ratings().unwrap();
+
+    // Assert: the game without a number was rated first and numbered so; the second
+    // rebuild read the same order and gave the same figures to the last bit.
+    assert_eq!((first.games, second.games), (3, 3));
+    let ids: Vec<String> = [3, 1, 2].map(|n| GameId::from_bits(n).to_string()).to_vec();
+    assert_eq!(numbered, ids);
+    assert_eq!(order(&mut client), ids);
+    assert_eq!(store.ratings(Geometry::classic(), 10).unwrap(), ratings);
+}

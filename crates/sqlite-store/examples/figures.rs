@@ -1,6 +1,8 @@
 //! How fast the SQLite store is with a long history: builds a database of many players
-//! and finished games in a temporary folder, then measures what a game costs as it
-//! ends, the top of the scoreboard, and importing a long scoreboard.
+//! and finished games in a temporary folder, then measures rating every game again
+//! (`ratings --rebuild`), what a game costs as it ends with and without rating its
+//! players, the top of the ratings and of the scoreboard, and importing a long
+//! scoreboard.
 //!
 //! ```text
 //! cargo run --release -p tictactoe-sqlite-store --example figures [PLAYERS [GAMES]]
@@ -9,12 +11,10 @@
 //! Both default to 1,000,000. The database is deleted at the end, unless
 //! `FIGURES_KEEP=PATH` names where to build and keep it.
 //!
-//! Measured on the project's machine (2 cores, shared; ext4 on a virtual disk), with
-//! 1,000,000 of each (474 MB, built in 26 s): a game's end and its players' rows 0.55 ms
-//! (median; slowest of 200 3.6 ms), the top 20 0.08 ms, the whole table streamed 1.4 s,
-//! a 1,000,000-row import 10.3 s. The disk's `fsync` is most of a game's end (0.10 ms
-//! with `synchronous = NORMAL`), and it waits for whatever else the disk has to write:
-//! before the build was flushed first, the median was 4 ms.
+//! What it measured, with the machine and the date: docs/performance.md, "Storage"
+//! and "Ratings". The disk's `fsync` is most of a game's end (0.10 ms with
+//! `synchronous = NORMAL`), and it waits for whatever else the disk has to write: the
+//! build is flushed before anything is measured.
 //!
 //! The database is built quickly by writing the rows straight into the tables (in big
 //! transactions, `synchronous = OFF`, the rank index made once at the end), not through
@@ -29,7 +29,11 @@ use tictactoe_core::domain::Geometry;
 use tictactoe_core::domain::{Mark, Outcome, PlayerName, Record, Scoreboard, Standing};
 use tictactoe_core::fixtures::{new_game, person, settings};
 use tictactoe_core::play::Seating;
-use tictactoe_core::ports::{Change, Ending, GameId, GameStore, Step, Write};
+use tictactoe_core::play::Settings;
+use tictactoe_core::players::{Level, PlayerSpec};
+use tictactoe_core::ports::{
+    Change, Ending, GameId, GameStore, RatingStore, Step, StoreError, Write,
+};
 use tictactoe_sqlite_store::SqliteStore;
 use tictactoe_store_rows::words;
 
@@ -66,24 +70,54 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let store = SqliteStore::open(&path)?;
 
-    // One more finished game: the End write (one durable transaction, its tallies with
-    // it) and the two players' rows, as a front end shows them after the game.
-    let mut ends = Vec::new();
-    for n in 0..200u64 {
-        let (x, o) = (player(n * 7 % players), player((n * 13 + 1) % players));
-        let game = u128::from(games + 1 + n);
-        store.write(&begun(game, &x, &o))?;
-        let started = Instant::now();
-        store.write(&[Write::End {
-            game: GameId::from_bits(game),
-            ending: Ending::Finished(Outcome::Won(Mark::X)),
-        }])?;
-        let rows = store.standings_of(&[name(&x), name(&o)])?;
-        ends.push(started.elapsed());
+    // Every game rated again from the kept games, as `tictactoe ratings --rebuild`
+    // does: a rating for each of the players, a change for each side of each game.
+    let started = Instant::now();
+    let rebuilt = store.rebuild_ratings()?;
+    println!(
+        "  ratings --rebuild: {} games rated, {} ratings, in {:.1} s",
+        rebuilt.games,
+        rebuilt.ratings,
+        started.elapsed().as_secs_f64()
+    );
 
-        assert_eq!(rows.standings().len(), 2);
+    // One more finished game: the End write (one durable transaction, its tallies and
+    // its ratings with it) and the two players' rows, as a front end shows them after
+    // the game. Side by side, in turn: two people (the End rates both) and two
+    // computers (an End that rates nobody: what an end cost before ratings).
+    let (mut rated_ends, mut unrated_ends) = (Vec::new(), Vec::new());
+    for n in 0..200u64 {
+        let people = (player(n * 7 % players), player((n * 13 + 1) % players));
+        let game = u128::from(games + 1 + 2 * n);
+        rated_ends.push(timed_end(
+            &store,
+            game,
+            person(&people.0),
+            person(&people.1),
+        )?);
+        let computers = (
+            PlayerSpec::Computer(Level::Easy),
+            PlayerSpec::Computer(Level::Medium),
+        );
+        unrated_ends.push(timed_end(&store, game + 1, computers.0, computers.1)?);
     }
-    report("one game ends (End + standings_of), 200 games", &mut ends);
+    report(
+        "a game between two people ends (End + standings_of), 200 games",
+        &mut rated_ends,
+    );
+    report(
+        "a game between two computers ends (rates nobody), 200 games",
+        &mut unrated_ends,
+    );
+
+    let mut top_ratings = Vec::new();
+    for _ in 0..20 {
+        let started = Instant::now();
+        let top = store.ratings(Geometry::classic(), 20)?;
+        top_ratings.push(started.elapsed());
+        assert_eq!(top.len(), 20);
+    }
+    report("ratings(3 x 3, 20), 20 times", &mut top_ratings);
 
     let mut tops = Vec::new();
     for _ in 0..20 {
@@ -182,9 +216,35 @@ fn name(text: &str) -> PlayerName {
     PlayerName::new(text).expect("a valid name")
 }
 
+/// How long game `n` between `x` and `o`, begun and five moves in, takes to end (X
+/// wins) and to show its players' rows.
+fn timed_end(
+    store: &SqliteStore,
+    n: u128,
+    x: PlayerSpec,
+    o: PlayerSpec,
+) -> Result<Duration, StoreError> {
+    let names = [x.name(Mark::X), o.name(Mark::O)];
+    store.write(&begun_by(n, settings(x, o)))?;
+    let started = Instant::now();
+    store.write(&[Write::End {
+        game: GameId::from_bits(n),
+        ending: Ending::Finished(Outcome::Won(Mark::X)),
+    }])?;
+    let rows = store.standings_of(&names)?;
+    let took = started.elapsed();
+    assert_eq!(rows.standings().len(), 2);
+    Ok(took)
+}
+
 /// Game `n` (its id `GameId::from_bits(n)`) begun between `x` and `o`, and five moves.
 fn begun(n: u128, x: &str, o: &str) -> Vec<Write> {
-    let new = new_game(n, settings(person(x), person(o)));
+    begun_by(n, settings(person(x), person(o)))
+}
+
+/// Game `n` begun with `settings`, and five moves.
+fn begun_by(n: u128, settings: Settings) -> Vec<Write> {
+    let new = new_game(n, settings);
     let id = new.id.clone();
     let mut writes = vec![Write::Begin(new)];
     for (number, cell) in [(1, 4), (2, 0), (3, 2), (4, 6), (5, 8)] {

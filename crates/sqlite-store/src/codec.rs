@@ -24,6 +24,7 @@ pub(crate) fn game_row(row: &Row<'_>) -> rusqlite::Result<GameRow> {
         started_at: row.get(14)?,
         ended_at: row.get(15)?,
         ending: row.get(16)?,
+        casual: row.get(17)?,
     })
 }
 

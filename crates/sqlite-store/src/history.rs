@@ -9,8 +9,8 @@ use tictactoe_core::ports::{
     GameHistory, GameId, GameStore, GameSummary, HistoryPage, HistoryQuery, IdPrefix, Opponents,
     ReviewStore, StoreError, check_review, keeps_review,
 };
-use tictactoe_store_rows::GAME_COLUMNS;
 use tictactoe_store_rows::assemble::{self, ReviewRow};
+use tictactoe_store_rows::{GAME_COLUMN_COUNT, GAME_COLUMNS};
 
 use crate::errors::Database;
 use crate::{Sql, SqliteStore, codec, writes};
@@ -143,7 +143,7 @@ fn read_summaries(
     let mut games = Vec::new();
     while let Some(row) = rows.next().db(database)? {
         let game = codec::game_row(row).db(database)?;
-        let moves: i64 = row.get(17).db(database)?;
+        let moves: i64 = row.get(GAME_COLUMN_COUNT).db(database)?;
         games.push(
             assemble::summary(&game, moves)
                 .map_err(|detail| database.unreadable_game(&game.id, detail))?,

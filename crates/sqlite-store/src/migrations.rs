@@ -21,12 +21,12 @@ type Step = fn(&Transaction<'_>, &Database) -> Result<(), StoreError>;
 /// One version of the schema.
 pub(crate) struct Migration {
     pub(crate) version: i64,
-    sql: &'static str,
+    pub(crate) sql: &'static str,
     /// Run after the SQL, in the same transaction.
     then: Option<Step>,
 }
 
-pub(crate) const MIGRATIONS: [Migration; 6] = [
+pub(crate) const MIGRATIONS: [Migration; 7] = [
     Migration {
         version: 1,
         sql: include_str!("../migrations/0001_games_and_steps.sql"),
@@ -54,7 +54,12 @@ pub(crate) const MIGRATIONS: [Migration; 6] = [
     },
     Migration {
         version: 6,
-        sql: include_str!("../migrations/0006_puzzle_attempts.sql"),
+        sql: include_str!("../migrations/0006_casual_games.sql"),
+        then: None,
+    },
+    Migration {
+        version: 7,
+        sql: include_str!("../migrations/0007_puzzle_attempts.sql"),
         then: None,
     },
 ];
@@ -296,5 +301,6 @@ fn rate_the_games_kept(
     transaction: &Transaction<'_>,
     database: &Database,
 ) -> Result<(), StoreError> {
-    crate::ratings::rebuild(transaction, database).map(|_| ())
+    use crate::ratings::{GAMES_AT_SCHEMA_5, rebuild};
+    rebuild(transaction, database, GAMES_AT_SCHEMA_5).map(|_| ())
 }

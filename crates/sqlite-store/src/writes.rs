@@ -96,9 +96,9 @@ fn keep_begin(
     connection
         .prepare_cached(
             "INSERT INTO games (id, x_kind, x_name, x_level, o_kind, o_name, o_level, \
-             size, win, first, seating, x_lock, o_lock, follows, started_at, x_key, o_key) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, \
-             ?17)",
+             size, win, first, seating, x_lock, o_lock, follows, started_at, x_key, o_key, \
+             casual) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, \
+             ?16, ?17, ?18)",
         )
         .db(database)?
         .execute(params![
@@ -119,6 +119,7 @@ fn keep_begin(
             row.started_at,
             keys[0],
             keys[1],
+            row.casual,
         ])
         .db(database)?;
     Ok(())

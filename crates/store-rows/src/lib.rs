@@ -36,4 +36,4 @@ pub mod training;
 pub mod words;
 
 pub use database::Database;
-pub use rows::{GAME_COLUMNS, GameRow, SideColumns};
+pub use rows::{GAME_COLUMN_COUNT, GAME_COLUMNS, GameRow, SideColumns};

@@ -16,7 +16,11 @@ use crate::words;
 /// The columns of `games` a [`GameRow`] holds, in its order: a store selects these and
 /// reads them into one.
 pub const GAME_COLUMNS: &str = "id, x_kind, x_name, x_level, o_kind, o_name, o_level, \
-     size, win, first, seating, x_lock, o_lock, follows, started_at, ended_at, ending";
+     size, win, first, seating, x_lock, o_lock, follows, started_at, ended_at, ending, casual";
+
+/// How many columns [`GAME_COLUMNS`] names: where the columns a query selects after
+/// them begin.
+pub const GAME_COLUMN_COUNT: usize = 18;
 
 /// One side's columns: kind, name, level.
 pub type SideColumns = (String, Option<String>, Option<String>);
@@ -39,6 +43,10 @@ pub struct GameRow {
     pub started_at: i64,
     pub ended_at: Option<i64>,
     pub ending: Option<String>,
+    /// Whether the game rates nobody ([`NewGame::casual`]); rows of news sent before
+    /// the column was kept say nothing, and were not casual.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub casual: bool,
 }
 
 impl GameRow {
@@ -69,6 +77,7 @@ impl GameRow {
             started_at,
             ended_at: None,
             ending: None,
+            casual: new.casual,
         }
     }
 
@@ -99,6 +108,7 @@ impl GameRow {
                 .map(GameId::parse)
                 .transpose()
                 .map_err(|e| format!("the game it follows: {e}"))?,
+            casual: self.casual,
         })
     }
 

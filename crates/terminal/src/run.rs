@@ -62,12 +62,13 @@ const TICK: Duration = Duration::from_millis(100);
 
 /// Runs the full-screen program until someone quits. The terminal is restored on every
 /// way out, a panic included. The menu opens filled in as the last game kept in
-/// `store` was (the names typed for it too).
+/// `store` was (the names typed for it too). `casual` games rate nobody.
 pub fn run_full_screen<S: Archive + ?Sized>(
     computers: &mut dyn ComputerFactory,
     store: &S,
     colour: bool,
     start: Start,
+    casual: bool,
 ) -> io::Result<Result<Ending, ComputerError>> {
     let _restore = RawScreen::enter()?;
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
@@ -86,7 +87,7 @@ pub fn run_full_screen<S: Archive + ?Sized>(
         };
         // Each game is kept as it is played; one whose beginning cannot be kept is
         // played unsaved, and says so.
-        let (journal, unsaved) = match begin_journal(store, &settings) {
+        let (journal, unsaved) = match begin_journal(store, &settings, casual) {
             Ok(journal) => (Some(journal), None),
             Err(error) => (None, Some(error)),
         };

@@ -66,6 +66,8 @@ impl Setup {
             seating: self.seating,
             locks,
             follows,
+            // A web game's computers draw fresh choices: it is rated.
+            casual: false,
         }
     }
 

@@ -83,6 +83,9 @@ pub struct Rebuilt {
 /// The sides game `game` rates if it ended `ending`: each person in it, unless it did
 /// not count (see the module documentation). X first.
 pub fn rated(game: &NewGame, ending: Ending) -> Vec<(Mark, PlayerName)> {
+    if game.casual {
+        return Vec::new();
+    }
     let settings = &game.settings;
     Mark::ALL
         .into_iter()

@@ -101,6 +101,9 @@ pub struct NewGame {
     pub locks: [Option<SeatLock>; 2],
     /// The game this one is the rematch of: a game has at most one rematch.
     pub follows: Option<GameId>,
+    /// A casual game rates nobody: one whose computers' choices were fixed before it
+    /// began (`--seed`), which a person could learn and play again to farm a rating.
+    pub casual: bool,
 }
 
 /// One change to a game's board, in the order they were made.

@@ -9,9 +9,11 @@
 //! reviewed in a hurry) makes none, and is counted so that the player can be told. A
 //! game with no review kept makes none either (it is counted too).
 //!
-//! **An answer** is right when it is one of the moves the review found best, the moves
-//! that keep the value the player had; any other move is wrong, and the player is told
-//! what the review said of the move they played in the game.
+//! **An answer** is right when it keeps the value the player had: one of the moves the
+//! review found best, or another move perfect play proves keeps it (a slower win). A
+//! move that gives the value away is wrong, and the player is told what it leaves and
+//! what the review said of the move they played in the game. A move whose value is not
+//! proven in the advisor's time is not judged (a hard 7 x 7 position): nothing is kept.
 //!
 //! **Retirement.** Every answer is kept as an [`Attempt`]. A puzzle retires when its
 //! last two attempts are both right, and they are not one straight after the other on
@@ -24,6 +26,7 @@ use crate::domain::{
     BitBoard, Board, Geometry, IllegalMove, Known, Mark, PlayerName, Position, Verdict,
 };
 use crate::play::{Judgement, MoveReview, Replay, Review};
+use crate::players::Advisor;
 
 use super::{
     GameHistory, GameId, GameStore, GameSummary, HistoryQuery, PageSize, ReviewStore, StoreError,
@@ -122,23 +125,54 @@ pub fn puzzles_in(
 /// An answer to a puzzle, judged.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Answered {
-    /// One of the best moves: it keeps the value.
+    /// It keeps the value the player had.
     Right,
-    /// Another move: what the review said of the move played in the game (with the
-    /// best moves).
-    Wrong(MoveReview),
+    /// It gives the value away: what it `left`, and what the review said of the move
+    /// played in the game (with the best moves).
+    Wrong { left: Verdict, reviewed: MoveReview },
+    /// Not one of the review's best moves, and its value was not proven in the
+    /// advisor's time: not judged.
+    Unproven,
 }
 
-/// `answer` to `puzzle`: right iff it is one of the best moves. A cell that is taken,
-/// or not on the puzzle's board, is no answer: the [`IllegalMove`] says which.
-pub fn judge(puzzle: &Puzzle, answer: Position) -> Result<Answered, IllegalMove> {
-    let mut tried = puzzle.position;
-    tried.place(answer, puzzle.to_move)?;
-    Ok(if puzzle.best_moves.contains(&answer) {
-        Answered::Right
-    } else {
-        Answered::Wrong(puzzle.reviewed())
+/// `answer` to `puzzle`: right iff it keeps the value the player had. One of the
+/// review's best moves does; any other is judged by what it leaves, as perfect play
+/// (`advisor`) proves it. A cell that is taken, or not on the puzzle's board, is no
+/// answer: the [`IllegalMove`] says which.
+pub fn judge(
+    puzzle: &Puzzle,
+    answer: Position,
+    advisor: &mut dyn Advisor,
+) -> Result<Answered, IllegalMove> {
+    let mut after = puzzle.position;
+    after.place(answer, puzzle.to_move)?;
+    if puzzle.best_moves.contains(&answer) {
+        return Ok(Answered::Right);
+    }
+    Ok(match left_after(&after, puzzle.to_move, advisor) {
+        Some(left) if left == puzzle.value => Answered::Right,
+        Some(left) => Answered::Wrong {
+            left,
+            reviewed: puzzle.reviewed(),
+        },
+        None => Answered::Unproven,
     })
+}
+
+/// What `mover`, who has just moved, has in `after`: a line of theirs wins, a full
+/// board draws; else what `advisor` proves of the other side's turn, seen from
+/// `mover`'s side (`None`: not proven in its time).
+fn left_after(after: &BitBoard, mover: Mark, advisor: &mut dyn Advisor) -> Option<Verdict> {
+    if after.winning_line(mover).is_some() {
+        return Some(Verdict::Win);
+    }
+    if after.is_full() {
+        return Some(Verdict::Draw);
+    }
+    advisor
+        .advise(after, mover.opponent())
+        .filter(|analysis| analysis.exact)
+        .map(|analysis| analysis.verdict.for_the_other_side())
 }
 
 /// One answer to one puzzle, as kept.
@@ -302,10 +336,11 @@ mod tests {
     use rstest::rstest;
 
     use super::*;
+    use crate::domain::Analysis;
     use crate::domain::Outcome;
     use crate::fixtures::{new_game, person, settings};
     use crate::play::Settings;
-    use crate::players::{Level, PlayerSpec};
+    use crate::players::{Level, MockAdvisor, PlayerSpec};
     use crate::ports::{Change, Ending, HistoryPage, MemoryStore, MockGameHistory, Step, Write};
 
     fn cell(number: usize) -> Position {
@@ -470,22 +505,57 @@ mod tests {
         puzzles_of("Bob").puzzles.remove(0)
     }
 
+    /// An advisor stub that, asked once about O's puzzle after the answer, says X has
+    /// `verdict` (proven when `exact`).
+    fn advisor_saying(verdict: Verdict, exact: bool) -> MockAdvisor {
+        let mut advisor = MockAdvisor::new();
+        advisor
+            .expect_advise()
+            .times(1)
+            .return_const(Some(Analysis {
+                verdict,
+                plies: 4,
+                best_moves: Vec::new(),
+                exact,
+                moves_proven: exact,
+            }));
+        advisor
+    }
+
     #[rstest]
     #[case::the_first_best_move(1)]
     #[case::the_other_best_move(9)]
-    fn a_best_move_is_right(#[case] answer: usize) {
-        assert_eq!(judge(&puzzle(), cell(answer)), Ok(Answered::Right));
+    fn a_best_move_is_right_without_asking_the_advisor(#[case] answer: usize) {
+        let mut advisor = MockAdvisor::new();
+        advisor.expect_advise().never();
+
+        assert_eq!(
+            judge(&puzzle(), cell(answer), &mut advisor),
+            Ok(Answered::Right)
+        );
     }
 
     #[test]
-    fn another_move_is_wrong_and_carries_what_the_review_said_of_the_move_played() {
-        let puzzle = puzzle();
+    fn another_move_proven_to_keep_the_value_is_right() {
+        // Bob (O) had a draw; after his answer, X is proven to have no more than a draw.
+        let mut advisor = advisor_saying(Verdict::Draw, true);
 
-        let answered = judge(&puzzle, cell(4));
+        let answered = judge(&puzzle(), cell(4), &mut advisor);
 
-        let Ok(Answered::Wrong(reviewed)) = answered else {
+        assert_eq!(answered, Ok(Answered::Right));
+    }
+
+    #[test]
+    fn a_move_that_gives_the_value_away_is_wrong_and_carries_what_the_review_said() {
+        // After Bob's answer X is proven to win: Bob is left a loss.
+        let mut advisor = advisor_saying(Verdict::Win, true);
+
+        let answered = judge(&puzzle(), cell(4), &mut advisor);
+
+        let Ok(Answered::Wrong { left, reviewed }) = answered else {
             panic!("{answered:?}");
         };
+        assert_eq!(left, Verdict::Loss);
         assert_eq!(
             reviewed.judgement(),
             Judgement::ThrewAway {
@@ -500,9 +570,21 @@ mod tests {
     }
 
     #[test]
+    fn a_move_whose_value_is_not_proven_in_time_is_not_judged() {
+        let mut advisor = advisor_saying(Verdict::Draw, false);
+
+        let answered = judge(&puzzle(), cell(4), &mut advisor);
+
+        assert_eq!(answered, Ok(Answered::Unproven));
+    }
+
+    #[test]
     fn a_taken_cell_is_no_answer() {
+        let mut advisor = MockAdvisor::new();
+        advisor.expect_advise().never();
+
         assert_eq!(
-            judge(&puzzle(), cell(5)),
+            judge(&puzzle(), cell(5), &mut advisor),
             Err(IllegalMove::Occupied(cell(5)))
         );
     }

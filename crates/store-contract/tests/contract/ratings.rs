@@ -90,6 +90,40 @@ fn games_between_computers_and_games_left_rate_nobody(#[case] store: Fresh) {
 }
 
 #[apply(stores)]
+fn a_casual_game_is_kept_as_casual_and_rates_nobody(#[case] store: Fresh) {
+    let casual = NewGame {
+        casual: true,
+        ..new_game(1, person("Ada"), computer(Level::Easy))
+    };
+    store
+        .write(&[begin(&casual), play(1, 1, 5), end(1, won_by(Mark::X))])
+        .unwrap();
+
+    let kept = store.game(&id(1)).unwrap().unwrap();
+    let changes = store.rating_changes(&[id(1)]).unwrap();
+
+    assert!(kept.game.casual);
+    assert_eq!(changes, []);
+    assert_eq!(store.ratings_of(&name("Ada")).unwrap(), []);
+}
+
+#[apply(stores)]
+fn a_rebuild_rates_no_casual_game(#[case] store: Fresh) {
+    let casual = NewGame {
+        casual: true,
+        ..ada_bob(1)
+    };
+    store
+        .write(&[begin(&casual), play(1, 1, 5), end(1, won_by(Mark::X))])
+        .unwrap();
+
+    let rebuilt = store.rebuild_ratings().unwrap();
+
+    assert_eq!((rebuilt.games, rebuilt.ratings), (0, 0));
+    assert_eq!(store.ratings(classic(), 20).unwrap(), []);
+}
+
+#[apply(stores)]
 fn each_game_is_rated_from_the_ratings_the_games_before_it_left(#[case] store: Fresh) {
     people_ended(&*store, 1, ["Ada", "Bob"], won_by(Mark::X));
     people_ended(&*store, 2, ["bob", "Cy"], draw());

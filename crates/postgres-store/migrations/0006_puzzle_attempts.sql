@@ -6,13 +6,13 @@
 -- no-op: the four that name it are unique. `number` keeps the order they were kept in,
 -- for answers of the same millisecond.
 CREATE TABLE puzzle_attempts (
-    number INTEGER PRIMARY KEY,
-    key TEXT NOT NULL,
+    number BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    key TEXT COLLATE "C" NOT NULL,
     name TEXT NOT NULL,
-    game TEXT NOT NULL,
-    ply INTEGER NOT NULL CHECK (ply >= 1),
-    at INTEGER NOT NULL,
-    right_answer INTEGER NOT NULL CHECK (right_answer IN (0, 1)),
+    game TEXT COLLATE "C" NOT NULL,
+    ply BIGINT NOT NULL CHECK (ply >= 1),
+    at BIGINT NOT NULL,
+    right_answer BOOLEAN NOT NULL,
     UNIQUE (key, game, ply, at)
 );
 

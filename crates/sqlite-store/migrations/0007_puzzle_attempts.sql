@@ -1,4 +1,4 @@
--- Schema version 5: the answers to training puzzles (`tictactoe train`).
+-- Schema version 7: the answers to training puzzles (`tictactoe train`).
 --
 -- One row per answer: the player (`key`: the name as the scoreboard compares names;
 -- `name`: as they gave it), the puzzle (a game and the ply of the slip), when
@@ -6,13 +6,13 @@
 -- no-op: the four that name it are unique. `number` keeps the order they were kept in,
 -- for answers of the same millisecond.
 CREATE TABLE puzzle_attempts (
-    number BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    key TEXT COLLATE "C" NOT NULL,
+    number INTEGER PRIMARY KEY,
+    key TEXT NOT NULL,
     name TEXT NOT NULL,
-    game TEXT COLLATE "C" NOT NULL,
-    ply BIGINT NOT NULL CHECK (ply >= 1),
-    at BIGINT NOT NULL,
-    right_answer BOOLEAN NOT NULL,
+    game TEXT NOT NULL,
+    ply INTEGER NOT NULL CHECK (ply >= 1),
+    at INTEGER NOT NULL,
+    right_answer INTEGER NOT NULL CHECK (right_answer IN (0, 1)),
     UNIQUE (key, game, ply, at)
 );
 
