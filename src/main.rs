@@ -36,7 +36,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use tictactoe_console::{
     ConsoleInput, ConsoleRenderer, GameEnd, HistoryTable, Input, InputHandler, ScoreTable, Session,
-    discard_terminal_input, words,
+    Stop, discard_terminal_input, words,
 };
 use tictactoe_core::domain::{Geometry, Mark, PlayerName};
 use tictactoe_core::play::{
@@ -378,22 +378,32 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
         } => {
             let store = store()?;
             let trainee = train::Trainee { player, board };
-            // Line by line everywhere for now: a full-screen trainer would be chosen
-            // here when `full_screen` (see `train.rs`).
             if list {
                 train::list(store.archive(), &trainee, json)?;
-            } else {
-                // What an answer that is not one of the review's best moves leaves: perfect
-                // play, in the usual thinking time.
-                let mut advisor = StandardComputers::new(config.seed, config.think).advisor();
-                train::train(
+                return Ok(ExitCode::SUCCESS);
+            }
+            // What an answer that is not one of the review's best moves leaves: perfect
+            // play, in the usual thinking time.
+            let mut advisor = StandardComputers::new(config.seed, config.think).advisor();
+            if full_screen {
+                return match train::train_full_screen(
                     store.archive(),
                     &trainee,
                     advisor.as_mut(),
-                    &renderer(),
-                    &keyboard(),
-                )?;
+                    (&renderer(), colour()),
+                )? {
+                    // The status a shell gives a program stopped by Ctrl-C.
+                    Stop::Interrupted => Ok(ExitCode::from(130)),
+                    _ => Ok(ExitCode::SUCCESS),
+                };
             }
+            train::train_in_lines_on(
+                store.archive(),
+                &trainee,
+                advisor.as_mut(),
+                &renderer(),
+                &keyboard(),
+            )?;
             Ok(ExitCode::SUCCESS)
         }
         Task::Replay { game, review, json } => {

@@ -4,19 +4,20 @@
 //! are the core's (`tictactoe_core::ports::training`); the asking and the words are the
 //! console's (`tictactoe_console::train_in_lines`).
 //!
-//! A full-screen trainer would be chosen here, beside the line one, as `replay` chooses
-//! between `run_replay` and the line renderer: it would take the same titled puzzles
-//! and keep each answer through the same `keep` closure.
+//! On a terminal the puzzles are put full screen (`tictactoe_terminal::run_training`),
+//! elsewhere (`--plain`, a pipe) line by line: the same titled puzzles, each answer
+//! kept through the same closure.
 
 use std::io::{self, Write};
 use std::time::SystemTime;
 
-use tictactoe_console::{ConsoleRenderer, InputHandler, Titled, train_in_lines, words};
+use tictactoe_console::{ConsoleRenderer, InputHandler, Stop, Titled, train_in_lines, words};
 use tictactoe_core::domain::{Geometry, Known, PlayerName};
 use tictactoe_core::play::short_id;
 use tictactoe_core::players::Advisor;
-use tictactoe_core::ports::{Archive, Attempt, OpenPuzzles, Puzzle, open_puzzles};
+use tictactoe_core::ports::{Archive, Attempt, OpenPuzzles, Puzzle, StoreError, open_puzzles};
 use tictactoe_json::puzzle_json;
+use tictactoe_terminal::run_training;
 
 use crate::Failure;
 
@@ -45,15 +46,52 @@ pub(crate) fn list(store: &dyn Archive, trainee: &Trainee, json: bool) -> Result
     Ok(())
 }
 
-/// Puts `trainee`'s open puzzles to them on `screen`, reading answers from `input`
-/// and keeping each in `store` as it is given.
-pub(crate) fn train(
+/// Puts `trainee`'s open puzzles to them line by line on `screen`, reading answers from
+/// `input` and keeping each in `store` as it is given.
+pub(crate) fn train_in_lines_on(
     store: &dyn Archive,
     trainee: &Trainee,
     advisor: &mut dyn Advisor,
     screen: &ConsoleRenderer<impl Write>,
     input: &impl InputHandler,
 ) -> Result<(), Failure> {
+    let titled = titled(store, trainee)?;
+    if titled.is_empty() {
+        return Ok(());
+    }
+    train_in_lines(
+        screen,
+        input,
+        advisor,
+        &titled,
+        &mut kept_in(store, trainee),
+    )
+    .map_err(Failure::Store)?;
+    Ok(())
+}
+
+/// The same on the full screen; how the session went is said on `screen` once the
+/// terminal is given back.
+pub(crate) fn train_full_screen(
+    store: &dyn Archive,
+    trainee: &Trainee,
+    advisor: &mut dyn Advisor,
+    (screen, colour): (&ConsoleRenderer<impl Write>, bool),
+) -> Result<Stop, Failure> {
+    let titled = titled(store, trainee)?;
+    if titled.is_empty() {
+        return Ok(Stop::Done);
+    }
+    let trained = run_training(&titled, advisor, colour, &mut kept_in(store, trainee))?
+        .map_err(Failure::Store)?;
+    screen.show_trained(&trained);
+    Ok(trained.stop)
+}
+
+/// `trainee`'s open puzzles, each titled with where it is from ("Puzzle 1 of 3: game
+/// 0190ab12, move 4"); none is said so, and what kept more of their moves from being
+/// puzzles is said on standard error.
+fn titled(store: &dyn Archive, trainee: &Trainee) -> Result<Vec<Titled>, Failure> {
     let open = open_puzzles(store, &trainee.player, trainee.board).map_err(Failure::Store)?;
     if open.puzzles.is_empty() {
         println!("{}", no_puzzles(trainee));
@@ -72,27 +110,23 @@ pub(crate) fn train(
             puzzle,
         });
     }
-    if titled.is_empty() {
-        return Ok(());
+    Ok(titled)
+}
+
+/// Keeps `trainee`'s answer to a puzzle in `store`, right or not, as it is given.
+fn kept_in<'a>(
+    store: &'a dyn Archive,
+    trainee: &'a Trainee,
+) -> impl FnMut(&Puzzle, bool) -> Result<(), StoreError> + 'a {
+    |puzzle: &Puzzle, right| {
+        store.keep_attempt(&Attempt {
+            player: trainee.player.clone(),
+            game: puzzle.game.clone(),
+            ply: puzzle.ply,
+            at: SystemTime::now(),
+            right,
+        })
     }
-    let player = &trainee.player;
-    train_in_lines(
-        screen,
-        input,
-        advisor,
-        &titled,
-        &mut |puzzle: &Puzzle, right| {
-            store.keep_attempt(&Attempt {
-                player: player.clone(),
-                game: puzzle.game.clone(),
-                ply: puzzle.ply,
-                at: SystemTime::now(),
-                right,
-            })
-        },
-    )
-    .map_err(Failure::Store)?;
-    Ok(())
 }
 
 /// "No puzzles for Ada on 3x3: no slip of theirs in a reviewed game is open."

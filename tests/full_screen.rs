@@ -738,3 +738,34 @@ fn on_a_terminal_a_long_review_shows_how_far_it_has_got_then_only_the_review() {
     let moves = ended.lines_with("\"ply\"").count();
     assert!(moves >= 9, "{}", ended.output);
 }
+
+#[test]
+fn on_a_terminal_training_puts_the_puzzle_full_screen_and_a_best_move_typed_is_right() {
+    // Arrange: one slip of Ada's, and its first best move.
+    let db = Database::new();
+    db.with_one_slip_of_adas();
+    let listed = db.output(&["train", "--player", "Ada", "--list", "--json"]);
+    let puzzle: Value = serde_json::from_slice(&listed.stdout).expect("one puzzle");
+    let best = puzzle["best_moves"][0].to_string();
+    let mut pty = db.pty("train --player Ada", "Puzzle 1 of 1");
+
+    // Act: the cell's number, then Enter; then q.
+    pty.press(best.as_bytes());
+    pty.press(ENTER);
+    pty.wait_for("Right:", Duration::from_secs(5));
+    let screen = pty.screen_text();
+    pty.press(b"q");
+    let ended = pty.finish();
+
+    // Assert: said and kept, and the terminal given back.
+    shows(
+        &screen,
+        &["X had a draw here", &format!("{best} keeps the draw.")],
+    );
+    assert_eq!((ended.status, ended.given_back), (0, true));
+    assert!(
+        ended.output.contains("1 answered, 1 right, 0 wrong"),
+        "{}",
+        ended.output
+    );
+}

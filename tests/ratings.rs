@@ -11,18 +11,6 @@ use common::{Database, json_lines_of, tictactoe_on, words};
 
 mod common;
 
-/// Ada (X, moving first) against Impossible on 3 x 3: she plays the first free cell of
-/// 5, 1, 2, 3, ... each turn, and loses. What the line console printed.
-fn ada_loses_to_impossible(database: &Path) -> String {
-    let output = tictactoe_on(database)
-        .args(words("--plain play --x human:Ada --o impossible"))
-        .write_stdin("5\n1\n2\n3\n4\n6\n7\n8\n9\n")
-        .output()
-        .expect("the program runs");
-    assert!(output.status.success());
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
 /// `ratings --json` with `args`: the rows listed.
 fn ratings_json(database: &Path, args: &[&str]) -> Vec<Value> {
     json_lines_of(
@@ -71,7 +59,7 @@ fn a_game_whose_computer_was_seeded_rates_nobody() {
 #[test]
 fn a_person_who_lost_to_impossible_is_listed_below_1500_provisional() {
     let db = Database::new();
-    ada_loses_to_impossible(&db.path);
+    db.ada_loses_to_impossible();
 
     let rows = ratings_json(&db.path, &[]);
 
@@ -85,7 +73,7 @@ fn a_person_who_lost_to_impossible_is_listed_below_1500_provisional() {
 #[test]
 fn each_row_has_exactly_the_documented_fields() {
     let db = Database::new();
-    ada_loses_to_impossible(&db.path);
+    db.ada_loses_to_impossible();
 
     let rows = ratings_json(&db.path, &[]);
 
@@ -112,7 +100,7 @@ fn each_row_has_exactly_the_documented_fields() {
 #[test]
 fn a_rating_on_three_by_three_is_not_listed_on_another_board() {
     let db = Database::new();
-    ada_loses_to_impossible(&db.path);
+    db.ada_loses_to_impossible();
 
     let rows = ratings_json(&db.path, &["--size", "4", "--win", "3"]);
 
@@ -123,7 +111,7 @@ fn a_rating_on_three_by_three_is_not_listed_on_another_board() {
 fn the_result_screen_says_the_change_of_the_person_s_rating() {
     let db = Database::new();
 
-    let printed = ada_loses_to_impossible(&db.path);
+    let printed = db.ada_loses_to_impossible();
 
     assert!(
         printed.contains("Rating: Ada 1,500? → "),
@@ -134,7 +122,7 @@ fn the_result_screen_says_the_change_of_the_person_s_rating() {
 #[test]
 fn the_history_says_each_game_s_rating_change() {
     let db = Database::new();
-    ada_loses_to_impossible(&db.path);
+    db.ada_loses_to_impossible();
 
     db.run(&["history"])
         .success()
@@ -144,7 +132,7 @@ fn the_history_says_each_game_s_rating_change() {
 #[test]
 fn the_table_marks_a_provisional_rating_and_the_anchors() {
     let db = Database::new();
-    ada_loses_to_impossible(&db.path);
+    db.ada_loses_to_impossible();
 
     db.run(&["ratings"]).success().stdout(
         predicate::str::is_match(r"Ada\s+1\d\d\d\?")
@@ -156,8 +144,8 @@ fn the_table_marks_a_provisional_rating_and_the_anchors() {
 #[test]
 fn a_rebuild_gives_the_same_ratings() {
     let db = Database::new();
-    ada_loses_to_impossible(&db.path);
-    ada_loses_to_impossible(&db.path);
+    db.ada_loses_to_impossible();
+    db.ada_loses_to_impossible();
     let before = ratings_json(&db.path, &[]);
 
     let after = ratings_json(&db.path, &["--rebuild", "--yes"]);
@@ -168,7 +156,7 @@ fn a_rebuild_gives_the_same_ratings() {
 #[test]
 fn a_rebuild_not_from_a_terminal_needs_yes() {
     let db = Database::new();
-    ada_loses_to_impossible(&db.path);
+    db.ada_loses_to_impossible();
 
     db.run(&["ratings", "--rebuild"])
         .failure()

@@ -6,25 +6,9 @@
 use predicates::prelude::*;
 use serde_json::Value;
 
-use common::{Database, json_lines, words};
+use common::{Database, json_lines};
 
 mod common;
-
-/// Ada (X, moving first) loses to Impossible on 3 x 3: she plays the first free cell
-/// of 5, 1, 2, 3, ..., and so throws the draw away once.
-fn ada_loses(db: &Database) {
-    db.tictactoe()
-        .args(words("--plain play --x human:Ada --o impossible"))
-        .write_stdin("5\n1\n2\n3\n4\n6\n7\n8\n9\n")
-        .assert()
-        .success();
-}
-
-/// [`ada_loses`], and the game reviewed: one puzzle.
-fn ada_slips_once(db: &Database) {
-    ada_loses(db);
-    db.run(&["replay", "last", "--review"]).success();
-}
 
 /// Ada's open puzzles, as `train --list --json` gives them.
 fn open_puzzles(db: &Database) -> Vec<Value> {
@@ -68,7 +52,7 @@ fn train(db: &Database, typed: &str) -> assert_cmd::assert::Assert {
 /// database.
 fn answered_once(answer: fn(&Value) -> String) -> (assert_cmd::assert::Assert, Database) {
     let db = Database::new();
-    ada_slips_once(&db);
+    db.with_one_slip_of_adas();
     let puzzle = open_puzzles(&db).remove(0);
     let session = train(&db, &format!("{}\n", answer(&puzzle)));
     (session, db)
@@ -93,7 +77,7 @@ fn attempts_kept(db: &Database) -> i64 {
 #[test]
 fn the_open_puzzles_are_listed_as_json_one_object_per_line() {
     let db = Database::new();
-    ada_slips_once(&db);
+    db.with_one_slip_of_adas();
 
     let puzzles = open_puzzles(&db);
 
@@ -113,7 +97,7 @@ fn the_open_puzzles_are_listed_as_json_one_object_per_line() {
 fn a_game_not_reviewed_makes_no_puzzle_and_the_listing_says_so() {
     // Arrange: a game lost, not reviewed.
     let db = Database::new();
-    ada_loses(&db);
+    db.ada_loses_to_impossible();
 
     // Act / Assert
     db.run(&["train", "--player", "Ada", "--list"])
@@ -140,8 +124,8 @@ fn a_right_answer_is_said_and_kept_and_the_puzzle_stays_until_solved_again() {
 fn a_puzzle_solved_twice_with_another_puzzle_between_retires() {
     // Arrange: two puzzles, both solved in one session (the newer game's first).
     let db = Database::new();
-    ada_slips_once(&db);
-    ada_slips_once(&db);
+    db.with_one_slip_of_adas();
+    db.with_one_slip_of_adas();
     let puzzles = open_puzzles(&db);
     assert_eq!(puzzles.len(), 2);
     let both = format!(
@@ -180,7 +164,7 @@ fn a_wrong_answer_is_told_why_in_the_reviews_words_and_kept_and_the_puzzle_stays
 fn what_is_not_an_answer_is_refused_asked_again_and_nothing_is_kept() {
     // Arrange: 5 is Ada's own first move, always taken.
     let db = Database::new();
-    ada_slips_once(&db);
+    db.with_one_slip_of_adas();
 
     // Act
     let answered = train(&db, "ten\n5\n42\n");
@@ -201,8 +185,8 @@ fn what_is_not_an_answer_is_refused_asked_again_and_nothing_is_kept() {
 fn the_end_of_input_stops_cleanly_with_the_answers_so_far_kept() {
     // Arrange: two puzzles; only the first answered.
     let db = Database::new();
-    ada_slips_once(&db);
-    ada_slips_once(&db);
+    db.with_one_slip_of_adas();
+    db.with_one_slip_of_adas();
     let first = open_puzzles(&db).remove(0);
 
     // Act

@@ -122,6 +122,27 @@ impl Database {
         tictactoe_on(&self.path)
     }
 
+    /// Ada (X, moving first) loses to Impossible on 3 x 3, line by line: she plays the
+    /// first free cell of 5, 1, 2, 3, ... each turn, and so throws the draw away once.
+    /// What the console printed.
+    pub fn ada_loses_to_impossible(&self) -> String {
+        let output = self
+            .tictactoe()
+            .args(words("--plain play --x human:Ada --o impossible"))
+            .write_stdin("5\n1\n2\n3\n4\n6\n7\n8\n9\n")
+            .output()
+            .expect("the program runs");
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
+    /// [`Database::ada_loses_to_impossible`], and the game reviewed: one training
+    /// puzzle of hers.
+    pub fn with_one_slip_of_adas(&self) {
+        self.ada_loses_to_impossible();
+        self.run(&["replay", "last", "--review"]).success();
+    }
+
     /// The program on this database, run with `args`, to assert on.
     pub fn run(&self, args: &[&str]) -> assert_cmd::assert::Assert {
         self.tictactoe().args(args).assert()

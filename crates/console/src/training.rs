@@ -7,13 +7,13 @@
 use std::io::Write;
 
 use colored::Colorize;
-use tictactoe_core::domain::{Known, Position, Refusal};
+use tictactoe_core::domain::{Position, Refusal};
 use tictactoe_core::players::Advisor;
 use tictactoe_core::ports::{Answered, Puzzle, judge};
 
 use crate::ports::{Dialogue, GameView, Input, InputHandler, Problem};
 use crate::renderer::ConsoleRenderer;
-use crate::words::{cells_or, move_label, review_words, the_value, value_words};
+use crate::words::{answer_words, asked};
 
 /// A puzzle with the line that says where it is from ("Puzzle 1 of 3: game 0190ab12,
 /// move 4").
@@ -32,6 +32,8 @@ pub enum Stop {
     Quit,
     /// Input ended before the last answer (end of a pipe, a closed terminal).
     InputClosed,
+    /// Ctrl-C on the full screen.
+    Interrupted,
 }
 
 /// What a session came to: the answers kept, and how it ended.
@@ -123,41 +125,22 @@ impl<W: Write> ConsoleRenderer<W> {
     pub fn show_puzzle(&self, title: &str, puzzle: &Puzzle) {
         self.write(&format!("\n{}\n", self.paint(title, |s| s.bold())));
         self.show_board(&puzzle.position, &[]);
-        let mark = self.mark(puzzle.to_move);
-        self.write(&format!(
-            "{mark} to move; {mark} had {} here. Find a move that keeps it.\n",
-            value_words(Known::Exactly(puzzle.value))
-        ));
+        self.write(&format!("{}\n", asked(puzzle)));
     }
 
-    /// What answer `cell` to `puzzle` was: right; wrong, with what it leaves, what the
-    /// review said of the move played in the game, and the best moves lit; or not
-    /// judged, its value not proven in time.
+    /// What answer `cell` to `puzzle` was ([`answer_words`]); after a wrong one the
+    /// board again, the best moves lit.
     pub fn show_answer(&self, puzzle: &Puzzle, cell: Position, answered: &Answered) {
-        let had = the_value(puzzle.value);
-        match answered {
-            Answered::Unproven => self.write(&format!(
-                "{cell} was not proven either way in the time allowed: not judged, nothing \
-                 kept. Try a move again.\n"
-            )),
-            Answered::Right => self.write(&format!(
-                "{} {cell} keeps {had}.\n",
-                self.paint("Right:", |s| s.bright_green().bold())
-            )),
-            Answered::Wrong { left, reviewed } => {
-                self.write(&format!(
-                    "{} {cell} leaves {}. In the game, {}: {}.\n",
-                    self.paint("Not that one:", |s| s.bright_red().bold()),
-                    value_words(Known::Exactly(*left)),
-                    move_label(reviewed.ply, reviewed.mark, reviewed.cell),
-                    review_words(reviewed)
-                ));
-                self.show_board(&puzzle.position, &reviewed.best_moves);
-                self.write(&format!(
-                    "The best moves: {} (lit). The puzzle stays.\n",
-                    cells_or(&reviewed.best_moves)
-                ));
-            }
+        let said = answer_words(puzzle, cell, answered);
+        let verdict = match answered {
+            Answered::Right => self.paint(said.verdict, |s| s.bright_green().bold()),
+            Answered::Wrong { .. } => self.paint(said.verdict, |s| s.bright_red().bold()),
+            Answered::Unproven => said.verdict.to_string(),
+        };
+        self.write(&format!("{verdict} {}\n", said.what));
+        if let Answered::Wrong { reviewed, .. } = answered {
+            self.show_board(&puzzle.position, &reviewed.best_moves);
+            self.write(&format!("{}\n", said.then));
         }
     }
 
@@ -168,6 +151,7 @@ impl<W: Write> ConsoleRenderer<W> {
             Stop::Done => "Every puzzle answered",
             Stop::Quit => "Stopped",
             Stop::InputClosed => "Input ended",
+            Stop::Interrupted => "Interrupted",
         };
         self.write(&format!(
             "\n{how}: {answered} answered, {} right, {} wrong; every answer is kept.\n",
@@ -284,7 +268,7 @@ mod tests {
         let (shown, kept, trained) = session_with(&mut advisor, &[puzzle()], "8\n");
 
         assert!(
-            shown.contains("8 was not proven either way in the time allowed: not judged"),
+            shown.contains("Not judged: 8 was not proven either way in the time allowed"),
             "{shown}"
         );
         assert_eq!(kept, []);

@@ -9,7 +9,7 @@ use tictactoe_core::domain::{
 };
 use tictactoe_core::play::{Judgement, MoveReview};
 use tictactoe_core::players::Level;
-use tictactoe_core::ports::Ending;
+use tictactoe_core::ports::{Answered, Ending, Puzzle};
 
 use crate::menu::Mode;
 
@@ -194,6 +194,60 @@ pub fn review_words(reviewed: &MoveReview) -> String {
             value_words(reviewed.before),
             value_words(reviewed.after)
         ),
+    }
+}
+
+/// What a training puzzle asks: "O to move; O had a draw here. Find a move that keeps
+/// it."
+pub fn asked(puzzle: &Puzzle) -> String {
+    format!(
+        "{mark} to move; {mark} had {} here. Find a move that keeps it.",
+        value_words(Known::Exactly(puzzle.value)),
+        mark = puzzle.to_move
+    )
+}
+
+/// What an answer to a puzzle was, in three parts a front end may style apart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnswerWords {
+    /// "Right:", "Not that one:" or "Not judged:".
+    pub verdict: &'static str,
+    /// "7 keeps the draw."; "3 leaves a loss. In the game, Move 5, X at 3: threw away
+    /// the draw (a loss left); 4, 6, 7 or 9 kept it."; or why it was not judged.
+    pub what: String,
+    /// After a wrong answer: "The best moves: 4, 6, 7 or 9 (lit). The puzzle stays."
+    pub then: String,
+}
+
+/// What answer `cell` to `puzzle` was, in words.
+pub fn answer_words(puzzle: &Puzzle, cell: Position, answered: &Answered) -> AnswerWords {
+    match answered {
+        Answered::Right => AnswerWords {
+            verdict: "Right:",
+            what: format!("{cell} keeps {}.", the_value(puzzle.value)),
+            then: String::new(),
+        },
+        Answered::Wrong { left, reviewed } => AnswerWords {
+            verdict: "Not that one:",
+            what: format!(
+                "{cell} leaves {}. In the game, {}: {}.",
+                value_words(Known::Exactly(*left)),
+                move_label(reviewed.ply, reviewed.mark, reviewed.cell),
+                review_words(reviewed)
+            ),
+            then: format!(
+                "The best moves: {} (lit). The puzzle stays.",
+                cells_or(&reviewed.best_moves)
+            ),
+        },
+        Answered::Unproven => AnswerWords {
+            verdict: "Not judged:",
+            what: format!(
+                "{cell} was not proven either way in the time allowed; nothing kept. Try a \
+                 move again."
+            ),
+            then: String::new(),
+        },
     }
 }
 

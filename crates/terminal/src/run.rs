@@ -25,16 +25,18 @@ use signal_hook::iterator::Signals;
 use super::game_screen::{Flow, GameScreen};
 use super::menu_form::{FormOutcome, MenuForm};
 use super::replay_screen::{ReplayFlow, ReplayScreen};
-use tictactoe_console::begin_journal;
+use super::train_screen::{TrainFlow, TrainScreen};
 use tictactoe_console::menu::AfterGame;
 use tictactoe_console::words::seat;
+use tictactoe_console::{Stop, Titled, Trained, begin_journal};
 use tictactoe_core::domain::{GameState, Mark};
 use tictactoe_core::play::{
     ComputerError, End, Event, Match, Recorder, Replay, Review, Seat, Settings, review,
 };
 use tictactoe_core::players::{Advisor, ComputerFactory};
 use tictactoe_core::ports::{
-    Archive, Ending as Ended, GameHistory, GameId, HistoryQuery, PageSize, ReviewStore,
+    Answered, Archive, Ending as Ended, GameHistory, GameId, HistoryQuery, PageSize, Puzzle,
+    ReviewStore, judge,
 };
 
 /// Where the full-screen program starts.
@@ -191,6 +193,57 @@ pub fn run_replay(
         ReplayFlow::Interrupt => Ending::Interrupted,
         _ => Ending::Quit,
     })
+}
+
+/// Training full screen (`tictactoe train` on a terminal): `puzzles` one at a time
+/// until every one is answered, or q or Esc; each answer judged by the core with
+/// `advisor`'s perfect play, and handed to `keep` (right or not) before it is shown.
+/// An error from `keep` ends the session and is given back. The terminal is restored on
+/// every way out, a panic included.
+pub fn run_training<E>(
+    puzzles: &[Titled],
+    advisor: &mut dyn Advisor,
+    colour: bool,
+    keep: &mut dyn FnMut(&Puzzle, bool) -> Result<(), E>,
+) -> io::Result<Result<Trained, E>> {
+    if puzzles.is_empty() {
+        return Ok(Ok(Trained {
+            right: 0,
+            wrong: 0,
+            stop: Stop::Done,
+        }));
+    }
+    let _restore = RawScreen::enter()?;
+    let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+    let mut screen = TrainScreen::new(puzzles, colour);
+    loop {
+        let Some(key) = drawn_then_pressed(&mut terminal, |frame| screen.draw(frame))? else {
+            continue;
+        };
+        match screen.on_key(key) {
+            TrainFlow::Continue => {}
+            TrainFlow::Answer(cell) => {
+                let puzzle = &screen.puzzle().puzzle;
+                // A taken cell never reaches here: the screen does not answer with it.
+                let Ok(answered) = judge(puzzle, cell, advisor) else {
+                    continue;
+                };
+                let right = match answered {
+                    Answered::Right => Some(true),
+                    Answered::Wrong { .. } => Some(false),
+                    Answered::Unproven => None,
+                };
+                if let Some(right) = right
+                    && let Err(error) = keep(puzzle, right)
+                {
+                    return Ok(Err(error));
+                }
+                screen.answered(cell, answered);
+            }
+            TrainFlow::Leave => return Ok(Ok(screen.trained(Stop::Quit))),
+            TrainFlow::Interrupt => return Ok(Ok(screen.trained(Stop::Interrupted))),
+        }
+    }
 }
 
 /// Runs the replay screen until it is left.

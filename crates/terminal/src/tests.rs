@@ -797,3 +797,127 @@ fn back_at_the_menu_the_form_is_filled_in_as_the_last_game_was() {
 
     assert_eq!(outcome, FormOutcome::Start(last));
 }
+
+mod training {
+    use tictactoe_console::Titled;
+    use tictactoe_core::domain::{BitBoard, Board};
+    use tictactoe_core::play::MoveReview;
+    use tictactoe_core::ports::{Answered, GameId, Puzzle};
+
+    use super::*;
+
+    /// X on 5, O to move: O had a draw, played 2 (a loss left); 1, 3, 7 and 9 were the
+    /// best moves.
+    fn puzzles() -> Vec<Titled> {
+        let classic = Geometry::classic();
+        let mut position = BitBoard::new(classic);
+        position.place(cell(classic, 5), Mark::X).unwrap();
+        let puzzle = Puzzle {
+            game: GameId::from_bits(1),
+            ply: 2,
+            board: classic,
+            position,
+            to_move: Mark::O,
+            value: Verdict::Draw,
+            left: Verdict::Loss,
+            played: cell(classic, 2),
+            best_moves: [1, 3, 7, 9].map(|n| cell(classic, n)).to_vec(),
+        };
+        vec![Titled {
+            title: "Puzzle 1 of 1: game 00000001, move 2".to_string(),
+            puzzle,
+        }]
+    }
+
+    fn wrong(puzzle: &Puzzle) -> Answered {
+        Answered::Wrong {
+            left: Verdict::Loss,
+            reviewed: MoveReview {
+                ply: puzzle.ply,
+                mark: puzzle.to_move,
+                cell: puzzle.played,
+                before: tictactoe_core::domain::Known::Exactly(Verdict::Draw),
+                after: tictactoe_core::domain::Known::Exactly(Verdict::Loss),
+                best_moves: puzzle.best_moves.clone(),
+            },
+        }
+    }
+
+    #[test]
+    fn a_cells_number_then_enter_answers_that_cell() {
+        let puzzles = puzzles();
+        let mut screen = TrainScreen::new(&puzzles, false);
+
+        screen.on_key(key(KeyCode::Char('7')));
+        let flow = screen.on_key(key(KeyCode::Enter));
+
+        assert_eq!(flow, TrainFlow::Answer(cell(Geometry::classic(), 7)));
+    }
+
+    #[test]
+    fn a_taken_cell_is_no_answer() {
+        let puzzles = puzzles();
+        let mut screen = TrainScreen::new(&puzzles, false);
+
+        // The cursor opens on the centre, which X holds.
+        let flow = screen.on_key(key(KeyCode::Enter));
+
+        assert_eq!(flow, TrainFlow::Continue);
+    }
+
+    #[test]
+    fn the_screen_asks_what_the_player_had_and_counts_nothing_yet() {
+        let puzzles = puzzles();
+        let screen = TrainScreen::new(&puzzles, false);
+
+        let text = drawn(|frame| screen.draw(frame)).join("\n");
+
+        shows(&text, "Puzzle 1 of 1: game 00000001, move 2");
+        shows(
+            &text,
+            "O to move; O had a draw here. Find a move that keeps it.",
+        );
+        shows(&text, "0 right, 0 wrong so far");
+    }
+
+    #[test]
+    fn a_wrong_answer_is_said_in_the_reviews_words_with_the_best_moves_lit() {
+        let puzzles = puzzles();
+        let mut screen = TrainScreen::new(&puzzles, false);
+        let classic = Geometry::classic();
+
+        screen.answered(cell(classic, 4), wrong(&puzzles[0].puzzle));
+        let text = drawn(|frame| screen.draw(frame)).join("\n");
+
+        shows(&text, "Not that one: 4 leaves a loss.");
+        shows(&text, "[1]");
+        shows(
+            &text,
+            "The best moves: 1, 3, 7 or 9 (lit). The puzzle stays.",
+        );
+        assert_eq!(screen.tally(), (0, 1));
+    }
+
+    #[test]
+    fn after_the_last_puzzle_is_judged_enter_ends_the_session() {
+        let puzzles = puzzles();
+        let mut screen = TrainScreen::new(&puzzles, false);
+        screen.answered(cell(Geometry::classic(), 1), Answered::Right);
+
+        let flow = screen.on_key(key(KeyCode::Enter));
+
+        assert_eq!(flow, TrainFlow::Leave);
+    }
+
+    #[test]
+    fn an_answer_not_judged_lets_the_player_answer_again() {
+        let puzzles = puzzles();
+        let mut screen = TrainScreen::new(&puzzles, false);
+        screen.answered(cell(Geometry::classic(), 8), Answered::Unproven);
+
+        screen.on_key(key(KeyCode::Char('9')));
+        let flow = screen.on_key(key(KeyCode::Enter));
+
+        assert_eq!(flow, TrainFlow::Answer(cell(Geometry::classic(), 9)));
+    }
+}
