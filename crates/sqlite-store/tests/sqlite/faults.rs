@@ -287,11 +287,13 @@ fn a_disk_with_3_mb_free_holds_thousands_of_games_because_the_log_is_started_aga
         })
         .count();
 
-    // About 2,300 here since each game keeps its rating change with it (two rows of
-    // `rating_changes`, their index, a rated number: about 4,000 before ratings, 3,300
-    // with the machine's cores kept busy by other programs); with the log started again
-    // only at 16 MiB, the log filled the disk first (a few hundred commits of whole pages).
-    assert!(kept >= 1_800, "{kept} games kept in 3 MB");
+    // About 2,300 on a quiet machine since each game keeps its rating change with it
+    // (two rows of `rating_changes`, their index, a rated number: about 4,000 before
+    // ratings), and as few as 1,400 while other programs keep both cores busy (the log
+    // is started again only once the checkpointer thread has copied it back, and it
+    // runs late); with the log started again only at 16 MiB, the log filled the disk
+    // first, after a few hundred commits of whole pages. The bound tells the two apart.
+    assert!(kept >= 1_000, "{kept} games kept in 3 MB");
 }
 
 #[test]
