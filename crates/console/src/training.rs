@@ -7,13 +7,14 @@
 use std::io::Write;
 
 use colored::Colorize;
-use tictactoe_core::domain::{Known, Position, Refusal};
+use tictactoe_core::domain::{Position, Refusal};
 use tictactoe_core::players::Advisor;
 use tictactoe_core::ports::{Answered, Puzzle, judge};
 
 use crate::ports::{Dialogue, GameView, Input, InputHandler, Problem};
 use crate::renderer::ConsoleRenderer;
-use crate::words::{cells_or, move_label, review_words, the_value, value_words};
+use crate::words::cells_or;
+use tictactoe_core::words::{answer_heading, answer_words, puzzle_prompt};
 
 /// A puzzle with the line that says where it is from ("Puzzle 1 of 3: game 0190ab12,
 /// move 4").
@@ -123,34 +124,20 @@ impl<W: Write> ConsoleRenderer<W> {
     pub fn show_puzzle(&self, title: &str, puzzle: &Puzzle) {
         self.write(&format!("\n{}\n", self.paint(title, |s| s.bold())));
         self.show_board(&puzzle.position, &[]);
-        let mark = self.mark(puzzle.to_move);
-        self.write(&format!(
-            "{mark} to move; {mark} had {} here. Find a move that keeps it.\n",
-            value_words(Known::Exactly(puzzle.value))
-        ));
+        let prompt = puzzle_prompt(self.mark(puzzle.to_move), puzzle.value);
+        self.write(&format!("{prompt}\n"));
     }
 
     /// What answer `cell` to `puzzle` was: right; wrong, with what it leaves, what the
     /// review said of the move played in the game, and the best moves lit; or not
     /// judged, its value not proven in time.
     pub fn show_answer(&self, puzzle: &Puzzle, cell: Position, answered: &Answered) {
-        let had = the_value(puzzle.value);
-        match answered {
-            Answered::Unproven => self.write(&format!(
-                "{cell} was not proven either way in the time allowed: not judged, nothing \
-                 kept. Try a move again.\n"
-            )),
-            Answered::Right => self.write(&format!(
-                "{} {cell} keeps {had}.\n",
-                self.paint("Right:", |s| s.bright_green().bold())
-            )),
-            Answered::Wrong { left, reviewed } => {
+        let words = answer_words(cell, puzzle.value, answered);
+        match (answer_heading(answered), answered) {
+            (Some(heading), Answered::Wrong { reviewed, .. }) => {
                 self.write(&format!(
-                    "{} {cell} leaves {}. In the game, {}: {}.\n",
-                    self.paint("Not that one:", |s| s.bright_red().bold()),
-                    value_words(Known::Exactly(*left)),
-                    move_label(reviewed.ply, reviewed.mark, reviewed.cell),
-                    review_words(reviewed)
+                    "{} {words}\n",
+                    self.paint(heading, |s| s.bright_red().bold())
                 ));
                 self.show_board(&puzzle.position, &reviewed.best_moves);
                 self.write(&format!(
@@ -158,6 +145,11 @@ impl<W: Write> ConsoleRenderer<W> {
                     cells_or(&reviewed.best_moves)
                 ));
             }
+            (Some(heading), _) => self.write(&format!(
+                "{} {words}\n",
+                self.paint(heading, |s| s.bright_green().bold())
+            )),
+            (None, _) => self.write(&format!("{words}\n")),
         }
     }
 
