@@ -740,21 +740,8 @@ mod tests {
     #[test]
     fn a_puzzle_is_its_game_ply_position_side_value_and_right_answers() {
         // Arrange: X on 5, O to move with a draw; 1 and 9 keep it.
-        let board = tictactoe_core::domain::Geometry::classic();
-        let cell = |number: usize| board.position(number - 1).unwrap();
-        let mut position = tictactoe_core::domain::BitBoard::new(board);
-        tictactoe_core::domain::Board::place(&mut position, cell(5), Mark::X).unwrap();
-        let puzzle = Puzzle {
-            game: GameId::from_bits(0xab),
-            ply: 2,
-            board,
-            position,
-            to_move: Mark::O,
-            value: Verdict::Draw,
-            left: Verdict::Loss,
-            played: cell(2),
-            best_moves: vec![cell(1), cell(9)],
-        };
+        let puzzle =
+            tictactoe_core::fixtures::o_puzzle_after_x_in_the_centre(GameId::from_bits(0xab));
 
         // Act
         let json = puzzle_json(&puzzle);

@@ -1501,4 +1501,111 @@ mod tests {
         assert_eq!(status, StatusCode::BAD_REQUEST);
         assert!(body.starts_with(r#"{"error":"#), "{body}");
     }
+
+    #[tokio::test]
+    async fn an_answer_asks_the_service_for_the_players_puzzle_and_cell_and_says_its_words() {
+        // Arrange
+        let mut service = service();
+        service
+            .expect_answer_puzzle()
+            .withf(|asked, cell| {
+                (asked.player.as_str(), &asked.game, asked.ply, *cell)
+                    == ("Ada Lovelace", &the_game(), 2, 9)
+            })
+            .times(1)
+            .returning(|_, _| {
+                Box::pin(async {
+                    let puzzle =
+                        tictactoe_core::fixtures::o_puzzle_after_x_in_the_centre(the_game());
+                    Ok(crate::port::PuzzleAnswer {
+                        cell: puzzle.best_moves[1],
+                        puzzle,
+                        answered: tictactoe_core::ports::Answered::Right,
+                    })
+                })
+            });
+
+        // Act
+        let path = at("/api/players/Ada%20Lovelace/puzzles/{id}/2");
+        let (status, body) = post(service, &path, None, r#"{"cell": 9}"#).await;
+
+        // Assert
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(
+            body,
+            json!({"judged": "right", "left": "draw", "said": "Right: 9 keeps the draw.",
+                   "best_moves": [1, 9]})
+        );
+    }
+
+    fn no_such_puzzle() -> GameError {
+        GameError::NoSuchPuzzle {
+            game: the_game(),
+            ply: 2,
+        }
+    }
+
+    fn cell_5_taken() -> GameError {
+        let cell = tictactoe_core::domain::Geometry::classic()
+            .position(4)
+            .unwrap();
+        GameError::NotAnAnswer(tictactoe_core::domain::IllegalMove::Occupied(cell))
+    }
+
+    #[rstest::rstest]
+    #[case::no_such_puzzle(no_such_puzzle, StatusCode::NOT_FOUND)]
+    #[case::a_taken_cell(cell_5_taken, StatusCode::BAD_REQUEST)]
+    #[tokio::test]
+    async fn the_services_refusal_of_an_answer_is_worded_with_its_status(
+        #[case] refusal: fn() -> GameError,
+        #[case] expected: StatusCode,
+    ) {
+        // Arrange
+        let said = ApiError::from(refusal()).to_string();
+        let mut service = service();
+        service
+            .expect_answer_puzzle()
+            .times(1)
+            .returning(move |_, _| Box::pin(async move { Err(refusal()) }));
+
+        // Act
+        let path = at("/api/players/Ada/puzzles/{id}/2");
+        let (status, body) = post(service, &path, None, r#"{"cell": 5}"#).await;
+
+        // Assert
+        assert_eq!(status, expected);
+        assert_eq!(body, json!({ "error": said }));
+    }
+
+    #[tokio::test]
+    async fn a_puzzles_board_asked_for_is_the_one_the_service_is_asked_for() {
+        // Arrange
+        let mut service = service();
+        service
+            .expect_puzzles()
+            .withf(|name, board| {
+                name.as_str() == "Ada"
+                    && *board == Some(tictactoe_core::domain::Geometry::new(4, 3).unwrap())
+            })
+            .times(1)
+            .returning(|_, _| {
+                Box::pin(async {
+                    Ok(crate::port::Training {
+                        open: tictactoe_core::ports::OpenPuzzles::default(),
+                        short_ids: Vec::new(),
+                    })
+                })
+            });
+
+        // Act
+        let (status, body) = get(service, "/api/players/Ada/puzzles?size=4&win=3").await;
+
+        // Assert
+        assert_eq!(status, StatusCode::OK);
+        let body: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(
+            body["notes"][0],
+            "No puzzles for Ada on 4x4, 3 in a row: no slip of theirs in a reviewed game is open."
+        );
+    }
 }
