@@ -1939,3 +1939,108 @@ async fn a_players_page_draws_their_rating_over_time_as_a_chart_that_fits_a_phon
     assert_eq!(fits, Value::Bool(true), "the player page scrolls sideways");
     browser.close().await.unwrap();
 }
+
+/// Opens `/train` on a server where Bob slipped (his O on 4 after X on 1, where only
+/// 5 kept the draw), types Bob's name and waits for his puzzle's board.
+async fn bob_trains(scene: &Scene, running: &Running, browser: &Client) {
+    scene.server.bob_slipped().await;
+    browser.goto(&running.url("/train")).await.unwrap();
+    css(browser, "#trainee-name")
+        .await
+        .send_keys("Bob")
+        .await
+        .unwrap();
+    css(browser, "#trainee button[type=submit]")
+        .await
+        .click()
+        .await
+        .unwrap();
+    eventually("Bob's puzzle", || async {
+        text(browser, "#puzzle-title")
+            .await
+            .starts_with("Puzzle 1 of 1: game ")
+            .then_some(())
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_names_themself_on_the_training_page_clicks_a_best_move_and_is_told_right() {
+    // Arrange
+    let Some((scene, running, browser)) = Scene::start("training_right", 1280, 900).await else {
+        return;
+    };
+    bob_trains(&scene, &running, &browser).await;
+
+    // Act
+    click(&browser, "[data-cell=\"5\"]").await;
+
+    // Assert
+    let verdict = eventually("the verdict", || async {
+        let verdict = text(&browser, "#verdict").await;
+        (!verdict.is_empty()).then_some(verdict)
+    })
+    .await;
+    assert_eq!(verdict, "Right: 5 keeps the draw.");
+    assert_eq!(
+        text(&browser, "#puzzle-prompt").await,
+        "O to move; O had a draw here. Find a move that keeps it."
+    );
+    assert_eq!(cell_text(&browser, 5).await, "O");
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_phone_width_the_training_board_fits_and_a_wrong_click_lights_the_best_moves() {
+    // Arrange
+    let Some((scene, running, browser)) = Scene::start("training_phone", 390, 844).await else {
+        return;
+    };
+    bob_trains(&scene, &running, &browser).await;
+    let overflow = browser
+        .execute(
+            "const board = document.getElementById('board').getBoundingClientRect(); \
+             return [board.right - window.innerWidth, \
+                     document.documentElement.scrollWidth - window.innerWidth, board.width]",
+            vec![],
+        )
+        .await
+        .unwrap();
+
+    // Act: O in the far corner loses.
+    click(&browser, "[data-cell=\"9\"]").await;
+
+    // Assert
+    let lit = eventually("the best moves lit", || async {
+        let lit = browser.find_all(Locator::Css(".cell.hint")).await.ok()?;
+        let mut cells = Vec::new();
+        for cell in lit {
+            cells.push(cell.attr("data-cell").await.ok()??);
+        }
+        (!cells.is_empty()).then_some(cells)
+    })
+    .await;
+    assert_eq!(lit, ["5"]);
+    assert!(
+        text(&browser, "#verdict")
+            .await
+            .starts_with("Not that one: 9 leaves a loss."),
+    );
+    assert!(
+        overflow[0].as_f64().unwrap() <= 0.0,
+        "the board's right edge is past the screen: {overflow}"
+    );
+    assert!(
+        overflow[1].as_f64().unwrap() <= 0.0,
+        "the page scrolls sideways: {overflow}"
+    );
+    assert!(overflow[2].as_f64().unwrap() > 200.0, "{overflow}");
+    assert!(
+        css(&browser, "#next-puzzle")
+            .await
+            .is_displayed()
+            .await
+            .unwrap()
+    );
+    browser.close().await.unwrap();
+}
