@@ -40,17 +40,16 @@ async function start(name) {
     const found = await ask("GET", puzzlesPath(name));
     training.puzzles = found.puzzles;
     training.index = 0;
-    const notes = found.notes.map((note) => {
+    // With no puzzle, the first note says so: it is the status; the rest are listed.
+    const none = found.puzzles.length === 0;
+    const notes = (none ? found.notes.slice(1) : found.notes).map((note) => {
       const item = document.createElement("li");
       item.textContent = note;
       return item;
     });
     $("train-notes").replaceChildren(...notes);
-    if (found.puzzles.length === 0) {
-      say("No puzzles yet.");
-      return;
-    }
-    say("");
+    say(none ? found.notes[0] || "" : "");
+    if (none) return;
     show();
   } catch (error) {
     say(`The puzzles could not be read: ${error.message}`, true);
