@@ -625,8 +625,8 @@ pub struct PuzzlesQuery {
 }
 
 /// How the training page tells a player to review a game (the notes' words).
-const HOW_TO_REVIEW: &str = "a game is reviewed when its review is asked for (Review, \
-                             on the game's page)";
+const HOW_TO_REVIEW: &str = "a game is reviewed when its page is opened (from the \
+                             player's page), and its puzzles come then";
 
 /// A player's training puzzles.
 ///

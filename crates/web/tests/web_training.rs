@@ -74,7 +74,7 @@ async fn a_player_without_a_slip_is_told_in_words_why_there_is_no_puzzle() {
 }
 
 #[tokio::test]
-async fn a_game_not_reviewed_makes_no_puzzle_and_is_counted() {
+async fn a_game_not_reviewed_makes_no_puzzle_and_is_counted_and_told() {
     let server = Server::new();
     let game = server.create(web_support::two_people()).await;
     server.play_in_turn(&game, &[1, 4, 2, 5, 3]).await;
@@ -84,6 +84,11 @@ async fn a_game_not_reviewed_makes_no_puzzle_and_is_counted() {
     assert_eq!(
         (&listed.json["puzzles"], &listed.json["unreviewed"]),
         (&json!([]), &json!(1))
+    );
+    assert_eq!(
+        listed.json["notes"][1],
+        "1 of Bob's games have no review yet, so no puzzles: a game is reviewed when its \
+         page is opened (from the player's page), and its puzzles come then."
     );
 }
 
