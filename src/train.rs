@@ -16,6 +16,9 @@ use tictactoe_core::domain::{Geometry, Known, PlayerName};
 use tictactoe_core::play::short_id;
 use tictactoe_core::players::Advisor;
 use tictactoe_core::ports::{Archive, Attempt, OpenPuzzles, Puzzle, StoreError, open_puzzles};
+use tictactoe_core::words::{
+    no_puzzles as no_puzzles_for, not_exact_words, puzzle_title, unreviewed_words,
+};
 use tictactoe_json::puzzle_json;
 use tictactoe_terminal::run_training;
 
@@ -101,11 +104,11 @@ fn titled(store: &dyn Archive, trainee: &Trainee) -> Result<Vec<Titled>, Failure
     let mut titled = Vec::with_capacity(total);
     for (number, puzzle) in open.puzzles.into_iter().enumerate() {
         titled.push(Titled {
-            title: format!(
-                "Puzzle {} of {total}: game {}, move {}",
+            title: puzzle_title(
                 number + 1,
-                short_id(store, &puzzle.game, 8).map_err(Failure::Store)?,
-                puzzle.ply
+                total,
+                &short_id(store, &puzzle.game, 8).map_err(Failure::Store)?,
+                puzzle.ply,
             ),
             puzzle,
         });
@@ -135,29 +138,21 @@ fn no_puzzles(trainee: &Trainee) -> String {
         Some(board) => format!("on {}", words::shape(board.size(), board.win_length())),
         None => "on any board".to_string(),
     };
-    format!(
-        "No puzzles for {} {board}: no slip of theirs in a reviewed game is open.",
-        trainee.player
-    )
+    no_puzzles_for(&trainee.player, &board)
 }
 
 /// Says on standard error how many of `player`'s moves were not made puzzles because
 /// their review is not exact, and how many of their games have no review (each only
 /// when there are some).
 fn say_what_was_left_out(player: &PlayerName, open: &OpenPuzzles) {
-    if open.not_exact > 0 {
-        eprintln!(
-            "{} of {player}'s moves were not made puzzles: their review is not exact yet (a \
-             position too hard to prove in the time it was given).",
-            open.not_exact
-        );
+    if let Some(words) = not_exact_words(player, open.not_exact) {
+        eprintln!("{words}");
     }
     if let Some(game) = open.unreviewed.first() {
-        eprintln!(
-            "{} of {player}'s games have no review yet, so no puzzles: `tictactoe replay \
-             {game} --review` reviews one.",
-            open.unreviewed.len()
-        );
+        let how = format!("`tictactoe replay {game} --review` reviews one");
+        if let Some(words) = unreviewed_words(player, &open.unreviewed, &how) {
+            eprintln!("{words}");
+        }
     }
 }
 

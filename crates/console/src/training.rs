@@ -13,7 +13,7 @@ use tictactoe_core::ports::{Answered, Puzzle, judge};
 
 use crate::ports::{Dialogue, GameView, Input, InputHandler, Problem};
 use crate::renderer::ConsoleRenderer;
-use crate::words::{answer_words, asked};
+use tictactoe_core::words::{answer_heading, answer_words, lit_best_moves, puzzle_prompt};
 
 /// A puzzle with the line that says where it is from ("Puzzle 1 of 3: game 0190ab12,
 /// move 4").
@@ -125,22 +125,29 @@ impl<W: Write> ConsoleRenderer<W> {
     pub fn show_puzzle(&self, title: &str, puzzle: &Puzzle) {
         self.write(&format!("\n{}\n", self.paint(title, |s| s.bold())));
         self.show_board(&puzzle.position, &[]);
-        self.write(&format!("{}\n", asked(puzzle)));
+        let prompt = puzzle_prompt(self.mark(puzzle.to_move), puzzle.value);
+        self.write(&format!("{prompt}\n"));
     }
 
-    /// What answer `cell` to `puzzle` was ([`answer_words`]); after a wrong one the
-    /// board again, the best moves lit.
+    /// What answer `cell` to `puzzle` was: right; wrong, with what it leaves, what the
+    /// review said of the move played in the game, and the best moves lit; or not
+    /// judged, its value not proven in time.
     pub fn show_answer(&self, puzzle: &Puzzle, cell: Position, answered: &Answered) {
-        let said = answer_words(puzzle, cell, answered);
-        let verdict = match answered {
-            Answered::Right => self.paint(said.verdict, |s| s.bright_green().bold()),
-            Answered::Wrong { .. } => self.paint(said.verdict, |s| s.bright_red().bold()),
-            Answered::Unproven => said.verdict.to_string(),
-        };
-        self.write(&format!("{verdict} {}\n", said.what));
-        if let Answered::Wrong { reviewed, .. } = answered {
-            self.show_board(&puzzle.position, &reviewed.best_moves);
-            self.write(&format!("{}\n", said.then));
+        let words = answer_words(cell, puzzle.value, answered);
+        match (answer_heading(answered), answered) {
+            (Some(heading), Answered::Wrong { reviewed, .. }) => {
+                self.write(&format!(
+                    "{} {words}\n",
+                    self.paint(heading, |s| s.bright_red().bold())
+                ));
+                self.show_board(&puzzle.position, &reviewed.best_moves);
+                self.write(&format!("{}\n", lit_best_moves(&reviewed.best_moves)));
+            }
+            (Some(heading), _) => self.write(&format!(
+                "{} {words}\n",
+                self.paint(heading, |s| s.bright_green().bold())
+            )),
+            (None, _) => self.write(&format!("{words}\n")),
         }
     }
 
@@ -268,7 +275,7 @@ mod tests {
         let (shown, kept, trained) = session_with(&mut advisor, &[puzzle()], "8\n");
 
         assert!(
-            shown.contains("Not judged: 8 was not proven either way in the time allowed"),
+            shown.contains("8 was not proven either way in the time allowed: not judged"),
             "{shown}"
         );
         assert_eq!(kept, []);

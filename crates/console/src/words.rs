@@ -4,14 +4,16 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use std::time::SystemTime;
 
-use tictactoe_core::domain::{
-    FinishedGame, IllegalMove, Known, Mark, Outcome, Position, Refusal, Verdict,
-};
-use tictactoe_core::play::{Judgement, MoveReview};
+use tictactoe_core::domain::{FinishedGame, Outcome};
 use tictactoe_core::players::Level;
-use tictactoe_core::ports::{Answered, Ending, Puzzle};
+use tictactoe_core::ports::Ending;
 
 use crate::menu::Mode;
+
+/// The words the web API says too, written once in the core.
+pub use tictactoe_core::words::{
+    cells_or, move_label, refused, review_words, shape, the_value, value_words,
+};
 
 /// A mode as the menus name it.
 pub fn mode_label(mode: Mode) -> &'static str {
@@ -19,23 +21,6 @@ pub fn mode_label(mode: Mode) -> &'static str {
         Mode::HumanVsHuman => "Human vs Human",
         Mode::HumanVsComputer => "Human vs Computer",
         Mode::ComputerVsComputer => "Computer vs Computer",
-    }
-}
-
-/// A refusal, in people's words.
-pub fn refused(refusal: &Refusal) -> String {
-    match refusal {
-        Refusal::Illegal(IllegalMove::Occupied(cell)) => {
-            format!("cell {cell} is already taken: choose an empty one")
-        }
-        Refusal::Illegal(IllegalMove::OffBoard(cell)) => {
-            format!("there is no cell {cell} on this board")
-        }
-        Refusal::NotYourTurn(mark) => format!("it is not {mark}'s turn"),
-        Refusal::ComputerSeat(mark) => format!("the computer plays {mark}"),
-        Refusal::GameOver => "the game is over".to_string(),
-        Refusal::NothingToUndo => "there is no move of yours to take back yet".to_string(),
-        Refusal::NoHints => "there are no hints in this game".to_string(),
     }
 }
 
@@ -122,138 +107,10 @@ pub fn when(time: SystemTime) -> String {
     }
 }
 
-/// A board's shape in few words: "3x3", or "7x7, 5 in a row" when the run is shorter.
-pub fn shape(size: usize, win: usize) -> String {
-    if size == win {
-        format!("{size}x{size}")
-    } else {
-        format!("{size}x{size}, {win} in a row")
-    }
-}
-
-/// What is known of a position's value for one side: "a win", "a draw", "a loss", "at
-/// least a draw", "at most a draw", "nothing proven".
-pub fn value_words(known: Known) -> &'static str {
-    match known {
-        Known::Exactly(Verdict::Win) => "a win",
-        Known::Exactly(Verdict::Draw) => "a draw",
-        Known::Exactly(Verdict::Loss) => "a loss",
-        Known::AtLeastDraw => "at least a draw",
-        Known::AtMostDraw => "at most a draw",
-        Known::Nothing => "nothing proven",
-    }
-}
-
-/// What a side had, as a move keeps it or throws it away: "the win", "the draw",
-/// "nothing" (a loss).
-pub fn the_value(verdict: Verdict) -> &'static str {
-    match verdict {
-        Verdict::Win => "the win",
-        Verdict::Draw => "the draw",
-        Verdict::Loss => "nothing",
-    }
-}
-
-/// "3", "3 or 7", "1, 3 or 7".
-pub fn cells_or(cells: &[Position]) -> String {
-    let numbers: Vec<String> = cells.iter().map(ToString::to_string).collect();
-    match numbers.split_last() {
-        None => String::new(),
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-    }
-}
-
-/// "Move 4, O at 3": which move a review line is about.
-pub fn move_label(ply: u32, mark: Mark, cell: Position) -> String {
-    format!("Move {ply}, {mark} at {cell}")
-}
-
-/// What perfect play says of a move: "kept the draw", "threw away the win (a draw
-/// left); 3 or 7 kept it", "the game was already lost", or, where the analysis did
-/// not settle it in time, what it did find.
-pub fn review_words(reviewed: &MoveReview) -> String {
-    match reviewed.judgement() {
-        Judgement::Kept(Verdict::Win) => "kept the win".to_string(),
-        Judgement::Kept(Verdict::Draw) => "kept the draw".to_string(),
-        Judgement::Kept(Verdict::Loss) => "the game was already lost".to_string(),
-        Judgement::ThrewAway { had, left } => {
-            let had = the_value(had);
-            let kept = if reviewed.best_moves.is_empty() {
-                String::new()
-            } else {
-                format!("; {} kept it", cells_or(&reviewed.best_moves))
-            };
-            format!(
-                "threw away {had} ({} left){kept}",
-                value_words(Known::Exactly(left))
-            )
-        }
-        Judgement::Unsettled => format!(
-            "not proven in time: {} before, {} after",
-            value_words(reviewed.before),
-            value_words(reviewed.after)
-        ),
-    }
-}
-
-/// What a training puzzle asks: "O to move; O had a draw here. Find a move that keeps
-/// it."
-pub fn asked(puzzle: &Puzzle) -> String {
-    format!(
-        "{mark} to move; {mark} had {} here. Find a move that keeps it.",
-        value_words(Known::Exactly(puzzle.value)),
-        mark = puzzle.to_move
-    )
-}
-
-/// What an answer to a puzzle was, in three parts a front end may style apart.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AnswerWords {
-    /// "Right:", "Not that one:" or "Not judged:".
-    pub verdict: &'static str,
-    /// "7 keeps the draw."; "3 leaves a loss. In the game, Move 5, X at 3: threw away
-    /// the draw (a loss left); 4, 6, 7 or 9 kept it."; or why it was not judged.
-    pub what: String,
-    /// After a wrong answer: "The best moves: 4, 6, 7 or 9 (lit). The puzzle stays."
-    pub then: String,
-}
-
-/// What answer `cell` to `puzzle` was, in words.
-pub fn answer_words(puzzle: &Puzzle, cell: Position, answered: &Answered) -> AnswerWords {
-    match answered {
-        Answered::Right => AnswerWords {
-            verdict: "Right:",
-            what: format!("{cell} keeps {}.", the_value(puzzle.value)),
-            then: String::new(),
-        },
-        Answered::Wrong { left, reviewed } => AnswerWords {
-            verdict: "Not that one:",
-            what: format!(
-                "{cell} leaves {}. In the game, {}: {}.",
-                value_words(Known::Exactly(*left)),
-                move_label(reviewed.ply, reviewed.mark, reviewed.cell),
-                review_words(reviewed)
-            ),
-            then: format!(
-                "The best moves: {} (lit). The puzzle stays.",
-                cells_or(&reviewed.best_moves)
-            ),
-        },
-        Answered::Unproven => AnswerWords {
-            verdict: "Not judged:",
-            what: format!(
-                "{cell} was not proven either way in the time allowed; nothing kept. Try a \
-                 move again."
-            ),
-            then: String::new(),
-        },
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tictactoe_core::domain::Mark;
 
     #[rstest::rstest]
     #[case::a_person("Ada", Mark::X, "Ada (X)")]

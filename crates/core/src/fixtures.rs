@@ -7,10 +7,11 @@
 
 use mockall::predicate::{always, eq};
 
+use crate::domain::{BitBoard, Board, Verdict};
 use crate::domain::{Geometry, Mark, PlayerName, Scoreboard};
 use crate::play::{Match, MockRecorder, Recorder, Recording, Seat, Seating, Settings};
 use crate::players::{MockAdvisor, MockComputerFactory, PlayerSpec};
-use crate::ports::{Ending, GameId, NewGame, StoreError};
+use crate::ports::{Ending, GameId, NewGame, Puzzle, StoreError};
 
 /// A person of that name. Panics on a name the rules refuse.
 pub fn person(name: &str) -> PlayerSpec {
@@ -89,4 +90,24 @@ pub fn computers() -> MockComputerFactory {
         .expect_advisor()
         .returning(|| Box::new(MockAdvisor::new()));
     computers
+}
+
+/// A training puzzle from `game` at move 2 on 3 x 3: X on 5, O to move with a draw,
+/// O played 2 (a loss left); 1 and 9 are the best moves.
+pub fn o_puzzle_after_x_in_the_centre(game: GameId) -> Puzzle {
+    let board = Geometry::classic();
+    let cell = |number: usize| board.position(number - 1).expect("on 3 x 3");
+    let mut position = BitBoard::new(board);
+    position.place(cell(5), Mark::X).expect("an empty board");
+    Puzzle {
+        game,
+        ply: 2,
+        board,
+        position,
+        to_move: Mark::O,
+        value: Verdict::Draw,
+        left: Verdict::Loss,
+        played: cell(2),
+        best_moves: vec![cell(1), cell(9)],
+    }
 }

@@ -11,6 +11,8 @@
 //!   many games at once (`simulate`), and `analyze`.
 //! * `fixtures` (with the `mocks` feature, for tests): the values tests start from.
 //! * [`sync`]: taking a lock whose holder panicked ([`sync::lock`]).
+//! * [`words`]: the words people read that more than one front end says (a move's
+//!   review, a refusal, training's puzzles and answers).
 //!
 //! See docs/architecture.md for the tour.
 
@@ -21,3 +23,4 @@ pub mod play;
 pub mod players;
 pub mod ports;
 pub mod sync;
+pub mod words;

@@ -8,12 +8,14 @@ use serde::Serialize;
 use std::time::SystemTime;
 
 use tictactoe_core::domain::{
-    GameState, Known, Mark, Outcome, PlayerName, Scoreboard, Standing, Verdict, layout_of,
+    GameState, Known, Mark, Outcome, PlayerName, Position, Scoreboard, Standing, Verdict, layout_of,
 };
 use tictactoe_core::play::{MoveReview, Replay, Report, Review, Tally};
 use tictactoe_core::ports::{
-    Ending, GameId, GameSummary, Opponents, PlayerRating, Puzzle, RatingPoint, RatingRow, names_of,
+    Answered, Ending, GameId, GameSummary, OpenPuzzles, Opponents, PlayerRating, Puzzle,
+    RatingPoint, RatingRow, names_of,
 };
+use tictactoe_core::words;
 
 #[derive(Serialize)]
 struct ScoresJson<'a> {
@@ -243,12 +245,108 @@ struct PuzzleJson<'a> {
 /// the side to move had there (in the words of `analyze --json`), `best_moves` the
 /// right answers, numbered from 1 as people type them.
 pub fn puzzle_json(puzzle: &Puzzle) -> String {
-    to_json(&PuzzleJson {
-        game: puzzle.game.as_str(),
-        ply: puzzle.ply,
-        board: layout_of(&puzzle.position),
-        to_move: puzzle.to_move.to_string(),
-        value: verdict_word(puzzle.value),
+    to_json(&PuzzleJson::of(puzzle))
+}
+
+impl<'a> PuzzleJson<'a> {
+    fn of(puzzle: &'a Puzzle) -> Self {
+        PuzzleJson {
+            game: puzzle.game.as_str(),
+            ply: puzzle.ply,
+            board: layout_of(&puzzle.position),
+            to_move: puzzle.to_move.to_string(),
+            value: verdict_word(puzzle.value),
+            best_moves: puzzle.best_moves.iter().map(|cell| cell.number()).collect(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct TitledPuzzleJson<'a> {
+    #[serde(flatten)]
+    puzzle: PuzzleJson<'a>,
+    size: usize,
+    win: usize,
+    title: String,
+    prompt: String,
+}
+
+#[derive(Serialize)]
+struct TrainingJson<'a> {
+    puzzles: Vec<TitledPuzzleJson<'a>>,
+    not_exact: u64,
+    unreviewed: usize,
+    notes: Vec<String>,
+}
+
+/// A player's open puzzles for the web's training page: `{"puzzles":[…],"not_exact":1,
+/// "unreviewed":2,"notes":["…"]}`, each puzzle as [`puzzle_json`] words it with its
+/// board's `size` and `win`, its `title` ("Puzzle 1 of 3: game 0190ab12, move 4", the
+/// game named by `short_ids`, in the same order) and its `prompt` ("O to move; O had a
+/// draw here. …"); `notes` says, in the console's words, why there are none and what
+/// kept more moves from being puzzles (`how_to_review` says how a game is reviewed).
+pub fn training_json(
+    player: &PlayerName,
+    open: &OpenPuzzles,
+    short_ids: &[String],
+    board: &str,
+    how_to_review: &str,
+) -> String {
+    let total = open.puzzles.len();
+    let puzzles = open
+        .puzzles
+        .iter()
+        .zip(short_ids)
+        .enumerate()
+        .map(|(index, (puzzle, short))| TitledPuzzleJson {
+            puzzle: PuzzleJson::of(puzzle),
+            size: puzzle.board.size(),
+            win: puzzle.board.win_length(),
+            title: words::puzzle_title(index + 1, total, short, puzzle.ply),
+            prompt: words::puzzle_prompt(puzzle.to_move, puzzle.value),
+        })
+        .collect();
+    let none = (total == 0).then(|| words::no_puzzles(player, board));
+    let notes = none
+        .into_iter()
+        .chain(words::not_exact_words(player, open.not_exact))
+        .chain(words::unreviewed_words(
+            player,
+            &open.unreviewed,
+            how_to_review,
+        ))
+        .collect();
+    to_json(&TrainingJson {
+        puzzles,
+        not_exact: open.not_exact,
+        unreviewed: open.unreviewed.len(),
+        notes,
+    })
+}
+
+#[derive(Serialize)]
+struct AnswerJson {
+    judged: &'static str,
+    left: Option<&'static str>,
+    said: String,
+    best_moves: Vec<usize>,
+}
+
+/// An answer to a puzzle, judged, for the web's training page: `{"judged":"wrong",
+/// "left":"loss","said":"Not that one: 4 leaves a loss. In the game, …",
+/// "best_moves":[1,3,7,9]}`. `judged` is `right`, `wrong` or `unproven` (not judged,
+/// nothing kept); `left` what the answer leaves the player (`null` when not judged);
+/// `said` the console's line for it; `best_moves` the puzzle's, numbered from 1.
+pub fn answer_json(puzzle: &Puzzle, cell: Position, answered: &Answered) -> String {
+    let (judged, left) = match answered {
+        Answered::Right => ("right", Some(verdict_word(puzzle.value))),
+        Answered::Wrong { left, .. } => ("wrong", Some(verdict_word(*left))),
+        Answered::Unproven => ("unproven", None),
+    };
+    to_json(&AnswerJson {
+        judged,
+        left,
+        said: words::answer_line(cell, puzzle.value, answered),
         best_moves: puzzle.best_moves.iter().map(|cell| cell.number()).collect(),
     })
 }
@@ -642,21 +740,8 @@ mod tests {
     #[test]
     fn a_puzzle_is_its_game_ply_position_side_value_and_right_answers() {
         // Arrange: X on 5, O to move with a draw; 1 and 9 keep it.
-        let board = tictactoe_core::domain::Geometry::classic();
-        let cell = |number: usize| board.position(number - 1).unwrap();
-        let mut position = tictactoe_core::domain::BitBoard::new(board);
-        tictactoe_core::domain::Board::place(&mut position, cell(5), Mark::X).unwrap();
-        let puzzle = Puzzle {
-            game: GameId::from_bits(0xab),
-            ply: 2,
-            board,
-            position,
-            to_move: Mark::O,
-            value: Verdict::Draw,
-            left: Verdict::Loss,
-            played: cell(2),
-            best_moves: vec![cell(1), cell(9)],
-        };
+        let puzzle =
+            tictactoe_core::fixtures::o_puzzle_after_x_in_the_centre(GameId::from_bits(0xab));
 
         // Act
         let json = puzzle_json(&puzzle);

@@ -9,15 +9,15 @@
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::{Constraint, Layout};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Color, Modifier};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::grid::{CELL_WIDTH, Palette, grid};
-use tictactoe_console::words::{answer_words, asked};
 use tictactoe_console::{Stop, Titled, Trained};
 use tictactoe_core::domain::{Board, Position};
 use tictactoe_core::ports::Answered;
+use tictactoe_core::words::{answer_heading, answer_words, lit_best_moves, puzzle_prompt};
 
 /// What the runner should do after a key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -197,7 +197,10 @@ impl<'a> TrainScreen<'a> {
             Paragraph::new(title.as_str()).style(self.palette.bold()),
             title_area,
         );
-        frame.render_widget(Paragraph::new(asked(puzzle)), asked_area);
+        frame.render_widget(
+            Paragraph::new(puzzle_prompt(puzzle.to_move, puzzle.value)),
+            asked_area,
+        );
         frame.render_widget(Paragraph::new(self.board_lines()), board);
         frame.render_widget(
             Paragraph::new(self.saying()).wrap(Wrap { trim: true }),
@@ -251,21 +254,21 @@ impl<'a> TrainScreen<'a> {
                 self.palette.dim(),
             )];
         };
-        let said = answer_words(puzzle, *cell, answered);
         let colour = match answered {
             Answered::Right => Color::LightGreen,
-            Answered::Wrong { .. } => Color::LightRed,
-            Answered::Unproven => Color::Reset,
+            _ => Color::LightRed,
         };
-        let mut lines = vec![Line::from(vec![
-            Span::styled(
-                said.verdict,
+        let mut said = Vec::new();
+        if let Some(heading) = answer_heading(answered) {
+            said.push(Span::styled(
+                format!("{heading} "),
                 self.palette.paint(colour).add_modifier(Modifier::BOLD),
-            ),
-            Span::raw(format!(" {}", said.what)),
-        ])];
-        if !said.then.is_empty() {
-            lines.push(Line::styled(said.then, Style::default()));
+            ));
+        }
+        said.push(Span::raw(answer_words(*cell, puzzle.value, answered)));
+        let mut lines = vec![Line::from(said)];
+        if let Answered::Wrong { reviewed, .. } = answered {
+            lines.push(Line::raw(lit_best_moves(&reviewed.best_moves)));
         }
         lines
     }

@@ -20,8 +20,10 @@ use utoipa::IntoParams;
 
 use tictactoe_core::domain::{Geometry, NameError, PlayerName};
 use tictactoe_core::ports::{GameId, HistoryQuery, PageSize};
+use tictactoe_core::words::shape;
 use tictactoe_json::{
-    history_page_json, player_page_json, ratings_json, review_json, scoreboard_json,
+    answer_json, history_page_json, player_page_json, ratings_json, review_json, scoreboard_json,
+    training_json,
 };
 
 use super::dto::{CreatedJson, HintJson, MoveRequest, NameRequest, NewGameJson, ProgressJson};
@@ -29,10 +31,10 @@ use super::error::{ApiError, ErrorJson};
 use super::events::{StreamPlace, game_events};
 use super::health::Health;
 use super::openapi::{
-    BodyRefusals, GameEventJson, GameRefusals, HistoryPageJson, PlayerPageJson, RatingsJson,
-    ReadyJson, ReviewJson, ScoreboardJson, SeatRefusals, StoreRefusals,
+    BodyRefusals, GameEventJson, GameRefusals, HistoryPageJson, PlayerPageJson, PuzzleAnswerJson,
+    RatingsJson, ReadyJson, ReviewJson, ScoreboardJson, SeatRefusals, StoreRefusals, TrainingJson,
 };
-use super::port::{GameService, Reviewing, SeatKey};
+use super::port::{GameService, PuzzleAsked, Reviewing, SeatKey};
 use super::shares::{Client, Shares};
 use super::token::Token;
 use super::view::GameView;
@@ -557,8 +559,7 @@ pub async fn player(
     State(app): State<App>,
     name: Result<Path<String>, PathRejection>,
 ) -> Result<Response, ApiError> {
-    let Path(name) = name.map_err(|_| ApiError::NotAName("a name is text (UTF-8)".into()))?;
-    let page = app.games.player(player_name(&name)?).await?;
+    let page = app.games.player(name_in_path(name)?).await?;
     Ok(json_text(
         StatusCode::OK,
         player_page_json(&page.name, &page.opponents, &page.recent, &page.ratings),
@@ -600,14 +601,128 @@ pub async fn ratings(
     query: Result<Query<RatingsQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let query = parsed(query)?;
-    let size = query.size.unwrap_or(3);
-    let board = Geometry::new(size, query.win.unwrap_or(size))
-        .map_err(|error| ApiError::BadRequest(error.to_string()))?;
+    let board = board_asked(query.size, query.win)?;
     let top = rows_asked(query.top, DEFAULT_RATINGS_TOP)?;
     let rows = app.games.ratings(board, top as u32).await?;
     Ok(json_text(
         StatusCode::OK,
         ratings_json(board.size(), board.win_length(), &rows),
+    ))
+}
+
+/// `?size=N&win=K`, each optional: only the puzzles of that board (every board's when
+/// neither is given; the run is the size unless told, the size 3 unless told).
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct PuzzlesQuery {
+    /// The board's size, 3 to 7.
+    #[param(minimum = 3, maximum = 7)]
+    size: Option<usize>,
+    /// Marks in a row to win, 3 to the size.
+    #[param(minimum = 3, maximum = 7)]
+    win: Option<usize>,
+}
+
+/// How the training page tells a player to review a game (the notes' words).
+const HOW_TO_REVIEW: &str = "a game is reviewed when its page is opened (from the \
+                             player's page), and its puzzles come then";
+
+/// A player's training puzzles.
+///
+/// The positions from their reviewed games where their move threw a value away, and
+/// that they have not yet solved twice apart (as `tictactoe train --list --json` lists
+/// them), each with its title and what it asks; and what kept more of their moves
+/// from being puzzles.
+#[utoipa::path(
+    get, path = "/api/players/{name}/puzzles", tag = "players",
+    params(
+        ("name" = String, Path, description = "The player's name, as people see it"),
+        PuzzlesQuery,
+    ),
+    responses(
+        (status = 200, description = "The player's open puzzles, newest game first", body = TrainingJson),
+        (status = 400, description = "No such board, or an unknown parameter", body = ErrorJson),
+        (status = 404, description = "The name cannot be anybody's", body = ErrorJson),
+        StoreRefusals,
+    )
+)]
+pub async fn puzzles(
+    State(app): State<App>,
+    name: Result<Path<String>, PathRejection>,
+    query: Result<Query<PuzzlesQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let name = name_in_path(name)?;
+    let query = parsed(query)?;
+    let board = match (query.size, query.win) {
+        (None, None) => None,
+        (size, win) => Some(board_asked(size, win)?),
+    };
+    let training = app.games.puzzles(name.clone(), board).await?;
+    let on = match board {
+        Some(board) => format!("on {}", shape(board.size(), board.win_length())),
+        None => "on any board".to_string(),
+    };
+    Ok(json_text(
+        StatusCode::OK,
+        training_json(
+            &name,
+            &training.open,
+            &training.short_ids,
+            &on,
+            HOW_TO_REVIEW,
+        ),
+    ))
+}
+
+/// `{name}`, `{id}` and `{ply}` in a puzzle's path.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct PuzzlePath {
+    /// The player's name, as people see it
+    name: String,
+    /// The puzzle's game: 32 hex digits
+    id: String,
+    /// The puzzle's move in its game (1 for the first)
+    ply: u32,
+}
+
+/// Answer a training puzzle.
+///
+/// The player's move in one of their open puzzles, judged by perfect play: right when
+/// it keeps the value they had, wrong (with what it leaves, and the review's words on
+/// the move played in the game) when it gives it away. Either is kept before it is
+/// answered, and two right answers apart retire the puzzle. A move perfect play could
+/// not prove in the server's thinking time is not judged (`unproven`), and nothing is
+/// kept.
+#[utoipa::path(
+    post, path = "/api/players/{name}/puzzles/{id}/{ply}", tag = "players",
+    params(PuzzlePath),
+    request_body = MoveRequest,
+    responses(
+        (status = 200, description = "The answer, judged", body = PuzzleAnswerJson),
+        (status = 400, description = "A cell not on the board or taken, or not JSON", body = ErrorJson),
+        (status = 404, description = "The player has no open puzzle of that game and move (or the name cannot be anybody's)", body = ErrorJson),
+        (status = 500, description = "A bug in the server", body = ErrorJson),
+        BodyRefusals,
+        StoreRefusals,
+    )
+)]
+pub async fn answer_puzzle(
+    State(app): State<App>,
+    path: Result<Path<PuzzlePath>, PathRejection>,
+    JsonBody(request): JsonBody<MoveRequest>,
+) -> Result<Response, ApiError> {
+    let Path(PuzzlePath { name, id, ply }) = path.map_err(|_| ApiError::NotFound)?;
+    let asked = PuzzleAsked {
+        player: player_name(&name)?,
+        game: game_id(&id)?,
+        ply,
+    };
+    let answer = app.games.answer_puzzle(asked, request.cell).await?;
+    Ok(json_text(
+        StatusCode::OK,
+        answer_json(&answer.puzzle, answer.cell, &answer.answered),
     ))
 }
 
@@ -649,6 +764,20 @@ pub async fn readyz(State(app): State<App>) -> Result<Response, ApiError> {
 )]
 pub async fn document(State(app): State<App>) -> Response {
     json_text(StatusCode::OK, app.document.to_string())
+}
+
+/// `?size=N&win=K`: the board, 3 x 3 unless told, its run the size unless told; 400
+/// for a board that cannot be.
+fn board_asked(size: Option<usize>, win: Option<usize>) -> Result<Geometry, ApiError> {
+    let size = size.unwrap_or(3);
+    Geometry::new(size, win.unwrap_or(size))
+        .map_err(|error| ApiError::BadRequest(error.to_string()))
+}
+
+/// `{name}` in a path, as [`player_name`] reads it.
+fn name_in_path(name: Result<Path<String>, PathRejection>) -> Result<PlayerName, ApiError> {
+    let Path(name) = name.map_err(|_| ApiError::NotAName("a name is text (UTF-8)".into()))?;
+    player_name(&name)
 }
 
 /// A player's name as a client sends it to look a player up: a person's name, checked
@@ -1371,5 +1500,112 @@ mod tests {
         // Assert
         assert_eq!(status, StatusCode::BAD_REQUEST);
         assert!(body.starts_with(r#"{"error":"#), "{body}");
+    }
+
+    #[tokio::test]
+    async fn an_answer_asks_the_service_for_the_players_puzzle_and_cell_and_says_its_words() {
+        // Arrange
+        let mut service = service();
+        service
+            .expect_answer_puzzle()
+            .withf(|asked, cell| {
+                (asked.player.as_str(), &asked.game, asked.ply, *cell)
+                    == ("Ada Lovelace", &the_game(), 2, 9)
+            })
+            .times(1)
+            .returning(|_, _| {
+                Box::pin(async {
+                    let puzzle =
+                        tictactoe_core::fixtures::o_puzzle_after_x_in_the_centre(the_game());
+                    Ok(crate::port::PuzzleAnswer {
+                        cell: puzzle.best_moves[1],
+                        puzzle,
+                        answered: tictactoe_core::ports::Answered::Right,
+                    })
+                })
+            });
+
+        // Act
+        let path = at("/api/players/Ada%20Lovelace/puzzles/{id}/2");
+        let (status, body) = post(service, &path, None, r#"{"cell": 9}"#).await;
+
+        // Assert
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(
+            body,
+            json!({"judged": "right", "left": "draw", "said": "Right: 9 keeps the draw.",
+                   "best_moves": [1, 9]})
+        );
+    }
+
+    fn no_such_puzzle() -> GameError {
+        GameError::NoSuchPuzzle {
+            game: the_game(),
+            ply: 2,
+        }
+    }
+
+    fn cell_5_taken() -> GameError {
+        let cell = tictactoe_core::domain::Geometry::classic()
+            .position(4)
+            .unwrap();
+        GameError::NotAnAnswer(tictactoe_core::domain::IllegalMove::Occupied(cell))
+    }
+
+    #[rstest::rstest]
+    #[case::no_such_puzzle(no_such_puzzle, StatusCode::NOT_FOUND)]
+    #[case::a_taken_cell(cell_5_taken, StatusCode::BAD_REQUEST)]
+    #[tokio::test]
+    async fn the_services_refusal_of_an_answer_is_worded_with_its_status(
+        #[case] refusal: fn() -> GameError,
+        #[case] expected: StatusCode,
+    ) {
+        // Arrange
+        let said = ApiError::from(refusal()).to_string();
+        let mut service = service();
+        service
+            .expect_answer_puzzle()
+            .times(1)
+            .returning(move |_, _| Box::pin(async move { Err(refusal()) }));
+
+        // Act
+        let path = at("/api/players/Ada/puzzles/{id}/2");
+        let (status, body) = post(service, &path, None, r#"{"cell": 5}"#).await;
+
+        // Assert
+        assert_eq!(status, expected);
+        assert_eq!(body, json!({ "error": said }));
+    }
+
+    #[tokio::test]
+    async fn a_puzzles_board_asked_for_is_the_one_the_service_is_asked_for() {
+        // Arrange
+        let mut service = service();
+        service
+            .expect_puzzles()
+            .withf(|name, board| {
+                name.as_str() == "Ada"
+                    && *board == Some(tictactoe_core::domain::Geometry::new(4, 3).unwrap())
+            })
+            .times(1)
+            .returning(|_, _| {
+                Box::pin(async {
+                    Ok(crate::port::Training {
+                        open: tictactoe_core::ports::OpenPuzzles::default(),
+                        short_ids: Vec::new(),
+                    })
+                })
+            });
+
+        // Act
+        let (status, body) = get(service, "/api/players/Ada/puzzles?size=4&win=3").await;
+
+        // Assert
+        assert_eq!(status, StatusCode::OK);
+        let body: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(
+            body["notes"][0],
+            "No puzzles for Ada on 4x4, 3 in a row: no slip of theirs in a reviewed game is open."
+        );
     }
 }

@@ -34,6 +34,13 @@ static PLAYERS: LazyLock<String> = LazyLock::new(|| {
         include_str!("assets/players.html"),
     )
 });
+static TRAIN: LazyLock<String> = LazyLock::new(|| {
+    page(
+        "Training · Tic Tac Toe",
+        &["train.js"],
+        include_str!("assets/train.html"),
+    )
+});
 /// The page a browser gets for a refusal: `{title}`, `{message}` and `{status}` are
 /// filled in for each (`ApiError::for_client`).
 pub static REFUSAL: LazyLock<String> = LazyLock::new(|| {
@@ -46,6 +53,7 @@ pub static REFUSAL: LazyLock<String> = LazyLock::new(|| {
 const APP_JS: &str = include_str!("assets/app.js");
 const SCORES_JS: &str = include_str!("assets/scores.js");
 const PLAYERS_JS: &str = include_str!("assets/players.js");
+const TRAIN_JS: &str = include_str!("assets/train.js");
 const REPLAY_JS: &str = include_str!("assets/replay.js");
 const STYLE: &str = include_str!("assets/style.css");
 const ICON: &str = include_str!("assets/icon.svg");
@@ -93,6 +101,15 @@ pub async fn players() -> impl IntoResponse {
     asset("text/html; charset=utf-8", PLAYERS.as_str())
 }
 
+/// The training page, `/train` (or `/train?name=NAME`): the script asks for the name.
+pub async fn train() -> impl IntoResponse {
+    asset("text/html; charset=utf-8", TRAIN.as_str())
+}
+
+pub async fn train_js() -> impl IntoResponse {
+    asset("text/javascript; charset=utf-8", TRAIN_JS)
+}
+
 pub async fn players_js() -> impl IntoResponse {
     asset("text/javascript; charset=utf-8", PLAYERS_JS)
 }
@@ -125,6 +142,7 @@ mod tests {
     #[case::the_game(&INDEX, "<title>Tic Tac Toe</title>", "app.js")]
     #[case::the_scores(&SCORES, "<title>Scores · Tic Tac Toe</title>", "scores.js")]
     #[case::a_player(&PLAYERS, "<title>Player · Tic Tac Toe</title>", "players.js")]
+    #[case::training(&TRAIN, "<title>Training · Tic Tac Toe</title>", "train.js")]
     fn each_page_is_its_main_in_the_shared_frame_with_its_title_and_scripts(
         #[case] page: &LazyLock<String>,
         #[case] title: &str,

@@ -25,6 +25,7 @@ use thiserror::Error;
 
 use tictactoe_core::domain::{IllegalMove, NameError, PlayerName, Refusal};
 use tictactoe_core::ports::{GameId, StoreError};
+use tictactoe_core::words::refused;
 
 use super::assets::REFUSAL;
 use super::health::NotReady;
@@ -83,6 +84,15 @@ pub enum ApiError {
     /// The game refused the request (not your turn, cell taken, game over, ...).
     #[error("{0}")]
     Refused(Refusal),
+    /// The player has no open puzzle of that game and ply.
+    #[error(
+        "there is no open puzzle of game {game} at move {ply} for you: it was solved, or \
+         never was one"
+    )]
+    NoSuchPuzzle { game: GameId, ply: u32 },
+    /// An answer to a puzzle on a taken cell: in the console's words.
+    #[error("{}", refused(&Refusal::Illegal(*.0)))]
+    NotAnAnswer(IllegalMove),
     /// A name the rules of names refuse: in the words the console uses.
     #[error("{0}")]
     BadName(NameError),
@@ -181,6 +191,8 @@ impl From<GameError> for ApiError {
             GameError::StillPlaying(asked) => ApiError::StillPlaying(asked),
             GameError::NoSuchCursor(id) => ApiError::NoSuchCursor(id),
             GameError::NoSuchPlayer(name) => ApiError::NoSuchPlayer(name),
+            GameError::NoSuchPuzzle { game, ply } => ApiError::NoSuchPuzzle { game, ply },
+            GameError::NotAnAnswer(illegal) => ApiError::NotAnAnswer(illegal),
             GameError::Store(error) => ApiError::Store(error),
             GameError::StoreSlow(_) => ApiError::StoreSlow,
             GameError::StoreDown(_) => ApiError::StoreDown,
@@ -204,6 +216,7 @@ impl ApiError {
             | ApiError::NoSuchCell { .. }
             | ApiError::UnreadableHead
             | ApiError::BadName(_)
+            | ApiError::NotAnAnswer(_)
             | ApiError::NameTaken { .. }
             | ApiError::NameLooksLike { .. } => StatusCode::BAD_REQUEST,
             ApiError::NoToken => StatusCode::UNAUTHORIZED,
@@ -212,6 +225,7 @@ impl ApiError {
             | ApiError::NoSuchGame
             | ApiError::NoSuchCursor(_)
             | ApiError::NoSuchPlayer(_)
+            | ApiError::NoSuchPuzzle { .. }
             | ApiError::NotAName(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Refused(refusal) => refusal_status(refusal),

@@ -231,6 +231,60 @@ pub struct RatingRowJson {
     anchor: bool,
 }
 
+/// A player's open training puzzles, for the training page.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct TrainingJson {
+    /// Newest game first, each game's in the order played.
+    puzzles: Vec<TrainingPuzzleJson>,
+    /// The player's moves whose review is not exact (no puzzle is made of them).
+    not_exact: u64,
+    /// The player's ended games with no review kept (no puzzles either).
+    unreviewed: u64,
+    /// Why there are no puzzles, and what kept more moves from being puzzles, in words.
+    notes: Vec<String>,
+}
+
+/// One puzzle: what `tictactoe train --list --json` prints, with its board, title and
+/// question.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct TrainingPuzzleJson {
+    /// The game it is from: 32 hex digits.
+    game: String,
+    /// The move that threw a value away (1 for the game's first).
+    ply: u64,
+    /// The cells before that move, row by row: `X`, `O` or `.`.
+    board: String,
+    /// `X` or `O`: the player's side.
+    to_move: String,
+    /// What the player had there: `win` or `draw`.
+    value: String,
+    /// The moves that keep it, numbered from 1.
+    best_moves: Vec<u64>,
+    size: u64,
+    win: u64,
+    /// "Puzzle 1 of 3: game 0190ab12, move 4".
+    title: String,
+    /// "X to move; X had a draw here. Find a move that keeps it."
+    prompt: String,
+}
+
+/// An answer to a puzzle, judged.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct PuzzleAnswerJson {
+    /// `right`, `wrong`, or `unproven` (not judged in time: nothing kept).
+    judged: String,
+    /// What the answer leaves the player: `win`, `draw` or `loss` (null when not
+    /// judged).
+    left: Option<String>,
+    /// The verdict in words, as the console says it.
+    said: String,
+    /// The puzzle's best moves, numbered from 1 (lit when the answer is wrong).
+    best_moves: Vec<u64>,
+}
+
 #[derive(ToSchema)]
 #[allow(dead_code)]
 pub struct RivalJson {

@@ -15,11 +15,13 @@ use std::sync::Arc;
 use thiserror::Error;
 use tokio::sync::watch;
 
-use tictactoe_core::domain::{Analysis, Geometry, Mark, PlayerName, Refusal, Scoreboard};
+use tictactoe_core::domain::{
+    Analysis, Geometry, IllegalMove, Mark, PlayerName, Position, Refusal, Scoreboard,
+};
 use tictactoe_core::play::{NameRefusal, Review};
 use tictactoe_core::ports::{
-    GameId, GameSummary, HistoryPage, HistoryQuery, Opponents, PlayerRating, RatingPoint,
-    RatingRow, StoreError,
+    Answered, GameId, GameSummary, HistoryPage, HistoryQuery, OpenPuzzles, Opponents, PlayerRating,
+    Puzzle, RatingPoint, RatingRow, StoreError,
 };
 
 use super::setup::Setup;
@@ -81,6 +83,41 @@ pub trait GameService: Send + Sync + 'static {
 
     /// The first `top` rows of `board`'s ratings, the levels' anchors among them.
     fn ratings(&self, board: Geometry, top: u32) -> Answer<Vec<RatingRow>>;
+
+    /// A player's open training puzzles (on `board` only, if given), each with a short
+    /// form of its game's id, and what kept more of their moves from being puzzles.
+    fn puzzles(&self, name: PlayerName, board: Option<Geometry>) -> Answer<Training>;
+
+    /// The player's answer `cell` (1-based) to their open puzzle `asked`,
+    /// judged by perfect play in the server's thinking time; a right or wrong answer is
+    /// kept as an attempt before it is answered, an answer not judged is not.
+    fn answer_puzzle(&self, asked: PuzzleAsked, cell: u64) -> Answer<PuzzleAnswer>;
+}
+
+/// A puzzle as a player names it: theirs, of `game` at `ply`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PuzzleAsked {
+    pub player: PlayerName,
+    pub game: GameId,
+    pub ply: u32,
+}
+
+/// A player's open puzzles, as the training page lists them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Training {
+    /// The puzzles, newest game first, and what was left out.
+    pub open: OpenPuzzles,
+    /// A short form of each puzzle's game id, in the same order (as `tictactoe train`
+    /// names games).
+    pub short_ids: Vec<String>,
+}
+
+/// An answer to a puzzle, judged (and, unless not judged, kept).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PuzzleAnswer {
+    pub puzzle: Puzzle,
+    pub cell: Position,
+    pub answered: Answered,
 }
 
 /// A seat's key as the request carried it: a token, none, or something that is not one.
@@ -182,6 +219,13 @@ pub enum GameError {
     /// Nobody of that name has a game kept.
     #[error("no player called {0} has a game kept")]
     NoSuchPlayer(PlayerName),
+    /// The player has no open puzzle of that game and ply (there never was one, or it
+    /// has retired).
+    #[error("no open puzzle of game {game} at move {ply}")]
+    NoSuchPuzzle { game: GameId, ply: u32 },
+    /// An answer to a puzzle on a cell that is taken there.
+    #[error("not an answer: {0}")]
+    NotAnAnswer(IllegalMove),
     /// The store could not keep or read what the request needed; nothing was changed.
     #[error("the store failed: {0}")]
     Store(StoreError),

@@ -121,6 +121,8 @@ fn api_routes() -> (Router<App>, utoipa::openapi::OpenApi) {
         .routes(routes!(api::scores))
         .routes(routes!(api::player))
         .routes(routes!(api::ratings))
+        .routes(routes!(api::puzzles))
+        .routes(routes!(api::answer_puzzle))
         .routes(routes!(api::healthz))
         .routes(routes!(api::readyz))
         .routes(routes!(api::document))
@@ -156,10 +158,12 @@ pub(crate) fn routes(games: Arc<dyn GameService>, health: Health, limits: &Limit
         .route("/games/{id}", get(assets::index))
         .route("/scores", get(assets::scores))
         .route("/players/{name}", get(assets::players))
+        .route("/train", get(assets::train))
         .route("/assets/app.js", get(assets::app_js))
         .route("/assets/replay.js", get(assets::replay_js))
         .route("/assets/scores.js", get(assets::scores_js))
         .route("/assets/players.js", get(assets::players_js))
+        .route("/assets/train.js", get(assets::train_js))
         .route("/assets/style.css", get(assets::style))
         .route("/assets/icon.svg", get(assets::icon));
     let routes = pages

@@ -197,6 +197,20 @@ async fn text(browser: &Client, selector: &str) -> String {
     }
 }
 
+/// Whether the element `selector` finds is shown.
+async fn shown(browser: &Client, selector: &str) -> bool {
+    css(browser, selector).await.is_displayed().await.unwrap()
+}
+
+/// The text of `selector` once it has some.
+async fn said(browser: &Client, selector: &str) -> String {
+    eventually(&format!("{selector} to say something"), || async {
+        let now = text(browser, selector).await;
+        (!now.is_empty()).then_some(now)
+    })
+    .await
+}
+
 async fn status(browser: &Client) -> String {
     text(browser, "[role=status]").await
 }
@@ -465,11 +479,7 @@ async fn a_name_the_rules_refuse_is_said_beside_the_field_and_nothing_changes() 
     field.clear().await.unwrap();
     field.send_keys("ADA").await.unwrap();
     click(&friend, "#naming button[type=submit]").await;
-    let said = eventually("the refusal", || async {
-        let said = text(&friend, "#naming-error").await;
-        (!said.is_empty()).then_some(said)
-    })
-    .await;
+    let said = said(&friend, "#naming-error").await;
 
     // Assert
     assert_eq!(said, "Ada is already playing: choose another name");
@@ -997,11 +1007,7 @@ async fn copy_spectator_link_copies_the_plain_address_or_shows_it_selected() {
 
     // Act
     click(&browser, "#copy-watch").await;
-    let said = eventually("what the button did", || async {
-        let now = text(&browser, "#message").await;
-        (!now.is_empty()).then_some(now)
-    })
-    .await;
+    let said = said(&browser, "#message").await;
 
     // Assert: copied, or (where the browser refuses the clipboard) shown selected; the
     // link is the game's plain address, with no seat in it.
@@ -1629,11 +1635,7 @@ async fn undo_against_the_computer_says_that_both_moves_were_taken_back() {
 
     click(&browser, "#undo").await;
 
-    let said = eventually("what undo did", || async {
-        let now = text(&browser, "#message").await;
-        (!now.is_empty()).then_some(now)
-    })
-    .await;
+    let said = said(&browser, "#message").await;
     assert_eq!(said, "The last 2 moves were taken back.");
     browser.close().await.unwrap();
 }
@@ -1718,11 +1720,7 @@ async fn an_address_under_games_that_is_no_game_id_says_there_is_no_such_game() 
 
     browser.goto(&running.url("/games/zzzz")).await.unwrap();
 
-    let said = eventually("the page to say so", || async {
-        let now = status(&browser).await;
-        (!now.is_empty()).then_some(now)
-    })
-    .await;
+    let said = said(&browser, "[role=status]").await;
     assert!(
         said.starts_with("This game is not on this server"),
         "{said}"
@@ -1937,5 +1935,125 @@ async fn a_players_page_draws_their_rating_over_time_as_a_chart_that_fits_a_phon
         .await
         .unwrap();
     assert_eq!(fits, Value::Bool(true), "the player page scrolls sideways");
+    browser.close().await.unwrap();
+}
+
+/// Opens `/train` on a server where Bob slipped (his O on 4 after X on 1, where only
+/// 5 kept the draw), types Bob's name and waits for his puzzle's board.
+async fn bob_trains(scene: &Scene, running: &Running, browser: &Client) {
+    scene.server.bob_slipped().await;
+    browser.goto(&running.url("/train")).await.unwrap();
+    css(browser, "#trainee-name")
+        .await
+        .send_keys("Bob")
+        .await
+        .unwrap();
+    css(browser, "#trainee button[type=submit]")
+        .await
+        .click()
+        .await
+        .unwrap();
+    eventually("Bob's puzzle", || async {
+        text(browser, "#puzzle-title")
+            .await
+            .starts_with("Puzzle 1 of 1: game ")
+            .then_some(())
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_names_themself_on_the_training_page_clicks_a_best_move_and_is_told_right() {
+    // Arrange
+    let Some((scene, running, browser)) = Scene::start("training_right", 1280, 900).await else {
+        return;
+    };
+    bob_trains(&scene, &running, &browser).await;
+
+    // Act
+    click(&browser, "[data-cell=\"5\"]").await;
+
+    // Assert
+    let verdict = said(&browser, "#verdict").await;
+    assert_eq!(verdict, "Right: 5 keeps the draw.");
+    assert_eq!(
+        text(&browser, "#puzzle-prompt").await,
+        "O to move; O had a draw here. Find a move that keeps it."
+    );
+    assert_eq!(cell_text(&browser, 5).await, "O");
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_phone_width_the_training_board_fits_and_a_wrong_click_lights_the_best_moves() {
+    // Arrange
+    let Some((scene, running, browser)) = Scene::start("training_phone", 390, 844).await else {
+        return;
+    };
+    bob_trains(&scene, &running, &browser).await;
+    let overflow = browser
+        .execute(
+            "const board = document.getElementById('board').getBoundingClientRect(); \
+             return [board.right - window.innerWidth, \
+                     document.documentElement.scrollWidth - window.innerWidth, board.width]",
+            vec![],
+        )
+        .await
+        .unwrap();
+
+    // Act: O in the far corner loses.
+    click(&browser, "[data-cell=\"9\"]").await;
+
+    // Assert
+    let lit = eventually("the best moves lit", || async {
+        let lit = browser.find_all(Locator::Css(".cell.hint")).await.ok()?;
+        let mut cells = Vec::new();
+        for cell in lit {
+            cells.push(cell.attr("data-cell").await.ok()??);
+        }
+        (!cells.is_empty()).then_some(cells)
+    })
+    .await;
+    assert_eq!(lit, ["5"]);
+    assert!(
+        text(&browser, "#verdict")
+            .await
+            .starts_with("Not that one: 9 leaves a loss."),
+    );
+    assert!(
+        overflow[0].as_f64().unwrap() <= 0.0,
+        "the board's right edge is past the screen: {overflow}"
+    );
+    assert!(
+        overflow[1].as_f64().unwrap() <= 0.0,
+        "the page scrolls sideways: {overflow}"
+    );
+    assert!(overflow[2].as_f64().unwrap() > 200.0, "{overflow}");
+    assert!(shown(&browser, "#next-puzzle").await);
+    browser.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_training_page_opened_with_a_name_tells_a_player_without_a_slip_why_there_is_none() {
+    // Arrange: Ada won without a slip.
+    let Some((scene, running, browser)) = Scene::start("training_none", 1280, 900).await else {
+        return;
+    };
+    scene.server.bob_slipped().await;
+
+    // Act
+    browser.goto(&running.url("/train?name=Ada")).await.unwrap();
+
+    // Assert
+    let said = eventually("the status", || async {
+        let said = status(&browser).await;
+        said.starts_with("No puzzles").then_some(said)
+    })
+    .await;
+    assert_eq!(
+        said,
+        "No puzzles for Ada on any board: no slip of theirs in a reviewed game is open."
+    );
+    assert!(!shown(&browser, "#puzzle").await);
     browser.close().await.unwrap();
 }

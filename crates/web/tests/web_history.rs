@@ -15,7 +15,7 @@ use tictactoe_core::play::Review;
 use tictactoe_core::players::{Advisor, ComputerFactory, Level, MoveChooser};
 use tictactoe_core::ports::{GameId, MemoryStore, ReviewStore};
 use tictactoe_players::StandardComputers;
-use web_support::{Answer, Server, test_game_limits, two_people};
+use web_support::{Server, test_game_limits, two_people};
 
 /// A game between two people, `x` and `o`, that X wins on the top row (5 moves); its id.
 async fn won_by_x(server: &Server, x: &str, o: &str) -> String {
@@ -51,26 +51,6 @@ fn ids(page: &Value) -> Vec<String> {
         .iter()
         .map(|game| game["id"].as_str().unwrap().to_owned())
         .collect()
-}
-
-/// Polls the review of game `id` until it is answered 200 (for up to ten seconds);
-/// every answer on the way.
-async fn poll_review(server: &Server, id: &str) -> Vec<Answer> {
-    let started = Instant::now();
-    let mut answers = Vec::new();
-    loop {
-        let answer = server.get(&format!("/api/games/{id}/review")).await;
-        let done = answer.status != StatusCode::ACCEPTED;
-        answers.push(answer);
-        if done {
-            return answers;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "the review never came"
-        );
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
 }
 
 // ---- The history ------------------------------------------------------------------
@@ -171,7 +151,7 @@ async fn a_review_is_polled_with_its_progress_and_then_answered_in_the_command_l
     let id = ada_beats_bobs_edge_reply(&server).await;
 
     // Act
-    let answers = poll_review(&server, &id).await;
+    let answers = server.poll_review(&id).await;
 
     // Assert: 202s with the moves done of 7, then the review.
     let (last, polled) = answers.split_last().unwrap();
@@ -196,7 +176,7 @@ async fn the_review_says_the_edge_reply_threw_away_the_draw_and_the_corners_kept
     let id = ada_beats_bobs_edge_reply(&server).await;
 
     // Act
-    let review = poll_review(&server, &id).await.pop().unwrap().json;
+    let review = server.poll_review(&id).await.pop().unwrap().json;
 
     // Assert
     let first = &review["moves"][0];
@@ -235,7 +215,7 @@ async fn a_review_once_computed_is_kept_and_answered_at_once_after_a_restart() {
     // Arrange
     let server = Server::new();
     let id = won_by_x(&server, "Ada", "Bob").await;
-    let computed = poll_review(&server, &id).await.pop().unwrap();
+    let computed = server.poll_review(&id).await.pop().unwrap();
     let server = server.restart();
 
     // Act
@@ -320,7 +300,7 @@ async fn several_pages_polling_one_review_share_a_single_computation() {
         .map(|_| {
             let server = Arc::clone(&server);
             let id = id.clone();
-            tokio::spawn(async move { poll_review(&server, &id).await })
+            tokio::spawn(async move { server.poll_review(&id).await })
         })
         .collect();
     let mut reviews = Vec::new();
@@ -452,7 +432,7 @@ async fn a_review_not_exact_is_answered_as_it_is_and_then_completed_and_kept() {
     let id = ada_beats_bobs_edge_reply(&server).await;
 
     // Act: the completion held back until the first answer is in.
-    let first = poll_review(&server, &id).await.pop().unwrap();
+    let first = server.poll_review(&id).await.pop().unwrap();
     let kept_first = store.review(&GameId::parse(&id).unwrap()).unwrap();
     gate.store(true, Ordering::SeqCst);
     let (completed, kept) = until_exact(&server, &id).await;
@@ -474,7 +454,7 @@ async fn a_review_kept_not_exact_by_an_earlier_server_is_completed_when_it_is_as
     let store = Arc::new(MemoryStore::new());
     let (earlier, _, earlier_gate) = hedging_server(&store, false);
     let id = ada_beats_bobs_edge_reply(&earlier).await;
-    poll_review(&earlier, &id).await;
+    earlier.poll_review(&id).await;
     earlier_gate.store(true, Ordering::SeqCst);
     earlier.games.close();
     let kept_before = store.review(&GameId::parse(&id).unwrap()).unwrap();
@@ -500,7 +480,7 @@ async fn a_review_that_cannot_be_completed_stays_as_it_was_and_is_tried_once_per
     let store = Arc::new(MemoryStore::new());
     let (server, patients, gate) = hedging_server(&store, false);
     let id = ada_beats_bobs_edge_reply(&server).await;
-    let first = poll_review(&server, &id).await.pop().unwrap();
+    let first = server.poll_review(&id).await.pop().unwrap();
     gate.store(true, Ordering::SeqCst);
 
     // Act: asked for again, after the completion has had time to end.
@@ -690,7 +670,7 @@ async fn no_history_review_or_players_page_tells_a_seats_token_or_lock() {
     // Act
     let answers = [
         server.get("/api/games").await.text,
-        poll_review(&server, &game.id).await.pop().unwrap().text,
+        server.poll_review(&game.id).await.pop().unwrap().text,
         server.get("/api/players/Ada").await.text,
     ];
 

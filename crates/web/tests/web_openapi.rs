@@ -36,9 +36,11 @@ fn operations(document: &Value) -> Vec<(Method, String)> {
     listed
 }
 
-/// `path` with its parameters filled in: a game's id and a player's name.
+/// `path` with its parameters filled in: a game's id, a player's name and a move.
 fn concrete(path: &str, game: &str) -> String {
-    path.replace("{id}", game).replace("{name}", "Ada")
+    path.replace("{id}", game)
+        .replace("{name}", "Ada")
+        .replace("{ply}", "2")
 }
 
 #[test]
@@ -252,14 +254,10 @@ async fn the_answers_have_the_shapes_the_document_gives_them() {
     let game = server.create(two_people()).await;
     let (x, _o) = (game.x_token(), game.o_token());
     server.play_in_turn(&game, &[1, 4, 2, 5, 3]).await;
-    let review = loop {
-        let review = server.get(&game.api("/review")).await;
-        if review.status == StatusCode::OK {
-            break review;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    };
+    let review = server.poll_review(&game.id).await.pop().unwrap();
     let id = &game.id;
+    let puzzle = format!("/api/players/Bob/puzzles/{id}/2");
+    let body = Some(json!({ "cell": 5 }));
     let answers = [
         ("post", "/api/games", 201, game.game.clone()),
         (
@@ -292,6 +290,18 @@ async fn the_answers_have_the_shapes_the_document_gives_them() {
             "/api/games/{id}/moves",
             409,
             server.play(id, x, 9).await.json,
+        ),
+        (
+            "get",
+            "/api/players/{name}/puzzles",
+            200,
+            server.get("/api/players/Bob/puzzles").await.json,
+        ),
+        (
+            "post",
+            "/api/players/{name}/puzzles/{id}/{ply}",
+            200,
+            server.send(Method::POST, &puzzle, None, body).await.json,
         ),
         ("get", "/readyz", 200, server.get("/readyz").await.json),
     ];

@@ -174,6 +174,7 @@ async function showPlayer() {
     showOthers(body.other_opponents || 0);
     showRecent(body.recent);
     showRatings(body.ratings);
+    document.getElementById("train-link").href = `/train?name=${encodeURIComponent(body.name)}`;
     // Without a game counted, there is no record against anyone to show.
     document.getElementById("against-each").hidden = body.games === 0;
     document.getElementById("player-details").hidden = false;

@@ -19,6 +19,7 @@
 //!   player's page);
 //! * `following`: what other servers sharing the store keep, taken in;
 //! * `shows`: computer-against-computer games, played a paced move at a time;
+//! * `training`: a player's open puzzles, and an answer judged and kept;
 //! * the reviews of ended games are `reviews`' (one folder up).
 
 mod cache;
@@ -28,6 +29,7 @@ mod queries;
 mod requests;
 mod reviews;
 mod shows;
+mod training;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -44,7 +46,8 @@ use tictactoe_core::ports::{
 use super::group_commit::{CommitCounts, GroupCommit};
 use super::health::{CHECK_EVERY, Health};
 use super::port::{
-    Answer, Created, GameError, GameService, PlayerPage, Rematch, Reviewing, SeatKey, Watching,
+    Answer, Created, GameError, GameService, PlayerPage, PuzzleAnswer, PuzzleAsked, Rematch,
+    Reviewing, SeatKey, Training, Watching,
 };
 use super::registry::Registry;
 use super::setup::Setup;
@@ -313,5 +316,13 @@ impl GameService for Games {
 
     fn ratings(&self, board: Geometry, top: u32) -> Answer<Vec<RatingRow>> {
         self.answer(|games| async move { games.ratings(board, top).await })
+    }
+
+    fn puzzles(&self, name: PlayerName, board: Option<Geometry>) -> Answer<Training> {
+        self.answer(|games| async move { games.puzzles(name, board).await })
+    }
+
+    fn answer_puzzle(&self, asked: PuzzleAsked, cell: u64) -> Answer<PuzzleAnswer> {
+        self.answer(|games| async move { games.answer_puzzle(asked, cell).await })
     }
 }

@@ -324,7 +324,7 @@ impl Games {
 }
 
 /// The cell numbered `cell` (1-based, as people number them) on a board of `geometry`.
-fn cell_on(geometry: Geometry, cell: u64) -> Result<Position, GameError> {
+pub(super) fn cell_on(geometry: Geometry, cell: u64) -> Result<Position, GameError> {
     usize::try_from(cell)
         .ok()
         .and_then(|number| number.checked_sub(1))

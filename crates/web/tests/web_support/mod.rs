@@ -222,6 +222,37 @@ impl Server {
     pub async fn get(&self, path: &str) -> Answer {
         self.send(Method::GET, path, None, None).await
     }
+
+    /// Polls the review of game `id` until it is answered 200 (for up to ten seconds);
+    /// every answer on the way.
+    pub async fn poll_review(&self, id: &str) -> Vec<Answer> {
+        let started = std::time::Instant::now();
+        let mut answers = Vec::new();
+        loop {
+            let answer = self.get(&format!("/api/games/{id}/review")).await;
+            let done = answer.status != StatusCode::ACCEPTED;
+            answers.push(answer);
+            if done {
+                return answers;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "the review never came"
+            );
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
+    /// Ada (X) beats Bob (O): X 1, O 4 (Bob's slip: the draw thrown away, 5 alone kept
+    /// it), X 2, O 5, X 3; the game's review computed and kept. Bob has one puzzle, at
+    /// move 2; Ada none.
+    pub async fn bob_slipped(&self) -> Created {
+        let game = self.create(two_people()).await;
+        self.play_in_turn(&game, &[1, 4, 2, 5, 3]).await;
+        let review = self.poll_review(&game.id).await.pop().unwrap();
+        assert_eq!(review.status, StatusCode::OK, "{}", review.text);
+        game
+    }
 }
 
 /// A server's games over any store of games (a mock, for a store that fails), which

@@ -1,0 +1,194 @@
+//! Words people read that more than one front end says: a move's review, a value, a
+//! refusal, and training's puzzles and answers. The line console and the full screen
+//! (through `tictactoe_console::words`, which re-exports these) and the web API say
+//! them alike; each paints or places them as it likes.
+
+use std::fmt::Display;
+
+use crate::domain::{IllegalMove, Known, Mark, Position, Refusal, Verdict};
+use crate::play::{Judgement, MoveReview};
+use crate::ports::{Answered, GameId};
+
+/// A refusal, in people's words.
+pub fn refused(refusal: &Refusal) -> String {
+    match refusal {
+        Refusal::Illegal(IllegalMove::Occupied(cell)) => {
+            format!("cell {cell} is already taken: choose an empty one")
+        }
+        Refusal::Illegal(IllegalMove::OffBoard(cell)) => {
+            format!("there is no cell {cell} on this board")
+        }
+        Refusal::NotYourTurn(mark) => format!("it is not {mark}'s turn"),
+        Refusal::ComputerSeat(mark) => format!("the computer plays {mark}"),
+        Refusal::GameOver => "the game is over".to_string(),
+        Refusal::NothingToUndo => "there is no move of yours to take back yet".to_string(),
+        Refusal::NoHints => "there are no hints in this game".to_string(),
+    }
+}
+
+/// A board's shape in few words: "3x3", or "7x7, 5 in a row" when the run is shorter.
+pub fn shape(size: usize, win: usize) -> String {
+    if size == win {
+        format!("{size}x{size}")
+    } else {
+        format!("{size}x{size}, {win} in a row")
+    }
+}
+
+/// What is known of a position's value for one side: "a win", "a draw", "a loss", "at
+/// least a draw", "at most a draw", "nothing proven".
+pub fn value_words(known: Known) -> &'static str {
+    match known {
+        Known::Exactly(Verdict::Win) => "a win",
+        Known::Exactly(Verdict::Draw) => "a draw",
+        Known::Exactly(Verdict::Loss) => "a loss",
+        Known::AtLeastDraw => "at least a draw",
+        Known::AtMostDraw => "at most a draw",
+        Known::Nothing => "nothing proven",
+    }
+}
+
+/// What a side had, as a move keeps it or throws it away: "the win", "the draw",
+/// "nothing" (a loss).
+pub fn the_value(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Win => "the win",
+        Verdict::Draw => "the draw",
+        Verdict::Loss => "nothing",
+    }
+}
+
+/// "3", "3 or 7", "1, 3 or 7".
+pub fn cells_or(cells: &[Position]) -> String {
+    let numbers: Vec<String> = cells.iter().map(ToString::to_string).collect();
+    match numbers.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// "Move 4, O at 3": which move a review line is about.
+pub fn move_label(ply: u32, mark: Mark, cell: Position) -> String {
+    format!("Move {ply}, {mark} at {cell}")
+}
+
+/// What perfect play says of a move: "kept the draw", "threw away the win (a draw
+/// left); 3 or 7 kept it", "the game was already lost", or, where the analysis did
+/// not settle it in time, what it did find.
+pub fn review_words(reviewed: &MoveReview) -> String {
+    match reviewed.judgement() {
+        Judgement::Kept(Verdict::Win) => "kept the win".to_string(),
+        Judgement::Kept(Verdict::Draw) => "kept the draw".to_string(),
+        Judgement::Kept(Verdict::Loss) => "the game was already lost".to_string(),
+        Judgement::ThrewAway { had, left } => {
+            let had = the_value(had);
+            let kept = if reviewed.best_moves.is_empty() {
+                String::new()
+            } else {
+                format!("; {} kept it", cells_or(&reviewed.best_moves))
+            };
+            format!(
+                "threw away {had} ({} left){kept}",
+                value_words(Known::Exactly(left))
+            )
+        }
+        Judgement::Unsettled => format!(
+            "not proven in time: {} before, {} after",
+            value_words(reviewed.before),
+            value_words(reviewed.after)
+        ),
+    }
+}
+
+/// Where a puzzle is from: "Puzzle 1 of 3: game 0190ab12, move 4", its game named by
+/// `short` (a short form of its id).
+pub fn puzzle_title(number: usize, total: usize, short: &str, ply: u32) -> String {
+    format!("Puzzle {number} of {total}: game {short}, move {ply}")
+}
+
+/// What a puzzle asks: "O to move; O had a draw here. Find a move that keeps it."
+/// `mark` may be painted.
+pub fn puzzle_prompt(mark: impl Display, had: Verdict) -> String {
+    format!(
+        "{mark} to move; {mark} had {} here. Find a move that keeps it.",
+        value_words(Known::Exactly(had))
+    )
+}
+
+/// The verdict on an answer, before its words: "Right:", "Not that one:", or nothing
+/// when it was not judged.
+pub fn answer_heading(answered: &Answered) -> Option<&'static str> {
+    match answered {
+        Answered::Right => Some("Right:"),
+        Answered::Wrong { .. } => Some("Not that one:"),
+        Answered::Unproven => None,
+    }
+}
+
+/// What answer `cell` to a puzzle where the player `had` a value was, after its
+/// heading ([`answer_heading`]): "7 keeps the draw."; "4 leaves a loss. In the game,
+/// Move 2, O at 2: threw away the draw (a loss left); 1, 3, 7 or 9 kept it."; or that
+/// it was not proven in time and nothing is kept.
+pub fn answer_words(cell: Position, had: Verdict, answered: &Answered) -> String {
+    match answered {
+        Answered::Unproven => format!(
+            "{cell} was not proven either way in the time allowed: not judged, nothing \
+             kept. Try a move again."
+        ),
+        Answered::Right => format!("{cell} keeps {}.", the_value(had)),
+        Answered::Wrong { left, reviewed } => format!(
+            "{cell} leaves {}. In the game, {}: {}.",
+            value_words(Known::Exactly(*left)),
+            move_label(reviewed.ply, reviewed.mark, reviewed.cell),
+            review_words(reviewed)
+        ),
+    }
+}
+
+/// Said after a wrong answer, under the board drawn again: "The best moves: 1, 3, 7 or
+/// 9 (lit). The puzzle stays."
+pub fn lit_best_moves(best: &[Position]) -> String {
+    format!(
+        "The best moves: {} (lit). The puzzle stays.",
+        cells_or(best)
+    )
+}
+
+/// An answer with its heading, as one line: "Right: 7 keeps the draw."
+pub fn answer_line(cell: Position, had: Verdict, answered: &Answered) -> String {
+    let words = answer_words(cell, had, answered);
+    match answer_heading(answered) {
+        Some(heading) => format!("{heading} {words}"),
+        None => words,
+    }
+}
+
+/// When a player has no open puzzle: "No puzzles for Ada on 3x3: no slip of theirs in
+/// a reviewed game is open." `board` says where ("on 3x3", "on any board").
+pub fn no_puzzles(player: impl Display, board: &str) -> String {
+    format!("No puzzles for {player} {board}: no slip of theirs in a reviewed game is open.")
+}
+
+/// How many of a player's moves were not made puzzles because their review is not
+/// exact ("3 of Ada's moves were not made puzzles: ..."), if any.
+pub fn not_exact_words(player: impl Display, not_exact: u64) -> Option<String> {
+    (not_exact > 0).then(|| {
+        format!(
+            "{not_exact} of {player}'s moves were not made puzzles: their review is not exact \
+             yet (a position too hard to prove in the time it was given)."
+        )
+    })
+}
+
+/// How many of a player's games have no review, so no puzzles, if any; `how` says how
+/// one is reviewed (`tictactoe replay ID --review` at the console, the game's review
+/// on the web).
+pub fn unreviewed_words(player: impl Display, unreviewed: &[GameId], how: &str) -> Option<String> {
+    (!unreviewed.is_empty()).then(|| {
+        format!(
+            "{} of {player}'s games have no review yet, so no puzzles: {how}.",
+            unreviewed.len()
+        )
+    })
+}

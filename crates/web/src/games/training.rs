@@ -1,0 +1,101 @@
+//! Training on one's own slips: a player's open puzzles, read on the store's lane, and
+//! an answer judged where `thinking` says (perfect play may take the server's whole
+//! thinking time on a big board) and kept before it is answered. What a puzzle is,
+//! what is right and when one retires are the core's (`ports::training`).
+
+use std::time::SystemTime;
+
+use tictactoe_core::domain::{Geometry, PlayerName};
+use tictactoe_core::play::short_id;
+use tictactoe_core::ports::{Answered, Attempt, judge, open_puzzles};
+use tictactoe_core::sync::lock;
+
+use super::super::port::{GameError, PuzzleAnswer, PuzzleAsked, Training};
+use super::Games;
+use super::requests::cell_on;
+
+/// The digits of a game's id a puzzle's title shows at least (as `tictactoe train`).
+const SHORT_ID: usize = 8;
+
+impl Games {
+    /// `name`'s open puzzles, on `board` only if given, each with its game's short id.
+    pub(super) async fn puzzles(
+        &self,
+        name: PlayerName,
+        board: Option<Geometry>,
+    ) -> Result<Training, GameError> {
+        self.0
+            .store
+            .read(move |store| {
+                let open = open_puzzles(store, &name, board)?;
+                let short_ids = open
+                    .puzzles
+                    .iter()
+                    .map(|puzzle| short_id(store, &puzzle.game, SHORT_ID))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(Training { open, short_ids })
+            })
+            .await
+    }
+
+    /// The player's answer `cell` to their open puzzle `asked`: judged by the server's
+    /// advisor where `thinking` says, then (right or wrong) kept as an attempt before
+    /// it is answered; an answer not proven in time is answered and not kept.
+    pub(super) async fn answer_puzzle(
+        &self,
+        asked: PuzzleAsked,
+        cell: u64,
+    ) -> Result<PuzzleAnswer, GameError> {
+        let PuzzleAsked {
+            player: name,
+            game,
+            ply,
+        } = asked;
+        let (player, sought) = (name.clone(), game.clone());
+        let puzzle = self
+            .0
+            .store
+            .read(move |store| {
+                Ok(open_puzzles(store, &player, None)?
+                    .puzzles
+                    .into_iter()
+                    .find(|puzzle| puzzle.game == sought && puzzle.ply == ply))
+            })
+            .await?
+            .ok_or(GameError::NoSuchPuzzle { game, ply })?;
+        let answer = cell_on(puzzle.board, cell)?;
+        let mut advisor = lock(&self.0.computers).advisor();
+        let judged = puzzle.clone();
+        let answered = self
+            .0
+            .thinking
+            .run(puzzle.board, move || {
+                judge(&judged, answer, advisor.as_mut())
+            })
+            .await?
+            .map_err(GameError::NotAnAnswer)?;
+        let right = match answered {
+            Answered::Right => Some(true),
+            Answered::Wrong { .. } => Some(false),
+            Answered::Unproven => None,
+        };
+        if let Some(right) = right {
+            let attempt = Attempt {
+                player: name,
+                game: puzzle.game.clone(),
+                ply,
+                at: SystemTime::now(),
+                right,
+            };
+            self.0
+                .store
+                .read(move |store| store.keep_attempt(&attempt))
+                .await?;
+        }
+        Ok(PuzzleAnswer {
+            puzzle,
+            cell: answer,
+            answered,
+        })
+    }
+}

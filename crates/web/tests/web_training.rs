@@ -1,0 +1,208 @@
+//! Training over the web API: a player's open puzzles (`GET /api/players/{name}/puzzles`)
+//! and an answer judged and kept (`POST /api/players/{name}/puzzles/{id}/{ply}`), on a
+//! server whose games, reviews and attempts are in the core's `MemoryStore`.
+
+mod web_support;
+
+use std::time::{Duration, SystemTime};
+
+use axum::http::{Method, StatusCode};
+use serde_json::json;
+use tictactoe_core::domain::PlayerName;
+use tictactoe_core::ports::{Attempt, GameId, TrainingStore};
+use web_support::{Answer, Server};
+
+fn bob() -> PlayerName {
+    PlayerName::new("Bob").unwrap()
+}
+
+/// Bob's answer `cell` to his puzzle of `game` at `ply`.
+async fn answer(server: &Server, game: &str, ply: u32, cell: u64) -> Answer {
+    let path = format!("/api/players/Bob/puzzles/{game}/{ply}");
+    server
+        .send(Method::POST, &path, None, Some(json!({ "cell": cell })))
+        .await
+}
+
+/// Whether each of Bob's attempts kept was right, oldest first.
+fn bobs_attempts(server: &Server) -> Vec<bool> {
+    let attempts = server.store.attempts(&bob()).unwrap();
+    attempts.iter().map(|attempt| attempt.right).collect()
+}
+
+#[tokio::test]
+async fn a_players_slip_in_a_reviewed_game_is_listed_as_a_puzzle_with_its_title_and_question() {
+    // Arrange
+    let server = Server::new();
+    let game = server.bob_slipped().await;
+
+    // Act
+    let listed = server.get("/api/players/Bob/puzzles").await;
+
+    // Assert
+    assert_eq!(listed.status, StatusCode::OK, "{}", listed.text);
+    let puzzle = &listed.json["puzzles"][0];
+    assert_eq!(listed.json["puzzles"].as_array().map(Vec::len), Some(1));
+    assert_eq!(
+        (&puzzle["game"], &puzzle["ply"], &puzzle["board"]),
+        (&json!(game.id), &json!(2), &json!("X........"))
+    );
+    assert_eq!(
+        (&puzzle["value"], &puzzle["best_moves"], &puzzle["size"]),
+        (&json!("draw"), &json!([5]), &json!(3))
+    );
+    let title = format!("Puzzle 1 of 1: game {}, move 2", &game.id[..8]);
+    assert_eq!(puzzle["title"], title.as_str());
+    assert_eq!(
+        puzzle["prompt"],
+        "O to move; O had a draw here. Find a move that keeps it."
+    );
+}
+
+#[tokio::test]
+async fn a_player_without_a_slip_is_told_in_words_why_there_is_no_puzzle() {
+    let server = Server::new();
+    server.bob_slipped().await;
+
+    let listed = server.get("/api/players/Ada/puzzles").await;
+
+    assert_eq!(listed.json["puzzles"], json!([]));
+    assert_eq!(
+        listed.json["notes"],
+        json!(["No puzzles for Ada on any board: no slip of theirs in a reviewed game is open."])
+    );
+}
+
+#[tokio::test]
+async fn a_game_not_reviewed_makes_no_puzzle_and_is_counted_and_told() {
+    let server = Server::new();
+    let game = server.create(web_support::two_people()).await;
+    server.play_in_turn(&game, &[1, 4, 2, 5, 3]).await;
+
+    let listed = server.get("/api/players/Bob/puzzles").await;
+
+    assert_eq!(
+        (&listed.json["puzzles"], &listed.json["unreviewed"]),
+        (&json!([]), &json!(1))
+    );
+    assert_eq!(
+        listed.json["notes"][1],
+        "1 of Bob's games have no review yet, so no puzzles: a game is reviewed when its \
+         page is opened (from the player's page), and its puzzles come then."
+    );
+}
+
+#[tokio::test]
+async fn puzzles_on_another_board_are_not_listed() {
+    let server = Server::new();
+    server.bob_slipped().await;
+
+    let listed = server.get("/api/players/Bob/puzzles?size=4").await;
+
+    assert_eq!(listed.json["puzzles"], json!([]));
+}
+
+#[tokio::test]
+async fn a_right_answer_is_kept_as_right_and_answered_200_in_the_consoles_words() {
+    // Arrange
+    let server = Server::new();
+    let game = server.bob_slipped().await;
+
+    // Act
+    let answered = answer(&server, &game.id, 2, 5).await;
+
+    // Assert
+    assert_eq!(answered.status, StatusCode::OK, "{}", answered.text);
+    assert_eq!(
+        answered.json,
+        json!({"judged": "right", "left": "draw", "said": "Right: 5 keeps the draw.",
+               "best_moves": [5]})
+    );
+    assert_eq!(bobs_attempts(&server), [true]);
+}
+
+#[tokio::test]
+async fn a_wrong_answer_says_what_it_leaves_and_what_the_review_said_and_is_kept_as_wrong() {
+    // Arrange
+    let server = Server::new();
+    let game = server.bob_slipped().await;
+
+    // Act: O in the far corner after X's corner loses.
+    let answered = answer(&server, &game.id, 2, 9).await;
+
+    // Assert
+    assert_eq!(answered.json["judged"], "wrong");
+    assert_eq!(answered.json["left"], "loss");
+    assert_eq!(
+        answered.json["said"],
+        "Not that one: 9 leaves a loss. In the game, Move 2, O at 4: threw away the draw \
+         (a loss left); 5 kept it."
+    );
+    assert_eq!(bobs_attempts(&server), [false]);
+}
+
+#[tokio::test]
+async fn an_answer_to_a_puzzle_that_never_was_is_not_found_and_nothing_is_kept() {
+    let server = Server::new();
+    let game = server.bob_slipped().await;
+
+    let answered = answer(&server, &game.id, 3, 5).await;
+
+    assert_eq!(answered.status, StatusCode::NOT_FOUND, "{}", answered.text);
+    assert_eq!(bobs_attempts(&server), Vec::<bool>::new());
+}
+
+#[tokio::test]
+async fn an_answer_to_a_retired_puzzle_is_not_found() {
+    // Arrange: Bob solved it right on two days.
+    let server = Server::new();
+    let game = server.bob_slipped().await;
+    let day = Duration::from_secs(86_400);
+    for days_ago in [2, 1] {
+        let attempt = Attempt {
+            player: bob(),
+            game: GameId::parse(&game.id).unwrap(),
+            ply: 2,
+            at: SystemTime::now() - day * days_ago,
+            right: true,
+        };
+        server.store.keep_attempt(&attempt).unwrap();
+    }
+
+    // Act
+    let answered = answer(&server, &game.id, 2, 5).await;
+
+    // Assert
+    assert_eq!(answered.status, StatusCode::NOT_FOUND, "{}", answered.text);
+}
+
+#[tokio::test]
+async fn a_taken_cell_is_a_bad_request_in_the_consoles_words_and_nothing_is_kept() {
+    let server = Server::new();
+    let game = server.bob_slipped().await;
+
+    let answered = answer(&server, &game.id, 2, 1).await;
+
+    assert_eq!(answered.status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        answered.json["error"],
+        "cell 1 is already taken: choose an empty one"
+    );
+    assert_eq!(bobs_attempts(&server), Vec::<bool>::new());
+}
+
+#[tokio::test]
+async fn a_cell_off_the_board_is_a_bad_request_and_nothing_is_kept() {
+    let server = Server::new();
+    let game = server.bob_slipped().await;
+
+    let answered = answer(&server, &game.id, 2, 10).await;
+
+    assert_eq!(
+        answered.status,
+        StatusCode::BAD_REQUEST,
+        "{}",
+        answered.text
+    );
+    assert_eq!(bobs_attempts(&server), Vec::<bool>::new());
+}
