@@ -93,14 +93,10 @@ pub fn train_in_lines<W: Write, I: InputHandler, E>(
                 });
             match answered {
                 Ok((cell, answered)) => {
-                    let right = match answered {
-                        Answered::Right => true,
-                        Answered::Wrong { .. } => false,
+                    let Some(right) = answered.kept_as() else {
                         // Not judged: nothing kept, asked again.
-                        Answered::Unproven => {
-                            screen.show_answer(puzzle, cell, &answered);
-                            continue;
-                        }
+                        screen.show_answer(puzzle, cell, &answered);
+                        continue;
                     };
                     keep(puzzle, right)?;
                     screen.show_answer(puzzle, cell, &answered);

@@ -35,8 +35,8 @@ use tictactoe_core::play::{
 };
 use tictactoe_core::players::{Advisor, ComputerFactory};
 use tictactoe_core::ports::{
-    Answered, Archive, Ending as Ended, GameHistory, GameId, HistoryQuery, PageSize, Puzzle,
-    ReviewStore, judge,
+    Archive, Ending as Ended, GameHistory, GameId, HistoryQuery, PageSize, Puzzle, ReviewStore,
+    judge,
 };
 
 /// Where the full-screen program starts.
@@ -228,12 +228,7 @@ pub fn run_training<E>(
                 let Ok(answered) = judge(puzzle, cell, advisor) else {
                     continue;
                 };
-                let right = match answered {
-                    Answered::Right => Some(true),
-                    Answered::Wrong { .. } => Some(false),
-                    Answered::Unproven => None,
-                };
-                if let Some(right) = right
+                if let Some(right) = answered.kept_as()
                     && let Err(error) = keep(puzzle, right)
                 {
                     return Ok(Err(error));

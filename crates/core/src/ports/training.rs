@@ -135,6 +135,18 @@ pub enum Answered {
     Unproven,
 }
 
+impl Answered {
+    /// What is kept of the answer: whether it was right; `None` when it was not judged
+    /// (nothing is kept, and the player answers again).
+    pub fn kept_as(&self) -> Option<bool> {
+        match self {
+            Answered::Right => Some(true),
+            Answered::Wrong { .. } => Some(false),
+            Answered::Unproven => None,
+        }
+    }
+}
+
 /// `answer` to `puzzle`: right iff it keeps the value the player had. One of the
 /// review's best moves does; any other is judged by what it leaves, as perfect play
 /// (`advisor`) proves it. A cell that is taken, or not on the puzzle's board, is no

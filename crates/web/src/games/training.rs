@@ -7,7 +7,7 @@ use std::time::SystemTime;
 
 use tictactoe_core::domain::{Geometry, PlayerName};
 use tictactoe_core::play::short_id;
-use tictactoe_core::ports::{Answered, Attempt, judge, open_puzzles};
+use tictactoe_core::ports::{Attempt, judge, open_puzzles};
 use tictactoe_core::sync::lock;
 
 use super::super::port::{GameError, PuzzleAnswer, PuzzleAsked, Training};
@@ -74,12 +74,7 @@ impl Games {
             })
             .await?
             .map_err(GameError::NotAnAnswer)?;
-        let right = match answered {
-            Answered::Right => Some(true),
-            Answered::Wrong { .. } => Some(false),
-            Answered::Unproven => None,
-        };
-        if let Some(right) = right {
+        if let Some(right) = answered.kept_as() {
             let attempt = Attempt {
                 player: name,
                 game: puzzle.game.clone(),
