@@ -106,7 +106,7 @@ fn a_game_not_reviewed_makes_no_puzzle_and_the_listing_says_so() {
             "No puzzles for Ada on any board: no slip of theirs in a reviewed game is open.",
         ))
         .stderr(predicate::str::contains(
-            "1 of Ada's games have no review yet",
+            "1 of Ada's games has no review yet",
         ));
 }
 

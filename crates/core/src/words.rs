@@ -174,9 +174,14 @@ pub fn no_puzzles(player: impl Display, board: &str) -> String {
 /// exact ("3 of Ada's moves were not made puzzles: ..."), if any.
 pub fn not_exact_words(player: impl Display, not_exact: u64) -> Option<String> {
     (not_exact > 0).then(|| {
+        let (were, their) = if not_exact == 1 {
+            ("was", "its")
+        } else {
+            ("were", "their")
+        };
         format!(
-            "{not_exact} of {player}'s moves were not made puzzles: their review is not exact \
-             yet (a position too hard to prove in the time it was given)."
+            "{not_exact} of {player}'s moves {were} not made puzzles: {their} review is not \
+             exact yet (a position too hard to prove in the time it was given)."
         )
     })
 }
@@ -186,9 +191,39 @@ pub fn not_exact_words(player: impl Display, not_exact: u64) -> Option<String> {
 /// on the web).
 pub fn unreviewed_words(player: impl Display, unreviewed: &[GameId], how: &str) -> Option<String> {
     (!unreviewed.is_empty()).then(|| {
+        let has = if unreviewed.len() == 1 { "has" } else { "have" };
         format!(
-            "{} of {player}'s games have no review yet, so no puzzles: {how}.",
+            "{} of {player}'s games {has} no review yet, so no puzzles: {how}.",
             unreviewed.len()
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[rstest::rstest]
+    #[case::one(1, "1 of Ada's games has no review yet, so no puzzles: review it.")]
+    #[case::two(2, "2 of Ada's games have no review yet, so no puzzles: review it.")]
+    fn games_without_a_review_are_counted_in_words_that_agree(
+        #[case] count: u128,
+        #[case] said: &str,
+    ) {
+        let games: Vec<GameId> = (1..=count).map(GameId::from_bits).collect();
+
+        assert_eq!(
+            unreviewed_words("Ada", &games, "review it").as_deref(),
+            Some(said)
+        );
+    }
+
+    #[rstest::rstest]
+    #[case::one(1, "1 of Ada's moves was not made puzzles: its review")]
+    #[case::two(2, "2 of Ada's moves were not made puzzles: their review")]
+    fn moves_not_exact_are_counted_in_words_that_agree(#[case] count: u64, #[case] said: &str) {
+        let words = not_exact_words("Ada", count).unwrap_or_default();
+
+        assert!(words.starts_with(said), "{words}");
+    }
 }

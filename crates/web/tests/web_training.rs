@@ -87,7 +87,7 @@ async fn a_game_not_reviewed_makes_no_puzzle_and_is_counted_and_told() {
     );
     assert_eq!(
         listed.json["notes"][1],
-        "1 of Bob's games have no review yet, so no puzzles: a game is reviewed when its \
+        "1 of Bob's games has no review yet, so no puzzles: a game is reviewed when its \
          page is opened (from the player's page), and its puzzles come then."
     );
 }
