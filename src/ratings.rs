@@ -46,6 +46,13 @@ pub fn ratings(
             "Ratings made again from the kept games: {} games rated, {} ratings.",
             rebuilt.games, rebuilt.ratings
         );
+        if rebuilt.unreadable > 0 {
+            eprintln!(
+                "{} ended games kept by an earlier version under rules since tightened (two \
+                 players whose names are now one player's) rate nobody.",
+                rebuilt.unreadable
+            );
+        }
     }
     let people = store.ratings(board, top)?;
     let rows = ranked(board, people, top as usize);

@@ -472,14 +472,18 @@ impl RatingStore for PostgresStore {
             let mut renumber = false;
             let mut no_longer_rated: Vec<String> = Vec::new();
             let mut book = RatingBook::new();
-            let mut rated = 0u64;
+            let (mut rated, mut unreadable) = (0u64, 0u64);
             let (mut numbers, mut changes) = (RatedNumbers::default(), ChangeColumns::default());
             for row in &rows {
                 let number: Option<i64> = database.get(row, 0)?;
                 let kept = codec::game_row(row, 1).map_err(|e| database.column(e))?;
-                let unreadable = |detail: String| database.unreadable_game(&kept.id, detail);
-                let game = kept.new_game().map_err(unreadable)?;
-                let Some(ending) = kept.ending().map_err(unreadable)? else {
+                // A game kept under rules since tightened rates nobody (see SQLite's
+                // rebuild), and loses any number it had.
+                let (Ok(game), Ok(Some(ending))) = (kept.new_game(), kept.ending()) else {
+                    unreadable += 1;
+                    if number.is_some() {
+                        no_longer_rated.push(kept.id);
+                    }
                     continue;
                 };
                 let rated_now = book.rate(&game, ending);
@@ -526,6 +530,7 @@ impl RatingStore for PostgresStore {
             Ok(Rebuilt {
                 games: rated,
                 ratings: book.len() as u64,
+                unreadable,
             })
         })
     }

@@ -16,7 +16,7 @@ use tictactoe_store_rows::ratings::{
 };
 
 use crate::errors::Database;
-use crate::{Sql, SqliteStore, codec, writes};
+use crate::{Sql, SqliteStore, codec};
 
 /// Rates game `game`, which has just ended `ending`, in the transaction that keeps its
 /// end: each person's rating as it stands read, the change kept, the rating moved, and
@@ -208,13 +208,13 @@ fn rate_again(
         )
         .db(database)?;
     let mut book = RatingBook::new();
-    let mut rated = 0;
+    let (mut rated, mut unreadable) = (0, 0);
     for row in games {
-        let game = writes::new_game(&row, database)?;
-        let Some(ending) = row
-            .ending()
-            .map_err(|detail| database.unreadable_game(&row.id, detail))?
-        else {
+        // A game an early version kept under rules since tightened rates nobody (as
+        // version 4's step gives it no keys), rather than stopping every rebuild and
+        // the migration that rates the games kept before ratings.
+        let (Ok(game), Ok(Some(ending))) = (row.new_game(), row.ending()) else {
+            unreadable += 1;
             continue;
         };
         let changes = book.rate(&game, ending);
@@ -252,6 +252,7 @@ fn rate_again(
     Ok(Rebuilt {
         games: rated as u64,
         ratings: book.len() as u64,
+        unreadable,
     })
 }
 

@@ -352,6 +352,8 @@ impl RatingStore for MemoryStore {
         let rebuilt = Rebuilt {
             games: changes.len() as u64,
             ratings: book.len() as u64,
+            // What the memory store keeps is a game already.
+            unreadable: 0,
         };
         state.ratings = book;
         state.changes = changes;

@@ -78,6 +78,10 @@ pub struct Rebuilt {
     pub games: u64,
     /// The ratings there are now (a person on a board is one).
     pub ratings: u64,
+    /// Ended games that could not be read as games today (kept by an early version
+    /// under rules since tightened, such as two players whose names are now one
+    /// player's), passed over: they rate nobody.
+    pub unreadable: u64,
 }
 
 /// The sides game `game` rates if it ended `ending`: each person in it, unless it did

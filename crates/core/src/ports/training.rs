@@ -26,7 +26,7 @@ use crate::domain::{
     BitBoard, Board, Geometry, IllegalMove, Known, Mark, PlayerName, Position, Verdict,
 };
 use crate::play::{Judgement, MoveReview, Replay, Review};
-use crate::players::Advisor;
+use crate::players::{Advisor, Level};
 
 use super::{
     GameHistory, GameId, GameStore, GameSummary, HistoryQuery, PageSize, ReviewStore, StoreError,
@@ -283,11 +283,16 @@ pub struct OpenPuzzles {
     pub unreviewed: Vec<GameId>,
 }
 
+/// How many of a player's ended games, the most recent, make their puzzles: a bound on
+/// what one question reads (each game read with its review), whoever asks it.
+pub const PUZZLE_GAMES: usize = 500;
+
 /// `player`'s ended games (names compared as the scoreboard compares them), newest
-/// first: every page of their history.
+/// first, at most `most`: page after page of their history.
 pub fn ended_games(
     history: &(impl GameHistory + ?Sized),
     player: &PlayerName,
+    most: usize,
 ) -> Result<Vec<GameSummary>, StoreError> {
     let mut games = Vec::new();
     let mut query = HistoryQuery {
@@ -295,19 +300,22 @@ pub fn ended_games(
         before: None,
         limit: PageSize::LARGEST,
     };
-    loop {
+    while games.len() < most {
         let page = history.history(&query)?;
         games.extend(page.games);
         match page.next {
             Some(next) => query.before = Some(next),
-            None => return Ok(games),
+            None => break,
         }
     }
+    games.truncate(most);
+    Ok(games)
 }
 
 /// `player`'s open puzzles in `store`, on `board` only if given: from each of their
-/// ended games ([`ended_games`]) that has a review kept ([`puzzles_in`]), less those
-/// retired by their attempts ([`retired`]).
+/// [`PUZZLE_GAMES`] most recent ended games ([`ended_games`]) that has a review kept
+/// ([`puzzles_in`]), less those retired by their attempts ([`retired`]). A computer
+/// has none: it makes no slips to learn from, and it has played everyone.
 pub fn open_puzzles<S>(
     store: &S,
     player: &PlayerName,
@@ -316,9 +324,15 @@ pub fn open_puzzles<S>(
 where
     S: GameStore + GameHistory + ReviewStore + TrainingStore + ?Sized,
 {
-    let attempts = store.attempts(player)?;
     let mut open = OpenPuzzles::default();
-    let games = ended_games(store, player)?;
+    if Level::ALL
+        .iter()
+        .any(|level| PlayerName::computer(&level.to_string()).key() == player.key())
+    {
+        return Ok(open);
+    }
+    let attempts = store.attempts(player)?;
+    let games = ended_games(store, player, PUZZLE_GAMES)?;
     for summary in games
         .iter()
         .filter(|summary| board.is_none_or(|board| board == summary.settings.geometry()))
@@ -768,10 +782,49 @@ mod tests {
         serves_page(&mut history, Some(2), 1, None);
 
         // Act
-        let games = ended_games(&history, &name("Ada")).unwrap();
+        let games = ended_games(&history, &name("Ada"), PUZZLE_GAMES).unwrap();
 
         // Assert
         let ids: Vec<GameId> = games.into_iter().map(|game| game.id).collect();
         assert_eq!(ids, [GameId::from_bits(2), GameId::from_bits(1)]);
+    }
+
+    #[test]
+    fn no_more_pages_are_read_than_the_games_asked_for() {
+        // Arrange: a first page of one game, and more pages after it.
+        let mut history = MockGameHistory::new();
+        serves_page(&mut history, None, 2, Some(2));
+
+        // Act: one game asked for; the mock answers only the first page (a second read
+        // would fail it).
+        let games = ended_games(&history, &name("Ada"), 1).unwrap();
+
+        // Assert
+        let ids: Vec<GameId> = games.into_iter().map(|game| game.id).collect();
+        assert_eq!(ids, [GameId::from_bits(2)]);
+    }
+
+    #[test]
+    fn a_computer_is_given_no_puzzles_even_from_its_own_slips() {
+        // Arrange: Ada beats Easy (O), whose first move threw the draw away, reviewed;
+        // and a game of Easy's with no review.
+        let slipped = stored(
+            1,
+            settings(person("Ada"), PlayerSpec::Computer(Level::Easy)),
+            &[5, 2, 1, 3, 9],
+            Ending::Finished(Outcome::Won(Mark::X)),
+        );
+        let review = bob_slips_at_ply_2(&slipped);
+        let mut unreviewed = slipped.clone();
+        unreviewed.game.id = GameId::from_bits(2);
+        let store = store_with(&[(slipped, Some(review)), (unreviewed, None)]);
+        let easy = PlayerName::computer("Easy");
+
+        // Act
+        let open = open_puzzles(&store, &easy, None).unwrap();
+
+        // Assert: nothing, and nothing counted (the games were not read).
+        assert!(open.puzzles.is_empty());
+        assert_eq!((open.not_exact, open.unreviewed.len()), (0, 0));
     }
 }

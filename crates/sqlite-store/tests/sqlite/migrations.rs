@@ -2,6 +2,7 @@
 //! (games, no tallies) keeps its games and has them counted.
 
 use tictactoe_core::domain::Record;
+use tictactoe_core::ports::RatingStore;
 
 use super::*;
 
@@ -252,4 +253,41 @@ fn the_ended_games_of_an_older_file_are_in_their_players_histories() {
             ),
         ]
     );
+}
+
+#[test]
+fn a_game_an_early_version_kept_between_two_players_now_one_is_kept_and_rates_nobody() {
+    // Arrange: a version 1 file, and in it a game won by "Straße" against "STRASSE",
+    // two names the rules since version 3 take for one player.
+    let folder = TempDir::new().unwrap();
+    let path = folder.path().join("games.db");
+    version_1_file(&path);
+    by_hand(&path)
+        .execute(
+            "INSERT INTO games (id, x_kind, x_name, x_level, o_kind, o_name, o_level, size, \
+             win, first, seating, started_at, ended_at, ending) VALUES \
+             (?1, 'human', 'Straße', NULL, 'human', 'STRASSE', NULL, 3, 3, 'X', 'together', \
+             3000, 4000, 'X won')",
+            [id(5).as_str()],
+        )
+        .unwrap();
+
+    // Act: opened by today's program, which rates the games kept before ratings.
+    let store = SqliteStore::open(&path).unwrap();
+
+    // Assert: opened, Ada's win rated, the old game kept and rating nobody.
+    let rated: Vec<String> = store
+        .ratings(Geometry::classic(), 10)
+        .unwrap()
+        .iter()
+        .map(|held| held.name.to_string())
+        .collect();
+    assert!(rated.contains(&"Ada".to_string()), "{rated:?}");
+    assert!(
+        !rated
+            .iter()
+            .any(|name| name.contains("STRASSE") || name.contains("Straße"))
+    );
+    assert_eq!(store.rating_changes(&[id(5)]).unwrap(), []);
+    assert_eq!(version(&path), SqliteStore::SCHEMA_VERSION);
 }

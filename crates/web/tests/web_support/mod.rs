@@ -328,6 +328,7 @@ impl RatingStore for GamesOnly {
         Ok(Rebuilt {
             games: 0,
             ratings: 0,
+            unreadable: 0,
         })
     }
 }
