@@ -208,10 +208,16 @@ pub fn name_columns(mark: Mark) -> (&'static str, &'static str) {
     }
 }
 
-/// A time column (`started_at`, `ended_at`): milliseconds since 1970.
+/// The last millisecond a time column may hold: 9999-12-31T23:59:59.999Z, the last
+/// one RFC 3339 (the JSON's times) can write.
+pub const LAST_TIME_MS: u64 = 253_402_300_799_999;
+
+/// A time column (`started_at`, `ended_at`): milliseconds since 1970, up to
+/// [`LAST_TIME_MS`].
 pub fn time(ms: i64) -> Result<SystemTime, String> {
     u64::try_from(ms)
         .ok()
+        .filter(|&ms| ms <= LAST_TIME_MS)
         .and_then(|ms| UNIX_EPOCH.checked_add(Duration::from_millis(ms)))
         .ok_or_else(|| format!("{ms} is not a time"))
 }
@@ -240,4 +246,22 @@ pub fn record([wins, losses, ties]: [Option<i64>; 3]) -> Result<Record, String> 
         losses: count(losses)?,
         ties: count(ties)?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[rstest::rstest]
+    #[case::the_start(0, true)]
+    #[case::the_last_time_rfc_3339_writes(LAST_TIME_MS as i64, true)]
+    #[case::a_millisecond_later(LAST_TIME_MS as i64 + 1, false)]
+    #[case::before_1970(-1, false)]
+    #[case::the_largest(i64::MAX, false)]
+    fn a_time_column_is_read_only_where_every_front_end_can_write_it(
+        #[case] ms: i64,
+        #[case] read: bool,
+    ) {
+        assert_eq!(time(ms).is_ok(), read);
+    }
 }
