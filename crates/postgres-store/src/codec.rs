@@ -6,37 +6,37 @@
 //! an unexpected type.
 
 use postgres::Row;
-use tictactoe_store_rows::GameRow;
+use postgres::types::FromSql;
+use tictactoe_store_rows::{Column, FromColumns};
 
-/// A row selected with [`GAME_COLUMNS`](tictactoe_store_rows::GAME_COLUMNS), from
-/// column `first` on.
-pub(crate) fn game_row(row: &Row, first: usize) -> Result<GameRow, postgres::Error> {
-    let at = |column: usize| first + column;
-    Ok(GameRow {
-        id: row.try_get(at(0))?,
-        sides: [
-            (
-                row.try_get(at(1))?,
-                row.try_get(at(2))?,
-                row.try_get(at(3))?,
-            ),
-            (
-                row.try_get(at(4))?,
-                row.try_get(at(5))?,
-                row.try_get(at(6))?,
-            ),
-        ],
-        size: row.try_get(at(7))?,
-        win: row.try_get(at(8))?,
-        first: row.try_get(at(9))?,
-        seating: row.try_get(at(10))?,
-        locks: [row.try_get(at(11))?, row.try_get(at(12))?],
-        follows: row.try_get(at(13))?,
-        started_at: row.try_get(at(14))?,
-        ended_at: row.try_get(at(15))?,
-        ending: row.try_get(at(16))?,
-        casual: row.try_get(at(17))?,
-    })
+use crate::errors::{Database, Failure, PostgresErrors};
+
+#[cfg(doc)]
+use tictactoe_store_rows::GAME_COLUMNS;
+
+/// A row as PostgreSQL's driver reads it, one column at a time (`Row::try_get`), its
+/// errors named for `database`.
+pub(crate) struct Columns<'a> {
+    pub(crate) row: &'a Row,
+    pub(crate) database: &'a Database,
+}
+
+impl<T: for<'b> FromSql<'b>> Column<T> for Columns<'_> {
+    type Error = Failure;
+
+    fn column(&self, at: usize) -> Result<T, Failure> {
+        self.database.get(self.row, at)
+    }
+}
+
+/// A row that selected `R`'s columns from column `first` on ([`GAME_COLUMNS`] for a
+/// [`GameRow`](tictactoe_store_rows::GameRow), …), read.
+pub(crate) fn read<R: FromColumns>(
+    row: &Row,
+    first: usize,
+    database: &Database,
+) -> Result<R, Failure> {
+    R::read(&Columns { row, database }, first)
 }
 
 /// Milliseconds since 1970 by the database server's clock, as SQL: one clock for every

@@ -8,8 +8,8 @@ use tictactoe_core::ports::{
     GameHistory, GameId, GameStore, GameSummary, HistoryPage, HistoryQuery, IdPrefix, Opponents,
     ReviewStore, StoreError, StoredGame, check_review, keeps_review,
 };
-use tictactoe_store_rows::assemble::{self, ReviewRow};
-use tictactoe_store_rows::{GAME_COLUMN_COUNT, GAME_COLUMNS, rows};
+use tictactoe_store_rows::assemble::{self, NEWEST_FIRST, REVIEW_COLUMNS, ReviewRow};
+use tictactoe_store_rows::{GAME_COLUMN_COUNT, GAME_COLUMNS, GameRow, rows};
 
 use crate::PostgresStore;
 use crate::codec;
@@ -48,7 +48,7 @@ pub(crate) fn game(
     let Some(row) = row else {
         return Ok(None);
     };
-    let kept = codec::game_row(&row, 0).map_err(|e| database.column(e))?;
+    let kept = codec::read::<GameRow>(&row, 0, database)?;
     let rematch: Option<String> = database.get(&row, GAME_COLUMN_COUNT)?;
     let numbers: Option<Vec<i64>> = database.get(&row, GAME_COLUMN_COUNT + 1)?;
     let cells: Option<Vec<Option<i64>>> = database.get(&row, GAME_COLUMN_COUNT + 2)?;
@@ -83,11 +83,10 @@ impl GameHistory for PostgresStore {
             })?;
             let limit = assemble::rows_for_a_page(query);
             let older = "ending IS NOT NULL AND (started_at, id) < ($1, $2)";
-            let order = "ORDER BY started_at DESC, id DESC";
             let columns = format!("{GAME_COLUMNS}, {MOVES}");
             let rows = match &query.player {
                 None => tx.query(
-                    &format!("SELECT {columns} FROM games WHERE {older} {order} LIMIT $3"),
+                    &format!("SELECT {columns} FROM games WHERE {older} {NEWEST_FIRST} LIMIT $3"),
                     &[&started, &id, &limit],
                 )?,
                 // Each side's index read newest first, the two merged: a game is read
@@ -95,10 +94,10 @@ impl GameHistory for PostgresStore {
                 Some(player) => tx.query(
                     &format!(
                         "SELECT * FROM (SELECT {columns} FROM games WHERE x_key = $4 \
-                         AND {older} {order} LIMIT $3) AS by_x \
+                         AND {older} {NEWEST_FIRST} LIMIT $3) AS by_x \
                          UNION SELECT * FROM (SELECT {columns} FROM games WHERE o_key = $4 \
-                         AND {older} {order} LIMIT $3) AS by_o \
-                         {order} LIMIT $3"
+                         AND {older} {NEWEST_FIRST} LIMIT $3) AS by_o \
+                         {NEWEST_FIRST} LIMIT $3"
                     ),
                     &[&started, &id, &limit, &player.key()],
                 )?,
@@ -162,7 +161,7 @@ impl GameHistory for PostgresStore {
 
 /// An ended game's summary, from a row of `GAME_COLUMNS` and `MOVES`.
 fn summary(row: &postgres::Row, database: &Database) -> Result<GameSummary, Failure> {
-    let game = codec::game_row(row, 0).map_err(|e| database.column(e))?;
+    let game = codec::read::<GameRow>(row, 0, database)?;
     let moves: i64 = row
         .try_get(GAME_COLUMN_COUNT)
         .map_err(|e| database.column(e))?;
@@ -232,20 +231,13 @@ fn kept_review(
     };
     let geometry =
         rows::geometry(database.get(&row, 0)?, database.get(&row, 1)?).map_err(unreadable)?;
-    let mut reviewed = Vec::new();
-    for row in tx.query(
-        "SELECT ply, mark, cell, before, after, best_moves FROM reviews \
-         WHERE game = $1 ORDER BY ply",
-        &[&game.as_str()],
-    )? {
-        reviewed.push(ReviewRow {
-            ply: database.get(&row, 0)?,
-            mark: database.get(&row, 1)?,
-            cell: database.get(&row, 2)?,
-            before: database.get(&row, 3)?,
-            after: database.get(&row, 4)?,
-            best_moves: database.get(&row, 5)?,
-        });
-    }
+    let reviewed = tx
+        .query(
+            &format!("SELECT {REVIEW_COLUMNS} FROM reviews WHERE game = $1 ORDER BY ply"),
+            &[&game.as_str()],
+        )?
+        .iter()
+        .map(|row| codec::read(row, 0, database))
+        .collect::<Result<Vec<ReviewRow>, _>>()?;
     assemble::review(geometry, reviewed).map_err(unreadable)
 }

@@ -26,31 +26,26 @@ struct Migration {
     sql: &'static str,
 }
 
+impl Migration {
+    const fn new(version: i64, sql: &'static str) -> Migration {
+        Migration { version, sql }
+    }
+}
+
+/// The schema's SQL file `migrations/NAME.sql`, embedded in the program.
+macro_rules! schema {
+    ($name:literal) => {
+        include_str!(concat!("../migrations/", $name, ".sql"))
+    };
+}
+
 const MIGRATIONS: [Migration; 6] = [
-    Migration {
-        version: 1,
-        sql: include_str!("../migrations/0001_games_scoreboard_history.sql"),
-    },
-    Migration {
-        version: 2,
-        sql: include_str!("../migrations/0002_pacing.sql"),
-    },
-    Migration {
-        version: 3,
-        sql: include_str!("../migrations/0003_scoreboard_additions.sql"),
-    },
-    Migration {
-        version: 4,
-        sql: include_str!("../migrations/0004_ratings.sql"),
-    },
-    Migration {
-        version: 5,
-        sql: include_str!("../migrations/0005_casual_games.sql"),
-    },
-    Migration {
-        version: 6,
-        sql: include_str!("../migrations/0006_puzzle_attempts.sql"),
-    },
+    Migration::new(1, schema!("0001_games_scoreboard_history")),
+    Migration::new(2, schema!("0002_pacing")),
+    Migration::new(3, schema!("0003_scoreboard_additions")),
+    Migration::new(4, schema!("0004_ratings")),
+    Migration::new(5, schema!("0005_casual_games")),
+    Migration::new(6, schema!("0006_puzzle_attempts")),
 ];
 
 /// The newest version this program knows.

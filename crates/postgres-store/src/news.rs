@@ -301,10 +301,9 @@ impl Drop for Stop {
 #[cfg(test)]
 mod tests {
     use tictactoe_core::domain::{Mark, Outcome};
-    use tictactoe_core::fixtures::{new_game, person};
-    use tictactoe_core::play::{Seating, Settings};
+    use tictactoe_core::fixtures::{person, rematch_apart};
+    use tictactoe_core::play::Settings;
     use tictactoe_core::players::{Level, PlayerSpec};
-    use tictactoe_core::ports::SeatLock;
 
     use super::*;
 
@@ -323,19 +322,10 @@ mod tests {
     /// A rematch of game 7, Ada (a person, with a seat's lock) against Impossible, on a
     /// 4 x 4 board, O first, at two screens.
     fn rematch_of_7() -> NewGame {
-        let settings = Settings::new(
-            person("Ada"),
-            PlayerSpec::Computer(Level::Impossible),
-            Mark::O,
-            Geometry::new(4, 3).unwrap(),
-        )
-        .unwrap();
-        NewGame {
-            seating: Seating::Apart,
-            locks: [Some(SeatLock::parse(&"ab".repeat(32)).unwrap()), None],
-            follows: Some(GameId::from_bits(7)),
-            ..new_game(8, settings)
-        }
+        let impossible = PlayerSpec::Computer(Level::Impossible);
+        let board = Geometry::new(4, 3).unwrap();
+        let settings = Settings::new(person("Ada"), impossible, Mark::O, board).unwrap();
+        rematch_apart(8, 7, settings)
     }
 
     #[test]

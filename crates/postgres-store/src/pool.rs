@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use postgres::{Client, NoTls, Statement, Transaction};
+use postgres::{Client, Error, NoTls, Row, Statement, Transaction};
 use r2d2_postgres::PostgresConnectionManager;
 
 /// A connection and the statements prepared on it, by their SQL.
@@ -25,8 +25,8 @@ impl Conn {
     pub(crate) fn query_opt_alone(
         &mut self,
         sql: &str,
-        params: &[&(dyn postgres::types::ToSql + Sync)],
-    ) -> Result<Option<postgres::Row>, postgres::Error> {
+        params: Params<'_>,
+    ) -> Result<Option<Row>, Error> {
         let statement = match self.statements.get(sql) {
             Some(statement) => statement.clone(),
             None => {
@@ -44,16 +44,16 @@ pub(crate) struct Manager(pub(crate) PostgresConnectionManager<NoTls>);
 
 impl r2d2::ManageConnection for Manager {
     type Connection = Conn;
-    type Error = postgres::Error;
+    type Error = Error;
 
-    fn connect(&self) -> Result<Conn, postgres::Error> {
+    fn connect(&self) -> Result<Conn, Error> {
         Ok(Conn {
             client: self.0.connect()?,
             statements: HashMap::new(),
         })
     }
 
-    fn is_valid(&self, conn: &mut Conn) -> Result<(), postgres::Error> {
+    fn is_valid(&self, conn: &mut Conn) -> Result<(), Error> {
         self.0.is_valid(&mut conn.client)
     }
 
@@ -61,6 +61,9 @@ impl r2d2::ManageConnection for Manager {
         self.0.has_broken(&mut conn.client)
     }
 }
+
+/// A statement's parameters, in the order of its `$1`, `$2`, …
+pub(crate) type Params<'a> = &'a [&'a (dyn postgres::types::ToSql + Sync)];
 
 /// A transaction on a pooled connection, preparing its statements through the
 /// connection's cache.
@@ -73,7 +76,7 @@ impl Conn {
     /// Starts a transaction: `read_only` ones see the database as of one moment
     /// (REPEATABLE READ), writes are READ COMMITTED, each statement seeing what was
     /// committed before it began (the row locks they take do the rest; see `writes`).
-    pub(crate) fn begin(&mut self, read_only: bool) -> Result<Tx<'_>, postgres::Error> {
+    pub(crate) fn begin(&mut self, read_only: bool) -> Result<Tx<'_>, Error> {
         let mut builder = self.client.build_transaction();
         if read_only {
             builder = builder
@@ -89,7 +92,7 @@ impl Conn {
 
 impl Tx<'_> {
     /// `sql` prepared on this connection, once.
-    pub(crate) fn prepared(&mut self, sql: &str) -> Result<Statement, postgres::Error> {
+    pub(crate) fn prepared(&mut self, sql: &str) -> Result<Statement, Error> {
         if let Some(statement) = self.statements.get(sql) {
             return Ok(statement.clone());
         }
@@ -98,11 +101,7 @@ impl Tx<'_> {
         Ok(statement)
     }
 
-    pub(crate) fn query(
-        &mut self,
-        sql: &str,
-        params: &[&(dyn postgres::types::ToSql + Sync)],
-    ) -> Result<Vec<postgres::Row>, postgres::Error> {
+    pub(crate) fn query(&mut self, sql: &str, params: Params<'_>) -> Result<Vec<Row>, Error> {
         let statement = self.prepared(sql)?;
         self.sql.query(&statement, params)
     }
@@ -110,31 +109,23 @@ impl Tx<'_> {
     pub(crate) fn query_opt(
         &mut self,
         sql: &str,
-        params: &[&(dyn postgres::types::ToSql + Sync)],
-    ) -> Result<Option<postgres::Row>, postgres::Error> {
+        params: Params<'_>,
+    ) -> Result<Option<Row>, Error> {
         let statement = self.prepared(sql)?;
         self.sql.query_opt(&statement, params)
     }
 
-    pub(crate) fn query_one(
-        &mut self,
-        sql: &str,
-        params: &[&(dyn postgres::types::ToSql + Sync)],
-    ) -> Result<postgres::Row, postgres::Error> {
+    pub(crate) fn query_one(&mut self, sql: &str, params: Params<'_>) -> Result<Row, Error> {
         let statement = self.prepared(sql)?;
         self.sql.query_one(&statement, params)
     }
 
-    pub(crate) fn execute(
-        &mut self,
-        sql: &str,
-        params: &[&(dyn postgres::types::ToSql + Sync)],
-    ) -> Result<u64, postgres::Error> {
+    pub(crate) fn execute(&mut self, sql: &str, params: Params<'_>) -> Result<u64, Error> {
         let statement = self.prepared(sql)?;
         self.sql.execute(&statement, params)
     }
 
-    pub(crate) fn commit(self) -> Result<(), postgres::Error> {
+    pub(crate) fn commit(self) -> Result<(), Error> {
         self.sql.commit()
     }
 }

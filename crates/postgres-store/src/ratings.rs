@@ -34,13 +34,13 @@ use tictactoe_core::ports::{
     Ending, GameId, NewGame, PlayerRating, RatingBook, RatingChange, RatingHistoryQuery,
     RatingPoint, RatingStore, Rebuilt, StoreError, rate, rated,
 };
-use tictactoe_store_rows::GAME_COLUMNS;
 use tictactoe_store_rows::ratings::{
     CHANGE_COLUMNS, ChangeRow, RATING_COLUMNS, RatingColumns, point, rating,
 };
+use tictactoe_store_rows::{GAME_COLUMNS, GameRow, columns};
 
 use crate::PostgresStore;
-use crate::codec;
+use crate::codec::{self, Columns};
 use crate::errors::{Database, Failure, PostgresErrors};
 use crate::pool::Tx;
 
@@ -306,26 +306,9 @@ const REBUILD_STATEMENT: std::time::Duration = std::time::Duration::from_secs(60
 /// How many games a rebuild gathers before it writes them.
 const REBUILD_BATCH: usize = 10_000;
 
-/// A row selected with [`CHANGE_COLUMNS`], first.
-fn change_row(row: &postgres::Row, database: &Database) -> Result<ChangeRow, Failure> {
-    Ok(ChangeRow {
-        game: database.get(row, 0)?,
-        mark: database.get(row, 1)?,
-        name: database.get(row, 2)?,
-        size: database.get(row, 3)?,
-        win: database.get(row, 4)?,
-        before: glicko(row, database, 5)?,
-        after: glicko(row, database, 8)?,
-    })
-}
-
 /// A rating, its deviation and its volatility: three columns from `first`.
 fn glicko(row: &postgres::Row, database: &Database, first: usize) -> Result<[f64; 3], Failure> {
-    Ok([
-        database.get(row, first)?,
-        database.get(row, first + 1)?,
-        database.get(row, first + 2)?,
-    ])
+    columns::glicko(&Columns { row, database }, first)
 }
 
 /// The ratings of rows selected with [`RATING_COLUMNS`], checked.
@@ -335,13 +318,7 @@ fn player_ratings(
 ) -> Result<Vec<PlayerRating>, Failure> {
     rows.iter()
         .map(|row| {
-            let columns = RatingColumns {
-                name: database.get(row, 0)?,
-                size: database.get(row, 1)?,
-                win: database.get(row, 2)?,
-                rating: glicko(row, database, 3)?,
-                games: database.get(row, 6)?,
-            };
+            let columns: RatingColumns = codec::read(row, 0, database)?;
             Ok(columns
                 .player_rating()
                 .map_err(|detail| database.unreadable(detail))?)
@@ -364,7 +341,7 @@ impl PostgresStore {
             )?;
             let mut by_game: HashMap<String, Vec<RatingChange>> = HashMap::new();
             for row in &rows {
-                let row = change_row(row, database)?;
+                let row: ChangeRow = codec::read(row, 0, database)?;
                 let change = row
                     .change()
                     .map_err(|detail| database.unreadable_game(&row.game, detail))?;
@@ -476,7 +453,7 @@ impl RatingStore for PostgresStore {
             let (mut numbers, mut changes) = (RatedNumbers::default(), ChangeColumns::default());
             for row in &rows {
                 let number: Option<i64> = database.get(row, 0)?;
-                let kept = codec::game_row(row, 1).map_err(|e| database.column(e))?;
+                let kept = codec::read::<GameRow>(row, 1, database)?;
                 // A game kept under rules since tightened rates nobody (see SQLite's
                 // rebuild), and loses any number it had.
                 let (Ok(game), Ok(Some(ending))) = (kept.new_game(), kept.ending()) else {

@@ -7,7 +7,8 @@ use tictactoe_core::ports::{Attempt, StoreError, TrainingStore};
 use tictactoe_store_rows::training::{ATTEMPT_COLUMNS, AttemptRow};
 
 use crate::PostgresStore;
-use crate::errors::PostgresErrors;
+use crate::codec;
+use crate::errors::Failure;
 
 impl TrainingStore for PostgresStore {
     fn keep_attempt(&self, attempt: &Attempt) -> Result<(), StoreError> {
@@ -35,22 +36,14 @@ impl TrainingStore for PostgresStore {
                 ),
                 &[&player.key()],
             )?;
-            let mut attempts = Vec::with_capacity(rows.len());
-            for row in &rows {
-                let columns = AttemptRow {
-                    name: database.get(row, 0)?,
-                    game: database.get(row, 1)?,
-                    ply: database.get(row, 2)?,
-                    at: database.get(row, 3)?,
-                    right: database.get(row, 4)?,
-                };
-                attempts.push(
+            rows.iter()
+                .map(|row| {
+                    let columns: AttemptRow = codec::read(row, 0, database)?;
                     columns
                         .attempt()
-                        .map_err(|detail| database.unreadable(detail))?,
-                );
-            }
-            Ok(attempts)
+                        .map_err(|detail| Failure::Store(database.unreadable(detail)))
+                })
+                .collect()
         })
     }
 }

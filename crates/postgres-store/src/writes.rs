@@ -159,7 +159,7 @@ fn read_games(
     )?;
     let mut games = HashMap::new();
     for row in rows {
-        let game = codec::game_row(&row, 0).map_err(|e| database.column(e))?;
+        let game = codec::read::<GameRow>(&row, 0, database)?;
         let taken: i64 = row
             .try_get(GAME_COLUMN_COUNT)
             .map_err(|e| database.column(e))?;

@@ -4,28 +4,60 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use rusqlite::Row;
-use tictactoe_store_rows::GameRow;
+use rusqlite::types::FromSql;
+use rusqlite::{Connection, Params, Row};
+use tictactoe_core::ports::StoreError;
+use tictactoe_store_rows::{Column, FromColumns};
 
-/// A row selected with [`GAME_COLUMNS`](tictactoe_store_rows::GAME_COLUMNS), first.
-pub(crate) fn game_row(row: &Row<'_>) -> rusqlite::Result<GameRow> {
-    Ok(GameRow {
-        id: row.get(0)?,
-        sides: [
-            (row.get(1)?, row.get(2)?, row.get(3)?),
-            (row.get(4)?, row.get(5)?, row.get(6)?),
-        ],
-        size: row.get(7)?,
-        win: row.get(8)?,
-        first: row.get(9)?,
-        seating: row.get(10)?,
-        locks: [row.get(11)?, row.get(12)?],
-        follows: row.get(13)?,
-        started_at: row.get(14)?,
-        ended_at: row.get(15)?,
-        ending: row.get(16)?,
-        casual: row.get(17)?,
-    })
+use crate::Sql;
+use crate::errors::Database;
+
+#[cfg(doc)]
+use tictactoe_store_rows::GAME_COLUMNS;
+
+/// A row as SQLite's driver reads it, one column at a time.
+struct Columns<'a, 'stmt>(&'a Row<'stmt>);
+
+impl<T: FromSql> Column<T> for Columns<'_, '_> {
+    type Error = rusqlite::Error;
+
+    fn column(&self, at: usize) -> rusqlite::Result<T> {
+        self.0.get(at)
+    }
+}
+
+/// A row selected with `R`'s columns first ([`GAME_COLUMNS`] for a
+/// [`GameRow`](tictactoe_store_rows::GameRow), …), read.
+pub(crate) fn read<R: FromColumns>(row: &Row<'_>) -> rusqlite::Result<R> {
+    R::read(&Columns(row), 0)
+}
+
+/// Rows read into the row types.
+pub(crate) trait Select {
+    /// Every row `sql` selects with `params`, each read as an `R` (`sql` selects `R`'s
+    /// columns first): one statement from the connection's cache.
+    fn select<R: FromColumns>(
+        &self,
+        database: &Database,
+        sql: &str,
+        params: impl Params,
+    ) -> Result<Vec<R>, StoreError>;
+}
+
+impl Select for Connection {
+    fn select<R: FromColumns>(
+        &self,
+        database: &Database,
+        sql: &str,
+        params: impl Params,
+    ) -> Result<Vec<R>, StoreError> {
+        self.prepare_cached(sql)
+            .db(database)?
+            .query_map(params, read)
+            .db(database)?
+            .collect::<rusqlite::Result<Vec<_>>>()
+            .db(database)
+    }
 }
 
 /// Milliseconds since 1970 by this machine's clock: what `started_at` and `ended_at`

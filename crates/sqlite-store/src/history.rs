@@ -9,11 +9,12 @@ use tictactoe_core::ports::{
     GameHistory, GameId, GameStore, GameSummary, HistoryPage, HistoryQuery, IdPrefix, Opponents,
     ReviewStore, StoreError, check_review, keeps_review,
 };
-use tictactoe_store_rows::assemble::{self, ReviewRow};
+use tictactoe_store_rows::assemble::{self, NEWEST_FIRST, REVIEW_COLUMNS, ReviewRow};
 use tictactoe_store_rows::{GAME_COLUMN_COUNT, GAME_COLUMNS};
 
+use crate::codec::{self, Select};
 use crate::errors::Database;
-use crate::{Sql, SqliteStore, codec, writes};
+use crate::{Sql, SqliteStore, writes};
 
 /// The moves that stand at the end of game `games.id`: each move adds one, each undo
 /// takes its moves back.
@@ -34,12 +35,11 @@ impl GameHistory for SqliteStore {
             })?;
             let limit = assemble::rows_for_a_page(query);
             let older = "ending IS NOT NULL AND (started_at, id) < (?1, ?2)";
-            let order = "ORDER BY started_at DESC, id DESC";
             let columns = format!("{GAME_COLUMNS}, {MOVES}");
             let rows = match &query.player {
                 None => read_summaries(
                     transaction,
-                    &format!("SELECT {columns} FROM games WHERE {older} {order} LIMIT ?3"),
+                    &format!("SELECT {columns} FROM games WHERE {older} {NEWEST_FIRST} LIMIT ?3"),
                     params![started, id, limit],
                     database,
                 )?,
@@ -49,10 +49,10 @@ impl GameHistory for SqliteStore {
                     transaction,
                     &format!(
                         "SELECT * FROM (SELECT {columns} FROM games INDEXED BY \
-                         games_ended_by_x WHERE x_key = ?4 AND {older} {order} LIMIT ?3) \
+                         games_ended_by_x WHERE x_key = ?4 AND {older} {NEWEST_FIRST} LIMIT ?3) \
                          UNION SELECT * FROM (SELECT {columns} FROM games INDEXED BY \
-                         games_ended_by_o WHERE o_key = ?4 AND {older} {order} LIMIT ?3) \
-                         {order} LIMIT ?3"
+                         games_ended_by_o WHERE o_key = ?4 AND {older} {NEWEST_FIRST} LIMIT ?3) \
+                         {NEWEST_FIRST} LIMIT ?3"
                     ),
                     params![started, id, limit, player.key()],
                     database,
@@ -142,7 +142,7 @@ fn read_summaries(
     let mut rows = query.query(params).db(database)?;
     let mut games = Vec::new();
     while let Some(row) = rows.next().db(database)? {
-        let game = codec::game_row(row).db(database)?;
+        let game = codec::read(row).db(database)?;
         let moves: i64 = row.get(GAME_COLUMN_COUNT).db(database)?;
         games.push(
             assemble::summary(&game, moves)
@@ -208,25 +208,10 @@ fn kept_review(
         return Ok(None);
     };
     let geometry = row.geometry().map_err(unreadable)?;
-    let mut query = transaction
-        .prepare_cached(
-            "SELECT ply, mark, cell, before, after, best_moves FROM reviews \
-             WHERE game = ?1 ORDER BY ply",
-        )
-        .db(database)?;
-    let rows = query
-        .query_map([game.as_str()], |row| {
-            Ok(ReviewRow {
-                ply: row.get(0)?,
-                mark: row.get(1)?,
-                cell: row.get(2)?,
-                before: row.get(3)?,
-                after: row.get(4)?,
-                best_moves: row.get(5)?,
-            })
-        })
-        .db(database)?
-        .collect::<rusqlite::Result<Vec<_>>>()
-        .db(database)?;
+    let rows = transaction.select(
+        database,
+        &format!("SELECT {REVIEW_COLUMNS} FROM reviews WHERE game = ?1 ORDER BY ply"),
+        [game.as_str()],
+    )?;
     assemble::review(geometry, rows).map_err(unreadable)
 }

@@ -26,42 +26,45 @@ pub(crate) struct Migration {
     then: Option<Step>,
 }
 
+impl Migration {
+    /// A version that is its SQL alone.
+    const fn sql(version: i64, sql: &'static str) -> Migration {
+        Migration {
+            version,
+            sql,
+            then: None,
+        }
+    }
+
+    /// A version whose SQL is followed by a Rust step.
+    const fn then(version: i64, sql: &'static str, step: Step) -> Migration {
+        Migration {
+            version,
+            sql,
+            then: Some(step),
+        }
+    }
+}
+
+/// The schema's SQL file `migrations/NAME.sql`, embedded in the program.
+macro_rules! schema {
+    ($name:literal) => {
+        include_str!(concat!("../migrations/", $name, ".sql"))
+    };
+}
+
 pub(crate) const MIGRATIONS: [Migration; 7] = [
-    Migration {
-        version: 1,
-        sql: include_str!("../migrations/0001_games_and_steps.sql"),
-        then: None,
-    },
-    Migration {
-        version: 2,
-        sql: include_str!("../migrations/0002_scoreboard.sql"),
-        then: Some(count_finished_games),
-    },
-    Migration {
-        version: 3,
-        sql: include_str!("../migrations/0003_name_keys.sql"),
-        then: Some(key_names_as_people_read_them),
-    },
-    Migration {
-        version: 4,
-        sql: include_str!("../migrations/0004_history_and_reviews.sql"),
-        then: Some(key_the_players_of_every_game),
-    },
-    Migration {
-        version: 5,
-        sql: include_str!("../migrations/0005_ratings.sql"),
-        then: Some(rate_the_games_kept),
-    },
-    Migration {
-        version: 6,
-        sql: include_str!("../migrations/0006_casual_games.sql"),
-        then: None,
-    },
-    Migration {
-        version: 7,
-        sql: include_str!("../migrations/0007_puzzle_attempts.sql"),
-        then: None,
-    },
+    Migration::sql(1, schema!("0001_games_and_steps")),
+    Migration::then(2, schema!("0002_scoreboard"), count_finished_games),
+    Migration::then(3, schema!("0003_name_keys"), key_names_as_people_read_them),
+    Migration::then(
+        4,
+        schema!("0004_history_and_reviews"),
+        key_the_players_of_every_game,
+    ),
+    Migration::then(5, schema!("0005_ratings"), rate_the_games_kept),
+    Migration::sql(6, schema!("0006_casual_games")),
+    Migration::sql(7, schema!("0007_puzzle_attempts")),
 ];
 
 /// The newest version this program knows.

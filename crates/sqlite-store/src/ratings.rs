@@ -10,13 +10,14 @@ use tictactoe_core::ports::{
     Ending, GameId, NewGame, PlayerRating, RatingBook, RatingChange, RatingHistoryQuery,
     RatingPoint, RatingStore, Rebuilt, StoreError, rate,
 };
-use tictactoe_store_rows::GAME_COLUMNS;
 use tictactoe_store_rows::ratings::{
     CHANGE_COLUMNS, ChangeRow, RATING_COLUMNS, RatingColumns, point, rating, rating_columns,
 };
+use tictactoe_store_rows::{GAME_COLUMNS, GameRow};
 
+use crate::codec::{self, Select};
 use crate::errors::Database;
-use crate::{Sql, SqliteStore, codec};
+use crate::{Sql, SqliteStore};
 
 /// Rates game `game`, which has just ended `ending`, in the transaction that keeps its
 /// end: each person's rating as it stands read, the change kept, the rating moved, and
@@ -196,7 +197,7 @@ fn rate_again(
             ))
             .db(database)?;
         select
-            .query_map([], codec::game_row)
+            .query_map([], codec::read::<GameRow>)
             .db(database)?
             .collect::<rusqlite::Result<Vec<_>>>()
             .db(database)?
@@ -286,30 +287,6 @@ fn insert_change(
     Ok(())
 }
 
-/// A row selected with [`CHANGE_COLUMNS`], first.
-fn change_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<ChangeRow> {
-    Ok(ChangeRow {
-        game: row.get(0)?,
-        mark: row.get(1)?,
-        name: row.get(2)?,
-        size: row.get(3)?,
-        win: row.get(4)?,
-        before: [row.get(5)?, row.get(6)?, row.get(7)?],
-        after: [row.get(8)?, row.get(9)?, row.get(10)?],
-    })
-}
-
-/// A row selected with [`RATING_COLUMNS`], first.
-fn rating_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<RatingColumns> {
-    Ok(RatingColumns {
-        name: row.get(0)?,
-        size: row.get(1)?,
-        win: row.get(2)?,
-        rating: [row.get(3)?, row.get(4)?, row.get(5)?],
-        games: row.get(6)?,
-    })
-}
-
 impl SqliteStore {
     /// What the ends of `games` did to ratings (see `GameStore::rating_changes`).
     pub(crate) fn changes_of(&self, games: &[GameId]) -> Result<Vec<RatingChange>, StoreError> {
@@ -317,16 +294,14 @@ impl SqliteStore {
         self.in_read(|transaction| {
             let mut changes = Vec::new();
             for game in games {
-                let rows = transaction
-                    .prepare_cached(&format!(
+                let rows: Vec<ChangeRow> = transaction.select(
+                    database,
+                    &format!(
                         "SELECT {CHANGE_COLUMNS} FROM rating_changes WHERE game = ?1 \
                          ORDER BY mark = 'O'"
-                    ))
-                    .db(database)?
-                    .query_map([game.as_str()], change_row)
-                    .db(database)?
-                    .collect::<rusqlite::Result<Vec<_>>>()
-                    .db(database)?;
+                    ),
+                    [game.as_str()],
+                )?;
                 for row in rows {
                     changes.push(
                         row.change()
@@ -355,19 +330,14 @@ impl RatingStore for SqliteStore {
     fn ratings(&self, board: Geometry, top: u32) -> Result<Vec<PlayerRating>, StoreError> {
         let database = &self.database;
         self.in_read(|transaction| {
-            let rows = transaction
-                .prepare_cached(&format!(
+            let rows = transaction.select(
+                database,
+                &format!(
                     "SELECT {RATING_COLUMNS} FROM ratings WHERE size = ?1 AND win = ?2 \
                      ORDER BY rating DESC, key LIMIT ?3"
-                ))
-                .db(database)?
-                .query_map(
-                    params![board.size() as i64, board.win_length() as i64, top],
-                    rating_row,
-                )
-                .db(database)?
-                .collect::<rusqlite::Result<Vec<_>>>()
-                .db(database)?;
+                ),
+                params![board.size() as i64, board.win_length() as i64, top],
+            )?;
             player_ratings(rows, database)
         })
     }
@@ -375,15 +345,11 @@ impl RatingStore for SqliteStore {
     fn ratings_of(&self, player: &PlayerName) -> Result<Vec<PlayerRating>, StoreError> {
         let database = &self.database;
         self.in_read(|transaction| {
-            let rows = transaction
-                .prepare_cached(&format!(
-                    "SELECT {RATING_COLUMNS} FROM ratings WHERE key = ?1 ORDER BY size, win"
-                ))
-                .db(database)?
-                .query_map([player.key()], rating_row)
-                .db(database)?
-                .collect::<rusqlite::Result<Vec<_>>>()
-                .db(database)?;
+            let rows = transaction.select(
+                database,
+                &format!("SELECT {RATING_COLUMNS} FROM ratings WHERE key = ?1 ORDER BY size, win"),
+                [player.key()],
+            )?;
             player_ratings(rows, database)
         })
     }

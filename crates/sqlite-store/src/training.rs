@@ -6,6 +6,7 @@ use tictactoe_core::domain::PlayerName;
 use tictactoe_core::ports::{Attempt, StoreError, TrainingStore};
 use tictactoe_store_rows::training::{ATTEMPT_COLUMNS, AttemptRow};
 
+use crate::codec::Select;
 use crate::{Sql, SqliteStore};
 
 impl TrainingStore for SqliteStore {
@@ -35,24 +36,14 @@ impl TrainingStore for SqliteStore {
     fn attempts(&self, player: &PlayerName) -> Result<Vec<Attempt>, StoreError> {
         let database = &self.database;
         self.in_read(|transaction| {
-            let rows = transaction
-                .prepare_cached(&format!(
+            let rows: Vec<AttemptRow> = transaction.select(
+                database,
+                &format!(
                     "SELECT {ATTEMPT_COLUMNS} FROM puzzle_attempts WHERE key = ?1 \
                      ORDER BY at, number"
-                ))
-                .db(database)?
-                .query_map([player.key()], |row| {
-                    Ok(AttemptRow {
-                        name: row.get(0)?,
-                        game: row.get(1)?,
-                        ply: row.get(2)?,
-                        at: row.get(3)?,
-                        right: row.get(4)?,
-                    })
-                })
-                .db(database)?
-                .collect::<rusqlite::Result<Vec<_>>>()
-                .db(database)?;
+                ),
+                [player.key()],
+            )?;
             rows.iter()
                 .map(|row| row.attempt().map_err(|detail| database.unreadable(detail)))
                 .collect()

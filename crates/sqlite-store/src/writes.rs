@@ -38,7 +38,7 @@ pub(crate) fn game_row(
     connection
         .prepare_cached(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"))
         .db(database)?
-        .query_row([id.as_str()], codec::game_row)
+        .query_row([id.as_str()], codec::read)
         .optional()
         .db(database)
 }

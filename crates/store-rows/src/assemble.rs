@@ -46,6 +46,10 @@ pub fn stored_game(
 /// the first page's cursor, below which `(started_at, id)` is every game.
 pub const NEWEST: (i64, &str) = (i64::MAX, "~");
 
+/// A history's order as SQL: newest first, by `started_at`, then by id (the order
+/// [`NEWEST`] and the cursor count down in, and the stores' history indexes hold).
+pub const NEWEST_FIRST: &str = "ORDER BY started_at DESC, id DESC";
+
 /// Where the page of `query` starts, as `(started_at, id)`: its games are those below it
 /// in a history's order. That is [`NEWEST`] for the first page, else the place of the
 /// game the cursor names (`before`), whose `started_at` the store reads with
@@ -97,7 +101,10 @@ pub fn page(mut games: Vec<GameSummary>, query: &HistoryQuery) -> HistoryPage {
     HistoryPage { games, next }
 }
 
-/// One row of `reviews`: one reviewed move.
+/// The columns of `reviews` a [`ReviewRow`] holds, in its order.
+pub const REVIEW_COLUMNS: &str = "ply, mark, cell, before, after, best_moves";
+
+/// One row of `reviews` ([`REVIEW_COLUMNS`]): one reviewed move.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReviewRow {
     /// The move's number in the game, from 1.

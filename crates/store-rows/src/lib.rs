@@ -3,7 +3,7 @@
 //! holds, the checks of everything read back, and the port's values (a game, a history
 //! page, a review, a player's opponents) put together from rows. Each store keeps only
 //! what is its own: its SQL and migrations, its transactions, reading a row from its
-//! driver into these types, and its errors in the port's words.
+//! driver (one column of a type at a time: [`Column`]), and its errors in the port's words.
 //!
 //! It depends on the core alone, never on a database driver, so both stores use it
 //! without either depending on the other (as atuin's server keeps its models and logic
@@ -14,6 +14,8 @@
 //!   (`crates/store-contract/tests/vocabulary.rs` pins every word).
 //! * [`rows`]: a game's row ([`GameRow`]) and its steps' columns, times and counts,
 //!   as stored and checked.
+//! * [`columns`]: each row type read from the columns it is selected with, in their
+//!   order; a store says only how its driver reads one column.
 //! * [`assemble`]: a game read back whole, a history's summaries and pages, reviews,
 //!   scoreboard rows and rivalries, from their rows.
 //! * [`ratings`]: the ratings' rows (a person's rating on a board, each game's change),
@@ -29,11 +31,13 @@
 //! game in), never a panic.
 
 pub mod assemble;
+pub mod columns;
 mod database;
 pub mod ratings;
 pub mod rows;
 pub mod training;
 pub mod words;
 
+pub use columns::{Column, FromColumns};
 pub use database::Database;
 pub use rows::{GAME_COLUMN_COUNT, GAME_COLUMNS, GameRow, SideColumns};

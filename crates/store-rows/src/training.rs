@@ -84,23 +84,19 @@ mod tests {
         assert_eq!(row.attempt(), Ok(attempt()));
     }
 
-    #[test]
-    fn a_row_at_no_ply_is_unreadable() {
-        let row = AttemptRow {
-            ply: 0,
-            ..AttemptRow::of(&attempt())
-        };
+    #[rstest::rstest]
+    #[case::at_no_ply(AttemptRow { ply: 0, ..AttemptRow::of(&attempt()) }, "at ply 0")]
+    #[case::of_no_game(AttemptRow { game: "seven".into(), ..AttemptRow::of(&attempt()) }, "game")]
+    #[case::after_the_year_9999(AttemptRow { at: i64::MAX, ..AttemptRow::of(&attempt()) }, "time")]
+    fn a_row_that_is_no_attempt_is_unreadable_and_says_which_column(
+        #[case] row: AttemptRow,
+        #[case] column: &str,
+    ) {
+        let read = row.attempt();
 
-        assert_eq!(row.attempt(), Err("a puzzle attempt at ply 0".to_string()));
-    }
-
-    #[test]
-    fn a_row_of_no_game_is_unreadable() {
-        let row = AttemptRow {
-            game: "seven".to_string(),
-            ..AttemptRow::of(&attempt())
-        };
-
-        assert!(row.attempt().is_err());
+        assert!(
+            matches!(&read, Err(why) if why.contains(column)),
+            "{read:?}"
+        );
     }
 }

@@ -102,10 +102,17 @@ impl<T> Connection<T> {
         ))
     }
 
-    /// What `poll` answered, with the deadline pushed back on progress, or the
-    /// deadline's error if `poll` is still waiting when it passes.
-    fn watch<R>(&mut self, cx: &mut Context<'_>, poll: Poll<io::Result<R>>) -> Poll<io::Result<R>> {
-        match poll {
+    /// What `poll` answers on the connection, with the deadline pushed back on
+    /// progress, or the deadline's error if `poll` is still waiting when it passes.
+    fn watched<R>(
+        &mut self,
+        cx: &mut Context<'_>,
+        poll: impl FnOnce(Pin<&mut T>, &mut Context<'_>) -> Poll<io::Result<R>>,
+    ) -> Poll<io::Result<R>>
+    where
+        T: Unpin,
+    {
+        match poll(Pin::new(&mut self.io), cx) {
             Poll::Ready(answer) => {
                 self.moved();
                 Poll::Ready(answer)
@@ -121,9 +128,7 @@ impl<T: AsyncRead + Unpin> AsyncRead for Connection<T> {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        let this = self.get_mut();
-        let poll = Pin::new(&mut this.io).poll_read(cx, buf);
-        this.watch(cx, poll)
+        self.get_mut().watched(cx, |io, cx| io.poll_read(cx, buf))
     }
 }
 
@@ -133,9 +138,7 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for Connection<T> {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        let this = self.get_mut();
-        let poll = Pin::new(&mut this.io).poll_write(cx, buf);
-        this.watch(cx, poll)
+        self.get_mut().watched(cx, |io, cx| io.poll_write(cx, buf))
     }
 
     fn poll_write_vectored(
@@ -143,9 +146,8 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for Connection<T> {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        let this = self.get_mut();
-        let poll = Pin::new(&mut this.io).poll_write_vectored(cx, bufs);
-        this.watch(cx, poll)
+        self.get_mut()
+            .watched(cx, |io, cx| io.poll_write_vectored(cx, bufs))
     }
 
     fn is_write_vectored(&self) -> bool {
