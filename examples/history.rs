@@ -12,10 +12,8 @@
 //! The program measured is `tictactoe` beside this example's folder
 //! (`target/release/tictactoe`).
 //!
-//! The rows are written straight into the tables (in big transactions, `synchronous =
-//! OFF`), as the store would write them (the players' keys included), not through the
-//! store: the store's way, one durable transaction per write, is not what builds a
-//! million games.
+//! The rows are written straight into the tables (`support::write_ended_games`), as
+//! the store would write them (the players' keys included).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -23,10 +21,11 @@ use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, params};
 use tictactoe_core::domain::{Mark, Outcome, PlayerName};
-use tictactoe_core::play::Seating;
 use tictactoe_core::ports::{Ending, GameHistory, GameId, HistoryQuery, PageSize};
 use tictactoe_sqlite_store::SqliteStore;
-use tictactoe_store_rows::words;
+
+mod support;
+use support::{Ended, report};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -157,18 +156,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// Prints the median, the 99th percentile and the slowest.
-fn report(what: &str, times: &mut [Duration]) {
-    times.sort();
-    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    println!(
-        "  {what}: median {:.2} ms, p99 {:.2} ms, slowest {:.2} ms",
-        ms(times[times.len() / 2]),
-        ms(times[(times.len() * 99).div_ceil(100) - 1]),
-        ms(times[times.len() - 1])
-    );
-}
-
 /// Game `g`'s id, as the program makes them: the time it began (`g` ms past a start),
 /// then 80 bits that look random.
 fn id_of(g: u64) -> GameId {
@@ -181,63 +168,32 @@ fn id_of(g: u64) -> GameId {
 /// people. Five moves each, X won. The players' results by opponent are counted as the
 /// games are written, and written at the end.
 fn build(db: &Connection, games: u64) -> rusqlite::Result<()> {
-    db.pragma_update(None, "synchronous", "OFF")?;
-    db.pragma_update(None, "cache_size", -400_000)?;
     let key = |name: &str| PlayerName::new(name).expect("a valid name").key();
     // Each player's results against each opponent, as the store keeps them.
     let mut rivalries: std::collections::HashMap<(String, String), (String, [i64; 3])> =
         std::collections::HashMap::new();
-    let chunk = 100_000;
-    let mut g = 0;
-    while g < games {
-        db.execute_batch("BEGIN")?;
-        {
-            // The words the store keeps (two people, X first, at one screen, X won):
-            // the store's own, never written out here.
-            let mut game = db.prepare(
-                "INSERT INTO games (id, x_kind, x_name, o_kind, o_name, size, win, first, \
-                 seating, started_at, ended_at, ending, x_key, o_key) \
-                 VALUES (?1, ?8, ?2, ?8, ?3, 3, 3, ?9, ?10, ?4, ?5, ?11, ?6, ?7)",
-            )?;
-            let won_by_x = words::ending_word(Ending::Finished(Outcome::Won(Mark::X)));
-            let mut step =
-                db.prepare("INSERT INTO steps (game, number, cell) VALUES (?1, ?2, ?3)")?;
-            for g in g..(g + chunk).min(games) {
-                let other = |n: u64| format!("Name {:06}", n % 100_000);
-                let (x, o) = match g % 20 {
-                    0 => ("Ada".to_string(), other(g)),
-                    10 => (other(g), "Ada".to_string()),
-                    _ => (other(g), other(g * 7919 + 1)),
-                };
-                let id = id_of(g);
-                game.execute(params![
-                    id.as_str(),
-                    x,
-                    o,
-                    1_700_000_000_000i64 + g as i64,
-                    1_700_000_060_000i64 + g as i64,
-                    key(&x),
-                    key(&o),
-                    words::HUMAN,
-                    words::mark_word(Mark::X),
-                    words::seating_word(Seating::Together),
-                    won_by_x,
-                ])?;
-                for (number, cell) in [(1, 4), (2, 0), (3, 2), (4, 6), (5, 8)] {
-                    step.execute(params![id.as_str(), number, cell])?;
-                }
-                // X won: a win for X against O, a loss for O against X.
-                for (player, rival, result) in [(&x, &o, 0), (&o, &x, 1)] {
-                    let row = rivalries
-                        .entry((key(player), key(rival)))
-                        .or_insert_with(|| (rival.clone(), [0; 3]));
-                    row.1[result] += 1;
-                }
-            }
+    support::write_ended_games(db, games, |g| {
+        let other = |n: u64| format!("Name {:06}", n % 100_000);
+        let (x, o) = match g % 20 {
+            0 => ("Ada".to_string(), other(g)),
+            10 => (other(g), "Ada".to_string()),
+            _ => (other(g), other(g * 7919 + 1)),
+        };
+        // X won: a win for X against O, a loss for O against X.
+        for (player, rival, result) in [(&x, &o, 0), (&o, &x, 1)] {
+            let row = rivalries
+                .entry((key(player), key(rival)))
+                .or_insert_with(|| (rival.clone(), [0; 3]));
+            row.1[result] += 1;
         }
-        db.execute_batch("COMMIT")?;
-        g += chunk;
-    }
+        Ended {
+            id: id_of(g),
+            x,
+            o,
+            started_at: 1_700_000_000_000 + g as i64,
+            ending: Ending::Finished(Outcome::Won(Mark::X)),
+        }
+    })?;
     db.execute_batch("BEGIN")?;
     {
         let mut row = db.prepare(

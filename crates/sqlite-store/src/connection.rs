@@ -11,7 +11,7 @@
 //!   a commit has handed its pages to the operating system before it returns. FULL also
 //!   survives the machine losing power or the system crashing, where NORMAL could lose
 //!   the last commits. It costs one `fsync` per write: measured with a million games
-//!   (`examples/figures.rs`), a game's end and its players' rows took 0.45 ms (median)
+//!   (the workspace's `examples/figures.rs`), a game's end and its players' rows took 0.45 ms (median)
 //!   with FULL against 0.10 ms with NORMAL, and up to 4 ms when other programs kept the
 //!   disk busy; well inside what a game needs.
 //! * `wal_autocheckpoint = 0`: the log is copied into the file by a thread of the

@@ -5,7 +5,7 @@
 //! scoreboard.
 //!
 //! ```text
-//! cargo run --release -p tictactoe-sqlite-store --example figures [PLAYERS [GAMES]]
+//! cargo run --release --example figures [PLAYERS [GAMES]]
 //! ```
 //!
 //! Both default to 1,000,000. The database is deleted at the end, unless
@@ -16,10 +16,8 @@
 //! `synchronous = NORMAL`), and it waits for whatever else the disk has to write: the
 //! build is flushed before anything is measured.
 //!
-//! The database is built quickly by writing the rows straight into the tables (in big
-//! transactions, `synchronous = OFF`, the rank index made once at the end), not through
-//! the store: the store's way, one durable transaction per write, is what is measured,
-//! not what builds a million games.
+//! The database is built quickly by writing the rows straight into the tables
+//! (`support::write_ended_games`; the scoreboard's rank index made once at the end).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -28,14 +26,15 @@ use rusqlite::{Connection, params};
 use tictactoe_core::domain::Geometry;
 use tictactoe_core::domain::{Mark, Outcome, PlayerName, Record, Scoreboard, Standing};
 use tictactoe_core::fixtures::{new_game, person, settings};
-use tictactoe_core::play::Seating;
 use tictactoe_core::play::Settings;
 use tictactoe_core::players::{Level, PlayerSpec};
 use tictactoe_core::ports::{
     Change, Ending, GameId, GameStore, RatingStore, Step, StoreError, Write,
 };
 use tictactoe_sqlite_store::SqliteStore;
-use tictactoe_store_rows::words;
+
+mod support;
+use support::{Ended, report};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args()
@@ -259,24 +258,10 @@ fn begun_by(n: u128, settings: Settings) -> Vec<Write> {
     writes
 }
 
-/// Prints the median and the slowest.
-fn report(what: &str, times: &mut [Duration]) {
-    times.sort();
-    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    println!(
-        "  {what}: median {:.2} ms, 90th percentile {:.2} ms, slowest {:.2} ms",
-        ms(times[times.len() / 2]),
-        ms(times[times.len() * 9 / 10]),
-        ms(times[times.len() - 1])
-    );
-}
-
 /// Fills the tables: game `g` is player `g % players` (X) against player
 /// `(g * 7919 + 1) % players` (O), five moves, X won (every third one a draw); the
 /// tallies are exactly what those games count.
 fn build(db: &Connection, players: u64, games: u64) -> rusqlite::Result<()> {
-    db.pragma_update(None, "synchronous", "OFF")?;
-    db.pragma_update(None, "cache_size", -400_000)?; // 400 MB
     let rank_index: String = db.query_row(
         "SELECT sql FROM sqlite_schema WHERE name = 'tallies_by_rank'",
         [],
@@ -284,54 +269,23 @@ fn build(db: &Connection, players: u64, games: u64) -> rusqlite::Result<()> {
     )?;
     db.execute_batch("DROP INDEX tallies_by_rank")?;
     let mut tally = vec![[0i64; 3]; players as usize];
-    let chunk = 100_000;
-    let mut g = 0;
-    while g < games {
-        db.execute_batch("BEGIN")?;
-        {
-            // The words the store keeps (two people, X first, at one screen): the
-            // store's own, never written out here.
-            let mut game = db.prepare(
-                "INSERT INTO games (id, x_kind, x_name, o_kind, o_name, size, win, first, \
-                 seating, started_at, ended_at, ending) \
-                 VALUES (?1, ?7, ?2, ?7, ?3, 3, 3, ?8, ?9, ?4, ?5, ?6)",
-            )?;
-            let mut step =
-                db.prepare("INSERT INTO steps (game, number, cell) VALUES (?1, ?2, ?3)")?;
-            for g in g..(g + chunk).min(games) {
-                let (x, o) = (g % players, (g * 7919 + 1) % players);
-                let id = GameId::from_bits(u128::from(g));
-                let draw = g % 3 == 0;
-                game.execute(params![
-                    id.as_str(),
-                    player(x),
-                    player(o),
-                    1_700_000_000_000i64 + g as i64,
-                    1_700_000_060_000i64 + g as i64,
-                    words::ending_word(if draw {
-                        Ending::Finished(Outcome::Draw)
-                    } else {
-                        Ending::Finished(Outcome::Won(Mark::X))
-                    }),
-                    words::HUMAN,
-                    words::mark_word(Mark::X),
-                    words::seating_word(Seating::Together),
-                ])?;
-                for (number, cell) in [(1, 4), (2, 0), (3, 2), (4, 6), (5, 8)] {
-                    step.execute(params![id.as_str(), number, cell])?;
-                }
-                if draw {
-                    tally[x as usize][2] += 1;
-                    tally[o as usize][2] += 1;
-                } else {
-                    tally[x as usize][0] += 1;
-                    tally[o as usize][1] += 1;
-                }
-            }
+    support::write_ended_games(db, games, |g| {
+        let (x, o) = (g % players, (g * 7919 + 1) % players);
+        let (x_column, o_column) = if g % 3 == 0 { (2, 2) } else { (0, 1) };
+        tally[x as usize][x_column] += 1;
+        tally[o as usize][o_column] += 1;
+        Ended {
+            id: GameId::from_bits(u128::from(g)),
+            x: player(x),
+            o: player(o),
+            started_at: 1_700_000_000_000 + g as i64,
+            ending: Ending::Finished(if g % 3 == 0 {
+                Outcome::Draw
+            } else {
+                Outcome::Won(Mark::X)
+            }),
         }
-        db.execute_batch("COMMIT")?;
-        g += chunk;
-    }
+    })?;
     db.execute_batch("BEGIN")?;
     {
         let mut row = db.prepare(
