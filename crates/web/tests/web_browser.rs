@@ -140,7 +140,8 @@ impl Drop for Driver {
 }
 
 /// What a browser test holds on to while it runs: chromedriver (whose drop stops the
-/// browsers) and a server with its games in memory.
+/// browsers: a test leaves its windows open, and they are closed with the driver when
+/// it ends, passed or failed) and a server with its games in memory.
 struct Scene {
     driver: Driver,
     server: Server,
@@ -181,6 +182,15 @@ async fn css(browser: &Client, selector: &str) -> Element {
     browser.find(Locator::Css(selector)).await.unwrap()
 }
 
+/// Waits until `selector` finds `count` elements; `what` names them.
+async fn until_found(count: usize, browser: &Client, what: &str, selector: &str) {
+    eventually(what, || async {
+        let found = browser.find_all(Locator::Css(selector)).await.ok()?;
+        (found.len() == count).then_some(())
+    })
+    .await;
+}
+
 /// Clicks the element once it is on the page.
 async fn click(browser: &Client, selector: &str) {
     let element = eventually(selector, || async {
@@ -188,6 +198,11 @@ async fn click(browser: &Client, selector: &str) {
     })
     .await;
     element.click().await.unwrap();
+}
+
+/// Types `keys` into the field `selector` finds.
+async fn type_into(browser: &Client, selector: &str, keys: &str) {
+    css(browser, selector).await.send_keys(keys).await.unwrap();
 }
 
 async fn text(browser: &Client, selector: &str) -> String {
@@ -215,6 +230,20 @@ async fn status(browser: &Client) -> String {
     text(browser, "[role=status]").await
 }
 
+/// The status line once `done` holds for it; `what` names what is waited for.
+async fn status_once(browser: &Client, what: &str, done: impl Fn(&str) -> bool) -> String {
+    eventually(what, || async {
+        let now = status(browser).await;
+        done(&now).then_some(now)
+    })
+    .await
+}
+
+/// Waits until the status line starts with `start`; `what` names what is waited for.
+async fn until_status(browser: &Client, what: &str, start: &str) {
+    status_once(browser, what, |now| now.starts_with(start)).await;
+}
+
 async fn cell_text(browser: &Client, cell: usize) -> String {
     text(browser, &format!("[data-cell=\"{cell}\"]")).await
 }
@@ -230,15 +259,26 @@ async fn until_cell(browser: &Client, cell: usize, mark: &str) {
 /// Starts a game from the form with its defaults (you, X, against Impossible, 3x3).
 async fn start_default_game(browser: &Client, running: &Running) {
     browser.goto(&running.url("/")).await.unwrap();
-    css(browser, "button[type=submit]")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(browser, "button[type=submit]").await;
     eventually("the game page", || async {
         let url = browser.current_url().await.ok()?;
         (url.path().starts_with("/games/") && status(browser).await.starts_with("Your turn"))
             .then_some(())
+    })
+    .await;
+}
+
+/// Opens `path` and waits until its page is drawn: its heading, and on a game's page
+/// the board's last cell, `last_cell`.
+async fn open_drawn(browser: &Client, running: &Running, path: &str, last_cell: usize) {
+    browser.goto(&running.url(path)).await.unwrap();
+    let last = format!("[data-cell=\"{last_cell}\"]");
+    eventually(&format!("{path} drawn"), || async {
+        let drawn = !text(browser, "main section:not([hidden]) h1")
+            .await
+            .is_empty()
+            && (!path.starts_with("/games/") || browser.find(Locator::Css(&last)).await.is_ok());
+        drawn.then_some(())
     })
     .await;
 }
@@ -318,7 +358,6 @@ async fn a_game_clicked_to_the_end_against_impossible_is_never_won_and_shows_its
             .await
             .unwrap()
     );
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -334,13 +373,7 @@ async fn two_browsers_on_one_online_game_each_see_the_others_move_without_reload
     let invite = ada_invites(&ada, &running, "Bob").await;
     let invite_shown = css(&ada, "#invite").await.is_displayed().await.unwrap();
     bob.goto(&invite).await.unwrap();
-    eventually("Bob's page", || async {
-        status(&bob)
-            .await
-            .starts_with("Waiting for Ada")
-            .then_some(())
-    })
-    .await;
+    until_status(&bob, "Bob's page", "Waiting for Ada").await;
     // Ada is told that Bob has come, and the invite is put away.
     eventually("Bob's arrival on Ada's page", || async {
         (text(&ada, "#joined").await == "Bob (O) has joined.").then_some(())
@@ -359,8 +392,6 @@ async fn two_browsers_on_one_online_game_each_see_the_others_move_without_reload
     click(&bob, "[data-cell=\"1\"]").await;
     until_cell(&ada, 1, "O").await;
     assert_eq!(status(&ada).await, "Your turn (X).");
-    ada.close().await.unwrap();
-    bob.close().await.unwrap();
 }
 
 /// Ada's online game, begun from the form in her browser with `friend` as the other
@@ -368,16 +399,8 @@ async fn two_browsers_on_one_online_game_each_see_the_others_move_without_reload
 async fn ada_invites(ada: &Client, running: &Running, friend: &str) -> String {
     ada.goto(&running.url("/")).await.unwrap();
     click(ada, "input[value=online]").await;
-    css(ada, "input[name=me]")
-        .await
-        .send_keys("Ada")
-        .await
-        .unwrap();
-    css(ada, "input[name=friend]")
-        .await
-        .send_keys(friend)
-        .await
-        .unwrap();
+    type_into(ada, "input[name=me]", "Ada").await;
+    type_into(ada, "input[name=friend]", friend).await;
     click(ada, "button[type=submit]").await;
     eventually("the invite link", || async {
         // The page may still be on its way from the form to the game: look again.
@@ -437,10 +460,7 @@ async fn the_invited_friend_types_their_name_before_moving_and_the_host_and_scor
         (&friend, 5, "O"),
         (&ada, 3, "X"),
     ] {
-        eventually("the page's turn", || async {
-            status(page).await.starts_with("Your turn").then_some(())
-        })
-        .await;
+        until_status(page, "the page's turn", "Your turn").await;
         click(page, &format!("[data-cell=\"{cell}\"]")).await;
         until_cell(page, cell, mark).await;
     }
@@ -462,8 +482,6 @@ async fn the_invited_friend_types_their_name_before_moving_and_the_host_and_scor
             { "name": "Cy", "wins": 0, "losses": 1, "ties": 0, "games": 1 }
         ])
     );
-    ada.close().await.unwrap();
-    friend.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -485,8 +503,6 @@ async fn a_name_the_rules_refuse_is_said_beside_the_field_and_nothing_changes() 
     assert_eq!(said, "Ada is already playing: choose another name");
     assert!(css(&friend, "#naming").await.is_displayed().await.unwrap());
     assert_eq!(text(&friend, "#players").await, "Ada (X) vs Bob (O)");
-    ada.close().await.unwrap();
-    friend.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -503,13 +519,7 @@ async fn a_reload_keeps_the_players_seat() {
     browser.refresh().await.unwrap();
 
     until_cell(&browser, 1, "X").await;
-    eventually("our turn again", || async {
-        status(&browser)
-            .await
-            .starts_with("Your turn")
-            .then_some(())
-    })
-    .await;
+    until_status(&browser, "our turn again", "Your turn").await;
     let empty = if cell_text(&browser, 9).await.is_empty() {
         9
     } else {
@@ -522,7 +532,6 @@ async fn a_reload_keeps_the_players_seat() {
         None,
         "the seat is kept by the tab, not shown in the address bar: {address}"
     );
-    browser.close().await.unwrap();
 }
 
 /// The element with focus, and its `attribute`.
@@ -565,13 +574,7 @@ async fn a_game_can_be_started_and_played_with_the_keyboard_alone() {
         .send_keys(&Key::Enter)
         .await
         .unwrap();
-    eventually("the game page", || async {
-        status(&browser)
-            .await
-            .starts_with("Your turn")
-            .then_some(())
-    })
-    .await;
+    until_status(&browser, "the game page", "Your turn").await;
 
     // Act: Tab onto the board, an arrow to the next cell, Enter to play there.
     let first = tab_to(&browser, "data-cell").await;
@@ -600,7 +603,6 @@ async fn a_game_can_be_started_and_played_with_the_keyboard_alone() {
         empty.as_deref(),
         Some("row 3, column 3, empty" | "row 3, column 3, O")
     ));
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -629,11 +631,7 @@ async fn a_name_with_markup_is_shown_as_text_on_the_game_and_the_scoreboard() {
         .goto(&running.url(&format!("/games/{id}")))
         .await
         .unwrap();
-    let status = eventually("the result", || async {
-        let now = status(&browser).await;
-        now.contains("wins").then_some(now)
-    })
-    .await;
+    let status = status_once(&browser, "the result", |now| now.contains("wins")).await;
     let images = browser.find_all(Locator::Css("main img")).await.unwrap();
     browser.goto(&running.url("/scores")).await.unwrap();
     let first_row = eventually("the scoreboard", || async {
@@ -653,7 +651,6 @@ async fn a_name_with_markup_is_shown_as_text_on_the_game_and_the_scoreboard() {
             .unwrap()
             .is_empty()
     );
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -673,19 +670,7 @@ async fn at_phone_width_nothing_scrolls_sideways_even_on_a_7x7_board() {
         game["seats"]["x"]["url"].as_str().unwrap().to_string(),
         "/scores".into(),
     ] {
-        browser.goto(&running.url(&path)).await.unwrap();
-        eventually(&format!("{path} drawn"), || async {
-            let drawn = !text(&browser, "main section:not([hidden]) h1")
-                .await
-                .is_empty()
-                && (!path.starts_with("/games/")
-                    || browser
-                        .find(Locator::Css("[data-cell=\"49\"]"))
-                        .await
-                        .is_ok());
-            drawn.then_some(())
-        })
-        .await;
+        open_drawn(&browser, &running, &path, 49).await;
 
         let width = browser
             .execute("return window.innerWidth", vec![])
@@ -696,7 +681,6 @@ async fn at_phone_width_nothing_scrolls_sideways_even_on_a_7x7_board() {
         assert!(width.as_u64().unwrap() <= 390, "{width}");
         assert_eq!(fit, Value::Bool(true), "{path} scrolls sideways");
     }
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -704,11 +688,7 @@ async fn at_1280_by_800_no_page_scrolls() {
     let Some((_scene, running, browser)) = Scene::start("no_scroll", 1280, 800).await else {
         return;
     };
-    let game = create(
-        &running,
-        json!({ "x": "human:Ada", "o": "human:Bob", "seating": "apart" }),
-    )
-    .await;
+    let game = create(&running, two_people()).await;
     let overflow = "return document.documentElement.scrollHeight - window.innerHeight";
     // Ada's page as she has it after creating the game: her seat, and the invite.
     let creators = format!(
@@ -719,25 +699,12 @@ async fn at_1280_by_800_no_page_scrolls() {
 
     for path in ["/".to_string(), creators, "/scores".into()] {
         // Act
-        browser.goto(&running.url(&path)).await.unwrap();
-        eventually(&format!("{path} drawn"), || async {
-            let drawn = !text(&browser, "main section:not([hidden]) h1")
-                .await
-                .is_empty()
-                && (!path.starts_with("/games/")
-                    || browser
-                        .find(Locator::Css("[data-cell=\"9\"]"))
-                        .await
-                        .is_ok());
-            drawn.then_some(())
-        })
-        .await;
+        open_drawn(&browser, &running, &path, 9).await;
         let over = browser.execute(overflow, vec![]).await.unwrap();
 
         // Assert
         assert!(over.as_i64().unwrap() <= 0, "{path} scrolls by {over} px");
     }
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -784,7 +751,6 @@ async fn at_phone_width_the_scoreboards_headers_are_whole_words_in_the_consoles_
             ["Games", 1]
         ])
     );
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -814,7 +780,6 @@ async fn an_unknown_address_shows_a_page_saying_so_with_a_way_back() {
     assert_eq!(heading, "Not Found");
     assert_eq!(said, "There is no such page.");
     assert_eq!(home.path(), "/");
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -838,13 +803,7 @@ async fn a_hint_highlights_the_best_cells_and_undo_takes_the_moves_back() {
         .unwrap();
     click(&browser, &format!("[data-cell=\"{first}\"]")).await;
     until_cell(&browser, first.parse().unwrap(), "X").await;
-    eventually("the reply", || async {
-        status(&browser)
-            .await
-            .starts_with("Your turn")
-            .then_some(())
-    })
-    .await;
+    until_status(&browser, "the reply", "Your turn").await;
     click(&browser, "#undo").await;
 
     until_cell(&browser, first.parse().unwrap(), "").await;
@@ -858,7 +817,6 @@ async fn a_hint_highlights_the_best_cells_and_undo_takes_the_moves_back() {
         0,
         "the move and the reply are both taken back"
     );
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -869,9 +827,8 @@ async fn resign_asks_first_and_then_counts_the_game_as_the_resigners_loss() {
     };
     start_default_game(&browser, &running).await;
     click(&browser, "[data-cell=\"5\"]").await;
-    let playing = eventually("the computer's reply", || async {
-        let now = status(&browser).await;
-        now.starts_with("Your turn").then_some(now)
+    let playing = status_once(&browser, "the computer's reply", |now| {
+        now.starts_with("Your turn")
     })
     .await;
 
@@ -884,11 +841,7 @@ async fn resign_asks_first_and_then_counts_the_game_as_the_resigners_loss() {
         .send_keys(&Key::Enter.to_string())
         .await
         .unwrap();
-    let ended = eventually("the resignation", || async {
-        let now = status(&browser).await;
-        now.contains("resigned").then_some(now)
-    })
-    .await;
+    let ended = status_once(&browser, "the resignation", |now| now.contains("resigned")).await;
 
     // Assert
     assert!(
@@ -914,7 +867,6 @@ async fn resign_asks_first_and_then_counts_the_game_as_the_resigners_loss() {
             ("Player 1".to_string(), 0, 1)
         ]
     );
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -945,9 +897,8 @@ async fn the_persons_move_shows_at_once_and_thinking_until_the_computer_replies(
     // Act
     click(&browser, "[data-cell=\"1\"]").await;
     let at_once = (cell_text(&browser, 1).await, status(&browser).await);
-    let replied = eventually("the computer's reply", || async {
-        let now = status(&browser).await;
-        now.starts_with("Your turn").then_some(now)
+    let replied = status_once(&browser, "the computer's reply", |now| {
+        now.starts_with("Your turn")
     })
     .await;
 
@@ -962,7 +913,6 @@ async fn the_persons_move_shows_at_once_and_thinking_until_the_computer_replies(
     assert_eq!(replied, "Your turn (X).");
     let marks = browser.find_all(Locator::Css(".cell.o")).await.unwrap();
     assert_eq!(marks.len(), 1, "the reply is on the board");
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -971,11 +921,7 @@ async fn a_refusal_is_gone_once_the_game_has_moved_on() {
     let Some((_scene, running, browser)) = Scene::start("refusal_gone", 1000, 800).await else {
         return;
     };
-    let game = create(
-        &running,
-        json!({ "x": "human:Ada", "o": "human:Bob", "seating": "apart" }),
-    )
-    .await;
+    let game = create(&running, two_people()).await;
     play_through_the_api(&running, &game, &[("x", 5)]).await;
     browser
         .goto(&running.url(game["seats"]["x"]["url"].as_str().unwrap()))
@@ -993,7 +939,6 @@ async fn a_refusal_is_gone_once_the_game_has_moved_on() {
     assert_eq!(refused, "Wait for Bob (O) to move.");
     assert_eq!(status(&browser).await, "Your turn (X).");
     assert_eq!(text(&browser, "#message").await, "");
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1032,7 +977,6 @@ async fn copy_spectator_link_copies_the_plain_address_or_shows_it_selected() {
         }
         other => panic!("the button said {other:?}"),
     }
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1047,9 +991,8 @@ async fn a_rematch_puts_the_player_on_the_other_side_of_a_new_game() {
 
     click(&browser, "#rematch").await;
 
-    let now = eventually("our turn as O in the rematch", || async {
-        let now = status(&browser).await;
-        (now == "Your turn (O).").then_some(now)
+    let now = status_once(&browser, "our turn as O in the rematch", |now| {
+        now == "Your turn (O)."
     })
     .await;
     assert_eq!(now, "Your turn (O).");
@@ -1062,7 +1005,6 @@ async fn a_rematch_puts_the_player_on_the_other_side_of_a_new_game() {
     );
     let marks = browser.find_all(Locator::Css(".cell.x")).await.unwrap();
     assert_eq!(marks.len(), 1, "the computer, now X, has opened");
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1076,14 +1018,7 @@ async fn a_page_whose_server_goes_away_says_so_and_shows_the_game_as_kept_once_a
     let port = running.address.port();
     let game = create(&running, two_people()).await;
     let id = game["id"].as_str().unwrap().to_string();
-    let http = reqwest::Client::new();
-    let moves = |running: &Running| running.url(&format!("/api/games/{id}/moves"));
-    http.post(moves(&running))
-        .bearer_auth(game["seats"]["x"]["token"].as_str().unwrap())
-        .json(&json!({ "cell": 5 }))
-        .send()
-        .await
-        .unwrap();
+    play_through_the_api(&running, &game, &[("x", 5)]).await;
     let browser = driver.open(1000, 800).await;
     let ada = game["seats"]["x"]["url"].as_str().unwrap();
     browser.goto(&running.url(ada)).await.unwrap();
@@ -1128,14 +1063,8 @@ async fn a_page_whose_server_goes_away_says_so_and_shows_the_game_as_kept_once_a
     .await;
     assert!(lost.contains("Trying again"), "{lost}");
     assert_eq!(status(&browser).await, "Your turn (X).");
-    http.post(moves(&running))
-        .bearer_auth(game["seats"]["x"]["token"].as_str().unwrap())
-        .json(&json!({ "cell": 9 }))
-        .send()
-        .await
-        .unwrap();
+    play_through_the_api(&running, &game, &[("x", 9)]).await;
     until_cell(&browser, 9, "X").await;
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1149,9 +1078,8 @@ async fn a_page_for_a_game_the_server_does_not_have_says_so_and_offers_no_move()
     let link = "/games/0123456789abcdef0123456789abcdef#x=00000000000000000000000000000001";
     browser.goto(&running.url(link)).await.unwrap();
     browser.refresh().await.unwrap();
-    let said = eventually("the page to say there is no such game", || async {
-        let now = status(&browser).await;
-        now.contains("not on this server").then_some(now)
+    let said = status_once(&browser, "the page to say there is no such game", |now| {
+        now.contains("not on this server")
     })
     .await;
 
@@ -1169,7 +1097,6 @@ async fn a_page_for_a_game_the_server_does_not_have_says_so_and_offers_no_move()
     );
     assert!(!css(&browser, "#hint").await.is_displayed().await.unwrap());
     assert_eq!(text(&browser, "#message").await, "");
-    browser.close().await.unwrap();
 }
 
 /// Opens the page of finished game `id` and waits until its review is in (seven moves:
@@ -1179,14 +1106,7 @@ async fn open_reviewed(browser: &Client, running: &Running, id: &str) {
         .goto(&running.url(&format!("/games/{id}")))
         .await
         .unwrap();
-    eventually("the review", || async {
-        let moves = browser
-            .find_all(Locator::Css("#review-moves li"))
-            .await
-            .ok()?;
-        (moves.len() == 7).then_some(())
-    })
-    .await;
+    until_found(7, &browser, "the review", "#review-moves li").await;
 }
 
 /// The marks on the board as the page shows them, cell 1 first ("." for empty).
@@ -1299,7 +1219,6 @@ async fn a_finished_games_replay_steps_through_its_moves_with_the_keyboard() {
     assert_eq!(at_the_end, "XOXOX.X.O");
     let line = browser.find_all(Locator::Css(".cell.win")).await.unwrap();
     assert_eq!(line.len(), 3, "the winning line, at the end only");
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1363,7 +1282,6 @@ async fn a_players_page_shows_the_record_by_opponent_and_its_games_open_their_re
             .then_some(())
     })
     .await;
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1416,7 +1334,6 @@ async fn a_name_with_markup_stays_text_on_the_players_page_and_in_the_review() {
         "{reviewed}"
     );
     assert!(bold_in_review.is_empty(), "the name became an element");
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1430,14 +1347,7 @@ async fn at_phone_width_a_players_page_and_its_table_of_opponents_fit_without_si
 
     // Act
     browser.goto(&running.url("/players/Bob")).await.unwrap();
-    eventually("the table of opponents", || async {
-        let rows = browser
-            .find_all(Locator::Css("#opponents tbody tr"))
-            .await
-            .ok()?;
-        (rows.len() == 1).then_some(())
-    })
-    .await;
+    until_found(1, &browser, "the table of opponents", "#opponents tbody tr").await;
     let page = browser
         .execute(
             "return document.documentElement.scrollWidth - window.innerWidth",
@@ -1460,7 +1370,6 @@ async fn at_phone_width_a_players_page_and_its_table_of_opponents_fit_without_si
         table.as_i64().unwrap() <= 0,
         "the table scrolls by {table} px"
     );
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1509,7 +1418,6 @@ async fn a_visitor_opening_a_finished_game_with_a_rematch_stays_on_its_replay_wi
         "still on the replay"
     );
     assert_eq!(link, format!("/games/{}", rematch["id"].as_str().unwrap()));
-    browser.close().await.unwrap();
 }
 
 /// Resigns `game` for the seat `seat`, through the API.
@@ -1548,14 +1456,7 @@ async fn at_phone_width_the_scoreboard_fits_and_breaks_names_only_between_words(
 
     // Act
     browser.goto(&running.url("/scores")).await.unwrap();
-    eventually("the scoreboard", || async {
-        let rows = browser
-            .find_all(Locator::Css("#scores tbody tr"))
-            .await
-            .ok()?;
-        (rows.len() == 4).then_some(())
-    })
-    .await;
+    until_found(4, &browser, "the scoreboard", "#scores tbody tr").await;
     let words = browser.execute(lines_of_each_word, vec![]).await.unwrap();
     let overflow = browser.execute(table_overflow, vec![]).await.unwrap();
 
@@ -1572,7 +1473,6 @@ async fn at_phone_width_the_scoreboard_fits_and_breaks_names_only_between_words(
     for word in words {
         assert_eq!(word[1], 1, "{} is broken across lines", word[0]);
     }
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1590,13 +1490,7 @@ async fn on_7x7_a_hint_counts_the_lit_cells_instead_of_listing_them() {
         .goto(&running.url(game["seats"]["x"]["url"].as_str().unwrap()))
         .await
         .unwrap();
-    eventually("Ada's turn", || async {
-        status(&browser)
-            .await
-            .starts_with("Your turn")
-            .then_some(())
-    })
-    .await;
+    until_status(&browser, "Ada's turn", "Your turn").await;
 
     // Act
     click(&browser, "#hint").await;
@@ -1617,7 +1511,6 @@ async fn on_7x7_a_hint_counts_the_lit_cells_instead_of_listing_them() {
         said,
         format!("Hint: any of the {lit} lit cells (best play draws).")
     );
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1637,7 +1530,6 @@ async fn undo_against_the_computer_says_that_both_moves_were_taken_back() {
 
     let said = said(&browser, "#message").await;
     assert_eq!(said, "The last 2 moves were taken back.");
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1646,26 +1538,8 @@ async fn a_rematch_the_other_player_asked_for_is_offered_and_taken_when_they_cho
     let Some((scene, running, ada)) = Scene::start("rematch_offered", 1280, 800).await else {
         return;
     };
-    let game = create(
-        &running,
-        json!({ "x": "human:Ada", "o": "human:Bob", "seating": "apart" }),
-    )
-    .await;
+    let game = ada_beats_bobs_edge_reply(&running, "Ada").await;
     let first = format!("/games/{}", game["id"].as_str().unwrap());
-    play_through_the_api(
-        &running,
-        &game,
-        &[
-            ("x", 5),
-            ("o", 2),
-            ("x", 1),
-            ("o", 9),
-            ("x", 7),
-            ("o", 4),
-            ("x", 3),
-        ],
-    )
-    .await;
     let bob = scene.driver.open(1280, 800).await;
     for (page, seat) in [(&ada, "x"), (&bob, "o")] {
         page.goto(&running.url(game["seats"][seat]["url"].as_str().unwrap()))
@@ -1708,8 +1582,6 @@ async fn a_rematch_the_other_player_asked_for_is_offered_and_taken_when_they_cho
     assert_eq!(offered, "Bob wants a rematch, sides swapped: Join");
     assert_eq!(still, first, "Ada's page stays on the game she was reading");
     assert!(joined.starts_with("Waiting for Bob (X)"), "{joined}");
-    ada.close().await.unwrap();
-    bob.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1727,7 +1599,6 @@ async fn an_address_under_games_that_is_no_game_id_says_there_is_no_such_game() 
     );
     assert_eq!(text(&browser, "#players").await, "No such game");
     assert!(!css(&browser, "#setup").await.is_displayed().await.unwrap());
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1753,7 +1624,6 @@ async fn a_players_page_for_a_name_nobody_played_under_says_so_once() {
             .unwrap(),
         "nothing said twice under it"
     );
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1797,7 +1667,6 @@ async fn a_review_line_lights_the_cells_that_would_have_kept_what_its_move_threw
         .collect();
     assert!(!kept.is_empty());
     assert_eq!(lit, kept);
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1816,16 +1685,8 @@ async fn the_setup_form_asks_the_run_only_where_there_is_a_choice_and_says_how_e
 
     let on_three = run_shown().await;
     let impossible = text(&browser, "#level-how").await;
-    css(&browser, "select[name=size] option[value=\"5\"]")
-        .await
-        .click()
-        .await
-        .unwrap();
-    css(&browser, "select[name=level] option[value=\"easy\"]")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&browser, "select[name=size] option[value=\"5\"]").await;
+    click(&browser, "select[name=level] option[value=\"easy\"]").await;
     let on_five = run_shown().await;
     let easy = text(&browser, "#level-how").await;
 
@@ -1833,7 +1694,6 @@ async fn the_setup_form_asks_the_run_only_where_there_is_a_choice_and_says_how_e
     assert!(on_five);
     assert_eq!(impossible, "Plays perfectly: it never loses.");
     assert_eq!(easy, "Takes a win it can see, otherwise plays at random.");
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1862,7 +1722,6 @@ async fn at_phone_width_the_replay_buttons_stay_on_one_line() {
     let tops = tops.as_array().unwrap();
     assert_eq!(tops.len(), 4);
     assert!(tops.iter().all(|top| *top == tops[0]), "{tops:?}");
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1901,7 +1760,6 @@ async fn at_1280_by_800_a_finished_games_page_does_not_scroll_and_shows_its_link
         link_below.as_f64().unwrap() <= 0.0,
         "the link is {link_below} px below the fold"
     );
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1935,7 +1793,6 @@ async fn a_players_page_draws_their_rating_over_time_as_a_chart_that_fits_a_phon
         .await
         .unwrap();
     assert_eq!(fits, Value::Bool(true), "the player page scrolls sideways");
-    browser.close().await.unwrap();
 }
 
 /// Opens `/train` on a server where Bob slipped (his O on 4 after X on 1, where only
@@ -1943,16 +1800,8 @@ async fn a_players_page_draws_their_rating_over_time_as_a_chart_that_fits_a_phon
 async fn bob_trains(scene: &Scene, running: &Running, browser: &Client) {
     scene.server.bob_slipped().await;
     browser.goto(&running.url("/train")).await.unwrap();
-    css(browser, "#trainee-name")
-        .await
-        .send_keys("Bob")
-        .await
-        .unwrap();
-    css(browser, "#trainee button[type=submit]")
-        .await
-        .click()
-        .await
-        .unwrap();
+    type_into(browser, "#trainee-name", "Bob").await;
+    click(browser, "#trainee button[type=submit]").await;
     eventually("Bob's puzzle", || async {
         text(browser, "#puzzle-title")
             .await
@@ -1981,7 +1830,6 @@ async fn a_player_names_themself_on_the_training_page_clicks_a_best_move_and_is_
         "O to move; O had a draw here. Find a move that keeps it."
     );
     assert_eq!(cell_text(&browser, 5).await, "O");
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -2030,7 +1878,6 @@ async fn at_phone_width_the_training_board_fits_and_a_wrong_click_lights_the_bes
     );
     assert!(overflow[2].as_f64().unwrap() > 200.0, "{overflow}");
     assert!(shown(&browser, "#next-puzzle").await);
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -2045,15 +1892,10 @@ async fn the_training_page_opened_with_a_name_tells_a_player_without_a_slip_why_
     browser.goto(&running.url("/train?name=Ada")).await.unwrap();
 
     // Assert
-    let said = eventually("the status", || async {
-        let said = status(&browser).await;
-        said.starts_with("No puzzles").then_some(said)
-    })
-    .await;
+    let said = status_once(&browser, "the status", |now| now.starts_with("No puzzles")).await;
     assert_eq!(
         said,
         "No puzzles for Ada on any board: no slip of theirs in a reviewed game is open."
     );
     assert!(!shown(&browser, "#puzzle").await);
-    browser.close().await.unwrap();
 }
