@@ -209,9 +209,9 @@ fn server_after(
 #[test]
 fn a_file_removed_under_a_server_stops_its_writes_with_503_once_said_and_no_game_is_lost() {
     // Arrange: a server that has answered a game.
-    let db = Database::new();
-    let path = &db.path;
-    let (child, address) = server_with_games(path, 1, Stdio::piped());
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("games.db");
+    let (child, address) = server_with_games(&path, 1, Stdio::piped());
 
     // Act: the file removed; then a write, and the server stopped.
     let (unready, refused, said, log) =
@@ -261,10 +261,10 @@ fn named(folder: &Path, prefix: &str) -> Vec<PathBuf> {
 #[test]
 fn a_file_replaced_under_a_server_stops_its_writes_and_its_games_are_saved_beside_the_other_file() {
     // Arrange: a server that has answered three games; another database, made apart.
-    let db = Database::new();
-    let path = &db.path;
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("games.db");
     let (child, address) = server_with_games(&path, 3, Stdio::piped());
-    let other = db.folder.path().join("other.db");
+    let other = folder.path().join("other.db");
     database_with_games(&other, 1);
     let others = fs::read(&other).unwrap();
 
@@ -283,7 +283,7 @@ fn a_file_replaced_under_a_server_stops_its_writes_and_its_games_are_saved_besid
     );
     assert_eq!(fs::read(&path).unwrap(), others);
     assert!(!beside(&path, "-wal").exists());
-    let saved = named(db.folder.path(), "games.db.saved-");
+    let saved = named(folder.path(), "games.db.saved-");
     assert_eq!(saved.len(), 1, "{saved:?}");
     assert!(said[0].contains(saved[0].to_str().unwrap()), "{log}");
     assert_eq!(games_in(&saved[0]), 3);
@@ -292,8 +292,8 @@ fn a_file_replaced_under_a_server_stops_its_writes_and_its_games_are_saved_besid
 #[test]
 fn a_console_command_on_the_path_of_a_file_removed_under_a_server_makes_no_second_database() {
     // Arrange: a server that has answered three games.
-    let db = Database::new();
-    let path = &db.path;
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("games.db");
     let (child, address) = server_with_games(&path, 3, Stdio::null());
 
     // Act: the file removed, and a console game on the path at once (before, or
@@ -319,7 +319,7 @@ fn a_console_command_on_the_path_of_a_file_removed_under_a_server_makes_no_secon
     assert!(after.status.success(), "{said}");
     let played = if at_once.status.success() { 2 } else { 1 };
     assert_eq!(games_in(&path), 3 + played);
-    assert_eq!(named(db.folder.path(), "games.db.saved-").len(), 1);
+    assert_eq!(named(folder.path(), "games.db.saved-").len(), 1);
 }
 
 /// A server's database at `path` killed with SIGKILL after answering a game: its newest
@@ -334,8 +334,8 @@ fn database_with_a_live_log(path: &Path) {
 #[test]
 fn garbage_beside_a_valid_log_stops_every_command_and_all_three_files_are_left_byte_for_byte() {
     // Arrange: 100,000 bytes of garbage where a database was, its log beside it.
-    let db = Database::new();
-    let path = &db.path;
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("games.db");
     database_with_a_live_log(&path);
     fs::write(&path, b"not a database, ".repeat(6250)).unwrap();
     let before = three(&path);
@@ -357,8 +357,8 @@ fn garbage_beside_a_valid_log_stops_every_command_and_all_three_files_are_left_b
 #[test]
 fn a_log_with_no_database_beside_it_stops_a_command_and_no_second_database_is_made() {
     // Arrange: a live database's log and index, its file removed.
-    let db = Database::new();
-    let path = &db.path;
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("games.db");
     database_with_a_live_log(&path);
     fs::remove_file(&path).unwrap();
     let before = three(&path);

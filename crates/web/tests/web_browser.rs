@@ -182,6 +182,11 @@ async fn css(browser: &Client, selector: &str) -> Element {
     browser.find(Locator::Css(selector)).await.unwrap()
 }
 
+/// Every element `selector` finds now.
+async fn all(browser: &Client, selector: &str) -> Vec<Element> {
+    browser.find_all(Locator::Css(selector)).await.unwrap()
+}
+
 /// Waits until `selector` finds `count` elements; `what` names them.
 async fn until_found(count: usize, browser: &Client, what: &str, selector: &str) {
     eventually(what, || async {
@@ -230,13 +235,23 @@ async fn status(browser: &Client) -> String {
     text(browser, "[role=status]").await
 }
 
-/// The status line once `done` holds for it; `what` names what is waited for.
-async fn status_once(browser: &Client, what: &str, done: impl Fn(&str) -> bool) -> String {
+/// The text of `selector` once `done` holds for it; `what` names what is waited for.
+async fn text_once(
+    browser: &Client,
+    what: &str,
+    selector: &str,
+    done: impl Fn(&str) -> bool,
+) -> String {
     eventually(what, || async {
-        let now = status(browser).await;
+        let now = text(browser, selector).await;
         done(&now).then_some(now)
     })
     .await
+}
+
+/// The status line once `done` holds for it; `what` names what is waited for.
+async fn status_once(browser: &Client, what: &str, done: impl Fn(&str) -> bool) -> String {
+    text_once(browser, what, "[role=status]", done).await
 }
 
 /// Waits until the status line starts with `start`; `what` names what is waited for.
@@ -349,7 +364,7 @@ async fn a_game_clicked_to_the_end_against_impossible_is_never_won_and_shows_its
         end == "Computer (Impossible, O) wins!" || end == "A draw.",
         "{end}"
     );
-    let winning = browser.find_all(Locator::Css(".cell.win")).await.unwrap();
+    let winning = all(&browser, ".cell.win").await;
     assert_eq!(winning.len(), if end.contains("wins") { 3 } else { 0 });
     assert!(
         css(&browser, "#rematch")
@@ -448,9 +463,8 @@ async fn the_invited_friend_types_their_name_before_moving_and_the_host_and_scor
     field.clear().await.unwrap();
     field.send_keys("Cy").await.unwrap();
     click(&friend, "#naming button[type=submit]").await;
-    let on_adas_page = eventually("the name on Ada's page", || async {
-        let players = text(&ada, "#players").await;
-        (players == "Ada (X) vs Cy (O)").then_some(players)
+    let on_adas_page = text_once(&ada, "the name on Ada's page", "#players", |now| {
+        now == "Ada (X) vs Cy (O)"
     })
     .await;
     for (page, cell, mark) in [
@@ -487,7 +501,7 @@ async fn the_invited_friend_types_their_name_before_moving_and_the_host_and_scor
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_name_the_rules_refuse_is_said_beside_the_field_and_nothing_changes() {
     // Arrange
-    let Some((_scene, _running, ada, friend, field)) =
+    let Some((_scene, _running, _ada, friend, field)) =
         the_friend_asked_their_name("invited_name_refused").await
     else {
         return;
@@ -632,11 +646,10 @@ async fn a_name_with_markup_is_shown_as_text_on_the_game_and_the_scoreboard() {
         .await
         .unwrap();
     let status = status_once(&browser, "the result", |now| now.contains("wins")).await;
-    let images = browser.find_all(Locator::Css("main img")).await.unwrap();
+    let images = all(&browser, "main img").await;
     browser.goto(&running.url("/scores")).await.unwrap();
-    let first_row = eventually("the scoreboard", || async {
-        let row = text(&browser, "#scores tbody tr").await;
-        (!row.is_empty()).then_some(row)
+    let first_row = text_once(&browser, "the scoreboard", "#scores tbody tr", |now| {
+        !now.is_empty()
     })
     .await;
 
@@ -644,13 +657,7 @@ async fn a_name_with_markup_is_shown_as_text_on_the_game_and_the_scoreboard() {
     assert_eq!(status, format!("{name} (X) wins!"));
     assert!(images.is_empty(), "the name became an element");
     assert!(first_row.contains(name), "{first_row}");
-    assert!(
-        browser
-            .find_all(Locator::Css("main img"))
-            .await
-            .unwrap()
-            .is_empty()
-    );
+    assert!(all(&browser, "main img").await.is_empty());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -809,11 +816,7 @@ async fn a_hint_highlights_the_best_cells_and_undo_takes_the_moves_back() {
     until_cell(&browser, first.parse().unwrap(), "").await;
     assert!(hinted >= 1);
     assert_eq!(
-        browser
-            .find_all(Locator::Css(".cell.x, .cell.o"))
-            .await
-            .unwrap()
-            .len(),
+        all(&browser, ".cell.x, .cell.o").await.len(),
         0,
         "the move and the reply are both taken back"
     );
@@ -911,7 +914,7 @@ async fn the_persons_move_shows_at_once_and_thinking_until_the_computer_replies(
         )
     );
     assert_eq!(replied, "Your turn (X).");
-    let marks = browser.find_all(Locator::Css(".cell.o")).await.unwrap();
+    let marks = all(&browser, ".cell.o").await;
     assert_eq!(marks.len(), 1, "the reply is on the board");
 }
 
@@ -1003,7 +1006,7 @@ async fn a_rematch_puts_the_player_on_the_other_side_of_a_new_game() {
         None,
         "no seat's token in the address bar: {url}"
     );
-    let marks = browser.find_all(Locator::Css(".cell.x")).await.unwrap();
+    let marks = all(&browser, ".cell.x").await;
     assert_eq!(marks.len(), 1, "the computer, now X, has opened");
 }
 
@@ -1030,10 +1033,12 @@ async fn a_page_whose_server_goes_away_says_so_and_shows_the_game_as_kept_once_a
     server.games.close();
     let store = std::sync::Arc::clone(&server.store);
     drop(server);
-    let lost = eventually("the page to say the connection is lost", || async {
-        let said = text(&browser, "#connection").await;
-        said.starts_with("Connection lost").then_some(said)
-    })
+    let lost = text_once(
+        &browser,
+        "the page to say the connection is lost",
+        "#connection",
+        |now| now.starts_with("Connection lost"),
+    )
     .await;
     // Meanwhile Bob's move 1 reaches the store (through another server, say).
     let step = Step {
@@ -1088,13 +1093,7 @@ async fn a_page_for_a_game_the_server_does_not_have_says_so_and_offers_no_move()
         said.starts_with("This game is not on this server"),
         "{said}"
     );
-    assert!(
-        browser
-            .find_all(Locator::Css("[data-cell]"))
-            .await
-            .unwrap()
-            .is_empty()
-    );
+    assert!(all(&browser, "[data-cell]").await.is_empty());
     assert!(!css(&browser, "#hint").await.is_displayed().await.unwrap());
     assert_eq!(text(&browser, "#message").await, "");
 }
@@ -1106,12 +1105,12 @@ async fn open_reviewed(browser: &Client, running: &Running, id: &str) {
         .goto(&running.url(&format!("/games/{id}")))
         .await
         .unwrap();
-    until_found(7, &browser, "the review", "#review-moves li").await;
+    until_found(7, browser, "the review", "#review-moves li").await;
 }
 
 /// The marks on the board as the page shows them, cell 1 first ("." for empty).
 async fn board_shown(browser: &Client) -> String {
-    let cells = browser.find_all(Locator::Css(".cell")).await.unwrap();
+    let cells = all(browser, ".cell").await;
     let mut board = String::new();
     for cell in cells {
         let mark = cell.text().await.unwrap_or_default();
@@ -1217,7 +1216,7 @@ async fn a_finished_games_replay_steps_through_its_moves_with_the_keyboard() {
     until_position(&browser, "Move 7 of 7.").await;
     assert_eq!(board_shown(&browser).await, at_the_end);
     assert_eq!(at_the_end, "XOXOX.X.O");
-    let line = browser.find_all(Locator::Css(".cell.win")).await.unwrap();
+    let line = all(&browser, ".cell.win").await;
     assert_eq!(line.len(), 3, "the winning line, at the end only");
 }
 
@@ -1242,23 +1241,16 @@ async fn a_players_page_shows_the_record_by_opponent_and_its_games_open_their_re
 
     // Act
     browser.goto(&running.url("/players/Ada")).await.unwrap();
-    let record = eventually("the record", || async {
-        let now = text(&browser, "#player-status").await;
-        now.contains("games").then_some(now)
+    let record = text_once(&browser, "the record", "#player-status", |now| {
+        now.contains("games")
     })
     .await;
-    let rows = browser
-        .find_all(Locator::Css("#opponents tbody tr"))
-        .await
-        .unwrap();
+    let rows = all(&browser, "#opponents tbody tr").await;
     let mut opponents = Vec::new();
     for row in rows {
         opponents.push(row.text().await.unwrap());
     }
-    let links = browser
-        .find_all(Locator::Css("#recent a.recent-game"))
-        .await
-        .unwrap();
+    let links = all(&browser, "#recent a.recent-game").await;
     let mut targets = Vec::new();
     for link in &links {
         targets.push(link.attr("href").await.unwrap().unwrap_or_default());
@@ -1307,17 +1299,16 @@ async fn a_name_with_markup_stays_text_on_the_players_page_and_in_the_review() {
     .await;
     let heading = text(&browser, "h1").await;
     let game_link = text(&browser, "#recent a").await;
-    let bold_on_players_page = browser.find_all(Locator::Css("main b")).await.unwrap();
+    let bold_on_players_page = all(&browser, "main b").await;
     browser
         .goto(&running.url(&format!("/games/{id}")))
         .await
         .unwrap();
-    let reviewed = eventually("the review", || async {
-        let first = text(&browser, "#review-moves li").await;
-        (!first.is_empty()).then_some(first)
+    let reviewed = text_once(&browser, "the review", "#review-moves li", |now| {
+        !now.is_empty()
     })
     .await;
-    let bold_in_review = browser.find_all(Locator::Css("main b")).await.unwrap();
+    let bold_in_review = all(&browser, "main b").await;
 
     // Assert
     assert_eq!(heading, name);
@@ -1494,18 +1485,13 @@ async fn on_7x7_a_hint_counts_the_lit_cells_instead_of_listing_them() {
 
     // Act
     click(&browser, "#hint").await;
-    let said = eventually("the hint", || async {
-        let now = text(&browser, "#message").await;
-        now.starts_with("Hint").then_some(now)
+    let said = text_once(&browser, "the hint", "#message", |now| {
+        now.starts_with("Hint")
     })
     .await;
 
     // Assert
-    let lit = browser
-        .find_all(Locator::Css(".cell.hint"))
-        .await
-        .unwrap()
-        .len();
+    let lit = all(&browser, ".cell.hint").await.len();
     assert!(lit > 6, "{lit} cells");
     assert_eq!(
         said,
@@ -1609,9 +1595,8 @@ async fn a_players_page_for_a_name_nobody_played_under_says_so_once() {
 
     browser.goto(&running.url("/players/Nobody")).await.unwrap();
 
-    let said = eventually("the page to say so", || async {
-        let now = text(&browser, "#player-status").await;
-        (now != "Loading…" && !now.is_empty()).then_some(now)
+    let said = text_once(&browser, "the page to say so", "#player-status", |now| {
+        now != "Loading…" && !now.is_empty()
     })
     .await;
     assert_eq!(said, "No player called Nobody has played here.");
@@ -1649,7 +1634,7 @@ async fn a_review_line_lights_the_cells_that_would_have_kept_what_its_move_threw
 
     // Assert
     let mut lit = Vec::new();
-    for cell in browser.find_all(Locator::Css(".cell.hint")).await.unwrap() {
+    for cell in all(&browser, ".cell.hint").await {
         lit.push(
             cell.attr("data-cell")
                 .await
