@@ -217,9 +217,20 @@ async fn text(browser: &Client, selector: &str) -> String {
     }
 }
 
+/// The attribute `name` of the element `selector` finds (`None` where it has none).
+async fn attribute(browser: &Client, selector: &str, name: &str) -> Option<String> {
+    css(browser, selector).await.attr(name).await.unwrap()
+}
+
 /// Whether the element `selector` finds is shown.
 async fn shown(browser: &Client, selector: &str) -> bool {
     css(browser, selector).await.is_displayed().await.unwrap()
+}
+
+/// Whether the element `selector` finds is shown, `None` while the browser cannot say
+/// (the page is changing): for the checks [`eventually`] repeats.
+async fn shown_now(browser: &Client, selector: &str) -> Option<bool> {
+    css(browser, selector).await.is_displayed().await.ok()
 }
 
 /// The text of `selector` once it has some.
@@ -298,6 +309,24 @@ async fn open_drawn(browser: &Client, running: &Running, path: &str, last_cell: 
     .await;
 }
 
+/// A game of `x` (a person, X) against Bob (O), made through the API.
+async fn against_bob(running: &Running, x: &str) -> Value {
+    create(
+        running,
+        json!({ "x": format!("human:{x}"), "o": "human:Bob" }),
+    )
+    .await
+}
+
+/// `x` (X) beats Bob (O) on the top row, played through the API: X 1, O 4, X 2, O 5,
+/// X 3.
+async fn beats_bob_on_the_top_row(running: &Running, x: &str) -> Value {
+    let game = against_bob(running, x).await;
+    let moves = [("x", 1), ("o", 4), ("x", 2), ("o", 5), ("x", 3)];
+    play_through_the_api(running, &game, &moves).await;
+    game
+}
+
 /// Plays `moves` (seat, cell) in `game` through the API, as the players' own pages
 /// would.
 async fn play_through_the_api(running: &Running, game: &Value, moves: &[(&str, u64)]) {
@@ -366,13 +395,7 @@ async fn a_game_clicked_to_the_end_against_impossible_is_never_won_and_shows_its
     );
     let winning = all(&browser, ".cell.win").await;
     assert_eq!(winning.len(), if end.contains("wins") { 3 } else { 0 });
-    assert!(
-        css(&browser, "#rematch")
-            .await
-            .is_displayed()
-            .await
-            .unwrap()
-    );
+    assert!(shown(&browser, "#rematch").await);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -386,7 +409,7 @@ async fn two_browsers_on_one_online_game_each_see_the_others_move_without_reload
     let ada = driver.open(1000, 800).await;
     let bob = driver.open(1000, 800).await;
     let invite = ada_invites(&ada, &running, "Bob").await;
-    let invite_shown = css(&ada, "#invite").await.is_displayed().await.unwrap();
+    let invite_shown = shown(&ada, "#invite").await;
     bob.goto(&invite).await.unwrap();
     until_status(&bob, "Bob's page", "Waiting for Ada").await;
     // Ada is told that Bob has come, and the invite is put away.
@@ -395,7 +418,7 @@ async fn two_browsers_on_one_online_game_each_see_the_others_move_without_reload
     })
     .await;
     assert!(invite_shown);
-    assert!(!css(&ada, "#invite").await.is_displayed().await.unwrap());
+    assert!(!shown(&ada, "#invite").await);
 
     // Act and assert: each move shows up on the other screen.
     click(&ada, "[data-cell=\"5\"]").await;
@@ -487,7 +510,7 @@ async fn the_invited_friend_types_their_name_before_moving_and_the_host_and_scor
     // Assert: asked with the host's guess; once chosen, the question is gone and the
     // name is everyone's, the scoreboard's too.
     assert_eq!(guess, "Bob");
-    assert!(!css(&friend, "#naming").await.is_displayed().await.unwrap());
+    assert!(!shown(&friend, "#naming").await);
     assert_eq!(on_adas_page, "Ada (X) vs Cy (O)");
     assert_eq!(
         scores["players"],
@@ -515,7 +538,7 @@ async fn a_name_the_rules_refuse_is_said_beside_the_field_and_nothing_changes() 
 
     // Assert
     assert_eq!(said, "Ada is already playing: choose another name");
-    assert!(css(&friend, "#naming").await.is_displayed().await.unwrap());
+    assert!(shown(&friend, "#naming").await);
     assert_eq!(text(&friend, "#players").await, "Ada (X) vs Bob (O)");
 }
 
@@ -602,17 +625,9 @@ async fn a_game_can_be_started_and_played_with_the_keyboard_alone() {
     assert_eq!(start, "1");
     assert_eq!(cell, 2);
     until_cell(&browser, cell, "X").await;
-    let label = css(&browser, "[data-cell=\"2\"]")
-        .await
-        .attr("aria-label")
-        .await
-        .unwrap();
+    let label = attribute(&browser, "[data-cell=\"2\"]", "aria-label").await;
     assert_eq!(label.as_deref(), Some("row 1, column 2, X"));
-    let empty = css(&browser, "[data-cell=\"9\"]")
-        .await
-        .attr("aria-label")
-        .await
-        .unwrap();
+    let empty = attribute(&browser, "[data-cell=\"9\"]", "aria-label").await;
     assert!(matches!(
         empty.as_deref(),
         Some("row 3, column 3, empty" | "row 3, column 3, O")
@@ -627,18 +642,8 @@ async fn a_name_with_markup_is_shown_as_text_on_the_game_and_the_scoreboard() {
         return;
     };
     let name = "<img src=x onerror=alert(1)>";
-    let game = create(
-        &running,
-        json!({ "x": format!("human:{name}"), "o": "human:Bob" }),
-    )
-    .await;
+    let game = beats_bob_on_the_top_row(&running, name).await;
     let id = game["id"].as_str().unwrap();
-    play_through_the_api(
-        &running,
-        &game,
-        &[("x", 1), ("o", 4), ("x", 2), ("o", 5), ("x", 3)],
-    )
-    .await;
 
     // Act
     browser
@@ -721,17 +726,7 @@ async fn at_phone_width_the_scoreboards_headers_are_whole_words_in_the_consoles_
         return;
     };
     let long_name = "Bartholomew Montgomery-Featherstonehau";
-    let game = create(
-        &running,
-        json!({ "x": format!("human:{long_name}"), "o": "human:Bob" }),
-    )
-    .await;
-    play_through_the_api(
-        &running,
-        &game,
-        &[("x", 1), ("o", 4), ("x", 2), ("o", 5), ("x", 3)],
-    )
-    .await;
+    beats_bob_on_the_top_row(&running, long_name).await;
     // Each header's text laid out on one line: a word broken in two takes two.
     let lines_of_each_header = "return [...document.querySelectorAll('#scores th')].map(th => { \
         const range = document.createRange(); range.selectNodeContents(th); \
@@ -802,11 +797,8 @@ async fn a_hint_highlights_the_best_cells_and_undo_takes_the_moves_back() {
         (!cells.is_empty()).then_some(cells.len())
     })
     .await;
-    let first = css(&browser, ".cell.hint")
+    let first = attribute(&browser, ".cell.hint", "data-cell")
         .await
-        .attr("data-cell")
-        .await
-        .unwrap()
         .unwrap();
     click(&browser, &format!("[data-cell=\"{first}\"]")).await;
     until_cell(&browser, first.parse().unwrap(), "X").await;
@@ -970,13 +962,7 @@ async fn copy_spectator_link_copies_the_plain_address_or_shows_it_selected() {
     match said.as_str() {
         "Spectator link copied." => {}
         "Spectator link selected: press Ctrl-C (or ⌘-C) to copy it." => {
-            assert!(
-                css(&browser, "#watch-link")
-                    .await
-                    .is_displayed()
-                    .await
-                    .unwrap()
-            );
+            assert!(shown(&browser, "#watch-link").await);
         }
         other => panic!("the button said {other:?}"),
     }
@@ -1058,11 +1044,7 @@ async fn a_page_whose_server_goes_away_says_so_and_shows_the_game_as_kept_once_a
     // Assert: the game as kept, without a reload, and live again.
     until_cell(&browser, 1, "O").await;
     eventually("the connection back", || async {
-        let shown = css(&browser, "#connection")
-            .await
-            .is_displayed()
-            .await
-            .ok()?;
+        let shown = shown_now(&browser, "#connection").await?;
         (!shown).then_some(())
     })
     .await;
@@ -1094,7 +1076,7 @@ async fn a_page_for_a_game_the_server_does_not_have_says_so_and_offers_no_move()
         "{said}"
     );
     assert!(all(&browser, "[data-cell]").await.is_empty());
-    assert!(!css(&browser, "#hint").await.is_displayed().await.unwrap());
+    assert!(!shown(&browser, "#hint").await);
     assert_eq!(text(&browser, "#message").await, "");
 }
 
@@ -1136,11 +1118,7 @@ async fn until_position(browser: &Client, position: &str) {
 /// Ada (X) and Bob (O), played through the API: X 5, O 2 (an edge reply, which loses),
 /// X 1, O 9, X 7, O 4, X 3 (wins on 3-5-7).
 async fn ada_beats_bobs_edge_reply(running: &Running, ada: &str) -> Value {
-    let game = create(
-        running,
-        json!({ "x": format!("human:{ada}"), "o": "human:Bob" }),
-    )
-    .await;
+    let game = against_bob(running, ada).await;
     play_through_the_api(
         running,
         &game,
@@ -1180,11 +1158,7 @@ async fn a_finished_games_replay_steps_through_its_moves_with_the_keyboard() {
     press(&browser, Key::Right).await;
     until_position(&browser, "Move 2 of 7.").await;
     assert_eq!(board_shown(&browser).await, ".O..X....");
-    let played = css(&browser, ".cell.last")
-        .await
-        .attr("data-cell")
-        .await
-        .unwrap();
+    let played = attribute(&browser, ".cell.last", "data-cell").await;
     assert_eq!(
         played.as_deref(),
         Some("2"),
@@ -1197,19 +1171,16 @@ async fn a_finished_games_replay_steps_through_its_moves_with_the_keyboard() {
         "{reviewed}"
     );
     assert!(reviewed.contains("a draw → a loss"), "{reviewed}");
-    assert!(
-        text(&browser, "#replay-move")
-            .await
-            .starts_with("2. Bob (O) played 2")
-    );
+    let moved = text(&browser, "#replay-move").await;
+    assert!(moved.starts_with("2. Bob (O) played 2"), "{moved}");
 
     press(&browser, Key::Left).await;
     until_position(&browser, "Move 1 of 7.").await;
     assert_eq!(board_shown(&browser).await, "....X....");
+    let reviewed = text(&browser, "#review-moves li.current").await;
     assert!(
-        text(&browser, "#review-moves li.current")
-            .await
-            .starts_with("1. Ada (X) played 5: kept the draw")
+        reviewed.starts_with("1. Ada (X) played 5: kept the draw"),
+        "{reviewed}"
     );
 
     press(&browser, Key::End).await;
@@ -1269,7 +1240,7 @@ async fn a_players_page_shows_the_record_by_opponent_and_its_games_open_their_re
     assert_eq!(targets.len(), 2);
     eventually("the replay of the game clicked", || async {
         let url = browser.current_url().await.ok()?;
-        let replaying = css(&browser, "#replay").await.is_displayed().await.ok()?;
+        let replaying = shown_now(&browser, "#replay").await?;
         (url.path() == won_path && replaying && status(&browser).await == "Ada (X) wins!")
             .then_some(())
     })
@@ -1386,11 +1357,7 @@ async fn a_visitor_opening_a_finished_game_with_a_rematch_stays_on_its_replay_wi
         .await
         .unwrap();
     let link = eventually("the link to the rematch", || async {
-        let shown = css(&browser, "#replay-rematch")
-            .await
-            .is_displayed()
-            .await
-            .ok()?;
+        let shown = shown_now(&browser, "#replay-rematch").await?;
         let href = css(&browser, "#replay-rematch-link")
             .await
             .attr("href")
@@ -1545,11 +1512,7 @@ async fn a_rematch_the_other_player_asked_for_is_offered_and_taken_when_they_cho
     })
     .await;
     let offered = eventually("the offer on Ada's page", || async {
-        let shown = css(&ada, "#replay-rematch")
-            .await
-            .is_displayed()
-            .await
-            .ok()?;
+        let shown = shown_now(&ada, "#replay-rematch").await?;
         let said = text(&ada, "#replay-rematch").await;
         (shown && !said.is_empty()).then_some(said)
     })
@@ -1584,7 +1547,7 @@ async fn an_address_under_games_that_is_no_game_id_says_there_is_no_such_game() 
         "{said}"
     );
     assert_eq!(text(&browser, "#players").await, "No such game");
-    assert!(!css(&browser, "#setup").await.is_displayed().await.unwrap());
+    assert!(!shown(&browser, "#setup").await);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1602,11 +1565,7 @@ async fn a_players_page_for_a_name_nobody_played_under_says_so_once() {
     assert_eq!(said, "No player called Nobody has played here.");
     assert_eq!(text(&browser, "h1").await, "No such player");
     assert!(
-        !css(&browser, "#player-details")
-            .await
-            .is_displayed()
-            .await
-            .unwrap(),
+        !shown(&browser, "#player-details").await,
         "nothing said twice under it"
     );
 }
@@ -1660,13 +1619,7 @@ async fn the_setup_form_asks_the_run_only_where_there_is_a_choice_and_says_how_e
         return;
     };
     browser.goto(&running.url("/")).await.unwrap();
-    let run_shown = || async {
-        css(&browser, "#win-choice")
-            .await
-            .is_displayed()
-            .await
-            .unwrap()
-    };
+    let run_shown = || async { shown(&browser, "#win-choice").await };
 
     let on_three = run_shown().await;
     let impossible = text(&browser, "#level-how").await;
