@@ -305,11 +305,11 @@ fn a_wrong_menu_answer_is_explained_and_only_the_question_asked_again() {
     let output = db.tictactoe().write_stdin("7\nq\n").output().unwrap();
 
     let shown = String::from_utf8(output.stdout).unwrap();
-    assert_eq!(shown.matches("Human vs Human").count(), 1, "{shown}");
     assert!(
         shown.contains("! \"7\" is not one of the choices: type 1, 2 or 3\nYour choice [2]: "),
         "{shown}"
     );
+    assert_eq!(shown.matches("Human vs Human").count(), 1, "{shown}");
 }
 
 #[test]

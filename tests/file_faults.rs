@@ -12,14 +12,13 @@ use std::time::{Duration, Instant};
 use predicates::prelude::*;
 
 mod common;
+// The store's own fault tests do the same to a file: one copy, theirs.
+#[path = "../crates/sqlite-store/tests/sqlite/disk.rs"]
+mod disk;
 
-use common::tictactoe_on;
+use common::{Database, tictactoe_on};
+use disk::{SmallDisk, damage, three};
 use tictactoe_sqlite_store::beside;
-
-/// The bytes of the file, its log and its index (`None` for each one missing).
-fn three(path: &Path) -> [Option<Vec<u8>>; 3] {
-    ["", "-wal", "-shm"].map(|suffix| fs::read(beside(path, suffix)).ok())
-}
 
 /// A database at `path` with `games` games of two computers, closed in good order.
 fn database_with_games(path: &Path, games: usize) {
@@ -31,23 +30,32 @@ fn database_with_games(path: &Path, games: usize) {
     }
 }
 
-/// Overwrites pages `pages` (numbered from 1) of the file at `path` with a pattern.
-fn damage(path: &Path, pages: std::ops::RangeInclusive<u64>) {
-    use std::io::{Seek, SeekFrom, Write as _};
-    let mut file = fs::OpenOptions::new().write(true).open(path).unwrap();
-    for page in pages {
-        file.seek(SeekFrom::Start((page - 1) * 4096)).unwrap();
-        file.write_all(&[0xA5; 4096]).unwrap();
-    }
-}
-
 /// A database of three games with two of its pages (tables' first pages, after the
 /// schema's) overwritten.
-fn damaged_database(folder: &Path) -> PathBuf {
-    let path = folder.join("games.db");
-    database_with_games(&path, 3);
-    damage(&path, 3..=4);
-    path
+fn damaged_database() -> Database {
+    let db = Database::new();
+    database_with_games(&db.path, 3);
+    damage(&db.path, 3..=4);
+    db
+}
+
+/// `serve` on the database at `path`, run to its end (which must come within 60 s: a
+/// refusal to start).
+fn served_to_its_end(path: &Path) -> assert_cmd::assert::Assert {
+    tictactoe_on(path)
+        .args(["serve", "--port", "0"])
+        .timeout(Duration::from_secs(60))
+        .assert()
+}
+
+/// A server on the database at `path` that has answered `games` new games: the server,
+/// and its address. Its standard error goes to `stderr`.
+fn server_with_games(path: &Path, games: usize, stderr: Stdio) -> (Child, String) {
+    let (child, address) = common::serve(path.to_str().unwrap(), &[], stderr);
+    for _ in 0..games {
+        assert_eq!(new_game(&address).0, 201);
+    }
+    (child, address)
 }
 
 fn send_signal(child: &Child, signal: &str) {
@@ -91,30 +99,28 @@ fn readiness(address: &str) -> u16 {
 
 #[test]
 fn check_says_a_whole_database_is_whole_and_exits_0() {
-    let folder = tempfile::tempdir().unwrap();
-    let path = folder.path().join("games.db");
-    database_with_games(&path, 3);
+    let db = Database::new();
+    database_with_games(&db.path, 3);
 
-    tictactoe_on(&path)
-        .arg("check")
-        .assert()
+    let checked = db.run(&["check"]);
+
+    checked
         .success()
         .stdout(predicate::str::contains("no damage found"));
 }
 
 #[test]
 fn check_names_what_is_damaged_exits_1_and_leaves_the_file_byte_for_byte() {
-    let folder = tempfile::tempdir().unwrap();
-    let path = damaged_database(folder.path());
-    let before = three(&path);
+    let db = damaged_database();
+    let before = three(&db.path);
 
-    let checked = tictactoe_on(&path).arg("check").assert();
+    let checked = db.run(&["check"]);
 
     checked
         .code(1)
         .stdout(predicate::str::contains("is damaged"))
         .stdout(predicate::str::contains("Nothing was changed"));
-    assert_eq!(three(&path), before);
+    assert_eq!(three(&db.path), before);
 }
 
 #[test]
@@ -129,32 +135,30 @@ fn check_on_a_missing_file_makes_nothing() {
 
 #[test]
 fn serve_refuses_a_damaged_database_before_serving_and_leaves_it_byte_for_byte() {
-    let folder = tempfile::tempdir().unwrap();
-    let path = damaged_database(folder.path());
-    let before = three(&path);
+    let db = damaged_database();
+    let before = three(&db.path);
 
-    let served = tictactoe_on(&path)
-        .args(["serve", "--port", "0"])
-        .timeout(Duration::from_secs(60))
-        .assert();
+    let served = served_to_its_end(&db.path);
 
     served
         .code(1)
         .stdout(predicate::str::contains("Serving").not())
         .stderr(predicate::str::contains("is damaged"))
         .stderr(predicate::str::contains("--allow-damaged"));
-    assert_eq!(three(&path), before);
+    assert_eq!(three(&db.path), before);
 }
 
 #[test]
 fn serve_with_allow_damaged_serves_a_damaged_database_and_says_so() {
     // Arrange
-    let folder = tempfile::tempdir().unwrap();
-    let path = damaged_database(folder.path());
+    let db = damaged_database();
 
     // Act
-    let (child, address) =
-        common::serve(path.to_str().unwrap(), &["--allow-damaged"], Stdio::piped());
+    let (child, address) = common::serve(
+        db.path.to_str().unwrap(),
+        &["--allow-damaged"],
+        Stdio::piped(),
+    );
     let ready = readiness(&address);
     send_signal(&child, "-INT");
     let output = child.wait_with_output().unwrap();
@@ -207,8 +211,7 @@ fn a_file_removed_under_a_server_stops_its_writes_with_503_once_said_and_no_game
     // Arrange: a server that has answered a game.
     let folder = tempfile::tempdir().unwrap();
     let path = folder.path().join("games.db");
-    let (child, address) = common::serve(path.to_str().unwrap(), &[], Stdio::piped());
-    assert_eq!(new_game(&address).0, 201);
+    let (child, address) = server_with_games(&path, 1, Stdio::piped());
 
     // Act: the file removed; then a write, and the server stopped.
     let (unready, refused, said, log) =
@@ -260,10 +263,7 @@ fn a_file_replaced_under_a_server_stops_its_writes_and_its_games_are_saved_besid
     // Arrange: a server that has answered three games; another database, made apart.
     let folder = tempfile::tempdir().unwrap();
     let path = folder.path().join("games.db");
-    let (child, address) = common::serve(path.to_str().unwrap(), &[], Stdio::piped());
-    for _ in 0..3 {
-        assert_eq!(new_game(&address).0, 201);
-    }
+    let (child, address) = server_with_games(&path, 3, Stdio::piped());
     let other = folder.path().join("other.db");
     database_with_games(&other, 1);
     let others = fs::read(&other).unwrap();
@@ -294,10 +294,7 @@ fn a_console_command_on_the_path_of_a_file_removed_under_a_server_makes_no_secon
     // Arrange: a server that has answered three games.
     let folder = tempfile::tempdir().unwrap();
     let path = folder.path().join("games.db");
-    let (child, address) = common::serve(path.to_str().unwrap(), &[], Stdio::null());
-    for _ in 0..3 {
-        assert_eq!(new_game(&address).0, 201);
-    }
+    let (child, address) = server_with_games(&path, 3, Stdio::null());
 
     // Act: the file removed, and a console game on the path at once (before, or
     // after, the server finds it gone); another once the server has.
@@ -328,10 +325,7 @@ fn a_console_command_on_the_path_of_a_file_removed_under_a_server_makes_no_secon
 /// A server's database at `path` killed with SIGKILL after answering a game: its newest
 /// pages are in its log.
 fn database_with_a_live_log(path: &Path) {
-    let (mut child, address) = common::serve(path.to_str().unwrap(), &[], Stdio::null());
-    for _ in 0..5 {
-        assert_eq!(new_game(&address).0, 201);
-    }
+    let (mut child, _) = server_with_games(path, 5, Stdio::null());
     child.kill().unwrap();
     child.wait().unwrap();
     assert!(fs::metadata(beside(path, "-wal")).unwrap().len() > 0);
@@ -349,10 +343,7 @@ fn garbage_beside_a_valid_log_stops_every_command_and_all_three_files_are_left_b
     // Act
     let scores = tictactoe_on(&path).args(["scores", "--json"]).assert();
     let check = tictactoe_on(&path).arg("check").assert();
-    let serve = tictactoe_on(&path)
-        .args(["serve", "--port", "0"])
-        .timeout(Duration::from_secs(60))
-        .assert();
+    let serve = served_to_its_end(&path);
 
     // Assert
     scores
@@ -383,42 +374,12 @@ fn a_log_with_no_database_beside_it_stops_a_command_and_no_second_database_is_ma
     assert_eq!(three(&path), before);
 }
 
-/// A small tmpfs, unmounted when dropped; `None` where this process may not mount one.
-struct SmallDisk(tempfile::TempDir);
-
-impl SmallDisk {
-    fn mount(size: &str) -> Option<SmallDisk> {
-        let folder = tempfile::tempdir().ok()?;
-        let mounted = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
-            .arg(folder.path())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|status| status.success());
-        mounted.then_some(SmallDisk(folder))
-    }
-
-    /// Fills what is left of the disk.
-    fn fill(&self) {
-        use std::io::Write as _;
-        let mut file = fs::File::create(self.0.path().join("ballast")).unwrap();
-        while file.write_all(&[0; 4096]).is_ok() {}
-    }
-}
-
-impl Drop for SmallDisk {
-    fn drop(&mut self) {
-        let _ = Command::new("umount").arg(self.0.path()).status();
-    }
-}
-
 #[test]
 fn a_game_on_a_full_disk_says_so_before_the_first_move() {
-    let Some(disk) = SmallDisk::mount("1m") else {
-        println!("SKIPPED: cannot mount a tmpfs here (mount needs root)");
+    let Some(disk) = SmallDisk::mount_or_skip("1m") else {
         return;
     };
-    let path = disk.0.path().join("games.db");
+    let path = disk.path().join("games.db");
     database_with_games(&path, 1);
     disk.fill();
 
@@ -463,10 +424,7 @@ fn check_on_postgresql_reads_what_is_cheap_and_names_an_invalid_index_and_serve_
         )
         .unwrap();
     let damaged = tictactoe_on(database).arg("check").assert();
-    let served = tictactoe_on(database)
-        .args(["serve", "--port", "0"])
-        .timeout(Duration::from_secs(60))
-        .assert();
+    let served = served_to_its_end(database);
 
     // Assert
     whole

@@ -112,6 +112,12 @@ impl Pty {
         }
     }
 
+    /// [`Pty::wait_for`] `text`, then the screen that shows it.
+    fn screen_once_it_shows(&mut self, text: &str, limit: Duration) -> String {
+        self.wait_for(text, limit);
+        self.screen_text()
+    }
+
     fn screen_text(&self) -> String {
         self.screen.screen().contents()
     }
@@ -429,8 +435,9 @@ fn on_four_by_four_a_number_typed_is_played_and_a_window_too_small_says_how_larg
         .expect("a window size");
     pty.screen
         .set_size(NonZeroU16::new(10).unwrap(), NonZeroU16::new(30).unwrap());
-    pty.wait_for("Make the window at least", Duration::from_secs(10));
-    let small = pty.screen_text().replace('\n', " ");
+    let small = pty
+        .screen_once_it_shows("Make the window at least", Duration::from_secs(10))
+        .replace('\n', " ");
 
     // Assert
     shows(&waiting, &["Cell 1… type another digit"]);
@@ -511,8 +518,7 @@ fn q_then_y_leaves_the_game_for_the_menu() {
     pty.press(b"q");
     let asked = pty.screen_text();
     pty.press(b"y");
-    pty.wait_for("[ Start ]", Duration::from_secs(5));
-    let menu = pty.screen_text();
+    let menu = pty.screen_once_it_shows("[ Start ]", Duration::from_secs(5));
     pty.press(b"\x1b");
     let ended = pty.finish();
 
@@ -752,8 +758,7 @@ fn on_a_terminal_training_puts_the_puzzle_full_screen_and_a_best_move_typed_is_r
     // Act: the cell's number, then Enter; then q.
     pty.press(best.as_bytes());
     pty.press(ENTER);
-    pty.wait_for("Right:", Duration::from_secs(5));
-    let screen = pty.screen_text();
+    let screen = pty.screen_once_it_shows("Right:", Duration::from_secs(5));
     pty.press(b"q");
     let ended = pty.finish();
 

@@ -4,6 +4,7 @@
 //! input.
 
 use predicates::prelude::*;
+
 use serde_json::Value;
 
 use common::{Database, json_lines};
@@ -110,12 +111,27 @@ fn a_game_not_reviewed_makes_no_puzzle_and_the_listing_says_so() {
         ));
 }
 
-#[test]
-fn a_right_answer_is_said_and_kept_and_the_puzzle_stays_until_solved_again() {
-    let (answered, db) = answered_once(right_answer);
+/// Right (solved once) or wrong, an answer is said, kept, and leaves the puzzle open.
+#[rstest::rstest]
+#[case::a_right_answer_is_said_and_kept_and_the_puzzle_stays_until_solved_again(
+    right_answer,
+    &["X to move; X had a draw here.", "Right: "],
+)]
+#[case::a_wrong_answer_is_told_why_in_the_reviews_words_and_kept_and_the_puzzle_stays(
+    wrong_answer,
+    &[
+        "leaves a loss. In the game, Move ",
+        "threw away the draw (a loss left);",
+        "The puzzle stays.",
+    ],
+)]
+fn one_answer_is_said_and_kept_and_the_puzzle_stays(
+    #[case] answer: fn(&Value) -> String,
+    #[case] said: &[&str],
+) {
+    let (answered, db) = answered_once(answer);
 
-    // Solved once: it stays.
-    succeeded_saying(answered, &["X to move; X had a draw here.", "Right: "]);
+    succeeded_saying(answered, said);
     assert_eq!(attempts_kept(&db), 1);
     assert_eq!(open_puzzles(&db).len(), 1);
 }
@@ -142,22 +158,6 @@ fn a_puzzle_solved_twice_with_another_puzzle_between_retires() {
     let open = open_puzzles(&db);
     assert_eq!(open.len(), 1);
     assert_eq!(open[0]["game"], puzzles[1]["game"]);
-}
-
-#[test]
-fn a_wrong_answer_is_told_why_in_the_reviews_words_and_kept_and_the_puzzle_stays() {
-    let (answered, db) = answered_once(wrong_answer);
-
-    succeeded_saying(
-        answered,
-        &[
-            "leaves a loss. In the game, Move ",
-            "threw away the draw (a loss left);",
-            "The puzzle stays.",
-        ],
-    );
-    assert_eq!(attempts_kept(&db), 1);
-    assert_eq!(open_puzzles(&db).len(), 1);
 }
 
 #[test]

@@ -126,6 +126,15 @@ mod tests {
         dialogue
     }
 
+    /// `input` expects to be read once more, in `seq`'s order, and gives `line`.
+    fn expect_read_in_turn(input: &mut MockInputHandler, seq: &mut Sequence, line: &str) {
+        input
+            .expect_read_line()
+            .times(1)
+            .in_sequence(seq)
+            .return_const(Input::Line(line.to_string()));
+    }
+
     #[rstest::rstest]
     fn each_bad_answer_is_explained_in_turn_until_a_request_comes(game: Game<BitBoard>) {
         // Arrange: the person types "abc", then "0", then a good move. Every prompt, read
@@ -148,11 +157,7 @@ mod tests {
                 .times(1)
                 .in_sequence(&mut seq)
                 .return_const(());
-            input
-                .expect_read_line()
-                .times(1)
-                .in_sequence(&mut seq)
-                .return_const(Input::Line(typed.to_string()));
+            expect_read_in_turn(&mut input, &mut seq, typed);
             dialogue
                 .expect_show_problem()
                 .withf(explained)
@@ -166,11 +171,7 @@ mod tests {
             .times(1)
             .in_sequence(&mut seq)
             .return_const(());
-        input
-            .expect_read_line()
-            .times(1)
-            .in_sequence(&mut seq)
-            .return_const(Input::Line("c3".to_string()));
+        expect_read_in_turn(&mut input, &mut seq, "c3");
 
         // Act
         let request = ada_asks(input, dialogue, &game);

@@ -107,33 +107,37 @@ pub enum Shown {
     Scoreboard,
 }
 
+impl Shown {
+    /// Every method, once.
+    pub const ALL: [Shown; 8] = [
+        Shown::Board,
+        Shown::Notice,
+        Shown::Prompt,
+        Shown::Help,
+        Shown::Problem,
+        Shown::Result,
+        Shown::Analysis,
+        Shown::Scoreboard,
+    ];
+}
+
 /// Stubs every other method of the screen to accept any call: the ones in `counted` are
 /// left for the test's own expectations, which are then the only ones that can match.
 pub fn allow_rendering_except(screen: &mut Screen, counted: &[Shown]) {
-    let allowed = |method| !counted.contains(&method);
-    if allowed(Shown::Board) {
-        screen.view.expect_show_board().return_const(());
-    }
-    if allowed(Shown::Notice) {
-        screen.view.expect_show_notice().return_const(());
-    }
-    if allowed(Shown::Prompt) {
-        screen.dialogue.expect_show_prompt().return_const(());
-    }
-    if allowed(Shown::Help) {
-        screen.dialogue.expect_show_help().return_const(());
-    }
-    if allowed(Shown::Problem) {
-        screen.dialogue.expect_show_problem().return_const(());
-    }
-    if allowed(Shown::Result) {
-        screen.reports.expect_show_result().return_const(());
-    }
-    if allowed(Shown::Analysis) {
-        screen.reports.expect_show_analysis().return_const(());
-    }
-    if allowed(Shown::Scoreboard) {
-        screen.reports.expect_show_scoreboard().return_const(());
+    for method in Shown::ALL
+        .into_iter()
+        .filter(|method| !counted.contains(method))
+    {
+        match method {
+            Shown::Board => _ = screen.view.expect_show_board().return_const(()),
+            Shown::Notice => _ = screen.view.expect_show_notice().return_const(()),
+            Shown::Prompt => _ = screen.dialogue.expect_show_prompt().return_const(()),
+            Shown::Help => _ = screen.dialogue.expect_show_help().return_const(()),
+            Shown::Problem => _ = screen.dialogue.expect_show_problem().return_const(()),
+            Shown::Result => _ = screen.reports.expect_show_result().return_const(()),
+            Shown::Analysis => _ = screen.reports.expect_show_analysis().return_const(()),
+            Shown::Scoreboard => _ = screen.reports.expect_show_scoreboard().return_const(()),
+        }
     }
 }
 

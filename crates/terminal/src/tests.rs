@@ -15,7 +15,7 @@ use tictactoe_core::domain::{
     layout_of,
 };
 use tictactoe_core::fixtures;
-use tictactoe_core::play::{Journal, Match, Seat, Settings, Unrecorded};
+use tictactoe_core::play::{End, Journal, Match, Seat, Settings, Unrecorded};
 use tictactoe_core::players::{Level, MockAdvisor, MockComputer, PlayerSpec};
 use tictactoe_core::ports::MemoryStore;
 
@@ -62,15 +62,18 @@ fn shows(text: &str, part: &str) {
     assert!(text.contains(part), "{part:?} not in:\n{text}");
 }
 
+/// The computer at `level` (X) against `person` (O), `first` to move, on `geometry`.
+fn computer_against(level: Level, person: &str, first: Mark, geometry: Geometry) -> Settings {
+    let (x, o) = (
+        PlayerSpec::Computer(level),
+        PlayerSpec::Human(Some(name(person))),
+    );
+    Settings::new(x, o, first, geometry).unwrap()
+}
+
 /// Medium (X) against Zoë (O) on 6 x 6, four in a row, O first.
 fn medium_against_zoe() -> Settings {
-    Settings::new(
-        PlayerSpec::Computer(Level::Medium),
-        PlayerSpec::Human(Some(name("Zoë"))),
-        Mark::O,
-        Geometry::new(6, 4).unwrap(),
-    )
-    .unwrap()
+    computer_against(Level::Medium, "Zoë", Mark::O, Geometry::new(6, 4).unwrap())
 }
 
 /// The screen as text, one string per line, after drawing `screen` over `game`.
@@ -151,11 +154,7 @@ fn arrows_and_hjkl_move_the_cursor_and_enter_plays_the_cell_under_it() {
 fn the_cursor_stops_at_the_edge() {
     let (mut game, mut screen) = people_on_3x3();
 
-    press(
-        &mut screen,
-        &mut game,
-        &[KeyCode::Right, KeyCode::Right, KeyCode::Right],
-    );
+    press(&mut screen, &mut game, &[KeyCode::Right; 3]);
 
     assert_eq!(screen.cursor(), cell(Geometry::classic(), 6));
 }
@@ -319,10 +318,7 @@ fn q_asks_before_leaving_a_game_in_progress_and_any_other_key_plays_on() {
     shows(&asked, "│ y  leave it: back to the menu");
     shows(&asked, "│ q  leave it and quit Tic Tac Toe");
     assert_eq!(confirmed, Flow::Leave, "y leaves for the menu");
-    assert!(matches!(
-        game.end(),
-        Some(tictactoe_core::play::End::Abandoned { by: Mark::X })
-    ));
+    assert_eq!(game.end(), Some(&End::Abandoned { by: Mark::X }));
 }
 
 #[test]
@@ -333,10 +329,7 @@ fn q_twice_leaves_the_game_and_quits() {
     let flow = screen.on_key(&mut game, key(KeyCode::Char('q')));
 
     assert_eq!(flow, Flow::Quit);
-    assert!(matches!(
-        game.end(),
-        Some(tictactoe_core::play::End::Abandoned { by: Mark::X })
-    ));
+    assert_eq!(game.end(), Some(&End::Abandoned { by: Mark::X }));
 }
 
 #[test]
@@ -562,12 +555,12 @@ fn on_the_narrowest_screen_the_help_fits_its_box_line_for_line() {
     press(&mut screen, &mut game, &[KeyCode::F(1)]);
     let text = drawn_on(width, 24, |frame| screen.draw(frame, &game, None)).join("\n");
 
-    // Each line of the help whole, and a space inside each border.
-    assert_eq!(width, 40);
+    // Each line of the help whole, and a space inside each border, 40 columns wide.
     shows(&text, "│ 1 to 9       play that cell; on a    │");
     shows(&text, "│              larger board type its   │");
     shows(&text, "│ After a game: r plays again, s swaps │");
     shows(&text, "│ Any key closes this help.            │");
+    assert_eq!(width, 40);
 }
 
 #[test]
@@ -711,15 +704,12 @@ fn playing_o_against_an_easy_computer_on_five_by_five_with_four_in_a_row() {
     // Assert
     assert_eq!(
         outcome,
-        FormOutcome::Start(
-            Settings::new(
-                PlayerSpec::Computer(Level::Easy),
-                PlayerSpec::Human(Some(name("Zo"))),
-                Mark::X,
-                Geometry::new(5, 4).unwrap(),
-            )
-            .unwrap()
-        )
+        FormOutcome::Start(computer_against(
+            Level::Easy,
+            "Zo",
+            Mark::X,
+            Geometry::new(5, 4).unwrap()
+        ))
     );
 }
 

@@ -12,7 +12,8 @@ use tictactoe_core::domain::Mark;
 use tictactoe_json::scoreboard_json;
 use tictactoe_web::GameLimits;
 use web_support::{
-    Answer, Created, Server, ada_against, limits, test_game_limits, two_people, two_people_together,
+    Answer, Created, Server, ada_against, limits, next_event, test_game_limits, two_people,
+    two_people_together,
 };
 
 /// A server whose finished games leave its memory at once (they stay in the store).
@@ -80,10 +81,9 @@ async fn a_move_is_answered_with_the_game_after_the_computers_reply() {
 #[tokio::test]
 async fn a_computer_that_moves_first_has_moved_when_the_game_is_created() {
     let server = Server::new();
+    let medium_first = json!({ "x": "medium", "o": "human:Ada", "first": "x" });
 
-    let game = server
-        .create(json!({ "x": "medium", "o": "human:Ada", "first": "x" }))
-        .await;
+    let game = server.create(medium_first).await;
 
     assert_eq!(game.game["moves"].as_array().unwrap().len(), 1);
     assert_eq!(game.game["to_move"], "O");
@@ -590,20 +590,12 @@ async fn the_page_carries_a_policy_without_inline_script() {
 
 #[tokio::test]
 async fn the_event_stream_starts_with_the_game_as_it_stands() {
-    use http_body_util::BodyExt;
-    use tower::ServiceExt;
-
     let server = Server::new();
     let game = server.ada_played(5).await;
-    let request = axum::http::Request::get(game.api("/events"))
-        .body(Body::empty())
-        .unwrap();
 
-    let response = server.router().oneshot(request).await.unwrap();
-    let mut body = response.into_body();
-    let frame = body.frame().await.unwrap().unwrap().into_data().unwrap();
+    let mut events = server.events(&game).await;
+    let text = next_event(&mut events).await;
 
-    let text = String::from_utf8(frame.to_vec()).unwrap();
     assert!(text.starts_with("event: game\ndata: {"), "{text}");
     assert!(text.contains("\"board\":\"....X....\""), "{text}");
 }
@@ -820,23 +812,16 @@ async fn a_name_refused_says_why_and_changes_nothing(
 
 #[tokio::test]
 async fn whoever_follows_the_game_live_sees_the_name_chosen() {
-    use http_body_util::BodyExt;
-    use tower::ServiceExt;
-
     // Arrange: a spectator's stream, its first event read.
     let server = Server::new();
     let game = server.ada_played(5).await;
-    let request = axum::http::Request::get(game.api("/events"))
-        .body(Body::empty())
-        .unwrap();
-    let mut stream = server.router().oneshot(request).await.unwrap().into_body();
-    stream.frame().await.unwrap().unwrap();
+    let mut events = server.events(&game).await;
+    next_event(&mut events).await;
 
     // Act
     named(&server, &game, game.o_token(), "Cy").await;
 
     // Assert
-    let frame = stream.frame().await.unwrap().unwrap().into_data().unwrap();
-    let text = String::from_utf8(frame.to_vec()).unwrap();
+    let text = next_event(&mut events).await;
     assert!(text.contains(r#""o":{"name":"Cy""#), "{text}");
 }

@@ -140,7 +140,8 @@ impl Drop for Driver {
 }
 
 /// What a browser test holds on to while it runs: chromedriver (whose drop stops the
-/// browsers) and a server with its games in memory.
+/// browsers: a test leaves its windows open, and they are closed with the driver when
+/// it ends, passed or failed) and a server with its games in memory.
 struct Scene {
     driver: Driver,
     server: Server,
@@ -181,6 +182,20 @@ async fn css(browser: &Client, selector: &str) -> Element {
     browser.find(Locator::Css(selector)).await.unwrap()
 }
 
+/// Every element `selector` finds now.
+async fn all(browser: &Client, selector: &str) -> Vec<Element> {
+    browser.find_all(Locator::Css(selector)).await.unwrap()
+}
+
+/// Waits until `selector` finds `count` elements; `what` names them.
+async fn until_found(count: usize, browser: &Client, what: &str, selector: &str) {
+    eventually(what, || async {
+        let found = browser.find_all(Locator::Css(selector)).await.ok()?;
+        (found.len() == count).then_some(())
+    })
+    .await;
+}
+
 /// Clicks the element once it is on the page.
 async fn click(browser: &Client, selector: &str) {
     let element = eventually(selector, || async {
@@ -190,6 +205,11 @@ async fn click(browser: &Client, selector: &str) {
     element.click().await.unwrap();
 }
 
+/// Types `keys` into the field `selector` finds.
+async fn type_into(browser: &Client, selector: &str, keys: &str) {
+    css(browser, selector).await.send_keys(keys).await.unwrap();
+}
+
 async fn text(browser: &Client, selector: &str) -> String {
     match browser.find(Locator::Css(selector)).await {
         Ok(element) => element.text().await.unwrap_or_default(),
@@ -197,9 +217,20 @@ async fn text(browser: &Client, selector: &str) -> String {
     }
 }
 
+/// The attribute `name` of the element `selector` finds (`None` where it has none).
+async fn attribute(browser: &Client, selector: &str, name: &str) -> Option<String> {
+    css(browser, selector).await.attr(name).await.unwrap()
+}
+
 /// Whether the element `selector` finds is shown.
 async fn shown(browser: &Client, selector: &str) -> bool {
     css(browser, selector).await.is_displayed().await.unwrap()
+}
+
+/// Whether the element `selector` finds is shown, `None` while the browser cannot say
+/// (the page is changing): for the checks [`eventually`] repeats.
+async fn shown_now(browser: &Client, selector: &str) -> Option<bool> {
+    css(browser, selector).await.is_displayed().await.ok()
 }
 
 /// The text of `selector` once it has some.
@@ -213,6 +244,30 @@ async fn said(browser: &Client, selector: &str) -> String {
 
 async fn status(browser: &Client) -> String {
     text(browser, "[role=status]").await
+}
+
+/// The text of `selector` once `done` holds for it; `what` names what is waited for.
+async fn text_once(
+    browser: &Client,
+    what: &str,
+    selector: &str,
+    done: impl Fn(&str) -> bool,
+) -> String {
+    eventually(what, || async {
+        let now = text(browser, selector).await;
+        done(&now).then_some(now)
+    })
+    .await
+}
+
+/// The status line once `done` holds for it; `what` names what is waited for.
+async fn status_once(browser: &Client, what: &str, done: impl Fn(&str) -> bool) -> String {
+    text_once(browser, what, "[role=status]", done).await
+}
+
+/// Waits until the status line starts with `start`; `what` names what is waited for.
+async fn until_status(browser: &Client, what: &str, start: &str) {
+    status_once(browser, what, |now| now.starts_with(start)).await;
 }
 
 async fn cell_text(browser: &Client, cell: usize) -> String {
@@ -230,17 +285,46 @@ async fn until_cell(browser: &Client, cell: usize, mark: &str) {
 /// Starts a game from the form with its defaults (you, X, against Impossible, 3x3).
 async fn start_default_game(browser: &Client, running: &Running) {
     browser.goto(&running.url("/")).await.unwrap();
-    css(browser, "button[type=submit]")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(browser, "button[type=submit]").await;
     eventually("the game page", || async {
         let url = browser.current_url().await.ok()?;
         (url.path().starts_with("/games/") && status(browser).await.starts_with("Your turn"))
             .then_some(())
     })
     .await;
+}
+
+/// Opens `path` and waits until its page is drawn: its heading, and on a game's page
+/// the board's last cell, `last_cell`.
+async fn open_drawn(browser: &Client, running: &Running, path: &str, last_cell: usize) {
+    browser.goto(&running.url(path)).await.unwrap();
+    let last = format!("[data-cell=\"{last_cell}\"]");
+    eventually(&format!("{path} drawn"), || async {
+        let drawn = !text(browser, "main section:not([hidden]) h1")
+            .await
+            .is_empty()
+            && (!path.starts_with("/games/") || browser.find(Locator::Css(&last)).await.is_ok());
+        drawn.then_some(())
+    })
+    .await;
+}
+
+/// A game of `x` (a person, X) against Bob (O), made through the API.
+async fn against_bob(running: &Running, x: &str) -> Value {
+    create(
+        running,
+        json!({ "x": format!("human:{x}"), "o": "human:Bob" }),
+    )
+    .await
+}
+
+/// `x` (X) beats Bob (O) on the top row, played through the API: X 1, O 4, X 2, O 5,
+/// X 3.
+async fn beats_bob_on_the_top_row(running: &Running, x: &str) -> Value {
+    let game = against_bob(running, x).await;
+    let moves = [("x", 1), ("o", 4), ("x", 2), ("o", 5), ("x", 3)];
+    play_through_the_api(running, &game, &moves).await;
+    game
 }
 
 /// Plays `moves` (seat, cell) in `game` through the API, as the players' own pages
@@ -309,16 +393,9 @@ async fn a_game_clicked_to_the_end_against_impossible_is_never_won_and_shows_its
         end == "Computer (Impossible, O) wins!" || end == "A draw.",
         "{end}"
     );
-    let winning = browser.find_all(Locator::Css(".cell.win")).await.unwrap();
+    let winning = all(&browser, ".cell.win").await;
     assert_eq!(winning.len(), if end.contains("wins") { 3 } else { 0 });
-    assert!(
-        css(&browser, "#rematch")
-            .await
-            .is_displayed()
-            .await
-            .unwrap()
-    );
-    browser.close().await.unwrap();
+    assert!(shown(&browser, "#rematch").await);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -332,22 +409,16 @@ async fn two_browsers_on_one_online_game_each_see_the_others_move_without_reload
     let ada = driver.open(1000, 800).await;
     let bob = driver.open(1000, 800).await;
     let invite = ada_invites(&ada, &running, "Bob").await;
-    let invite_shown = css(&ada, "#invite").await.is_displayed().await.unwrap();
+    let invite_shown = shown(&ada, "#invite").await;
     bob.goto(&invite).await.unwrap();
-    eventually("Bob's page", || async {
-        status(&bob)
-            .await
-            .starts_with("Waiting for Ada")
-            .then_some(())
-    })
-    .await;
+    until_status(&bob, "Bob's page", "Waiting for Ada").await;
     // Ada is told that Bob has come, and the invite is put away.
     eventually("Bob's arrival on Ada's page", || async {
         (text(&ada, "#joined").await == "Bob (O) has joined.").then_some(())
     })
     .await;
     assert!(invite_shown);
-    assert!(!css(&ada, "#invite").await.is_displayed().await.unwrap());
+    assert!(!shown(&ada, "#invite").await);
 
     // Act and assert: each move shows up on the other screen.
     click(&ada, "[data-cell=\"5\"]").await;
@@ -359,8 +430,6 @@ async fn two_browsers_on_one_online_game_each_see_the_others_move_without_reload
     click(&bob, "[data-cell=\"1\"]").await;
     until_cell(&ada, 1, "O").await;
     assert_eq!(status(&ada).await, "Your turn (X).");
-    ada.close().await.unwrap();
-    bob.close().await.unwrap();
 }
 
 /// Ada's online game, begun from the form in her browser with `friend` as the other
@@ -368,16 +437,8 @@ async fn two_browsers_on_one_online_game_each_see_the_others_move_without_reload
 async fn ada_invites(ada: &Client, running: &Running, friend: &str) -> String {
     ada.goto(&running.url("/")).await.unwrap();
     click(ada, "input[value=online]").await;
-    css(ada, "input[name=me]")
-        .await
-        .send_keys("Ada")
-        .await
-        .unwrap();
-    css(ada, "input[name=friend]")
-        .await
-        .send_keys(friend)
-        .await
-        .unwrap();
+    type_into(ada, "input[name=me]", "Ada").await;
+    type_into(ada, "input[name=friend]", friend).await;
     click(ada, "button[type=submit]").await;
     eventually("the invite link", || async {
         // The page may still be on its way from the form to the game: look again.
@@ -425,9 +486,8 @@ async fn the_invited_friend_types_their_name_before_moving_and_the_host_and_scor
     field.clear().await.unwrap();
     field.send_keys("Cy").await.unwrap();
     click(&friend, "#naming button[type=submit]").await;
-    let on_adas_page = eventually("the name on Ada's page", || async {
-        let players = text(&ada, "#players").await;
-        (players == "Ada (X) vs Cy (O)").then_some(players)
+    let on_adas_page = text_once(&ada, "the name on Ada's page", "#players", |now| {
+        now == "Ada (X) vs Cy (O)"
     })
     .await;
     for (page, cell, mark) in [
@@ -437,10 +497,7 @@ async fn the_invited_friend_types_their_name_before_moving_and_the_host_and_scor
         (&friend, 5, "O"),
         (&ada, 3, "X"),
     ] {
-        eventually("the page's turn", || async {
-            status(page).await.starts_with("Your turn").then_some(())
-        })
-        .await;
+        until_status(page, "the page's turn", "Your turn").await;
         click(page, &format!("[data-cell=\"{cell}\"]")).await;
         until_cell(page, cell, mark).await;
     }
@@ -453,7 +510,7 @@ async fn the_invited_friend_types_their_name_before_moving_and_the_host_and_scor
     // Assert: asked with the host's guess; once chosen, the question is gone and the
     // name is everyone's, the scoreboard's too.
     assert_eq!(guess, "Bob");
-    assert!(!css(&friend, "#naming").await.is_displayed().await.unwrap());
+    assert!(!shown(&friend, "#naming").await);
     assert_eq!(on_adas_page, "Ada (X) vs Cy (O)");
     assert_eq!(
         scores["players"],
@@ -462,14 +519,12 @@ async fn the_invited_friend_types_their_name_before_moving_and_the_host_and_scor
             { "name": "Cy", "wins": 0, "losses": 1, "ties": 0, "games": 1 }
         ])
     );
-    ada.close().await.unwrap();
-    friend.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_name_the_rules_refuse_is_said_beside_the_field_and_nothing_changes() {
     // Arrange
-    let Some((_scene, _running, ada, friend, field)) =
+    let Some((_scene, _running, _ada, friend, field)) =
         the_friend_asked_their_name("invited_name_refused").await
     else {
         return;
@@ -483,10 +538,8 @@ async fn a_name_the_rules_refuse_is_said_beside_the_field_and_nothing_changes() 
 
     // Assert
     assert_eq!(said, "Ada is already playing: choose another name");
-    assert!(css(&friend, "#naming").await.is_displayed().await.unwrap());
+    assert!(shown(&friend, "#naming").await);
     assert_eq!(text(&friend, "#players").await, "Ada (X) vs Bob (O)");
-    ada.close().await.unwrap();
-    friend.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -503,13 +556,7 @@ async fn a_reload_keeps_the_players_seat() {
     browser.refresh().await.unwrap();
 
     until_cell(&browser, 1, "X").await;
-    eventually("our turn again", || async {
-        status(&browser)
-            .await
-            .starts_with("Your turn")
-            .then_some(())
-    })
-    .await;
+    until_status(&browser, "our turn again", "Your turn").await;
     let empty = if cell_text(&browser, 9).await.is_empty() {
         9
     } else {
@@ -522,7 +569,6 @@ async fn a_reload_keeps_the_players_seat() {
         None,
         "the seat is kept by the tab, not shown in the address bar: {address}"
     );
-    browser.close().await.unwrap();
 }
 
 /// The element with focus, and its `attribute`.
@@ -565,13 +611,7 @@ async fn a_game_can_be_started_and_played_with_the_keyboard_alone() {
         .send_keys(&Key::Enter)
         .await
         .unwrap();
-    eventually("the game page", || async {
-        status(&browser)
-            .await
-            .starts_with("Your turn")
-            .then_some(())
-    })
-    .await;
+    until_status(&browser, "the game page", "Your turn").await;
 
     // Act: Tab onto the board, an arrow to the next cell, Enter to play there.
     let first = tab_to(&browser, "data-cell").await;
@@ -585,22 +625,13 @@ async fn a_game_can_be_started_and_played_with_the_keyboard_alone() {
     assert_eq!(start, "1");
     assert_eq!(cell, 2);
     until_cell(&browser, cell, "X").await;
-    let label = css(&browser, "[data-cell=\"2\"]")
-        .await
-        .attr("aria-label")
-        .await
-        .unwrap();
+    let label = attribute(&browser, "[data-cell=\"2\"]", "aria-label").await;
     assert_eq!(label.as_deref(), Some("row 1, column 2, X"));
-    let empty = css(&browser, "[data-cell=\"9\"]")
-        .await
-        .attr("aria-label")
-        .await
-        .unwrap();
+    let empty = attribute(&browser, "[data-cell=\"9\"]", "aria-label").await;
     assert!(matches!(
         empty.as_deref(),
         Some("row 3, column 3, empty" | "row 3, column 3, O")
     ));
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -611,34 +642,19 @@ async fn a_name_with_markup_is_shown_as_text_on_the_game_and_the_scoreboard() {
         return;
     };
     let name = "<img src=x onerror=alert(1)>";
-    let game = create(
-        &running,
-        json!({ "x": format!("human:{name}"), "o": "human:Bob" }),
-    )
-    .await;
+    let game = beats_bob_on_the_top_row(&running, name).await;
     let id = game["id"].as_str().unwrap();
-    play_through_the_api(
-        &running,
-        &game,
-        &[("x", 1), ("o", 4), ("x", 2), ("o", 5), ("x", 3)],
-    )
-    .await;
 
     // Act
     browser
         .goto(&running.url(&format!("/games/{id}")))
         .await
         .unwrap();
-    let status = eventually("the result", || async {
-        let now = status(&browser).await;
-        now.contains("wins").then_some(now)
-    })
-    .await;
-    let images = browser.find_all(Locator::Css("main img")).await.unwrap();
+    let status = status_once(&browser, "the result", |now| now.contains("wins")).await;
+    let images = all(&browser, "main img").await;
     browser.goto(&running.url("/scores")).await.unwrap();
-    let first_row = eventually("the scoreboard", || async {
-        let row = text(&browser, "#scores tbody tr").await;
-        (!row.is_empty()).then_some(row)
+    let first_row = text_once(&browser, "the scoreboard", "#scores tbody tr", |now| {
+        !now.is_empty()
     })
     .await;
 
@@ -646,14 +662,7 @@ async fn a_name_with_markup_is_shown_as_text_on_the_game_and_the_scoreboard() {
     assert_eq!(status, format!("{name} (X) wins!"));
     assert!(images.is_empty(), "the name became an element");
     assert!(first_row.contains(name), "{first_row}");
-    assert!(
-        browser
-            .find_all(Locator::Css("main img"))
-            .await
-            .unwrap()
-            .is_empty()
-    );
-    browser.close().await.unwrap();
+    assert!(all(&browser, "main img").await.is_empty());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -673,19 +682,7 @@ async fn at_phone_width_nothing_scrolls_sideways_even_on_a_7x7_board() {
         game["seats"]["x"]["url"].as_str().unwrap().to_string(),
         "/scores".into(),
     ] {
-        browser.goto(&running.url(&path)).await.unwrap();
-        eventually(&format!("{path} drawn"), || async {
-            let drawn = !text(&browser, "main section:not([hidden]) h1")
-                .await
-                .is_empty()
-                && (!path.starts_with("/games/")
-                    || browser
-                        .find(Locator::Css("[data-cell=\"49\"]"))
-                        .await
-                        .is_ok());
-            drawn.then_some(())
-        })
-        .await;
+        open_drawn(&browser, &running, &path, 49).await;
 
         let width = browser
             .execute("return window.innerWidth", vec![])
@@ -696,7 +693,6 @@ async fn at_phone_width_nothing_scrolls_sideways_even_on_a_7x7_board() {
         assert!(width.as_u64().unwrap() <= 390, "{width}");
         assert_eq!(fit, Value::Bool(true), "{path} scrolls sideways");
     }
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -704,11 +700,7 @@ async fn at_1280_by_800_no_page_scrolls() {
     let Some((_scene, running, browser)) = Scene::start("no_scroll", 1280, 800).await else {
         return;
     };
-    let game = create(
-        &running,
-        json!({ "x": "human:Ada", "o": "human:Bob", "seating": "apart" }),
-    )
-    .await;
+    let game = create(&running, two_people()).await;
     let overflow = "return document.documentElement.scrollHeight - window.innerHeight";
     // Ada's page as she has it after creating the game: her seat, and the invite.
     let creators = format!(
@@ -719,25 +711,12 @@ async fn at_1280_by_800_no_page_scrolls() {
 
     for path in ["/".to_string(), creators, "/scores".into()] {
         // Act
-        browser.goto(&running.url(&path)).await.unwrap();
-        eventually(&format!("{path} drawn"), || async {
-            let drawn = !text(&browser, "main section:not([hidden]) h1")
-                .await
-                .is_empty()
-                && (!path.starts_with("/games/")
-                    || browser
-                        .find(Locator::Css("[data-cell=\"9\"]"))
-                        .await
-                        .is_ok());
-            drawn.then_some(())
-        })
-        .await;
+        open_drawn(&browser, &running, &path, 9).await;
         let over = browser.execute(overflow, vec![]).await.unwrap();
 
         // Assert
         assert!(over.as_i64().unwrap() <= 0, "{path} scrolls by {over} px");
     }
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -747,17 +726,7 @@ async fn at_phone_width_the_scoreboards_headers_are_whole_words_in_the_consoles_
         return;
     };
     let long_name = "Bartholomew Montgomery-Featherstonehau";
-    let game = create(
-        &running,
-        json!({ "x": format!("human:{long_name}"), "o": "human:Bob" }),
-    )
-    .await;
-    play_through_the_api(
-        &running,
-        &game,
-        &[("x", 1), ("o", 4), ("x", 2), ("o", 5), ("x", 3)],
-    )
-    .await;
+    beats_bob_on_the_top_row(&running, long_name).await;
     // Each header's text laid out on one line: a word broken in two takes two.
     let lines_of_each_header = "return [...document.querySelectorAll('#scores th')].map(th => { \
         const range = document.createRange(); range.selectNodeContents(th); \
@@ -784,7 +753,6 @@ async fn at_phone_width_the_scoreboards_headers_are_whole_words_in_the_consoles_
             ["Games", 1]
         ])
     );
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -814,7 +782,6 @@ async fn an_unknown_address_shows_a_page_saying_so_with_a_way_back() {
     assert_eq!(heading, "Not Found");
     assert_eq!(said, "There is no such page.");
     assert_eq!(home.path(), "/");
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -830,35 +797,21 @@ async fn a_hint_highlights_the_best_cells_and_undo_takes_the_moves_back() {
         (!cells.is_empty()).then_some(cells.len())
     })
     .await;
-    let first = css(&browser, ".cell.hint")
+    let first = attribute(&browser, ".cell.hint", "data-cell")
         .await
-        .attr("data-cell")
-        .await
-        .unwrap()
         .unwrap();
     click(&browser, &format!("[data-cell=\"{first}\"]")).await;
     until_cell(&browser, first.parse().unwrap(), "X").await;
-    eventually("the reply", || async {
-        status(&browser)
-            .await
-            .starts_with("Your turn")
-            .then_some(())
-    })
-    .await;
+    until_status(&browser, "the reply", "Your turn").await;
     click(&browser, "#undo").await;
 
     until_cell(&browser, first.parse().unwrap(), "").await;
     assert!(hinted >= 1);
     assert_eq!(
-        browser
-            .find_all(Locator::Css(".cell.x, .cell.o"))
-            .await
-            .unwrap()
-            .len(),
+        all(&browser, ".cell.x, .cell.o").await.len(),
         0,
         "the move and the reply are both taken back"
     );
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -869,9 +822,8 @@ async fn resign_asks_first_and_then_counts_the_game_as_the_resigners_loss() {
     };
     start_default_game(&browser, &running).await;
     click(&browser, "[data-cell=\"5\"]").await;
-    let playing = eventually("the computer's reply", || async {
-        let now = status(&browser).await;
-        now.starts_with("Your turn").then_some(now)
+    let playing = status_once(&browser, "the computer's reply", |now| {
+        now.starts_with("Your turn")
     })
     .await;
 
@@ -884,11 +836,7 @@ async fn resign_asks_first_and_then_counts_the_game_as_the_resigners_loss() {
         .send_keys(&Key::Enter.to_string())
         .await
         .unwrap();
-    let ended = eventually("the resignation", || async {
-        let now = status(&browser).await;
-        now.contains("resigned").then_some(now)
-    })
-    .await;
+    let ended = status_once(&browser, "the resignation", |now| now.contains("resigned")).await;
 
     // Assert
     assert!(
@@ -914,7 +862,6 @@ async fn resign_asks_first_and_then_counts_the_game_as_the_resigners_loss() {
             ("Player 1".to_string(), 0, 1)
         ]
     );
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -945,9 +892,8 @@ async fn the_persons_move_shows_at_once_and_thinking_until_the_computer_replies(
     // Act
     click(&browser, "[data-cell=\"1\"]").await;
     let at_once = (cell_text(&browser, 1).await, status(&browser).await);
-    let replied = eventually("the computer's reply", || async {
-        let now = status(&browser).await;
-        now.starts_with("Your turn").then_some(now)
+    let replied = status_once(&browser, "the computer's reply", |now| {
+        now.starts_with("Your turn")
     })
     .await;
 
@@ -960,9 +906,8 @@ async fn the_persons_move_shows_at_once_and_thinking_until_the_computer_replies(
         )
     );
     assert_eq!(replied, "Your turn (X).");
-    let marks = browser.find_all(Locator::Css(".cell.o")).await.unwrap();
+    let marks = all(&browser, ".cell.o").await;
     assert_eq!(marks.len(), 1, "the reply is on the board");
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -971,11 +916,7 @@ async fn a_refusal_is_gone_once_the_game_has_moved_on() {
     let Some((_scene, running, browser)) = Scene::start("refusal_gone", 1000, 800).await else {
         return;
     };
-    let game = create(
-        &running,
-        json!({ "x": "human:Ada", "o": "human:Bob", "seating": "apart" }),
-    )
-    .await;
+    let game = create(&running, two_people()).await;
     play_through_the_api(&running, &game, &[("x", 5)]).await;
     browser
         .goto(&running.url(game["seats"]["x"]["url"].as_str().unwrap()))
@@ -993,7 +934,6 @@ async fn a_refusal_is_gone_once_the_game_has_moved_on() {
     assert_eq!(refused, "Wait for Bob (O) to move.");
     assert_eq!(status(&browser).await, "Your turn (X).");
     assert_eq!(text(&browser, "#message").await, "");
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1022,17 +962,10 @@ async fn copy_spectator_link_copies_the_plain_address_or_shows_it_selected() {
     match said.as_str() {
         "Spectator link copied." => {}
         "Spectator link selected: press Ctrl-C (or ⌘-C) to copy it." => {
-            assert!(
-                css(&browser, "#watch-link")
-                    .await
-                    .is_displayed()
-                    .await
-                    .unwrap()
-            );
+            assert!(shown(&browser, "#watch-link").await);
         }
         other => panic!("the button said {other:?}"),
     }
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1047,9 +980,8 @@ async fn a_rematch_puts_the_player_on_the_other_side_of_a_new_game() {
 
     click(&browser, "#rematch").await;
 
-    let now = eventually("our turn as O in the rematch", || async {
-        let now = status(&browser).await;
-        (now == "Your turn (O).").then_some(now)
+    let now = status_once(&browser, "our turn as O in the rematch", |now| {
+        now == "Your turn (O)."
     })
     .await;
     assert_eq!(now, "Your turn (O).");
@@ -1060,9 +992,8 @@ async fn a_rematch_puts_the_player_on_the_other_side_of_a_new_game() {
         None,
         "no seat's token in the address bar: {url}"
     );
-    let marks = browser.find_all(Locator::Css(".cell.x")).await.unwrap();
+    let marks = all(&browser, ".cell.x").await;
     assert_eq!(marks.len(), 1, "the computer, now X, has opened");
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1076,14 +1007,7 @@ async fn a_page_whose_server_goes_away_says_so_and_shows_the_game_as_kept_once_a
     let port = running.address.port();
     let game = create(&running, two_people()).await;
     let id = game["id"].as_str().unwrap().to_string();
-    let http = reqwest::Client::new();
-    let moves = |running: &Running| running.url(&format!("/api/games/{id}/moves"));
-    http.post(moves(&running))
-        .bearer_auth(game["seats"]["x"]["token"].as_str().unwrap())
-        .json(&json!({ "cell": 5 }))
-        .send()
-        .await
-        .unwrap();
+    play_through_the_api(&running, &game, &[("x", 5)]).await;
     let browser = driver.open(1000, 800).await;
     let ada = game["seats"]["x"]["url"].as_str().unwrap();
     browser.goto(&running.url(ada)).await.unwrap();
@@ -1095,10 +1019,12 @@ async fn a_page_whose_server_goes_away_says_so_and_shows_the_game_as_kept_once_a
     server.games.close();
     let store = std::sync::Arc::clone(&server.store);
     drop(server);
-    let lost = eventually("the page to say the connection is lost", || async {
-        let said = text(&browser, "#connection").await;
-        said.starts_with("Connection lost").then_some(said)
-    })
+    let lost = text_once(
+        &browser,
+        "the page to say the connection is lost",
+        "#connection",
+        |now| now.starts_with("Connection lost"),
+    )
     .await;
     // Meanwhile Bob's move 1 reaches the store (through another server, say).
     let step = Step {
@@ -1118,24 +1044,14 @@ async fn a_page_whose_server_goes_away_says_so_and_shows_the_game_as_kept_once_a
     // Assert: the game as kept, without a reload, and live again.
     until_cell(&browser, 1, "O").await;
     eventually("the connection back", || async {
-        let shown = css(&browser, "#connection")
-            .await
-            .is_displayed()
-            .await
-            .ok()?;
+        let shown = shown_now(&browser, "#connection").await?;
         (!shown).then_some(())
     })
     .await;
     assert!(lost.contains("Trying again"), "{lost}");
     assert_eq!(status(&browser).await, "Your turn (X).");
-    http.post(moves(&running))
-        .bearer_auth(game["seats"]["x"]["token"].as_str().unwrap())
-        .json(&json!({ "cell": 9 }))
-        .send()
-        .await
-        .unwrap();
+    play_through_the_api(&running, &game, &[("x", 9)]).await;
     until_cell(&browser, 9, "X").await;
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1149,9 +1065,8 @@ async fn a_page_for_a_game_the_server_does_not_have_says_so_and_offers_no_move()
     let link = "/games/0123456789abcdef0123456789abcdef#x=00000000000000000000000000000001";
     browser.goto(&running.url(link)).await.unwrap();
     browser.refresh().await.unwrap();
-    let said = eventually("the page to say there is no such game", || async {
-        let now = status(&browser).await;
-        now.contains("not on this server").then_some(now)
+    let said = status_once(&browser, "the page to say there is no such game", |now| {
+        now.contains("not on this server")
     })
     .await;
 
@@ -1160,16 +1075,9 @@ async fn a_page_for_a_game_the_server_does_not_have_says_so_and_offers_no_move()
         said.starts_with("This game is not on this server"),
         "{said}"
     );
-    assert!(
-        browser
-            .find_all(Locator::Css("[data-cell]"))
-            .await
-            .unwrap()
-            .is_empty()
-    );
-    assert!(!css(&browser, "#hint").await.is_displayed().await.unwrap());
+    assert!(all(&browser, "[data-cell]").await.is_empty());
+    assert!(!shown(&browser, "#hint").await);
     assert_eq!(text(&browser, "#message").await, "");
-    browser.close().await.unwrap();
 }
 
 /// Opens the page of finished game `id` and waits until its review is in (seven moves:
@@ -1179,19 +1087,12 @@ async fn open_reviewed(browser: &Client, running: &Running, id: &str) {
         .goto(&running.url(&format!("/games/{id}")))
         .await
         .unwrap();
-    eventually("the review", || async {
-        let moves = browser
-            .find_all(Locator::Css("#review-moves li"))
-            .await
-            .ok()?;
-        (moves.len() == 7).then_some(())
-    })
-    .await;
+    until_found(7, browser, "the review", "#review-moves li").await;
 }
 
 /// The marks on the board as the page shows them, cell 1 first ("." for empty).
 async fn board_shown(browser: &Client) -> String {
-    let cells = browser.find_all(Locator::Css(".cell")).await.unwrap();
+    let cells = all(browser, ".cell").await;
     let mut board = String::new();
     for cell in cells {
         let mark = cell.text().await.unwrap_or_default();
@@ -1217,11 +1118,7 @@ async fn until_position(browser: &Client, position: &str) {
 /// Ada (X) and Bob (O), played through the API: X 5, O 2 (an edge reply, which loses),
 /// X 1, O 9, X 7, O 4, X 3 (wins on 3-5-7).
 async fn ada_beats_bobs_edge_reply(running: &Running, ada: &str) -> Value {
-    let game = create(
-        running,
-        json!({ "x": format!("human:{ada}"), "o": "human:Bob" }),
-    )
-    .await;
+    let game = against_bob(running, ada).await;
     play_through_the_api(
         running,
         &game,
@@ -1261,11 +1158,7 @@ async fn a_finished_games_replay_steps_through_its_moves_with_the_keyboard() {
     press(&browser, Key::Right).await;
     until_position(&browser, "Move 2 of 7.").await;
     assert_eq!(board_shown(&browser).await, ".O..X....");
-    let played = css(&browser, ".cell.last")
-        .await
-        .attr("data-cell")
-        .await
-        .unwrap();
+    let played = attribute(&browser, ".cell.last", "data-cell").await;
     assert_eq!(
         played.as_deref(),
         Some("2"),
@@ -1278,28 +1171,24 @@ async fn a_finished_games_replay_steps_through_its_moves_with_the_keyboard() {
         "{reviewed}"
     );
     assert!(reviewed.contains("a draw → a loss"), "{reviewed}");
-    assert!(
-        text(&browser, "#replay-move")
-            .await
-            .starts_with("2. Bob (O) played 2")
-    );
+    let moved = text(&browser, "#replay-move").await;
+    assert!(moved.starts_with("2. Bob (O) played 2"), "{moved}");
 
     press(&browser, Key::Left).await;
     until_position(&browser, "Move 1 of 7.").await;
     assert_eq!(board_shown(&browser).await, "....X....");
+    let reviewed = text(&browser, "#review-moves li.current").await;
     assert!(
-        text(&browser, "#review-moves li.current")
-            .await
-            .starts_with("1. Ada (X) played 5: kept the draw")
+        reviewed.starts_with("1. Ada (X) played 5: kept the draw"),
+        "{reviewed}"
     );
 
     press(&browser, Key::End).await;
     until_position(&browser, "Move 7 of 7.").await;
     assert_eq!(board_shown(&browser).await, at_the_end);
     assert_eq!(at_the_end, "XOXOX.X.O");
-    let line = browser.find_all(Locator::Css(".cell.win")).await.unwrap();
+    let line = all(&browser, ".cell.win").await;
     assert_eq!(line.len(), 3, "the winning line, at the end only");
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1323,23 +1212,16 @@ async fn a_players_page_shows_the_record_by_opponent_and_its_games_open_their_re
 
     // Act
     browser.goto(&running.url("/players/Ada")).await.unwrap();
-    let record = eventually("the record", || async {
-        let now = text(&browser, "#player-status").await;
-        now.contains("games").then_some(now)
+    let record = text_once(&browser, "the record", "#player-status", |now| {
+        now.contains("games")
     })
     .await;
-    let rows = browser
-        .find_all(Locator::Css("#opponents tbody tr"))
-        .await
-        .unwrap();
+    let rows = all(&browser, "#opponents tbody tr").await;
     let mut opponents = Vec::new();
     for row in rows {
         opponents.push(row.text().await.unwrap());
     }
-    let links = browser
-        .find_all(Locator::Css("#recent a.recent-game"))
-        .await
-        .unwrap();
+    let links = all(&browser, "#recent a.recent-game").await;
     let mut targets = Vec::new();
     for link in &links {
         targets.push(link.attr("href").await.unwrap().unwrap_or_default());
@@ -1358,12 +1240,11 @@ async fn a_players_page_shows_the_record_by_opponent_and_its_games_open_their_re
     assert_eq!(targets.len(), 2);
     eventually("the replay of the game clicked", || async {
         let url = browser.current_url().await.ok()?;
-        let replaying = css(&browser, "#replay").await.is_displayed().await.ok()?;
+        let replaying = shown_now(&browser, "#replay").await?;
         (url.path() == won_path && replaying && status(&browser).await == "Ada (X) wins!")
             .then_some(())
     })
     .await;
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1389,17 +1270,16 @@ async fn a_name_with_markup_stays_text_on_the_players_page_and_in_the_review() {
     .await;
     let heading = text(&browser, "h1").await;
     let game_link = text(&browser, "#recent a").await;
-    let bold_on_players_page = browser.find_all(Locator::Css("main b")).await.unwrap();
+    let bold_on_players_page = all(&browser, "main b").await;
     browser
         .goto(&running.url(&format!("/games/{id}")))
         .await
         .unwrap();
-    let reviewed = eventually("the review", || async {
-        let first = text(&browser, "#review-moves li").await;
-        (!first.is_empty()).then_some(first)
+    let reviewed = text_once(&browser, "the review", "#review-moves li", |now| {
+        !now.is_empty()
     })
     .await;
-    let bold_in_review = browser.find_all(Locator::Css("main b")).await.unwrap();
+    let bold_in_review = all(&browser, "main b").await;
 
     // Assert
     assert_eq!(heading, name);
@@ -1416,7 +1296,6 @@ async fn a_name_with_markup_stays_text_on_the_players_page_and_in_the_review() {
         "{reviewed}"
     );
     assert!(bold_in_review.is_empty(), "the name became an element");
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1430,14 +1309,7 @@ async fn at_phone_width_a_players_page_and_its_table_of_opponents_fit_without_si
 
     // Act
     browser.goto(&running.url("/players/Bob")).await.unwrap();
-    eventually("the table of opponents", || async {
-        let rows = browser
-            .find_all(Locator::Css("#opponents tbody tr"))
-            .await
-            .ok()?;
-        (rows.len() == 1).then_some(())
-    })
-    .await;
+    until_found(1, &browser, "the table of opponents", "#opponents tbody tr").await;
     let page = browser
         .execute(
             "return document.documentElement.scrollWidth - window.innerWidth",
@@ -1460,7 +1332,6 @@ async fn at_phone_width_a_players_page_and_its_table_of_opponents_fit_without_si
         table.as_i64().unwrap() <= 0,
         "the table scrolls by {table} px"
     );
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1486,11 +1357,7 @@ async fn a_visitor_opening_a_finished_game_with_a_rematch_stays_on_its_replay_wi
         .await
         .unwrap();
     let link = eventually("the link to the rematch", || async {
-        let shown = css(&browser, "#replay-rematch")
-            .await
-            .is_displayed()
-            .await
-            .ok()?;
+        let shown = shown_now(&browser, "#replay-rematch").await?;
         let href = css(&browser, "#replay-rematch-link")
             .await
             .attr("href")
@@ -1509,7 +1376,6 @@ async fn a_visitor_opening_a_finished_game_with_a_rematch_stays_on_its_replay_wi
         "still on the replay"
     );
     assert_eq!(link, format!("/games/{}", rematch["id"].as_str().unwrap()));
-    browser.close().await.unwrap();
 }
 
 /// Resigns `game` for the seat `seat`, through the API.
@@ -1548,14 +1414,7 @@ async fn at_phone_width_the_scoreboard_fits_and_breaks_names_only_between_words(
 
     // Act
     browser.goto(&running.url("/scores")).await.unwrap();
-    eventually("the scoreboard", || async {
-        let rows = browser
-            .find_all(Locator::Css("#scores tbody tr"))
-            .await
-            .ok()?;
-        (rows.len() == 4).then_some(())
-    })
-    .await;
+    until_found(4, &browser, "the scoreboard", "#scores tbody tr").await;
     let words = browser.execute(lines_of_each_word, vec![]).await.unwrap();
     let overflow = browser.execute(table_overflow, vec![]).await.unwrap();
 
@@ -1572,7 +1431,6 @@ async fn at_phone_width_the_scoreboard_fits_and_breaks_names_only_between_words(
     for word in words {
         assert_eq!(word[1], 1, "{} is broken across lines", word[0]);
     }
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1590,34 +1448,22 @@ async fn on_7x7_a_hint_counts_the_lit_cells_instead_of_listing_them() {
         .goto(&running.url(game["seats"]["x"]["url"].as_str().unwrap()))
         .await
         .unwrap();
-    eventually("Ada's turn", || async {
-        status(&browser)
-            .await
-            .starts_with("Your turn")
-            .then_some(())
-    })
-    .await;
+    until_status(&browser, "Ada's turn", "Your turn").await;
 
     // Act
     click(&browser, "#hint").await;
-    let said = eventually("the hint", || async {
-        let now = text(&browser, "#message").await;
-        now.starts_with("Hint").then_some(now)
+    let said = text_once(&browser, "the hint", "#message", |now| {
+        now.starts_with("Hint")
     })
     .await;
 
     // Assert
-    let lit = browser
-        .find_all(Locator::Css(".cell.hint"))
-        .await
-        .unwrap()
-        .len();
+    let lit = all(&browser, ".cell.hint").await.len();
     assert!(lit > 6, "{lit} cells");
     assert_eq!(
         said,
         format!("Hint: any of the {lit} lit cells (best play draws).")
     );
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1637,7 +1483,6 @@ async fn undo_against_the_computer_says_that_both_moves_were_taken_back() {
 
     let said = said(&browser, "#message").await;
     assert_eq!(said, "The last 2 moves were taken back.");
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1646,26 +1491,8 @@ async fn a_rematch_the_other_player_asked_for_is_offered_and_taken_when_they_cho
     let Some((scene, running, ada)) = Scene::start("rematch_offered", 1280, 800).await else {
         return;
     };
-    let game = create(
-        &running,
-        json!({ "x": "human:Ada", "o": "human:Bob", "seating": "apart" }),
-    )
-    .await;
+    let game = ada_beats_bobs_edge_reply(&running, "Ada").await;
     let first = format!("/games/{}", game["id"].as_str().unwrap());
-    play_through_the_api(
-        &running,
-        &game,
-        &[
-            ("x", 5),
-            ("o", 2),
-            ("x", 1),
-            ("o", 9),
-            ("x", 7),
-            ("o", 4),
-            ("x", 3),
-        ],
-    )
-    .await;
     let bob = scene.driver.open(1280, 800).await;
     for (page, seat) in [(&ada, "x"), (&bob, "o")] {
         page.goto(&running.url(game["seats"][seat]["url"].as_str().unwrap()))
@@ -1685,11 +1512,7 @@ async fn a_rematch_the_other_player_asked_for_is_offered_and_taken_when_they_cho
     })
     .await;
     let offered = eventually("the offer on Ada's page", || async {
-        let shown = css(&ada, "#replay-rematch")
-            .await
-            .is_displayed()
-            .await
-            .ok()?;
+        let shown = shown_now(&ada, "#replay-rematch").await?;
         let said = text(&ada, "#replay-rematch").await;
         (shown && !said.is_empty()).then_some(said)
     })
@@ -1708,8 +1531,6 @@ async fn a_rematch_the_other_player_asked_for_is_offered_and_taken_when_they_cho
     assert_eq!(offered, "Bob wants a rematch, sides swapped: Join");
     assert_eq!(still, first, "Ada's page stays on the game she was reading");
     assert!(joined.starts_with("Waiting for Bob (X)"), "{joined}");
-    ada.close().await.unwrap();
-    bob.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1726,8 +1547,7 @@ async fn an_address_under_games_that_is_no_game_id_says_there_is_no_such_game() 
         "{said}"
     );
     assert_eq!(text(&browser, "#players").await, "No such game");
-    assert!(!css(&browser, "#setup").await.is_displayed().await.unwrap());
-    browser.close().await.unwrap();
+    assert!(!shown(&browser, "#setup").await);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1738,22 +1558,16 @@ async fn a_players_page_for_a_name_nobody_played_under_says_so_once() {
 
     browser.goto(&running.url("/players/Nobody")).await.unwrap();
 
-    let said = eventually("the page to say so", || async {
-        let now = text(&browser, "#player-status").await;
-        (now != "Loading…" && !now.is_empty()).then_some(now)
+    let said = text_once(&browser, "the page to say so", "#player-status", |now| {
+        now != "Loading…" && !now.is_empty()
     })
     .await;
     assert_eq!(said, "No player called Nobody has played here.");
     assert_eq!(text(&browser, "h1").await, "No such player");
     assert!(
-        !css(&browser, "#player-details")
-            .await
-            .is_displayed()
-            .await
-            .unwrap(),
+        !shown(&browser, "#player-details").await,
         "nothing said twice under it"
     );
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1779,7 +1593,7 @@ async fn a_review_line_lights_the_cells_that_would_have_kept_what_its_move_threw
 
     // Assert
     let mut lit = Vec::new();
-    for cell in browser.find_all(Locator::Css(".cell.hint")).await.unwrap() {
+    for cell in all(&browser, ".cell.hint").await {
         lit.push(
             cell.attr("data-cell")
                 .await
@@ -1797,7 +1611,6 @@ async fn a_review_line_lights_the_cells_that_would_have_kept_what_its_move_threw
         .collect();
     assert!(!kept.is_empty());
     assert_eq!(lit, kept);
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1806,26 +1619,12 @@ async fn the_setup_form_asks_the_run_only_where_there_is_a_choice_and_says_how_e
         return;
     };
     browser.goto(&running.url("/")).await.unwrap();
-    let run_shown = || async {
-        css(&browser, "#win-choice")
-            .await
-            .is_displayed()
-            .await
-            .unwrap()
-    };
+    let run_shown = || async { shown(&browser, "#win-choice").await };
 
     let on_three = run_shown().await;
     let impossible = text(&browser, "#level-how").await;
-    css(&browser, "select[name=size] option[value=\"5\"]")
-        .await
-        .click()
-        .await
-        .unwrap();
-    css(&browser, "select[name=level] option[value=\"easy\"]")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&browser, "select[name=size] option[value=\"5\"]").await;
+    click(&browser, "select[name=level] option[value=\"easy\"]").await;
     let on_five = run_shown().await;
     let easy = text(&browser, "#level-how").await;
 
@@ -1833,7 +1632,6 @@ async fn the_setup_form_asks_the_run_only_where_there_is_a_choice_and_says_how_e
     assert!(on_five);
     assert_eq!(impossible, "Plays perfectly: it never loses.");
     assert_eq!(easy, "Takes a win it can see, otherwise plays at random.");
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1862,7 +1660,6 @@ async fn at_phone_width_the_replay_buttons_stay_on_one_line() {
     let tops = tops.as_array().unwrap();
     assert_eq!(tops.len(), 4);
     assert!(tops.iter().all(|top| *top == tops[0]), "{tops:?}");
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1901,7 +1698,6 @@ async fn at_1280_by_800_a_finished_games_page_does_not_scroll_and_shows_its_link
         link_below.as_f64().unwrap() <= 0.0,
         "the link is {link_below} px below the fold"
     );
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1935,7 +1731,6 @@ async fn a_players_page_draws_their_rating_over_time_as_a_chart_that_fits_a_phon
         .await
         .unwrap();
     assert_eq!(fits, Value::Bool(true), "the player page scrolls sideways");
-    browser.close().await.unwrap();
 }
 
 /// Opens `/train` on a server where Bob slipped (his O on 4 after X on 1, where only
@@ -1943,16 +1738,8 @@ async fn a_players_page_draws_their_rating_over_time_as_a_chart_that_fits_a_phon
 async fn bob_trains(scene: &Scene, running: &Running, browser: &Client) {
     scene.server.bob_slipped().await;
     browser.goto(&running.url("/train")).await.unwrap();
-    css(browser, "#trainee-name")
-        .await
-        .send_keys("Bob")
-        .await
-        .unwrap();
-    css(browser, "#trainee button[type=submit]")
-        .await
-        .click()
-        .await
-        .unwrap();
+    type_into(browser, "#trainee-name", "Bob").await;
+    click(browser, "#trainee button[type=submit]").await;
     eventually("Bob's puzzle", || async {
         text(browser, "#puzzle-title")
             .await
@@ -1981,7 +1768,6 @@ async fn a_player_names_themself_on_the_training_page_clicks_a_best_move_and_is_
         "O to move; O had a draw here. Find a move that keeps it."
     );
     assert_eq!(cell_text(&browser, 5).await, "O");
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -2030,7 +1816,6 @@ async fn at_phone_width_the_training_board_fits_and_a_wrong_click_lights_the_bes
     );
     assert!(overflow[2].as_f64().unwrap() > 200.0, "{overflow}");
     assert!(shown(&browser, "#next-puzzle").await);
-    browser.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -2045,15 +1830,10 @@ async fn the_training_page_opened_with_a_name_tells_a_player_without_a_slip_why_
     browser.goto(&running.url("/train?name=Ada")).await.unwrap();
 
     // Assert
-    let said = eventually("the status", || async {
-        let said = status(&browser).await;
-        said.starts_with("No puzzles").then_some(said)
-    })
-    .await;
+    let said = status_once(&browser, "the status", |now| now.starts_with("No puzzles")).await;
     assert_eq!(
         said,
         "No puzzles for Ada on any board: no slip of theirs in a reviewed game is open."
     );
     assert!(!shown(&browser, "#puzzle").await);
-    browser.close().await.unwrap();
 }

@@ -386,9 +386,14 @@ impl ComputerFactory for Hedging {
     }
 }
 
+/// A server on a store of its own whose reviews hedge at first (see [`hedging_server_on`]).
+fn hedging_server(patient_proves: bool) -> (Server, Arc<AtomicUsize>, Arc<AtomicBool>) {
+    hedging_server_on(&Arc::new(MemoryStore::new()), patient_proves)
+}
+
 /// A server on `store` whose reviews hedge at first (see [`Hedging`]); the count of its
 /// patient advisors, and their gate.
-fn hedging_server(
+fn hedging_server_on(
     store: &Arc<MemoryStore>,
     patient_proves: bool,
 ) -> (Server, Arc<AtomicUsize>, Arc<AtomicBool>) {
@@ -427,13 +432,12 @@ async fn until_exact(server: &Server, id: &str) -> (Value, Option<Review>) {
 async fn a_review_not_exact_is_answered_as_it_is_and_then_completed_and_kept() {
     // Arrange: a server whose reviews hedge in the usual time, and whose patient
     // advisor proves.
-    let store = Arc::new(MemoryStore::new());
-    let (server, patients, gate) = hedging_server(&store, true);
+    let (server, patients, gate) = hedging_server(true);
     let id = ada_beats_bobs_edge_reply(&server).await;
 
     // Act: the completion held back until the first answer is in.
     let first = server.poll_review(&id).await.pop().unwrap();
-    let kept_first = store.review(&GameId::parse(&id).unwrap()).unwrap();
+    let kept_first = server.store.review(&GameId::parse(&id).unwrap()).unwrap();
     gate.store(true, Ordering::SeqCst);
     let (completed, kept) = until_exact(&server, &id).await;
 
@@ -452,13 +456,13 @@ async fn a_review_not_exact_is_answered_as_it_is_and_then_completed_and_kept() {
 async fn a_review_kept_not_exact_by_an_earlier_server_is_completed_when_it_is_asked_for() {
     // Arrange: a server that cannot complete the review kept it not exact, and stopped.
     let store = Arc::new(MemoryStore::new());
-    let (earlier, _, earlier_gate) = hedging_server(&store, false);
+    let (earlier, _, earlier_gate) = hedging_server_on(&store, false);
     let id = ada_beats_bobs_edge_reply(&earlier).await;
     earlier.poll_review(&id).await;
     earlier_gate.store(true, Ordering::SeqCst);
     earlier.games.close();
     let kept_before = store.review(&GameId::parse(&id).unwrap()).unwrap();
-    let (server, patients, gate) = hedging_server(&store, true);
+    let (server, patients, gate) = hedging_server_on(&store, true);
 
     // Act: the completion held back until the first answer is in.
     let at_once = server.get(&format!("/api/games/{id}/review")).await;
@@ -477,8 +481,7 @@ async fn a_review_kept_not_exact_by_an_earlier_server_is_completed_when_it_is_as
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_review_that_cannot_be_completed_stays_as_it_was_and_is_tried_once_per_run() {
     // Arrange: neither advisor proves anything.
-    let store = Arc::new(MemoryStore::new());
-    let (server, patients, gate) = hedging_server(&store, false);
+    let (server, patients, gate) = hedging_server(false);
     let id = ada_beats_bobs_edge_reply(&server).await;
     let first = server.poll_review(&id).await.pop().unwrap();
     gate.store(true, Ordering::SeqCst);

@@ -14,9 +14,7 @@ use tictactoe_core::ports::{
     TrainingStore,
 };
 
-use axum::body::Body;
 use axum::http::Method;
-use http_body_util::BodyExt;
 use serde_json::json;
 use tictactoe_core::domain::{Geometry, PlayerName, Scoreboard};
 use tictactoe_core::play::Review;
@@ -27,8 +25,7 @@ use tictactoe_core::ports::{
 };
 use tictactoe_players::StandardComputers;
 use tictactoe_web::{GameLimits, Games, Limits};
-use tower::ServiceExt;
-use web_support::{Server, test_game_limits, two_people};
+use web_support::{Server, next_event, test_game_limits, two_people};
 
 /// The store every server shares, and who listens to it.
 #[derive(Default)]
@@ -241,19 +238,15 @@ async fn a_spectator_of_one_server_sees_a_move_made_through_another() {
     // Arrange: a spectator's event stream on server B, past its first event.
     let (a, b) = two_servers();
     let game = a.create(two_people()).await;
-    let request = axum::http::Request::get(game.api("/events"))
-        .body(Body::empty())
-        .unwrap();
-    let mut events = b.router().oneshot(request).await.unwrap().into_body();
-    events.frame().await.unwrap().unwrap();
+    let mut events = b.events(&game).await;
+    next_event(&mut events).await;
 
     // Act
     a.play(&game.id, game.x_token(), 5).await;
-    let next = tokio::time::timeout(Duration::from_secs(2), events.frame()).await;
+    let next = tokio::time::timeout(Duration::from_secs(2), next_event(&mut events)).await;
 
     // Assert
-    let frame = next.expect("an event within 2 s").unwrap().unwrap();
-    let text = String::from_utf8(frame.into_data().unwrap().to_vec()).unwrap();
+    let text = next.expect("an event within 2 s");
     assert!(text.contains("\"board\":\"....X....\""), "{text}");
 }
 

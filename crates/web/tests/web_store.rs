@@ -73,8 +73,8 @@ async fn a_finished_game_shows_its_result_after_a_restart() {
     assert_eq!(seen.json["status"], "x_won");
     assert_eq!(seen.json["line"], json!([1, 2, 3]));
     assert_eq!(seen.json["to_move"], Value::Null);
-    assert_eq!(late.status, StatusCode::CONFLICT);
     assert_eq!(server.scoreboard().standings().len(), 2, "counted once");
+    assert_eq!(late.status, StatusCode::CONFLICT);
 }
 
 #[tokio::test]

@@ -10,7 +10,7 @@ use axum::http::{Method, StatusCode};
 use serde_json::json;
 use tictactoe_core::domain::PlayerName;
 use tictactoe_core::ports::{Attempt, GameId, TrainingStore};
-use web_support::{Answer, Server};
+use web_support::{Answer, Created, Server};
 
 fn bob() -> PlayerName {
     PlayerName::new("Bob").unwrap()
@@ -24,6 +24,14 @@ async fn answer(server: &Server, game: &str, ply: u32, cell: u64) -> Answer {
         .await
 }
 
+/// A server on which Bob slipped in a reviewed game (see [`Server::bob_slipped`]): the
+/// server, and that game.
+async fn bobs_slip() -> (Server, Created) {
+    let server = Server::new();
+    let game = server.bob_slipped().await;
+    (server, game)
+}
+
 /// Whether each of Bob's attempts kept was right, oldest first.
 fn bobs_attempts(server: &Server) -> Vec<bool> {
     let attempts = server.store.attempts(&bob()).unwrap();
@@ -33,8 +41,7 @@ fn bobs_attempts(server: &Server) -> Vec<bool> {
 #[tokio::test]
 async fn a_players_slip_in_a_reviewed_game_is_listed_as_a_puzzle_with_its_title_and_question() {
     // Arrange
-    let server = Server::new();
-    let game = server.bob_slipped().await;
+    let (server, game) = bobs_slip().await;
 
     // Act
     let listed = server.get("/api/players/Bob/puzzles").await;
@@ -61,8 +68,7 @@ async fn a_players_slip_in_a_reviewed_game_is_listed_as_a_puzzle_with_its_title_
 
 #[tokio::test]
 async fn a_player_without_a_slip_is_told_in_words_why_there_is_no_puzzle() {
-    let server = Server::new();
-    server.bob_slipped().await;
+    let (server, _) = bobs_slip().await;
 
     let listed = server.get("/api/players/Ada/puzzles").await;
 
@@ -94,8 +100,7 @@ async fn a_game_not_reviewed_makes_no_puzzle_and_is_counted_and_told() {
 
 #[tokio::test]
 async fn puzzles_on_another_board_are_not_listed() {
-    let server = Server::new();
-    server.bob_slipped().await;
+    let (server, _) = bobs_slip().await;
 
     let listed = server.get("/api/players/Bob/puzzles?size=4").await;
 
@@ -105,8 +110,7 @@ async fn puzzles_on_another_board_are_not_listed() {
 #[tokio::test]
 async fn a_right_answer_is_kept_as_right_and_answered_200_in_the_consoles_words() {
     // Arrange
-    let server = Server::new();
-    let game = server.bob_slipped().await;
+    let (server, game) = bobs_slip().await;
 
     // Act
     let answered = answer(&server, &game.id, 2, 5).await;
@@ -124,8 +128,7 @@ async fn a_right_answer_is_kept_as_right_and_answered_200_in_the_consoles_words(
 #[tokio::test]
 async fn a_wrong_answer_says_what_it_leaves_and_what_the_review_said_and_is_kept_as_wrong() {
     // Arrange
-    let server = Server::new();
-    let game = server.bob_slipped().await;
+    let (server, game) = bobs_slip().await;
 
     // Act: O in the far corner after X's corner loses.
     let answered = answer(&server, &game.id, 2, 9).await;
@@ -143,8 +146,7 @@ async fn a_wrong_answer_says_what_it_leaves_and_what_the_review_said_and_is_kept
 
 #[tokio::test]
 async fn an_answer_to_a_puzzle_that_never_was_is_not_found_and_nothing_is_kept() {
-    let server = Server::new();
-    let game = server.bob_slipped().await;
+    let (server, game) = bobs_slip().await;
 
     let answered = answer(&server, &game.id, 3, 5).await;
 
@@ -155,8 +157,7 @@ async fn an_answer_to_a_puzzle_that_never_was_is_not_found_and_nothing_is_kept()
 #[tokio::test]
 async fn an_answer_to_a_retired_puzzle_is_not_found() {
     // Arrange: Bob solved it right on two days.
-    let server = Server::new();
-    let game = server.bob_slipped().await;
+    let (server, game) = bobs_slip().await;
     let day = Duration::from_secs(86_400);
     for days_ago in [2, 1] {
         let attempt = Attempt {
@@ -178,8 +179,7 @@ async fn an_answer_to_a_retired_puzzle_is_not_found() {
 
 #[tokio::test]
 async fn a_taken_cell_is_a_bad_request_in_the_consoles_words_and_nothing_is_kept() {
-    let server = Server::new();
-    let game = server.bob_slipped().await;
+    let (server, game) = bobs_slip().await;
 
     let answered = answer(&server, &game.id, 2, 1).await;
 
@@ -193,8 +193,7 @@ async fn a_taken_cell_is_a_bad_request_in_the_consoles_words_and_nothing_is_kept
 
 #[tokio::test]
 async fn a_cell_off_the_board_is_a_bad_request_and_nothing_is_kept() {
-    let server = Server::new();
-    let game = server.bob_slipped().await;
+    let (server, game) = bobs_slip().await;
 
     let answered = answer(&server, &game.id, 2, 10).await;
 

@@ -561,14 +561,20 @@ mod tests {
         );
     }
 
-    #[test]
-    fn another_move_proven_to_keep_the_value_is_right() {
-        // Bob (O) had a draw; after his answer, X is proven to have no more than a draw.
-        let mut advisor = advisor_saying(Verdict::Draw, true);
+    /// Bob (O) had a draw; after his answer, the advisor says X has no more than a
+    /// draw: proven, the answer is right; not proven in time, it is not judged.
+    #[rstest]
+    #[case::another_move_proven_to_keep_the_value_is_right(true, Answered::Right)]
+    #[case::a_move_whose_value_is_not_proven_in_time_is_not_judged(false, Answered::Unproven)]
+    fn another_move_that_keeps_the_value_is_right_once_proven(
+        #[case] proven: bool,
+        #[case] expected: Answered,
+    ) {
+        let mut advisor = advisor_saying(Verdict::Draw, proven);
 
         let answered = judge(&puzzle(), cell(4), &mut advisor);
 
-        assert_eq!(answered, Ok(Answered::Right));
+        assert_eq!(answered, Ok(expected));
     }
 
     #[test]
@@ -593,15 +599,6 @@ mod tests {
             (reviewed.cell, reviewed.best_moves),
             (cell(2), vec![cell(1), cell(9)])
         );
-    }
-
-    #[test]
-    fn a_move_whose_value_is_not_proven_in_time_is_not_judged() {
-        let mut advisor = advisor_saying(Verdict::Draw, false);
-
-        let answered = judge(&puzzle(), cell(4), &mut advisor);
-
-        assert_eq!(answered, Ok(Answered::Unproven));
     }
 
     #[test]

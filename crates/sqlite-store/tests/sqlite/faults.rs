@@ -2,125 +2,93 @@
 //! a log with no database, damaged pages, the file removed or replaced while open, and
 //! a full disk (a small tmpfs, where this process may mount one).
 
-use std::process::Command;
-
 use tictactoe_core::ports::StoreError;
 use tictactoe_sqlite_store::{Checked, beside};
 
+use super::disk::{SmallDisk, damage, three};
 use super::*;
-
-/// The bytes of the file, its log and its index (`None` for each one missing).
-fn three(path: &Path) -> [Option<Vec<u8>>; 3] {
-    ["", "-wal", "-shm"].map(|suffix| fs::read(beside(path, suffix)).ok())
-}
 
 /// A database at `path` whose newest pages are only in its log: `games` won games kept
 /// by a store that was never closed (as a program killed with SIGKILL leaves it).
 fn file_with_a_live_log(path: &Path, games: u128) {
-    let store = SqliteStore::open(path).unwrap();
-    for n in 1..=games {
-        store.write(&won_game(n, "Ada", "Bob")).unwrap();
-    }
     // No destructor: no checkpoint, the log stays as it is.
-    std::mem::forget(store);
+    std::mem::forget(store_with_games(path, games));
 }
 
-/// The log and index of the database at `from`, copied beside `to`.
+/// The log and index of the database at `from` (a live one: its log is not empty),
+/// copied beside `to`.
 fn copy_the_log(from: &Path, to: &Path) {
+    assert!(
+        !bytes(&beside(from, "-wal")).is_empty(),
+        "no live log to copy"
+    );
     for suffix in ["-wal", "-shm"] {
         fs::copy(beside(from, suffix), beside(to, suffix)).unwrap();
     }
 }
 
-fn unreadable(result: Result<SqliteStore, StoreError>) -> String {
-    match result {
-        Err(StoreError::Unreadable { detail, .. }) => detail,
-        other => panic!("not refused as unreadable: {:?}", other.err()),
-    }
+/// The log and index of a database of `games` games killed with its log in use (see
+/// [`file_with_a_live_log`]), copied beside `to`.
+fn copy_a_live_log(games: u128, to: &Path) {
+    let (_folder, live) = new_file();
+    file_with_a_live_log(&live, games);
+    copy_the_log(&live, to);
 }
 
-#[test]
-fn garbage_beside_a_valid_log_is_refused_and_the_file_log_and_index_are_left_byte_for_byte() {
-    // Arrange: a valid log and index (of a database with 30 games) beside 100,000
-    // bytes that are not a database.
-    let (_live_folder, live) = new_file();
+/// 100,000 bytes that are not a database, a valid log and index (of a database of 30
+/// games) beside them.
+fn garbage_beside_a_valid_log(path: &Path) {
+    fs::write(path, b"not a database, ".repeat(6250)).unwrap();
+    copy_a_live_log(30, path);
+}
+
+/// A database's first 60 bytes only, its log and index beside them.
+fn a_header_cut_short_beside_a_valid_log(path: &Path) {
+    let (_folder, live) = new_file();
     file_with_a_live_log(&live, 30);
+    fs::write(path, &bytes(&live)[..60]).unwrap();
+    copy_the_log(&live, path);
+}
+
+/// A whole database of 50 games, its last 1,000 bytes cut off.
+fn a_file_cut_inside_a_page(path: &Path) {
+    file_with_games(path, 50);
+    let whole = bytes(path);
+    fs::write(path, &whole[..whole.len() - 1000]).unwrap();
+}
+
+/// A live database's log and index, its file gone (as when removed under a server).
+fn a_log_with_no_database_beside_it(path: &Path) {
+    copy_a_live_log(10, path);
+}
+
+/// A file that is not a whole database is refused as unreadable, in words that say
+/// what is wrong, and the file, its log and its index are left byte for byte: for a log
+/// alone, no database is made beside it.
+#[rstest::rstest]
+#[case::garbage_beside_a_valid_log(garbage_beside_a_valid_log, "not a database")]
+#[case::a_header_cut_short_beside_a_valid_log(a_header_cut_short_beside_a_valid_log, "60 bytes")]
+#[case::a_file_cut_inside_a_page(a_file_cut_inside_a_page, "not a whole number")]
+#[case::a_log_with_no_database_beside_it(a_log_with_no_database_beside_it, "log")]
+fn a_file_that_is_not_a_whole_database_is_refused_and_left_byte_for_byte(
+    #[case] arrange: fn(&Path),
+    #[case] says: &str,
+) {
+    // Arrange
     let (_folder, path) = new_file();
-    fs::write(&path, b"not a database, ".repeat(6250)).unwrap();
-    copy_the_log(&live, &path);
+    arrange(&path);
     let before = three(&path);
 
     // Act
     let result = SqliteStore::open(&path);
 
     // Assert
-    unreadable(result);
-    assert!(before[1].as_ref().is_some_and(|log| !log.is_empty()));
+    let detail = match result {
+        Err(StoreError::Unreadable { detail, .. }) => detail,
+        other => panic!("not refused as unreadable: {:?}", other.err()),
+    };
+    assert!(detail.contains(says), "{detail}");
     assert_eq!(three(&path), before);
-}
-
-#[test]
-fn a_header_cut_short_beside_a_valid_log_is_refused_and_everything_left_byte_for_byte() {
-    // Arrange: the database's first 60 bytes only, its log and index beside them.
-    let (_folder, path) = new_file();
-    file_with_a_live_log(&path, 30);
-    let whole = bytes(&path);
-    let (_cut_folder, cut) = new_file();
-    fs::write(&cut, &whole[..60]).unwrap();
-    copy_the_log(&path, &cut);
-    let before = three(&cut);
-
-    // Act
-    let detail = unreadable(SqliteStore::open(&cut));
-
-    // Assert
-    assert!(detail.contains("60 bytes"), "{detail}");
-    assert_eq!(three(&cut), before);
-}
-
-#[test]
-fn a_file_cut_inside_a_page_is_refused_and_left_byte_for_byte() {
-    // Arrange
-    let (_folder, path) = new_file();
-    file_with_games(&path, 50);
-    let whole = bytes(&path);
-    fs::write(&path, &whole[..whole.len() - 1000]).unwrap();
-    let before = three(&path);
-
-    // Act
-    let detail = unreadable(SqliteStore::open(&path));
-
-    // Assert
-    assert!(detail.contains("not a whole number"), "{detail}");
-    assert_eq!(three(&path), before);
-}
-
-#[test]
-fn a_log_with_no_database_beside_it_is_refused_and_no_database_is_made() {
-    // Arrange: a live database's log and index, its file gone (removed under a server).
-    let (_live_folder, live) = new_file();
-    file_with_a_live_log(&live, 10);
-    let (_folder, path) = new_file();
-    copy_the_log(&live, &path);
-    let before = three(&path);
-
-    // Act
-    let detail = unreadable(SqliteStore::open(&path));
-
-    // Assert
-    assert!(detail.contains("log"), "{detail}");
-    assert!(!path.exists(), "no second database beside the log");
-    assert_eq!(three(&path), before);
-}
-
-/// Overwrites pages `pages` (numbered from 1) of the file at `path` with a pattern.
-fn damage(path: &Path, pages: std::ops::RangeInclusive<u64>) {
-    use std::io::{Seek, SeekFrom, Write as _};
-    let mut file = fs::OpenOptions::new().write(true).open(path).unwrap();
-    for page in pages {
-        file.seek(SeekFrom::Start((page - 1) * 4096)).unwrap();
-        file.write_all(&[0xA5; 4096]).unwrap();
-    }
 }
 
 #[test]
@@ -174,10 +142,7 @@ fn damaged_pages_beside_a_live_log_are_found_and_the_file_and_log_are_left_byte_
 fn a_file_removed_while_open_stops_every_write_naming_the_path_and_is_put_back_whole() {
     // Arrange
     let (_folder, path) = new_file();
-    let store = SqliteStore::open(&path).unwrap();
-    for n in 1..=5 {
-        store.write(&won_game(n, "Ada", "Bob")).unwrap();
-    }
+    let store = store_with_games(&path, 5);
     fs::remove_file(&path).unwrap();
 
     // Act
@@ -201,10 +166,7 @@ fn a_file_removed_while_open_stops_every_write_naming_the_path_and_is_put_back_w
 fn a_file_replaced_while_open_stops_every_write_and_its_games_are_saved_beside_the_other_file() {
     // Arrange: a store writing to `path`; another database moved over it.
     let (folder, path) = new_file();
-    let store = SqliteStore::open(&path).unwrap();
-    for n in 1..=5 {
-        store.write(&won_game(n, "Ada", "Bob")).unwrap();
-    }
+    let store = store_with_games(&path, 5);
     let other = folder.path().join("other.sqlite3");
     file_with_games(&other, 1);
     let others = bytes(&other);
@@ -232,52 +194,12 @@ fn a_file_replaced_while_open_stops_every_write_and_its_games_are_saved_beside_t
     assert!((1..=5).all(|n| copy.game(&id(n)).unwrap().is_some()));
 }
 
-/// A small tmpfs mounted on a folder of its own, unmounted when dropped: a disk that
-/// fills. `None` where this process may not mount one (not root).
-struct SmallDisk {
-    folder: TempDir,
-}
-
-impl SmallDisk {
-    fn mount(size: &str) -> Option<SmallDisk> {
-        let folder = tempfile::tempdir().ok()?;
-        let mounted = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
-            .arg(folder.path())
-            .stderr(std::process::Stdio::null())
-            .status()
-            .is_ok_and(|status| status.success());
-        mounted.then_some(SmallDisk { folder })
-    }
-
-    fn path(&self) -> &Path {
-        self.folder.path()
-    }
-
-    /// Fills what is left of the disk with a file of its own.
-    fn fill(&self) -> PathBuf {
-        use std::io::Write as _;
-        let ballast = self.path().join("ballast");
-        let mut file = fs::File::create(&ballast).unwrap();
-        while file.write_all(&[0; 4096]).is_ok() {}
-        ballast
-    }
-}
-
-impl Drop for SmallDisk {
-    fn drop(&mut self) {
-        let _ = Command::new("umount").arg(self.folder.path()).status();
-    }
-}
-
 #[test]
 fn a_disk_with_3_mb_free_holds_thousands_of_games_because_the_log_is_started_again() {
-    let Some(disk) = SmallDisk::mount("3m") else {
-        println!("SKIPPED: cannot mount a tmpfs here (mount needs root)");
+    let Some(disk) = SmallDisk::mount_or_skip("3m") else {
         return;
     };
-    let path = disk.path().join("games.sqlite3");
-    let store = SqliteStore::open(&path).unwrap();
+    let store = SqliteStore::open(&disk.path().join("games.sqlite3")).unwrap();
 
     let kept = (1..=20_000)
         .take_while(|&n| {
@@ -298,13 +220,11 @@ fn a_disk_with_3_mb_free_holds_thousands_of_games_because_the_log_is_started_aga
 
 #[test]
 fn a_full_disk_is_full_and_writes_are_kept_again_once_there_is_room() {
-    let Some(disk) = SmallDisk::mount("2m") else {
-        println!("SKIPPED: cannot mount a tmpfs here (mount needs root)");
+    let Some(disk) = SmallDisk::mount_or_skip("2m") else {
         return;
     };
     let path = disk.path().join("games.sqlite3");
-    let store = SqliteStore::open(&path).unwrap();
-    store.write(&won_game(1, "Ada", "Bob")).unwrap();
+    let store = store_with_games(&path, 1);
     let ballast = disk.fill();
 
     let full = (2..=2_000)
@@ -323,12 +243,10 @@ fn a_full_disk_is_full_and_writes_are_kept_again_once_there_is_room() {
 
 #[test]
 fn a_store_on_a_full_disk_is_not_writable_before_anything_is_played() {
-    let Some(disk) = SmallDisk::mount("1m") else {
-        println!("SKIPPED: cannot mount a tmpfs here (mount needs root)");
+    let Some(disk) = SmallDisk::mount_or_skip("1m") else {
         return;
     };
-    let path = disk.path().join("games.sqlite3");
-    let store = SqliteStore::open(&path).unwrap();
+    let store = SqliteStore::open(&disk.path().join("games.sqlite3")).unwrap();
     disk.fill();
 
     let writable = store.check_writable();

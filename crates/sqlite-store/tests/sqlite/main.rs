@@ -13,6 +13,7 @@ use tictactoe_core::players::PlayerSpec;
 use tictactoe_core::ports::{Change, Ending, GameId, GameStore, NewGame, Step, StoreError, Write};
 use tictactoe_sqlite_store::{Options, SqliteStore};
 
+mod disk;
 mod failures;
 mod faults;
 mod files;
@@ -59,13 +60,18 @@ fn won_game(n: u128, x: &str, o: &str) -> Vec<Write> {
     ]
 }
 
-/// A store on `path` that has kept `games` won games between Ada and Bob, closed
-/// again: the file is left whole, its log folded in.
-fn file_with_games(path: &Path, games: u128) {
+/// A store on `path` that has kept `games` won games between Ada and Bob, still open.
+fn store_with_games(path: &Path, games: u128) -> SqliteStore {
     let store = SqliteStore::open(path).unwrap();
     for n in 1..=games {
         store.write(&won_game(n, "Ada", "Bob")).unwrap();
     }
+    store
+}
+
+/// [`store_with_games`], closed again: the file is left whole, its log folded in.
+fn file_with_games(path: &Path, games: u128) {
+    drop(store_with_games(path, games));
 }
 
 /// A plain SQLite connection to the file, as a person with a SQL prompt has.

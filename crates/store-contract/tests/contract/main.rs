@@ -186,6 +186,11 @@ fn record(wins: u64, losses: u64, ties: u64) -> Record {
     Record { wins, losses, ties }
 }
 
+/// A row of [`rows`]: `name`'s wins, losses and ties.
+fn row(name: &str, wins: u64, losses: u64, ties: u64) -> (String, Record) {
+    (name.to_owned(), record(wins, losses, ties))
+}
+
 /// The whole scoreboard as (name, record) rows in rank order.
 fn rows(store: &dyn GameStore) -> Vec<(String, Record)> {
     store
@@ -254,6 +259,11 @@ fn steps_of(store: &dyn GameStore, n: u128) -> usize {
 /// error, in the same words, from every store.
 fn refused(n: u128, conflict: Conflict) -> Result<(), StoreError> {
     Err(conflict.about(&id(n)))
+}
+
+/// The conflict of step `number` sent to a game that has kept `taken` steps.
+fn gap(number: u32, taken: u32) -> Conflict {
+    Conflict::Gap { number, taken }
 }
 
 /// Random numbers from a seed: the same games on every run and every store.

@@ -61,13 +61,7 @@ fn the_game_ended_after_a_name_is_chosen_is_counted_under_that_name(#[case] stor
 
     store.write(&[end(1, Ending::Resigned(Mark::X))]).unwrap();
 
-    assert_eq!(
-        rows(&*store),
-        [
-            ("Cy".to_owned(), record(1, 0, 0)),
-            ("Ada".to_owned(), record(0, 1, 0))
-        ]
-    );
+    assert_eq!(rows(&*store), [row("Cy", 1, 0, 0), row("Ada", 0, 1, 0)]);
 }
 
 #[apply(stores)]
@@ -95,7 +89,7 @@ fn the_history_and_the_other_players_opponents_name_the_name_chosen(#[case] stor
         .iter()
         .map(|rival| (rival.opponent.as_str().to_owned(), rival.record))
         .collect();
-    assert_eq!(rivals, [("Cy".to_owned(), record(0, 1, 0))]);
+    assert_eq!(rivals, [row("Cy", 0, 1, 0)]);
 }
 
 #[apply(stores)]

@@ -13,39 +13,21 @@ use super::*;
 fn a_draw_counts_a_tie_for_each_player(#[case] store: Fresh) {
     people_ended(&*store, 1, ["Ada", "Bob"], draw());
 
-    assert_eq!(
-        rows(&*store),
-        [
-            ("Ada".into(), record(0, 0, 1)),
-            ("Bob".into(), record(0, 0, 1))
-        ]
-    );
+    assert_eq!(rows(&*store), [row("Ada", 0, 0, 1), row("Bob", 0, 0, 1)]);
 }
 
 #[apply(stores)]
 fn a_win_counts_a_win_for_the_winner_and_a_loss_for_the_other(#[case] store: Fresh) {
     people_ended(&*store, 1, ["Ada", "Bob"], won_by(Mark::O));
 
-    assert_eq!(
-        rows(&*store),
-        [
-            ("Bob".into(), record(1, 0, 0)),
-            ("Ada".into(), record(0, 1, 0))
-        ]
-    );
+    assert_eq!(rows(&*store), [row("Bob", 1, 0, 0), row("Ada", 0, 1, 0)]);
 }
 
 #[apply(stores)]
 fn a_resignation_counts_a_loss_for_whoever_resigned_and_a_win_for_the_other(#[case] store: Fresh) {
     people_ended(&*store, 1, ["Ada", "Bob"], Ending::Resigned(Mark::X));
 
-    assert_eq!(
-        rows(&*store),
-        [
-            ("Bob".into(), record(1, 0, 0)),
-            ("Ada".into(), record(0, 1, 0))
-        ]
-    );
+    assert_eq!(rows(&*store), [row("Bob", 1, 0, 0), row("Ada", 0, 1, 0)]);
 }
 
 #[apply(stores)]
@@ -78,10 +60,7 @@ fn people_with_the_default_name_and_computers_count_under_their_shown_names(#[ca
 
     assert_eq!(
         rows(&*store),
-        [
-            ("Player X".into(), record(1, 0, 0)),
-            ("Computer (Easy)".into(), record(0, 1, 0))
-        ]
+        [row("Player X", 1, 0, 0), row("Computer (Easy)", 0, 1, 0)]
     );
 }
 
@@ -91,13 +70,7 @@ fn a_name_in_another_case_counts_on_the_same_row_as_first_spelled(#[case] store:
 
     people_ended(&*store, 2, ["BOB", "ada"], won_by(Mark::O));
 
-    assert_eq!(
-        rows(&*store),
-        [
-            ("Ada".into(), record(2, 0, 0)),
-            ("Bob".into(), record(0, 2, 0))
-        ]
-    );
+    assert_eq!(rows(&*store), [row("Ada", 2, 0, 0), row("Bob", 0, 2, 0)]);
 }
 
 #[apply(stores)]
@@ -190,13 +163,7 @@ fn games_after_a_reset_count_on_the_new_board(#[case] store: Fresh) {
 
     people_ended(&*store, 2, ["Ada", "Cy"], won_by(Mark::X));
 
-    assert_eq!(
-        rows(&*store),
-        [
-            ("Ada".into(), record(1, 0, 0)),
-            ("Cy".into(), record(0, 1, 0))
-        ]
-    );
+    assert_eq!(rows(&*store), [row("Ada", 1, 0, 0), row("Cy", 0, 1, 0)]);
 }
 
 #[apply(stores)]
@@ -210,19 +177,21 @@ fn a_restore_brings_back_the_board_with_the_games_since(#[case] store: Fresh) {
     assert_eq!(restored, Restored::Restored { players: 3 });
     assert_eq!(
         rows(&*store),
-        [
-            ("Ada".into(), record(1, 0, 1)),
-            ("Bob".into(), record(0, 0, 1)),
-            ("Cy".into(), record(0, 1, 0))
-        ]
+        [row("Ada", 1, 0, 1), row("Bob", 0, 0, 1), row("Cy", 0, 1, 0)]
     );
+}
+
+/// Ada and Bob's draw, the board reset, then Cy and Dee's draw: two players on the
+/// board set aside, two on the board shown.
+fn draws_on_two_boards(store: &dyn GameStore) {
+    people_ended(store, 1, ["Ada", "Bob"], draw());
+    store.reset().unwrap();
+    people_ended(store, 2, ["Cy", "Dee"], draw());
 }
 
 #[apply(stores)]
 fn restores_take_back_resets_the_last_first(#[case] store: Fresh) {
-    people_ended(&*store, 1, ["Ada", "Bob"], draw());
-    store.reset().unwrap();
-    people_ended(&*store, 2, ["Cy", "Dee"], draw());
+    draws_on_two_boards(&*store);
     store.reset().unwrap();
 
     store.restore().unwrap();
@@ -235,9 +204,7 @@ fn restores_take_back_resets_the_last_first(#[case] store: Fresh) {
 
 #[apply(stores)]
 fn a_reset_after_a_restore_starts_an_empty_board_again(#[case] store: Fresh) {
-    people_ended(&*store, 1, ["Ada", "Bob"], draw());
-    store.reset().unwrap();
-    people_ended(&*store, 2, ["Cy", "Dee"], draw());
+    draws_on_two_boards(&*store);
     store.restore().unwrap();
 
     let cleared = store.reset().unwrap();
@@ -279,9 +246,9 @@ fn an_import_adds_its_rows_to_the_games(#[case] store: Fresh) {
     assert_eq!(
         rows(&*store),
         [
-            ("ada".into(), record(4, 1, 0)),
-            ("Bob".into(), record(0, 1, 0)),
-            ("Old Timer".into(), record(0, 2, 5))
+            row("ada", 4, 1, 0),
+            row("Bob", 0, 1, 0),
+            row("Old Timer", 0, 2, 5)
         ]
     );
 }

@@ -66,9 +66,10 @@ fn attempts_are_read_oldest_first(#[case] store: Fresh) {
 
 #[apply(stores)]
 fn attempts_of_the_same_millisecond_read_in_the_order_they_were_kept(#[case] store: Fresh) {
+    let same_millisecond = 5;
     let (first, second) = (
-        attempt("Ada", 2, 1, 5, false),
-        attempt("Ada", 1, 4, 5, true),
+        attempt("Ada", 2, 1, same_millisecond, false),
+        attempt("Ada", 1, 4, same_millisecond, true),
     );
 
     assert_eq!(kept(&store, &[&first, &second], "Ada"), [first, second]);

@@ -81,16 +81,7 @@ fn a_step_after_a_gap_is_a_conflict(#[case] store: Fresh) {
 
     let result = store.write(&[play(1, 3, 1)]);
 
-    assert_eq!(
-        result,
-        refused(
-            1,
-            Conflict::Gap {
-                number: 3,
-                taken: 1
-            }
-        )
-    );
+    assert_eq!(result, refused(1, gap(3, 1)));
     assert_eq!(steps_of(&*store, 1), 1);
 }
 
@@ -118,7 +109,6 @@ fn a_step_after_the_end_is_a_conflict(#[case] store: Fresh) {
 #[apply(stores)]
 fn a_move_off_the_games_board_is_a_conflict_and_is_not_kept(#[case] store: Fresh) {
     // Arrange: the last cell of a 4 x 4 board, for a 3 x 3 game.
-    ada_moved(&*store, 1);
     let off_the_board = Write::Step {
         game: id(1),
         step: Step {
@@ -126,10 +116,13 @@ fn a_move_off_the_games_board_is_a_conflict_and_is_not_kept(#[case] store: Fresh
             change: Change::Move(Geometry::new(4, 3).unwrap().position(15).unwrap()),
         },
     };
+    ada_moved(&*store, 1);
 
+    // Act
     let result = store.write(&[off_the_board]);
 
-    let size = 3;
+    // Assert: not kept, and refused naming the move, its cell and the board's size.
+    assert_eq!(steps_of(&*store, 1), 1);
     assert_eq!(
         result,
         refused(
@@ -137,11 +130,10 @@ fn a_move_off_the_games_board_is_a_conflict_and_is_not_kept(#[case] store: Fresh
             Conflict::OffBoard {
                 number: 2,
                 cell: 15,
-                size
+                size: 3
             }
         )
     );
-    assert_eq!(steps_of(&*store, 1), 1);
 }
 
 #[apply(stores)]
@@ -215,16 +207,7 @@ fn a_batch_with_one_bad_write_keeps_none_of_it(#[case] store: Fresh) {
         play(1, 3, 1), // a gap: refused, and with it the whole batch
     ]);
 
-    assert_eq!(
-        result,
-        refused(
-            1,
-            Conflict::Gap {
-                number: 3,
-                taken: 1
-            }
-        )
-    );
+    assert_eq!(result, refused(1, gap(3, 1)));
     assert_eq!(store.game(&id(2)).unwrap(), None);
     assert!(store.game(&id(1)).unwrap().unwrap().steps.is_empty());
     assert!(rows(&*store).is_empty());

@@ -223,6 +223,15 @@ impl Server {
         self.send(Method::GET, path, None, None).await
     }
 
+    /// Opens the live event stream of `game` on this server: its body, to read an event
+    /// at a time with [`next_event`].
+    pub async fn events(&self, game: &Created) -> Body {
+        let request = Request::get(game.api("/events"))
+            .body(Body::empty())
+            .unwrap();
+        self.router().oneshot(request).await.unwrap().into_body()
+    }
+
     /// Polls the review of game `id` until it is answered 200 (for up to ten seconds);
     /// every answer on the way.
     pub async fn poll_review(&self, id: &str) -> Vec<Answer> {
@@ -253,6 +262,12 @@ impl Server {
         assert_eq!(review.status, StatusCode::OK, "{}", review.text);
         game
     }
+}
+
+/// The next event of a live stream opened by [`Server::events`], as text.
+pub async fn next_event(events: &mut Body) -> String {
+    let frame = events.frame().await.unwrap().unwrap().into_data().unwrap();
+    String::from_utf8(frame.to_vec()).unwrap()
 }
 
 /// A server's games over any store of games (a mock, for a store that fails), which
