@@ -74,6 +74,18 @@ async fn get(url: String) -> Value {
 }
 
 /// A new game through `server`: its id and its seats' tokens.
+/// Game `id` as `server` shows it, once its board is `board` or after 5 s.
+async fn shown_once_it_is(server: &Served, id: &str, board: &Value) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let game = get(server.url(&format!("/api/games/{id}"))).await;
+        if game["board"] == *board || Instant::now() > deadline {
+            return game;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
 async fn create(server: &Served, players: Value) -> (String, Option<String>, Option<String>) {
     let (status, game) = post(server.url("/api/games"), None, players).await;
     assert_eq!(status, 201, "{game}");
@@ -121,9 +133,11 @@ async fn a_game_begun_on_one_server_is_played_to_the_end_through_both_in_turn() 
         turn += 1;
     }
 
-    // Assert: both servers show the game as the database has it, counted once.
-    let on_a = get(a.url(&format!("/api/games/{id}"))).await;
-    let on_b = get(b.url(&format!("/api/games/{id}"))).await;
+    // Assert: both servers show the game as the database has it (the server that did
+    // not take the last move hears of it through the database's news, within moments),
+    // counted once.
+    let on_a = shown_once_it_is(&a, &id, &game["board"]).await;
+    let on_b = shown_once_it_is(&b, &id, &game["board"]).await;
     assert_eq!(on_a["board"], game["board"]);
     assert_eq!(on_b["board"], game["board"]);
     let scores = get(b.url("/api/scores")).await;
