@@ -724,6 +724,20 @@ impl Prover {
 
     /// The attacker to move: is there a move after which it still wins in `depth - 1`?
     fn attack(&mut self, a: u64, d: u64, depth: u8, deadline: Option<&Deadline>) -> bool {
+        self.attack_after(a, d, depth, deadline, false)
+    }
+
+    /// [`attack`](Self::attack), told whether the proofs without search were tried on
+    /// this position already and failed (`tried`: the defender's quick replies, see
+    /// [`defend`](Self::defend)), so that they are not tried again.
+    fn attack_after(
+        &mut self,
+        a: u64,
+        d: u64,
+        depth: u8,
+        deadline: Option<&Deadline>,
+        tried: bool,
+    ) -> bool {
         let empty = match self.enter(a, d, depth, deadline) {
             Ok(empty) => empty,
             Err(answer) => return answer,
@@ -740,7 +754,7 @@ impl Prover {
         if !self.could_win(scan.my_most, depth) {
             return self.fails(self.bound_zone(a, d, scan.my_most, depth));
         }
-        let (key, symmetry, moves) = match self.open(a, d, blocks, depth, true) {
+        let (key, symmetry, moves) = match self.open(a, d, blocks, depth, true, tried) {
             Ok(opened) => opened,
             Err(known) => return known,
         };
@@ -791,7 +805,7 @@ impl Prover {
         if !self.could_win(scan.their_most, depth) {
             return self.fails(self.bound_zone(a, d, scan.their_most, depth));
         }
-        let (key, symmetry, moves) = match self.open(a, d, blocks, depth, false) {
+        let (key, symmetry, moves) = match self.open(a, d, blocks, depth, false, false) {
             Ok(opened) => opened,
             Err(known) => return known,
         };
@@ -805,7 +819,10 @@ impl Prover {
         // hold and checking every reply costs more than it saves.
         let weight = if depth > SHALLOW { 2 } else { 4 };
         let order = self.shape.by_danger(moves, d, a, weight);
+        // How many of the first replies had their proofs without search tried here.
+        let mut tried = 0;
         if depth > SHALLOW && moves.count_ones() > 1 {
+            tried = QUICK_REPLIES;
             for bit in order.clone().take(QUICK_REPLIES) {
                 if let Some(after) = self.cannot_win_within(a, d | bit, true, PAIRING_STEPS) {
                     let zone = (after | bit) & empty;
@@ -814,8 +831,8 @@ impl Prover {
                 }
             }
         }
-        for bit in order {
-            if !self.attack(a, d | bit, depth, deadline) {
+        for (index, bit) in order.enumerate() {
+            if !self.attack_after(a, d | bit, depth, deadline, index < tried) {
                 won = false;
                 zone = (self.zone | bit) & empty;
                 break;
@@ -872,7 +889,8 @@ impl Prover {
     /// What every node does once the threat rules have not decided it: the table's
     /// answer or a proof without search (`Err` with the answer), else its key and
     /// symmetry in the table and the moves to try (`Ok`): the one block if there is a
-    /// threat, every live cell otherwise.
+    /// threat, every live cell otherwise. `tried`: the proofs without search were tried
+    /// on this position already (and failed).
     fn open(
         &mut self,
         a: u64,
@@ -880,12 +898,14 @@ impl Prover {
         blocks: u64,
         depth: u8,
         attacker_to_move: bool,
+        tried: bool,
     ) -> Result<(u128, usize, u64), bool> {
         let (key, symmetry) = self.key(a, d, attacker_to_move);
         if let Some(known) = self.known(key, symmetry, depth) {
             return Err(known);
         }
         if depth > 1
+            && !tried
             && let Some(zone) = self.cannot_win(a, d, attacker_to_move, depth)
         {
             self.remember(key, symmetry, false, UNBOUNDED, zone);
