@@ -15,6 +15,9 @@
 //!   ([`shared_pairs`]) and Erdős–Selfridge ([`danger_is_low`]);
 //! * relevance zones ([`Zone`]): a refutation of one attacker move refutes every move
 //!   outside the cells it relied on;
+//! * a race among the defender's first replies in deep searches ([`RACE`]): a reply
+//!   that is not refuted within a budget of positions gives way to the next few, so a
+//!   wrong guess of the move order does not cost a whole proof;
 //! * one table entry per symmetry class of positions, kept across questions: an entry
 //!   says "wins within `win`" and "does not win within `fail`" for the attacker.
 //!
