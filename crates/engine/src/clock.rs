@@ -153,6 +153,32 @@ impl TimeCheck {
         self.expired
     }
 
+    /// Lets the search go on for at most `positions` more positions (within any limit
+    /// it had already) before it stops as at its deadline; returns the limit it had, for
+    /// [`end_budget`](Self::end_budget).
+    pub fn budget(&mut self, positions: u64) -> u64 {
+        let outer = self.limit;
+        let local = self.positions + positions;
+        if outer == 0 || local < outer {
+            self.limit = local;
+        }
+        outer
+    }
+
+    /// Ends a [`budget`](Self::budget), putting back the `outer` limit; true if the
+    /// search stopped because that budget ran out, and may go on: its deadline has not
+    /// passed and the outer limit is not reached.
+    pub fn end_budget(&mut self, outer: u64, deadline: Option<&Deadline>) -> bool {
+        let local = self.limit;
+        self.limit = outer;
+        if !self.expired || local == outer || self.positions != local {
+            return false;
+        }
+        self.expired =
+            (outer != 0 && self.positions >= outer) || deadline.is_some_and(Deadline::passed);
+        !self.expired
+    }
+
     /// Whether the last search was stopped by its deadline.
     pub fn ran_out(&self) -> bool {
         self.expired
@@ -219,6 +245,65 @@ mod tests {
         assert!(!before);
         assert!(deadline.passed());
         assert!(deadline.part(0.5).passed());
+    }
+
+    /// A search of at most `limit` positions, 3 of them counted, and a budget of 4
+    /// positions begun within it (with what `budget` returned, to end it).
+    fn a_budget_of_4_after_3_positions_of(limit: u64) -> (TimeCheck, u64) {
+        let mut check = TimeCheck::default();
+        check.restart_within(limit);
+        for _ in 0..3 {
+            assert!(!check.expired(None));
+        }
+        let outer = check.budget(4);
+        (check, outer)
+    }
+
+    #[test]
+    fn a_budget_stops_a_search_and_then_lets_the_outer_one_go_on() {
+        // Arrange: a search of at most 10 positions, 3 of them counted, and a budget of
+        // 4 within it.
+        let (mut check, outer) = a_budget_of_4_after_3_positions_of(10);
+
+        // Act: the budget runs out at the 4th position after it, and is ended.
+        let stopped_at = (1..=5).find(|_| check.expired(None));
+        let went_on = check.end_budget(outer, None);
+
+        // Assert: the outer search may go on, to its own limit of 10 positions.
+        assert_eq!(stopped_at, Some(4));
+        assert!(went_on);
+        assert!(!check.ran_out());
+        let more = (1..=10).find(|_| check.expired(None));
+        assert_eq!(more, Some(3));
+    }
+
+    #[test]
+    fn a_budget_cut_short_by_the_outer_limit_does_not_let_the_search_go_on() {
+        // Arrange: a search of at most 5 positions, 3 counted, and a budget of 4 within
+        // it: the outer limit comes first.
+        let (mut check, outer) = a_budget_of_4_after_3_positions_of(5);
+
+        // Act
+        let stopped_at = (1..=5).find(|_| check.expired(None));
+        let went_on = check.end_budget(outer, None);
+
+        // Assert: stopped at the outer limit, and stays stopped.
+        assert_eq!(stopped_at, Some(2));
+        assert!(!went_on);
+        assert!(check.ran_out());
+    }
+
+    #[test]
+    fn a_budget_not_used_up_changes_nothing() {
+        let mut check = TimeCheck::default();
+        check.restart();
+        let outer = check.budget(100);
+        assert!(!check.expired(None));
+
+        let went_on = check.end_budget(outer, None);
+
+        assert!(!went_on);
+        assert!(!check.ran_out());
     }
 
     #[test]

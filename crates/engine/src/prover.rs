@@ -15,6 +15,9 @@
 //!   ([`shared_pairs`]) and Erdős–Selfridge ([`danger_is_low`]);
 //! * relevance zones ([`Zone`]): a refutation of one attacker move refutes every move
 //!   outside the cells it relied on;
+//! * a race among the defender's first replies in deep searches ([`RACE`]): a reply
+//!   that is not refuted within a budget of positions gives way to the next few, so a
+//!   wrong guess of the move order does not cost a whole proof;
 //! * one table entry per symmetry class of positions, kept across questions: an entry
 //!   says "wins within `win`" and "does not win within `fail`" for the attacker.
 //!
@@ -52,6 +55,32 @@ const PAIRING_STEPS: u32 = 20;
 /// issue 35 (plies 2 to 5), 16 took a fifth less time than all of them (the first
 /// found sooner, fewer tried), 8 and fewer more again (more positions searched).
 const QUICK_REPLIES: usize = 16;
+
+/// How many of the defender's replies, the most dangerous first, race for a refutation
+/// in deep searches when the first is not settled within [`FIRST_BUDGET`] positions (see
+/// [`Prover::defend`]).
+const RACE: usize = 4;
+
+/// The positions the first reply may take before the race begins.
+const FIRST_BUDGET: u64 = 2000;
+
+/// The positions each other racing reply may take. Measured on nine (7,7,5) questions of
+/// issue 35 (draw proofs and a win, from 0.8 thousand to 1.5 million positions each;
+/// the positions of the races counted), on the null move after X on 2, and on the whole
+/// answer after X on 2 and on the empty board (`analyze --no-book`), in positions:
+///
+/// | race | nine questions | null after X on 2 | after X on 2 | empty board |
+/// |---|---|---|---|---|
+/// | none | 3.75 million | 57.0 thousand | 442 thousand | 96.8 thousand |
+/// | 4 replies, 2000 then 500 | 2.55 million | | 453 thousand | 96.8 thousand |
+/// | 4 replies, 1000 each | 2.32 million | 97.9 thousand | 495 thousand | 101 thousand |
+/// | 4 replies, 3000 then 500 | 2.62 million | 61.2 thousand | 447 thousand | 96.8 thousand |
+/// | 4 replies, 1000 then 300 | 2.62 million | 75.1 thousand | | |
+///
+/// (Also 2, 3, 5, 6 and 8 replies, and 500 to 5000 positions each: none better on the
+/// nine.) A budget that suits the middle game best (1000 each) made the first positions
+/// of the game slower; 2000 then 500 keeps them about as they were.
+const RACE_BUDGET: u64 = 500;
 
 /// How many positions a question may take on one core before it is given to a second
 /// ([`Prover::analyze`]): about a millisecond.
@@ -724,6 +753,20 @@ impl Prover {
 
     /// The attacker to move: is there a move after which it still wins in `depth - 1`?
     fn attack(&mut self, a: u64, d: u64, depth: u8, deadline: Option<&Deadline>) -> bool {
+        self.attack_after(a, d, depth, deadline, false)
+    }
+
+    /// [`attack`](Self::attack), told whether the proofs without search were tried on
+    /// this position already and failed (`tried`: the defender's quick replies, see
+    /// [`defend`](Self::defend)), so that they are not tried again.
+    fn attack_after(
+        &mut self,
+        a: u64,
+        d: u64,
+        depth: u8,
+        deadline: Option<&Deadline>,
+        tried: bool,
+    ) -> bool {
         let empty = match self.enter(a, d, depth, deadline) {
             Ok(empty) => empty,
             Err(answer) => return answer,
@@ -740,7 +783,7 @@ impl Prover {
         if !self.could_win(scan.my_most, depth) {
             return self.fails(self.bound_zone(a, d, scan.my_most, depth));
         }
-        let (key, symmetry, moves) = match self.open(a, d, blocks, depth, true) {
+        let (key, symmetry, moves) = match self.open(a, d, blocks, depth, true, tried) {
             Ok(opened) => opened,
             Err(known) => return known,
         };
@@ -791,7 +834,7 @@ impl Prover {
         if !self.could_win(scan.their_most, depth) {
             return self.fails(self.bound_zone(a, d, scan.their_most, depth));
         }
-        let (key, symmetry, moves) = match self.open(a, d, blocks, depth, false) {
+        let (key, symmetry, moves) = match self.open(a, d, blocks, depth, false, false) {
             Ok(opened) => opened,
             Err(known) => return known,
         };
@@ -805,7 +848,10 @@ impl Prover {
         // hold and checking every reply costs more than it saves.
         let weight = if depth > SHALLOW { 2 } else { 4 };
         let order = self.shape.by_danger(moves, d, a, weight);
+        // How many of the first replies had their proofs without search tried here.
+        let mut tried = 0;
         if depth > SHALLOW && moves.count_ones() > 1 {
+            tried = QUICK_REPLIES;
             for bit in order.clone().take(QUICK_REPLIES) {
                 if let Some(after) = self.cannot_win_within(a, d | bit, true, PAIRING_STEPS) {
                     let zone = (after | bit) & empty;
@@ -814,8 +860,48 @@ impl Prover {
                 }
             }
         }
-        for bit in order {
-            if !self.attack(a, d | bit, depth, deadline) {
+        // A race, in deep searches: the first reply is given FIRST_BUDGET positions; if
+        // it is not settled within them, the next few are given RACE_BUDGET each, and the
+        // first that refutes within its budget ends the node. The order of the replies
+        // is only a guess, and where the first is wrong (the attacker wins after it, in a
+        // proof of thousands of positions) or merely hard, another is often refuted in a
+        // few hundred. What a race settled is kept: the proofs it completed in the table,
+        // and the replies it proved to lose here, not searched again. A budget that runs
+        // out stores nothing, as a deadline does.
+        let mut lost = 0u64;
+        if depth > SHALLOW && moves.count_ones() > 1 {
+            for (index, bit) in order.clone().take(RACE).enumerate() {
+                let budget = if index == 0 {
+                    FIRST_BUDGET
+                } else {
+                    RACE_BUDGET
+                };
+                let outer = self.time.budget(budget);
+                let refuted = !self.attack_after(a, d | bit, depth, deadline, index < tried);
+                let unresolved = self.time.end_budget(outer, deadline);
+                if self.time.ran_out() {
+                    return false;
+                }
+                if unresolved {
+                    continue;
+                }
+                if refuted {
+                    let zone = (self.zone | bit) & empty;
+                    self.remember(key, symmetry, false, depth, zone);
+                    return self.fails(zone);
+                }
+                lost |= bit;
+                if index == 0 {
+                    // The first reply settled within its budget: no race needed.
+                    break;
+                }
+            }
+        }
+        for (index, bit) in order.enumerate() {
+            if lost & bit != 0 {
+                continue;
+            }
+            if !self.attack_after(a, d | bit, depth, deadline, index < tried) {
                 won = false;
                 zone = (self.zone | bit) & empty;
                 break;
@@ -872,7 +958,8 @@ impl Prover {
     /// What every node does once the threat rules have not decided it: the table's
     /// answer or a proof without search (`Err` with the answer), else its key and
     /// symmetry in the table and the moves to try (`Ok`): the one block if there is a
-    /// threat, every live cell otherwise.
+    /// threat, every live cell otherwise. `tried`: the proofs without search were tried
+    /// on this position already (and failed).
     fn open(
         &mut self,
         a: u64,
@@ -880,12 +967,14 @@ impl Prover {
         blocks: u64,
         depth: u8,
         attacker_to_move: bool,
+        tried: bool,
     ) -> Result<(u128, usize, u64), bool> {
         let (key, symmetry) = self.key(a, d, attacker_to_move);
         if let Some(known) = self.known(key, symmetry, depth) {
             return Err(known);
         }
         if depth > 1
+            && !tried
             && let Some(zone) = self.cannot_win(a, d, attacker_to_move, depth)
         {
             self.remember(key, symmetry, false, UNBOUNDED, zone);
