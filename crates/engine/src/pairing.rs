@@ -219,13 +219,10 @@ impl SharedPairs {
         keys[..count].sort_unstable();
         for &key in &keys[..count] {
             let (p, q) = ((key & 63) as usize, (key >> 6 & 63) as usize);
-            let rest = left & !(self.through[p] & self.through[q]);
-            // The lines left that hold one cell of the pair lose a free cell.
-            let harmed = (self.through[p] | self.through[q]) & rest;
-            let mut fewer = [0; FREE];
-            for n in 0..FREE {
-                let drops = by_free.get(n + 1).map_or(0, |lines| lines & harmed);
-                fewer[n] = by_free[n] & !harmed | drops;
+            let (rest, fewer) = self.choose(left, &by_free, p, q);
+            // A pair that leaves a line fewer than two free cells is no choice.
+            if (fewer[0] | fewer[1]) & rest != 0 {
+                continue;
             }
             if let Some(cells) = self.cover(empty, rest, used | 1 << p | 1 << q, fewer, steps) {
                 return Some(cells);
@@ -235,6 +232,25 @@ impl SharedPairs {
             }
         }
         None
+    }
+
+    /// The lines left once the pair `p`, `q` is chosen, and their counts of free cells:
+    /// the lines holding both are served, those holding one lose a free cell.
+    fn choose(
+        &self,
+        left: Lines,
+        by_free: &[Lines; FREE],
+        p: usize,
+        q: usize,
+    ) -> (Lines, [Lines; FREE]) {
+        let rest = left & !(self.through[p] & self.through[q]);
+        let harmed = (self.through[p] | self.through[q]) & rest;
+        let mut fewer = [0; FREE];
+        for n in 0..FREE {
+            let drops = by_free.get(n + 1).map_or(0, |lines| lines & harmed);
+            fewer[n] = by_free[n] & !harmed | drops;
+        }
+        (rest, fewer)
     }
 }
 
