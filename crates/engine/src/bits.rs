@@ -163,12 +163,13 @@ impl Shape {
         for rank in 0..self.order.len() {
             let cell = self.order[rank];
             if moves & (1 << cell) != 0 {
-                list.cells[list.len] = (weight[usize::from(cell)], cell);
+                // The heaviest first, then by the static order: one key to sort.
+                let lighter = u64::from(u32::MAX - weight[usize::from(cell)]);
+                list.cells[list.len] = lighter << 16 | (rank as u64) << 8 | u64::from(cell);
                 list.len += 1;
             }
         }
-        // Stable, so equal weights keep the static order.
-        list.cells[..list.len].sort_by_key(|&(weight, _)| std::cmp::Reverse(weight));
+        list.cells[..list.len].sort_unstable();
         list
     }
 }
@@ -176,7 +177,8 @@ impl Shape {
 /// Moves in the order to try them, without allocating: at most 64 cells.
 #[derive(Debug, Clone)]
 pub struct MoveList {
-    cells: [(u32, u8); 64],
+    /// Sort keys: the weight's complement, the rank in the static order, the cell.
+    cells: [u64; 64],
     len: usize,
     next: usize,
 }
@@ -184,7 +186,7 @@ pub struct MoveList {
 impl Default for MoveList {
     fn default() -> Self {
         MoveList {
-            cells: [(0, 0); 64],
+            cells: [0; 64],
             len: 0,
             next: 0,
         }
@@ -198,7 +200,7 @@ impl Iterator for MoveList {
     fn next(&mut self) -> Option<u64> {
         (self.next < self.len).then(|| {
             self.next += 1;
-            1u64 << self.cells[self.next - 1].1
+            1u64 << (self.cells[self.next - 1] & 0xff)
         })
     }
 }

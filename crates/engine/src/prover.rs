@@ -12,7 +12,7 @@
 //!   on no live line is never tried (an extra mark never hurts in this game, so such a
 //!   move is never better than any other);
 //! * draws proven without search: the pairing test ([`Pairing`]), shared pairs
-//!   ([`shared_pairs`]) and Erdős–Selfridge ([`danger_is_low`]);
+//!   ([`SharedPairs`]) and Erdős–Selfridge ([`danger_is_low`]);
 //! * relevance zones ([`Zone`]): a refutation of one attacker move refutes every move
 //!   outside the cells it relied on;
 //! * a race among the defender's first replies in deep searches ([`RACE`]): a reply
@@ -33,7 +33,7 @@ use super::bits::Shape;
 use super::clock::{Deadline, TimeCheck};
 use super::hashing::MixHasher;
 use super::outcome::Outcome;
-use super::pairing::{Pairing, danger_is_low, open_cells, shared_pairs};
+use super::pairing::{Pairing, SharedPairs, danger_is_low, open_cells};
 use super::progress::{Progress, Proven, Stage};
 use super::symmetry::Symmetries;
 use tictactoe_core::domain::{Geometry, Verdict};
@@ -45,10 +45,13 @@ pub const UNBOUNDED: u8 = 64;
 /// search.
 const SHALLOW: u8 = 6;
 
-/// How many steps the search for shared pairs ([`shared_pairs`]) may take at one node
-/// before it gives up. Measured on the empty (7,7,5) board: 20 proved it fastest (50:
-/// 1.3 times slower, 10: more than three times).
-const PAIRING_STEPS: u32 = 20;
+/// How many steps the search for shared pairs ([`SharedPairs`]) may take at one node
+/// before it gives up. Measured on the empty (7,7,5) board when each step counted every
+/// line's cells: 20 proved it fastest (50: 1.3 times slower, 10: more than three
+/// times). Since a step costs a few operations a pair (issue 35's fourth round), 40:
+/// on five hard (7,7,5) null moves 12% less CPU time than 20 (30: 1%), the answers
+/// after X on 2 and in the centre without the book 10% and 21% fewer positions.
+const PAIRING_STEPS: u32 = 40;
 
 /// How many of the defender's replies, the most dangerous first, are tried for a proof
 /// without search after them (see [`Prover::defend`]). On three (7,7,5) null moves of
@@ -140,6 +143,7 @@ pub struct Prover {
     symmetries: &'static Symmetries,
     table: HashMap<u128, Entry, BuildHasherDefault<MixHasher>>,
     pairing: Pairing,
+    shared: SharedPairs,
     time: TimeCheck,
     /// The zone of the last "cannot win" answer of [`attack`](Self::attack) or
     /// [`defend`](Self::defend); meaningless after a "wins".
@@ -157,6 +161,7 @@ impl Prover {
             symmetries: Symmetries::of(geometry),
             table: HashMap::default(),
             pairing: Pairing::default(),
+            shared: SharedPairs::new(geometry.line_masks()),
             time: TimeCheck::default(),
             zone: EVERYWHERE,
             progress: None,
@@ -1010,7 +1015,7 @@ impl Prover {
         } else if self.pairing.blocks_every_line(masks, a, d) {
             Some(self.pairing.paired_cells() & empty)
         } else {
-            shared_pairs(masks, a, d, budget).map(|cells| cells & empty)
+            self.shared.find(a, d, budget).map(|cells| cells & empty)
         }
     }
 
