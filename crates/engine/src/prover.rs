@@ -319,18 +319,19 @@ impl Prover {
         let quick_null = self.at_once(opp, me);
         match helper {
             Some(helper) if quick_null.is_none() => self.analyze_beside(me, opp, deadline, helper),
-            _ => self.analyze_alone(me, opp, deadline, quick_null),
+            helper => self.analyze_alone(me, opp, deadline, quick_null, helper),
         }
     }
 
-    /// [`analyze`](Self::analyze) on one core; `null` is the null move's answer if it
-    /// is known already.
+    /// [`analyze`](Self::analyze) on one core, but for stage 4, shared with `helper` if
+    /// there is one; `null` is the null move's answer if it is known already.
     fn analyze_alone(
         &mut self,
         me: u64,
         opp: u64,
         deadline: Option<&Deadline>,
         null: Option<bool>,
+        helper: Option<&mut Prover>,
     ) -> Option<Outcome> {
         let empty = self.shape.all & !(me | opp);
 
@@ -363,8 +364,20 @@ impl Prover {
         }
         let rest: Vec<u64> = self.shape.by_promise(empty & !settled, me, opp).collect();
         let next = AtomicUsize::new(0);
-        let (more, also, complete) =
-            self.settle(me, opp, &rest, &next, deadline, Some((holds, settled)));
+        let shown = Some((holds, settled));
+        let (more, also, complete) = match helper {
+            // Each thread takes the next move left, as in `analyze_beside`.
+            Some(helper) if rest.len() > 1 => std::thread::scope(|scope| {
+                let (rest, next) = (&rest, &next);
+                let helping =
+                    scope.spawn(move || helper.settle(me, opp, rest, next, deadline, None));
+                let mine = self.settle(me, opp, rest, next, deadline, shown);
+                // A helper that panicked settled nothing.
+                let theirs = helping.join().unwrap_or((0, 0, false));
+                (mine.0 | theirs.0, mine.1 | theirs.1, mine.2 && theirs.2)
+            }),
+            _ => self.settle(me, opp, &rest, &next, deadline, shown),
+        };
         holds |= more;
         settled |= also;
         self.report(Stage::Rest, holds, settled, empty);
