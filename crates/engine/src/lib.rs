@@ -15,6 +15,7 @@ mod progress;
 mod prover;
 mod solver;
 mod symmetry;
+mod table;
 
 #[cfg(any(test, feature = "mocks"))]
 pub use clock::MockClock;

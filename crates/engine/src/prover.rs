@@ -25,17 +25,16 @@
 //! neither holds a complete line when a node is entered (a win is answered one move
 //! before it is played).
 
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use super::bits::Shape;
 use super::clock::{Deadline, TimeCheck};
-use super::hashing::MixHasher;
 use super::outcome::Outcome;
 use super::pairing::{Pairing, SharedPairs, danger_is_low, open_cells};
 use super::progress::{Progress, Proven, Stage};
 use super::symmetry::Symmetries;
+use super::table::ProofTable;
 use tictactoe_core::domain::{Geometry, Verdict};
 
 /// A depth no game reaches: a 7 x 7 game has at most 25 moves per side.
@@ -90,24 +89,9 @@ const RACE_BUDGET: u64 = 500;
 const QUICK_TRY: u64 = 300;
 
 /// The most positions the table holds before it starts again (at most about 400 MB;
-/// most proofs need at most tens of MB of it).
+/// most proofs need at most tens of MB of it). Shared with a helper on a second core
+/// ([`Prover::beside`]).
 const TABLE_LIMIT: usize = 1 << 22;
-
-/// The same for a helper on a second core ([`Prover::helper`]): a quarter, so that the
-/// two stay under 1 GB together.
-const HELPER_TABLE_LIMIT: usize = 1 << 20;
-
-/// What is known about one position, for its attacker.
-#[derive(Debug, Clone, Copy)]
-struct Entry {
-    /// The attacker wins within this many of its moves (`u8::MAX`: not known to win).
-    win: u8,
-    /// The attacker does not win within this many moves (0: nothing known).
-    fail: u8,
-    /// The relevance zone of the `fail` proof (see [`Zone`]), in the canonical
-    /// orientation of the key.
-    zone: Zone,
-}
 
 /// A relevance zone: a set of empty cells that a proof "the attacker cannot win" relies
 /// on. The proof still holds if the attacker is given extra marks on any empty cells
@@ -138,10 +122,47 @@ const EVERYWHERE: Zone = u64::MAX;
 /// Flags a key whose attacker is to move; bit 63 of the attacker's word is off the board.
 const ATTACKER_TO_MOVE: u128 = 1 << 127;
 
+/// The null move's question (can the opponent, to move, force a win?) shared by two
+/// provers on two threads ([`Prover::analyze`]): its moves, the most promising first, each
+/// taken by whichever thread is free next (see [`Prover::attack_split`]). At the root of
+/// a hard null move the refutations' zones hold nearly every cell, so the moves are
+/// independent proofs; after three moves of the 27-move game below two of them took
+/// 390 and 290 thousand positions of 770.
+struct Split {
+    moves: Vec<u64>,
+    /// The index of the next move to take.
+    next: AtomicUsize,
+    /// The moves not yet refuted by the zone of a refutation.
+    unrefuted: AtomicU64,
+    /// The moves not yet settled (taken or not).
+    pending: AtomicUsize,
+    /// A move wins: the opponent can force a win.
+    won: AtomicBool,
+    /// A thread stopped in the middle of a move: the answer is not known.
+    cut_short: AtomicBool,
+}
+
+impl Split {
+    /// The question's answer once both threads are done with it: `Some(true)` if a move
+    /// wins, `Some(false)` if every move was refuted, `None` if it was cut short.
+    fn answer(&self) -> Option<bool> {
+        if self.won.load(Ordering::Relaxed) {
+            Some(true)
+        } else if self.pending.load(Ordering::Relaxed) == 0
+            && !self.cut_short.load(Ordering::Relaxed)
+        {
+            Some(false)
+        } else {
+            None
+        }
+    }
+}
+
 pub struct Prover {
     shape: Shape,
     symmetries: &'static Symmetries,
-    table: HashMap<u128, Entry, BuildHasherDefault<MixHasher>>,
+    /// What this prover and its helper have proven.
+    table: Arc<ProofTable>,
     pairing: Pairing,
     shared: SharedPairs,
     time: TimeCheck,
@@ -150,8 +171,6 @@ pub struct Prover {
     zone: Zone,
     /// Told what [`analyze`](Self::analyze) has settled, as it goes.
     progress: Option<Box<dyn Progress>>,
-    /// The most positions the table holds before it starts again.
-    table_limit: usize,
 }
 
 impl Prover {
@@ -159,22 +178,21 @@ impl Prover {
         Prover {
             shape: Shape::new(geometry),
             symmetries: Symmetries::of(geometry),
-            table: HashMap::default(),
+            table: Arc::new(ProofTable::new(TABLE_LIMIT)),
             pairing: Pairing::default(),
             shared: SharedPairs::new(geometry.line_masks()),
             time: TimeCheck::default(),
             zone: EVERYWHERE,
             progress: None,
-            table_limit: TABLE_LIMIT,
         }
     }
 
-    /// A prover to help another on a second core (see [`analyze`](Self::analyze)),
-    /// with a smaller table.
-    pub fn helper(geometry: Geometry) -> Self {
+    /// A prover to help this one on a second core (see [`analyze`](Self::analyze)):
+    /// what either proves is in the table of both.
+    pub fn beside(&self) -> Self {
         Prover {
-            table_limit: HELPER_TABLE_LIMIT,
-            ..Prover::new(geometry)
+            table: Arc::clone(&self.table),
+            ..Prover::new(self.shape.geometry)
         }
     }
 
@@ -301,18 +319,19 @@ impl Prover {
         let quick_null = self.at_once(opp, me);
         match helper {
             Some(helper) if quick_null.is_none() => self.analyze_beside(me, opp, deadline, helper),
-            _ => self.analyze_alone(me, opp, deadline, quick_null),
+            helper => self.analyze_alone(me, opp, deadline, quick_null, helper),
         }
     }
 
-    /// [`analyze`](Self::analyze) on one core; `null` is the null move's answer if it
-    /// is known already.
+    /// [`analyze`](Self::analyze) on one core, but for stage 4, shared with `helper` if
+    /// there is one; `null` is the null move's answer if it is known already.
     fn analyze_alone(
         &mut self,
         me: u64,
         opp: u64,
         deadline: Option<&Deadline>,
         null: Option<bool>,
+        helper: Option<&mut Prover>,
     ) -> Option<Outcome> {
         let empty = self.shape.all & !(me | opp);
 
@@ -345,8 +364,20 @@ impl Prover {
         }
         let rest: Vec<u64> = self.shape.by_promise(empty & !settled, me, opp).collect();
         let next = AtomicUsize::new(0);
-        let (more, also, complete) =
-            self.settle(me, opp, &rest, &next, deadline, Some((holds, settled)));
+        let shown = Some((holds, settled));
+        let (more, also, complete) = match helper {
+            // Each thread takes the next move left, as in `analyze_beside`.
+            Some(helper) if rest.len() > 1 => std::thread::scope(|scope| {
+                let (rest, next) = (&rest, &next);
+                let helping =
+                    scope.spawn(move || helper.settle(me, opp, rest, next, deadline, None));
+                let mine = self.settle(me, opp, rest, next, deadline, shown);
+                // A helper that panicked settled nothing.
+                let theirs = helping.join().unwrap_or((0, 0, false));
+                (mine.0 | theirs.0, mine.1 | theirs.1, mine.2 && theirs.2)
+            }),
+            _ => self.settle(me, opp, &rest, &next, deadline, shown),
+        };
         holds |= more;
         settled |= also;
         self.report(Stage::Rest, holds, settled, empty);
@@ -354,8 +385,9 @@ impl Prover {
     }
 
     /// [`analyze`](Self::analyze) on two cores: this one for stages 1 to 4, `helper`'s
-    /// for the null move and then, if it does not settle every move, stage 4 beside
-    /// this one.
+    /// for the null move, which this one joins after stage 3 (the two taking its moves
+    /// in turn, [`Split`]); then, if the null move does not settle every move, stage 4 on
+    /// both.
     fn analyze_beside(
         &mut self,
         me: u64,
@@ -365,36 +397,45 @@ impl Prover {
     ) -> Option<Outcome> {
         let empty = self.shape.all & !(me | opp);
         let left = empty.count_ones() as u8;
-        // Raised by the helper when the null move shows that every move holds; by this
-        // thread when a win makes the null move needless.
-        let every_move_holds = AtomicBool::new(false);
-        let needless = AtomicBool::new(false);
+        let split = self.split(opp, me);
+        // Raised when the null move shows that every move holds; and when the null move
+        // is over otherwise: a win for the opponent found, or one for this side making it
+        // needless.
+        let every_move_holds = AtomicBool::new(split.answer() == Some(false));
+        let null_over = AtomicBool::new(split.answer().is_some());
         let next = AtomicUsize::new(0);
         let (moves_left, rest_for_helper) = std::sync::mpsc::channel::<Vec<u64>>();
         // Without a deadline the flags still stop what they must.
         let base = deadline.copied().unwrap_or(Deadline::unlimited());
         std::thread::scope(|scope| {
-            let null_deadline = Some(base.or_when(&needless));
-            let (every_move_holds, next) = (&every_move_holds, &next);
+            let null_deadline = base.or_when(&null_over);
+            let rest_deadline = base.or_when(&every_move_holds);
+            let (every_move_holds, null_over, next, split) =
+                (&every_move_holds, &null_over, &next, &split);
             let helping = scope.spawn(move || {
-                let null = helper.wins(opp, me, true, UNBOUNDED, null_deadline.as_ref());
-                if null == Some(false) {
-                    every_move_holds.store(true, Ordering::Relaxed);
-                    return (null, (0, 0, true));
-                }
+                helper.attack_split(
+                    split,
+                    opp,
+                    me,
+                    Some(&null_deadline),
+                    null_over,
+                    every_move_holds,
+                );
                 // Stage 4 beside this thread, once it says which moves are left.
-                let Ok(rest) = rest_for_helper.recv() else {
-                    return (null, (0, 0, true));
-                };
-                (null, helper.settle(me, opp, &rest, next, deadline, None))
+                match rest_for_helper.recv() {
+                    Ok(rest) if !every_move_holds.load(Ordering::Relaxed) => {
+                        helper.settle(me, opp, &rest, next, Some(&rest_deadline), None)
+                    }
+                    _ => (0, 0, true),
+                }
             });
-            // A helper that panicked proved nothing, and settled nothing.
+            // A helper that panicked settled nothing.
             let join = |helping: std::thread::ScopedJoinHandle<'_, _>| {
-                helping.join().unwrap_or((None, (0, 0, false)))
+                helping.join().unwrap_or((0, 0, false))
             };
             // The helper is no longer needed: it stops, and is told no moves are left.
             let give_up = |helping, moves_left: std::sync::mpsc::Sender<_>| {
-                needless.store(true, Ordering::Relaxed);
+                null_over.store(true, Ordering::Relaxed);
                 drop(moves_left);
                 join(helping)
             };
@@ -409,8 +450,8 @@ impl Prover {
                     Some(found) => found,
                     None => {
                         // Nothing proven by this thread in time; maybe by the helper.
-                        let (null, _) = give_up(helping, moves_left);
-                        return (null == Some(false)).then_some(Outcome {
+                        give_up(helping, moves_left);
+                        return (split.answer() == Some(false)).then_some(Outcome {
                             verdict: Verdict::Draw,
                             plies: left,
                             best: empty,
@@ -426,11 +467,20 @@ impl Prover {
                 return Some(self.fastest_wins(me, opp, win, deadline));
             }
             let win_proven_absent = long == Some(None);
+            // The null move's moves left, beside the helper: where it shows every move
+            // holds, stage 4 is not needed, and its moves are proofs of the same kind.
+            self.attack_split(
+                split,
+                opp,
+                me,
+                Some(&null_deadline),
+                null_over,
+                every_move_holds,
+            );
             let rest: Vec<u64> = self.shape.by_promise(empty & !settled, me, opp).collect();
             // The helper may be gone already (every move holds): then nobody listens.
             let _ = moves_left.send(rest.clone());
             drop(moves_left);
-            let rest_deadline = base.or_when(every_move_holds);
             let mine = if every_move_holds.load(Ordering::Relaxed) {
                 (0, 0, true)
             } else {
@@ -443,8 +493,8 @@ impl Prover {
                     Some((holds, settled)),
                 )
             };
-            let (null, theirs) = join(helping);
-            if null == Some(false) {
+            let theirs = join(helping);
+            if split.answer() == Some(false) {
                 return Some(self.draw(me, opp, empty, true, win_proven_absent, deadline));
             }
             holds |= mine.0 | theirs.0;
@@ -459,6 +509,62 @@ impl Prover {
                 deadline,
             )
         })
+    }
+
+    /// The null move's question for `attacker` to move, ready to be shared by two
+    /// threads; answered already if its first position answers it.
+    fn split(&mut self, attacker: u64, defender: u64) -> Split {
+        self.time.restart();
+        let (moves, answer) = match self.attack_node(attacker, defender, UNBOUNDED, None, false) {
+            Ok((_, _, (_, _, moves))) => (
+                self.shape.by_promise(moves, attacker, defender).collect(),
+                None,
+            ),
+            Err(won) => (Vec::new(), Some(won)),
+        };
+        Split {
+            next: AtomicUsize::new(0),
+            unrefuted: AtomicU64::new(u64::MAX),
+            pending: AtomicUsize::new(moves.len()),
+            won: AtomicBool::new(answer == Some(true)),
+            cut_short: AtomicBool::new(false),
+            moves,
+        }
+    }
+
+    /// Takes the moves of `split` one at a time (the other thread taking others) and
+    /// proves for each whether `attacker` then wins, until none is left, one wins (then
+    /// `over` is raised, which stops the other thread too) or `deadline` passes. A
+    /// refutation's zone spares the moves outside it, as in [`attack`](Self::attack).
+    /// Whichever thread settles the last move with none winning raises `refuted`.
+    fn attack_split(
+        &mut self,
+        split: &Split,
+        attacker: u64,
+        defender: u64,
+        deadline: Option<&Deadline>,
+        over: &AtomicBool,
+        refuted: &AtomicBool,
+    ) {
+        self.time.restart();
+        while let Some(&bit) = split.moves.get(split.next.fetch_add(1, Ordering::Relaxed)) {
+            if split.unrefuted.load(Ordering::Relaxed) & bit != 0 {
+                let wins = self.defend(attacker | bit, defender, UNBOUNDED - 1, deadline);
+                if self.time.ran_out() {
+                    split.cut_short.store(true, Ordering::Relaxed);
+                    return;
+                }
+                if wins {
+                    split.won.store(true, Ordering::Relaxed);
+                    over.store(true, Ordering::Relaxed);
+                    return;
+                }
+                split.unrefuted.fetch_and(self.zone, Ordering::Relaxed);
+            }
+            if split.pending.fetch_sub(1, Ordering::Relaxed) == 1 {
+                refuted.store(true, Ordering::Relaxed);
+            }
+        }
     }
 
     /// Stage 2: the moves in order of promise, each given at most half the time left,
@@ -761,6 +867,35 @@ impl Prover {
         self.attack_after(a, d, depth, deadline, false)
     }
 
+    /// An attacker's node before its moves are searched: its answer (`Err`) if the threat
+    /// rules, the depth, the table or a proof without search give one; else its empty
+    /// cells, the threats it must block, its key and symmetry in the table and its moves.
+    #[allow(clippy::type_complexity)]
+    fn attack_node(
+        &mut self,
+        a: u64,
+        d: u64,
+        depth: u8,
+        deadline: Option<&Deadline>,
+        tried: bool,
+    ) -> Result<(u64, u64, (u128, usize, u64)), bool> {
+        let empty = self.enter(a, d, depth, deadline)?;
+        let scan = self.shape.scan(a, d);
+        if scan.my_threats & empty != 0 {
+            return Err(true);
+        }
+        let blocks = scan.their_threats & empty;
+        if blocks.count_ones() >= 2 {
+            let zone = self.guard(a, d, 2, blocks);
+            return Err(self.fails(zone));
+        }
+        if !self.could_win(scan.my_most, depth) {
+            return Err(self.fails(self.bound_zone(a, d, scan.my_most, depth)));
+        }
+        let opened = self.open(a, d, blocks, depth, true, tried)?;
+        Ok((empty, blocks, opened))
+    }
+
     /// [`attack`](Self::attack), told whether the proofs without search were tried on
     /// this position already and failed (`tried`: the defender's quick replies, see
     /// [`defend`](Self::defend)), so that they are not tried again.
@@ -772,26 +907,11 @@ impl Prover {
         deadline: Option<&Deadline>,
         tried: bool,
     ) -> bool {
-        let empty = match self.enter(a, d, depth, deadline) {
-            Ok(empty) => empty,
-            Err(answer) => return answer,
-        };
-        let scan = self.shape.scan(a, d);
-        if scan.my_threats & empty != 0 {
-            return true;
-        }
-        let blocks = scan.their_threats & empty;
-        if blocks.count_ones() >= 2 {
-            let zone = self.guard(a, d, 2, blocks);
-            return self.fails(zone);
-        }
-        if !self.could_win(scan.my_most, depth) {
-            return self.fails(self.bound_zone(a, d, scan.my_most, depth));
-        }
-        let (key, symmetry, moves) = match self.open(a, d, blocks, depth, true, tried) {
-            Ok(opened) => opened,
-            Err(known) => return known,
-        };
+        let (empty, blocks, (key, symmetry, moves)) =
+            match self.attack_node(a, d, depth, deadline, tried) {
+                Ok(node) => node,
+                Err(answer) => return answer,
+            };
         let mut won = false;
         // The moves not yet refuted by the zone of an earlier refutation.
         let mut unrefuted = moves;
@@ -1038,7 +1158,7 @@ impl Prover {
     /// The table's answer for `depth`, if it has one; for a "cannot win", its zone is
     /// left in `self.zone`, mapped back from the key's orientation by `symmetry`.
     fn known(&mut self, key: u128, symmetry: usize, depth: u8) -> Option<bool> {
-        let entry = *self.table.get(&key)?;
+        let entry = self.table.get(key)?;
         if entry.win <= depth {
             Some(true)
         } else if entry.fail >= depth {
@@ -1055,32 +1175,18 @@ impl Prover {
     /// Stores an answer; `zone` is that of a "cannot win" (ignored for a win), in the
     /// position's own orientation.
     fn remember(&mut self, key: u128, symmetry: usize, won: bool, depth: u8, zone: Zone) {
-        if self.table.len() >= self.table_limit {
-            self.table.clear();
-        }
         let zone = match zone {
             EVERYWHERE => EVERYWHERE,
             zone => self.symmetries.apply(symmetry, zone),
         };
-        let entry = self.table.entry(key).or_insert(Entry {
-            win: u8::MAX,
-            fail: 0,
-            zone: EVERYWHERE,
-        });
-        if won {
-            entry.win = entry.win.min(depth);
-        } else if depth > entry.fail
-            || (depth == entry.fail && zone.count_ones() < entry.zone.count_ones())
-        {
-            entry.fail = depth;
-            entry.zone = zone;
-        }
+        self.table.record(key, won, depth, zone);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashMap;
 
     fn prover(size: usize, win: usize) -> Prover {
         Prover::new(Geometry::new(size, win).unwrap())

@@ -171,11 +171,9 @@ impl Solver {
                     let prover = self
                         .prover
                         .get_or_insert_with(|| Box::new(Prover::new(geometry)));
-                    // A second prover, for a second core: its own table, no reports.
+                    // A second prover, for a second core: the same table, no reports.
                     let helper = two_cores().then(|| {
-                        &mut **self
-                            .helper
-                            .get_or_insert_with(|| Box::new(Prover::helper(geometry)))
+                        &mut **self.helper.get_or_insert_with(|| Box::new(prover.beside()))
                     });
                     match prover.analyze(me, opp, deadline, helper) {
                         Some(outcome) => outcome,

@@ -1,0 +1,149 @@
+//! What the prover has proven, by position: one table shared by the provers of one
+//! solver, so that what a second core proves (the null move, its share of the moves)
+//! is there for the first, and the other way round.
+//!
+//! Entries only ever grow more certain ("wins within `win`", "does not win within
+//! `fail`"), and every one is a proof, so two threads writing the same position in any
+//! order leave a true entry. The table is cut into shards, each behind its own lock,
+//! so that two threads rarely wait for each other; a shard that is full starts again.
+
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+use std::sync::{Mutex, MutexGuard};
+
+use super::hashing::MixHasher;
+
+/// What is known about one position, for its attacker.
+#[derive(Debug, Clone, Copy)]
+pub struct Entry {
+    /// The attacker wins within this many of its moves (`u8::MAX`: not known to win).
+    pub win: u8,
+    /// The attacker does not win within this many moves (0: nothing known).
+    pub fail: u8,
+    /// The cells the `fail` proof relies on, its relevance zone (`u64::MAX`: every
+    /// cell), in the canonical orientation of the key.
+    pub zone: u64,
+}
+
+type Shard = HashMap<u128, Entry, BuildHasherDefault<MixHasher>>;
+
+/// How many shards: enough that two threads rarely want the same one at once.
+const SHARDS: usize = 64;
+
+pub struct ProofTable {
+    shards: Vec<Mutex<Shard>>,
+    /// The most entries a shard holds before it starts again.
+    shard_limit: usize,
+}
+
+impl ProofTable {
+    /// A table of at most about `limit` entries.
+    pub fn new(limit: usize) -> Self {
+        ProofTable {
+            shards: (0..SHARDS).map(|_| Mutex::default()).collect(),
+            shard_limit: limit.div_ceil(SHARDS),
+        }
+    }
+
+    /// What is known of the position `key`.
+    pub fn get(&self, key: u128) -> Option<Entry> {
+        self.shard(key).get(&key).copied()
+    }
+
+    /// Records that the attacker of `key` wins within `depth` (`won`) or does not, with
+    /// the `zone` of that proof (in the key's orientation). A weaker answer than the one
+    /// kept changes nothing; of two "does not win" answers for the same depth, the
+    /// smaller zone is kept.
+    pub fn record(&self, key: u128, won: bool, depth: u8, zone: u64) {
+        let mut shard = self.shard(key);
+        if shard.len() >= self.shard_limit {
+            shard.clear();
+        }
+        let entry = shard.entry(key).or_insert(Entry {
+            win: u8::MAX,
+            fail: 0,
+            zone: u64::MAX,
+        });
+        if won {
+            entry.win = entry.win.min(depth);
+        } else if depth > entry.fail
+            || (depth == entry.fail && zone.count_ones() < entry.zone.count_ones())
+        {
+            entry.fail = depth;
+            entry.zone = zone;
+        }
+    }
+
+    /// The shard of `key`, locked. A thread that panicked while holding it cannot have
+    /// left an entry half written (each is written whole), so a poisoned lock is taken.
+    fn shard(&self, key: u128) -> MutexGuard<'_, Shard> {
+        let folded = (key as u64) ^ (key >> 64) as u64;
+        let index = (folded.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 58) as usize % SHARDS;
+        self.shards[index]
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_win_within_fewer_moves_replaces_a_slower_one_and_not_the_other_way() {
+        let table = ProofTable::new(100);
+
+        table.record(7, true, 5, 0);
+        table.record(7, true, 3, 0);
+        table.record(7, true, 4, 0);
+
+        assert_eq!(table.get(7).map(|entry| entry.win), Some(3));
+    }
+
+    #[test]
+    fn a_deeper_failure_replaces_a_shallower_one_and_keeps_its_zone() {
+        let table = ProofTable::new(100);
+
+        table.record(7, false, 3, 0b1);
+        table.record(7, false, 9, 0b110);
+        table.record(7, false, 4, 0b1);
+
+        let entry = table.get(7).unwrap();
+        assert_eq!((entry.fail, entry.zone), (9, 0b110));
+    }
+
+    #[test]
+    fn of_two_failures_at_one_depth_the_smaller_zone_is_kept() {
+        let table = ProofTable::new(100);
+
+        table.record(7, false, 9, 0b111);
+        table.record(7, false, 9, 0b100);
+
+        assert_eq!(table.get(7).map(|entry| entry.zone), Some(0b100));
+    }
+
+    #[test]
+    fn a_full_shard_starts_again() {
+        let table = ProofTable::new(SHARDS);
+        let keys: Vec<u128> = (0..10_000).collect();
+        for &key in &keys {
+            table.record(key, true, 1, 0);
+        }
+
+        let kept = keys.iter().filter(|&&key| table.get(key).is_some()).count();
+
+        assert!(kept <= SHARDS, "{kept} kept");
+    }
+
+    #[test]
+    fn what_one_thread_records_another_reads() {
+        let table = std::sync::Arc::new(ProofTable::new(100));
+        let writer = std::sync::Arc::clone(&table);
+
+        std::thread::spawn(move || writer.record(42, false, 6, 0b11))
+            .join()
+            .unwrap();
+
+        assert_eq!(table.get(42).map(|entry| entry.fail), Some(6));
+    }
+}
