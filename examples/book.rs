@@ -35,6 +35,10 @@ fn main() {
         every_move_of_the_first_plies(&mut solver, &clock, geometry);
         return;
     }
+    if std::env::var("ONLY_AFTER_THE_CENTRE").is_ok() {
+        every_move_after_the_centre(&mut solver, &clock, geometry);
+        return;
+    }
     let started = Instant::now();
     println!("# The opening book of (7,7,5): written by `cargo run --release --example book`.");
     println!("# Each line: a position (X moved first; the side to move follows from the");
@@ -122,6 +126,7 @@ fn main() {
     }
     second_moves_after_the_centre(&mut solver, &clock, geometry);
     every_move_of_the_first_plies(&mut solver, &clock, geometry);
+    every_move_after_the_centre(&mut solver, &clock, geometry);
     eprintln!("done in {:.1?}", started.elapsed());
 }
 
@@ -161,10 +166,58 @@ fn every_move_of_the_first_plies(solver: &mut Solver, clock: &SystemClock, geome
             positions.push(board);
         }
     }
+    every_move_of(
+        solver,
+        clock,
+        positions,
+        &mut std::collections::HashSet::new(),
+    );
+}
+
+/// Every position after X in the centre, any reply of O and any second move of X
+/// (issue 35's fourth round: the third move of a game opened in the centre, which the
+/// search does not always settle within a second), but those of the book's line,
+/// written by [`every_move_of_the_first_plies`], as it writes them.
+fn every_move_after_the_centre(solver: &mut Solver, clock: &SystemClock, geometry: Geometry) {
+    let centre = geometry.centre();
+    let book: Vec<(String, usize)> = second_moves(geometry);
     let mut seen = std::collections::HashSet::new();
-    let mut left_out = 0;
+    let mut positions = Vec::new();
+    for reply in geometry.positions().filter(|&p| p != centre) {
+        let mut board = BitBoard::new(geometry);
+        board.place(centre, Mark::X).expect("an empty cell");
+        board.place(reply, Mark::O).expect("an empty cell");
+        let line = book.iter().find(|(l, _)| *l == layout_of(&board));
+        for second in geometry.positions() {
+            let mut after = board;
+            if after.place(second, Mark::X).is_err() {
+                continue;
+            }
+            if line.is_some_and(|&(_, cell)| cell == second.number()) {
+                seen.insert(smallest_image(geometry, &after));
+            } else {
+                positions.push(after);
+            }
+        }
+    }
+    every_move_of(solver, clock, positions, &mut seen);
+}
+
+/// Writes `draw exact all` for each of `positions` (one for each position and its
+/// images, those `seen` left out) where the side to move cannot force a win and its
+/// opponent could not either, even moving next: then every move keeps the draw (an
+/// extra mark never hurts its owner). Each proof may take 60 s; a position not proven
+/// so is left out (said on stderr).
+fn every_move_of(
+    solver: &mut Solver,
+    clock: &SystemClock,
+    positions: Vec<BitBoard>,
+    seen: &mut std::collections::HashSet<String>,
+) {
+    let started = Instant::now();
+    let (mut written, mut left_out) = (0, 0);
     for board in positions {
-        let key = smallest_image(geometry, &board);
+        let key = smallest_image(board.geometry(), &board);
         if !seen.insert(key.clone()) {
             continue;
         }
@@ -184,6 +237,7 @@ fn every_move_of_the_first_plies(solver: &mut Solver, clock: &SystemClock, geome
         );
         if (mine, theirs) == (Some(false), Some(false)) {
             println!("{} draw exact all", layout_of(&board));
+            written += 1;
         } else {
             left_out += 1;
             eprintln!(
@@ -198,7 +252,7 @@ fn every_move_of_the_first_plies(solver: &mut Solver, clock: &SystemClock, geome
             started.elapsed()
         );
     }
-    eprintln!("{} positions, {left_out} left out", seen.len());
+    eprintln!("{written} positions written, {left_out} left out");
 }
 
 /// For each layout of X in the centre and a reply of O read from standard input (one
