@@ -6,6 +6,7 @@
 //!
 //!     cargo run --release --example book > crates/engine/src/book/7x7x5.txt
 //!     ONLY_SECOND=1 cargo run --release --example book   # the last part alone, seconds
+//!     ONLY_AFTER_THE_CENTRE=1 cargo run --release --example book   # every third move after the centre
 //!
 //! Every entry is proven by the solver here, with `Solver::can_force_win` (which never
 //! reads the book): X cannot force a win on the empty board and after each reply, and
@@ -135,10 +136,8 @@ fn main() {
 /// the side to move keeps the draw where it cannot force a win and its opponent could
 /// not either, even moving next (an extra mark never hurts its owner). One line for
 /// each position and its images under the board's symmetries (the book looks a
-/// position up by the smallest of its images), written `draw exact all`. Each proof
-/// may take 60 s; a position not proven within that is left out (said on stderr).
+/// position up by the smallest of its images), written by [`every_move_of`].
 fn every_move_of_the_first_plies(solver: &mut Solver, clock: &SystemClock, geometry: Geometry) {
-    let started = Instant::now();
     let mut positions: Vec<BitBoard> = Vec::new();
     for first in geometry.positions() {
         let mut board = BitBoard::new(geometry);
