@@ -24,20 +24,19 @@ fn main() {
     let geometry = Geometry::new(7, 5).expect("a board the menu offers");
     let mut solver = Solver::new(geometry);
     let clock = SystemClock::new();
-    if std::env::var("ONLY_SECOND").is_ok() {
-        second_moves_after_the_centre(&mut solver, &clock, geometry);
-        return;
-    }
-    if std::env::var("ONLY_SECOND_WITH_EVERY_REPLY").is_ok() {
-        second_moves_with_every_reply(&mut solver, &clock, geometry);
-        return;
-    }
-    if std::env::var("ONLY_EVERY_MOVE").is_ok() {
-        every_move_of_the_first_plies(&mut solver, &clock, geometry);
-        return;
-    }
-    if std::env::var("ONLY_AFTER_THE_CENTRE").is_ok() {
-        every_move_after_the_centre(&mut solver, &clock, geometry);
+    // One part alone, named by a variable of the environment.
+    type Part = fn(&mut Solver, &SystemClock, Geometry);
+    let parts: [(&str, Part); 4] = [
+        ("ONLY_SECOND", second_moves_after_the_centre),
+        (
+            "ONLY_SECOND_WITH_EVERY_REPLY",
+            second_moves_with_every_reply,
+        ),
+        ("ONLY_EVERY_MOVE", every_move_of_the_first_plies),
+        ("ONLY_AFTER_THE_CENTRE", every_move_after_the_centre),
+    ];
+    if let Some((_, part)) = parts.iter().find(|(name, _)| std::env::var(name).is_ok()) {
+        part(&mut solver, &clock, geometry);
         return;
     }
     let started = Instant::now();
