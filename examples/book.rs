@@ -2,7 +2,9 @@
 //! first moves cannot be proven within a second: the empty board's full analysis; for
 //! each first move of X a reply of O proven to keep the draw; after that reply, where
 //! O could not force a win even if it moved next, every move of X; and after X in the
-//! centre, for every reply of O, a second move of X proven to keep the draw.
+//! centre, for every reply of O, a second move of X proven to keep the draw; and the
+//! full answer of the first positions where no move loses (after one move, after two,
+//! and after X in the centre, a reply and a second move of X).
 //!
 //!     cargo run --release --example book > crates/engine/src/book/7x7x5.txt
 //!     ONLY_SECOND=1 cargo run --release --example book   # the last part alone, seconds
@@ -11,7 +13,8 @@
 //! Every entry is proven by the solver here, with `Solver::can_force_win` (which never
 //! reads the book): X cannot force a win on the empty board and after each reply, and
 //! again (O cannot force a win with O to move) for X's second moves.
-//! Takes about ten minutes on the 2-core machine of docs/performance.md, under load.
+//! Takes about half an hour on the 2-core machine of docs/performance.md (the part after
+//! the centre alone 13 min 42 s on one core).
 
 use std::time::{Duration, Instant};
 
