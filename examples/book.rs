@@ -2,15 +2,19 @@
 //! first moves cannot be proven within a second: the empty board's full analysis; for
 //! each first move of X a reply of O proven to keep the draw; after that reply, where
 //! O could not force a win even if it moved next, every move of X; and after X in the
-//! centre, for every reply of O, a second move of X proven to keep the draw.
+//! centre, for every reply of O, a second move of X proven to keep the draw; and the
+//! full answer of the first positions where no move loses (after one move, after two,
+//! and after X in the centre, a reply and a second move of X).
 //!
 //!     cargo run --release --example book > crates/engine/src/book/7x7x5.txt
 //!     ONLY_SECOND=1 cargo run --release --example book   # the last part alone, seconds
+//!     ONLY_AFTER_THE_CENTRE=1 cargo run --release --example book   # every third move after the centre
 //!
 //! Every entry is proven by the solver here, with `Solver::can_force_win` (which never
 //! reads the book): X cannot force a win on the empty board and after each reply, and
 //! again (O cannot force a win with O to move) for X's second moves.
-//! Takes about ten minutes on the 2-core machine of docs/performance.md, under load.
+//! Takes about half an hour on the 2-core machine of docs/performance.md (the part after
+//! the centre alone 13 min 42 s on one core).
 
 use std::time::{Duration, Instant};
 
@@ -23,20 +27,19 @@ fn main() {
     let geometry = Geometry::new(7, 5).expect("a board the menu offers");
     let mut solver = Solver::new(geometry);
     let clock = SystemClock::new();
-    if std::env::var("ONLY_SECOND").is_ok() {
-        second_moves_after_the_centre(&mut solver, &clock, geometry);
-        return;
-    }
-    if std::env::var("ONLY_SECOND_WITH_EVERY_REPLY").is_ok() {
-        second_moves_with_every_reply(&mut solver, &clock, geometry);
-        return;
-    }
-    if std::env::var("ONLY_EVERY_MOVE").is_ok() {
-        every_move_of_the_first_plies(&mut solver, &clock, geometry);
-        return;
-    }
-    if std::env::var("ONLY_AFTER_THE_CENTRE").is_ok() {
-        every_move_after_the_centre(&mut solver, &clock, geometry);
+    // One part alone, named by a variable of the environment.
+    type Part = fn(&mut Solver, &SystemClock, Geometry);
+    let parts: [(&str, Part); 4] = [
+        ("ONLY_SECOND", second_moves_after_the_centre),
+        (
+            "ONLY_SECOND_WITH_EVERY_REPLY",
+            second_moves_with_every_reply,
+        ),
+        ("ONLY_EVERY_MOVE", every_move_of_the_first_plies),
+        ("ONLY_AFTER_THE_CENTRE", every_move_after_the_centre),
+    ];
+    if let Some((_, part)) = parts.iter().find(|(name, _)| std::env::var(name).is_ok()) {
+        part(&mut solver, &clock, geometry);
         return;
     }
     let started = Instant::now();
@@ -135,10 +138,8 @@ fn main() {
 /// the side to move keeps the draw where it cannot force a win and its opponent could
 /// not either, even moving next (an extra mark never hurts its owner). One line for
 /// each position and its images under the board's symmetries (the book looks a
-/// position up by the smallest of its images), written `draw exact all`. Each proof
-/// may take 60 s; a position not proven within that is left out (said on stderr).
+/// position up by the smallest of its images), written by [`every_move_of`].
 fn every_move_of_the_first_plies(solver: &mut Solver, clock: &SystemClock, geometry: Geometry) {
-    let started = Instant::now();
     let mut positions: Vec<BitBoard> = Vec::new();
     for first in geometry.positions() {
         let mut board = BitBoard::new(geometry);

@@ -412,8 +412,9 @@ impl Prover {
             let rest_deadline = base.or_when(&every_move_holds);
             let (every_move_holds, null_over, next, split) =
                 (&every_move_holds, &null_over, &next, &split);
-            let helping = scope.spawn(move || {
-                helper.attack_split(
+            // Either prover's share of the null move's moves.
+            let null_move = move |prover: &mut Prover| {
+                prover.attack_split(
                     split,
                     opp,
                     me,
@@ -421,6 +422,9 @@ impl Prover {
                     null_over,
                     every_move_holds,
                 );
+            };
+            let helping = scope.spawn(move || {
+                null_move(helper);
                 // Stage 4 beside this thread, once it says which moves are left.
                 match rest_for_helper.recv() {
                     Ok(rest) if !every_move_holds.load(Ordering::Relaxed) => {
@@ -469,14 +473,7 @@ impl Prover {
             let win_proven_absent = long == Some(None);
             // The null move's moves left, beside the helper: where it shows every move
             // holds, stage 4 is not needed, and its moves are proofs of the same kind.
-            self.attack_split(
-                split,
-                opp,
-                me,
-                Some(&null_deadline),
-                null_over,
-                every_move_holds,
-            );
+            null_move(self);
             let rest: Vec<u64> = self.shape.by_promise(empty & !settled, me, opp).collect();
             // The helper may be gone already (every move holds): then nobody listens.
             let _ = moves_left.send(rest.clone());
@@ -515,8 +512,10 @@ impl Prover {
     /// threads; answered already if its first position answers it.
     fn split(&mut self, attacker: u64, defender: u64) -> Split {
         self.time.restart();
-        let (moves, answer) = match self.attack_node(attacker, defender, UNBOUNDED, None, false) {
-            Ok((_, _, (_, _, moves))) => (
+        let empty = self.shape.all & !(attacker | defender);
+        let (moves, answer) = match self.attack_node((attacker, defender), empty, UNBOUNDED, false)
+        {
+            Ok((_, (_, _, moves))) => (
                 self.shape.by_promise(moves, attacker, defender).collect(),
                 None,
             ),
@@ -867,19 +866,17 @@ impl Prover {
         self.attack_after(a, d, depth, deadline, false)
     }
 
-    /// An attacker's node before its moves are searched: its answer (`Err`) if the threat
-    /// rules, the depth, the table or a proof without search give one; else its empty
-    /// cells, the threats it must block, its key and symmetry in the table and its moves.
-    #[allow(clippy::type_complexity)]
+    /// An attacker's node, once entered (`empty`: its empty cells), before its moves are
+    /// searched: its answer (`Err`) if the threat rules, the depth, the table or a proof
+    /// without search give one; else the threats it must block, its key and symmetry in
+    /// the table and its moves.
     fn attack_node(
         &mut self,
-        a: u64,
-        d: u64,
+        (a, d): (u64, u64),
+        empty: u64,
         depth: u8,
-        deadline: Option<&Deadline>,
         tried: bool,
-    ) -> Result<(u64, u64, (u128, usize, u64)), bool> {
-        let empty = self.enter(a, d, depth, deadline)?;
+    ) -> Result<(u64, (u128, usize, u64)), bool> {
         let scan = self.shape.scan(a, d);
         if scan.my_threats & empty != 0 {
             return Err(true);
@@ -893,7 +890,7 @@ impl Prover {
             return Err(self.fails(self.bound_zone(a, d, scan.my_most, depth)));
         }
         let opened = self.open(a, d, blocks, depth, true, tried)?;
-        Ok((empty, blocks, opened))
+        Ok((blocks, opened))
     }
 
     /// [`attack`](Self::attack), told whether the proofs without search were tried on
@@ -907,11 +904,14 @@ impl Prover {
         deadline: Option<&Deadline>,
         tried: bool,
     ) -> bool {
-        let (empty, blocks, (key, symmetry, moves)) =
-            match self.attack_node(a, d, depth, deadline, tried) {
-                Ok(node) => node,
-                Err(answer) => return answer,
-            };
+        let empty = match self.enter(a, d, depth, deadline) {
+            Ok(empty) => empty,
+            Err(answer) => return answer,
+        };
+        let (blocks, (key, symmetry, moves)) = match self.attack_node((a, d), empty, depth, tried) {
+            Ok(node) => node,
+            Err(answer) => return answer,
+        };
         let mut won = false;
         // The moves not yet refuted by the zone of an earlier refutation.
         let mut unrefuted = moves;

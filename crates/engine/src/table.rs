@@ -89,37 +89,33 @@ impl ProofTable {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_win_within_fewer_moves_replaces_a_slower_one_and_not_the_other_way() {
+    /// What an entry keeps of the answers recorded for its position, in turn: `(won,
+    /// depth, zone)` each; kept, `(win, fail, zone)`.
+    #[rstest::rstest]
+    #[case::a_faster_win_replaces_a_slower_one_and_not_the_other_way(
+        &[(true, 5, 0), (true, 3, 0), (true, 4, 0)],
+        (3, 0, u64::MAX)
+    )]
+    #[case::a_deeper_failure_replaces_a_shallower_one_and_keeps_its_zone(
+        &[(false, 3, 0b1), (false, 9, 0b110), (false, 4, 0b1)],
+        (u8::MAX, 9, 0b110)
+    )]
+    #[case::of_two_failures_at_one_depth_the_smaller_zone_is_kept(
+        &[(false, 9, 0b111), (false, 9, 0b100)],
+        (u8::MAX, 9, 0b100)
+    )]
+    fn an_entry_keeps_the_strongest_answer(
+        #[case] recorded: &[(bool, u8, u64)],
+        #[case] kept: (u8, u8, u64),
+    ) {
         let table = ProofTable::new(100);
 
-        table.record(7, true, 5, 0);
-        table.record(7, true, 3, 0);
-        table.record(7, true, 4, 0);
+        for &(won, depth, zone) in recorded {
+            table.record(7, won, depth, zone);
+        }
 
-        assert_eq!(table.get(7).map(|entry| entry.win), Some(3));
-    }
-
-    #[test]
-    fn a_deeper_failure_replaces_a_shallower_one_and_keeps_its_zone() {
-        let table = ProofTable::new(100);
-
-        table.record(7, false, 3, 0b1);
-        table.record(7, false, 9, 0b110);
-        table.record(7, false, 4, 0b1);
-
-        let entry = table.get(7).unwrap();
-        assert_eq!((entry.fail, entry.zone), (9, 0b110));
-    }
-
-    #[test]
-    fn of_two_failures_at_one_depth_the_smaller_zone_is_kept() {
-        let table = ProofTable::new(100);
-
-        table.record(7, false, 9, 0b111);
-        table.record(7, false, 9, 0b100);
-
-        assert_eq!(table.get(7).map(|entry| entry.zone), Some(0b100));
+        let entry = table.get(7).expect("recorded");
+        assert_eq!((entry.win, entry.fail, entry.zone), kept);
     }
 
     #[test]
