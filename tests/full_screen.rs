@@ -320,19 +320,20 @@ fn the_result_screen_says_how_each_persons_rating_changed() {
 #[test]
 fn keys_pressed_while_the_computer_thinks_are_dropped() {
     // Arrange: 7 x 7 with five in a row, where Impossible takes its time (up to 1.5 s)
-    // a few moves in; the opening book answers the first moves at once. Ada plays the
-    // centre, and the book's reply comes.
+    // a few moves in; the opening book answers the first moves at once (and every
+    // third move of a game opened in the centre). Ada plays above the centre, and the
+    // book's reply comes (the centre).
     let db = Database::new();
     let mut pty = db.pty(
         "--think-ms 1500 play --x human:Ada --o impossible --size 7 --win 5",
         ADA_TO_MOVE,
     );
-    pty.press(ENTER);
+    pty.press_each([UP, ENTER]);
     pty.wait_for_marks(1, Duration::from_secs(10));
 
-    // Act: Ada plays below the centre (a position the book does not hold); while the
-    // computer thinks, she presses right and Enter.
-    pty.press_each([DOWN, ENTER, RIGHT, ENTER]);
+    // Act: Ada plays above her first mark (a position the book does not hold); while
+    // the computer thinks, she presses right and Enter.
+    pty.press_each([UP, ENTER, RIGHT, ENTER]);
     pty.wait_for_marks(2, Duration::from_secs(10));
     pty.pump(Duration::from_millis(500));
     let marks = pty.marks_on_board();
