@@ -11,6 +11,10 @@
 //!     ONLY_AFTER_THE_CENTRE=1 cargo run --release --example book   # every third move after the centre
 //!     ONLY_EACH_MOVE=1 cargo run --release --example book < LAYOUTS   # full answers move by move
 //!
+//! The full run writes every part but `ONLY_EACH_MOVE`, which needs its positions on
+//! standard input (the book's own line after the centre where not every move holds, in
+//! issue 35's fourth round): its lines are appended to the book after it.
+//!
 //! Every entry is proven by the solver here, with `Solver::can_force_win` (which never
 //! reads the book): X cannot force a win on the empty board and after each reply, and
 //! again (O cannot force a win with O to move) for X's second moves.
