@@ -271,8 +271,7 @@ fn every_move_of(
     let started = Instant::now();
     let (mut written, mut left_out) = (0, 0);
     for board in positions {
-        let key = smallest_image(board.geometry(), &board);
-        if !seen.insert(key.clone()) {
+        if !seen.insert(smallest_image(board.geometry(), &board)) {
             continue;
         }
         let (x, o) = (
