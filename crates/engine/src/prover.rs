@@ -126,8 +126,8 @@ const ATTACKER_TO_MOVE: u128 = 1 << 127;
 /// provers on two threads ([`Prover::analyze`]): its moves, the most promising first, each
 /// taken by whichever thread is free next (see [`Prover::attack_split`]). At the root of
 /// a hard null move the refutations' zones hold nearly every cell, so the moves are
-/// independent proofs; after three moves of the 27-move game of docs/performance.md two of them took
-/// 390 and 290 thousand positions of 770.
+/// independent proofs; after three moves of the 27-move game of docs/performance.md,
+/// two of them took 390 and 290 thousand positions of 770.
 struct Split {
     moves: Vec<u64>,
     /// The index of the next move to take.
