@@ -30,6 +30,7 @@
 use std::collections::HashMap;
 
 use tictactoe_core::domain::{Geometry, PlayerName, Rating};
+use tictactoe_core::ports::exactly_once::Movers;
 use tictactoe_core::ports::{
     Ending, GameId, NewGame, PlayerRating, RatingBook, RatingChange, RatingHistoryQuery,
     RatingPoint, RatingStore, Rebuilt, StoreError, rate, rated,
@@ -37,7 +38,7 @@ use tictactoe_core::ports::{
 use tictactoe_store_rows::ratings::{
     CHANGE_COLUMNS, ChangeRow, RATING_COLUMNS, RatingColumns, point, rating,
 };
-use tictactoe_store_rows::{GAME_COLUMNS, GameRow, columns};
+use tictactoe_store_rows::{GAME_COLUMNS, GameRow, columns, rows};
 
 use crate::PostgresStore;
 use crate::codec::{self, Columns};
@@ -72,14 +73,15 @@ pub fn person_lock(board: Geometry, player: &PlayerName) -> (i32, i32) {
 /// Takes the locks of the people the games `rating` rate (see the module
 /// documentation): [`RATINGS_LOCK`] shared, then each person's once, in the order of
 /// their keys.
-fn lock_people(tx: &mut Tx<'_>, rating: &[&(NewGame, Ending)]) -> Result<(), Failure> {
+fn lock_people(tx: &mut Tx<'_>, rating: &[RatedEnd<'_>]) -> Result<(), Failure> {
     let mut locks: Vec<(i32, i32)> = rating
         .iter()
-        .flat_map(|(game, ending)| {
-            let board = game.settings.geometry();
-            rated(game, *ending)
-                .into_iter()
-                .map(move |(_, player)| person_lock(board, &player))
+        .flat_map(|rated| {
+            let board = rated.game.settings.geometry();
+            rated
+                .people
+                .iter()
+                .map(move |(_, player)| person_lock(board, player))
         })
         .collect();
     locks.sort_unstable();
@@ -91,37 +93,96 @@ fn lock_people(tx: &mut Tx<'_>, rating: &[&(NewGame, Ending)]) -> Result<(), Fai
     Ok(())
 }
 
+/// A game a write call ended that rates somebody: who, and who had moved in it (read
+/// for a resignation only, the one ending [`rated`] asks it of).
+struct RatedEnd<'a> {
+    game: &'a NewGame,
+    ending: Ending,
+    people: Vec<(tictactoe_core::domain::Mark, PlayerName)>,
+    movers: Option<Movers>,
+}
+
 /// Rates the games `ended` (each as begun, and its ending), in their order, in the
-/// transaction that keeps their ends.
+/// transaction that keeps their ends (after their steps).
 pub(crate) fn rate_ends(
     tx: &mut Tx<'_>,
     ended: &[(NewGame, Ending)],
     database: &Database,
 ) -> Result<(), Failure> {
-    let rating: Vec<&(NewGame, Ending)> = ended
-        .iter()
-        .filter(|(game, ending)| !rated(game, *ending).is_empty())
-        .collect();
+    let mut rating = Vec::new();
+    for (game, ending) in ended {
+        let movers = match ending {
+            Ending::Resigned(_) => Some(movers(tx, game, database)?),
+            _ => None,
+        };
+        let people = rated(game, *ending, || asked(movers, game, database))?;
+        if !people.is_empty() {
+            rating.push(RatedEnd {
+                game,
+                ending: *ending,
+                people,
+                movers,
+            });
+        }
+    }
     if rating.is_empty() {
         return Ok(());
     }
     lock_people(tx, &rating)?;
     // Ratings as they stand, read after the locks, and as this call changes them.
     let mut held: HashMap<(Geometry, String), Rating> = HashMap::new();
-    for (game, ending) in rating {
+    for RatedEnd {
+        game,
+        ending,
+        movers,
+        ..
+    } in rating
+    {
         let board = game.settings.geometry();
-        let changes = rate(game, *ending, |player| {
-            if let Some(rating) = held.get(&(board, player.key())) {
-                return Ok(Some(*rating));
-            }
-            current(tx, board, player, database).map_err(|failure| database.fail(failure, None))
-        })?;
+        let changes = rate(
+            game,
+            ending,
+            || asked(movers, game, database),
+            |player| {
+                if let Some(rating) = held.get(&(board, player.key())) {
+                    return Ok(Some(*rating));
+                }
+                current(tx, board, player, database).map_err(|failure| database.fail(failure, None))
+            },
+        )?;
         keep(tx, &game.id, &changes)?;
         for change in changes {
             held.insert((change.board, change.player.key()), change.after);
         }
     }
     Ok(())
+}
+
+/// Who had moved in `game`, as read for [`rated`]: it asks only of a resignation, for
+/// which it was read.
+fn asked(
+    movers: Option<Movers>,
+    game: &NewGame,
+    database: &Database,
+) -> Result<Movers, StoreError> {
+    movers.ok_or_else(|| database.unreadable_game(&game.id, "who moved in it was not read"))
+}
+
+/// Who has moved in `game`, from its kept steps (this transaction's among them).
+fn movers(tx: &mut Tx<'_>, game: &NewGame, database: &Database) -> Result<Movers, Failure> {
+    let rows = tx.query(
+        "SELECT number, cell, undo FROM steps WHERE game = $1 ORDER BY number",
+        &[&game.id.as_str()],
+    )?;
+    let mut steps = Vec::with_capacity(rows.len());
+    for row in rows {
+        let number: i64 = database.get(&row, 0)?;
+        let cell: Option<i64> = database.get(&row, 1)?;
+        let undo: Option<i64> = database.get(&row, 2)?;
+        steps.push((number, cell, undo));
+    }
+    rows::movers(game.settings.geometry(), game.settings.first(), steps)
+        .map_err(|detail| database.unreadable_game(&game.id, detail).into())
 }
 
 /// `player`'s rating on `board` as it stands, if they have one.
@@ -463,7 +524,11 @@ impl RatingStore for PostgresStore {
                     }
                     continue;
                 };
-                let rated_now = book.rate(&game, ending);
+                let movers = match ending {
+                    Ending::Resigned(_) => Some(movers(tx, &game, database)?),
+                    _ => None,
+                };
+                let rated_now = book.rate(&game, ending, || asked(movers, &game, database))?;
                 if rated_now.is_empty() {
                     if number.is_some() {
                         no_longer_rated.push(kept.id);

@@ -6,6 +6,7 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 use tictactoe_core::domain::{Geometry, PlayerName, Rating};
+use tictactoe_core::ports::exactly_once::Movers;
 use tictactoe_core::ports::{
     Ending, GameId, NewGame, PlayerRating, RatingBook, RatingChange, RatingHistoryQuery,
     RatingPoint, RatingStore, Rebuilt, StoreError, rate,
@@ -13,11 +14,11 @@ use tictactoe_core::ports::{
 use tictactoe_store_rows::ratings::{
     CHANGE_COLUMNS, ChangeRow, RATING_COLUMNS, RatingColumns, point, rating, rating_columns,
 };
-use tictactoe_store_rows::{GAME_COLUMNS, GameRow};
+use tictactoe_store_rows::{GAME_COLUMNS, GameRow, rows};
 
 use crate::codec::{self, Select};
 use crate::errors::Database;
-use crate::{Sql, SqliteStore};
+use crate::{Sql, SqliteStore, writes};
 
 /// Rates game `game`, which has just ended `ending`, in the transaction that keeps its
 /// end: each person's rating as it stands read, the change kept, the rating moved, and
@@ -29,10 +30,24 @@ pub(crate) fn rate_end(
     database: &Database,
 ) -> Result<(), StoreError> {
     let board = game.settings.geometry();
-    let changes = rate(game, ending, |player| {
-        current(connection, board, player, database)
-    })?;
+    let changes = rate(
+        game,
+        ending,
+        || movers(connection, game, database),
+        |player| current(connection, board, player, database),
+    )?;
     keep(connection, &game.id, &changes, database)
+}
+
+/// Who has moved in `game`, from its kept steps.
+fn movers(
+    connection: &Connection,
+    game: &NewGame,
+    database: &Database,
+) -> Result<Movers, StoreError> {
+    let steps = writes::steps_of(connection, &game.id, database)?;
+    rows::movers(game.settings.geometry(), game.settings.first(), steps)
+        .map_err(|detail| database.unreadable_game(&game.id, detail))
 }
 
 /// `player`'s rating on `board` as it stands, if they have one.
@@ -218,7 +233,7 @@ fn rate_again(
             unreadable += 1;
             continue;
         };
-        let changes = book.rate(&game, ending);
+        let changes = book.rate(&game, ending, || movers(connection, &game, database))?;
         if !changes.is_empty() {
             rated += 1;
             connection

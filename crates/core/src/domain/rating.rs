@@ -131,6 +131,15 @@ impl Rating {
         self.deviation > Rating::PROVISIONAL_ABOVE
     }
 
+    /// This rating, its figure no higher than `most` (the deviation and volatility as
+    /// they are).
+    pub fn at_most(self, most: f64) -> Rating {
+        Rating {
+            rating: self.rating.min(most),
+            ..self
+        }
+    }
+
     /// This rating after one game against `opponent` (as the opponent stood before it)
     /// that went `score` for this player: Glicko-2 with a rating period of one game,
     /// its system constant τ at 0.5 (`skillratings`' default, within Glickman's 0.3 to

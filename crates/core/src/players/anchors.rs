@@ -44,6 +44,61 @@ impl Level {
     }
 }
 
+impl Anchor {
+    /// The strongest level's anchor on `board`: perfect play's, or whichever level the
+    /// calibration found stronger (on 5 x 5 Medium's anchor is a little above
+    /// Impossible's, both drawing every game perfect play can draw). Impossible never
+    /// loses on any board here, so nobody outplays it: no person is ever rated above
+    /// this ([`Anchor::ceiling`]).
+    pub fn strongest(board: Geometry) -> Rating {
+        Level::ALL
+            .map(|level| level.anchor(board).rating)
+            .into_iter()
+            .fold(Level::Random.anchor(board).rating, |best, rating| {
+                if rating.rating() > best.rating() {
+                    rating
+                } else {
+                    best
+                }
+            })
+    }
+
+    /// Where every person starts on `board`: [`Rating::START`] (1500 ± 350), but no
+    /// higher than [`Anchor::strongest`]; on the boards where the levels are close
+    /// (4 x 4 and up with a long run), perfect play sits below 1500, and a newcomer is
+    /// not rated above perfect play before their first game.
+    pub fn start(board: Geometry) -> Rating {
+        let strongest = Anchor::strongest(board).rating();
+        Rating::START.at_most(strongest)
+    }
+
+    /// The highest rating a game against `opponent` may leave a person with on
+    /// `board`, as a person stood at `before` (a game never takes away what the person
+    /// had: it only stops their rise):
+    ///
+    /// * against a level, the anchor of the next stronger level: beating a level again
+    ///   and again cannot lift a person above the levels that beat it more often (60
+    ///   wins over Random reach Easy's anchor and no further);
+    /// * against a person, or the strongest level, the strongest anchor;
+    ///
+    /// and never above the strongest anchor, whatever `before` was.
+    pub fn ceiling(board: Geometry, opponent: Option<Level>, before: Rating) -> f64 {
+        let strongest = Anchor::strongest(board).rating();
+        let reach = match opponent {
+            None => strongest,
+            Some(level) => {
+                let beaten = level.anchor(board).rating.rating();
+                Level::ALL
+                    .map(|other| other.anchor(board).rating.rating())
+                    .into_iter()
+                    .filter(|&rating| rating > beaten)
+                    .fold(strongest, f64::min)
+            }
+        };
+        reach.max(before.rating()).min(strongest)
+    }
+}
+
 /// Rating, deviation, volatility and calibration games of one level on one board.
 type Figures = (f64, f64, f64, u64);
 
@@ -101,6 +156,70 @@ mod tests {
             for (rating, deviation, volatility, _) in levels {
                 assert!(Rating::new(rating, deviation, volatility).is_ok());
             }
+        }
+    }
+
+    fn on(size: usize, win: usize) -> Geometry {
+        Geometry::new(size, win).unwrap()
+    }
+
+    fn rating(points: f64) -> Rating {
+        Rating::new(points, 60.0, 0.06).unwrap()
+    }
+
+    #[test]
+    fn the_strongest_anchor_is_the_highest_levels_on_the_board() {
+        assert_eq!(
+            Anchor::strongest(Geometry::classic()),
+            Level::Impossible.anchor(Geometry::classic()).rating
+        );
+        // On 5 x 5 the calibration put Medium a little above Impossible.
+        assert_eq!(
+            Anchor::strongest(on(5, 5)),
+            Level::Medium.anchor(on(5, 5)).rating
+        );
+    }
+
+    #[test]
+    fn a_newcomer_starts_at_1500_where_perfect_play_is_rated_higher() {
+        assert_eq!(Anchor::start(Geometry::classic()), Rating::START);
+    }
+
+    #[test]
+    fn a_newcomer_starts_at_the_strongest_anchor_where_perfect_play_is_rated_below_1500() {
+        let start = Anchor::start(on(7, 7));
+
+        assert_eq!(start.rating(), Anchor::strongest(on(7, 7)).rating());
+        assert_eq!(start.deviation(), Rating::START.deviation());
+    }
+
+    #[test]
+    fn beating_a_level_lifts_a_person_no_higher_than_the_next_stronger_levels_anchor() {
+        let board = Geometry::classic();
+
+        let ceiling = Anchor::ceiling(board, Some(Level::Random), rating(1100.0));
+
+        assert_eq!(ceiling, Level::Easy.anchor(board).rating.rating());
+    }
+
+    #[test]
+    fn a_game_never_takes_away_what_a_person_had_below_the_strongest_anchor() {
+        let board = Geometry::classic();
+
+        let ceiling = Anchor::ceiling(board, Some(Level::Random), rating(1300.0));
+
+        assert_eq!(ceiling, 1300.0);
+    }
+
+    #[rstest::rstest]
+    #[case::against_a_person(None)]
+    #[case::against_perfect_play(Some(Level::Impossible))]
+    #[case::against_the_weakest_level(Some(Level::Random))]
+    fn nobody_is_rated_above_the_strongest_anchor(#[case] opponent: Option<Level>) {
+        for board in every_board() {
+            let ceiling = Anchor::ceiling(board, opponent, rating(3000.0));
+
+            assert_eq!(ceiling, Anchor::strongest(board).rating());
         }
     }
 

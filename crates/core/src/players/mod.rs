@@ -7,7 +7,7 @@ mod anchors;
 pub mod spec;
 
 pub use anchors::Anchor;
-pub use spec::{Level, PlayerSpec, SpecError, default_name, seated, unnamed};
+pub use spec::{Level, PlayerSpec, SpecError, default_name, is_placeholder, seated, unnamed};
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

@@ -92,6 +92,17 @@ pub fn unnamed(mark: Mark) -> PlayerName {
         .expect("\"Player 1\" and \"Player 2\" are short, clean and not reserved")
 }
 
+/// Whether `name` is one a front end gives a person who gave none: [`unnamed`]'s
+/// "Player 1" and "Player 2", or [`default_name`]'s "Player X" and "Player O" of games
+/// kept before (letter case aside). Such a person is nobody in particular: every
+/// nameless player is one of these four names, so a game with one rates nobody.
+pub fn is_placeholder(name: &PlayerName) -> bool {
+    Mark::ALL
+        .into_iter()
+        .flat_map(|mark| [unnamed(mark), default_name(mark)])
+        .any(|placeholder| placeholder.key() == name.key())
+}
+
 /// `spec` as a new game seats it: a person without a name given the [`unnamed`] one
 /// for `mark`; anyone else as they are.
 pub fn seated(spec: PlayerSpec, mark: Mark) -> PlayerSpec {

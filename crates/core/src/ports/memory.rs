@@ -344,7 +344,8 @@ impl RatingStore for MemoryStore {
             let Some(ending) = kept.ending else {
                 continue;
             };
-            let rated = book.rate(&kept.game, ending);
+            let first = kept.game.settings.first();
+            let rated = book.rate(&kept.game, ending, || Ok(Movers::after(first, &kept.steps)))?;
             if !rated.is_empty() {
                 changes.insert(id.clone(), rated);
             }
@@ -443,10 +444,11 @@ impl State {
                 kept.ending = Some(*ending);
                 kept.ended = Some(SystemTime::now());
                 let begun = kept.game.clone();
+                let movers = Movers::after(begun.settings.first(), &kept.steps);
                 for counted in counts_of(&begun.settings, *ending) {
                     add(&mut self.tally, &counted.player, counted.record);
                 }
-                let changes = self.ratings.rate(&begun, *ending);
+                let changes = self.ratings.rate(&begun, *ending, || Ok(movers))?;
                 if !changes.is_empty() {
                     self.changes.insert(game.clone(), changes);
                 }

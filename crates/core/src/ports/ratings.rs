@@ -5,11 +5,13 @@
 //!
 //! **Who a game rates.** A board is a size and a run ([`Geometry`]): a rating on 3 x 3
 //! says nothing of 7 x 7, so each person has one rating per board they played on,
-//! starting at [`Rating::START`]. A game that counted (finished or resigned) updates the
-//! rating of each person in it, against the other side as it stood before the game: a
-//! person's rating, or a computer level's [anchor](crate::players::Anchor), which no
-//! game ever moves. Games between computers rate nobody. A game left before its end
-//! counts nothing and rates nobody.
+//! starting at [`Anchor::start`]. A game that counted (finished, or resigned once each
+//! side had moved) updates the rating of each person in it, against the other side as
+//! it stood before the game: a person's rating, or a computer level's
+//! [anchor](crate::players::Anchor), which no game ever moves; and no higher than
+//! [`Anchor::ceiling`] (nobody outplays perfect play). Games between computers rate
+//! nobody, and so do casual games, games with a person who gave no name, and games
+//! left before their end.
 //!
 //! **Kept with the game.** A store rates a game in the transaction that keeps its end,
 //! by [`rate`], from the ratings as they stand, and keeps each person's rating before and
@@ -23,8 +25,9 @@ use std::collections::HashMap;
 use std::time::SystemTime;
 
 use crate::domain::{Geometry, Mark, PlayerName, Rating, Score};
-use crate::players::{Level, PlayerSpec};
+use crate::players::{Anchor, Level, PlayerSpec, is_placeholder};
 
+use super::exactly_once::Movers;
 use super::{Ending, GameId, NewGame, StoreError};
 
 /// What one game did to one person's rating.
@@ -84,30 +87,58 @@ pub struct Rebuilt {
     pub unreadable: u64,
 }
 
-/// The sides game `game` rates if it ended `ending`: each person in it, unless it did
-/// not count (see the module documentation). X first.
-pub fn rated(game: &NewGame, ending: Ending) -> Vec<(Mark, PlayerName)> {
-    if game.casual {
-        return Vec::new();
-    }
+/// The sides game `game` rates if it ended `ending`: each person in it, X first, or
+/// nobody (see the module documentation). A game rates nobody when it is casual, when a
+/// person in it is nobody in particular (a name a front end gives whoever gave none,
+/// [`is_placeholder`]), when it did not count (left before its end), or when it was
+/// resigned before each side had moved (given up at the start).
+///
+/// `movers` says who had moved by the end, from the game's kept steps: it is asked only
+/// of a resignation (a game played to its end had moves from both sides).
+pub fn rated(
+    game: &NewGame,
+    ending: Ending,
+    movers: impl FnOnce() -> Result<Movers, StoreError>,
+) -> Result<Vec<(Mark, PlayerName)>, StoreError> {
     let settings = &game.settings;
-    Mark::ALL
+    let people: Vec<(Mark, PlayerName)> = Mark::ALL
         .into_iter()
-        .filter(|&mark| settings.player(mark).is_human() && ending.counted(mark).is_some())
+        .filter(|&mark| settings.player(mark).is_human())
         .map(|mark| (mark, settings.player(mark).name(mark)))
-        .collect()
+        .collect();
+    let nobody = game.casual
+        || people.is_empty()
+        || people.iter().any(|(_, name)| is_placeholder(name))
+        || ending.counted(Mark::X).is_none();
+    if nobody {
+        return Ok(Vec::new());
+    }
+    if let Ending::Resigned(_) = ending {
+        let movers = movers()?;
+        if !Mark::ALL.into_iter().all(|mark| movers.has_moved(mark)) {
+            return Ok(Vec::new());
+        }
+    }
+    Ok(people)
 }
 
-/// What game `game`, ended `ending`, does to the ratings of the people in it ([`rated`]),
-/// given where each person's rating on its board stands now (`current`: `None` for a
-/// person never rated there, who starts at [`Rating::START`]). X's change first. The one
-/// rule every store rates by, as each game ends and when it rebuilds.
+/// What game `game`, ended `ending`, does to the ratings of the people in it ([`rated`],
+/// `movers` as it asks), given where each person's rating on its board stands now
+/// (`current`: `None` for a person never rated there, who starts at
+/// [`Anchor::start`]). X's change first. The one rule every store rates by, as each
+/// game ends and when it rebuilds.
+///
+/// A person's rating after the game is Glicko-2's, no higher than
+/// [`Anchor::ceiling`]: beating a level lifts a person at most to the next stronger
+/// level's anchor, and nobody is rated above the strongest level's, since nobody
+/// outplays perfect play.
 pub fn rate(
     game: &NewGame,
     ending: Ending,
+    movers: impl FnOnce() -> Result<Movers, StoreError>,
     mut current: impl FnMut(&PlayerName) -> Result<Option<Rating>, StoreError>,
 ) -> Result<Vec<RatingChange>, StoreError> {
-    let people = rated(game, ending);
+    let people = rated(game, ending, movers)?;
     if people.is_empty() {
         return Ok(Vec::new());
     }
@@ -116,7 +147,7 @@ pub fn rate(
     for mark in Mark::ALL {
         standing[mark.index()] = match game.settings.player(mark) {
             PlayerSpec::Computer(level) => level.anchor(board).rating,
-            person => current(&person.name(mark))?.unwrap_or(Rating::START),
+            person => current(&person.name(mark))?.unwrap_or_else(|| Anchor::start(board)),
         };
     }
     Ok(people
@@ -124,13 +155,20 @@ pub fn rate(
         .filter_map(|(mark, player)| {
             let score = score(ending, mark)?;
             let before = standing[mark.index()];
+            let opponent = match game.settings.player(mark.opponent()) {
+                PlayerSpec::Computer(level) => Some(*level),
+                PlayerSpec::Human(_) => None,
+            };
+            let after = before
+                .after(standing[mark.opponent().index()], score)
+                .at_most(Anchor::ceiling(board, opponent, before));
             Some(RatingChange {
                 game: game.id.clone(),
                 mark,
                 player,
                 board,
                 before,
-                after: before.after(standing[mark.opponent().index()], score),
+                after,
             })
         })
         .collect())
@@ -161,19 +199,22 @@ impl RatingBook {
         RatingBook::default()
     }
 
-    /// Rates game `game`, ended `ending`, against the ratings held, and holds the
-    /// ratings after it; answers what it changed.
-    pub fn rate(&mut self, game: &NewGame, ending: Ending) -> Vec<RatingChange> {
+    /// Rates game `game`, ended `ending`, against the ratings held (`movers` as
+    /// [`rated`] asks), and holds the ratings after it; answers what it changed.
+    pub fn rate(
+        &mut self,
+        game: &NewGame,
+        ending: Ending,
+        movers: impl FnOnce() -> Result<Movers, StoreError>,
+    ) -> Result<Vec<RatingChange>, StoreError> {
         let board = game.settings.geometry();
-        let changes = rate(game, ending, |name| {
+        let changes = rate(game, ending, movers, |name| {
             Ok(self.get(board, name).map(|held| held.rating))
-        })
-        // Reading what is held cannot fail.
-        .unwrap_or_default();
+        })?;
         for change in &changes {
             self.keep(change);
         }
-        changes
+        Ok(changes)
     }
 
     /// Holds the rating `change` leaves its person with.
@@ -327,20 +368,62 @@ mod tests {
         Ok(None)
     }
 
+    /// Who moved in a game where both sides did.
+    fn both_moved() -> Result<Movers, StoreError> {
+        Ok(moved(&[Mark::X, Mark::O]))
+    }
+
+    /// Who moved when X moved first and the moves were made by `marks` in turn.
+    fn moved(marks: &[Mark]) -> Movers {
+        let mut movers = Movers::new(Mark::X);
+        let cells = crate::domain::Geometry::classic();
+        for (at, _) in marks.iter().enumerate() {
+            movers.take(super::super::Change::Move(cells.position(at).unwrap()));
+        }
+        movers
+    }
+
+    /// What `game` ended in a draw does to its people, none of them rated before.
+    fn drawn(game: &NewGame) -> Vec<RatingChange> {
+        rate(
+            game,
+            Ending::Finished(Outcome::Draw),
+            never_asked,
+            never_rated,
+        )
+        .unwrap()
+    }
+
+    /// The strongest anchor on 3 x 3: no person is rated above it.
+    fn top() -> f64 {
+        Anchor::strongest(crate::domain::Geometry::classic()).rating()
+    }
+
+    fn never_asked() -> Result<Movers, StoreError> {
+        panic!("who moved is asked only of a resignation")
+    }
+
     #[test]
     fn a_game_between_people_rates_both_from_where_they_stand() {
         let game = new_game(1, settings(person("Ada"), person("Bob")));
-        let bob = Rating::new(1700.0, 80.0, 0.06).unwrap();
+        let bob = Rating::new(1300.0, 80.0, 0.06).unwrap();
 
-        let changes = rate(&game, Ending::Finished(Outcome::Won(Mark::X)), |name| {
-            Ok((name.as_str() == "Bob").then_some(bob))
-        })
+        let changes = rate(
+            &game,
+            Ending::Finished(Outcome::Won(Mark::X)),
+            never_asked,
+            |name| Ok((name.as_str() == "Bob").then_some(bob)),
+        )
         .unwrap();
 
         assert_eq!(changes.len(), 2);
         assert_eq!(
             (changes[0].mark, changes[0].before, changes[0].after),
-            (Mark::X, Rating::START, Rating::START.after(bob, Score::Win))
+            (
+                Mark::X,
+                Rating::START,
+                Rating::START.after(bob, Score::Win).at_most(top())
+            )
         );
         assert_eq!(
             (changes[1].mark, changes[1].before, changes[1].after),
@@ -353,7 +436,7 @@ mod tests {
         let game = new_game(1, settings(person("Ada"), computer(Level::Medium)));
         let anchor = Level::Medium.anchor(game.settings.geometry()).rating;
 
-        let changes = rate(&game, Ending::Finished(Outcome::Draw), never_rated).unwrap();
+        let changes = drawn(&game);
 
         assert_eq!(changes.len(), 1);
         assert_eq!(changes[0].after, Rating::START.after(anchor, Score::Draw));
@@ -368,14 +451,120 @@ mod tests {
     fn some_games_rate_nobody(#[case] settings: crate::play::Settings, #[case] ending: Ending) {
         let game = new_game(1, settings);
 
-        assert_eq!(rate(&game, ending, never_rated).unwrap(), []);
+        assert_eq!(rate(&game, ending, both_moved, never_rated).unwrap(), []);
+    }
+
+    #[rstest]
+    #[case::player_1("Player 1")]
+    #[case::player_2_in_other_case("player 2")]
+    #[case::player_x_as_kept_before("Player X")]
+    fn a_game_with_a_person_who_gave_no_name_rates_nobody(#[case] nameless: &str) {
+        let game = new_game(1, settings(person("Ada"), person(nameless)));
+
+        let people = rated(&game, Ending::Finished(Outcome::Draw), never_asked).unwrap();
+
+        assert_eq!(people, []);
     }
 
     #[test]
-    fn a_resigned_game_between_people_rates_both() {
+    fn a_casual_game_rates_nobody() {
+        let mut game = new_game(1, settings(person("Ada"), computer(Level::Easy)));
+        game.casual = true;
+
+        let people = rated(&game, Ending::Finished(Outcome::Draw), never_asked).unwrap();
+
+        assert_eq!(people, []);
+    }
+
+    #[test]
+    fn a_resigned_game_between_people_who_both_moved_rates_both() {
         let game = new_game(1, settings(person("Ada"), person("Bob")));
 
-        assert_eq!(rated(&game, Ending::Resigned(Mark::X)).len(), 2);
+        let people = rated(&game, Ending::Resigned(Mark::X), both_moved).unwrap();
+
+        assert_eq!(people.len(), 2);
+    }
+
+    #[rstest]
+    #[case::before_any_move(&[])]
+    #[case::after_the_first_move_only(&[Mark::X])]
+    fn a_game_resigned_before_each_side_moved_rates_nobody(#[case] moves: &[Mark]) {
+        let game = new_game(1, settings(person("Ada"), person("Bob")));
+        let movers = moved(moves);
+
+        let people = rated(&game, Ending::Resigned(Mark::O), || Ok(movers)).unwrap();
+
+        assert_eq!(people, []);
+    }
+
+    #[test]
+    fn who_moved_that_cannot_be_read_is_an_error_not_a_rated_game() {
+        let game = new_game(1, settings(person("Ada"), person("Bob")));
+
+        let people = rated(&game, Ending::Resigned(Mark::O), || {
+            Err(StoreError::NoLocation)
+        });
+
+        assert_eq!(people, Err(StoreError::NoLocation));
+    }
+
+    #[test]
+    fn a_newcomer_is_rated_from_the_boards_start() {
+        let board = crate::domain::Geometry::new(7, 7).unwrap();
+        let seated =
+            crate::play::Settings::new(person("Ada"), computer(Level::Random), Mark::X, board);
+        let game = new_game(1, seated.unwrap());
+
+        let changes = drawn(&game);
+
+        assert_eq!(changes[0].before, Anchor::start(board));
+    }
+
+    #[test]
+    fn beating_a_level_again_and_again_stops_at_the_next_stronger_levels_anchor() {
+        // Arrange: Ada loses to Medium until she stands below Easy's anchor.
+        let mut book = RatingBook::new();
+        let board = crate::domain::Geometry::classic();
+        for id in 0..10 {
+            let game = new_game(id, settings(person("Ada"), computer(Level::Medium)));
+            book.rate(&game, Ending::Finished(Outcome::Won(Mark::O)), never_asked)
+                .unwrap();
+        }
+        let ada = PlayerName::new("Ada").unwrap();
+        assert!(book.get(board, &ada).unwrap().rating.rating() < 1175.0);
+
+        // Act: 60 wins over Random.
+        for id in 10..70 {
+            let game = new_game(id, settings(person("Ada"), computer(Level::Random)));
+            book.rate(&game, Ending::Finished(Outcome::Won(Mark::X)), never_asked)
+                .unwrap();
+        }
+
+        // Assert
+        assert_eq!(
+            book.get(board, &ada).unwrap().rating.rating(),
+            Level::Easy.anchor(board).rating.rating()
+        );
+    }
+
+    #[test]
+    fn beating_another_person_again_and_again_stops_at_the_strongest_anchor() {
+        let mut book = RatingBook::new();
+        let board = crate::domain::Geometry::classic();
+
+        for id in 0..200 {
+            let game = new_game(
+                id,
+                settings(person("Mallory"), person(&format!("Pawn {id}"))),
+            );
+            book.rate(&game, Ending::Finished(Outcome::Won(Mark::X)), never_asked)
+                .unwrap();
+        }
+
+        let mallory = book
+            .get(board, &PlayerName::new("Mallory").unwrap())
+            .unwrap();
+        assert_eq!(mallory.rating.rating(), Anchor::strongest(board).rating());
     }
 
     #[test]
@@ -383,7 +572,7 @@ mod tests {
         let game = new_game(1, settings(person("Ada"), computer(Level::Random)));
         let anchor = Level::Random.anchor(game.settings.geometry()).rating;
 
-        let changes = rate(&game, Ending::Resigned(Mark::X), never_rated).unwrap();
+        let changes = rate(&game, Ending::Resigned(Mark::X), both_moved, never_rated).unwrap();
 
         assert_eq!(changes[0].after, Rating::START.after(anchor, Score::Loss));
     }
@@ -392,7 +581,7 @@ mod tests {
     fn a_rating_that_cannot_be_read_is_an_error_not_a_fresh_start() {
         let game = new_game(1, settings(person("Ada"), person("Bob")));
 
-        let rated = rate(&game, Ending::Finished(Outcome::Draw), |_| {
+        let rated = rate(&game, Ending::Finished(Outcome::Draw), never_asked, |_| {
             Err(StoreError::NoLocation)
         });
 
@@ -419,8 +608,12 @@ mod tests {
         let first = new_game(1, settings(person("Ada"), person("Bob")));
         let second = new_game(2, settings(person("bob"), person("Cy")));
 
-        let after_first = book.rate(&first, Ending::Finished(Outcome::Won(Mark::X)));
-        let after_second = book.rate(&second, Ending::Finished(Outcome::Draw));
+        let after_first = book
+            .rate(&first, Ending::Finished(Outcome::Won(Mark::X)), never_asked)
+            .unwrap();
+        let after_second = book
+            .rate(&second, Ending::Finished(Outcome::Draw), never_asked)
+            .unwrap();
 
         assert_eq!(after_second[0].before, after_first[1].after);
         let bob = book.get(Geometry::classic(), &PlayerName::new("BOB").unwrap());

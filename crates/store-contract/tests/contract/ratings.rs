@@ -5,6 +5,8 @@
 use proptest::prelude::*;
 use rstest_reuse::apply;
 use tictactoe_core::domain::Rating;
+use tictactoe_core::players::Anchor;
+use tictactoe_core::ports::exactly_once::Movers;
 use tictactoe_core::ports::{RatingChange, RatingHistoryQuery, rate};
 
 use super::*;
@@ -50,12 +52,51 @@ fn a_game_between_people_keeps_each_ones_change_with_the_game(#[case] store: Fre
 
     let changes = store.rating_changes(&[id(1)]).unwrap();
 
-    let expected = rate(&ada_bob(1), won_by(Mark::X), |_| Ok(None)).unwrap();
+    let expected = rate(&ada_bob(1), won_by(Mark::X), no_resignation, |_| Ok(None)).unwrap();
     assert_eq!(changes, expected);
     assert_eq!(
         changes[0].after,
-        Rating::START.after(Rating::START, tictactoe_core::domain::Score::Win)
+        Rating::START
+            .after(Rating::START, tictactoe_core::domain::Score::Win)
+            .at_most(Anchor::strongest(classic()).rating())
     );
+}
+
+/// Who moved: asked only of a resignation.
+fn no_resignation() -> Result<Movers, StoreError> {
+    panic!("who moved is asked only of a resignation")
+}
+
+#[apply(stores)]
+fn a_game_resigned_before_each_side_moved_rates_nobody(#[case] store: Fresh) {
+    // Arrange: Ada moves; Bob resigns before his first move.
+    people_ended(&*store, 1, ["Ada", "Bob"], Ending::Resigned(Mark::O));
+
+    // Act
+    let changes = store.rating_changes(&[id(1)]).unwrap();
+
+    // Assert
+    assert_eq!(changes, []);
+    assert_eq!(store.ratings_of(&name("Ada")).unwrap(), []);
+}
+
+#[apply(stores)]
+fn a_game_resigned_once_each_side_moved_rates_both(#[case] store: Fresh) {
+    // Arrange: Ada 5, Bob 1, then Bob resigns.
+    store
+        .write(&[
+            begin(&ada_bob(1)),
+            play(1, 1, 5),
+            play(1, 2, 1),
+            end(1, Ending::Resigned(Mark::O)),
+        ])
+        .unwrap();
+
+    // Act
+    let changes = store.rating_changes(&[id(1)]).unwrap();
+
+    // Assert
+    assert_eq!(changes.len(), 2);
 }
 
 #[apply(stores)]
@@ -233,7 +274,12 @@ fn a_rebuild_gives_the_same_figures_to_the_last_bit(#[case] store: Fresh) {
             Ending::Resigned(Mark::O),
         ][seeded.below(4)];
         store
-            .write(&[begin(&new_game(n, person(x), o)), end(n, ending)])
+            .write(&[
+                begin(&new_game(n, person(x), o)),
+                play(n, 1, 5),
+                play(n, 2, 1),
+                end(n, ending),
+            ])
             .unwrap();
     }
     let before = everything(&*store, &names, games);
