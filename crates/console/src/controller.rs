@@ -4,7 +4,7 @@
 use crate::human::{HumanPlayer, Request};
 use crate::ports::{InputHandler, Notice, Problem, Renderer};
 use tictactoe_core::domain::{FinishedGame, GameState, Mark};
-use tictactoe_core::play::{ComputerError, End, Event, Match, Recorder, Recording, Seat};
+use tictactoe_core::play::{ComputerError, End, Event, Help, Match, Recorder, Recording, Seat};
 
 /// How a console game ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,6 +56,8 @@ where
         self.renderer.show_board(game.game().board(), &[]);
         // A game that cannot be saved is said so once, not at every move.
         let mut warned = false;
+        // Help that would make the rated game casual, said so and not yet asked again.
+        let mut cautioned: Option<Help> = None;
         loop {
             match game.end() {
                 Some(End::Finished(finished)) => return Ok(GameEnd::Finished(finished.clone())),
@@ -78,13 +80,27 @@ where
                 self.renderer.show_notice(&Notice::InputClosed);
                 return Ok(GameEnd::InputClosed);
             };
+            let help = match request {
+                Request::Hint => Some(Help::Hint),
+                Request::Undo => Some(Help::Undo),
+                Request::Move(_) | Request::Quit => None,
+            };
+            let asked_again = std::mem::take(&mut cautioned) == help;
+            if let Some(help) = help
+                && game.makes_casual(mark, help)
+                && !asked_again
+            {
+                self.renderer.show_notice(&Notice::HelpWarned { help });
+                cautioned = Some(help);
+                continue;
+            }
             let answer = match request {
                 Request::Move(position) => game.play(mark, position),
                 Request::Undo => game.undo(mark),
                 Request::Quit => game.leave(mark),
-                Request::Hint => game.hint(mark).map(|analysis| {
-                    self.renderer.show_analysis(mark, &analysis);
-                    Vec::new()
+                Request::Hint => game.hint(mark).map(|hinted| {
+                    self.renderer.show_analysis(mark, &hinted.analysis);
+                    hinted.events
                 }),
             };
             match answer {
@@ -163,6 +179,7 @@ where
                 Event::Abandoned { by } => self.renderer.show_notice(&Notice::Abandoned {
                     by: game.seat(by).name(),
                 }),
+                Event::MadeCasual => self.renderer.show_notice(&Notice::MadeCasual),
                 Event::NotKept(error) => not_saved(error),
             }
         }
@@ -363,6 +380,9 @@ mod tests {
         fn rename(&mut self, mark: Mark, name: &PlayerName) -> Result<(), StoreError> {
             self.0.lock().unwrap().rename(mark, name)
         }
+        fn casual(&mut self) -> Result<(), StoreError> {
+            self.0.lock().unwrap().casual()
+        }
     }
 
     #[test]
@@ -497,6 +517,17 @@ mod tests {
         assert_eq!(highlights.last(), Some(&vec![cell(1), cell(2), cell(3)]));
     }
 
+    /// The screen expects the hint to be refused once: no advisor in a game between
+    /// people.
+    fn expect_no_hints_refused_once(screen: &mut Screen) {
+        screen
+            .dialogue
+            .expect_show_problem()
+            .with(eq(Problem::Refused(Refusal::NoHints)))
+            .times(1)
+            .return_const(());
+    }
+
     #[test]
     fn undo_and_hint_are_requests_to_the_match_and_their_answers_are_shown() {
         // Arrange: Ada plays 5, takes it back, asks for a hint (refused: no advisor in a
@@ -505,19 +536,50 @@ mod tests {
         expect_notices(&mut screen.view, 1, |notice| {
             matches!(notice, Notice::Undone { .. })
         });
-        screen
-            .dialogue
-            .expect_show_problem()
-            .with(eq(Problem::Refused(Refusal::NoHints)))
-            .times(1)
-            .return_const(());
+        expect_no_hints_refused_once(&mut screen);
         allow_rendering_except(&mut screen, &[Shown::Notice, Shown::Problem]);
-        let mut game = ada_and_bob(Unrecorded);
+        let mut game = ada_and_bob(Unrecorded).casual(true);
 
         // Act
         play(screen, typed(&["5", "u", "?", "q"]), &mut game).unwrap();
 
         // Assert
         assert_eq!(layout_of(game.game().board()), ".........");
+    }
+
+    #[test]
+    fn a_hint_in_a_rated_game_is_said_to_make_it_casual_and_given_when_asked_again() {
+        // Arrange: a rated game whose hint is refused once given (no advisor): what
+        // matters is that the first ask is warned and only the second reaches the match.
+        let mut screen = Screen::default();
+        expect_notices(&mut screen.view, 1, |notice| {
+            matches!(notice, Notice::HelpWarned { help: Help::Hint })
+        });
+        expect_no_hints_refused_once(&mut screen);
+        allow_rendering_except(&mut screen, &[Shown::Notice, Shown::Problem]);
+        let mut game = ada_and_bob(Unrecorded);
+
+        // Act
+        play(screen, typed(&["?", "?", "q"]), &mut game).unwrap();
+
+        // Assert: the mocks checked one warning, then one request.
+        assert!(game.end().is_some());
+    }
+
+    #[test]
+    fn a_warning_is_forgotten_once_something_else_is_typed() {
+        // Arrange: ? is warned, a move is played, ? is warned again.
+        let mut screen = Screen::default();
+        expect_notices(&mut screen.view, 2, |notice| {
+            matches!(notice, Notice::HelpWarned { help: Help::Hint })
+        });
+        allow_rendering_except(&mut screen, &[Shown::Notice]);
+        let mut game = ada_and_bob(Unrecorded);
+
+        // Act
+        play(screen, typed(&["?", "5", "?", "q"]), &mut game).unwrap();
+
+        // Assert: the mock checked two warnings and no hint.
+        assert!(!game.is_casual());
     }
 }

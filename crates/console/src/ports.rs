@@ -10,6 +10,7 @@
 //! was told that cell 5 is taken", not "some text containing 5 was printed".
 
 use thiserror::Error;
+use tictactoe_core::play::Help;
 use tictactoe_core::ports::RatingChange;
 
 use tictactoe_core::domain::{
@@ -99,6 +100,13 @@ pub enum Notice {
     UndoAsked {
         by: PlayerName,
     },
+    /// The help just asked for would make this rated game casual: asked again, it is
+    /// given.
+    HelpWarned {
+        help: Help,
+    },
+    /// Help made the game casual: it rates nobody now.
+    MadeCasual,
     /// Something of this game (a move, or its result) could not be saved; play goes on.
     /// Said once per game.
     NotSaved {

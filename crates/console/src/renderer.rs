@@ -15,9 +15,10 @@ use tictactoe_core::domain::{
     Analysis, Board, FinishedGame, GameState, Mark, Outcome, PlayerName, Position, Scoreboard,
     Standing, Verdict,
 };
-use tictactoe_core::play::{Judgement, Replay, Report, Review};
+use tictactoe_core::play::{Help, Judgement, Replay, Report, Review};
 use tictactoe_core::players::Level;
 use tictactoe_core::ports::{Ending, RatingChange, names_of};
+use tictactoe_core::words::{MADE_CASUAL, help_makes_casual};
 
 /// Draws the game as text on any writer: standard output in the game, a buffer in tests.
 ///
@@ -330,6 +331,17 @@ impl<W: Write> GameView for ConsoleRenderer<W> {
             Notice::UndoAsked { by } => format!(
                 "{by} asks to take back their last move; undo (or u) agrees, a move declines.\n"
             ),
+            Notice::HelpWarned { help } => {
+                let again = match help {
+                    Help::Hint => "hint (or ?)",
+                    Help::Undo => "undo (or u)",
+                };
+                format!(
+                    "{} Type {again} again to go ahead.\n",
+                    help_makes_casual(*help)
+                )
+            }
+            Notice::MadeCasual => format!("{MADE_CASUAL}\n"),
         };
         self.write(&text);
     }

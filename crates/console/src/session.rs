@@ -91,7 +91,11 @@ where
                 None
             }
         };
-        let mut game = settings.start_match(&mut self.computers, journal);
+        // A game that is not kept rates nobody.
+        let rates = journal.as_ref().is_some_and(Journal::rates);
+        let mut game = settings
+            .start_match(&mut self.computers, journal)
+            .casual(!rates);
         self.controller.play(&mut game)
     }
 

@@ -6,8 +6,23 @@
 use std::fmt::Display;
 
 use crate::domain::{IllegalMove, Known, Mark, Position, Refusal, Verdict};
+use crate::play::Help;
 use crate::play::{Judgement, MoveReview};
 use crate::ports::{Answered, GameId};
+
+/// What `help` would do to a rated game, said before it is done (every front end).
+pub fn help_makes_casual(help: Help) -> &'static str {
+    match help {
+        Help::Hint => "A hint makes this rated game casual: it will rate nobody.",
+        Help::Undo => {
+            "Taking back a move against the computer makes this rated game casual: it will \
+             rate nobody."
+        }
+    }
+}
+
+/// What help just did to a rated game.
+pub const MADE_CASUAL: &str = "This game is casual now: it rates nobody.";
 
 /// A refusal, in people's words.
 pub fn refused(refusal: &Refusal) -> String {

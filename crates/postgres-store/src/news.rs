@@ -76,6 +76,10 @@ pub(crate) enum Item {
         mark: String,
         name: String,
     },
+    /// The game rates nobody from now on.
+    Casual {
+        game: String,
+    },
 }
 
 impl Item {
@@ -118,6 +122,12 @@ impl Item {
         }
     }
 
+    pub(crate) fn casual(game: &GameId) -> Item {
+        Item::Casual {
+            game: game.to_string(),
+        }
+    }
+
     /// The news this item tells, checked as anything read is.
     fn news(self) -> Result<News, String> {
         let id = |text: &str| GameId::parse(text).map_err(|e| format!("{text:?}: {e}"));
@@ -153,6 +163,7 @@ impl Item {
                 mark: words::mark(&mark)?,
                 name: PlayerName::stored(&name).map_err(|e| format!("{name:?}: {e}"))?,
             },
+            Item::Casual { game } => News::Casual { game: id(&game)? },
         })
     }
 }

@@ -82,6 +82,8 @@ struct Decided {
     ends: Vec<(GameId, Ending)>,
     /// The games renamed, with their players as they stand after the batch.
     names: BTreeMap<GameId, Settings>,
+    /// The games made casual.
+    casuals: Vec<GameId>,
     /// The scoreboard's additions by name key: the first spelling, and the sum.
     tallies: BTreeMap<String, (String, Record)>,
     /// The rivalries' additions by (player's key, rival's key): the rival's latest
@@ -441,6 +443,22 @@ fn decide(
             decided.news.push(news::Item::name(game, *mark, name));
             Ok(())
         }
+        Write::Casual { game } => {
+            let Some(kept) = games.get_mut(game) else {
+                return exactly_once::casual(game, None, repeat).map(drop);
+            };
+            let held = (kept.begun(database)?.casual, kept.ending.is_some());
+            if exactly_once::casual(game, Some(held), repeat)? == Decision::Skip {
+                return Ok(());
+            }
+            // What the batch does next to the game (its end rated) sees it casual.
+            if let Some(begun) = &mut kept.begun {
+                begun.casual = true;
+            }
+            decided.casuals.push(game.clone());
+            decided.news.push(news::Item::casual(game));
+            Ok(())
+        }
     }
 }
 
@@ -519,6 +537,13 @@ fn store(tx: &mut Tx<'_>, decided: &Decided, database: &Database) -> Result<(), 
     }
     if !decided.names.is_empty() {
         rename_games(tx, &decided.names)?;
+    }
+    if !decided.casuals.is_empty() {
+        let games: Vec<&str> = decided.casuals.iter().map(GameId::as_str).collect();
+        tx.execute(
+            "UPDATE games SET casual = true WHERE id = ANY($1)",
+            &[&games],
+        )?;
     }
     if decided.ends.is_empty() {
         return Ok(());

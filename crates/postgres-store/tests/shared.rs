@@ -212,12 +212,10 @@ fn one_servers_writes_are_heard_by_another_and_not_by_itself() {
     );
 }
 
-#[test]
-fn a_name_one_server_keeps_is_heard_by_another() {
-    // Arrange: Ada (X) has moved; Bob (O) has not. Another server listens.
-    let Some(url) = database("a_name_one_server_keeps_is_heard_by_another") else {
-        return;
-    };
+/// What another server hears when one keeps `write` to game 1, Ada (X) against Bob
+/// (O) with one move in: `None` without PostgreSQL.
+fn heard_by_another(test: &str, write: &Write) -> Option<Heard> {
+    let url = database(test)?;
     let (writer, listener) = (store(&url), store(&url));
     let ada_bob = new_game(1, settings(person("Ada"), person("Bob")));
     writer
@@ -229,6 +227,17 @@ fn a_name_one_server_keeps_is_heard_by_another() {
             let _ = to_listener.send(heard);
         }))
         .unwrap();
+    writer.write(std::slice::from_ref(write)).unwrap();
+    Some(
+        heard_by_listener
+            .recv_timeout(Duration::from_secs(5))
+            .expect("news within 5 s"),
+    )
+}
+
+#[test]
+fn a_name_one_server_keeps_is_heard_by_another() {
+    // Arrange: Bob (O) has not moved.
     let renamed = Write::Name {
         game: GameId::from_bits(1),
         mark: Mark::O,
@@ -236,13 +245,28 @@ fn a_name_one_server_keeps_is_heard_by_another() {
     };
 
     // Act
-    writer.write(std::slice::from_ref(&renamed)).unwrap();
+    let heard = heard_by_another("a_name_one_server_keeps_is_heard_by_another", &renamed);
 
     // Assert
-    let heard = heard_by_listener
-        .recv_timeout(Duration::from_secs(5))
-        .expect("news within 5 s");
-    assert_eq!(heard, Heard::News(vec![renamed]));
+    if let Some(heard) = heard {
+        assert_eq!(heard, Heard::News(vec![renamed]));
+    }
+}
+
+#[test]
+fn a_game_one_server_makes_casual_is_heard_casual_by_another() {
+    let casual = Write::Casual {
+        game: GameId::from_bits(1),
+    };
+
+    let heard = heard_by_another(
+        "a_game_one_server_makes_casual_is_heard_casual_by_another",
+        &casual,
+    );
+
+    if let Some(heard) = heard {
+        assert_eq!(heard, Heard::News(vec![casual]));
+    }
 }
 
 #[test]

@@ -26,6 +26,7 @@ pub(crate) fn apply(
         Write::Name { game, mark, name } => {
             keep_name(connection, game, *mark, name, repeat, database)
         }
+        Write::Casual { game } => keep_casual(connection, game, repeat, database),
     }
 }
 
@@ -265,6 +266,30 @@ fn keep_name(
             words::side_columns(settings.player(mark)).1,
             rows::keys(&settings)[mark.index()],
         ])
+        .db(database)?;
+    Ok(())
+}
+
+/// Marks game `game` casual: it rates nobody from now on ([`Write::Casual`]).
+fn keep_casual(
+    connection: &Connection,
+    game: &GameId,
+    repeat: Repeat,
+    database: &Database,
+) -> Result<(), StoreError> {
+    let kept: Option<(bool, bool)> = connection
+        .prepare_cached("SELECT casual <> 0, ending IS NOT NULL FROM games WHERE id = ?1")
+        .db(database)?
+        .query_row([game.as_str()], |row| Ok((row.get(0)?, row.get(1)?)))
+        .optional()
+        .db(database)?;
+    if exactly_once::casual(game, kept, repeat)? == Decision::Skip {
+        return Ok(());
+    }
+    connection
+        .prepare_cached("UPDATE games SET casual = 1 WHERE id = ?1")
+        .db(database)?
+        .execute([game.as_str()])
         .db(database)?;
     Ok(())
 }

@@ -19,7 +19,8 @@ use tictactoe_console::words::{refused, seat};
 use tictactoe_core::domain::{
     Analysis, GameState, GameStatus, Geometry, Mark, Position, Refusal, Scoreboard, Verdict,
 };
-use tictactoe_core::play::{End, Event, Match, Recorder, Recording, Seat};
+use tictactoe_core::play::{End, Event, Help, Match, Recorder, Recording, Seat};
+use tictactoe_core::words::{MADE_CASUAL, help_makes_casual};
 
 /// The narrowest screen the game is drawn on, whatever the board: the records box and
 /// the messages need about this much.
@@ -59,6 +60,9 @@ pub struct GameScreen {
     records: Option<Scoreboard>,
     /// The digits of a cell's number typed so far, on boards of more than nine cells.
     typed: String,
+    /// Help that would make the rated game casual, said so by the last key: the same
+    /// key again takes it.
+    cautioned: Option<Help>,
 }
 
 impl GameScreen {
@@ -73,6 +77,7 @@ impl GameScreen {
             colour,
             records: None,
             typed: String::new(),
+            cautioned: None,
         }
     }
 
@@ -122,6 +127,7 @@ impl GameScreen {
                 return Flow::Continue;
             }
         }
+        let cautioned = self.cautioned.take();
         match key.code {
             KeyCode::F(1) | KeyCode::Char('H') => self.overlay = Overlay::Help,
             KeyCode::Char('q') | KeyCode::Esc => {
@@ -141,8 +147,8 @@ impl GameScreen {
                 self.typed.pop();
                 self.message = self.typing_prompt();
             }
-            KeyCode::Char('?') => self.hint(game),
-            KeyCode::Char('u') => self.undo(game),
+            KeyCode::Char('?') => self.hint(game, cautioned),
+            KeyCode::Char('u') => self.undo(game, cautioned),
             _ => {}
         }
         Flow::Continue
@@ -205,6 +211,7 @@ impl GameScreen {
                     Recording::Failed(error) => format!("The result was not saved: {error}."),
                     Recording::Queued | Recording::NotRecorded => String::new(),
                 },
+                Event::MadeCasual => self.said_too(MADE_CASUAL),
                 Event::NotKept(error) => {
                     let warning = format!("This game is not being saved: {error}.");
                     if self.message.is_empty() {
@@ -295,22 +302,61 @@ impl GameScreen {
         self.show_answer(game, answer);
     }
 
-    fn undo<R: Recorder>(&mut self, game: &mut Match<R>) {
+    /// The message as it stands, and `more` after it.
+    fn said_too(&self, more: &str) -> String {
+        if self.message.is_empty() {
+            more.to_string()
+        } else {
+            format!("{} {more}", self.message)
+        }
+    }
+
+    /// Whether `help` for the person at `mark` may be given now: help that would make
+    /// the rated game casual is said so first (`cautioned`: what the key before said),
+    /// and given when its key is pressed again.
+    fn may_help<R: Recorder>(
+        &mut self,
+        game: &Match<R>,
+        mark: Mark,
+        help: Help,
+        cautioned: Option<Help>,
+    ) -> bool {
+        if !game.makes_casual(mark, help) || cautioned == Some(help) {
+            return true;
+        }
+        let key = match help {
+            Help::Hint => '?',
+            Help::Undo => 'u',
+        };
+        self.message = format!("{} Press {key} again to go ahead.", help_makes_casual(help));
+        self.cautioned = Some(help);
+        false
+    }
+
+    fn undo<R: Recorder>(&mut self, game: &mut Match<R>, cautioned: Option<Help>) {
         let Some(mark) = self.requester(game) else {
             return;
         };
+        if !self.may_help(game, mark, Help::Undo, cautioned) {
+            return;
+        }
         let answer = game.undo(mark);
         self.show_answer(game, answer);
     }
 
-    fn hint<R: Recorder>(&mut self, game: &mut Match<R>) {
+    fn hint<R: Recorder>(&mut self, game: &mut Match<R>, cautioned: Option<Help>) {
         let Some(mark) = self.requester(game) else {
             return;
         };
+        if !self.may_help(game, mark, Help::Hint, cautioned) {
+            return;
+        }
         match game.hint(mark) {
-            Ok(analysis) => {
-                self.message = hint_line(mark, &analysis);
-                self.hinted = analysis.best_moves;
+            Ok(hinted) => {
+                self.message = hint_line(mark, &hinted.analysis);
+                let best = hinted.analysis.best_moves;
+                self.show_events(game, hinted.events);
+                self.hinted = best;
             }
             Err(refusal) => self.refuse(&refusal),
         }

@@ -31,7 +31,7 @@ use tictactoe_console::words::seat;
 use tictactoe_console::{Stop, Titled, Trained, begin_journal};
 use tictactoe_core::domain::{GameState, Mark};
 use tictactoe_core::play::{
-    ComputerError, End, Event, Match, Recorder, Replay, Review, Seat, Settings, review,
+    ComputerError, End, Event, Journal, Match, Recorder, Replay, Review, Seat, Settings, review,
 };
 use tictactoe_core::players::{Advisor, ComputerFactory};
 use tictactoe_core::ports::{
@@ -93,7 +93,9 @@ pub fn run_full_screen<S: Archive + ?Sized>(
             Ok(journal) => (Some(journal), None),
             Err(error) => (None, Some(error)),
         };
-        let mut game = settings.start_match(computers, journal);
+        // A game that is not kept rates nobody.
+        let rates = journal.as_ref().is_some_and(Journal::rates);
+        let mut game = settings.start_match(computers, journal).casual(!rates);
         let mut screen = GameScreen::new(settings.geometry(), colour);
         if let Some(error) = unsaved {
             screen.show_events(&game, vec![Event::NotKept(error)]);

@@ -239,7 +239,7 @@ fn a_hint_of_many_cells_counts_them_instead_of_naming_them() {
             moves_proven: true,
         })
     });
-    let mut game = people(seven).advised_by(Box::new(advisor));
+    let mut game = people(seven).advised_by(Box::new(advisor)).casual(true);
     let mut screen = GameScreen::new(seven, false);
 
     // Act
@@ -389,7 +389,7 @@ fn a_hint_lights_up_the_cells_the_advisor_recommends() {
                 moves_proven: true,
             })
         });
-    let mut game = people(geometry).advised_by(Box::new(advisor));
+    let mut game = people(geometry).advised_by(Box::new(advisor)).casual(true);
     let mut screen = GameScreen::new(geometry, false);
 
     // Act
@@ -400,6 +400,57 @@ fn a_hint_lights_up_the_cells_the_advisor_recommends() {
     assert_eq!(lines[2].trim(), "*  │  2  │  3");
     assert_eq!(lines[6].trim(), "7  │  8  │  *");
     assert_eq!(lines[9], "A draw with best play: 1, 9 keep it.");
+}
+
+/// An advisor stub: whatever it is asked, a draw that 5 keeps.
+fn advising(geometry: Geometry) -> Box<MockAdvisor> {
+    let mut advisor = MockAdvisor::new();
+    advisor.expect_advise().returning(move |_, _| {
+        Some(Analysis {
+            verdict: Verdict::Draw,
+            plies: 9,
+            best_moves: vec![cell(geometry, 5)],
+            exact: true,
+            moves_proven: true,
+        })
+    });
+    Box::new(advisor)
+}
+
+/// Ada and Bob's rated game on 3 x 3, with an advisor ([`advising`]), and its screen.
+fn rated_with_hints() -> (Match<Unrecorded>, GameScreen) {
+    let geometry = Geometry::classic();
+    let game = people(geometry).advised_by(advising(geometry));
+    (game, GameScreen::new(geometry, false))
+}
+
+#[test]
+fn in_a_rated_game_the_first_hint_key_says_it_makes_the_game_casual_and_gives_no_hint() {
+    let (mut game, mut screen) = rated_with_hints();
+
+    press(&mut screen, &mut game, &typed("?"));
+
+    let lines = frame(&screen, &game, None);
+    shows(
+        &lines.join("\n"),
+        "A hint makes this rated game casual: it will rate nobody. Press ? again",
+    );
+    assert!(!game.is_casual());
+}
+
+#[test]
+fn in_a_rated_game_the_hint_key_pressed_again_gives_the_hint_and_makes_the_game_casual() {
+    let (mut game, mut screen) = rated_with_hints();
+
+    press(&mut screen, &mut game, &typed("??"));
+
+    let lines = frame(&screen, &game, None);
+    shows(
+        &lines.join("\n"),
+        "This game is casual now: it rates nobody.",
+    );
+    assert_eq!(lines[4].trim(), "4  │  *  │  6");
+    assert!(game.is_casual());
 }
 
 #[test]

@@ -883,6 +883,7 @@ mod tests {
             undo_asked_by: None,
             rematch: None,
             joined: vec!["X"],
+            rated: true,
         })
     }
 

@@ -86,6 +86,13 @@ impl Recorder for Outbox {
         });
         Ok(())
     }
+
+    fn casual(&mut self) -> Result<(), StoreError> {
+        self.writes.push(Write::Casual {
+            game: self.game.clone(),
+        });
+        Ok(())
+    }
 }
 
 /// What is changed together, under one lock.
@@ -338,6 +345,10 @@ impl Table {
                 News::End { ending, .. } => play.game.end_kept(*ending),
                 // A name the table has already is no change (`rename_kept`).
                 News::Name { mark, name, .. } => play.game.rename_kept(*mark, name.clone()),
+                News::Casual { .. } => {
+                    play.game.casual_kept();
+                    Ok(())
+                }
                 // The table is this game: it began long ago (`Games::hear` makes
                 // tables of the games others begin).
                 News::Begin(_) => Err(ResumeError::OutOfOrder { number: 0 }),

@@ -52,6 +52,10 @@ pub struct GameView {
     /// The people's seats whose player has the game open with their seat (`X`, `O`):
     /// for the one who sent an invite, whether the friend has come.
     pub joined: Vec<&'static str>,
+    /// Whether the game rates its people at its end. A casual game rates nobody: one
+    /// with a guest or a person who gave no name, or one where a person took a hint,
+    /// or took back a move against the computer (which makes a rated game casual).
+    pub rated: bool,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq, ToSchema)]
@@ -110,6 +114,7 @@ impl GameView {
             undo_asked_by: game.undo_asked_by().map(mark_word),
             rematch: rematch.map(GameId::to_string),
             joined,
+            rated: !game.is_casual(),
         }
     }
 

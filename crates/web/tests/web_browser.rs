@@ -1450,7 +1450,12 @@ async fn on_7x7_a_hint_counts_the_lit_cells_instead_of_listing_them() {
         .unwrap();
     until_status(&browser, "Ada's turn", "Your turn").await;
 
-    // Act
+    // Act: the first press says the hint makes the rated game casual; the second asks.
+    click(&browser, "#hint").await;
+    text_once(&browser, "the warning", "#message", |now| {
+        now.starts_with("A hint makes this rated game casual")
+    })
+    .await;
     click(&browser, "#hint").await;
     let said = text_once(&browser, "the hint", "#message", |now| {
         now.starts_with("Hint")
@@ -1462,7 +1467,10 @@ async fn on_7x7_a_hint_counts_the_lit_cells_instead_of_listing_them() {
     assert!(lit > 6, "{lit} cells");
     assert_eq!(
         said,
-        format!("Hint: any of the {lit} lit cells (best play draws).")
+        format!(
+            "Hint: any of the {lit} lit cells (best play draws). This game is casual now: it \
+             rates nobody."
+        )
     );
 }
 

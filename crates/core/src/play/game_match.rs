@@ -18,7 +18,7 @@ use crate::domain::{
 };
 use crate::players::{Advisor, MoveChooser};
 use crate::ports::{
-    Change, Ending, GameId, GameStore, NewGame, RatingChange, Step, StoreError, Write,
+    Change, Ending, GameId, GameStore, NewGame, RatingChange, Step, StoreError, Write, rates,
 };
 
 /// Who sits at one side of the board.
@@ -79,8 +79,32 @@ pub enum Event {
     Abandoned { by: Mark },
     /// `by` gave up: the game is over, counted as their loss and the other's win.
     Resigned { by: Mark, recording: Recording },
+    /// A hint, or a move taken back against the computer, made the game casual: it
+    /// rates nobody now ([`Match::makes_casual`] says so before).
+    MadeCasual,
     /// A step or an ending could not be kept; play goes on.
     NotKept(StoreError),
+}
+
+/// Help a person may ask for that a rated game does not allow: taking it makes the
+/// game casual ([`Match::makes_casual`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Help {
+    /// What perfect play makes of the position: in any game, a hint is help no
+    /// opponent had.
+    Hint,
+    /// Taking back a move against the computer, which cannot refuse. (Between two
+    /// people the other agrees, or shares the keyboard: the game stays as rated as
+    /// it was.)
+    Undo,
+}
+
+/// A hint given, and what giving it did to the game (made it casual, and whether that
+/// was kept).
+#[derive(Debug)]
+pub struct Hinted {
+    pub analysis: Analysis,
+    pub events: Vec<Event>,
 }
 
 /// What became of a finished game's result.
@@ -110,6 +134,9 @@ pub trait Recorder: Send {
     /// The person at `mark` plays under `name` from now on. An error is reported in the
     /// match's events; play goes on.
     fn rename(&mut self, mark: Mark, name: &PlayerName) -> Result<(), StoreError>;
+    /// The game rates nobody from now on ([`Event::MadeCasual`]). An error is reported
+    /// in the match's events; play goes on.
+    fn casual(&mut self) -> Result<(), StoreError>;
 }
 
 /// A recorder that keeps nothing: for games that are only counted, such as `simulate`.
@@ -126,6 +153,9 @@ impl Recorder for Unrecorded {
     fn rename(&mut self, _mark: Mark, _name: &PlayerName) -> Result<(), StoreError> {
         Ok(())
     }
+    fn casual(&mut self) -> Result<(), StoreError> {
+        Ok(())
+    }
 }
 
 /// A recorder that writes to a [`GameStore`] as the game goes: the console's and the
@@ -133,6 +163,7 @@ impl Recorder for Unrecorded {
 pub struct Journal<S> {
     store: S,
     id: GameId,
+    rates: bool,
 }
 
 impl<S: GameStore> Journal<S> {
@@ -142,12 +173,19 @@ impl<S: GameStore> Journal<S> {
         Ok(Journal {
             store,
             id: game.id.clone(),
+            rates: rates(game),
         })
     }
 
     /// The id the game is kept under.
     pub fn id(&self) -> &GameId {
         &self.id
+    }
+
+    /// Whether the game as it began would rate its people ([`rates`]): the match is
+    /// told so ([`Match::casual`]).
+    pub fn rates(&self) -> bool {
+        self.rates
     }
 }
 
@@ -183,6 +221,12 @@ impl<S: GameStore> Recorder for Journal<S> {
             name: name.clone(),
         }])
     }
+
+    fn casual(&mut self) -> Result<(), StoreError> {
+        self.store.write(&[Write::Casual {
+            game: self.id.clone(),
+        }])
+    }
 }
 
 /// A match may keep its record in an `Option`: `None` keeps nothing (a game whose
@@ -199,6 +243,9 @@ impl<R: Recorder> Recorder for Option<R> {
     fn rename(&mut self, mark: Mark, name: &PlayerName) -> Result<(), StoreError> {
         self.as_mut()
             .map_or(Ok(()), |recorder| recorder.rename(mark, name))
+    }
+    fn casual(&mut self) -> Result<(), StoreError> {
+        self.as_mut().map_or(Ok(()), |recorder| recorder.casual())
     }
 }
 
@@ -299,6 +346,8 @@ pub struct Match<R> {
     /// X's, then O's: whether that seat has made a move (one taken back since counts):
     /// a person may choose their name until their first move.
     moved: [bool; 2],
+    /// Whether the game rates nobody, whatever happens now.
+    casual: bool,
 }
 
 impl<R: Recorder> Match<R> {
@@ -315,7 +364,53 @@ impl<R: Recorder> Match<R> {
             },
             steps: 0,
             moved: [false; 2],
+            casual: false,
         }
+    }
+
+    /// Whether the game rates nobody from the start (as its recorder knows: a
+    /// [`Journal::rates`], or the kept game's [`rates`]). A match that is not casual
+    /// becomes so when a person takes [`Help`].
+    pub fn casual(mut self, casual: bool) -> Self {
+        self.casual = casual;
+        self
+    }
+
+    /// Whether the game rates nobody now.
+    pub fn is_casual(&self) -> bool {
+        self.casual
+    }
+
+    /// Whether `help` asked by the person at `seat` would make the game casual: what a
+    /// front end says before it is done. Always false in a casual game.
+    pub fn makes_casual(&self, seat: Mark, help: Help) -> bool {
+        if self.casual {
+            return false;
+        }
+        match help {
+            Help::Hint => true,
+            Help::Undo => matches!(self.seat(seat.opponent()), Seat::Computer(_)),
+        }
+    }
+
+    /// Takes the game as casual because another writer kept it so (see
+    /// [`Match::take_kept`]), not recorded again.
+    pub fn casual_kept(&mut self) {
+        self.casual = true;
+    }
+
+    /// The game becomes casual for `help`, if it does ([`Match::makes_casual`]): the
+    /// recorder keeps it, and the events say so.
+    fn helped(&mut self, seat: Mark, help: Help) -> Vec<Event> {
+        if !self.makes_casual(seat, help) {
+            return Vec::new();
+        }
+        self.casual = true;
+        let mut events = vec![Event::MadeCasual];
+        if let Err(error) = self.recorder.casual() {
+            events.push(Event::NotKept(error));
+        }
+        events
     }
 
     /// Hints come from `advisor`; without one, a hint is refused.
@@ -542,7 +637,9 @@ impl<R: Recorder> Match<R> {
             } else {
                 self.game.moves().len().min(1)
             };
-            return self.take_back(count);
+            let mut events = self.take_back(count)?;
+            events.extend(self.helped(seat, Help::Undo));
+            return Ok(events);
         }
         match self.undo_asked_by() {
             Some(asker) if asker != seat => {
@@ -559,16 +656,19 @@ impl<R: Recorder> Match<R> {
         }
     }
 
-    /// What perfect play makes of the position, for `seat`, whose turn it must be.
-    pub fn hint(&mut self, seat: Mark) -> Result<Analysis, Refusal> {
+    /// What perfect play makes of the position, for `seat`, whose turn it must be. A
+    /// hint makes a rated game casual ([`Help::Hint`]).
+    pub fn hint(&mut self, seat: Mark) -> Result<Hinted, Refusal> {
         self.person_in_play(seat)?;
         if self.game.to_move() != seat {
             return Err(Refusal::NotYourTurn(seat));
         }
         let advisor = self.advisor.as_mut().ok_or(Refusal::NoHints)?;
-        advisor
+        let analysis = advisor
             .advise(self.game.board(), seat)
-            .ok_or(Refusal::GameOver)
+            .ok_or(Refusal::GameOver)?;
+        let events = self.helped(seat, Help::Hint);
+        Ok(Hinted { analysis, events })
     }
 
     /// `seat` leaves: the game ends unrecorded.
@@ -1389,7 +1489,7 @@ mod tests {
 
     #[test]
     fn undo_against_a_computer_takes_back_its_reply_too() {
-        let mut game = ada_against_hal(Mark::X, &[5]);
+        let mut game = ada_against_hal(Mark::X, &[5]).casual(true);
         game.play(Mark::X, cell(1)).unwrap();
         game.advance().unwrap();
 
@@ -1508,7 +1608,7 @@ mod tests {
         let hint = game.hint(Mark::X);
 
         // Assert: the answer, and a hint plays nothing.
-        assert_eq!(hint, Ok(analysis));
+        assert_eq!(hint.map(|hinted| hinted.analysis), Ok(analysis));
         assert_eq!(game.game().moves().len(), 2);
     }
 
@@ -1518,12 +1618,146 @@ mod tests {
         advisor.expect_advise().never();
         let mut game = together().advised_by(Box::new(advisor));
 
-        assert_eq!(game.hint(Mark::O), Err(Refusal::NotYourTurn(Mark::O)));
+        assert_eq!(
+            game.hint(Mark::O).map(|hinted| hinted.analysis),
+            Err(Refusal::NotYourTurn(Mark::O))
+        );
     }
 
     #[rstest]
     fn without_an_advisor_a_hint_is_refused(mut together: Match<Unrecorded>) {
-        assert_eq!(together.hint(Mark::X), Err(Refusal::NoHints));
+        assert_eq!(
+            together.hint(Mark::X).map(|hinted| hinted.analysis),
+            Err(Refusal::NoHints)
+        );
+    }
+
+    /// An advisor stub: whatever it is asked, 5 draws.
+    fn advising() -> Box<dyn Advisor> {
+        let mut advisor = MockAdvisor::new();
+        advisor.expect_advise().return_const(Some(Analysis {
+            verdict: Verdict::Draw,
+            plies: 7,
+            best_moves: vec![cell(5)],
+            exact: true,
+            moves_proven: true,
+        }));
+        Box::new(advisor)
+    }
+
+    #[test]
+    fn a_hint_in_a_rated_game_makes_it_casual_and_the_recorder_keeps_that_once() {
+        // Arrange
+        let mut recorder = MockRecorder::new();
+        recorder.expect_casual().times(1).returning(|| Ok(()));
+        let mut game = fixtures::ada_and_bob(recorder).advised_by(advising());
+
+        // Act
+        let hinted = game.hint(Mark::X).unwrap();
+
+        // Assert: the mock checked the one write.
+        assert!(matches!(hinted.events[..], [Event::MadeCasual]));
+        assert!(game.is_casual());
+    }
+
+    #[test]
+    fn a_second_hint_keeps_nothing_more() {
+        let mut recorder = MockRecorder::new();
+        recorder.expect_casual().times(1).returning(|| Ok(()));
+        let mut game = fixtures::ada_and_bob(recorder).advised_by(advising());
+        game.hint(Mark::X).unwrap();
+
+        let again = game.hint(Mark::X).unwrap();
+
+        assert!(again.events.is_empty());
+    }
+
+    #[test]
+    fn a_hint_in_a_casual_game_keeps_nothing() {
+        let mut recorder = MockRecorder::new();
+        recorder.expect_casual().never();
+        let mut game = fixtures::ada_and_bob(recorder)
+            .advised_by(advising())
+            .casual(true);
+
+        let hinted = game.hint(Mark::X).unwrap();
+
+        assert!(hinted.events.is_empty());
+    }
+
+    #[test]
+    fn a_casual_game_that_could_not_be_kept_so_says_it_and_plays_on() {
+        let mut recorder = MockRecorder::new();
+        recorder
+            .expect_casual()
+            .returning(|| Err(StoreError::NoLocation));
+        let mut game = fixtures::ada_and_bob(recorder).advised_by(advising());
+
+        let hinted = game.hint(Mark::X).unwrap();
+
+        assert!(matches!(
+            hinted.events[..],
+            [Event::MadeCasual, Event::NotKept(StoreError::NoLocation)]
+        ));
+    }
+
+    #[test]
+    fn taking_back_a_move_against_the_computer_makes_a_rated_game_casual() {
+        // Arrange: Ada 1, Hal 5.
+        let mut game = ada_against_hal(Mark::X, &[5]);
+        game.play(Mark::X, cell(1)).unwrap();
+        game.advance().unwrap();
+
+        // Act
+        let events = game.undo(Mark::X).unwrap();
+
+        // Assert
+        assert!(matches!(events.last(), Some(Event::MadeCasual)));
+        assert!(game.is_casual());
+    }
+
+    #[rstest]
+    fn taking_back_a_move_between_two_people_keeps_the_game_as_rated_as_it_was(
+        mut together: Match<Unrecorded>,
+    ) {
+        together.play(Mark::X, cell(1)).unwrap();
+
+        let events = together.undo(Mark::X).unwrap();
+
+        assert!(
+            !events
+                .iter()
+                .any(|event| matches!(event, Event::MadeCasual))
+        );
+        assert!(!together.is_casual());
+    }
+
+    #[rstest]
+    #[case::a_hint_against_a_person(Help::Hint, false, true)]
+    #[case::an_undo_against_a_person(Help::Undo, false, false)]
+    #[case::a_hint_against_the_computer(Help::Hint, true, true)]
+    #[case::an_undo_against_the_computer(Help::Undo, true, true)]
+    fn what_makes_a_rated_game_casual_is_said_before_it_is_done(
+        #[case] help: Help,
+        #[case] against_the_computer: bool,
+        #[case] makes_casual: bool,
+    ) {
+        let game = if against_the_computer {
+            ada_against_hal(Mark::X, &[])
+        } else {
+            fixtures::ada_and_bob(Unrecorded)
+        };
+
+        assert_eq!(game.makes_casual(Mark::X, help), makes_casual);
+    }
+
+    #[rstest]
+    #[case::a_hint(Help::Hint)]
+    #[case::an_undo(Help::Undo)]
+    fn no_help_makes_a_casual_game_more_casual(#[case] help: Help) {
+        let game = ada_against_hal(Mark::X, &[]).casual(true);
+
+        assert!(!game.makes_casual(Mark::X, help));
     }
 
     #[test]

@@ -13,8 +13,8 @@ pub use analysis::{Analyzer, BoardError, Report, analyze_all};
 #[cfg(any(test, feature = "mocks"))]
 pub use game_match::MockRecorder;
 pub use game_match::{
-    ComputerError, End, Event, Journal, Match, NameRefusal, Recorder, Recording, ResumeError, Seat,
-    Seating, Unrecorded,
+    ComputerError, End, Event, Help, Hinted, Journal, Match, NameRefusal, Recorder, Recording,
+    ResumeError, Seat, Seating, Unrecorded,
 };
 pub use lookup::{FindError, GameRef, find_game, short_id};
 pub use replay::{Judgement, MoveReview, Played, Replay, Review, review};

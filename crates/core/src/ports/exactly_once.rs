@@ -317,6 +317,22 @@ pub fn name(
         .map_err(|error| Conflict::Names(error).about(game))
 }
 
+/// A `Casual` of game `game`, where the store holds `kept` of it: `None` if it holds no
+/// such game, else whether it is casual already and whether its ending is kept. A game
+/// becomes casual only while it is played (its end rated it, or did not, already); a
+/// game casual already has this write.
+pub fn casual(
+    game: &GameId,
+    kept: Option<(bool, bool)>,
+    repeat: Repeat,
+) -> Result<Decision, StoreError> {
+    match kept.ok_or_else(|| StoreError::NoSuchGame(game.clone()))? {
+        (true, _) => again(game, repeat),
+        (false, true) => Err(Conflict::Over.about(game)),
+        (false, false) => Ok(Decision::Keep),
+    }
+}
+
 /// A write the store already has.
 fn again(game: &GameId, repeat: Repeat) -> Result<Decision, StoreError> {
     match repeat {

@@ -466,6 +466,16 @@ impl State {
                 }
                 Ok(())
             }
+            Write::Casual { game } => {
+                let kept = self
+                    .games
+                    .get(game)
+                    .map(|kept| (kept.game.casual, kept.ending.is_some()));
+                if exactly_once::casual(game, kept, repeat)? == Decision::Keep {
+                    self.game_mut(game)?.game.casual = true;
+                }
+                Ok(())
+            }
         }
     }
 

@@ -38,7 +38,7 @@ pub use memory::MemoryStore;
 pub use ratings::MockRatingStore;
 pub use ratings::{
     PlayerRating, RatingBook, RatingChange, RatingHistoryQuery, RatingPoint, RatingRow,
-    RatingStore, Rebuilt, best_first, ranked, rate, rated,
+    RatingStore, Rebuilt, best_first, ranked, rate, rated, rates,
 };
 pub use records::{
     Change, Counted, Ending, GameId, GameIdError, NewGame, SeatLock, SeatLockError, Step,

@@ -87,6 +87,20 @@ pub struct Rebuilt {
     pub unreadable: u64,
 }
 
+/// Whether game `game`, as it stands, would rate its people were it played to its end:
+/// it is not casual, a person plays in it, and each person in it is somebody (not a
+/// name a front end gives whoever gave none, [`is_placeholder`]). What a front end says
+/// before a game (and before help that would make it casual).
+pub fn rates(game: &NewGame) -> bool {
+    let settings = &game.settings;
+    let people: Vec<PlayerName> = Mark::ALL
+        .into_iter()
+        .filter(|&mark| settings.player(mark).is_human())
+        .map(|mark| settings.player(mark).name(mark))
+        .collect();
+    !game.casual && !people.is_empty() && !people.iter().any(is_placeholder)
+}
+
 /// The sides game `game` rates if it ended `ending`: each person in it, X first, or
 /// nobody (see the module documentation). A game rates nobody when it is casual, when a
 /// person in it is nobody in particular (a name a front end gives whoever gave none,
@@ -101,16 +115,7 @@ pub fn rated(
     movers: impl FnOnce() -> Result<Movers, StoreError>,
 ) -> Result<Vec<(Mark, PlayerName)>, StoreError> {
     let settings = &game.settings;
-    let people: Vec<(Mark, PlayerName)> = Mark::ALL
-        .into_iter()
-        .filter(|&mark| settings.player(mark).is_human())
-        .map(|mark| (mark, settings.player(mark).name(mark)))
-        .collect();
-    let nobody = game.casual
-        || people.is_empty()
-        || people.iter().any(|(_, name)| is_placeholder(name))
-        || ending.counted(Mark::X).is_none();
-    if nobody {
+    if !rates(game) || ending.counted(Mark::X).is_none() {
         return Ok(Vec::new());
     }
     if let Ending::Resigned(_) = ending {
@@ -119,7 +124,11 @@ pub fn rated(
             return Ok(Vec::new());
         }
     }
-    Ok(people)
+    Ok(Mark::ALL
+        .into_iter()
+        .filter(|&mark| settings.player(mark).is_human())
+        .map(|mark| (mark, settings.player(mark).name(mark)))
+        .collect())
 }
 
 /// What game `game`, ended `ending`, does to the ratings of the people in it ([`rated`],

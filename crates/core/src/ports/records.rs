@@ -102,7 +102,9 @@ pub struct NewGame {
     /// The game this one is the rematch of: a game has at most one rematch.
     pub follows: Option<GameId>,
     /// A casual game rates nobody: one whose computers' choices were fixed before it
-    /// began (`--seed`), which a person could learn and play again to farm a rating.
+    /// began (`--seed`), which a person could learn and play again to farm a rating; or,
+    /// kept so by [`Write::Casual`], one where a person took help a rated game does not
+    /// allow (a hint, a move taken back against the computer).
     pub casual: bool,
 }
 
@@ -193,6 +195,12 @@ pub enum Write {
         mark: Mark,
         name: PlayerName,
     },
+    /// The game rates nobody from now on ([`NewGame::casual`]): a person took help a
+    /// rated game does not allow ([`Help`](crate::play::Help)). Only while it is played
+    /// ([`exactly_once::casual`](super::exactly_once::casual)).
+    Casual {
+        game: GameId,
+    },
 }
 
 impl Write {
@@ -200,7 +208,10 @@ impl Write {
     pub fn game(&self) -> &GameId {
         match self {
             Write::Begin(new) => &new.id,
-            Write::Step { game, .. } | Write::End { game, .. } | Write::Name { game, .. } => game,
+            Write::Step { game, .. }
+            | Write::End { game, .. }
+            | Write::Name { game, .. }
+            | Write::Casual { game } => game,
         }
     }
 }

@@ -14,6 +14,7 @@
 //! * `reviews`: a review is kept once, for an ended game's own moves; one not exact
 //!   gives way to one that says more.
 //! * `names`: a person's seat takes another name until its first move, kept once.
+//! * `casual`: a game a person took help in becomes casual while it is played.
 //! * `training`: the answers to training puzzles, each kept once, a player's oldest
 //!   first.
 
@@ -108,6 +109,7 @@ fn the_postgresql_cases_are_skipped_without_postgresql() {
     );
 }
 
+mod casual;
 mod concurrency;
 mod games;
 mod history;

@@ -149,12 +149,12 @@ const view = {
   lost: false, // the server cannot be reached: trying again
   retry: null, // the timer of the next try
   quickEnds: 0, // event streams in a row that ended soon after they opened
-  resignArmed: false, // Resign pressed once: the next press resigns
-  resignTimer: null,
+  armed: null, // the button pressed once whose next press acts ("resign", "hint", "undo")
+  armedTimer: null,
 };
 
 const RETRY_FIRST_MS = 500;
-const RESIGN_ARMED_MS = 5000;
+const ARMED_MS = 5000;
 const RETRY_MOST_MS = 8000;
 
 function tokenFor(mark) {
@@ -215,7 +215,7 @@ function showGame(id) {
   $("copy-invite").addEventListener("click", () => copyLink($("invite-link"), "Invite link"));
   $("copy-watch").addEventListener("click", () => copyLink($("watch-link"), "Spectator link"));
   $("hint").addEventListener("click", () => act(askHint));
-  $("undo").addEventListener("click", () => act(() => undo()));
+  $("undo").addEventListener("click", () => act(undo));
   $("agree").addEventListener("click", () => act(() => undo()));
   $("resign").addEventListener("click", () => act(resign));
   $("naming").addEventListener("submit", (event) => {
@@ -310,7 +310,7 @@ function gone() {
 
 async function act(action) {
   if (view.busy || !view.game) return;
-  if (action !== resign) disarmResign();
+  if (![resign, askHint, undo].includes(action)) disarm();
   if (view.lost) {
     $("message").textContent = "The connection is lost: wait until it is back.";
     return;
@@ -429,6 +429,8 @@ async function askHint() {
   const game = view.game;
   const token = game && game.to_move && tokenFor(game.to_move);
   if (!token) throw new Error("A hint is for the player whose turn it is.");
+  // In a rated game a hint makes it casual: said, and taken on the second press.
+  if (game.rated && !armed("hint", "Hint: the game turns casual", CASUAL_BY_HINT)) return;
   const hint = await api("POST", `/api/games/${view.id}/hint`, token);
   view.hint = hint.best_moves;
   // The value as far as it is known: a bound never reads as an exact value.
@@ -445,18 +447,25 @@ async function askHint() {
   const cells = count > HINT_CELLS_NAMED
     ? `any of the ${count} lit cells`
     : `${count > 1 ? "cells" : "cell"} ${hint.best_moves.join(", ")}`;
-  $("message").textContent = `Hint: ${cells} (${verdict}).`;
+  // What the hint did (the game made casual) arrives with the game's next event.
   render(game);
+  $("message").textContent = `Hint: ${cells} (${verdict}).${game.rated ? ` ${MADE_CASUAL}` : ""}`;
 }
 
 /// The most cells a hint names one by one (as the terminal's `HINT_CELLS_NAMED`).
 const HINT_CELLS_NAMED = 6;
 
 /// On one device either seat may undo; otherwise the seat this page holds asks.
+/// Against the computer, taking back a move makes a rated game casual: said, and
+/// done on the second press.
 async function undo() {
   const game = view.game;
   const last = game.to_move ? other(game.to_move) : null;
   const token = (last && tokenFor(last)) || tokenFor(heldMarks()[0]);
+  const againstComputer = ["x", "o"].some((key) => game.players[key].kind === "computer");
+  if (game.rated && againstComputer && !armed("undo", "Undo: the game turns casual", CASUAL_BY_UNDO)) {
+    return;
+  }
   view.hint = [];
   const answer = await api("POST", `/api/games/${view.id}/undo`, token);
   render(answer);
@@ -464,40 +473,63 @@ async function undo() {
   // undo asked of the other player takes nothing back yet: the status says so.
   const taken = game.moves.length - answer.moves.length;
   if (taken > 0) {
-    $("message").textContent = taken === 1
+    const taken_back = taken === 1
       ? "The last move was taken back."
       : `The last ${taken} moves were taken back.`;
+    const casual = game.rated && againstComputer ? ` ${MADE_CASUAL}` : "";
+    $("message").textContent = `${taken_back}${casual}`;
   }
 }
 
 /// Resigning asks first: the first press arms the button and says what it means, the
-/// second (within RESIGN_ARMED_MS, with nothing else pressed between) resigns.
+/// second (within ARMED_MS, with nothing else pressed between) resigns.
 async function resign() {
-  const button = $("resign");
-  if (!view.resignArmed) {
-    view.resignArmed = true;
-    button.classList.add("armed");
-    button.textContent = "Resign: are you sure?";
-    $("message").textContent =
-      "Press Resign again to give up: the game counts as your loss. Anything else keeps playing.";
-    clearTimeout(view.resignTimer);
-    view.resignTimer = setTimeout(disarmResign, RESIGN_ARMED_MS);
-    return;
-  }
-  disarmResign();
+  const said =
+    "Press Resign again to give up: the game counts as your loss. Anything else keeps playing.";
+  if (!armed("resign", "Resign: are you sure?", said)) return;
   // On one device either seat may resign: the one whose turn it is.
   const mine = heldMarks();
   const seat = mine.length === 2 && view.game.to_move ? view.game.to_move : mine[0];
   render(await api("POST", `/api/games/${view.id}/resign`, tokenFor(seat)));
 }
 
-function disarmResign() {
-  if (!view.resignArmed) return;
-  view.resignArmed = false;
-  clearTimeout(view.resignTimer);
-  $("resign").classList.remove("armed");
-  $("resign").textContent = "Resign";
-  if ($("message").textContent.startsWith("Press Resign again")) $("message").textContent = "";
+/// What a hint and an undo against the computer do to a rated game (the core's words),
+/// and what they did.
+const CASUAL_BY_HINT =
+  "A hint makes this rated game casual: it will rate nobody. Press Hint again to go ahead.";
+const CASUAL_BY_UNDO =
+  "Taking back a move against the computer makes this rated game casual: it will rate nobody. Press Undo again to go ahead.";
+const MADE_CASUAL = "This game is casual now: it rates nobody.";
+
+/// Whether the button `name` was pressed just before (armed): then it acts now, and
+/// is disarmed. Otherwise it is armed, labelled `label`, and `said` says what a
+/// second press (within ARMED_MS, with nothing else pressed between) will do.
+function armed(name, label, said) {
+  if (view.armed === name) {
+    disarm();
+    return true;
+  }
+  disarm();
+  const button = $(name);
+  view.armed = name;
+  view.armedLabel = button.textContent;
+  view.armedSaid = said;
+  button.classList.add("armed");
+  button.textContent = label;
+  $("message").textContent = said;
+  view.armedTimer = setTimeout(disarm, ARMED_MS);
+  return false;
+}
+
+/// The armed button, if any, back as it was, and what it said gone.
+function disarm() {
+  if (!view.armed) return;
+  const button = $(view.armed);
+  view.armed = null;
+  clearTimeout(view.armedTimer);
+  button.classList.remove("armed");
+  button.textContent = view.armedLabel;
+  if ($("message").textContent === view.armedSaid) $("message").textContent = "";
 }
 
 /// Copies a link to the clipboard; where the page may not (no secure context), selects
@@ -584,7 +616,7 @@ function render(game) {
     // Messages describe the present: a refusal or a hint of a moment ago is gone.
     view.hint = [];
     $("message").textContent = "";
-    disarmResign();
+    disarm();
   }
   view.game = game;
   // The page that asked for the rematch goes on to it; everyone else is offered it

@@ -9,7 +9,7 @@ use std::time::Instant;
 use tokio::sync::{Mutex as Gate, OwnedMutexGuard};
 
 use tictactoe_core::domain::Mark;
-use tictactoe_core::ports::{GameId, SeatLock, StoredGame};
+use tictactoe_core::ports::{GameId, SeatLock, StoredGame, rates};
 
 use super::super::port::{GameError, SeatKey};
 use super::super::setup::Setup;
@@ -95,6 +95,7 @@ impl Games {
         let (game, _) = resumed.map_err(|error| {
             GameError::Broken(format!("game {id} as kept cannot be played on: {error}"))
         })?;
+        let game = game.casual(!rates(&kept.game));
         Ok(Table::new(id, setup, kept.game.locks, game, kept.rematch))
     }
 
@@ -107,10 +108,12 @@ impl Games {
     ) -> Arc<Table> {
         let id = new_game_id();
         let kept = setup.begin(id.clone(), locks.clone(), follows);
+        let casual = !rates(&kept);
         let game = {
             let mut computers = lock(&self.0.computers);
             setup.start(computers.as_mut(), Outbox::begin(kept))
         };
+        let game = game.casual(casual);
         Arc::new(Table::new(id, setup, locks, game, None))
     }
 

@@ -107,12 +107,16 @@ impl Games {
             .await
     }
 
-    /// What perfect play makes of the position, for the seat whose turn it is.
+    /// What perfect play makes of the position, for the seat whose turn it is. A hint
+    /// makes a rated game casual: kept before the hint is answered.
     pub(super) async fn hint(&self, id: &GameId, key: &SeatKey) -> Result<Analysis, GameError> {
         let (table, seat, turn) = self.seat(id, key).await?;
         let (hint, _) = self
             .run(&table, turn, move |play| {
-                play.game.hint(seat).map_err(GameError::from)
+                play.game
+                    .hint(seat)
+                    .map(|hinted| hinted.analysis)
+                    .map_err(GameError::from)
             })
             .await?;
         Ok(hint)
