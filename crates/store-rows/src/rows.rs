@@ -9,7 +9,7 @@ use tictactoe_core::domain::{Geometry, Mark, Record};
 use tictactoe_core::play::Settings;
 use tictactoe_core::players::PlayerSpec;
 use tictactoe_core::ports::exactly_once::Movers;
-use tictactoe_core::ports::{Change, Ending, GameId, NewGame, SeatLock, Step, names_of};
+use tictactoe_core::ports::{Change, Ending, GameId, NewGame, SecretLock, Step, names_of};
 
 use crate::words;
 
@@ -93,7 +93,7 @@ impl GameRow {
         .map_err(|e| e.to_string())?;
         let lock = |text: &Option<String>| {
             text.as_deref()
-                .map(SeatLock::parse)
+                .map(SecretLock::parse)
                 .transpose()
                 .map_err(|e| e.to_string())
         };

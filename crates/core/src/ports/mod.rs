@@ -41,7 +41,7 @@ pub use ratings::{
     RatingStore, Rebuilt, best_first, ranked, rate, rated,
 };
 pub use records::{
-    Change, Counted, Ending, GameId, GameIdError, NewGame, SeatLock, SeatLockError, Step,
+    Change, Counted, Ending, GameId, GameIdError, NewGame, SecretLock, SecretLockError, Step,
     StoredGame, Write, counts_of, moves_standing, names_of,
 };
 pub use shared::{Following, Hear, Heard, News, NewsFeed, Pacing, Shared};
