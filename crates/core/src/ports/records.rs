@@ -49,7 +49,7 @@ impl GameId {
 }
 
 /// `text` in lower case if it is exactly `digits` hex digits (of either case).
-fn hex_digits(text: &str, digits: usize) -> Option<String> {
+pub(super) fn hex_digits(text: &str, digits: usize) -> Option<String> {
     (text.len() == digits && text.bytes().all(|b| b.is_ascii_hexdigit()))
         .then(|| text.to_ascii_lowercase())
 }
