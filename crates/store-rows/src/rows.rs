@@ -222,6 +222,16 @@ pub fn time(ms: i64) -> Result<SystemTime, String> {
         .ok_or_else(|| format!("{ms} is not a time"))
 }
 
+/// A time as a time column keeps it: milliseconds since 1970, cut to the whole
+/// millisecond (a time before 1970 is 0; one past the largest the column holds is the
+/// largest).
+pub fn time_column(time: SystemTime) -> i64 {
+    let ms = time
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |since| since.as_millis());
+    i64::try_from(ms).unwrap_or(i64::MAX)
+}
+
 /// A count as stored: the databases' integers are signed 64-bit, so a count beyond them
 /// (possible only in an imported file) is kept as the largest, as counts saturate.
 pub fn count_column(count: u64) -> i64 {
