@@ -16,6 +16,9 @@
 //! * `names`: a person's seat takes another name until its first move, kept once.
 //! * `training`: the answers to training puzzles, each kept once, a player's oldest
 //!   first.
+//! * `accounts`: a name is one account's, and every name that looks like it; sessions
+//!   open until they expire; personal tokens; a new password and a removed account
+//!   take both with them; two look-alike names added at once, one added.
 
 use std::collections::HashMap;
 use std::ops::Deref;
@@ -108,6 +111,7 @@ fn the_postgresql_cases_are_skipped_without_postgresql() {
     );
 }
 
+mod accounts;
 mod concurrency;
 mod games;
 mod history;
