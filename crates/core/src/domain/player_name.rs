@@ -288,19 +288,6 @@ mod tests {
         assert_ne!(one.key(), other.key(), "look-alikes are still two players");
     }
 
-    #[rstest]
-    #[case::cyrillic_a("Ada", "\u{410}da")]
-    #[case::another_case("Ada", "aDA")]
-    #[case::fullwidth("Ada", "\u{ff21}da")]
-    fn names_that_look_alike_have_one_likeness(#[case] one: &str, #[case] other: &str) {
-        let (one, other) = (
-            PlayerName::new(one).unwrap(),
-            PlayerName::new(other).unwrap(),
-        );
-
-        assert_eq!(one.likeness(), other.likeness());
-    }
-
     #[test]
     fn names_that_only_share_letters_do_not_look_alike() {
         let (ada, eda) = (
