@@ -48,11 +48,14 @@
 //! * `ratings`: ratings per board, each game's change kept with its end under its
 //!   people's advisory locks; the `RatingStore` port, and the rebuild.
 //! * `training`: the answers to training puzzles (the `TrainingStore` port).
+//! * `accounts`: accounts, their sessions and personal tokens (the `AccountStore`
+//!   port).
 //! * `errors`: PostgreSQL's errors in the port's words.
 //!
 //! [`GameHistory`]: tictactoe_core::ports::GameHistory
 //! [`ReviewStore`]: tictactoe_core::ports::ReviewStore
 
+mod accounts;
 mod check;
 mod codec;
 mod errors;

@@ -39,13 +39,14 @@ macro_rules! schema {
     };
 }
 
-const MIGRATIONS: [Migration; 6] = [
+const MIGRATIONS: [Migration; 7] = [
     Migration::new(1, schema!("0001_games_scoreboard_history")),
     Migration::new(2, schema!("0002_pacing")),
     Migration::new(3, schema!("0003_scoreboard_additions")),
     Migration::new(4, schema!("0004_ratings")),
     Migration::new(5, schema!("0005_casual_games")),
     Migration::new(6, schema!("0006_puzzle_attempts")),
+    Migration::new(7, schema!("0007_accounts")),
 ];
 
 /// The newest version this program knows.

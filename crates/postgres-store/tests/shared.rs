@@ -5,14 +5,14 @@
 //! PostgreSQL is not installed.
 
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use tictactoe_core::domain::{Geometry, Mark, Outcome, PlayerName};
 use tictactoe_core::fixtures::{new_game, person, settings};
 use tictactoe_core::players::{Level, PlayerSpec};
 use tictactoe_core::ports::{
-    Change, Ending, GameId, GameStore, Heard, NewGame, News, NewsFeed, Pacing, RatingStore, Step,
-    StoreError, Write,
+    AccountStore, Added, Change, Ending, GameId, GameStore, Heard, NewAccount, NewGame, NewSession,
+    News, NewsFeed, Pacing, PasswordHash, RatingStore, SecretLock, Step, StoreError, Write,
 };
 use tictactoe_postgres_store::{Options, PostgresStore};
 
@@ -706,4 +706,90 @@ fn a_rebuild_rates_games_kept_before_ratings_first_and_a_second_rebuild_changes_
     assert_eq!(numbered, ids);
     assert_eq!(order(&mut client), ids);
     assert_eq!(store.ratings(Geometry::classic(), 10).unwrap(), ratings);
+}
+
+/// Ada's account as signed up, with a password's hash (the store only keeps it).
+fn adas_account(name: &str) -> NewAccount {
+    NewAccount {
+        name: PlayerName::new(name).unwrap(),
+        password: PasswordHash::parse("$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA").unwrap(),
+    }
+}
+
+#[test]
+fn a_session_opened_on_one_server_opens_the_account_on_another() {
+    let Some(url) = database("a_session_opened_on_one_server_opens_the_account_on_another") else {
+        return;
+    };
+    // Arrange: Ada signs up and in on the first server.
+    let (first, second) = (store(&url), store(&url));
+    first.add_account(&adas_account("Ada")).unwrap();
+    let lock = SecretLock::parse(&"ab".repeat(32)).unwrap();
+    let now = SystemTime::now();
+    let opened = first.open_session(&NewSession {
+        lock: lock.clone(),
+        account: PlayerName::new("Ada").unwrap(),
+        expires: now + Duration::from_secs(3_600),
+    });
+
+    // Act
+    let on_the_second = second.session(&lock, now);
+
+    // Assert
+    assert_eq!(opened, Ok(true));
+    assert_eq!(on_the_second, Ok(Some(PlayerName::new("Ada").unwrap())));
+}
+
+#[test]
+fn two_servers_adding_look_alike_names_at_once_add_exactly_one() {
+    let Some(url) = database("two_servers_adding_look_alike_names_at_once_add_exactly_one") else {
+        return;
+    };
+    let (first, second) = (store(&url), store(&url));
+    let start = std::sync::Barrier::new(2);
+
+    // Act: Ada on one, Аda (a Cyrillic А) on the other, let go at once.
+    let answers = std::thread::scope(|scope| {
+        let adding = [(&first, "Ada"), (&second, "\u{410}da")].map(|(store, name)| {
+            let start = &start;
+            scope.spawn(move || {
+                start.wait();
+                store.add_account(&adas_account(name))
+            })
+        });
+        adding.map(|thread| thread.join().unwrap())
+    });
+
+    // Assert: one added, the other told who has the name.
+    let added = answers
+        .iter()
+        .filter(|answer| **answer == Ok(Added::Added))
+        .count();
+    let taken = answers
+        .iter()
+        .filter(|answer| matches!(answer, Ok(Added::Taken { .. })))
+        .count();
+    assert_eq!((added, taken), (1, 1), "{answers:?}");
+    assert_eq!(first.accounts(SystemTime::now()).unwrap().len(), 1);
+}
+
+#[test]
+fn an_account_whose_password_was_edited_into_no_hash_is_unreadable_not_a_panic() {
+    let Some(url) =
+        database("an_account_whose_password_was_edited_into_no_hash_is_unreadable_not_a_panic")
+    else {
+        return;
+    };
+    let store = store(&url);
+    store.add_account(&adas_account("Ada")).unwrap();
+    sql(&url)
+        .execute("UPDATE accounts SET password = 'hunter2'", &[])
+        .unwrap();
+
+    let read = store.account(&PlayerName::new("Ada").unwrap());
+
+    assert!(
+        matches!(&read, Err(StoreError::Unreadable { detail, .. }) if detail.contains("password")),
+        "{read:?}"
+    );
 }

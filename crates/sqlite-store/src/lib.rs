@@ -50,11 +50,14 @@
 //! * `ratings`: ratings per board, each game's change kept with its end; the
 //!   `RatingStore` port, and the rebuild.
 //! * `training`: the answers to training puzzles (the `TrainingStore` port).
+//! * `accounts`: accounts, their sessions and personal tokens (the `AccountStore`
+//!   port).
 //! * `connection`: how each connection is set up (WAL, `synchronous`, the busy
 //!   timeout, the log's length) and what each setting protects against.
 //! * `file`: the file as the operating system sees it: read alone before it is opened,
 //!   which file is held, and what is done when it is no longer at its path.
 
+mod accounts;
 mod codec;
 mod connection;
 mod errors;

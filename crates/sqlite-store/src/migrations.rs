@@ -53,7 +53,7 @@ macro_rules! schema {
     };
 }
 
-pub(crate) const MIGRATIONS: [Migration; 7] = [
+pub(crate) const MIGRATIONS: [Migration; 8] = [
     Migration::sql(1, schema!("0001_games_and_steps")),
     Migration::then(2, schema!("0002_scoreboard"), count_finished_games),
     Migration::then(3, schema!("0003_name_keys"), key_names_as_people_read_them),
@@ -65,6 +65,7 @@ pub(crate) const MIGRATIONS: [Migration; 7] = [
     Migration::then(5, schema!("0005_ratings"), rate_the_games_kept),
     Migration::sql(6, schema!("0006_casual_games")),
     Migration::sql(7, schema!("0007_puzzle_attempts")),
+    Migration::sql(8, schema!("0008_accounts")),
 ];
 
 /// The newest version this program knows.

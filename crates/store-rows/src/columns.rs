@@ -4,6 +4,7 @@
 //! driver reads one column as a value of a given type ([`Column`]), once for every type.
 
 use crate::GameRow;
+use crate::accounts::{AccountRow, SummaryRow, TokenRow};
 use crate::assemble::ReviewRow;
 use crate::ratings::{ChangeRow, RatingColumns};
 use crate::training::AttemptRow;
@@ -130,6 +131,37 @@ impl FromColumns for AttemptRow {
             ply: row.column(first + 2)?,
             at: row.column(first + 3)?,
             right: row.column(first + 4)?,
+        })
+    }
+}
+
+impl FromColumns for AccountRow {
+    fn read<E>(row: &impl Columns<E>, first: usize) -> Result<AccountRow, E> {
+        Ok(AccountRow {
+            name: row.column(first)?,
+            password: row.column(first + 1)?,
+            created: row.column(first + 2)?,
+        })
+    }
+}
+
+impl FromColumns for SummaryRow {
+    fn read<E>(row: &impl Columns<E>, first: usize) -> Result<SummaryRow, E> {
+        Ok(SummaryRow {
+            name: row.column(first)?,
+            created: row.column(first + 1)?,
+            sessions: row.column(first + 2)?,
+            tokens: row.column(first + 3)?,
+        })
+    }
+}
+
+impl FromColumns for TokenRow {
+    fn read<E>(row: &impl Columns<E>, first: usize) -> Result<TokenRow, E> {
+        Ok(TokenRow {
+            id: row.column(first)?,
+            label: row.column(first + 1)?,
+            created: row.column(first + 2)?,
         })
     }
 }

@@ -21,6 +21,8 @@
 //! * [`ratings`]: the ratings' rows (a person's rating on a board, each game's change),
 //!   as stored and checked.
 //! * [`training`]: the rows of the answers to training puzzles, as stored and checked.
+//! * [`accounts`]: the rows of accounts, their sessions and personal tokens, as stored
+//!   and checked.
 //! * [`Database`]: the database as a store's errors name it, and the errors about what
 //!   is found in it (unreadable, newer) that every store words alike.
 //!
@@ -30,6 +32,7 @@
 //! an error saying what (a `String` detail, which the store names its database and the
 //! game in), never a panic.
 
+pub mod accounts;
 pub mod assemble;
 pub mod columns;
 mod database;

@@ -9,7 +9,7 @@ use tictactoe_core::domain::{Geometry, Mark, Record};
 use tictactoe_core::play::Settings;
 use tictactoe_core::players::PlayerSpec;
 use tictactoe_core::ports::exactly_once::Movers;
-use tictactoe_core::ports::{Change, Ending, GameId, NewGame, SeatLock, Step, names_of};
+use tictactoe_core::ports::{Change, Ending, GameId, NewGame, SecretLock, Step, names_of};
 
 use crate::words;
 
@@ -93,7 +93,7 @@ impl GameRow {
         .map_err(|e| e.to_string())?;
         let lock = |text: &Option<String>| {
             text.as_deref()
-                .map(SeatLock::parse)
+                .map(SecretLock::parse)
                 .transpose()
                 .map_err(|e| e.to_string())
         };
@@ -220,6 +220,16 @@ pub fn time(ms: i64) -> Result<SystemTime, String> {
         .filter(|&ms| ms <= LAST_TIME_MS)
         .and_then(|ms| UNIX_EPOCH.checked_add(Duration::from_millis(ms)))
         .ok_or_else(|| format!("{ms} is not a time"))
+}
+
+/// A time as a time column keeps it: milliseconds since 1970, cut to the whole
+/// millisecond (a time before 1970 is 0; one past the largest the column holds is the
+/// largest).
+pub fn time_column(time: SystemTime) -> i64 {
+    let ms = time
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |since| since.as_millis());
+    i64::try_from(ms).unwrap_or(i64::MAX)
 }
 
 /// A count as stored: the databases' integers are signed 64-bit, so a count beyond them

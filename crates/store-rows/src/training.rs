@@ -6,8 +6,6 @@
 //! time in milliseconds since 1970; a unique index on the four makes the same attempt
 //! kept again a no-op.
 
-use std::time::UNIX_EPOCH;
-
 use tictactoe_core::domain::PlayerName;
 use tictactoe_core::ports::{Attempt, GameId};
 
@@ -31,15 +29,11 @@ pub struct AttemptRow {
 impl AttemptRow {
     /// The row `attempt` is kept as (its time to the millisecond).
     pub fn of(attempt: &Attempt) -> AttemptRow {
-        let ms = attempt
-            .at
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |since| since.as_millis());
         AttemptRow {
             name: attempt.player.as_str().to_owned(),
             game: attempt.game.to_string(),
             ply: i64::from(attempt.ply),
-            at: i64::try_from(ms).unwrap_or(i64::MAX),
+            at: rows::time_column(attempt.at),
             right: attempt.right,
         }
     }
@@ -63,7 +57,7 @@ impl AttemptRow {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
+    use std::time::{Duration, UNIX_EPOCH};
 
     use super::*;
 

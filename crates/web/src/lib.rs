@@ -5,7 +5,7 @@
 //! before it is answered, each step before its answer and before spectators see it, and
 //! a game not in memory (forgotten to make room, or after a restart) is read back from
 //! the store when next asked for. Seats are held by tokens the store never sees: it
-//! keeps their SHA-256 digests ([`SeatLock`]s).
+//! keeps their SHA-256 digests ([`SecretLock`]s).
 //!
 //! For the composition root: [`Games::new`] (or [`Games::shared`]) over an
 //! `Arc<dyn Archive>` (the store of games that also lists the ended ones and keeps their
@@ -41,7 +41,7 @@
 //!
 //! [`Match`]: tictactoe_core::play::Match
 //! [`GameStore`]: tictactoe_core::ports::GameStore
-//! [`SeatLock`]: tictactoe_core::ports::SeatLock
+//! [`SecretLock`]: tictactoe_core::ports::SecretLock
 
 mod api;
 mod assets;

@@ -11,7 +11,7 @@
 use tictactoe_core::domain::{Geometry, Mark};
 use tictactoe_core::play::{Event, Match, Recorder, ResumeError, Seating, Settings};
 use tictactoe_core::players::{ComputerFactory, PlayerSpec};
-use tictactoe_core::ports::{self, GameId, SeatLock, Step, StoredGame};
+use tictactoe_core::ports::{self, GameId, SecretLock, Step, StoredGame};
 
 #[derive(Debug, Clone)]
 pub struct Setup {
@@ -57,7 +57,7 @@ impl Setup {
     pub fn begin(
         &self,
         id: GameId,
-        locks: [Option<SeatLock>; 2],
+        locks: [Option<SecretLock>; 2],
         follows: Option<GameId>,
     ) -> ports::NewGame {
         ports::NewGame {

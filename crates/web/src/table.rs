@@ -18,7 +18,7 @@ use tictactoe_core::play::{
     Match, Recorder, Recording, ResumeError, Seat, Seating, Settings, SettingsError,
 };
 use tictactoe_core::players::PlayerSpec;
-use tictactoe_core::ports::{Ending, GameId, NewGame, News, SeatLock, Step, StoreError, Write};
+use tictactoe_core::ports::{Ending, GameId, NewGame, News, SecretLock, Step, StoreError, Write};
 
 use super::group_commit::{GroupCommit, Ticket};
 use super::setup::Setup;
@@ -113,7 +113,7 @@ pub struct Table {
     id: GameId,
     setup: Setup,
     /// X's and O's; `None` for a computer's seat (or a seat nobody can take).
-    locks: [Option<SeatLock>; 2],
+    locks: [Option<SecretLock>; 2],
     /// One request at a time, from the match to the store and the view: held across
     /// the wait for the store (see `Games::run`), so a request never starts from a
     /// game the store may yet refuse.
@@ -142,7 +142,7 @@ impl Table {
     pub fn new(
         id: GameId,
         setup: Setup,
-        locks: [Option<SeatLock>; 2],
+        locks: [Option<SecretLock>; 2],
         game: WebMatch,
         rematch: Option<GameId>,
     ) -> Self {
@@ -171,7 +171,7 @@ impl Table {
         &self.setup
     }
 
-    pub fn seat_lock(&self, mark: Mark) -> Option<&SeatLock> {
+    pub fn seat_lock(&self, mark: Mark) -> Option<&SecretLock> {
         self.locks[mark.index()].as_ref()
     }
 

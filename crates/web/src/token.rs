@@ -2,7 +2,7 @@
 //!
 //! A [`Token`] is the right to move for one seat: 128 random bits from the operating
 //! system's CSPRNG (through `rand`'s thread generator), written as 32 hex digits. The
-//! server keeps no token, only its [`SeatLock`]: the SHA-256 digest of the token's 32
+//! server keeps no token, only its [`SecretLock`]: the SHA-256 digest of the token's 32
 //! hex digits, which is what the store keeps too. A token presented is digested and
 //! compared with the lock in constant time, so that response timing tells nothing about
 //! how much of a guess was right, and whoever reads the store learns no seat.
@@ -14,7 +14,7 @@ use std::fmt;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
-use tictactoe_core::ports::{GameId, SeatLock};
+use tictactoe_core::ports::{GameId, SecretLock};
 
 const BYTES: usize = 16;
 
@@ -43,13 +43,13 @@ impl Token {
     }
 
     /// The lock this token opens: the SHA-256 digest of [`Token::to_hex`], in hex.
-    pub fn lock(&self) -> SeatLock {
+    pub fn lock(&self) -> SecretLock {
         let digest = Sha256::digest(self.to_hex().as_bytes());
-        SeatLock::parse(&encode_hex(&digest)).expect("a SHA-256 digest is 64 hex digits")
+        SecretLock::parse(&encode_hex(&digest)).expect("a SHA-256 digest is 64 hex digits")
     }
 
     /// Whether this token opens `lock`: digests compared in constant time.
-    pub fn opens(&self, lock: &SeatLock) -> bool {
+    pub fn opens(&self, lock: &SecretLock) -> bool {
         let mine = self.lock();
         mine.as_str()
             .as_bytes()

@@ -140,6 +140,79 @@ impl TrainingStore for Flaky {
     }
 }
 
+use std::time::SystemTime as AccountsTime;
+use tictactoe_core::ports::{
+    Account, AccountStore, AccountSummary, Added, NewAccount, NewSession, NewToken, PasswordHash,
+    SecretLock, TokenId, TokenInfo,
+};
+
+impl AccountStore for Flaky {
+    fn add_account(&self, account: &NewAccount) -> Result<Added, StoreError> {
+        self.reach()?;
+        self.store.add_account(account)
+    }
+    fn account(&self, name: &PlayerName) -> Result<Option<Account>, StoreError> {
+        self.reach()?;
+        self.store.account(name)
+    }
+    fn account_like(&self, name: &PlayerName) -> Result<Option<PlayerName>, StoreError> {
+        self.reach()?;
+        self.store.account_like(name)
+    }
+    fn accounts(&self, now: AccountsTime) -> Result<Vec<AccountSummary>, StoreError> {
+        self.reach()?;
+        self.store.accounts(now)
+    }
+    fn set_password(&self, name: &PlayerName, hash: &PasswordHash) -> Result<bool, StoreError> {
+        self.reach()?;
+        self.store.set_password(name, hash)
+    }
+    fn remove_account(&self, name: &PlayerName) -> Result<bool, StoreError> {
+        self.reach()?;
+        self.store.remove_account(name)
+    }
+    fn open_session(&self, session: &NewSession) -> Result<bool, StoreError> {
+        self.reach()?;
+        self.store.open_session(session)
+    }
+    fn session(
+        &self,
+        lock: &SecretLock,
+        now: AccountsTime,
+    ) -> Result<Option<PlayerName>, StoreError> {
+        self.reach()?;
+        self.store.session(lock, now)
+    }
+    fn close_session(&self, lock: &SecretLock) -> Result<(), StoreError> {
+        self.reach()?;
+        self.store.close_session(lock)
+    }
+    fn forget_expired_sessions(&self, now: AccountsTime) -> Result<u64, StoreError> {
+        self.reach()?;
+        self.store.forget_expired_sessions(now)
+    }
+    fn add_token(&self, token: &NewToken) -> Result<bool, StoreError> {
+        self.reach()?;
+        self.store.add_token(token)
+    }
+    fn token(&self, lock: &SecretLock) -> Result<Option<PlayerName>, StoreError> {
+        self.reach()?;
+        self.store.token(lock)
+    }
+    fn tokens(&self, account: &PlayerName) -> Result<Vec<TokenInfo>, StoreError> {
+        self.reach()?;
+        self.store.tokens(account)
+    }
+    fn revoke_token(&self, account: &PlayerName, id: &TokenId) -> Result<bool, StoreError> {
+        self.reach()?;
+        self.store.revoke_token(account, id)
+    }
+    fn has_games(&self, name: &PlayerName) -> Result<bool, StoreError> {
+        self.reach()?;
+        self.store.has_games(name)
+    }
+}
+
 impl GameHistory for Flaky {
     fn history(&self, query: &HistoryQuery) -> Result<HistoryPage, StoreError> {
         self.reach()?;

@@ -1,5 +1,6 @@
 //! The rules of the game and the things it is played with: marks, cells, boards, games,
-//! names, the scoreboard and ratings. Pure data and logic: no I/O, no randomness, no clock.
+//! names, passwords, the scoreboard and ratings. Pure data and logic: no I/O, no
+//! randomness, no clock.
 
 mod analysis;
 mod bit_board;
@@ -8,6 +9,7 @@ mod game;
 mod geometry;
 mod grid_board;
 mod mark;
+mod password;
 mod player_name;
 mod position;
 mod rating;
@@ -26,6 +28,7 @@ pub use game::{Game, GameState, GameStatus, IllegalPosition, MoveError};
 pub use geometry::{Geometry, GeometryError, PositionError};
 pub use grid_board::GridBoard;
 pub use mark::Mark;
+pub use password::{Password, PasswordError};
 pub use player_name::{NameError, PlayerName};
 pub use position::{Line, Position};
 pub use rating::{Rating, RatingError, Score};

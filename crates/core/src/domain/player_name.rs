@@ -86,7 +86,7 @@ impl PlayerName {
         if !name.chars().any(is_visible) {
             return Err(NameError::Empty);
         }
-        if looks_alike(&name, "computer", Comparison::Prefix) {
+        if likeness_of(&name).starts_with(&likeness_of("computer")) {
             return Err(NameError::Reserved);
         }
         Ok(PlayerName(name))
@@ -127,11 +127,24 @@ impl PlayerName {
         fold(&self.0)
     }
 
-    /// Whether the two names look alike to a person: their case-folded forms have the
-    /// same confusable skeleton (UTS #39), as `Ada` and `Аda` (Cyrillic A) do. Two
-    /// people who sit down to one game need names that do not.
+    /// What a person sees of the name: the confusable skeleton (UTS #39) of its
+    /// case-folded form ([`PlayerName::key`]), so `Ada`, `ADA` and `Аda` (Cyrillic A)
+    /// have one likeness. Two names look alike iff their likenesses are equal
+    /// ([`PlayerName::looks_like`]); a store keeps it beside an account's name, so that
+    /// no second account can take a name that looks like one kept.
+    ///
+    /// It is made from Unicode's tables (the `unicode-security` crate's): a version of
+    /// that crate with other tables may give some names another likeness, and a store
+    /// that keeps likenesses would then need them made again.
+    pub fn likeness(&self) -> String {
+        likeness_of(&self.0)
+    }
+
+    /// Whether the two names look alike to a person: they have the same
+    /// [`PlayerName::likeness`], as `Ada` and `Аda` (Cyrillic A) do. Two people who sit
+    /// down to one game need names that do not.
     pub fn looks_like(&self, other: &PlayerName) -> bool {
-        looks_alike(&self.0, &other.0, Comparison::Whole)
+        self.likeness() == other.likeness()
     }
 }
 
@@ -155,22 +168,9 @@ fn fold(text: &str) -> String {
         .collect()
 }
 
-enum Comparison {
-    Whole,
-    Prefix,
-}
-
-/// Whether `name` (or its start, for a prefix) looks like `other`: the confusable
-/// skeletons of their folded forms agree.
-fn looks_alike(name: &str, other: &str, comparison: Comparison) -> bool {
-    let (name, other): (String, String) = (
-        skeleton(&fold(name)).collect(),
-        skeleton(&fold(other)).collect(),
-    );
-    match comparison {
-        Comparison::Whole => name == other,
-        Comparison::Prefix => name.starts_with(&other),
-    }
+/// The confusable skeleton of `text`'s folded form (see [`PlayerName::likeness`]).
+fn likeness_of(text: &str) -> String {
+    skeleton(&fold(text)).collect()
 }
 
 /// The zero-width joiner at `at` joins two emoji (👩‍💻), where it belongs.

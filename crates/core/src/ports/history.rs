@@ -198,11 +198,16 @@ pub fn keeps_review(kept: Option<&Review>, review: &Review) -> bool {
     kept.is_none_or(|kept| review.improves_on(kept))
 }
 
-/// A store that keeps games, lists them, keeps their reviews, rates their players and
-/// keeps their answers to training puzzles: all five ports in one, for the front ends
-/// that show past games (`main.rs` hands them one store).
+/// A store that keeps games, lists them, keeps their reviews, rates their players,
+/// keeps their answers to training puzzles and keeps their accounts: all six ports in
+/// one, for the front ends that show past games (`main.rs` hands them one store).
 pub trait Archive:
-    super::GameStore + GameHistory + ReviewStore + super::RatingStore + super::TrainingStore
+    super::GameStore
+    + GameHistory
+    + ReviewStore
+    + super::RatingStore
+    + super::TrainingStore
+    + super::AccountStore
 {
 }
 
@@ -212,6 +217,7 @@ impl<S> Archive for S where
         + ReviewStore
         + super::RatingStore
         + super::TrainingStore
+        + super::AccountStore
         + ?Sized
 {
 }

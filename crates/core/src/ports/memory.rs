@@ -14,6 +14,10 @@ use crate::play::Review;
 
 use super::exactly_once::{self, Decision, Movers, Repeat, Seats, Steps};
 use super::{
+    Account, AccountStore, AccountSummary, Added, NewAccount, NewSession, NewToken, PasswordHash,
+    SecretLock, TokenId, TokenInfo,
+};
+use super::{
     Attempt, Cleared, GameHistory, GameId, GameStore, GameSummary, HistoryPage, HistoryQuery,
     IdPrefix, Imported, Opponents, PlayerRating, RatingBook, RatingChange, RatingHistoryQuery,
     RatingPoint, RatingStore, Rebuilt, Restored, ReviewStore, Rivalry, Rows, StoreError,
@@ -44,6 +48,23 @@ struct State {
     ended: Vec<GameId>,
     /// The answers to puzzles, in the order they were kept.
     attempts: Vec<Attempt>,
+    /// The accounts, by name key.
+    accounts: HashMap<String, Account>,
+    /// The sessions, by lock: the account's name key, and when the session expires (to
+    /// the millisecond).
+    sessions: HashMap<SecretLock, (String, SystemTime)>,
+    /// The personal tokens, by id.
+    tokens: HashMap<TokenId, HeldToken>,
+}
+
+/// A personal token as the memory store holds it.
+#[derive(Clone)]
+struct HeldToken {
+    lock: SecretLock,
+    /// The account's name key.
+    account: String,
+    label: String,
+    created: SystemTime,
 }
 
 type Tally = HashMap<String, Standing>;
@@ -287,6 +308,191 @@ impl TrainingStore for MemoryStore {
     }
 }
 
+impl AccountStore for MemoryStore {
+    fn add_account(&self, account: &NewAccount) -> Result<Added, StoreError> {
+        let mut state = self.lock();
+        if let Some(by) = state.account_like(&account.name) {
+            return Ok(Added::Taken { by });
+        }
+        state.accounts.insert(
+            account.name.key(),
+            Account {
+                name: account.name.clone(),
+                password: account.password.clone(),
+                created: to_the_millisecond(SystemTime::now()),
+            },
+        );
+        Ok(Added::Added)
+    }
+
+    fn account(&self, name: &PlayerName) -> Result<Option<Account>, StoreError> {
+        Ok(self.lock().accounts.get(&name.key()).cloned())
+    }
+
+    fn account_like(&self, name: &PlayerName) -> Result<Option<PlayerName>, StoreError> {
+        Ok(self.lock().account_like(name))
+    }
+
+    fn accounts(&self, now: SystemTime) -> Result<Vec<AccountSummary>, StoreError> {
+        let state = self.lock();
+        let now = to_the_millisecond(now);
+        let mut keys: Vec<&String> = state.accounts.keys().collect();
+        keys.sort();
+        Ok(keys
+            .into_iter()
+            .map(|key| {
+                let account = &state.accounts[key];
+                let sessions = state
+                    .sessions
+                    .values()
+                    .filter(|(held, expires)| held == key && now < *expires)
+                    .count();
+                let tokens = state.tokens.values().filter(|held| held.account == *key);
+                AccountSummary {
+                    name: account.name.clone(),
+                    created: account.created,
+                    sessions: sessions as u64,
+                    tokens: tokens.count() as u64,
+                }
+            })
+            .collect())
+    }
+
+    fn set_password(&self, name: &PlayerName, password: &PasswordHash) -> Result<bool, StoreError> {
+        let mut state = self.lock();
+        let key = name.key();
+        let Some(account) = state.accounts.get_mut(&key) else {
+            return Ok(false);
+        };
+        account.password = password.clone();
+        state.forget_secrets_of(&key);
+        Ok(true)
+    }
+
+    fn remove_account(&self, name: &PlayerName) -> Result<bool, StoreError> {
+        let mut state = self.lock();
+        let key = name.key();
+        if state.accounts.remove(&key).is_none() {
+            return Ok(false);
+        }
+        state.forget_secrets_of(&key);
+        Ok(true)
+    }
+
+    fn open_session(&self, session: &NewSession) -> Result<bool, StoreError> {
+        let mut state = self.lock();
+        let key = session.account.key();
+        if !state.accounts.contains_key(&key) {
+            return Ok(false);
+        }
+        let (held, _) = state
+            .sessions
+            .entry(session.lock.clone())
+            .or_insert_with(|| (key.clone(), to_the_millisecond(session.expires)));
+        Ok(*held == key)
+    }
+
+    fn session(
+        &self,
+        lock: &SecretLock,
+        now: SystemTime,
+    ) -> Result<Option<PlayerName>, StoreError> {
+        let state = self.lock();
+        let now = to_the_millisecond(now);
+        Ok(state
+            .sessions
+            .get(lock)
+            .filter(|(_, expires)| now < *expires)
+            .and_then(|(key, _)| state.accounts.get(key))
+            .map(|account| account.name.clone()))
+    }
+
+    fn close_session(&self, lock: &SecretLock) -> Result<(), StoreError> {
+        self.lock().sessions.remove(lock);
+        Ok(())
+    }
+
+    fn forget_expired_sessions(&self, now: SystemTime) -> Result<u64, StoreError> {
+        let mut state = self.lock();
+        let now = to_the_millisecond(now);
+        let before = state.sessions.len();
+        state.sessions.retain(|_, (_, expires)| now < *expires);
+        Ok((before - state.sessions.len()) as u64)
+    }
+
+    fn add_token(&self, token: &NewToken) -> Result<bool, StoreError> {
+        let mut state = self.lock();
+        let key = token.account.key();
+        if !state.accounts.contains_key(&key) {
+            return Ok(false);
+        }
+        if let Some(held) = state.tokens.get(&token.id) {
+            return Ok(held.lock == token.lock && held.account == key);
+        }
+        if state.tokens.values().any(|held| held.lock == token.lock) {
+            return Ok(false);
+        }
+        state.tokens.insert(
+            token.id.clone(),
+            HeldToken {
+                lock: token.lock.clone(),
+                account: key,
+                label: token.label.clone(),
+                created: to_the_millisecond(token.created),
+            },
+        );
+        Ok(true)
+    }
+
+    fn token(&self, lock: &SecretLock) -> Result<Option<PlayerName>, StoreError> {
+        let state = self.lock();
+        Ok(state
+            .tokens
+            .values()
+            .find(|held| held.lock == *lock)
+            .and_then(|held| state.accounts.get(&held.account))
+            .map(|account| account.name.clone()))
+    }
+
+    fn tokens(&self, account: &PlayerName) -> Result<Vec<TokenInfo>, StoreError> {
+        let state = self.lock();
+        let key = account.key();
+        let mut theirs: Vec<TokenInfo> = state
+            .tokens
+            .iter()
+            .filter(|(_, held)| held.account == key)
+            .map(|(id, held)| TokenInfo {
+                id: id.clone(),
+                label: held.label.clone(),
+                created: held.created,
+            })
+            .collect();
+        theirs.sort_by(|a, b| (a.created, &a.id).cmp(&(b.created, &b.id)));
+        Ok(theirs)
+    }
+
+    fn revoke_token(&self, account: &PlayerName, id: &TokenId) -> Result<bool, StoreError> {
+        let mut state = self.lock();
+        let theirs = state
+            .tokens
+            .get(id)
+            .is_some_and(|held| held.account == account.key());
+        if theirs {
+            state.tokens.remove(id);
+        }
+        Ok(theirs)
+    }
+
+    fn has_games(&self, name: &PlayerName) -> Result<bool, StoreError> {
+        let key = name.key();
+        Ok(self.lock().games.values().any(|kept| {
+            names_of(&kept.game.settings)
+                .iter()
+                .any(|side| side.key() == key)
+        }))
+    }
+}
+
 impl RatingStore for MemoryStore {
     fn ratings(&self, board: Geometry, top: u32) -> Result<Vec<PlayerRating>, StoreError> {
         let state = self.lock();
@@ -380,6 +586,21 @@ fn summary(kept: &StoredGame) -> Option<GameSummary> {
 }
 
 impl State {
+    /// The name of the account whose name has `name`'s key or likeness.
+    fn account_like(&self, name: &PlayerName) -> Option<PlayerName> {
+        let (key, likeness) = (name.key(), name.likeness());
+        self.accounts
+            .iter()
+            .find(|(held, account)| **held == key || account.name.likeness() == likeness)
+            .map(|(_, account)| account.name.clone())
+    }
+
+    /// Ends the sessions and revokes the tokens of the account of name key `key`.
+    fn forget_secrets_of(&mut self, key: &str) {
+        self.sessions.retain(|_, (held, _)| held != key);
+        self.tokens.retain(|_, held| held.account != key);
+    }
+
     fn newest_first_key(&self, id: &GameId) -> Result<(SystemTime, GameId), StoreError> {
         self.games
             .get(id)

@@ -10,12 +10,16 @@
 //!
 //! What a store tells of its games beyond one by id (the history, a player's
 //! opponents) is a port of its own, [`GameHistory`], and so is where reviews are kept
-//! ([`ReviewStore`]), and where the answers to training puzzles are ([`TrainingStore`]):
-//! a front end that only plays needs none of them.
+//! ([`ReviewStore`]), where the answers to training puzzles are ([`TrainingStore`]),
+//! and where accounts, their sessions and their personal tokens are ([`AccountStore`]):
+//! a front end that only plays needs none of them. Passwords are made into hashes, and
+//! checked, by a port of their own ([`Passwords`]), which no store needs.
 
+mod accounts;
 pub mod exactly_once;
 mod history;
 mod memory;
+mod passwords;
 mod ratings;
 mod records;
 mod shared;
@@ -25,6 +29,12 @@ use thiserror::Error;
 
 use crate::domain::{PlayerName, Scoreboard, Standing};
 
+#[cfg(any(test, feature = "mocks"))]
+pub use accounts::MockAccountStore;
+pub use accounts::{
+    Account, AccountStore, AccountSummary, Added, NewAccount, NewSession, NewToken, TokenId,
+    TokenIdError, TokenInfo,
+};
 pub use exactly_once::{Conflict, Decision, Repeat};
 pub use history::{
     Archive, GameHistory, GameSummary, HistoryPage, HistoryQuery, IdPrefix, IdPrefixError,
@@ -35,13 +45,16 @@ pub use history::{MockGameHistory, MockReviewStore};
 #[cfg(any(test, feature = "mocks"))]
 pub use memory::MemoryStore;
 #[cfg(any(test, feature = "mocks"))]
+pub use passwords::MockPasswords;
+pub use passwords::{PasswordHash, PasswordHashError, Passwords};
+#[cfg(any(test, feature = "mocks"))]
 pub use ratings::MockRatingStore;
 pub use ratings::{
     PlayerRating, RatingBook, RatingChange, RatingHistoryQuery, RatingPoint, RatingRow,
     RatingStore, Rebuilt, best_first, ranked, rate, rated, rates,
 };
 pub use records::{
-    Change, Counted, Ending, GameId, GameIdError, NewGame, SeatLock, SeatLockError, Step,
+    Change, Counted, Ending, GameId, GameIdError, NewGame, SecretLock, SecretLockError, Step,
     StoredGame, Write, counts_of, moves_standing, names_of,
 };
 pub use shared::{Following, Hear, Heard, News, NewsFeed, Pacing, Shared};

@@ -49,7 +49,7 @@ impl GameId {
 }
 
 /// `text` in lower case if it is exactly `digits` hex digits (of either case).
-fn hex_digits(text: &str, digits: usize) -> Option<String> {
+pub(super) fn hex_digits(text: &str, digits: usize) -> Option<String> {
     (text.len() == digits && text.bytes().all(|b| b.is_ascii_hexdigit()))
         .then(|| text.to_ascii_lowercase())
 }
@@ -60,20 +60,23 @@ impl fmt::Display for GameId {
     }
 }
 
-/// A digest of the secret that lets someone play a seat: enough for a store to say
-/// whether a secret fits, and useless to whoever reads the store. The front end that
-/// hands out secrets makes the digest; the core only carries it.
+/// The lock of a secret handed to a client: the SHA-256 digest of the secret, written
+/// as 64 hex digits. Every secret the server hands out is kept only as its lock: a
+/// seat's token (a game's [`NewGame::locks`]), a signed-in session, a personal token
+/// for scripts. A lock is enough for a store to find what a secret opens, and useless
+/// to whoever reads the store. The front end that hands out secrets makes the digest;
+/// the core only carries it.
 #[derive(Clone, PartialEq, Eq, Hash)]
-pub struct SeatLock(String);
+pub struct SecretLock(String);
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("a seat lock is 64 hex digits (a SHA-256 digest)")]
-pub struct SeatLockError;
+#[error("a secret's lock is 64 hex digits (a SHA-256 digest)")]
+pub struct SecretLockError;
 
-impl SeatLock {
+impl SecretLock {
     /// A digest written as 64 hex digits.
-    pub fn parse(text: &str) -> Result<Self, SeatLockError> {
-        hex_digits(text, 64).map(SeatLock).ok_or(SeatLockError)
+    pub fn parse(text: &str) -> Result<Self, SecretLockError> {
+        hex_digits(text, 64).map(SecretLock).ok_or(SecretLockError)
     }
 
     pub fn as_str(&self) -> &str {
@@ -82,9 +85,9 @@ impl SeatLock {
 }
 
 /// Not printed in logs: a digest is not a secret, but it has no business in one either.
-impl fmt::Debug for SeatLock {
+impl fmt::Debug for SecretLock {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("SeatLock(..)")
+        f.write_str("SecretLock(..)")
     }
 }
 
@@ -98,7 +101,7 @@ pub struct NewGame {
     pub seating: Seating,
     /// For each of X and O, the lock of the seat's secret, where seats have secrets
     /// (a web game's people); `None` for a computer's seat or a console game.
-    pub locks: [Option<SeatLock>; 2],
+    pub locks: [Option<SecretLock>; 2],
     /// The game this one is the rematch of: a game has at most one rematch.
     pub follows: Option<GameId>,
     /// A casual game rates nobody: one whose computers' choices were fixed before it

@@ -1,8 +1,8 @@
-//! What is read back is checked: a file edited by hand gives an error naming the game,
-//! never a panic, and nothing is written on top of it.
+//! What is read back is checked: a file edited by hand gives an error naming the game (or
+//! what of an account), never a panic, and nothing is written on top of it.
 
 use rstest::rstest;
-use tictactoe_core::ports::StoreError;
+use tictactoe_core::ports::{AccountStore, NewAccount, PasswordHash, StoreError};
 
 use super::*;
 
@@ -91,4 +91,36 @@ fn a_step_numbered_past_any_step_by_hand_makes_the_next_write_unreadable_not_a_p
     let result = store.write(&[play(1, 3, 8)]);
 
     assert!(names_game_1(&result), "{result:?}");
+}
+
+/// A file with Ada's account, then `edit` done to its row by hand.
+fn account_edited(edit: &str) -> (TempDir, SqliteStore) {
+    let (folder, path) = new_file();
+    let store = SqliteStore::open(&path).unwrap();
+    store
+        .add_account(&NewAccount {
+            name: PlayerName::new("Ada").unwrap(),
+            password: PasswordHash::parse("$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA").unwrap(),
+        })
+        .unwrap();
+    by_hand(&path).execute(edit, []).expect("the edit");
+    (folder, store)
+}
+
+#[rstest]
+#[case::a_password_that_is_no_hash("UPDATE accounts SET password = 'hunter2'", "password")]
+#[case::a_name_with_control_characters("UPDATE accounts SET name = 'Ada' || char(27)", "name")]
+#[case::made_after_the_year_9999("UPDATE accounts SET created = 9223372036854775807", "creation")]
+fn an_account_edited_into_nonsense_is_unreadable_and_says_what(
+    #[case] edit: &str,
+    #[case] what: &str,
+) {
+    let (_folder, store) = account_edited(edit);
+
+    let result = store.account(&PlayerName::new("Ada").unwrap());
+
+    assert!(
+        matches!(&result, Err(StoreError::Unreadable { detail, .. }) if detail.contains(what)),
+        "{result:?}"
+    );
 }

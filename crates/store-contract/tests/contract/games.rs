@@ -1,7 +1,7 @@
 //! A game reads back exactly as it was kept.
 
 use rstest_reuse::apply;
-use tictactoe_core::ports::SeatLock;
+use tictactoe_core::ports::SecretLock;
 
 use super::*;
 
@@ -17,7 +17,7 @@ fn everything(n: u128, follows: u128) -> NewGame {
     .unwrap();
     NewGame {
         seating: Seating::Apart,
-        locks: [Some(SeatLock::parse(&"ab".repeat(32)).unwrap()), None],
+        locks: [Some(SecretLock::parse(&"ab".repeat(32)).unwrap()), None],
         follows: Some(id(follows)),
         ..fixtures::new_game(n, settings)
     }

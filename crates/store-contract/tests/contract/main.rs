@@ -17,6 +17,9 @@
 //! * `casual`: a game a person took help in becomes casual while it is played.
 //! * `training`: the answers to training puzzles, each kept once, a player's oldest
 //!   first.
+//! * `accounts`: a name is one account's, and every name that looks like it; sessions
+//!   open until they expire; personal tokens; a new password and a removed account
+//!   take both with them; two look-alike names added at once, one added.
 
 use std::collections::HashMap;
 use std::ops::Deref;
@@ -109,6 +112,7 @@ fn the_postgresql_cases_are_skipped_without_postgresql() {
     );
 }
 
+mod accounts;
 mod casual;
 mod concurrency;
 mod games;

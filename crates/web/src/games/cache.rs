@@ -9,7 +9,7 @@ use std::time::Instant;
 use tokio::sync::{Mutex as Gate, OwnedMutexGuard};
 
 use tictactoe_core::domain::Mark;
-use tictactoe_core::ports::{GameId, SeatLock, StoredGame, rates};
+use tictactoe_core::ports::{GameId, SecretLock, StoredGame, rates};
 
 use super::super::port::{GameError, SeatKey};
 use super::super::setup::Setup;
@@ -103,7 +103,7 @@ impl Games {
     pub(super) fn open(
         &self,
         setup: Setup,
-        locks: [Option<SeatLock>; 2],
+        locks: [Option<SecretLock>; 2],
         follows: Option<GameId>,
     ) -> Arc<Table> {
         let id = new_game_id();

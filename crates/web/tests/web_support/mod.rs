@@ -357,6 +357,61 @@ impl TrainingStore for GamesOnly {
     }
 }
 
+use std::time::SystemTime as AccountsTime;
+use tictactoe_core::ports::{
+    Account, AccountStore, AccountSummary, Added, NewAccount, NewSession, NewToken, PasswordHash,
+    SecretLock, TokenId, TokenInfo,
+};
+
+/// No accounts, and none kept.
+impl AccountStore for GamesOnly {
+    fn add_account(&self, _: &NewAccount) -> Result<Added, StoreError> {
+        Ok(Added::Added)
+    }
+    fn account(&self, _: &PlayerName) -> Result<Option<Account>, StoreError> {
+        Ok(None)
+    }
+    fn account_like(&self, _: &PlayerName) -> Result<Option<PlayerName>, StoreError> {
+        Ok(None)
+    }
+    fn accounts(&self, _: AccountsTime) -> Result<Vec<AccountSummary>, StoreError> {
+        Ok(Vec::new())
+    }
+    fn set_password(&self, _: &PlayerName, _: &PasswordHash) -> Result<bool, StoreError> {
+        Ok(false)
+    }
+    fn remove_account(&self, _: &PlayerName) -> Result<bool, StoreError> {
+        Ok(false)
+    }
+    fn open_session(&self, _: &NewSession) -> Result<bool, StoreError> {
+        Ok(false)
+    }
+    fn session(&self, _: &SecretLock, _: AccountsTime) -> Result<Option<PlayerName>, StoreError> {
+        Ok(None)
+    }
+    fn close_session(&self, _: &SecretLock) -> Result<(), StoreError> {
+        Ok(())
+    }
+    fn forget_expired_sessions(&self, _: AccountsTime) -> Result<u64, StoreError> {
+        Ok(0)
+    }
+    fn add_token(&self, _: &NewToken) -> Result<bool, StoreError> {
+        Ok(false)
+    }
+    fn token(&self, _: &SecretLock) -> Result<Option<PlayerName>, StoreError> {
+        Ok(None)
+    }
+    fn tokens(&self, _: &PlayerName) -> Result<Vec<TokenInfo>, StoreError> {
+        Ok(Vec::new())
+    }
+    fn revoke_token(&self, _: &PlayerName, _: &TokenId) -> Result<bool, StoreError> {
+        Ok(false)
+    }
+    fn has_games(&self, _: &PlayerName) -> Result<bool, StoreError> {
+        Ok(false)
+    }
+}
+
 impl GameHistory for GamesOnly {
     fn history(&self, _: &HistoryQuery) -> Result<HistoryPage, StoreError> {
         Ok(HistoryPage {
