@@ -2,6 +2,7 @@
 //! randomness of its own; everything else in the workspace depends on it, and it
 //! depends on nothing of theirs.
 //!
+//! * [`accounts`]: signing up and in, as every front end does it.
 //! * [`domain`]: the rules and the things the game is played with (marks, cells,
 //!   boards, games, names, the scoreboard). Pure data and logic.
 //! * [`players`]: who sits at the board as the match sees them, and the levels'
@@ -16,6 +17,7 @@
 //!
 //! See docs/architecture.md for the tour.
 
+pub mod accounts;
 pub mod domain;
 #[cfg(any(test, feature = "mocks"))]
 pub mod fixtures;
