@@ -1,7 +1,7 @@
 use tictactoe_core::domain::{Geometry, Mark, PlayerName};
 use tictactoe_core::play::{ComputerError, Journal, Seating, Settings};
 use tictactoe_core::players::{ComputerFactory, PlayerSpec, unnamed};
-use tictactoe_core::ports::{GameId, GameStore, NewGame, StoreError};
+use tictactoe_core::ports::{GameId, GameStore, NewGame, SeatHolder, StoreError};
 
 use crate::controller::{GameController, GameEnd};
 use crate::menu::{self, AfterGame, Mode, Reply};
@@ -25,7 +25,8 @@ pub fn begin_journal<S: GameStore>(
         settings: settings.clone(),
         // One keyboard: undo takes back the last move, whoever made it.
         seating: Seating::Together,
-        locks: [None, None],
+        // One machine: its database is the person's own.
+        seats: [SeatHolder::Local, SeatHolder::Local],
         follows: None,
         casual,
     };

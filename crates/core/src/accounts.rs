@@ -111,6 +111,28 @@ mod tests {
         store
     }
 
+    /// A store stub that has Ada's account, whose password hashes to [`hash`].
+    fn ada_signed_up() -> MockAccountStore {
+        let mut store = MockAccountStore::new();
+        store.expect_account().returning(|_| {
+            Ok(Some(crate::ports::Account {
+                name: name("Ada"),
+                password: hash(),
+                created: std::time::SystemTime::UNIX_EPOCH,
+            }))
+        });
+        store
+    }
+
+    /// Ada signs up, with [`password`], as `who`.
+    fn ada_signs_up(
+        store: &MockAccountStore,
+        passwords: &MockPasswords,
+        who: SignUp,
+    ) -> Result<(), SignUpError> {
+        sign_up(store, passwords, &name("Ada"), &password(), who)
+    }
+
     /// A hasher stub: every password hashes to [`hash`].
     fn hashing() -> MockPasswords {
         let mut passwords = MockPasswords::new();
@@ -132,13 +154,7 @@ mod tests {
             .returning(|_| Ok(Added::Added));
 
         // Act
-        let added = sign_up(
-            &store,
-            &hashing(),
-            &name("Ada"),
-            &password(),
-            SignUp::Person,
-        );
+        let added = ada_signs_up(&store, &hashing(), SignUp::Person);
 
         // Assert: the mock checked what was added.
         assert_eq!(added, Ok(()));
@@ -172,13 +188,7 @@ mod tests {
         store.expect_has_games().returning(|_| Ok(true));
         store.expect_add_account().never();
 
-        let added = sign_up(
-            &store,
-            &hashing(),
-            &name("Ada"),
-            &password(),
-            SignUp::Person,
-        );
+        let added = ada_signs_up(&store, &hashing(), SignUp::Person);
 
         assert_eq!(added, Err(SignUpError::Played(name("Ada"))));
     }
@@ -193,13 +203,7 @@ mod tests {
             .times(1)
             .returning(|_| Ok(Added::Added));
 
-        let added = sign_up(
-            &store,
-            &hashing(),
-            &name("Ada"),
-            &password(),
-            SignUp::Operator,
-        );
+        let added = ada_signs_up(&store, &hashing(), SignUp::Operator);
 
         assert_eq!(added, Ok(()));
     }
@@ -224,14 +228,7 @@ mod tests {
 
     #[test]
     fn the_right_password_signs_in_as_the_account_was_signed_up() {
-        let mut store = MockAccountStore::new();
-        store.expect_account().returning(|_| {
-            Ok(Some(crate::ports::Account {
-                name: name("Ada"),
-                password: hash(),
-                created: std::time::SystemTime::UNIX_EPOCH,
-            }))
-        });
+        let store = ada_signed_up();
         let mut passwords = MockPasswords::new();
         passwords.expect_verify().returning(|_, _| true);
 
@@ -242,14 +239,7 @@ mod tests {
 
     #[test]
     fn a_wrong_password_signs_nobody_in() {
-        let mut store = MockAccountStore::new();
-        store.expect_account().returning(|_| {
-            Ok(Some(crate::ports::Account {
-                name: name("Ada"),
-                password: hash(),
-                created: std::time::SystemTime::UNIX_EPOCH,
-            }))
-        });
+        let store = ada_signed_up();
         let mut passwords = MockPasswords::new();
         passwords.expect_verify().returning(|_, _| false);
 

@@ -11,7 +11,7 @@ use crate::domain::{BitBoard, Board, Verdict};
 use crate::domain::{Geometry, Mark, PlayerName, Scoreboard};
 use crate::play::{Match, MockRecorder, Recorder, Recording, Seat, Seating, Settings};
 use crate::players::{MockAdvisor, MockComputerFactory, PlayerSpec};
-use crate::ports::{Ending, GameId, NewGame, Puzzle, SecretLock, StoreError};
+use crate::ports::{Ending, GameId, NewGame, Puzzle, SeatHolder, SecretLock, StoreError};
 
 /// A person of that name. Panics on a name the rules refuse.
 pub fn person(name: &str) -> PlayerSpec {
@@ -33,19 +33,24 @@ pub fn new_game(n: u128, settings: Settings) -> NewGame {
         id: GameId::from_bits(n),
         settings,
         seating: Seating::Together,
-        locks: [None, None],
+        seats: [SeatHolder::Local, SeatHolder::Local],
         follows: None,
         casual: false,
     }
 }
 
 /// Game `n` begun with `settings` as everything a game can have: at two screens, X's
-/// seat locked (with a fixed lock), the rematch of game `follows`.
+/// seat a guest's and O's held open for an invite (each with a fixed lock), the rematch
+/// of game `follows`.
 pub fn rematch_apart(n: u128, follows: u128, settings: Settings) -> NewGame {
-    let lock = SecretLock::parse(&"ab".repeat(32)).unwrap_or_else(|e| panic!("{e}"));
+    let lock =
+        |digits: &str| SecretLock::parse(&digits.repeat(32)).unwrap_or_else(|e| panic!("{e}"));
     NewGame {
         seating: Seating::Apart,
-        locks: [Some(lock), None],
+        seats: [
+            SeatHolder::Guest(lock("ab")),
+            SeatHolder::Invited(lock("cd")),
+        ],
         follows: Some(GameId::from_bits(follows)),
         ..new_game(n, settings)
     }

@@ -39,7 +39,7 @@ macro_rules! schema {
     };
 }
 
-const MIGRATIONS: [Migration; 7] = [
+const MIGRATIONS: [Migration; 8] = [
     Migration::new(1, schema!("0001_games_scoreboard_history")),
     Migration::new(2, schema!("0002_pacing")),
     Migration::new(3, schema!("0003_scoreboard_additions")),
@@ -47,6 +47,7 @@ const MIGRATIONS: [Migration; 7] = [
     Migration::new(5, schema!("0005_casual_games")),
     Migration::new(6, schema!("0006_puzzle_attempts")),
     Migration::new(7, schema!("0007_accounts")),
+    Migration::new(8, schema!("0008_seat_holders")),
 ];
 
 /// The newest version this program knows.

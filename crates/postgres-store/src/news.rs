@@ -27,7 +27,9 @@ use std::time::Duration;
 use postgres::fallible_iterator::FallibleIterator;
 use serde::{Deserialize, Serialize};
 use tictactoe_core::domain::{Geometry, Mark, PlayerName};
-use tictactoe_core::ports::{Change, Ending, Following, GameId, Hear, Heard, NewGame, News, Step};
+use tictactoe_core::ports::{
+    Change, Ending, Following, GameId, Hear, Heard, NewGame, News, SeatHolder, Step,
+};
 
 use tictactoe_store_rows::{GameRow, rows, words};
 
@@ -80,6 +82,14 @@ pub(crate) enum Item {
     Casual {
         game: String,
     },
+    /// A seat held open for an invite, taken: its mark's word, its holder's word and
+    /// lock, as kept.
+    Seat {
+        game: String,
+        mark: String,
+        holder: String,
+        lock: Option<String>,
+    },
 }
 
 impl Item {
@@ -128,6 +138,16 @@ impl Item {
         }
     }
 
+    pub(crate) fn seat(game: &GameId, mark: Mark, holder: &SeatHolder) -> Item {
+        let (word, lock) = words::holder_columns(holder);
+        Item::Seat {
+            game: game.to_string(),
+            mark: words::mark_word(mark).to_owned(),
+            holder: word.to_owned(),
+            lock: lock.map(str::to_owned),
+        }
+    }
+
     /// The news this item tells, checked as anything read is.
     fn news(self) -> Result<News, String> {
         let id = |text: &str| GameId::parse(text).map_err(|e| format!("{text:?}: {e}"));
@@ -164,6 +184,19 @@ impl Item {
                 name: PlayerName::stored(&name).map_err(|e| format!("{name:?}: {e}"))?,
             },
             Item::Casual { game } => News::Casual { game: id(&game)? },
+            Item::Seat {
+                game,
+                mark,
+                holder,
+                lock,
+            } => {
+                let mark = words::mark(&mark)?;
+                News::Seat {
+                    game: id(&game)?,
+                    mark,
+                    holder: words::holder(mark, Some(&holder), lock.as_deref())?,
+                }
+            }
         })
     }
 }

@@ -38,7 +38,9 @@ use std::collections::{BTreeMap, HashMap};
 use tictactoe_core::domain::{Geometry, Mark, Record};
 use tictactoe_core::play::Settings;
 use tictactoe_core::ports::exactly_once::{self, Decision, Movers, Repeat, Seats, Steps};
-use tictactoe_core::ports::{Ending, GameId, NewGame, StoreError, Write, counts_of, names_of};
+use tictactoe_core::ports::{
+    Ending, GameId, NewGame, SeatHolder, StoreError, Write, counts_of, names_of,
+};
 
 use tictactoe_store_rows::{GAME_COLUMN_COUNT, GAME_COLUMNS, GameRow, rows, words};
 
@@ -84,6 +86,8 @@ struct Decided {
     names: BTreeMap<GameId, Settings>,
     /// The games made casual.
     casuals: Vec<GameId>,
+    /// The seats taken, in order.
+    seats: Vec<(GameId, Mark, SeatHolder)>,
     /// The scoreboard's additions by name key: the first spelling, and the sum.
     tallies: BTreeMap<String, (String, Record)>,
     /// The rivalries' additions by (player's key, rival's key): the rival's latest
@@ -426,9 +430,11 @@ fn decide(
                 .movers
                 .ok_or_else(|| database.unreadable_game(game, "its steps were not read"))?;
             let ended = kept.ending.is_some();
-            let settings = kept.begun(database)?.settings.clone();
+            let begun = kept.begun(database)?;
+            let (settings, holders) = (begun.settings.clone(), begun.seats.clone());
             let seats = Seats {
                 settings: &settings,
+                holders: &holders,
                 movers,
                 ended,
             };
@@ -457,6 +463,25 @@ fn decide(
             }
             decided.casuals.push(game.clone());
             decided.news.push(news::Item::casual(game));
+            Ok(())
+        }
+        Write::Seat { game, mark, holder } => {
+            let Some(kept) = games.get_mut(game) else {
+                return exactly_once::seat(game, *mark, holder, None, repeat).map(drop);
+            };
+            let ended = kept.ending.is_some();
+            let holders = kept.begun(database)?.seats.clone();
+            if exactly_once::seat(game, *mark, holder, Some((&holders, ended)), repeat)?
+                == Decision::Skip
+            {
+                return Ok(());
+            }
+            // What the batch does next to the game (its end rated) sees the seat taken.
+            if let Some(begun) = &mut kept.begun {
+                begun.seats[mark.index()] = holder.clone();
+            }
+            decided.seats.push((game.clone(), *mark, holder.clone()));
+            decided.news.push(news::Item::seat(game, *mark, holder));
             Ok(())
         }
     }
@@ -537,6 +562,14 @@ fn store(tx: &mut Tx<'_>, decided: &Decided, database: &Database) -> Result<(), 
     }
     if !decided.names.is_empty() {
         rename_games(tx, &decided.names)?;
+    }
+    for (game, mark, holder) in &decided.seats {
+        let (word, lock) = words::holder_columns(holder);
+        let (holder_column, lock_column) = rows::holder_columns(*mark);
+        tx.execute(
+            &format!("UPDATE games SET {holder_column} = $2, {lock_column} = $3 WHERE id = $1"),
+            &[&game.as_str(), &word, &lock],
+        )?;
     }
     if !decided.casuals.is_empty() {
         let games: Vec<&str> = decided.casuals.iter().map(GameId::as_str).collect();
@@ -623,6 +656,7 @@ fn insert_games(tx: &mut Tx<'_>, begins: &[NewGame]) -> Result<(), Failure> {
     let mut levels: [Vec<Option<&str>>; 2] = [vec![], vec![]];
     let (mut sizes, mut wins, mut firsts, mut seatings) = (vec![], vec![], vec![], vec![]);
     let mut locks: [Vec<Option<&str>>; 2] = [vec![], vec![]];
+    let mut holders: [Vec<&str>; 2] = [vec![], vec![]];
     let mut follows = Vec::new();
     let mut casuals = Vec::new();
     let mut keys: [Vec<String>; 2] = [vec![], vec![]];
@@ -639,7 +673,9 @@ fn insert_games(tx: &mut Tx<'_>, begins: &[NewGame]) -> Result<(), Failure> {
             kinds[side].push(kind);
             names[side].push(name);
             levels[side].push(level);
-            locks[side].push(new.locks[side].as_ref().map(|lock| lock.as_str()));
+            let (holder, lock) = words::holder_columns(&new.seats[side]);
+            locks[side].push(lock);
+            holders[side].push(holder);
             keys[side].push(key);
         }
         sizes.push(geometry.size() as i64);
@@ -653,21 +689,37 @@ fn insert_games(tx: &mut Tx<'_>, begins: &[NewGame]) -> Result<(), Failure> {
         &format!(
             "INSERT INTO games (id, x_kind, x_name, x_level, o_kind, o_name, o_level, \
              size, win, first, seating, x_lock, o_lock, follows, started_at, x_key, o_key, \
-             casual) \
+             casual, x_holder, o_holder) \
              SELECT u.id, u.x_kind, u.x_name, u.x_level, u.o_kind, u.o_name, u.o_level, \
              u.size, u.win, u.first, u.seating, u.x_lock, u.o_lock, u.follows, {NOW_MS}, \
-             u.x_key, u.o_key, u.casual \
+             u.x_key, u.o_key, u.casual, u.x_holder, u.o_holder \
              FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], \
              $6::text[], $7::text[], $8::bigint[], $9::bigint[], $10::text[], $11::text[], \
              $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], \
-             $17::boolean[]) \
+             $17::boolean[], $18::text[], $19::text[]) \
              AS u(id, x_kind, x_name, x_level, o_kind, o_name, o_level, size, win, first, \
-             seating, x_lock, o_lock, follows, x_key, o_key, casual)"
+             seating, x_lock, o_lock, follows, x_key, o_key, casual, x_holder, o_holder)"
         ),
         &[
-            &ids, &kinds[0], &names[0], &levels[0], &kinds[1], &names[1], &levels[1], &sizes,
-            &wins, &firsts, &seatings, &locks[0], &locks[1], &follows, &keys[0], &keys[1],
+            &ids,
+            &kinds[0],
+            &names[0],
+            &levels[0],
+            &kinds[1],
+            &names[1],
+            &levels[1],
+            &sizes,
+            &wins,
+            &firsts,
+            &seatings,
+            &locks[0],
+            &locks[1],
+            &follows,
+            &keys[0],
+            &keys[1],
             &casuals,
+            &holders[0],
+            &holders[1],
         ],
     )?;
     Ok(())

@@ -53,7 +53,7 @@ macro_rules! schema {
     };
 }
 
-pub(crate) const MIGRATIONS: [Migration; 8] = [
+pub(crate) const MIGRATIONS: [Migration; 9] = [
     Migration::sql(1, schema!("0001_games_and_steps")),
     Migration::then(2, schema!("0002_scoreboard"), count_finished_games),
     Migration::then(3, schema!("0003_name_keys"), key_names_as_people_read_them),
@@ -66,6 +66,7 @@ pub(crate) const MIGRATIONS: [Migration; 8] = [
     Migration::sql(6, schema!("0006_casual_games")),
     Migration::sql(7, schema!("0007_puzzle_attempts")),
     Migration::sql(8, schema!("0008_accounts")),
+    Migration::sql(9, schema!("0009_seat_holders")),
 ];
 
 /// The newest version this program knows.

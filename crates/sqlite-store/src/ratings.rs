@@ -138,8 +138,10 @@ const REBUILD_CACHE_KIB: i64 = 256 * 1024;
 pub(crate) const GAMES: &str = "games";
 
 /// The games as schema 5 kept them, for that migration's step (which runs before the
-/// later migrations add their columns): no game was casual yet.
-pub(crate) const GAMES_AT_SCHEMA_5: &str = "(SELECT *, 0 AS casual FROM games)";
+/// later migrations add their columns): no game was casual yet, nor said whose its
+/// seats were.
+pub(crate) const GAMES_AT_SCHEMA_5: &str =
+    "(SELECT *, 0 AS casual, NULL AS x_holder, NULL AS o_holder FROM games)";
 
 /// Forgets every rating and rates every ended game again, in the order they were rated
 /// (the games not rated yet, as after migrating a file kept before ratings, first, in

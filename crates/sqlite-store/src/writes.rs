@@ -6,7 +6,9 @@
 use rusqlite::{Connection, OptionalExtension, params};
 use tictactoe_core::domain::{Mark, PlayerName};
 use tictactoe_core::ports::exactly_once::{self, Decision, Repeat, Seats, Steps};
-use tictactoe_core::ports::{Ending, GameId, NewGame, Step, StoreError, Write, counts_of};
+use tictactoe_core::ports::{
+    Ending, GameId, NewGame, SeatHolder, Step, StoreError, Write, counts_of,
+};
 use tictactoe_store_rows::{GAME_COLUMNS, GameRow, rows, words};
 
 use crate::codec;
@@ -27,6 +29,9 @@ pub(crate) fn apply(
             keep_name(connection, game, *mark, name, repeat, database)
         }
         Write::Casual { game } => keep_casual(connection, game, repeat, database),
+        Write::Seat { game, mark, holder } => {
+            keep_seat(connection, game, *mark, holder, repeat, database)
+        }
     }
 }
 
@@ -98,8 +103,8 @@ fn keep_begin(
         .prepare_cached(
             "INSERT INTO games (id, x_kind, x_name, x_level, o_kind, o_name, o_level, \
              size, win, first, seating, x_lock, o_lock, follows, started_at, x_key, o_key, \
-             casual) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, \
-             ?16, ?17, ?18)",
+             casual, x_holder, o_holder) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, \
+             ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
         )
         .db(database)?
         .execute(params![
@@ -121,6 +126,8 @@ fn keep_begin(
             keys[0],
             keys[1],
             row.casual,
+            row.holders[0],
+            row.holders[1],
         ])
         .db(database)?;
     Ok(())
@@ -239,16 +246,18 @@ fn keep_name(
     let kept = match game_row(connection, game, database)? {
         None => None,
         Some(row) => {
-            let settings = new_game(&row, database)?.settings;
+            let begun = new_game(&row, database)?;
+            let settings = &begun.settings;
             let steps = steps_of(connection, game, database)?;
             let movers =
                 rows::movers(settings.geometry(), settings.first(), steps).map_err(unreadable)?;
             let ended = row.ending().map_err(unreadable)?.is_some();
-            Some((settings, movers, ended))
+            Some((begun, movers, ended))
         }
     };
-    let seats = kept.as_ref().map(|(settings, movers, ended)| Seats {
-        settings,
+    let seats = kept.as_ref().map(|(game, movers, ended)| Seats {
+        settings: &game.settings,
+        holders: &game.seats,
         movers: *movers,
         ended: *ended,
     });
@@ -290,6 +299,42 @@ fn keep_casual(
         .prepare_cached("UPDATE games SET casual = 1 WHERE id = ?1")
         .db(database)?
         .execute([game.as_str()])
+        .db(database)?;
+    Ok(())
+}
+
+/// The seat at `mark` of game `game`, held open for an invite, taken by `holder`
+/// ([`Write::Seat`]): its word and lock, in the game's row.
+fn keep_seat(
+    connection: &Connection,
+    game: &GameId,
+    mark: Mark,
+    holder: &SeatHolder,
+    repeat: Repeat,
+    database: &Database,
+) -> Result<(), StoreError> {
+    let kept = match game_row(connection, game, database)? {
+        None => None,
+        Some(row) => {
+            let ended = row
+                .ending()
+                .map_err(|detail| database.unreadable_game(game, detail))?
+                .is_some();
+            Some((new_game(&row, database)?.seats, ended))
+        }
+    };
+    let kept = kept.as_ref().map(|(seats, ended)| (seats, *ended));
+    if exactly_once::seat(game, mark, holder, kept, repeat)? == Decision::Skip {
+        return Ok(());
+    }
+    let (word, lock) = words::holder_columns(holder);
+    let (holder_column, lock_column) = rows::holder_columns(mark);
+    connection
+        .prepare_cached(&format!(
+            "UPDATE games SET {holder_column} = ?2, {lock_column} = ?3 WHERE id = ?1"
+        ))
+        .db(database)?
+        .execute(params![game.as_str(), word, lock])
         .db(database)?;
     Ok(())
 }

@@ -20,13 +20,14 @@ use tictactoe_store_rows::words;
 
 /// Every word a store writes, by what it is the word of, in the order of the core's
 /// lists of those values (`PlayerSpec`'s kinds, `Level::ALL`, `Mark::ALL`,
-/// `Seating::ALL`, `Ending::ALL`, `Known::ALL`). Never edit a word here without a
+/// `Seating::ALL`, `SeatHolder`'s variants, `Ending::ALL`, `Known::ALL`). Never edit a word here without a
 /// migration: see the module documentation.
-const PINNED: [(&str, &[&str]); 6] = [
+const PINNED: [(&str, &[&str]); 7] = [
     ("kind", &["human", "computer"]),
     ("level", &["random", "easy", "medium", "impossible"]),
     ("mark", &["X", "O"]),
     ("seating", &["together", "apart"]),
+    ("holder", &["local", "guest", "invited", "account"]),
     (
         "ending",
         &[

@@ -80,6 +80,7 @@ impl FromColumns for GameRow {
             ended_at: row.column(at(15))?,
             ending: row.column(at(16))?,
             casual: row.column(at(17))?,
+            holders: [row.column(at(18))?, row.column(at(19))?],
         })
     }
 }

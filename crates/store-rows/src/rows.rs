@@ -9,18 +9,19 @@ use tictactoe_core::domain::{Geometry, Mark, Record};
 use tictactoe_core::play::Settings;
 use tictactoe_core::players::PlayerSpec;
 use tictactoe_core::ports::exactly_once::Movers;
-use tictactoe_core::ports::{Change, Ending, GameId, NewGame, SecretLock, Step, names_of};
+use tictactoe_core::ports::{Change, Ending, GameId, NewGame, Step, names_of};
 
 use crate::words;
 
 /// The columns of `games` a [`GameRow`] holds, in its order: a store selects these and
 /// reads them into one.
 pub const GAME_COLUMNS: &str = "id, x_kind, x_name, x_level, o_kind, o_name, o_level, \
-     size, win, first, seating, x_lock, o_lock, follows, started_at, ended_at, ending, casual";
+     size, win, first, seating, x_lock, o_lock, follows, started_at, ended_at, ending, casual, \
+     x_holder, o_holder";
 
 /// How many columns [`GAME_COLUMNS`] names: where the columns a query selects after
 /// them begin.
-pub const GAME_COLUMN_COUNT: usize = 18;
+pub const GAME_COLUMN_COUNT: usize = 20;
 
 /// One side's columns: kind, name, level.
 pub type SideColumns = (String, Option<String>, Option<String>);
@@ -36,7 +37,7 @@ pub struct GameRow {
     pub win: i64,
     pub first: String,
     pub seating: String,
-    /// X's seat lock, then O's.
+    /// X's seat lock, then O's: a guest's, or an invite's.
     pub locks: [Option<String>; 2],
     pub follows: Option<String>,
     /// Milliseconds since 1970, by the store's clock.
@@ -47,6 +48,10 @@ pub struct GameRow {
     /// the column was kept say nothing, and were not casual.
     #[cfg_attr(feature = "serde", serde(default))]
     pub casual: bool,
+    /// Whose X's seat is, then O's ([`words::holder_columns`]); rows kept (and news
+    /// sent) before holders were say nothing ([`words::holder`]).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub holders: [Option<String>; 2],
 }
 
 impl GameRow {
@@ -70,14 +75,18 @@ impl GameRow {
             first: words::mark_word(settings.first()).to_owned(),
             seating: words::seating_word(new.seating).to_owned(),
             locks: new
-                .locks
+                .seats
                 .each_ref()
-                .map(|lock| lock.as_ref().map(|lock| lock.as_str().to_owned())),
+                .map(|holder| words::holder_columns(holder).1.map(str::to_owned)),
             follows: new.follows.as_ref().map(GameId::to_string),
             started_at,
             ended_at: None,
             ending: None,
             casual: new.casual,
+            holders: new
+                .seats
+                .each_ref()
+                .map(|holder| Some(words::holder_columns(holder).0.to_owned())),
         }
     }
 
@@ -91,17 +100,15 @@ impl GameRow {
             self.geometry()?,
         )
         .map_err(|e| e.to_string())?;
-        let lock = |text: &Option<String>| {
-            text.as_deref()
-                .map(SecretLock::parse)
-                .transpose()
-                .map_err(|e| e.to_string())
+        let holder = |mark: Mark| {
+            let at = mark.index();
+            words::holder(mark, self.holders[at].as_deref(), self.locks[at].as_deref())
         };
         Ok(NewGame {
             id,
             settings,
             seating: words::seating(&self.seating)?,
-            locks: [lock(&self.locks[0])?, lock(&self.locks[1])?],
+            seats: [holder(Mark::X)?, holder(Mark::O)?],
             follows: self
                 .follows
                 .as_deref()
@@ -205,6 +212,15 @@ pub fn name_columns(mark: Mark) -> (&'static str, &'static str) {
     match mark {
         Mark::X => ("x_name", "x_key"),
         Mark::O => ("o_name", "o_key"),
+    }
+}
+
+/// The columns of `games` that say whose the seat at `mark` is, and the lock of its
+/// secret (see [`words::holder_columns`]).
+pub fn holder_columns(mark: Mark) -> (&'static str, &'static str) {
+    match mark {
+        Mark::X => ("x_holder", "x_lock"),
+        Mark::O => ("o_holder", "o_lock"),
     }
 }
 

@@ -11,7 +11,7 @@
 use tictactoe_core::domain::{Known, Mark, Outcome, PlayerName, Verdict};
 use tictactoe_core::play::Seating;
 use tictactoe_core::players::{Level, PlayerSpec};
-use tictactoe_core::ports::Ending;
+use tictactoe_core::ports::{Ending, SeatHolder, SecretLock};
 
 /// The `x_kind`/`o_kind` word of a person's seat.
 pub const HUMAN: &str = "human";
@@ -25,9 +25,48 @@ pub fn vocabulary() -> Vec<(&'static str, Vec<&'static str>)> {
         ("level", Level::ALL.map(level_word).to_vec()),
         ("mark", Mark::ALL.map(mark_word).to_vec()),
         ("seating", Seating::ALL.map(seating_word).to_vec()),
+        ("holder", HOLDERS.to_vec()),
         ("ending", Ending::ALL.map(ending_word).to_vec()),
         ("known", Known::ALL.map(known_word).to_vec()),
     ]
+}
+
+/// The `x_holder`/`o_holder` words, in [`SeatHolder`]'s order: `local`, `guest`,
+/// `invited`, `account`.
+pub const HOLDERS: [&str; 4] = ["local", "guest", "invited", "account"];
+
+/// A seat's holder as kept: its word and the lock its secret opens (a guest's, an
+/// invite's), in the columns `x_holder` and `x_lock` (or O's).
+pub fn holder_columns(holder: &SeatHolder) -> (&'static str, Option<&str>) {
+    match holder {
+        SeatHolder::Local => (HOLDERS[0], None),
+        SeatHolder::Guest(lock) => (HOLDERS[1], Some(lock.as_str())),
+        SeatHolder::Invited(lock) => (HOLDERS[2], Some(lock.as_str())),
+        SeatHolder::Account => (HOLDERS[3], None),
+    }
+}
+
+/// A seat's holder from its columns (see [`holder_columns`]). A game kept before
+/// holders were (no word) was a guest's seat where it had a lock, and the machine's
+/// where it had none.
+pub fn holder(mark: Mark, word: Option<&str>, lock: Option<&str>) -> Result<SeatHolder, String> {
+    let lock = lock
+        .map(SecretLock::parse)
+        .transpose()
+        .map_err(|e| format!("{mark}'s seat: {e}"))?;
+    match (word, lock) {
+        (None, None) => Ok(SeatHolder::Local),
+        (None, Some(lock)) => Ok(SeatHolder::Guest(lock)),
+        (Some(word), lock) => match (HOLDERS.iter().position(|known| *known == word), lock) {
+            (Some(0), None) => Ok(SeatHolder::Local),
+            (Some(1), Some(lock)) => Ok(SeatHolder::Guest(lock)),
+            (Some(2), Some(lock)) => Ok(SeatHolder::Invited(lock)),
+            (Some(3), None) => Ok(SeatHolder::Account),
+            _ => Err(format!(
+                "{mark}'s seat is held as {word:?}, which is no holder with a lock as kept"
+            )),
+        },
+    }
 }
 
 /// One side's columns, kind, name and level: `(human, name or NULL, NULL)` or

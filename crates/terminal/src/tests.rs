@@ -417,40 +417,37 @@ fn advising(geometry: Geometry) -> Box<MockAdvisor> {
     Box::new(advisor)
 }
 
-/// Ada and Bob's rated game on 3 x 3, with an advisor ([`advising`]), and its screen.
-fn rated_with_hints() -> (Match<Unrecorded>, GameScreen) {
+/// Ada and Bob's rated game on 3 x 3, with an advisor ([`advising`]), after `keys`:
+/// its screen's lines, and whether it is casual.
+fn rated_with_hints_after(keys: &str) -> (Vec<String>, bool) {
     let geometry = Geometry::classic();
-    let game = people(geometry).advised_by(advising(geometry));
-    (game, GameScreen::new(geometry, false))
+    let mut game = people(geometry).advised_by(advising(geometry));
+    let mut screen = GameScreen::new(geometry, false);
+    press(&mut screen, &mut game, &typed(keys));
+    (frame(&screen, &game, None), game.is_casual())
 }
 
 #[test]
 fn in_a_rated_game_the_first_hint_key_says_it_makes_the_game_casual_and_gives_no_hint() {
-    let (mut game, mut screen) = rated_with_hints();
+    let (lines, casual) = rated_with_hints_after("?");
 
-    press(&mut screen, &mut game, &typed("?"));
-
-    let lines = frame(&screen, &game, None);
     shows(
         &lines.join("\n"),
         "A hint makes this rated game casual: it will rate nobody. Press ? again",
     );
-    assert!(!game.is_casual());
+    assert!(!casual);
 }
 
 #[test]
 fn in_a_rated_game_the_hint_key_pressed_again_gives_the_hint_and_makes_the_game_casual() {
-    let (mut game, mut screen) = rated_with_hints();
+    let (lines, casual) = rated_with_hints_after("??");
 
-    press(&mut screen, &mut game, &typed("??"));
-
-    let lines = frame(&screen, &game, None);
     shows(
         &lines.join("\n"),
         "This game is casual now: it rates nobody.",
     );
     assert_eq!(lines[4].trim(), "4  │  *  │  6");
-    assert!(game.is_casual());
+    assert!(casual);
 }
 
 #[test]

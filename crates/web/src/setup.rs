@@ -11,7 +11,7 @@
 use tictactoe_core::domain::{Geometry, Mark};
 use tictactoe_core::play::{Event, Match, Recorder, ResumeError, Seating, Settings};
 use tictactoe_core::players::{ComputerFactory, PlayerSpec};
-use tictactoe_core::ports::{self, GameId, SecretLock, Step, StoredGame};
+use tictactoe_core::ports::{self, GameId, SeatHolder, Step, StoredGame};
 
 #[derive(Debug, Clone)]
 pub struct Setup {
@@ -57,14 +57,14 @@ impl Setup {
     pub fn begin(
         &self,
         id: GameId,
-        locks: [Option<SecretLock>; 2],
+        seats: [SeatHolder; 2],
         follows: Option<GameId>,
     ) -> ports::NewGame {
         ports::NewGame {
             id,
             settings: self.settings.clone(),
             seating: self.seating,
-            locks,
+            seats,
             follows,
             // A web game's computers draw fresh choices: it is rated.
             casual: false,

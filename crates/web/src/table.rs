@@ -18,7 +18,9 @@ use tictactoe_core::play::{
     Match, Recorder, Recording, ResumeError, Seat, Seating, Settings, SettingsError,
 };
 use tictactoe_core::players::PlayerSpec;
-use tictactoe_core::ports::{Ending, GameId, NewGame, News, SecretLock, Step, StoreError, Write};
+use tictactoe_core::ports::{
+    Ending, GameId, NewGame, News, SeatHolder, SecretLock, Step, StoreError, Write,
+};
 
 use super::group_commit::{GroupCommit, Ticket};
 use super::setup::Setup;
@@ -112,8 +114,8 @@ pub struct Done<T> {
 pub struct Table {
     id: GameId,
     setup: Setup,
-    /// X's and O's; `None` for a computer's seat (or a seat nobody can take).
-    locks: [Option<SecretLock>; 2],
+    /// Whose X's and O's seats are.
+    seats: [SeatHolder; 2],
     /// One request at a time, from the match to the store and the view: held across
     /// the wait for the store (see `Games::run`), so a request never starts from a
     /// game the store may yet refuse.
@@ -142,7 +144,7 @@ impl Table {
     pub fn new(
         id: GameId,
         setup: Setup,
-        locks: [Option<SecretLock>; 2],
+        seats: [SeatHolder; 2],
         game: WebMatch,
         rematch: Option<GameId>,
     ) -> Self {
@@ -151,7 +153,7 @@ impl Table {
         Table {
             id,
             setup,
-            locks,
+            seats,
             turn: Arc::new(Turn::new(())),
             play: Mutex::new(Play { game, rematch }),
             view: watch::Sender::new(Arc::new(view)),
@@ -171,8 +173,17 @@ impl Table {
         &self.setup
     }
 
+    /// The lock of the guest's secret that opens the seat at `mark`, if a guest holds it.
     pub fn seat_lock(&self, mark: Mark) -> Option<&SecretLock> {
-        self.locks[mark.index()].as_ref()
+        match &self.seats[mark.index()] {
+            SeatHolder::Guest(lock) => Some(lock),
+            _ => None,
+        }
+    }
+
+    /// Whose each seat is.
+    pub fn seats(&self) -> &[SeatHolder; 2] {
+        &self.seats
     }
 
     /// The seat `token` opens. Both locks are compared, in constant time each,
@@ -349,6 +360,8 @@ impl Table {
                     play.game.casual_kept();
                     Ok(())
                 }
+                // Whose a seat is, the table holds as it began: read the game again.
+                News::Seat { .. } => Err(ResumeError::OutOfOrder { number: 0 }),
                 // The table is this game: it began long ago (`Games::hear` makes
                 // tables of the games others begin).
                 News::Begin(_) => Err(ResumeError::OutOfOrder { number: 0 }),

@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+use tictactoe_core::ports::SeatHolder;
 
 use axum::http::StatusCode;
 use serde_json::{Value, json};
@@ -664,10 +665,12 @@ async fn no_history_review_or_players_page_tells_a_seats_token_or_lock() {
     let locks: Vec<String> = server
         .kept(&game.id)
         .game
-        .locks
+        .seats
         .iter()
-        .flatten()
-        .map(|lock| lock.as_str().to_owned())
+        .filter_map(|holder| match holder {
+            SeatHolder::Guest(lock) | SeatHolder::Invited(lock) => Some(lock.as_str().to_owned()),
+            SeatHolder::Local | SeatHolder::Account => None,
+        })
         .collect();
 
     // Act

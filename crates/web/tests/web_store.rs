@@ -6,6 +6,7 @@ mod web_support;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
+use tictactoe_core::ports::SeatHolder;
 
 use axum::http::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -112,8 +113,11 @@ async fn the_store_keeps_each_seats_lock_never_its_token() {
 
     // Assert: each lock is the SHA-256 of the token's hex digits, not the token.
     let kept = server.kept(&game.id);
-    for (lock, token) in kept.game.locks.iter().zip([&game.x, &game.o]) {
-        let (lock, token) = (lock.as_ref().unwrap().as_str(), token.as_deref().unwrap());
+    for (holder, token) in kept.game.seats.iter().zip([&game.x, &game.o]) {
+        let SeatHolder::Guest(lock) = holder else {
+            panic!("a guest's seat: {holder:?}")
+        };
+        let (lock, token) = (lock.as_str(), token.as_deref().unwrap());
         let digest: String = Sha256::digest(token.as_bytes())
             .iter()
             .map(|byte| format!("{byte:02x}"))

@@ -22,7 +22,7 @@ use thiserror::Error;
 use crate::domain::{Geometry, Mark, PlayerName};
 use crate::play::{ResumeError, Settings, SettingsError};
 
-use super::{Change, Ending, GameId, NewGame, Step, StoreError};
+use super::{Change, Ending, GameId, NewGame, SeatHolder, Step, StoreError};
 
 /// What a write the store already has is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,6 +95,13 @@ pub enum Conflict {
     /// [`Settings::new`] refuses them).
     #[error("{0}")]
     Names(SettingsError),
+    /// A `Seat` for a seat that is not held open for an invite (it is a computer's, or
+    /// somebody's already).
+    #[error("the seat of {0} is not open to take")]
+    SeatTaken(Mark),
+    /// A `Name` for a seat an account holds: its name is the account's.
+    #[error("{0} is an account's seat: its name is the account's")]
+    AccountName(Mark),
     /// A review of a game that has not ended.
     #[error("a game is reviewed once it has ended")]
     NotEnded,
@@ -275,6 +282,8 @@ impl Movers {
 pub struct Seats<'a> {
     /// Who plays each side, named as they stand now.
     pub settings: &'a Settings,
+    /// Whose each seat is.
+    pub holders: &'a [SeatHolder; 2],
     /// Who has made a move.
     pub movers: Movers,
     /// Whether its ending is kept.
@@ -308,6 +317,9 @@ pub fn name(
     if kept.ended {
         return Err(Conflict::Over.about(game));
     }
+    if kept.holders[mark.index()] == SeatHolder::Account {
+        return Err(Conflict::AccountName(mark).about(game));
+    }
     if kept.movers.has_moved(mark) {
         return Err(Conflict::NameFixed(mark).about(game));
     }
@@ -333,6 +345,33 @@ pub fn casual(
     }
 }
 
+/// A `Seat` of game `game`: the seat at `mark` taken by `holder`, where the store holds
+/// `kept` of it (`None`: no such game): whose each seat is, and whether its ending is
+/// kept. Only a seat held open for an invite is taken, by a guest or an account, while
+/// the game is played; the same holder again is a write the store already has.
+pub fn seat(
+    game: &GameId,
+    mark: Mark,
+    holder: &SeatHolder,
+    kept: Option<(&[SeatHolder; 2], bool)>,
+    repeat: Repeat,
+) -> Result<Decision, StoreError> {
+    let (holders, ended) = kept.ok_or_else(|| StoreError::NoSuchGame(game.clone()))?;
+    let held = &holders[mark.index()];
+    if held == holder {
+        return again(game, repeat);
+    }
+    if ended {
+        return Err(Conflict::Over.about(game));
+    }
+    let takes = matches!(held, SeatHolder::Invited(_))
+        && matches!(holder, SeatHolder::Guest(_) | SeatHolder::Account);
+    if !takes {
+        return Err(Conflict::SeatTaken(mark).about(game));
+    }
+    Ok(Decision::Keep)
+}
+
 /// A write the store already has.
 fn again(game: &GameId, repeat: Repeat) -> Result<Decision, StoreError> {
     match repeat {
@@ -349,6 +388,7 @@ mod tests {
     use crate::domain::Outcome;
     use crate::fixtures::{new_game, person, settings};
     use crate::players::{Level, PlayerSpec};
+    use crate::ports::SecretLock;
 
     fn ada_bob(n: u128) -> NewGame {
         new_game(n, settings(person("Ada"), person("Bob")))
@@ -550,10 +590,14 @@ mod tests {
         }
         Some(Seats {
             settings,
+            holders: &LOCAL,
             movers,
             ended,
         })
     }
+
+    /// Both seats at the machine.
+    const LOCAL: [SeatHolder; 2] = [SeatHolder::Local, SeatHolder::Local];
 
     #[test]
     fn a_new_name_for_a_person_who_has_not_moved_is_kept_with_the_other_seat_as_it_was() {
@@ -621,6 +665,23 @@ mod tests {
     }
 
     #[test]
+    fn an_accounts_seat_keeps_the_accounts_name() {
+        let ada_bob = settings(person("Ada"), person("Bob"));
+        let holders = [SeatHolder::Account, SeatHolder::Account];
+        let kept = Seats {
+            holders: &holders,
+            ..seats(&ada_bob, &[], false).unwrap()
+        };
+
+        let decided = name_seat(Mark::O, "Cy", Some(kept));
+
+        assert_eq!(
+            conflict_words(decided),
+            "O is an account's seat: its name is the account's"
+        );
+    }
+
+    #[test]
     fn a_name_for_a_game_never_begun_is_no_such_game() {
         assert_eq!(
             name_seat(Mark::X, "Cy", None),
@@ -654,6 +715,110 @@ mod tests {
         let movers = Movers::after(Mark::O, &steps);
 
         assert_eq!(Mark::ALL.map(|mark| movers.has_moved(mark)), moved);
+    }
+
+    // Seats: a seat held open for an invite is taken once, while the game is played.
+
+    fn lock(digit: char) -> SecretLock {
+        SecretLock::parse(&digit.to_string().repeat(64)).unwrap()
+    }
+
+    /// Whose each seat is: X a guest's, O held open for an invite.
+    fn invited() -> [SeatHolder; 2] {
+        [SeatHolder::Guest(lock('a')), SeatHolder::Invited(lock('b'))]
+    }
+
+    #[rstest]
+    #[case::by_a_guest(SeatHolder::Guest(lock('c')))]
+    #[case::by_an_account(SeatHolder::Account)]
+    fn a_seat_held_open_for_an_invite_is_taken(#[case] holder: SeatHolder) {
+        let decided = seat(
+            &game(),
+            Mark::O,
+            &holder,
+            Some((&invited(), false)),
+            Repeat::Retry,
+        );
+
+        assert_eq!(decided, Ok(Decision::Keep));
+    }
+
+    #[rstest]
+    #[case::retried(Repeat::Retry, Ok(Decision::Skip))]
+    #[case::raced(Repeat::Race, Err(Conflict::KeptFirst.about(&game())))]
+    fn the_same_holder_again_is_skipped_when_retried_and_a_conflict_when_raced(
+        #[case] repeat: Repeat,
+        #[case] expected: Result<Decision, StoreError>,
+    ) {
+        let taken = [SeatHolder::Guest(lock('a')), SeatHolder::Account];
+
+        let decided = seat(
+            &game(),
+            Mark::O,
+            &SeatHolder::Account,
+            Some((&taken, false)),
+            repeat,
+        );
+
+        assert_eq!(decided, expected);
+    }
+
+    #[rstest]
+    #[case::taken_by_another_already(Mark::O, SeatHolder::Guest(lock('c')), [SeatHolder::Local, SeatHolder::Account], "the seat of O is not open to take")]
+    #[case::a_guests_seat(
+        Mark::X,
+        SeatHolder::Account,
+        invited(),
+        "the seat of X is not open to take"
+    )]
+    #[case::held_open_for_another_invite(
+        Mark::O,
+        SeatHolder::Invited(lock('c')),
+        invited(),
+        "the seat of O is not open to take"
+    )]
+    fn a_seat_not_held_open_is_not_taken(
+        #[case] mark: Mark,
+        #[case] holder: SeatHolder,
+        #[case] holders: [SeatHolder; 2],
+        #[case] words: &str,
+    ) {
+        let decided = seat(
+            &game(),
+            mark,
+            &holder,
+            Some((&holders, false)),
+            Repeat::Retry,
+        );
+
+        assert_eq!(decision_words(decided), words);
+    }
+
+    #[test]
+    fn a_seat_is_not_taken_after_the_end() {
+        let decided = seat(
+            &game(),
+            Mark::O,
+            &SeatHolder::Account,
+            Some((&invited(), true)),
+            Repeat::Retry,
+        );
+
+        assert_eq!(decision_words(decided), "the game is over");
+    }
+
+    #[test]
+    fn a_seat_of_a_game_never_begun_is_no_such_game() {
+        let decided = seat(&game(), Mark::O, &SeatHolder::Account, None, Repeat::Retry);
+
+        assert_eq!(decided, Err(StoreError::NoSuchGame(game())));
+    }
+
+    fn decision_words(result: Result<Decision, StoreError>) -> String {
+        match result {
+            Err(StoreError::Conflict { detail, .. }) => detail.to_string(),
+            other => panic!("not a conflict: {other:?}"),
+        }
     }
 
     #[test]

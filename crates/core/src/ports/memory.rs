@@ -679,11 +679,22 @@ impl State {
             Write::Name { game, mark, name } => {
                 let seats = self.games.get(game).map(|kept| Seats {
                     settings: &kept.game.settings,
+                    holders: &kept.game.seats,
                     movers: Movers::after(kept.game.settings.first(), &kept.steps),
                     ended: kept.ending.is_some(),
                 });
                 if let Some(settings) = exactly_once::name(game, *mark, name, seats, repeat)? {
                     self.game_mut(game)?.game.settings = settings;
+                }
+                Ok(())
+            }
+            Write::Seat { game, mark, holder } => {
+                let kept = self
+                    .games
+                    .get(game)
+                    .map(|kept| (&kept.game.seats, kept.ending.is_some()));
+                if exactly_once::seat(game, *mark, holder, kept, repeat)? == Decision::Keep {
+                    self.game_mut(game)?.game.seats[mark.index()] = holder.clone();
                 }
                 Ok(())
             }

@@ -51,11 +51,11 @@ pub use passwords::{PasswordHash, PasswordHashError, Passwords};
 pub use ratings::MockRatingStore;
 pub use ratings::{
     PlayerRating, RatingBook, RatingChange, RatingHistoryQuery, RatingPoint, RatingRow,
-    RatingStore, Rebuilt, best_first, ranked, rate, rated, rates,
+    RatingStore, Rebuilt, best_first, ranked, rate, rated, rates, rates_seated,
 };
 pub use records::{
-    Change, Counted, Ending, GameId, GameIdError, NewGame, SecretLock, SecretLockError, Step,
-    StoredGame, Write, counts_of, moves_standing, names_of,
+    Change, Counted, Ending, GameId, GameIdError, NewGame, SeatHolder, SecretLock, SecretLockError,
+    Step, StoredGame, Write, counts_of, moves_standing, names_of,
 };
 pub use shared::{Following, Hear, Heard, News, NewsFeed, Pacing, Shared};
 #[cfg(any(test, feature = "mocks"))]

@@ -28,7 +28,8 @@ use crate::domain::{Geometry, Mark, PlayerName, Rating, Score};
 use crate::players::{Anchor, Level, PlayerSpec, is_placeholder};
 
 use super::exactly_once::Movers;
-use super::{Ending, GameId, NewGame, StoreError};
+use super::{Ending, GameId, NewGame, SeatHolder, StoreError};
+use crate::play::Settings;
 
 /// What one game did to one person's rating.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,18 +88,28 @@ pub struct Rebuilt {
     pub unreadable: u64,
 }
 
-/// Whether game `game`, as it stands, would rate its people were it played to its end:
-/// it is not casual, a person plays in it, and each person in it is somebody (not a
-/// name a front end gives whoever gave none, [`is_placeholder`]). What a front end says
+/// Whether game `game`, as it stands, would rate its people were it played to its end
+/// ([`rates_seated`] of its players, seats and casual mark). What a front end says
 /// before a game (and before help that would make it casual).
 pub fn rates(game: &NewGame) -> bool {
-    let settings = &game.settings;
-    let people: Vec<PlayerName> = Mark::ALL
+    rates_seated(&game.settings, &game.seats, game.casual)
+}
+
+/// Whether a game of `settings`, its seats held as `seats`, would rate its people: it
+/// is not `casual`, a person plays in it, and each person in it is somebody: seated at
+/// the machine that keeps the games or signed in as the account of their name
+/// ([`SeatHolder::is_somebody`], never a guest), and not under a name a front end gives
+/// whoever gave none ([`is_placeholder`]).
+pub fn rates_seated(settings: &Settings, seats: &[SeatHolder; 2], casual: bool) -> bool {
+    let people: Vec<Mark> = Mark::ALL
         .into_iter()
         .filter(|&mark| settings.player(mark).is_human())
-        .map(|mark| settings.player(mark).name(mark))
         .collect();
-    !game.casual && !people.is_empty() && !people.iter().any(is_placeholder)
+    !casual
+        && !people.is_empty()
+        && people.iter().all(|&mark| {
+            seats[mark.index()].is_somebody() && !is_placeholder(&settings.player(mark).name(mark))
+        })
 }
 
 /// The sides game `game` rates if it ended `ending`: each person in it, X first, or
@@ -473,6 +484,28 @@ mod tests {
         let people = rated(&game, Ending::Finished(Outcome::Draw), never_asked).unwrap();
 
         assert_eq!(people, []);
+    }
+
+    #[rstest]
+    #[case::a_guest(SeatHolder::Guest(crate::ports::SecretLock::parse(&"a".repeat(64)).unwrap()))]
+    #[case::held_open_for_an_invite(SeatHolder::Invited(crate::ports::SecretLock::parse(&"b".repeat(64)).unwrap()))]
+    fn a_game_with_a_seat_nobody_in_particular_holds_rates_nobody(#[case] holder: SeatHolder) {
+        let mut game = new_game(1, settings(person("Ada"), person("Bob")));
+        game.seats = [SeatHolder::Account, holder];
+
+        let people = rated(&game, Ending::Finished(Outcome::Draw), never_asked).unwrap();
+
+        assert_eq!(people, []);
+    }
+
+    #[test]
+    fn a_game_of_an_account_against_the_computer_rates_the_account() {
+        let mut game = new_game(1, settings(person("Ada"), computer(Level::Easy)));
+        game.seats = [SeatHolder::Account, SeatHolder::Local];
+
+        let people = rated(&game, Ending::Finished(Outcome::Draw), never_asked).unwrap();
+
+        assert_eq!(people, [(Mark::X, PlayerName::new("Ada").unwrap())]);
     }
 
     #[test]

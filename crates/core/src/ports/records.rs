@@ -91,6 +91,32 @@ impl fmt::Debug for SecretLock {
     }
 }
 
+/// Who may play a seat: what a request for the seat must show. The seat's player (who
+/// plays, under what name) is the game's [`Settings`]; this says whose it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SeatHolder {
+    /// Nobody is asked to show anything: a computer's seat, or a person at the machine
+    /// that keeps the games (the console, whose database is the person's own, or the
+    /// operator's on a shared one).
+    Local,
+    /// A guest: whoever holds the secret of this lock (a seat's cookie or token).
+    Guest(SecretLock),
+    /// Open to the first who brings the secret of this lock (an invite's code; for a
+    /// rematch, their own seat's secret of the game before), who then takes the seat as
+    /// their own ([`Write::Seat`]). Nobody plays it before.
+    Invited(SecretLock),
+    /// The account whose name the seat's player has: whoever is signed in as it.
+    Account,
+}
+
+impl SeatHolder {
+    /// Whether games of this seat may rate its person: a person at the machine, or an
+    /// account's. A guest is nobody in particular.
+    pub fn is_somebody(&self) -> bool {
+        matches!(self, SeatHolder::Local | SeatHolder::Account)
+    }
+}
+
 /// A game as it begins.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewGame {
@@ -99,9 +125,8 @@ pub struct NewGame {
     pub settings: Settings,
     /// Where two people sit (it decides what undo means between them).
     pub seating: Seating,
-    /// For each of X and O, the lock of the seat's secret, where seats have secrets
-    /// (a web game's people); `None` for a computer's seat or a console game.
-    pub locks: [Option<SecretLock>; 2],
+    /// Whose each seat is, X's then O's ([`SeatHolder`]).
+    pub seats: [SeatHolder; 2],
     /// The game this one is the rematch of: a game has at most one rematch.
     pub follows: Option<GameId>,
     /// A casual game rates nobody: one whose computers' choices were fixed before it
@@ -204,6 +229,15 @@ pub enum Write {
     Casual {
         game: GameId,
     },
+    /// The seat at `mark`, held open for whoever brings its invite, is taken: from now
+    /// on `holder` holds it (a guest's secret, or the account the seat's player is
+    /// named for). Once, while the game is played
+    /// ([`exactly_once::seat`](super::exactly_once::seat)).
+    Seat {
+        game: GameId,
+        mark: Mark,
+        holder: SeatHolder,
+    },
 }
 
 impl Write {
@@ -214,7 +248,8 @@ impl Write {
             Write::Step { game, .. }
             | Write::End { game, .. }
             | Write::Name { game, .. }
-            | Write::Casual { game } => game,
+            | Write::Casual { game }
+            | Write::Seat { game, .. } => game,
         }
     }
 }

@@ -1,7 +1,7 @@
 //! A game reads back exactly as it was kept.
 
 use rstest_reuse::apply;
-use tictactoe_core::ports::SecretLock;
+use tictactoe_core::ports::{SeatHolder, SecretLock};
 
 use super::*;
 
@@ -17,7 +17,10 @@ fn everything(n: u128, follows: u128) -> NewGame {
     .unwrap();
     NewGame {
         seating: Seating::Apart,
-        locks: [Some(SecretLock::parse(&"ab".repeat(32)).unwrap()), None],
+        seats: [
+            SeatHolder::Guest(SecretLock::parse(&"ab".repeat(32)).unwrap()),
+            SeatHolder::Local,
+        ],
         follows: Some(id(follows)),
         ..fixtures::new_game(n, settings)
     }
@@ -51,6 +54,35 @@ fn a_game_reads_back_exactly_as_it_was_kept(#[case] store: Fresh) {
     assert_eq!(kept.rematch, None);
     let ended = kept.ended.expect("an end time");
     assert!(kept.started <= ended);
+}
+
+#[apply(stores)]
+fn whose_each_seat_is_reads_back_as_kept(#[case] store: Fresh) {
+    // Arrange: one game for each holder, on X.
+    let holders = [
+        SeatHolder::Local,
+        SeatHolder::Guest(SecretLock::parse(&"cd".repeat(32)).unwrap()),
+        SeatHolder::Invited(SecretLock::parse(&"ef".repeat(32)).unwrap()),
+        SeatHolder::Account,
+    ];
+    let games: Vec<NewGame> = (1..)
+        .zip(&holders)
+        .map(|(n, holder)| NewGame {
+            seats: [holder.clone(), SeatHolder::Local],
+            ..ada_bob(n)
+        })
+        .collect();
+
+    // Act
+    store
+        .write(&games.iter().map(begin).collect::<Vec<_>>())
+        .unwrap();
+
+    // Assert
+    for (n, holder) in (1..).zip(&holders) {
+        let kept = store.game(&id(n)).unwrap().expect("the game");
+        assert_eq!(kept.game.seats, [holder.clone(), SeatHolder::Local]);
+    }
 }
 
 #[apply(stores)]

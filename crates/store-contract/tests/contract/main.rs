@@ -15,6 +15,7 @@
 //!   gives way to one that says more.
 //! * `names`: a person's seat takes another name until its first move, kept once.
 //! * `casual`: a game a person took help in becomes casual while it is played.
+//! * `seats`: a seat held open for an invite is taken once, by a guest or an account.
 //! * `training`: the answers to training puzzles, each kept once, a player's oldest
 //!   first.
 //! * `accounts`: a name is one account's, and every name that looks like it; sessions
@@ -121,6 +122,7 @@ mod names;
 mod ratings;
 mod reviews;
 mod scoreboard;
+mod seats;
 mod training;
 mod writes;
 

@@ -9,7 +9,7 @@ use std::time::Instant;
 use tokio::sync::{Mutex as Gate, OwnedMutexGuard};
 
 use tictactoe_core::domain::Mark;
-use tictactoe_core::ports::{GameId, SecretLock, StoredGame, rates};
+use tictactoe_core::ports::{GameId, SeatHolder, StoredGame, rates};
 
 use super::super::port::{GameError, SeatKey};
 use super::super::setup::Setup;
@@ -96,25 +96,25 @@ impl Games {
             GameError::Broken(format!("game {id} as kept cannot be played on: {error}"))
         })?;
         let game = game.casual(!rates(&kept.game));
-        Ok(Table::new(id, setup, kept.game.locks, game, kept.rematch))
+        Ok(Table::new(id, setup, kept.game.seats, game, kept.rematch))
     }
 
     /// A new game's table: its beginning is its first write (see [`Games::begin`]).
     pub(super) fn open(
         &self,
         setup: Setup,
-        locks: [Option<SecretLock>; 2],
+        seats: [SeatHolder; 2],
         follows: Option<GameId>,
     ) -> Arc<Table> {
         let id = new_game_id();
-        let kept = setup.begin(id.clone(), locks.clone(), follows);
+        let kept = setup.begin(id.clone(), seats.clone(), follows);
         let casual = !rates(&kept);
         let game = {
             let mut computers = lock(&self.0.computers);
             setup.start(computers.as_mut(), Outbox::begin(kept))
         };
         let game = game.casual(casual);
-        Arc::new(Table::new(id, setup, locks, game, None))
+        Arc::new(Table::new(id, setup, seats, game, None))
     }
 
     /// Starts a table, new or read back: keeps what it has to keep (a new game's

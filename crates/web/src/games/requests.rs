@@ -14,7 +14,7 @@ use std::sync::Arc;
 use tokio::sync::OwnedMutexGuard;
 
 use tictactoe_core::domain::{Analysis, GameState, Geometry, Mark, PlayerName, Position};
-use tictactoe_core::ports::{GameId, StoreError};
+use tictactoe_core::ports::{GameId, SeatHolder, StoreError};
 
 use super::super::port::{AfterTheEnd, Created, GameError, Rematch, SeatKey, Watching};
 use super::super::setup::Setup;
@@ -33,10 +33,12 @@ impl Games {
     pub(super) async fn create(&self, setup: Setup) -> Result<Created, GameError> {
         self.store_usable()?;
         let tokens = [Mark::X, Mark::O].map(|mark| setup.is_human(mark).then(Token::random));
-        let locks = tokens
-            .each_ref()
-            .map(|token| token.as_ref().map(Token::lock));
-        let table = self.open(setup, locks, None);
+        let seats = tokens.each_ref().map(|token| {
+            token
+                .as_ref()
+                .map_or(SeatHolder::Local, |token| SeatHolder::Guest(token.lock()))
+        });
+        let table = self.open(setup, seats, None);
         self.begin(&table).await?;
         Ok(Created {
             game: table.view(),
@@ -303,12 +305,12 @@ impl Games {
                 new: false,
             });
         }
-        let locks = [Mark::O, Mark::X].map(|mark| table.seat_lock(mark).cloned());
+        let seats = [Mark::O, Mark::X].map(|mark| table.seats()[mark.index()].clone());
         // Each person as they are called now: a name chosen since the game began too.
         let now = table.setup_now().map_err(|error| {
             GameError::Broken(format!("game {} names its players so: {error}", table.id()))
         })?;
-        let next = self.open(now.swapped(), locks, Some(table.id().clone()));
+        let next = self.open(now.swapped(), seats, Some(table.id().clone()));
         if let Err(error) = self.begin(&next).await {
             // The store may know a rematch this table does not: read it back.
             table.make_stale();
