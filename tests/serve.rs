@@ -10,8 +10,8 @@ use serde_json::json;
 
 mod common;
 
-async fn post(url: &str, token: Option<&str>, body: &str) -> serde_json::Value {
-    let mut request = reqwest::Client::new().post(url).body(body.to_string());
+async fn post(url: &str, token: Option<&str>, body: serde_json::Value) -> serde_json::Value {
+    let mut request = reqwest::Client::new().post(url).json(&body);
     if let Some(token) = token {
         request = request.bearer_auth(token);
     }
@@ -24,7 +24,7 @@ async fn ada_against_bob(address: &str) -> serde_json::Value {
     post(
         &format!("{address}/api/games"),
         None,
-        &json!({ "x": "human:Ada", "o": "human:Bob" }).to_string(),
+        json!({ "x": "human:Ada", "o": "human:Bob" }),
     )
     .await
 }
@@ -123,7 +123,7 @@ fn the_binary_says_where_it_listens_and_ctrl_c_stops_it_with_status_0_scores_int
             post(
                 &format!("{address}/api/games/{id}/moves"),
                 token,
-                &json!({ "cell": cell }).to_string(),
+                json!({ "cell": cell }),
             )
             .await;
         }
@@ -161,7 +161,7 @@ fn a_game_in_progress_survives_a_kill_9_of_the_server_and_continues_with_the_sam
             let answer = post(
                 &format!("{address}/api/games/{id}/moves"),
                 game["seats"][seat]["token"].as_str(),
-                &json!({ "cell": cell }).to_string(),
+                json!({ "cell": cell }),
             )
             .await;
             assert_eq!(answer["status"], "in_progress", "{answer}");
@@ -185,7 +185,7 @@ fn a_game_in_progress_survives_a_kill_9_of_the_server_and_continues_with_the_sam
         let next = post(
             &format!("{address}/api/games/{id}/moves"),
             game["seats"]["x"]["token"].as_str(),
-            &json!({ "cell": 9 }).to_string(),
+            json!({ "cell": 9 }),
         )
         .await;
         (kept, next)

@@ -111,6 +111,13 @@ pub enum ApiError {
     /// A request that needs the game to be over came while it is played.
     #[error("the game is still being played: {}", after_the_end(.0))]
     StillPlaying(AfterTheEnd),
+    /// A JSON body not labelled `Content-Type: application/json`: what it said instead
+    /// (its media type, or "another type" when too odd to repeat), if anything.
+    #[error(
+        "the body must be JSON, sent with Content-Type: application/json ({})",
+        sent_type(.sent)
+    )]
+    NotJson { sent: Option<String> },
     #[error("the request body is larger than {limit} bytes")]
     TooLarge { limit: usize },
     /// The body did not all arrive within the deadline after the head.
@@ -231,6 +238,7 @@ impl ApiError {
             ApiError::Refused(refusal) => refusal_status(refusal),
             ApiError::StillPlaying(_) | ApiError::NameFixed => StatusCode::CONFLICT,
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::NotJson { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::SlowBody { .. } => StatusCode::REQUEST_TIMEOUT,
             ApiError::AddressTooLong => StatusCode::URI_TOO_LONG,
             ApiError::HeadTooLarge { .. } => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
@@ -309,6 +317,14 @@ fn after_the_end(asked: &AfterTheEnd) -> &'static str {
     match asked {
         AfterTheEnd::Rematch => "a rematch comes after the end",
         AfterTheEnd::Review => "it is reviewed once it has ended",
+    }
+}
+
+/// The Content-Type a body came with, in words.
+fn sent_type(sent: &Option<String>) -> String {
+    match sent {
+        Some(sent) => format!("this request's was {sent}"),
+        None => "this request had no Content-Type".to_string(),
     }
 }
 

@@ -335,6 +335,9 @@ pub enum BodyRefusals {
     /// The body is too large
     #[response(status = 413)]
     TooLarge(ErrorJson),
+    /// The body is not labelled `Content-Type: application/json`
+    #[response(status = 415)]
+    NotJson(ErrorJson),
 }
 
 /// The refusal of a request the store answers, when it cannot.

@@ -1,13 +1,14 @@
 //! Refusals as each kind of client gets them: a browser loading a page the server does
 //! not have gets a small page, a program the API's JSON; both carry the right status
-//! and the headers every answer carries.
+//! and the headers every answer carries. And the edge's own refusals, before any
+//! handler: a body not labelled JSON.
 
 mod web_support;
 
 use axum::body::Body;
 use axum::http::{Method, Request, StatusCode, header};
 use serde_json::Value;
-use web_support::{Answer, Server};
+use web_support::{Answer, Server, two_people};
 
 /// What Chromium sends when it loads a page.
 const BROWSER: &str = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
@@ -104,4 +105,42 @@ async fn a_browser_posting_to_a_page_gets_a_page_for_the_405() {
         StatusCode::METHOD_NOT_ALLOWED,
         "This address does not take a POST request.",
     );
+}
+
+#[tokio::test]
+async fn every_route_that_takes_a_json_body_refuses_one_not_labelled_json_with_a_415() {
+    // Arrange: a game, for the routes under it; each body as a form or a script on
+    // another site's page could send it without asking: labelled text/plain.
+    let server = Server::new();
+    let game = server.create(two_people()).await;
+    let puzzle = format!("/api/players/Bob/puzzles/{}/2", game.id);
+    let routes = [
+        ("/api/games".to_string(), r#"{"x":"human:Ada","o":"easy"}"#),
+        (game.api("/moves"), r#"{"cell":5}"#),
+        (game.api("/name"), r#"{"name":"Cy"}"#),
+        (puzzle, r#"{"cell":5}"#),
+    ];
+
+    for (path, body) in routes {
+        // Act
+        let request = Request::post(&path)
+            .header(header::CONTENT_TYPE, "text/plain")
+            .header(header::AUTHORIZATION, format!("Bearer {}", game.x_token()))
+            .body(Body::from(body))
+            .unwrap();
+        let answer = server.answer(request).await;
+
+        // Assert
+        assert_eq!(answer.status, StatusCode::UNSUPPORTED_MEDIA_TYPE, "{path}");
+        let json: Value = serde_json::from_str(&answer.text).unwrap();
+        assert_eq!(
+            json["error"],
+            "the body must be JSON, sent with Content-Type: application/json (this \
+             request's was text/plain)",
+            "{path}"
+        );
+        assert_security_headers(&answer);
+    }
+    let after = server.get(&game.api("")).await;
+    assert_eq!(after.json["board"], ".........", "a move went through");
 }
