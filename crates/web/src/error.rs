@@ -41,8 +41,13 @@ pub const BUSY_RETRY_AFTER: Duration = Duration::from_secs(30);
 pub const SHARE_RETRY_AFTER: Duration = Duration::from_secs(10);
 
 /// The headers every answer carries, whoever makes it: the router's layers set them,
-/// and the raw refusals ([`ApiError::raw_answer`], `hyper_refusals`) add them.
-pub const SECURITY_HEADERS: [(&str, &str); 4] = [
+/// and the raw refusals ([`ApiError::raw_answer`], `hyper_refusals`) add them. The page
+/// shares no window with another site's (`cross-origin-opener-policy`: a page it opens,
+/// or that opens it, cannot reach it), nothing here may be loaded into another site's
+/// page (`cross-origin-resource-policy`: not even as an image or a script, which
+/// `connect-src` and CORS do not cover), and the browser's features the page never
+/// uses are off (`permissions-policy`).
+pub const SECURITY_HEADERS: [(&str, &str); 7] = [
     (
         "content-security-policy",
         super::assets::CONTENT_SECURITY_POLICY,
@@ -50,6 +55,9 @@ pub const SECURITY_HEADERS: [(&str, &str); 4] = [
     ("x-content-type-options", "nosniff"),
     ("x-frame-options", "DENY"),
     ("referrer-policy", "no-referrer"),
+    ("cross-origin-opener-policy", "same-origin"),
+    ("cross-origin-resource-policy", "same-origin"),
+    ("permissions-policy", super::assets::PERMISSIONS_POLICY),
 ];
 
 #[derive(Debug, Error)]

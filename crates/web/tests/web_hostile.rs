@@ -19,11 +19,14 @@ use tictactoe_core::ports::{GameStore, MemoryStore, MockGameStore};
 use tictactoe_web::Limits;
 use web_support::{Running, Server, games_over, test_game_limits, two_people};
 
-const SECURITY_HEADERS: [&str; 4] = [
+const SECURITY_HEADERS: [&str; 7] = [
     "content-security-policy:",
     "x-content-type-options: nosniff",
     "x-frame-options: deny",
     "referrer-policy: no-referrer",
+    "cross-origin-opener-policy: same-origin",
+    "cross-origin-resource-policy: same-origin",
+    "permissions-policy: accelerometer=(), ",
 ];
 
 /// A connection to `server` from the loopback address `source` (Linux answers on all

@@ -50,6 +50,36 @@ fn assert_security_headers(answer: &Answer) {
     assert_eq!(answer.headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
     assert_eq!(answer.headers[header::X_FRAME_OPTIONS], "DENY");
     assert_eq!(answer.headers[header::REFERRER_POLICY], "no-referrer");
+    assert_eq!(answer.headers["cross-origin-opener-policy"], "same-origin");
+    assert_eq!(
+        answer.headers["cross-origin-resource-policy"],
+        "same-origin"
+    );
+    let permissions = answer.headers["permissions-policy"].to_str().unwrap();
+    for off in [
+        "camera=()",
+        "microphone=()",
+        "geolocation=()",
+        "payment=()",
+        "usb=()",
+    ] {
+        assert!(permissions.contains(off), "{off} not in {permissions}");
+    }
+}
+
+#[tokio::test]
+async fn a_page_an_asset_and_an_api_answer_carry_the_headers_every_answer_carries() {
+    // Arrange
+    let server = Server::new();
+
+    for path in ["/", "/assets/app.js", "/api/scores", "/healthz"] {
+        // Act
+        let answer = server.get(path).await;
+
+        // Assert
+        assert_eq!(answer.status, StatusCode::OK, "{path}");
+        assert_security_headers(&answer);
+    }
 }
 
 #[tokio::test]
