@@ -69,6 +69,13 @@ pub enum ApiError {
     NoToken,
     #[error("that token is not a seat of this game")]
     WrongToken,
+    /// A request that would change something, sent by another site's page through a
+    /// visitor's browser (`edge::other_sites`).
+    #[error(
+        "this request came from another site's page: changes are taken only from this \
+         server's own pages, or from programs"
+    )]
+    OtherSite,
     #[error("there is no such page")]
     NotFound,
     /// The path exists, but not for this method (GET for an action, say).
@@ -235,7 +242,7 @@ impl ApiError {
             | ApiError::NameTaken { .. }
             | ApiError::NameLooksLike { .. } => StatusCode::BAD_REQUEST,
             ApiError::NoToken => StatusCode::UNAUTHORIZED,
-            ApiError::WrongToken => StatusCode::FORBIDDEN,
+            ApiError::WrongToken | ApiError::OtherSite => StatusCode::FORBIDDEN,
             ApiError::NotFound
             | ApiError::NoSuchGame
             | ApiError::NoSuchCursor(_)

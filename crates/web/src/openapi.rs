@@ -25,7 +25,10 @@ use super::error::ErrorJson;
                        an unbeatable computer, watch games live, and read the kept games \
                        and their reviews by perfect play. Every refusal is \
                        `{\"error\": \"...\"}` with its status; a 503 says when to come \
-                       back (`Retry-After`).",
+                       back (`Retry-After`). A request that would change something, sent \
+                       by another site's page through a browser (`Sec-Fetch-Site` or \
+                       `Origin` say so), is refused 403 on every route; programs send \
+                       neither header and are not.",
         license(name = "MIT")
     ),
     modifiers(&SeatTokens),

@@ -28,6 +28,7 @@ use utoipa_axum::routes;
 use super::api::{self, App, Edge};
 use super::assets;
 use super::connections::{Connection, Places};
+use super::edge;
 use super::error::{ApiError, SECURITY_HEADERS};
 use super::games::Games;
 use super::health::Health;
@@ -170,6 +171,7 @@ pub(crate) fn routes(games: Arc<dyn GameService>, health: Health, limits: &Limit
         .merge(api)
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
+        .route_layer(edge::other_sites())
         .route_layer(axum::middleware::from_fn(observe::remember_route))
         .layer(DefaultBodyLimit::max(limits.body_bytes));
     let routes = SECURITY_HEADERS

@@ -1,7 +1,7 @@
 //! Refusals as each kind of client gets them: a browser loading a page the server does
 //! not have gets a small page, a program the API's JSON; both carry the right status
 //! and the headers every answer carries. And the edge's own refusals, before any
-//! handler: a body not labelled JSON.
+//! handler: a body not labelled JSON, a write from another site's page.
 
 mod web_support;
 
@@ -173,4 +173,103 @@ async fn every_route_that_takes_a_json_body_refuses_one_not_labelled_json_with_a
     }
     let after = server.get(&game.api("")).await;
     assert_eq!(after.json["board"], ".........", "a move went through");
+}
+
+/// A new game asked of a new server, for the host `play.example`, with `headers` too:
+/// the server and its answer.
+async fn new_game_with(headers: &[(&str, &str)]) -> (Server, Answer) {
+    let server = Server::new();
+    let mut request = Request::post("/api/games")
+        .header(header::HOST, "play.example")
+        .header(header::CONTENT_TYPE, "application/json");
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let body = Body::from(r#"{"x":"human:Ada","o":"easy"}"#);
+    let answer = server.answer(request.body(body).unwrap()).await;
+    (server, answer)
+}
+
+#[rstest::rstest]
+#[case::another_site(&[("sec-fetch-site", "cross-site")])]
+#[case::another_origin_of_this_site(&[("sec-fetch-site", "same-site")])]
+#[case::an_old_browser_on_another_site(&[("origin", "https://evil.example")])]
+#[case::an_old_browser_on_another_port(&[("origin", "http://play.example:8081")])]
+#[case::an_opaque_origin(&[("origin", "null")])]
+#[case::another_site_whatever_its_origin_says(&[
+    ("sec-fetch-site", "cross-site"),
+    ("origin", "http://play.example"),
+])]
+#[tokio::test]
+async fn a_write_from_another_sites_page_is_refused_403_before_anything_is_made(
+    #[case] headers: &[(&str, &str)],
+) {
+    // Act
+    let (server, answer) = new_game_with(headers).await;
+
+    // Assert
+    assert_eq!(answer.status, StatusCode::FORBIDDEN, "{}", answer.text);
+    let json: Value = serde_json::from_str(&answer.text).unwrap();
+    assert_eq!(
+        json["error"],
+        "this request came from another site's page: changes are taken only from this \
+         server's own pages, or from programs"
+    );
+    assert_security_headers(&answer);
+    assert_eq!(server.games.held(), 0, "a game was made");
+}
+
+#[rstest::rstest]
+#[case::this_servers_page(&[("sec-fetch-site", "same-origin"), ("origin", "http://play.example")])]
+#[case::an_old_browser_on_this_servers_page(&[("origin", "http://play.example")])]
+#[case::the_person_themselves(&[("sec-fetch-site", "none")])]
+#[case::a_program(&[])]
+#[tokio::test]
+async fn a_write_from_this_servers_own_page_or_a_program_is_taken(
+    #[case] headers: &[(&str, &str)],
+) {
+    // Act
+    let (_server, answer) = new_game_with(headers).await;
+
+    // Assert
+    assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
+}
+
+#[tokio::test]
+async fn a_resignation_from_another_sites_page_is_refused_and_the_game_goes_on() {
+    // Arrange: a request with no body, as a form elsewhere could send it.
+    let server = Server::new();
+    let game = server.create(two_people()).await;
+    let request = Request::post(game.api("/resign"))
+        .header(header::AUTHORIZATION, format!("Bearer {}", game.x_token()))
+        .header("sec-fetch-site", "cross-site")
+        .body(Body::empty())
+        .unwrap();
+
+    // Act
+    let answer = server.answer(request).await;
+
+    // Assert
+    assert_eq!(answer.status, StatusCode::FORBIDDEN);
+    let after = server.get(&game.api("")).await;
+    assert_eq!(after.json["status"], "in_progress");
+}
+
+#[tokio::test]
+async fn another_sites_link_still_opens_a_page_and_a_game() {
+    // Arrange
+    let server = Server::new();
+    let game = server.create(two_people()).await;
+
+    for path in ["/".to_string(), format!("/games/{}", game.id), game.api("")] {
+        // Act
+        let request = Request::get(&path)
+            .header("sec-fetch-site", "cross-site")
+            .body(Body::empty())
+            .unwrap();
+        let answer = server.answer(request).await;
+
+        // Assert
+        assert_eq!(answer.status, StatusCode::OK, "{path}");
+    }
 }
