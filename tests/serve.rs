@@ -108,6 +108,35 @@ fn sigterm_with_a_client_trickling_a_request_ends_the_server_within_its_grace_pe
 }
 
 #[test]
+fn with_a_public_url_the_binary_answers_that_address_and_its_health_checks_only() {
+    // Arrange: people reach it as http://play.example (a proxy's name, say).
+    let folder = tempfile::TempDir::new().unwrap();
+    let (mut child, address) = serve_binary_with(&folder, &["--public-url", "http://play.example"]);
+
+    // Act: the same request for its own address, and for the public one; a check.
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let (direct, public, check) = runtime.block_on(async {
+        let client = reqwest::Client::new();
+        let scores = format!("{address}/api/scores");
+        let status = |request: reqwest::RequestBuilder| async move {
+            request.send().await.unwrap().status().as_u16()
+        };
+        (
+            status(client.get(&scores)).await,
+            status(client.get(&scores).header("host", "play.example")).await,
+            status(client.get(format!("{address}/readyz"))).await,
+        )
+    });
+    let _ = child.kill();
+    let _ = child.wait();
+
+    // Assert
+    assert_eq!(direct, 421);
+    assert_eq!(public, 200);
+    assert_eq!(check, 200);
+}
+
+#[test]
 fn the_binary_says_where_it_listens_and_ctrl_c_stops_it_with_status_0_scores_intact() {
     // Arrange: `tictactoe serve` on any free port.
     let folder = tempfile::TempDir::new().unwrap();

@@ -76,6 +76,13 @@ pub enum ApiError {
          server's own pages, or from programs"
     )]
     OtherSite,
+    /// A request sent to another address than the one people use (`--public-url`):
+    /// which one that is.
+    #[error(
+        "this server answers for {public} only, and this request was sent to another \
+         address"
+    )]
+    OtherHost { public: String },
     #[error("there is no such page")]
     NotFound,
     /// The path exists, but not for this method (GET for an action, say).
@@ -250,6 +257,7 @@ impl ApiError {
             | ApiError::NoSuchPuzzle { .. }
             | ApiError::NotAName(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::OtherHost { .. } => StatusCode::MISDIRECTED_REQUEST,
             ApiError::Refused(refusal) => refusal_status(refusal),
             ApiError::StillPlaying(_) | ApiError::NameFixed => StatusCode::CONFLICT,
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,

@@ -28,7 +28,7 @@ use utoipa_axum::routes;
 use super::api::{self, App, Edge};
 use super::assets;
 use super::connections::{Connection, Places};
-use super::edge;
+use super::edge::{self, PublicUrl};
 use super::error::{ApiError, SECURITY_HEADERS};
 use super::games::Games;
 use super::health::Health;
@@ -70,6 +70,9 @@ pub struct Limits {
     /// After the server is told to stop, how long requests in flight have to finish
     /// before every connection is closed.
     pub grace: Duration,
+    /// The address people use (`--public-url`), if the server was told: then a request
+    /// sent to another (its `Host`) is refused 421, but for the health checks.
+    pub public_url: Option<PublicUrl>,
 }
 
 impl Default for Limits {
@@ -86,6 +89,7 @@ impl Default for Limits {
             streams_per_client: 64,
             trusted_proxies: Vec::new(),
             grace: Duration::from_secs(5),
+            public_url: None,
         }
     }
 }
@@ -171,9 +175,16 @@ pub(crate) fn routes(games: Arc<dyn GameService>, health: Health, limits: &Limit
         .merge(api)
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
-        .route_layer(edge::other_sites())
+        .route_layer(edge::other_sites(limits.public_url.as_ref()))
         .route_layer(axum::middleware::from_fn(observe::remember_route))
         .layer(DefaultBodyLimit::max(limits.body_bytes));
+    let routes = match &limits.public_url {
+        Some(public) => routes.layer(axum::middleware::from_fn_with_state(
+            Arc::new(public.clone()),
+            edge::this_host_only,
+        )),
+        None => routes,
+    };
     let routes = SECURITY_HEADERS
         .into_iter()
         .fold(routes, |routes, (name, value)| {

@@ -1,13 +1,15 @@
 //! Refusals as each kind of client gets them: a browser loading a page the server does
 //! not have gets a small page, a program the API's JSON; both carry the right status
 //! and the headers every answer carries. And the edge's own refusals, before any
-//! handler: a body not labelled JSON, a write from another site's page.
+//! handler: a body not labelled JSON, a write from another site's page, a request for
+//! another address than the public one.
 
 mod web_support;
 
 use axum::body::Body;
 use axum::http::{Method, Request, StatusCode, header};
 use serde_json::Value;
+use tictactoe_web::{Limits, PublicUrl};
 use web_support::{Answer, Server, two_people};
 
 /// What Chromium sends when it loads a page.
@@ -272,4 +274,92 @@ async fn another_sites_link_still_opens_a_page_and_a_game() {
         // Assert
         assert_eq!(answer.status, StatusCode::OK, "{path}");
     }
+}
+
+/// A server told that people reach it at `https://play.example`.
+fn at_play_example() -> Server {
+    Server::with_limits(Limits {
+        public_url: Some(PublicUrl::new(true, "play.example", 443)),
+        ..Limits::default()
+    })
+}
+
+/// A GET of `path` sent to `host` (no `Host` at all when `None`).
+async fn get_at(server: &Server, path: &str, host: Option<&str>) -> Answer {
+    let mut request = Request::get(path);
+    if let Some(host) = host {
+        request = request.header(header::HOST, host);
+    }
+    server.answer(request.body(Body::empty()).unwrap()).await
+}
+
+#[rstest::rstest]
+#[case::another_name(Some("evil.example"))]
+#[case::the_servers_own_address(Some("127.0.0.1:8080"))]
+#[case::the_public_name_on_another_port(Some("play.example:8443"))]
+#[case::no_host(None)]
+#[tokio::test]
+async fn a_request_for_another_address_than_the_public_one_is_a_421(#[case] host: Option<&str>) {
+    // Arrange
+    let server = at_play_example();
+
+    // Act
+    let answer = get_at(&server, "/api/scores", host).await;
+
+    // Assert
+    assert_eq!(answer.status, StatusCode::MISDIRECTED_REQUEST);
+    let json: Value = serde_json::from_str(&answer.text).unwrap();
+    assert_eq!(
+        json["error"],
+        "this server answers for https://play.example only, and this request was sent to \
+         another address"
+    );
+    assert_security_headers(&answer);
+}
+
+#[rstest::rstest]
+#[case::as_given("play.example")]
+#[case::in_capitals_with_its_port("PLAY.EXAMPLE:443")]
+#[tokio::test]
+async fn a_request_for_the_public_address_is_served(#[case] host: &str) {
+    // Arrange
+    let server = at_play_example();
+
+    // Act
+    let answer = get_at(&server, "/api/scores", Some(host)).await;
+
+    // Assert
+    assert_eq!(answer.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_load_balancers_health_checks_are_answered_whatever_address_they_name() {
+    // Arrange
+    let server = at_play_example();
+
+    for path in ["/healthz", "/readyz"] {
+        // Act
+        let answer = get_at(&server, path, Some("10.0.0.5:8080")).await;
+
+        // Assert
+        assert_eq!(answer.status, StatusCode::OK, "{path}");
+    }
+}
+
+#[tokio::test]
+async fn a_write_from_an_old_browser_on_the_public_address_is_taken() {
+    // Arrange: no Sec-Fetch-Site; the Origin is the public address's.
+    let server = at_play_example();
+    let request = Request::post("/api/games")
+        .header(header::HOST, "play.example")
+        .header("origin", "https://play.example")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(r#"{"x":"human:Ada","o":"easy"}"#))
+        .unwrap();
+
+    // Act
+    let answer = server.answer(request).await;
+
+    // Assert
+    assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
 }
