@@ -227,17 +227,15 @@ fn a_game_in_progress_survives_a_kill_9_of_the_server_and_continues_with_the_sam
     assert_eq!(next["status"], "in_progress");
 }
 
-#[cfg(unix)]
-#[test]
-fn each_request_is_one_json_log_line_with_its_request_id_route_status_and_game() {
-    // Arrange: `serve --log-format json`, its own lines at info.
-    let folder = tempfile::TempDir::new().unwrap();
+/// `serve --log-format json` with `more` flags, its own lines at info, on a database in
+/// `folder`: the process and the address it printed.
+fn logging_in_json(folder: &tempfile::TempDir, more: &[&str]) -> (Child, String) {
     let database = folder.path().join("games.db");
-    let mut command = common::program();
-    let mut child = command
+    let mut child = common::program()
         .env("RUST_LOG", "info")
         .args(["--db", database.to_str().unwrap(), "serve", "--port", "0"])
         .args(["--log-format", "json"])
+        .args(more)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -249,6 +247,22 @@ fn each_request_is_one_json_log_line_with_its_request_id_route_status_and_game()
     )
     .unwrap();
     let address = line.trim().strip_prefix("Serving Tic Tac Toe on ").unwrap();
+    (child, address.to_string())
+}
+
+/// The JSON lines a server started by [`logging_in_json`] logged, once stopped.
+fn stopped_and_logged(child: Child) -> Vec<serde_json::Value> {
+    send_signal(&child, "-TERM");
+    let output = child.wait_with_output().unwrap();
+    common::json_lines(&output.stderr)
+}
+
+#[cfg(unix)]
+#[test]
+fn each_request_is_one_json_log_line_with_its_request_id_client_route_status_and_game() {
+    // Arrange: `serve --log-format json`, its own lines at info.
+    let folder = tempfile::TempDir::new().unwrap();
+    let (child, address) = logging_in_json(&folder, &[]);
 
     // Act: a game asked for under the client's own request id, then its first move.
     let runtime = tokio::runtime::Runtime::new().unwrap();
@@ -278,11 +292,9 @@ fn each_request_is_one_json_log_line_with_its_request_id_route_status_and_game()
             .to_string();
         (id, answered_id)
     });
-    send_signal(&child, "-TERM");
-    let output = child.wait_with_output().unwrap();
+    let lines = stopped_and_logged(child);
 
     // Assert: the move's line, as a log collector reads it.
-    let lines = common::json_lines(&output.stderr);
     let moves: Vec<_> = lines
         .iter()
         .filter(|line| line["route"] == "/api/games/{id}/moves")
@@ -295,7 +307,37 @@ fn each_request_is_one_json_log_line_with_its_request_id_route_status_and_game()
     assert_eq!(line["status"], 200);
     assert_eq!(line["span"]["request_id"], "ada-move-1");
     assert_eq!(line["span"]["method"], "POST");
+    assert_eq!(line["span"]["client"], "127.0.0.1");
     assert_eq!(line["span"]["game"], id.as_str());
     assert!(line["timestamp"].as_str().unwrap().ends_with('Z'), "{line}");
     assert!(line["ms"].as_f64().unwrap() >= 0.0, "{line}");
+}
+
+#[cfg(unix)]
+#[test]
+fn behind_a_trusted_proxy_a_requests_log_line_names_the_client_it_forwards_for() {
+    // Arrange: the server trusts the proxy at 127.0.0.1.
+    let folder = tempfile::TempDir::new().unwrap();
+    let (child, address) = logging_in_json(&folder, &["--trust-proxy", "127.0.0.1"]);
+
+    // Act: a request the proxy forwards for 203.0.113.9 (its client made up the
+    // address on the left).
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        reqwest::Client::new()
+            .get(format!("{address}/api/scores"))
+            .header("x-forwarded-for", "198.51.100.1, 203.0.113.9")
+            .send()
+            .await
+            .unwrap();
+    });
+    let lines = stopped_and_logged(child);
+
+    // Assert
+    let scores: Vec<_> = lines
+        .iter()
+        .filter(|line| line["route"] == "/api/scores")
+        .collect();
+    assert_eq!(scores.len(), 1, "{lines:#?}");
+    assert_eq!(scores[0]["span"]["client"], "203.0.113.9");
 }

@@ -56,6 +56,8 @@ mod games;
 mod group_commit;
 mod health;
 mod hyper_refusals;
+#[cfg(test)]
+mod logged;
 mod observe;
 mod openapi;
 mod port;

@@ -36,7 +36,7 @@ use super::hyper_refusals::Dressed;
 use super::observe::{self, NewRequestId, REQUEST_ID};
 use super::openapi::{self, ApiDoc};
 use super::port::GameService;
-use super::shares::{Client, Shares};
+use super::shares::{Client, ClientAddress, Shares, forwarded_for};
 
 /// The bounds the server's transport keeps to, whatever its clients do. (The games'
 /// own are [`GameLimits`](super::games::GameLimits).)
@@ -299,8 +299,8 @@ async fn serve_connection<T>(
 {
     let trusted = limits.trusted_proxies.clone();
     let app = app.map_request(move |mut request: Request<Incoming>| {
-        let client = Client::behind(peer.ip(), request.headers(), &trusted);
-        request.extensions_mut().insert(client);
+        let address = forwarded_for(peer.ip(), request.headers(), &trusted);
+        request.extensions_mut().insert(ClientAddress(address));
         request
     });
     let mut http = http1::Builder::new();
