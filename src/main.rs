@@ -682,6 +682,7 @@ fn serve(
             tokio::spawn(tictactoe_web::serve_metrics(
                 listener,
                 metrics,
+                limits.clone(),
                 std::future::pending(),
             ));
         }

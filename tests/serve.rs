@@ -1,5 +1,6 @@
 //! `tictactoe serve`, the binary: where it says it listens, and that Ctrl-C and SIGTERM
-//! stop it with status 0 and the games kept.
+//! stop it with status 0 and the games kept; its log lines, its public URL, its
+//! metrics' listener.
 
 use std::io::Write;
 use std::net::TcpStream;
@@ -250,7 +251,8 @@ fn logging_in_json(folder: &tempfile::TempDir, more: &[&str]) -> (Child, String)
     (child, address.to_string())
 }
 
-/// The JSON lines a server started by [`logging_in_json`] logged, once stopped.
+/// The JSON lines a server started by [`logging_in_json`] logged, once stopped (none
+/// if its log was taken to be read as it ran).
 fn stopped_and_logged(child: Child) -> Vec<serde_json::Value> {
     send_signal(&child, "-TERM");
     let output = child.wait_with_output().unwrap();
@@ -340,4 +342,78 @@ fn behind_a_trusted_proxy_a_requests_log_line_names_the_client_it_forwards_for()
         .collect();
     assert_eq!(scores.len(), 1, "{lines:#?}");
     assert_eq!(scores[0]["span"]["client"], "203.0.113.9");
+}
+
+/// `serve --metrics 127.0.0.1:0` with `more` flags: the process, its public address and
+/// its metrics' (from its log, which is read on until the process ends).
+fn serving_metrics(folder: &tempfile::TempDir, more: &[&str]) -> (Child, String, String) {
+    let (mut child, address) =
+        logging_in_json(folder, &[&["--metrics", "127.0.0.1:0"], more].concat());
+    let mut lines = std::io::BufRead::lines(std::io::BufReader::new(child.stderr.take().unwrap()));
+    let metrics = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find_map(|line| {
+            let line: serde_json::Value = serde_json::from_str(&line).ok()?;
+            let message = line["message"].as_str()?;
+            Some(message.strip_prefix("metrics on ")?.to_string())
+        })
+        .expect("the metrics' address in the log");
+    std::thread::spawn(move || lines.for_each(drop));
+    (child, address, metrics)
+}
+
+#[cfg(unix)]
+#[test]
+fn the_metrics_listener_serves_prometheus_text_with_the_headers_every_answer_carries() {
+    // Arrange: one request counted.
+    let folder = tempfile::TempDir::new().unwrap();
+    let (child, address, metrics) = serving_metrics(&folder, &[]);
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+
+    // Act
+    let answer = runtime.block_on(async {
+        reqwest::get(format!("{address}/api/scores")).await.unwrap();
+        reqwest::get(metrics).await.unwrap()
+    });
+    stopped_and_logged(child);
+
+    // Assert
+    assert_eq!(answer.status(), 200);
+    assert_eq!(answer.headers()["x-content-type-options"], "nosniff");
+    assert_eq!(
+        answer.headers()["cross-origin-resource-policy"],
+        "same-origin"
+    );
+    let text = runtime.block_on(answer.text()).unwrap();
+    assert!(text.contains("tictactoe_http_requests_total{"), "{text}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_connection_to_the_metrics_listener_that_sends_nothing_is_closed_at_the_head_deadline() {
+    // Arrange: a second for a request's head, as on the public port.
+    let folder = tempfile::TempDir::new().unwrap();
+    let (child, _, metrics) = serving_metrics(&folder, &["--head-timeout", "1"]);
+    let at = metrics
+        .strip_prefix("http://")
+        .and_then(|rest| rest.strip_suffix("/metrics"))
+        .unwrap();
+    let mut silent = TcpStream::connect(at).unwrap();
+    silent
+        .set_read_timeout(Some(Duration::from_secs(4)))
+        .unwrap();
+
+    // Act
+    let started = Instant::now();
+    let read = std::io::Read::read(&mut silent, &mut [0u8; 64]);
+    let after = started.elapsed();
+    stopped_and_logged(child);
+
+    // Assert: closed by the server within 2.5 s of a 1 s deadline, not read on until
+    // the test's 4 s patience ran out.
+    assert!(
+        after < Duration::from_millis(2500),
+        "{read:?} only after {after:?}"
+    );
 }

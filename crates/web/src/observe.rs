@@ -35,6 +35,7 @@ use tracing::{Instrument, Span};
 use tictactoe_core::ports::StoreError;
 
 use super::error::Detail;
+use super::server::{Limits, serve_app, with_security_headers};
 use super::shares::ClientAddress;
 
 /// The header a request's id travels in.
@@ -274,10 +275,14 @@ fn describe() {
 }
 
 /// Serves `GET /metrics` on `listener` until `shutdown` completes: a listener of its
-/// own, so that the public port never shows them.
+/// own, so that the public port never shows them, held to the public port's `limits`
+/// by the same loop (`server::serve_app`: the head deadline and size, the idle time,
+/// the cap on connections and each client's share, a bounded stop), with the same
+/// headers on every answer.
 pub async fn serve_metrics(
     listener: tokio::net::TcpListener,
     metrics: Metrics,
+    limits: Limits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()> {
     let metrics = std::sync::Arc::new(metrics);
@@ -288,26 +293,26 @@ pub async fn serve_metrics(
             upkeep.0.run_upkeep();
         }
     });
-    let app = Router::new().route(
-        "/metrics",
-        get(move || {
-            let metrics = std::sync::Arc::clone(&metrics);
-            async move {
-                (
-                    [(
-                        axum::http::header::CONTENT_TYPE,
-                        "text/plain; version=0.0.4; charset=utf-8",
-                    )],
-                    metrics.render(),
-                )
-            }
-        }),
-    );
-    let served = axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await;
+    let app = Router::new()
+        .route(
+            "/metrics",
+            get(move || {
+                let metrics = std::sync::Arc::clone(&metrics);
+                async move {
+                    (
+                        [(
+                            axum::http::header::CONTENT_TYPE,
+                            "text/plain; version=0.0.4; charset=utf-8",
+                        )],
+                        metrics.render(),
+                    )
+                }
+            }),
+        )
+        .fallback(super::api::not_found);
+    serve_app(listener, with_security_headers(app), &limits, shutdown).await;
     housekeeping.abort();
-    served
+    Ok(())
 }
 
 #[cfg(test)]

@@ -185,15 +185,7 @@ pub(crate) fn routes(games: Arc<dyn GameService>, health: Health, limits: &Limit
         )),
         None => routes,
     };
-    let routes = SECURITY_HEADERS
-        .into_iter()
-        .fold(routes, |routes, (name, value)| {
-            routes.layer(SetResponseHeaderLayer::overriding(
-                HeaderName::from_static(name),
-                HeaderValue::from_static(value),
-            ))
-        });
-    routes
+    with_security_headers(routes)
         .layer(axum::middleware::from_fn(observe::log_and_count))
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(SetRequestIdLayer::new(REQUEST_ID, NewRequestId))
@@ -201,6 +193,22 @@ pub(crate) fn routes(games: Arc<dyn GameService>, health: Health, limits: &Limit
             observe::drop_insane_request_id,
         ))
         .with_state(app)
+}
+
+/// `routes`, each answer of which carries the [`SECURITY_HEADERS`] (the metrics'
+/// listener's too).
+pub(crate) fn with_security_headers<S>(routes: Router<S>) -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+{
+    SECURITY_HEADERS
+        .into_iter()
+        .fold(routes, |routes, (name, value)| {
+            routes.layer(SetResponseHeaderLayer::overriding(
+                HeaderName::from_static(name),
+                HeaderValue::from_static(value),
+            ))
+        })
 }
 
 /// Serves `games` on `listener` until `shutdown` completes; then stops taking
@@ -212,11 +220,8 @@ pub(crate) fn routes(games: Arc<dyn GameService>, health: Health, limits: &Limit
 /// so that a proxy sends it nothing new. Once the connections are closed, the store's
 /// writer is stopped after writing everything handed to it ([`Games::shutdown`]).
 ///
-/// Each connection is held to `limits`: its place under the cap and in its client's
-/// share (`connections::Places`); a request head whole within `head_deadline` and no
-/// larger than `head_bytes` (hyper's own timer and limits; its refusals dressed by
-/// `hyper_refusals::Dressed`); quiet for no longer than `idle_connection`. A body's
-/// deadline is the handler's (`api::JsonBody`).
+/// Each connection is held to `limits` ([`accept_until`]). A body's deadline is the
+/// handler's (`api::JsonBody`).
 pub async fn serve(
     listener: TcpListener,
     games: Games,
@@ -225,6 +230,65 @@ pub async fn serve(
 ) -> io::Result<()> {
     games.spawn_housekeeping();
     let app = router(&games, &limits);
+    let open = accept_until(listener, app, &limits, shutdown).await;
+    games.health().drain();
+    games.close();
+    open.close(limits.grace).await;
+    games.shutdown().await;
+    Ok(())
+}
+
+/// Serves `app` on `listener`, each connection held to `limits` as the public port's
+/// are, until `shutdown` completes; then closes its connections within the grace
+/// period: for a listener of another kind than the games' (the metrics').
+pub(crate) async fn serve_app(
+    listener: TcpListener,
+    app: Router,
+    limits: &Limits,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) {
+    let open = accept_until(listener, app, limits, shutdown).await;
+    open.close(limits.grace).await;
+}
+
+/// The connections a listener accepted and still serves, once it has stopped taking
+/// more.
+struct Open {
+    connections: JoinSet<()>,
+    stopping: watch::Sender<bool>,
+}
+
+impl Open {
+    /// Tells every connection to stop once its request in flight is answered, gives
+    /// them `grace` to, then closes those left, whatever their clients are doing.
+    async fn close(mut self, grace: Duration) {
+        self.stopping.send_replace(true);
+        let connections = &mut self.connections;
+        let drained = tokio::time::timeout(grace, async {
+            while connections.join_next().await.is_some() {}
+        })
+        .await;
+        if drained.is_err() {
+            connections.abort_all();
+            while connections.join_next().await.is_some() {}
+        }
+    }
+}
+
+/// Accepts connections on `listener` and serves `app` on each until `shutdown`
+/// completes; then stops accepting (the listener is closed) and gives back the
+/// connections still open.
+///
+/// Each connection is held to `limits`: its place under the cap and in its client's
+/// share (`connections::Places`); a request head whole within `head_deadline` and no
+/// larger than `head_bytes` (hyper's own timer and limits; its refusals dressed by
+/// `hyper_refusals::Dressed`); quiet for no longer than `idle_connection`.
+async fn accept_until(
+    listener: TcpListener,
+    app: Router,
+    limits: &Limits,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Open {
     let places = Places::new(limits.max_connections, limits.connections_per_client);
     let (stopping, stop_told) = watch::channel(false);
     let mut connections = JoinSet::new();
@@ -271,19 +335,10 @@ pub async fn serve(
         ));
     }
     drop(listener);
-    games.health().drain();
-    games.close();
-    stopping.send_replace(true);
-    let drained = tokio::time::timeout(limits.grace, async {
-        while connections.join_next().await.is_some() {}
-    })
-    .await;
-    if drained.is_err() {
-        connections.abort_all();
-        while connections.join_next().await.is_some() {}
+    Open {
+        connections,
+        stopping,
     }
-    games.shutdown().await;
-    Ok(())
 }
 
 /// One connection, served until it closes, or, once the server is stopping, until its
