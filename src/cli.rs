@@ -266,9 +266,9 @@ pub struct ServeArgs {
     #[arg(long, value_name = "ADDR")]
     pub trust_proxy: Vec<std::net::IpAddr>,
 
-    /// The address people use to reach the server, such as https://play.example (the
-    /// proxy's, behind one): a request sent to any other (its Host) is then refused, but
-    /// for the health checks
+    /// The address people use to reach the server, http://HOST or https://HOST, with
+    /// :PORT if not the scheme's own (the proxy's, behind one): a request sent to any
+    /// other (its Host) is then refused, but for the health checks
     #[arg(long, value_name = "URL")]
     pub public_url: Option<String>,
 

@@ -220,8 +220,12 @@ where
 /// so that a proxy sends it nothing new. Once the connections are closed, the store's
 /// writer is stopped after writing everything handed to it ([`Games::shutdown`]).
 ///
-/// Each connection is held to `limits` ([`accept_until`]). A body's deadline is the
-/// handler's (`api::JsonBody`).
+/// Each connection is held to `limits`: its place under the cap and in its client's
+/// share (`connections::Places`); a request head whole within `head_deadline` and no
+/// larger than `head_bytes` (hyper's own timer and limits; its refusals dressed by
+/// `hyper_refusals::Dressed`); quiet for no longer than `idle_connection`. (The loop
+/// that does so, `accept_until`, serves the metrics' listener too.) A body's deadline
+/// is the handler's (`api::JsonBody`).
 pub async fn serve(
     listener: TcpListener,
     games: Games,
@@ -275,14 +279,9 @@ impl Open {
     }
 }
 
-/// Accepts connections on `listener` and serves `app` on each until `shutdown`
-/// completes; then stops accepting (the listener is closed) and gives back the
-/// connections still open.
-///
-/// Each connection is held to `limits`: its place under the cap and in its client's
-/// share (`connections::Places`); a request head whole within `head_deadline` and no
-/// larger than `head_bytes` (hyper's own timer and limits; its refusals dressed by
-/// `hyper_refusals::Dressed`); quiet for no longer than `idle_connection`.
+/// Accepts connections on `listener` and serves `app` on each, held to `limits` as
+/// [`serve`] says, until `shutdown` completes; then stops accepting (the listener is
+/// closed) and gives back the connections still open.
 async fn accept_until(
     listener: TcpListener,
     app: Router,
