@@ -28,7 +28,9 @@ use super::error::ErrorJson;
                        back (`Retry-After`). A request that would change something, sent \
                        by another site's page through a browser (`Sec-Fetch-Site` or \
                        `Origin` say so), is refused 403 on every route; programs send \
-                       neither header and are not.",
+                       neither header and are not. A server told its public address \
+                       (`serve --public-url`) refuses a request sent to another with \
+                       421, on every route but `/healthz` and `/readyz`.",
         license(name = "MIT")
     ),
     modifiers(&SeatTokens),
