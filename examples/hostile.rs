@@ -130,7 +130,7 @@ async fn person(
         let started = Instant::now();
         let created = client
             .post(format!("{base}/api/games"))
-            .body(json!({"x": "human:Visitor", "o": "impossible"}).to_string())
+            .json(&json!({"x": "human:Visitor", "o": "impossible"}))
             .send()
             .await;
         let Ok(created) = created else {
@@ -152,7 +152,7 @@ async fn person(
             let answer = client
                 .post(format!("{base}/api/games/{id}/moves"))
                 .bearer_auth(token)
-                .body(format!(r#"{{"cell":{cell}}}"#))
+                .json(&json!({ "cell": cell }))
                 .send()
                 .await;
             match answer {
@@ -265,7 +265,7 @@ async fn streams(options: &Options, count: usize) {
     let game = api_client::json_answer(
         reqwest::Client::new()
             .post(format!("{base}/api/games"))
-            .body(json!({"x": "human:Ada", "o": "human:Bob"}).to_string()),
+            .json(&json!({"x": "human:Ada", "o": "human:Bob"})),
     )
     .await;
     let url = format!("{base}/api/games/{}/events", game["id"].as_str().unwrap());

@@ -266,6 +266,12 @@ pub struct ServeArgs {
     #[arg(long, value_name = "ADDR")]
     pub trust_proxy: Vec<std::net::IpAddr>,
 
+    /// The address people use to reach the server, http://HOST or https://HOST, with
+    /// :PORT if not the scheme's own (the proxy's, behind one): a request sent to any
+    /// other (its Host) is then refused, but for the health checks
+    #[arg(long, value_name = "URL")]
+    pub public_url: Option<String>,
+
     /// Serve Prometheus metrics at http://ADDR/metrics (an address and port of their
     /// own, such as 127.0.0.1:9090; the public port never serves them)
     #[arg(long, value_name = "ADDR")]

@@ -195,21 +195,113 @@ pub struct ServeBounds {
     pub connections_per_client: Option<usize>,
     pub streams_per_client: Option<usize>,
     pub trusted_proxies: Vec<IpAddr>,
+    /// `--public-url`: the only address the server answers for (but its health checks).
+    pub public_url: Option<PublicUrl>,
 }
 
 impl ServeBounds {
-    fn from_args(args: &ServeArgs) -> ServeBounds {
+    fn from_args(args: &ServeArgs) -> Result<ServeBounds, ConfigError> {
         let seconds = |value: Option<u64>| value.map(Duration::from_secs);
         // Both counts are at most a million (the parser's range), so they fit.
         let count = |value: Option<u64>| value.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
-        ServeBounds {
+        let public_url = args
+            .public_url
+            .as_deref()
+            .map(PublicUrl::parse)
+            .transpose()
+            .map_err(|message| usage("serve", message))?;
+        Ok(ServeBounds {
             head_deadline: seconds(args.head_timeout),
             body_deadline: seconds(args.body_timeout),
             grace: seconds(args.grace),
             connections_per_client: count(args.connections_per_client),
             streams_per_client: count(args.streams_per_client),
             trusted_proxies: args.trust_proxy.clone(),
+            public_url,
+        })
+    }
+}
+
+/// `--public-url`, checked: the address people use to reach the server, `http://` or
+/// `https://`, a host, a port when it is not the scheme's own, and nothing after it (but
+/// a lone `/`): an origin, as a browser names a site.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PublicUrl {
+    pub https: bool,
+    /// Lower case: a name (letters, digits, `-`, dots between), an IPv4 address, or an
+    /// IPv6 address in brackets.
+    pub host: String,
+    pub port: u16,
+}
+
+impl PublicUrl {
+    fn parse(text: &str) -> Result<PublicUrl, String> {
+        let wrong = |why: &str| {
+            format!(
+                "--public-url {text:?} {why}: give the address people use, http://HOST or \
+                 https://HOST, with :PORT when it is not the scheme's own \
+                 (https://play.example, http://192.0.2.7:8080), and nothing after it"
+            )
+        };
+        let lower = text.to_ascii_lowercase();
+        let (https, rest) = match (
+            lower.strip_prefix("https://"),
+            lower.strip_prefix("http://"),
+        ) {
+            (Some(rest), _) => (true, rest),
+            (None, Some(rest)) => (false, rest),
+            (None, None) => return Err(wrong("is not an http:// or https:// address")),
+        };
+        let authority = rest.strip_suffix('/').unwrap_or(rest);
+        if authority.contains(['/', '?', '#']) {
+            return Err(wrong("has a path, a query or a fragment"));
         }
+        if authority.contains('@') {
+            return Err(wrong("has a user name"));
+        }
+        let (host, port) = match authority.strip_prefix('[') {
+            Some(v6) => {
+                let (address, after) = v6.split_once(']').ok_or_else(|| wrong("names no host"))?;
+                if address.parse::<std::net::Ipv6Addr>().is_err() {
+                    return Err(wrong("names no host"));
+                }
+                let port = match after {
+                    "" => None,
+                    after => Some(
+                        after
+                            .strip_prefix(':')
+                            .ok_or_else(|| wrong("names no host"))?,
+                    ),
+                };
+                (format!("[{address}]"), port)
+            }
+            None => {
+                let (host, port) = match authority.split_once(':') {
+                    Some((host, port)) => (host, Some(port)),
+                    None => (authority, None),
+                };
+                let label = |label: &str| {
+                    !label.is_empty()
+                        && label
+                            .bytes()
+                            .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+                };
+                if !host.split('.').all(label) {
+                    return Err(wrong("names no host"));
+                }
+                (host.to_string(), port)
+            }
+        };
+        let port = match port {
+            None if https => 443,
+            None => 80,
+            Some(port) => port
+                .parse::<u16>()
+                .ok()
+                .filter(|port| *port != 0)
+                .ok_or_else(|| wrong("has no port (1 to 65535) after its colon"))?,
+        };
+        Ok(PublicUrl { https, host, port })
     }
 }
 
@@ -295,7 +387,7 @@ impl Config {
             Some(Command::Serve(args)) => Task::Serve {
                 port: args.port,
                 bind: args.bind,
-                bounds: ServeBounds::from_args(&args),
+                bounds: ServeBounds::from_args(&args)?,
                 metrics: args.metrics,
                 logs: args.log_format,
                 allow_damaged: args.allow_damaged,
@@ -765,7 +857,70 @@ mod tests {
                 connections_per_client: Some(1000),
                 streams_per_client: Some(5),
                 trusted_proxies: vec!["10.0.0.1".parse().unwrap(), "::1".parse().unwrap()],
+                public_url: None,
             }
+        );
+    }
+
+    /// The public URL `serve --public-url URL` is given.
+    fn public_url(url: &str) -> Result<Option<PublicUrl>, ConfigError> {
+        build(&["serve", "--public-url", url]).map(|config| match config.task {
+            Task::Serve { bounds, .. } => bounds.public_url,
+            other => panic!("not a server: {other:?}"),
+        })
+    }
+
+    #[rstest::rstest]
+    #[case::https_on_its_own_port("https://Play.Example", true, "play.example", 443)]
+    #[case::with_a_slash_after("https://play.example/", true, "play.example", 443)]
+    #[case::http_on_another_port("HTTP://192.0.2.7:8080", false, "192.0.2.7", 8080)]
+    #[case::an_ipv6_address("http://[2001:DB8::1]:8081", false, "[2001:db8::1]", 8081)]
+    fn a_public_url_is_a_scheme_a_host_and_a_port(
+        #[case] url: &str,
+        #[case] https: bool,
+        #[case] host: &str,
+        #[case] port: u16,
+    ) {
+        let public = public_url(url).unwrap();
+
+        assert_eq!(
+            public,
+            Some(PublicUrl {
+                https,
+                host: host.to_string(),
+                port
+            })
+        );
+    }
+
+    #[rstest::rstest]
+    #[case::no_scheme("play.example", "is not an http:// or https:// address")]
+    #[case::another_scheme("ftp://play.example", "is not an http:// or https:// address")]
+    #[case::a_path("https://play.example/games", "has a path, a query or a fragment")]
+    #[case::a_query("https://play.example?x=1", "has a path, a query or a fragment")]
+    #[case::a_user("https://ada@play.example", "has a user name")]
+    #[case::no_host("https://", "names no host")]
+    #[case::an_empty_label("https://play..example", "names no host")]
+    #[case::an_ipv6_address_without_brackets("http://::1:8080", "names no host")]
+    #[case::no_port_number("https://play.example:", "has no port (1 to 65535)")]
+    #[case::port_zero("https://play.example:0", "has no port (1 to 65535)")]
+    #[case::a_port_too_large("https://play.example:65536", "has no port (1 to 65535)")]
+    fn a_public_url_that_is_not_an_origin_is_a_usage_error_of_serve(
+        #[case] url: &str,
+        #[case] why: &str,
+    ) {
+        let Err(ConfigError::Usage(error)) = public_url(url) else {
+            panic!("{url} was taken");
+        };
+
+        assert_eq!(error.subcommand, "serve");
+        assert!(error.message.contains(why), "{}", error.message);
+        assert!(
+            error
+                .message
+                .contains("https://play.example, http://192.0.2.7:8080"),
+            "{}",
+            error.message
         );
     }
 

@@ -682,8 +682,12 @@ fn serve(
             tokio::spawn(tictactoe_web::serve_metrics(
                 listener,
                 metrics,
+                limits.clone(),
                 std::future::pending(),
             ));
+        }
+        if let Some(public) = &limits.public_url {
+            tracing::info!("answering requests sent to {public} only (and health checks)");
         }
         say_listening(listener.local_addr()?);
         let served = tictactoe_web::serve(listener, games.clone(), limits, stop).await;
@@ -733,6 +737,9 @@ fn limits(bounds: ServeBounds) -> (tictactoe_web::GameLimits, tictactoe_web::Lim
             .streams_per_client
             .unwrap_or(default.streams_per_client),
         trusted_proxies: bounds.trusted_proxies,
+        public_url: bounds
+            .public_url
+            .map(|url| tictactoe_web::PublicUrl::new(url.https, &url.host, url.port)),
         ..default
     };
     (tictactoe_web::GameLimits::default(), limits)

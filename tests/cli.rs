@@ -371,6 +371,19 @@ fn serve_with_its_metrics_on_an_address_in_use_names_it_and_how_to_choose_anothe
 }
 
 #[test]
+fn serve_with_a_public_url_that_is_no_address_says_what_to_give_and_does_not_start() {
+    Database::new()
+        .tictactoe()
+        .args(["serve", "--port", "0", "--public-url", "play.example/games"])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("--public-url \"play.example/games\" is not an http")
+                .and(predicate::str::contains("https://play.example")),
+        );
+}
+
+#[test]
 fn serve_goes_on_serving_when_nobody_reads_where_it_listens() {
     // Arrange: a free port; the server's standard output a pipe closed at once.
     let db = Database::new();

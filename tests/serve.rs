@@ -1,5 +1,6 @@
 //! `tictactoe serve`, the binary: where it says it listens, and that Ctrl-C and SIGTERM
-//! stop it with status 0 and the games kept.
+//! stop it with status 0 and the games kept; its log lines, its public URL, its
+//! metrics' listener.
 
 use std::io::Write;
 use std::net::TcpStream;
@@ -10,8 +11,8 @@ use serde_json::json;
 
 mod common;
 
-async fn post(url: &str, token: Option<&str>, body: &str) -> serde_json::Value {
-    let mut request = reqwest::Client::new().post(url).body(body.to_string());
+async fn post(url: &str, token: Option<&str>, body: serde_json::Value) -> serde_json::Value {
+    let mut request = reqwest::Client::new().post(url).json(&body);
     if let Some(token) = token {
         request = request.bearer_auth(token);
     }
@@ -24,7 +25,7 @@ async fn ada_against_bob(address: &str) -> serde_json::Value {
     post(
         &format!("{address}/api/games"),
         None,
-        &json!({ "x": "human:Ada", "o": "human:Bob" }).to_string(),
+        json!({ "x": "human:Ada", "o": "human:Bob" }),
     )
     .await
 }
@@ -108,6 +109,35 @@ fn sigterm_with_a_client_trickling_a_request_ends_the_server_within_its_grace_pe
 }
 
 #[test]
+fn with_a_public_url_the_binary_answers_that_address_and_its_health_checks_only() {
+    // Arrange: people reach it as http://play.example (a proxy's name, say).
+    let folder = tempfile::TempDir::new().unwrap();
+    let (mut child, address) = serve_binary_with(&folder, &["--public-url", "http://play.example"]);
+
+    // Act: the same request for its own address, and for the public one; a check.
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let (direct, public, check) = runtime.block_on(async {
+        let client = reqwest::Client::new();
+        let scores = format!("{address}/api/scores");
+        let status = |request: reqwest::RequestBuilder| async move {
+            request.send().await.unwrap().status().as_u16()
+        };
+        (
+            status(client.get(&scores)).await,
+            status(client.get(&scores).header("host", "play.example")).await,
+            status(client.get(format!("{address}/readyz"))).await,
+        )
+    });
+    let _ = child.kill();
+    let _ = child.wait();
+
+    // Assert
+    assert_eq!(direct, 421);
+    assert_eq!(public, 200);
+    assert_eq!(check, 200);
+}
+
+#[test]
 fn the_binary_says_where_it_listens_and_ctrl_c_stops_it_with_status_0_scores_intact() {
     // Arrange: `tictactoe serve` on any free port.
     let folder = tempfile::TempDir::new().unwrap();
@@ -123,7 +153,7 @@ fn the_binary_says_where_it_listens_and_ctrl_c_stops_it_with_status_0_scores_int
             post(
                 &format!("{address}/api/games/{id}/moves"),
                 token,
-                &json!({ "cell": cell }).to_string(),
+                json!({ "cell": cell }),
             )
             .await;
         }
@@ -161,7 +191,7 @@ fn a_game_in_progress_survives_a_kill_9_of_the_server_and_continues_with_the_sam
             let answer = post(
                 &format!("{address}/api/games/{id}/moves"),
                 game["seats"][seat]["token"].as_str(),
-                &json!({ "cell": cell }).to_string(),
+                json!({ "cell": cell }),
             )
             .await;
             assert_eq!(answer["status"], "in_progress", "{answer}");
@@ -185,7 +215,7 @@ fn a_game_in_progress_survives_a_kill_9_of_the_server_and_continues_with_the_sam
         let next = post(
             &format!("{address}/api/games/{id}/moves"),
             game["seats"]["x"]["token"].as_str(),
-            &json!({ "cell": 9 }).to_string(),
+            json!({ "cell": 9 }),
         )
         .await;
         (kept, next)
@@ -198,17 +228,15 @@ fn a_game_in_progress_survives_a_kill_9_of_the_server_and_continues_with_the_sam
     assert_eq!(next["status"], "in_progress");
 }
 
-#[cfg(unix)]
-#[test]
-fn each_request_is_one_json_log_line_with_its_request_id_route_status_and_game() {
-    // Arrange: `serve --log-format json`, its own lines at info.
-    let folder = tempfile::TempDir::new().unwrap();
+/// `serve --log-format json` with `more` flags, its own lines at info, on a database in
+/// `folder`: the process and the address it printed.
+fn logging_in_json(folder: &tempfile::TempDir, more: &[&str]) -> (Child, String) {
     let database = folder.path().join("games.db");
-    let mut command = common::program();
-    let mut child = command
+    let mut child = common::program()
         .env("RUST_LOG", "info")
         .args(["--db", database.to_str().unwrap(), "serve", "--port", "0"])
         .args(["--log-format", "json"])
+        .args(more)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -220,6 +248,23 @@ fn each_request_is_one_json_log_line_with_its_request_id_route_status_and_game()
     )
     .unwrap();
     let address = line.trim().strip_prefix("Serving Tic Tac Toe on ").unwrap();
+    (child, address.to_string())
+}
+
+/// The JSON lines a server started by [`logging_in_json`] logged, once stopped (none
+/// if its log was taken to be read as it ran).
+fn stopped_and_logged(child: Child) -> Vec<serde_json::Value> {
+    send_signal(&child, "-TERM");
+    let output = child.wait_with_output().unwrap();
+    common::json_lines(&output.stderr)
+}
+
+#[cfg(unix)]
+#[test]
+fn each_request_is_one_json_log_line_with_its_request_id_client_route_status_and_game() {
+    // Arrange: `serve --log-format json`, its own lines at info.
+    let folder = tempfile::TempDir::new().unwrap();
+    let (child, address) = logging_in_json(&folder, &[]);
 
     // Act: a game asked for under the client's own request id, then its first move.
     let runtime = tokio::runtime::Runtime::new().unwrap();
@@ -249,11 +294,9 @@ fn each_request_is_one_json_log_line_with_its_request_id_route_status_and_game()
             .to_string();
         (id, answered_id)
     });
-    send_signal(&child, "-TERM");
-    let output = child.wait_with_output().unwrap();
+    let lines = stopped_and_logged(child);
 
     // Assert: the move's line, as a log collector reads it.
-    let lines = common::json_lines(&output.stderr);
     let moves: Vec<_> = lines
         .iter()
         .filter(|line| line["route"] == "/api/games/{id}/moves")
@@ -266,7 +309,111 @@ fn each_request_is_one_json_log_line_with_its_request_id_route_status_and_game()
     assert_eq!(line["status"], 200);
     assert_eq!(line["span"]["request_id"], "ada-move-1");
     assert_eq!(line["span"]["method"], "POST");
+    assert_eq!(line["span"]["client"], "127.0.0.1");
     assert_eq!(line["span"]["game"], id.as_str());
     assert!(line["timestamp"].as_str().unwrap().ends_with('Z'), "{line}");
     assert!(line["ms"].as_f64().unwrap() >= 0.0, "{line}");
+}
+
+#[cfg(unix)]
+#[test]
+fn behind_a_trusted_proxy_a_requests_log_line_names_the_client_it_forwards_for() {
+    // Arrange: the server trusts the proxy at 127.0.0.1.
+    let folder = tempfile::TempDir::new().unwrap();
+    let (child, address) = logging_in_json(&folder, &["--trust-proxy", "127.0.0.1"]);
+
+    // Act: a request the proxy forwards for 203.0.113.9 (its client made up the
+    // address on the left).
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        reqwest::Client::new()
+            .get(format!("{address}/api/scores"))
+            .header("x-forwarded-for", "198.51.100.1, 203.0.113.9")
+            .send()
+            .await
+            .unwrap();
+    });
+    let lines = stopped_and_logged(child);
+
+    // Assert
+    let scores: Vec<_> = lines
+        .iter()
+        .filter(|line| line["route"] == "/api/scores")
+        .collect();
+    assert_eq!(scores.len(), 1, "{lines:#?}");
+    assert_eq!(scores[0]["span"]["client"], "203.0.113.9");
+}
+
+/// `serve --metrics 127.0.0.1:0` with `more` flags: the process, its public address and
+/// its metrics' (from its log, which is read on until the process ends).
+fn serving_metrics(folder: &tempfile::TempDir, more: &[&str]) -> (Child, String, String) {
+    let (mut child, address) =
+        logging_in_json(folder, &[&["--metrics", "127.0.0.1:0"], more].concat());
+    let mut lines = std::io::BufRead::lines(std::io::BufReader::new(child.stderr.take().unwrap()));
+    let metrics = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find_map(|line| {
+            let line: serde_json::Value = serde_json::from_str(&line).ok()?;
+            let message = line["message"].as_str()?;
+            Some(message.strip_prefix("metrics on ")?.to_string())
+        })
+        .expect("the metrics' address in the log");
+    std::thread::spawn(move || lines.for_each(drop));
+    (child, address, metrics)
+}
+
+#[cfg(unix)]
+#[test]
+fn the_metrics_listener_serves_prometheus_text_with_the_headers_every_answer_carries() {
+    // Arrange: one request counted.
+    let folder = tempfile::TempDir::new().unwrap();
+    let (child, address, metrics) = serving_metrics(&folder, &[]);
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+
+    // Act
+    let answer = runtime.block_on(async {
+        reqwest::get(format!("{address}/api/scores")).await.unwrap();
+        reqwest::get(metrics).await.unwrap()
+    });
+    stopped_and_logged(child);
+
+    // Assert
+    assert_eq!(answer.status(), 200);
+    assert_eq!(answer.headers()["x-content-type-options"], "nosniff");
+    assert_eq!(
+        answer.headers()["cross-origin-resource-policy"],
+        "same-origin"
+    );
+    let text = runtime.block_on(answer.text()).unwrap();
+    assert!(text.contains("tictactoe_http_requests_total{"), "{text}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_connection_to_the_metrics_listener_that_sends_nothing_is_closed_at_the_head_deadline() {
+    // Arrange: a second for a request's head, as on the public port.
+    let folder = tempfile::TempDir::new().unwrap();
+    let (child, _, metrics) = serving_metrics(&folder, &["--head-timeout", "1"]);
+    let at = metrics
+        .strip_prefix("http://")
+        .and_then(|rest| rest.strip_suffix("/metrics"))
+        .unwrap();
+    let mut silent = TcpStream::connect(at).unwrap();
+    silent
+        .set_read_timeout(Some(Duration::from_secs(4)))
+        .unwrap();
+
+    // Act
+    let started = Instant::now();
+    let read = std::io::Read::read(&mut silent, &mut [0u8; 64]);
+    let after = started.elapsed();
+    stopped_and_logged(child);
+
+    // Assert: closed by the server within 2.5 s of a 1 s deadline, not read on until
+    // the test's 4 s patience ran out.
+    assert!(
+        after < Duration::from_millis(2500),
+        "{read:?} only after {after:?}"
+    );
 }

@@ -33,13 +33,13 @@ for server in a b; do
 done
 
 # A restart between two requests: none refused after it.
-curl -s -o /dev/null -X POST "$a/api/games" -d '{"x":"human:Ada","o":"impossible"}'
+curl -s -o /dev/null -X POST "$a/api/games" -H 'Content-Type: application/json' -d '{"x":"human:Ada","o":"impossible"}'
 pg_ctl -m fast -w stop >/dev/null
 pg_start
 refused=0
 for i in $(seq 100); do
   server=$([ $((i % 2)) -eq 0 ] && echo "$a" || echo "$b")
-  code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$server/api/games" -d '{"x":"human:Ada","o":"impossible"}')
+  code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$server/api/games" -H 'Content-Type: application/json' -d '{"x":"human:Ada","o":"impossible"}')
   [ "$code" = 201 ] || refused=$((refused + 1))
 done
 echo "after a restart between two requests: $refused of 100 new games refused"

@@ -21,7 +21,7 @@ host() { echo "${1#http://}"; }
 ask() {
   local refused=0 on_a=0 id code
   for _ in $(seq "$1"); do
-    answer=$(curl -s -m 5 -w ' %{http_code}' -X POST "$2/api/games" -d '{"x":"human:Ada","o":"impossible"}')
+    answer=$(curl -s -m 5 -w ' %{http_code}' -X POST "$2/api/games" -H 'Content-Type: application/json' -d '{"x":"human:Ada","o":"impossible"}')
     code=${answer##* }
     if [ "$code" = 201 ]; then
       id=$(echo "$answer" | sed 's/.*"id":"\([0-9a-f]*\)".*/\1/')

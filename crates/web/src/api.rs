@@ -10,7 +10,7 @@ use axum::body::Bytes;
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request, State};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::sse::{KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
@@ -74,15 +74,24 @@ pub const DEFAULT_PAGE: u64 = 20;
 /// The most games a page of `/api/games` lists.
 pub const MAX_PAGE: u64 = 100;
 
-/// A JSON body, whatever its Content-Type says (so `curl -d` works), within the size
-/// limit and the time limit; anything else is a 400, a 413 when too large, or a 408
-/// when it has not all arrived in time (however it trickles in).
+/// A JSON body, labelled so (`Content-Type: application/json`, see [`says_json`]),
+/// within the size limit and the time limit: a body labelled otherwise, or not at all,
+/// is a 415 before a byte of it is read; then a 400 for what is not the JSON expected,
+/// a 413 when too large, or a 408 when it has not all arrived in time (however it
+/// trickles in).
 pub struct JsonBody<T>(pub T);
 
 impl<T: DeserializeOwned> FromRequest<App> for JsonBody<T> {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, app: &App) -> Result<Self, ApiError> {
+        let label = request.headers().get(header::CONTENT_TYPE);
+        if !label.is_some_and(says_json) {
+            let said = |label| media_type(label).unwrap_or_else(|| "another type".into());
+            return Err(ApiError::NotJson {
+                sent: label.map(said),
+            });
+        }
         let deadline = app.edge.body_deadline;
         let bytes = tokio::time::timeout(deadline, Bytes::from_request(request, app))
             .await
@@ -102,6 +111,30 @@ impl<T: DeserializeOwned> FromRequest<App> for JsonBody<T> {
                 ApiError::BadRequest(format!("the body is not the JSON expected: {error}"))
             })
     }
+}
+
+/// Whether a `Content-Type` says JSON: `application/json`, its type and subtype in any
+/// case (RFC 9110, 8.3.1), with any parameters (`; charset=utf-8`: JSON is UTF-8
+/// whatever they say, RFC 8259). Only that: a `+json` type (`application/merge-patch+json`)
+/// names rules of its own that these bodies do not follow. Requiring the label is what
+/// keeps another site's page from sending a body at all without asking first: an HTML
+/// form, or a script's "simple" request, can only label it `text/plain`, a form's
+/// encoding or nothing, and a browser asks this server (CORS, which it never allows)
+/// before sending anything labelled JSON.
+fn says_json(label: &HeaderValue) -> bool {
+    label.to_str().is_ok_and(|label| {
+        let essence = label.split(';').next().unwrap_or_default().trim();
+        essence.eq_ignore_ascii_case("application/json")
+    })
+}
+
+/// The media type a `Content-Type` names, to say it back: its type and subtype alone,
+/// if they are short and plain (nothing else of what a client sent is repeated).
+fn media_type(label: &HeaderValue) -> Option<String> {
+    let essence = label.to_str().ok()?.split(';').next()?.trim();
+    let plain = |c: char| c.is_ascii_alphanumeric() || "/+-.!#$&^_".contains(c);
+    (!essence.is_empty() && essence.len() <= 64 && essence.chars().all(plain))
+        .then(|| essence.to_ascii_lowercase())
 }
 
 /// `Authorization: Bearer TOKEN`, read but not yet checked: the game comes first (an
@@ -900,14 +933,30 @@ mod tests {
     }
 
     /// `body` POSTed to `path` through the router on `service`, with `token` as the
-    /// bearer if given: the status and the JSON answered.
+    /// bearer if given (and, if there is a body, labelled JSON): the status and the JSON
+    /// answered.
     async fn post(
         service: MockGameService,
         path: &str,
         token: Option<&Token>,
         body: &str,
     ) -> (StatusCode, Value) {
+        let label = (!body.is_empty()).then_some("application/json");
+        post_labelled(service, path, token, body, label).await
+    }
+
+    /// The same, with `label` as the body's Content-Type, if given.
+    async fn post_labelled(
+        service: MockGameService,
+        path: &str,
+        token: Option<&Token>,
+        body: &str,
+        label: Option<&str>,
+    ) -> (StatusCode, Value) {
         let mut request = Request::builder().method(Method::POST).uri(path);
+        if let Some(label) = label {
+            request = request.header(header::CONTENT_TYPE, label);
+        }
         if let Some(token) = token {
             let bearer = format!("Bearer {}", token.to_hex());
             request = request.header(header::AUTHORIZATION, bearer);
@@ -1014,6 +1063,97 @@ mod tests {
             error.starts_with("the body is not the JSON expected"),
             "{error}"
         );
+    }
+
+    #[rstest::rstest]
+    #[case::as_written("application/json")]
+    #[case::any_case_with_a_charset("Application/JSON; charset=UTF-8")]
+    #[case::spaced(" application/json ;charset=utf-8")]
+    #[tokio::test]
+    async fn a_body_labelled_json_reaches_the_service(#[case] label: &str) {
+        // Arrange
+        let mut service = service();
+        service
+            .expect_play()
+            .times(1)
+            .returning(|_, _, _| Box::pin(async { Ok(a_view()) }));
+
+        // Act
+        let (status, _) = post_labelled(
+            service,
+            &at("/api/games/{id}/moves"),
+            Some(&Token::random()),
+            r#"{"cell":5}"#,
+            Some(label),
+        )
+        .await;
+
+        // Assert
+        assert_eq!(status, StatusCode::OK);
+    }
+
+    #[rstest::rstest]
+    #[case::a_form(
+        Some("application/x-www-form-urlencoded"),
+        "this request's was application/x-www-form-urlencoded"
+    )]
+    #[case::plain_text(Some("text/plain;charset=UTF-8"), "this request's was text/plain")]
+    #[case::a_json_based_type(
+        Some("application/merge-patch+json"),
+        "this request's was application/merge-patch+json"
+    )]
+    #[case::a_type_too_odd_to_repeat(Some("text/<b>"), "this request's was another type")]
+    #[case::none(None, "this request had no Content-Type")]
+    #[tokio::test]
+    async fn a_body_not_labelled_json_is_a_415_that_never_reaches_the_service(
+        #[case] label: Option<&str>,
+        #[case] said: &str,
+    ) {
+        // Arrange
+        let mut service = service();
+        service.expect_play().never();
+
+        // Act
+        let (status, body) = post_labelled(
+            service,
+            &at("/api/games/{id}/moves"),
+            Some(&Token::random()),
+            r#"{"cell":5}"#,
+            label,
+        )
+        .await;
+
+        // Assert
+        assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+        let error = body["error"].as_str().unwrap();
+        assert!(
+            error.starts_with("the body must be JSON, sent with Content-Type: application/json"),
+            "{error}"
+        );
+        assert!(error.contains(said), "{error}");
+    }
+
+    #[tokio::test]
+    async fn a_request_that_takes_no_body_needs_no_content_type() {
+        // Arrange
+        let mut service = service();
+        service
+            .expect_resign()
+            .times(1)
+            .returning(|_, _| Box::pin(async { Ok(a_view()) }));
+
+        // Act
+        let (status, _) = post_labelled(
+            service,
+            &at("/api/games/{id}/resign"),
+            Some(&Token::random()),
+            "",
+            None,
+        )
+        .await;
+
+        // Assert
+        assert_eq!(status, StatusCode::OK);
     }
 
     #[tokio::test]

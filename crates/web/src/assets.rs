@@ -63,6 +63,15 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'
      style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; \
      form-action 'none'; frame-ancestors 'none'";
 
+/// Every browser feature the page never uses, turned off for it and anything it could
+/// ever load (only features Chromium knows, so that none is a warning in its console).
+/// Not the clipboard: "Copy invite link" writes to it.
+pub const PERMISSIONS_POLICY: &str = "accelerometer=(), autoplay=(), camera=(), \
+     display-capture=(), encrypted-media=(), fullscreen=(), geolocation=(), gyroscope=(), \
+     hid=(), idle-detection=(), magnetometer=(), microphone=(), midi=(), payment=(), \
+     picture-in-picture=(), publickey-credentials-get=(), screen-wake-lock=(), serial=(), \
+     usb=(), xr-spatial-tracking=()";
+
 /// The frame around `main`, titled `title`, loading `scripts` (from `/assets/`, in
 /// order, deferred).
 fn page(title: &str, scripts: &[&str], main: &str) -> String {

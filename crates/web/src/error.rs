@@ -41,8 +41,13 @@ pub const BUSY_RETRY_AFTER: Duration = Duration::from_secs(30);
 pub const SHARE_RETRY_AFTER: Duration = Duration::from_secs(10);
 
 /// The headers every answer carries, whoever makes it: the router's layers set them,
-/// and the raw refusals ([`ApiError::raw_answer`], `hyper_refusals`) add them.
-pub const SECURITY_HEADERS: [(&str, &str); 4] = [
+/// and the raw refusals ([`ApiError::raw_answer`], `hyper_refusals`) add them. The page
+/// shares no window with another site's (`cross-origin-opener-policy`: a page it opens,
+/// or that opens it, cannot reach it), nothing here may be loaded into another site's
+/// page (`cross-origin-resource-policy`: not even as an image or a script, which
+/// `connect-src` and CORS do not cover), and the browser's features the page never
+/// uses are off (`permissions-policy`).
+pub const SECURITY_HEADERS: [(&str, &str); 7] = [
     (
         "content-security-policy",
         super::assets::CONTENT_SECURITY_POLICY,
@@ -50,6 +55,9 @@ pub const SECURITY_HEADERS: [(&str, &str); 4] = [
     ("x-content-type-options", "nosniff"),
     ("x-frame-options", "DENY"),
     ("referrer-policy", "no-referrer"),
+    ("cross-origin-opener-policy", "same-origin"),
+    ("cross-origin-resource-policy", "same-origin"),
+    ("permissions-policy", super::assets::PERMISSIONS_POLICY),
 ];
 
 #[derive(Debug, Error)]
@@ -61,6 +69,20 @@ pub enum ApiError {
     NoToken,
     #[error("that token is not a seat of this game")]
     WrongToken,
+    /// A request that would change something, sent by another site's page through a
+    /// visitor's browser (`edge::other_sites`).
+    #[error(
+        "this request came from another site's page: changes are taken only from this \
+         server's own pages, or from programs"
+    )]
+    OtherSite,
+    /// A request sent to another address than the one people use (`--public-url`):
+    /// which one that is.
+    #[error(
+        "this server answers for {public} only, and this request was sent to another \
+         address"
+    )]
+    OtherHost { public: String },
     #[error("there is no such page")]
     NotFound,
     /// The path exists, but not for this method (GET for an action, say).
@@ -111,6 +133,13 @@ pub enum ApiError {
     /// A request that needs the game to be over came while it is played.
     #[error("the game is still being played: {}", after_the_end(.0))]
     StillPlaying(AfterTheEnd),
+    /// A JSON body not labelled `Content-Type: application/json`: what it said instead
+    /// (its media type, or "another type" when too odd to repeat), if anything.
+    #[error(
+        "the body must be JSON, sent with Content-Type: application/json ({})",
+        sent_type(.sent)
+    )]
+    NotJson { sent: Option<String> },
     #[error("the request body is larger than {limit} bytes")]
     TooLarge { limit: usize },
     /// The body did not all arrive within the deadline after the head.
@@ -220,7 +249,7 @@ impl ApiError {
             | ApiError::NameTaken { .. }
             | ApiError::NameLooksLike { .. } => StatusCode::BAD_REQUEST,
             ApiError::NoToken => StatusCode::UNAUTHORIZED,
-            ApiError::WrongToken => StatusCode::FORBIDDEN,
+            ApiError::WrongToken | ApiError::OtherSite => StatusCode::FORBIDDEN,
             ApiError::NotFound
             | ApiError::NoSuchGame
             | ApiError::NoSuchCursor(_)
@@ -228,9 +257,11 @@ impl ApiError {
             | ApiError::NoSuchPuzzle { .. }
             | ApiError::NotAName(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::OtherHost { .. } => StatusCode::MISDIRECTED_REQUEST,
             ApiError::Refused(refusal) => refusal_status(refusal),
             ApiError::StillPlaying(_) | ApiError::NameFixed => StatusCode::CONFLICT,
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::NotJson { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::SlowBody { .. } => StatusCode::REQUEST_TIMEOUT,
             ApiError::AddressTooLong => StatusCode::URI_TOO_LONG,
             ApiError::HeadTooLarge { .. } => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
@@ -309,6 +340,14 @@ fn after_the_end(asked: &AfterTheEnd) -> &'static str {
     match asked {
         AfterTheEnd::Rematch => "a rematch comes after the end",
         AfterTheEnd::Review => "it is reviewed once it has ended",
+    }
+}
+
+/// The Content-Type a body came with, in words.
+fn sent_type(sent: &Option<String>) -> String {
+    match sent {
+        Some(sent) => format!("this request's was {sent}"),
+        None => "this request had no Content-Type".to_string(),
     }
 }
 

@@ -396,6 +396,7 @@ mod tests {
 
     use super::*;
     use crate::health::Health;
+    use crate::logged::logged;
 
     fn id(n: u128) -> GameId {
         GameId::from_bits(n)
@@ -710,30 +711,6 @@ mod tests {
 
         // Assert
         assert!(health.store_down().is_some());
-    }
-
-    /// The lines logged while `run` runs on this thread.
-    fn logged(run: impl FnOnce()) -> Vec<String> {
-        #[derive(Clone, Default)]
-        struct Lines(Arc<Mutex<Vec<u8>>>);
-        impl std::io::Write for Lines {
-            fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-                self.0.lock().unwrap().extend_from_slice(bytes);
-                Ok(bytes.len())
-            }
-            fn flush(&mut self) -> std::io::Result<()> {
-                Ok(())
-            }
-        }
-        let lines = Lines::default();
-        let writer = lines.clone();
-        let subscriber = tracing_subscriber::fmt()
-            .with_writer(move || writer.clone())
-            .with_ansi(false)
-            .finish();
-        tracing::subscriber::with_default(subscriber, run);
-        let text = String::from_utf8(lines.0.lock().unwrap().clone()).unwrap();
-        text.lines().map(str::to_owned).collect()
     }
 
     #[test]

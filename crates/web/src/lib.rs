@@ -18,7 +18,9 @@
 //!   each connection within deadlines for its requests' heads, and a bounded stop;
 //!   `connections` bounds how many are open and for how long they may stay quiet,
 //!   `shares` how many of them, and of the event streams, one client may hold;
-//!   `hyper_refusals` dresses the answers hyper makes itself like the server's own);
+//!   `hyper_refusals` dresses the answers hyper makes itself like the server's own;
+//!   `edge` refuses what comes from another site's page, or was sent to another
+//!   address than the public one);
 //!   `api` (HTTP in, calls to the port out; one handler per route, each registered once
 //!   for the router and the API's document, `openapi`); `error` (every refusal's words
 //!   and status, in one place); `dto` (request bodies, parsed into the domain's
@@ -47,12 +49,15 @@ mod api;
 mod assets;
 mod connections;
 mod dto;
+mod edge;
 mod error;
 mod events;
 mod games;
 mod group_commit;
 mod health;
 mod hyper_refusals;
+#[cfg(test)]
+mod logged;
 mod observe;
 mod openapi;
 mod port;
@@ -66,6 +71,7 @@ mod thinking;
 mod token;
 mod view;
 
+pub use edge::PublicUrl;
 pub use games::{GameLimits, Games};
 pub use group_commit::CommitCounts;
 pub use observe::{Metrics, serve_metrics};

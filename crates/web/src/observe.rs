@@ -6,8 +6,10 @@
 //!   `A-Z a-z 0-9 - _ . :`), else a new one; returned in `x-request-id` on every
 //!   answer (tower-http's request-id layers).
 //! * The request's line, at `info`, when it is answered: method, route pattern, status,
-//!   duration, request id, and the game's id where the path names one; for a refusal
-//!   the store or a bug caused, what it was (`error::Detail`).
+//!   duration, request id, the client's address (the connection's peer, or the address
+//!   a trusted proxy forwards for: `shares::ClientAddress`), and the game's id where
+//!   the path names one; for a refusal the store or a bug caused, what it was
+//!   (`error::Detail`).
 //! * Metrics (a no-op unless a recorder is installed: `serve --metrics`):
 //!   `tictactoe_http_requests_total` and `tictactoe_http_request_duration_seconds`
 //!   by route pattern, method and status; the games' own (`tictactoe_moves_total`,
@@ -33,6 +35,8 @@ use tracing::{Instrument, Span};
 use tictactoe_core::ports::StoreError;
 
 use super::error::Detail;
+use super::server::{Limits, serve_app, with_security_headers};
+use super::shares::ClientAddress;
 
 /// The header a request's id travels in.
 pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
@@ -121,8 +125,9 @@ fn method_label(method: &Method) -> &'static str {
 }
 
 /// The span every line about a request is logged in, made as the request comes: its
-/// id, its method, and the game its path names, if any. (Each field is given at once:
-/// a field recorded later costs the JSON logs a second formatting of them all.)
+/// id, its method, its client's address, and the game its path names, if any. (Each
+/// field is given at once: a field recorded later costs the JSON logs a second
+/// formatting of them all.)
 fn request_span(request: &Request) -> Span {
     let id = request
         .headers()
@@ -130,9 +135,10 @@ fn request_span(request: &Request) -> Span {
         .and_then(|id| id.to_str().ok())
         .unwrap_or("");
     let method = method_label(request.method());
+    let client = ClientAddress::of(request.extensions());
     macro_rules! span {
         ($($game:tt)*) => {
-            tracing::info_span!("request", request_id = id, method, $($game)*)
+            tracing::info_span!("request", request_id = id, method, client = %client, $($game)*)
         };
     }
     match game_in(request.uri().path()) {
@@ -269,10 +275,14 @@ fn describe() {
 }
 
 /// Serves `GET /metrics` on `listener` until `shutdown` completes: a listener of its
-/// own, so that the public port never shows them.
+/// own, so that the public port never shows them, held to the public port's `limits`
+/// by the same loop (`server::serve_app`: the head deadline and size, the idle time,
+/// the cap on connections and each client's share, a bounded stop), with the same
+/// headers on every answer.
 pub async fn serve_metrics(
     listener: tokio::net::TcpListener,
     metrics: Metrics,
+    limits: Limits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()> {
     let metrics = std::sync::Arc::new(metrics);
@@ -283,26 +293,26 @@ pub async fn serve_metrics(
             upkeep.0.run_upkeep();
         }
     });
-    let app = Router::new().route(
-        "/metrics",
-        get(move || {
-            let metrics = std::sync::Arc::clone(&metrics);
-            async move {
-                (
-                    [(
-                        axum::http::header::CONTENT_TYPE,
-                        "text/plain; version=0.0.4; charset=utf-8",
-                    )],
-                    metrics.render(),
-                )
-            }
-        }),
-    );
-    let served = axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await;
+    let app = Router::new()
+        .route(
+            "/metrics",
+            get(move || {
+                let metrics = std::sync::Arc::clone(&metrics);
+                async move {
+                    (
+                        [(
+                            axum::http::header::CONTENT_TYPE,
+                            "text/plain; version=0.0.4; charset=utf-8",
+                        )],
+                        metrics.render(),
+                    )
+                }
+            }),
+        )
+        .fallback(super::api::not_found);
+    serve_app(listener, with_security_headers(app), &limits, shutdown).await;
     housekeeping.abort();
-    served
+    Ok(())
 }
 
 #[cfg(test)]
@@ -310,6 +320,7 @@ mod tests {
     use axum::body::Body;
 
     use super::*;
+    use crate::logged::Logged;
 
     fn with_id(id: &'static [u8]) -> Request {
         axum::http::Request::builder()
@@ -361,6 +372,33 @@ mod tests {
     #[case::not_an_id("/api/games/zz", None)]
     fn the_game_a_path_names_is_logged_with_it(#[case] path: &str, #[case] game: Option<&str>) {
         assert_eq!(game_in(path), game);
+    }
+
+    #[tokio::test]
+    async fn the_requests_line_names_the_address_it_came_from() {
+        // Arrange: a request its connection says came from 203.0.113.7 (a trusted
+        // proxy's client, say).
+        let logged = Logged::start();
+        let router = Router::new()
+            .route("/api/scores", get(|| async { "{}" }))
+            .layer(axum::middleware::from_fn(log_and_count));
+        let mut request = with_id(b"abc-1");
+        *request.uri_mut() = "/api/scores".parse().unwrap();
+        let address = "203.0.113.7".parse().unwrap();
+        request.extensions_mut().insert(ClientAddress(address));
+
+        // Act
+        tower::ServiceExt::oneshot(router, request).await.unwrap();
+
+        // Assert
+        let lines = logged.lines();
+        assert_eq!(lines.len(), 1, "{lines:#?}");
+        assert!(
+            lines[0].contains(r#"request{request_id="abc-1" method="GET" client=203.0.113.7}"#),
+            "{}",
+            lines[0]
+        );
+        assert!(lines[0].contains("answered"), "{}", lines[0]);
     }
 
     #[test]

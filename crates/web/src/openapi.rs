@@ -25,7 +25,12 @@ use super::error::ErrorJson;
                        an unbeatable computer, watch games live, and read the kept games \
                        and their reviews by perfect play. Every refusal is \
                        `{\"error\": \"...\"}` with its status; a 503 says when to come \
-                       back (`Retry-After`).",
+                       back (`Retry-After`). A request that would change something, sent \
+                       by another site's page through a browser (`Sec-Fetch-Site` or \
+                       `Origin` say so), is refused 403 on every route; programs send \
+                       neither header and are not. A server told its public address \
+                       (`serve --public-url`) refuses a request sent to another with \
+                       421, on every route but `/healthz` and `/readyz`.",
         license(name = "MIT")
     ),
     modifiers(&SeatTokens),
@@ -335,6 +340,9 @@ pub enum BodyRefusals {
     /// The body is too large
     #[response(status = 413)]
     TooLarge(ErrorJson),
+    /// The body is not labelled `Content-Type: application/json`
+    #[response(status = 415)]
+    NotJson(ErrorJson),
 }
 
 /// The refusal of a request the store answers, when it cannot.

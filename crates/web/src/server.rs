@@ -28,6 +28,7 @@ use utoipa_axum::routes;
 use super::api::{self, App, Edge};
 use super::assets;
 use super::connections::{Connection, Places};
+use super::edge::{self, PublicUrl};
 use super::error::{ApiError, SECURITY_HEADERS};
 use super::games::Games;
 use super::health::Health;
@@ -35,7 +36,7 @@ use super::hyper_refusals::Dressed;
 use super::observe::{self, NewRequestId, REQUEST_ID};
 use super::openapi::{self, ApiDoc};
 use super::port::GameService;
-use super::shares::{Client, Shares};
+use super::shares::{Client, ClientAddress, Shares, forwarded_for};
 
 /// The bounds the server's transport keeps to, whatever its clients do. (The games'
 /// own are [`GameLimits`](super::games::GameLimits).)
@@ -69,6 +70,9 @@ pub struct Limits {
     /// After the server is told to stop, how long requests in flight have to finish
     /// before every connection is closed.
     pub grace: Duration,
+    /// The address people use (`--public-url`), if the server was told: then a request
+    /// sent to another (its `Host`) is refused 421, but for the health checks.
+    pub public_url: Option<PublicUrl>,
 }
 
 impl Default for Limits {
@@ -85,6 +89,7 @@ impl Default for Limits {
             streams_per_client: 64,
             trusted_proxies: Vec::new(),
             grace: Duration::from_secs(5),
+            public_url: None,
         }
     }
 }
@@ -170,17 +175,17 @@ pub(crate) fn routes(games: Arc<dyn GameService>, health: Health, limits: &Limit
         .merge(api)
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
+        .route_layer(edge::other_sites(limits.public_url.as_ref()))
         .route_layer(axum::middleware::from_fn(observe::remember_route))
         .layer(DefaultBodyLimit::max(limits.body_bytes));
-    let routes = SECURITY_HEADERS
-        .into_iter()
-        .fold(routes, |routes, (name, value)| {
-            routes.layer(SetResponseHeaderLayer::overriding(
-                HeaderName::from_static(name),
-                HeaderValue::from_static(value),
-            ))
-        });
-    routes
+    let routes = match &limits.public_url {
+        Some(public) => routes.layer(axum::middleware::from_fn_with_state(
+            Arc::new(public.clone()),
+            edge::this_host_only,
+        )),
+        None => routes,
+    };
+    with_security_headers(routes)
         .layer(axum::middleware::from_fn(observe::log_and_count))
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(SetRequestIdLayer::new(REQUEST_ID, NewRequestId))
@@ -188,6 +193,22 @@ pub(crate) fn routes(games: Arc<dyn GameService>, health: Health, limits: &Limit
             observe::drop_insane_request_id,
         ))
         .with_state(app)
+}
+
+/// `routes`, each answer of which carries the [`SECURITY_HEADERS`] (the metrics'
+/// listener's too).
+pub(crate) fn with_security_headers<S>(routes: Router<S>) -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+{
+    SECURITY_HEADERS
+        .into_iter()
+        .fold(routes, |routes, (name, value)| {
+            routes.layer(SetResponseHeaderLayer::overriding(
+                HeaderName::from_static(name),
+                HeaderValue::from_static(value),
+            ))
+        })
 }
 
 /// Serves `games` on `listener` until `shutdown` completes; then stops taking
@@ -202,8 +223,9 @@ pub(crate) fn routes(games: Arc<dyn GameService>, health: Health, limits: &Limit
 /// Each connection is held to `limits`: its place under the cap and in its client's
 /// share (`connections::Places`); a request head whole within `head_deadline` and no
 /// larger than `head_bytes` (hyper's own timer and limits; its refusals dressed by
-/// `hyper_refusals::Dressed`); quiet for no longer than `idle_connection`. A body's
-/// deadline is the handler's (`api::JsonBody`).
+/// `hyper_refusals::Dressed`); quiet for no longer than `idle_connection`. (The loop
+/// that does so, `accept_until`, serves the metrics' listener too.) A body's deadline
+/// is the handler's (`api::JsonBody`).
 pub async fn serve(
     listener: TcpListener,
     games: Games,
@@ -212,6 +234,60 @@ pub async fn serve(
 ) -> io::Result<()> {
     games.spawn_housekeeping();
     let app = router(&games, &limits);
+    let open = accept_until(listener, app, &limits, shutdown).await;
+    games.health().drain();
+    games.close();
+    open.close(limits.grace).await;
+    games.shutdown().await;
+    Ok(())
+}
+
+/// Serves `app` on `listener`, each connection held to `limits` as the public port's
+/// are, until `shutdown` completes; then closes its connections within the grace
+/// period: for a listener of another kind than the games' (the metrics').
+pub(crate) async fn serve_app(
+    listener: TcpListener,
+    app: Router,
+    limits: &Limits,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) {
+    let open = accept_until(listener, app, limits, shutdown).await;
+    open.close(limits.grace).await;
+}
+
+/// The connections a listener accepted and still serves, once it has stopped taking
+/// more.
+struct Open {
+    connections: JoinSet<()>,
+    stopping: watch::Sender<bool>,
+}
+
+impl Open {
+    /// Tells every connection to stop once its request in flight is answered, gives
+    /// them `grace` to, then closes those left, whatever their clients are doing.
+    async fn close(mut self, grace: Duration) {
+        self.stopping.send_replace(true);
+        let connections = &mut self.connections;
+        let drained = tokio::time::timeout(grace, async {
+            while connections.join_next().await.is_some() {}
+        })
+        .await;
+        if drained.is_err() {
+            connections.abort_all();
+            while connections.join_next().await.is_some() {}
+        }
+    }
+}
+
+/// Accepts connections on `listener` and serves `app` on each, held to `limits` as
+/// [`serve`] says, until `shutdown` completes; then stops accepting (the listener is
+/// closed) and gives back the connections still open.
+async fn accept_until(
+    listener: TcpListener,
+    app: Router,
+    limits: &Limits,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Open {
     let places = Places::new(limits.max_connections, limits.connections_per_client);
     let (stopping, stop_told) = watch::channel(false);
     let mut connections = JoinSet::new();
@@ -258,19 +334,10 @@ pub async fn serve(
         ));
     }
     drop(listener);
-    games.health().drain();
-    games.close();
-    stopping.send_replace(true);
-    let drained = tokio::time::timeout(limits.grace, async {
-        while connections.join_next().await.is_some() {}
-    })
-    .await;
-    if drained.is_err() {
-        connections.abort_all();
-        while connections.join_next().await.is_some() {}
+    Open {
+        connections,
+        stopping,
     }
-    games.shutdown().await;
-    Ok(())
 }
 
 /// One connection, served until it closes, or, once the server is stopping, until its
@@ -286,8 +353,8 @@ async fn serve_connection<T>(
 {
     let trusted = limits.trusted_proxies.clone();
     let app = app.map_request(move |mut request: Request<Incoming>| {
-        let client = Client::behind(peer.ip(), request.headers(), &trusted);
-        request.extensions_mut().insert(client);
+        let address = forwarded_for(peer.ip(), request.headers(), &trusted);
+        request.extensions_mut().insert(ClientAddress(address));
         request
     });
     let mut http = http1::Builder::new();

@@ -6,15 +6,16 @@
 //! IPv6 address belongs to (one machine usually has a whole /64 to pick addresses
 //! from). Loopback addresses count like any other. Behind a proxy every connection
 //! comes from the proxy, so for a proxy named as trusted the client is read from the
-//! `X-Forwarded-For` header instead ([`Client::behind`]); nobody else's header is
-//! believed.
+//! `X-Forwarded-For` header instead ([`forwarded_for`]); nobody else's header is
+//! believed. The address so read travels with the request ([`ClientAddress`]): its
+//! share is counted by it, and its log line names it.
 
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv6Addr};
 use std::sync::{Arc, Mutex};
 
-use axum::http::HeaderMap;
 use axum::http::request::Parts;
+use axum::http::{Extensions, HeaderMap};
 use tictactoe_core::sync::lock;
 
 /// Who a request or a connection comes from, as far as shares are counted.
@@ -37,49 +38,60 @@ impl Client {
         }
     }
 
-    /// The client a request from `peer` speaks for. A trusted proxy's request speaks
-    /// for the last address of its `X-Forwarded-For` that is not itself a trusted proxy
-    /// (the right end is the nearest hop; anything left of it could be made up by the
-    /// client); without one, or from anyone else, the request is the peer's own.
-    pub fn behind(peer: IpAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> Client {
-        if !trusted.contains(&peer) {
-            return Client::of(peer);
-        }
-        let forwarded = headers
-            .get_all("x-forwarded-for")
-            .iter()
-            .filter_map(|value| value.to_str().ok())
-            .flat_map(|value| value.split(','))
-            .map(str::trim)
-            .collect::<Vec<_>>();
-        forwarded
-            .iter()
-            .rev()
-            .map(|hop| hop.parse::<IpAddr>())
-            .take_while(Result::is_ok)
-            .flatten()
-            .find(|hop| !trusted.contains(hop))
-            .map_or(Client::of(peer), Client::of)
-    }
-
     #[cfg(test)]
     fn address(&self) -> IpAddr {
         self.0
     }
 }
 
-/// Requests carry their client as an extension, put there when the connection is
-/// served; a request that has none (one sent to the router directly, as the tests
-/// do) counts as the unspecified address.
+/// The address a request from `peer` comes from. A trusted proxy's request speaks for
+/// the last address of its `X-Forwarded-For` that is not itself a trusted proxy (the
+/// right end is the nearest hop; anything left of it could be made up by the client);
+/// without one, or from anyone else, the request is the peer's own.
+pub fn forwarded_for(peer: IpAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> IpAddr {
+    if !trusted.contains(&peer) {
+        return peer;
+    }
+    let forwarded = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .map(str::trim)
+        .collect::<Vec<_>>();
+    forwarded
+        .iter()
+        .rev()
+        .map(|hop| hop.parse::<IpAddr>())
+        .take_while(Result::is_ok)
+        .flatten()
+        .find(|hop| !trusted.contains(hop))
+        .unwrap_or(peer)
+}
+
+/// The address a request comes from, as [`forwarded_for`] reads it, carried in its
+/// extensions: put there when its connection serves it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClientAddress(pub IpAddr);
+
+impl ClientAddress {
+    /// The address of the request whose extensions these are; the unspecified address
+    /// for a request that has none (one sent to the router directly, as the tests do).
+    pub fn of(extensions: &Extensions) -> IpAddr {
+        extensions
+            .get::<ClientAddress>()
+            .map_or(IpAddr::from([0, 0, 0, 0]), |ClientAddress(address)| {
+                *address
+            })
+    }
+}
+
+/// A request's client is the one its address ([`ClientAddress`]) belongs to.
 impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Client {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        Ok(parts
-            .extensions
-            .get::<Client>()
-            .copied()
-            .unwrap_or(Client(IpAddr::from([0, 0, 0, 0]))))
+        Ok(Client::of(ClientAddress::of(&parts.extensions)))
     }
 }
 
@@ -230,18 +242,26 @@ mod tests {
         let trusted = [ip("10.0.0.1")];
 
         // Act
-        let seen = Client::behind(ip(peer), &forwarded(header), &trusted);
+        let seen = forwarded_for(ip(peer), &forwarded(header), &trusted);
 
         // Assert
-        assert_eq!(seen, Client::of(ip(client)));
+        assert_eq!(seen, ip(client));
     }
 
     #[test]
     fn a_trusted_proxys_request_without_the_header_is_the_proxys_own() {
         let trusted = [ip("10.0.0.1")];
 
-        let seen = Client::behind(ip("10.0.0.1"), &HeaderMap::new(), &trusted);
+        let seen = forwarded_for(ip("10.0.0.1"), &HeaderMap::new(), &trusted);
 
-        assert_eq!(seen, Client::of(ip("10.0.0.1")));
+        assert_eq!(seen, ip("10.0.0.1"));
+    }
+
+    #[test]
+    fn a_request_without_an_address_comes_from_the_unspecified_one() {
+        assert_eq!(
+            ClientAddress::of(&Extensions::new()),
+            IpAddr::from([0, 0, 0, 0])
+        );
     }
 }

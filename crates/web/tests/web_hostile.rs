@@ -19,11 +19,14 @@ use tictactoe_core::ports::{GameStore, MemoryStore, MockGameStore};
 use tictactoe_web::Limits;
 use web_support::{Running, Server, games_over, test_game_limits, two_people};
 
-const SECURITY_HEADERS: [&str; 4] = [
+const SECURITY_HEADERS: [&str; 7] = [
     "content-security-policy:",
     "x-content-type-options: nosniff",
     "x-frame-options: deny",
     "referrer-policy: no-referrer",
+    "cross-origin-opener-policy: same-origin",
+    "cross-origin-resource-policy: same-origin",
+    "permissions-policy: accelerometer=(), ",
 ];
 
 /// A connection to `server` from the loopback address `source` (Linux answers on all
@@ -197,7 +200,8 @@ async fn a_body_trickled_a_byte_at_a_time_is_answered_408_at_the_body_deadline_a
     stream
         .write_all(
             format!(
-                "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n",
+                "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+                 Content-Length: {}\r\n\r\n",
                 body.len()
             )
             .as_bytes(),
@@ -458,7 +462,7 @@ async fn a_game_finished_while_the_server_stops_is_answered_and_kept() {
         client
             .post(&moves)
             .bearer_auth(token.as_deref().unwrap())
-            .body(format!(r#"{{"cell":{cell}}}"#))
+            .json(&serde_json::json!({ "cell": cell }))
             .send()
     };
     for (token, cell) in [(&game.x, 1), (&game.o, 4), (&game.x, 2), (&game.o, 5)] {

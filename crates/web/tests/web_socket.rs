@@ -12,7 +12,10 @@ use tictactoe_web::GameLimits;
 use web_support::{Server, test_game_limits, two_people};
 
 async fn post(url: &str, token: Option<&str>, body: &str) -> (StatusCode, Value) {
-    let mut request = reqwest::Client::new().post(url).body(body.to_string());
+    let mut request = reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .body(body.to_string());
     if let Some(token) = token {
         request = request.bearer_auth(token);
     }

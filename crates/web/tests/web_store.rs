@@ -218,6 +218,7 @@ async fn a_spectator_sees_a_move_only_once_the_store_has_kept_it() {
     // the move, and again once it has it.
     let request = axum::http::Request::post(game.api("/moves"))
         .header("authorization", format!("Bearer {}", game.x.unwrap()))
+        .header("content-type", "application/json")
         .body(axum::body::Body::from(r#"{"cell":5}"#))
         .unwrap();
     let moving = tokio::spawn(tower::ServiceExt::oneshot(server.router(), request));
@@ -416,7 +417,7 @@ fn spawn_post(
     token: Option<String>,
     body: &str,
 ) -> tokio::task::JoinHandle<axum::response::Response> {
-    let mut request = axum::http::Request::post(path);
+    let mut request = axum::http::Request::post(path).header("content-type", "application/json");
     if let Some(token) = token {
         request = request.header("authorization", format!("Bearer {token}"));
     }

@@ -127,7 +127,8 @@ impl Server {
         self.router.clone()
     }
 
-    /// Sends one request through the router; `token` goes in `Authorization: Bearer`.
+    /// Sends one request through the router; `token` goes in `Authorization: Bearer`,
+    /// and a body is labelled JSON (`Content-Type: application/json`).
     pub async fn send(
         &self,
         method: Method,
@@ -146,7 +147,10 @@ impl Server {
         token: Option<&str>,
         body: Body,
     ) -> Answer {
-        let mut request = Request::builder().method(method).uri(path);
+        let mut request = Request::builder()
+            .method(method)
+            .uri(path)
+            .header("content-type", "application/json");
         if let Some(token) = token {
             request = request.header("authorization", format!("Bearer {token}"));
         }
