@@ -93,6 +93,67 @@ pub enum Command {
                       it serves."
     )]
     Check,
+    /// Accounts, for whoever runs the server: add one (a name with kept games too), list
+    /// them, give one a new password, remove one
+    Accounts(AccountsArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "A password is read from standard input when it is not a terminal: its first \
+                  line, without the newline that ends it and with nothing else taken away \
+                  (spaces count), as in `printf '%s\\n' \"$PASSWORD\" | tictactoe accounts add \
+                  Ada`. At a terminal it is typed twice, not shown. It is never printed nor \
+                  logged, and kept only as its Argon2id hash. --db names the server's \
+                  database: its file, or its postgres:// address."
+)]
+pub struct AccountsArgs {
+    #[command(subcommand)]
+    pub action: AccountsCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AccountsCommand {
+    /// Add an account, with a password
+    ///
+    /// Adds the account NAME as the operator: unlike a person signing up, the operator
+    /// may give a name that has kept games (played before accounts, or by a guest) to
+    /// the person who played them, and the games and ratings under it are then that
+    /// account's. A name an account has, or one that looks like it, is refused. The
+    /// password is read from standard input, or typed twice at a terminal (see
+    /// `tictactoe accounts --help`).
+    Add {
+        /// The name, as its person will sign in with it
+        #[arg(value_name = "NAME", value_parser = new_name)]
+        name: PlayerName,
+    },
+    /// List the accounts: name, when made (UTC), sessions open, personal tokens
+    List {
+        /// One JSON object per line per account: name, created, sessions, tokens
+        #[arg(long)]
+        json: bool,
+    },
+    /// Give an account a new password, ending its sessions and revoking its tokens
+    ///
+    /// The new password is read as `add` reads it. Every session of the account ends
+    /// and every personal token of it is revoked, at once: whoever held them signs in
+    /// again with the new password.
+    ResetPassword {
+        /// The account's name (in any case)
+        #[arg(value_name = "NAME", value_parser = player_name)]
+        name: PlayerName,
+    },
+    /// Remove an account with its sessions and tokens; its games stay
+    ///
+    /// Removes the account NAME, with its sessions and personal tokens, without asking
+    /// (scripts use it). Its games stay as they are, and the name is free again: a
+    /// person cannot sign up with it while it has kept games, the operator can give it
+    /// with `add`.
+    Remove {
+        /// The account's name (in any case)
+        #[arg(value_name = "NAME", value_parser = player_name)]
+        name: PlayerName,
+    },
 }
 
 /// How many rows `ratings` lists when not told.
@@ -403,6 +464,12 @@ fn run_length(text: &str) -> Result<usize, String> {
 /// too).
 fn player_name(text: &str) -> Result<PlayerName, String> {
     PlayerName::stored(text).map_err(|e| format!("\"{}\" is not a name: {e}", excerpt(text)))
+}
+
+/// A name a person may take: cleaned, and refused when it cannot be anybody's (a
+/// computer's, one with nothing visible).
+fn new_name(text: &str) -> Result<PlayerName, String> {
+    PlayerName::new(text).map_err(|e| format!("\"{}\" is not a name: {e}", excerpt(text)))
 }
 
 /// A page's size: 1 to 1000 games.

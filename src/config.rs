@@ -16,7 +16,8 @@ use tictactoe_core::ports::{IdPrefix, PageSize, StoreError};
 use tictactoe_players::MinimaxAI;
 
 use crate::cli::{
-    AnalyzeArgs, Cli, Command, LogFormat, PlayArgs, ScoresArgs, ServeArgs, SimulateArgs,
+    AccountsCommand, AnalyzeArgs, Cli, Command, LogFormat, PlayArgs, ScoresArgs, ServeArgs,
+    SimulateArgs,
 };
 
 /// Everything a run needs, checked.
@@ -116,6 +117,19 @@ pub enum ScoresAction {
     Import(PathBuf),
 }
 
+/// What `accounts` does, on the database's accounts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AccountsAction {
+    /// Sign the name up as the operator, with a password read then.
+    Add(PlayerName),
+    List {
+        json: bool,
+    },
+    /// A new password, read then.
+    ResetPassword(PlayerName),
+    Remove(PlayerName),
+}
+
 #[derive(Debug)]
 pub enum Task {
     Menu,
@@ -183,6 +197,8 @@ pub enum Task {
     },
     /// What the database's own checks find.
     Check,
+    /// The operator's work on accounts.
+    Accounts(AccountsAction),
 }
 
 /// What the command line changes of how the server holds against its clients; each
@@ -393,6 +409,12 @@ impl Config {
                 allow_damaged: args.allow_damaged,
             },
             Some(Command::Check) => Task::Check,
+            Some(Command::Accounts(args)) => Task::Accounts(match args.action {
+                AccountsCommand::Add { name } => AccountsAction::Add(name),
+                AccountsCommand::List { json } => AccountsAction::List { json },
+                AccountsCommand::ResetPassword { name } => AccountsAction::ResetPassword(name),
+                AccountsCommand::Remove { name } => AccountsAction::Remove(name),
+            }),
             Some(Command::History(args)) => Task::History {
                 player: args.player,
                 limit: PageSize::new(args.limit).map_err(|e| usage("history", e.to_string()))?,
@@ -786,6 +808,38 @@ mod tests {
         #[case] args: &[&str],
     ) {
         assert!(build(args).unwrap().plain);
+    }
+
+    #[rstest::rstest]
+    #[case::add(&["accounts", "add", "Ada"], AccountsAction::Add(PlayerName::new("Ada").unwrap()))]
+    #[case::list(&["accounts", "list"], AccountsAction::List { json: false })]
+    #[case::list_as_json(&["accounts", "list", "--json"], AccountsAction::List { json: true })]
+    #[case::reset_password(
+        &["accounts", "reset-password", "ada"],
+        AccountsAction::ResetPassword(PlayerName::new("ada").unwrap())
+    )]
+    #[case::remove(&["accounts", "remove", "Ada"], AccountsAction::Remove(PlayerName::new("Ada").unwrap()))]
+    fn accounts_does_what_its_subcommand_says(
+        #[case] args: &[&str],
+        #[case] expected: AccountsAction,
+    ) {
+        let config = build(args).unwrap();
+
+        assert!(matches!(config.task, Task::Accounts(action) if action == expected));
+    }
+
+    #[test]
+    fn accounts_add_refuses_a_name_nobody_may_take_in_the_names_words() {
+        let refused = Cli::command()
+            .try_get_matches_from(["tictactoe", "accounts", "add", "Computer (Impossible)"])
+            .unwrap_err();
+
+        assert!(
+            refused
+                .to_string()
+                .contains("kept for the computer players"),
+            "{refused}"
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! and no checking of flags (that is `config.rs`): this is the one file that names the
 //! adapters.
 
+mod accounts;
 mod cli;
 mod config;
 mod ratings;
@@ -45,13 +46,14 @@ use tictactoe_core::play::{
 };
 use tictactoe_core::players::{Advisor, ComputerFactory, Level};
 use tictactoe_core::ports::{
-    Archive, GameId, HistoryQuery, IdPrefix, Imported, PageSize, Restored, StoreError,
+    AccountStore, Archive, GameId, HistoryQuery, IdPrefix, Imported, PageSize, Restored, StoreError,
 };
 use tictactoe_core::sync::lock;
 use tictactoe_json::{
     ScoresJsonWriter, move_review_json, replay_json, report_json, summary_json, tally_json,
 };
 use tictactoe_json_store::read_scoreboard;
+use tictactoe_passwords::Argon2Passwords;
 use tictactoe_players::{MinimaxAI, Progress, Proven, SharedSolvers, Stage, StandardComputers};
 use tictactoe_postgres_store::{Options as PostgresOptions, PostgresStore};
 use tictactoe_sqlite_store::SqliteStore;
@@ -59,7 +61,8 @@ use tictactoe_terminal::{Ending, Start, run_full_screen, run_replay};
 
 use crate::cli::{Cli, LogFormat};
 use crate::config::{
-    Config, ConfigError, Confirm, Database, Location, ScoresAction, ServeBounds, Task, UsageError,
+    AccountsAction, Config, ConfigError, Confirm, Database, Location, ScoresAction, ServeBounds,
+    Task, UsageError,
 };
 
 /// Exit status for a failure, including a `play` game whose input ended before it did.
@@ -189,6 +192,13 @@ impl Store {
         }
     }
 
+    fn accounts(&self) -> &dyn AccountStore {
+        match self {
+            Store::Sqlite(store) => store.as_ref(),
+            Store::Postgres(store) => store.as_ref(),
+        }
+    }
+
     /// The database's name for people: a path, or a URL without its password.
     fn name(&self) -> String {
         match self {
@@ -264,6 +274,7 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
         Task::Ratings { rebuild, .. } => rebuild.is_some(),
         // Listing only reads; training keeps each answer.
         Task::Train { list, .. } => !list,
+        Task::Accounts(AccountsAction::List { .. }) => false,
         _ => true,
     };
     let store = || {
@@ -416,6 +427,8 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             replay(&store, (config.seed, config.think), &game, review, shown_as)
         }
         Task::Check => check(&config.database),
+        // Argon2id at its defaults (OWASP's), made only by the actions that hash.
+        Task::Accounts(action) => accounts::run(store()?.accounts(), Argon2Passwords::new, action),
         Task::Serve {
             port,
             bind,

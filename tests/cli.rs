@@ -780,3 +780,362 @@ fn a_read_only_database_shows_its_scores_but_stops_a_game_before_it_starts() {
     );
     assert_eq!(fs::read(path).unwrap(), bytes);
 }
+
+/// A password the accounts' tests give (long enough).
+const PASSWORD: &str = "correct horse battery";
+
+/// What the accounts' tests do with a database of their own.
+impl Database {
+    /// `accounts ARGS` on this database, `stdin` its standard input (a pipe, so the
+    /// password is its first line).
+    fn accounts(&self, args: &[&str], stdin: &str) -> assert_cmd::assert::Assert {
+        self.tictactoe()
+            .arg("accounts")
+            .args(args)
+            .write_stdin(stdin)
+            .assert()
+    }
+
+    /// `accounts add NAME` with [`PASSWORD`], which must succeed.
+    fn with_account(&self, name: &str) {
+        self.accounts(&["add", name], &format!("{PASSWORD}\n"))
+            .success();
+    }
+
+    /// `accounts list --json`: one object per account.
+    fn account_list(&self) -> Vec<Value> {
+        common::json_lines_of(self.tictactoe().args(["accounts", "list", "--json"]))
+    }
+
+    /// The names `accounts list --json` gives, in its order.
+    fn account_names(&self) -> Vec<String> {
+        self.account_list()
+            .iter()
+            .map(|account| account["name"].as_str().unwrap().to_string())
+            .collect()
+    }
+}
+
+#[test]
+fn an_account_added_is_listed_with_when_it_was_made_and_no_sessions_or_tokens() {
+    let db = Database::new();
+
+    db.accounts(&["add", "Ada"], &format!("{PASSWORD}\n"))
+        .success()
+        .stdout("Added the account Ada.\n");
+
+    db.run(&["accounts", "list"]).success().stdout(
+        predicate::str::is_match(
+            r"^Name +Created +Sessions +Tokens\nAda +\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ +0 +0\n$",
+        )
+        .unwrap(),
+    );
+}
+
+#[test]
+fn accounts_list_json_has_exactly_the_documented_shape() {
+    let db = Database::new();
+    db.with_account("Ada");
+
+    let accounts = db.account_list();
+
+    assert_eq!(accounts.len(), 1, "{accounts:?}");
+    let keys: Vec<&str> = accounts[0]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(keys, ["created", "name", "sessions", "tokens"]);
+    assert_eq!(
+        (
+            &accounts[0]["name"],
+            &accounts[0]["sessions"],
+            &accounts[0]["tokens"]
+        ),
+        (&json!("Ada"), &json!(0), &json!(0))
+    );
+    let created = accounts[0]["created"].as_str().unwrap();
+    assert!(
+        created.len() == 20 && created.ends_with('Z'),
+        "not RFC 3339 in UTC to the second: {created}"
+    );
+}
+
+#[test]
+fn an_empty_list_of_accounts_says_so() {
+    let db = Database::new();
+    db.run(&RANDOM_GAME).success();
+
+    db.run(&["accounts", "list"])
+        .success()
+        .stdout("No accounts yet: `tictactoe accounts add NAME` adds one.\n");
+}
+
+#[test]
+fn a_name_added_from_standard_input_cannot_be_added_again_in_any_case() {
+    let db = Database::new();
+    db.with_account("Ada");
+
+    let again = db.accounts(&["add", "ADA"], &format!("{PASSWORD}\n"));
+
+    stopped_saying(
+        again,
+        &["Ada is taken: choose a name that reads differently"],
+    );
+    assert_eq!(db.account_names(), ["Ada"]);
+}
+
+#[test]
+fn a_name_that_looks_like_an_accounts_is_refused() {
+    let db = Database::new();
+    db.with_account("Ada");
+
+    // A Cyrillic А.
+    let look_alike = db.accounts(&["add", "\u{410}da"], &format!("{PASSWORD}\n"));
+
+    stopped_saying(look_alike, &["Ada is taken"]);
+    assert_eq!(db.account_names(), ["Ada"]);
+}
+
+#[test]
+fn the_operator_can_give_a_name_that_has_kept_games_to_its_player() {
+    // Arrange: Ada played (and beat Bob) before she had an account.
+    let db = Database::where_ada_beat_bob();
+
+    // Act
+    let added = db.accounts(&["add", "Ada"], &format!("{PASSWORD}\n"));
+
+    // Assert
+    added
+        .success()
+        .stdout("Added the account Ada: the games kept under that name are its own now.\n");
+    assert_eq!(db.account_names(), ["Ada"]);
+    assert_eq!(db.scores()["players"][0]["name"], "Ada", "her games stay");
+}
+
+#[rstest::rstest]
+#[case::too_short("1234567\n", "a password needs at least 8 characters")]
+#[case::none_given("", "no password was given")]
+fn a_password_refused_is_said_why_and_nothing_is_added(#[case] stdin: &str, #[case] why: &str) {
+    let db = Database::new();
+
+    let refused = db.accounts(&["add", "Ada"], stdin);
+
+    stopped_saying(refused, &[why]);
+    assert!(db.account_names().is_empty());
+}
+
+#[test]
+fn the_password_is_the_first_line_with_its_spaces() {
+    // Arrange: a password that is eight characters only with its spaces.
+    let db = Database::new();
+
+    // Act
+    let added = db.accounts(&["add", "Ada"], "  pass  \nnot read\n");
+
+    // Assert
+    added.success();
+    assert_eq!(db.account_names(), ["Ada"]);
+}
+
+#[test]
+fn reset_password_gives_an_account_a_new_password_and_says_its_sessions_and_tokens_ended() {
+    let db = Database::new();
+    db.with_account("Ada");
+
+    db.accounts(&["reset-password", "ada"], "another password\n")
+        .success()
+        .stdout(
+            "Ada has a new password: every session of the account was ended and every \
+             personal token of it revoked.\n",
+        );
+}
+
+#[test]
+fn reset_password_of_a_name_no_account_has_fails_before_asking_for_a_password() {
+    let db = Database::new();
+
+    // Nothing on standard input: had it been read, "no password was given".
+    let unknown = db.accounts(&["reset-password", "Bob"], "");
+
+    stopped_saying(
+        unknown,
+        &["there is no account called Bob", "tictactoe accounts list"],
+    );
+}
+
+#[test]
+fn an_account_removed_is_no_longer_listed_and_its_name_can_be_added_again() {
+    // Arrange
+    let db = Database::new();
+    db.with_account("Ada");
+
+    // Act
+    let removed = db.accounts(&["remove", "ada"], "");
+
+    // Assert
+    removed.success().stdout(
+        "Removed the account Ada, with its sessions and personal tokens. Its games stay, and \
+         the name Ada is free again.\n",
+    );
+    db.run(&["accounts", "list"])
+        .success()
+        .stdout(predicate::str::starts_with("No accounts yet"));
+    db.with_account("Ada");
+    assert_eq!(db.account_names(), ["Ada"]);
+}
+
+#[test]
+fn removing_an_account_leaves_its_games_as_they_were() {
+    let db = Database::where_ada_beat_bob();
+    db.with_account("Ada");
+    let before = db.scores();
+
+    db.accounts(&["remove", "Ada"], "").success();
+
+    assert_eq!(db.scores(), before);
+}
+
+#[test]
+fn removing_a_name_no_account_has_fails() {
+    let db = Database::new();
+
+    let unknown = db.accounts(&["remove", "Ada"], "");
+
+    stopped_saying(unknown, &["there is no account called Ada"]);
+}
+
+#[test]
+fn the_password_is_never_printed_nor_kept_in_clear() {
+    // Arrange
+    let db = Database::new();
+    let new_password = "a second password";
+
+    // Act: every command that reads or shows an account, and a refusal.
+    let outputs = [
+        db.output_with(&["accounts", "add", "Ada"], PASSWORD),
+        db.output_with(&["accounts", "add", "Ada"], PASSWORD),
+        db.output_with(&["accounts", "reset-password", "Ada"], new_password),
+        db.output(&["accounts", "list"]),
+        db.output(&["accounts", "list", "--json"]),
+    ];
+
+    // Assert
+    for output in &outputs {
+        for said in [&output.stdout, &output.stderr] {
+            let said = String::from_utf8_lossy(said);
+            assert!(
+                !said.contains(PASSWORD) && !said.contains(new_password),
+                "{said}"
+            );
+        }
+    }
+    for file in fs::read_dir(db.folder.path()).unwrap() {
+        let bytes = fs::read(file.unwrap().path()).unwrap();
+        let kept = String::from_utf8_lossy(&bytes);
+        assert!(
+            !kept.contains(PASSWORD) && !kept.contains(new_password),
+            "a password kept in clear"
+        );
+    }
+}
+
+impl Database {
+    /// The program on this database run with `args`, `password` and a newline on its
+    /// standard input.
+    fn output_with(&self, args: &[&str], password: &str) -> std::process::Output {
+        self.tictactoe()
+            .args(args)
+            .write_stdin(format!("{password}\n"))
+            .output()
+            .unwrap()
+    }
+}
+
+#[test]
+fn a_list_of_accounts_of_a_database_that_is_not_there_makes_none() {
+    let folder = TempDir::new().unwrap();
+    let mistyped = folder.path().join("gmaes.db");
+
+    tictactoe_on(&mistyped)
+        .args(["accounts", "list"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("there is no database at"));
+
+    assert!(!mistyped.exists());
+}
+
+#[test]
+fn adding_an_account_to_a_database_from_a_newer_version_is_refused_as_every_command_is() {
+    let (db, _) = Database::with_one_game();
+    rusqlite::Connection::open(&db.path)
+        .unwrap()
+        .pragma_update(None, "user_version", 99)
+        .unwrap();
+    let before = fs::read(&db.path).unwrap();
+
+    let refused = db.accounts(&["add", "Ada"], &format!("{PASSWORD}\n"));
+
+    stopped_saying(
+        refused,
+        &["newer version of tictactoe", "Use the newer tictactoe"],
+    );
+    assert_eq!(fs::read(&db.path).unwrap(), before);
+}
+
+#[cfg(unix)]
+#[test]
+fn at_a_terminal_the_password_is_typed_twice_unseen_and_the_terminal_given_back() {
+    use expectrl::Expect;
+
+    // Arrange: the program in a pseudo-terminal, inside a shell that prints the
+    // terminal's settings before and after it.
+    let db = Database::new();
+    let mut command = std::process::Command::new("sh");
+    command
+        .arg("-c")
+        .arg(r#"stty -g; "$0" "$@"; echo "exit=$?"; stty -g"#)
+        .arg(common::BINARY)
+        .arg("--db")
+        .arg(&db.path)
+        .args(["accounts", "add", "Ada"]);
+    common::without_settings(&mut command);
+    let mut session = expectrl::Session::spawn(command).expect("a pseudo-terminal");
+    session.set_expect_timeout(Some(std::time::Duration::from_secs(20)));
+    let mut shown = Vec::new();
+
+    // Act: the password typed at each prompt.
+    for prompt in ["New password for Ada: ", "The same password again: "] {
+        let seen = session.expect(prompt).unwrap();
+        shown.extend_from_slice(seen.as_bytes());
+        session.send_line(PASSWORD).unwrap();
+    }
+    shown.extend_from_slice(session.expect(expectrl::Eof).unwrap().as_bytes());
+
+    // Assert
+    let shown = String::from_utf8_lossy(&shown);
+    assert!(
+        shown.contains("Added the account Ada.") && shown.contains("exit=0"),
+        "{shown}"
+    );
+    assert!(!shown.contains(PASSWORD), "the password was shown: {shown}");
+    let settings: Vec<&str> = shown
+        .lines()
+        .map(str::trim)
+        .filter(|line| {
+            // What `stty -g` prints: hex fields between colons.
+            line.split(':').count() > 10
+                && line
+                    .split(':')
+                    .all(|field| !field.is_empty() && field.chars().all(|c| c.is_ascii_hexdigit()))
+        })
+        .collect();
+    assert_eq!(settings.len(), 2, "{shown}");
+    assert_eq!(
+        settings[0], settings[1],
+        "the terminal is not given back as it was"
+    );
+    assert_eq!(db.account_names(), ["Ada"]);
+}

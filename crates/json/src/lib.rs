@@ -12,8 +12,8 @@ use tictactoe_core::domain::{
 };
 use tictactoe_core::play::{MoveReview, Replay, Report, Review, Tally};
 use tictactoe_core::ports::{
-    Answered, Ending, GameId, GameSummary, OpenPuzzles, Opponents, PlayerRating, Puzzle,
-    RatingPoint, RatingRow, names_of,
+    AccountSummary, Answered, Ending, GameId, GameSummary, OpenPuzzles, Opponents, PlayerRating,
+    Puzzle, RatingPoint, RatingRow, names_of,
 };
 use tictactoe_core::words;
 
@@ -226,6 +226,28 @@ pub fn rating_row_json(row: &RatingRow) -> String {
         provisional: row.anchor.is_none() && row.rating.provisional(),
         games: row.games,
         anchor: row.anchor.is_some(),
+    })
+}
+
+#[derive(Serialize)]
+struct AccountJson<'a> {
+    name: &'a str,
+    created: String,
+    sessions: u64,
+    tokens: u64,
+}
+
+/// One account, for `accounts list --json`: `{"name":"Ada","created":
+/// "2026-11-24T14:05:09Z","sessions":1,"tokens":0}`: its name as signed up, when it
+/// was made (RFC 3339 in UTC, to the second, as [`time_word`] writes moments), the
+/// sessions open and the personal tokens not revoked. Never a password, a hash, a
+/// secret or a lock.
+pub fn account_json(account: &AccountSummary) -> String {
+    to_json(&AccountJson {
+        name: account.name.as_str(),
+        created: time_word(account.created),
+        sessions: account.sessions,
+        tokens: account.tokens,
     })
 }
 
@@ -727,6 +749,21 @@ mod tests {
         assert_eq!(
             history_page_json(&[], Some(&id)),
             format!(r#"{{"games":[],"next":"{id}"}}"#)
+        );
+    }
+
+    #[test]
+    fn an_account_is_its_name_when_it_was_made_and_its_sessions_and_tokens() {
+        let account = AccountSummary {
+            name: PlayerName::new("Ada").unwrap(),
+            created: std::time::UNIX_EPOCH + std::time::Duration::from_millis(1_795_000_000_999),
+            sessions: 2,
+            tokens: 1,
+        };
+
+        assert_eq!(
+            account_json(&account),
+            r#"{"name":"Ada","created":"2026-11-18T11:06:40Z","sessions":2,"tokens":1}"#
         );
     }
 
