@@ -702,8 +702,14 @@ fn serve(
         if let Some(public) = &limits.public_url {
             tracing::info!("answering requests sent to {public} only (and health checks)");
         }
+        // Accounts in the same store as the games; passwords hashed with Argon2id.
+        let accounts = tictactoe_web::Accounts::new(
+            &games,
+            Arc::new(Argon2Passwords::new()),
+            tictactoe_web::Tries::default(),
+        );
         say_listening(listener.local_addr()?);
-        let served = tictactoe_web::serve(listener, games.clone(), limits, stop).await;
+        let served = tictactoe_web::serve(listener, games.clone(), accounts, limits, stop).await;
         let counts = games.commits();
         tracing::info!(
             kept = counts.requests,

@@ -10,6 +10,7 @@
 use thiserror::Error;
 
 use crate::domain::{Password, PlayerName};
+use crate::players::is_placeholder;
 use crate::ports::{AccountStore, Added, NewAccount, Passwords, StoreError};
 
 /// Who signs a name up, which decides whether a name with kept games may be taken.
@@ -29,6 +30,9 @@ pub enum SignUpError {
     /// An account has this name, or one that looks like it (`by`).
     #[error("{by} is taken: choose a name that reads differently")]
     Taken { by: PlayerName },
+    /// The name every front end gives whoever gives none ("Player 1"): nobody's.
+    #[error("{0} is the name of whoever gives none: choose a name of your own")]
+    Placeholder(PlayerName),
     /// Games are kept under this name: only the operator can give it to a person.
     #[error(
         "{0} has games kept under it from before it was anybody's: choose another name, or \
@@ -49,6 +53,9 @@ pub fn sign_up(
     password: &Password,
     who: SignUp,
 ) -> Result<(), SignUpError> {
+    if is_placeholder(name) {
+        return Err(SignUpError::Placeholder(name.clone()));
+    }
     if let Some(by) = store.account_like(name)? {
         return Err(SignUpError::Taken { by });
     }
@@ -179,6 +186,22 @@ mod tests {
         );
 
         assert_eq!(added, Err(SignUpError::Taken { by: name("Ada") }));
+    }
+
+    #[test]
+    fn the_name_of_whoever_gives_none_is_nobodys_to_take() {
+        let mut store = MockAccountStore::new();
+        store.expect_add_account().never();
+
+        let added = sign_up(
+            &store,
+            &hashing(),
+            &name("Player 1"),
+            &password(),
+            SignUp::Operator,
+        );
+
+        assert_eq!(added, Err(SignUpError::Placeholder(name("Player 1"))));
     }
 
     #[test]

@@ -258,7 +258,10 @@ struct PuzzleJson<'a> {
     board: String,
     to_move: String,
     value: &'static str,
-    best_moves: Vec<usize>,
+    /// The answers: left out where the puzzle is put to someone (the web's list, which
+    /// gives them with an answer's verdict).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    best_moves: Option<Vec<usize>>,
 }
 
 /// One open training puzzle, for `train --list --json`: `{"game":"0190…","ply":2,
@@ -278,7 +281,15 @@ impl<'a> PuzzleJson<'a> {
             board: layout_of(&puzzle.position),
             to_move: puzzle.to_move.to_string(),
             value: verdict_word(puzzle.value),
-            best_moves: puzzle.best_moves.iter().map(|cell| cell.number()).collect(),
+            best_moves: Some(puzzle.best_moves.iter().map(|cell| cell.number()).collect()),
+        }
+    }
+
+    /// The puzzle as it is put to the player: without its answers.
+    fn asked(puzzle: &'a Puzzle) -> Self {
+        PuzzleJson {
+            best_moves: None,
+            ..PuzzleJson::of(puzzle)
         }
     }
 }
@@ -302,8 +313,9 @@ struct TrainingJson<'a> {
 }
 
 /// A player's open puzzles for the web's training page: `{"puzzles":[…],"not_exact":1,
-/// "unreviewed":2,"notes":["…"]}`, each puzzle as [`puzzle_json`] words it with its
-/// board's `size` and `win`, its `title` ("Puzzle 1 of 3: game 0190ab12, move 4", the
+/// "unreviewed":2,"notes":["…"]}`, each puzzle as [`puzzle_json`] words it but for its
+/// answers (`best_moves`, which come with the verdict of an answer), with its board's
+/// `size` and `win`, its `title` ("Puzzle 1 of 3: game 0190ab12, move 4", the
 /// game named by `short_ids`, in the same order) and its `prompt` ("O to move; O had a
 /// draw here. …"); `notes` says, in the console's words, why there are none and what
 /// kept more moves from being puzzles (`how_to_review` says how a game is reviewed).
@@ -321,7 +333,7 @@ pub fn training_json(
         .zip(short_ids)
         .enumerate()
         .map(|(index, (puzzle, short))| TitledPuzzleJson {
-            puzzle: PuzzleJson::of(puzzle),
+            puzzle: PuzzleJson::asked(puzzle),
             size: puzzle.board.size(),
             win: puzzle.board.win_length(),
             title: words::puzzle_title(index + 1, total, short, puzzle.ply),

@@ -46,9 +46,19 @@ pub struct NewGameJson {
     pub first: Option<MarkJson>,
     /// For two people: one device (`together`) or two (`apart`, the default).
     pub seating: Option<SeatingJson>,
+    /// The seat (`x` or `o`) held open for a friend on another device, who takes it with
+    /// the invite's code (`invite` in the answer). Without it, every person's seat is
+    /// the caller's.
+    #[schema(value_type = Option<String>, pattern = "^[xXoO]$")]
+    pub invite: Option<MarkJson>,
 }
 
 impl NewGameJson {
+    /// The seat held open for an invite, if any.
+    pub fn invite(&self) -> Option<Mark> {
+        self.invite.map(Mark::from)
+    }
+
     /// Checks the request as `tictactoe play` checks its flags; defaults are the same
     /// too (3x3, a run the size of the board, X first). Two people apart by default.
     pub fn setup(self) -> Result<Setup, ApiError> {
@@ -177,41 +187,86 @@ pub fn seat_key(mark: Mark) -> &'static str {
     }
 }
 
-/// The answer to `POST /api/games` and to a rematch: the game and the caller's seats.
+/// The answer to `POST /api/games`, to a rematch and to an invite taken: the game, the
+/// guests' seats given to the caller, and the invite for the seat held open.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CreatedJson {
     #[serde(flatten)]
     pub game: GameView,
+    /// Each guest's seat given to the caller (`x`, `o`): its token, for a program to send
+    /// as `Authorization: Bearer TOKEN` (a browser is given the seat's cookie too). A
+    /// signed-in player's seat needs none: it is their account's.
     pub seats: BTreeMap<&'static str, SeatJson>,
+    /// The invite to the seat held open, for the friend: its link carries the code.
+    /// Only when a seat is held open.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub invite: Option<InviteJson>,
 }
 
 impl From<&Created> for CreatedJson {
-    /// The game, and for each seat whose token the caller holds, the token and the
-    /// link.
     fn from(created: &Created) -> Self {
         let id = &created.game.id;
         let seats = Mark::ALL
             .into_iter()
             .filter_map(|mark| {
                 let token = created.tokens[mark.index()].as_ref()?.to_hex();
-                let key = seat_key(mark);
-                let url = format!("/games/{id}#{key}={token}");
-                Some((key, SeatJson { token, url }))
+                let url = format!("/games/{id}");
+                Some((seat_key(mark), SeatJson { token, url }))
             })
             .collect();
+        let invite = created.invite.as_ref().map(|code| {
+            let code = code.to_hex();
+            InviteJson {
+                url: format!("/games/{id}#invite={code}"),
+                code,
+            }
+        });
         CreatedJson {
             game: created.game.as_ref().clone(),
             seats,
+            invite,
         }
     }
 }
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SeatJson {
+    /// The seat's secret (32 hex digits): shown to the one it was given to, never in
+    /// an address.
     pub token: String,
-    /// The page, opened in this seat: `/games/ID#x=TOKEN`. The token sits in the
-    /// fragment, which browsers never send to a server, so it stays out of logs.
+    /// The game's page.
     pub url: String,
+}
+
+/// An invite to the seat held open: taken once (`POST /api/games/{id}/join`), by
+/// whoever brings its code first.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct InviteJson {
+    /// The code (32 hex digits).
+    pub code: String,
+    /// The link for the friend: the game's page with the code in its fragment, which
+    /// the page takes and exchanges for a seat of the friend's own.
+    pub url: String,
+}
+
+/// `POST /api/games/{id}/join`: the invite's code.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct JoinRequest {
+    /// The invite's code, as the invite link carries it.
+    #[schema(pattern = "^[0-9a-fA-F]{32}$")]
+    pub invite: String,
+}
+
+/// `GET /api/games/{id}`: the game, and the seats the caller holds.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LookedJson {
+    #[serde(flatten)]
+    pub game: GameView,
+    /// The seats the caller holds (`X`, `O`): their account's, or a guest's whose
+    /// cookie or token they sent. None: a spectator.
+    pub yours: Vec<&'static str>,
 }
 
 /// `POST /api/games/{id}/hint`: what perfect play makes of the position, in the words
@@ -302,6 +357,7 @@ mod tests {
             win: None,
             first: None,
             seating: None,
+            invite: None,
         }
     }
 

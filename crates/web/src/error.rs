@@ -23,13 +23,14 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use thiserror::Error;
 
-use tictactoe_core::domain::{IllegalMove, NameError, PlayerName, Refusal};
+use tictactoe_core::accounts::SignUpError;
+use tictactoe_core::domain::{IllegalMove, NameError, PasswordError, PlayerName, Refusal};
 use tictactoe_core::ports::{GameId, StoreError};
 use tictactoe_core::words::refused;
 
 use super::assets::REFUSAL;
 use super::health::NotReady;
-use super::port::{AfterTheEnd, GameError};
+use super::port::{AccountError, AfterTheEnd, GameError};
 
 /// What a client is told to wait when the store is in trouble: a store that comes back
 /// is in use again within a second.
@@ -65,10 +66,44 @@ pub enum ApiError {
     /// The body is not the JSON asked for, or a value in it is out of range.
     #[error("{0}")]
     BadRequest(String),
-    #[error("this request needs a seat's token: Authorization: Bearer TOKEN")]
+    #[error(
+        "this request needs a seat of this game: sign in as its player, or send the seat's \
+         cookie or token (Authorization: Bearer TOKEN)"
+    )]
     NoToken,
-    #[error("that token is not a seat of this game")]
+    #[error("you hold no seat of this game that may do this")]
     WrongToken,
+    /// A request that needs an account, with no session or personal token that opens
+    /// one.
+    #[error("sign in first: this needs your account (a session, or a personal token)")]
+    NotSignedIn,
+    /// A signed-in request about another account's things (its puzzles).
+    #[error("this is {owner}'s: only {owner}, signed in, may see or do this")]
+    NotYours { owner: PlayerName },
+    /// A name asked for a guest's seat that is an account's, or looks like one.
+    #[error(
+        "{name} is the name of an account on this server (or looks like one): sign in as \
+         it to play under it, or choose a name of your own"
+    )]
+    AccountsName { name: PlayerName },
+    /// A password the rules refuse (too short, too long).
+    #[error("{0}")]
+    BadPassword(PasswordError),
+    /// A sign-in refused: the same words whether or not the name is an account's.
+    #[error("wrong name or password")]
+    WrongPair,
+    /// An invite's code that opens no seat held open in the game.
+    #[error(
+        "this invite opens no open seat of this game: it was taken already (by whoever \
+         opened the link first), or is another game's"
+    )]
+    NotInvited,
+    /// A personal token's id that names no token of the account.
+    #[error("you have no token of that id")]
+    NoSuchToken,
+    /// What the accounts refused, or could not do.
+    #[error("{}", account_words(.0))]
+    Account(AccountError),
     /// A request that would change something, sent by another site's page through a
     /// visitor's browser (`edge::other_sites`).
     #[error(
@@ -212,6 +247,14 @@ impl From<GameError> for ApiError {
             GameError::NoSuchGame => ApiError::NoSuchGame,
             GameError::NoSeatKey => ApiError::NoToken,
             GameError::NotASeat => ApiError::WrongToken,
+            GameError::AccountsName { name } => ApiError::AccountsName { name },
+            GameError::NotInvited => ApiError::NotInvited,
+            GameError::InviteToComputer(mark) => ApiError::BadRequest(format!(
+                "the computer plays {mark}: invite a friend to a person's seat"
+            )),
+            GameError::InviteTogether => ApiError::BadRequest(
+                "two people on one device need no invite: leave out invite, or play apart".into(),
+            ),
             GameError::NoSuchCell { cell, cells } => ApiError::NoSuchCell { cell, cells },
             GameError::Refused(refusal) => ApiError::Refused(refusal),
             GameError::NameFixed(_) => ApiError::NameFixed,
@@ -247,9 +290,18 @@ impl ApiError {
             | ApiError::BadName(_)
             | ApiError::NotAnAnswer(_)
             | ApiError::NameTaken { .. }
+            | ApiError::BadPassword(_)
             | ApiError::NameLooksLike { .. } => StatusCode::BAD_REQUEST,
-            ApiError::NoToken => StatusCode::UNAUTHORIZED,
-            ApiError::WrongToken | ApiError::OtherSite => StatusCode::FORBIDDEN,
+            ApiError::NoToken | ApiError::NotSignedIn | ApiError::WrongPair => {
+                StatusCode::UNAUTHORIZED
+            }
+            ApiError::WrongToken
+            | ApiError::OtherSite
+            | ApiError::NotYours { .. }
+            | ApiError::NotInvited
+            | ApiError::AccountsName { .. } => StatusCode::FORBIDDEN,
+            ApiError::NoSuchToken => StatusCode::NOT_FOUND,
+            ApiError::Account(error) => account_status(error),
             ApiError::NotFound
             | ApiError::NoSuchGame
             | ApiError::NoSuchCursor(_)
@@ -291,6 +343,16 @@ impl ApiError {
                 Some(BUSY_RETRY_AFTER)
             }
             ApiError::ConnectionShare { .. } => Some(SHARE_RETRY_AFTER),
+            ApiError::Account(AccountError::Throttled(wait)) => {
+                // Whole seconds, rounded up: never "0" while a wait is left.
+                Some(Duration::from_secs(
+                    wait.as_secs() + u64::from(wait.subsec_nanos() > 0),
+                ))
+            }
+            ApiError::Account(AccountError::Busy) => Some(STORE_RETRY_AFTER),
+            ApiError::Account(
+                AccountError::Store(_) | AccountError::StoreSlow(_) | AccountError::StoreDown(_),
+            ) => Some(STORE_RETRY_AFTER),
             _ => None,
         }
     }
@@ -332,6 +394,46 @@ impl ApiError {
             body.len()
         ));
         answer
+    }
+}
+
+/// What the accounts refused, in words for people; the store's trouble in the words
+/// the games give it (never a path).
+fn account_words(error: &AccountError) -> String {
+    match error {
+        AccountError::Taken { by } => {
+            format!("{by} is taken: choose a name that reads differently")
+        }
+        AccountError::Played(name) => SignUpError::Played(name.clone()).to_string(),
+        AccountError::Placeholder(name) => SignUpError::Placeholder(name.clone()).to_string(),
+        AccountError::WrongPair | AccountError::NoAccount => "wrong name or password".into(),
+        AccountError::Throttled(wait) => format!(
+            "too many tries: try again in {} s",
+            wait.as_secs() + u64::from(wait.subsec_nanos() > 0)
+        ),
+        AccountError::Busy => format!(
+            "the server is checking as many passwords as it may; try again in {} s",
+            STORE_RETRY_AFTER.as_secs()
+        ),
+        AccountError::Store(error) => ApiError::Store(error.clone()).to_string(),
+        AccountError::StoreSlow(_) => ApiError::StoreSlow.to_string(),
+        AccountError::StoreDown(_) => ApiError::StoreDown.to_string(),
+        AccountError::Broken(why) => ApiError::Internal(why.clone()).to_string(),
+    }
+}
+
+/// The status of what the accounts refused.
+fn account_status(error: &AccountError) -> StatusCode {
+    match error {
+        AccountError::Taken { .. } | AccountError::Played(_) => StatusCode::CONFLICT,
+        AccountError::Placeholder(_) => StatusCode::BAD_REQUEST,
+        AccountError::WrongPair | AccountError::NoAccount => StatusCode::UNAUTHORIZED,
+        AccountError::Throttled(_) => StatusCode::TOO_MANY_REQUESTS,
+        AccountError::Busy
+        | AccountError::Store(_)
+        | AccountError::StoreSlow(_)
+        | AccountError::StoreDown(_) => StatusCode::SERVICE_UNAVAILABLE,
+        AccountError::Broken(_) => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
 

@@ -45,8 +45,10 @@
 //! [`GameStore`]: tictactoe_core::ports::GameStore
 //! [`SecretLock`]: tictactoe_core::ports::SecretLock
 
+mod accounts;
 mod api;
 mod assets;
+mod caller;
 mod connections;
 mod dto;
 mod edge;
@@ -71,6 +73,7 @@ mod thinking;
 mod token;
 mod view;
 
+pub use accounts::{Accounts, Tries};
 pub use edge::PublicUrl;
 pub use games::{GameLimits, Games};
 pub use group_commit::CommitCounts;

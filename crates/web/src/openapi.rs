@@ -11,7 +11,7 @@
 use serde::Serialize;
 use utoipa::openapi::RefOr;
 use utoipa::openapi::link::LinkBuilder;
-use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{IntoResponses, Modify, OpenApi, ToSchema};
 
 use super::error::ErrorJson;
@@ -38,12 +38,14 @@ use super::error::ErrorJson;
         (name = "games", description = "Starting and playing games, and following them live"),
         (name = "history", description = "The ended games and their reviews"),
         (name = "players", description = "The scoreboard and each player's results"),
+        (name = "accounts", description = "Signing up, in and out; personal tokens for scripts"),
         (name = "operations", description = "For proxies and operators: liveness and readiness"),
     )
 )]
 pub struct ApiDoc;
 
-/// Seats authenticate with the token a new game gave them: `Authorization: Bearer TOKEN`.
+/// Who a request is from: a seat's token or cookie (a guest's), a signed-in session's
+/// cookie, or a personal token.
 struct SeatTokens;
 
 impl Modify for SeatTokens {
@@ -55,8 +57,29 @@ impl Modify for SeatTokens {
                 HttpBuilder::new()
                     .scheme(HttpAuthScheme::Bearer)
                     .description(Some(
-                        "A seat's token (32 hex digits), as `seats` gave it when the game \
-                         (or its rematch) was created",
+                        "A guest's seat: its token (32 hex digits), as `seats` gave it when \
+                         the game (or its rematch) was created or its invite taken; a \
+                         browser sends the seat's cookie instead. A signed-in player's \
+                         seat is their session (or personal token)",
+                    ))
+                    .build(),
+            ),
+        );
+        components.add_security_scheme(
+            "session",
+            SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::with_description(
+                "session",
+                "A signed-in session, as POST /api/session or POST /api/accounts set it",
+            ))),
+        );
+        components.add_security_scheme(
+            "token",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some(
+                        "A personal token (`ttt_` and 32 hex digits), as POST /api/tokens \
+                         made it: it acts as its account",
                     ))
                     .build(),
             ),
@@ -263,10 +286,9 @@ pub struct TrainingPuzzleJson {
     board: String,
     /// `X` or `O`: the player's side.
     to_move: String,
-    /// What the player had there: `win` or `draw`.
+    /// What the player had there: `win` or `draw`. (The moves that keep it come with
+    /// the verdict of an answer, not here.)
     value: String,
-    /// The moves that keep it, numbered from 1.
-    best_moves: Vec<u64>,
     size: u64,
     win: u64,
     /// "Puzzle 1 of 3: game 0190ab12, move 4".
@@ -328,6 +350,15 @@ pub enum SeatRefusals {
     /// The token is not a person's seat of this game
     #[response(status = 403)]
     NotASeat(ErrorJson),
+}
+
+/// The refusals of a request that checks a password.
+#[derive(IntoResponses)]
+#[allow(dead_code)]
+pub enum AccountRefusals {
+    /// Too many tries, for this name or from this address (see Retry-After)
+    #[response(status = 429)]
+    Throttled(ErrorJson),
 }
 
 /// The refusals of a request with a JSON body.

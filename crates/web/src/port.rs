@@ -11,21 +11,24 @@
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::time::{Duration, SystemTime};
 
 use thiserror::Error;
 use tokio::sync::watch;
 
 use tictactoe_core::domain::{
-    Analysis, Geometry, IllegalMove, Mark, PlayerName, Position, Refusal, Scoreboard,
+    Analysis, Geometry, IllegalMove, Mark, Password, PlayerName, Position, Refusal, Scoreboard,
 };
 use tictactoe_core::play::{NameRefusal, Review};
 use tictactoe_core::ports::{
     Answered, GameId, GameSummary, HistoryPage, HistoryQuery, OpenPuzzles, Opponents, PlayerRating,
-    Puzzle, RatingPoint, RatingRow, StoreError,
+    Puzzle, RatingPoint, RatingRow, StoreError, TokenId, TokenInfo,
 };
 
+use super::caller::Caller;
 use super::setup::Setup;
-use super::token::Token;
+use super::shares::Client;
+use super::token::{PersonalToken, Token};
 use super::view::GameView;
 
 /// An answer to come: the futures are `Send` and own what they need, so the handlers
@@ -35,34 +38,39 @@ pub type Answer<T> = Pin<Box<dyn Future<Output = Result<T, GameError>> + Send>>;
 /// Starting, finding and playing the server's games: one method per request of the API.
 #[cfg_attr(test, mockall::automock)]
 pub trait GameService: Send + Sync + 'static {
-    /// A new game, with a fresh token for each person's seat.
-    fn create(&self, setup: Setup) -> Answer<Created>;
+    /// A new game: each person's seat the caller's (their account's, or a guest's with
+    /// a fresh secret), but the one `invite` names, held open for whoever brings the
+    /// invite's code.
+    fn create(&self, setup: Setup, caller: Caller, invite: Option<Mark>) -> Answer<Created>;
 
-    /// The game as it stands. A seat's key, if it opens a seat, says that the seat's
-    /// player has the game open (`joined`); without one (or with a wrong one) it is a
-    /// spectator's look.
-    fn game(&self, id: GameId, key: SeatKey) -> Answer<Arc<GameView>>;
+    /// The game as it stands, and the seats the caller holds (whose player has the game
+    /// open: `joined`); holding none, a spectator's look.
+    fn game(&self, id: GameId, caller: Caller) -> Answer<Looked>;
 
-    /// The seat's move on the cell numbered `cell` (1-based), then the computer's reply
-    /// if due.
-    fn play(&self, id: GameId, key: SeatKey, cell: u64) -> Answer<Arc<GameView>>;
+    /// The seat held open for whoever brings the invite `code`, taken by the caller
+    /// (their account's, or a guest's with a fresh secret).
+    fn join(&self, id: GameId, caller: Caller, code: Token) -> Answer<Created>;
 
-    /// The seat takes back a move (or asks to, between two screens).
-    fn undo(&self, id: GameId, key: SeatKey) -> Answer<Arc<GameView>>;
+    /// The caller's seat's move on the cell numbered `cell` (1-based), then the
+    /// computer's reply if due.
+    fn play(&self, id: GameId, caller: Caller, cell: u64) -> Answer<Arc<GameView>>;
 
-    /// The game ends as the seat's loss, counted.
-    fn resign(&self, id: GameId, key: SeatKey) -> Answer<Arc<GameView>>;
+    /// The caller's seat takes back a move (or asks to, between two screens).
+    fn undo(&self, id: GameId, caller: Caller) -> Answer<Arc<GameView>>;
 
-    /// The seat's person plays under `name` from now on: a person may choose their name
-    /// until their first move.
-    fn rename(&self, id: GameId, key: SeatKey, name: PlayerName) -> Answer<Arc<GameView>>;
+    /// The game ends as the caller's seat's loss, counted.
+    fn resign(&self, id: GameId, caller: Caller) -> Answer<Arc<GameView>>;
 
-    /// What perfect play makes of the position, for the seat whose turn it is.
-    fn hint(&self, id: GameId, key: SeatKey) -> Answer<Analysis>;
+    /// The caller's seat's person plays under `name` from now on: a person may choose
+    /// their name until their first move.
+    fn rename(&self, id: GameId, caller: Caller, name: PlayerName) -> Answer<Arc<GameView>>;
 
-    /// The same game with sides swapped, once the game is over; asked again, the same
-    /// rematch.
-    fn rematch(&self, id: GameId, key: SeatKey) -> Answer<Rematch>;
+    /// What perfect play makes of the position, for the caller's seat, whose turn it is.
+    fn hint(&self, id: GameId, caller: Caller) -> Answer<Analysis>;
+
+    /// The same game with sides swapped, once the game is over, each seat the caller
+    /// held taken again on the other mark; asked again, the same rematch.
+    fn rematch(&self, id: GameId, caller: Caller) -> Answer<Rematch>;
 
     /// The game's views as they change, until the game is forgotten from memory or the
     /// server stops.
@@ -120,20 +128,143 @@ pub struct PuzzleAnswer {
     pub answered: Answered,
 }
 
-/// A seat's key as the request carried it: a token, none, or something that is not one.
-#[derive(Clone)]
-pub enum SeatKey {
-    Token(Token),
-    Missing,
-    Malformed,
+/// Signing up, in and out, and a signed-in account's personal tokens: one method per
+/// request of the API's accounts, and the question every request with a session or a
+/// personal token asks ([`AccountService::who`]).
+#[cfg_attr(test, mockall::automock)]
+pub trait AccountService: Send + Sync + 'static {
+    /// A new account of `name` with `password`, signed in: refused if the name (or one
+    /// like it) is an account's, or has kept games; past `client`'s share of new
+    /// accounts, refused until it may try again.
+    fn sign_up(
+        &self,
+        name: PlayerName,
+        password: Password,
+        client: Client,
+    ) -> AccountAnswer<Session>;
+
+    /// A session of the account `name` and `password` open; refused alike whether or
+    /// not the name is an account's; past the name's or `client`'s share of wrong
+    /// passwords, refused until they may try again.
+    fn sign_in(
+        &self,
+        name: PlayerName,
+        password: Password,
+        client: Client,
+    ) -> AccountAnswer<Session>;
+
+    /// The account a session (open now) or a personal token is of, as signed up.
+    fn who(&self, credential: Credential) -> AccountAnswer<Option<PlayerName>>;
+
+    /// Ends the session: on every server sharing the store.
+    fn sign_out(&self, session: Token) -> AccountAnswer<()>;
+
+    /// A new personal token of `account`, labelled `label`: its secret, shown once.
+    fn add_token(&self, account: PlayerName, label: String) -> AccountAnswer<MadeToken>;
+
+    /// The account's personal tokens, oldest first (never their secrets).
+    fn tokens(&self, account: PlayerName) -> AccountAnswer<Vec<TokenInfo>>;
+
+    /// Revokes the account's token `id`: `false` if it has no such token.
+    fn revoke_token(&self, account: PlayerName, id: TokenId) -> AccountAnswer<bool>;
 }
 
-/// A game begun: its view, and a token for each seat the caller holds (a person's).
+/// An answer of the accounts to come.
+pub type AccountAnswer<T> = Pin<Box<dyn Future<Output = Result<T, AccountError>> + Send>>;
+
+/// What says who a request is from, as it carried it.
+#[derive(Debug, Clone)]
+pub enum Credential {
+    /// A signed-in session's cookie.
+    Session(Token),
+    /// A personal token (`Authorization: Bearer ttt_…`).
+    Personal(PersonalToken),
+}
+
+/// A session opened: its account (as signed up), the secret its cookie carries, and
+/// when it expires.
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub account: PlayerName,
+    pub secret: Token,
+    pub expires: SystemTime,
+}
+
+/// A personal token made: what its account sees of it, and its secret, shown once.
+#[derive(Debug, Clone)]
+pub struct MadeToken {
+    pub info: TokenInfo,
+    pub secret: PersonalToken,
+}
+
+/// Why the accounts did not do what was asked. The edge words each for people.
+#[derive(Debug, Error)]
+pub enum AccountError {
+    /// An account has this name, or one like it (`by`).
+    #[error("{by} is an account's name")]
+    Taken { by: PlayerName },
+    /// Games are kept under this name: only the operator can give it to a person.
+    #[error("{0} has games kept under it")]
+    Played(PlayerName),
+    /// The name of whoever gives none.
+    #[error("{0} is nobody's name")]
+    Placeholder(PlayerName),
+    /// No account of that name with that password (which of the two is not said).
+    #[error("wrong name or password")]
+    WrongPair,
+    /// Past the name's or the client's share of tries: how long to wait.
+    #[error("too many tries: wait {} s", .0.as_secs())]
+    Throttled(Duration),
+    /// As many hashes wait as the server lets wait.
+    #[error("as many passwords are being checked as the server takes")]
+    Busy,
+    /// The account asked about is gone (removed meanwhile).
+    #[error("no such account")]
+    NoAccount,
+    /// The store could not answer; nothing was changed.
+    #[error("the store failed: {0}")]
+    Store(StoreError),
+    #[error("the store did not answer within {} ms", .0.as_millis())]
+    StoreSlow(Duration),
+    #[error("the store is unusable: {0}")]
+    StoreDown(String),
+    /// A bug.
+    #[error("{0}")]
+    Broken(String),
+}
+
+impl From<GameError> for AccountError {
+    fn from(error: GameError) -> Self {
+        match error {
+            GameError::Store(error) => AccountError::Store(error),
+            GameError::StoreSlow(wait) => AccountError::StoreSlow(wait),
+            GameError::StoreDown(why) => AccountError::StoreDown(why),
+            other => AccountError::Broken(other.to_string()),
+        }
+    }
+}
+
+impl From<StoreError> for AccountError {
+    fn from(error: StoreError) -> Self {
+        AccountError::Store(error)
+    }
+}
+
+/// A game begun (or a seat taken in it): its view, a fresh secret for each guest's seat
+/// the caller was given, and the invite's code for the seat held open.
 #[derive(Debug, Clone)]
 pub struct Created {
     pub game: Arc<GameView>,
     /// X's and O's.
     pub tokens: [Option<Token>; 2],
+    pub invite: Option<Token>,
+}
+
+/// A game as a caller sees it: the game, and the seats they hold (X's, O's).
+#[derive(Debug, Clone)]
+pub struct Looked {
+    pub game: Arc<GameView>,
+    pub yours: [bool; 2],
 }
 
 /// A rematch: the game, and whether this request began it (`false`: someone asked
@@ -189,12 +320,25 @@ pub enum GameError {
     /// No game of that id is kept.
     #[error("no such game")]
     NoSuchGame,
-    /// The request needs a seat, and carried no key.
-    #[error("no seat key was given")]
+    /// The request needs a seat, and carried nothing that says who it is from.
+    #[error("no seat's credential was given")]
     NoSeatKey,
-    /// The key opens no seat of this game.
-    #[error("the key opens no seat of this game")]
+    /// What the request carried holds no seat of this game that may do this.
+    #[error("the caller holds no seat of this game that may do this")]
     NotASeat,
+    /// A guest's seat asked under a name that is an account's, or looks like one.
+    #[error("{name} is an account's name")]
+    AccountsName { name: PlayerName },
+    /// An invite's code that opens no seat held open in this game (taken already, or
+    /// another game's).
+    #[error("the invite opens no open seat of this game")]
+    NotInvited,
+    /// An invite for a computer's seat.
+    #[error("the computer plays {0}: nobody is invited to it")]
+    InviteToComputer(Mark),
+    /// An invite to a game of two people on one device.
+    #[error("two people on one device invite nobody")]
+    InviteTogether,
     /// A cell number past the board's (or 0).
     #[error("cell {cell} is not on a board of {cells} cells")]
     NoSuchCell { cell: u64, cells: usize },

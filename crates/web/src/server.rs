@@ -25,6 +25,7 @@ use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::accounts::Accounts;
 use super::api::{self, App, Edge};
 use super::assets;
 use super::connections::{Connection, Places};
@@ -35,7 +36,7 @@ use super::health::Health;
 use super::hyper_refusals::Dressed;
 use super::observe::{self, NewRequestId, REQUEST_ID};
 use super::openapi::{self, ApiDoc};
-use super::port::GameService;
+use super::port::{AccountService, GameService};
 use super::shares::{Client, ClientAddress, Shares, forwarded_for};
 
 /// The bounds the server's transport keeps to, whatever its clients do. (The games'
@@ -94,9 +95,15 @@ impl Default for Limits {
     }
 }
 
-/// Every route of the page and the API (see docs/web.md), on `games`, within `limits`.
-pub fn router(games: &Games, limits: &Limits) -> Router {
-    routes(Arc::new(games.clone()), games.health(), limits)
+/// Every route of the page and the API (see docs/web.md), on `games` and `accounts`,
+/// within `limits`.
+pub fn router(games: &Games, accounts: &Accounts, limits: &Limits) -> Router {
+    routes(
+        Arc::new(games.clone()),
+        Arc::new(accounts.clone()),
+        games.health(),
+        limits,
+    )
 }
 
 /// The API's document, as served at `/api/openapi.json` (and kept in
@@ -115,6 +122,7 @@ fn api_routes() -> (Router<App>, utoipa::openapi::OpenApi) {
     let (router, mut document) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(api::create, api::history))
         .routes(routes!(api::game))
+        .routes(routes!(api::join))
         .routes(routes!(api::play))
         .routes(routes!(api::undo))
         .routes(routes!(api::hint))
@@ -128,6 +136,14 @@ fn api_routes() -> (Router<App>, utoipa::openapi::OpenApi) {
         .routes(routes!(api::ratings))
         .routes(routes!(api::puzzles))
         .routes(routes!(api::answer_puzzle))
+        .routes(routes!(api::accounts::sign_up))
+        .routes(routes!(
+            api::accounts::sign_in,
+            api::accounts::session,
+            api::accounts::sign_out
+        ))
+        .routes(routes!(api::accounts::add_token, api::accounts::tokens))
+        .routes(routes!(api::accounts::revoke_token))
         .routes(routes!(api::healthz))
         .routes(routes!(api::readyz))
         .routes(routes!(api::document))
@@ -136,13 +152,21 @@ fn api_routes() -> (Router<App>, utoipa::openapi::OpenApi) {
     (router, document)
 }
 
-/// The routes on any [`GameService`]: `api`'s tests give it a mock.
-pub(crate) fn routes(games: Arc<dyn GameService>, health: Health, limits: &Limits) -> Router {
+/// The routes on any [`GameService`] and [`AccountService`]: `api`'s tests give them
+/// mocks.
+pub(crate) fn routes(
+    games: Arc<dyn GameService>,
+    accounts: Arc<dyn AccountService>,
+    health: Health,
+    limits: &Limits,
+) -> Router {
     let (api, document) = api_routes();
     let app = App {
         games,
+        accounts,
         health,
         edge: Arc::new(Edge {
+            secure_cookies: limits.public_url.as_ref().is_some_and(PublicUrl::is_https),
             body_limit: limits.body_bytes,
             body_deadline: limits.body_deadline,
             streams: Arc::new(Semaphore::new(limits.max_streams)),
@@ -229,11 +253,12 @@ where
 pub async fn serve(
     listener: TcpListener,
     games: Games,
+    accounts: Accounts,
     limits: Limits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()> {
     games.spawn_housekeeping();
-    let app = router(&games, &limits);
+    let app = router(&games, &accounts, &limits);
     let open = accept_until(listener, app, &limits, shutdown).await;
     games.health().drain();
     games.close();

@@ -13,15 +13,14 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{Mutex as Turn, OwnedMutexGuard, watch};
 
-use tictactoe_core::domain::{Mark, PlayerName};
+use tictactoe_core::domain::{GameState, Mark, PlayerName};
 use tictactoe_core::play::{
     Match, Recorder, Recording, ResumeError, Seat, Seating, Settings, SettingsError,
 };
 use tictactoe_core::players::PlayerSpec;
-use tictactoe_core::ports::{
-    Ending, GameId, NewGame, News, SeatHolder, SecretLock, Step, StoreError, Write,
-};
+use tictactoe_core::ports::{Ending, GameId, NewGame, News, SeatHolder, Step, StoreError, Write};
 
+use super::caller::Caller;
 use super::group_commit::{GroupCommit, Ticket};
 use super::setup::Setup;
 use super::token::Token;
@@ -60,6 +59,16 @@ impl Outbox {
     /// The writes collected since the last call.
     pub fn drain(&mut self) -> Vec<Write> {
         std::mem::take(&mut self.writes)
+    }
+
+    /// The seat at `mark`, held open for an invite, taken by `holder`: kept with the
+    /// request's other writes (a seat is no part of the match).
+    pub fn take_seat(&mut self, mark: Mark, holder: SeatHolder) {
+        self.writes.push(Write::Seat {
+            game: self.game.clone(),
+            mark,
+            holder,
+        });
     }
 }
 
@@ -101,6 +110,40 @@ impl Recorder for Outbox {
 pub struct Play {
     pub game: WebMatch,
     pub rematch: Option<GameId>,
+    /// Whose X's and O's seats are.
+    pub seats: [SeatHolder; 2],
+}
+
+impl Play {
+    /// The seats `caller` holds, X's and O's: an account's seat whose player has the
+    /// name of the account the caller is signed in as, or a guest's whose secret the
+    /// caller carries (each secret compared with each lock, in constant time).
+    pub fn held_by(&self, caller: &Caller) -> [bool; 2] {
+        Mark::ALL.map(|mark| match &self.seats[mark.index()] {
+            SeatHolder::Account => caller
+                .account
+                .as_ref()
+                .is_some_and(|account| account.key() == self.game.seat(mark).name().key()),
+            SeatHolder::Guest(lock) => caller
+                .secrets
+                .iter()
+                .fold(false, |opens, secret| secret.opens(lock) | opens),
+            SeatHolder::Local | SeatHolder::Invited(_) => false,
+        })
+    }
+
+    /// The seat held open for an invite that `code` opens, if any.
+    pub fn invited_by(&self, code: &Token) -> Option<Mark> {
+        Mark::ALL.into_iter().find(|mark| {
+            matches!(&self.seats[mark.index()], SeatHolder::Invited(lock) if code.opens(lock))
+        })
+    }
+
+    /// The seat at `mark` taken by `holder` (see [`Outbox::take_seat`]).
+    pub fn take_seat(&mut self, mark: Mark, holder: SeatHolder) {
+        self.seats[mark.index()] = holder.clone();
+        self.game.recorder_mut().take_seat(mark, holder);
+    }
 }
 
 /// What a request did: its answer, the game after it, and the ticket of its writes
@@ -114,8 +157,6 @@ pub struct Done<T> {
 pub struct Table {
     id: GameId,
     setup: Setup,
-    /// Whose X's and O's seats are.
-    seats: [SeatHolder; 2],
     /// One request at a time, from the match to the store and the view: held across
     /// the wait for the store (see `Games::run`), so a request never starts from a
     /// game the store may yet refuse.
@@ -148,14 +189,18 @@ impl Table {
         game: WebMatch,
         rematch: Option<GameId>,
     ) -> Self {
-        let view = GameView::of(&id, &game, &setup.settings, rematch.as_ref(), Vec::new());
-        let progress = AtomicU64::new(progress_of(&game));
+        let play = Play {
+            game,
+            rematch,
+            seats,
+        };
+        let view = GameView::of(&id, &play, &setup.settings, Vec::new());
+        let progress = AtomicU64::new(progress_of(&play.game));
         Table {
             id,
             setup,
-            seats,
             turn: Arc::new(Turn::new(())),
-            play: Mutex::new(Play { game, rematch }),
+            play: Mutex::new(play),
             view: watch::Sender::new(Arc::new(view)),
             touched: Mutex::new(Instant::now()),
             stale: AtomicBool::new(false),
@@ -173,29 +218,24 @@ impl Table {
         &self.setup
     }
 
-    /// The lock of the guest's secret that opens the seat at `mark`, if a guest holds it.
-    pub fn seat_lock(&self, mark: Mark) -> Option<&SecretLock> {
-        match &self.seats[mark.index()] {
-            SeatHolder::Guest(lock) => Some(lock),
-            _ => None,
-        }
+    /// Whose each seat is, now.
+    pub fn seats(&self) -> [SeatHolder; 2] {
+        lock(&self.play).seats.clone()
     }
 
-    /// Whose each seat is.
-    pub fn seats(&self) -> &[SeatHolder; 2] {
-        &self.seats
+    /// The seat held open for an invite that `code` opens, and the name it is held
+    /// under.
+    pub fn invited_name(&self, code: &Token) -> Option<(Mark, PlayerName)> {
+        let play = lock(&self.play);
+        let mark = play.invited_by(code)?;
+        Some((mark, play.game.seat(mark).name()))
     }
 
-    /// The seat `token` opens. Both locks are compared, in constant time each,
-    /// whatever the first comparison said.
-    pub fn seat_of(&self, token: &Token) -> Option<Mark> {
-        let [x, o] = [Mark::X, Mark::O]
-            .map(|mark| self.seat_lock(mark).is_some_and(|lock| token.opens(lock)));
-        match (x, o) {
-            (true, _) => Some(Mark::X),
-            (_, true) => Some(Mark::O),
-            _ => None,
-        }
+    /// The seats `caller` holds now, X's and O's ([`Play::held_by`]), and the side to
+    /// move.
+    pub fn held_by(&self, caller: &Caller) -> ([bool; 2], Mark) {
+        let play = lock(&self.play);
+        (play.held_by(caller), play.game.game().to_move())
     }
 
     /// Waits for the table's turn: one request at a time, until the guard is dropped.
@@ -330,13 +370,7 @@ impl Table {
 
     /// What clients see of `play`, this table's game.
     fn view_of(&self, play: &Play) -> GameView {
-        GameView::of(
-            &self.id,
-            &play.game,
-            &self.setup.settings,
-            play.rematch.as_ref(),
-            self.joined_seats(),
-        )
+        GameView::of(&self.id, play, &self.setup.settings, self.joined_seats())
     }
 
     /// Takes what another server kept of this game (see `Games::hear`) and shows it:
@@ -360,8 +394,10 @@ impl Table {
                     play.game.casual_kept();
                     Ok(())
                 }
-                // Whose a seat is, the table holds as it began: read the game again.
-                News::Seat { .. } => Err(ResumeError::OutOfOrder { number: 0 }),
+                News::Seat { mark, holder, .. } => {
+                    play.seats[mark.index()] = holder.clone();
+                    Ok(())
+                }
                 // The table is this game: it began long ago (`Games::hear` makes
                 // tables of the games others begin).
                 News::Begin(_) => Err(ResumeError::OutOfOrder { number: 0 }),

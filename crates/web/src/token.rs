@@ -1,11 +1,14 @@
-//! Secrets and names handed to browsers: seat tokens and game ids.
+//! Secrets and names handed to browsers: seat tokens, invites, sessions, personal
+//! tokens, and game ids.
 //!
-//! A [`Token`] is the right to move for one seat: 128 random bits from the operating
-//! system's CSPRNG (through `rand`'s thread generator), written as 32 hex digits. The
-//! server keeps no token, only its [`SecretLock`]: the SHA-256 digest of the token's 32
-//! hex digits, which is what the store keeps too. A token presented is digested and
-//! compared with the lock in constant time, so that response timing tells nothing about
-//! how much of a guess was right, and whoever reads the store learns no seat.
+//! A [`Token`] is a secret: 128 random bits from the operating system's CSPRNG (through
+//! `rand`'s thread generator), written as 32 hex digits. It is a guest's right to play a
+//! seat, an invite to take one, or a signed-in session (a cookie); with a prefix, a
+//! personal token for scripts ([`PersonalToken`]). The server keeps no secret, only its
+//! [`SecretLock`]: the SHA-256 digest of the token's 32 hex digits, which is what the
+//! store keeps too. A token presented is digested and compared with the lock in constant
+//! time, so that response timing tells nothing about how much of a guess was right, and
+//! whoever reads the store learns no seat and no session.
 //! A game's id ([`new_game_id`]) is as unguessable, because knowing it is enough to
 //! watch the game.
 
@@ -14,7 +17,7 @@ use std::fmt;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
-use tictactoe_core::ports::{GameId, SecretLock};
+use tictactoe_core::ports::{GameId, SecretLock, TokenId};
 
 const BYTES: usize = 16;
 
@@ -63,6 +66,49 @@ impl fmt::Debug for Token {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Token(..)")
     }
+}
+
+/// A personal token, as a script sends it (`Authorization: Bearer ttt_…`): a [`Token`]
+/// behind the prefix `ttt_`, which tells it from a seat's token and lets a secret
+/// scanner find one pasted where it should not be.
+#[derive(Clone)]
+pub struct PersonalToken(Token);
+
+impl PersonalToken {
+    /// What every personal token starts with.
+    pub const PREFIX: &'static str = "ttt_";
+
+    pub fn random() -> Self {
+        PersonalToken(Token::random())
+    }
+
+    /// The token as [`PersonalToken::to_text`] writes it; `None` for anything else.
+    pub fn parse(text: &str) -> Option<Self> {
+        text.strip_prefix(Self::PREFIX)
+            .and_then(Token::parse)
+            .map(PersonalToken)
+    }
+
+    pub fn to_text(&self) -> String {
+        format!("{}{}", Self::PREFIX, self.0.to_hex())
+    }
+
+    /// The lock the store keeps of it.
+    pub fn lock(&self) -> SecretLock {
+        self.0.lock()
+    }
+}
+
+/// Never printed.
+impl fmt::Debug for PersonalToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("PersonalToken(..)")
+    }
+}
+
+/// A personal token's public id: 64 random bits.
+pub fn new_token_id() -> TokenId {
+    TokenId::from_bits(rand::random())
 }
 
 /// A new game's name in URLs and in the store: 32 hex digits, the time it began then 80
@@ -151,6 +197,19 @@ mod tests {
             lock.as_str(),
             "e0cca2965509df678c8064f5e0b9076016fa752f88a6c749768db83479450cc5"
         );
+    }
+
+    #[test]
+    fn a_personal_token_reads_back_from_its_text_and_only_with_its_prefix() {
+        let token = PersonalToken::random();
+        let text = token.to_text();
+
+        let read = PersonalToken::parse(&text).unwrap();
+
+        assert!(text.starts_with("ttt_"));
+        assert_eq!(read.lock(), token.lock());
+        assert!(PersonalToken::parse(&text["ttt_".len()..]).is_none());
+        assert_eq!(format!("{token:?}"), "PersonalToken(..)");
     }
 
     #[test]

@@ -9,7 +9,9 @@ use utoipa::ToSchema;
 use tictactoe_core::domain::{GameState, GameStatus, Geometry, Mark, Outcome, layout_of};
 use tictactoe_core::play::{End, Match, Recorder, Seat, Settings};
 use tictactoe_core::players::PlayerSpec;
-use tictactoe_core::ports::{Ending, GameId};
+use tictactoe_core::ports::{Ending, GameId, rates_people};
+
+use super::table::Play;
 use tictactoe_json::{ending_word, outcome_word};
 
 /// A game as every client sees it: the answer to most requests, and each SSE event.
@@ -78,14 +80,17 @@ pub struct PlayerView {
 }
 
 impl GameView {
-    /// The match as it stands, started with `settings`.
-    pub fn of<R: Recorder>(
-        id: &GameId,
-        game: &Match<R>,
-        settings: &Settings,
-        rematch: Option<&GameId>,
-        joined: Vec<&'static str>,
-    ) -> Self {
+    /// The game as `play` holds it, started with `settings`.
+    pub fn of(id: &GameId, play: &Play, settings: &Settings, joined: Vec<&'static str>) -> Self {
+        let game = &play.game;
+        let rematch = play.rematch.as_ref();
+        let people = Mark::ALL
+            .into_iter()
+            .filter_map(|mark| match game.seat(mark) {
+                Seat::Human(name) => Some((name.clone(), &play.seats[mark.index()])),
+                Seat::Computer(_) => None,
+            });
+        let rated = rates_people(people, game.is_casual());
         let state = game.game();
         let geometry: Geometry = state.board().geometry();
         let status = state.status();
@@ -114,7 +119,7 @@ impl GameView {
             undo_asked_by: game.undo_asked_by().map(mark_word),
             rematch: rematch.map(GameId::to_string),
             joined,
-            rated: !game.is_casual(),
+            rated,
         }
     }
 

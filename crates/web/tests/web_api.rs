@@ -57,10 +57,8 @@ async fn a_new_game_against_the_computer_answers_the_game_and_the_persons_seat_o
     );
     let token = game.x_token();
     assert_eq!(token.len(), 32);
-    assert_eq!(
-        json["seats"]["x"]["url"],
-        format!("/games/{}#x={token}", game.id)
-    );
+    // The seat's link is the game's page: no secret in an address.
+    assert_eq!(json["seats"]["x"]["url"], format!("/games/{}", game.id));
     assert!(game.o.is_none(), "no token for the computer's seat");
     assert!(json.get("line").is_none());
 }
@@ -526,7 +524,7 @@ async fn a_game_resigned_cannot_be_resigned_again_or_played_on() {
 }
 
 #[tokio::test]
-async fn a_rematch_swaps_sides_each_person_keeping_their_token() {
+async fn a_rematch_swaps_sides_and_gives_each_guest_a_new_token_the_old_one_ending_with_its_game() {
     // Arrange: Ada (X) resigns a game against Medium.
     let (server, game) = Server::with_game(ada_against("medium")).await;
     let ada = game.x_token();
@@ -543,7 +541,8 @@ async fn a_rematch_swaps_sides_each_person_keeping_their_token() {
     let next = rematch.json["id"].as_str().unwrap();
     assert_eq!(rematch.json["players"]["o"]["name"], "Ada");
     assert_eq!(rematch.json["players"]["x"]["level"], "medium");
-    assert_eq!(rematch.json["seats"]["o"]["token"], ada);
+    let new_token = rematch.json["seats"]["o"]["token"].as_str().unwrap();
+    assert_ne!(new_token, ada);
     assert_eq!(
         rematch.json["moves"].as_array().unwrap().len(),
         1,
@@ -553,6 +552,24 @@ async fn a_rematch_swaps_sides_each_person_keeping_their_token() {
     assert_eq!(again.json["id"], next);
     let old = server.get(&game.api("")).await;
     assert_eq!(old.json["rematch"], next);
+}
+
+#[tokio::test]
+async fn the_old_token_opens_no_seat_of_the_rematch() {
+    // Arrange: Ada resigns against Medium and takes the rematch.
+    let (server, game) = Server::with_game(ada_against("medium")).await;
+    let ada = game.x_token();
+    server.post(&game.id, "resign", Some(ada)).await;
+    let rematch = server.post(&game.id, "rematch", Some(ada)).await;
+    let next = rematch.json["id"].as_str().unwrap();
+    let board = rematch.json["board"].as_str().unwrap();
+    let empty = board.find('.').unwrap() as u64 + 1;
+
+    // Act
+    let played = server.play(next, ada, empty).await;
+
+    // Assert
+    assert_eq!(played.status, StatusCode::FORBIDDEN, "{}", played.text);
 }
 
 #[tokio::test]

@@ -89,7 +89,11 @@ async fn every_operation_the_document_lists_is_one_the_server_answers() {
             .unwrap();
         let answer = server.router().oneshot(request).await.unwrap();
         let status = answer.status();
-        let error = if answer.headers()["content-type"] == "text/event-stream" {
+        let streamed = answer
+            .headers()
+            .get("content-type")
+            .is_some_and(|kind| kind == "text/event-stream");
+        let error = if streamed {
             Value::Null
         } else {
             let body = answer.into_body().collect().await.unwrap().to_bytes();
@@ -248,18 +252,64 @@ fn answer_schema(document: &Value, method: &str, path: &str, status: u16) -> Val
 
 #[tokio::test]
 async fn the_answers_have_the_shapes_the_document_gives_them() {
-    // Arrange: a finished game between two people, whose review is computed.
+    // Arrange: a finished game between two signed-in people, whose review is computed,
+    // and an invite taken in another.
     let server = Server::new();
     let document = document();
-    let game = server.create(two_people()).await;
-    let (x, _o) = (game.x_token(), game.o_token());
+    let game = server.rated_game("Ada", "Bob").await;
+    let (x, o) = (game.x_token(), game.o_token());
     server.play_in_turn(&game, &[1, 4, 2, 5, 3]).await;
+    let invited = server
+        .send(
+            Method::POST,
+            "/api/games",
+            None,
+            Some(json!({ "x": "human:Cy", "o": "human", "invite": "o" })),
+        )
+        .await;
+    let code = invited.json["invite"]["code"].as_str().unwrap();
+    let join = format!("/api/games/{}/join", invited.json["id"].as_str().unwrap());
+    let joined = server
+        .send(Method::POST, &join, None, Some(json!({ "invite": code })))
+        .await;
+    let signed_up = server
+        .send(
+            Method::POST,
+            "/api/accounts",
+            None,
+            Some(json!({ "name": "Dee", "password": "correct horse" })),
+        )
+        .await;
+    let token = server
+        .send(Method::POST, "/api/tokens", Some(x), Some(json!({})))
+        .await;
     let review = server.poll_review(&game.id).await.pop().unwrap();
     let id = &game.id;
     let puzzle = format!("/api/players/Bob/puzzles/{id}/2");
     let body = Some(json!({ "cell": 5 }));
     let answers = [
-        ("post", "/api/games", 201, game.game.clone()),
+        ("post", "/api/games", 201, invited.json.clone()),
+        ("post", "/api/games/{id}/join", 200, joined.json),
+        ("post", "/api/accounts", 201, signed_up.json),
+        (
+            "get",
+            "/api/session",
+            200,
+            server
+                .send(Method::GET, "/api/session", Some(x), None)
+                .await
+                .json,
+        ),
+        ("post", "/api/tokens", 201, token.json),
+        (
+            "get",
+            "/api/tokens",
+            200,
+            server
+                .send(Method::GET, "/api/tokens", Some(x), None)
+                .await
+                .json,
+        ),
         (
             "get",
             "/api/games/{id}",
@@ -295,13 +345,16 @@ async fn the_answers_have_the_shapes_the_document_gives_them() {
             "get",
             "/api/players/{name}/puzzles",
             200,
-            server.get("/api/players/Bob/puzzles").await.json,
+            server
+                .send(Method::GET, "/api/players/Bob/puzzles", Some(o), None)
+                .await
+                .json,
         ),
         (
             "post",
             "/api/players/{name}/puzzles/{id}/{ply}",
             200,
-            server.send(Method::POST, &puzzle, None, body).await.json,
+            server.send(Method::POST, &puzzle, Some(o), body).await.json,
         ),
         ("get", "/readyz", 200, server.get("/readyz").await.json),
     ];

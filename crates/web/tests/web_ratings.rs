@@ -6,11 +6,13 @@ mod web_support;
 
 use axum::http::StatusCode;
 use serde_json::Value;
+use tictactoe_core::players::Anchor;
 use web_support::{Server, two_people};
 
-/// A server on which Ada (X) has beaten Bob (O) on 3 x 3.
+/// A server on which Ada (X) has beaten Bob (O) on 3 x 3, each signed in.
 async fn ada_beat_bob() -> Server {
-    let (server, game) = Server::with_game(two_people()).await;
+    let server = Server::new();
+    let game = server.rated_game("Ada", "Bob").await;
     server.play_in_turn(&game, &[1, 4, 2, 5, 3]).await;
     server
 }
@@ -84,7 +86,20 @@ async fn a_players_page_gives_their_rating_on_each_board_and_its_history() {
         (ratings[0]["size"].clone(), ratings[0]["win"].clone()),
         (3.into(), 3.into())
     );
-    assert!(ratings[0]["rating"].as_i64().unwrap() > 1500);
+    // A win from 1500 lifts Ada, but no higher than perfect play's anchor.
+    let strongest = Anchor::strongest(tictactoe_core::domain::Geometry::classic());
+    assert_eq!(ratings[0]["rating"].as_i64().unwrap(), strongest.points());
     assert_eq!(ratings[0]["history"].as_array().map(Vec::len), Some(1));
     assert_eq!(ratings[0]["history"][0]["rating"], ratings[0]["rating"]);
+}
+
+#[tokio::test]
+async fn a_game_with_a_guest_rates_nobody() {
+    let (server, game) = Server::with_game(two_people()).await;
+    server.play_in_turn(&game, &[1, 4, 2, 5, 3]).await;
+
+    let answer = server.get("/api/ratings").await;
+
+    assert_eq!(game.game["rated"], false);
+    assert_eq!(names(&answer.json["ratings"]).len(), 4, "the anchors alone");
 }

@@ -16,12 +16,28 @@ fn bob() -> PlayerName {
     PlayerName::new("Bob").unwrap()
 }
 
-/// Bob's answer `cell` to his puzzle of `game` at `ply`.
-async fn answer(server: &Server, game: &str, ply: u32, cell: u64) -> Answer {
-    let path = format!("/api/players/Bob/puzzles/{game}/{ply}");
+/// Bob's answer `cell` to his puzzle of `game` at `ply`, sent as Bob (his personal
+/// token: O's in [`Server::bob_slipped`]).
+async fn answer(server: &Server, game: &Created, ply: u32, cell: u64) -> Answer {
+    answer_as(server, game, game.o_token(), ply, cell).await
+}
+
+/// An answer `cell` to Bob's puzzle of `game` at `ply`, sent with `token`.
+async fn answer_as(server: &Server, game: &Created, token: &str, ply: u32, cell: u64) -> Answer {
+    let path = format!("/api/players/Bob/puzzles/{}/{ply}", game.id);
     server
-        .send(Method::POST, &path, None, Some(json!({ "cell": cell })))
+        .send(
+            Method::POST,
+            &path,
+            Some(token),
+            Some(json!({ "cell": cell })),
+        )
         .await
+}
+
+/// `path` asked with `token` as the bearer.
+async fn get_as(server: &Server, path: &str, token: &str) -> Answer {
+    server.send(Method::GET, path, Some(token), None).await
 }
 
 /// A server on which Bob slipped in a reviewed game (see [`Server::bob_slipped`]): the
@@ -44,7 +60,7 @@ async fn a_players_slip_in_a_reviewed_game_is_listed_as_a_puzzle_with_its_title_
     let (server, game) = bobs_slip().await;
 
     // Act
-    let listed = server.get("/api/players/Bob/puzzles").await;
+    let listed = get_as(&server, "/api/players/Bob/puzzles", game.o_token()).await;
 
     // Assert
     assert_eq!(listed.status, StatusCode::OK, "{}", listed.text);
@@ -54,9 +70,10 @@ async fn a_players_slip_in_a_reviewed_game_is_listed_as_a_puzzle_with_its_title_
         (&puzzle["game"], &puzzle["ply"], &puzzle["board"]),
         (&json!(game.id), &json!(2), &json!("X........"))
     );
+    // The answers come with an answer's verdict, not with the puzzle.
     assert_eq!(
         (&puzzle["value"], &puzzle["best_moves"], &puzzle["size"]),
-        (&json!("draw"), &json!([5]), &json!(3))
+        (&json!("draw"), &json!(null), &json!(3))
     );
     let title = format!("Puzzle 1 of 1: game {}, move 2", &game.id[..8]);
     assert_eq!(puzzle["title"], title.as_str());
@@ -68,9 +85,9 @@ async fn a_players_slip_in_a_reviewed_game_is_listed_as_a_puzzle_with_its_title_
 
 #[tokio::test]
 async fn a_player_without_a_slip_is_told_in_words_why_there_is_no_puzzle() {
-    let (server, _) = bobs_slip().await;
+    let (server, game) = bobs_slip().await;
 
-    let listed = server.get("/api/players/Ada/puzzles").await;
+    let listed = get_as(&server, "/api/players/Ada/puzzles", game.x_token()).await;
 
     assert_eq!(listed.json["puzzles"], json!([]));
     assert_eq!(
@@ -82,10 +99,10 @@ async fn a_player_without_a_slip_is_told_in_words_why_there_is_no_puzzle() {
 #[tokio::test]
 async fn a_game_not_reviewed_makes_no_puzzle_and_is_counted_and_told() {
     let server = Server::new();
-    let game = server.create(web_support::two_people()).await;
+    let game = server.rated_game("Ada", "Bob").await;
     server.play_in_turn(&game, &[1, 4, 2, 5, 3]).await;
 
-    let listed = server.get("/api/players/Bob/puzzles").await;
+    let listed = get_as(&server, "/api/players/Bob/puzzles", game.o_token()).await;
 
     assert_eq!(
         (&listed.json["puzzles"], &listed.json["unreviewed"]),
@@ -100,9 +117,9 @@ async fn a_game_not_reviewed_makes_no_puzzle_and_is_counted_and_told() {
 
 #[tokio::test]
 async fn puzzles_on_another_board_are_not_listed() {
-    let (server, _) = bobs_slip().await;
+    let (server, game) = bobs_slip().await;
 
-    let listed = server.get("/api/players/Bob/puzzles?size=4").await;
+    let listed = get_as(&server, "/api/players/Bob/puzzles?size=4", game.o_token()).await;
 
     assert_eq!(listed.json["puzzles"], json!([]));
 }
@@ -113,7 +130,7 @@ async fn a_right_answer_is_kept_as_right_and_answered_200_in_the_consoles_words(
     let (server, game) = bobs_slip().await;
 
     // Act
-    let answered = answer(&server, &game.id, 2, 5).await;
+    let answered = answer(&server, &game, 2, 5).await;
 
     // Assert
     assert_eq!(answered.status, StatusCode::OK, "{}", answered.text);
@@ -131,7 +148,7 @@ async fn a_wrong_answer_says_what_it_leaves_and_what_the_review_said_and_is_kept
     let (server, game) = bobs_slip().await;
 
     // Act: O in the far corner after X's corner loses.
-    let answered = answer(&server, &game.id, 2, 9).await;
+    let answered = answer(&server, &game, 2, 9).await;
 
     // Assert
     assert_eq!(answered.json["judged"], "wrong");
@@ -148,7 +165,7 @@ async fn a_wrong_answer_says_what_it_leaves_and_what_the_review_said_and_is_kept
 async fn an_answer_to_a_puzzle_that_never_was_is_not_found_and_nothing_is_kept() {
     let (server, game) = bobs_slip().await;
 
-    let answered = answer(&server, &game.id, 3, 5).await;
+    let answered = answer(&server, &game, 3, 5).await;
 
     assert_eq!(answered.status, StatusCode::NOT_FOUND, "{}", answered.text);
     assert_eq!(bobs_attempts(&server), Vec::<bool>::new());
@@ -171,7 +188,7 @@ async fn an_answer_to_a_retired_puzzle_is_not_found() {
     }
 
     // Act
-    let answered = answer(&server, &game.id, 2, 5).await;
+    let answered = answer(&server, &game, 2, 5).await;
 
     // Assert
     assert_eq!(answered.status, StatusCode::NOT_FOUND, "{}", answered.text);
@@ -181,7 +198,7 @@ async fn an_answer_to_a_retired_puzzle_is_not_found() {
 async fn a_taken_cell_is_a_bad_request_in_the_consoles_words_and_nothing_is_kept() {
     let (server, game) = bobs_slip().await;
 
-    let answered = answer(&server, &game.id, 2, 1).await;
+    let answered = answer(&server, &game, 2, 1).await;
 
     assert_eq!(answered.status, StatusCode::BAD_REQUEST);
     assert_eq!(
@@ -195,11 +212,61 @@ async fn a_taken_cell_is_a_bad_request_in_the_consoles_words_and_nothing_is_kept
 async fn a_cell_off_the_board_is_a_bad_request_and_nothing_is_kept() {
     let (server, game) = bobs_slip().await;
 
-    let answered = answer(&server, &game.id, 2, 10).await;
+    let answered = answer(&server, &game, 2, 10).await;
 
     assert_eq!(
         answered.status,
         StatusCode::BAD_REQUEST,
+        "{}",
+        answered.text
+    );
+    assert_eq!(bobs_attempts(&server), Vec::<bool>::new());
+}
+
+#[tokio::test]
+async fn a_players_puzzles_are_refused_to_whoever_is_not_signed_in() {
+    let (server, _) = bobs_slip().await;
+
+    let listed = server.get("/api/players/Bob/puzzles").await;
+
+    assert_eq!(listed.status, StatusCode::UNAUTHORIZED, "{}", listed.text);
+}
+
+#[tokio::test]
+async fn a_players_puzzles_are_refused_to_another_account() {
+    let (server, game) = bobs_slip().await;
+
+    let listed = get_as(&server, "/api/players/Bob/puzzles", game.x_token()).await;
+
+    assert_eq!(listed.status, StatusCode::FORBIDDEN, "{}", listed.text);
+    assert_eq!(
+        listed.json["error"],
+        "this is Bob's: only Bob, signed in, may see or do this"
+    );
+}
+
+#[tokio::test]
+async fn an_answer_from_another_account_is_refused_and_nothing_is_kept() {
+    let (server, game) = bobs_slip().await;
+
+    let answered = answer_as(&server, &game, game.x_token(), 2, 9).await;
+
+    assert_eq!(answered.status, StatusCode::FORBIDDEN, "{}", answered.text);
+    assert_eq!(bobs_attempts(&server), Vec::<bool>::new());
+}
+
+#[tokio::test]
+async fn an_answer_from_nobody_signed_in_is_refused_and_nothing_is_kept() {
+    let (server, game) = bobs_slip().await;
+    let path = format!("/api/players/Bob/puzzles/{}/2", game.id);
+
+    let answered = server
+        .send(Method::POST, &path, None, Some(json!({ "cell": 9 })))
+        .await;
+
+    assert_eq!(
+        answered.status,
+        StatusCode::UNAUTHORIZED,
         "{}",
         answered.text
     );

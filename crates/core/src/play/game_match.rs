@@ -368,8 +368,10 @@ impl<R: Recorder> Match<R> {
         }
     }
 
-    /// Whether the game rates nobody from the start (as its recorder knows: a
-    /// [`Journal::rates`], or the kept game's [`rates`]). A match that is not casual
+    /// Whether the game rates nobody from the start: the kept game's casual mark
+    /// ([`NewGame::casual`]), or, where nothing can ever make the game rate anybody (a
+    /// game whose people are nobody in particular: [`Journal::rates`]), true, which spares
+    /// its people the warnings of [`Match::makes_casual`]. A match that is not casual
     /// becomes so when a person takes [`Help`].
     pub fn casual(mut self, casual: bool) -> Self {
         self.casual = casual;

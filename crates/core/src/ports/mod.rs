@@ -51,7 +51,7 @@ pub use passwords::{PasswordHash, PasswordHashError, Passwords};
 pub use ratings::MockRatingStore;
 pub use ratings::{
     PlayerRating, RatingBook, RatingChange, RatingHistoryQuery, RatingPoint, RatingRow,
-    RatingStore, Rebuilt, best_first, ranked, rate, rated, rates, rates_seated,
+    RatingStore, Rebuilt, best_first, ranked, rate, rated, rates, rates_people,
 };
 pub use records::{
     Change, Counted, Ending, GameId, GameIdError, NewGame, SeatHolder, SecretLock, SecretLockError,

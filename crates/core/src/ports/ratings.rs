@@ -29,7 +29,6 @@ use crate::players::{Anchor, Level, PlayerSpec, is_placeholder};
 
 use super::exactly_once::Movers;
 use super::{Ending, GameId, NewGame, SeatHolder, StoreError};
-use crate::play::Settings;
 
 /// What one game did to one person's rating.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -89,27 +88,34 @@ pub struct Rebuilt {
 }
 
 /// Whether game `game`, as it stands, would rate its people were it played to its end
-/// ([`rates_seated`] of its players, seats and casual mark). What a front end says
-/// before a game (and before help that would make it casual).
+/// ([`rates_people`] of its people and their seats). What a front end says before a
+/// game (and before help that would make it casual).
 pub fn rates(game: &NewGame) -> bool {
-    rates_seated(&game.settings, &game.seats, game.casual)
-}
-
-/// Whether a game of `settings`, its seats held as `seats`, would rate its people: it
-/// is not `casual`, a person plays in it, and each person in it is somebody: seated at
-/// the machine that keeps the games or signed in as the account of their name
-/// ([`SeatHolder::is_somebody`], never a guest), and not under a name a front end gives
-/// whoever gave none ([`is_placeholder`]).
-pub fn rates_seated(settings: &Settings, seats: &[SeatHolder; 2], casual: bool) -> bool {
-    let people: Vec<Mark> = Mark::ALL
+    let settings = &game.settings;
+    let people = Mark::ALL
         .into_iter()
         .filter(|&mark| settings.player(mark).is_human())
-        .collect();
-    !casual
-        && !people.is_empty()
-        && people.iter().all(|&mark| {
-            seats[mark.index()].is_somebody() && !is_placeholder(&settings.player(mark).name(mark))
-        })
+        .map(|mark| (settings.player(mark).name(mark), &game.seats[mark.index()]));
+    rates_people(people, game.casual)
+}
+
+/// Whether a game whose people are `people` (each one's name and whose their seat is),
+/// would rate them: it is not `casual`, a person plays in it, and each person in it is
+/// somebody: seated at the machine that keeps the games or signed in as the account of
+/// their name ([`SeatHolder::is_somebody`], never a guest), and not under a name a
+/// front end gives whoever gave none ([`is_placeholder`]).
+pub fn rates_people<'a>(
+    people: impl IntoIterator<Item = (PlayerName, &'a SeatHolder)>,
+    casual: bool,
+) -> bool {
+    let mut anybody = false;
+    for (name, holder) in people {
+        anybody = true;
+        if !holder.is_somebody() || is_placeholder(&name) {
+            return false;
+        }
+    }
+    anybody && !casual
 }
 
 /// The sides game `game` rates if it ended `ending`: each person in it, X first, or

@@ -8,10 +8,9 @@ use std::time::Instant;
 
 use tokio::sync::{Mutex as Gate, OwnedMutexGuard};
 
-use tictactoe_core::domain::Mark;
-use tictactoe_core::ports::{GameId, SeatHolder, StoredGame, rates};
+use tictactoe_core::ports::{GameId, SeatHolder, StoredGame};
 
-use super::super::port::{GameError, SeatKey};
+use super::super::port::GameError;
 use super::super::setup::Setup;
 use super::super::table::{Outbox, Table};
 use super::super::token::new_game_id;
@@ -95,7 +94,9 @@ impl Games {
         let (game, _) = resumed.map_err(|error| {
             GameError::Broken(format!("game {id} as kept cannot be played on: {error}"))
         })?;
-        let game = game.casual(!rates(&kept.game));
+        // Marked casual as kept: whether the game rates anybody also depends on whose
+        // its seats are, which may change (an invite taken), and the view says so.
+        let game = game.casual(kept.game.casual);
         Ok(Table::new(id, setup, kept.game.seats, game, kept.rematch))
     }
 
@@ -108,7 +109,7 @@ impl Games {
     ) -> Arc<Table> {
         let id = new_game_id();
         let kept = setup.begin(id.clone(), seats.clone(), follows);
-        let casual = !rates(&kept);
+        let casual = kept.casual;
         let game = {
             let mut computers = lock(&self.0.computers);
             setup.start(computers.as_mut(), Outbox::begin(kept))
@@ -137,15 +138,6 @@ impl Games {
             self.spawn_show(Arc::clone(table));
         }
         Ok(())
-    }
-}
-
-/// The seat `key` opens in `table`.
-pub(super) fn seat_in(table: &Table, key: &SeatKey) -> Result<Mark, GameError> {
-    match key {
-        SeatKey::Missing => Err(GameError::NoSeatKey),
-        SeatKey::Malformed => Err(GameError::NotASeat),
-        SeatKey::Token(token) => table.seat_of(token).ok_or(GameError::NotASeat),
     }
 }
 

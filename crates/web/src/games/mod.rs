@@ -37,22 +37,24 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{Mutex as Gate, watch};
 
-use tictactoe_core::domain::{Analysis, Geometry, PlayerName, Scoreboard};
+use tictactoe_core::domain::{Analysis, Geometry, Mark, PlayerName, Scoreboard};
 use tictactoe_core::players::ComputerFactory;
 use tictactoe_core::ports::{
     Archive, Following, GameId, HistoryPage, HistoryQuery, Pacing, RatingRow, Shared, StoreError,
 };
 
+use super::caller::Caller;
 use super::group_commit::{CommitCounts, GroupCommit};
 use super::health::{CHECK_EVERY, Health};
 use super::port::{
-    Answer, Created, GameError, GameService, PlayerPage, PuzzleAnswer, PuzzleAsked, Rematch,
-    Reviewing, SeatKey, Training, Watching,
+    Answer, Created, GameError, GameService, Looked, PlayerPage, PuzzleAnswer, PuzzleAsked,
+    Rematch, Reviewing, Training, Watching,
 };
 use super::registry::Registry;
 use super::setup::Setup;
 use super::store_lane::StoreLane;
 use super::thinking::Thinking;
+use super::token::Token;
 use super::view::GameView;
 use tictactoe_core::sync::lock;
 
@@ -71,8 +73,9 @@ struct Inner {
     loading: Mutex<HashMap<GameId, Arc<Gate<()>>>>,
     thinking: Thinking,
     computers: Mutex<Box<dyn ComputerFactory + Send>>,
-    /// The store, reached only through its lanes; its writes through `commit`.
-    store: StoreLane,
+    /// The store, reached only through its lanes (shared with the accounts); its writes
+    /// through `commit`.
+    store: Arc<StoreLane>,
     commit: GroupCommit,
     reviews: Reviews,
     limits: GameLimits,
@@ -142,7 +145,7 @@ impl Games {
             thinking: Thinking::new(limits.heavy_threads),
             computers: Mutex::new(computers),
             commit: store.group_commit(),
-            store,
+            store: Arc::new(store),
             reviews: Reviews::new(limits.review_threads, limits.max_reviews),
             limits,
             closing: watch::Sender::new(false),
@@ -157,6 +160,11 @@ impl Games {
     /// The server's health: its store's, and whether it is draining.
     pub fn health(&self) -> Health {
         self.0.store.health().clone()
+    }
+
+    /// The store's lanes, for the accounts kept in the same store.
+    pub(crate) fn store_lane(&self) -> Arc<StoreLane> {
+        Arc::clone(&self.0.store)
     }
 
     /// How many games are held in memory now.
@@ -262,36 +270,40 @@ impl Games {
 }
 
 impl GameService for Games {
-    fn create(&self, setup: Setup) -> Answer<Created> {
-        self.answer(|games| async move { games.create(setup).await })
+    fn create(&self, setup: Setup, caller: Caller, invite: Option<Mark>) -> Answer<Created> {
+        self.answer(|games| async move { games.create(setup, caller, invite).await })
     }
 
-    fn game(&self, id: GameId, key: SeatKey) -> Answer<Arc<GameView>> {
-        self.answer(|games| async move { games.look(&id, &key).await })
+    fn game(&self, id: GameId, caller: Caller) -> Answer<Looked> {
+        self.answer(|games| async move { games.look(&id, &caller).await })
     }
 
-    fn play(&self, id: GameId, key: SeatKey, cell: u64) -> Answer<Arc<GameView>> {
-        self.answer(|games| async move { games.play(&id, key, cell).await })
+    fn join(&self, id: GameId, caller: Caller, code: Token) -> Answer<Created> {
+        self.answer(|games| async move { games.join(&id, caller, code).await })
     }
 
-    fn undo(&self, id: GameId, key: SeatKey) -> Answer<Arc<GameView>> {
-        self.answer(|games| async move { games.undo(&id, key).await })
+    fn play(&self, id: GameId, caller: Caller, cell: u64) -> Answer<Arc<GameView>> {
+        self.answer(|games| async move { games.play(&id, caller, cell).await })
     }
 
-    fn resign(&self, id: GameId, key: SeatKey) -> Answer<Arc<GameView>> {
-        self.answer(|games| async move { games.resign(&id, key).await })
+    fn undo(&self, id: GameId, caller: Caller) -> Answer<Arc<GameView>> {
+        self.answer(|games| async move { games.undo(&id, caller).await })
     }
 
-    fn rename(&self, id: GameId, key: SeatKey, name: PlayerName) -> Answer<Arc<GameView>> {
-        self.answer(|games| async move { games.rename(&id, key, name).await })
+    fn resign(&self, id: GameId, caller: Caller) -> Answer<Arc<GameView>> {
+        self.answer(|games| async move { games.resign(&id, caller).await })
     }
 
-    fn hint(&self, id: GameId, key: SeatKey) -> Answer<Analysis> {
-        self.answer(|games| async move { games.hint(&id, &key).await })
+    fn rename(&self, id: GameId, caller: Caller, name: PlayerName) -> Answer<Arc<GameView>> {
+        self.answer(|games| async move { games.rename(&id, caller, name).await })
     }
 
-    fn rematch(&self, id: GameId, key: SeatKey) -> Answer<Rematch> {
-        self.answer(|games| async move { games.rematch(&id, &key).await })
+    fn hint(&self, id: GameId, caller: Caller) -> Answer<Analysis> {
+        self.answer(|games| async move { games.hint(&id, &caller).await })
+    }
+
+    fn rematch(&self, id: GameId, caller: Caller) -> Answer<Rematch> {
+        self.answer(|games| async move { games.rematch(&id, &caller).await })
     }
 
     fn watch(&self, id: GameId) -> Answer<Watching> {

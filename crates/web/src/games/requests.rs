@@ -16,47 +16,213 @@ use tokio::sync::OwnedMutexGuard;
 use tictactoe_core::domain::{Analysis, GameState, Geometry, Mark, PlayerName, Position};
 use tictactoe_core::ports::{GameId, SeatHolder, StoreError};
 
-use super::super::port::{AfterTheEnd, Created, GameError, Rematch, SeatKey, Watching};
+use tictactoe_core::play::Seating;
+use tictactoe_core::players::{is_placeholder, unnamed};
+
+use super::super::caller::Caller;
+use super::super::port::{AfterTheEnd, Created, GameError, Looked, Rematch, Watching};
 use super::super::setup::Setup;
 use super::super::table::{Done, Play, Table, WebMatch};
 use super::super::token::Token;
 use super::super::view::GameView;
 use super::Games;
-use super::cache::seat_in;
 
 /// A request tried this many times when it found the game changed by another server.
 const TRIES: usize = 3;
 
+/// Which seat acts for a caller who holds both (two people on one device, or a script
+/// holding both tokens).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Acting {
+    /// The side to move: a move, a hint, a resignation, a name.
+    ToMove,
+    /// The side that moved last: taking a move back.
+    LastMover,
+}
+
+/// The seat that acts for a caller holding `held` (X's, O's), the side to move being
+/// `to_move`: the one held, or of two, the one `acting` says.
+fn acting(held: [bool; 2], to_move: Mark, acting: Acting) -> Option<Mark> {
+    match held {
+        [true, true] => Some(match acting {
+            Acting::ToMove => to_move,
+            Acting::LastMover => to_move.opponent(),
+        }),
+        [true, false] => Some(Mark::X),
+        [false, true] => Some(Mark::O),
+        [false, false] => None,
+    }
+}
+
+/// Why a caller who holds no seat is refused: they sent nothing (who are you?), or what
+/// they sent opens no seat that may do this.
+fn no_seat(caller: &Caller) -> GameError {
+    if caller.presented {
+        GameError::NotASeat
+    } else {
+        GameError::NoSeatKey
+    }
+}
+
 impl Games {
-    /// A new game, with a fresh token for each person's seat, answered once the store
-    /// keeps it.
-    pub(super) async fn create(&self, setup: Setup) -> Result<Created, GameError> {
+    /// A new game, answered once the store keeps it. Each person's seat is the
+    /// caller's: an account's where the seat's name is the account the caller is
+    /// signed in as; otherwise a guest's, with a fresh secret (the name may be no
+    /// account's, nor look like one). The seat `invite` names, if any, is held open
+    /// for whoever brings the invite's code.
+    pub(super) async fn create(
+        &self,
+        setup: Setup,
+        caller: Caller,
+        invite: Option<Mark>,
+    ) -> Result<Created, GameError> {
         self.store_usable()?;
-        let tokens = [Mark::X, Mark::O].map(|mark| setup.is_human(mark).then(Token::random));
-        let seats = tokens.each_ref().map(|token| {
-            token
+        if let Some(mark) = invite {
+            if !setup.is_human(mark) {
+                return Err(GameError::InviteToComputer(mark));
+            }
+            if setup.seating == Seating::Together {
+                return Err(GameError::InviteTogether);
+            }
+        }
+        let mut tokens = [None, None];
+        let mut code = None;
+        let mut seats = [SeatHolder::Local, SeatHolder::Local];
+        for mark in Mark::ALL.into_iter().filter(|&mark| setup.is_human(mark)) {
+            let name = setup.spec(mark).name(mark);
+            seats[mark.index()] = if invite == Some(mark) {
+                let secret = Token::random();
+                let lock = secret.lock();
+                code = Some(secret);
+                SeatHolder::Invited(lock)
+            } else if caller
+                .account
                 .as_ref()
-                .map_or(SeatHolder::Local, |token| SeatHolder::Guest(token.lock()))
-        });
+                .is_some_and(|a| a.key() == name.key())
+            {
+                SeatHolder::Account
+            } else {
+                self.guest_may_be_called(&name).await?;
+                let secret = Token::random();
+                let lock = secret.lock();
+                tokens[mark.index()] = Some(secret);
+                SeatHolder::Guest(lock)
+            };
+        }
         let table = self.open(setup, seats, None);
         self.begin(&table).await?;
         Ok(Created {
             game: table.view(),
             tokens,
+            invite: code,
         })
     }
 
-    /// The game as it stands; the seat `key` opens, if any, has joined.
-    pub(super) async fn look(
+    /// Whether a guest may play under `name`: refused if it is an account's, or looks
+    /// like one. (A name a front end gives whoever gave none is nobody's.)
+    async fn guest_may_be_called(&self, name: &PlayerName) -> Result<(), GameError> {
+        if is_placeholder(name) {
+            return Ok(());
+        }
+        let asked = name.clone();
+        match self
+            .0
+            .store
+            .read(move |store| store.account_like(&asked))
+            .await?
+        {
+            Some(_) => Err(GameError::AccountsName { name: name.clone() }),
+            None => Ok(()),
+        }
+    }
+
+    /// The game as it stands, and the seats the caller holds (which have joined).
+    pub(super) async fn look(&self, id: &GameId, caller: &Caller) -> Result<Looked, GameError> {
+        let table = self.table(id).await?;
+        let (held, _) = table.held_by(caller);
+        for mark in Mark::ALL.into_iter().filter(|mark| held[mark.index()]) {
+            table.join(mark);
+        }
+        Ok(Looked {
+            game: table.view(),
+            yours: held,
+        })
+    }
+
+    /// The seat held open for whoever brings `code`, taken by the caller: an account's
+    /// seat, named for the account, if the caller is signed in; otherwise a guest's,
+    /// with a fresh secret (and named as whoever gave no name, if the name it was held
+    /// under is an account's). Taken once: a caller who took it already gets it again.
+    pub(super) async fn join(
         &self,
         id: &GameId,
-        key: &SeatKey,
-    ) -> Result<Arc<GameView>, GameError> {
+        caller: Caller,
+        code: Token,
+    ) -> Result<Created, GameError> {
         let table = self.table(id).await?;
-        if let Ok(seat) = seat_in(&table, key) {
-            table.join(seat);
+        let (held, _) = table.held_by(&caller);
+        if held.contains(&true) {
+            return Ok(Created {
+                game: table.view(),
+                tokens: [None, None],
+                invite: None,
+            });
         }
-        Ok(table.view())
+        let guest_name = match &caller.account {
+            Some(_) => None,
+            None => Some(self.guest_name_in(&table, &code).await?),
+        };
+        let (table, turn) = self.turn(id).await?;
+        let account = caller.account.clone();
+        let secret = Token::random();
+        let lock = secret.lock();
+        let ((mark, guest), view) = self
+            .run(&table, turn, move |play| {
+                let mark = play.invited_by(&code).ok_or(GameError::NotInvited)?;
+                let holder = match (account, guest_name) {
+                    (Some(account), _) => {
+                        play.game.rename(mark, account)?;
+                        SeatHolder::Account
+                    }
+                    (None, Some(Some(nameless))) => {
+                        play.game.rename(mark, nameless)?;
+                        SeatHolder::Guest(lock)
+                    }
+                    (None, _) => SeatHolder::Guest(lock),
+                };
+                let guest = matches!(holder, SeatHolder::Guest(_));
+                play.take_seat(mark, holder);
+                Ok((mark, guest))
+            })
+            .await?;
+        table.join(mark);
+        let mut tokens = [None, None];
+        if guest {
+            tokens[mark.index()] = Some(secret);
+        }
+        Ok(Created {
+            game: view,
+            tokens,
+            invite: None,
+        })
+    }
+
+    /// For a guest taking the seat `code` opens: the name to give the seat if the one
+    /// it was held under is an account's (or like one), as whoever gave no name is
+    /// called; `None` to keep it.
+    async fn guest_name_in(
+        &self,
+        table: &Table,
+        code: &Token,
+    ) -> Result<Option<PlayerName>, GameError> {
+        let Some((mark, name)) = table.invited_name(code) else {
+            return Err(GameError::NotInvited);
+        };
+        match self.guest_may_be_called(&name).await {
+            Ok(()) => Ok(None),
+            Err(GameError::AccountsName { .. }) => Ok(Some(unnamed(mark))),
+            Err(error) => Err(error),
+        }
     }
 
     /// The game's views as they change, until the game is forgotten from memory (the
@@ -73,10 +239,10 @@ impl Games {
     pub(super) async fn play(
         &self,
         id: &GameId,
-        key: SeatKey,
+        caller: Caller,
         cell: u64,
     ) -> Result<Arc<GameView>, GameError> {
-        self.as_seat(id, key, move |game, seat| {
+        self.as_seat(id, caller, Acting::ToMove, move |game, seat| {
             let position = cell_on(game.game().board().geometry(), cell)?;
             game.play(seat, position)?;
             computer_reply(game)
@@ -84,35 +250,45 @@ impl Games {
         .await
     }
 
-    pub(super) async fn undo(&self, id: &GameId, key: SeatKey) -> Result<Arc<GameView>, GameError> {
-        self.as_seat(id, key, |game, seat| game.undo(seat)).await
+    pub(super) async fn undo(
+        &self,
+        id: &GameId,
+        caller: Caller,
+    ) -> Result<Arc<GameView>, GameError> {
+        self.as_seat(id, caller, Acting::LastMover, |game, seat| game.undo(seat))
+            .await
     }
 
     /// The game ends as the seat's loss, counted once the store has it.
     pub(super) async fn resign(
         &self,
         id: &GameId,
-        key: SeatKey,
+        caller: Caller,
     ) -> Result<Arc<GameView>, GameError> {
-        self.as_seat(id, key, |game, seat| game.resign(seat)).await
+        self.as_seat(id, caller, Acting::ToMove, |game, seat| game.resign(seat))
+            .await
     }
 
     /// The seat's person plays under `name` from now on (the match says whether they
-    /// may: until their first move), shown to everyone once the store keeps it.
+    /// may: until their first move), shown to everyone once the store keeps it. An
+    /// account's seat keeps the account's name; a guest's takes no account's.
     pub(super) async fn rename(
         &self,
         id: &GameId,
-        key: SeatKey,
+        caller: Caller,
         name: PlayerName,
     ) -> Result<Arc<GameView>, GameError> {
-        self.as_seat(id, key, move |game, seat| game.rename(seat, name.clone()))
-            .await
+        self.guest_may_be_called(&name).await?;
+        self.as_seat(id, caller, Acting::ToMove, move |game, seat| {
+            game.rename(seat, name.clone())
+        })
+        .await
     }
 
     /// What perfect play makes of the position, for the seat whose turn it is. A hint
     /// makes a rated game casual: kept before the hint is answered.
-    pub(super) async fn hint(&self, id: &GameId, key: &SeatKey) -> Result<Analysis, GameError> {
-        let (table, seat, turn) = self.seat(id, key).await?;
+    pub(super) async fn hint(&self, id: &GameId, caller: &Caller) -> Result<Analysis, GameError> {
+        let (table, seat, turn) = self.seat(id, caller, Acting::ToMove).await?;
         let (hint, _) = self
             .run(&table, turn, move |play| {
                 play.game
@@ -131,11 +307,11 @@ impl Games {
     /// When servers share the store, two asking at once on two servers race: the store
     /// keeps one rematch, and the other server, told so, reads the game again and
     /// answers that one.
-    pub(super) async fn rematch(&self, id: &GameId, key: &SeatKey) -> Result<Rematch, GameError> {
+    pub(super) async fn rematch(&self, id: &GameId, caller: &Caller) -> Result<Rematch, GameError> {
         let mut tries = 0;
         loop {
             tries += 1;
-            match self.rematch_once(id, key).await {
+            match self.rematch_once(id, caller).await {
                 Err(GameError::Store(StoreError::Conflict { .. }))
                     if tries < TRIES && self.0.store.is_shared() => {}
                 answer => return answer,
@@ -143,28 +319,31 @@ impl Games {
         }
     }
 
-    /// The game, the seat the key holds in it (no such game, then no key, then not a
-    /// seat), and the game's turn.
+    /// The game, the seat the caller holds in it that acts (no such game, then nothing
+    /// carried, then no seat held), and the game's turn.
     async fn seat(
         &self,
         id: &GameId,
-        key: &SeatKey,
+        caller: &Caller,
+        who: Acting,
     ) -> Result<(Arc<Table>, Mark, OwnedMutexGuard<()>), GameError> {
         let (table, turn) = self.turn(id).await?;
-        let seat = seat_in(&table, key)?;
+        let (held, to_move) = table.held_by(caller);
+        let seat = acting(held, to_move, who).ok_or_else(|| no_seat(caller))?;
         table.touch();
         // Shown with the request's own change: one event, not two.
         table.mark_joined(seat);
         Ok((table, seat, turn))
     }
 
-    /// Runs `request` for the seat the key holds (what it answers besides a refusal is
-    /// not needed: the view says it); answers the game after it (see the module
-    /// documentation for a game another server changed first).
+    /// Runs `request` for the seat the caller holds that acts as `who` says (what it
+    /// answers besides a refusal is not needed: the view says it); answers the game
+    /// after it (see the module documentation for a game another server changed first).
     async fn as_seat<T, E>(
         &self,
         id: &GameId,
-        key: SeatKey,
+        caller: Caller,
+        who: Acting,
         request: impl Fn(&mut WebMatch, Mark) -> Result<T, E> + Clone + Send + 'static,
     ) -> Result<Arc<GameView>, GameError>
     where
@@ -173,7 +352,7 @@ impl Games {
         let mut tries = 0;
         loop {
             tries += 1;
-            let (table, seat, turn) = self.seat(id, &key).await?;
+            let (table, seat, turn) = self.seat(id, &caller, who).await?;
             let request = request.clone();
             let answer = self
                 .run(&table, turn, move |play| {
@@ -280,52 +459,103 @@ impl Games {
     }
 
     /// One try at [`Games::rematch`].
-    async fn rematch_once(&self, id: &GameId, key: &SeatKey) -> Result<Rematch, GameError> {
+    async fn rematch_once(&self, id: &GameId, caller: &Caller) -> Result<Rematch, GameError> {
         let (table, turn) = self.turn(id).await?;
-        let caller = if table.setup().is_show() {
-            None
-        } else {
-            Some(seat_in(&table, key)?)
-        };
+        let (held, _) = table.held_by(caller);
+        if !table.setup().is_show() && !held.contains(&true) {
+            return Err(no_seat(caller));
+        }
         if !table.view().is_over() {
             return Err(GameError::StillPlaying(AfterTheEnd::Rematch));
         }
-        let mut tokens = [None, None];
-        if let (Some(mark), SeatKey::Token(token)) = (caller, key) {
-            tokens[mark.opponent().index()] = Some(token.clone());
-        }
-        if let Some(next) = table.rematch() {
-            drop(turn);
-            let next = self.table(&next).await?;
-            return Ok(Rematch {
-                created: Created {
-                    game: next.view(),
-                    tokens,
-                },
-                new: false,
-            });
-        }
-        let seats = [Mark::O, Mark::X].map(|mark| table.seats()[mark.index()].clone());
-        // Each person as they are called now: a name chosen since the game began too.
-        let now = table.setup_now().map_err(|error| {
-            GameError::Broken(format!("game {} names its players so: {error}", table.id()))
-        })?;
-        let next = self.open(now.swapped(), seats, Some(table.id().clone()));
-        if let Err(error) = self.begin(&next).await {
-            // The store may know a rematch this table does not: read it back.
-            table.make_stale();
-            self.0.registry.remove(&table);
-            return Err(error);
-        }
-        table.set_rematch(next.id().clone());
-        drop(turn);
+        // The seats of the game before, each secret now held open for its holder.
+        let old_seats = table.seats();
+        let (next, new) = match table.rematch() {
+            Some(next) => {
+                drop(turn);
+                (self.table(&next).await?, false)
+            }
+            None => {
+                let seats = [Mark::O, Mark::X].map(|mark| rematch_seat(&old_seats[mark.index()]));
+                // Each person as they are called now: a name chosen since the game began
+                // too.
+                let now = table.setup_now().map_err(|error| {
+                    GameError::Broken(format!("game {} names its players so: {error}", table.id()))
+                })?;
+                let next = self.open(now.swapped(), seats, Some(table.id().clone()));
+                if let Err(error) = self.begin(&next).await {
+                    // The store may know a rematch this table does not: read it back.
+                    table.make_stale();
+                    self.0.registry.remove(&table);
+                    return Err(error);
+                }
+                table.set_rematch(next.id().clone());
+                drop(turn);
+                (next, true)
+            }
+        };
+        let (game, tokens) = self.take_rematch_seats(&next, &old_seats, held).await?;
         Ok(Rematch {
             created: Created {
-                game: next.view(),
+                game,
                 tokens,
+                invite: None,
             },
-            new: true,
+            new,
         })
+    }
+
+    /// In rematch `next`, the seats a caller held in the game before (`held`, whose
+    /// seats were `old`), each now on the other mark: a guest's, held open for the
+    /// secret that opened it before, is taken with a fresh secret (the old one ends
+    /// with its game); an account's is the account's already. Answers the rematch as it
+    /// stands, and the fresh secrets.
+    async fn take_rematch_seats(
+        &self,
+        next: &Arc<Table>,
+        old: &[SeatHolder; 2],
+        held: [bool; 2],
+    ) -> Result<(Arc<GameView>, [Option<Token>; 2]), GameError> {
+        let mut tokens = [None, None];
+        let now = next.seats();
+        let taking: Vec<(Mark, SeatHolder)> = Mark::ALL
+            .into_iter()
+            .filter(|&mark| held[mark.index()])
+            .filter_map(
+                |mark| match (&old[mark.index()], &now[mark.opponent().index()]) {
+                    (SeatHolder::Guest(was), SeatHolder::Invited(open)) if was == open => {
+                        let secret = Token::random();
+                        let holder = SeatHolder::Guest(secret.lock());
+                        tokens[mark.opponent().index()] = Some(secret);
+                        Some((mark.opponent(), holder))
+                    }
+                    _ => None,
+                },
+            )
+            .collect();
+        if taking.is_empty() {
+            return Ok((next.view(), tokens));
+        }
+        let (_, turn) = self.turn(next.id()).await?;
+        let ((), view) = self
+            .run(next, turn, move |play| {
+                for (mark, holder) in taking {
+                    play.take_seat(mark, holder);
+                }
+                Ok(())
+            })
+            .await?;
+        Ok((view, tokens))
+    }
+}
+
+/// Whose the seat of a rematch is, taken by the holder of `before` on the other mark: an
+/// account's stays the account's, a guest's is held open for the secret that held it
+/// (taken with a fresh one), an invite not taken stays open.
+fn rematch_seat(before: &SeatHolder) -> SeatHolder {
+    match before {
+        SeatHolder::Guest(lock) => SeatHolder::Invited(lock.clone()),
+        other => other.clone(),
     }
 }
 

@@ -25,14 +25,16 @@ use tictactoe_core::ports::{
     Imported, MemoryStore, MockGameStore, Opponents, Restored, ReviewStore, Rows, StoreError,
     StoredGame, Write,
 };
+use tictactoe_passwords::Argon2Passwords;
 use tictactoe_players::StandardComputers;
-use tictactoe_web::{GameLimits, Games, Limits};
+use tictactoe_web::{Accounts, GameLimits, Games, Limits, Tries};
 use tower::ServiceExt;
 
 /// A server's games, and the store they are kept in (shared, so that another server
 /// can be started on it: a restart), with the transport's limits it serves within.
 pub struct Server {
     pub games: Games,
+    pub accounts: Accounts,
     pub store: Arc<MemoryStore>,
     pub limits: Limits,
     /// Made once: what the edge holds (the places of the live streams) is the server's.
@@ -70,9 +72,11 @@ impl Server {
     /// A server of `games`, which keep their games in `store` (behind whatever the
     /// games write through), serving within `limits`.
     pub fn of(games: Games, store: Arc<MemoryStore>, limits: Limits) -> Self {
-        let router = tictactoe_web::router(&games, &limits);
+        let accounts = test_accounts(&games);
+        let router = tictactoe_web::router(&games, &accounts, &limits);
         Server {
             games,
+            accounts,
             store,
             limits,
             router,
@@ -181,6 +185,87 @@ impl Server {
         Created::from(answer.json)
     }
 
+    /// Signs `name` up (password [`PASSWORD`]): the session's cookie, `session=…`.
+    pub async fn sign_up(&self, name: &str) -> String {
+        let answer = self
+            .send(
+                Method::POST,
+                "/api/accounts",
+                None,
+                Some(json!({ "name": name, "password": PASSWORD })),
+            )
+            .await;
+        assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
+        session_cookie(&answer)
+    }
+
+    /// Signs `name` up, and makes a personal token of the account's: the token, to send
+    /// as the bearer (it acts as the account).
+    pub async fn account_token(&self, name: &str) -> String {
+        let session = self.sign_up(name).await;
+        let answer = self
+            .send_with(
+                Method::POST,
+                "/api/tokens",
+                &[("cookie", session.as_str())],
+                Some(json!({ "label": "tests" })),
+            )
+            .await;
+        assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
+        answer.json["token"].as_str().unwrap().to_string()
+    }
+
+    /// A rated game between the accounts `x` and `o`, each signed up here: `x` begins it
+    /// and invites `o`, who takes the invite. Each seat's credential is its account's
+    /// personal token.
+    pub async fn rated_game(&self, x: &str, o: &str) -> Created {
+        let (x_token, o_token) = (self.account_token(x).await, self.account_token(o).await);
+        let request =
+            json!({ "x": format!("human:{x}"), "o": format!("human:{o}"), "invite": "o" });
+        let begun = self
+            .send(Method::POST, "/api/games", Some(&x_token), Some(request))
+            .await;
+        assert_eq!(begun.status, StatusCode::CREATED, "{}", begun.text);
+        let id = begun.json["id"].as_str().unwrap().to_string();
+        let code = begun.json["invite"]["code"].as_str().unwrap();
+        let joined = self
+            .send(
+                Method::POST,
+                &format!("/api/games/{id}/join"),
+                Some(&o_token),
+                Some(json!({ "invite": code })),
+            )
+            .await;
+        assert_eq!(joined.status, StatusCode::OK, "{}", joined.text);
+        assert_eq!(joined.json["rated"], true, "{}", joined.text);
+        Created {
+            id,
+            game: joined.json,
+            x: Some(x_token),
+            o: Some(o_token),
+        }
+    }
+
+    /// Sends one request with these headers (a cookie, say) through the router; a body
+    /// is labelled JSON.
+    pub async fn send_with(
+        &self,
+        method: Method,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: Option<Value>,
+    ) -> Answer {
+        let mut request = Request::builder()
+            .method(method)
+            .uri(path)
+            .header("content-type", "application/json");
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let body = body.map_or_else(Body::empty, |json| Body::from(json.to_string()));
+        self.answer(request.body(body).unwrap()).await
+    }
+
     /// A game of two people, Ada (X) and Bob (O), in which Ada has played `cell`.
     pub async fn ada_played(&self, cell: u64) -> Created {
         let game = self.create(two_people()).await;
@@ -256,16 +341,42 @@ impl Server {
         }
     }
 
-    /// Ada (X) beats Bob (O): X 1, O 4 (Bob's slip: the draw thrown away, 5 alone kept
-    /// it), X 2, O 5, X 3; the game's review computed and kept. Bob has one puzzle, at
-    /// move 2; Ada none.
+    /// Ada (X) beats Bob (O), each signed in ([`Server::rated_game`]): X 1, O 4 (Bob's
+    /// slip: the draw thrown away, 5 alone kept it), X 2, O 5, X 3; the game's review
+    /// computed and kept. Bob has one puzzle, at move 2; Ada none. The seats' tokens are
+    /// the accounts' personal tokens.
     pub async fn bob_slipped(&self) -> Created {
-        let game = self.create(two_people()).await;
+        let game = self.rated_game("Ada", "Bob").await;
         self.play_in_turn(&game, &[1, 4, 2, 5, 3]).await;
         let review = self.poll_review(&game.id).await.pop().unwrap();
         assert_eq!(review.status, StatusCode::OK, "{}", review.text);
         game
     }
+}
+
+/// The password every account of the tests is signed up with.
+pub const PASSWORD: &str = "correct horse battery";
+
+/// The session's cookie an answer set, as a request sends it back: `session=…`.
+pub fn session_cookie(answer: &Answer) -> String {
+    let set = answer
+        .headers
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .find(|value| value.starts_with("session="))
+        .expect("a session's cookie");
+    set.split(';').next().unwrap().to_string()
+}
+
+/// The accounts of a test server: in the same store as its games, passwords hashed at
+/// the least cost Argon2id allows.
+pub fn test_accounts(games: &Games) -> Accounts {
+    Accounts::new(
+        games,
+        Arc::new(Argon2Passwords::for_tests()),
+        Tries::default(),
+    )
 }
 
 /// The next event of a live stream opened by [`Server::events`], as text.
@@ -598,6 +709,7 @@ impl Server {
         let finished = tokio::spawn(tictactoe_web::serve(
             listener,
             self.games.clone(),
+            self.accounts.clone(),
             self.limits.clone(),
             async move {
                 let _ = stopped.await;

@@ -2,14 +2,15 @@
 //! token, and one handler per route, each registered once for the router and the API's
 //! document (`openapi`). Statuses and words come from [`ApiError`] alone.
 
+pub mod accounts;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::{PathRejection, QueryRejection};
-use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request, State};
-use axum::http::request::Parts;
+use axum::extract::{FromRequest, Path, Query, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::sse::{KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -18,7 +19,7 @@ use serde::de::DeserializeOwned;
 use tokio::sync::Semaphore;
 use utoipa::IntoParams;
 
-use tictactoe_core::domain::{Geometry, NameError, PlayerName};
+use tictactoe_core::domain::{Geometry, Mark, NameError, PlayerName};
 use tictactoe_core::ports::{GameId, HistoryQuery, PageSize};
 use tictactoe_core::words::shape;
 use tictactoe_json::{
@@ -26,7 +27,11 @@ use tictactoe_json::{
     training_json,
 };
 
-use super::dto::{CreatedJson, HintJson, MoveRequest, NameRequest, NewGameJson, ProgressJson};
+use super::caller::{Caller, seat_cookie_for};
+use super::dto::{
+    CreatedJson, HintJson, JoinRequest, LookedJson, MoveRequest, NameRequest, NewGameJson,
+    ProgressJson,
+};
 use super::error::{ApiError, ErrorJson};
 use super::events::{StreamPlace, game_events};
 use super::health::Health;
@@ -34,24 +39,28 @@ use super::openapi::{
     BodyRefusals, GameEventJson, GameRefusals, HistoryPageJson, PlayerPageJson, PuzzleAnswerJson,
     RatingsJson, ReadyJson, ReviewJson, ScoreboardJson, SeatRefusals, StoreRefusals, TrainingJson,
 };
-use super::port::{GameService, PuzzleAsked, Reviewing, SeatKey};
+use super::port::{AccountService, Created, GameService, PuzzleAsked, Reviewing};
 use super::shares::{Client, Shares};
 use super::token::Token;
-use super::view::GameView;
+use super::view::{GameView, mark_word};
 
 /// What every handler is given: the games (any [`GameService`]: `api`'s tests give it a
 /// mock), the server's health, and the edge's own bounds.
 #[derive(Clone)]
 pub struct App {
     pub games: Arc<dyn GameService>,
+    pub accounts: Arc<dyn AccountService>,
     pub health: Health,
     pub edge: Arc<Edge>,
     /// The API's document, as JSON.
     pub document: Arc<str>,
 }
 
-/// The bounds of the HTTP edge that handlers apply: bodies, and the live event streams.
+/// The bounds of the HTTP edge that handlers apply: bodies, and the live event streams;
+/// and how cookies are set.
 pub struct Edge {
+    /// Whether the cookies set say `Secure`: people reach the server over https.
+    pub secure_cookies: bool,
     /// The largest request body accepted.
     pub body_limit: usize,
     /// How long a request's body may take to arrive, from its head.
@@ -137,31 +146,6 @@ fn media_type(label: &HeaderValue) -> Option<String> {
         .then(|| essence.to_ascii_lowercase())
 }
 
-/// `Authorization: Bearer TOKEN`, read but not yet checked: the game comes first (an
-/// unknown game is a 404 whatever the token).
-impl<S: Send + Sync> FromRequestParts<S> for SeatKey {
-    type Rejection = std::convert::Infallible;
-
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        let Some(value) = parts.headers.get(header::AUTHORIZATION) else {
-            return Ok(SeatKey::Missing);
-        };
-        let token = value
-            .to_str()
-            .ok()
-            .and_then(bearer)
-            .and_then(|hex| Token::parse(hex.trim()));
-        Ok(token.map_or(SeatKey::Malformed, SeatKey::Token))
-    }
-}
-
-/// The credentials of `Bearer CREDENTIALS`: the scheme's name in any case, as HTTP
-/// says (RFC 9110, 11.1), then white space.
-fn bearer(header: &str) -> Option<&str> {
-    let (scheme, rest) = header.trim_start().split_once([' ', '\t'])?;
-    scheme.eq_ignore_ascii_case("bearer").then_some(rest)
-}
-
 /// `{id}` in a path: the game.
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Path)]
@@ -178,14 +162,21 @@ fn game_id(id: &str) -> Result<GameId, ApiError> {
 /// Start a game.
 ///
 /// Players are written as on the command line: `human`, `human:NAME`, `random`,
-/// `easy`, `medium` or `impossible`. Each person's seat gets a token (in `seats`),
-/// which the other requests of the seat send as `Authorization: Bearer TOKEN`.
+/// `easy`, `medium` or `impossible`. A person's seat named for the account the caller
+/// is signed in as is the account's: the game is rated (between two signed-in people,
+/// or one and the computer). Any other person's seat is a guest's, given to the
+/// caller with a token of its own (in `seats`, and a cookie), which the seat's other
+/// requests send as `Authorization: Bearer TOKEN`; a guest's name may be no account's,
+/// nor look like one, and a game with a guest rates nobody. The seat `invite` names is
+/// held open for a friend, who takes it with the invite's code.
 #[utoipa::path(
     post, path = "/api/games", tag = "games",
     request_body = NewGameJson,
     responses(
-        (status = 201, description = "The game, kept, with the caller's seats", body = CreatedJson),
-        (status = 400, description = "Not a game this server plays (an unknown player, a board out of range, one name twice) or not JSON", body = ErrorJson),
+        (status = 201, description = "The game, kept, with the caller's guest seats and the invite", body = CreatedJson,
+         headers(("set-cookie" = String, description = "Each guest seat's cookie"))),
+        (status = 400, description = "Not a game this server plays (an unknown player, a board out of range, one name twice, an invite to a computer or to one device) or not JSON", body = ErrorJson),
+        (status = 403, description = "A guest's name that is an account's, or looks like one", body = ErrorJson),
         BodyRefusals,
         (status = 500, description = "A bug in the server", body = ErrorJson),
         StoreRefusals,
@@ -193,23 +184,74 @@ fn game_id(id: &str) -> Result<GameId, ApiError> {
 )]
 pub async fn create(
     State(app): State<App>,
+    caller: Caller,
     JsonBody(request): JsonBody<NewGameJson>,
 ) -> Result<Response, ApiError> {
+    let invite = request.invite();
     let setup = request.setup()?;
-    let created = app.games.create(setup).await?;
-    Ok((StatusCode::CREATED, Json(CreatedJson::from(&created))).into_response())
+    let created = app.games.create(setup, caller, invite).await?;
+    Ok(with_seats(&app, StatusCode::CREATED, &created))
+}
+
+/// `created` as answered: its JSON, and a cookie for each guest's seat given.
+fn with_seats(app: &App, status: StatusCode, created: &Created) -> Response {
+    let mut response = (status, Json(CreatedJson::from(created))).into_response();
+    if let Ok(id) = GameId::parse(&created.game.id) {
+        for mark in Mark::ALL {
+            if let Some(secret) = &created.tokens[mark.index()] {
+                let cookie = seat_cookie_for(&id, mark, secret, app.edge.secure_cookies);
+                response.headers_mut().append(header::SET_COOKIE, cookie);
+            }
+        }
+    }
+    response
+}
+
+/// Take an invite.
+///
+/// The seat held open for whoever brings this code, taken by the caller: signed in, as
+/// their account's seat, under the account's name (the game is rated if the other
+/// player's seat is an account's too); otherwise as a guest's, with a token of its own
+/// (and a cookie). Taken once; a caller who holds a seat of the game already is
+/// answered the game as it is.
+#[utoipa::path(
+    post, path = "/api/games/{id}/join", tag = "games",
+    params(GamePath),
+    request_body = JoinRequest,
+    security((), ("session" = []), ("token" = [])),
+    responses(
+        (status = 200, description = "The seat taken, and its token if a guest's", body = CreatedJson,
+         headers(("set-cookie" = String, description = "The guest seat's cookie"))),
+        (status = 400, description = "The account's name is the other player's (or like it), or not JSON", body = ErrorJson),
+        (status = 403, description = "The code opens no seat held open in this game: it was taken, or is another game's", body = ErrorJson),
+        GameRefusals,
+        BodyRefusals,
+        StoreRefusals,
+    )
+)]
+pub async fn join(
+    State(app): State<App>,
+    Path(GamePath { id }): Path<GamePath>,
+    caller: Caller,
+    JsonBody(request): JsonBody<JoinRequest>,
+) -> Result<Response, ApiError> {
+    let id = game_id(&id)?;
+    let code = Token::parse(&request.invite).ok_or(ApiError::NotInvited)?;
+    let joined = app.games.join(id, caller, code).await?;
+    Ok(with_seats(&app, StatusCode::OK, &joined))
 }
 
 /// The game as it stands.
 ///
-/// A seat's token, if sent, says that the seat's player has the game open (`joined`);
-/// without one it is a spectator's look.
+/// With the seats the caller holds (`yours`: signed in as a seat's account, or sending
+/// a guest seat's cookie or token), whose players have the game open (`joined`);
+/// holding none, a spectator's look.
 #[utoipa::path(
     get, path = "/api/games/{id}", tag = "games",
     params(GamePath),
-    security((), ("seat" = [])),
+    security((), ("seat" = []), ("session" = []), ("token" = [])),
     responses(
-        (status = 200, description = "The game", body = GameView),
+        (status = 200, description = "The game, and the caller's seats", body = LookedJson),
         GameRefusals,
         StoreRefusals,
     )
@@ -217,10 +259,19 @@ pub async fn create(
 pub async fn game(
     State(app): State<App>,
     Path(GamePath { id }): Path<GamePath>,
-    key: SeatKey,
+    caller: Caller,
 ) -> Result<Response, ApiError> {
-    let view = app.games.game(game_id(&id)?, key).await?;
-    Ok(Json(&*view).into_response())
+    let looked = app.games.game(game_id(&id)?, caller).await?;
+    let yours = Mark::ALL
+        .into_iter()
+        .filter(|mark| looked.yours[mark.index()])
+        .map(mark_word)
+        .collect();
+    Ok(Json(LookedJson {
+        game: looked.game.as_ref().clone(),
+        yours,
+    })
+    .into_response())
 }
 
 /// Play a move.
@@ -231,7 +282,7 @@ pub async fn game(
     post, path = "/api/games/{id}/moves", tag = "games",
     params(GamePath),
     request_body = MoveRequest,
-    security(("seat" = [])),
+    security(("seat" = []), ("session" = []), ("token" = [])),
     responses(
         (status = 200, description = "The game after the move (and the reply)", body = GameView),
         (status = 400, description = "A cell not on the board, or not JSON", body = ErrorJson),
@@ -245,11 +296,11 @@ pub async fn game(
 pub async fn play(
     State(app): State<App>,
     Path(GamePath { id }): Path<GamePath>,
-    key: SeatKey,
+    caller: Caller,
     JsonBody(request): JsonBody<MoveRequest>,
 ) -> Result<Response, ApiError> {
     let id = game_id(&id)?;
-    let view = app.games.play(id, key, request.cell).await?;
+    let view = app.games.play(id, caller, request.cell).await?;
     Ok(Json(&*view).into_response())
 }
 
@@ -260,7 +311,7 @@ pub async fn play(
 #[utoipa::path(
     post, path = "/api/games/{id}/undo", tag = "games",
     params(GamePath),
-    security(("seat" = [])),
+    security(("seat" = []), ("session" = []), ("token" = [])),
     responses(
         (status = 200, description = "The game after the undo (or the request for one)", body = GameView),
         (status = 409, description = "Refused by the game: nothing to take back, the game is over", body = ErrorJson),
@@ -272,9 +323,9 @@ pub async fn play(
 pub async fn undo(
     State(app): State<App>,
     Path(GamePath { id }): Path<GamePath>,
-    key: SeatKey,
+    caller: Caller,
 ) -> Result<Response, ApiError> {
-    let view = app.games.undo(game_id(&id)?, key).await?;
+    let view = app.games.undo(game_id(&id)?, caller).await?;
     Ok(Json(&*view).into_response())
 }
 
@@ -284,7 +335,7 @@ pub async fn undo(
 #[utoipa::path(
     post, path = "/api/games/{id}/resign", tag = "games",
     params(GamePath),
-    security(("seat" = [])),
+    security(("seat" = []), ("session" = []), ("token" = [])),
     responses(
         (status = 200, description = "The game, ended", body = GameView),
         (status = 409, description = "The game is over already", body = ErrorJson),
@@ -296,9 +347,9 @@ pub async fn undo(
 pub async fn resign(
     State(app): State<App>,
     Path(GamePath { id }): Path<GamePath>,
-    key: SeatKey,
+    caller: Caller,
 ) -> Result<Response, ApiError> {
-    let view = app.games.resign(game_id(&id)?, key).await?;
+    let view = app.games.resign(game_id(&id)?, caller).await?;
     Ok(Json(&*view).into_response())
 }
 
@@ -313,7 +364,7 @@ pub async fn resign(
     post, path = "/api/games/{id}/name", tag = "games",
     params(GamePath),
     request_body = NameRequest,
-    security(("seat" = [])),
+    security(("seat" = []), ("session" = []), ("token" = [])),
     responses(
         (status = 200, description = "The game, the seat so named", body = GameView),
         (status = 400, description = "A name the rules refuse (no visible character, over 40 characters, control or formatting characters, starting with \"Computer\", the other player's or like it), or not JSON", body = ErrorJson),
@@ -327,12 +378,12 @@ pub async fn resign(
 pub async fn rename(
     State(app): State<App>,
     Path(GamePath { id }): Path<GamePath>,
-    key: SeatKey,
+    caller: Caller,
     JsonBody(request): JsonBody<NameRequest>,
 ) -> Result<Response, ApiError> {
     let id = game_id(&id)?;
     let name = request.name()?;
-    let view = app.games.rename(id, key, name).await?;
+    let view = app.games.rename(id, caller, name).await?;
     Ok(Json(&*view).into_response())
 }
 
@@ -342,7 +393,7 @@ pub async fn rename(
 #[utoipa::path(
     post, path = "/api/games/{id}/hint", tag = "games",
     params(GamePath),
-    security(("seat" = [])),
+    security(("seat" = []), ("session" = []), ("token" = [])),
     responses(
         (status = 200, description = "The value and the best cells", body = HintJson),
         (status = 409, description = "Refused by the game: not your turn, the game is over, no hints here", body = ErrorJson),
@@ -354,23 +405,27 @@ pub async fn rename(
 pub async fn hint(
     State(app): State<App>,
     Path(GamePath { id }): Path<GamePath>,
-    key: SeatKey,
+    caller: Caller,
 ) -> Result<Response, ApiError> {
-    let analysis = app.games.hint(game_id(&id)?, key).await?;
+    let analysis = app.games.hint(game_id(&id)?, caller).await?;
     Ok(Json(HintJson::from(&analysis)).into_response())
 }
 
 /// Start the rematch.
 ///
-/// The same game with sides swapped, once the game is over: each person's token opens
-/// the other mark's seat in it. Asked again (by either player), the same rematch.
+/// The same game with sides swapped, once the game is over. Each person takes their
+/// seat on the other mark by asking: an account's is theirs already; a guest's is given
+/// a new token (and cookie), the old one ending with its game. Asked again (by either
+/// player), the same rematch.
 #[utoipa::path(
     post, path = "/api/games/{id}/rematch", tag = "games",
     params(GamePath),
-    security(("seat" = []), ()),
+    security(("seat" = []), ("session" = []), ("token" = []), ()),
     responses(
-        (status = 201, description = "The rematch, begun by this request", body = CreatedJson),
-        (status = 200, description = "The rematch someone asked for before", body = CreatedJson),
+        (status = 201, description = "The rematch, begun by this request", body = CreatedJson,
+         headers(("set-cookie" = String, description = "The caller's guest seats' cookies"))),
+        (status = 200, description = "The rematch someone asked for before", body = CreatedJson,
+         headers(("set-cookie" = String, description = "The caller's guest seats' cookies"))),
         (status = 409, description = "The game is still being played", body = ErrorJson),
         SeatRefusals,
         GameRefusals,
@@ -380,15 +435,15 @@ pub async fn hint(
 pub async fn rematch(
     State(app): State<App>,
     Path(GamePath { id }): Path<GamePath>,
-    key: SeatKey,
+    caller: Caller,
 ) -> Result<Response, ApiError> {
-    let rematch = app.games.rematch(game_id(&id)?, key).await?;
+    let rematch = app.games.rematch(game_id(&id)?, caller).await?;
     let status = if rematch.new {
         StatusCode::CREATED
     } else {
         StatusCode::OK
     };
-    Ok((status, Json(CreatedJson::from(&rematch.created))).into_response())
+    Ok(with_seats(&app, status, &rematch.created))
 }
 
 /// Follow the game live.
@@ -673,19 +728,24 @@ const HOW_TO_REVIEW: &str = "a game is reviewed when its page is opened (from th
         ("name" = String, Path, description = "The player's name, as people see it"),
         PuzzlesQuery,
     ),
+    security(("session" = []), ("token" = [])),
     responses(
         (status = 200, description = "The player's open puzzles, newest game first", body = TrainingJson),
         (status = 400, description = "No such board, or an unknown parameter", body = ErrorJson),
+        (status = 401, description = "Not signed in", body = ErrorJson),
+        (status = 403, description = "Signed in as someone else: a player's puzzles are their own", body = ErrorJson),
         (status = 404, description = "The name cannot be anybody's", body = ErrorJson),
         StoreRefusals,
     )
 )]
 pub async fn puzzles(
     State(app): State<App>,
+    caller: Caller,
     name: Result<Path<String>, PathRejection>,
     query: Result<Query<PuzzlesQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let name = name_in_path(name)?;
+    owned_by(&caller, &name)?;
     let query = parsed(query)?;
     let board = match (query.size, query.win) {
         (None, None) => None,
@@ -732,9 +792,12 @@ pub struct PuzzlePath {
     post, path = "/api/players/{name}/puzzles/{id}/{ply}", tag = "players",
     params(PuzzlePath),
     request_body = MoveRequest,
+    security(("session" = []), ("token" = [])),
     responses(
         (status = 200, description = "The answer, judged", body = PuzzleAnswerJson),
         (status = 400, description = "A cell not on the board or taken, or not JSON", body = ErrorJson),
+        (status = 401, description = "Not signed in", body = ErrorJson),
+        (status = 403, description = "Signed in as someone else: a player's puzzles are their own", body = ErrorJson),
         (status = 404, description = "The player has no open puzzle of that game and move (or the name cannot be anybody's)", body = ErrorJson),
         (status = 500, description = "A bug in the server", body = ErrorJson),
         BodyRefusals,
@@ -743,12 +806,15 @@ pub struct PuzzlePath {
 )]
 pub async fn answer_puzzle(
     State(app): State<App>,
+    caller: Caller,
     path: Result<Path<PuzzlePath>, PathRejection>,
     JsonBody(request): JsonBody<MoveRequest>,
 ) -> Result<Response, ApiError> {
     let Path(PuzzlePath { name, id, ply }) = path.map_err(|_| ApiError::NotFound)?;
+    let player = player_name(&name)?;
+    owned_by(&caller, &player)?;
     let asked = PuzzleAsked {
-        player: player_name(&name)?,
+        player,
         game: game_id(&id)?,
         ply,
     };
@@ -807,6 +873,18 @@ fn board_asked(size: Option<usize>, win: Option<usize>) -> Result<Geometry, ApiE
         .map_err(|error| ApiError::BadRequest(error.to_string()))
 }
 
+/// Whether `caller` may see and do what is `owner`'s (their training): signed in as the
+/// account of that name. 401 if not signed in, 403 if as someone else.
+fn owned_by(caller: &Caller, owner: &PlayerName) -> Result<(), ApiError> {
+    let account = accounts::signed_in_as(caller)?;
+    if account.key() != owner.key() {
+        return Err(ApiError::NotYours {
+            owner: owner.clone(),
+        });
+    }
+    Ok(())
+}
+
 /// `{name}` in a path, as [`player_name`] reads it.
 fn name_in_path(name: Result<Path<String>, PathRejection>) -> Result<PlayerName, ApiError> {
     let Path(name) = name.map_err(|_| ApiError::NotAName("a name is text (UTF-8)".into()))?;
@@ -857,24 +935,11 @@ mod tests {
     use tictactoe_core::ports::Opponents;
 
     use super::*;
-    use crate::port::{Created, GameError, MockGameService, PlayerPage, Rematch};
+    use crate::port::{
+        AccountError, Created, GameError, MockAccountService, MockGameService, PlayerPage, Rematch,
+    };
     use crate::server::{Limits, routes};
     use crate::view::{PlayerView, Players};
-
-    #[rstest::rstest]
-    #[case::as_written("Bearer abc", Some("abc"))]
-    #[case::lower_case("bearer abc", Some("abc"))]
-    #[case::upper_case("BEARER abc", Some("abc"))]
-    #[case::a_tab("Bearer\tabc", Some("abc"))]
-    #[case::another_scheme("Basic abc", None)]
-    #[case::no_credentials("Bearer", None)]
-    #[case::a_longer_name("Bearerx abc", None)]
-    fn the_bearer_scheme_is_read_in_any_case(
-        #[case] header: &str,
-        #[case] credentials: Option<&str>,
-    ) {
-        assert_eq!(bearer(header), credentials);
-    }
 
     /// A service the router can be built on, expecting nothing yet.
     fn service() -> MockGameService {
@@ -923,13 +988,51 @@ mod tests {
     /// `path` got through the router on `service`: the status and the body.
     async fn get(service: MockGameService, path: &str) -> (StatusCode, String) {
         let request = Request::get(path).body(Body::empty()).unwrap();
-        let response = routes(Arc::new(service), Health::new(), &Limits::default())
-            .oneshot(request)
-            .await
-            .unwrap();
-        let status = response.status();
+        let (status, _, body) = through(service, MockAccountService::new(), request).await;
+        (status, body)
+    }
+
+    /// `request` through the router on `service` and `accounts`: the status, the
+    /// headers and the body.
+    async fn through(
+        service: MockGameService,
+        accounts: MockAccountService,
+        request: Request<Body>,
+    ) -> (StatusCode, HeaderMap, String) {
+        let response = routes(
+            Arc::new(service),
+            Arc::new(accounts),
+            Health::new(),
+            &Limits::default(),
+        )
+        .oneshot(request)
+        .await
+        .unwrap();
+        let (status, headers) = (response.status(), response.headers().clone());
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
-        (status, String::from_utf8(bytes.to_vec()).unwrap())
+        (status, headers, String::from_utf8(bytes.to_vec()).unwrap())
+    }
+
+    /// An accounts stub: every session and personal token is `name`'s account's.
+    fn signed_in_as(name: &'static str) -> MockAccountService {
+        let mut accounts = MockAccountService::new();
+        accounts
+            .expect_who()
+            .returning(move |_| Box::pin(async move { Ok(Some(PlayerName::new(name).unwrap())) }));
+        accounts
+    }
+
+    /// A request to `path` with a personal token as its bearer (whose account the
+    /// accounts say), and `body` labelled JSON if there is one.
+    fn with_a_personal_token(method: Method, path: &str, body: &str) -> Request<Body> {
+        let mut request = Request::builder().method(method).uri(path).header(
+            header::AUTHORIZATION,
+            format!("Bearer {}", crate::token::PersonalToken::random().to_text()),
+        );
+        if !body.is_empty() {
+            request = request.header(header::CONTENT_TYPE, "application/json");
+        }
+        request.body(Body::from(body.to_owned())).unwrap()
     }
 
     /// `body` POSTed to `path` through the router on `service`, with `token` as the
@@ -962,13 +1065,8 @@ mod tests {
             request = request.header(header::AUTHORIZATION, bearer);
         }
         let request = request.body(Body::from(body.to_owned())).unwrap();
-        let response = routes(Arc::new(service), Health::new(), &Limits::default())
-            .oneshot(request)
-            .await
-            .unwrap();
-        let status = response.status();
-        let bytes = response.into_body().collect().await.unwrap().to_bytes();
-        (status, serde_json::from_slice(&bytes).unwrap())
+        let (status, _, body) = through(service, MockAccountService::new(), request).await;
+        (status, serde_json::from_str(&body).unwrap())
     }
 
     #[tokio::test]
@@ -979,10 +1077,10 @@ mod tests {
         let mut service = service();
         service
             .expect_play()
-            .withf(move |id, key, cell| {
+            .withf(move |id, caller, cell| {
                 *id == the_game()
                     && *cell == 5
-                    && matches!(key, SeatKey::Token(given) if given.matches(&expected))
+                    && caller.secrets.iter().any(|given| given.matches(&expected))
             })
             .times(1)
             .returning(|_, _, _| Box::pin(async { Ok(a_view()) }));
@@ -1007,7 +1105,7 @@ mod tests {
         let mut service = service();
         service
             .expect_play()
-            .withf(|_, key, _| matches!(key, SeatKey::Missing))
+            .withf(|_, caller, _| !caller.presented)
             .times(1)
             .returning(|_, _, _| Box::pin(async { Err(GameError::NoSeatKey) }));
 
@@ -1164,10 +1262,10 @@ mod tests {
         let mut service = service();
         service
             .expect_rename()
-            .withf(move |id, key, name| {
+            .withf(move |id, caller, name| {
                 *id == the_game()
                     && name.as_str() == "Cy"
-                    && matches!(key, SeatKey::Token(given) if given.matches(&expected))
+                    && caller.secrets.iter().any(|given| given.matches(&expected))
             })
             .times(1)
             .returning(|_, _, _| Box::pin(async { Ok(a_view()) }));
@@ -1268,16 +1366,17 @@ mod tests {
         let mut service = service();
         service
             .expect_create()
-            .withf(|setup| {
+            .withf(|setup, _, _| {
                 *setup.settings.player(Mark::X) == "human:Ada".parse().unwrap()
                     && *setup.settings.player(Mark::O) == "impossible".parse().unwrap()
             })
             .times(1)
-            .returning(|_| {
+            .returning(|_, _, _| {
                 Box::pin(async {
                     Ok(Created {
                         game: a_view(),
                         tokens: [None, None],
+                        invite: None,
                     })
                 })
             });
@@ -1306,6 +1405,7 @@ mod tests {
                     created: Created {
                         game: a_view(),
                         tokens: [None, None],
+                        invite: None,
                     },
                     new: false,
                 })
@@ -1668,12 +1768,13 @@ mod tests {
 
         // Act
         let path = at("/api/players/Ada%20Lovelace/puzzles/{id}/2");
-        let (status, body) = post(service, &path, None, r#"{"cell": 9}"#).await;
+        let request = with_a_personal_token(Method::POST, &path, r#"{"cell": 9}"#);
+        let (status, _, body) = through(service, signed_in_as("Ada Lovelace"), request).await;
 
         // Assert
         assert_eq!(status, StatusCode::OK);
         assert_eq!(
-            body,
+            serde_json::from_str::<Value>(&body).unwrap(),
             json!({"judged": "right", "left": "draw", "said": "Right: 9 keeps the draw.",
                    "best_moves": [1, 9]})
         );
@@ -1711,11 +1812,15 @@ mod tests {
 
         // Act
         let path = at("/api/players/Ada/puzzles/{id}/2");
-        let (status, body) = post(service, &path, None, r#"{"cell": 5}"#).await;
+        let request = with_a_personal_token(Method::POST, &path, r#"{"cell": 5}"#);
+        let (status, _, body) = through(service, signed_in_as("Ada"), request).await;
 
         // Assert
         assert_eq!(status, expected);
-        assert_eq!(body, json!({ "error": said }));
+        assert_eq!(
+            serde_json::from_str::<Value>(&body).unwrap(),
+            json!({ "error": said })
+        );
     }
 
     #[tokio::test]
@@ -1739,7 +1844,9 @@ mod tests {
             });
 
         // Act
-        let (status, body) = get(service, "/api/players/Ada/puzzles?size=4&win=3").await;
+        let path = "/api/players/Ada/puzzles?size=4&win=3";
+        let request = with_a_personal_token(Method::GET, path, "");
+        let (status, _, body) = through(service, signed_in_as("ada"), request).await;
 
         // Assert
         assert_eq!(status, StatusCode::OK);
@@ -1748,5 +1855,273 @@ mod tests {
             body["notes"][0],
             "No puzzles for Ada on 4x4, 3 in a row: no slip of theirs in a reviewed game is open."
         );
+    }
+
+    // ---- Who may call what ------------------------------------------------------------
+
+    #[rstest::rstest]
+    #[case::a_list(Method::GET, "/api/players/Ada/puzzles", "")]
+    #[case::an_answer(Method::POST, "/api/players/Ada/puzzles/{id}/2", r#"{"cell": 5}"#)]
+    #[tokio::test]
+    async fn a_players_puzzles_are_refused_to_whoever_is_not_signed_in(
+        #[case] method: Method,
+        #[case] path: &str,
+        #[case] body: &str,
+    ) {
+        // Arrange
+        let mut service = service();
+        service.expect_puzzles().never();
+        service.expect_answer_puzzle().never();
+        let mut request = Request::builder().method(method).uri(at(path));
+        if !body.is_empty() {
+            request = request.header(header::CONTENT_TYPE, "application/json");
+        }
+        let request = request.body(Body::from(body.to_owned())).unwrap();
+
+        // Act
+        let (status, _, _) = through(service, MockAccountService::new(), request).await;
+
+        // Assert
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+    }
+
+    #[rstest::rstest]
+    #[case::a_list(Method::GET, "/api/players/Ada/puzzles", "")]
+    #[case::an_answer(Method::POST, "/api/players/Ada/puzzles/{id}/2", r#"{"cell": 5}"#)]
+    #[tokio::test]
+    async fn a_players_puzzles_are_refused_to_another_account(
+        #[case] method: Method,
+        #[case] path: &str,
+        #[case] body: &str,
+    ) {
+        // Arrange
+        let mut service = service();
+        service.expect_puzzles().never();
+        service.expect_answer_puzzle().never();
+        let request = with_a_personal_token(method, &at(path), body);
+
+        // Act
+        let (status, _, body) = through(service, signed_in_as("Mallory"), request).await;
+
+        // Assert
+        assert_eq!(status, StatusCode::FORBIDDEN);
+        assert!(body.contains("only Ada, signed in"), "{body}");
+    }
+
+    /// A session the accounts stub opens for Ada.
+    fn adas_session() -> crate::port::Session {
+        crate::port::Session {
+            account: PlayerName::new("Ada").unwrap(),
+            secret: Token::random(),
+            expires: std::time::SystemTime::now() + Duration::from_secs(3600),
+        }
+    }
+
+    fn post_json(path: &str, body: &str) -> Request<Body> {
+        Request::post(path)
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(body.to_owned()))
+            .unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_sign_up_is_answered_201_with_a_session_cookie_scripts_cannot_read() {
+        // Arrange
+        let mut accounts = MockAccountService::new();
+        accounts
+            .expect_sign_up()
+            .withf(|name, _, _| name.as_str() == "Ada")
+            .times(1)
+            .returning(|_, _, _| Box::pin(async { Ok(adas_session()) }));
+        let request = post_json(
+            "/api/accounts",
+            r#"{"name":"Ada","password":"correct horse"}"#,
+        );
+
+        // Act
+        let (status, headers, body) = through(service(), accounts, request).await;
+
+        // Assert
+        assert_eq!(status, StatusCode::CREATED);
+        assert_eq!(body, r#"{"name":"Ada"}"#);
+        let cookie = headers[header::SET_COOKIE].to_str().unwrap();
+        assert!(cookie.starts_with("session="), "{cookie}");
+        assert!(cookie.contains("; Path=/;"), "{cookie}");
+        assert!(cookie.ends_with("; HttpOnly; SameSite=Lax"), "{cookie}");
+    }
+
+    #[tokio::test]
+    async fn a_password_under_8_characters_is_refused_400_before_any_hash() {
+        let mut accounts = MockAccountService::new();
+        accounts.expect_sign_up().never();
+        let request = post_json("/api/accounts", r#"{"name":"Ada","password":"short"}"#);
+
+        let (status, _, body) = through(service(), accounts, request).await;
+
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert_eq!(
+            body,
+            r#"{"error":"a password needs at least 8 characters"}"#
+        );
+    }
+
+    #[tokio::test]
+    async fn a_name_that_is_taken_is_a_conflict_naming_its_account() {
+        let mut accounts = MockAccountService::new();
+        accounts.expect_sign_up().returning(|_, _, _| {
+            Box::pin(async {
+                Err(AccountError::Taken {
+                    by: PlayerName::new("Ada").unwrap(),
+                })
+            })
+        });
+        let request = post_json(
+            "/api/accounts",
+            r#"{"name":"Аda","password":"correct horse"}"#,
+        );
+
+        let (status, _, body) = through(service(), accounts, request).await;
+
+        assert_eq!(status, StatusCode::CONFLICT);
+        assert_eq!(
+            body,
+            r#"{"error":"Ada is taken: choose a name that reads differently"}"#
+        );
+    }
+
+    #[rstest::rstest]
+    #[case::a_wrong_password(r#"{"name":"Ada","password":"wrong horse"}"#)]
+    #[case::a_password_nobody_can_have(r#"{"name":"Ada","password":"short"}"#)]
+    #[case::a_name_nobody_can_have(r#"{"name":"Computer","password":"wrong horse"}"#)]
+    #[tokio::test]
+    async fn a_wrong_pair_is_refused_401_in_the_same_words_whatever_was_wrong(#[case] body: &str) {
+        let mut accounts = MockAccountService::new();
+        accounts
+            .expect_sign_in()
+            .returning(|_, _, _| Box::pin(async { Err(AccountError::WrongPair) }));
+
+        let (status, _, body) = through(service(), accounts, post_json("/api/session", body)).await;
+
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+        assert_eq!(body, r#"{"error":"wrong name or password"}"#);
+    }
+
+    #[tokio::test]
+    async fn too_many_tries_are_refused_429_saying_when_to_come_back() {
+        let mut accounts = MockAccountService::new();
+        accounts.expect_sign_in().returning(|_, _, _| {
+            Box::pin(async { Err(AccountError::Throttled(Duration::from_millis(41_200))) })
+        });
+        let request = post_json("/api/session", r#"{"name":"Ada","password":"guess 1234"}"#);
+
+        let (status, headers, body) = through(service(), accounts, request).await;
+
+        assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(headers[header::RETRY_AFTER], "42");
+        assert_eq!(body, r#"{"error":"too many tries: try again in 42 s"}"#);
+    }
+
+    #[tokio::test]
+    async fn who_is_signed_in_is_refused_401_without_a_session() {
+        let request = Request::get("/api/session").body(Body::empty()).unwrap();
+
+        let (status, _, _) = through(service(), MockAccountService::new(), request).await;
+
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+    }
+
+    #[tokio::test]
+    async fn signing_out_ends_the_session_the_cookie_names_and_forgets_the_cookie() {
+        // Arrange
+        let session = Token::random();
+        let expected = session.clone();
+        let mut accounts = MockAccountService::new();
+        accounts
+            .expect_sign_out()
+            .withf(move |ended| ended.matches(&expected))
+            .times(1)
+            .returning(|_| Box::pin(async { Ok(()) }));
+        let request = Request::delete("/api/session")
+            .header(header::COOKIE, format!("session={}", session.to_hex()))
+            .body(Body::empty())
+            .unwrap();
+
+        // Act
+        let (status, headers, _) = through(service(), accounts, request).await;
+
+        // Assert
+        assert_eq!(status, StatusCode::NO_CONTENT);
+        let cookie = headers[header::SET_COOKIE].to_str().unwrap();
+        assert!(
+            cookie.starts_with("session=;") && cookie.contains("Max-Age=0"),
+            "{cookie}"
+        );
+    }
+
+    #[rstest::rstest]
+    #[case::make(Method::POST, "/api/tokens", "{}")]
+    #[case::list(Method::GET, "/api/tokens", "")]
+    #[case::revoke(Method::DELETE, "/api/tokens/0123456789abcdef", "")]
+    #[tokio::test]
+    async fn personal_tokens_are_refused_401_without_an_account(
+        #[case] method: Method,
+        #[case] path: &str,
+        #[case] body: &str,
+    ) {
+        let mut request = Request::builder().method(method).uri(path);
+        if !body.is_empty() {
+            request = request.header(header::CONTENT_TYPE, "application/json");
+        }
+        let request = request.body(Body::from(body.to_owned())).unwrap();
+
+        let (status, _, _) = through(service(), MockAccountService::new(), request).await;
+
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+    }
+
+    #[tokio::test]
+    async fn a_token_the_account_does_not_have_is_not_found() {
+        let mut accounts = signed_in_as("Ada");
+        accounts
+            .expect_revoke_token()
+            .returning(|_, _| Box::pin(async { Ok(false) }));
+        let request = with_a_personal_token(Method::DELETE, "/api/tokens/0123456789abcdef", "");
+
+        let (status, _, _) = through(service(), accounts, request).await;
+
+        assert_eq!(status, StatusCode::NOT_FOUND);
+    }
+
+    #[tokio::test]
+    async fn a_new_guest_seat_is_given_its_cookie_for_its_games_requests_only() {
+        // Arrange: the service gives the caller X's seat, a guest's.
+        let secret = Token::random();
+        let given = secret.clone();
+        let mut service = service();
+        service.expect_create().returning(move |_, _, _| {
+            let secret = given.clone();
+            Box::pin(async move {
+                Ok(Created {
+                    game: a_view(),
+                    tokens: [Some(secret), None],
+                    invite: None,
+                })
+            })
+        });
+        let request = post_json("/api/games", r#"{"x":"human:Ada","o":"impossible"}"#);
+
+        // Act
+        let (status, headers, body) = through(service, MockAccountService::new(), request).await;
+
+        // Assert
+        assert_eq!(status, StatusCode::CREATED);
+        let cookie = headers[header::SET_COOKIE].to_str().unwrap();
+        assert!(
+            cookie.starts_with(&format!("seat_x={};", secret.to_hex())),
+            "{cookie}"
+        );
+        assert!(cookie.contains(&at("; Path=/api/games/{id};")), "{cookie}");
+        let body: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(body["seats"]["x"]["url"], at("/games/{id}"));
     }
 }

@@ -1,0 +1,286 @@
+//! Accounts on the server, behind the port ([`AccountService`]): signing up, in and
+//! out, who a session or a personal token is, and the personal tokens of an account.
+//! The rules are the core's (`tictactoe_core::accounts`); this says where they run:
+//!
+//! * each password's hash (tens of milliseconds of a core, on purpose) on a blocking
+//!   thread, one at a time, with a bounded queue behind it ([`Hashing`]), so that
+//!   sign-ins never stall the games' requests and a flood of them is refused at once
+//!   rather than queued for ever;
+//! * every try at a password, and every new account, counted per name and per client
+//!   ([`throttle`]), refused past their share before any hash;
+//! * every call to the store on the store's lane (`store_lane`), within its deadline;
+//! * sessions and tokens kept in the store as their locks, so that every server on one
+//!   database knows them, and they outlive a restart.
+
+mod throttle;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant, SystemTime};
+
+use tokio::sync::Semaphore;
+
+use tictactoe_core::accounts::{SignUp, SignUpError, sign_in, sign_up};
+use tictactoe_core::domain::{Password, PlayerName};
+use tictactoe_core::ports::{Archive, NewSession, NewToken, Passwords, TokenId, TokenInfo};
+
+use super::games::Games;
+use super::port::{AccountAnswer, AccountError, AccountService, Credential, MadeToken, Session};
+use super::shares::Client;
+use super::store_lane::StoreLane;
+use super::token::{PersonalToken, Token, new_token_id};
+
+use throttle::Throttle;
+pub use throttle::Tries;
+
+/// How long a session lasts from sign-in.
+pub const SESSION_LASTS: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+
+/// Hashes that may wait for the one being computed; past them, a sign-in or sign-up
+/// is refused at once (busy) instead of joining the queue.
+const MOST_WAITING_HASHES: usize = 32;
+
+/// The server's accounts: a cheap handle (clones share everything).
+#[derive(Clone)]
+pub struct Accounts(Arc<Inner>);
+
+struct Inner {
+    store: Arc<StoreLane>,
+    passwords: Arc<dyn Passwords>,
+    hashing: Hashing,
+    throttle: Throttle,
+}
+
+impl Accounts {
+    /// The accounts kept in the store of `games` (through the same lanes), their
+    /// passwords hashed by `passwords`, tries at them bounded by `tries`.
+    pub fn new(games: &Games, passwords: Arc<dyn Passwords>, tries: Tries) -> Self {
+        Accounts(Arc::new(Inner {
+            store: games.store_lane(),
+            passwords,
+            hashing: Hashing::new(),
+            throttle: Throttle::new(tries),
+        }))
+    }
+
+    /// Opens a session for `account` (as signed up): kept before its secret is handed
+    /// out. An account removed meanwhile gets none.
+    async fn open_session(&self, account: PlayerName) -> Result<Session, AccountError> {
+        let secret = Token::random();
+        let expires = SystemTime::now() + SESSION_LASTS;
+        let session = NewSession {
+            lock: secret.lock(),
+            account: account.clone(),
+            expires,
+        };
+        let opened = self
+            .0
+            .store
+            .read(move |store| store.open_session(&session))
+            .await?;
+        if !opened {
+            return Err(AccountError::WrongPair);
+        }
+        Ok(Session {
+            account,
+            secret,
+            expires,
+        })
+    }
+
+    /// `work` on the store and the passwords, once it is the hash's turn (on the
+    /// store's lane: a blocking thread, within its deadline).
+    async fn hashed<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&dyn Archive, &dyn Passwords) -> T + Send + 'static,
+    ) -> Result<T, AccountError> {
+        let _turn = self.0.hashing.turn().await?;
+        let passwords = Arc::clone(&self.0.passwords);
+        Ok(self
+            .0
+            .store
+            .read(move |store| Ok(work(store, passwords.as_ref())))
+            .await?)
+    }
+}
+
+impl AccountService for Accounts {
+    fn sign_up(
+        &self,
+        name: PlayerName,
+        password: Password,
+        client: Client,
+    ) -> AccountAnswer<Session> {
+        let accounts = self.clone();
+        Box::pin(async move {
+            accounts
+                .0
+                .throttle
+                .may_sign_up(client, Instant::now())
+                .map_err(AccountError::Throttled)?;
+            let asked = name.clone();
+            accounts
+                .hashed(move |store, passwords| {
+                    sign_up(store, passwords, &asked, &password, SignUp::Person)
+                })
+                .await??;
+            accounts.open_session(name).await
+        })
+    }
+
+    fn sign_in(
+        &self,
+        name: PlayerName,
+        password: Password,
+        client: Client,
+    ) -> AccountAnswer<Session> {
+        let accounts = self.clone();
+        Box::pin(async move {
+            let key = name.key();
+            let throttle = &accounts.0.throttle;
+            throttle
+                .may_sign_in(&key, client, Instant::now())
+                .map_err(AccountError::Throttled)?;
+            let signed_in = accounts
+                .hashed(move |store, passwords| sign_in(store, passwords, &name, &password))
+                .await??;
+            match signed_in {
+                Some(account) => accounts.open_session(account).await,
+                None => {
+                    throttle.failed(&key, client, Instant::now());
+                    Err(AccountError::WrongPair)
+                }
+            }
+        })
+    }
+
+    fn who(&self, credential: Credential) -> AccountAnswer<Option<PlayerName>> {
+        let accounts = self.clone();
+        Box::pin(async move {
+            let found = match credential {
+                Credential::Session(secret) => {
+                    let lock = secret.lock();
+                    let now = SystemTime::now();
+                    accounts
+                        .0
+                        .store
+                        .read(move |store| store.session(&lock, now))
+                        .await?
+                }
+                Credential::Personal(token) => {
+                    let lock = token.lock();
+                    accounts
+                        .0
+                        .store
+                        .read(move |store| store.token(&lock))
+                        .await?
+                }
+            };
+            Ok(found)
+        })
+    }
+
+    fn sign_out(&self, session: Token) -> AccountAnswer<()> {
+        let accounts = self.clone();
+        Box::pin(async move {
+            let lock = session.lock();
+            accounts
+                .0
+                .store
+                .read(move |store| store.close_session(&lock))
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn add_token(&self, account: PlayerName, label: String) -> AccountAnswer<MadeToken> {
+        let accounts = self.clone();
+        Box::pin(async move {
+            let secret = PersonalToken::random();
+            let token = NewToken {
+                id: new_token_id(),
+                lock: secret.lock(),
+                account,
+                label,
+                created: SystemTime::now(),
+            };
+            let kept = token.clone();
+            let added = accounts
+                .0
+                .store
+                .read(move |store| store.add_token(&kept))
+                .await?;
+            if !added {
+                return Err(AccountError::NoAccount);
+            }
+            Ok(MadeToken {
+                info: TokenInfo {
+                    id: token.id,
+                    label: token.label,
+                    created: token.created,
+                },
+                secret,
+            })
+        })
+    }
+
+    fn tokens(&self, account: PlayerName) -> AccountAnswer<Vec<TokenInfo>> {
+        let accounts = self.clone();
+        Box::pin(async move {
+            Ok(accounts
+                .0
+                .store
+                .read(move |store| store.tokens(&account))
+                .await?)
+        })
+    }
+
+    fn revoke_token(&self, account: PlayerName, id: TokenId) -> AccountAnswer<bool> {
+        let accounts = self.clone();
+        Box::pin(async move {
+            Ok(accounts
+                .0
+                .store
+                .read(move |store| store.revoke_token(&account, &id))
+                .await?)
+        })
+    }
+}
+
+/// The hashes' lane: one hash at a time (each takes most of a core), at most
+/// [`MOST_WAITING_HASHES`] waiting.
+struct Hashing {
+    lane: Arc<Semaphore>,
+    waiting: AtomicUsize,
+}
+
+impl Hashing {
+    fn new() -> Self {
+        Hashing {
+            lane: Arc::new(Semaphore::new(1)),
+            waiting: AtomicUsize::new(0),
+        }
+    }
+
+    /// The lane's turn, waited for; refused at once when too many wait already.
+    async fn turn(&self) -> Result<tokio::sync::OwnedSemaphorePermit, AccountError> {
+        if self.waiting.fetch_add(1, Ordering::AcqRel) >= MOST_WAITING_HASHES {
+            self.waiting.fetch_sub(1, Ordering::AcqRel);
+            return Err(AccountError::Busy);
+        }
+        let turn = Arc::clone(&self.lane).acquire_owned().await;
+        self.waiting.fetch_sub(1, Ordering::AcqRel);
+        turn.map_err(|_| AccountError::Broken("the hashes' lane closed".into()))
+    }
+}
+
+impl From<SignUpError> for AccountError {
+    fn from(error: SignUpError) -> Self {
+        match error {
+            SignUpError::Taken { by } => AccountError::Taken { by },
+            SignUpError::Played(name) => AccountError::Played(name),
+            SignUpError::Placeholder(name) => AccountError::Placeholder(name),
+            SignUpError::Store(error) => AccountError::Store(error),
+        }
+    }
+}
