@@ -271,3 +271,144 @@ async fn a_computer_game_goes_on_when_the_server_playing_it_is_killed() {
     );
     assert!(moves(&game) > moves(&before), "{before} then {game}");
 }
+
+/// Signs `name` up through `server`: the session's cookie as a request sends it back.
+async fn sign_up(server: &Served, name: &str) -> String {
+    let response = reqwest::Client::new()
+        .post(server.url("/api/accounts"))
+        .json(&json!({ "name": name, "password": "correct horse battery" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 201);
+    let cookie = response.headers()["set-cookie"].to_str().unwrap();
+    cookie.split(';').next().unwrap().to_string()
+}
+
+/// `path` asked of `server` with the session `cookie`: the status and JSON.
+async fn as_signed_in(
+    server: &Served,
+    method: reqwest::Method,
+    path: &str,
+    cookie: &str,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let mut request = reqwest::Client::new()
+        .request(method, server.url(path))
+        .header("cookie", cookie);
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_opened_through_one_server_is_signed_in_on_the_other_and_ended_on_both() {
+    // Arrange: Ada signs up through the first server.
+    let Some((first, second)) = two_servers("a_session_opened_through_one_server") else {
+        return;
+    };
+    let ada = sign_up(&first, "Ada").await;
+
+    // Act
+    let on_second = as_signed_in(&second, reqwest::Method::GET, "/api/session", &ada, None).await;
+    as_signed_in(&second, reqwest::Method::DELETE, "/api/session", &ada, None).await;
+    let after = as_signed_in(&first, reqwest::Method::GET, "/api/session", &ada, None).await;
+
+    // Assert
+    assert_eq!(on_second, (200, json!({ "name": "Ada" })));
+    assert_eq!(after.0, 401, "signed out through the other server");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_game_begun_on_one_server_is_joined_and_played_through_the_other() {
+    // Arrange: Ada (first server) invites Bob (second server).
+    let Some((first, second)) = two_servers("a_rated_game_across_servers") else {
+        return;
+    };
+    let (ada, bob) = (sign_up(&first, "Ada").await, sign_up(&second, "Bob").await);
+    let request = json!({ "x": "human:Ada", "o": "human:Bob", "invite": "o" });
+    let (status, begun) = as_signed_in(
+        &first,
+        reqwest::Method::POST,
+        "/api/games",
+        &ada,
+        Some(request),
+    )
+    .await;
+    assert_eq!(status, 201, "{begun}");
+    let id = begun["id"].as_str().unwrap().to_string();
+    let code = begun["invite"]["code"].clone();
+
+    // Act: Bob takes the invite through the second server; the moves alternate servers.
+    let join = format!("/api/games/{id}/join");
+    let (joined, _) = as_signed_in(
+        &second,
+        reqwest::Method::POST,
+        &join,
+        &bob,
+        Some(json!({ "invite": code })),
+    )
+    .await;
+    let moves = format!("/api/games/{id}/moves");
+    for (server, cookie, cell) in [
+        (&first, &ada, 1),
+        (&second, &bob, 4),
+        (&first, &ada, 2),
+        (&second, &bob, 5),
+        (&first, &ada, 3),
+    ] {
+        let (status, game) = as_signed_in(
+            server,
+            reqwest::Method::POST,
+            &moves,
+            cookie,
+            Some(json!({ "cell": cell })),
+        )
+        .await;
+        assert_eq!(status, 200, "{game}");
+    }
+
+    // Assert: both rated, as either server says.
+    assert_eq!(joined, 200);
+    let ratings = get(second.url("/api/ratings")).await;
+    let rated: Vec<&str> = ratings["ratings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|row| row["anchor"] == false)
+        .map(|row| row["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(rated.len(), 2, "{ratings}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invite_taken_through_both_servers_at_once_is_taken_once() {
+    // Arrange: a guest's game with O held open.
+    let Some((first, second)) = two_servers("an_invite_taken_through_both_servers") else {
+        return;
+    };
+    let (status, begun) = post(
+        first.url("/api/games"),
+        None,
+        json!({ "x": "human:Cy", "o": "human", "invite": "o" }),
+    )
+    .await;
+    assert_eq!(status, 201, "{begun}");
+    let id = begun["id"].as_str().unwrap();
+    let code = json!({ "invite": begun["invite"]["code"] });
+    let join = format!("/api/games/{id}/join");
+
+    // Act
+    let (one, other) = tokio::join!(
+        post(first.url(&join), None, code.clone()),
+        post(second.url(&join), None, code.clone())
+    );
+
+    // Assert: one seat taken, and the other refused.
+    let mut statuses = [one.0, other.0];
+    statuses.sort_unstable();
+    assert_eq!(statuses, [200, 403], "{} / {}", one.1, other.1);
+}

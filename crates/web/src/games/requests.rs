@@ -153,14 +153,36 @@ impl Games {
     /// seat, named for the account, if the caller is signed in; otherwise a guest's,
     /// with a fresh secret (and named as whoever gave no name, if the name it was held
     /// under is an account's). Taken once: a caller who took it already gets it again.
+    /// When servers share the store, two taking it at once on two servers race: the
+    /// store keeps one, and the other server, told so, reads the game again and answers
+    /// as if the two had come one after the other.
     pub(super) async fn join(
         &self,
         id: &GameId,
         caller: Caller,
         code: Token,
     ) -> Result<Created, GameError> {
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            match self.join_once(id, &caller, &code).await {
+                Err(GameError::Store(StoreError::Conflict { .. }))
+                    if tries < TRIES && self.0.store.is_shared() => {}
+                answer => return answer,
+            }
+        }
+    }
+
+    /// One try at [`Games::join`].
+    async fn join_once(
+        &self,
+        id: &GameId,
+        caller: &Caller,
+        code: &Token,
+    ) -> Result<Created, GameError> {
+        let code = code.clone();
         let table = self.table(id).await?;
-        let (held, _) = table.held_by(&caller);
+        let (held, _) = table.held_by(caller);
         if held.contains(&true) {
             return Ok(Created {
                 game: table.view(),
