@@ -176,6 +176,13 @@ impl Server {
         }
     }
 
+    /// `POST /api/games` with `request`, and `token` as the bearer if given: answered as
+    /// it is.
+    pub async fn create_raw(&self, request: Value, token: Option<&str>) -> Answer {
+        self.send(Method::POST, "/api/games", token, Some(request))
+            .await
+    }
+
     /// Creates a game from `request`, which must succeed.
     pub async fn create(&self, request: Value) -> Created {
         let answer = self
