@@ -422,11 +422,13 @@ pub fn link_begun_games(document: &mut utoipa::openapi::OpenApi) {
             "$response.body#/players/x/name",
             "X's page, once a game of theirs has ended",
         )]);
+    // The games' routes only: an account or a token made (also a 201) is no game.
     let begun = document
         .paths
         .paths
-        .values_mut()
-        .filter_map(|item| item.post.as_mut())
+        .iter_mut()
+        .filter(|(path, _)| path.starts_with("/api/games"))
+        .filter_map(|(_, item)| item.post.as_mut())
         .filter_map(|operation| operation.responses.responses.get_mut("201"));
     for response in begun {
         let RefOr::T(response) = response else {

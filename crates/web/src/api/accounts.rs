@@ -31,8 +31,8 @@ pub struct CredentialsJson {
     /// formatting characters, not starting with "Computer".
     #[schema(pattern = r"^[^\x00-\x1f\x7f-\x9f]+$")]
     name: String,
-    /// At least 8 characters, at most 1024.
-    #[schema(min_length = 8, max_length = 1024)]
+    /// At least 8 characters, at most 256.
+    #[schema(min_length = 8, max_length = 256)]
     password: String,
 }
 
@@ -134,7 +134,7 @@ pub async fn sign_in(
 /// The account the session's cookie (or a personal token) is of.
 #[utoipa::path(
     get, path = "/api/session", tag = "accounts",
-    security(("session" = []), ("token" = [])),
+    security(("token" = []), ("session" = [])),
     responses(
         (status = 200, description = "Signed in as this account", body = AccountJson),
         (status = 401, description = "Not signed in", body = ErrorJson),
@@ -236,7 +236,7 @@ pub struct TokensJson {
 #[utoipa::path(
     post, path = "/api/tokens", tag = "accounts",
     request_body(content = TokenRequest, description = "What the token is for (optional)"),
-    security(("session" = []), ("token" = [])),
+    security(("token" = []), ("session" = [])),
     responses(
         (status = 201, description = "The token, and its secret (shown once)", body = MadeTokenJson),
         (status = 400, description = "A label over 100 characters, or not JSON", body = ErrorJson),
@@ -270,7 +270,7 @@ pub async fn add_token(
 /// Each token's id, label and when it was made; never its secret.
 #[utoipa::path(
     get, path = "/api/tokens", tag = "accounts",
-    security(("session" = []), ("token" = [])),
+    security(("token" = []), ("session" = [])),
     responses(
         (status = 200, description = "The tokens, oldest first", body = TokensJson),
         (status = 401, description = "Not signed in", body = ErrorJson),
@@ -292,7 +292,7 @@ pub async fn tokens(State(app): State<App>, caller: Caller) -> Result<Response, 
 #[utoipa::path(
     delete, path = "/api/tokens/{id}", tag = "accounts",
     params(("id" = String, Path, description = "The token's id: 16 hex digits")),
-    security(("session" = []), ("token" = [])),
+    security(("token" = []), ("session" = [])),
     responses(
         (status = 204, description = "Revoked"),
         (status = 401, description = "Not signed in", body = ErrorJson),

@@ -218,7 +218,7 @@ fn with_seats(app: &App, status: StatusCode, created: &Created) -> Response {
     post, path = "/api/games/{id}/join", tag = "games",
     params(GamePath),
     request_body = JoinRequest,
-    security((), ("session" = []), ("token" = [])),
+    security((), ("token" = []), ("session" = [])),
     responses(
         (status = 200, description = "The seat taken, and its token if a guest's", body = CreatedJson,
          headers(("set-cookie" = String, description = "The guest seat's cookie"))),
@@ -249,7 +249,7 @@ pub async fn join(
 #[utoipa::path(
     get, path = "/api/games/{id}", tag = "games",
     params(GamePath),
-    security((), ("seat" = []), ("session" = []), ("token" = [])),
+    security((), ("seat" = []), ("token" = []), ("session" = [])),
     responses(
         (status = 200, description = "The game, and the caller's seats", body = LookedJson),
         GameRefusals,
@@ -282,7 +282,7 @@ pub async fn game(
     post, path = "/api/games/{id}/moves", tag = "games",
     params(GamePath),
     request_body = MoveRequest,
-    security(("seat" = []), ("session" = []), ("token" = [])),
+    security(("seat" = []), ("token" = []), ("session" = [])),
     responses(
         (status = 200, description = "The game after the move (and the reply)", body = GameView),
         (status = 400, description = "A cell not on the board, or not JSON", body = ErrorJson),
@@ -311,7 +311,7 @@ pub async fn play(
 #[utoipa::path(
     post, path = "/api/games/{id}/undo", tag = "games",
     params(GamePath),
-    security(("seat" = []), ("session" = []), ("token" = [])),
+    security(("seat" = []), ("token" = []), ("session" = [])),
     responses(
         (status = 200, description = "The game after the undo (or the request for one)", body = GameView),
         (status = 409, description = "Refused by the game: nothing to take back, the game is over", body = ErrorJson),
@@ -335,7 +335,7 @@ pub async fn undo(
 #[utoipa::path(
     post, path = "/api/games/{id}/resign", tag = "games",
     params(GamePath),
-    security(("seat" = []), ("session" = []), ("token" = [])),
+    security(("seat" = []), ("token" = []), ("session" = [])),
     responses(
         (status = 200, description = "The game, ended", body = GameView),
         (status = 409, description = "The game is over already", body = ErrorJson),
@@ -364,7 +364,7 @@ pub async fn resign(
     post, path = "/api/games/{id}/name", tag = "games",
     params(GamePath),
     request_body = NameRequest,
-    security(("seat" = []), ("session" = []), ("token" = [])),
+    security(("seat" = []), ("token" = []), ("session" = [])),
     responses(
         (status = 200, description = "The game, the seat so named", body = GameView),
         (status = 400, description = "A name the rules refuse (no visible character, over 40 characters, control or formatting characters, starting with \"Computer\", the other player's or like it), or not JSON", body = ErrorJson),
@@ -393,7 +393,7 @@ pub async fn rename(
 #[utoipa::path(
     post, path = "/api/games/{id}/hint", tag = "games",
     params(GamePath),
-    security(("seat" = []), ("session" = []), ("token" = [])),
+    security(("seat" = []), ("token" = []), ("session" = [])),
     responses(
         (status = 200, description = "The value and the best cells", body = HintJson),
         (status = 409, description = "Refused by the game: not your turn, the game is over, no hints here", body = ErrorJson),
@@ -420,7 +420,7 @@ pub async fn hint(
 #[utoipa::path(
     post, path = "/api/games/{id}/rematch", tag = "games",
     params(GamePath),
-    security(("seat" = []), ("session" = []), ("token" = []), ()),
+    security(("seat" = []), ("token" = []), ("session" = []), ()),
     responses(
         (status = 201, description = "The rematch, begun by this request", body = CreatedJson,
          headers(("set-cookie" = String, description = "The caller's guest seats' cookies"))),
@@ -728,7 +728,7 @@ const HOW_TO_REVIEW: &str = "a game is reviewed when its page is opened (from th
         ("name" = String, Path, description = "The player's name, as people see it"),
         PuzzlesQuery,
     ),
-    security(("session" = []), ("token" = [])),
+    security(("token" = []), ("session" = [])),
     responses(
         (status = 200, description = "The player's open puzzles, newest game first", body = TrainingJson),
         (status = 400, description = "No such board, or an unknown parameter", body = ErrorJson),
@@ -792,7 +792,7 @@ pub struct PuzzlePath {
     post, path = "/api/players/{name}/puzzles/{id}/{ply}", tag = "players",
     params(PuzzlePath),
     request_body = MoveRequest,
-    security(("session" = []), ("token" = [])),
+    security(("token" = []), ("session" = [])),
     responses(
         (status = 200, description = "The answer, judged", body = PuzzleAnswerJson),
         (status = 400, description = "A cell not on the board or taken, or not JSON", body = ErrorJson),
