@@ -2,7 +2,7 @@
 //! byte at a time, heads too large or malformed, one client taking every connection or
 //! every event stream, a stop while clients hold connections open. The deadlines are
 //! set short through the server's `Limits`, so each test runs in a second or two.
-//! (The figures at scale, thousands of connections, come from `examples/hostile.rs`;
+//! (The figures at scale, thousands of connections, come from `examples/hostile/`;
 //! see docs/web.md.)
 
 mod web_support;

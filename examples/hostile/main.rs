@@ -26,6 +26,24 @@
 //!   mid-game, then SIGTERM to `--pid`: how long the server takes to exit, and its
 //!   status as the shell sees it is not visible from here (it is the server's parent's);
 //!   `tests/serve.rs` checks that status.
+//!
+//! Accounts (issue #41), each on a server with a new database:
+//!
+//! * `sign-in`: signs an account up, then signs it in `--count` (200) times in turn:
+//!   the time each sign-in took (Argon2id at its defaults), p50 and p99.
+//! * `guessing`: a person at 127.0.0.2 plays Impossible (a move every 60 ms) for
+//!   `--seconds` (30) alone, then as long again while `--attackers` (20) clients, each
+//!   at an address of its own (127.0.0.10 on), try wrong passwords as fast as they can
+//!   (each a name of its own, and Ada's): the person's move latency in both halves, side
+//!   by side, and what the attackers were answered (401, 429, 503).
+//! * `farm`: an account plays `--games` (60) games against Random with perfect play
+//!   (the Impossible level of this program, on this side), signed in: its rating after
+//!   each tenth game, and at the end against the strongest level's anchor.
+//! * `impersonate`: Ada signs up and plays a rated game; then every impersonation of
+//!   issue #41 is sent (her name taken by a guest, a look-alike, 20 resignations of her
+//!   seats by another account and by nobody, her puzzles listed and answered by others,
+//!   the host of a friend's game acting for the friend, an invite taken twice): each
+//!   one's status, and Ada's record and rating before and after.
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -35,7 +53,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use tokio::io::AsyncWriteExt;
 
-#[path = "../crates/web/tests/web_support/client.rs"]
+#[path = "../../crates/web/tests/web_support/client.rs"]
 mod api_client;
 use tokio::net::{TcpSocket, TcpStream};
 
@@ -78,6 +96,21 @@ enum Attack {
         #[arg(long, default_value_t = 50)]
         players: usize,
     },
+    SignIn {
+        #[arg(long, default_value_t = 200)]
+        count: usize,
+    },
+    Guessing {
+        #[arg(long, default_value_t = 20)]
+        attackers: u8,
+        #[arg(long, default_value_t = 30)]
+        seconds: u64,
+    },
+    Farm {
+        #[arg(long, default_value_t = 60)]
+        games: usize,
+    },
+    Impersonate,
 }
 
 async fn connect_from(source: IpAddr, server: SocketAddr) -> std::io::Result<TcpStream> {
@@ -354,5 +387,14 @@ async fn main() {
             connections,
             players,
         } => stop(&options, connections, players).await,
+        Attack::SignIn { count } => accounts::sign_in(options.server, count).await,
+        Attack::Guessing { attackers, seconds } => {
+            accounts::guessing(options.server, attackers, seconds).await
+        }
+        Attack::Farm { games } => accounts::farm(options.server, games).await,
+        Attack::Impersonate => accounts::impersonate(options.server).await,
     }
 }
+
+/// The accounts' attacks: see the module documentation.
+mod accounts;

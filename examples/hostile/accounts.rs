@@ -1,0 +1,421 @@
+//! The attacks on accounts of issue #41, and what a sign-in costs: see the program's
+//! documentation. Each prints its figures; none asserts (the tests do:
+//! `crates/web/tests/web_accounts.rs`).
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use reqwest::{Client, StatusCode};
+use serde_json::{Value, json};
+use tictactoe_core::domain::{BitBoard, Game, GameState, Geometry, Mark};
+use tictactoe_core::players::{Anchor, ComputerFactory, Level};
+use tictactoe_players::StandardComputers;
+use tokio::sync::Mutex;
+
+use super::{loopback, percentile, person};
+
+const PASSWORD: &str = "correct horse battery";
+
+/// A client of the server from `source`, with a cookie jar of its own.
+fn client(source: IpAddr) -> Client {
+    Client::builder()
+        .local_address(source)
+        .cookie_store(true)
+        .timeout(Duration::from_secs(30))
+        .build()
+        .expect("a client")
+}
+
+/// `name` signed up through `client`: its session is then the client's.
+async fn sign_up(client: &Client, base: &str, name: &str) {
+    let answer = client
+        .post(format!("{base}/api/accounts"))
+        .json(&json!({ "name": name, "password": PASSWORD }))
+        .send()
+        .await
+        .expect("the server answers");
+    assert_eq!(answer.status(), StatusCode::CREATED, "signing up {name}");
+}
+
+fn summary(took: &mut [Duration]) -> String {
+    took.sort_unstable();
+    format!(
+        "{} requests: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        took.len(),
+        percentile(took, 0.5).as_secs_f64() * 1000.0,
+        percentile(took, 0.99).as_secs_f64() * 1000.0,
+        took.last().copied().unwrap_or_default().as_secs_f64() * 1000.0
+    )
+}
+
+pub async fn sign_in(server: SocketAddr, count: usize) {
+    let base = format!("http://{server}");
+    let ada = client(loopback(2));
+    sign_up(&ada, &base, "Ada").await;
+    let mut took = Vec::with_capacity(count);
+    for _ in 0..count {
+        let started = Instant::now();
+        let answer = ada
+            .post(format!("{base}/api/session"))
+            .json(&json!({ "name": "Ada", "password": PASSWORD }))
+            .send()
+            .await
+            .expect("the server answers");
+        assert_eq!(answer.status(), StatusCode::OK);
+        took.push(started.elapsed());
+    }
+    println!(
+        "sign-in (Argon2id, the argon2 crate's defaults): {}",
+        summary(&mut took)
+    );
+}
+
+/// What the attackers were answered, by status.
+#[derive(Default, Debug)]
+struct Answered {
+    wrong: u64,
+    throttled: u64,
+    busy: u64,
+    other: u64,
+}
+
+pub async fn guessing(server: SocketAddr, attackers: u8, seconds: u64) {
+    let base = format!("http://{server}");
+    sign_up(&client(loopback(3)), &base, "Ada").await;
+    let pause = Duration::from_millis(60);
+    let half = Duration::from_secs(seconds);
+
+    // Alone.
+    let (mut quiet, quiet_failed) = person(server, loopback(2), pause, Instant::now() + half).await;
+
+    // Under attack.
+    let answered = Arc::new(Mutex::new(Answered::default()));
+    let until = Instant::now() + half;
+    let mut guessers = Vec::new();
+    for n in 0..attackers {
+        let answered = Arc::clone(&answered);
+        let base = base.clone();
+        guessers.push(tokio::spawn(async move {
+            let client = client(loopback(10 + n));
+            let mut guess = 0u64;
+            while Instant::now() < until {
+                guess += 1;
+                // Every other guess at Ada, the rest at a name of the attacker's own.
+                let name = if guess % 2 == 0 {
+                    "Ada".to_string()
+                } else {
+                    format!("Guess {n}")
+                };
+                let answer = client
+                    .post(format!("{base}/api/session"))
+                    .json(&json!({ "name": name, "password": format!("wrong {guess}") }))
+                    .send()
+                    .await;
+                let mut answered = answered.lock().await;
+                match answer.map(|answer| answer.status()) {
+                    Ok(StatusCode::UNAUTHORIZED) => answered.wrong += 1,
+                    Ok(StatusCode::TOO_MANY_REQUESTS) => answered.throttled += 1,
+                    Ok(StatusCode::SERVICE_UNAVAILABLE) => answered.busy += 1,
+                    _ => answered.other += 1,
+                }
+            }
+        }));
+    }
+    let (mut attacked, attacked_failed) = person(server, loopback(2), pause, until).await;
+    for guesser in guessers {
+        let _ = guesser.await;
+    }
+    println!(
+        "a person's requests, alone:        {} ({quiet_failed} failed)",
+        summary(&mut quiet)
+    );
+    println!(
+        "a person's requests, under attack: {} ({attacked_failed} failed)",
+        summary(&mut attacked)
+    );
+    let answered = answered.lock().await;
+    println!(
+        "{attackers} attackers' {} sign-ins: {} wrong (401), {} refused for too many tries (429), \
+         {} busy (503), {} else",
+        answered.wrong + answered.throttled + answered.busy + answered.other,
+        answered.wrong,
+        answered.throttled,
+        answered.busy,
+        answered.other
+    );
+}
+
+pub async fn farm(server: SocketAddr, games: usize) {
+    let base = format!("http://{server}");
+    let farmer = client(loopback(2));
+    sign_up(&farmer, &base, "Farmer").await;
+    let mut perfect = StandardComputers::new(1, Duration::from_secs(1));
+    let mut brain = perfect.computer(Level::Impossible);
+    let (mut won, mut drawn, mut lost) = (0, 0, 0);
+    for played in 1..=games {
+        let begun: Value = farmer
+            .post(format!("{base}/api/games"))
+            .json(&json!({ "x": "human:Farmer", "o": "random" }))
+            .send()
+            .await
+            .expect("the server answers")
+            .json()
+            .await
+            .expect("JSON");
+        assert_eq!(begun["rated"], true, "{begun}");
+        let id = begun["id"].as_str().expect("an id").to_string();
+        let mut game = begun;
+        while game["status"] == "in_progress" {
+            let mut board: Game<BitBoard> = Game::start(Geometry::classic(), Mark::X);
+            for cell in game["moves"].as_array().expect("moves") {
+                let at = cell.as_u64().expect("a cell") as usize - 1;
+                board
+                    .play(Geometry::classic().position(at).expect("a cell"))
+                    .expect("a legal move");
+            }
+            let chosen = brain.choose_move(&board).expect("a move");
+            game = farmer
+                .post(format!("{base}/api/games/{id}/moves"))
+                .json(&json!({ "cell": chosen.number() }))
+                .send()
+                .await
+                .expect("the server answers")
+                .json()
+                .await
+                .expect("JSON");
+        }
+        match game["status"].as_str() {
+            Some("x_won") => won += 1,
+            Some("draw") => drawn += 1,
+            _ => lost += 1,
+        }
+        if played % 10 == 0 || played == games {
+            println!(
+                "after {played} games ({won} won, {drawn} drawn, {lost} lost): {}",
+                rating(&base, "Farmer").await
+            );
+        }
+    }
+    let strongest = Anchor::strongest(Geometry::classic()).points();
+    let easy = Level::Easy.anchor(Geometry::classic()).rating.points();
+    println!("the strongest level's anchor on 3x3: {strongest}; Easy's: {easy}");
+}
+
+/// `name`'s rating on 3 x 3, as the API says it.
+async fn rating(base: &str, name: &str) -> String {
+    let page: Value = reqwest::get(format!("{base}/api/players/{name}"))
+        .await
+        .expect("the server answers")
+        .json()
+        .await
+        .expect("JSON");
+    match page["ratings"].as_array().and_then(|boards| boards.first()) {
+        Some(board) => format!(
+            "{} ± {} ({} games)",
+            board["rating"], board["deviation"], board["games"]
+        ),
+        None => "not rated".into(),
+    }
+}
+
+/// Ada's record and rating, as anyone reads them.
+async fn standing(base: &str) -> String {
+    let page: Value = reqwest::get(format!("{base}/api/players/Ada"))
+        .await
+        .expect("the server answers")
+        .json()
+        .await
+        .expect("JSON");
+    format!(
+        "record {}-{}-{}, rating {}",
+        page["wins"],
+        page["losses"],
+        page["ties"],
+        rating(base, "Ada").await
+    )
+}
+
+pub async fn impersonate(server: SocketAddr) {
+    let base = format!("http://{server}");
+    // Ada plays a rated game against Random to its end: a record and a rating.
+    let ada = client(loopback(2));
+    sign_up(&ada, &base, "Ada").await;
+    let mut perfect = StandardComputers::new(1, Duration::from_secs(1));
+    let mut brain = perfect.computer(Level::Impossible);
+    let begun: Value = ada
+        .post(format!("{base}/api/games"))
+        .json(&json!({ "x": "human:Ada", "o": "random" }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = begun["id"].as_str().unwrap().to_string();
+    let mut game = begun;
+    while game["status"] == "in_progress" {
+        let mut board: Game<BitBoard> = Game::start(Geometry::classic(), Mark::X);
+        for cell in game["moves"].as_array().unwrap() {
+            board
+                .play(
+                    Geometry::classic()
+                        .position(cell.as_u64().unwrap() as usize - 1)
+                        .unwrap(),
+                )
+                .unwrap();
+        }
+        let chosen = brain.choose_move(&board).unwrap();
+        game = ada
+            .post(format!("{base}/api/games/{id}/moves"))
+            .json(&json!({ "cell": chosen.number() }))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+    }
+    let _ = ada
+        .post(format!("{base}/api/games/{id}/review"))
+        .send()
+        .await;
+    let before = standing(&base).await;
+    let mallory = client(loopback(4));
+    sign_up(&mallory, &base, "Mallory").await;
+    let nobody = client(loopback(5));
+    let mut statuses: Vec<(String, u16)> = Vec::new();
+
+    for (who, as_whom) in [("nobody", &nobody), ("Mallory", &mallory)] {
+        for (what, x) in [
+            ("Ada's name", "human:Ada"),
+            ("a look-alike (Cyrillic А)", "human:\u{410}da"),
+        ] {
+            let answer = as_whom
+                .post(format!("{base}/api/games"))
+                .json(&json!({ "x": x, "o": "impossible" }))
+                .send()
+                .await
+                .unwrap();
+            statuses.push((
+                format!("{who} starts a game under {what}").to_string(),
+                answer.status().as_u16(),
+            ));
+        }
+    }
+    // Twenty of Ada's games, each resigned by Mallory and by nobody.
+    let mut resignations = [0u64; 2];
+    for _ in 0..20 {
+        let begun: Value = ada
+            .post(format!("{base}/api/games"))
+            .json(&json!({ "x": "human:Ada", "o": "impossible" }))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let id = begun["id"].as_str().unwrap();
+        for (at, as_whom) in [&mallory, &nobody].into_iter().enumerate() {
+            let answer = as_whom
+                .post(format!("{base}/api/games/{id}/resign"))
+                .send()
+                .await
+                .unwrap();
+            if answer.status().is_client_error() {
+                resignations[at] += 1;
+            }
+        }
+    }
+    statuses.push((
+        "Mallory's 20 resignations of Ada's seats refused".into(),
+        resignations[0] as u16,
+    ));
+    statuses.push((
+        "nobody's 20 resignations of Ada's seats refused".into(),
+        resignations[1] as u16,
+    ));
+    for (who, as_whom) in [("nobody", &nobody), ("Mallory", &mallory)] {
+        let listed = as_whom
+            .get(format!("{base}/api/players/Ada/puzzles"))
+            .send()
+            .await
+            .unwrap();
+        statuses.push((
+            format!("{who} lists Ada's puzzles").to_string(),
+            listed.status().as_u16(),
+        ));
+        let answered = as_whom
+            .post(format!("{base}/api/players/Ada/puzzles/{id}/2"))
+            .json(&json!({ "cell": 5 }))
+            .send()
+            .await
+            .unwrap();
+        statuses.push((
+            format!("{who} answers a puzzle of Ada's").to_string(),
+            answered.status().as_u16(),
+        ));
+    }
+    // The host of a friend's game acting for the friend; the invite taken twice.
+    let invited: Value = ada
+        .post(format!("{base}/api/games"))
+        .json(&json!({ "x": "human:Ada", "o": "human:Bob", "invite": "o" }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let invited_id = invited["id"].as_str().unwrap();
+    let code = invited["invite"]["code"].clone();
+    statuses.push((
+        "seats of the friend's given to the host".into(),
+        u16::from(invited["seats"].get("o").is_some()),
+    ));
+    let _ = ada
+        .post(format!("{base}/api/games/{invited_id}/moves"))
+        .json(&json!({ "cell": 5 }))
+        .send()
+        .await
+        .unwrap();
+    let host_as_friend = ada
+        .post(format!("{base}/api/games/{invited_id}/moves"))
+        .json(&json!({ "cell": 1 }))
+        .send()
+        .await
+        .unwrap();
+    statuses.push((
+        "the host plays the friend's move".to_string(),
+        host_as_friend.status().as_u16(),
+    ));
+    let friend = client(loopback(6));
+    for n in ["first", "second"] {
+        let joined = friend
+            .post(format!("{base}/api/games/{invited_id}/join"))
+            .json(&json!({ "invite": code }))
+            .send()
+            .await
+            .unwrap();
+        statuses.push((
+            format!("the invite brought by the friend, a {n} time"),
+            joined.status().as_u16(),
+        ));
+    }
+    let second = mallory
+        .post(format!("{base}/api/games/{invited_id}/join"))
+        .json(&json!({ "invite": code }))
+        .send()
+        .await
+        .unwrap();
+    statuses.push((
+        "the invite brought by someone else after it was taken".to_string(),
+        second.status().as_u16(),
+    ));
+
+    let after = standing(&base).await;
+    for (what, status) in statuses {
+        println!("{status}  {what}");
+    }
+    println!("Ada before: {before}");
+    println!("Ada after:  {after}");
+}
