@@ -102,7 +102,7 @@ pub async fn guessing(server: SocketAddr, attackers: u8, seconds: u64) {
             while Instant::now() < until {
                 guess += 1;
                 // Every other guess at Ada, the rest at a name of the attacker's own.
-                let name = if guess % 2 == 0 {
+                let name = if guess.is_multiple_of(2) {
                     "Ada".to_string()
                 } else {
                     format!("Guess {n}")
