@@ -38,6 +38,43 @@ async fn sign_up(client: &Client, base: &str, name: &str) {
     assert_eq!(answer.status(), StatusCode::CREATED, "signing up {name}");
 }
 
+/// `body` POSTed to `url` through `client`: the JSON answered.
+async fn post(client: &Client, url: String, body: Value) -> Value {
+    client
+        .post(url)
+        .json(&body)
+        .send()
+        .await
+        .expect("the server answers")
+        .json()
+        .await
+        .expect("JSON")
+}
+
+/// Plays `game` (as `client` holds X) to its end with `brain`'s moves: its last answer.
+async fn play_out(
+    client: &Client,
+    base: &str,
+    game: Value,
+    brain: &mut dyn tictactoe_core::players::MoveChooser,
+) -> Value {
+    let id = game["id"].as_str().expect("an id").to_string();
+    let mut game = game;
+    while game["status"] == "in_progress" {
+        let mut board: Game<BitBoard> = Game::start(Geometry::classic(), Mark::X);
+        for cell in game["moves"].as_array().expect("moves") {
+            let at = cell.as_u64().expect("a cell") as usize - 1;
+            board
+                .play(Geometry::classic().position(at).expect("a cell"))
+                .expect("a legal move");
+        }
+        let chosen = brain.choose_move(&board).expect("a move");
+        let url = format!("{base}/api/games/{id}/moves");
+        game = post(client, url, json!({ "cell": chosen.number() })).await;
+    }
+    game
+}
+
 fn summary(took: &mut [Duration]) -> String {
     took.sort_unstable();
     format!(
@@ -154,37 +191,10 @@ pub async fn farm(server: SocketAddr, games: usize) {
     let mut brain = perfect.computer(Level::Impossible);
     let (mut won, mut drawn, mut lost) = (0, 0, 0);
     for played in 1..=games {
-        let begun: Value = farmer
-            .post(format!("{base}/api/games"))
-            .json(&json!({ "x": "human:Farmer", "o": "random" }))
-            .send()
-            .await
-            .expect("the server answers")
-            .json()
-            .await
-            .expect("JSON");
+        let url = format!("{base}/api/games");
+        let begun = post(&farmer, url, json!({ "x": "human:Farmer", "o": "random" })).await;
         assert_eq!(begun["rated"], true, "{begun}");
-        let id = begun["id"].as_str().expect("an id").to_string();
-        let mut game = begun;
-        while game["status"] == "in_progress" {
-            let mut board: Game<BitBoard> = Game::start(Geometry::classic(), Mark::X);
-            for cell in game["moves"].as_array().expect("moves") {
-                let at = cell.as_u64().expect("a cell") as usize - 1;
-                board
-                    .play(Geometry::classic().position(at).expect("a cell"))
-                    .expect("a legal move");
-            }
-            let chosen = brain.choose_move(&board).expect("a move");
-            game = farmer
-                .post(format!("{base}/api/games/{id}/moves"))
-                .json(&json!({ "cell": chosen.number() }))
-                .send()
-                .await
-                .expect("the server answers")
-                .json()
-                .await
-                .expect("JSON");
-        }
+        let game = play_out(&farmer, &base, begun, brain.as_mut()).await;
         match game["status"].as_str() {
             Some("x_won") => won += 1,
             Some("draw") => drawn += 1,
@@ -243,43 +253,10 @@ pub async fn impersonate(server: SocketAddr) {
     sign_up(&ada, &base, "Ada").await;
     let mut perfect = StandardComputers::new(1, Duration::from_secs(1));
     let mut brain = perfect.computer(Level::Impossible);
-    let begun: Value = ada
-        .post(format!("{base}/api/games"))
-        .json(&json!({ "x": "human:Ada", "o": "random" }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let url = format!("{base}/api/games");
+    let begun = post(&ada, url, json!({ "x": "human:Ada", "o": "random" })).await;
     let id = begun["id"].as_str().unwrap().to_string();
-    let mut game = begun;
-    while game["status"] == "in_progress" {
-        let mut board: Game<BitBoard> = Game::start(Geometry::classic(), Mark::X);
-        for cell in game["moves"].as_array().unwrap() {
-            board
-                .play(
-                    Geometry::classic()
-                        .position(cell.as_u64().unwrap() as usize - 1)
-                        .unwrap(),
-                )
-                .unwrap();
-        }
-        let chosen = brain.choose_move(&board).unwrap();
-        game = ada
-            .post(format!("{base}/api/games/{id}/moves"))
-            .json(&json!({ "cell": chosen.number() }))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-    }
-    let _ = ada
-        .post(format!("{base}/api/games/{id}/review"))
-        .send()
-        .await;
+    play_out(&ada, &base, begun, brain.as_mut()).await;
     let before = standing(&base).await;
     let mallory = client(loopback(4));
     sign_up(&mallory, &base, "Mallory").await;
@@ -306,15 +283,8 @@ pub async fn impersonate(server: SocketAddr) {
     // Twenty of Ada's games, each resigned by Mallory and by nobody.
     let mut resignations = [0u64; 2];
     for _ in 0..20 {
-        let begun: Value = ada
-            .post(format!("{base}/api/games"))
-            .json(&json!({ "x": "human:Ada", "o": "impossible" }))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let url = format!("{base}/api/games");
+        let begun = post(&ada, url, json!({ "x": "human:Ada", "o": "impossible" })).await;
         let id = begun["id"].as_str().unwrap();
         for (at, as_whom) in [&mallory, &nobody].into_iter().enumerate() {
             let answer = as_whom
@@ -357,15 +327,9 @@ pub async fn impersonate(server: SocketAddr) {
         ));
     }
     // The host of a friend's game acting for the friend; the invite taken twice.
-    let invited: Value = ada
-        .post(format!("{base}/api/games"))
-        .json(&json!({ "x": "human:Ada", "o": "human:Bob", "invite": "o" }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let url = format!("{base}/api/games");
+    let invite = json!({ "x": "human:Ada", "o": "human:Bob", "invite": "o" });
+    let invited = post(&ada, url, invite).await;
     let invited_id = invited["id"].as_str().unwrap();
     let code = invited["invite"]["code"].clone();
     statuses.push((

@@ -272,6 +272,12 @@ fn describe() {
     );
     describe_gauge!("tictactoe_games_in_memory", "Games held in memory");
     describe_gauge!("tictactoe_event_streams_open", "Live event streams open");
+    describe_counter!(
+        "tictactoe_sign_ins_total",
+        "Sign-ins and sign-ups tried, by what became of them: signed_in, signed_up, wrong \
+         (a wrong name or password, or a name taken), throttled (too many tries), busy \
+         (the passwords' queue full)"
+    );
 }
 
 /// Serves `GET /metrics` on `listener` until `shutdown` completes: a listener of its

@@ -271,8 +271,8 @@ async fn a_name_an_account_has_is_taken_and_so_is_one_that_looks_like_it() {
     server.sign_up("Ada").await;
 
     let answers = [
-        sign_up(&server, "ada").await,
-        sign_up(&server, "\u{410}da").await,
+        server.try_sign_up("ada").await,
+        server.try_sign_up("\u{410}da").await,
     ];
 
     for answer in answers {
@@ -282,17 +282,6 @@ async fn a_name_an_account_has_is_taken_and_so_is_one_that_looks_like_it() {
             "Ada is taken: choose a name that reads differently"
         );
     }
-}
-
-async fn sign_up(server: &Server, name: &str) -> Answer {
-    server
-        .send(
-            Method::POST,
-            "/api/accounts",
-            None,
-            Some(json!({ "name": name, "password": PASSWORD })),
-        )
-        .await
 }
 
 #[tokio::test]
@@ -305,7 +294,7 @@ async fn a_name_with_games_kept_from_before_is_not_a_newcomers_to_take() {
     server.post(&game.id, "resign", Some(game.x_token())).await;
 
     // Act
-    let taken = sign_up(&server, "Zoe").await;
+    let taken = server.try_sign_up("Zoe").await;
 
     // Assert
     assert_eq!(taken.status, StatusCode::CONFLICT, "{}", taken.text);

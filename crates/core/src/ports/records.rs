@@ -62,7 +62,7 @@ impl fmt::Display for GameId {
 
 /// The lock of a secret handed to a client: the SHA-256 digest of the secret, written
 /// as 64 hex digits. Every secret the server hands out is kept only as its lock: a
-/// seat's token (a game's [`NewGame::locks`]), a signed-in session, a personal token
+/// seat's token (a game's [`NewGame::seats`]), a signed-in session, a personal token
 /// for scripts. A lock is enough for a store to find what a secret opens, and useless
 /// to whoever reads the store. The front end that hands out secrets makes the digest;
 /// the core only carries it.

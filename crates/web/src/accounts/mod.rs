@@ -22,7 +22,9 @@ use tokio::sync::Semaphore;
 
 use tictactoe_core::accounts::{SignUp, SignUpError, sign_in, sign_up};
 use tictactoe_core::domain::{Password, PlayerName};
-use tictactoe_core::ports::{Archive, NewSession, NewToken, Passwords, TokenId, TokenInfo};
+use tictactoe_core::ports::{
+    Archive, NewSession, NewToken, Passwords, StoreError, TokenId, TokenInfo,
+};
 
 use super::games::Games;
 use super::port::{AccountAnswer, AccountError, AccountService, Credential, MadeToken, Session};
@@ -63,6 +65,14 @@ impl Accounts {
         }))
     }
 
+    /// `job` on the store, on its lane (see `store_lane`).
+    async fn store<T: Send + 'static>(
+        &self,
+        job: impl FnOnce(&dyn Archive) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, AccountError> {
+        Ok(self.0.store.read(job).await?)
+    }
+
     /// Opens a session for `account` (as signed up): kept before its secret is handed
     /// out. An account removed meanwhile gets none.
     async fn open_session(&self, account: PlayerName) -> Result<Session, AccountError> {
@@ -74,9 +84,7 @@ impl Accounts {
             expires,
         };
         let opened = self
-            .0
-            .store
-            .read(move |store| store.open_session(&session))
+            .store(move |store| store.open_session(&session))
             .await?;
         if !opened {
             return Err(AccountError::WrongPair);
@@ -96,11 +104,8 @@ impl Accounts {
     ) -> Result<T, AccountError> {
         let _turn = self.0.hashing.turn().await?;
         let passwords = Arc::clone(&self.0.passwords);
-        Ok(self
-            .0
-            .store
-            .read(move |store| Ok(work(store, passwords.as_ref())))
-            .await?)
+        self.store(move |store| Ok(work(store, passwords.as_ref())))
+            .await
     }
 }
 
@@ -113,18 +118,25 @@ impl AccountService for Accounts {
     ) -> AccountAnswer<Session> {
         let accounts = self.clone();
         Box::pin(async move {
-            accounts
+            let may = accounts
                 .0
                 .throttle
                 .may_sign_up(client, Instant::now())
-                .map_err(AccountError::Throttled)?;
+                .map_err(AccountError::Throttled);
+            count_refused(&may);
+            may?;
             let asked = name.clone();
-            accounts
+            let signed_up = accounts
                 .hashed(move |store, passwords| {
                     sign_up(store, passwords, &asked, &password, SignUp::Person)
                 })
-                .await??;
-            accounts.open_session(name).await
+                .await
+                .and_then(|added| added.map_err(AccountError::from));
+            count_refused(&signed_up);
+            signed_up?;
+            let session = accounts.open_session(name).await?;
+            count_done("signed_up");
+            Ok(session)
         })
     }
 
@@ -138,19 +150,25 @@ impl AccountService for Accounts {
         Box::pin(async move {
             let key = name.key();
             let throttle = &accounts.0.throttle;
-            throttle
+            let may = throttle
                 .may_sign_in(&key, client, Instant::now())
-                .map_err(AccountError::Throttled)?;
+                .map_err(AccountError::Throttled);
+            count_refused(&may);
+            may?;
             let signed_in = accounts
                 .hashed(move |store, passwords| sign_in(store, passwords, &name, &password))
-                .await??;
-            match signed_in {
-                Some(account) => accounts.open_session(account).await,
-                None => {
-                    throttle.failed(&key, client, Instant::now());
-                    Err(AccountError::WrongPair)
-                }
-            }
+                .await
+                .and_then(|found| found.map_err(AccountError::from))
+                .and_then(|found| {
+                    found.ok_or_else(|| {
+                        throttle.failed(&key, client, Instant::now());
+                        AccountError::WrongPair
+                    })
+                });
+            count_refused(&signed_in);
+            let session = accounts.open_session(signed_in?).await?;
+            count_done("signed_in");
+            Ok(session)
         })
     }
 
@@ -162,18 +180,12 @@ impl AccountService for Accounts {
                     let lock = secret.lock();
                     let now = SystemTime::now();
                     accounts
-                        .0
-                        .store
-                        .read(move |store| store.session(&lock, now))
+                        .store(move |store| store.session(&lock, now))
                         .await?
                 }
                 Credential::Personal(token) => {
                     let lock = token.lock();
-                    accounts
-                        .0
-                        .store
-                        .read(move |store| store.token(&lock))
-                        .await?
+                    accounts.store(move |store| store.token(&lock)).await?
                 }
             };
             Ok(found)
@@ -185,9 +197,7 @@ impl AccountService for Accounts {
         Box::pin(async move {
             let lock = session.lock();
             accounts
-                .0
-                .store
-                .read(move |store| store.close_session(&lock))
+                .store(move |store| store.close_session(&lock))
                 .await?;
             Ok(())
         })
@@ -205,11 +215,7 @@ impl AccountService for Accounts {
                 created: SystemTime::now(),
             };
             let kept = token.clone();
-            let added = accounts
-                .0
-                .store
-                .read(move |store| store.add_token(&kept))
-                .await?;
+            let added = accounts.store(move |store| store.add_token(&kept)).await?;
             if !added {
                 return Err(AccountError::NoAccount);
             }
@@ -226,25 +232,41 @@ impl AccountService for Accounts {
 
     fn tokens(&self, account: PlayerName) -> AccountAnswer<Vec<TokenInfo>> {
         let accounts = self.clone();
-        Box::pin(async move {
-            Ok(accounts
-                .0
-                .store
-                .read(move |store| store.tokens(&account))
-                .await?)
-        })
+        Box::pin(async move { accounts.store(move |store| store.tokens(&account)).await })
     }
 
     fn revoke_token(&self, account: PlayerName, id: TokenId) -> AccountAnswer<bool> {
         let accounts = self.clone();
         Box::pin(async move {
-            Ok(accounts
-                .0
-                .store
-                .read(move |store| store.revoke_token(&account, &id))
-                .await?)
+            accounts
+                .store(move |store| store.revoke_token(&account, &id))
+                .await
         })
     }
+}
+
+/// Counts a sign-in (or sign-up) refused, by the refusal's kind: `wrong` (a wrong name
+/// or password, or a name taken), `throttled` (too many tries), `busy` (the passwords'
+/// queue full). Nothing for what went through, nor for the store's trouble (the
+/// requests' own metrics count those).
+fn count_refused<T>(result: &Result<T, AccountError>) {
+    let kind = match result {
+        Err(AccountError::Throttled(_)) => "throttled",
+        Err(AccountError::Busy) => "busy",
+        Err(
+            AccountError::WrongPair
+            | AccountError::Taken { .. }
+            | AccountError::Played(_)
+            | AccountError::Placeholder(_),
+        ) => "wrong",
+        _ => return,
+    };
+    metrics::counter!("tictactoe_sign_ins_total", "result" => kind).increment(1);
+}
+
+/// Counts a sign-in (`signed_in`) or sign-up (`signed_up`) that went through.
+fn count_done(done: &'static str) {
+    metrics::counter!("tictactoe_sign_ins_total", "result" => done).increment(1);
 }
 
 /// The hashes' lane: one hash at a time (each takes most of a core), at most

@@ -16,7 +16,7 @@ use tictactoe_core::sync::lock;
 
 use super::super::shares::Client;
 
-/// The bounds of [`Throttle`].
+/// The bounds of a server's sign-in throttle: how many tries, over how long.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Tries {
     /// How far back tries are counted.

@@ -194,16 +194,20 @@ impl Server {
 
     /// Signs `name` up (password [`PASSWORD`]): the session's cookie, `session=…`.
     pub async fn sign_up(&self, name: &str) -> String {
-        let answer = self
-            .send(
-                Method::POST,
-                "/api/accounts",
-                None,
-                Some(json!({ "name": name, "password": PASSWORD })),
-            )
-            .await;
+        let answer = self.try_sign_up(name).await;
         assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
         session_cookie(&answer)
+    }
+
+    /// `POST /api/accounts` for `name` (password [`PASSWORD`]), answered as it is.
+    pub async fn try_sign_up(&self, name: &str) -> Answer {
+        self.send(
+            Method::POST,
+            "/api/accounts",
+            None,
+            Some(json!({ "name": name, "password": PASSWORD })),
+        )
+        .await
     }
 
     /// Signs `name` up, and makes a personal token of the account's: the token, to send
