@@ -92,7 +92,18 @@ async function credentials(form, path, errorId) {
     field.focus();
   } finally {
     if (retryAfter > 0) {
-      setTimeout(() => { button.disabled = false; }, retryAfter * 1000);
+      // Off for as long as the server says, for this name: another name may be tried.
+      const name = form.elements.name.value;
+      const again = () => {
+        clearTimeout(timer);
+        form.elements.name.removeEventListener("input", changed);
+        button.disabled = false;
+      };
+      const changed = () => {
+        if (form.elements.name.value !== name) again();
+      };
+      const timer = setTimeout(again, retryAfter * 1000);
+      form.elements.name.addEventListener("input", changed);
     } else {
       button.disabled = false;
     }

@@ -747,7 +747,8 @@ function render(game) {
   $("agree").hidden = !(game.undo_asked_by && mine.length === 1 && game.undo_asked_by !== mine[0]);
   $("resign").hidden = mine.length === 0 || over;
   const show = game.players.x.kind === "computer" && game.players.o.kind === "computer";
-  $("rematch").hidden = !over || (mine.length === 0 && !show);
+  // Once someone asked for the rematch, the offer beside the replay is the way to it.
+  $("rematch").hidden = !over || (mine.length === 0 && !show) || Boolean(game.rematch);
   // The friend invited has opened their link: say so, and the invite is done.
   const invited = view.invite && mine.length === 1 ? other(mine[0]) : null;
   const arrived = invited !== null && (game.joined || []).includes(invited);
