@@ -2198,3 +2198,33 @@ async fn the_training_page_asks_a_visitor_who_is_not_signed_in_to_sign_in_and_co
         .unwrap();
     assert_eq!(fits, Value::Bool(true), "the page scrolls sideways");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invite_taken_already_is_said_so_and_its_game_is_shown_to_watch() {
+    // Arrange: Ada's invite, taken by Bob already.
+    let Some((_scene, running, browser)) = Scene::start("invite_taken", 1000, 800).await else {
+        return;
+    };
+    let mut game = create(&running, ada_invites_bob()).await;
+    joined_through_the_api(&running, &mut game).await;
+
+    // Act: someone else opens the invite link, and tries a move.
+    let link = game["invite"]["url"].as_str().unwrap();
+    browser.goto(&running.url(link)).await.unwrap();
+    let said = said(&browser, "#notice").await;
+    until_status(&browser, "the game", "Waiting for Ada").await;
+    click(&browser, "[data-cell=\"5\"]").await;
+
+    // Assert
+    assert_eq!(
+        said,
+        "This invite was taken already, or is not this game's: you are watching the game."
+    );
+    let address = browser.current_url().await.unwrap();
+    assert_eq!(address.fragment(), None, "{address}");
+    assert_eq!(
+        text(&browser, "#message").await,
+        "You are watching this game."
+    );
+    assert_eq!(cell_text(&browser, 5).await, "");
+}

@@ -122,7 +122,7 @@ async function showSignedIn(name) {
   $("continue").hidden = !next;
   if (next) {
     $("continue-link").href = next;
-    $("continue-link").textContent = `Continue to ${next}`;
+    $("continue-link").textContent = "Continue where you were";
   }
   await listTokens();
 }

@@ -303,7 +303,9 @@ async function takeInvite() {
     if (error.lost) throw error;
     view.joining = null;
     if (error.status === 404) return;
-    $("message").textContent = error.status === 403
+    // Said for as long as the page is open: the game goes on, this person watches it.
+    $("notice").hidden = false;
+    $("notice").textContent = error.status === 403
       ? "This invite was taken already, or is not this game's: you are watching the game."
       : `The invite could not be taken (${error.message}): you are watching the game.`;
   }
