@@ -16,29 +16,36 @@ const FRAME: &str = include_str!("assets/frame.html");
 static INDEX: LazyLock<String> = LazyLock::new(|| {
     page(
         "Tic Tac Toe",
-        &["replay.js", "app.js"],
+        &["session.js", "replay.js", "app.js"],
         include_str!("assets/index.html"),
     )
 });
 static SCORES: LazyLock<String> = LazyLock::new(|| {
     page(
         "Scores · Tic Tac Toe",
-        &["scores.js"],
+        &["session.js", "scores.js"],
         include_str!("assets/scores.html"),
     )
 });
 static PLAYERS: LazyLock<String> = LazyLock::new(|| {
     page(
         "Player · Tic Tac Toe",
-        &["players.js"],
+        &["session.js", "players.js"],
         include_str!("assets/players.html"),
     )
 });
 static TRAIN: LazyLock<String> = LazyLock::new(|| {
     page(
         "Training · Tic Tac Toe",
-        &["train.js"],
+        &["session.js", "train.js"],
         include_str!("assets/train.html"),
+    )
+});
+static ACCOUNT: LazyLock<String> = LazyLock::new(|| {
+    page(
+        "Account · Tic Tac Toe",
+        &["session.js", "account.js"],
+        include_str!("assets/account.html"),
     )
 });
 /// The page a browser gets for a refusal: `{title}`, `{message}` and `{status}` are
@@ -54,6 +61,8 @@ const APP_JS: &str = include_str!("assets/app.js");
 const SCORES_JS: &str = include_str!("assets/scores.js");
 const PLAYERS_JS: &str = include_str!("assets/players.js");
 const TRAIN_JS: &str = include_str!("assets/train.js");
+const ACCOUNT_JS: &str = include_str!("assets/account.js");
+const SESSION_JS: &str = include_str!("assets/session.js");
 const REPLAY_JS: &str = include_str!("assets/replay.js");
 const STYLE: &str = include_str!("assets/style.css");
 const ICON: &str = include_str!("assets/icon.svg");
@@ -110,9 +119,24 @@ pub async fn players() -> impl IntoResponse {
     asset("text/html; charset=utf-8", PLAYERS.as_str())
 }
 
-/// The training page, `/train` (or `/train?name=NAME`): the script asks for the name.
+/// The training page, `/train`: the signed-in account's puzzles.
 pub async fn train() -> impl IntoResponse {
     asset("text/html; charset=utf-8", TRAIN.as_str())
+}
+
+/// The account page, `/account` (or `/account?next=PATH`, where signing in leads back
+/// to): signing up, in and out, and the personal tokens.
+pub async fn account() -> impl IntoResponse {
+    asset("text/html; charset=utf-8", ACCOUNT.as_str())
+}
+
+pub async fn account_js() -> impl IntoResponse {
+    asset("text/javascript; charset=utf-8", ACCOUNT_JS)
+}
+
+/// Who is signed in, asked once by every page, and the header's link.
+pub async fn session_js() -> impl IntoResponse {
+    asset("text/javascript; charset=utf-8", SESSION_JS)
 }
 
 pub async fn train_js() -> impl IntoResponse {
@@ -152,6 +176,7 @@ mod tests {
     #[case::the_scores(&SCORES, "<title>Scores · Tic Tac Toe</title>", "scores.js")]
     #[case::a_player(&PLAYERS, "<title>Player · Tic Tac Toe</title>", "players.js")]
     #[case::training(&TRAIN, "<title>Training · Tic Tac Toe</title>", "train.js")]
+    #[case::the_account(&ACCOUNT, "<title>Account · Tic Tac Toe</title>", "account.js")]
     fn each_page_is_its_main_in_the_shared_frame_with_its_title_and_scripts(
         #[case] page: &LazyLock<String>,
         #[case] title: &str,
@@ -167,5 +192,9 @@ mod tests {
         assert!(page.contains("</header>\n  <main>"), "{page}");
         assert!(page.ends_with("  </main>\n</body>\n</html>\n"), "{page}");
         assert!(!page.contains("{scripts}") && !page.contains("{main}"));
+        assert!(
+            page.contains("<script src=\"/assets/session.js\" defer></script>\n  <script"),
+            "the header's account link is filled in first: {page}"
+        );
     }
 }

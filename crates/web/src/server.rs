@@ -188,11 +188,14 @@ pub(crate) fn routes(
         .route("/scores", get(assets::scores))
         .route("/players/{name}", get(assets::players))
         .route("/train", get(assets::train))
+        .route("/account", get(assets::account))
         .route("/assets/app.js", get(assets::app_js))
         .route("/assets/replay.js", get(assets::replay_js))
         .route("/assets/scores.js", get(assets::scores_js))
         .route("/assets/players.js", get(assets::players_js))
         .route("/assets/train.js", get(assets::train_js))
+        .route("/assets/account.js", get(assets::account_js))
+        .route("/assets/session.js", get(assets::session_js))
         .route("/assets/style.css", get(assets::style))
         .route("/assets/icon.svg", get(assets::icon));
     let routes = pages

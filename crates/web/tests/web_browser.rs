@@ -29,7 +29,7 @@ use tictactoe_core::ports::MemoryStore;
 use tictactoe_web::{GameLimits, Limits};
 use tokio::sync::{Mutex, MutexGuard};
 use web_support::{
-    Running, Server, ada_against, games_over, test_game_limits, two_people, writes_slowed_while,
+    PASSWORD, Running, Server, ada_against, games_over, test_game_limits, writes_slowed_while,
 };
 
 static ONE_AT_A_TIME: Mutex<()> = Mutex::const_new(());
@@ -353,6 +353,91 @@ async fn create(running: &Running, request: Value) -> Value {
     .await
 }
 
+/// `method` `path` sent by the page open in `browser`, as its own script sends a
+/// request (same origin: the browser's cookies go with it, and those answered are
+/// kept), with `body` as JSON: the status and the JSON answered (null if none).
+async fn fetch_in(browser: &Client, method: &str, path: &str, body: Option<Value>) -> (u64, Value) {
+    let script = r#"const [method, path, body, done] = arguments;
+        const init = { method, headers: {} };
+        if (body !== null) {
+          init.headers["Content-Type"] = "application/json";
+          init.body = JSON.stringify(body);
+        }
+        fetch(path, init)
+          .then(async (response) => done([response.status, await response.json().catch(() => null)]))
+          .catch((error) => done([0, String(error)]));"#;
+    let args = vec![json!(method), json!(path), body.unwrap_or(Value::Null)];
+    let answer = browser.execute_async(script, args).await.unwrap();
+    (answer[0].as_u64().unwrap(), answer[1].clone())
+}
+
+/// Opens a page of the server in `browser`, unless it shows one: where [`fetch_in`]
+/// sends from.
+async fn on_the_site(browser: &Client, running: &Running) {
+    let url = browser.current_url().await.unwrap();
+    if !url.as_str().starts_with(&running.url("/")) {
+        browser.goto(&running.url("/scores")).await.unwrap();
+    }
+}
+
+/// `name` signs up in `browser`, through the API from a page of the site: the
+/// session's cookie is the browser's, as if signed up on the account page.
+async fn signed_up_in(browser: &Client, running: &Running, name: &str) {
+    on_the_site(browser, running).await;
+    let credentials = json!({ "name": name, "password": PASSWORD });
+    let (status, answer) = fetch_in(browser, "POST", "/api/accounts", Some(credentials)).await;
+    assert_eq!(status, 201, "{answer}");
+}
+
+/// The game `request` begun by the page in `browser`: the seats it gives are the
+/// browser's (its cookies, or its account's). The answer, with the tokens the API
+/// gives programs too, which the tests play with.
+async fn begun_in(browser: &Client, running: &Running, request: Value) -> Value {
+    on_the_site(browser, running).await;
+    let (status, game) = fetch_in(browser, "POST", "/api/games", Some(request)).await;
+    assert_eq!(status, 201, "{game}");
+    game
+}
+
+/// The invite of `game` taken by a program, as a guest: the seat's token written into
+/// the game's `seats`, as if it had been given at the start.
+async fn joined_through_the_api(running: &Running, game: &mut Value) {
+    let id = game["id"].as_str().unwrap().to_string();
+    let code = game["invite"]["code"].as_str().unwrap().to_string();
+    let joined = client::json_answer(
+        reqwest::Client::new()
+            .post(running.url(&format!("/api/games/{id}/join")))
+            .json(&json!({ "invite": code })),
+    )
+    .await;
+    for (seat, given) in joined["seats"].as_object().unwrap() {
+        game["seats"][seat] = given.clone();
+    }
+}
+
+/// The same, taken by the page in `browser` (its cookie is the browser's).
+async fn joined_in(browser: &Client, running: &Running, game: &mut Value) {
+    on_the_site(browser, running).await;
+    let id = game["id"].as_str().unwrap().to_string();
+    let code = json!({ "invite": game["invite"]["code"] });
+    let (status, joined) = fetch_in(
+        browser,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        Some(code),
+    )
+    .await;
+    assert_eq!(status, 200, "{joined}");
+    for (seat, given) in joined["seats"].as_object().unwrap() {
+        game["seats"][seat] = given.clone();
+    }
+}
+
+/// Two people, Ada (X) and Bob (O), Bob's seat held open for an invite.
+fn ada_invites_bob() -> Value {
+    json!({ "x": "human:Ada", "o": "human:Bob", "invite": "o" })
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_clicked_to_the_end_against_impossible_is_never_won_and_shows_its_end() {
     // Arrange
@@ -432,17 +517,24 @@ async fn two_browsers_on_one_online_game_each_see_the_others_move_without_reload
     assert_eq!(status(&ada).await, "Your turn (X).");
 }
 
-/// Ada's online game, begun from the form in her browser with `friend` as the other
-/// player's name: the invite link her page shows.
+/// Ada's online game, begun from the form in her browser, as a guest, with `friend` as
+/// the other player's name: the invite link her page shows.
 async fn ada_invites(ada: &Client, running: &Running, friend: &str) -> String {
     ada.goto(&running.url("/")).await.unwrap();
-    click(ada, "input[value=online]").await;
     type_into(ada, "input[name=me]", "Ada").await;
-    type_into(ada, "input[name=friend]", friend).await;
-    click(ada, "button[type=submit]").await;
+    invite_from_the_form(ada, friend).await
+}
+
+/// An online game begun from the form on the page `host` shows (the name field as it
+/// is: a guest's as typed, or the account's), with `friend` as the other player's
+/// name: the invite link the game's page shows.
+async fn invite_from_the_form(host: &Client, friend: &str) -> String {
+    click(host, "input[value=online]").await;
+    type_into(host, "input[name=friend]", friend).await;
+    click(host, "button[type=submit]").await;
     eventually("the invite link", || async {
         // The page may still be on its way from the form to the game: look again.
-        let field = ada.find(Locator::Css("#invite-link")).await.ok()?;
+        let field = host.find(Locator::Css("#invite-link")).await.ok()?;
         let link = field.prop("value").await.ok()??;
         (!link.is_empty()).then_some(link)
     })
@@ -681,6 +773,8 @@ async fn at_phone_width_nothing_scrolls_sideways_even_on_a_7x7_board() {
         "/".to_string(),
         game["seats"]["x"]["url"].as_str().unwrap().to_string(),
         "/scores".into(),
+        "/account".into(),
+        "/train".into(),
     ] {
         open_drawn(&browser, &running, &path, 49).await;
 
@@ -700,16 +794,18 @@ async fn at_1280_by_800_no_page_scrolls() {
     let Some((_scene, running, browser)) = Scene::start("no_scroll", 1280, 800).await else {
         return;
     };
-    let game = create(&running, two_people()).await;
     let overflow = "return document.documentElement.scrollHeight - window.innerHeight";
     // Ada's page as she has it after creating the game: her seat, and the invite.
-    let creators = format!(
-        "{}&invite={}",
-        game["seats"]["x"]["url"].as_str().unwrap(),
-        game["seats"]["o"]["token"].as_str().unwrap()
-    );
+    ada_invites(&browser, &running, "Bob").await;
+    let creators = browser.current_url().await.unwrap().path().to_string();
 
-    for path in ["/".to_string(), creators, "/scores".into()] {
+    for path in [
+        "/".to_string(),
+        creators,
+        "/scores".into(),
+        "/account".into(),
+        "/train".into(),
+    ] {
         // Act
         open_drawn(&browser, &running, &path, 9).await;
         let over = browser.execute(overflow, vec![]).await.unwrap();
@@ -916,7 +1012,8 @@ async fn a_refusal_is_gone_once_the_game_has_moved_on() {
     let Some((_scene, running, browser)) = Scene::start("refusal_gone", 1000, 800).await else {
         return;
     };
-    let game = create(&running, two_people()).await;
+    let mut game = begun_in(&browser, &running, ada_invites_bob()).await;
+    joined_through_the_api(&running, &mut game).await;
     play_through_the_api(&running, &game, &[("x", 5)]).await;
     browser
         .goto(&running.url(game["seats"]["x"]["url"].as_str().unwrap()))
@@ -1005,10 +1102,11 @@ async fn a_page_whose_server_goes_away_says_so_and_shows_the_game_as_kept_once_a
     let server = Server::new();
     let mut running = server.listen().await;
     let port = running.address.port();
-    let game = create(&running, two_people()).await;
+    let browser = driver.open(1000, 800).await;
+    let mut game = begun_in(&browser, &running, ada_invites_bob()).await;
+    joined_through_the_api(&running, &mut game).await;
     let id = game["id"].as_str().unwrap().to_string();
     play_through_the_api(&running, &game, &[("x", 5)]).await;
-    let browser = driver.open(1000, 800).await;
     let ada = game["seats"]["x"]["url"].as_str().unwrap();
     browser.goto(&running.url(ada)).await.unwrap();
     until_cell(&browser, 5, "X").await;
@@ -1435,17 +1533,21 @@ async fn at_phone_width_the_scoreboard_fits_and_breaks_names_only_between_words(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_7x7_a_hint_counts_the_lit_cells_instead_of_listing_them() {
-    // Arrange: Ada's empty 7 x 7 board, five in a row (every cell keeps the draw).
+    // Arrange: Ada's empty 7 x 7 board, five in a row (every cell keeps the draw), in a
+    // rated game: she is signed in.
     let Some((_scene, running, browser)) = Scene::start("hint_on_7x7", 1280, 800).await else {
         return;
     };
-    let game = create(
+    signed_up_in(&browser, &running, "Ada").await;
+    let game = begun_in(
+        &browser,
         &running,
         json!({ "x": "human:Ada", "o": "impossible", "size": 7, "win": 5 }),
     )
     .await;
+    assert_eq!(game["seats"], json!({}), "Ada's seat is her account's");
     browser
-        .goto(&running.url(game["seats"]["x"]["url"].as_str().unwrap()))
+        .goto(&running.url(&format!("/games/{}", game["id"].as_str().unwrap())))
         .await
         .unwrap();
     until_status(&browser, "Ada's turn", "Your turn").await;
@@ -1465,6 +1567,11 @@ async fn on_7x7_a_hint_counts_the_lit_cells_instead_of_listing_them() {
     // Assert
     let lit = all(&browser, ".cell.hint").await.len();
     assert!(lit > 6, "{lit} cells");
+    let rated = text_once(&browser, "the game said casual", "#rated", |now| {
+        now.starts_with("Casual")
+    })
+    .await;
+    assert_eq!(rated, "Casual: a hint was taken.");
     assert_eq!(
         said,
         format!(
@@ -1495,13 +1602,25 @@ async fn undo_against_the_computer_says_that_both_moves_were_taken_back() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rematch_the_other_player_asked_for_is_offered_and_taken_when_they_choose() {
-    // Arrange: Ada (X) beat Bob (O) online; each has the finished game open.
+    // Arrange: Ada (X) beat Bob (O) online, each a guest in a browser of their own;
+    // each has the finished game open.
     let Some((scene, running, ada)) = Scene::start("rematch_offered", 1280, 800).await else {
         return;
     };
-    let game = ada_beats_bobs_edge_reply(&running, "Ada").await;
-    let first = format!("/games/{}", game["id"].as_str().unwrap());
     let bob = scene.driver.open(1280, 800).await;
+    let mut game = begun_in(&ada, &running, ada_invites_bob()).await;
+    joined_in(&bob, &running, &mut game).await;
+    let moves = [
+        ("x", 5),
+        ("o", 2),
+        ("x", 1),
+        ("o", 9),
+        ("x", 7),
+        ("o", 4),
+        ("x", 3),
+    ];
+    play_through_the_api(&running, &game, &moves).await;
+    let first = format!("/games/{}", game["id"].as_str().unwrap());
     for (page, seat) in [(&ada, "x"), (&bob, "o")] {
         page.goto(&running.url(game["seats"][seat]["url"].as_str().unwrap()))
             .await
@@ -1710,11 +1829,19 @@ async fn at_1280_by_800_a_finished_games_page_does_not_scroll_and_shows_its_link
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_players_page_draws_their_rating_over_time_as_a_chart_that_fits_a_phone() {
-    let Some((_scene, running, browser)) = Scene::start("rating_chart", 390, 844).await else {
+    // Arrange: Ada beats Bob twice, each signed in: two rated games.
+    let Some((scene, running, browser)) = Scene::start("rating_chart", 390, 844).await else {
         return;
     };
-    ada_beats_bobs_edge_reply(&running, "Ada").await;
-    ada_beats_bobs_edge_reply(&running, "Ada").await;
+    let server = &scene.server;
+    let (ada, bob) = (
+        server.account_token("Ada").await,
+        server.account_token("Bob").await,
+    );
+    for _ in 0..2 {
+        let game = server.rated_game_of(("Ada", &ada), ("Bob", &bob)).await;
+        server.play_in_turn(&game, &[5, 2, 1, 9, 7, 4, 3]).await;
+    }
 
     browser.goto(&running.url("/players/Ada")).await.unwrap();
 
@@ -1741,13 +1868,17 @@ async fn a_players_page_draws_their_rating_over_time_as_a_chart_that_fits_a_phon
     assert_eq!(fits, Value::Bool(true), "the player page scrolls sideways");
 }
 
-/// Opens `/train` on a server where Bob slipped (his O on 4 after X on 1, where only
-/// 5 kept the draw), types Bob's name and waits for his puzzle's board.
+/// Bob, on a server where he slipped in a rated game (his O on 4 after X on 1, where
+/// only 5 kept the draw), opens `/train`, follows its link to sign in, signs in on the
+/// account page, is led back to `/train`, and waits for his puzzle's board.
 async fn bob_trains(scene: &Scene, running: &Running, browser: &Client) {
     scene.server.bob_slipped().await;
     browser.goto(&running.url("/train")).await.unwrap();
-    type_into(browser, "#trainee-name", "Bob").await;
-    click(browser, "#trainee button[type=submit]").await;
+    click(browser, "#train-sign-in a").await;
+    until_found(1, browser, "the sign-in form", "#signed-out:not([hidden])").await;
+    type_into(browser, "#sign-in input[name=name]", "Bob").await;
+    type_into(browser, "#sign-in input[name=password]", PASSWORD).await;
+    click(browser, "#sign-in button[type=submit]").await;
     eventually("Bob's puzzle", || async {
         text(browser, "#puzzle-title")
             .await
@@ -1758,7 +1889,7 @@ async fn bob_trains(scene: &Scene, running: &Running, browser: &Client) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_player_names_themself_on_the_training_page_clicks_a_best_move_and_is_told_right() {
+async fn a_signed_in_player_clicks_a_best_move_on_the_training_page_and_is_told_right() {
     // Arrange
     let Some((scene, running, browser)) = Scene::start("training_right", 1280, 900).await else {
         return;
@@ -1827,15 +1958,19 @@ async fn at_phone_width_the_training_board_fits_and_a_wrong_click_lights_the_bes
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_training_page_opened_with_a_name_tells_a_player_without_a_slip_why_there_is_none() {
-    // Arrange: Ada won without a slip.
+async fn the_training_page_tells_a_signed_in_player_without_a_slip_why_there_is_none() {
+    // Arrange: Ada won without a slip; she is signed in.
     let Some((scene, running, browser)) = Scene::start("training_none", 1280, 900).await else {
         return;
     };
     scene.server.bob_slipped().await;
+    on_the_site(&browser, &running).await;
+    let credentials = json!({ "name": "Ada", "password": PASSWORD });
+    let (signed_in, _) = fetch_in(&browser, "POST", "/api/session", Some(credentials)).await;
+    assert_eq!(signed_in, 200);
 
     // Act
-    browser.goto(&running.url("/train?name=Ada")).await.unwrap();
+    browser.goto(&running.url("/train")).await.unwrap();
 
     // Assert
     let said = status_once(&browser, "the status", |now| now.starts_with("No puzzles")).await;
@@ -1844,4 +1979,252 @@ async fn the_training_page_opened_with_a_name_tells_a_player_without_a_slip_why_
         "No puzzles for Ada on any board: no slip of theirs in a reviewed game is open."
     );
     assert!(!shown(&browser, "#puzzle").await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn signing_up_on_the_account_page_puts_the_name_in_every_pages_header() {
+    // Arrange
+    let Some((_scene, running, browser)) = Scene::start("sign_up", 1280, 800).await else {
+        return;
+    };
+    browser.goto(&running.url("/account")).await.unwrap();
+    let before = text_once(&browser, "the header's link", "#account-link", |now| {
+        now != "Account"
+    })
+    .await;
+    let password_field = attribute(&browser, "#sign-up input[name=password]", "autocomplete").await;
+
+    // Act
+    type_into(&browser, "#sign-up input[name=name]", "Ada").await;
+    type_into(&browser, "#sign-up input[name=password]", PASSWORD).await;
+    click(&browser, "#sign-up button[type=submit]").await;
+    let heading = text_once(&browser, "the account", "#signed-in-as", |now| {
+        now.starts_with("Signed in")
+    })
+    .await;
+    browser.goto(&running.url("/scores")).await.unwrap();
+    let header = text_once(
+        &browser,
+        "the header on another page",
+        "#account-link",
+        |now| now != "Account",
+    )
+    .await;
+
+    // Assert
+    assert_eq!(before, "Sign in");
+    assert_eq!(password_field.as_deref(), Some("new-password"));
+    assert_eq!(heading, "Signed in as Ada");
+    assert_eq!(header, "Ada");
+    let link = attribute(&browser, "#account-link", "href").await;
+    assert_eq!(link.as_deref(), Some("/account"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wrong_password_is_refused_in_the_servers_words_and_the_right_one_signs_in_and_goes_back()
+{
+    // Arrange: Ada has an account; she comes to sign in from the scoreboard.
+    let Some((scene, running, browser)) = Scene::start("sign_in", 1280, 800).await else {
+        return;
+    };
+    scene.server.sign_up("Ada").await;
+    browser.goto(&running.url("/scores")).await.unwrap();
+    click(&browser, "#account-link[href^=\"/account?next=\"]").await;
+    until_found(1, &browser, "the sign-in form", "#signed-out:not([hidden])").await;
+    type_into(&browser, "#sign-in input[name=name]", "Ada").await;
+
+    // Act: a wrong password, then the right one.
+    type_into(
+        &browser,
+        "#sign-in input[name=password]",
+        "not her password",
+    )
+    .await;
+    click(&browser, "#sign-in button[type=submit]").await;
+    let refused = said(&browser, "#sign-in-error").await;
+    let field = css(&browser, "#sign-in input[name=password]").await;
+    field.clear().await.unwrap();
+    field.send_keys(PASSWORD).await.unwrap();
+    click(&browser, "#sign-in button[type=submit]").await;
+    let back = eventually("the scoreboard again, signed in", || async {
+        let url = browser.current_url().await.ok()?;
+        let header = text(&browser, "#account-link").await;
+        (url.path() == "/scores" && header == "Ada").then_some(url)
+    })
+    .await;
+
+    // Assert
+    assert_eq!(refused, "wrong name or password");
+    assert_eq!(back.query(), None);
+}
+
+/// Whether `address` carries 32 hex digits in a row anywhere but in `id`: a secret.
+fn carries_a_secret(address: &str, id: &str) -> bool {
+    let rest = address.replace(id, "");
+    let mut run = 0;
+    for c in rest.chars() {
+        run = if c.is_ascii_hexdigit() { run + 1 } else { 0 };
+        if run >= 32 {
+            return true;
+        }
+    }
+    false
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_signed_in_players_in_two_browsers_play_a_rated_game_through_an_invite_with_no_secret_in_any_address()
+ {
+    // Arrange: Ada and Bob, each signed in in a browser of their own (its own
+    // cookies); Ada invites Bob from the new game form.
+    let Some(driver) = Driver::start("rated_invite").await else {
+        return;
+    };
+    let server = Server::new();
+    let running = server.listen().await;
+    let (ada, bob) = (driver.open(1000, 800).await, driver.open(1000, 800).await);
+    signed_up_in(&ada, &running, "Ada").await;
+    signed_up_in(&bob, &running, "Bob").await;
+    ada.goto(&running.url("/")).await.unwrap();
+    let invite = invite_from_the_form(&ada, "Bobby").await;
+    let id = ada.current_url().await.unwrap().path()["/games/".len()..].to_string();
+
+    // Act: Bob opens the invite; they play, Ada wins on the top row.
+    bob.goto(&invite).await.unwrap();
+    until_status(&bob, "Bob in his seat", "Waiting for Ada").await;
+    let mut addresses = vec![invite.clone()];
+    for page in [&ada, &bob] {
+        addresses.push(page.current_url().await.unwrap().to_string());
+    }
+    let players = text(&bob, "#players").await;
+    let rated = text_once(&bob, "the game rated", "#rated", |now| !now.is_empty()).await;
+    for (page, cell, mark) in [
+        (&ada, 1, "X"),
+        (&bob, 4, "O"),
+        (&ada, 2, "X"),
+        (&bob, 5, "O"),
+        (&ada, 3, "X"),
+    ] {
+        until_status(page, "the page's turn", "Your turn").await;
+        click(page, &format!("[data-cell=\"{cell}\"]")).await;
+        until_cell(page, cell, mark).await;
+        addresses.push(page.current_url().await.unwrap().to_string());
+    }
+    until_status(&bob, "the end on Bob's page", "Ada (X) wins!").await;
+    let http = reqwest::Client::new();
+    let mut games_rated = Vec::new();
+    for name in ["Ada", "Bob"] {
+        let page =
+            client::json_answer(http.get(running.url(&format!("/api/players/{name}")))).await;
+        games_rated.push(page["ratings"][0]["games"].clone());
+    }
+
+    // Assert: the invite's code left the address at once; no address after it carries
+    // a secret; each played under their account's name, rated.
+    assert!(
+        carries_a_secret(&invite, &id),
+        "the invite carries its code: {invite}"
+    );
+    let game = running.url(&format!("/games/{id}"));
+    for address in &addresses[1..] {
+        assert_eq!(address, &game);
+        assert!(!carries_a_secret(address, &id), "{address}");
+    }
+    assert_eq!(players, "Ada (X) vs Bob (O)");
+    assert!(
+        !shown(&bob, "#naming").await,
+        "a signed-in player is not asked a name"
+    );
+    assert_eq!(rated, "Rated: the result changes the players' ratings.");
+    assert_eq!(games_rated, [json!(1), json!(1)]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_who_closes_the_tab_and_opens_the_game_again_still_holds_their_seat() {
+    // Arrange: a guest's game against Impossible, one move in.
+    let Some((_scene, running, browser)) = Scene::start("tab_closed", 1000, 800).await else {
+        return;
+    };
+    start_default_game(&browser, &running).await;
+    click(&browser, "[data-cell=\"1\"]").await;
+    until_cell(&browser, 1, "X").await;
+    until_status(&browser, "the computer's reply", "Your turn").await;
+    let address = browser.current_url().await.unwrap();
+
+    // Act: a new tab; the game's tab closed; the game's address opened in the new one.
+    let tab = browser.new_window(true).await.unwrap();
+    browser.close_window().await.unwrap();
+    browser.switch_to_window(tab.handle).await.unwrap();
+    browser.goto(address.as_str()).await.unwrap();
+
+    // Assert: the seat is the guest's again: their turn, and a move is taken.
+    until_status(&browser, "the seat given back", "Your turn (X).").await;
+    let empty = if cell_text(&browser, 9).await.is_empty() {
+        9
+    } else {
+        3
+    };
+    click(&browser, &format!("[data-cell=\"{empty}\"]")).await;
+    until_cell(&browser, empty, "X").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_training_page_asks_a_visitor_who_is_not_signed_in_to_sign_in_and_come_back() {
+    // Arrange
+    let Some((_scene, running, browser)) = Scene::start("train_signed_out", 390, 844).await else {
+        return;
+    };
+
+    // Act
+    browser.goto(&running.url("/train")).await.unwrap();
+    eventually("the way to sign in", || async {
+        shown_now(&browser, "#train-sign-in").await?.then_some(())
+    })
+    .await;
+
+    // Assert
+    assert_eq!(
+        text(&browser, "#train-sign-in a").await,
+        "Sign in to train on your own slips"
+    );
+    let link = attribute(&browser, "#train-sign-in a", "href").await;
+    assert_eq!(link.as_deref(), Some("/account?next=/train"));
+    assert!(!shown(&browser, "#puzzle").await);
+    let fits = browser
+        .execute(
+            "return document.documentElement.scrollWidth <= window.innerWidth",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(fits, Value::Bool(true), "the page scrolls sideways");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invite_taken_already_is_said_so_and_its_game_is_shown_to_watch() {
+    // Arrange: Ada's invite, taken by Bob already.
+    let Some((_scene, running, browser)) = Scene::start("invite_taken", 1000, 800).await else {
+        return;
+    };
+    let mut game = create(&running, ada_invites_bob()).await;
+    joined_through_the_api(&running, &mut game).await;
+
+    // Act: someone else opens the invite link, and tries a move.
+    let link = game["invite"]["url"].as_str().unwrap();
+    browser.goto(&running.url(link)).await.unwrap();
+    let said = said(&browser, "#notice").await;
+    until_status(&browser, "the game", "Waiting for Ada").await;
+    click(&browser, "[data-cell=\"5\"]").await;
+
+    // Assert
+    assert_eq!(
+        said,
+        "This invite was taken already, or is not this game's: you are watching the game."
+    );
+    let address = browser.current_url().await.unwrap();
+    assert_eq!(address.fragment(), None, "{address}");
+    assert_eq!(
+        text(&browser, "#message").await,
+        "You are watching this game."
+    );
+    assert_eq!(cell_text(&browser, 5).await, "");
 }

@@ -1,9 +1,12 @@
 // The game page. Two views on one page: the new-game form at "/", and a game at
-// "/games/ID". Seats are held by tokens, which arrive in the URL fragment ("#x=TOKEN",
-// "#o=TOKEN", or both on one device; a fragment is never sent to the server). The page
-// moves them to the tab's session storage at once and takes them out of the address
-// bar, so the address can be copied and shared without handing over a seat; a reload
-// of the tab keeps them.
+// "/games/ID". The page holds no secret: a signed-in player's seat is their account's
+// (the session's cookie), a guest's seat is a cookie of its own, sent only with that
+// game's requests; no script reads either (HttpOnly). The page learns which seats are
+// its person's from the server (`yours` in GET /api/games/ID), so a reload, or the tab
+// closed and the game opened again, gives the seat back. A friend's invite link,
+// "/games/ID#invite=CODE", is taken out of the address bar at once and exchanged for a
+// seat of the friend's own (POST /api/games/ID/join); the address then is the plain
+// "/games/ID", the spectator's link.
 // Every rule is the server's: this page shows what the API answers, and sends requests.
 // Names are only ever set as text (textContent), never as HTML. When the server cannot
 // be reached (or its store fails), the page says the connection is lost and tries
@@ -28,7 +31,14 @@ const LEVELS = {
   impossible: ["Impossible", "Plays perfectly: it never loses."],
 };
 
-function showSetup() {
+/// What the form says of rating, for each way to play: signed in, and not.
+const RATED_NOTES = {
+  computer: "Rated: your rating on this board changes with the result.",
+  online: "Rated if your friend is signed in when they open the invite; casual if they play as a guest.",
+  together: "Casual: the other player on this device plays as a guest.",
+};
+
+async function showSetup() {
   $("setup").hidden = false;
   const form = $("new-game");
   for (const select of form.querySelectorAll("select[data-level]")) {
@@ -54,8 +64,28 @@ function showSetup() {
     for (const select of form.querySelectorAll("select[data-how]")) {
       $(select.dataset.how).textContent = (LEVELS[select.value] || [])[1] || "";
     }
+    // Rated or casual, said before the game: only people are rated, and a guest never.
+    const people = mode !== "watch";
+    $("rated-note").hidden = !people || !setupAccount.known;
+    $("rated-text").textContent = setupAccount.name
+      ? RATED_NOTES[mode] || ""
+      : "You play as a guest: guest games are casual, they rate nobody.";
+    $("rated-sign-in").hidden = Boolean(setupAccount.name);
+    $("rated-note").classList.toggle("is-rated", Boolean(setupAccount.name) && mode !== "together");
   };
   form.addEventListener("change", refresh);
+  refresh();
+  // Signed in, the player's name is the account's: not typed, and not editable.
+  const account = await signedIn;
+  setupAccount.known = !account.unknown;
+  setupAccount.name = account.name;
+  const me = form.elements.me;
+  if (account.name) {
+    me.value = account.name;
+    me.readOnly = true;
+    me.setAttribute("aria-describedby", "rated-text");
+  }
+  $("rated-sign-in").href = signInPath("/");
   refresh();
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -65,11 +95,17 @@ function showSetup() {
   });
 }
 
+/// The account signed in, as the form knows it (`known` once the server said).
+const setupAccount = { name: null, known: false };
+
 function human(name) {
   const trimmed = name.trim();
   return trimmed ? `human:${trimmed}` : "human";
 }
 
+/// Starts the game the form describes and goes to its page. The person's seat is the
+/// account's when signed in (named for it), a guest's otherwise; with a friend online,
+/// the friend's seat is held open for the invite, whose link the game's page shows.
 async function createGame(form) {
   const f = form.elements;
   const mode = f.mode.value;
@@ -80,36 +116,35 @@ async function createGame(form) {
     win: Number(f.win.value),
     first: f.first.value,
   };
+  // Signed in, the seat is the account's: named for it (the form's field says so once
+  // the server has answered; a form sent before that waits for the answer).
+  const account = await signedIn;
+  const me = account.name ? `human:${account.name}` : human(f.me.value);
   if (mode === "computer") {
-    request[mine] = human(f.me.value);
+    request[mine] = me;
     request[theirs] = f.level.value;
   } else if (mode === "watch") {
     request.x = f.xlevel.value;
     request.o = f.olevel.value;
   } else {
-    const me = mode === "together" ? "x" : mine;
-    request[me] = human(f.me.value);
-    request[me === "x" ? "o" : "x"] = human(f.friend.value);
+    const seat = mode === "together" ? "x" : mine;
+    request[seat] = me;
+    request[seat === "x" ? "o" : "x"] = human(f.friend.value);
     request.seating = mode === "together" ? "together" : "apart";
+    if (mode === "online") request.invite = theirs;
   }
-  const game = await api("POST", "/api/games", null, request);
-  const fragment = new URLSearchParams();
-  if (mode === "online") {
-    fragment.set(mine, game.seats[mine].token);
-    fragment.set("invite", game.seats[theirs].token);
-  } else {
-    for (const [key, seat] of Object.entries(game.seats)) fragment.set(key, seat.token);
-  }
-  location.assign(`/games/${game.id}#${fragment}`);
+  const game = await api("POST", "/api/games", request);
+  if (game.invite) remember(game.id, { invite: game.invite.url });
+  location.assign(`/games/${game.id}`);
 }
 
 // ---- The API ------------------------------------------------------------------------
 
 /// The answer's JSON, or an Error with `status` (0: no answer at all) and `lost`
-/// (the server, or its store, cannot be used now: worth trying again later).
-async function api(method, path, token, body) {
+/// (the server, or its store, cannot be used now: worth trying again later). The
+/// cookies go with it (same origin): the session's, and this game's seat's.
+async function api(method, path, body) {
   const headers = {};
-  if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   let response;
   try {
@@ -139,9 +174,12 @@ function failure(message, status) {
 
 const view = {
   id: null,
-  tokens: {}, // "x" and/or "o"
-  invite: null,
-  named: false, // this page's person has chosen their name (or came with it)
+  yours: [], // the seats ("X", "O") this page's person holds, as the server said last
+  account: null, // the account signed in, if any
+  invite: null, // the invite link this page's person handed out (the host's)
+  joining: null, // an invite's code from the address, until it is exchanged for a seat
+  askName: false, // a guest who took an invite, asked their name before their first move
+  casual: null, // what made a rated game casual, where this page saw it happen
   game: null, // null until the server has answered with the game
   hint: [],
   busy: false,
@@ -157,12 +195,14 @@ const RETRY_FIRST_MS = 500;
 const ARMED_MS = 5000;
 const RETRY_MOST_MS = 8000;
 
-function tokenFor(mark) {
-  return view.tokens[MARKS[mark]] || null;
+/// Whether this page's person holds the seat at `mark`.
+function holds(mark) {
+  return view.yours.includes(mark);
 }
 
+/// The seats this page's person holds, X first.
 function heldMarks() {
-  return ["X", "O"].filter((mark) => tokenFor(mark));
+  return ["X", "O"].filter(holds);
 }
 
 /// "Ada (X)", "Computer (Impossible, O)": who plays `mark` (replay.js's `seat`).
@@ -170,45 +210,54 @@ function nameOf(mark) {
   return seat(view.game.players[MARKS[mark]].name, mark);
 }
 
-/// The seats this tab holds in game `id`: those kept in the tab's session storage, and
-/// any in the address's fragment, which are then kept there and taken out of the
-/// address bar. Without session storage (disabled), the fragment stays where it is.
-function takeSeats(id) {
-  const key = `tictactoe.seats.${id}`;
-  const fragment = new URLSearchParams(location.hash.slice(1));
-  let seats = {};
+// What the page remembers of a game in the browser (local storage, keyed by game, the
+// newest few games only): the invite link its host handed out, whether a guest who
+// took an invite is still to choose their name, what made the game casual. No seat's
+// secret: those are cookies, which no script reads.
+const NOTES_KEY = "tictactoe.games";
+const NOTES_KEPT = 30;
+
+function notes() {
   try {
-    seats = JSON.parse(sessionStorage.getItem(key) || "{}");
+    return JSON.parse(localStorage.getItem(NOTES_KEY) || "{}") || {};
   } catch {
-    seats = {};
+    return {};
   }
-  for (const name of ["x", "o", "invite", "named"]) {
-    if (fragment.get(name)) seats[name] = fragment.get(name);
-  }
+}
+
+/// The notes on game `id`.
+function recalled(id) {
+  return notes()[id] || {};
+}
+
+/// `change` added to the notes on game `id` (a key set to null is dropped).
+function remember(id, change) {
+  const all = notes();
+  const note = { ...(all[id] || {}), ...change, at: Date.now() };
+  for (const key of Object.keys(note)) if (note[key] === null) delete note[key];
+  all[id] = note;
+  const newest = Object.entries(all).sort((a, b) => (b[1].at || 0) - (a[1].at || 0));
   try {
-    sessionStorage.setItem(key, JSON.stringify(seats));
-    if (location.hash) history.replaceState(null, "", location.pathname);
+    localStorage.setItem(NOTES_KEY, JSON.stringify(Object.fromEntries(newest.slice(0, NOTES_KEPT))));
   } catch {
-    // No session storage: the seats stay in the fragment, as before.
+    // No local storage: the page forgets these on a reload.
   }
-  return seats;
 }
 
 function showGame(id) {
   view.id = id;
-  const seats = takeSeats(id);
-  for (const key of ["x", "o"]) {
-    if (seats[key]) view.tokens[key] = seats[key];
-  }
-  view.invite = seats.invite || null;
-  view.named = Boolean(seats.named);
+  // An invite's code is taken out of the address bar before anything else: the
+  // address shown (and kept in the history) is the plain one, a spectator's link.
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  if (/^[0-9a-fA-F]{32}$/.test(fragment.get("invite") || "")) view.joining = fragment.get("invite");
+  if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+  const note = recalled(id);
+  view.invite = note.invite || null;
+  view.askName = Boolean(note.askName);
+  view.casual = note.casual || null;
   $("play").hidden = false;
   $("watch-link").value = `${location.origin}/games/${id}`;
-  const mine = heldMarks();
-  if (view.invite && mine.length === 1) {
-    $("invite").hidden = false;
-    $("invite-link").value = `${location.origin}/games/${id}#${MARKS[other(mine[0])]}=${view.invite}`;
-  }
+  if (view.invite) $("invite-link").value = new URL(view.invite, location.origin).href;
   for (const field of [$("invite-link"), $("watch-link")]) {
     field.addEventListener("focus", () => field.select());
   }
@@ -223,16 +272,43 @@ function showGame(id) {
     act(chooseName);
   });
   $("rematch").addEventListener("click", () => act(rematch));
-  // Joining a rematch the other player asked for takes this page's seat along.
+  // Joining a rematch the other player asked for: asked for here too, which gives this
+  // page's person their seat in it (a spectator just follows the link).
   $("replay-rematch-link").addEventListener("click", (event) => {
     if (!view.game || !view.game.rematch || heldMarks().length === 0) return;
     event.preventDefault();
-    view.following = true;
-    follow(view.game.rematch);
+    act(rematch);
   });
   $("board").addEventListener("keydown", moveFocus);
 
-  reconnect(RETRY_FIRST_MS, false);
+  signedIn.then((account) => {
+    view.account = account.name;
+    reconnect(RETRY_FIRST_MS, false);
+  });
+}
+
+/// The invite's code exchanged for a seat: the account's when signed in, otherwise a
+/// guest's (a cookie), who is then asked their name before their first move. Refused,
+/// the page says why and shows the game to watch.
+async function takeInvite() {
+  try {
+    const joined = await api("POST", `/api/games/${view.id}/join`, { invite: view.joining });
+    view.joining = null;
+    // A guest's seat comes with its token (for programs; the page has the cookie).
+    if (Object.keys(joined.seats || {}).length > 0) {
+      view.askName = true;
+      remember(view.id, { askName: true });
+    }
+  } catch (error) {
+    if (error.lost) throw error;
+    view.joining = null;
+    if (error.status === 404) return;
+    // Said for as long as the page is open: the game goes on, this person watches it.
+    $("notice").hidden = false;
+    $("notice").textContent = error.status === 403
+      ? "This invite was taken already, or is not this game's: you are watching the game."
+      : `The invite could not be taken (${error.message}): you are watching the game.`;
+  }
 }
 
 /// Live updates: the server sends the whole game after every change. The stream ends
@@ -260,8 +336,11 @@ function listen(id) {
 async function reconnect(delay, lost) {
   clearTimeout(view.retry);
   try {
-    // With this page's seat, so that the server knows its player is here (`joined`).
-    const game = await api("GET", `/api/games/${view.id}`, tokenFor(heldMarks()[0]));
+    if (view.joining) await takeInvite();
+    // With this page's seat (its cookie, or the session), so that the server knows its
+    // player is here (`joined`); the answer says which seats are this person's.
+    const game = await api("GET", `/api/games/${view.id}`);
+    view.yours = game.yours || [];
     view.lost = false;
     $("connection").hidden = true;
     $("play").classList.remove("offline");
@@ -334,12 +413,11 @@ async function play(cell) {
   if (!game || game.to_move === null) return;
   // A name typed but not yet sent goes first: the first move fixes it. Left as it was
   // filled in, the host's guess stands.
-  if (!$("naming").hidden && tokenFor(game.to_move)) {
+  if (!$("naming").hidden && holds(game.to_move)) {
     if (!(await chooseName())) return;
     return play(cell);
   }
-  const token = tokenFor(game.to_move);
-  if (!token) {
+  if (!holds(game.to_move)) {
     $("message").textContent = heldMarks().length
       ? `Wait for ${nameOf(game.to_move)} to move.`
       : "You are watching this game.";
@@ -351,7 +429,7 @@ async function play(cell) {
   const shown = game.board[cell - 1] === "." ? provisional(game, cell) : game;
   render(shown);
   try {
-    render(await api("POST", `/api/games/${view.id}/moves`, token, { cell }));
+    render(await api("POST", `/api/games/${view.id}/moves`, { cell }));
   } catch (error) {
     if (view.game === shown) render(game);
     throw error;
@@ -370,28 +448,22 @@ function provisional(game, cell) {
   };
 }
 
-/// Whether this page asks its person's name: the one invited to a game of two people
-/// apart (a page holding one seat, with no invite to hand out), who has not chosen it
-/// yet and has not moved (a name is chosen until the seat's first move).
+/// Whether this page asks its person's name: a guest who took an invite to a game of
+/// two people apart (a page holding one seat), who has not chosen it yet and has not
+/// moved (a name is chosen until the seat's first move). A signed-in player plays
+/// under their account's name, and a rematch keeps the names: nobody else is asked.
 function asksName(game) {
   const mine = heldMarks();
-  if (view.named || view.invite || mine.length !== 1 || game.to_move === null) return false;
+  if (!view.askName || mine.length !== 1 || game.to_move === null) return false;
   const players = game.players;
   const me = players[MARKS[mine[0]]];
   return me.kind === "human" && !me.moved && players[MARKS[other(mine[0])]].kind === "human";
 }
 
-/// Remembers, for the tab, that this page's person has chosen their name.
+/// Remembers that this page's person has chosen their name.
 function nameChosen() {
-  view.named = true;
-  const key = `tictactoe.seats.${view.id}`;
-  try {
-    const seats = JSON.parse(sessionStorage.getItem(key) || "{}");
-    seats.named = "1";
-    sessionStorage.setItem(key, JSON.stringify(seats));
-  } catch {
-    // No session storage: a reload asks again, until the first move.
-  }
+  view.askName = false;
+  remember(view.id, { askName: null });
 }
 
 /// The name typed (empty keeps the one filled in), sent unless it is the name already:
@@ -403,7 +475,7 @@ async function chooseName() {
   $("naming-error").textContent = "";
   if (typed !== current) {
     try {
-      render(await api("POST", `/api/games/${view.id}/name`, tokenFor(mark), { name: typed }));
+      render(await api("POST", `/api/games/${view.id}/name`, { name: typed }));
     } catch (error) {
       // A name the rules refuse: said beside it, to be typed again. A server out of
       // reach: asked again once it is back. Anything else (the seat has moved, the game
@@ -427,11 +499,16 @@ async function chooseName() {
 
 async function askHint() {
   const game = view.game;
-  const token = game && game.to_move && tokenFor(game.to_move);
-  if (!token) throw new Error("A hint is for the player whose turn it is.");
-  // In a rated game a hint makes it casual: said, and taken on the second press.
-  if (game.rated && !armed("hint", "Hint: the game turns casual", CASUAL_BY_HINT)) return;
-  const hint = await api("POST", `/api/games/${view.id}/hint`, token);
+  if (!game || !game.to_move || !holds(game.to_move)) {
+    throw new Error("A hint is for the player whose turn it is.");
+  }
+  // In a rated game a hint makes it casual: said, and taken on the second press. So it
+  // does in a game that would be rated once the friend invited comes signed in.
+  const rates = game.rated || awaitsRatedFriend(game);
+  const warning = game.rated ? CASUAL_BY_HINT : CASUAL_BY_HINT_WAITING;
+  if (rates && !armed("hint", "Hint: the game turns casual", warning)) return;
+  if (rates) madeCasual("a hint was taken");
+  const hint = await api("POST", `/api/games/${view.id}/hint`);
   view.hint = hint.best_moves;
   // The value as far as it is known: a bound never reads as an exact value.
   const verdict = {
@@ -447,9 +524,10 @@ async function askHint() {
   const cells = count > HINT_CELLS_NAMED
     ? `any of the ${count} lit cells`
     : `${count > 1 ? "cells" : "cell"} ${hint.best_moves.join(", ")}`;
-  // What the hint did (the game made casual) arrives with the game's next event.
-  render(game);
-  $("message").textContent = `Hint: ${cells} (${verdict}).${game.rated ? ` ${MADE_CASUAL}` : ""}`;
+  // The game is casual now: the server's events say so with its next change (a hint
+  // changes nothing else), so the page says it at once.
+  render(rates ? { ...game, rated: false } : game);
+  $("message").textContent = `Hint: ${cells} (${verdict}).${rates ? ` ${MADE_CASUAL}` : ""}`;
 }
 
 /// The most cells a hint names one by one (as the terminal's `HINT_CELLS_NAMED`).
@@ -460,14 +538,13 @@ const HINT_CELLS_NAMED = 6;
 /// done on the second press.
 async function undo() {
   const game = view.game;
-  const last = game.to_move ? other(game.to_move) : null;
-  const token = (last && tokenFor(last)) || tokenFor(heldMarks()[0]);
   const againstComputer = ["x", "o"].some((key) => game.players[key].kind === "computer");
   if (game.rated && againstComputer && !armed("undo", "Undo: the game turns casual", CASUAL_BY_UNDO)) {
     return;
   }
+  if (game.rated && againstComputer) madeCasual("a move was taken back");
   view.hint = [];
-  const answer = await api("POST", `/api/games/${view.id}/undo`, token);
+  const answer = await api("POST", `/api/games/${view.id}/undo`);
   render(answer);
   // What was taken back (against the computer: the person's move and its reply). An
   // undo asked of the other player takes nothing back yet: the status says so.
@@ -487,16 +564,16 @@ async function resign() {
   const said =
     "Press Resign again to give up: the game counts as your loss. Anything else keeps playing.";
   if (!armed("resign", "Resign: are you sure?", said)) return;
-  // On one device either seat may resign: the one whose turn it is.
-  const mine = heldMarks();
-  const seat = mine.length === 2 && view.game.to_move ? view.game.to_move : mine[0];
-  render(await api("POST", `/api/games/${view.id}/resign`, tokenFor(seat)));
+  // On one device either seat may resign: the server takes the one whose turn it is.
+  render(await api("POST", `/api/games/${view.id}/resign`));
 }
 
 /// What a hint and an undo against the computer do to a rated game (the core's words),
 /// and what they did.
 const CASUAL_BY_HINT =
   "A hint makes this rated game casual: it will rate nobody. Press Hint again to go ahead.";
+const CASUAL_BY_HINT_WAITING =
+  "A hint makes this game casual: it will rate nobody, even if your friend comes signed in. Press Hint again to go ahead.";
 const CASUAL_BY_UNDO =
   "Taking back a move against the computer makes this rated game casual: it will rate nobody. Press Undo again to go ahead.";
 const MADE_CASUAL = "This game is casual now: it rates nobody.";
@@ -546,13 +623,18 @@ async function copyLink(field, what) {
   }
 }
 
+/// Asks for the rematch (the same one, whoever asked first), which gives this page's
+/// person their seat in it on the other mark (a guest's with a new cookie), and goes
+/// there. The other player's page offers it, and lets them finish reading first.
 async function rematch() {
-  const token = heldMarks().length ? tokenFor(heldMarks()[0]) : null;
-  // Asked for here: this page goes on to the rematch at once (the other player's page
-  // says so, and lets them finish reading first).
-  view.askedRematch = true;
-  const next = await api("POST", `/api/games/${view.id}/rematch`, token);
-  follow(next.id);
+  view.following = true;
+  try {
+    const next = await api("POST", `/api/games/${view.id}/rematch`);
+    location.assign(`/games/${next.id}`);
+  } catch (error) {
+    view.following = false;
+    throw error;
+  }
 }
 
 /// A rematch this page did not ask for is offered, not forced: the other player may
@@ -574,17 +656,6 @@ function showRematch(game) {
     $("replay-rematch-text").textContent = "The players went on to a rematch: ";
     link.textContent = "Watch it";
   }
-}
-
-/// Each person keeps their token in a rematch, on the other mark.
-function follow(nextId) {
-  const fragment = new URLSearchParams();
-  if (view.tokens.x) fragment.set("o", view.tokens.x);
-  if (view.tokens.o) fragment.set("x", view.tokens.o);
-  // The names carry over to the rematch: nobody is asked again.
-  if (fragment.toString()) fragment.set("named", "1");
-  const hash = fragment.toString();
-  location.assign(`/games/${nextId}${hash ? `#${hash}` : ""}`);
 }
 
 // ---- Drawing ------------------------------------------------------------------------
@@ -618,13 +689,20 @@ function render(game) {
     $("message").textContent = "";
     disarm();
   }
-  view.game = game;
-  // The page that asked for the rematch goes on to it; everyone else is offered it
-  // beside the finished game's replay (showRematch), and goes when they choose.
-  if (game.rematch && !view.following && view.askedRematch) {
-    view.following = true;
-    follow(game.rematch);
+  // A rated game turned casual while this page watched: by a hint (between two
+  // people, only a hint does it), or help against the computer.
+  if (before && before.id === game.id && before.rated && !game.rated && !view.casual) {
+    const people = ["x", "o"].every((key) => game.players[key].kind === "human");
+    madeCasual(people ? "a hint was taken" : "a hint or a take-back was used");
   }
+  // The friend invited came, and the game is not rated: they came as a guest (the
+  // host's own seat being the account's, and no hint taken).
+  const friend = view.invite && heldMarks().length === 1 ? other(heldMarks()[0]) : null;
+  const came = friend !== null && (game.joined || []).includes(friend);
+  if (came && !game.rated && !view.casual && ownSeats(game)) madeCasual("your friend plays as a guest");
+  view.game = game;
+  // Everyone but the page that asked for the rematch is offered it beside the finished
+  // game's replay (showRematch), and goes when they choose.
   if (game.to_move === null && game.status !== "in_progress") {
     startReplay(game, () => render(view.game));
     showRematch(game);
@@ -660,9 +738,10 @@ function render(game) {
   if (asking && naming.hidden) $("naming-name").value = game.players[MARKS[heldMarks()[0]]].name;
   naming.hidden = !asking;
   $("status").textContent = statusText(game);
+  showRated(game);
   const mine = heldMarks();
   const over = game.to_move === null;
-  const myTurn = !over && tokenFor(game.to_move) !== null;
+  const myTurn = !over && holds(game.to_move);
   $("hint").hidden = mine.length === 0 || over;
   $("hint").disabled = !myTurn;
   $("undo").hidden = mine.length === 0 || over;
@@ -670,15 +749,96 @@ function render(game) {
   $("agree").hidden = !(game.undo_asked_by && mine.length === 1 && game.undo_asked_by !== mine[0]);
   $("resign").hidden = mine.length === 0 || over;
   const show = game.players.x.kind === "computer" && game.players.o.kind === "computer";
-  $("rematch").hidden = !over || (mine.length === 0 && !show);
+  // Once someone asked for the rematch, the offer beside the replay is the way to it.
+  $("rematch").hidden = !over || (mine.length === 0 && !show) || Boolean(game.rematch);
   // The friend invited has opened their link: say so, and the invite is done.
   const invited = view.invite && mine.length === 1 ? other(mine[0]) : null;
   const arrived = invited !== null && (game.joined || []).includes(invited);
   $("joined").hidden = !arrived;
   $("joined").textContent = arrived ? `${nameOf(invited)} has joined.` : "";
-  $("invite").hidden = $("invite").hidden || over || arrived;
+  $("invite").hidden = invited === null || over || arrived;
   $("copy-invite").hidden = $("invite").hidden;
   if ($("invite").hidden) $("invite-link").hidden = true;
+}
+
+/// Remembers what made the game casual (`why`), for the line that says so.
+function madeCasual(why) {
+  view.casual = why;
+  remember(view.id, { casual: why });
+}
+
+/// Whether this page's person holds seats, all of them their account's (named for it).
+function ownSeats(game) {
+  const account = (view.account || "").toLowerCase();
+  const mine = heldMarks();
+  return account !== "" && mine.length > 0 &&
+    mine.every((mark) => game.players[MARKS[mark]].name.toLowerCase() === account);
+}
+
+/// Whether the game waits for the friend invited, and would be rated if they come
+/// signed in: the host's seat is their account's, and nothing made the game casual.
+function awaitsRatedFriend(game) {
+  const mine = heldMarks();
+  return Boolean(view.invite) && mine.length === 1 && game.to_move !== null && !view.casual &&
+    !(game.joined || []).includes(other(mine[0])) && ownSeats(game);
+}
+
+/// Whether `name` is the one a front end gives a person who gave none ("Player 1").
+function nameless(name) {
+  return /^player [12xo]$/i.test(name);
+}
+
+/// Whether the game rates its players, and if not, why, as far as this page can tell:
+/// "Rated", or "Casual: a guest plays". Computers alone: nothing to say.
+function ratedWords(game) {
+  const people = ["X", "O"].filter((mark) => game.players[MARKS[mark]].kind === "human");
+  if (people.length === 0) return null;
+  const over = game.to_move === null;
+  if (game.status === "x_left" || game.status === "o_left") {
+    return { rated: false, text: "Not rated: a player left before the end." };
+  }
+  if (game.rated) {
+    // A game given up before each side had moved counts for nobody.
+    const early = (game.status === "x_resigned" || game.status === "o_resigned") &&
+      !(game.players.x.moved && game.players.o.moved);
+    if (early) return { rated: false, text: "Not rated: it ended before each side had moved." };
+    return { rated: true, text: over ? "Rated." : "Rated: the result changes the players' ratings." };
+  }
+  if (view.casual) return { rated: false, text: `Casual: ${view.casual}.` };
+  const account = (view.account || "").toLowerCase();
+  const mine = heldMarks();
+  const guest = mine.some((mark) => game.players[MARKS[mark]].name.toLowerCase() !== account);
+  if (guest) {
+    return {
+      rated: false,
+      text: mine.length === 1 ? "Casual: you play as a guest." : "Casual: a guest plays.",
+      signIn: !view.account,
+    };
+  }
+  if (people.some((mark) => nameless(game.players[MARKS[mark]].name))) {
+    return { rated: false, text: "Casual: a guest plays." };
+  }
+  if (awaitsRatedFriend(game)) {
+    return { rated: false, text: "Rated if your friend signs in before opening the invite." };
+  }
+  if (mine.length > 0) {
+    return {
+      rated: false,
+      text: people.length === 1 ? "Casual: a hint or a take-back was used." : "Casual: a guest plays, or a hint was taken.",
+    };
+  }
+  return { rated: false, text: "Casual: a guest plays, or help was taken." };
+}
+
+function showRated(game) {
+  const words = ratedWords(game);
+  const line = $("rated");
+  line.hidden = words === null;
+  if (words === null) return;
+  line.classList.toggle("is-rated", words.rated);
+  $("rated-words").textContent = words.text;
+  $("rated-link").hidden = !words.signIn;
+  if (words.signIn) $("rated-link").href = signInPath();
 }
 
 /// The cell that Tab lands on: the last one focused, or the first empty one.
@@ -703,7 +863,7 @@ function statusText(game) {
   const mover = game.to_move;
   const player = game.players[MARKS[mover]];
   let text;
-  if (tokenFor(mover)) {
+  if (holds(mover)) {
     text = heldMarks().length === 2 ? `${nameOf(mover)} to move.` : `Your turn (${mover}).`;
   } else if (player.kind === "computer") {
     text = `${nameOf(mover)} is thinking…`;

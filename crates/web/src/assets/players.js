@@ -174,7 +174,11 @@ async function showPlayer() {
     showOthers(body.other_opponents || 0);
     showRecent(body.recent);
     showRatings(body.ratings);
-    document.getElementById("train-link").href = `/train?name=${encodeURIComponent(body.name)}`;
+    // A player's puzzles are their own: the link is on their own page, signed in.
+    signedIn.then((account) => {
+      const own = account.name !== null && account.name.toLowerCase() === body.name.toLowerCase();
+      document.getElementById("train").hidden = !own;
+    });
     // Without a game counted, there is no record against anyone to show.
     document.getElementById("against-each").hidden = body.games === 0;
     document.getElementById("player-details").hidden = false;

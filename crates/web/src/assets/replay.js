@@ -167,7 +167,7 @@ async function pollReview() {
   const status = $("review-status");
   const progress = $("review-progress");
   try {
-    const answer = await api("GET", `/api/games/${replay.game.id}/review`, null);
+    const answer = await api("GET", `/api/games/${replay.game.id}/review`);
     if (answer.progress) {
       const { done, total } = answer.progress;
       status.textContent = `Reviewing the moves with perfect play… ${done} of ${total}.`;

@@ -1,7 +1,8 @@
-// The training page ("/train", or "/train?name=NAME"): asks for a name, then puts that
-// player's open puzzles to them one at a time on a clickable board. Every word about a
-// puzzle or an answer is the server's (the console's words); this page only places
-// them. Names are set as text, never as HTML.
+// The training page ("/train"): the signed-in account's open puzzles, put to them one
+// at a time on a clickable board (a player's puzzles are their own: the server shows
+// them to that account only). A visitor who is not signed in is asked to sign in, and
+// comes back here. Every word about a puzzle or an answer is the server's (the
+// console's words); this page only places them. Names are set as text, never as HTML.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -15,16 +16,33 @@ function say(text, isError = false) {
   status.classList.toggle("error", isError);
 }
 
-/// The server's JSON, or an Error in its words.
+/// The server's JSON, or an Error in its words (with the answer's `status`).
 async function ask(method, path, body) {
-  const response = await fetch(path, {
-    method,
-    headers: body ? { "content-type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body ? { "Content-Type": "application/json" } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch {
+    throw new Error("the server cannot be reached");
+  }
   const json = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(json.error || `the server answered ${response.status}`);
+  if (!response.ok) {
+    const error = new Error(json.error || `the server answered ${response.status}`);
+    error.status = response.status;
+    throw error;
+  }
   return json;
+}
+
+/// Not signed in (or no longer): the way to sign in, and back here.
+function askToSignIn() {
+  $("puzzle").hidden = true;
+  $("train-notes").replaceChildren();
+  say("");
+  $("train-sign-in").hidden = false;
 }
 
 function puzzlesPath(name) {
@@ -52,6 +70,10 @@ async function start(name) {
     if (none) return;
     show();
   } catch (error) {
+    if (error.status === 401) {
+      askToSignIn();
+      return;
+    }
     say(`The puzzles could not be read: ${error.message}`, true);
   }
 }
@@ -108,6 +130,10 @@ async function answer(cell) {
     next.hidden = false;
     next.textContent = training.index + 1 < training.puzzles.length ? "Next puzzle" : "Start again";
   } catch (error) {
+    if (error.status === 401) {
+      askToSignIn();
+      return;
+    }
     say(error.message, true);
   }
 }
@@ -123,15 +149,15 @@ function next() {
 
 // The script is deferred: the page is there.
 {
-  $("trainee").addEventListener("submit", (event) => {
-    event.preventDefault();
-    const name = $("trainee-name").value.trim();
-    if (name) start(name);
-  });
   $("next-puzzle").addEventListener("click", next);
-  const asked = new URLSearchParams(location.search).get("name");
-  if (asked) {
-    $("trainee-name").value = asked;
-    start(asked);
-  }
+  say("Loading…");
+  signedIn.then((account) => {
+    if (account.name) {
+      start(account.name);
+    } else if (account.unknown) {
+      say("The server cannot say now whether you are signed in: reload the page in a moment.", true);
+    } else {
+      askToSignIn();
+    }
+  });
 }

@@ -231,6 +231,17 @@ impl Server {
     /// personal token.
     pub async fn rated_game(&self, x: &str, o: &str) -> Created {
         let (x_token, o_token) = (self.account_token(x).await, self.account_token(o).await);
+        self.rated_game_of((x, &x_token), (o, &o_token)).await
+    }
+
+    /// A rated game between two accounts signed up already, each given as its name and
+    /// a personal token of it: X begins it and invites O, who takes the invite.
+    pub async fn rated_game_of(
+        &self,
+        (x, x_token): (&str, &str),
+        (o, o_token): (&str, &str),
+    ) -> Created {
+        let (x_token, o_token) = (x_token.to_string(), o_token.to_string());
         let request =
             json!({ "x": format!("human:{x}"), "o": format!("human:{o}"), "invite": "o" });
         let begun = self
