@@ -365,6 +365,26 @@ async fn too_many_wrong_passwords_for_a_name_are_refused_429_and_so_is_the_right
 }
 
 #[tokio::test]
+async fn a_refusal_for_too_many_tries_is_held_for_a_second_so_a_guessing_script_slows_to_a_try_a_second()
+ {
+    // Arrange: a client that used up its tries at Ada.
+    let server = Server::new();
+    server.sign_up("Ada").await;
+    for _ in 0..5 {
+        sign_in(&server, "Ada", "a wrong guess").await;
+    }
+
+    // Act
+    let asked = std::time::Instant::now();
+    let refused = sign_in(&server, "Ada", "one more guess").await;
+    let held = asked.elapsed();
+
+    // Assert
+    assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(held >= std::time::Duration::from_millis(990), "{held:?}");
+}
+
+#[tokio::test]
 async fn signing_out_ends_the_session_on_the_server() {
     let server = Server::new();
     let cookie = server.sign_up("Ada").await;

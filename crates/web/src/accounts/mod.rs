@@ -2,17 +2,19 @@
 //! out, who a session or a personal token is, and the personal tokens of an account.
 //! The rules are the core's (`tictactoe_core::accounts`); this says where they run:
 //!
-//! * each password's hash (tens of milliseconds of a core, on purpose) on a blocking
-//!   thread, one at a time, with a bounded queue behind it ([`Hashing`]), so that
-//!   sign-ins never stall the games' requests and a flood of them is refused at once
-//!   rather than queued for ever;
+//! * each password's hash (tens of milliseconds of a core, on purpose) one at a time,
+//!   with a bounded queue behind it ([`Hashing`]), on a thread of its own at a lower
+//!   scheduling priority ([`yielding`]), so that sign-ins never stall the games'
+//!   requests and a flood of them is refused at once rather than queued for ever;
 //! * every try at a password, and every new account, counted per name and per client
-//!   ([`throttle`]), refused past their share before any hash;
+//!   ([`throttle`]), refused past their share before any hash, the refusal held a
+//!   moment so a script asking again at once slows to a try a second;
 //! * every call to the store on the store's lane (`store_lane`), within its deadline;
 //! * sessions and tokens kept in the store as their locks, so that every server on one
 //!   database knows them, and they outlive a restart.
 
 mod throttle;
+mod yielding;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -34,6 +36,7 @@ use super::token::{PersonalToken, Token, new_token_id};
 
 use throttle::Throttle;
 pub use throttle::Tries;
+use yielding::Yielding;
 
 /// How long a session lasts from sign-in.
 pub const SESSION_LASTS: Duration = Duration::from_secs(30 * 24 * 60 * 60);
@@ -59,7 +62,7 @@ impl Accounts {
     pub fn new(games: &Games, passwords: Arc<dyn Passwords>, tries: Tries) -> Self {
         Accounts(Arc::new(Inner {
             store: games.store_lane(),
-            passwords,
+            passwords: Arc::new(Yielding::new(passwords)),
             hashing: Hashing::new(),
             throttle: Throttle::new(tries),
         }))
@@ -118,13 +121,8 @@ impl AccountService for Accounts {
     ) -> AccountAnswer<Session> {
         let accounts = self.clone();
         Box::pin(async move {
-            let may = accounts
-                .0
-                .throttle
-                .may_sign_up(client, Instant::now())
-                .map_err(AccountError::Throttled);
-            count_refused(&may);
-            may?;
+            let throttle = &accounts.0.throttle;
+            allowed(throttle, throttle.may_sign_up(client, Instant::now())).await?;
             let asked = name.clone();
             let signed_up = accounts
                 .hashed(move |store, passwords| {
@@ -150,11 +148,7 @@ impl AccountService for Accounts {
         Box::pin(async move {
             let key = name.key();
             let throttle = &accounts.0.throttle;
-            let may = throttle
-                .may_sign_in(&key, client, Instant::now())
-                .map_err(AccountError::Throttled);
-            count_refused(&may);
-            may?;
+            allowed(throttle, throttle.may_sign_in(&key, client, Instant::now())).await?;
             let signed_in = accounts
                 .hashed(move |store, passwords| sign_in(store, passwords, &name, &password))
                 .await
@@ -243,6 +237,17 @@ impl AccountService for Accounts {
                 .await
         })
     }
+}
+
+/// The throttle's answer `may`, counted; a refusal is answered only after the
+/// throttle's pause (see [`Tries::refusal_pause`]), holding nothing but this request.
+async fn allowed(throttle: &Throttle, may: Result<(), Duration>) -> Result<(), AccountError> {
+    let may = may.map_err(AccountError::Throttled);
+    count_refused(&may);
+    if let Err(AccountError::Throttled(wait)) = may {
+        tokio::time::sleep(throttle.pause(wait)).await;
+    }
+    may
 }
 
 /// Counts a sign-in (or sign-up) refused, by the refusal's kind: `wrong` (a wrong name

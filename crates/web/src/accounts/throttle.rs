@@ -28,6 +28,11 @@ pub struct Tries {
     pub per_client: usize,
     /// New accounts from one client within the window.
     pub sign_ups_per_client: usize,
+    /// How long a refusal for too many tries is held before it is answered (at most
+    /// the wait it names): a client that asks again at once, as a guessing script
+    /// does, then asks about once in this long instead of thousands of times a second,
+    /// and its refusals stop costing the server (and its other players) anything.
+    pub refusal_pause: Duration,
 }
 
 impl Default for Tries {
@@ -37,6 +42,7 @@ impl Default for Tries {
             per_name: 5,
             per_client: 20,
             sign_ups_per_client: 5,
+            refusal_pause: Duration::from_secs(1),
         }
     }
 }
@@ -61,6 +67,11 @@ impl Throttle {
             clients: Mutex::new(Window::default()),
             sign_ups: Mutex::new(Window::default()),
         }
+    }
+
+    /// How long a refusal that names `wait` is held before it is answered.
+    pub fn pause(&self, wait: Duration) -> Duration {
+        self.tries.refusal_pause.min(wait)
     }
 
     /// Whether a sign-in as the name of key `name` from `client` may be tried at `now`:
@@ -176,7 +187,25 @@ mod tests {
             per_name: 3,
             per_client: 5,
             sign_ups_per_client: 2,
+            refusal_pause: Duration::ZERO,
         })
+    }
+
+    #[test]
+    fn a_refusal_is_held_for_the_pause_but_never_past_the_wait_it_names() {
+        // Arrange
+        let throttle = Throttle::new(Tries {
+            refusal_pause: Duration::from_secs(1),
+            ..Tries::default()
+        });
+
+        // Act
+        let long = throttle.pause(Duration::from_secs(600));
+        let short = throttle.pause(Duration::from_millis(200));
+
+        // Assert
+        assert_eq!(long, Duration::from_secs(1));
+        assert_eq!(short, Duration::from_millis(200));
     }
 
     #[test]
