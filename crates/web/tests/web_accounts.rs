@@ -442,6 +442,30 @@ async fn a_personal_token_acts_as_its_account_until_it_is_revoked() {
 }
 
 #[tokio::test]
+async fn a_token_asked_for_with_a_json_array_instead_of_an_object_is_refused_400() {
+    // Arrange
+    let server = Server::new();
+    let session = server.sign_up("Ada").await;
+
+    // Act: `[]`, which serde would read as a request with every field left out.
+    let made = server
+        .send_with(
+            Method::POST,
+            "/api/tokens",
+            &[("cookie", &session)],
+            Some(json!([])),
+        )
+        .await;
+
+    // Assert
+    assert_eq!(made.status, StatusCode::BAD_REQUEST, "{}", made.text);
+    assert_eq!(
+        made.json["error"],
+        "the body is not the JSON expected: an object, {…}"
+    );
+}
+
+#[tokio::test]
 async fn a_token_list_never_shows_a_tokens_secret() {
     let server = Server::new();
     let session = server.sign_up("Ada").await;

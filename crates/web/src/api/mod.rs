@@ -114,6 +114,17 @@ impl<T: DeserializeOwned> FromRequest<App> for JsonBody<T> {
                     ApiError::BadRequest(rejection.body_text())
                 }
             })?;
+        // Every body this API takes is an object; serde would read a struct from an
+        // array too (its fields in order), and `[]` as a request whose fields all
+        // have defaults.
+        let first = bytes
+            .iter()
+            .find(|byte| !matches!(byte, b' ' | b'\t' | b'\n' | b'\r'));
+        if first != Some(&b'{') {
+            return Err(ApiError::BadRequest(
+                "the body is not the JSON expected: an object, {…}".into(),
+            ));
+        }
         serde_json::from_slice(&bytes)
             .map(JsonBody)
             .map_err(|error| {
