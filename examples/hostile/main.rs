@@ -44,6 +44,12 @@
 //!   seats by another account and by nobody, her puzzles listed and answered by others,
 //!   the host of a friend's game acting for the friend, an invite taken twice): each
 //!   one's status, and Ada's record and rating before and after.
+//! * `hints`: two people play against Impossible, one on 7x7 (4 in a row) from
+//!   127.0.0.2 and one on 3x3 from 127.0.0.3, for `--seconds` (30) alone, then as long
+//!   again while `--attackers` (20) clients (127.0.0.10 on) each play a 7x7 game of
+//!   their own and ask a hint before every move, as fast as they can: the people's move
+//!   latency in both halves, what the attackers were answered, and the server's memory
+//!   (with `--pid`).
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -111,6 +117,12 @@ enum Attack {
         games: usize,
     },
     Impersonate,
+    Hints {
+        #[arg(long, default_value_t = 20)]
+        attackers: u8,
+        #[arg(long, default_value_t = 30)]
+        seconds: u64,
+    },
 }
 
 async fn connect_from(source: IpAddr, server: SocketAddr) -> std::io::Result<TcpStream> {
@@ -152,6 +164,19 @@ async fn person(
     pause: Duration,
     until: Instant,
 ) -> (Vec<Duration>, usize) {
+    let setup = json!({"x": "human:Visitor", "o": "impossible"});
+    person_playing(server, source, setup, pause, until).await
+}
+
+/// A person at `source` playing games of `setup` (the first free cell each move,
+/// after `pause`) until `until`: how long each request took, and how many failed.
+async fn person_playing(
+    server: SocketAddr,
+    source: IpAddr,
+    setup: Value,
+    pause: Duration,
+    until: Instant,
+) -> (Vec<Duration>, usize) {
     let client = reqwest::Client::builder()
         .local_address(source)
         .timeout(Duration::from_secs(10))
@@ -163,7 +188,7 @@ async fn person(
         let started = Instant::now();
         let created = client
             .post(format!("{base}/api/games"))
-            .json(&json!({"x": "human:Visitor", "o": "impossible"}))
+            .json(&setup)
             .send()
             .await;
         let Ok(created) = created else {
@@ -393,8 +418,13 @@ async fn main() {
         }
         Attack::Farm { games } => accounts::farm(options.server, games).await,
         Attack::Impersonate => accounts::impersonate(options.server).await,
+        Attack::Hints { attackers, seconds } => {
+            engine::hints(options.server, options.pid, attackers, seconds).await
+        }
     }
 }
 
 /// The accounts' attacks: see the module documentation.
 mod accounts;
+/// The attacks on the computer's thinking: see the module documentation.
+mod engine;

@@ -22,8 +22,10 @@ use tictactoe_core::domain::{Mark, PlayerName};
 use tictactoe_core::ports::GameId;
 
 use super::api::App;
+use super::budget::Payer;
 use super::error::ApiError;
 use super::port::{AccountError, Credential};
+use super::shares::{Client, ClientAddress};
 use super::token::{PersonalToken, Token};
 
 /// The session's cookie.
@@ -44,7 +46,7 @@ pub fn seat_cookie(mark: Mark) -> &'static str {
 
 /// Who a request is from, as far as what it carried says. See the module
 /// documentation.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Caller {
     /// The account it is signed in as (its name as signed up).
     pub account: Option<PlayerName>,
@@ -53,6 +55,18 @@ pub struct Caller {
     /// Whether it carried anything at all that says who it is (a session or token
     /// that opens nothing too): what tells "who are you?" (401) from "not you" (403).
     pub presented: bool,
+    /// The client it came from (its address, as `--trust-proxy` reads it).
+    pub client: Client,
+}
+
+impl Caller {
+    /// Who pays for this caller's costly requests (see `budget`).
+    pub fn payer(&self) -> Payer {
+        Payer {
+            client: self.client,
+            account: self.account.clone(),
+        }
+    }
 }
 
 /// What a request carries, read but not yet asked of the accounts.
@@ -146,6 +160,7 @@ impl FromRequestParts<App> for Caller {
             account,
             presented: carried.presented(),
             secrets: carried.secrets,
+            client: Client::of(ClientAddress::of(&parts.extensions)),
         })
     }
 }

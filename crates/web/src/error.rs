@@ -29,6 +29,7 @@ use tictactoe_core::ports::{GameId, StoreError};
 use tictactoe_core::words::refused;
 
 use super::assets::REFUSAL;
+use super::budget::Refused;
 use super::health::NotReady;
 use super::port::{AccountError, AfterTheEnd, GameError};
 
@@ -209,6 +210,13 @@ pub enum ApiError {
     /// As many reviews are being computed (or wait for their turn) as the server takes.
     #[error("the server is reviewing as many games as it may; try again in {} s", BUSY_RETRY_AFTER.as_secs())]
     Reviewing,
+    /// The computer has as much advice waiting as the server lets wait.
+    #[error("the computer is busy with others' hints and answers; try again in {} s", BUSY_RETRY_AFTER.as_secs())]
+    EngineBusy,
+    /// The caller's share of the computer's thinking is spent, or another of their
+    /// hints, reviews or answers is under way.
+    #[error("{}", over_budget(.0))]
+    OverBudget(Refused),
     /// This client already has its share of the live streams open.
     #[error(
         "you already follow {most} games live, as many as one address may; close one, or \
@@ -270,6 +278,8 @@ impl From<GameError> for ApiError {
             GameError::StoreDown(_) => ApiError::StoreDown,
             GameError::Unsettled => ApiError::Unsettled,
             GameError::ReviewsFull => ApiError::Reviewing,
+            GameError::EngineBusy => ApiError::EngineBusy,
+            GameError::OverBudget(refused) => ApiError::OverBudget(refused),
             GameError::Broken(why) => ApiError::Internal(why),
         }
     }
@@ -317,11 +327,12 @@ impl ApiError {
             ApiError::SlowBody { .. } => StatusCode::REQUEST_TIMEOUT,
             ApiError::AddressTooLong => StatusCode::URI_TOO_LONG,
             ApiError::HeadTooLarge { .. } => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
-            ApiError::StreamShare { .. } | ApiError::ConnectionShare { .. } => {
-                StatusCode::TOO_MANY_REQUESTS
-            }
+            ApiError::StreamShare { .. }
+            | ApiError::ConnectionShare { .. }
+            | ApiError::OverBudget(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Streaming
             | ApiError::Reviewing
+            | ApiError::EngineBusy
             | ApiError::Store(_)
             | ApiError::StoreSlow
             | ApiError::StoreDown
@@ -339,8 +350,15 @@ impl ApiError {
             | ApiError::StoreDown
             | ApiError::Unsettled
             | ApiError::NotReady(_) => Some(STORE_RETRY_AFTER),
-            ApiError::Streaming | ApiError::Reviewing | ApiError::StreamShare { .. } => {
-                Some(BUSY_RETRY_AFTER)
+            ApiError::Streaming
+            | ApiError::Reviewing
+            | ApiError::EngineBusy
+            | ApiError::StreamShare { .. } => Some(BUSY_RETRY_AFTER),
+            ApiError::OverBudget(refused) => {
+                let wait = refused.retry_after();
+                Some(Duration::from_secs(
+                    wait.as_secs() + u64::from(wait.subsec_nanos() > 0),
+                ))
             }
             ApiError::ConnectionShare { .. } => Some(SHARE_RETRY_AFTER),
             ApiError::Account(AccountError::Throttled(wait)) => {
@@ -586,6 +604,19 @@ impl Detail {
             .extensions()
             .get::<Detail>()
             .map(|detail| detail.0.as_str())
+    }
+}
+
+/// The words of a refusal for the caller's share of the computer's thinking.
+fn over_budget(refused: &Refused) -> String {
+    match refused {
+        Refused::UnderWay => "another of your hints, reviews or answers is being worked \
+            out: ask again once it is answered"
+            .into(),
+        Refused::Spent(_) => format!(
+            "you have used your share of the computer's thinking for now; try again in {} s",
+            refused.retry_after().as_secs_f64().ceil()
+        ),
     }
 }
 

@@ -48,6 +48,7 @@
 mod accounts;
 mod api;
 mod assets;
+mod budget;
 mod caller;
 mod connections;
 mod dto;
@@ -74,6 +75,7 @@ mod token;
 mod view;
 
 pub use accounts::{Accounts, Tries};
+pub use budget::Budget;
 pub use edge::PublicUrl;
 pub use games::{GameLimits, Games};
 pub use group_commit::CommitCounts;

@@ -272,6 +272,19 @@ fn describe() {
     );
     describe_gauge!("tictactoe_games_in_memory", "Games held in memory");
     describe_gauge!("tictactoe_event_streams_open", "Live event streams open");
+    describe_histogram!(
+        "tictactoe_engine_seconds",
+        Unit::Seconds,
+        "Engine time spent on one costly request (hint, review, answer), by kind"
+    );
+    describe_counter!(
+        "tictactoe_engine_refused_total",
+        "Costly requests refused for their client's share of the engine's time, by kind"
+    );
+    describe_gauge!(
+        "tictactoe_engine_waiting",
+        "Hints and training answers waiting for the advice lane"
+    );
     describe_counter!(
         "tictactoe_sign_ins_total",
         "Sign-ins and sign-ups tried, by what became of them: signed_in, signed_up, wrong \

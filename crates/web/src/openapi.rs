@@ -361,6 +361,17 @@ pub enum AccountRefusals {
     Throttled(ErrorJson),
 }
 
+/// The refusals of a request that asks the computer to think (a hint, a review, a
+/// training answer): each client's share of its thinking.
+#[derive(IntoResponses)]
+#[allow(dead_code)]
+pub enum ThinkingRefusals {
+    /// This client's (or account's) share of the computer's thinking is spent for now,
+    /// or another of its hints, reviews or answers is under way (see Retry-After)
+    #[response(status = 429)]
+    OverBudget(ErrorJson),
+}
+
 /// The refusals of a request with a JSON body.
 #[derive(IntoResponses)]
 #[allow(dead_code)]

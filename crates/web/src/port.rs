@@ -25,6 +25,7 @@ use tictactoe_core::ports::{
     Puzzle, RatingPoint, RatingRow, StoreError, TokenId, TokenInfo,
 };
 
+use super::budget::{Payer, Refused};
 use super::caller::Caller;
 use super::setup::Setup;
 use super::shares::Client;
@@ -83,8 +84,8 @@ pub trait GameService: Send + Sync + 'static {
     fn history(&self, query: HistoryQuery) -> Answer<HistoryPage>;
 
     /// The review of an ended game, kept once computed; while it is computed, how far it
-    /// has come.
-    fn review(&self, id: GameId) -> Answer<Reviewing>;
+    /// has come. Computing one draws on `payer`'s share of the computer's thinking.
+    fn review(&self, id: GameId, payer: Payer) -> Answer<Reviewing>;
 
     /// A player's results against each opponent and their newest games.
     fn player(&self, name: PlayerName) -> Answer<PlayerPage>;
@@ -98,8 +99,9 @@ pub trait GameService: Send + Sync + 'static {
 
     /// The player's answer `cell` (1-based) to their open puzzle `asked`,
     /// judged by perfect play in the server's thinking time; a right or wrong answer is
-    /// kept as an attempt before it is answered, an answer not judged is not.
-    fn answer_puzzle(&self, asked: PuzzleAsked, cell: u64) -> Answer<PuzzleAnswer>;
+    /// kept as an attempt before it is answered, an answer not judged is not. Judging
+    /// draws on `payer`'s share of the computer's thinking.
+    fn answer_puzzle(&self, asked: PuzzleAsked, cell: u64, payer: Payer) -> Answer<PuzzleAnswer>;
 }
 
 /// A puzzle as a player names it: theirs, of `game` at `ply`.
@@ -387,6 +389,13 @@ pub enum GameError {
     /// As many reviews are under way as the server takes.
     #[error("as many reviews are under way as the server takes")]
     ReviewsFull,
+    /// As much advice waits for the computer as the server lets wait.
+    #[error("as much advice waits for the computer as the server lets wait")]
+    EngineBusy,
+    /// The caller's share of the computer's thinking is spent, or a costly request of
+    /// theirs is under way already (see `budget`).
+    #[error("the caller's share of the computer's thinking: {0:?}")]
+    OverBudget(Refused),
     /// A bug: a computer broke the rules, a worker thread died, a kept game is not one.
     #[error("{0}")]
     Broken(String),

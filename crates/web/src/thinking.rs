@@ -7,10 +7,16 @@
 //! * A bigger board's work, where Impossible thinks against the clock for up to
 //!   `--think-ms`, runs on a blocking thread, at most `heavy` at once. A crowd of 7x7
 //!   games then queues behind itself, never in front of a 3x3 move.
+//! * Advice on a bigger board (a hint, a training answer judged) has a lane of its
+//!   own, at most `advice` threads, with at most [`MOST_WAITING_ADVICE`] waiting
+//!   (past them, refused at once): the computer's replies in games never wait behind
+//!   someone's hints, and each client has one such request under way at a time
+//!   (`budget`), so the queue takes each client's in turn.
 //!
 //! The store is reached through lanes of its own (`store_lane`).
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tokio::sync::Semaphore;
 
@@ -18,29 +24,87 @@ use tictactoe_core::domain::Geometry;
 
 use super::port::GameError;
 
+/// Whose work it is: a game's (a move, the computer's reply) or advice about one (a
+/// hint, a training answer judged).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lane {
+    Play,
+    Advice,
+}
+
+/// Advice waiting for the advice lane at most; past it, advice is refused at once.
+pub const MOST_WAITING_ADVICE: usize = 32;
+
 pub struct Thinking {
     heavy: Arc<Semaphore>,
+    advice: Arc<Semaphore>,
+    waiting: Arc<AtomicUsize>,
 }
 
 impl Thinking {
-    /// At most `heavy` threads for boards above 3x3.
-    pub fn new(heavy: usize) -> Self {
+    /// At most `heavy` threads for the games on boards above 3x3, and `advice` for
+    /// the advice asked on them.
+    pub fn new(heavy: usize, advice: usize) -> Self {
         Thinking {
             heavy: Arc::new(Semaphore::new(heavy.max(1))),
+            advice: Arc::new(Semaphore::new(advice.max(1))),
+            waiting: Arc::new(AtomicUsize::new(0)),
         }
     }
 
+    /// Runs advice `work` on the advice lane once it has room; refused
+    /// ([`GameError::EngineBusy`]) when too many wait already.
+    async fn advise<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, GameError> {
+        let waiting = Waiting::enter(&self.waiting).ok_or(GameError::EngineBusy)?;
+        let lane = Arc::clone(&self.advice);
+        in_lane(&lane, "the advice lane", move || {
+            drop(waiting);
+            work()
+        })
+        .await
+    }
+
     /// Runs `work` for a game on `geometry`: at once on 3x3, else on a blocking thread
-    /// once the heavy lane has room.
+    /// once `lane` has room.
     pub async fn run<T: Send + 'static>(
         &self,
+        lane: Lane,
         geometry: Geometry,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, GameError> {
         if geometry.size() <= 3 {
             return Ok(work());
         }
-        in_lane(&self.heavy, "the thinking lane", work).await
+        match lane {
+            Lane::Play => in_lane(&self.heavy, "the thinking lane", work).await,
+            Lane::Advice => self.advise(work).await,
+        }
+    }
+}
+
+/// One piece of advice waiting for its lane, counted (and shown as the gauge
+/// `tictactoe_engine_waiting`) until it starts or is given up.
+struct Waiting(Arc<AtomicUsize>);
+
+impl Waiting {
+    fn enter(count: &Arc<AtomicUsize>) -> Option<Waiting> {
+        count
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |now| {
+                (now < MOST_WAITING_ADVICE).then_some(now + 1)
+            })
+            .ok()?;
+        metrics::gauge!("tictactoe_engine_waiting").increment(1.0);
+        Some(Waiting(Arc::clone(count)))
+    }
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+        metrics::gauge!("tictactoe_engine_waiting").decrement(1.0);
     }
 }
 
@@ -80,7 +144,7 @@ mod tests {
     async fn a_small_board_is_not_kept_waiting_by_big_boards_thinking() {
         // Arrange: the only heavy thread busy with a big board's work, which ends only
         // when the test lets it, and another big board queued behind it.
-        let thinking = Arc::new(Thinking::new(1));
+        let thinking = Arc::new(Thinking::new(1, 1));
         let big = Geometry::new(7, 4).unwrap();
         let (started, has_started) = oneshot::channel();
         let (release, released) = mpsc::channel::<()>();
@@ -91,12 +155,12 @@ mod tests {
                     started.send(()).unwrap();
                     released.recv().unwrap();
                 };
-                thinking.run(big, work).await
+                thinking.run(Lane::Play, big, work).await
             }
         });
         let queued = tokio::spawn({
             let thinking = Arc::clone(&thinking);
-            async move { thinking.run(big, || ()).await }
+            async move { thinking.run(Lane::Play, big, || ()).await }
         });
         has_started.await.unwrap();
 
@@ -104,7 +168,7 @@ mod tests {
         // timeout only turns that hang into a failure.
         let answer = timeout(
             Duration::from_secs(30),
-            thinking.run(Geometry::classic(), || 42),
+            thinking.run(Lane::Play, Geometry::classic(), || 42),
         )
         .await
         .expect("the 3x3 work waited behind the big boards");
@@ -119,11 +183,13 @@ mod tests {
 
     #[tokio::test] // one thread: the test's own
     async fn a_three_by_three_games_work_runs_at_once_on_the_runtimes_thread() {
-        let thinking = Thinking::new(1);
+        let thinking = Thinking::new(1, 1);
         let runtime_thread = std::thread::current().id();
 
         let ran_on = thinking
-            .run(Geometry::classic(), || std::thread::current().id())
+            .run(Lane::Play, Geometry::classic(), || {
+                std::thread::current().id()
+            })
             .await
             .unwrap();
 
@@ -133,13 +199,13 @@ mod tests {
     #[tokio::test] // one thread: work run on it would stop every other task
     async fn a_bigger_boards_work_runs_off_the_runtime_so_other_tasks_go_on() {
         // Arrange: work that waits for a message another task sends.
-        let thinking = Thinking::new(1);
+        let thinking = Thinking::new(1, 1);
         let (send, receive) = mpsc::channel();
         tokio::spawn(async move { send.send(()) });
 
         // Act
         let heard = thinking
-            .run(Geometry::new(4, 4).unwrap(), move || {
+            .run(Lane::Play, Geometry::new(4, 4).unwrap(), move || {
                 receive.recv_timeout(Duration::from_secs(5)).is_ok()
             })
             .await

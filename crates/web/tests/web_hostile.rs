@@ -482,3 +482,75 @@ async fn a_game_finished_while_the_server_stops_is_answered_and_kept() {
     let kept = server.kept(&game.id);
     assert!(kept.ending.is_some(), "the win was answered but not kept");
 }
+
+/// A new game of a guest against Easy on 3x3, made by `client`: its hint's address and
+/// the seat's token.
+async fn a_game_to_hint_in(client: &reqwest::Client, running: &Running) -> (String, String) {
+    let made: serde_json::Value = client
+        .post(running.url("/api/games"))
+        .json(&serde_json::json!({ "x": "human:Guest", "o": "easy" }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = made["id"].as_str().unwrap();
+    let token = made["seats"]["x"]["token"].as_str().unwrap();
+    (
+        running.url(&format!("/api/games/{id}/hint")),
+        token.to_string(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_over_its_share_of_the_computers_thinking_is_refused_429_while_another_is_served()
+{
+    // Arrange: a share of a microsecond, which one hint spends, refilled never (as
+    // good as); 127.0.0.1 has had its hint.
+    let server = Server::with_game_limits(tictactoe_web::GameLimits {
+        budget: tictactoe_web::Budget {
+            burst: Duration::from_micros(1),
+            refill: 1e-9,
+        },
+        ..test_game_limits()
+    });
+    let running = server.listen().await;
+    let (spender, other) = (client_from("127.0.0.1"), client_from("127.0.0.2"));
+    let (spent_hint, spent_seat) = a_game_to_hint_in(&spender, &running).await;
+    let (other_hint, other_seat) = a_game_to_hint_in(&other, &running).await;
+    let first = spender
+        .post(&spent_hint)
+        .bearer_auth(&spent_seat)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(first.status(), StatusCode::OK);
+
+    // Act
+    let again = spender
+        .post(&spent_hint)
+        .bearer_auth(&spent_seat)
+        .send()
+        .await
+        .unwrap();
+    let served = other
+        .post(&other_hint)
+        .bearer_auth(&other_seat)
+        .send()
+        .await
+        .unwrap();
+
+    // Assert
+    assert_eq!(again.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(again.headers().contains_key("retry-after"));
+    let said: serde_json::Value = again.json().await.unwrap();
+    assert!(
+        said["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("you have used your share of the computer's thinking for now"),
+        "{said}"
+    );
+    assert_eq!(served.status(), StatusCode::OK);
+}

@@ -37,7 +37,8 @@ use super::events::{StreamPlace, game_events};
 use super::health::Health;
 use super::openapi::{
     BodyRefusals, GameEventJson, GameRefusals, HistoryPageJson, PlayerPageJson, PuzzleAnswerJson,
-    RatingsJson, ReadyJson, ReviewJson, ScoreboardJson, SeatRefusals, StoreRefusals, TrainingJson,
+    RatingsJson, ReadyJson, ReviewJson, ScoreboardJson, SeatRefusals, StoreRefusals,
+    ThinkingRefusals, TrainingJson,
 };
 use super::port::{AccountService, Created, GameService, PuzzleAsked, Reviewing};
 use super::shares::{Client, Shares};
@@ -410,6 +411,7 @@ pub async fn rename(
         (status = 409, description = "Refused by the game: not your turn, the game is over, no hints here", body = ErrorJson),
         SeatRefusals,
         GameRefusals,
+        ThinkingRefusals,
         StoreRefusals,
     )
 )]
@@ -626,19 +628,25 @@ pub async fn history(
         (status = 202, description = "Being computed: moves reviewed of all", body = ProgressJson),
         (status = 409, description = "The game is still being played", body = ErrorJson),
         GameRefusals,
+        ThinkingRefusals,
         (status = 503, description = "As many reviews are under way as the server takes, or its store cannot be used (see Retry-After)", body = ErrorJson),
     )
 )]
 pub async fn review(
     State(app): State<App>,
     Path(GamePath { id }): Path<GamePath>,
+    caller: Caller,
 ) -> Result<Response, ApiError> {
-    Ok(match app.games.review(game_id(&id)?).await? {
-        Reviewing::Done { game, review } => json_text(StatusCode::OK, review_json(&game, &review)),
-        Reviewing::Computing { done, total } => {
-            (StatusCode::ACCEPTED, Json(ProgressJson::new(done, total))).into_response()
-        }
-    })
+    Ok(
+        match app.games.review(game_id(&id)?, caller.payer()).await? {
+            Reviewing::Done { game, review } => {
+                json_text(StatusCode::OK, review_json(&game, &review))
+            }
+            Reviewing::Computing { done, total } => {
+                (StatusCode::ACCEPTED, Json(ProgressJson::new(done, total))).into_response()
+            }
+        },
+    )
 }
 
 /// A player's page.
@@ -812,6 +820,7 @@ pub struct PuzzlePath {
         (status = 404, description = "The player has no open puzzle of that game and move (or the name cannot be anybody's)", body = ErrorJson),
         (status = 500, description = "A bug in the server", body = ErrorJson),
         BodyRefusals,
+        ThinkingRefusals,
         StoreRefusals,
     )
 )]
@@ -829,7 +838,10 @@ pub async fn answer_puzzle(
         game: game_id(&id)?,
         ply,
     };
-    let answer = app.games.answer_puzzle(asked, request.cell).await?;
+    let answer = app
+        .games
+        .answer_puzzle(asked, request.cell, caller.payer())
+        .await?;
     Ok(json_text(
         StatusCode::OK,
         answer_json(&answer.puzzle, answer.cell, &answer.answered),
@@ -1606,9 +1618,9 @@ mod tests {
         let mut service = service();
         service
             .expect_review()
-            .withf(|id| *id == the_game())
+            .withf(|id, _| *id == the_game())
             .times(1)
-            .returning(|_| Box::pin(async { Ok(Reviewing::Computing { done: 3, total: 7 }) }));
+            .returning(|_, _| Box::pin(async { Ok(Reviewing::Computing { done: 3, total: 7 }) }));
 
         // Act
         let (status, body) = get(service, &at("/api/games/{id}/review")).await;
@@ -1636,7 +1648,7 @@ mod tests {
         };
         let answered = review.clone();
         let mut service = service();
-        service.expect_review().returning(move |_| {
+        service.expect_review().returning(move |_, _| {
             let review = answered.clone();
             Box::pin(async move {
                 Ok(Reviewing::Done {
@@ -1760,12 +1772,12 @@ mod tests {
         let mut service = service();
         service
             .expect_answer_puzzle()
-            .withf(|asked, cell| {
+            .withf(|asked, cell, _| {
                 (asked.player.as_str(), &asked.game, asked.ply, *cell)
                     == ("Ada Lovelace", &the_game(), 2, 9)
             })
             .times(1)
-            .returning(|_, _| {
+            .returning(|_, _, _| {
                 Box::pin(async {
                     let puzzle =
                         tictactoe_core::fixtures::o_puzzle_after_x_in_the_centre(the_game());
@@ -1819,7 +1831,7 @@ mod tests {
         service
             .expect_answer_puzzle()
             .times(1)
-            .returning(move |_, _| Box::pin(async move { Err(refusal()) }));
+            .returning(move |_, _, _| Box::pin(async move { Err(refusal()) }));
 
         // Act
         let path = at("/api/players/Ada/puzzles/{id}/2");

@@ -4,6 +4,8 @@
 
 use std::time::Duration;
 
+use super::super::budget::Budget;
+
 #[derive(Debug, Clone)]
 pub struct GameLimits {
     /// Games held in memory at once: a cache of the store. Past it, the quietest are
@@ -23,6 +25,12 @@ pub struct GameLimits {
     pub store_deadline: Duration,
     /// Threads for bigger boards' work, where the computer thinks against the clock.
     pub heavy_threads: usize,
+    /// Threads for the advice asked on bigger boards (hints, training answers): a lane
+    /// of their own, so the computer's replies in games never wait behind them.
+    pub advice_threads: usize,
+    /// Each client's share of the computer's thinking (hints, reviews, training
+    /// answers): see `budget`.
+    pub budget: Budget,
     /// Reviews of ended games computed at once, each on a blocking thread of its own
     /// (every position may take the computer's whole thinking time).
     pub review_threads: usize,
@@ -43,6 +51,8 @@ impl Default for GameLimits {
             store_threads: 4,
             store_deadline: Duration::from_millis(1000),
             heavy_threads: 2,
+            advice_threads: 1,
+            budget: Budget::default(),
             review_threads: 1,
             max_reviews: 64,
             pace: Duration::from_millis(600),

@@ -43,6 +43,7 @@ use tictactoe_core::ports::{
     Archive, Following, GameId, HistoryPage, HistoryQuery, Pacing, RatingRow, Shared, StoreError,
 };
 
+use super::budget::{Budgets, Kind, Payer, Spending};
 use super::caller::Caller;
 use super::group_commit::{CommitCounts, GroupCommit};
 use super::health::{CHECK_EVERY, Health};
@@ -72,6 +73,7 @@ struct Inner {
     /// for the same game wait for it, so a game is never held twice.
     loading: Mutex<HashMap<GameId, Arc<Gate<()>>>>,
     thinking: Thinking,
+    budgets: Arc<Budgets>,
     computers: Mutex<Box<dyn ComputerFactory + Send>>,
     /// The store, reached only through its lanes (shared with the accounts); its writes
     /// through `commit`.
@@ -142,7 +144,8 @@ impl Games {
                 limits.finished_grace,
             ),
             loading: Mutex::new(HashMap::new()),
-            thinking: Thinking::new(limits.heavy_threads),
+            thinking: Thinking::new(limits.heavy_threads, limits.advice_threads),
+            budgets: Budgets::new(limits.budget),
             computers: Mutex::new(computers),
             commit: store.group_commit(),
             store: Arc::new(store),
@@ -248,6 +251,15 @@ impl Games {
         });
     }
 
+    /// Lets a costly request of `payer`'s in, or refuses it for their share of the
+    /// computer's thinking (see `budget`).
+    fn admit(&self, payer: Payer, kind: Kind) -> Result<Spending, GameError> {
+        self.0
+            .budgets
+            .admit(&payer, kind, Instant::now())
+            .map_err(GameError::OverBudget)
+    }
+
     /// A request that needs the store is refused at once while the store is down.
     fn store_usable(&self) -> Result<(), GameError> {
         match self.0.store.health().store_down() {
@@ -318,8 +330,8 @@ impl GameService for Games {
         self.answer(|games| async move { games.history(query).await })
     }
 
-    fn review(&self, id: GameId) -> Answer<Reviewing> {
-        self.answer(|games| async move { games.review(id).await })
+    fn review(&self, id: GameId, payer: Payer) -> Answer<Reviewing> {
+        self.answer(|games| async move { games.review(id, payer).await })
     }
 
     fn player(&self, name: PlayerName) -> Answer<PlayerPage> {
@@ -334,7 +346,7 @@ impl GameService for Games {
         self.answer(|games| async move { games.puzzles(name, board).await })
     }
 
-    fn answer_puzzle(&self, asked: PuzzleAsked, cell: u64) -> Answer<PuzzleAnswer> {
-        self.answer(|games| async move { games.answer_puzzle(asked, cell).await })
+    fn answer_puzzle(&self, asked: PuzzleAsked, cell: u64, payer: Payer) -> Answer<PuzzleAnswer> {
+        self.answer(|games| async move { games.answer_puzzle(asked, cell, payer).await })
     }
 }

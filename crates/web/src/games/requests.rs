@@ -10,6 +10,7 @@
 //! if both requests had come to one server, one after the other.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use tokio::sync::OwnedMutexGuard;
 
@@ -19,10 +20,12 @@ use tictactoe_core::ports::{GameId, SeatHolder, StoreError};
 use tictactoe_core::play::Seating;
 use tictactoe_core::players::{is_placeholder, unnamed};
 
+use super::super::budget::Kind;
 use super::super::caller::Caller;
 use super::super::port::{AfterTheEnd, Created, GameError, Looked, Rematch, Watching};
 use super::super::setup::Setup;
 use super::super::table::{Done, Play, Table, WebMatch};
+use super::super::thinking::Lane;
 use super::super::token::Token;
 use super::super::view::GameView;
 use super::Games;
@@ -309,16 +312,20 @@ impl Games {
 
     /// What perfect play makes of the position, for the seat whose turn it is. A hint
     /// makes a rated game casual: kept before the hint is answered.
+    ///
+    /// A hint draws on the caller's share of the computer's thinking (`budget`), and
+    /// on a bigger board runs on the advice lane, never in front of a game's move.
     pub(super) async fn hint(&self, id: &GameId, caller: &Caller) -> Result<Analysis, GameError> {
         let (table, seat, turn) = self.seat(id, caller, Acting::ToMove).await?;
-        let (hint, _) = self
-            .run(&table, turn, move |play| {
-                play.game
-                    .hint(seat)
-                    .map(|hinted| hinted.analysis)
-                    .map_err(GameError::from)
+        let mut spending = self.admit(caller.payer(), Kind::Hint)?;
+        let ((hint, spent), _) = self
+            .run_in(Lane::Advice, &table, turn, move |play| {
+                let started = Instant::now();
+                let hinted = play.game.hint(seat).map_err(GameError::from)?;
+                Ok((hinted.analysis, started.elapsed()))
             })
             .await?;
+        spending.spent(spent);
         Ok(hint)
     }
 
@@ -430,6 +437,17 @@ impl Games {
         turn: OwnedMutexGuard<()>,
         request: impl FnOnce(&mut Play) -> Result<T, GameError> + Send + 'static,
     ) -> Result<(T, Arc<GameView>), GameError> {
+        self.run_in(Lane::Play, table, turn, request).await
+    }
+
+    /// [`Games::run`] on `lane`.
+    pub(super) async fn run_in<T: Send + 'static>(
+        &self,
+        lane: Lane,
+        table: &Arc<Table>,
+        turn: OwnedMutexGuard<()>,
+        request: impl FnOnce(&mut Play) -> Result<T, GameError> + Send + 'static,
+    ) -> Result<(T, Arc<GameView>), GameError> {
         let geometry = table.setup().geometry();
         let worker = Arc::clone(table);
         let games = self.clone();
@@ -440,7 +458,9 @@ impl Games {
         } = self
             .0
             .thinking
-            .run(geometry, move || worker.request(&games.0.commit, request))
+            .run(lane, geometry, move || {
+                worker.request(&games.0.commit, request)
+            })
             .await?;
         let Some(ticket) = ticket else {
             table.publish(Arc::clone(&view));

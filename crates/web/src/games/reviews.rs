@@ -25,7 +25,7 @@ use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 
@@ -34,6 +34,7 @@ use tictactoe_core::play::{Replay, Review, review};
 use tictactoe_core::players::Advisor;
 use tictactoe_core::ports::GameId;
 
+use super::super::budget::{Kind, Payer, Spending};
 use super::super::port::{AfterTheEnd, GameError, Reviewing};
 use super::Games;
 use tictactoe_core::sync::lock;
@@ -41,7 +42,11 @@ use tictactoe_core::sync::lock;
 impl Games {
     /// The review kept, or how far its computation has come (started by this request if
     /// none is under way). Only an ended game is reviewed.
-    pub(super) async fn review(&self, id: GameId) -> Result<Reviewing, GameError> {
+    ///
+    /// Computing one draws on `payer`'s share of the computer's thinking (a poll of
+    /// one under way, or of one kept, costs nothing). A 3x3 game's review (a few
+    /// milliseconds) starts at once; a bigger board's waits for a review thread.
+    pub(super) async fn review(&self, id: GameId, payer: Payer) -> Result<Reviewing, GameError> {
         if let Some(standing) = self.0.reviews.under_way(&id) {
             return standing;
         }
@@ -71,7 +76,11 @@ impl Games {
         match self.0.reviews.enter(&id, total)? {
             Entered::UnderWay(standing) => Ok(standing),
             Entered::Started(progress) => {
-                self.spawn_review(id, replay, progress);
+                // Paid for by whoever starts it; refused, it was never under way.
+                let spending = self.admit(payer, Kind::Review).inspect_err(|_| {
+                    self.0.reviews.finish(&id, Ok(()));
+                })?;
+                self.spawn_review(id, replay, progress, spending);
                 Ok(Reviewing::Computing { done: 0, total })
             }
         }
@@ -79,15 +88,28 @@ impl Games {
 
     /// Computes the review of `replay` once a review thread is free, keeps it in the
     /// store, and says so to `progress`'s pollers. Given up when the server stops.
-    fn spawn_review(&self, id: GameId, replay: Replay, progress: Arc<Progress>) {
+    fn spawn_review(
+        &self,
+        id: GameId,
+        replay: Replay,
+        progress: Arc<Progress>,
+        spending: Spending,
+    ) {
         let games = self.clone();
+        let small = replay.settings().geometry().size() <= 3;
         tokio::spawn(async move {
             let mut closing = games.0.closing.subscribe();
-            let turn = tokio::select! {
-                turn = games.0.reviews.turn() => turn,
-                _ = closing.wait_for(|closed| *closed) => return games.0.reviews.finish(&id, Ok(())),
+            let turn = if small {
+                None
+            } else {
+                tokio::select! {
+                    turn = games.0.reviews.turn() => Some(turn),
+                    _ = closing.wait_for(|closed| *closed) => return games.0.reviews.finish(&id, Ok(())),
+                }
             };
-            let outcome = games.review_and_keep(&id, replay, &progress, turn).await;
+            let outcome = games
+                .review_and_keep(&id, replay, &progress, turn, spending)
+                .await;
             games.0.reviews.finish(&id, outcome);
         });
     }
@@ -101,7 +123,8 @@ impl Games {
         id: &GameId,
         replay: Replay,
         progress: &Arc<Progress>,
-        turn: OwnedSemaphorePermit,
+        turn: Option<OwnedSemaphorePermit>,
+        mut spending: Spending,
     ) -> Result<(), GameError> {
         let game = id.clone();
         if self
@@ -116,13 +139,16 @@ impl Games {
         let advisor = lock(&self.0.computers).advisor();
         let closing = self.0.closing.subscribe();
         let counting = Arc::clone(progress);
-        let reviewed = tokio::task::spawn_blocking(move || {
+        let (reviewed, spent) = tokio::task::spawn_blocking(move || {
+            let started = Instant::now();
             let reviewed = compute(&replay, advisor, closing, &counting);
             drop(turn);
-            reviewed
+            (reviewed, started.elapsed())
         })
         .await
         .map_err(|error| GameError::Broken(format!("the review of game {id} stopped: {error}")))?;
+        spending.spent(spent);
+        drop(spending);
         let Some(reviewed) = reviewed else {
             return Ok(());
         };

@@ -3,14 +3,16 @@
 //! thinking time on a big board) and kept before it is answered. What a puzzle is,
 //! what is right and when one retires are the core's (`ports::training`).
 
-use std::time::SystemTime;
+use std::time::{Instant, SystemTime};
 
 use tictactoe_core::domain::{Geometry, PlayerName};
 use tictactoe_core::play::short_id;
 use tictactoe_core::ports::{Attempt, judge, open_puzzles};
 use tictactoe_core::sync::lock;
 
+use super::super::budget::{Kind, Payer};
 use super::super::port::{GameError, PuzzleAnswer, PuzzleAsked, Training};
+use super::super::thinking::Lane;
 use super::Games;
 use super::requests::cell_on;
 
@@ -45,6 +47,7 @@ impl Games {
         &self,
         asked: PuzzleAsked,
         cell: u64,
+        payer: Payer,
     ) -> Result<PuzzleAnswer, GameError> {
         let PuzzleAsked {
             player: name,
@@ -64,16 +67,20 @@ impl Games {
             .await?
             .ok_or(GameError::NoSuchPuzzle { game, ply })?;
         let answer = cell_on(puzzle.board, cell)?;
+        let mut spending = self.admit(payer, Kind::Answer)?;
         let mut advisor = lock(&self.0.computers).advisor();
         let judged = puzzle.clone();
-        let answered = self
+        let (answered, spent) = self
             .0
             .thinking
-            .run(puzzle.board, move || {
-                judge(&judged, answer, advisor.as_mut())
+            .run(Lane::Advice, puzzle.board, move || {
+                let started = Instant::now();
+                (judge(&judged, answer, advisor.as_mut()), started.elapsed())
             })
-            .await?
-            .map_err(GameError::NotAnAnswer)?;
+            .await?;
+        spending.spent(spent);
+        drop(spending);
+        let answered = answered.map_err(GameError::NotAnAnswer)?;
         if let Some(right) = answered.kept_as() {
             let attempt = Attempt {
                 player: name,
