@@ -32,7 +32,8 @@
 //! * the games behind it: `games` (the use cases, by job: the cache of the store,
 //!   requests, queries, following other servers, shows, reviews), on `table` (one game
 //!   held), `registry` (the cache: bounded and expiring), `thinking` (where a game's
-//!   work runs: 3x3 at once, bigger boards on a bounded number of threads),
+//!   work runs: 3x3 at once, bigger boards on a bounded number of threads, advice on
+//!   a lane of its own), `budget` (each client's share of the computer's thinking),
 //!   `store_lane` (the one way to the store: on blocking threads, a bounded number at
 //!   once, within a deadline), `group_commit` (many requests' writes kept at once, on a
 //!   thread of its own), `health` (the store's health and the server's readiness),
