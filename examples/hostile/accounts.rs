@@ -13,7 +13,7 @@ use tictactoe_core::players::{Anchor, ComputerFactory, Level};
 use tictactoe_players::StandardComputers;
 use tokio::sync::Mutex;
 
-use super::{loopback, percentile, person};
+use super::{loopback, person, summary};
 
 const PASSWORD: &str = "correct horse battery";
 
@@ -73,17 +73,6 @@ async fn play_out(
         game = post(client, url, json!({ "cell": chosen.number() })).await;
     }
     game
-}
-
-fn summary(took: &mut [Duration]) -> String {
-    took.sort_unstable();
-    format!(
-        "{} requests: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
-        took.len(),
-        percentile(took, 0.5).as_secs_f64() * 1000.0,
-        percentile(took, 0.99).as_secs_f64() * 1000.0,
-        took.last().copied().unwrap_or_default().as_secs_f64() * 1000.0
-    )
 }
 
 pub async fn sign_in(server: SocketAddr, count: usize) {

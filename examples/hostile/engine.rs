@@ -10,22 +10,11 @@ use reqwest::Client;
 use serde_json::{Value, json};
 use tokio::sync::Mutex;
 
-use super::{loopback, memory, percentile, person_playing};
+use super::{loopback, memory, person_playing, summary};
 
 /// A 7x7 game, 4 in a row, of a guest against Impossible.
 fn big_game() -> Value {
     json!({"x": "human:Visitor", "o": "impossible", "size": 7, "win": 4})
-}
-
-fn summary(took: &mut [Duration]) -> String {
-    took.sort();
-    format!(
-        "{} requests: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
-        took.len(),
-        percentile(took, 0.50).as_secs_f64() * 1000.0,
-        percentile(took, 0.99).as_secs_f64() * 1000.0,
-        took.last().copied().unwrap_or_default().as_secs_f64() * 1000.0,
-    )
 }
 
 /// The two people, from 127.0.0.2 (7x7) and 127.0.0.3 (3x3), until `until`.
@@ -137,26 +126,15 @@ pub async fn hints(server: SocketAddr, pid: Option<u32>, attackers: u8, seconds:
     for attack in attacks {
         let _ = attack.await;
     }
-    println!(
-        "7x7 against Impossible, alone:        {} ({} failed)",
-        summary(&mut big_alone.0),
-        big_alone.1
-    );
-    println!(
-        "7x7 against Impossible, under attack: {} ({} failed)",
-        summary(&mut big_attacked.0),
-        big_attacked.1
-    );
-    println!(
-        "3x3 against Impossible, alone:        {} ({} failed)",
-        summary(&mut small_alone.0),
-        small_alone.1
-    );
-    println!(
-        "3x3 against Impossible, under attack: {} ({} failed)",
-        summary(&mut small_attacked.0),
-        small_attacked.1
-    );
+    let measured = [
+        ("7x7 against Impossible, alone:       ", &mut big_alone),
+        ("7x7 against Impossible, under attack:", &mut big_attacked),
+        ("3x3 against Impossible, alone:       ", &mut small_alone),
+        ("3x3 against Impossible, under attack:", &mut small_attacked),
+    ];
+    for (what, (took, failed)) in measured {
+        println!("{what} {} ({failed} failed)", summary(took));
+    }
     println!(
         "{attackers} attackers' hints by status: {:?}",
         statuses.lock().await

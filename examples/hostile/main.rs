@@ -232,6 +232,18 @@ async fn person_playing(
     (took, failed)
 }
 
+/// `took`'s count, p50, p99 and max, sorted first.
+fn summary(took: &mut [Duration]) -> String {
+    took.sort_unstable();
+    format!(
+        "{} requests: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        took.len(),
+        percentile(took, 0.5).as_secs_f64() * 1000.0,
+        percentile(took, 0.99).as_secs_f64() * 1000.0,
+        took.last().copied().unwrap_or_default().as_secs_f64() * 1000.0
+    )
+}
+
 fn percentile(sorted: &[Duration], fraction: f64) -> Duration {
     if sorted.is_empty() {
         return Duration::ZERO;

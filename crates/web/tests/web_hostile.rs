@@ -503,6 +503,11 @@ async fn a_game_to_hint_in(client: &reqwest::Client, running: &Running) -> (Stri
     )
 }
 
+/// A hint asked at `url` with the seat's `token`.
+async fn hint(client: &reqwest::Client, url: &str, token: &str) -> reqwest::Response {
+    client.post(url).bearer_auth(token).send().await.unwrap()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_over_its_share_of_the_computers_thinking_is_refused_429_while_another_is_served()
 {
@@ -519,27 +524,12 @@ async fn a_client_over_its_share_of_the_computers_thinking_is_refused_429_while_
     let (spender, other) = (client_from("127.0.0.1"), client_from("127.0.0.2"));
     let (spent_hint, spent_seat) = a_game_to_hint_in(&spender, &running).await;
     let (other_hint, other_seat) = a_game_to_hint_in(&other, &running).await;
-    let first = spender
-        .post(&spent_hint)
-        .bearer_auth(&spent_seat)
-        .send()
-        .await
-        .unwrap();
+    let first = hint(&spender, &spent_hint, &spent_seat).await;
     assert_eq!(first.status(), StatusCode::OK);
 
     // Act
-    let again = spender
-        .post(&spent_hint)
-        .bearer_auth(&spent_seat)
-        .send()
-        .await
-        .unwrap();
-    let served = other
-        .post(&other_hint)
-        .bearer_auth(&other_seat)
-        .send()
-        .await
-        .unwrap();
+    let again = hint(&spender, &spent_hint, &spent_seat).await;
+    let served = hint(&other, &other_hint, &other_seat).await;
 
     // Assert
     assert_eq!(again.status(), StatusCode::TOO_MANY_REQUESTS);
