@@ -85,6 +85,34 @@ impl Thinking {
     }
 }
 
+/// Runs `job` on a thread of its own (called `named`) at a lower scheduling priority
+/// ([`lower_priority`]): work nobody waits for, which the players' requests go before.
+pub(crate) async fn at_low_priority<T: Send + 'static>(
+    named: &str,
+    job: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, GameError> {
+    let (answer, answered) = tokio::sync::oneshot::channel();
+    std::thread::Builder::new()
+        .name(named.into())
+        .spawn(move || {
+            lower_priority();
+            let _ = answer.send(job());
+        })
+        .map_err(|error| GameError::Broken(format!("{named} could not start: {error}")))?;
+    answered
+        .await
+        .map_err(|_| GameError::Broken(format!("{named} stopped")))
+}
+
+/// Asks the scheduler to run the calling thread after others: a nice value of 10. On
+/// Linux a thread's nice value is its own (`setpriority` for the calling "process" sets
+/// this thread's only); elsewhere it would set the whole process's, so nothing is
+/// asked. A refusal (a container that forbids it) leaves the thread as it was.
+pub(crate) fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    let _ = rustix::process::setpriority_process(None, 10);
+}
+
 /// One piece of advice waiting for its lane, counted (and shown as the gauge
 /// `tictactoe_engine_waiting`) until it starts or is given up.
 struct Waiting(Arc<AtomicUsize>);

@@ -13,8 +13,7 @@ use std::thread;
 use tictactoe_core::domain::Password;
 use tictactoe_core::ports::{PasswordHash, Passwords};
 
-/// The nice value the passwords' thread asks for (0 is the default, 19 the lowest).
-const NICE: i32 = 10;
+use super::super::thinking::lower_priority;
 
 type Job = Box<dyn FnOnce() + Send>;
 
@@ -79,14 +78,6 @@ impl Passwords for Yielding {
         let password = password.clone();
         self.run(move |inner| inner.dummy_verify(&password));
     }
-}
-
-/// On Linux a thread's nice value is its own: `setpriority` for the calling "process"
-/// sets this thread's only. Elsewhere it would set the whole process's, so nothing is
-/// asked. A refusal (a container that forbids it) leaves the thread as it was.
-fn lower_priority() {
-    #[cfg(target_os = "linux")]
-    let _ = rustix::process::setpriority_process(None, NICE);
 }
 
 #[cfg(test)]

@@ -12,8 +12,9 @@
 //! A review computed with the server's thinking time may leave some moves unsettled
 //! (on 7x7, five in a row, the first few). It is answered and kept as it is, and then
 //! completed in the background ([`Games::complete_review`]): the positions analysed
-//! again by a patient advisor ([`PATIENT_THINK`] each), one position at a time on the
-//! review lane (so a review asked for meanwhile waits for one position at most), and
+//! again by a patient advisor ([`PATIENT_THINK`] each, [`MOST_COMPLETION`] in all, on
+//! a thread at a lower priority than the players' requests), one position at a time on
+//! the review lane (so a review asked for meanwhile waits for one position at most), and
 //! the result kept if it says more ([`ReviewStore::keep_review`] replaces a review that
 //! was not exact by one that says more, never an exact one). A poll that finds a kept
 //! review not exact starts its completion too (after a restart, say); each game's is
@@ -36,6 +37,7 @@ use tictactoe_core::ports::GameId;
 
 use super::super::budget::{Kind, Payer, Spending};
 use super::super::port::{AfterTheEnd, GameError, Reviewing};
+use super::super::thinking::at_low_priority;
 use super::Games;
 use tictactoe_core::sync::lock;
 
@@ -203,23 +205,24 @@ impl Games {
             raise.store(true, Ordering::Relaxed);
         });
         let advisor = lock(&self.0.computers).patient_advisor(PATIENT_THINK, Arc::clone(&stop));
+        let quick = lock(&self.0.computers).advisor();
         let lane = Arc::clone(&self.0.reviews.lane);
         let runtime = tokio::runtime::Handle::current();
-        let reviewed = tokio::task::spawn_blocking(move || {
+        let reviewed = at_low_priority("completing a review", move || {
             let mut advisor = TakingTurns {
                 advisor,
+                quick,
                 lane,
                 runtime,
                 stop,
+                until: Instant::now() + MOST_COMPLETION,
             };
             let reviewed = review(&replay, &mut advisor, &mut |_, _| {});
             (!advisor.stop.load(Ordering::Relaxed)).then_some(reviewed)
         })
         .await;
         watcher.abort();
-        let reviewed = reviewed.map_err(|error| {
-            GameError::Broken(format!("the review of game {id} stopped: {error}"))
-        })?;
+        let reviewed = reviewed?;
         let Some(reviewed) = reviewed else {
             return Ok(());
         };
@@ -237,6 +240,13 @@ impl Games {
 /// and at most 49 times this in all (a 7x7 game of 49 moves, none settled at first).
 pub const PATIENT_THINK: Duration = Duration::from_secs(20);
 
+/// How long one completion may think patiently in all: past it, the positions left
+/// are analysed as the first review did (the server's thinking time each), and stay
+/// honestly not exact where that could not settle them. A 7x7 game whose
+/// every position is unsettled would otherwise hold a core for up to 49 times
+/// [`PATIENT_THINK`]; most completions end far sooner.
+pub const MOST_COMPLETION: Duration = Duration::from_secs(120);
+
 /// An advisor that takes the review lane for each position it analyses and gives it
 /// back after, so that a review asked for meanwhile waits for one position at most.
 struct TakingTurns {
@@ -244,6 +254,10 @@ struct TakingTurns {
     lane: Arc<Semaphore>,
     runtime: tokio::runtime::Handle,
     stop: Arc<AtomicBool>,
+    /// Past it, positions are analysed by `quick` ([`MOST_COMPLETION`]).
+    until: Instant,
+    /// The advisor of the first review, within the server's thinking time.
+    quick: Box<dyn Advisor>,
 }
 
 impl Advisor for TakingTurns {
@@ -256,6 +270,9 @@ impl Advisor for TakingTurns {
             .runtime
             .block_on(Arc::clone(&self.lane).acquire_owned())
             .ok()?;
+        if Instant::now() >= self.until {
+            return self.quick.advise(board, to_move);
+        }
         self.advisor.advise(board, to_move)
     }
 }
@@ -439,6 +456,8 @@ impl Advisor for UntilClosing {
 
 #[cfg(test)]
 mod tests {
+    use tictactoe_core::players::MockAdvisor;
+
     use super::*;
 
     fn game(bits: u128) -> GameId {
@@ -447,6 +466,45 @@ mod tests {
 
     fn reviews(most: usize) -> Reviews {
         Reviews::new(1, most)
+    }
+
+    /// A completion's advisor whose patient thinking ends at `until`.
+    fn taking_turns(
+        patient: MockAdvisor,
+        quick: MockAdvisor,
+        until: std::time::Instant,
+    ) -> TakingTurns {
+        TakingTurns {
+            advisor: Box::new(patient),
+            quick: Box::new(quick),
+            lane: Arc::new(Semaphore::new(1)),
+            runtime: tokio::runtime::Builder::new_current_thread()
+                .build()
+                .unwrap()
+                .handle()
+                .clone(),
+            stop: Arc::new(AtomicBool::new(false)),
+            until,
+        }
+    }
+
+    #[test]
+    fn a_completion_past_its_total_analyses_the_positions_left_as_the_first_review_did() {
+        // Arrange: the patient advisor must not be asked; the quick one is, once.
+        let mut patient = MockAdvisor::new();
+        patient.expect_advise().never();
+        let mut quick = MockAdvisor::new();
+        quick.expect_advise().times(1).return_const(None);
+        let mut advisor = taking_turns(patient, quick, Instant::now());
+        let board = tictactoe_core::domain::BitBoard::new(
+            tictactoe_core::domain::Geometry::classic(),
+        );
+
+        // Act
+        let analysis = advisor.advise(&board, Mark::X);
+
+        // Assert: the quick advisor's answer (the mocks check who was asked).
+        assert!(analysis.is_none());
     }
 
     #[test]
