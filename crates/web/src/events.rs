@@ -6,48 +6,25 @@ use std::convert::Infallible;
 
 use axum::response::sse::Event;
 use futures_util::Stream;
-use tokio::sync::OwnedSemaphorePermit;
 
 use super::port::Watching;
-use super::shares::Share;
+use super::stream_places::StreamPlace;
 use super::view::GameView;
 
-/// A live stream's place: under the server's cap on streams and in its client's share,
-/// held while the stream lasts, and counted among the streams open.
-pub struct StreamPlace {
-    _permit: OwnedSemaphorePermit,
-    _share: Share,
-}
-
-impl StreamPlace {
-    pub fn new(permit: OwnedSemaphorePermit, share: Share) -> Self {
-        metrics::gauge!("tictactoe_event_streams_open").increment(1.0);
-        StreamPlace {
-            _permit: permit,
-            _share: share,
-        }
-    }
-}
-
-impl Drop for StreamPlace {
-    fn drop(&mut self) {
-        metrics::gauge!("tictactoe_event_streams_open").decrement(1.0);
-    }
-}
-
-/// The game's views until the game is forgotten or the server closes. The stream holds
-/// its `place` until it ends.
+/// The game's views until the game is forgotten, the server closes, or a newcomer takes
+/// the stream's `place` (see `stream_places`). The stream holds its place until it ends.
 pub fn game_events(
     Watching { game, closing }: Watching,
     place: StreamPlace,
 ) -> impl Stream<Item = Result<Event, Infallible>> {
     futures_util::stream::unfold(
         (game, closing, true, place),
-        |(mut game, mut closing, first, place)| async move {
+        |(mut game, mut closing, first, mut place)| async move {
             if !first {
                 tokio::select! {
                     changed = game.changed() => changed.ok()?,
                     _ = closing.wait_for(|closed| *closed) => return None,
+                    () = place.taken() => return None,
                 }
             }
             if *closing.borrow() {

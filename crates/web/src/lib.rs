@@ -17,7 +17,8 @@
 //! * the HTTP edge: `server` (the routes and headers, and serving until told to stop:
 //!   each connection within deadlines for its requests' heads, and a bounded stop;
 //!   `connections` bounds how many are open and for how long they may stay quiet,
-//!   `shares` how many of them, and of the event streams, one client may hold;
+//!   `shares` how many of them one client may hold; `stream_places` the event streams,
+//!   shared fairly among clients;
 //!   `hyper_refusals` dresses the answers hyper makes itself like the server's own;
 //!   `edge` refuses what comes from another site's page, or was sent to another
 //!   address than the public one);
@@ -70,6 +71,7 @@ mod server;
 mod setup;
 mod shares;
 mod store_lane;
+mod stream_places;
 mod table;
 mod thinking;
 mod token;

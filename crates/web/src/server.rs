@@ -16,7 +16,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{Semaphore, watch};
+use tokio::sync::watch;
 use tokio::task::JoinSet;
 use tower::ServiceExt;
 use tower_http::request_id::{PropagateRequestIdLayer, SetRequestIdLayer};
@@ -37,7 +37,8 @@ use super::hyper_refusals::Dressed;
 use super::observe::{self, NewRequestId, REQUEST_ID};
 use super::openapi::{self, ApiDoc};
 use super::port::{AccountService, GameService};
-use super::shares::{Client, ClientAddress, Shares, forwarded_for};
+use super::shares::{Client, ClientAddress, forwarded_for};
+use super::stream_places::StreamPlaces;
 
 /// The bounds the server's transport keeps to, whatever its clients do. (The games'
 /// own are [`GameLimits`](super::games::GameLimits).)
@@ -169,8 +170,7 @@ pub(crate) fn routes(
             secure_cookies: limits.public_url.as_ref().is_some_and(PublicUrl::is_https),
             body_limit: limits.body_bytes,
             body_deadline: limits.body_deadline,
-            streams: Arc::new(Semaphore::new(limits.max_streams)),
-            stream_shares: Shares::new(limits.streams_per_client),
+            stream_places: StreamPlaces::new(limits.max_streams, limits.streams_per_client),
             streams_per_client: limits.streams_per_client,
         }),
         document: document

@@ -1,6 +1,6 @@
 //! Each client's share: no one client holds more than a bounded number of the server's
-//! connections or live event streams, so one client cannot take the places everyone
-//! else needs.
+//! connections, so one client cannot take the places everyone else needs. (Live event
+//! streams are shared in `stream_places`, which also evens them out when full.)
 //!
 //! A client is an address as [`Client::of`] reads it: an IPv4 address, or the /64 an
 //! IPv6 address belongs to (one machine usually has a whole /64 to pick addresses

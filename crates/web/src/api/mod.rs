@@ -16,7 +16,6 @@ use axum::response::sse::{KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use tokio::sync::Semaphore;
 use utoipa::IntoParams;
 
 use tictactoe_core::domain::{Geometry, Mark, NameError, PlayerName};
@@ -33,7 +32,7 @@ use super::dto::{
     ProgressJson,
 };
 use super::error::{ApiError, ErrorJson};
-use super::events::{StreamPlace, game_events};
+use super::events::game_events;
 use super::health::Health;
 use super::openapi::{
     BodyRefusals, GameEventJson, GameRefusals, HistoryPageJson, PlayerPageJson, PuzzleAnswerJson,
@@ -41,7 +40,8 @@ use super::openapi::{
     ThinkingRefusals, TrainingJson,
 };
 use super::port::{AccountService, Created, GameService, PuzzleAsked, Reviewing};
-use super::shares::{Client, Shares};
+use super::shares::Client;
+use super::stream_places::{NoPlace, StreamPlaces};
 use super::token::Token;
 use super::view::{GameView, mark_word};
 
@@ -67,9 +67,8 @@ pub struct Edge {
     /// How long a request's body may take to arrive, from its head.
     pub body_deadline: Duration,
     /// Places for live event streams, in all.
-    pub streams: Arc<Semaphore>,
+    pub stream_places: Arc<StreamPlaces>,
     /// Places for live event streams, per client.
-    pub stream_shares: Arc<Shares>,
     pub streams_per_client: usize,
 }
 
@@ -481,17 +480,12 @@ pub async fn events(
     client: Client,
 ) -> Result<Response, ApiError> {
     let watching = app.games.watch(game_id(&id)?).await?;
-    let share = app
-        .edge
-        .stream_shares
-        .take(client)
-        .ok_or(ApiError::StreamShare {
+    let place = app.edge.stream_places.take(client).map_err(|no| match no {
+        NoPlace::Share => ApiError::StreamShare {
             most: app.edge.streams_per_client,
-        })?;
-    let permit = Arc::clone(&app.edge.streams)
-        .try_acquire_owned()
-        .map_err(|_| ApiError::Streaming)?;
-    let place = StreamPlace::new(permit, share);
+        },
+        NoPlace::Full => ApiError::Streaming,
+    })?;
     Ok(Sse::new(game_events(watching, place))
         .keep_alive(KeepAlive::default())
         .into_response())

@@ -496,9 +496,8 @@ mod tests {
         let mut quick = MockAdvisor::new();
         quick.expect_advise().times(1).return_const(None);
         let mut advisor = taking_turns(patient, quick, Instant::now());
-        let board = tictactoe_core::domain::BitBoard::new(
-            tictactoe_core::domain::Geometry::classic(),
-        );
+        let board =
+            tictactoe_core::domain::BitBoard::new(tictactoe_core::domain::Geometry::classic());
 
         // Act
         let analysis = advisor.advise(&board, Mark::X);
