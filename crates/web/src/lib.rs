@@ -63,6 +63,7 @@ mod logged;
 mod observe;
 mod openapi;
 mod port;
+mod process;
 mod registry;
 mod server;
 mod setup;
