@@ -793,9 +793,52 @@ fn serve(
 }
 
 /// Says where the server listens, on standard output (a script may read the port from
-/// it). If nobody reads it any more (a closed pipe), the server serves all the same.
+/// its first line). On every address (`--bind 0.0.0.0` or `::`), the first line names
+/// this machine's loopback address, which works here, and the next the address other
+/// machines reach it by (the one this machine's traffic leaves from, if it has a
+/// route out). If nobody reads it any more (a closed pipe), the server serves all
+/// the same.
 fn say_listening(address: SocketAddr) {
-    let _ = writeln!(io::stdout(), "Serving Tic Tac Toe on http://{address}");
+    let mut out = io::stdout().lock();
+    if !address.ip().is_unspecified() {
+        let _ = writeln!(out, "Serving Tic Tac Toe on http://{address}");
+        return;
+    }
+    let here = match address {
+        SocketAddr::V4(_) => SocketAddr::new(std::net::Ipv4Addr::LOCALHOST.into(), address.port()),
+        SocketAddr::V6(_) => SocketAddr::new(std::net::Ipv6Addr::LOCALHOST.into(), address.port()),
+    };
+    let _ = writeln!(out, "Serving Tic Tac Toe on http://{here}");
+    match outward_address(address) {
+        Some(ip) => {
+            let there = SocketAddr::new(ip, address.port());
+            let _ = writeln!(
+                out,
+                "  and to other machines on http://{there} (or this machine's other addresses)"
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "  and to other machines on this machine's addresses, port {}",
+                address.port()
+            );
+        }
+    }
+}
+
+/// The address this machine's traffic leaves from: a UDP socket "connected" to a
+/// public address (nothing is sent) is given it by the system's routes. `None`
+/// without a route out.
+fn outward_address(listening: SocketAddr) -> Option<std::net::IpAddr> {
+    let (unbound, public) = match listening {
+        SocketAddr::V4(_) => ("0.0.0.0:0", "192.0.2.1:9"),
+        SocketAddr::V6(_) => ("[::]:0", "[2001:db8::1]:9"),
+    };
+    let socket = std::net::UdpSocket::bind(unbound).ok()?;
+    socket.connect(public).ok()?;
+    let ip = socket.local_addr().ok()?.ip();
+    (!ip.is_unspecified() && !ip.is_loopback()).then_some(ip)
 }
 
 /// An address that cannot be listened on, said with the address and what to do.

@@ -486,3 +486,20 @@ fn a_fresh_servers_metrics_list_every_documented_series_but_the_requests_own() {
         "{text}"
     );
 }
+
+#[test]
+fn listening_on_every_address_it_names_one_people_can_use_first() {
+    // Arrange
+    let folder = tempfile::TempDir::new().unwrap();
+
+    // Act
+    let (mut child, address) = serve_binary_with(&folder, &["--bind", "0.0.0.0"]);
+
+    // Assert: the loopback address, which answers, not 0.0.0.0.
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let health = runtime.block_on(async { reqwest::get(format!("{address}/healthz")).await });
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(address.starts_with("http://127.0.0.1:"), "{address}");
+    assert_eq!(health.unwrap().status(), 200);
+}
