@@ -93,6 +93,16 @@ pub enum Command {
                       it serves."
     )]
     Check,
+    /// Copy the database to a new file while a server may be using it, then check the
+    /// copy as `check` does (SQLite files; PostgreSQL has pg_dump)
+    #[command(
+        after_help = "The copy is one moment of the database (SQLite's online backup): every \
+                      game answered before it began, none half-written, while the server goes \
+                      on serving. It is written beside FILE and named FILE only when whole. A \
+                      PostgreSQL database is backed up with `pg_dump --format=custom --file \
+                      FILE URL` (docs/deploy.md)."
+    )]
+    Backup(BackupArgs),
     /// Accounts, for whoever runs the server: add one (a name with kept games too), list
     /// them, give one a new password, remove one
     Accounts(AccountsArgs),
@@ -288,6 +298,17 @@ pub struct ReplayArgs {
     /// Print the moves line by line, even on a terminal
     #[arg(long)]
     pub plain: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct BackupArgs {
+    /// The new file to copy the database to
+    #[arg(long, value_name = "FILE")]
+    pub to: std::path::PathBuf,
+
+    /// Replace FILE if it is already there (without this, nothing is overwritten)
+    #[arg(long)]
+    pub overwrite: bool,
 }
 
 #[derive(Debug, Args)]

@@ -197,6 +197,11 @@ pub enum Task {
     },
     /// What the database's own checks find.
     Check,
+    /// A copy of the database at `to`, checked (`overwrite`: replacing what is there).
+    Backup {
+        to: PathBuf,
+        overwrite: bool,
+    },
     /// The operator's work on accounts.
     Accounts(AccountsAction),
 }
@@ -409,6 +414,10 @@ impl Config {
                 allow_damaged: args.allow_damaged,
             },
             Some(Command::Check) => Task::Check,
+            Some(Command::Backup(args)) => Task::Backup {
+                to: args.to,
+                overwrite: args.overwrite,
+            },
             Some(Command::Accounts(args)) => Task::Accounts(match args.action {
                 AccountsCommand::Add { name } => AccountsAction::Add(name),
                 AccountsCommand::List { json } => AccountsAction::List { json },

@@ -56,7 +56,7 @@ use tictactoe_json_store::read_scoreboard;
 use tictactoe_passwords::Argon2Passwords;
 use tictactoe_players::{MinimaxAI, Progress, Proven, SharedSolvers, Stage, StandardComputers};
 use tictactoe_postgres_store::{Options as PostgresOptions, PostgresStore};
-use tictactoe_sqlite_store::SqliteStore;
+use tictactoe_sqlite_store::{BackupError, SqliteStore};
 use tictactoe_terminal::{Ending, Start, run_full_screen, run_replay};
 
 use crate::cli::{Cli, LogFormat};
@@ -270,7 +270,7 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
     let writes = match &config.task {
         Task::Scores { action, .. } => *action != ScoresAction::Show,
         // Only read (a review that cannot be kept is still shown).
-        Task::History { .. } | Task::Replay { .. } | Task::Check => false,
+        Task::History { .. } | Task::Replay { .. } | Task::Check | Task::Backup { .. } => false,
         Task::Ratings { rebuild, .. } => rebuild.is_some(),
         // Listing only reads; training keeps each answer.
         Task::Train { list, .. } => !list,
@@ -427,6 +427,7 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             replay(&store, (config.seed, config.think), &game, review, shown_as)
         }
         Task::Check => check(&config.database),
+        Task::Backup { to, overwrite } => backup(&config.database, &to, overwrite),
         // Argon2id at its defaults (OWASP's), made only by the actions that hash.
         Task::Accounts(action) => accounts::run(store()?.accounts(), Argon2Passwords::new, action),
         Task::Serve {
@@ -512,19 +513,85 @@ fn location_name(location: &Location) -> String {
 /// if nothing is damaged, 1 if something is (or it cannot be read at all).
 fn check(database: &Database) -> Result<ExitCode, Failure> {
     let found = check_database(database).map_err(Failure::Store)?;
-    let name = location_name(&database.location);
     let mut out = io::stdout().lock();
+    writeln!(
+        out,
+        "{}",
+        report(&location_name(&database.location), &found)
+    )?;
     if found.problems.is_empty() {
-        writeln!(
-            out,
-            "{name}: no damage found ({}, {:.1} s)",
-            found.read, found.seconds
-        )?;
         return Ok(ExitCode::SUCCESS);
     }
-    writeln!(out, "{}", damaged(&name, &found))?;
     writeln!(out, "{}", DAMAGE_ADVICE)?;
     Ok(ExitCode::from(FAILURE))
+}
+
+/// What a check found, in one line if nothing (see [`damaged`] otherwise).
+fn report(name: &str, found: &Found) -> String {
+    if found.problems.is_empty() {
+        format!(
+            "{name}: no damage found ({}, {:.1} s)",
+            found.read, found.seconds
+        )
+    } else {
+        damaged(name, found)
+    }
+}
+
+/// `tictactoe backup --to FILE`: a copy of an SQLite database (SQLite's online backup,
+/// while a server may be writing it), then the copy checked as `check` checks a
+/// database; both said on standard output. Exit 1 if the copy is found damaged (it is
+/// kept, for whoever wants to look). A PostgreSQL database is pg_dump's to copy.
+fn backup(database: &Database, to: &std::path::Path, overwrite: bool) -> Result<ExitCode, Failure> {
+    let path = match &database.location {
+        Location::Sqlite(path) => path,
+        Location::Postgres { url, .. } => {
+            return Err(Failure::Other(
+                format!(
+                    "{} is a PostgreSQL database: back it up with PostgreSQL's own tool, \
+                     `pg_dump --format=custom --file {} URL` (restore with `pg_restore \
+                     --dbname URL FILE`; docs/deploy.md); tictactoe backup copies SQLite files",
+                    PostgresStore::name_of(url),
+                    to.display()
+                )
+                .into(),
+            ));
+        }
+    };
+    let started = Instant::now();
+    let copied = match SqliteStore::backup(path, to, overwrite) {
+        Ok(copied) => copied,
+        Err(BackupError::Store(error)) => return Err(Failure::Store(error)),
+        Err(BackupError::Exists(_)) => {
+            return Err(Failure::Other(
+                format!(
+                    "{} is already there: nothing was written (choose a new file, or add \
+                     --overwrite to replace it)",
+                    to.display()
+                )
+                .into(),
+            ));
+        }
+    };
+    let mut out = io::stdout().lock();
+    writeln!(
+        out,
+        "{} copied to {} ({} pages, {:.1} s)",
+        path.display(),
+        to.display(),
+        copied.pages,
+        started.elapsed().as_secs_f64()
+    )?;
+    let found = check_database(&Database {
+        location: Location::Sqlite(to.to_owned()),
+        earlier_scoreboard: None,
+    })
+    .map_err(Failure::Store)?;
+    writeln!(out, "{}", report(&to.display().to_string(), &found))?;
+    Ok(match found.problems.is_empty() {
+        true => ExitCode::SUCCESS,
+        false => ExitCode::from(FAILURE),
+    })
 }
 
 /// What to do about a damaged database.
@@ -726,9 +793,52 @@ fn serve(
 }
 
 /// Says where the server listens, on standard output (a script may read the port from
-/// it). If nobody reads it any more (a closed pipe), the server serves all the same.
+/// its first line). On every address (`--bind 0.0.0.0` or `::`), the first line names
+/// this machine's loopback address, which works here, and the next the address other
+/// machines reach it by (the one this machine's traffic leaves from, if it has a
+/// route out). If nobody reads it any more (a closed pipe), the server serves all
+/// the same.
 fn say_listening(address: SocketAddr) {
-    let _ = writeln!(io::stdout(), "Serving Tic Tac Toe on http://{address}");
+    let mut out = io::stdout().lock();
+    if !address.ip().is_unspecified() {
+        let _ = writeln!(out, "Serving Tic Tac Toe on http://{address}");
+        return;
+    }
+    let here = match address {
+        SocketAddr::V4(_) => SocketAddr::new(std::net::Ipv4Addr::LOCALHOST.into(), address.port()),
+        SocketAddr::V6(_) => SocketAddr::new(std::net::Ipv6Addr::LOCALHOST.into(), address.port()),
+    };
+    let _ = writeln!(out, "Serving Tic Tac Toe on http://{here}");
+    match outward_address(address) {
+        Some(ip) => {
+            let there = SocketAddr::new(ip, address.port());
+            let _ = writeln!(
+                out,
+                "  and to other machines on http://{there} (or this machine's other addresses)"
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "  and to other machines on this machine's addresses, port {}",
+                address.port()
+            );
+        }
+    }
+}
+
+/// The address this machine's traffic leaves from: a UDP socket "connected" to a
+/// public address (nothing is sent) is given it by the system's routes. `None`
+/// without a route out.
+fn outward_address(listening: SocketAddr) -> Option<std::net::IpAddr> {
+    let (unbound, public) = match listening {
+        SocketAddr::V4(_) => ("0.0.0.0:0", "192.0.2.1:9"),
+        SocketAddr::V6(_) => ("[::]:0", "[2001:db8::1]:9"),
+    };
+    let socket = std::net::UdpSocket::bind(unbound).ok()?;
+    socket.connect(public).ok()?;
+    let ip = socket.local_addr().ok()?.ip();
+    (!ip.is_unspecified() && !ip.is_loopback()).then_some(ip)
 }
 
 /// An address that cannot be listened on, said with the address and what to do.

@@ -417,3 +417,89 @@ fn a_connection_to_the_metrics_listener_that_sends_nothing_is_closed_at_the_head
         "{read:?} only after {after:?}"
     );
 }
+
+/// The series docs/web.md's metrics table lists, each with its labels' names: its
+/// rows' first cells, `name{label, label}`.
+fn documented_series() -> Vec<(String, Vec<String>)> {
+    let web = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/web.md")).unwrap();
+    let table = web
+        .split("### Metrics")
+        .nth(1)
+        .unwrap()
+        .split("\n### ")
+        .next()
+        .unwrap();
+    table
+        .lines()
+        .filter_map(|row| row.strip_prefix("| `")?.split('`').next())
+        .map(|cell| {
+            let (name, labels) = cell.split_once('{').unwrap_or((cell, ""));
+            let labels = labels
+                .trim_end_matches('}')
+                .split(", ")
+                .filter(|l| !l.is_empty());
+            (name.to_string(), labels.map(str::to_string).collect())
+        })
+        .collect()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_fresh_servers_metrics_list_every_documented_series_but_the_requests_own() {
+    // Arrange: no request yet but the scrape's own, on the metrics' listener.
+    let folder = tempfile::TempDir::new().unwrap();
+    let (child, _, metrics) = serving_metrics(&folder, &[]);
+    let documented = documented_series();
+
+    // Act
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let text =
+        runtime.block_on(async { reqwest::get(metrics).await.unwrap().text().await.unwrap() });
+    stopped_and_logged(child);
+
+    // Assert: every series, bar those labelled by a request's route, is a sample.
+    assert!(documented.len() >= 15, "{documented:?}");
+    let missing: Vec<_> = documented
+        .iter()
+        .filter(|(_, labels)| !labels.iter().any(|label| label == "route"))
+        .filter(|(name, _)| {
+            !text.lines().any(|line| {
+                [
+                    name.clone(),
+                    format!("{name}_count"),
+                    format!("{name}_bucket"),
+                ]
+                .iter()
+                .any(|sample| {
+                    line.starts_with(&format!("{sample} "))
+                        || line.starts_with(&format!("{sample}{{"))
+                })
+            })
+        })
+        .collect();
+    assert_eq!(missing, Vec::<&(String, Vec<String>)>::new(), "{text}");
+    assert!(
+        text.contains(&format!(
+            "tictactoe_build_info{{version=\"{}\"}} 1",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn listening_on_every_address_it_names_one_people_can_use_first() {
+    // Arrange
+    let folder = tempfile::TempDir::new().unwrap();
+
+    // Act
+    let (mut child, address) = serve_binary_with(&folder, &["--bind", "0.0.0.0"]);
+
+    // Assert: the loopback address, which answers, not 0.0.0.0.
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let health = runtime.block_on(async { reqwest::get(format!("{address}/healthz")).await });
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(address.starts_with("http://127.0.0.1:"), "{address}");
+    assert_eq!(health.unwrap().status(), 200);
+}

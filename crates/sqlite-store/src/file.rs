@@ -140,6 +140,17 @@ fn read_through_the_log(path: &Path, database: &Database) -> Result<(), StoreErr
     migrations::version(&reading, database).map(|_| ())
 }
 
+/// A connection that reads what another process may be writing, and leaves the file as
+/// it found it: through the log if there is one (a reading connection sees one moment
+/// of it), the file alone if there is none (no log nor index made beside it).
+pub(crate) fn reading(path: &Path) -> rusqlite::Result<Connection> {
+    if beside(path, "-wal").exists() {
+        read_only(path)
+    } else {
+        immutable(path)
+    }
+}
+
 /// A connection that reads the file's bytes and nothing else: no lock, no log, no
 /// index, no write (SQLite's `immutable` URI parameter, read-only).
 pub(crate) fn immutable(path: &Path) -> rusqlite::Result<Connection> {

@@ -54,10 +54,14 @@
 //!   port).
 //! * `connection`: how each connection is set up (WAL, `synchronous`, the busy
 //!   timeout, the log's length) and what each setting protects against.
+//! * `backup`: a copy of the file while other programs write it (SQLite's online
+//!   backup), given its name only once it is whole.
 //! * `file`: the file as the operating system sees it: read alone before it is opened,
 //!   which file is held, and what is done when it is no longer at its path.
 
 mod accounts;
+mod backup;
+pub use backup::{BackupError, Copied};
 mod codec;
 mod connection;
 mod errors;
@@ -245,14 +249,7 @@ impl SqliteStore {
             });
         }
         file::read_alone(path, &database)?;
-        // Through the log if there is one (another program may be writing: a reading
-        // connection sees one moment of it); the file alone if there is none.
-        let reading = if file::beside(path, "-wal").exists() {
-            file::read_only(path)
-        } else {
-            file::immutable(path)
-        }
-        .db(&database)?;
+        let reading = file::reading(path).db(&database)?;
         let pages: i64 = reading
             .pragma_query_value(None, "page_count", |row| row.get(0))
             .db(&database)?;
@@ -276,6 +273,14 @@ impl SqliteStore {
             problems,
             pages: pages.unsigned_abs(),
         })
+    }
+
+    /// Copies the database at `path` to a new file `to`, while other programs (a
+    /// server) go on writing it: one moment of it, all of it (SQLite's online backup;
+    /// see `backup`). Something already at `to` is refused unless `replace`. The
+    /// database is read as [`SqliteStore::check`] reads it, and nothing of it changes.
+    pub fn backup(path: &Path, to: &Path, replace: bool) -> Result<Copied, BackupError> {
+        backup::backup(path, to, replace)
     }
 
     /// The file this store keeps.

@@ -111,7 +111,10 @@ pub enum Kind {
 }
 
 impl Kind {
-    fn label(self) -> &'static str {
+    /// Every kind, for the metrics registered at zero.
+    pub const ALL: [Kind; 3] = [Kind::Hint, Kind::Review, Kind::Answer];
+
+    pub fn label(self) -> &'static str {
         match self {
             Kind::Hint => "hint",
             Kind::Review => "review",

@@ -66,6 +66,7 @@ mod logged;
 mod observe;
 mod openapi;
 mod port;
+mod process;
 mod registry;
 mod server;
 mod setup;

@@ -16,7 +16,9 @@
 //!   `tictactoe_store_write_duration_seconds`, `tictactoe_commit_batch_requests`,
 //!   `tictactoe_store_errors_total`, `tictactoe_games_in_memory`,
 //!   `tictactoe_event_streams_open`) where they happen. Labels are route patterns and
-//!   fixed words, never a raw path or a name.
+//!   fixed words, never a raw path or a name. Every series without a request's labels
+//!   is there from the start, at zero (`at_zero`), with `tictactoe_build_info` and
+//!   the process's own (`process`).
 
 use std::future::Future;
 use std::io;
@@ -192,6 +194,19 @@ async fn answer_and_log(request: Request, next: Next) -> Response {
     response
 }
 
+/// Every word [`store_error_kind`] gives: the series registered at zero.
+const STORE_ERROR_KINDS: [&str; 9] = [
+    "no_database",
+    "unreadable",
+    "newer",
+    "locked",
+    "read_only",
+    "full",
+    "unavailable",
+    "no_such_game",
+    "conflict",
+];
+
 /// A store's error as a label: what kind of trouble, in a fixed word.
 pub fn store_error_kind(error: &StoreError) -> &'static str {
     match error {
@@ -235,17 +250,49 @@ impl Metrics {
             .install_recorder()
             .map_err(io::Error::other)?;
         describe();
+        at_zero();
+        super::process::start();
         Ok(Metrics(handle))
     }
 
-    /// The metrics as Prometheus reads them.
+    /// The metrics as Prometheus reads them (the process's read again first).
     pub fn render(&self) -> String {
+        super::process::read();
         self.0.render()
     }
 }
 
+/// Every series the operator is told of (docs/web.md, "Metrics") that has no label
+/// only a request can give, there from the start, at zero: an alert on a counter that
+/// does not exist yet never fires. And the build's version, as `tictactoe_build_info`.
+fn at_zero() {
+    metrics::counter!("tictactoe_moves_total").increment(0);
+    for kind in STORE_ERROR_KINDS {
+        metrics::counter!("tictactoe_store_errors_total", "kind" => kind).increment(0);
+    }
+    for result in super::accounts::SIGN_IN_RESULTS {
+        metrics::counter!("tictactoe_sign_ins_total", "result" => result).increment(0);
+    }
+    for kind in super::budget::Kind::ALL {
+        metrics::counter!("tictactoe_engine_refused_total", "kind" => kind.label()).increment(0);
+        let _ = metrics::histogram!("tictactoe_engine_seconds", "kind" => kind.label());
+    }
+    metrics::gauge!("tictactoe_engine_waiting").increment(0.0);
+    metrics::gauge!("tictactoe_games_in_memory").increment(0.0);
+    metrics::gauge!("tictactoe_event_streams_open").increment(0.0);
+    // Registered, with no observation yet.
+    let _ = metrics::histogram!("tictactoe_store_write_duration_seconds");
+    let _ = metrics::histogram!("tictactoe_commit_batch_requests");
+    metrics::gauge!("tictactoe_build_info", "version" => env!("CARGO_PKG_VERSION")).set(1.0);
+}
+
 /// Each metric's help text, for Prometheus.
 fn describe() {
+    super::process::describe();
+    metrics::describe_gauge!(
+        "tictactoe_build_info",
+        "Always 1: the version of tictactoe serving, as its label"
+    );
     use metrics::{Unit, describe_counter, describe_gauge, describe_histogram};
     describe_counter!(
         "tictactoe_http_requests_total",
