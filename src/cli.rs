@@ -54,7 +54,7 @@ pub struct Cli {
     pub think_ms: Option<u64>,
 
     /// Play line by line, as for a pipe or a screen reader, even on a terminal (the
-    /// menu, play and replay)
+    /// menu, play, replay and train; after those commands too)
     #[arg(long)]
     pub plain: bool,
 
@@ -229,7 +229,8 @@ pub struct TrainArgs {
     #[arg(long, requires = "list")]
     pub json: bool,
 
-    /// Train line by line, even on a terminal (what training does today everywhere)
+    /// Train line by line, as for a pipe or a screen reader, even on a terminal (where
+    /// training is otherwise full screen)
     #[arg(long, conflicts_with = "list")]
     pub plain: bool,
 }
