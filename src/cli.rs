@@ -54,7 +54,7 @@ pub struct Cli {
     pub think_ms: Option<u64>,
 
     /// Play line by line, as for a pipe or a screen reader, even on a terminal (the
-    /// menu, play and replay)
+    /// menu, play, replay and train; after those commands too)
     #[arg(long)]
     pub plain: bool,
 
@@ -208,14 +208,17 @@ pub struct RatingsArgs {
 #[derive(Debug, Args)]
 #[command(
     after_help = "A puzzle is a position from one of the player's ended games where the game's \
-                  review (`tictactoe replay GAME --review`, kept once made) proves that their \
-                  move threw a value away: a win to a draw or a loss, a draw to a loss. A move \
-                  the review did not prove in time (a hard 7x7 position) makes no puzzle. An \
-                  answer is right when it is one of the moves the review found best; a wrong \
-                  one is told what the review said, and the puzzle stays. Every answer is \
-                  kept; a puzzle solved twice running, on different days (UTC) or with \
-                  another puzzle tried in between, retires. Answers are read line by line \
-                  (a cell's number or coordinate; q stops), from a pipe too."
+                  review (kept once made) proves that their move threw a value away: a win to \
+                  a draw or a loss, a draw to a loss. Training first reviews the player's \
+                  games not reviewed yet, so playing is enough. A move the review did not \
+                  prove in time (a hard 7x7 position) makes no puzzle. An answer is right \
+                  when it keeps the value; a wrong one may be tried again, or the answer \
+                  shown (what the review said, the best moves lit), and the puzzle stays. \
+                  Every answer is kept; a puzzle solved twice running, on different days \
+                  (UTC) or with another puzzle tried in between, retires, and a right answer \
+                  says whether it did. On a terminal the puzzles are full screen; with \
+                  --plain, or from a pipe, line by line (a cell's number or coordinate; q \
+                  stops)."
 )]
 pub struct TrainArgs {
     /// Whose slips: a person's name, as on the scoreboard
@@ -239,7 +242,8 @@ pub struct TrainArgs {
     #[arg(long, requires = "list")]
     pub json: bool,
 
-    /// Train line by line, even on a terminal (what training does today everywhere)
+    /// Train line by line, as for a pipe or a screen reader, even on a terminal (where
+    /// training is otherwise full screen)
     #[arg(long, conflicts_with = "list")]
     pub plain: bool,
 }

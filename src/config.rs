@@ -392,11 +392,12 @@ impl Config {
                 }
             }
         };
-        // `--plain` where it means something: before the command, or after `play` or
-        // `replay`.
+        // `--plain` where it means something: before the command, or after a command
+        // that draws (`play`, `replay`, `train`).
         let plain_here = match &cli.command {
             Some(Command::Play(args)) => args.plain,
             Some(Command::Replay(args)) => args.plain,
+            Some(Command::Train(args)) => args.plain,
             _ => false,
         };
         let task = match cli.command {
@@ -813,10 +814,46 @@ mod tests {
     #[case::before_the_command(&["--plain", "play", "--x", "human", "--o", "easy"])]
     #[case::after_play(&["play", "--plain", "--x", "human", "--o", "easy"])]
     #[case::after_replay(&["replay", "last", "--plain"])]
+    #[case::after_train(&["train", "--player", "Ada", "--plain"])]
     fn plain_is_taken_before_the_command_or_after_the_commands_that_show_a_game(
         #[case] args: &[&str],
     ) {
         assert!(build(args).unwrap().plain);
+    }
+
+    /// Each command that offers `--plain`, written with its required arguments.
+    const DRAWING_COMMANDS: [&[&str]; 3] = [
+        &["play", "--x", "human", "--o", "easy"],
+        &["replay", "last"],
+        &["train", "--player", "Ada"],
+    ];
+
+    #[test]
+    fn every_command_that_offers_plain_obeys_it_after_its_name() {
+        // Arrange: the commands whose help offers --plain, as clap knows them.
+        let mut command = Cli::command();
+        command.build();
+        let offering: Vec<String> = command
+            .get_subcommands()
+            .filter(|sub| sub.get_arguments().any(|arg| arg.get_id() == "plain"))
+            .map(|sub| sub.get_name().to_string())
+            .collect();
+        let written: Vec<String> = DRAWING_COMMANDS
+            .iter()
+            .map(|args| args[0].to_string())
+            .collect();
+        assert_eq!(
+            offering, written,
+            "a command offers --plain that this test does not try"
+        );
+
+        for args in DRAWING_COMMANDS {
+            // Act
+            let config = build(&[args, &["--plain"]].concat()).unwrap();
+
+            // Assert
+            assert!(config.plain, "{args:?} --plain is not plain");
+        }
     }
 
     #[rstest::rstest]

@@ -396,6 +396,8 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             // What an answer that is not one of the review's best moves leaves: perfect
             // play, in the usual thinking time.
             let mut advisor = StandardComputers::new(config.seed, config.think).advisor();
+            // Playing is enough: the games not reviewed yet are reviewed first.
+            train::review_unreviewed(store.archive(), &trainee, advisor.as_mut(), !full_screen)?;
             if full_screen {
                 return match train::train_full_screen(
                     store.archive(),

@@ -8,14 +8,18 @@
 //! elsewhere (`--plain`, a pipe) line by line: the same titled puzzles, each answer
 //! kept through the same closure.
 
-use std::io::{self, Write};
-use std::time::SystemTime;
+use std::io::{self, IsTerminal, Write};
+use std::time::{Duration, Instant, SystemTime};
+
+use indicatif::{ProgressBar, ProgressDrawTarget};
 
 use tictactoe_console::{ConsoleRenderer, InputHandler, Stop, Titled, train_in_lines, words};
 use tictactoe_core::domain::{Geometry, Known, PlayerName};
-use tictactoe_core::play::short_id;
+use tictactoe_core::play::{Replay, review, short_id};
 use tictactoe_core::players::Advisor;
-use tictactoe_core::ports::{Archive, Attempt, OpenPuzzles, Puzzle, StoreError, open_puzzles};
+use tictactoe_core::ports::{
+    Archive, Attempt, Fate, OpenPuzzles, Puzzle, StoreError, open_puzzles,
+};
 use tictactoe_core::words::{
     no_puzzles as no_puzzles_for, not_exact_words, puzzle_title, unreviewed_words,
 };
@@ -46,6 +50,71 @@ pub(crate) fn list(store: &dyn Archive, trainee: &Trainee, json: bool) -> Result
         write_table(&mut out, store, trainee, &open.puzzles)?;
     }
     say_what_was_left_out(&trainee.player, &open);
+    Ok(())
+}
+
+/// Reviews `trainee`'s ended games that have no review yet (on their board only, if
+/// given) with `advisor`, keeping each review, so that playing is enough to make
+/// puzzles. How far it has got is said on standard error: with `plain` a line before
+/// and one after, else a bar once it takes a while (a 3x3 game takes milliseconds, a
+/// long 7x7 one seconds). A kept game that cannot be played back is left unreviewed.
+pub(crate) fn review_unreviewed(
+    store: &dyn Archive,
+    trainee: &Trainee,
+    advisor: &mut dyn Advisor,
+    plain: bool,
+) -> Result<(), Failure> {
+    let games = open_puzzles(store, &trainee.player, trainee.board)
+        .map_err(Failure::Store)?
+        .unreviewed;
+    if games.is_empty() {
+        return Ok(());
+    }
+    let count = match games.len() {
+        1 => "1 game".to_string(),
+        n => format!("{n} games"),
+    };
+    if plain {
+        eprintln!(
+            "Reviewing {count} of {}'s not reviewed yet, for their puzzles...",
+            trainee.player
+        );
+    }
+    let bar = ProgressBar::hidden();
+    bar.set_length(games.len() as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "Reviewing your games {bar:30} game {pos} of {len} ({elapsed})",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let showing = !plain && io::stderr().is_terminal();
+    let started = Instant::now();
+    let mut reviewed = 0;
+    for (done, id) in games.iter().enumerate() {
+        let Some(kept) = store.game(id).map_err(Failure::Store)? else {
+            continue;
+        };
+        let Ok(replay) = Replay::of(&kept) else {
+            continue;
+        };
+        let made = review(&replay, advisor, &mut |_, _| {
+            if showing && bar.is_hidden() && started.elapsed() > Duration::from_millis(300) {
+                bar.set_draw_target(ProgressDrawTarget::stderr());
+            }
+            bar.tick();
+        });
+        store.keep_review(id, &made).map_err(Failure::Store)?;
+        reviewed += 1;
+        bar.set_position(done as u64 + 1);
+    }
+    bar.finish_and_clear();
+    if plain {
+        eprintln!(
+            "Reviewed {reviewed} of {count} in {:.1} s.",
+            started.elapsed().as_secs_f64()
+        );
+    }
     Ok(())
 }
 
@@ -109,6 +178,7 @@ fn titled(store: &dyn Archive, trainee: &Trainee) -> Result<Vec<Titled>, Failure
                 total,
                 &short_id(store, &puzzle.game, 8).map_err(Failure::Store)?,
                 puzzle.ply,
+                puzzle.board,
             ),
             puzzle,
         });
@@ -116,11 +186,12 @@ fn titled(store: &dyn Archive, trainee: &Trainee) -> Result<Vec<Titled>, Failure
     Ok(titled)
 }
 
-/// Keeps `trainee`'s answer to a puzzle in `store`, right or not, as it is given.
+/// Keeps `trainee`'s answer to a puzzle in `store`, right or not, as it is given; what
+/// becomes of the puzzle is read back from every answer kept.
 fn kept_in<'a>(
     store: &'a dyn Archive,
     trainee: &'a Trainee,
-) -> impl FnMut(&Puzzle, bool) -> Result<(), StoreError> + 'a {
+) -> impl FnMut(&Puzzle, bool) -> Result<Fate, StoreError> + 'a {
     |puzzle: &Puzzle, right| {
         store.keep_attempt(&Attempt {
             player: trainee.player.clone(),
@@ -128,7 +199,14 @@ fn kept_in<'a>(
             ply: puzzle.ply,
             at: SystemTime::now(),
             right,
-        })
+        })?;
+        let attempts = store.attempts(&trainee.player)?;
+        Ok(Fate::after(
+            &attempts,
+            &trainee.player,
+            &puzzle.game,
+            puzzle.ply,
+        ))
     }
 }
 
@@ -149,7 +227,10 @@ fn say_what_was_left_out(player: &PlayerName, open: &OpenPuzzles) {
         eprintln!("{words}");
     }
     if let Some(game) = open.unreviewed.first() {
-        let how = format!("`tictactoe replay {game} --review` reviews one");
+        let how = format!(
+            "`tictactoe train` without --list reviews them first (`tictactoe replay {game} \
+             --review` one)"
+        );
         if let Some(words) = unreviewed_words(player, &open.unreviewed, &how) {
             eprintln!("{words}");
         }

@@ -775,3 +775,25 @@ fn on_a_terminal_training_puts_the_puzzle_full_screen_and_a_best_move_typed_is_r
         ended.output
     );
 }
+
+#[test]
+fn on_a_terminal_train_with_plain_after_it_asks_line_by_line_without_the_full_screen() {
+    // Arrange: one slip of Ada's; --plain written after the command, as the README
+    // writes it.
+    let db = Database::new();
+    db.with_one_slip_of_adas();
+    let mut pty = db.pty("train --player Ada --plain", "Your move [1-9]");
+
+    // Act
+    pty.press(b"q");
+    pty.press(ENTER);
+    let ended = pty.finish();
+
+    // Assert: the line console's prompt, and never the alternate screen.
+    assert_eq!((ended.status, ended.given_back), (0, true));
+    assert!(
+        !ended.output.contains("\x1b[?1049h"),
+        "the full screen was opened: {}",
+        ended.output
+    );
+}

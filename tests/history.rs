@@ -124,8 +124,22 @@ fn replay_last_review_shows_the_move_that_lost_and_the_moves_that_would_have_hel
         .stdout(predicate::str::contains(
             "threw away the draw (a loss left);",
         ))
-        .stdout(predicate::str::contains("Where it slipped: move "))
+        .stdout(predicate::str::contains("Where Ada (X) slipped: move "))
         .stdout(predicate::str::contains("Computer (Impossible, O) won."));
+}
+
+#[test]
+fn replay_review_names_the_persons_slips_and_never_the_computers() {
+    // Arrange: Ada (X) against Impossible, reviewed.
+    let db = Database::new();
+    ada_loses_to_impossible(&db.path);
+
+    // Act / Assert: her slip is named; the computer's moves are not summed up.
+    db.run(&["replay", "last", "--review", "--plain"])
+        .success()
+        .stdout(predicate::str::contains("Where Ada (X) slipped: move "))
+        .stdout(predicate::str::contains("Where Computer").not())
+        .stdout(predicate::str::contains("Computer (Impossible, O): every move").not());
 }
 
 #[test]

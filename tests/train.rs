@@ -111,19 +111,40 @@ fn a_game_not_reviewed_makes_no_puzzle_and_the_listing_says_so() {
         ));
 }
 
+#[test]
+fn training_reviews_the_games_not_reviewed_yet_and_puts_their_slips_with_the_boards_rule() {
+    // Arrange: a game lost, not reviewed: playing is all Ada did.
+    let db = Database::new();
+    db.ada_loses_to_impossible();
+
+    // Act: q at the first puzzle.
+    let session = train(&db, "q\n");
+
+    // Assert: reviewed, said so, and her slip put to her with how many in a row win.
+    session
+        .success()
+        .stderr(predicate::str::contains(
+            "Reviewing 1 game of Ada's not reviewed yet",
+        ))
+        .stdout(predicate::str::contains("Puzzle 1 of 1: game "))
+        .stdout(predicate::str::contains("(3x3: 3 in a row wins)"));
+    assert_eq!(open_puzzles(&db).len(), 1);
+}
+
 /// Right (solved once) or wrong, an answer is said, kept, and leaves the puzzle open.
 #[rstest::rstest]
-#[case::a_right_answer_is_said_and_kept_and_the_puzzle_stays_until_solved_again(
+#[case::a_right_answer_is_said_and_kept_and_the_puzzle_comes_back_once_more(
     right_answer,
-    &["X to move; X had a draw here.", "Right: "],
-)]
-#[case::a_wrong_answer_is_told_why_in_the_reviews_words_and_kept_and_the_puzzle_stays(
-    wrong_answer,
     &[
-        "leaves a loss. In the game, Move ",
-        "threw away the draw (a loss left);",
-        "The puzzle stays.",
+        "X to move; X had a draw here.",
+        "Right: ",
+        "It comes back once more",
+        "0 puzzles retired; 1 comes back next time.",
     ],
+)]
+#[case::a_wrong_answer_is_told_what_it_leaves_and_kept_and_another_try_is_offered(
+    wrong_answer,
+    &["Not that one: ", "leaves a loss.", "Try again [1-9]"],
 )]
 fn one_answer_is_said_and_kept_and_the_puzzle_stays(
     #[case] answer: fn(&Value) -> String,
@@ -134,6 +155,30 @@ fn one_answer_is_said_and_kept_and_the_puzzle_stays(
     succeeded_saying(answered, said);
     assert_eq!(attempts_kept(&db), 1);
     assert_eq!(open_puzzles(&db).len(), 1);
+}
+
+#[test]
+fn after_a_wrong_answer_enter_shows_the_reviews_words_and_the_next_puzzle_follows() {
+    // Arrange: two puzzles.
+    let db = Database::new();
+    db.with_one_slip_of_adas();
+    db.with_one_slip_of_adas();
+    let first = open_puzzles(&db).remove(0);
+
+    // Act: a wrong answer, then Enter for the answer; input ends at the second.
+    let session = train(&db, &format!("{}\n\n", wrong_answer(&first)));
+
+    // Assert
+    succeeded_saying(
+        session,
+        &[
+            "In the game, Move ",
+            "threw away the draw (a loss left);",
+            "The puzzle stays.",
+            "Puzzle 2 of 2",
+        ],
+    );
+    assert_eq!(attempts_kept(&db), 1);
 }
 
 #[test]
@@ -152,7 +197,14 @@ fn a_puzzle_solved_twice_with_another_puzzle_between_retires() {
     train(&db, &both).success();
 
     // Act: the first solved again (the other was tried between), then input ends.
-    train(&db, &format!("{}\n", right_answer(&puzzles[0]))).success();
+    let session = train(&db, &format!("{}\n", right_answer(&puzzles[0])));
+    succeeded_saying(
+        session,
+        &[
+            "Solved twice, apart: the puzzle retires.",
+            "1 puzzle retired; 1 comes back next time.",
+        ],
+    );
 
     // Assert: only the other is left.
     let open = open_puzzles(&db);

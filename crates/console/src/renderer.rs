@@ -7,7 +7,7 @@ use colored::{ColoredString, Colorize};
 use unicode_width::UnicodeWidthStr;
 
 use super::words::{
-    column_widths, how_it_plays, mode_label, move_label, refused, review_words, seat,
+    and_list, column_widths, how_it_plays, mode_label, move_label, refused, review_words, seat,
 };
 use crate::menu::Mode;
 use crate::ports::{Dialogue, GameView, Notice, Problem, Prompt, Reports};
@@ -16,7 +16,7 @@ use tictactoe_core::domain::{
     Standing, Verdict,
 };
 use tictactoe_core::play::{Help, Judgement, Replay, Report, Review};
-use tictactoe_core::players::Level;
+use tictactoe_core::players::{Level, PlayerSpec};
 use tictactoe_core::ports::{Ending, RatingChange, names_of};
 use tictactoe_core::words::{MADE_CASUAL, help_makes_casual};
 
@@ -130,7 +130,9 @@ impl<W: Write> ConsoleRenderer<W> {
         };
         self.write(&format!("{}\n", self.paint(&end, |s| s.bold())));
         if let Some(review) = review {
-            self.write(&format!("{}\n", slipped(review)));
+            for line in slipped(replay, review) {
+                self.write(&format!("{line}\n"));
+            }
         }
     }
 
@@ -199,25 +201,58 @@ impl<W: Write> ConsoleRenderer<W> {
     }
 }
 
-/// The review's last word: the first move that threw something away, or that none did.
-fn slipped(review: &Review) -> String {
-    let first = review
-        .moves
-        .iter()
-        .find(|reviewed| matches!(reviewed.judgement(), Judgement::ThrewAway { .. }));
-    match first {
-        Some(reviewed) => format!(
-            "Where it slipped: move {}, {} at {}: {}.",
-            reviewed.ply,
-            reviewed.mark,
-            reviewed.cell,
-            review_words(reviewed)
-        ),
-        None if review.exact() => "Every move kept what its player had.".to_string(),
-        None => {
-            "No move was proven to throw anything away (some were not proven in time).".to_string()
-        }
-    }
+/// The review's last word, a line for each person who played (for both sides when
+/// computers played each other): where they first slipped and on which moves again, or
+/// that every move of theirs kept what they had. A computer's slip is not a person's to
+/// learn from, so it is not named beside a person's.
+fn slipped(replay: &Replay, review: &Review) -> Vec<String> {
+    let settings = replay.settings();
+    let names = names_of(settings);
+    let people: Vec<Mark> = [Mark::X, Mark::O]
+        .into_iter()
+        .filter(|&mark| matches!(settings.player(mark), PlayerSpec::Human(_)))
+        .collect();
+    let sides = if people.is_empty() {
+        vec![Mark::X, Mark::O]
+    } else {
+        people
+    };
+    sides
+        .into_iter()
+        .map(|mark| {
+            let who = seat(names[mark.index()].as_str(), mark);
+            let theirs = || review.moves.iter().filter(move |r| r.mark == mark);
+            let slips: Vec<_> = theirs()
+                .filter(|r| matches!(r.judgement(), Judgement::ThrewAway { .. }))
+                .collect();
+            match slips.split_first() {
+                Some((first, again)) => {
+                    let again = match again {
+                        [] => String::new(),
+                        [one] => format!(" Again at move {}.", one.ply),
+                        more => format!(
+                            " Again at moves {}.",
+                            and_list(more.iter().map(|r| r.ply.to_string()))
+                        ),
+                    };
+                    format!(
+                        "Where {who} slipped: move {}, {} at {}: {}.{again}",
+                        first.ply,
+                        first.mark,
+                        first.cell,
+                        review_words(first)
+                    )
+                }
+                None if theirs().all(|r| !matches!(r.judgement(), Judgement::Unsettled)) => {
+                    format!("{who}: every move kept what they had.")
+                }
+                None => format!(
+                    "{who}: no move proven to throw anything away (some were not proven in \
+                     time)."
+                ),
+            }
+        })
+        .collect()
 }
 
 /// The choices of a menu, one a line, numbered from 1.

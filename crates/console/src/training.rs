@@ -8,12 +8,16 @@ use std::io::Write;
 
 use colored::Colorize;
 use tictactoe_core::domain::{Position, Refusal};
+use tictactoe_core::play::MoveReview;
 use tictactoe_core::players::Advisor;
-use tictactoe_core::ports::{Answered, Puzzle, judge};
+use tictactoe_core::ports::{Answered, Fate, Puzzle, judge};
 
 use crate::ports::{Dialogue, GameView, Input, InputHandler, Problem};
 use crate::renderer::ConsoleRenderer;
-use tictactoe_core::words::{answer_heading, answer_words, lit_best_moves, puzzle_prompt};
+use tictactoe_core::words::{
+    TRY_AGAIN, answer_heading, answer_words, fate_words, in_the_game, lit_best_moves,
+    puzzle_prompt, retired_words,
+};
 
 /// A puzzle with the line that says where it is from ("Puzzle 1 of 3: game 0190ab12,
 /// move 4").
@@ -36,40 +40,73 @@ pub enum Stop {
     Interrupted,
 }
 
-/// What a session came to: the answers kept, and how it ended.
+/// What a session came to: the answers kept, what became of the puzzles, and how it
+/// ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Trained {
     pub right: u32,
     pub wrong: u32,
+    /// The puzzles put in the session, and how many of them retired in it.
+    pub puzzles: usize,
+    pub retired: usize,
     pub stop: Stop,
+}
+
+impl Trained {
+    /// A session over `puzzles` puzzles, nothing answered yet.
+    pub fn over(puzzles: usize) -> Self {
+        Trained {
+            right: 0,
+            wrong: 0,
+            puzzles,
+            retired: 0,
+            stop: Stop::Done,
+        }
+    }
+
+    /// Counts an answer kept, and what it made of its puzzle.
+    pub fn count(&mut self, right: bool, fate: Fate) {
+        if right {
+            self.right += 1;
+        } else {
+            self.wrong += 1;
+        }
+        if fate == Fate::Retires {
+            self.retired += 1;
+        }
+    }
 }
 
 /// Puts each of `puzzles` to the player on `screen`, reading answers from `input`: a
 /// cell's number or coordinate, judged by [`judge`] with `advisor`'s perfect play; each
-/// answer handed to `keep` (right or not) before it is told. What is not an answer (not
-/// a cell, a taken one) is said, and asked again, and nothing is kept; so is a move
-/// whose value the advisor could not prove in its time. `q` stops; so does the end of
-/// input, with every answer so far kept. An error from `keep` stops the session with
-/// it.
+/// answer handed to `keep` (right or not), which says what becomes of the puzzle,
+/// before it is told. A right answer says whether the puzzle retires or comes back; a
+/// wrong one offers another try on the same position (an empty line shows the answer:
+/// what the review said, the best moves lit) before the next puzzle. What is not an
+/// answer (not a cell, a taken one) is said, and asked again, and nothing is kept; so
+/// is a move whose value the advisor could not prove in its time. `q` stops; so does
+/// the end of input, with every answer so far kept. An error from `keep` stops the
+/// session with it.
 pub fn train_in_lines<W: Write, I: InputHandler, E>(
     screen: &ConsoleRenderer<W>,
     input: &I,
     advisor: &mut dyn Advisor,
     puzzles: &[Titled],
-    keep: &mut dyn FnMut(&Puzzle, bool) -> Result<(), E>,
+    keep: &mut dyn FnMut(&Puzzle, bool) -> Result<Fate, E>,
 ) -> Result<Trained, E> {
-    let mut trained = Trained {
-        right: 0,
-        wrong: 0,
-        stop: Stop::Done,
-    };
+    let mut trained = Trained::over(puzzles.len());
     'puzzles: for Titled { title, puzzle } in puzzles {
         screen.show_puzzle(title, puzzle);
+        // The last wrong answer's review, while the player may try again.
+        let mut missed: Option<MoveReview> = None;
         loop {
-            screen.write(&format!(
-                "Your move [1-{}] (q to stop): ",
-                puzzle.board.cell_count()
-            ));
+            screen.write(&match missed {
+                None => format!("Your move [1-{}] (q to stop): ", puzzle.board.cell_count()),
+                Some(_) => format!(
+                    "Try again [1-{}], Enter to see the answer (q to stop): ",
+                    puzzle.board.cell_count()
+                ),
+            });
             let text = match input.read_line() {
                 Input::Line(text) => text,
                 Input::End => {
@@ -81,6 +118,10 @@ pub fn train_in_lines<W: Write, I: InputHandler, E>(
             if matches!(text.trim().to_ascii_lowercase().as_str(), "q" | "quit") {
                 trained.stop = Stop::Quit;
                 break 'puzzles;
+            }
+            if let (Some(reviewed), true) = (&missed, text.trim().is_empty()) {
+                screen.show_the_answer(puzzle, reviewed);
+                continue 'puzzles;
             }
             let answered = puzzle
                 .board
@@ -98,14 +139,19 @@ pub fn train_in_lines<W: Write, I: InputHandler, E>(
                         screen.show_answer(puzzle, cell, &answered);
                         continue;
                     };
-                    keep(puzzle, right)?;
+                    let fate = keep(puzzle, right)?;
+                    trained.count(right, fate);
                     screen.show_answer(puzzle, cell, &answered);
-                    if right {
-                        trained.right += 1;
-                    } else {
-                        trained.wrong += 1;
+                    match answered {
+                        Answered::Wrong { reviewed, .. } => {
+                            screen.write(&format!("{TRY_AGAIN}\n"));
+                            missed = Some(reviewed);
+                        }
+                        _ => {
+                            screen.write(&format!("{}\n", fate_words(fate)));
+                            continue 'puzzles;
+                        }
                     }
-                    continue 'puzzles;
                 }
                 Err(problem) => screen.show_problem(&problem),
             }
@@ -116,8 +162,8 @@ pub fn train_in_lines<W: Write, I: InputHandler, E>(
 }
 
 impl<W: Write> ConsoleRenderer<W> {
-    /// A puzzle put to its player: where it is from, the position, who is to move and
-    /// what they had.
+    /// A puzzle put to its player: where it is from and its board's rule, the position,
+    /// who is to move and what they had.
     pub fn show_puzzle(&self, title: &str, puzzle: &Puzzle) {
         self.write(&format!("\n{}\n", self.paint(title, |s| s.bold())));
         self.show_board(&puzzle.position, &[]);
@@ -125,20 +171,15 @@ impl<W: Write> ConsoleRenderer<W> {
         self.write(&format!("{prompt}\n"));
     }
 
-    /// What answer `cell` to `puzzle` was: right; wrong, with what it leaves, what the
-    /// review said of the move played in the game, and the best moves lit; or not
+    /// What answer `cell` to `puzzle` was: right; wrong, with what it leaves; or not
     /// judged, its value not proven in time.
     pub fn show_answer(&self, puzzle: &Puzzle, cell: Position, answered: &Answered) {
         let words = answer_words(cell, puzzle.value, answered);
         match (answer_heading(answered), answered) {
-            (Some(heading), Answered::Wrong { reviewed, .. }) => {
-                self.write(&format!(
-                    "{} {words}\n",
-                    self.paint(heading, |s| s.bright_red().bold())
-                ));
-                self.show_board(&puzzle.position, &reviewed.best_moves);
-                self.write(&format!("{}\n", lit_best_moves(&reviewed.best_moves)));
-            }
+            (Some(heading), Answered::Wrong { .. }) => self.write(&format!(
+                "{} {words}\n",
+                self.paint(heading, |s| s.bright_red().bold())
+            )),
             (Some(heading), _) => self.write(&format!(
                 "{} {words}\n",
                 self.paint(heading, |s| s.bright_green().bold())
@@ -147,7 +188,16 @@ impl<W: Write> ConsoleRenderer<W> {
         }
     }
 
-    /// A session's end: how many answers were right and wrong.
+    /// The answer, once the player stops trying: what the review said of the move
+    /// played in the game, and the board with the best moves lit.
+    pub fn show_the_answer(&self, puzzle: &Puzzle, reviewed: &MoveReview) {
+        self.write(&format!("{}\n", in_the_game(reviewed)));
+        self.show_board(&puzzle.position, &reviewed.best_moves);
+        self.write(&format!("{}\n", lit_best_moves(&reviewed.best_moves)));
+    }
+
+    /// A session's end: how many answers were right and wrong, and how many puzzles
+    /// retired and come back.
     pub fn show_trained(&self, trained: &Trained) {
         let answered = trained.right + trained.wrong;
         let how = match trained.stop {
@@ -157,8 +207,10 @@ impl<W: Write> ConsoleRenderer<W> {
             Stop::Interrupted => "Interrupted",
         };
         self.write(&format!(
-            "\n{how}: {answered} answered, {} right, {} wrong; every answer is kept.\n",
-            trained.right, trained.wrong
+            "\n{how}: {answered} answered, {} right, {} wrong; every answer is kept. {}\n",
+            trained.right,
+            trained.wrong,
+            retired_words(trained.retired, trained.puzzles - trained.retired)
         ));
     }
 }
@@ -230,7 +282,7 @@ mod tests {
         let kept = RefCell::new(Vec::new());
         let trained = train_in_lines(&screen, &input, advisor, puzzles, &mut |_, right| {
             kept.borrow_mut().push(right);
-            Ok::<(), ()>(())
+            Ok::<Fate, ()>(Fate::ComesBack)
         })
         .unwrap();
         let shown = String::from_utf8(screen.into_inner()).unwrap();
@@ -279,10 +331,34 @@ mod tests {
     }
 
     #[test]
-    fn a_move_that_gives_the_value_away_is_told_why_in_the_reviews_words_and_kept_as_wrong() {
+    fn a_move_that_gives_the_value_away_is_told_what_it_leaves_and_kept_as_wrong() {
         let (shown, kept, _) = session(&[puzzle()], "4\n");
 
         assert!(shown.contains("Not that one: 4 leaves a loss."), "{shown}");
+        assert!(
+            shown.contains("Try again [1-9], Enter to see the answer"),
+            "{shown}"
+        );
+        assert!(!shown.contains("[7]"), "the answer given away: {shown}");
+        assert_eq!(kept, [false]);
+    }
+
+    #[test]
+    fn after_a_wrong_answer_another_try_on_the_same_position_is_judged_and_kept() {
+        let (shown, kept, trained) = session(&[puzzle()], "4\n7\n");
+
+        assert!(shown.contains("Right: 7 keeps the draw."), "{shown}");
+        assert_eq!(kept, [false, true]);
+        assert_eq!(
+            (trained.right, trained.wrong, trained.stop),
+            (1, 1, Stop::Done)
+        );
+    }
+
+    #[test]
+    fn after_a_wrong_answer_enter_shows_the_answer_in_the_reviews_words_with_the_best_moves_lit() {
+        let (shown, kept, trained) = session(&[puzzle()], "4\n\n");
+
         assert!(
             shown.contains(
                 "In the game, Move 2, O at 2: threw away the draw (a loss left); \
@@ -291,7 +367,39 @@ mod tests {
             "{shown}"
         );
         assert!(shown.contains("[7]"), "the best moves lit: {shown}");
+        assert!(shown.contains("The puzzle stays."), "{shown}");
         assert_eq!(kept, [false]);
+        assert_eq!(trained.stop, Stop::Done);
+    }
+
+    #[rstest::rstest]
+    #[case::retires(
+        Fate::Retires,
+        "Solved twice, apart: the puzzle retires.",
+        "1 puzzle retired; 0 come back"
+    )]
+    #[case::comes_back(
+        Fate::ComesBack,
+        "It comes back once more",
+        "0 puzzles retired; 1 comes back"
+    )]
+    fn a_right_answer_says_what_becomes_of_the_puzzle_and_the_end_counts_them(
+        #[case] fate: Fate,
+        #[case] said: &str,
+        #[case] counted: &str,
+    ) {
+        let screen = ConsoleRenderer::new(Vec::new(), false);
+        let input = ConsoleInput::new(&b"1\n"[..]);
+        let mut advisor = advisor_saying(Verdict::Win, true);
+
+        train_in_lines(&screen, &input, &mut advisor, &[puzzle()], &mut |_, _| {
+            Ok::<Fate, ()>(fate)
+        })
+        .unwrap();
+
+        let shown = String::from_utf8(screen.into_inner()).unwrap();
+        assert!(shown.contains(said), "{shown}");
+        assert!(shown.contains(counted), "{shown}");
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::menu::Mode;
 
 /// The words the web API says too, written once in the core.
 pub use tictactoe_core::words::{
-    cells_or, move_label, refused, review_words, shape, the_value, value_words,
+    and_list, cells_or, move_label, refused, review_words, shape, the_value, value_words,
 };
 
 /// A mode as the menus name it.

@@ -5,10 +5,10 @@
 
 use std::fmt::Display;
 
-use crate::domain::{IllegalMove, Known, Mark, Position, Refusal, Verdict};
+use crate::domain::{Geometry, IllegalMove, Known, Mark, Position, Refusal, Verdict};
 use crate::play::Help;
 use crate::play::{Judgement, MoveReview};
-use crate::ports::{Answered, GameId};
+use crate::ports::{Answered, Fate, GameId};
 
 /// What `help` would do to a rated game, said before it is done (every front end).
 pub fn help_makes_casual(help: Help) -> &'static str {
@@ -75,11 +75,21 @@ pub fn the_value(verdict: Verdict) -> &'static str {
 
 /// "3", "3 or 7", "1, 3 or 7".
 pub fn cells_or(cells: &[Position]) -> String {
-    let numbers: Vec<String> = cells.iter().map(ToString::to_string).collect();
-    match numbers.split_last() {
+    listed(cells.iter().map(ToString::to_string), "or")
+}
+
+/// "3", "3 and 7", "1, 3 and 7".
+pub fn and_list(items: impl IntoIterator<Item = String>) -> String {
+    listed(items, "and")
+}
+
+/// `items` as a sentence lists them, the last two joined by `joined` ("or", "and").
+fn listed(items: impl IntoIterator<Item = String>, joined: &str) -> String {
+    let items: Vec<String> = items.into_iter().collect();
+    match items.split_last() {
         None => String::new(),
         Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        Some((last, rest)) => format!("{} {joined} {last}", rest.join(", ")),
     }
 }
 
@@ -116,10 +126,19 @@ pub fn review_words(reviewed: &MoveReview) -> String {
     }
 }
 
-/// Where a puzzle is from: "Puzzle 1 of 3: game 0190ab12, move 4", its game named by
-/// `short` (a short form of its id).
-pub fn puzzle_title(number: usize, total: usize, short: &str, ply: u32) -> String {
-    format!("Puzzle {number} of {total}: game {short}, move {ply}")
+/// Where a puzzle is from, and its board's rule: "Puzzle 1 of 3: game 0190ab12, move 4
+/// (4x4: 3 in a row wins)", its game named by `short` (a short form of its id).
+pub fn puzzle_title(number: usize, total: usize, short: &str, ply: u32, board: Geometry) -> String {
+    format!(
+        "Puzzle {number} of {total}: game {short}, move {ply} ({})",
+        board_rule(board)
+    )
+}
+
+/// A board and how many in a row win on it: "4x4: 3 in a row wins".
+pub fn board_rule(board: Geometry) -> String {
+    let size = board.size();
+    format!("{size}x{size}: {} in a row wins", board.win_length())
 }
 
 /// What a puzzle asks: "O to move; O had a draw here. Find a move that keeps it."
@@ -142,9 +161,9 @@ pub fn answer_heading(answered: &Answered) -> Option<&'static str> {
 }
 
 /// What answer `cell` to a puzzle where the player `had` a value was, after its
-/// heading ([`answer_heading`]): "7 keeps the draw."; "4 leaves a loss. In the game,
-/// Move 2, O at 2: threw away the draw (a loss left); 1, 3, 7 or 9 kept it."; or that
-/// it was not proven in time and nothing is kept.
+/// heading ([`answer_heading`]): "7 keeps the draw."; "4 leaves a loss." (what the
+/// review said is [`in_the_game`], once the player stops trying); or that it was not
+/// proven in time and nothing is kept.
 pub fn answer_words(cell: Position, had: Verdict, answered: &Answered) -> String {
     match answered {
         Answered::Unproven => format!(
@@ -152,13 +171,42 @@ pub fn answer_words(cell: Position, had: Verdict, answered: &Answered) -> String
              kept. Try a move again."
         ),
         Answered::Right => format!("{cell} keeps {}.", the_value(had)),
-        Answered::Wrong { left, reviewed } => format!(
-            "{cell} leaves {}. In the game, {}: {}.",
-            value_words(Known::Exactly(*left)),
-            move_label(reviewed.ply, reviewed.mark, reviewed.cell),
-            review_words(reviewed)
-        ),
+        Answered::Wrong { left, .. } => {
+            format!("{cell} leaves {}.", value_words(Known::Exactly(*left)))
+        }
     }
+}
+
+/// What the review said of the move played in the game, said once the player has the
+/// answer: "In the game, Move 2, O at 2: threw away the draw (a loss left); 1, 3, 7 or
+/// 9 kept it."
+pub fn in_the_game(reviewed: &MoveReview) -> String {
+    format!(
+        "In the game, {}: {}.",
+        move_label(reviewed.ply, reviewed.mark, reviewed.cell),
+        review_words(reviewed)
+    )
+}
+
+/// Offered after a wrong answer, before the answer is shown.
+pub const TRY_AGAIN: &str = "Try again on the same position, or see the answer.";
+
+/// What becomes of a puzzle after a right answer: it retires, or comes back once more.
+pub fn fate_words(fate: Fate) -> &'static str {
+    match fate {
+        Fate::Retires => "Solved twice, apart: the puzzle retires.",
+        Fate::ComesBack => {
+            "It comes back once more: solve it again another day, or after another \
+             puzzle, and it retires."
+        }
+    }
+}
+
+/// How a session left its puzzles: "1 puzzle retired; 2 come back next time."
+pub fn retired_words(retired: usize, back: usize) -> String {
+    let puzzles = if retired == 1 { "puzzle" } else { "puzzles" };
+    let come = if back == 1 { "comes" } else { "come" };
+    format!("{retired} {puzzles} retired; {back} {come} back next time.")
 }
 
 /// Said after a wrong answer, under the board drawn again: "The best moves: 1, 3, 7 or
@@ -170,9 +218,13 @@ pub fn lit_best_moves(best: &[Position]) -> String {
     )
 }
 
-/// An answer with its heading, as one line: "Right: 7 keeps the draw."
+/// An answer with its heading, as one line: "Right: 7 keeps the draw."; a wrong one
+/// with what the review said ([`in_the_game`]).
 pub fn answer_line(cell: Position, had: Verdict, answered: &Answered) -> String {
-    let words = answer_words(cell, had, answered);
+    let mut words = answer_words(cell, had, answered);
+    if let Answered::Wrong { reviewed, .. } = answered {
+        words = format!("{words} {}", in_the_game(reviewed));
+    }
     match answer_heading(answered) {
         Some(heading) => format!("{heading} {words}"),
         None => words,
@@ -217,6 +269,18 @@ pub fn unreviewed_words(player: impl Display, unreviewed: &[GameId], how: &str) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_puzzles_title_says_how_many_in_a_row_win_on_its_board() {
+        let board = Geometry::new(4, 3).unwrap();
+
+        let title = puzzle_title(1, 2, "0190ab12", 4, board);
+
+        assert_eq!(
+            title,
+            "Puzzle 1 of 2: game 0190ab12, move 4 (4x4: 3 in a row wins)"
+        );
+    }
 
     #[rstest::rstest]
     #[case::one(1, "1 of Ada's games has no review yet, so no puzzles: review it.")]

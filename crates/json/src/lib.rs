@@ -258,6 +258,9 @@ struct PuzzleJson<'a> {
     board: String,
     to_move: String,
     value: &'static str,
+    /// The board's size, and how many in a row win on it.
+    size: usize,
+    win: usize,
     /// The answers: left out where the puzzle is put to someone (the web's list, which
     /// gives them with an answer's verdict).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -265,7 +268,8 @@ struct PuzzleJson<'a> {
 }
 
 /// One open training puzzle, for `train --list --json`: `{"game":"0190…","ply":2,
-/// "board":"....X....","to_move":"O","value":"draw","best_moves":[1,3,7,9]}`. `board`
+/// "board":"....X....","to_move":"O","value":"draw","size":3,"win":3,
+/// "best_moves":[1,3,7,9]}`. `board`
 /// is the position before the slip (as `replay --json` writes boards), `value` what
 /// the side to move had there (in the words of `analyze --json`), `best_moves` the
 /// right answers, numbered from 1 as people type them.
@@ -281,6 +285,8 @@ impl<'a> PuzzleJson<'a> {
             board: layout_of(&puzzle.position),
             to_move: puzzle.to_move.to_string(),
             value: verdict_word(puzzle.value),
+            size: puzzle.board.size(),
+            win: puzzle.board.win_length(),
             best_moves: Some(puzzle.best_moves.iter().map(|cell| cell.number()).collect()),
         }
     }
@@ -298,8 +304,6 @@ impl<'a> PuzzleJson<'a> {
 struct TitledPuzzleJson<'a> {
     #[serde(flatten)]
     puzzle: PuzzleJson<'a>,
-    size: usize,
-    win: usize,
     title: String,
     prompt: String,
 }
@@ -334,9 +338,7 @@ pub fn training_json(
         .enumerate()
         .map(|(index, (puzzle, short))| TitledPuzzleJson {
             puzzle: PuzzleJson::asked(puzzle),
-            size: puzzle.board.size(),
-            win: puzzle.board.win_length(),
-            title: words::puzzle_title(index + 1, total, short, puzzle.ply),
+            title: words::puzzle_title(index + 1, total, short, puzzle.ply, puzzle.board),
             prompt: words::puzzle_prompt(puzzle.to_move, puzzle.value),
         })
         .collect();

@@ -35,8 +35,8 @@ use tictactoe_core::play::{
 };
 use tictactoe_core::players::{Advisor, ComputerFactory};
 use tictactoe_core::ports::{
-    Archive, Ending as Ended, GameHistory, GameId, HistoryQuery, PageSize, Puzzle, ReviewStore,
-    judge,
+    Archive, Ending as Ended, Fate, GameHistory, GameId, HistoryQuery, PageSize, Puzzle,
+    ReviewStore, judge,
 };
 
 /// Where the full-screen program starts.
@@ -199,21 +199,18 @@ pub fn run_replay(
 
 /// Training full screen (`tictactoe train` on a terminal): `puzzles` one at a time
 /// until every one is answered, or q or Esc; each answer judged by the core with
-/// `advisor`'s perfect play, and handed to `keep` (right or not) before it is shown.
+/// `advisor`'s perfect play, and handed to `keep` (right or not), which says what
+/// becomes of the puzzle, before it is shown.
 /// An error from `keep` ends the session and is given back. The terminal is restored on
 /// every way out, a panic included.
 pub fn run_training<E>(
     puzzles: &[Titled],
     advisor: &mut dyn Advisor,
     colour: bool,
-    keep: &mut dyn FnMut(&Puzzle, bool) -> Result<(), E>,
+    keep: &mut dyn FnMut(&Puzzle, bool) -> Result<Fate, E>,
 ) -> io::Result<Result<Trained, E>> {
     if puzzles.is_empty() {
-        return Ok(Ok(Trained {
-            right: 0,
-            wrong: 0,
-            stop: Stop::Done,
-        }));
+        return Ok(Ok(Trained::over(0)));
     }
     let _restore = RawScreen::enter()?;
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
@@ -230,12 +227,12 @@ pub fn run_training<E>(
                 let Ok(answered) = judge(puzzle, cell, advisor) else {
                     continue;
                 };
-                if let Some(right) = answered.kept_as()
-                    && let Err(error) = keep(puzzle, right)
-                {
-                    return Ok(Err(error));
-                }
-                screen.answered(cell, answered);
+                let fate = match answered.kept_as().map(|right| keep(puzzle, right)) {
+                    Some(Err(error)) => return Ok(Err(error)),
+                    Some(Ok(fate)) => Some(fate),
+                    None => None,
+                };
+                screen.answered(cell, answered, fate);
             }
             TrainFlow::Leave => return Ok(Ok(screen.trained(Stop::Quit))),
             TrainFlow::Interrupt => return Ok(Ok(screen.trained(Stop::Interrupted))),

@@ -837,10 +837,11 @@ fn back_at_the_menu_the_form_is_filled_in_as_the_last_game_was() {
 }
 
 mod training {
+    use tictactoe_console::Stop;
     use tictactoe_console::Titled;
     use tictactoe_core::domain::{BitBoard, Board};
     use tictactoe_core::play::MoveReview;
-    use tictactoe_core::ports::{Answered, GameId, Puzzle};
+    use tictactoe_core::ports::{Answered, Fate, GameId, Puzzle};
 
     use super::*;
 
@@ -919,15 +920,21 @@ mod training {
     }
 
     #[test]
-    fn a_wrong_answer_is_said_in_the_reviews_words_with_the_best_moves_lit() {
+    fn after_a_wrong_answer_s_shows_the_answer_in_the_reviews_words_with_the_best_moves_lit() {
         let puzzles = puzzles();
         let mut screen = TrainScreen::new(&puzzles, false);
         let classic = Geometry::classic();
 
-        screen.answered(cell(classic, 4), wrong(&puzzles[0].puzzle));
+        screen.answered(
+            cell(classic, 4),
+            wrong(&puzzles[0].puzzle),
+            Some(Fate::ComesBack),
+        );
+        screen.on_key(key(KeyCode::Char('s')));
         let text = drawn(|frame| screen.draw(frame)).join("\n");
 
         shows(&text, "Not that one: 4 leaves a loss.");
+        shows(&text, "In the game, Move 2, O at 2: threw away the draw");
         shows(&text, "[1]");
         shows(
             &text,
@@ -940,7 +947,11 @@ mod training {
     fn after_the_last_puzzle_is_judged_enter_ends_the_session() {
         let puzzles = puzzles();
         let mut screen = TrainScreen::new(&puzzles, false);
-        screen.answered(cell(Geometry::classic(), 1), Answered::Right);
+        screen.answered(
+            cell(Geometry::classic(), 1),
+            Answered::Right,
+            Some(Fate::ComesBack),
+        );
 
         let flow = screen.on_key(key(KeyCode::Enter));
 
@@ -948,10 +959,48 @@ mod training {
     }
 
     #[test]
+    fn after_a_wrong_answer_the_player_tries_again_on_the_same_position_without_the_answer() {
+        let puzzles = puzzles();
+        let mut screen = TrainScreen::new(&puzzles, false);
+        let classic = Geometry::classic();
+        screen.answered(
+            cell(classic, 4),
+            wrong(&puzzles[0].puzzle),
+            Some(Fate::ComesBack),
+        );
+
+        let text = drawn(|frame| screen.draw(frame)).join("\n");
+        screen.on_key(key(KeyCode::Char('9')));
+        let flow = screen.on_key(key(KeyCode::Enter));
+
+        shows(&text, "Try again on the same position, or see the answer.");
+        assert!(!text.contains("[1]"), "the answer given away:\n{text}");
+        assert_eq!(flow, TrainFlow::Answer(cell(classic, 9)));
+    }
+
+    #[rstest::rstest]
+    #[case::retires(Fate::Retires, "Solved twice, apart: the puzzle retires.", 1)]
+    #[case::comes_back(Fate::ComesBack, "It comes back once more", 0)]
+    fn a_right_answer_says_whether_the_puzzle_retires_and_the_session_counts_it(
+        #[case] fate: Fate,
+        #[case] said: &str,
+        #[case] retired: usize,
+    ) {
+        let puzzles = puzzles();
+        let mut screen = TrainScreen::new(&puzzles, false);
+
+        screen.answered(cell(Geometry::classic(), 1), Answered::Right, Some(fate));
+        let text = drawn(|frame| screen.draw(frame)).join("\n");
+
+        shows(&text, said);
+        assert_eq!(screen.trained(Stop::Quit).retired, retired);
+    }
+
+    #[test]
     fn an_answer_not_judged_lets_the_player_answer_again() {
         let puzzles = puzzles();
         let mut screen = TrainScreen::new(&puzzles, false);
-        screen.answered(cell(Geometry::classic(), 8), Answered::Unproven);
+        screen.answered(cell(Geometry::classic(), 8), Answered::Unproven, None);
 
         screen.on_key(key(KeyCode::Char('9')));
         let flow = screen.on_key(key(KeyCode::Enter));

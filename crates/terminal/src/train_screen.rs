@@ -1,7 +1,8 @@
 //! Training on one's own slips, full screen: each open puzzle in turn, its board with a
 //! cursor (arrows or hjkl, or a cell's number typed), Enter to answer; what
-//! the answer was said under the board, the best moves lit after a wrong one; Enter or
-//! n for the next puzzle, q or Esc to stop. The words are the line console's
+//! the answer was said under the board: after a right one whether the puzzle retires,
+//! after a wrong one another try on the same position, or s for the answer (the best
+//! moves lit); Enter or n for the next puzzle, q or Esc to stop. The words are the line console's
 //! (`tictactoe_console::words`), the judging the core's.
 //!
 //! Plain state and drawing, like the other screens: tested on ratatui's `TestBackend`.
@@ -16,8 +17,10 @@ use ratatui::widgets::{Paragraph, Wrap};
 use super::grid::{CELL_WIDTH, Palette, grid};
 use tictactoe_console::{Stop, Titled, Trained};
 use tictactoe_core::domain::{Board, Position};
-use tictactoe_core::ports::Answered;
-use tictactoe_core::words::{answer_heading, answer_words, lit_best_moves, puzzle_prompt};
+use tictactoe_core::ports::{Answered, Fate};
+use tictactoe_core::words::{
+    TRY_AGAIN, answer_heading, answer_words, fate_words, in_the_game, lit_best_moves, puzzle_prompt,
+};
 
 /// What the runner should do after a key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,13 +39,19 @@ pub struct TrainScreen<'a> {
     puzzles: &'a [Titled],
     shown: usize,
     cursor: Position,
-    /// The answer given to the puzzle shown, once judged.
+    /// The answer given to the puzzle shown, once judged, and what it made of the
+    /// puzzle (once kept).
     answer: Option<(Position, Answered)>,
+    fate: Option<Fate>,
+    /// After a wrong answer: whether the player asked for the answer (s), rather than
+    /// trying again.
+    revealed: bool,
     /// A cell's number being typed (several digits on a large board).
     typed: String,
     palette: Palette,
     right: u32,
     wrong: u32,
+    retired: usize,
 }
 
 impl<'a> TrainScreen<'a> {
@@ -54,10 +63,13 @@ impl<'a> TrainScreen<'a> {
             shown: 0,
             cursor: puzzles[0].puzzle.board.centre(),
             answer: None,
+            fate: None,
+            revealed: false,
             typed: String::new(),
             palette: Palette { colour },
             right: 0,
             wrong: 0,
+            retired: 0,
         }
     }
 
@@ -78,6 +90,8 @@ impl<'a> TrainScreen<'a> {
         Trained {
             right: self.right,
             wrong: self.wrong,
+            puzzles: self.puzzles.len(),
+            retired: self.retired,
             stop: if done && stop == Stop::Quit {
                 Stop::Done
             } else {
@@ -86,16 +100,36 @@ impl<'a> TrainScreen<'a> {
         }
     }
 
-    /// What the answer `cell` to the puzzle shown was judged. Right and wrong answers
-    /// wait for Enter before the next puzzle; an answer not judged lets the player
-    /// answer again.
-    pub fn answered(&mut self, cell: Position, answered: Answered) {
+    /// What the answer `cell` to the puzzle shown was judged, and what keeping it made
+    /// of the puzzle (`fate`: none for an answer not judged). A right answer waits for
+    /// Enter before the next puzzle; a wrong one lets the player try again, or ask for
+    /// the answer; an answer not judged lets the player answer again.
+    pub fn answered(&mut self, cell: Position, answered: Answered, fate: Option<Fate>) {
         match answered {
             Answered::Right => self.right += 1,
             Answered::Wrong { .. } => self.wrong += 1,
             Answered::Unproven => {}
         }
+        if fate == Some(Fate::Retires) {
+            self.retired += 1;
+        }
         self.answer = Some((cell, answered));
+        self.fate = fate;
+        self.revealed = false;
+    }
+
+    /// Whether the puzzle shown is done with: answered right, or its answer shown.
+    fn settled(&self) -> bool {
+        match self.answer {
+            Some((_, Answered::Right)) => true,
+            Some((_, Answered::Wrong { .. })) => self.revealed,
+            _ => false,
+        }
+    }
+
+    /// Whether the last answer was wrong, and the player may try again.
+    fn trying_again(&self) -> bool {
+        matches!(self.answer, Some((_, Answered::Wrong { .. }))) && !self.revealed
     }
 
     fn judged(&self) -> bool {
@@ -112,11 +146,15 @@ impl<'a> TrainScreen<'a> {
         if matches!(key.code, KeyCode::Char('q') | KeyCode::Esc) {
             return TrainFlow::Leave;
         }
-        if self.judged() {
+        if self.settled() {
             return match key.code {
                 KeyCode::Enter | KeyCode::Char('n') | KeyCode::Char(' ') => self.next(),
                 _ => TrainFlow::Continue,
             };
+        }
+        if self.trying_again() && key.code == KeyCode::Char('s') {
+            self.revealed = true;
+            return TrainFlow::Continue;
         }
         let board = self.puzzle().puzzle.board;
         match key.code {
@@ -156,6 +194,8 @@ impl<'a> TrainScreen<'a> {
         }
         self.shown += 1;
         self.answer = None;
+        self.fate = None;
+        self.revealed = false;
         self.cursor = self.puzzle().puzzle.board.centre();
         TrainFlow::Continue
     }
@@ -206,8 +246,10 @@ impl<'a> TrainScreen<'a> {
             Paragraph::new(self.saying()).wrap(Wrap { trim: true }),
             said,
         );
-        let keys_line = if self.judged() {
+        let keys_line = if self.settled() {
             "Enter next puzzle · q stop"
+        } else if self.trying_again() {
+            "arrows or a number move · Enter try again · s show the answer · q stop"
         } else {
             "arrows or a number move · Enter answer · q stop"
         };
@@ -219,7 +261,7 @@ impl<'a> TrainScreen<'a> {
     fn board_lines(&self) -> Vec<Line<'static>> {
         let puzzle = &self.puzzle().puzzle;
         let lit: &[Position] = match &self.answer {
-            Some((_, Answered::Wrong { reviewed, .. })) => &reviewed.best_moves,
+            Some((_, Answered::Wrong { reviewed, .. })) if self.revealed => &reviewed.best_moves,
             _ => &[],
         };
         let colour = self.palette.colour;
@@ -235,7 +277,7 @@ impl<'a> TrainScreen<'a> {
             if lit && colour {
                 style = style.bg(Color::Green).fg(Color::Black);
             }
-            if cell == self.cursor && !self.judged() {
+            if cell == self.cursor && !self.settled() {
                 style = style.add_modifier(Modifier::REVERSED);
             }
             (text, style)
@@ -267,8 +309,17 @@ impl<'a> TrainScreen<'a> {
         }
         said.push(Span::raw(answer_words(*cell, puzzle.value, answered)));
         let mut lines = vec![Line::from(said)];
-        if let Answered::Wrong { reviewed, .. } = answered {
-            lines.push(Line::raw(lit_best_moves(&reviewed.best_moves)));
+        match answered {
+            Answered::Wrong { reviewed, .. } if self.revealed => {
+                lines.push(Line::raw(in_the_game(reviewed)));
+                lines.push(Line::raw(lit_best_moves(&reviewed.best_moves)));
+            }
+            Answered::Wrong { .. } => lines.push(Line::raw(TRY_AGAIN)),
+            _ => {
+                if let Some(fate) = self.fate {
+                    lines.push(Line::raw(fate_words(fate)));
+                }
+            }
         }
         lines
     }

@@ -291,7 +291,7 @@ pub struct TrainingPuzzleJson {
     value: String,
     size: u64,
     win: u64,
-    /// "Puzzle 1 of 3: game 0190ab12, move 4".
+    /// "Puzzle 1 of 3: game 0190ab12, move 4 (4x4: 3 in a row wins)".
     title: String,
     /// "X to move; X had a draw here. Find a move that keeps it."
     prompt: String,

@@ -75,7 +75,10 @@ async fn a_players_slip_in_a_reviewed_game_is_listed_as_a_puzzle_with_its_title_
         (&puzzle["value"], &puzzle["best_moves"], &puzzle["size"]),
         (&json!("draw"), &json!(null), &json!(3))
     );
-    let title = format!("Puzzle 1 of 1: game {}, move 2", &game.id[..8]);
+    let title = format!(
+        "Puzzle 1 of 1: game {}, move 2 (3x3: 3 in a row wins)",
+        &game.id[..8]
+    );
     assert_eq!(puzzle["title"], title.as_str());
     assert_eq!(
         puzzle["prompt"],

@@ -63,8 +63,8 @@ pub use shared::{MockNewsFeed, MockPacing};
 #[cfg(any(test, feature = "mocks"))]
 pub use training::MockTrainingStore;
 pub use training::{
-    Answered, Attempt, OpenPuzzles, PUZZLE_GAMES, Puzzle, Puzzles, TrainingStore, ended_games,
-    judge, open_puzzles, puzzles_in, retired, to_the_millisecond,
+    Answered, Attempt, Fate, OpenPuzzles, PUZZLE_GAMES, Puzzle, Puzzles, TrainingStore,
+    ended_games, judge, open_puzzles, puzzles_in, retired, to_the_millisecond,
 };
 
 /// Why a store could not do what it was asked. `database` names the store for people:

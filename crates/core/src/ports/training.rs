@@ -249,6 +249,27 @@ pub fn retired(attempts: &[Attempt], player: &PlayerName, game: &GameId, ply: u3
     earlier.right && later.right && apart
 }
 
+/// What becomes of a puzzle once an answer to it is kept (see [`retired`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fate {
+    /// Its last two answers are right, and apart: it is put to the player no more.
+    Retires,
+    /// It stays open, and comes back next time.
+    ComesBack,
+}
+
+impl Fate {
+    /// The fate of the puzzle of `game` and `ply` for `player`, given their
+    /// `attempts`, oldest first (the answer just kept among them).
+    pub fn after(attempts: &[Attempt], player: &PlayerName, game: &GameId, ply: u32) -> Fate {
+        if retired(attempts, player, game, ply) {
+            Fate::Retires
+        } else {
+            Fate::ComesBack
+        }
+    }
+}
+
 /// Where the answers to puzzles are kept. Every attempt is kept once: keeping the same
 /// attempt again (same player, puzzle and moment, to the millisecond) is a no-op, so a
 /// retried write never makes a second.
