@@ -98,6 +98,18 @@ fn thirty_two_processes_recording_at_once_are_all_counted() {
     );
 }
 
+/// The games saved in `scoreboard`: none while no writer has made the file (`scores`
+/// refuses a path with no database rather than make one).
+fn games_saved(scoreboard: &std::path::Path) -> u64 {
+    if !scoreboard.exists() {
+        return 0;
+    }
+    games_by_name(scoreboard)
+        .iter()
+        .map(|(_, games)| games)
+        .sum()
+}
+
 #[test]
 fn writers_killed_at_random_moments_never_leave_an_unreadable_file_or_lose_a_saved_game() {
     let folder = TempDir::new().unwrap();
@@ -111,16 +123,7 @@ fn writers_killed_at_random_moments_never_leave_an_unreadable_file_or_lose_a_sav
         writer.kill().unwrap(); // SIGKILL: no chance to clean up.
         writer.wait().unwrap();
 
-        // A writer killed before it made the file saved nothing (and `scores` refuses
-        // a path with no database rather than make one).
-        let now: u64 = if scoreboard.exists() {
-            games_by_name(&scoreboard)
-                .iter()
-                .map(|(_, games)| games)
-                .sum()
-        } else {
-            0
-        };
+        let now = games_saved(&scoreboard);
         assert!(now >= saved, "saved games went from {saved} to {now}");
         saved = now;
     }
@@ -129,22 +132,12 @@ fn writers_killed_at_random_moments_never_leave_an_unreadable_file_or_lose_a_sav
     // a loaded machine: the kills above may all have come before any save.
     let mut writer = spawn_menu(&scoreboard, &easy_vs_random_games(10_000));
     let started = std::time::Instant::now();
-    let counted = |scoreboard: &std::path::Path| -> u64 {
-        if scoreboard.exists() {
-            games_by_name(scoreboard)
-                .iter()
-                .map(|(_, games)| games)
-                .sum()
-        } else {
-            0
-        }
-    };
-    while counted(&scoreboard) <= saved && started.elapsed() < Duration::from_secs(30) {
+    while games_saved(&scoreboard) <= saved && started.elapsed() < Duration::from_secs(30) {
         thread::sleep(Duration::from_millis(20));
     }
     writer.kill().unwrap();
     writer.wait().unwrap();
-    let last = counted(&scoreboard);
+    let last = games_saved(&scoreboard);
 
     eprintln!("saved after 41 kills: {last}");
     assert!(last >= saved, "saved games went from {saved} to {last}");
