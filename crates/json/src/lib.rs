@@ -789,7 +789,7 @@ mod tests {
     }
 
     #[test]
-    fn a_puzzle_is_its_game_ply_position_side_value_and_right_answers() {
+    fn a_puzzle_is_its_game_ply_position_side_value_rule_and_right_answers() {
         // Arrange: X on 5, O to move with a draw; 1 and 9 keep it.
         let puzzle =
             tictactoe_core::fixtures::o_puzzle_after_x_in_the_centre(GameId::from_bits(0xab));
@@ -801,7 +801,7 @@ mod tests {
         assert_eq!(
             json,
             format!(
-                r#"{{"game":"{}","ply":2,"board":"....X....","to_move":"O","value":"draw","best_moves":[1,9]}}"#,
+                r#"{{"game":"{}","ply":2,"board":"....X....","to_move":"O","value":"draw","size":3,"win":3,"best_moves":[1,9]}}"#,
                 puzzle.game
             )
         );
