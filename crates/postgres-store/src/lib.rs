@@ -248,6 +248,10 @@ impl PostgresStore {
             .min_idle(Some(0))
             .test_on_check_out(false)
             .connection_timeout(POOL_WAIT.min(options.connect_timeout))
+            // r2d2 would log each failed attempt at a connection (53 lines in an 8 s
+            // outage); the call that needed it fails with the last one's cause, and the
+            // server says once that the store is down (its health, in the web crate).
+            .error_handler(Box::new(r2d2::NopErrorHandler))
             .build(manager)
             .map_err(|e| database.pool(e))?;
         let instance = format!("{:032x}", rand::random::<u128>());
@@ -425,6 +429,10 @@ fn hold_nothing_long(config: &mut postgres::Config) {
 /// 0.75 s.
 pub const POOL_WAIT: Duration = Duration::from_millis(1500);
 
+/// How long a check of the store waits for a connection: less than the 500 ms a
+/// server gives a check, so that the check fails with the pool's own cause.
+pub const CHECK_WAIT: Duration = Duration::from_millis(300);
+
 /// How long a session of this program may sit idle inside a transaction before
 /// PostgreSQL ends it and lets its locks go (`idle_in_transaction_session_timeout`).
 pub const IDLE_IN_TRANSACTION: Duration = Duration::from_secs(2);
@@ -500,11 +508,17 @@ impl GameStore for PostgresStore {
     }
 
     /// One round trip on a pooled connection (a new one if the pooled one was closed).
+    /// It waits for a connection at most [`CHECK_WAIT`], inside the server's deadline
+    /// for a check, so that a database that refuses connections is reported as such
+    /// (the pool's last error: "Connection refused"), not as a check that timed out.
     fn checkup(&self) -> Result<(), StoreError> {
         let mut tries = 0;
         loop {
             tries += 1;
-            let mut conn = self.conn()?;
+            let mut conn = self
+                .pool
+                .get_timeout(CHECK_WAIT)
+                .map_err(|e| self.database.pool(e))?;
             match conn.query_opt_alone("SELECT 1", &[]) {
                 Ok(_) => return Ok(()),
                 Err(error) if errors::connection_gone(&error) && self.another_connection(tries) => {

@@ -42,19 +42,39 @@ impl Conn {
 /// r2d2_postgres's manager, making [`Conn`]s instead of bare clients.
 pub(crate) struct Manager(pub(crate) PostgresConnectionManager<NoTls>);
 
+/// A failure to make or check a pooled connection, in words that say why (the
+/// server's message, or the cause under "error connecting to server"): the pool keeps
+/// the last one, and a call that waited in vain fails with it.
+#[derive(Debug)]
+pub(crate) struct PoolError(String);
+
+impl std::fmt::Display for PoolError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PoolError {}
+
+impl From<Error> for PoolError {
+    fn from(error: Error) -> Self {
+        PoolError(crate::connection_error(&error))
+    }
+}
+
 impl r2d2::ManageConnection for Manager {
     type Connection = Conn;
-    type Error = Error;
+    type Error = PoolError;
 
-    fn connect(&self) -> Result<Conn, Error> {
+    fn connect(&self) -> Result<Conn, PoolError> {
         Ok(Conn {
             client: self.0.connect()?,
             statements: HashMap::new(),
         })
     }
 
-    fn is_valid(&self, conn: &mut Conn) -> Result<(), Error> {
-        self.0.is_valid(&mut conn.client)
+    fn is_valid(&self, conn: &mut Conn) -> Result<(), PoolError> {
+        Ok(self.0.is_valid(&mut conn.client)?)
     }
 
     fn has_broken(&self, conn: &mut Conn) -> bool {

@@ -78,13 +78,24 @@ impl Games {
     /// (unless another server takes them first: see `shows`).
     pub(super) fn spawn_takeover(&self) {
         let games = self.clone();
+        // Said once until a look succeeds again, and not at all while the store is
+        // known to be down (the health says that, once): an outage is two lines.
+        let said = Arc::new(std::sync::atomic::AtomicBool::new(false));
         self.until_closing(TAKEOVER_EVERY, move || {
             let games = games.clone();
+            let said = Arc::clone(&said);
             async move {
+                use std::sync::atomic::Ordering;
                 let orphans = match games.0.store.unpaced(TAKEOVER_AT_ONCE).await {
-                    Ok(orphans) => orphans,
+                    Ok(orphans) => {
+                        said.store(false, Ordering::Relaxed);
+                        orphans
+                    }
+                    Err(_) if games.health().store_down().is_some() => return,
                     Err(error) => {
-                        tracing::warn!("looking for shows to take over: {error}");
+                        if !said.swap(true, Ordering::Relaxed) {
+                            tracing::warn!("looking for shows to take over: {error}");
+                        }
                         return;
                     }
                 };
