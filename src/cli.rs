@@ -44,7 +44,9 @@ pub struct Cli {
     )]
     pub scoreboard: Option<PathBuf>,
 
-    /// Seed for every random choice, so games can be replayed exactly
+    /// Seed for every random choice, so games can be replayed exactly; a game played
+    /// with it (play, the menu) is casual: it rates nobody. For serve it only seeds the
+    /// server's computers: its games are rated as usual
     #[arg(long, global = true, value_name = "S")]
     pub seed: Option<u64>,
 
@@ -180,6 +182,12 @@ pub const RATINGS_TOP: u32 = 20;
                   games, in the order they were rated: the same figures to the last digit."
 )]
 pub struct RatingsArgs {
+    /// One player's ratings, a row per board they were rated on, instead of a board's
+    /// players (names compared as on the scoreboard)
+    #[arg(long, value_name = "NAME", value_parser = player_name,
+          conflicts_with_all = ["size", "win", "top", "rebuild"])]
+    pub player: Option<PlayerName>,
+
     /// Board size, from 3 to 7
     #[arg(long, value_name = "N", default_value_t = 3, value_parser = board_size)]
     pub size: usize,
@@ -189,7 +197,7 @@ pub struct RatingsArgs {
     pub win: Option<usize>,
 
     /// How many rows to list, the levels' anchors among them (1 or more)
-    #[arg(long, value_name = "N", default_value_t = RATINGS_TOP, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = RATINGS_TOP, value_parser = rows)]
     pub top: u32,
 
     /// One JSON object per line per row: name, rating, deviation, provisional, games, anchor
@@ -495,6 +503,18 @@ fn player_name(text: &str) -> Result<PlayerName, String> {
 /// computer's, one with nothing visible).
 fn new_name(text: &str) -> Result<PlayerName, String> {
     PlayerName::new(text).map_err(|e| format!("\"{}\" is not a name: {e}", excerpt(text)))
+}
+
+/// How many rows to list: 1 or more.
+fn rows(text: &str) -> Result<u32, String> {
+    match u32::try_from(whole_number(text)?) {
+        Ok(0) => Err("0 rows would list nobody: give 1 or more".to_string()),
+        Ok(rows) => Ok(rows),
+        Err(_) => Err(format!(
+            "\"{}\" is more rows than can be listed",
+            excerpt(text)
+        )),
+    }
 }
 
 /// A page's size: 1 to 1000 games.

@@ -165,6 +165,8 @@ pub enum Task {
     },
     /// A board's ratings listed (after rebuilding them, if asked).
     Ratings {
+        /// One person's ratings on every board, rather than `board`'s players.
+        player: Option<PlayerName>,
         board: Geometry,
         top: u32,
         json: bool,
@@ -432,6 +434,7 @@ impl Config {
                 json: args.json,
             },
             Some(Command::Ratings(args)) => Task::Ratings {
+                player: args.player,
                 board: Geometry::new(args.size, args.win.unwrap_or(args.size))
                     .map_err(|e| usage("ratings", e.to_string()))?,
                 top: args.top,

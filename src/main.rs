@@ -50,7 +50,7 @@ use tictactoe_core::ports::{
 };
 use tictactoe_core::sync::lock;
 use tictactoe_json::{
-    ScoresJsonWriter, move_review_json, replay_json, report_json, summary_json, tally_json,
+    ScoresJsonWriter, move_review_json, rated_summary_json, replay_json, report_json, tally_json,
 };
 use tictactoe_json_store::read_scoreboard;
 use tictactoe_passwords::Argon2Passwords;
@@ -366,6 +366,16 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             json,
         } => history(store()?.archive(), player, limit, before, json),
         Task::Ratings {
+            player: Some(player),
+            json,
+            ..
+        } => match ratings::player_ratings(store()?.archive(), &player, json) {
+            Ok(()) => Ok(ExitCode::SUCCESS),
+            Err(ratings::RatingsError::Store(error)) => Err(Failure::Store(error)),
+            Err(error) => Err(error.into()),
+        },
+        Task::Ratings {
+            player: None,
             board,
             top,
             json,
@@ -1045,15 +1055,24 @@ fn history(
     };
     let page = store.history(&query).map_err(Failure::Store)?;
     let mut out = io::stdout().lock();
+    let ids: Vec<GameId> = page.games.iter().map(|game| game.id.clone()).collect();
+    let changes = store.rating_changes(&ids).map_err(Failure::Store)?;
     if json {
         for game in &page.games {
-            writeln!(out, "{}", summary_json(game))?;
+            let rated: Vec<_> = changes
+                .iter()
+                .filter(|change| change.game == game.id)
+                .cloned()
+                .collect();
+            let casual = store
+                .game(&game.id)
+                .map_err(Failure::Store)?
+                .is_some_and(|kept| kept.game.casual);
+            writeln!(out, "{}", rated_summary_json(game, casual, &rated))?;
         }
         return Ok(ExitCode::SUCCESS);
     }
     let mut table = HistoryTable::new(out, colour());
-    let ids: Vec<GameId> = page.games.iter().map(|game| game.id.clone()).collect();
-    let changes = store.rating_changes(&ids).map_err(Failure::Store)?;
     for game in &page.games {
         let rated: Vec<_> = changes
             .iter()

@@ -4,9 +4,10 @@
 
 use std::io::{self, IsTerminal, Write};
 
-use tictactoe_core::domain::Geometry;
-use tictactoe_core::ports::{Archive, RatingRow, StoreError, ranked};
-use tictactoe_json::rating_row_json;
+use tictactoe_core::domain::{Geometry, PlayerName};
+use tictactoe_core::ports::{Archive, PlayerRating, RatingRow, StoreError, ranked};
+use tictactoe_core::words::shape;
+use tictactoe_json::{player_rating_json, rating_row_json};
 
 use crate::config::Confirm;
 
@@ -65,6 +66,58 @@ pub fn ratings(
         write_table(&mut out, board, &rows)?;
     }
     Ok(Listed::Listed)
+}
+
+/// Lists `player`'s rating on each board they were rated on: a table, or one JSON
+/// object per board.
+pub fn player_ratings(
+    store: &dyn Archive,
+    player: &PlayerName,
+    json: bool,
+) -> Result<(), RatingsError> {
+    let ratings = store.ratings_of(player)?;
+    let mut out = io::stdout().lock();
+    if json {
+        for rating in &ratings {
+            writeln!(out, "{}", player_rating_json(rating))?;
+        }
+        return Ok(());
+    }
+    let Some(first) = ratings.first() else {
+        writeln!(
+            out,
+            "No rating for {player} yet: every game a person plays to its end rates them, \
+             but for casual games."
+        )?;
+        return Ok(());
+    };
+    writeln!(
+        out,
+        "Ratings of {}, one per board (? provisional)",
+        first.name
+    )?;
+    writeln!(
+        out,
+        "{:<14} {:>7} {:>5} {:>6}",
+        "Board", "Rating", "±", "Games"
+    )?;
+    for PlayerRating {
+        board,
+        rating,
+        games,
+        ..
+    } in &ratings
+    {
+        writeln!(
+            out,
+            "{:<14} {:>7} {:>5} {:>6}",
+            shape(board.size(), board.win_length()),
+            rating.shown().replace(',', ""),
+            rating.deviation().round() as i64,
+            games
+        )?;
+    }
+    Ok(())
 }
 
 fn write_table(out: &mut impl Write, board: Geometry, rows: &[RatingRow]) -> io::Result<()> {

@@ -162,3 +162,83 @@ fn a_rebuild_not_from_a_terminal_needs_yes() {
         .failure()
         .stderr(predicate::str::contains("--yes"));
 }
+
+#[test]
+fn ratings_of_one_player_list_a_row_per_board_they_were_rated_on() {
+    // Arrange: Ada rated on 3x3 and on 4x4.
+    let db = Database::new();
+    db.ada_loses_to_impossible();
+    tictactoe_on(&db.path)
+        .args(words("--plain play --x human:Ada --o random --size 4"))
+        .write_stdin("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\n")
+        .assert()
+        .success();
+
+    // Act
+    let rows = ratings_json(&db.path, &["--player", "ada"]);
+
+    // Assert
+    let boards: Vec<(&Value, &Value)> =
+        rows.iter().map(|row| (&row["size"], &row["win"])).collect();
+    assert_eq!(
+        boards,
+        [
+            (&Value::from(3), &Value::from(3)),
+            (&Value::from(4), &Value::from(4))
+        ]
+    );
+    assert!(
+        rows.iter()
+            .all(|row| row["name"] == "Ada" && row["games"] == 1),
+        "{rows:?}"
+    );
+    db.run(&["ratings", "--player", "Ada"])
+        .success()
+        .stdout(predicate::str::contains("Ratings of Ada, one per board"))
+        .stdout(predicate::str::contains("4x4"));
+}
+
+#[test]
+fn ratings_top_zero_is_refused_in_words_not_a_raw_range() {
+    let db = Database::new();
+
+    db.run(&["ratings", "--top", "0"])
+        .code(2)
+        .stderr(predicate::str::contains(
+            "0 rows would list nobody: give 1 or more",
+        ))
+        .stderr(predicate::str::contains("1..").not());
+}
+
+#[test]
+fn history_json_carries_each_games_rating_change_and_whether_it_was_casual() {
+    // Arrange: a rated game, then a casual one (--seed).
+    let db = Database::new();
+    db.ada_loses_to_impossible();
+    tictactoe_on(&db.path)
+        .args(words("--plain --seed 3 play --x human:Ada --o random"))
+        .write_stdin("5\n1\n2\n3\n4\n6\n7\n8\n9\n")
+        .assert()
+        .success();
+
+    // Act: newest first.
+    let games = json_lines_of(tictactoe_on(&db.path).args(["history", "--json"]));
+
+    // Assert
+    let (casual, rated) = (&games[0], &games[1]);
+    assert_eq!(
+        (&casual["casual"], &casual["rating"]),
+        (&Value::from(true), &serde_json::json!([]))
+    );
+    assert_eq!(rated["casual"], false);
+    let change = &rated["rating"][0];
+    assert_eq!(
+        (&change["player"], &change["mark"], &change["before"]),
+        (&Value::from("Ada"), &Value::from("X"), &Value::from(1500))
+    );
+    assert_eq!(
+        change["change"].as_i64(),
+        Some(change["after"].as_i64().unwrap() - 1500)
+    );
+    assert!(change["change"].as_i64().unwrap() < 0, "{change}");
+}

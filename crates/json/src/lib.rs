@@ -13,7 +13,7 @@ use tictactoe_core::domain::{
 use tictactoe_core::play::{MoveReview, Replay, Report, Review, Tally};
 use tictactoe_core::ports::{
     AccountSummary, Answered, Ending, GameId, GameSummary, OpenPuzzles, Opponents, PlayerRating,
-    Puzzle, RatingPoint, RatingRow, names_of,
+    Puzzle, RatingChange, RatingPoint, RatingRow, names_of,
 };
 use tictactoe_core::words;
 
@@ -226,6 +226,32 @@ pub fn rating_row_json(row: &RatingRow) -> String {
         provisional: row.anchor.is_none() && row.rating.provisional(),
         games: row.games,
         anchor: row.anchor.is_some(),
+    })
+}
+
+#[derive(Serialize)]
+struct PlayerRatingJson<'a> {
+    name: &'a str,
+    size: usize,
+    win: usize,
+    rating: i64,
+    deviation: i64,
+    provisional: bool,
+    games: u64,
+}
+
+/// One person's rating on one board, for `ratings --player NAME --json`:
+/// `{"name":"Ada","size":3,"win":3,"rating":1350,"deviation":249,"provisional":true,
+/// "games":1}` (rating and deviation in whole points, as shown).
+pub fn player_rating_json(rating: &PlayerRating) -> String {
+    to_json(&PlayerRatingJson {
+        name: rating.name.as_str(),
+        size: rating.board.size(),
+        win: rating.board.win_length(),
+        rating: rating.rating.points(),
+        deviation: rating.rating.deviation().round() as i64,
+        provisional: rating.rating.provisional(),
+        games: rating.games,
     })
 }
 
@@ -452,8 +478,8 @@ struct SummaryJson<'a> {
     id: &'a str,
     started: String,
     ended: String,
-    x: &'a str,
-    o: &'a str,
+    x: String,
+    o: String,
     size: usize,
     win: usize,
     first: String,
@@ -465,20 +491,65 @@ struct SummaryJson<'a> {
 /// "x":"Ada","o":"Computer (Impossible)","size":3,"win":3,"first":"X","result":"o_won",
 /// "moves":6}`. `id` is the whole id.
 pub fn summary_json(game: &GameSummary) -> String {
-    let [x, o] = names_of(&game.settings);
-    let geometry = game.settings.geometry();
-    to_json(&SummaryJson {
-        id: game.id.as_str(),
-        started: time_word(game.started),
-        ended: time_word(game.ended),
-        x: x.as_str(),
-        o: o.as_str(),
-        size: geometry.size(),
-        win: geometry.win_length(),
-        first: game.settings.first().to_string(),
-        result: ending_word(game.ending),
-        moves: game.moves,
+    to_json(&SummaryJson::of(game))
+}
+
+#[derive(Serialize)]
+struct RatedSummaryJson<'a> {
+    #[serde(flatten)]
+    game: SummaryJson<'a>,
+    casual: bool,
+    rating: Vec<RatingChangeJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct RatingChangeJson<'a> {
+    player: &'a str,
+    mark: String,
+    before: i64,
+    after: i64,
+    change: i64,
+}
+
+/// One game of `history --json`: [`summary_json`]'s fields, whether the game was casual
+/// (it rates nobody: `--seed`, a hint, a move taken back against the computer), and
+/// what it did to each rated person's rating: `"casual":false,"rating":[{"player":
+/// "Ada","mark":"X","before":1500,"after":1350,"change":-150}]` (empty when it rated
+/// nobody; whole points, as shown).
+pub fn rated_summary_json(game: &GameSummary, casual: bool, changes: &[RatingChange]) -> String {
+    to_json(&RatedSummaryJson {
+        game: SummaryJson::of(game),
+        casual,
+        rating: changes
+            .iter()
+            .map(|change| RatingChangeJson {
+                player: change.player.as_str(),
+                mark: change.mark.to_string(),
+                before: change.before.points(),
+                after: change.after.points(),
+                change: change.after.points() - change.before.points(),
+            })
+            .collect(),
     })
+}
+
+impl<'a> SummaryJson<'a> {
+    fn of(game: &'a GameSummary) -> Self {
+        let [x, o] = names_of(&game.settings);
+        let geometry = game.settings.geometry();
+        SummaryJson {
+            id: game.id.as_str(),
+            started: time_word(game.started),
+            ended: time_word(game.ended),
+            x: x.as_str().to_string(),
+            o: o.as_str().to_string(),
+            size: geometry.size(),
+            win: geometry.win_length(),
+            first: game.settings.first().to_string(),
+            result: ending_word(game.ending),
+            moves: game.moves,
+        }
+    }
 }
 
 /// A page of a history for the web API: `{"games":[…],"next":"0190…"}` (`next` is
