@@ -1762,6 +1762,33 @@ async fn the_setup_form_asks_the_run_only_where_there_is_a_choice_and_says_how_e
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_run_to_win_defaults_to_the_boards_size_and_a_run_picked_is_kept() {
+    let Some((_scene, running, browser)) = Scene::start("run_default", 1280, 800).await else {
+        return;
+    };
+    browser.goto(&running.url("/")).await.unwrap();
+    let run = || async {
+        css(&browser, "select[name=win]")
+            .await
+            .prop("value")
+            .await
+            .unwrap()
+            .unwrap_or_default()
+    };
+
+    // Act: 5 x 5, then 4 in a row picked, then 6 x 6.
+    click(&browser, "select[name=size] option[value=\"5\"]").await;
+    let on_five = run().await;
+    click(&browser, "select[name=win] option[value=\"4\"]").await;
+    click(&browser, "select[name=size] option[value=\"6\"]").await;
+    let picked = run().await;
+
+    // Assert: as the terminal and `--win` have it, the size unless another was picked.
+    assert_eq!(on_five, "5");
+    assert_eq!(picked, "4");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn at_phone_width_the_replay_buttons_stay_on_one_line() {
     let Some((_scene, running, browser)) =
         Scene::start("replay_buttons_on_a_phone", 390, 844).await

@@ -54,7 +54,9 @@ async function showSetup() {
     }
     const size = Number(form.elements.size.value);
     const win = form.elements.win;
-    const chosen = Math.min(Number(win.value) || size, size);
+    // The run defaults to the board's size, as the terminal and `--win` have it; a run
+    // the person picked is kept while the board allows it.
+    const chosen = win.dataset.picked ? Math.min(Number(win.value) || size, size) : size;
     win.replaceChildren();
     for (let k = 3; k <= size; k += 1) {
       win.add(new Option(String(k), String(k), false, k === chosen));
@@ -73,6 +75,9 @@ async function showSetup() {
     $("rated-sign-in").hidden = Boolean(setupAccount.name);
     $("rated-note").classList.toggle("is-rated", Boolean(setupAccount.name) && mode !== "together");
   };
+  form.elements.win.addEventListener("change", () => {
+    form.elements.win.dataset.picked = "yes";
+  });
   form.addEventListener("change", refresh);
   refresh();
   // Signed in, the player's name is the account's: not typed, and not editable.
