@@ -1057,13 +1057,16 @@ fn history(
     let mut out = io::stdout().lock();
     let ids: Vec<GameId> = page.games.iter().map(|game| game.id.clone()).collect();
     let changes = store.rating_changes(&ids).map_err(Failure::Store)?;
+    let rated_in = |game: &tictactoe_core::ports::GameSummary| -> Vec<_> {
+        changes
+            .iter()
+            .filter(|change| change.game == game.id)
+            .cloned()
+            .collect()
+    };
     if json {
         for game in &page.games {
-            let rated: Vec<_> = changes
-                .iter()
-                .filter(|change| change.game == game.id)
-                .cloned()
-                .collect();
+            let rated = rated_in(game);
             let casual = store
                 .game(&game.id)
                 .map_err(Failure::Store)?
@@ -1074,11 +1077,7 @@ fn history(
     }
     let mut table = HistoryTable::new(out, colour());
     for game in &page.games {
-        let rated: Vec<_> = changes
-            .iter()
-            .filter(|change| change.game == game.id)
-            .cloned()
-            .collect();
+        let rated = rated_in(game);
         table.rated_row(
             &short_id(store, &game.id, 8).map_err(Failure::Store)?,
             game,

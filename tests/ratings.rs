@@ -43,11 +43,10 @@ fn a_game_whose_computer_was_seeded_rates_nobody() {
     // Arrange: with --seed the computer's replies are the same every time: a line
     // that beat it once would beat it again, so the game is casual.
     let db = Database::new();
-    tictactoe_on(&db.path)
-        .args(words("--plain --seed 3 play --x human:Ada --o random"))
-        .write_stdin("5\n1\n2\n3\n4\n6\n7\n8\n9\n")
-        .assert()
-        .success();
+    db.played(
+        "--plain --seed 3 play --x human:Ada --o random",
+        "5\n1\n2\n3\n4\n6\n7\n8\n9\n",
+    );
 
     // Act
     let rows = ratings_json(&db.path, &[]);
@@ -168,11 +167,10 @@ fn ratings_of_one_player_list_a_row_per_board_they_were_rated_on() {
     // Arrange: Ada rated on 3x3 and on 4x4.
     let db = Database::new();
     db.ada_loses_to_impossible();
-    tictactoe_on(&db.path)
-        .args(words("--plain play --x human:Ada --o random --size 4"))
-        .write_stdin("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\n")
-        .assert()
-        .success();
+    db.played(
+        "--plain play --x human:Ada --o random --size 4",
+        "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\n",
+    );
 
     // Act
     let rows = ratings_json(&db.path, &["--player", "ada"]);
@@ -215,11 +213,10 @@ fn history_json_carries_each_games_rating_change_and_whether_it_was_casual() {
     // Arrange: a rated game, then a casual one (--seed).
     let db = Database::new();
     db.ada_loses_to_impossible();
-    tictactoe_on(&db.path)
-        .args(words("--plain --seed 3 play --x human:Ada --o random"))
-        .write_stdin("5\n1\n2\n3\n4\n6\n7\n8\n9\n")
-        .assert()
-        .success();
+    db.played(
+        "--plain --seed 3 play --x human:Ada --o random",
+        "5\n1\n2\n3\n4\n6\n7\n8\n9\n",
+    );
 
     // Act: newest first.
     let games = json_lines_of(tictactoe_on(&db.path).args(["history", "--json"]));

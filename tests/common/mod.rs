@@ -143,6 +143,16 @@ impl Database {
         self.run(&["replay", "last", "--review"]).success();
     }
 
+    /// The program on this database, run with the words of `command` and `typed` as
+    /// what the person types, to a successful end.
+    pub fn played(&self, command: &str, typed: &str) {
+        self.tictactoe()
+            .args(words(command))
+            .write_stdin(typed)
+            .assert()
+            .success();
+    }
+
     /// The program on this database, run with `args`, to assert on.
     pub fn run(&self, args: &[&str]) -> assert_cmd::assert::Assert {
         self.tictactoe().args(args).assert()

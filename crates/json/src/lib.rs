@@ -229,9 +229,9 @@ pub fn rating_row_json(row: &RatingRow) -> String {
     })
 }
 
+/// A rating held on one board, as both the one-person list and the player page give it.
 #[derive(Serialize)]
-struct PlayerRatingJson<'a> {
-    name: &'a str,
+struct StandingJson {
     size: usize,
     win: usize,
     rating: i64,
@@ -240,18 +240,33 @@ struct PlayerRatingJson<'a> {
     games: u64,
 }
 
+impl StandingJson {
+    fn of(held: &PlayerRating) -> Self {
+        StandingJson {
+            size: held.board.size(),
+            win: held.board.win_length(),
+            rating: held.rating.points(),
+            deviation: held.rating.deviation().round() as i64,
+            provisional: held.rating.provisional(),
+            games: held.games,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct PlayerRatingJson<'a> {
+    name: &'a str,
+    #[serde(flatten)]
+    standing: StandingJson,
+}
+
 /// One person's rating on one board, for `ratings --player NAME --json`:
 /// `{"name":"Ada","size":3,"win":3,"rating":1350,"deviation":249,"provisional":true,
 /// "games":1}` (rating and deviation in whole points, as shown).
 pub fn player_rating_json(rating: &PlayerRating) -> String {
     to_json(&PlayerRatingJson {
         name: rating.name.as_str(),
-        size: rating.board.size(),
-        win: rating.board.win_length(),
-        rating: rating.rating.points(),
-        deviation: rating.rating.deviation().round() as i64,
-        provisional: rating.rating.provisional(),
-        games: rating.games,
+        standing: StandingJson::of(rating),
     })
 }
 
@@ -425,12 +440,8 @@ pub fn ratings_json(size: usize, win: usize, rows: &[RatingRow]) -> String {
 
 #[derive(Serialize)]
 struct BoardRatingJson {
-    size: usize,
-    win: usize,
-    rating: i64,
-    deviation: i64,
-    provisional: bool,
-    games: u64,
+    #[serde(flatten)]
+    standing: StandingJson,
     history: Vec<RatingPointJson>,
 }
 
@@ -448,12 +459,7 @@ fn board_ratings_json(ratings: &[(PlayerRating, Vec<RatingPoint>)]) -> String {
     let boards: Vec<BoardRatingJson> = ratings
         .iter()
         .map(|(held, points)| BoardRatingJson {
-            size: held.board.size(),
-            win: held.board.win_length(),
-            rating: held.rating.points(),
-            deviation: held.rating.deviation().round() as i64,
-            provisional: held.rating.provisional(),
-            games: held.games,
+            standing: StandingJson::of(held),
             history: points
                 .iter()
                 .map(|point| RatingPointJson {
