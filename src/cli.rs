@@ -355,6 +355,12 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub streams_per_client: Option<u64>,
 
+    /// MiB the computer's tables of positions may hold, across every board shape; past
+    /// it, the table that grows starts again (its answers take longer, nothing is
+    /// wrong), and tables nobody has used for 20 s are let go [default: 256]
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(16..=65536))]
+    pub engine_memory: Option<u64>,
+
     /// A proxy in front of the server whose X-Forwarded-For is believed (repeat for
     /// several); its clients are counted by the address it forwards
     #[arg(long, value_name = "ADDR")]

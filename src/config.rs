@@ -217,6 +217,8 @@ pub struct ServeBounds {
     pub grace: Option<Duration>,
     pub connections_per_client: Option<usize>,
     pub streams_per_client: Option<usize>,
+    /// `--engine-memory`, in bytes.
+    pub engine_memory: Option<u64>,
     pub trusted_proxies: Vec<IpAddr>,
     /// `--public-url`: the only address the server answers for (but its health checks).
     pub public_url: Option<PublicUrl>,
@@ -239,6 +241,8 @@ impl ServeBounds {
             grace: seconds(args.grace),
             connections_per_client: count(args.connections_per_client),
             streams_per_client: count(args.streams_per_client),
+            // At most 64 GiB (the parser's range): the bytes fit.
+            engine_memory: args.engine_memory.map(|mib| mib << 20),
             trusted_proxies: args.trust_proxy.clone(),
             public_url,
         })
@@ -941,6 +945,8 @@ mod tests {
             "1000",
             "--streams-per-client",
             "5",
+            "--engine-memory",
+            "64",
             "--trust-proxy",
             "10.0.0.1",
             "--trust-proxy",
@@ -959,6 +965,7 @@ mod tests {
                 grace: Some(Duration::ZERO),
                 connections_per_client: Some(1000),
                 streams_per_client: Some(5),
+                engine_memory: Some(64 << 20),
                 trusted_proxies: vec!["10.0.0.1".parse().unwrap(), "::1".parse().unwrap()],
                 public_url: None,
             }

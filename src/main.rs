@@ -54,7 +54,9 @@ use tictactoe_json::{
 };
 use tictactoe_json_store::read_scoreboard;
 use tictactoe_passwords::Argon2Passwords;
-use tictactoe_players::{MinimaxAI, Progress, Proven, SharedSolvers, Stage, StandardComputers};
+use tictactoe_players::{
+    Memory, MinimaxAI, Progress, Proven, SharedSolvers, Stage, StandardComputers,
+};
 use tictactoe_postgres_store::{Options as PostgresOptions, PostgresStore};
 use tictactoe_sqlite_store::{BackupError, SqliteStore};
 use tictactoe_terminal::{Ending, Start, run_full_screen, run_replay};
@@ -456,7 +458,10 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
                 return Ok(refused);
             }
             let store = store()?;
-            let computers = StandardComputers::new(config.seed, config.think);
+            let memory = bounds
+                .engine_memory
+                .map_or_else(Memory::default, Memory::at_most);
+            let computers = StandardComputers::new(config.seed, config.think).within(memory);
             let (game_limits, limits) = limits(bounds);
             serve(
                 Listening {

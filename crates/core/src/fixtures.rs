@@ -107,6 +107,11 @@ pub fn computers() -> MockComputerFactory {
         .expect_advisor()
         .returning(|| Box::new(MockAdvisor::new()));
     computers
+        .expect_advisor_stopping_when()
+        .returning(|_| Box::new(MockAdvisor::new()));
+    computers.expect_forget_idle().return_const(());
+    computers.expect_memory_in_use().return_const(0_u64);
+    computers
 }
 
 /// A training puzzle from `game` at move 2 on 3 x 3: X on 5, O to move with a draw,

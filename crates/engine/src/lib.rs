@@ -9,6 +9,7 @@ mod clock;
 mod estimator;
 mod hashing;
 mod lookahead;
+mod memory;
 mod outcome;
 mod pairing;
 mod progress;
@@ -22,6 +23,7 @@ pub use clock::MockClock;
 pub use clock::{Clock, Deadline, SystemClock};
 pub use estimator::Estimator;
 pub use lookahead::Lookahead;
+pub use memory::{DEFAULT_BYTES, ENTRY_BYTES, Memory};
 #[cfg(any(test, feature = "mocks"))]
 pub use progress::MockProgress;
 pub use progress::{Progress, Proven, Stage};

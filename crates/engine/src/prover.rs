@@ -30,6 +30,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use super::bits::Shape;
 use super::clock::{Deadline, TimeCheck};
+use super::memory::Memory;
 use super::outcome::Outcome;
 use super::pairing::{Pairing, SharedPairs, danger_is_low, open_cells};
 use super::progress::{Progress, Proven, Stage};
@@ -87,11 +88,6 @@ const RACE_BUDGET: u64 = 500;
 /// How many positions a question may take on one core before it is given to a second
 /// ([`Prover::analyze`]): about a millisecond.
 const QUICK_TRY: u64 = 300;
-
-/// The most positions the table holds before it starts again (at most about 400 MB;
-/// most proofs need at most tens of MB of it). Shared with a helper on a second core
-/// ([`Prover::beside`]).
-const TABLE_LIMIT: usize = 1 << 22;
 
 /// A relevance zone: a set of empty cells that a proof "the attacker cannot win" relies
 /// on. The proof still holds if the attacker is given extra marks on any empty cells
@@ -174,11 +170,16 @@ pub struct Prover {
 }
 
 impl Prover {
-    pub fn new(geometry: Geometry) -> Self {
+    /// A prover whose table draws on `memory` (most proofs need at most tens of MB).
+    pub fn new(geometry: Geometry, memory: &Memory) -> Self {
+        Prover::on(geometry, Arc::new(ProofTable::new(memory)))
+    }
+
+    fn on(geometry: Geometry, table: Arc<ProofTable>) -> Self {
         Prover {
             shape: Shape::new(geometry),
             symmetries: Symmetries::of(geometry),
-            table: Arc::new(ProofTable::new(TABLE_LIMIT)),
+            table,
             pairing: Pairing::default(),
             shared: SharedPairs::new(geometry.line_masks()),
             time: TimeCheck::default(),
@@ -190,10 +191,12 @@ impl Prover {
     /// A prover to help this one on a second core (see [`analyze`](Self::analyze)):
     /// what either proves is in the table of both.
     pub fn beside(&self) -> Self {
-        Prover {
-            table: Arc::clone(&self.table),
-            ..Prover::new(self.shape.geometry)
-        }
+        Prover::on(self.shape.geometry, Arc::clone(&self.table))
+    }
+
+    /// Forgets what the table holds (its helper's too: they share it).
+    pub fn forget(&self) {
+        self.table.forget();
     }
 
     /// How many positions every search of this prover has visited.
@@ -1189,7 +1192,7 @@ mod tests {
     use std::collections::HashMap;
 
     fn prover(size: usize, win: usize) -> Prover {
-        Prover::new(Geometry::new(size, win).unwrap())
+        Prover::new(Geometry::new(size, win).unwrap(), &Memory::default())
     }
 
     fn cells(list: &[u32]) -> u64 {
@@ -1463,7 +1466,7 @@ mod tests {
                 continue;
             };
             let mut memo = HashMap::new();
-            let mut prover = Prover::new(shape.geometry);
+            let mut prover = Prover::new(shape.geometry, &Memory::default());
             for (a, d, attacker_to_move) in [(x, o, false), (o, x, true)] {
                 for depth in [2, 3, UNBOUNDED] {
                     let plain = plain_wins(&shape, (a, d, attacker_to_move, depth), &mut memo);
@@ -1510,7 +1513,7 @@ mod tests {
             let Some((x, o)) = random_position(&shape, stones, seed) else {
                 continue;
             };
-            let mut prover = Prover::new(shape.geometry);
+            let mut prover = Prover::new(shape.geometry, &Memory::default());
             for (a, d, attacker_to_move) in [(x, o, false), (o, x, true)] {
                 for depth in [1, 2, 3, UNBOUNDED] {
                     if prover.wins(a, d, attacker_to_move, depth, None) != Some(false) {

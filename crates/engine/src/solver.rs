@@ -16,13 +16,10 @@
 //! never delays a win it could take now (the bug in one of the seed articles) and never
 //! hurries a loss. A transposition table remembers positions already searched.
 
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
-
 use super::bits::{Shape, Tactics};
 use super::book::Book;
 use super::clock::{Deadline, TimeCheck};
-use super::hashing::MixHasher;
+use super::memory::{Counted, Memory};
 use super::outcome::Outcome;
 use super::progress::Progress;
 use super::prover::Prover;
@@ -34,10 +31,12 @@ pub struct Solver {
     /// When the deadline passes, every frame returns at once and stores nothing.
     time: TimeCheck,
     symmetries: &'static Symmetries,
-    table: HashMap<u128, Entry, BuildHasherDefault<MixHasher>>,
+    table: Counted<Entry>,
     /// Finished answers (score and best-move cells) by exact position, so a position met
     /// again, as in game after game of a simulation, is one look-up.
-    answers: HashMap<u128, Outcome, BuildHasherDefault<MixHasher>>,
+    answers: Counted<Outcome>,
+    /// What every table of this solver draws on (its provers' too).
+    memory: Memory,
     /// The yes/no proof search, for boards larger than [`NEGAMAX_CELLS`].
     prover: Option<Box<Prover>>,
     /// Another, for a second core: `analyze` settles the moves of a position on both.
@@ -74,21 +73,26 @@ enum Bound {
 
 const INFINITY: i32 = 100;
 
-/// The most positions the table holds, about 270 MB at most. A full solve of the empty
-/// 5 x 5 board needs well under this; across many games the table would otherwise grow
-/// without end, so when full it starts again (it is a cache: nothing is lost but time).
-const TABLE_LIMIT: usize = 1 << 22;
-
 impl Solver {
+    /// A solver whose tables hold at most [`DEFAULT_BYTES`](crate::DEFAULT_BYTES).
     pub fn new(geometry: Geometry) -> Self {
+        Solver::within(geometry, Memory::default())
+    }
+
+    /// A solver whose tables draw on `memory`, which other solvers may share: across
+    /// many games the tables would otherwise grow without end, so a table that finds
+    /// it spent starts again (they are caches: nothing is lost but time). A full solve
+    /// of the empty 5 x 5 board needs well under the default.
+    pub fn within(geometry: Geometry, memory: Memory) -> Self {
         Solver {
             shape: Shape::new(geometry),
             time: TimeCheck::default(),
             symmetries: Symmetries::of(geometry),
             // A cold solve of the empty 3 x 3 board stores 448 positions: with room for
             // them from the start, the first search never stops to regrow the table.
-            table: HashMap::with_capacity_and_hasher(1024, Default::default()),
-            answers: HashMap::default(),
+            table: Counted::with_room(memory.clone(), 1024),
+            answers: Counted::new(memory.clone()),
+            memory,
             prover: None,
             helper: None,
             book: true,
@@ -100,6 +104,16 @@ impl Solver {
     pub fn without_book(mut self) -> Self {
         self.book = false;
         self
+    }
+
+    /// Forgets what the tables hold (the provers' too), giving their memory back: for a
+    /// solver nobody has used for a while. Later searches start cold.
+    pub fn forget(&mut self) {
+        self.table.forget();
+        self.answers.forget();
+        if let Some(prover) = &self.prover {
+            prover.forget();
+        }
     }
 
     /// How many positions this solver's searches have visited so far (a measure of
@@ -170,7 +184,7 @@ impl Solver {
                     let geometry = self.shape.geometry;
                     let prover = self
                         .prover
-                        .get_or_insert_with(|| Box::new(Prover::new(geometry)));
+                        .get_or_insert_with(|| Box::new(Prover::new(geometry, &self.memory)));
                     // A second prover, for a second core: the same table, no reports.
                     let helper = two_cores().then(|| {
                         &mut **self.helper.get_or_insert_with(|| Box::new(prover.beside()))
@@ -181,9 +195,6 @@ impl Solver {
                     }
                 };
                 if outcome.exact {
-                    if self.answers.len() >= TABLE_LIMIT {
-                        self.answers.clear();
-                    }
                     self.answers.insert(position, outcome);
                 }
                 outcome
@@ -274,7 +285,7 @@ impl Solver {
 
     fn prover_mut(&mut self) -> &mut Prover {
         self.prover
-            .get_or_insert_with(|| Box::new(Prover::new(self.shape.geometry)))
+            .get_or_insert_with(|| Box::new(Prover::new(self.shape.geometry, &self.memory)))
     }
 
     /// The position's score and the cells of every move that keeps it; `None` if the
@@ -390,9 +401,6 @@ impl Solver {
         } else {
             Bound::Exact
         };
-        if self.table.len() >= TABLE_LIMIT {
-            self.table.clear();
-        }
         // Scores lie within ±50 (at most 49 cells), so they fit an i8.
         self.table.insert(
             key,

@@ -5,13 +5,12 @@
 //! Entries only ever grow more certain ("wins within `win`", "does not win within
 //! `fail`"), and every one is a proof, so two threads writing the same position in any
 //! order leave a true entry. The table is cut into shards, each behind its own lock,
-//! so that two threads rarely wait for each other; a shard that is full starts again.
+//! so that two threads rarely wait for each other; a shard that finds the engine's
+//! [`Memory`] spent starts again.
 
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 use std::sync::{Mutex, MutexGuard};
 
-use super::hashing::MixHasher;
+use super::memory::{Counted, Memory};
 
 /// What is known about one position, for its attacker.
 #[derive(Debug, Clone, Copy)]
@@ -25,23 +24,22 @@ pub struct Entry {
     pub zone: u64,
 }
 
-type Shard = HashMap<u128, Entry, BuildHasherDefault<MixHasher>>;
+type Shard = Counted<Entry>;
 
 /// How many shards: enough that two threads rarely want the same one at once.
 const SHARDS: usize = 64;
 
 pub struct ProofTable {
     shards: Vec<Mutex<Shard>>,
-    /// The most entries a shard holds before it starts again.
-    shard_limit: usize,
 }
 
 impl ProofTable {
-    /// A table of at most about `limit` entries.
-    pub fn new(limit: usize) -> Self {
+    /// A table whose entries are drawn from `memory`.
+    pub fn new(memory: &Memory) -> Self {
         ProofTable {
-            shards: (0..SHARDS).map(|_| Mutex::default()).collect(),
-            shard_limit: limit.div_ceil(SHARDS),
+            shards: (0..SHARDS)
+                .map(|_| Mutex::new(Counted::new(memory.clone())))
+                .collect(),
         }
     }
 
@@ -53,17 +51,19 @@ impl ProofTable {
     /// Records that the attacker of `key` wins within `depth` (`won`) or does not, with
     /// the `zone` of that proof (in the key's orientation). A weaker answer than the one
     /// kept changes nothing; of two "does not win" answers for the same depth, the
-    /// smaller zone is kept.
+    /// smaller zone is kept. With no room in the memory, nothing is kept.
     pub fn record(&self, key: u128, won: bool, depth: u8, zone: u64) {
         let mut shard = self.shard(key);
-        if shard.len() >= self.shard_limit {
-            shard.clear();
-        }
-        let entry = shard.entry(key).or_insert(Entry {
-            win: u8::MAX,
-            fail: 0,
-            zone: u64::MAX,
-        });
+        let Some(entry) = shard.entry(
+            key,
+            Entry {
+                win: u8::MAX,
+                fail: 0,
+                zone: u64::MAX,
+            },
+        ) else {
+            return;
+        };
         if won {
             entry.win = entry.win.min(depth);
         } else if depth > entry.fail
@@ -71,6 +71,16 @@ impl ProofTable {
         {
             entry.fail = depth;
             entry.zone = zone;
+        }
+    }
+
+    /// Forgets every entry, giving its memory back.
+    pub fn forget(&self) {
+        for shard in &self.shards {
+            shard
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .forget();
         }
     }
 
@@ -108,7 +118,7 @@ mod tests {
         #[case] recorded: &[(bool, u8, u64)],
         #[case] kept: (u8, u8, u64),
     ) {
-        let table = ProofTable::new(100);
+        let table = ProofTable::new(&Memory::default());
 
         for &(won, depth, zone) in recorded {
             table.record(7, won, depth, zone);
@@ -119,21 +129,26 @@ mod tests {
     }
 
     #[test]
-    fn a_full_shard_starts_again() {
-        let table = ProofTable::new(SHARDS);
-        let keys: Vec<u128> = (0..10_000).collect();
+    fn the_table_holds_no_more_than_its_memory_allows() {
+        let memory = Memory::at_most(0);
+        let table = ProofTable::new(&memory);
+        let keys: Vec<u128> = (0..100_000).collect();
         for &key in &keys {
             table.record(key, true, 1, 0);
         }
 
-        let kept = keys.iter().filter(|&&key| table.get(key).is_some()).count();
+        let kept = keys.iter().filter(|&&key| table.get(key).is_some()).count() as u64;
 
-        assert!(kept <= SHARDS, "{kept} kept");
+        assert!(
+            kept * crate::memory::ENTRY_BYTES <= memory.cap(),
+            "{kept} kept"
+        );
+        assert_eq!(memory.in_use(), kept * crate::memory::ENTRY_BYTES);
     }
 
     #[test]
     fn what_one_thread_records_another_reads() {
-        let table = std::sync::Arc::new(ProofTable::new(100));
+        let table = std::sync::Arc::new(ProofTable::new(&Memory::default()));
         let writer = std::sync::Arc::clone(&table);
 
         std::thread::spawn(move || writer.record(42, false, 6, 0b11))

@@ -7,6 +7,7 @@ use rand::{Rng, SeedableRng};
 
 use crate::{MinimaxAI, RandomAI, SharedSolvers};
 use tictactoe_core::players::{Advisor, ComputerFactory, Level, MoveChooser};
+use tictactoe_engine::Memory;
 
 /// The real computers. Each gets its own RNG, seeded from one master seed so that a
 /// whole session replays exactly; every Impossible player (and advisor) shares one
@@ -24,6 +25,15 @@ impl StandardComputers {
             seeds: StdRng::seed_from_u64(seed),
             think,
             solvers: SharedSolvers::new(),
+        }
+    }
+
+    /// The same computers, their solvers' tables (every board's, and the patient
+    /// advisors') held within `memory` together.
+    pub fn within(self, memory: Memory) -> Self {
+        StandardComputers {
+            solvers: SharedSolvers::within(memory),
+            ..self
         }
     }
 
@@ -69,14 +79,27 @@ impl ComputerFactory for StandardComputers {
         Box::new(self.advising())
     }
 
-    /// Impossible with a solver of its own: a long analysis must not keep the games of
-    /// the same board waiting for the shared one.
+    fn advisor_stopping_when(&mut self, stop: Arc<AtomicBool>) -> Box<dyn Advisor> {
+        Box::new(self.advising().stopping_when(stop))
+    }
+
+    /// Impossible with a solver of its own (a long analysis must not keep the games of
+    /// the same board waiting for the shared one), within the same memory.
     fn patient_advisor(&mut self, think: Duration, stop: Arc<AtomicBool>) -> Box<dyn Advisor> {
         Box::new(
             MinimaxAI::impossible(self.next_rng())
                 .thinking_for(think)
-                .stopping_when(stop),
+                .stopping_when(stop)
+                .sharing(&self.solvers.apart()),
         )
+    }
+
+    fn forget_idle(&mut self, idle: Duration) {
+        self.solvers.forget_idle(idle);
+    }
+
+    fn memory_in_use(&self) -> u64 {
+        self.solvers.memory().in_use()
     }
 }
 

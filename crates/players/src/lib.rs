@@ -18,5 +18,7 @@ pub use factory::{StandardComputers, computer_at};
 pub use minimax::MinimaxAI;
 pub use random::RandomAI;
 pub use solvers::SharedSolvers;
+/// One cap on the computers' tables of positions ([`StandardComputers::within`]).
+pub use tictactoe_engine::Memory;
 /// What a long proof has settled so far: for a front end that shows it.
 pub use tictactoe_engine::{Progress, Proven, Stage};

@@ -53,6 +53,7 @@ mod assets;
 mod budget;
 mod caller;
 mod connections;
+mod cut;
 mod dto;
 mod edge;
 mod error;

@@ -278,6 +278,7 @@ fn at_zero() {
         let _ = metrics::histogram!("tictactoe_engine_seconds", "kind" => kind.label());
     }
     metrics::gauge!("tictactoe_engine_waiting").increment(0.0);
+    metrics::gauge!("tictactoe_engine_memory_bytes").increment(0.0);
     metrics::gauge!("tictactoe_games_in_memory").increment(0.0);
     metrics::gauge!("tictactoe_event_streams_open").increment(0.0);
     // Registered, with no observation yet.
@@ -331,6 +332,10 @@ fn describe() {
     describe_gauge!(
         "tictactoe_engine_waiting",
         "Hints and training answers waiting for the advice lane"
+    );
+    describe_gauge!(
+        "tictactoe_engine_memory_bytes",
+        "What the engine's tables hold across every board shape, at most --engine-memory"
     );
     describe_counter!(
         "tictactoe_sign_ins_total",

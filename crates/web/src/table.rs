@@ -179,6 +179,9 @@ pub struct Table {
     /// How far the game has come, readable without `play`'s lock (which a request on
     /// a big board holds through the computer's thinking): see [`Table::progress`].
     progress: AtomicU64,
+    /// Raised to stop the hint being thought about when nobody waits for it any more
+    /// (see `cut`): the match's advisor stops on it.
+    hints_stop: Arc<AtomicBool>,
 }
 
 impl Table {
@@ -207,7 +210,21 @@ impl Table {
             joined: [AtomicBool::new(false), AtomicBool::new(false)],
             paced: AtomicBool::new(false),
             progress,
+            hints_stop: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// The same table, whose match's advisor stops when `stop` is raised.
+    pub fn hints_stopping_on(self, stop: Arc<AtomicBool>) -> Self {
+        Table {
+            hints_stop: stop,
+            ..self
+        }
+    }
+
+    /// The flag the match's advisor stops on.
+    pub fn hints_stop(&self) -> &Arc<AtomicBool> {
+        &self.hints_stop
     }
 
     pub fn id(&self) -> &GameId {

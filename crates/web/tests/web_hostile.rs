@@ -544,3 +544,63 @@ async fn a_client_over_its_share_of_the_computers_thinking_is_refused_429_while_
     );
     assert_eq!(served.status(), StatusCode::OK);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hint_whose_client_went_away_stops_thinking_and_frees_the_game() {
+    // Arrange: a computer that may think for ten minutes a hint, and a 7x7 game (4 in
+    // a row) after X on 6, where O's hint takes longer than that to prove.
+    let store = Arc::new(MemoryStore::new());
+    let computers = tictactoe_players::StandardComputers::new(7, Duration::from_secs(600));
+    let server = Server::with_computers(store, Box::new(computers), test_game_limits());
+    let running = server.listen().await;
+    let client = reqwest::Client::new();
+    let made: serde_json::Value = client
+        .post(running.url("/api/games"))
+        .json(&serde_json::json!({"x": "human:Ada", "o": "human:Bob", "size": 7, "win": 4}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = made["id"].as_str().unwrap();
+    let seat = |mark: &str| made["seats"][mark]["token"].as_str().unwrap().to_string();
+    let moves = running.url(&format!("/api/games/{id}/moves"));
+    let played = client
+        .post(&moves)
+        .bearer_auth(seat("x"))
+        .json(&serde_json::json!({ "cell": 6 }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(played.status(), StatusCode::OK);
+
+    // Act: O asks a hint and gives up on it after half a second; then O moves, which
+    // waits for the game's turn that the hint's thinking holds.
+    let given_up = client
+        .post(running.url(&format!("/api/games/{id}/hint")))
+        .bearer_auth(seat("o"))
+        .timeout(Duration::from_millis(500))
+        .send()
+        .await;
+    let started = Instant::now();
+    let moved = tokio::time::timeout(
+        Duration::from_secs(60),
+        client
+            .post(&moves)
+            .bearer_auth(seat("o"))
+            .json(&serde_json::json!({ "cell": 24 }))
+            .send(),
+    )
+    .await;
+
+    // Assert: the hint was cut, not thought about for its ten minutes.
+    assert!(given_up.is_err(), "the hint was answered: {given_up:?}");
+    let moved = moved.expect("the move waited a minute: the hint went on thinking");
+    assert_eq!(moved.unwrap().status(), StatusCode::OK);
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+}

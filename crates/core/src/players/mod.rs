@@ -66,6 +66,14 @@ pub trait ComputerFactory {
     /// What the hint says: perfect play, as the Impossible level sees it.
     fn advisor(&mut self) -> Box<dyn Advisor>;
 
+    /// The advisor, stopping as soon as `stop` is raised (it then answers with what it
+    /// has found, or nothing): for advice that someone may stop waiting for. By default,
+    /// the usual advisor, which does not stop.
+    fn advisor_stopping_when(&mut self, stop: Arc<AtomicBool>) -> Box<dyn Advisor> {
+        let _ = stop;
+        self.advisor()
+    }
+
     /// The same perfect play for work nobody waits on, such as completing a review
     /// that was not exact in the usual time: `think` for each position instead of the
     /// usual time, and no longer once `stop` is raised (it then answers with what it
@@ -73,5 +81,17 @@ pub trait ComputerFactory {
     fn patient_advisor(&mut self, think: Duration, stop: Arc<AtomicBool>) -> Box<dyn Advisor> {
         let _ = (think, stop);
         self.advisor()
+    }
+
+    /// Lets go of what the computers keep between moves (their tables of positions)
+    /// where nothing has used it for `idle`: memory given back after a busy spell. By
+    /// default they keep nothing.
+    fn forget_idle(&mut self, idle: Duration) {
+        let _ = idle;
+    }
+
+    /// The bytes the computers keep between moves, at most their cap. By default none.
+    fn memory_in_use(&self) -> u64 {
+        0
     }
 }

@@ -3,6 +3,7 @@
 //! new game's table, whose beginning is its first write.
 
 use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -10,6 +11,7 @@ use tokio::sync::{Mutex as Gate, OwnedMutexGuard};
 
 use tictactoe_core::ports::{GameId, SeatHolder, StoredGame};
 
+use super::super::cut::Stoppable;
 use super::super::port::GameError;
 use super::super::setup::Setup;
 use super::super::table::{Outbox, Table};
@@ -82,10 +84,14 @@ impl Games {
     pub(super) fn rebuild(&self, kept: StoredGame) -> Result<Table, GameError> {
         let setup = Setup::of_kept(&kept);
         let id = kept.game.id.clone();
+        let hints_stop = Arc::new(AtomicBool::new(false));
         let resumed = {
             let mut computers = lock(&self.0.computers);
             setup.resume(
-                computers.as_mut(),
+                &mut Stoppable {
+                    computers: computers.as_mut(),
+                    stop: Arc::clone(&hints_stop),
+                },
                 Outbox::resume(id.clone()),
                 &kept.steps,
                 kept.ending,
@@ -97,7 +103,8 @@ impl Games {
         // Marked casual as kept: whether the game rates anybody also depends on whose
         // its seats are, which may change (an invite taken), and the view says so.
         let game = game.casual(kept.game.casual);
-        Ok(Table::new(id, setup, kept.game.seats, game, kept.rematch))
+        let table = Table::new(id, setup, kept.game.seats, game, kept.rematch);
+        Ok(table.hints_stopping_on(hints_stop))
     }
 
     /// A new game's table: its beginning is its first write (see [`Games::begin`]).
@@ -110,12 +117,18 @@ impl Games {
         let id = new_game_id();
         let kept = setup.begin(id.clone(), seats.clone(), follows);
         let casual = kept.casual;
+        let hints_stop = Arc::new(AtomicBool::new(false));
         let game = {
             let mut computers = lock(&self.0.computers);
-            setup.start(computers.as_mut(), Outbox::begin(kept))
+            let mut computers = Stoppable {
+                computers: computers.as_mut(),
+                stop: Arc::clone(&hints_stop),
+            };
+            setup.start(&mut computers, Outbox::begin(kept))
         };
         let game = game.casual(casual);
-        Arc::new(Table::new(id, setup, seats, game, None))
+        let table = Table::new(id, setup, seats, game, None);
+        Arc::new(table.hints_stopping_on(hints_stop))
     }
 
     /// Starts a table, new or read back: keeps what it has to keep (a new game's

@@ -59,6 +59,13 @@ use super::token::Token;
 use super::view::GameView;
 use tictactoe_core::sync::lock;
 
+/// The engine's tables for a board shape nobody has thought about for this long are
+/// forgotten (their memory given back; the next game of that shape starts cold).
+pub const TABLES_IDLE: Duration = Duration::from_secs(20);
+
+/// How often the tables are looked at for that.
+const TABLES_CHECKED_EVERY: Duration = Duration::from_secs(5);
+
 pub use limits::GameLimits;
 use reviews::Reviews;
 
@@ -207,7 +214,8 @@ impl Games {
     }
 
     /// Until the server stops: forgets expired games (every quarter of the shorter of
-    /// its expiry times, within 1 s to 60 s), checks the store (see `health`), and,
+    /// its expiry times, within 1 s to 60 s), checks the store (see `health`), gives
+    /// back the memory of the engine's tables nobody has used for [`TABLES_IDLE`], and,
     /// when servers share the store, takes over the shows whose server stopped.
     pub fn spawn_housekeeping(&self) {
         let limits = &self.0.limits;
@@ -226,6 +234,16 @@ impl Games {
             async move {
                 games.0.store.check().await;
                 metrics::gauge!("tictactoe_games_in_memory").set(games.held() as f64);
+            }
+        });
+        let games = self.clone();
+        self.until_closing(TABLES_CHECKED_EVERY, move || {
+            let games = games.clone();
+            async move {
+                let mut computers = lock(&games.0.computers);
+                computers.forget_idle(TABLES_IDLE);
+                metrics::gauge!("tictactoe_engine_memory_bytes")
+                    .set(computers.memory_in_use() as f64);
             }
         });
         if self.0.store.is_shared() {

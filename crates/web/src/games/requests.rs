@@ -22,6 +22,7 @@ use tictactoe_core::players::{is_placeholder, unnamed};
 
 use super::super::budget::Kind;
 use super::super::caller::Caller;
+use super::super::cut::Cut;
 use super::super::port::{AfterTheEnd, Created, GameError, Looked, Rematch, Watching};
 use super::super::setup::Setup;
 use super::super::table::{Done, Play, Table, WebMatch};
@@ -318,6 +319,8 @@ impl Games {
     pub(super) async fn hint(&self, id: &GameId, caller: &Caller) -> Result<Analysis, GameError> {
         let (table, seat, turn) = self.seat(id, caller, Acting::ToMove).await?;
         let mut spending = self.admit(caller.payer(), Kind::Hint)?;
+        // Dropped with this future (the client gone) before the answer: thinking stops.
+        let cut = Cut::arm(table.hints_stop());
         let ((hint, spent), _) = self
             .run_in(Lane::Advice, &table, turn, move |play| {
                 let started = Instant::now();
@@ -325,6 +328,7 @@ impl Games {
                 Ok((hinted.analysis, started.elapsed()))
             })
             .await?;
+        cut.done();
         spending.spent(spent);
         Ok(hint)
     }

@@ -3,6 +3,8 @@
 //! thinking time on a big board) and kept before it is answered. What a puzzle is,
 //! what is right and when one retires are the core's (`ports::training`).
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Instant, SystemTime};
 
 use tictactoe_core::domain::{Geometry, PlayerName};
@@ -11,6 +13,7 @@ use tictactoe_core::ports::{Attempt, judge, open_puzzles};
 use tictactoe_core::sync::lock;
 
 use super::super::budget::{Kind, Payer};
+use super::super::cut::Cut;
 use super::super::port::{GameError, PuzzleAnswer, PuzzleAsked, Training};
 use super::super::thinking::Lane;
 use super::Games;
@@ -68,7 +71,10 @@ impl Games {
             .ok_or(GameError::NoSuchPuzzle { game, ply })?;
         let answer = cell_on(puzzle.board, cell)?;
         let mut spending = self.admit(payer, Kind::Answer)?;
-        let mut advisor = lock(&self.0.computers).advisor();
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut advisor = lock(&self.0.computers).advisor_stopping_when(Arc::clone(&stop));
+        // Dropped with this future (the client gone) before the answer: thinking stops.
+        let cut = Cut::arm(&stop);
         let judged = puzzle.clone();
         let (answered, spent) = self
             .0
@@ -78,6 +84,7 @@ impl Games {
                 (judge(&judged, answer, advisor.as_mut()), started.elapsed())
             })
             .await?;
+        cut.done();
         spending.spent(spent);
         drop(spending);
         let answered = answered.map_err(GameError::NotAnAnswer)?;
