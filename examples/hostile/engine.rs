@@ -142,3 +142,163 @@ pub async fn hints(server: SocketAddr, pid: Option<u32>, attackers: u8, seconds:
     tokio::time::sleep(Duration::from_secs(10)).await;
     println!("10 s after: {}", memory(pid));
 }
+
+/// A short 7x7 game (4 in a row) of two seats both `client`'s, X winning along the top
+/// row while O plays the bottom one: its id, or `None` if the server refused.
+async fn short_big_game(client: &Client, base: &str) -> Option<String> {
+    let game: Value = client
+        .post(format!("{base}/api/games"))
+        .json(&json!({"x": "human:Mallory", "o": "human:Trudy", "size": 7, "win": 4}))
+        .send()
+        .await
+        .ok()?
+        .json()
+        .await
+        .ok()?;
+    let id = game["id"].as_str()?.to_string();
+    let seats = [
+        game["seats"]["x"]["token"].as_str()?.to_string(),
+        game["seats"]["o"]["token"].as_str()?.to_string(),
+    ];
+    for (turn, cell) in [1, 43, 2, 44, 3, 45, 4].into_iter().enumerate() {
+        client
+            .post(format!("{base}/api/games/{id}/moves"))
+            .bearer_auth(&seats[turn % 2])
+            .json(&json!({ "cell": cell }))
+            .send()
+            .await
+            .ok()?;
+    }
+    Some(id)
+}
+
+/// The processor time `pid` has used so far (user and system), from /proc.
+fn cpu_time(pid: u32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command's name, which ends with the last ')'.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // The kernel's USER_HZ is 100 on every Linux this runs on.
+    Some(Duration::from_millis(ticks * 10))
+}
+
+/// A stranger at 127.0.0.3 plays a 3x3 game against Impossible to its end and asks its
+/// review, polling every 50 ms: how long from the first ask to the review.
+async fn strangers_review(server: SocketAddr) -> Option<Duration> {
+    let client = Client::builder()
+        .local_address(loopback(3))
+        .timeout(Duration::from_secs(120))
+        .build()
+        .ok()?;
+    let base = format!("http://{server}");
+    let game: Value = client
+        .post(format!("{base}/api/games"))
+        .json(&json!({"x": "human:Stranger", "o": "impossible"}))
+        .send()
+        .await
+        .ok()?
+        .json()
+        .await
+        .ok()?;
+    let id = game["id"].as_str()?.to_string();
+    let token = game["seats"]["x"]["token"].as_str()?.to_string();
+    let mut board = game["board"].as_str()?.to_string();
+    while let Some(cell) = board.find('.').map(|index| index + 1) {
+        let moved: Value = client
+            .post(format!("{base}/api/games/{id}/moves"))
+            .bearer_auth(&token)
+            .json(&json!({ "cell": cell }))
+            .send()
+            .await
+            .ok()?
+            .json()
+            .await
+            .ok()?;
+        if moved["status"] != "in_progress" {
+            break;
+        }
+        board = moved["board"].as_str()?.to_string();
+    }
+    let asked = Instant::now();
+    loop {
+        let answer = client
+            .get(format!("{base}/api/games/{id}/review"))
+            .send()
+            .await
+            .ok()?;
+        match answer.status().as_u16() {
+            200 => return Some(asked.elapsed()),
+            202 | 503 => tokio::time::sleep(Duration::from_millis(50)).await,
+            other => {
+                println!("the stranger's review: {other}");
+                return None;
+            }
+        }
+    }
+}
+
+/// The review flood of issue #42: `games` short 7x7 games from 127.0.0.10, then each
+/// one's review asked (and asked again while it is computed); a stranger's 3x3 review
+/// meanwhile; the server's processor use each second for 20 s after the flood.
+pub async fn reviews(server: SocketAddr, pid: Option<u32>, games: usize) {
+    let base = format!("http://{server}");
+    println!("at rest: {}", memory(pid));
+    let client = Client::builder()
+        .local_address(loopback(10))
+        .timeout(Duration::from_secs(30))
+        .build()
+        .expect("a client");
+    let started = Instant::now();
+    let mut ids = Vec::new();
+    for _ in 0..games {
+        if let Some(id) = short_big_game(&client, &base).await {
+            ids.push(id);
+        }
+    }
+    let mut statuses: BTreeMap<u16, usize> = BTreeMap::new();
+    let mut sent = ids.len() * 8;
+    for round in 0..3 {
+        for id in &ids {
+            let status = client
+                .get(format!("{base}/api/games/{id}/review"))
+                .send()
+                .await
+                .map_or(0, |answer| answer.status().as_u16());
+            *statuses.entry(status).or_default() += 1;
+            sent += 1;
+        }
+        if round < 2 {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        }
+    }
+    let flood_ended = Instant::now();
+    println!(
+        "the flood: {} games, {sent} requests in {:.1} s; reviews asked, by status: {statuses:?}",
+        ids.len(),
+        (flood_ended - started).as_secs_f64()
+    );
+    match strangers_review(server).await {
+        Some(took) => println!(
+            "a stranger's 3x3 review: {:.0} ms",
+            took.as_secs_f64() * 1000.0
+        ),
+        None => println!("a stranger's 3x3 review: failed"),
+    }
+    println!("after the flood: {}", memory(pid));
+    let Some(pid) = pid else {
+        return;
+    };
+    let mut busy = Vec::new();
+    let mut before = cpu_time(pid).unwrap_or_default();
+    for _ in 0..20 {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let now = cpu_time(pid).unwrap_or_default();
+        busy.push(format!("{:.0}%", (now - before).as_secs_f64() * 100.0));
+        before = now;
+    }
+    println!(
+        "processor use in each second after the flood (100% is one core): {}",
+        busy.join(" ")
+    );
+    println!("20 s after the flood: {}", memory(Some(pid)));
+}

@@ -50,6 +50,9 @@
 //!   their own and ask a hint before every move, as fast as they can: the people's move
 //!   latency in both halves, what the attackers were answered, and the server's memory
 //!   (with `--pid`).
+//! * `reviews`: `--games` (20) short 7x7 games (4 in a row) from 127.0.0.10, then each
+//!   one's review asked three times; a stranger's 3x3 game and review from 127.0.0.3
+//!   right after; then the server's processor use each second for 20 s, and its memory.
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -122,6 +125,10 @@ enum Attack {
         attackers: u8,
         #[arg(long, default_value_t = 30)]
         seconds: u64,
+    },
+    Reviews {
+        #[arg(long, default_value_t = 20)]
+        games: usize,
     },
 }
 
@@ -430,6 +437,7 @@ async fn main() {
         }
         Attack::Farm { games } => accounts::farm(options.server, games).await,
         Attack::Impersonate => accounts::impersonate(options.server).await,
+        Attack::Reviews { games } => engine::reviews(options.server, options.pid, games).await,
         Attack::Hints { attackers, seconds } => {
             engine::hints(options.server, options.pid, attackers, seconds).await
         }

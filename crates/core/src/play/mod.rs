@@ -17,6 +17,6 @@ pub use game_match::{
     ResumeError, Seat, Seating, Unrecorded,
 };
 pub use lookup::{FindError, GameRef, find_game, short_id};
-pub use replay::{Judgement, MoveReview, Played, Replay, Review, review};
+pub use replay::{Judgement, MoveReview, Played, Replay, Review, complete, review};
 pub use settings::{Settings, SettingsError};
 pub use simulation::{Tally, simulate};

@@ -228,6 +228,44 @@ pub fn review(
     Review { moves: reviewed }
 }
 
+/// `kept`, a review of `replay` that was not exact, completed by `advisor`: only the
+/// positions it left unsettled are analysed again, each once. A value the new analysis
+/// does not say all of (it knew less: time ran out, or the advisor gave up) stays as
+/// `kept` had it, so the answer never says less than `kept`, and improves on it
+/// ([`Review::improves_on`]) wherever a value was settled. A review of other moves is
+/// answered as it was.
+pub fn complete(replay: &Replay, kept: &Review, advisor: &mut dyn Advisor) -> Review {
+    let mut completed = kept.clone();
+    if kept.moves.len() != replay.moves().len() {
+        return completed;
+    }
+    let settled = |known: Known| matches!(known, Known::Exactly(_));
+    for index in 0..completed.moves.len() {
+        let before = completed.moves[index].before;
+        // The value after the move before is this position's, seen from the other side.
+        let earlier = index.checked_sub(1);
+        let earlier_after = earlier.map(|earlier| completed.moves[earlier].after);
+        if settled(before) && earlier_after.is_none_or(settled) {
+            continue;
+        }
+        let Some(analysis) = analyse(&replay.after(index), advisor) else {
+            continue;
+        };
+        let known = analysis.known();
+        let says_all = known.says_all_of(before)
+            && earlier_after.is_none_or(|after| known.for_the_other_side().says_all_of(after));
+        if !says_all {
+            continue;
+        }
+        completed.moves[index].before = known;
+        completed.moves[index].best_moves = analysis.best_moves;
+        if let Some(earlier) = earlier {
+            completed.moves[earlier].after = known.for_the_other_side();
+        }
+    }
+    completed
+}
+
 fn analyse(game: &Game<BitBoard>, advisor: &mut dyn Advisor) -> Option<Analysis> {
     if game.status().is_over() {
         return None;
@@ -479,6 +517,67 @@ mod tests {
         });
 
         assert_eq!(told, [(1, 3), (2, 3), (3, 3)]);
+    }
+
+    /// X 5 then O 1, reviewed in a hurry: the position after X 5 (O to move) was
+    /// not settled, only bounded (O does not win).
+    fn hurried_5_then_1() -> (Replay, Review) {
+        let replay = Replay::of(&kept(&moves(&[5, 1]))).unwrap();
+        let mut review = reviewed_5_then_1(Known::Exactly(Verdict::Draw));
+        review.moves[0].after = Known::AtMostDraw.for_the_other_side();
+        review.moves[1].before = Known::AtMostDraw;
+        review.moves[1].best_moves = vec![cell(1)];
+        (replay, review)
+    }
+
+    #[test]
+    fn completing_a_review_analyses_only_the_positions_it_left_unsettled() {
+        // Arrange: a mock advisor that expects one question, about O to move after X 5.
+        let (replay, kept) = hurried_5_then_1();
+        let mut advisor = MockAdvisor::new();
+        advisor
+            .expect_advise()
+            .withf(|board, to_move| *to_move == Mark::O && board.mark_at(cell(5)) == Some(Mark::X))
+            .times(1)
+            .returning(|_, _| Some(analysis(Verdict::Draw, &[1, 3])));
+
+        // Act
+        let completed = complete(&replay, &kept, &mut advisor);
+
+        // Assert
+        assert_eq!(completed.moves[0].after, Known::Exactly(Verdict::Draw));
+        assert_eq!(completed.moves[1].before, Known::Exactly(Verdict::Draw));
+        assert_eq!(completed.moves[1].best_moves, [cell(1), cell(3)]);
+        assert!(completed.exact() && completed.improves_on(&kept));
+    }
+
+    #[test]
+    fn completing_a_review_keeps_what_it_said_where_the_advisor_gives_up() {
+        let (replay, kept) = hurried_5_then_1();
+        let mut advisor = MockAdvisor::new();
+        advisor.expect_advise().return_const(None);
+
+        let completed = complete(&replay, &kept, &mut advisor);
+
+        assert_eq!(completed, kept);
+    }
+
+    #[test]
+    fn completing_a_review_keeps_what_it_said_where_the_advisor_knows_less() {
+        let (replay, kept) = hurried_5_then_1();
+        let mut advisor = MockAdvisor::new();
+        // Nothing proven this time (where the kept review had a bound).
+        advisor.expect_advise().returning(|_, _| {
+            Some(Analysis {
+                exact: false,
+                moves_proven: false,
+                ..analysis(Verdict::Draw, &[1])
+            })
+        });
+
+        let completed = complete(&replay, &kept, &mut advisor);
+
+        assert_eq!(completed, kept);
     }
 
     /// A review of X 5 then O 1 whose values after O's move are `o_after` (the rest a

@@ -11,10 +11,12 @@
 //!
 //! A review computed with the server's thinking time may leave some moves unsettled
 //! (on 7x7, five in a row, the first few). It is answered and kept as it is, and then
-//! completed in the background ([`Games::complete_review`]): the positions analysed
-//! again by a patient advisor ([`PATIENT_THINK`] each, [`MOST_COMPLETION`] in all, on
-//! a thread at a lower priority than the players' requests), one position at a time on
-//! the review lane (so a review asked for meanwhile waits for one position at most), and
+//! completed in the background ([`Games::complete_review`]): the positions it left
+//! unsettled, and only those, analysed again by a patient advisor ([`PATIENT_THINK`]
+//! each, [`MOST_COMPLETION`] in all, on a thread at a lower priority than the players'
+//! requests), one position at a time on the review lane (so a review asked for
+//! meanwhile waits for one position at most), each paid for by whoever asked for the
+//! review (once their share is spent, the positions left stay as they were), and
 //! the result kept if it says more ([`ReviewStore::keep_review`] replaces a review that
 //! was not exact by one that says more, never an exact one). A poll that finds a kept
 //! review not exact starts its completion too (after a restart, say); each game's is
@@ -31,11 +33,11 @@ use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 
 use tictactoe_core::domain::{Analysis, Board, Mark};
-use tictactoe_core::play::{Replay, Review, review};
+use tictactoe_core::play::{Replay, Review, complete, review};
 use tictactoe_core::players::Advisor;
 use tictactoe_core::ports::GameId;
 
-use super::super::budget::{Kind, Payer, Spending};
+use super::super::budget::{Budgets, Kind, Payer, Spending};
 use super::super::port::{AfterTheEnd, GameError, Reviewing};
 use super::super::thinking::at_low_priority;
 use super::Games;
@@ -63,7 +65,7 @@ impl Games {
             .await?;
         if let Some(review) = kept_review {
             if !review.exact() {
-                self.complete_review(&id);
+                self.complete_review(&id, payer);
             }
             return Ok(Reviewing::Done { game: id, review });
         }
@@ -79,10 +81,10 @@ impl Games {
             Entered::UnderWay(standing) => Ok(standing),
             Entered::Started(progress) => {
                 // Paid for by whoever starts it; refused, it was never under way.
-                let spending = self.admit(payer, Kind::Review).inspect_err(|_| {
+                let spending = self.admit(payer.clone(), Kind::Review).inspect_err(|_| {
                     self.0.reviews.finish(&id, Ok(()));
                 })?;
-                self.spawn_review(id, replay, progress, spending);
+                self.spawn_review(id, replay, progress, (payer, spending));
                 Ok(Reviewing::Computing { done: 0, total })
             }
         }
@@ -95,7 +97,7 @@ impl Games {
         id: GameId,
         replay: Replay,
         progress: Arc<Progress>,
-        spending: Spending,
+        paid: (Payer, Spending),
     ) {
         let games = self.clone();
         let small = replay.settings().geometry().size() <= 3;
@@ -110,7 +112,7 @@ impl Games {
                 }
             };
             let outcome = games
-                .review_and_keep(&id, replay, &progress, turn, spending)
+                .review_and_keep(&id, replay, &progress, turn, paid)
                 .await;
             games.0.reviews.finish(&id, outcome);
         });
@@ -126,7 +128,7 @@ impl Games {
         replay: Replay,
         progress: &Arc<Progress>,
         turn: Option<OwnedSemaphorePermit>,
-        mut spending: Spending,
+        (payer, mut spending): (Payer, Spending),
     ) -> Result<(), GameError> {
         let game = id.clone();
         if self
@@ -161,22 +163,23 @@ impl Games {
             .read(move |store| store.keep_review(&game, &reviewed))
             .await?;
         if !exact {
-            self.complete_review(id);
+            self.complete_review(id, payer);
         }
         Ok(())
     }
 
-    /// Completes the kept review of `id`, which was not exact, in the background:
-    /// unless its completion was tried already in this run of the server, or as many
+    /// Completes the kept review of `id`, which was not exact, in the background, paid
+    /// for by `payer` (whose review it is, or whose poll found it not exact): unless
+    /// its completion was tried already in this run of the server, or as many
     /// completions are waiting as reviews may be under way (a later poll tries again).
-    fn complete_review(&self, id: &GameId) {
+    fn complete_review(&self, id: &GameId, payer: Payer) {
         if !self.0.reviews.begin_completion(id) {
             return;
         }
         let games = self.clone();
         let id = id.clone();
         tokio::spawn(async move {
-            let outcome = games.completed(&id).await;
+            let outcome = games.completed(&id, payer).await;
             games.0.reviews.end_completion();
             if let Err(error) = outcome {
                 tracing::warn!(game = %id, "completing the review of a game: {error}");
@@ -184,10 +187,12 @@ impl Games {
         });
     }
 
-    /// The review of `id` computed again by a patient advisor, one completion at a
-    /// time, each position on the review lane in turn; kept if it says more than the
-    /// one kept (the store decides). Given up when the server stops.
-    async fn completed(&self, id: &GameId) -> Result<(), GameError> {
+    /// The kept review of `id` completed by a patient advisor ([`complete`]: only the
+    /// positions it left unsettled, each once), one completion at a time, each position
+    /// on the review lane in turn and paid for by `payer` (refused, the positions left
+    /// stay as they were); kept if it says more than the one kept (the store decides).
+    /// Given up when the server stops.
+    async fn completed(&self, id: &GameId, payer: Payer) -> Result<(), GameError> {
         let mut closing = self.0.closing.subscribe();
         let _alone = tokio::select! {
             one = Arc::clone(&self.0.reviews.completing).acquire_owned() => one,
@@ -197,6 +202,10 @@ impl Games {
         let replay = Replay::of(&kept).map_err(|error| {
             GameError::Broken(format!("game {id} as kept cannot be replayed: {error}"))
         })?;
+        let game = id.clone();
+        let Some(hurried) = self.0.store.read(move |store| store.review(&game)).await? else {
+            return Ok(());
+        };
         // The patient advisor stops at once when the server does.
         let stop = Arc::new(AtomicBool::new(false));
         let raise = Arc::clone(&stop);
@@ -207,6 +216,7 @@ impl Games {
         let advisor = lock(&self.0.computers).patient_advisor(PATIENT_THINK, Arc::clone(&stop));
         let quick = lock(&self.0.computers).advisor();
         let lane = Arc::clone(&self.0.reviews.lane);
+        let budgets = Arc::clone(&self.0.budgets);
         let runtime = tokio::runtime::Handle::current();
         let reviewed = at_low_priority("completing a review", move || {
             let mut advisor = TakingTurns {
@@ -216,8 +226,10 @@ impl Games {
                 runtime,
                 stop,
                 until: Instant::now() + MOST_COMPLETION,
+                paid_by: (budgets, payer),
+                refused: false,
             };
-            let reviewed = review(&replay, &mut advisor, &mut |_, _| {});
+            let reviewed = complete(&replay, &hurried, &mut advisor);
             (!advisor.stop.load(Ordering::Relaxed)).then_some(reviewed)
         })
         .await;
@@ -248,7 +260,8 @@ pub const PATIENT_THINK: Duration = Duration::from_secs(20);
 pub const MOST_COMPLETION: Duration = Duration::from_secs(120);
 
 /// An advisor that takes the review lane for each position it analyses and gives it
-/// back after, so that a review asked for meanwhile waits for one position at most.
+/// back after, so that a review asked for meanwhile waits for one position at most;
+/// each position paid for by its payer, and none analysed once one was refused.
 struct TakingTurns {
     advisor: Box<dyn Advisor>,
     lane: Arc<Semaphore>,
@@ -258,22 +271,35 @@ struct TakingTurns {
     until: Instant,
     /// The advisor of the first review, within the server's thinking time.
     quick: Box<dyn Advisor>,
+    /// Whose share of the computer's thinking each position draws on.
+    paid_by: (Arc<Budgets>, Payer),
+    /// A position was refused for the payer's share: the rest are not analysed.
+    refused: bool,
 }
 
 impl Advisor for TakingTurns {
     fn advise(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis> {
-        if self.stop.load(Ordering::Relaxed) {
+        if self.refused || self.stop.load(Ordering::Relaxed) {
             return None;
         }
+        let (budgets, payer) = &self.paid_by;
+        let Ok(mut spending) = budgets.admit(payer, Kind::Review, Instant::now()) else {
+            self.refused = true;
+            return None;
+        };
         // On a blocking thread, outside the runtime's own threads: waiting is allowed.
         let _turn = self
             .runtime
             .block_on(Arc::clone(&self.lane).acquire_owned())
             .ok()?;
-        if Instant::now() >= self.until {
-            return self.quick.advise(board, to_move);
-        }
-        self.advisor.advise(board, to_move)
+        let started = Instant::now();
+        let advice = if started >= self.until {
+            self.quick.advise(board, to_move)
+        } else {
+            self.advisor.advise(board, to_move)
+        };
+        spending.spent(started.elapsed());
+        advice
     }
 }
 
@@ -468,12 +494,22 @@ mod tests {
         Reviews::new(1, most)
     }
 
-    /// A completion's advisor whose patient thinking ends at `until`.
+    /// A completion's advisor whose patient thinking ends at `until`, paid for by a
+    /// payer with a share of `share`.
     fn taking_turns(
         patient: MockAdvisor,
         quick: MockAdvisor,
         until: std::time::Instant,
+        share: Duration,
     ) -> TakingTurns {
+        let budgets = Budgets::new(crate::budget::Budget {
+            burst: share,
+            refill: 1e-9,
+        });
+        let payer = Payer {
+            client: crate::shares::Client::of(std::net::IpAddr::from([192, 0, 2, 1])),
+            account: None,
+        };
         TakingTurns {
             advisor: Box::new(patient),
             quick: Box::new(quick),
@@ -485,7 +521,35 @@ mod tests {
                 .clone(),
             stop: Arc::new(AtomicBool::new(false)),
             until,
+            paid_by: (budgets, payer),
+            refused: false,
         }
+    }
+
+    fn empty_board() -> tictactoe_core::domain::BitBoard {
+        tictactoe_core::domain::BitBoard::new(tictactoe_core::domain::Geometry::classic())
+    }
+
+    #[test]
+    fn a_completion_whose_payer_has_spent_their_share_analyses_nothing_more() {
+        // Arrange: a share that one position spends; neither advisor may be asked
+        // after it.
+        let mut patient = MockAdvisor::new();
+        patient.expect_advise().times(1).returning(|_, _| {
+            std::thread::sleep(Duration::from_millis(2));
+            None
+        });
+        let quick = MockAdvisor::new();
+        let far = Instant::now() + Duration::from_secs(3600);
+        let mut advisor = taking_turns(patient, quick, far, Duration::from_millis(1));
+        let _first = advisor.advise(&empty_board(), Mark::X);
+
+        // Act
+        let second = advisor.advise(&empty_board(), Mark::X);
+        let third = advisor.advise(&empty_board(), Mark::O);
+
+        // Assert: nothing (and the mocks were asked once in all).
+        assert!(second.is_none() && third.is_none());
     }
 
     #[test]
@@ -495,12 +559,10 @@ mod tests {
         patient.expect_advise().never();
         let mut quick = MockAdvisor::new();
         quick.expect_advise().times(1).return_const(None);
-        let mut advisor = taking_turns(patient, quick, Instant::now());
-        let board =
-            tictactoe_core::domain::BitBoard::new(tictactoe_core::domain::Geometry::classic());
+        let mut advisor = taking_turns(patient, quick, Instant::now(), Duration::from_secs(20));
 
         // Act
-        let analysis = advisor.advise(&board, Mark::X);
+        let analysis = advisor.advise(&empty_board(), Mark::X);
 
         // Assert: the quick advisor's answer (the mocks check who was asked).
         assert!(analysis.is_none());
