@@ -211,6 +211,27 @@ impl Budgets {
     }
 }
 
+impl Budgets {
+    /// The engine time `payer` has left at `now` (nothing when they owe): what work
+    /// nobody waits for may spend of theirs at most.
+    pub fn left(&self, payer: &Payer, now: Instant) -> Duration {
+        let budget = &self.budget;
+        let mut buckets = lock(&self.buckets);
+        let left = payer
+            .keys()
+            .iter()
+            .map(|key| match buckets.get_mut(key) {
+                Some(bucket) => {
+                    bucket.refill(budget, now);
+                    bucket.left
+                }
+                None => budget.burst.as_secs_f64(),
+            })
+            .fold(f64::INFINITY, f64::min);
+        Duration::try_from_secs_f64(left.max(0.0)).unwrap_or(Duration::ZERO)
+    }
+}
+
 /// A costly request let in: under way until dropped, when it pays for what it spent.
 #[must_use]
 pub struct Spending {
@@ -273,6 +294,28 @@ mod tests {
             burst: Duration::from_secs(10),
             refill: 0.5,
         })
+    }
+
+    #[test]
+    fn what_a_payer_has_left_is_the_burst_less_what_they_spent() {
+        let (budgets, ada, now) = (budgets(), payer(1, None), Instant::now());
+        let mut spending = budgets.admit_for_test(&ada, now).unwrap();
+        spending.spent(Duration::from_secs(4));
+        drop(spending);
+
+        let left = budgets.left(&ada, now);
+
+        assert!((5.9..=6.1).contains(&left.as_secs_f64()), "{left:?}");
+    }
+
+    #[test]
+    fn a_payer_who_owes_has_nothing_left() {
+        let (budgets, ada, now) = (budgets(), payer(1, None), Instant::now());
+        let mut spending = budgets.admit_for_test(&ada, now).unwrap();
+        spending.spent(Duration::from_secs(30));
+        drop(spending);
+
+        assert_eq!(budgets.left(&ada, now), Duration::ZERO);
     }
 
     #[test]

@@ -143,9 +143,20 @@ impl Games {
         let advisor = lock(&self.0.computers).advisor();
         let closing = self.0.closing.subscribe();
         let counting = Arc::clone(progress);
+        // What the payer has left (a second at least: a 3x3 review is milliseconds) is
+        // all the review may think; then the positions left are not analysed, and the
+        // review is kept not exact, to be completed later.
+        let left = self.0.budgets.left(&payer, Instant::now());
+        let until = Instant::now() + left.max(Duration::from_secs(1));
         let (reviewed, spent) = tokio::task::spawn_blocking(move || {
             let started = Instant::now();
-            let reviewed = compute(&replay, advisor, closing, &counting);
+            let advisor = UntilClosing {
+                advisor,
+                closing,
+                until,
+                stopped: false,
+            };
+            let reviewed = compute(&replay, advisor, &counting);
             drop(turn);
             (reviewed, started.elapsed())
         })
@@ -206,38 +217,37 @@ impl Games {
         let Some(hurried) = self.0.store.read(move |store| store.review(&game)).await? else {
             return Ok(());
         };
-        // The patient advisor stops at once when the server does.
+        // All it may spend: what the payer has left, at most MOST_COMPLETION.
+        let budgets = Arc::clone(&self.0.budgets);
+        let total = budgets.left(&payer, Instant::now()).min(MOST_COMPLETION);
+        if total.is_zero() {
+            return Ok(());
+        }
+        // The patient advisor stops at once when the server does, or that is spent.
         let stop = Arc::new(AtomicBool::new(false));
         let raise = Arc::clone(&stop);
         let watcher = tokio::spawn(async move {
-            let _ = closing.wait_for(|closed| *closed).await;
+            let _ = tokio::time::timeout(total, closing.wait_for(|closed| *closed)).await;
             raise.store(true, Ordering::Relaxed);
         });
         let advisor = lock(&self.0.computers).patient_advisor(PATIENT_THINK, Arc::clone(&stop));
-        let quick = lock(&self.0.computers).advisor();
         let lane = Arc::clone(&self.0.reviews.lane);
-        let budgets = Arc::clone(&self.0.budgets);
         let runtime = tokio::runtime::Handle::current();
         let reviewed = at_low_priority("completing a review", move || {
             let mut advisor = TakingTurns {
                 advisor,
-                quick,
                 lane,
                 runtime,
                 stop,
-                until: Instant::now() + MOST_COMPLETION,
                 paid_by: (budgets, payer),
                 refused: false,
             };
-            let reviewed = complete(&replay, &hurried, &mut advisor);
-            (!advisor.stop.load(Ordering::Relaxed)).then_some(reviewed)
+            // Stopped half-way, it still never says less than the kept review.
+            complete(&replay, &hurried, &mut advisor)
         })
         .await;
         watcher.abort();
         let reviewed = reviewed?;
-        let Some(reviewed) = reviewed else {
-            return Ok(());
-        };
         let game = id.clone();
         self.0
             .store
@@ -252,25 +262,21 @@ impl Games {
 /// and at most 49 times this in all (a 7x7 game of 49 moves, none settled at first).
 pub const PATIENT_THINK: Duration = Duration::from_secs(20);
 
-/// How long one completion may think patiently in all: past it, the positions left
-/// are analysed as the first review did (the server's thinking time each), and stay
-/// honestly not exact where that could not settle them. A 7x7 game whose
-/// every position is unsettled would otherwise hold a core for up to 49 times
-/// [`PATIENT_THINK`]; most completions end far sooner.
+/// How long one completion may think in all (less if its payer has less left): past
+/// it, the positions left stay as the first review left them, honestly not exact. A
+/// 7x7 game whose every position is unsettled would otherwise hold a core for up to
+/// 49 times [`PATIENT_THINK`]; most completions end far sooner.
 pub const MOST_COMPLETION: Duration = Duration::from_secs(120);
 
 /// An advisor that takes the review lane for each position it analyses and gives it
 /// back after, so that a review asked for meanwhile waits for one position at most;
-/// each position paid for by its payer, and none analysed once one was refused.
+/// each position paid for by its payer, and none analysed once one was refused or
+/// `stop` was raised.
 struct TakingTurns {
     advisor: Box<dyn Advisor>,
     lane: Arc<Semaphore>,
     runtime: tokio::runtime::Handle,
     stop: Arc<AtomicBool>,
-    /// Past it, positions are analysed by `quick` ([`MOST_COMPLETION`]).
-    until: Instant,
-    /// The advisor of the first review, within the server's thinking time.
-    quick: Box<dyn Advisor>,
     /// Whose share of the computer's thinking each position draws on.
     paid_by: (Arc<Budgets>, Payer),
     /// A position was refused for the payer's share: the rest are not analysed.
@@ -293,29 +299,15 @@ impl Advisor for TakingTurns {
             .block_on(Arc::clone(&self.lane).acquire_owned())
             .ok()?;
         let started = Instant::now();
-        let advice = if started >= self.until {
-            self.quick.advise(board, to_move)
-        } else {
-            self.advisor.advise(board, to_move)
-        };
+        let advice = self.advisor.advise(board, to_move);
         spending.spent(started.elapsed());
         advice
     }
 }
 
 /// The review of `replay` by `advisor`, telling `progress` after each move; `None` if
-/// the server began to stop (`closing`) before it was done.
-fn compute(
-    replay: &Replay,
-    advisor: Box<dyn Advisor>,
-    closing: watch::Receiver<bool>,
-    progress: &Progress,
-) -> Option<Review> {
-    let mut advisor = UntilClosing {
-        advisor,
-        closing,
-        stopped: false,
-    };
+/// the server began to stop before it was done.
+fn compute(replay: &Replay, mut advisor: UntilClosing, progress: &Progress) -> Option<Review> {
     let reviewed = review(replay, &mut advisor, &mut |done, _| {
         progress.done.store(done, Ordering::Relaxed);
     });
@@ -463,10 +455,12 @@ impl Reviews {
 }
 
 /// An advisor that answers nothing once the server is stopping, so a review under way
-/// ends at once instead of holding the stop up.
+/// ends at once instead of holding the stop up; nor past `until`, when the payer's
+/// share is spent (the review then says nothing of the positions left).
 struct UntilClosing {
     advisor: Box<dyn Advisor>,
     closing: watch::Receiver<bool>,
+    until: Instant,
     stopped: bool,
 }
 
@@ -474,6 +468,9 @@ impl Advisor for UntilClosing {
     fn advise(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis> {
         if *self.closing.borrow() {
             self.stopped = true;
+            return None;
+        }
+        if Instant::now() >= self.until {
             return None;
         }
         self.advisor.advise(board, to_move)
@@ -494,14 +491,8 @@ mod tests {
         Reviews::new(1, most)
     }
 
-    /// A completion's advisor whose patient thinking ends at `until`, paid for by a
-    /// payer with a share of `share`.
-    fn taking_turns(
-        patient: MockAdvisor,
-        quick: MockAdvisor,
-        until: std::time::Instant,
-        share: Duration,
-    ) -> TakingTurns {
+    /// A completion's advisor, paid for by a payer with a share of `share`.
+    fn taking_turns(patient: MockAdvisor, share: Duration) -> TakingTurns {
         let budgets = Budgets::new(crate::budget::Budget {
             burst: share,
             refill: 1e-9,
@@ -512,7 +503,6 @@ mod tests {
         };
         TakingTurns {
             advisor: Box::new(patient),
-            quick: Box::new(quick),
             lane: Arc::new(Semaphore::new(1)),
             runtime: tokio::runtime::Builder::new_current_thread()
                 .build()
@@ -520,7 +510,6 @@ mod tests {
                 .handle()
                 .clone(),
             stop: Arc::new(AtomicBool::new(false)),
-            until,
             paid_by: (budgets, payer),
             refused: false,
         }
@@ -539,9 +528,7 @@ mod tests {
             std::thread::sleep(Duration::from_millis(2));
             None
         });
-        let quick = MockAdvisor::new();
-        let far = Instant::now() + Duration::from_secs(3600);
-        let mut advisor = taking_turns(patient, quick, far, Duration::from_millis(1));
+        let mut advisor = taking_turns(patient, Duration::from_millis(1));
         let _first = advisor.advise(&empty_board(), Mark::X);
 
         // Act
@@ -553,18 +540,18 @@ mod tests {
     }
 
     #[test]
-    fn a_completion_past_its_total_analyses_the_positions_left_as_the_first_review_did() {
-        // Arrange: the patient advisor must not be asked; the quick one is, once.
+    fn a_completion_whose_time_is_up_analyses_nothing_more() {
+        // Arrange: the advisor must not be asked.
         let mut patient = MockAdvisor::new();
         patient.expect_advise().never();
-        let mut quick = MockAdvisor::new();
-        quick.expect_advise().times(1).return_const(None);
-        let mut advisor = taking_turns(patient, quick, Instant::now(), Duration::from_secs(20));
+        let advisor = taking_turns(patient, Duration::from_secs(20));
+        advisor.stop.store(true, Ordering::Relaxed);
+        let mut advisor = advisor;
 
         // Act
         let analysis = advisor.advise(&empty_board(), Mark::X);
 
-        // Assert: the quick advisor's answer (the mocks check who was asked).
+        // Assert
         assert!(analysis.is_none());
     }
 

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# The cost of a move, side by side: today's server (this checkout) against the build of
+# another commit, each serving today's load generator in turn, on a fresh SQLite
+# database each run. Prints each run's moves/s and move p99, then the ratios of the
+# medians (today / BASE).
+#
+#   examples/compare.sh BASE [ROUNDS] [-- LOAD FLAGS]
+#   examples/compare.sh e9726ef 3 -- --players 500 --pause-ms 0 --seconds 12
+#
+# BASE is built once (release) in target/compare/, beside this checkout, and kept
+# there for the next run. The load's defaults here: 500 clients, no pause, 12 s.
+# Run it on a quiet machine: anything else running moves both columns. docs/
+# performance.md says when to run it and keeps each release's figures.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+base=${1:?usage: examples/compare.sh BASE [ROUNDS] [-- LOAD FLAGS]}
+shift
+rounds=3
+if [ $# -gt 0 ] && [ "$1" != "--" ]; then
+  rounds=$1
+  shift
+fi
+[ "${1:-}" = "--" ] && shift
+load_flags=("$@")
+[ ${#load_flags[@]} -eq 0 ] && load_flags=(--players 500 --pause-ms 0 --seconds 12)
+
+commit=$(git rev-parse --verify --quiet "$base^{commit}") || {
+  echo "compare: $base is not a commit here" >&2
+  exit 2
+}
+short=$(git rev-parse --short "$commit")
+work=target/compare
+mkdir -p "$work"
+based="$work/tictactoe-$short"
+if [ ! -x "$based" ]; then
+  echo "building $short (release) in $work ..." >&2
+  rm -rf "$work/src-$short"
+  git worktree add --detach --force "$work/src-$short" "$commit" >/dev/null
+  CARGO_TARGET_DIR="$PWD/$work/build" cargo build --release --quiet \
+    --manifest-path "$work/src-$short/Cargo.toml" --bin tictactoe
+  cp "$work/build/release/tictactoe" "$based"
+  git worktree remove --force "$work/src-$short"
+fi
+echo "building today's server and the load generator (release) ..." >&2
+cargo build --release --quiet --bin tictactoe --example load
+today=target/release/tictactoe
+load=target/release/examples/load
+
+# One run: `serve` of the binary $1 on a new database, the load against it; prints
+# "MOVES_PER_SECOND P99_MS".
+run() {
+  local binary=$1 scratch address server out
+  scratch=$(mktemp -d)
+  "$binary" --db "$scratch/games.db" serve --port 0 >"$scratch/out" 2>"$scratch/log" &
+  server=$!
+  for _ in $(seq 200); do
+    address=$(sed -n 's|^Serving Tic Tac Toe on ||p' "$scratch/out" | head -n 1)
+    [ -n "$address" ] && break
+    sleep 0.05
+  done
+  if [ -z "$address" ]; then
+    echo "compare: $binary did not start:" >&2
+    cat "$scratch/log" >&2
+    kill "$server" 2>/dev/null || true
+    exit 1
+  fi
+  out=$("$load" "$address" --pid "$server" "${load_flags[@]}")
+  kill "$server"
+  wait "$server" 2>/dev/null || true
+  rm -rf "$scratch"
+  local rate p99
+  rate=$(sed -n 's/^moves: [0-9]* (\([0-9]*\) moves\/s)$/\1/p' <<<"$out")
+  p99=$(sed -n 's/^move latency: p50 [0-9.]* ms, p99 \([0-9.]*\) ms.*/\1/p' <<<"$out")
+  echo "$rate $p99"
+}
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+declare -a base_rates base_p99s today_rates today_p99s
+printf '%-8s %-14s %10s %10s\n' round build moves/s "p99 ms"
+for round in $(seq "$rounds"); do
+  # Taking turns, so that a machine getting busier or quieter moves both alike.
+  read -r rate p99 < <(run "$based")
+  base_rates+=("$rate"); base_p99s+=("$p99")
+  printf '%-8s %-14s %10s %10s\n' "$round" "$short" "$rate" "$p99"
+  read -r rate p99 < <(run "$today")
+  today_rates+=("$rate"); today_p99s+=("$p99")
+  printf '%-8s %-14s %10s %10s\n' "$round" today "$rate" "$p99"
+done
+
+base_rate=$(printf '%s\n' "${base_rates[@]}" | median)
+base_p99=$(printf '%s\n' "${base_p99s[@]}" | median)
+today_rate=$(printf '%s\n' "${today_rates[@]}" | median)
+today_p99=$(printf '%s\n' "${today_p99s[@]}" | median)
+awk -v br="$base_rate" -v bp="$base_p99" -v tr="$today_rate" -v tp="$today_p99" -v b="$short" 'BEGIN {
+  printf "medians: %s %d moves/s, p99 %.1f ms; today %d moves/s, p99 %.1f ms\n", b, br, bp, tr, tp
+  printf "today / %s: %.2fx moves/s, %.2fx p99\n", b, tr / br, tp / bp
+}'
