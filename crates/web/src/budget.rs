@@ -40,12 +40,14 @@ pub struct Budget {
 }
 
 impl Default for Budget {
-    /// 20 engine seconds at once (twenty 7x7 hints at the computer's full thinking
-    /// time), then one engine second every 5 s: far more than a person playing asks,
-    /// and a fifth of a core for a client that asks without a pause.
+    /// 10 engine seconds at once (ten 7x7 hints at the computer's full thinking time,
+    /// or the review of a long 7x7 game), then one engine second every 5 s: more than
+    /// a person playing asks, and a fifth of a core for a client that asks without a
+    /// pause. So what a client can leave the server to do after it stops asking is
+    /// 10 s of thinking at most.
     fn default() -> Self {
         Budget {
-            burst: Duration::from_secs(20),
+            burst: Duration::from_secs(10),
             refill: 0.2,
         }
     }
@@ -230,6 +232,20 @@ impl Budgets {
             .fold(f64::INFINITY, f64::min);
         Duration::try_from_secs_f64(left.max(0.0)).unwrap_or(Duration::ZERO)
     }
+
+    /// Whether `payer` is at rest at `now`: nothing of theirs under way, and their
+    /// whole burst back (what work nobody waits for waits for).
+    pub fn rested(&self, payer: &Payer, now: Instant) -> bool {
+        let budget = &self.budget;
+        let mut buckets = lock(&self.buckets);
+        payer.keys().iter().all(|key| match buckets.get_mut(key) {
+            Some(bucket) => {
+                bucket.refill(budget, now);
+                bucket.is_full(budget)
+            }
+            None => true,
+        })
+    }
 }
 
 /// A costly request let in: under way until dropped, when it pays for what it spent.
@@ -306,6 +322,26 @@ mod tests {
         let left = budgets.left(&ada, now);
 
         assert!((5.9..=6.1).contains(&left.as_secs_f64()), "{left:?}");
+    }
+
+    #[rstest::rstest]
+    #[case::a_new_payer(0.0, 0, true)]
+    #[case::one_who_spent_a_little_just_now(1.0, 0, false)]
+    #[case::one_who_spent_a_little_and_rested_since(1.0, 6, true)]
+    fn a_payer_is_at_rest_once_their_whole_burst_is_back(
+        #[case] spent: f64,
+        #[case] rested_for: u64,
+        #[case] at_rest: bool,
+    ) {
+        let (budgets, ada, now) = (budgets(), payer(1, None), Instant::now());
+        if spent > 0.0 {
+            let mut spending = budgets.admit_for_test(&ada, now).unwrap();
+            spending.spent(Duration::from_secs_f64(spent));
+        }
+
+        let rested = budgets.rested(&ada, Instant::now() + Duration::from_secs(rested_for));
+
+        assert_eq!(rested, at_rest);
     }
 
     #[test]

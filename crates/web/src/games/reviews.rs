@@ -182,9 +182,13 @@ impl Games {
     /// Completes the kept review of `id`, which was not exact, in the background, paid
     /// for by `payer` (whose review it is, or whose poll found it not exact): unless
     /// its completion was tried already in this run of the server, or as many
-    /// completions are waiting as reviews may be under way (a later poll tries again).
+    /// completions are waiting as reviews may be under way, or the payer is not at rest
+    /// (something of theirs under way, or their share not whole again: a later poll
+    /// tries again). So a client that stops asking leaves no completion behind.
     fn complete_review(&self, id: &GameId, payer: Payer) {
-        if !self.0.reviews.begin_completion(id) {
+        // Work nobody waits for waits for its payer to be at rest: not tried now, so a
+        // later poll may, once they are.
+        if !self.0.budgets.rested(&payer, Instant::now()) || !self.0.reviews.begin_completion(id) {
             return;
         }
         let games = self.clone();
