@@ -279,6 +279,7 @@ fn at_zero() {
     }
     metrics::gauge!("tictactoe_engine_waiting").increment(0.0);
     metrics::gauge!("tictactoe_engine_memory_bytes").increment(0.0);
+    let _ = metrics::histogram!("tictactoe_engine_wait_seconds");
     metrics::gauge!("tictactoe_games_in_memory").increment(0.0);
     metrics::gauge!("tictactoe_event_streams_open").increment(0.0);
     // Registered, with no observation yet.
@@ -332,6 +333,11 @@ fn describe() {
     describe_gauge!(
         "tictactoe_engine_waiting",
         "Hints and training answers waiting for the advice lane"
+    );
+    describe_histogram!(
+        "tictactoe_engine_wait_seconds",
+        Unit::Seconds,
+        "How long a hint or a training answer waited for the advice lane"
     );
     describe_gauge!(
         "tictactoe_engine_memory_bytes",

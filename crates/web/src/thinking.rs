@@ -60,8 +60,11 @@ impl Thinking {
     ) -> Result<T, GameError> {
         let waiting = Waiting::enter(&self.waiting).ok_or(GameError::EngineBusy)?;
         let lane = Arc::clone(&self.advice);
+        let asked = std::time::Instant::now();
         in_lane(&lane, "the advice lane", move || {
             drop(waiting);
+            metrics::histogram!("tictactoe_engine_wait_seconds")
+                .record(asked.elapsed().as_secs_f64());
             work()
         })
         .await
