@@ -215,7 +215,7 @@ impl Games {
 
     /// Until the server stops: forgets expired games (every quarter of the shorter of
     /// its expiry times, within 1 s to 60 s), checks the store (see `health`), gives
-    /// back the memory of the engine's tables nobody has used for [`TABLES_IDLE`], and,
+    /// back the memory of the engine's tables nobody has used for `TABLES_IDLE` (20 s), and,
     /// when servers share the store, takes over the shows whose server stopped.
     pub fn spawn_housekeeping(&self) {
         let limits = &self.0.limits;
