@@ -143,18 +143,23 @@ pub async fn hints(server: SocketAddr, pid: Option<u32>, attackers: u8, seconds:
     println!("10 s after: {}", memory(pid));
 }
 
+/// The game `request` made by `client` on the server at `base`: the answer's JSON, or
+/// `None` if it could not be made.
+async fn new_game(client: &Client, base: &str, request: &Value) -> Option<Value> {
+    let answer = client
+        .post(format!("{base}/api/games"))
+        .json(request)
+        .send()
+        .await
+        .ok()?;
+    answer.json().await.ok()
+}
+
 /// A short 7x7 game (4 in a row) of two seats both `client`'s, X winning along the top
 /// row while O plays the bottom one: its id, or `None` if the server refused.
 async fn short_big_game(client: &Client, base: &str) -> Option<String> {
-    let game: Value = client
-        .post(format!("{base}/api/games"))
-        .json(&json!({"x": "human:Mallory", "o": "human:Trudy", "size": 7, "win": 4}))
-        .send()
-        .await
-        .ok()?
-        .json()
-        .await
-        .ok()?;
+    let request = json!({"x": "human:Mallory", "o": "human:Trudy", "size": 7, "win": 4});
+    let game = new_game(client, base, &request).await?;
     let id = game["id"].as_str()?.to_string();
     let seats = [
         game["seats"]["x"]["token"].as_str()?.to_string(),
@@ -191,15 +196,12 @@ async fn strangers_review(server: SocketAddr) -> Option<Duration> {
         .build()
         .ok()?;
     let base = format!("http://{server}");
-    let game: Value = client
-        .post(format!("{base}/api/games"))
-        .json(&json!({"x": "human:Stranger", "o": "impossible"}))
-        .send()
-        .await
-        .ok()?
-        .json()
-        .await
-        .ok()?;
+    let game = new_game(
+        &client,
+        &base,
+        &json!({"x": "human:Stranger", "o": "impossible"}),
+    )
+    .await?;
     let id = game["id"].as_str()?.to_string();
     let token = game["seats"]["x"]["token"].as_str()?.to_string();
     let mut board = game["board"].as_str()?.to_string();

@@ -145,6 +145,15 @@ impl<V> Drop for Counted<V> {
 mod tests {
     use super::*;
 
+    /// A table on `memory` holding `keys`.
+    fn holding(memory: &Memory, keys: std::ops::Range<u128>) -> Counted<()> {
+        let mut table = Counted::new(memory.clone());
+        for key in keys {
+            table.insert(key, ());
+        }
+        table
+    }
+
     /// A memory with room for exactly `entries`.
     fn room_for(entries: u64) -> Memory {
         Memory(Arc::new(Ledger {
@@ -169,10 +178,7 @@ mod tests {
     #[test]
     fn a_table_that_finds_the_memory_spent_forgets_its_own_entries_and_keeps_the_new_one() {
         let memory = room_for(3);
-        let mut table = Counted::new(memory.clone());
-        for key in 0..3 {
-            table.insert(key, ());
-        }
+        let mut table = holding(&memory, 0..3);
 
         table.insert(99, ());
 
@@ -184,9 +190,7 @@ mod tests {
     #[test]
     fn a_table_keeps_nothing_new_while_other_tables_hold_the_whole_cap() {
         let memory = room_for(2);
-        let mut full = Counted::new(memory.clone());
-        full.insert(1, ());
-        full.insert(2, ());
+        let full = holding(&memory, 1..3);
         let mut other = Counted::new(memory.clone());
 
         let kept = other.entry(3, ()).is_some();
@@ -199,9 +203,7 @@ mod tests {
     #[test]
     fn a_dropped_table_gives_its_entries_back() {
         let memory = room_for(10);
-        let mut table = Counted::new(memory.clone());
-        table.insert(1, ());
-        table.insert(2, ());
+        let table = holding(&memory, 1..3);
 
         drop(table);
 

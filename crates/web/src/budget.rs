@@ -312,12 +312,16 @@ mod tests {
         })
     }
 
+    /// `payer`'s costly request at `now`, which spent `seconds`.
+    fn spent(budgets: &Arc<Budgets>, payer: &Payer, seconds: f64, now: Instant) {
+        let mut spending = budgets.admit_for_test(payer, now).unwrap();
+        spending.spent(Duration::from_secs_f64(seconds));
+    }
+
     #[test]
     fn what_a_payer_has_left_is_the_burst_less_what_they_spent() {
         let (budgets, ada, now) = (budgets(), payer(1, None), Instant::now());
-        let mut spending = budgets.admit_for_test(&ada, now).unwrap();
-        spending.spent(Duration::from_secs(4));
-        drop(spending);
+        spent(&budgets, &ada, 4.0, now);
 
         let left = budgets.left(&ada, now);
 
@@ -329,14 +333,13 @@ mod tests {
     #[case::one_who_spent_a_little_just_now(1.0, 0, false)]
     #[case::one_who_spent_a_little_and_rested_since(1.0, 6, true)]
     fn a_payer_is_at_rest_once_their_whole_burst_is_back(
-        #[case] spent: f64,
+        #[case] seconds: f64,
         #[case] rested_for: u64,
         #[case] at_rest: bool,
     ) {
         let (budgets, ada, now) = (budgets(), payer(1, None), Instant::now());
-        if spent > 0.0 {
-            let mut spending = budgets.admit_for_test(&ada, now).unwrap();
-            spending.spent(Duration::from_secs_f64(spent));
+        if seconds > 0.0 {
+            spent(&budgets, &ada, seconds, now);
         }
 
         let rested = budgets.rested(&ada, Instant::now() + Duration::from_secs(rested_for));
@@ -347,9 +350,7 @@ mod tests {
     #[test]
     fn a_payer_who_owes_has_nothing_left() {
         let (budgets, ada, now) = (budgets(), payer(1, None), Instant::now());
-        let mut spending = budgets.admit_for_test(&ada, now).unwrap();
-        spending.spent(Duration::from_secs(30));
-        drop(spending);
+        spent(&budgets, &ada, 30.0, now);
 
         assert_eq!(budgets.left(&ada, now), Duration::ZERO);
     }

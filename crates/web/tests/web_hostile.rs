@@ -483,18 +483,26 @@ async fn a_game_finished_while_the_server_stops_is_answered_and_kept() {
     assert!(kept.ending.is_some(), "the win was answered but not kept");
 }
 
+/// The game `request` made by `client` on `running`: the answer's JSON.
+async fn made_by(
+    client: &reqwest::Client,
+    running: &Running,
+    request: serde_json::Value,
+) -> serde_json::Value {
+    let answer = client
+        .post(running.url("/api/games"))
+        .json(&request)
+        .send()
+        .await
+        .unwrap();
+    answer.json().await.unwrap()
+}
+
 /// A new game of a guest against Easy on 3x3, made by `client`: its hint's address and
 /// the seat's token.
 async fn a_game_to_hint_in(client: &reqwest::Client, running: &Running) -> (String, String) {
-    let made: serde_json::Value = client
-        .post(running.url("/api/games"))
-        .json(&serde_json::json!({ "x": "human:Guest", "o": "easy" }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let request = serde_json::json!({ "x": "human:Guest", "o": "easy" });
+    let made = made_by(client, running, request).await;
     let id = made["id"].as_str().unwrap();
     let token = made["seats"]["x"]["token"].as_str().unwrap();
     (
@@ -554,15 +562,8 @@ async fn a_hint_whose_client_went_away_stops_thinking_and_frees_the_game() {
     let server = Server::with_computers(store, Box::new(computers), test_game_limits());
     let running = server.listen().await;
     let client = reqwest::Client::new();
-    let made: serde_json::Value = client
-        .post(running.url("/api/games"))
-        .json(&serde_json::json!({"x": "human:Ada", "o": "human:Bob", "size": 7, "win": 4}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let request = serde_json::json!({"x": "human:Ada", "o": "human:Bob", "size": 7, "win": 4});
+    let made = made_by(&client, &running, request).await;
     let id = made["id"].as_str().unwrap();
     let seat = |mark: &str| made["seats"][mark]["token"].as_str().unwrap().to_string();
     let moves = running.url(&format!("/api/games/{id}/moves"));
