@@ -23,6 +23,10 @@ if [ $# -gt 0 ] && [ "$1" != "--" ]; then
 fi
 [ "${1:-}" = "--" ] && shift
 load_flags=("$@")
+# Today's server as it is run: request logs at info (the default) and metrics on (a
+# listener of their own, on any free port). TODAY_FLAGS replaces these, to measure
+# what each costs: TODAY_FLAGS="" for no metrics, RUST_LOG=warn for no request logs.
+read -r -a today_flags <<<"${TODAY_FLAGS---metrics 127.0.0.1:0}"
 [ ${#load_flags[@]} -eq 0 ] && load_flags=(--players 500 --pause-ms 0 --seconds 12)
 
 commit=$(git rev-parse --verify --quiet "$base^{commit}") || {
@@ -51,8 +55,9 @@ load=target/release/examples/load
 # "MOVES_PER_SECOND P99_MS".
 run() {
   local binary=$1 scratch address server out
+  shift
   scratch=$(mktemp -d)
-  "$binary" --db "$scratch/games.db" serve --port 0 >"$scratch/out" 2>"$scratch/log" &
+  "$binary" --db "$scratch/games.db" serve --port 0 "$@" >"$scratch/out" 2>"$scratch/log" &
   server=$!
   for _ in $(seq 200); do
     address=$(sed -n 's|^Serving Tic Tac Toe on ||p' "$scratch/out" | head -n 1)
@@ -69,31 +74,36 @@ run() {
   kill "$server"
   wait "$server" 2>/dev/null || true
   rm -rf "$scratch"
-  local rate p99
+  local rate p99 moves cpu
   rate=$(sed -n 's/^moves: [0-9]* (\([0-9]*\) moves\/s)$/\1/p' <<<"$out")
   p99=$(sed -n 's/^move latency: p50 [0-9.]* ms, p99 \([0-9.]*\) ms.*/\1/p' <<<"$out")
-  echo "$rate $p99"
+  moves=$(sed -n 's/^moves: \([0-9]*\) .*/\1/p' <<<"$out")
+  cpu=$(sed -n 's/^server CPU: \([0-9.]*\) s .*/\1/p' <<<"$out")
+  echo "$rate $p99 $(awk -v c="$cpu" -v m="$moves" 'BEGIN { printf "%d", c * 1e6 / m }')"
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-declare -a base_rates base_p99s today_rates today_p99s
-printf '%-8s %-14s %10s %10s\n' round build moves/s "p99 ms"
+declare -a base_rates base_p99s base_cpus today_rates today_p99s today_cpus
+printf '%-8s %-14s %10s %10s %14s\n' round build moves/s "p99 ms" "CPU us/move"
 for round in $(seq "$rounds"); do
   # Taking turns, so that a machine getting busier or quieter moves both alike.
-  read -r rate p99 < <(run "$based")
-  base_rates+=("$rate"); base_p99s+=("$p99")
-  printf '%-8s %-14s %10s %10s\n' "$round" "$short" "$rate" "$p99"
-  read -r rate p99 < <(run "$today")
-  today_rates+=("$rate"); today_p99s+=("$p99")
-  printf '%-8s %-14s %10s %10s\n' "$round" today "$rate" "$p99"
+  read -r rate p99 cpu < <(run "$based")
+  base_rates+=("$rate"); base_p99s+=("$p99"); base_cpus+=("$cpu")
+  printf '%-8s %-14s %10s %10s %14s\n' "$round" "$short" "$rate" "$p99" "$cpu"
+  read -r rate p99 cpu < <(run "$today" "${today_flags[@]}")
+  today_rates+=("$rate"); today_p99s+=("$p99"); today_cpus+=("$cpu")
+  printf '%-8s %-14s %10s %10s %14s\n' "$round" today "$rate" "$p99" "$cpu"
 done
 
 base_rate=$(printf '%s\n' "${base_rates[@]}" | median)
 base_p99=$(printf '%s\n' "${base_p99s[@]}" | median)
 today_rate=$(printf '%s\n' "${today_rates[@]}" | median)
 today_p99=$(printf '%s\n' "${today_p99s[@]}" | median)
-awk -v br="$base_rate" -v bp="$base_p99" -v tr="$today_rate" -v tp="$today_p99" -v b="$short" 'BEGIN {
-  printf "medians: %s %d moves/s, p99 %.1f ms; today %d moves/s, p99 %.1f ms\n", b, br, bp, tr, tp
-  printf "today / %s: %.2fx moves/s, %.2fx p99\n", b, tr / br, tp / bp
+base_cpu=$(printf '%s\n' "${base_cpus[@]}" | median)
+today_cpu=$(printf '%s\n' "${today_cpus[@]}" | median)
+awk -v br="$base_rate" -v bp="$base_p99" -v bc="$base_cpu" -v tr="$today_rate" -v tp="$today_p99" \
+  -v tc="$today_cpu" -v b="$short" 'BEGIN {
+  printf "medians: %s %d moves/s, p99 %.1f ms, %d us of server CPU a move; today %d moves/s, p99 %.1f ms, %d us\n", b, br, bp, bc, tr, tp, tc
+  printf "today / %s: %.2fx moves/s, %.2fx p99, %.2fx CPU a move\n", b, tr / br, tp / bp, tc / bc
 }'

@@ -65,6 +65,14 @@ pub(crate) fn open(path: &Path, options: &Options, create: bool) -> rusqlite::Re
     // as it once grew.
     connection.pragma_update(None, "journal_size_limit", LOG_LIMIT)?;
     keep_the_log_on_close(&connection, true)?;
+    // The same plan for a statement whatever is bound to it: SQLite otherwise marks a
+    // statement whose plan a bound value might change (an `id = ?1` beside the partial
+    // indexes on `games`) to be compiled again at each new value, which made parsing
+    // SQL about a tenth of a move's processor time (`docs/performance.md`).
+    connection.set_db_config(
+        rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG,
+        true,
+    )?;
     Ok(connection)
 }
 

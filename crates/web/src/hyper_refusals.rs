@@ -78,6 +78,11 @@ impl<T: AsyncWrite + Unpin> Dressed<T> {
 /// without the routes' headers), rewritten; `None` for anything else.
 pub fn dress(bytes: &[u8], head_bytes: usize) -> Option<Vec<u8>> {
     let rest = bytes.strip_prefix(b"HTTP/1.1 ")?;
+    // The status first: most answers are not refusals, and are passed on unread.
+    let status: u16 = std::str::from_utf8(rest.get(..3)?).ok()?.parse().ok()?;
+    if !(400..600).contains(&status) {
+        return None;
+    }
     let end = bytes.windows(4).position(|w| w == b"\r\n\r\n")?;
     let head = &bytes[..end + 2];
     if head
@@ -85,10 +90,6 @@ pub fn dress(bytes: &[u8], head_bytes: usize) -> Option<Vec<u8>> {
         .windows(OURS.len())
         .any(|w| w == OURS)
     {
-        return None;
-    }
-    let status: u16 = std::str::from_utf8(rest.get(..3)?).ok()?.parse().ok()?;
-    if !(400..600).contains(&status) {
         return None;
     }
     let body = ApiError::hyper_refusal(status, head_bytes).json_body();

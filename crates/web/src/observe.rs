@@ -22,6 +22,8 @@
 
 use std::future::Future;
 use std::io;
+use std::pin::Pin;
+use std::task::{Context, Poll, ready};
 use std::time::{Duration, Instant};
 
 use axum::Router;
@@ -31,7 +33,10 @@ use axum::middleware::Next;
 use axum::response::Response;
 use axum::routing::get;
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+use pin_project_lite::pin_project;
+use tower::{Layer, Service};
 use tower_http::request_id::{MakeRequestId, RequestId};
+use tracing::instrument::Instrumented;
 use tracing::{Instrument, Span};
 
 use tictactoe_core::ports::StoreError;
@@ -74,11 +79,7 @@ fn is_sane(id: &HeaderValue) -> bool {
 
 /// Takes away a request id the client sent that is not sane (or sent twice), so that
 /// a new one is made in its place.
-pub async fn drop_insane_request_id(request: Request) -> Request {
-    sane_request_id(request)
-}
-
-fn sane_request_id(mut request: Request) -> Request {
+pub fn sane_request_id<B>(mut request: axum::http::Request<B>) -> axum::http::Request<B> {
     let headers = request.headers_mut();
     let mut sent = headers.get_all(&REQUEST_ID).iter();
     let keep = match (sent.next(), sent.next()) {
@@ -130,7 +131,7 @@ fn method_label(method: &Method) -> &'static str {
 /// id, its method, its client's address, and the game its path names, if any. (Each
 /// field is given at once: a field recorded later costs the JSON logs a second
 /// formatting of them all.)
-fn request_span(request: &Request) -> Span {
+fn request_span<B>(request: &axum::http::Request<B>) -> Span {
     let id = request
         .headers()
         .get(&REQUEST_ID)
@@ -158,19 +159,81 @@ fn game_in(path: &str) -> Option<&str> {
     (id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit())).then_some(id)
 }
 
-/// The request's line, and its metrics, once it is answered; the request is handled
-/// in its span, so that every line about it carries its id.
-pub async fn log_and_count(request: Request, next: Next) -> Response {
-    let span = request_span(&request);
-    answer_and_log(request, next).instrument(span).await
+/// The layer that logs each request's line, and counts it in the metrics, once it is
+/// answered; the request is handled in its span, so that every line about it carries
+/// its id. (A layer of its own rather than axum's `from_fn`, which boxes every
+/// request's future, the whole router's below it.)
+#[derive(Clone, Copy, Default)]
+pub struct LogAndCountLayer;
+
+impl<S> Layer<S> for LogAndCountLayer {
+    type Service = LogAndCount<S>;
+
+    fn layer(&self, inner: S) -> LogAndCount<S> {
+        LogAndCount { inner }
+    }
 }
 
-async fn answer_and_log(request: Request, next: Next) -> Response {
-    let method = method_label(request.method());
-    let started = Instant::now();
-    let response = next.run(request).await;
-    let elapsed = started.elapsed();
-    let route = route_of(&response).to_owned();
+/// See [`LogAndCountLayer`].
+#[derive(Clone)]
+pub struct LogAndCount<S> {
+    inner: S,
+}
+
+impl<S, B> Service<axum::http::Request<B>> for LogAndCount<S>
+where
+    S: Service<axum::http::Request<B>, Response = Response>,
+{
+    type Response = Response;
+    type Error = S::Error;
+    type Future = Instrumented<Answering<S::Future>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: axum::http::Request<B>) -> Self::Future {
+        let span = request_span(&request);
+        let method = method_label(request.method());
+        let answer = span.in_scope(|| self.inner.call(request));
+        Answering {
+            answer,
+            method,
+            started: Instant::now(),
+        }
+        .instrument(span)
+    }
+}
+
+pin_project! {
+    /// A request being answered, logged and counted when it is.
+    pub struct Answering<F> {
+        #[pin]
+        answer: F,
+        method: &'static str,
+        started: Instant,
+    }
+}
+
+impl<F, E> Future for Answering<F>
+where
+    F: Future<Output = Result<Response, E>>,
+{
+    type Output = Result<Response, E>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.project();
+        let answer = ready!(this.answer.poll(cx));
+        if let Ok(response) = &answer {
+            log_and_count(this.method, this.started.elapsed(), response);
+        }
+        Poll::Ready(answer)
+    }
+}
+
+/// The line and the metrics of a request answered with `response` after `elapsed`.
+fn log_and_count(method: &'static str, elapsed: Duration, response: &Response) {
+    let route = route_of(response).to_owned();
     let status = response.status();
     let millis = elapsed.as_secs_f64() * 1000.0;
     match Detail::of(&response) {
@@ -191,7 +254,6 @@ async fn answer_and_log(request: Request, next: Next) -> Response {
     metrics::counter!("tictactoe_http_requests_total", &labels).increment(1);
     metrics::histogram!("tictactoe_http_request_duration_seconds", &labels)
         .record(elapsed.as_secs_f64());
-    response
 }
 
 /// Every word [`store_error_kind`] gives: the series registered at zero.
@@ -458,7 +520,7 @@ mod tests {
         let logged = Logged::start();
         let router = Router::new()
             .route("/api/scores", get(|| async { "{}" }))
-            .layer(axum::middleware::from_fn(log_and_count));
+            .layer(LogAndCountLayer);
         let mut request = with_id(b"abc-1");
         *request.uri_mut() = "/api/scores".parse().unwrap();
         let address = "203.0.113.7".parse().unwrap();

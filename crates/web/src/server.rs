@@ -9,6 +9,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Request};
 use axum::http::{HeaderName, HeaderValue, header};
+use axum::response::Response;
 use axum::routing::get;
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
@@ -18,7 +19,8 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
-use tower::ServiceExt;
+use tower::util::MapResponseLayer;
+use tower::{ServiceBuilder, ServiceExt};
 use tower_http::request_id::{PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
 use utoipa::OpenApi;
@@ -203,23 +205,23 @@ pub(crate) fn routes(
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
         .route_layer(edge::other_sites(limits.public_url.as_ref()))
-        .route_layer(axum::middleware::from_fn(observe::remember_route))
-        .layer(DefaultBodyLimit::max(limits.body_bytes));
-    let routes = match &limits.public_url {
-        Some(public) => routes.layer(axum::middleware::from_fn_with_state(
-            Arc::new(public.clone()),
-            edge::this_host_only,
-        )),
-        None => routes,
-    };
-    with_security_headers(routes)
-        .layer(axum::middleware::from_fn(observe::log_and_count))
-        .layer(PropagateRequestIdLayer::new(REQUEST_ID))
+        .route_layer(axum::middleware::from_fn(observe::remember_route));
+    // The layers every request goes through wrap the whole router once, outermost
+    // first: `Router::layer` would wrap each route in all of them, boxed layer by
+    // layer, and clone and drop that nest of boxes at every request.
+    let this_host_only = limits.public_url.as_ref().map(|public| {
+        axum::middleware::from_fn_with_state(Arc::new(public.clone()), edge::this_host_only)
+    });
+    let layered = ServiceBuilder::new()
+        .map_request(observe::sane_request_id)
         .layer(SetRequestIdLayer::new(REQUEST_ID, NewRequestId))
-        .layer(axum::middleware::map_request(
-            observe::drop_insane_request_id,
-        ))
-        .with_state(app)
+        .layer(PropagateRequestIdLayer::new(REQUEST_ID))
+        .layer(observe::LogAndCountLayer)
+        .map_response(security_headers)
+        .option_layer(this_host_only)
+        .layer(DefaultBodyLimit::max(limits.body_bytes))
+        .service(routes.with_state(app));
+    Router::new().fallback_service(layered)
 }
 
 /// `routes`, each answer of which carries the [`SECURITY_HEADERS`] (the metrics'
@@ -228,14 +230,21 @@ pub(crate) fn with_security_headers<S>(routes: Router<S>) -> Router<S>
 where
     S: Clone + Send + Sync + 'static,
 {
-    SECURITY_HEADERS
-        .into_iter()
-        .fold(routes, |routes, (name, value)| {
-            routes.layer(SetResponseHeaderLayer::overriding(
-                HeaderName::from_static(name),
-                HeaderValue::from_static(value),
-            ))
-        })
+    routes.layer(MapResponseLayer::new(security_headers))
+}
+
+/// An answer with the [`SECURITY_HEADERS`], in place of any of the same names. (A
+/// plain function, as the request id's check: tower's `map_request` and
+/// `map_response` call it in place, where axum's box each request's future.)
+fn security_headers(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    for (name, value) in SECURITY_HEADERS {
+        headers.insert(
+            HeaderName::from_static(name),
+            HeaderValue::from_static(value),
+        );
+    }
+    response
 }
 
 /// Serves `games` on `listener` until `shutdown` completes; then stops taking

@@ -1,4 +1,5 @@
 use std::fmt;
+use std::sync::LazyLock;
 
 use caseless::Caseless;
 use thiserror::Error;
@@ -69,7 +70,12 @@ impl PlayerName {
     /// A name a person chose.
     pub fn new(raw: &str) -> Result<Self, NameError> {
         refuse_controls(raw)?;
-        let normal: String = raw.nfkc().collect();
+        // ASCII is in every normal form already.
+        let normal: String = if raw.is_ascii() {
+            raw.to_owned()
+        } else {
+            raw.nfkc().collect()
+        };
         let chars: Vec<char> = normal.chars().collect();
         for (at, &c) in chars.iter().enumerate() {
             match c.general_category() {
@@ -86,7 +92,7 @@ impl PlayerName {
         if !name.chars().any(is_visible) {
             return Err(NameError::Empty);
         }
-        if likeness_of(&name).starts_with(&likeness_of("computer")) {
+        if likeness_of(&name).starts_with(COMPUTERS_LIKENESS.as_str()) {
             return Err(NameError::Reserved);
         }
         Ok(PlayerName(name))
@@ -157,8 +163,17 @@ fn refuse_controls(raw: &str) -> Result<(), NameError> {
     Ok(())
 }
 
-/// `text` case-folded in its compatibility form (see [`PlayerName::key`]).
+/// What every name that looks like a computer's begins with: the likeness of
+/// "computer", made once.
+static COMPUTERS_LIKENESS: LazyLock<String> = LazyLock::new(|| likeness_of("computer"));
+
+/// `text` case-folded in its compatibility form (see [`PlayerName::key`]). Plain ASCII,
+/// which every normal form leaves as it is and which case-folds to its lower case, is
+/// folded so at once (most names are; a move's request folds a few).
 fn fold(text: &str) -> String {
+    if text.is_ascii() {
+        return text.to_ascii_lowercase();
+    }
     text.chars()
         .nfd()
         .default_case_fold()

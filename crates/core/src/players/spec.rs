@@ -1,5 +1,6 @@
 use std::fmt;
 use std::str::FromStr;
+use std::sync::LazyLock;
 
 use thiserror::Error;
 
@@ -97,10 +98,15 @@ pub fn unnamed(mark: Mark) -> PlayerName {
 /// kept before (letter case aside). Such a person is nobody in particular: every
 /// nameless player is one of these four names, so a game with one rates nobody.
 pub fn is_placeholder(name: &PlayerName) -> bool {
-    Mark::ALL
-        .into_iter()
-        .flat_map(|mark| [unnamed(mark), default_name(mark)])
-        .any(|placeholder| placeholder.key() == name.key())
+    static PLACEHOLDERS: LazyLock<Vec<String>> = LazyLock::new(|| {
+        Mark::ALL
+            .into_iter()
+            .flat_map(|mark| [unnamed(mark), default_name(mark)])
+            .map(|placeholder| placeholder.key())
+            .collect()
+    });
+    let key = name.key();
+    PLACEHOLDERS.contains(&key)
 }
 
 /// `spec` as a new game seats it: a person without a name given the [`unnamed`] one
