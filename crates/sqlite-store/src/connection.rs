@@ -51,6 +51,7 @@ use crate::Options;
 
 /// A connection set up as above, making the file if `create` says so.
 pub(crate) fn open(path: &Path, options: &Options, create: bool) -> rusqlite::Result<Connection> {
+    no_bulk_page_caches();
     let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     if create {
         flags |= OpenFlags::SQLITE_OPEN_CREATE;
@@ -74,6 +75,34 @@ pub(crate) fn open(path: &Path, options: &Options, create: bool) -> rusqlite::Re
         true,
     )?;
     Ok(connection)
+}
+
+/// SQLite's page caches take their pages one at a time, as they need them, instead of
+/// about 90 KB at once when each is made. A cache is made for every temporary table a
+/// statement builds, such as the one the `games` table's `CHECK (ending IN (...))`
+/// builds at each row written: that allocation, from the C library's malloc, was given
+/// back to the system at each free and faulted in again at the next, about 30 page
+/// faults a game begun, ten times as many as a whole move's otherwise
+/// (`docs/performance.md`, "The cost of a move").
+fn no_bulk_page_caches() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: `sqlite3_config` may only be called while SQLite is not initialised,
+        // and not beside another thread's use of SQLite; this runs once, before this
+        // crate opens its first connection (which initialises SQLite), and other
+        // openings wait for it. Should something else in the process have initialised
+        // SQLite first, SQLite refuses the call (SQLITE_MISUSE) and keeps its default,
+        // which is only slower. The arguments are those SQLITE_CONFIG_PAGECACHE takes:
+        // no buffer of our own, and no pages in a first bulk allocation.
+        let _refused = unsafe {
+            rusqlite::ffi::sqlite3_config(
+                rusqlite::ffi::SQLITE_CONFIG_PAGECACHE,
+                std::ptr::null_mut::<std::ffi::c_void>(),
+                0 as std::ffi::c_int,
+                0 as std::ffi::c_int,
+            )
+        };
+    });
 }
 
 /// How long (in bytes) the log is kept when it is started again: a restart cuts it back
