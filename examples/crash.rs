@@ -135,10 +135,10 @@ async fn client_loop(
                 continue;
             }
         };
-        let Some(seats) = created.seats.clone() else {
+        let Some(seat) = created.seats.clone().and_then(|seats| seats.x) else {
             continue;
         };
-        let (id, token) = (created.id.clone(), seats.x.token);
+        let (id, token) = (created.id.clone(), seat.token);
         seen.games.push((id.clone(), created.board.clone()));
         let index = seen.games.len() - 1;
         let mut board = created.board;

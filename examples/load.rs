@@ -76,6 +76,12 @@ struct Options {
     /// against `--check-db`, as after a restart
     #[arg(long = "check-answered", value_name = "FILE", requires = "check_db")]
     check_answered: Option<std::path::PathBuf>,
+    /// Play signed in: "Load 1" to "Load 50" are accounts (signed up first, or signed
+    /// in if they are), each client plays as one with that account's personal token,
+    /// and every game is rated. Without it, every client is a guest and no game is
+    /// rated
+    #[arg(long = "signed-in")]
+    signed_in: bool,
 }
 
 fn options() -> Options {
@@ -345,30 +351,96 @@ fn retryable(error: &str) -> bool {
     !(error.starts_with('4'))
 }
 
+/// The name client `player` plays under: "Load 1" to "Load 50".
+fn name_of(player: usize) -> String {
+    format!("Load {}", player % NAMES + 1)
+}
+
+/// Signs "Load 1" to "Load 50" up at `url` (or in, when they are accounts already),
+/// each from an address of its own (the server takes few new accounts from one
+/// address), and makes each a personal token: the tokens, in the names' order.
+async fn sign_in_everyone(url: &str) -> Result<Vec<String>, String> {
+    let mut tokens = Vec::with_capacity(NAMES);
+    for account in 0..NAMES {
+        let name = name_of(account);
+        let from = IpAddr::from([127, 0, 1, u8::try_from(account + 1).unwrap_or(255)]);
+        let client = reqwest::Client::builder()
+            .cookie_store(true)
+            .local_address(url.contains("127.0.0.1").then_some(from))
+            .build()
+            .map_err(|e| e.to_string())?;
+        let account_json = json!({ "name": name, "password": format!("{name} plays on") });
+        let signed_up = client
+            .post(format!("{url}/api/accounts"))
+            .json(&account_json)
+            .send()
+            .await
+            .map_err(|e| e.to_string())?;
+        if signed_up.status() == reqwest::StatusCode::CONFLICT {
+            let signed_in = client
+                .post(format!("{url}/api/session"))
+                .json(&account_json)
+                .send()
+                .await
+                .map_err(|e| e.to_string())?;
+            if !signed_in.status().is_success() {
+                return Err(format!("{name} could not sign in: {}", signed_in.status()));
+            }
+        } else if !signed_up.status().is_success() {
+            return Err(format!("{name} could not sign up: {}", signed_up.status()));
+        }
+        let made: Value = client
+            .post(format!("{url}/api/tokens"))
+            .json(&json!({}))
+            .send()
+            .await
+            .and_then(reqwest::Response::error_for_status)
+            .map_err(|e| e.to_string())?
+            .json()
+            .await
+            .map_err(|e| e.to_string())?;
+        let token = made["token"]
+            .as_str()
+            .ok_or("a token answered without its text")?;
+        tokens.push(token.to_string());
+    }
+    Ok(tokens)
+}
+
+/// What a client plays with: a guest's seat (the token each new game gives), or its
+/// account's personal token.
+fn seat_token(answer: &Answer, account: Option<&str>) -> Option<String> {
+    match account {
+        Some(token) => Some(token.to_string()),
+        None => answer
+            .seats
+            .as_ref()
+            .and_then(|seats| seats.x.as_ref())
+            .map(|seat| seat.token.clone()),
+    }
+}
+
 async fn play_games(
     addresses: Arc<Vec<String>>,
     player: usize,
     until: Instant,
     pause: Duration,
+    account: Option<String>,
 ) -> Played {
     let mut played = Played::default();
     let mut servers = Servers::new(&addresses, player);
     let new_game =
-        json!({ "x": format!("human:Load {}", player % NAMES + 1), "o": "impossible" }).to_string();
+        json!({ "x": format!("human:{}", name_of(player)), "o": "impossible" }).to_string();
     while Instant::now() < until {
         let game = match servers
             .turn()
-            .post("/api/games", None, new_game.clone())
+            .post("/api/games", account.as_deref(), new_game.clone())
             .await
         {
-            Ok(Answer {
-                id,
-                board,
-                status,
-                seats: Some(seats),
-            }) => {
+            Ok(answer) if seat_token(&answer, account.as_deref()).is_some() => {
                 played.begun_at.push(Instant::now());
-                (id, board, status, seats.x.token)
+                let token = seat_token(&answer, account.as_deref()).unwrap_or_default();
+                (answer.id, answer.board, answer.status, token)
             }
             Ok(_) => {
                 played.note_error("a new game without a seat for X".into());
@@ -682,6 +754,17 @@ async fn main() {
             .map(|url| url.trim_start_matches("http://").to_string())
             .collect::<Vec<_>>(),
     );
+    let tokens = if options.signed_in {
+        match sign_in_everyone(&url).await {
+            Ok(tokens) => tokens,
+            Err(error) => {
+                eprintln!("load: the accounts could not be made ready: {error}");
+                std::process::exit(1);
+            }
+        }
+    } else {
+        Vec::new()
+    };
     let server_cpu = options.pid.map(|pid| cpu_seconds(&pid.to_string()));
     let own_cpu = cpu_seconds("self");
     let started = Instant::now();
@@ -693,6 +776,7 @@ async fn main() {
                 player,
                 until,
                 Duration::from_millis(options.pause_ms),
+                tokens.get(player % NAMES).cloned(),
             ))
         })
         .collect();

@@ -200,6 +200,18 @@ fn the_account_a_name_looks_like_is_found_by_its_likeness(#[case] store: Fresh) 
 }
 
 #[apply(stores)]
+fn a_name_of_letters_that_look_like_capitals_is_found_by_its_likeness(#[case] store: Fresh) {
+    // Arrange: Ada; and Ada written with a Lisu ꓮ, whose prototype is a capital A.
+    signed_up(&store, "Ada");
+
+    // Act
+    let whose = store.account_like(&typed("\u{a4ee}da"));
+
+    // Assert
+    assert_eq!(whose, Ok(Some(typed("Ada"))));
+}
+
+#[apply(stores)]
 fn a_name_like_no_accounts_is_nobodys(#[case] store: Fresh) {
     signed_up(&store, "Ada");
 

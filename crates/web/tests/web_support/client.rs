@@ -22,10 +22,12 @@ pub struct Answer {
     pub seats: Option<Seats>,
 }
 
-/// The seats of a new game: X's always; O's too when a person plays it.
+/// The guests' seats of a new game: X's when a guest plays it, O's too when a guest
+/// plays it (an account's seat is its session's or token's, and has none here).
 #[derive(Debug, Clone, Deserialize)]
 pub struct Seats {
-    pub x: Seat,
+    #[serde(default)]
+    pub x: Option<Seat>,
     #[serde(default)]
     pub o: Option<Seat>,
 }
