@@ -236,7 +236,7 @@ fn log_and_count(method: &'static str, elapsed: Duration, response: &Response) {
     let route = route_of(response).to_owned();
     let status = response.status();
     let millis = elapsed.as_secs_f64() * 1000.0;
-    match Detail::of(&response) {
+    match Detail::of(response) {
         Some(detail) if status.is_server_error() => tracing::info!(
             route,
             status = status.as_u16(),
