@@ -51,47 +51,17 @@ cargo build --release --quiet --bin tictactoe --example load
 today=target/release/tictactoe
 load=target/release/examples/load
 
-# One run: `serve` of the binary $1 on a new database, the load against it; prints
-# "MOVES_PER_SECOND P99_MS".
-run() {
-  local binary=$1 scratch address server out
-  shift
-  scratch=$(mktemp -d)
-  "$binary" --db "$scratch/games.db" serve --port 0 "$@" >"$scratch/out" 2>"$scratch/log" &
-  server=$!
-  for _ in $(seq 200); do
-    address=$(sed -n 's|^Serving Tic Tac Toe on ||p' "$scratch/out" | head -n 1)
-    [ -n "$address" ] && break
-    sleep 0.05
-  done
-  if [ -z "$address" ]; then
-    echo "compare: $binary did not start:" >&2
-    cat "$scratch/log" >&2
-    kill "$server" 2>/dev/null || true
-    exit 1
-  fi
-  out=$("$load" "$address" --pid "$server" "${load_flags[@]}")
-  kill "$server"
-  wait "$server" 2>/dev/null || true
-  rm -rf "$scratch"
-  local rate p99 moves cpu
-  rate=$(sed -n 's/^moves: [0-9]* (\([0-9]*\) moves\/s)$/\1/p' <<<"$out")
-  p99=$(sed -n 's/^move latency: p50 [0-9.]* ms, p99 \([0-9.]*\) ms.*/\1/p' <<<"$out")
-  moves=$(sed -n 's/^moves: \([0-9]*\) .*/\1/p' <<<"$out")
-  cpu=$(sed -n 's/^server CPU: \([0-9.]*\) s .*/\1/p' <<<"$out")
-  echo "$rate $p99 $(awk -v c="$cpu" -v m="$moves" 'BEGIN { printf "%d", c * 1e6 / m }')"
-}
-
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# shellcheck source=examples/measure.sh
+source examples/measure.sh
 
 declare -a base_rates base_p99s base_cpus today_rates today_p99s today_cpus
 printf '%-8s %-14s %10s %10s %14s\n' round build moves/s "p99 ms" "CPU us/move"
 for round in $(seq "$rounds"); do
   # Taking turns, so that a machine getting busier or quieter moves both alike.
-  read -r rate p99 cpu < <(run "$based")
+  read -r rate p99 cpu < <(measure "$based" load_flags)
   base_rates+=("$rate"); base_p99s+=("$p99"); base_cpus+=("$cpu")
   printf '%-8s %-14s %10s %10s %14s\n' "$round" "$short" "$rate" "$p99" "$cpu"
-  read -r rate p99 cpu < <(run "$today" "${today_flags[@]}")
+  read -r rate p99 cpu < <(measure "$today" load_flags "${today_flags[@]}")
   today_rates+=("$rate"); today_p99s+=("$p99"); today_cpus+=("$cpu")
   printf '%-8s %-14s %10s %10s %14s\n' "$round" today "$rate" "$p99" "$cpu"
 done

@@ -370,19 +370,15 @@ async fn sign_in_everyone(url: &str) -> Result<Vec<String>, String> {
             .build()
             .map_err(|e| e.to_string())?;
         let account_json = json!({ "name": name, "password": format!("{name} plays on") });
-        let signed_up = client
-            .post(format!("{url}/api/accounts"))
-            .json(&account_json)
-            .send()
-            .await
-            .map_err(|e| e.to_string())?;
-        if signed_up.status() == reqwest::StatusCode::CONFLICT {
-            let signed_in = client
-                .post(format!("{url}/api/session"))
+        let sent = |path: &str| {
+            client
+                .post(format!("{url}{path}"))
                 .json(&account_json)
                 .send()
-                .await
-                .map_err(|e| e.to_string())?;
+        };
+        let signed_up = sent("/api/accounts").await.map_err(|e| e.to_string())?;
+        if signed_up.status() == reqwest::StatusCode::CONFLICT {
+            let signed_in = sent("/api/session").await.map_err(|e| e.to_string())?;
             if !signed_in.status().is_success() {
                 return Err(format!("{name} could not sign in: {}", signed_in.status()));
             }
