@@ -6,6 +6,7 @@
 mod accounts;
 mod cli;
 mod config;
+mod logs;
 mod ratings;
 mod train;
 
@@ -61,7 +62,7 @@ use tictactoe_postgres_store::{Options as PostgresOptions, PostgresStore};
 use tictactoe_sqlite_store::{BackupError, SqliteStore};
 use tictactoe_terminal::{Ending, Start, run_full_screen, run_replay};
 
-use crate::cli::{Cli, LogFormat};
+use crate::cli::Cli;
 use crate::config::{
     AccountsAction, Config, ConfigError, Confirm, Database, Location, ScoresAction, ServeBounds,
     Task, UsageError,
@@ -453,7 +454,7 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             allow_damaged,
         } => {
             // Held until the server stops: dropping it writes the lines still queued.
-            let _logging = start_logs(logs);
+            let _logging = logs::start(logs);
             if let Some(refused) = check_before_serving(&config.database, allow_damaged)? {
                 return Ok(refused);
             }
@@ -696,38 +697,6 @@ type Keyboard = ConsoleInput<io::StdinLock<'static>>;
 struct Listening {
     address: SocketAddr,
     metrics: Option<SocketAddr>,
-}
-
-/// The server's log on standard error: what `RUST_LOG` chooses (the `EnvFilter`
-/// convention; by default the server's own lines at info and everyone else's warnings),
-/// as text or as one JSON object per line. Lines are written by a thread of their own
-/// (`tracing_appender::non_blocking`, which never drops one: a request waits when
-/// 128,000 lines are queued), so a request's line costs it no system call; that thread
-/// writes what it has in one go, and at once whenever nothing more is queued. The
-/// returned guard writes what is queued when it is dropped.
-fn start_logs(format: LogFormat) -> tracing_appender::non_blocking::WorkerGuard {
-    use tracing_subscriber::EnvFilter;
-    let filter = EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| EnvFilter::new("warn,tictactoe=info,tictactoe_web=info"));
-    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
-        .lossy(false)
-        .thread_name("logs")
-        .finish(io::BufWriter::with_capacity(64 * 1024, io::stderr()));
-    let logs = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_ansi(io::stderr().is_terminal())
-        .with_target(false)
-        .with_writer(writer);
-    // A second start (there is none) would only keep the first.
-    let _ = match format {
-        LogFormat::Text => logs.try_init(),
-        LogFormat::Json => logs
-            .json()
-            .flatten_event(true)
-            .with_span_list(false)
-            .try_init(),
-    };
-    guard
 }
 
 /// Serves the web page until Ctrl-C; the address goes to stdout once it is listening.
