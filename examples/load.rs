@@ -433,15 +433,16 @@ async fn play_games(
             .post("/api/games", account.as_deref(), new_game.clone())
             .await
         {
-            Ok(answer) if seat_token(&answer, account.as_deref()).is_some() => {
-                played.begun_at.push(Instant::now());
-                let token = seat_token(&answer, account.as_deref()).unwrap_or_default();
-                (answer.id, answer.board, answer.status, token)
-            }
-            Ok(_) => {
-                played.note_error("a new game without a seat for X".into());
-                continue;
-            }
+            Ok(answer) => match seat_token(&answer, account.as_deref()) {
+                Some(token) => {
+                    played.begun_at.push(Instant::now());
+                    (answer.id, answer.board, answer.status, token)
+                }
+                None => {
+                    played.note_error("a new game without a seat for X".into());
+                    continue;
+                }
+            },
             Err(error) if retryable(&error) => {
                 // A game begun but not answered is not the client's: the next server
                 // is asked for another.
