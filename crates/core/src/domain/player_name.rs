@@ -186,9 +186,10 @@ fn fold(text: &str) -> String {
 /// The confusable skeleton of `text`'s folded form (see [`PlayerName::likeness`]),
 /// folded and taken again: some letters' prototypes are capitals (Lisu ꓮ, Cherokee Ꭺ
 /// and Canadian Syllabics ᗅ are Latin `A`), which the folded `ada` of `Ada` would never
-/// meet. For a name whose skeleton has no such letter (every name of Latin, Greek or
-/// Cyrillic letters, and no digit 0, which is a capital O's look-alike), this is its
-/// skeleton as before: the likenesses stores keep stay true.
+/// meet. A name whose skeleton has no letter with a case keeps the likeness it had (its
+/// skeleton); a name whose skeleton has one (such letters, or a digit 0, a capital O's
+/// look-alike) now meets the names it looks like, and an account kept before under such
+/// a name keeps the likeness it was given then (nothing recomputes it).
 fn likeness_of(text: &str) -> String {
     // Plain ASCII, as most names are, is made a character at a time from each one's
     // likeness, made once: every step (folding, the skeleton's decompositions and its
