@@ -27,9 +27,8 @@ use std::task::{Context, Poll, ready};
 use std::time::{Duration, Instant};
 
 use axum::Router;
-use axum::extract::{MatchedPath, Request};
+use axum::extract::MatchedPath;
 use axum::http::{HeaderName, HeaderValue, Method};
-use axum::middleware::Next;
 use axum::response::Response;
 use axum::routing::get;
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
@@ -92,14 +91,70 @@ pub fn sane_request_id<B>(mut request: axum::http::Request<B>) -> axum::http::Re
     request
 }
 
-/// Inside the router: remembers the route pattern the request matched.
-pub async fn remember_route(request: Request, next: Next) -> Response {
-    let route = request.extensions().get::<MatchedPath>().cloned();
-    let mut response = next.run(request).await;
-    if let Some(route) = route {
-        response.extensions_mut().insert(Route(route));
+/// Inside the router (a `route_layer`): remembers the route pattern the request
+/// matched, in its answer, for [`LogAndCountLayer`] outside. (A layer of its own rather
+/// than axum's `from_fn`, which boxes every route's future and the route again.)
+#[derive(Clone, Copy, Default)]
+pub struct RememberRouteLayer;
+
+impl<S> Layer<S> for RememberRouteLayer {
+    type Service = RememberRoute<S>;
+
+    fn layer(&self, inner: S) -> RememberRoute<S> {
+        RememberRoute { inner }
     }
-    response
+}
+
+/// See [`RememberRouteLayer`].
+#[derive(Clone)]
+pub struct RememberRoute<S> {
+    inner: S,
+}
+
+impl<S, B> Service<axum::http::Request<B>> for RememberRoute<S>
+where
+    S: Service<axum::http::Request<B>, Response = Response>,
+{
+    type Response = Response;
+    type Error = S::Error;
+    type Future = Remembering<S::Future>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: axum::http::Request<B>) -> Self::Future {
+        let route = request.extensions().get::<MatchedPath>().cloned();
+        Remembering {
+            answer: self.inner.call(request),
+            route,
+        }
+    }
+}
+
+pin_project! {
+    /// A routed request being answered, its route pattern put in the answer when it is.
+    pub struct Remembering<F> {
+        #[pin]
+        answer: F,
+        route: Option<MatchedPath>,
+    }
+}
+
+impl<F, E> Future for Remembering<F>
+where
+    F: Future<Output = Result<Response, E>>,
+{
+    type Output = Result<Response, E>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.project();
+        let mut response = ready!(this.answer.poll(cx))?;
+        if let Some(route) = this.route.take() {
+            response.extensions_mut().insert(Route(route));
+        }
+        Poll::Ready(Ok(response))
+    }
 }
 
 /// The route pattern of an answered request, or `unmatched` (an unknown path, a method
@@ -457,6 +512,7 @@ pub async fn serve_metrics(
 #[cfg(test)]
 mod tests {
     use axum::body::Body;
+    use axum::extract::Request;
 
     use super::*;
     use crate::logged::Logged;

@@ -205,7 +205,7 @@ pub(crate) fn routes(
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
         .route_layer(edge::other_sites(limits.public_url.as_ref()))
-        .route_layer(axum::middleware::from_fn(observe::remember_route));
+        .route_layer(observe::RememberRouteLayer);
     // The layers every request goes through wrap the whole router once, outermost
     // first: `Router::layer` would wrap each route in all of them, boxed layer by
     // layer, and clone and drop that nest of boxes at every request.

@@ -79,6 +79,26 @@ async fn a_name_that_looks_like_an_accounts_is_refused_to_a_guest() {
 }
 
 #[tokio::test]
+async fn a_name_a_guest_played_under_is_refused_from_the_moment_an_account_like_it_signs_up() {
+    // Arrange: the server has just found "Z0e" (a zero) to be nobody's; an account
+    // then takes "Zoe", which it looks like.
+    let server = Server::new();
+    let before = server
+        .create_raw(json!({ "x": "human:Z0e", "o": "random" }), None)
+        .await;
+    assert_eq!(before.status, StatusCode::CREATED, "{}", before.text);
+    server.sign_up("Zoe").await;
+
+    // Act
+    let after = server
+        .create_raw(json!({ "x": "human:Z0e", "o": "random" }), None)
+        .await;
+
+    // Assert
+    assert_eq!(after.status, StatusCode::FORBIDDEN, "{}", after.text);
+}
+
+#[tokio::test]
 async fn a_guest_cannot_rename_their_seat_to_an_accounts_name() {
     let server = Server::new();
     server.sign_up("Ada").await;

@@ -28,7 +28,7 @@ use tictactoe_core::ports::{
     Archive, NewSession, NewToken, Passwords, StoreError, TokenId, TokenInfo,
 };
 
-use super::games::Games;
+use super::games::{Games, NobodysNames};
 use super::port::{AccountAnswer, AccountError, AccountService, Credential, MadeToken, Session};
 use super::shares::Client;
 use super::store_lane::StoreLane;
@@ -54,6 +54,8 @@ struct Inner {
     passwords: Arc<dyn Passwords>,
     hashing: Hashing,
     throttle: Throttle,
+    /// Names lately found to be no account's: forgotten at each sign-up.
+    nobodys_names: Arc<NobodysNames>,
 }
 
 impl Accounts {
@@ -65,6 +67,7 @@ impl Accounts {
             passwords: Arc::new(Yielding::new(passwords)),
             hashing: Hashing::new(),
             throttle: Throttle::new(tries),
+            nobodys_names: games.nobodys_names(),
         }))
     }
 
@@ -130,6 +133,8 @@ impl AccountService for Accounts {
                 })
                 .await
                 .and_then(|added| added.map_err(AccountError::from));
+            // Even when refused or not answered in time: the store may have kept it.
+            accounts.0.nobodys_names.forget_all();
             count_refused(&signed_up);
             signed_up?;
             let session = accounts.open_session(name).await?;

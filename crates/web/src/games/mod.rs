@@ -15,6 +15,8 @@
 //!   table;
 //! * `requests`: a seat's request run on its game, kept, and answered (and run again
 //!   when another server changed the game first);
+//! * `nobodys_names`: the names lately found to be no account's, which guests may
+//!   take without asking the store again;
 //! * `queries`: what is read from the store alone (the scoreboard, the history, a
 //!   player's page);
 //! * `following`: what other servers sharing the store keep, taken in;
@@ -25,6 +27,7 @@
 mod cache;
 mod following;
 mod limits;
+mod nobodys_names;
 mod queries;
 mod requests;
 mod reviews;
@@ -67,6 +70,7 @@ pub const TABLES_IDLE: Duration = Duration::from_secs(20);
 const TABLES_CHECKED_EVERY: Duration = Duration::from_secs(5);
 
 pub use limits::GameLimits;
+pub(crate) use nobodys_names::NobodysNames;
 use reviews::Reviews;
 
 /// Every game the server holds, and what they share: a cheap handle (clones share
@@ -86,6 +90,9 @@ struct Inner {
     /// through `commit`.
     store: Arc<StoreLane>,
     commit: GroupCommit,
+    /// Names lately found to be no account's (shared with the accounts, whose sign-ups
+    /// forget them).
+    nobodys_names: Arc<NobodysNames>,
     reviews: Reviews,
     limits: GameLimits,
     closing: watch::Sender<bool>,
@@ -156,6 +163,7 @@ impl Games {
             computers: Mutex::new(computers),
             commit: store.group_commit(),
             store: Arc::new(store),
+            nobodys_names: Arc::default(),
             reviews: Reviews::new(limits.review_threads, limits.max_reviews),
             limits,
             closing: watch::Sender::new(false),
@@ -175,6 +183,12 @@ impl Games {
     /// The store's lanes, for the accounts kept in the same store.
     pub(crate) fn store_lane(&self) -> Arc<StoreLane> {
         Arc::clone(&self.0.store)
+    }
+
+    /// The names lately found to be no account's, for the accounts: a sign-up forgets
+    /// them.
+    pub(crate) fn nobodys_names(&self) -> Arc<NobodysNames> {
+        Arc::clone(&self.0.nobodys_names)
     }
 
     /// How many games are held in memory now.

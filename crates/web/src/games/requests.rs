@@ -123,11 +123,15 @@ impl Games {
     }
 
     /// Whether a guest may play under `name`: refused if it is an account's, or looks
-    /// like one. (A name a front end gives whoever gave none is nobody's.)
+    /// like one. (A name a front end gives whoever gave none is nobody's; a name the
+    /// store lately found nobody's is not asked about again, see `nobodys_names`.)
     async fn guest_may_be_called(&self, name: &PlayerName) -> Result<(), GameError> {
         if is_placeholder(name) {
             return Ok(());
         }
+        let Err(asking) = self.0.nobodys_names.known(name, Instant::now()) else {
+            return Ok(());
+        };
         let asked = name.clone();
         match self
             .0
@@ -136,7 +140,10 @@ impl Games {
             .await?
         {
             Some(_) => Err(GameError::AccountsName { name: name.clone() }),
-            None => Ok(()),
+            None => {
+                self.0.nobodys_names.nobodys(asking);
+                Ok(())
+            }
         }
     }
 
