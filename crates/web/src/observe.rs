@@ -20,17 +20,20 @@
 //!   is there from the start, at zero (`at_zero`), with `tictactoe_build_info` and
 //!   the process's own (`process`).
 
+use std::collections::HashMap;
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, ready};
 use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::extract::MatchedPath;
-use axum::http::{HeaderName, HeaderValue, Method};
+use axum::http::{HeaderName, HeaderValue, Method, StatusCode};
 use axum::response::Response;
 use axum::routing::get;
+use metrics::{Counter, Histogram};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use pin_project_lite::pin_project;
 use tower::{Layer, Service};
@@ -39,6 +42,7 @@ use tracing::instrument::Instrumented;
 use tracing::{Instrument, Span};
 
 use tictactoe_core::ports::StoreError;
+use tictactoe_core::sync::lock;
 
 use super::error::Detail;
 use super::server::{Limits, serve_app, with_security_headers};
@@ -218,14 +222,19 @@ fn game_in(path: &str) -> Option<&str> {
 /// answered; the request is handled in its span, so that every line about it carries
 /// its id. (A layer of its own rather than axum's `from_fn`, which boxes every
 /// request's future, the whole router's below it.)
-#[derive(Clone, Copy, Default)]
-pub struct LogAndCountLayer;
+#[derive(Clone, Default)]
+pub struct LogAndCountLayer {
+    series: Arc<Series>,
+}
 
 impl<S> Layer<S> for LogAndCountLayer {
     type Service = LogAndCount<S>;
 
     fn layer(&self, inner: S) -> LogAndCount<S> {
-        LogAndCount { inner }
+        LogAndCount {
+            inner,
+            series: Arc::clone(&self.series),
+        }
     }
 }
 
@@ -233,6 +242,7 @@ impl<S> Layer<S> for LogAndCountLayer {
 #[derive(Clone)]
 pub struct LogAndCount<S> {
     inner: S,
+    series: Arc<Series>,
 }
 
 impl<S, B> Service<axum::http::Request<B>> for LogAndCount<S>
@@ -255,6 +265,7 @@ where
             answer,
             method,
             started: Instant::now(),
+            series: Arc::clone(&self.series),
         }
         .instrument(span)
     }
@@ -267,6 +278,7 @@ pin_project! {
         answer: F,
         method: &'static str,
         started: Instant,
+        series: Arc<Series>,
     }
 }
 
@@ -280,15 +292,15 @@ where
         let this = self.project();
         let answer = ready!(this.answer.poll(cx));
         if let Ok(response) = &answer {
-            log_and_count(this.method, this.started.elapsed(), response);
+            log_and_count(this.series, this.method, this.started.elapsed(), response);
         }
         Poll::Ready(answer)
     }
 }
 
 /// The line and the metrics of a request answered with `response` after `elapsed`.
-fn log_and_count(method: &'static str, elapsed: Duration, response: &Response) {
-    let route = route_of(response).to_owned();
+fn log_and_count(series: &Series, method: &'static str, elapsed: Duration, response: &Response) {
+    let route = route_of(response);
     let status = response.status();
     let millis = elapsed.as_secs_f64() * 1000.0;
     match Detail::of(response) {
@@ -301,14 +313,41 @@ fn log_and_count(method: &'static str, elapsed: Duration, response: &Response) {
         ),
         _ => tracing::info!(route, status = status.as_u16(), ms = millis, "answered"),
     }
-    let labels = [
-        ("route", route),
-        ("method", method.to_owned()),
-        ("status", status.as_str().to_owned()),
-    ];
-    metrics::counter!("tictactoe_http_requests_total", &labels).increment(1);
-    metrics::histogram!("tictactoe_http_request_duration_seconds", &labels)
-        .record(elapsed.as_secs_f64());
+    series.count(route, method, status, elapsed);
+}
+
+/// The two series of the requests' metrics, by route pattern, method and status: each
+/// pair made the first time it is counted, and kept. (Made at each request, a series'
+/// key, its three labels owned, is built and looked up in the recorder's registry.)
+/// Bounded as the labels are: the routes' patterns, HTTP's methods, the statuses.
+#[derive(Default)]
+pub struct Series(Mutex<HashMap<(u16, &'static str), ByRoute>>);
+
+/// The requests' count and their durations, by route pattern.
+type ByRoute = HashMap<Box<str>, (Counter, Histogram)>;
+
+impl Series {
+    fn count(&self, route: &str, method: &'static str, status: StatusCode, elapsed: Duration) {
+        let mut series = lock(&self.0);
+        let of_status = series.entry((status.as_u16(), method)).or_default();
+        let (requests, duration) = match of_status.get(route) {
+            Some(both) => both,
+            None => {
+                let labels = [
+                    ("route", route.to_owned()),
+                    ("method", method.to_owned()),
+                    ("status", status.as_str().to_owned()),
+                ];
+                let both = (
+                    metrics::counter!("tictactoe_http_requests_total", &labels),
+                    metrics::histogram!("tictactoe_http_request_duration_seconds", &labels),
+                );
+                of_status.entry(route.into()).or_insert(both)
+            }
+        };
+        requests.increment(1);
+        duration.record(elapsed.as_secs_f64());
+    }
 }
 
 /// Every word [`store_error_kind`] gives: the series registered at zero.
@@ -576,7 +615,7 @@ mod tests {
         let logged = Logged::start();
         let router = Router::new()
             .route("/api/scores", get(|| async { "{}" }))
-            .layer(LogAndCountLayer);
+            .layer(LogAndCountLayer::default());
         let mut request = with_id(b"abc-1");
         *request.uri_mut() = "/api/scores".parse().unwrap();
         let address = "203.0.113.7".parse().unwrap();

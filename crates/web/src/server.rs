@@ -216,7 +216,7 @@ pub(crate) fn routes(
         .map_request(observe::sane_request_id)
         .layer(SetRequestIdLayer::new(REQUEST_ID, NewRequestId))
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
-        .layer(observe::LogAndCountLayer)
+        .layer(observe::LogAndCountLayer::default())
         .map_response(security_headers)
         .option_layer(this_host_only)
         .layer(DefaultBodyLimit::max(limits.body_bytes))
