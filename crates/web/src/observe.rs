@@ -57,7 +57,7 @@ const LONGEST_ID: usize = 64;
 /// The route pattern a request matched, carried from the router to the outer layers in
 /// the response's extensions.
 #[derive(Clone)]
-struct Route(MatchedPath);
+pub struct Route(MatchedPath);
 
 /// New request ids: 16 random hex digits.
 #[derive(Clone, Copy, Default)]
@@ -121,43 +121,61 @@ where
 {
     type Response = Response;
     type Error = S::Error;
-    type Future = Remembering<S::Future>;
+    type Future = Answering<S::Future, Route>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
         self.inner.poll_ready(cx)
     }
 
     fn call(&mut self, request: axum::http::Request<B>) -> Self::Future {
-        let route = request.extensions().get::<MatchedPath>().cloned();
-        Remembering {
+        let route = request
+            .extensions()
+            .get::<MatchedPath>()
+            .cloned()
+            .map(Route);
+        Answering {
             answer: self.inner.call(request),
-            route,
+            then: route,
         }
     }
 }
 
-pin_project! {
-    /// A routed request being answered, its route pattern put in the answer when it is.
-    pub struct Remembering<F> {
-        #[pin]
-        answer: F,
-        route: Option<MatchedPath>,
+/// What is done with an answer once it is given, by [`Answering`].
+pub trait WhenAnswered {
+    fn answered(self, response: &mut Response);
+}
+
+impl WhenAnswered for Route {
+    /// The route pattern put in the answer.
+    fn answered(self, response: &mut Response) {
+        response.extensions_mut().insert(self);
     }
 }
 
-impl<F, E> Future for Remembering<F>
+pin_project! {
+    /// A request being answered by the layers below, and `then` done with its answer
+    /// when it is (a future of its own, where an `async` block would be boxed).
+    pub struct Answering<F, T> {
+        #[pin]
+        answer: F,
+        then: Option<T>,
+    }
+}
+
+impl<F, E, T> Future for Answering<F, T>
 where
     F: Future<Output = Result<Response, E>>,
+    T: WhenAnswered,
 {
     type Output = Result<Response, E>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.project();
-        let mut response = ready!(this.answer.poll(cx))?;
-        if let Some(route) = this.route.take() {
-            response.extensions_mut().insert(Route(route));
+        let mut answer = ready!(this.answer.poll(cx));
+        if let (Ok(response), Some(then)) = (&mut answer, this.then.take()) {
+            then.answered(response);
         }
-        Poll::Ready(Ok(response))
+        Poll::Ready(answer)
     }
 }
 
@@ -189,7 +207,9 @@ fn method_label(method: &Method) -> &'static str {
 /// The span every line about a request is logged in, made as the request comes: its
 /// id, its method, its client's address, and the game its path names, if any. (Each
 /// field is given at once: a field recorded later costs the JSON logs a second
-/// formatting of them all.)
+/// formatting of them all. Each is written as it is (`%`), not quoted and escaped as a
+/// string would be: none can hold a space, a quote or a control character, and
+/// escaping them char by char was half of a span's cost.)
 fn request_span<B>(request: &axum::http::Request<B>) -> Span {
     let id = request
         .headers()
@@ -200,11 +220,11 @@ fn request_span<B>(request: &axum::http::Request<B>) -> Span {
     let client = ClientAddress::of(request.extensions());
     macro_rules! span {
         ($($game:tt)*) => {
-            tracing::info_span!("request", request_id = id, method, client = %client, $($game)*)
+            tracing::info_span!("request", request_id = %id, method = %method, client = %client, $($game)*)
         };
     }
     match game_in(request.uri().path()) {
-        Some(game) => span!(game),
+        Some(game) => span!(game = %game),
         None => span!(),
     }
 }
@@ -251,7 +271,7 @@ where
 {
     type Response = Response;
     type Error = S::Error;
-    type Future = Instrumented<Answering<S::Future>>;
+    type Future = Instrumented<Answering<S::Future, Asked>>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
         self.inner.poll_ready(cx)
@@ -261,40 +281,29 @@ where
         let span = request_span(&request);
         let method = method_label(request.method());
         let answer = span.in_scope(|| self.inner.call(request));
-        Answering {
-            answer,
+        let asked = Asked {
             method,
             started: Instant::now(),
             series: Arc::clone(&self.series),
+        };
+        Answering {
+            answer,
+            then: Some(asked),
         }
         .instrument(span)
     }
 }
 
-pin_project! {
-    /// A request being answered, logged and counted when it is.
-    pub struct Answering<F> {
-        #[pin]
-        answer: F,
-        method: &'static str,
-        started: Instant,
-        series: Arc<Series>,
-    }
+/// A request as it was asked, to be logged and counted once it is answered.
+pub struct Asked {
+    method: &'static str,
+    started: Instant,
+    series: Arc<Series>,
 }
 
-impl<F, E> Future for Answering<F>
-where
-    F: Future<Output = Result<Response, E>>,
-{
-    type Output = Result<Response, E>;
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let this = self.project();
-        let answer = ready!(this.answer.poll(cx));
-        if let Ok(response) = &answer {
-            log_and_count(this.series, this.method, this.started.elapsed(), response);
-        }
-        Poll::Ready(answer)
+impl WhenAnswered for Asked {
+    fn answered(self, response: &mut Response) {
+        log_and_count(&self.series, self.method, self.started.elapsed(), response);
     }
 }
 
@@ -302,16 +311,18 @@ where
 fn log_and_count(series: &Series, method: &'static str, elapsed: Duration, response: &Response) {
     let route = route_of(response);
     let status = response.status();
-    let millis = elapsed.as_secs_f64() * 1000.0;
+    // To the microsecond, so that it is written as a person reads it (`1.826555`, not
+    // `1.8265550000000002`).
+    let millis = elapsed.as_micros() as f64 / 1000.0;
     match Detail::of(response) {
         Some(detail) if status.is_server_error() => tracing::info!(
-            route,
+            route = %route,
             status = status.as_u16(),
             ms = millis,
             error = detail,
             "answered"
         ),
-        _ => tracing::info!(route, status = status.as_u16(), ms = millis, "answered"),
+        _ => tracing::info!(route = %route, status = status.as_u16(), ms = millis, "answered"),
     }
     series.count(route, method, status, elapsed);
 }
@@ -628,7 +639,7 @@ mod tests {
         let lines = logged.lines();
         assert_eq!(lines.len(), 1, "{lines:#?}");
         assert!(
-            lines[0].contains(r#"request{request_id="abc-1" method="GET" client=203.0.113.7}"#),
+            lines[0].contains("request{request_id=abc-1 method=GET client=203.0.113.7}"),
             "{}",
             lines[0]
         );
