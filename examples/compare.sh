@@ -2,7 +2,7 @@
 # The cost of a move, side by side: today's server (this checkout) against the build of
 # another commit, each serving today's load generator in turn, on a fresh SQLite
 # database each run. Prints each run's moves/s and move p99, then the ratios of the
-# medians (today / BASE).
+# medians (today / BASE), and the median of each round's own ratio.
 #
 #   examples/compare.sh BASE [ROUNDS] [-- LOAD FLAGS]
 #   examples/compare.sh e9726ef 3 -- --players 500 --pause-ms 0 --seconds 12
@@ -72,8 +72,18 @@ today_rate=$(printf '%s\n' "${today_rates[@]}" | median)
 today_p99=$(printf '%s\n' "${today_p99s[@]}" | median)
 base_cpu=$(printf '%s\n' "${base_cpus[@]}" | median)
 today_cpu=$(printf '%s\n' "${today_cpus[@]}" | median)
+# Each round's own ratio too: a machine that runs faster or slower for minutes at a
+# time (a shared host) moves both runs of a round alike, and the rounds' ratios stay.
+ratios() { # ratios NAME_OF_TODAY NAME_OF_BASE: each round's today / base, one a line
+  local -n t=$1 b=$2
+  for i in "${!t[@]}"; do awk -v t="${t[$i]}" -v b="${b[$i]}" 'BEGIN { printf "%.3f\n", t / b }'; done
+}
+paired_rate=$(ratios today_rates base_rates | median)
+paired_p99=$(ratios today_p99s base_p99s | median)
+paired_cpu=$(ratios today_cpus base_cpus | median)
 awk -v br="$base_rate" -v bp="$base_p99" -v bc="$base_cpu" -v tr="$today_rate" -v tp="$today_p99" \
-  -v tc="$today_cpu" -v b="$short" 'BEGIN {
+  -v tc="$today_cpu" -v b="$short" -v pr="$paired_rate" -v pp="$paired_p99" -v pc="$paired_cpu" 'BEGIN {
   printf "medians: %s %d moves/s, p99 %.1f ms, %d us of server CPU a move; today %d moves/s, p99 %.1f ms, %d us\n", b, br, bp, bc, tr, tp, tc
   printf "today / %s: %.2fx moves/s, %.2fx p99, %.2fx CPU a move\n", b, tr / br, tp / bp, tc / bc
+  printf "today / %s, the median of the rounds\x27 own ratios: %.2fx moves/s, %.2fx p99, %.2fx CPU a move\n", b, pr, pp, pc
 }'
