@@ -487,7 +487,16 @@ async fn a_review_that_cannot_be_completed_stays_as_it_was_and_is_tried_once_per
     let first = server.poll_review(&id).await.pop().unwrap();
     gate.store(true, Ordering::SeqCst);
 
-    // Act: asked for again, after the completion has had time to end.
+    // Act: asked for again, once the completion has begun (on a busy machine it may
+    // begin late) and has had time to end.
+    let started = Instant::now();
+    while patients.load(Ordering::SeqCst) == 0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "no completion began"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     tokio::time::sleep(Duration::from_millis(300)).await;
     let again = server.get(&format!("/api/games/{id}/review")).await;
 
