@@ -87,6 +87,7 @@ fn copy(
     partial: &Path,
     (source, target): (&Database, &Database),
 ) -> Result<u64, BackupError> {
+    crate::connection::no_bulk_page_caches();
     let mut writing = Connection::open(partial).db(target)?;
     {
         let backup = Backup::new(reading, &mut writing).db(target)?;

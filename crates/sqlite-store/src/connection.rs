@@ -84,13 +84,14 @@ pub(crate) fn open(path: &Path, options: &Options, create: bool) -> rusqlite::Re
 /// back to the system at each free and faulted in again at the next, about 30 page
 /// faults a game begun, ten times as many as a whole move's otherwise
 /// (`docs/performance.md`, "The cost of a move").
-fn no_bulk_page_caches() {
+pub(crate) fn no_bulk_page_caches() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         // SAFETY: `sqlite3_config` may only be called while SQLite is not initialised,
         // and not beside another thread's use of SQLite; this runs once, before this
-        // crate opens its first connection (which initialises SQLite), and other
-        // openings wait for it. Should something else in the process have initialised
+        // crate opens its first connection of any kind (which initialises SQLite:
+        // `open`, `file::immutable`, `file::read_only` and the backup's copy each call
+        // this first), and other openings wait for it. Should something else in the process have initialised
         // SQLite first, SQLite refuses the call (SQLITE_MISUSE) and keeps its default,
         // which is only slower. The arguments are those SQLITE_CONFIG_PAGECACHE takes:
         // no buffer of our own, and no pages in a first bulk allocation.

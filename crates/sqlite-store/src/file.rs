@@ -154,6 +154,7 @@ pub(crate) fn reading(path: &Path) -> rusqlite::Result<Connection> {
 /// A connection that reads the file's bytes and nothing else: no lock, no log, no
 /// index, no write (SQLite's `immutable` URI parameter, read-only).
 pub(crate) fn immutable(path: &Path) -> rusqlite::Result<Connection> {
+    crate::connection::no_bulk_page_caches();
     Connection::open_with_flags(
         format!("file:{}?immutable=1", uri_path(path)),
         OpenFlags::SQLITE_OPEN_READ_ONLY
@@ -165,6 +166,7 @@ pub(crate) fn immutable(path: &Path) -> rusqlite::Result<Connection> {
 /// A connection that only reads, through the log if there is one, and leaves the log
 /// as it is when it closes: to check a file another process may be writing.
 pub(crate) fn read_only(path: &Path) -> rusqlite::Result<Connection> {
+    crate::connection::no_bulk_page_caches();
     let connection = Connection::open_with_flags(
         path,
         OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
