@@ -29,12 +29,12 @@ use tictactoe_core::fixtures::{new_game, person, settings};
 use tictactoe_core::play::Settings;
 use tictactoe_core::players::{Level, PlayerSpec};
 use tictactoe_core::ports::{
-    Change, Ending, GameId, GameStore, RatingStore, Step, StoreError, Write,
+    BoardRatings, Change, Ending, GameId, GameStore, RatingStore, Step, StoreError, Write,
 };
 use tictactoe_sqlite_store::SqliteStore;
 
 mod support;
-use support::{Ended, report};
+use support::{Ended, report, timed};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args()
@@ -109,23 +109,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         &mut unrated_ends,
     );
 
-    let mut top_ratings = Vec::new();
-    for _ in 0..20 {
-        let started = Instant::now();
-        let top = store.ratings(Geometry::classic(), 20)?;
-        top_ratings.push(started.elapsed());
-        assert_eq!(top.len(), 20);
-    }
-    report("ratings(3 x 3, 20), 20 times", &mut top_ratings);
-
-    let mut tops = Vec::new();
-    for _ in 0..20 {
-        let started = Instant::now();
-        let top = store.scoreboard(Some(20))?;
-        tops.push(started.elapsed());
-        assert_eq!(top.standings().len(), 20);
-    }
-    report("scoreboard(Some(20)), 20 times", &mut tops);
+    timed(
+        "the 3 x 3 ratings (the first 20 ranked and 20 provisional), 20 times",
+        20,
+        || BoardRatings::read(&store, Geometry::classic(), 20),
+    )?;
+    let top = timed("scoreboard(Some(20)), 20 times", 20, || {
+        store.scoreboard(Some(20))
+    })?;
+    assert_eq!(top.standings().len(), 20);
 
     let started = Instant::now();
     let mut streamed = 0u64;

@@ -25,7 +25,7 @@ use tictactoe_core::ports::{Ending, GameHistory, GameId, HistoryQuery, PageSize}
 use tictactoe_sqlite_store::SqliteStore;
 
 mod support;
-use support::{Ended, report};
+use support::{Ended, report, timed};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -63,41 +63,27 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         before,
         limit: PageSize::new(20).expect("20 is a page size"),
     };
-    let mut first = Vec::new();
-    for _ in 0..200 {
-        let started = Instant::now();
-        let page = store.history(&query(None))?;
-        first.push(started.elapsed());
-        assert_eq!(page.games.len(), 20);
-    }
-    report("store: Ada's newest 20 games, 200 times", &mut first);
+    let page = timed("store: Ada's newest 20 games, 200 times", 200, || {
+        store.history(&query(None))
+    })?;
+    assert_eq!(page.games.len(), 20);
 
     // Deep in her history: a page that starts after her 50,000th game.
     let deep = id_of(games / 2 / 20 * 20);
-    let mut deeper = Vec::new();
-    for _ in 0..200 {
-        let started = Instant::now();
-        let page = store.history(&query(Some(deep.clone())))?;
-        deeper.push(started.elapsed());
-        assert_eq!(page.games.len(), 20);
-    }
-    report(
+    let page = timed(
         "store: 20 of Ada's games from half-way back, 200 times",
-        &mut deeper,
-    );
+        200,
+        || store.history(&query(Some(deep.clone()))),
+    )?;
+    assert_eq!(page.games.len(), 20);
 
-    let mut pages = Vec::new();
-    for _ in 0..50 {
-        let started = Instant::now();
-        let opponents = store.opponents(&ada, 20)?;
-        pages.push(started.elapsed());
-        assert_eq!(opponents.most_played.len(), 20);
-        assert_eq!(opponents.total.games(), games / 10);
-    }
-    report(
+    let opponents = timed(
         "store: Ada's 20 most played opponents and her whole record, 50 times",
-        &mut pages,
-    );
+        50,
+        || store.opponents(&ada, 20),
+    )?;
+    assert_eq!(opponents.most_played.len(), 20);
+    assert_eq!(opponents.total.games(), games / 10);
 
     let run = |args: &[&str]| -> Result<Duration, Box<dyn std::error::Error>> {
         let started = Instant::now();

@@ -4,8 +4,8 @@
 
 use std::io::{self, IsTerminal, Write};
 
-use tictactoe_core::domain::{Geometry, PlayerName};
-use tictactoe_core::ports::{Archive, PlayerRating, RatingRow, StoreError, ranked};
+use tictactoe_core::domain::{Geometry, PlayerName, Rating};
+use tictactoe_core::ports::{Archive, BoardRatings, PlayerRating, RatingRow, StoreError};
 use tictactoe_core::words::shape;
 use tictactoe_json::{player_rating_json, rating_row_json};
 
@@ -55,15 +55,14 @@ pub fn ratings(
             );
         }
     }
-    let people = store.ratings(board, top)?;
-    let rows = ranked(board, people, top as usize);
+    let listed = BoardRatings::read(store, board, top)?;
     let mut out = io::stdout().lock();
     if json {
-        for row in &rows {
+        for row in listed.ranked.iter().chain(&listed.provisional) {
             writeln!(out, "{}", rating_row_json(row))?;
         }
     } else {
-        write_table(&mut out, board, &rows)?;
+        write_table(&mut out, &listed)?;
     }
     Ok(Listed::Listed)
 }
@@ -120,13 +119,27 @@ pub fn player_ratings(
     Ok(())
 }
 
-fn write_table(out: &mut impl Write, board: Geometry, rows: &[RatingRow]) -> io::Result<()> {
+fn write_table(out: &mut impl Write, listed: &BoardRatings) -> io::Result<()> {
     writeln!(
         out,
-        "Ratings on {0} x {0}, {1} in a row (? provisional; the levels are fixed anchors)",
-        board.size(),
-        board.win_length()
+        "Ratings on {0} x {0}, {1} in a row (the levels are fixed anchors)",
+        listed.board.size(),
+        listed.board.win_length()
     )?;
+    write_rows(out, &listed.ranked)?;
+    if !listed.provisional.is_empty() {
+        writeln!(
+            out,
+            "\nProvisional (?), not ranked yet: too few games; a rating settles once its ± \
+             is {} or less",
+            Rating::PROVISIONAL_ABOVE
+        )?;
+        write_rows(out, &listed.provisional)?;
+    }
+    Ok(())
+}
+
+fn write_rows(out: &mut impl Write, rows: &[RatingRow]) -> io::Result<()> {
     writeln!(
         out,
         "{:>3}  {:<24} {:>7} {:>5} {:>6}",
@@ -145,7 +158,11 @@ fn write_table(out: &mut impl Write, board: Geometry, rows: &[RatingRow]) -> io:
             shown,
             row.rating.deviation().round() as i64,
             row.games,
-            if row.anchor.is_some() { "  anchor" } else { "" }
+            if row.anchor.is_some() {
+                "  anchor (games: its calibration's)"
+            } else {
+                ""
+            }
         )?;
     }
     Ok(())

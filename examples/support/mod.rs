@@ -6,7 +6,7 @@
 //! the store's way, one durable transaction per write, is what the examples measure,
 //! not what builds a million games.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, params};
 use tictactoe_core::domain::{Mark, PlayerName};
@@ -71,6 +71,20 @@ pub fn write_ended_games(
         from += chunk;
     }
     Ok(())
+}
+
+/// Runs `run` `runs` times and reports how long each took; the last run's answer.
+pub fn timed<T, E>(what: &str, runs: usize, mut run: impl FnMut() -> Result<T, E>) -> Result<T, E> {
+    let mut times = Vec::with_capacity(runs);
+    let mut last = None;
+    for _ in 0..runs {
+        let started = Instant::now();
+        let answer = run()?;
+        times.push(started.elapsed());
+        last = Some(answer);
+    }
+    report(what, &mut times);
+    Ok(last.expect("at least one run"))
 }
 
 /// Prints the median, the 90th and 99th percentiles and the slowest of `times`.

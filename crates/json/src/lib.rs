@@ -12,8 +12,8 @@ use tictactoe_core::domain::{
 };
 use tictactoe_core::play::{MoveReview, Replay, Report, Review, Tally};
 use tictactoe_core::ports::{
-    AccountSummary, Answered, Ending, GameId, GameSummary, OpenPuzzles, Opponents, PlayerRating,
-    Puzzle, RatingChange, RatingPoint, RatingRow, names_of,
+    AccountSummary, Answered, BoardRatings, Ending, GameId, GameSummary, OpenPuzzles, Opponents,
+    PlayerRating, Puzzle, RatingChange, RatingPoint, RatingRow, names_of,
 };
 use tictactoe_core::words;
 
@@ -428,13 +428,23 @@ pub fn answer_json(puzzle: &Puzzle, cell: Position, answered: &Answered) -> Stri
     })
 }
 
-/// A board's ratings for the web API: `{"size":3,"win":3,"ratings":[…]}`, each row as
+/// A board's ratings for the web API: `{"size":3,"win":3,"ratings":[…],
+/// "provisional":[…]}`: the ranking (settled people and the levels' anchors), then
+/// apart the people whose rating is still provisional, each row as
 /// [`rating_row_json`] words it.
-pub fn ratings_json(size: usize, win: usize, rows: &[RatingRow]) -> String {
-    let rows: Vec<String> = rows.iter().map(rating_row_json).collect();
+pub fn ratings_json(listed: &BoardRatings) -> String {
+    let rows = |rows: &[RatingRow]| -> String {
+        rows.iter()
+            .map(rating_row_json)
+            .collect::<Vec<_>>()
+            .join(",")
+    };
     format!(
-        "{{\"size\":{size},\"win\":{win},\"ratings\":[{}]}}",
-        rows.join(",")
+        "{{\"size\":{},\"win\":{},\"ratings\":[{}],\"provisional\":[{}]}}",
+        listed.board.size(),
+        listed.board.win_length(),
+        rows(&listed.ranked),
+        rows(&listed.provisional)
     )
 }
 
@@ -451,6 +461,7 @@ struct RatingPointJson {
     ended: String,
     rating: i64,
     deviation: i64,
+    provisional: bool,
 }
 
 /// A person's rating on each board they played on, with their rating after each of
@@ -467,6 +478,7 @@ fn board_ratings_json(ratings: &[(PlayerRating, Vec<RatingPoint>)]) -> String {
                     ended: time_word(point.ended),
                     rating: point.rating.points(),
                     deviation: point.rating.deviation().round() as i64,
+                    provisional: point.rating.provisional(),
                 })
                 .collect(),
         })
@@ -515,27 +527,48 @@ struct RatingChangeJson<'a> {
     before: i64,
     after: i64,
     change: i64,
+    provisional: bool,
+}
+
+impl<'a> RatingChangeJson<'a> {
+    fn of(change: &'a RatingChange) -> Self {
+        RatingChangeJson {
+            player: change.player.as_str(),
+            mark: change.mark.to_string(),
+            before: change.before.points(),
+            after: change.after.points(),
+            change: change.after.points() - change.before.points(),
+            provisional: change.after.provisional(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct RatingChangesJson<'a> {
+    changes: Vec<RatingChangeJson<'a>>,
+}
+
+/// What an ended game did to its people's ratings, for the web API:
+/// `{"changes":[{"player":"Ada","mark":"X","before":1500,"after":1086,"change":-414,
+/// "provisional":true}]}` (X's first; empty when it rated nobody; whole points, as
+/// shown; `provisional` of the rating after).
+pub fn rating_changes_json(changes: &[RatingChange]) -> String {
+    to_json(&RatingChangesJson {
+        changes: changes.iter().map(RatingChangeJson::of).collect(),
+    })
 }
 
 /// One game of `history --json`: [`summary_json`]'s fields, whether the game was casual
 /// (it rates nobody: `--seed`, a hint, a move taken back against the computer), and
 /// what it did to each rated person's rating: `"casual":false,"rating":[{"player":
-/// "Ada","mark":"X","before":1500,"after":1350,"change":-150}]` (empty when it rated
-/// nobody; whole points, as shown).
+/// "Ada","mark":"X","before":1500,"after":1350,"change":-150,"provisional":true}]`
+/// (empty when it rated nobody; whole points, as shown; `provisional` of the rating
+/// after).
 pub fn rated_summary_json(game: &GameSummary, casual: bool, changes: &[RatingChange]) -> String {
     to_json(&RatedSummaryJson {
         game: SummaryJson::of(game),
         casual,
-        rating: changes
-            .iter()
-            .map(|change| RatingChangeJson {
-                player: change.player.as_str(),
-                mark: change.mark.to_string(),
-                before: change.before.points(),
-                after: change.after.points(),
-                change: change.after.points() - change.before.points(),
-            })
-            .collect(),
+        rating: changes.iter().map(RatingChangeJson::of).collect(),
     })
 }
 
@@ -656,7 +689,7 @@ struct RivalJson<'a> {
 /// `opponents` are the most played, `other_opponents` how many more there are;
 /// `recent` is the newest page of their history; `ratings` their rating on each board
 /// they were rated on (`{"size","win","rating","deviation","provisional","games",
-/// "history":[{"game","ended","rating","deviation"}]}`, the history oldest first).
+/// "history":[{"game","ended","rating","deviation","provisional"}]}`, the history oldest first).
 pub fn player_page_json(
     name: &PlayerName,
     opponents: &Opponents,

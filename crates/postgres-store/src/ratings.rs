@@ -29,11 +29,11 @@
 
 use std::collections::HashMap;
 
-use tictactoe_core::domain::{Geometry, PlayerName, Rating};
+use tictactoe_core::domain::{Certainty, Geometry, PlayerName, Rating};
 use tictactoe_core::ports::exactly_once::Movers;
 use tictactoe_core::ports::{
     Ending, GameId, NewGame, PlayerRating, RatingBook, RatingChange, RatingHistoryQuery,
-    RatingPoint, RatingStore, Rebuilt, StoreError, rate, rated,
+    RatingListQuery, RatingPoint, RatingStore, Rebuilt, StoreError, rate, rated,
 };
 use tictactoe_store_rows::ratings::{
     CHANGE_COLUMNS, ChangeRow, RATING_COLUMNS, RatingColumns, point, rating,
@@ -418,18 +418,20 @@ impl PostgresStore {
 }
 
 impl RatingStore for PostgresStore {
-    fn ratings(&self, board: Geometry, top: u32) -> Result<Vec<PlayerRating>, StoreError> {
+    fn ratings(&self, query: &RatingListQuery) -> Result<Vec<PlayerRating>, StoreError> {
         let database = &self.database;
         self.read(|tx| {
             let rows = tx.query(
                 &format!(
                     "SELECT {RATING_COLUMNS} FROM ratings WHERE size = $1 AND win = $2 \
-                     ORDER BY rating DESC, key LIMIT $3"
+                     AND (deviation > $4) = $5 ORDER BY rating DESC, key LIMIT $3"
                 ),
                 &[
-                    &(board.size() as i64),
-                    &(board.win_length() as i64),
-                    &i64::from(top),
+                    &(query.board.size() as i64),
+                    &(query.board.win_length() as i64),
+                    &i64::from(query.top),
+                    &Rating::PROVISIONAL_ABOVE,
+                    &(query.certainty == Certainty::Provisional),
                 ],
             )?;
             player_ratings(&rows, database)

@@ -7,12 +7,13 @@
 use std::sync::mpsc;
 use std::time::{Duration, SystemTime};
 
-use tictactoe_core::domain::{Geometry, Mark, Outcome, PlayerName};
+use tictactoe_core::domain::{Certainty, Geometry, Mark, Outcome, PlayerName};
 use tictactoe_core::fixtures::{new_game, person, settings};
 use tictactoe_core::players::{Level, PlayerSpec};
 use tictactoe_core::ports::{
     AccountStore, Added, Change, Ending, GameId, GameStore, Heard, NewAccount, NewGame, NewSession,
-    News, NewsFeed, Pacing, PasswordHash, RatingStore, SecretLock, Step, StoreError, Write,
+    News, NewsFeed, Pacing, PasswordHash, PlayerRating, RatingListQuery, RatingStore, SecretLock,
+    Step, StoreError, Write,
 };
 use tictactoe_postgres_store::{Options, PostgresStore};
 
@@ -44,6 +45,17 @@ fn play(n: u128, number: u32, cell: usize) -> Write {
             change: Change::Move(Geometry::classic().position(cell).unwrap()),
         },
     }
+}
+
+/// The first ten (provisional) ratings on 3 x 3: those the few games here make.
+fn classic_ratings(store: &PostgresStore) -> Vec<PlayerRating> {
+    store
+        .ratings(&RatingListQuery {
+            board: Geometry::classic(),
+            certainty: Certainty::Provisional,
+            top: 10,
+        })
+        .unwrap()
 }
 
 #[test]
@@ -627,7 +639,7 @@ fn a_rating_end_waits_only_for_the_people_it_rates() {
     sql(&url)
         .batch_execute("DROP TRIGGER stop_at_ada ON rating_changes")
         .unwrap();
-    let ratings = store.ratings(Geometry::classic(), 10).unwrap();
+    let ratings = classic_ratings(&store);
     let rebuilt = store.rebuild_ratings().unwrap();
 
     // Assert: the games of other people were rated without waiting for Ada's; her other
@@ -655,7 +667,7 @@ fn a_rating_end_waits_only_for_the_people_it_rates() {
         assert!(games.contains(&(name, played)), "{name}: {games:?}");
     }
     assert_eq!(rebuilt.games, 4);
-    assert_eq!(store.ratings(Geometry::classic(), 10).unwrap(), ratings);
+    assert_eq!(classic_ratings(&store), ratings);
 }
 
 #[test]
@@ -695,7 +707,7 @@ fn a_rebuild_rates_games_kept_before_ratings_first_and_a_second_rebuild_changes_
 
     // Act
     let first = store.rebuild_ratings().unwrap();
-    let ratings = store.ratings(Geometry::classic(), 10).unwrap();
+    let ratings = classic_ratings(&store);
     let numbered = order(&mut client);
     let second = store.rebuild_ratings().unwrap();
 
@@ -705,7 +717,7 @@ fn a_rebuild_rates_games_kept_before_ratings_first_and_a_second_rebuild_changes_
     let ids: Vec<String> = [3, 1, 2].map(|n| GameId::from_bits(n).to_string()).to_vec();
     assert_eq!(numbered, ids);
     assert_eq!(order(&mut client), ids);
-    assert_eq!(store.ratings(Geometry::classic(), 10).unwrap(), ratings);
+    assert_eq!(classic_ratings(&store), ratings);
 }
 
 /// Ada's account as signed up, with a password's hash (the store only keeps it).

@@ -5,11 +5,11 @@
 //! rows are `tictactoe_store_rows::ratings`'s.
 
 use rusqlite::{Connection, OptionalExtension, params};
-use tictactoe_core::domain::{Geometry, PlayerName, Rating};
+use tictactoe_core::domain::{Certainty, Geometry, PlayerName, Rating};
 use tictactoe_core::ports::exactly_once::Movers;
 use tictactoe_core::ports::{
     Ending, GameId, NewGame, PlayerRating, RatingBook, RatingChange, RatingHistoryQuery,
-    RatingPoint, RatingStore, Rebuilt, StoreError, rate,
+    RatingListQuery, RatingPoint, RatingStore, Rebuilt, StoreError, rate,
 };
 use tictactoe_store_rows::ratings::{
     CHANGE_COLUMNS, ChangeRow, RATING_COLUMNS, RatingColumns, point, rating, rating_columns,
@@ -344,16 +344,22 @@ fn player_ratings(
 }
 
 impl RatingStore for SqliteStore {
-    fn ratings(&self, board: Geometry, top: u32) -> Result<Vec<PlayerRating>, StoreError> {
+    fn ratings(&self, query: &RatingListQuery) -> Result<Vec<PlayerRating>, StoreError> {
         let database = &self.database;
         self.in_read(|transaction| {
             let rows = transaction.select(
                 database,
                 &format!(
                     "SELECT {RATING_COLUMNS} FROM ratings WHERE size = ?1 AND win = ?2 \
-                     ORDER BY rating DESC, key LIMIT ?3"
+                     AND (deviation > ?4) = ?5 ORDER BY rating DESC, key LIMIT ?3"
                 ),
-                params![board.size() as i64, board.win_length() as i64, top],
+                params![
+                    query.board.size() as i64,
+                    query.board.win_length() as i64,
+                    query.top,
+                    Rating::PROVISIONAL_ABOVE,
+                    query.certainty == Certainty::Provisional
+                ],
             )?;
             player_ratings(rows, database)
         })

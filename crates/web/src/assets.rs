@@ -16,21 +16,28 @@ const FRAME: &str = include_str!("assets/frame.html");
 static INDEX: LazyLock<String> = LazyLock::new(|| {
     page(
         "Tic Tac Toe",
-        &["session.js", "replay.js", "app.js"],
+        &["session.js", "rating-words.js", "replay.js", "app.js"],
         include_str!("assets/index.html"),
     )
 });
 static SCORES: LazyLock<String> = LazyLock::new(|| {
     page(
         "Scores · Tic Tac Toe",
-        &["session.js", "scores.js"],
+        &["session.js", "rating-words.js", "scores.js"],
         include_str!("assets/scores.html"),
+    )
+});
+static RATINGS: LazyLock<String> = LazyLock::new(|| {
+    page(
+        "Ratings · Tic Tac Toe",
+        &["session.js", "rating-words.js", "ratings.js"],
+        include_str!("assets/ratings.html"),
     )
 });
 static PLAYERS: LazyLock<String> = LazyLock::new(|| {
     page(
         "Player · Tic Tac Toe",
-        &["session.js", "players.js"],
+        &["session.js", "rating-words.js", "players.js"],
         include_str!("assets/players.html"),
     )
 });
@@ -59,6 +66,8 @@ pub static REFUSAL: LazyLock<String> = LazyLock::new(|| {
 });
 const APP_JS: &str = include_str!("assets/app.js");
 const SCORES_JS: &str = include_str!("assets/scores.js");
+const RATING_WORDS_JS: &str = include_str!("assets/rating-words.js");
+const RATINGS_JS: &str = include_str!("assets/ratings.js");
 const PLAYERS_JS: &str = include_str!("assets/players.js");
 const TRAIN_JS: &str = include_str!("assets/train.js");
 const ACCOUNT_JS: &str = include_str!("assets/account.js");
@@ -112,6 +121,21 @@ pub async fn index() -> impl IntoResponse {
 
 pub async fn scores() -> impl IntoResponse {
     asset("text/html; charset=utf-8", SCORES.as_str())
+}
+
+/// A board's ratings, `/ratings?size=N&win=K`: the script reads the board from the
+/// address.
+pub async fn ratings() -> impl IntoResponse {
+    asset("text/html; charset=utf-8", RATINGS.as_str())
+}
+
+/// How every page writes a rating and its change.
+pub async fn rating_words_js() -> impl IntoResponse {
+    asset("text/javascript; charset=utf-8", RATING_WORDS_JS)
+}
+
+pub async fn ratings_js() -> impl IntoResponse {
+    asset("text/javascript; charset=utf-8", RATINGS_JS)
 }
 
 /// A player's page, `/players/{name}`: the script reads the name from the address.
@@ -174,6 +198,7 @@ mod tests {
     #[rstest::rstest]
     #[case::the_game(&INDEX, "<title>Tic Tac Toe</title>", "app.js")]
     #[case::the_scores(&SCORES, "<title>Scores · Tic Tac Toe</title>", "scores.js")]
+    #[case::the_ratings(&RATINGS, "<title>Ratings · Tic Tac Toe</title>", "ratings.js")]
     #[case::a_player(&PLAYERS, "<title>Player · Tic Tac Toe</title>", "players.js")]
     #[case::training(&TRAIN, "<title>Training · Tic Tac Toe</title>", "train.js")]
     #[case::the_account(&ACCOUNT, "<title>Account · Tic Tac Toe</title>", "account.js")]

@@ -460,6 +460,7 @@ fn after_the_end(asked: &AfterTheEnd) -> &'static str {
     match asked {
         AfterTheEnd::Rematch => "a rematch comes after the end",
         AfterTheEnd::Review => "it is reviewed once it has ended",
+        AfterTheEnd::RatingChanges => "it changes ratings once it has ended",
     }
 }
 

@@ -232,6 +232,8 @@ pub struct RatingPointJson {
     ended: String,
     rating: i64,
     deviation: i64,
+    /// The deviation then was above 110.
+    provisional: bool,
 }
 
 /// A board's ratings, as `tictactoe ratings --json` prints its rows.
@@ -240,8 +242,12 @@ pub struct RatingPointJson {
 pub struct RatingsJson {
     size: u64,
     win: u64,
-    /// Best first: people and the levels' anchors.
+    /// The ranking, best first: people whose rating is settled, and the levels'
+    /// anchors.
     ratings: Vec<RatingRowJson>,
+    /// Best first, apart from the ranking: people whose rating is still provisional
+    /// (too few games to rank them).
+    provisional: Vec<RatingRowJson>,
 }
 
 #[derive(ToSchema)]
@@ -257,6 +263,31 @@ pub struct RatingRowJson {
     games: u64,
     /// A computer level's fixed rating, never moved by a game.
     anchor: bool,
+}
+
+/// What an ended game did to ratings.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct RatingChangesJson {
+    /// X's first; empty when the game rated nobody.
+    changes: Vec<RatingChangeJson>,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct RatingChangeJson {
+    player: String,
+    /// The side they played: `X` or `O`.
+    #[schema(pattern = "^[XO]$")]
+    mark: String,
+    /// Whole points, before the game.
+    before: i64,
+    /// Whole points, after the game.
+    after: i64,
+    /// `after - before`.
+    change: i64,
+    /// Whether the rating after the game is still provisional.
+    provisional: bool,
 }
 
 /// A player's open training puzzles, for the training page.

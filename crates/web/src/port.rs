@@ -21,8 +21,8 @@ use tictactoe_core::domain::{
 };
 use tictactoe_core::play::{NameRefusal, Review};
 use tictactoe_core::ports::{
-    Answered, GameId, GameSummary, HistoryPage, HistoryQuery, OpenPuzzles, Opponents, PlayerRating,
-    Puzzle, RatingPoint, RatingRow, StoreError, TokenId, TokenInfo,
+    Answered, BoardRatings, GameId, GameSummary, HistoryPage, HistoryQuery, IdPrefix, OpenPuzzles,
+    Opponents, PlayerRating, Puzzle, RatingChange, RatingPoint, StoreError, TokenId, TokenInfo,
 };
 
 use super::budget::{Payer, Refused};
@@ -87,11 +87,20 @@ pub trait GameService: Send + Sync + 'static {
     /// has come. Computing one draws on `payer`'s share of the computer's thinking.
     fn review(&self, id: GameId, payer: Payer) -> Answer<Reviewing>;
 
+    /// The kept games whose id starts with `prefix`: at most two (enough to tell that
+    /// the prefix is ambiguous).
+    fn games_starting(&self, prefix: IdPrefix) -> Answer<Vec<GameId>>;
+
+    /// What an ended game did to its people's ratings, X's first: none when it rated
+    /// nobody.
+    fn rating_changes(&self, id: GameId) -> Answer<Vec<RatingChange>>;
+
     /// A player's results against each opponent and their newest games.
     fn player(&self, name: PlayerName) -> Answer<PlayerPage>;
 
-    /// The first `top` rows of `board`'s ratings, the levels' anchors among them.
-    fn ratings(&self, board: Geometry, top: u32) -> Answer<Vec<RatingRow>>;
+    /// The first `top` rows of `board`'s ranking (the levels' anchors among them), and
+    /// the first `top` provisional people apart.
+    fn ratings(&self, board: Geometry, top: u32) -> Answer<BoardRatings>;
 
     /// A player's open training puzzles (on `board` only, if given), each with a short
     /// form of its game's id, and what kept more of their moves from being puzzles.
@@ -313,6 +322,7 @@ pub struct PlayerPage {
 pub enum AfterTheEnd {
     Rematch,
     Review,
+    RatingChanges,
 }
 
 /// Why the server's games did not do what was asked. The edge words each for people

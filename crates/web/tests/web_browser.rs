@@ -773,6 +773,7 @@ async fn at_phone_width_nothing_scrolls_sideways_even_on_a_7x7_board() {
         "/".to_string(),
         game["seats"]["x"]["url"].as_str().unwrap().to_string(),
         "/scores".into(),
+        "/ratings?size=7&win=4".into(),
         "/account".into(),
         "/train".into(),
     ] {
@@ -803,6 +804,7 @@ async fn at_1280_by_800_no_page_scrolls() {
         "/".to_string(),
         creators,
         "/scores".into(),
+        "/ratings?size=7&win=4".into(),
         "/account".into(),
         "/train".into(),
     ] {
@@ -1885,6 +1887,19 @@ async fn a_players_page_draws_their_rating_over_time_as_a_chart_that_fits_a_phon
     assert_eq!(points, 2);
     let caption = text(&browser, "#rating-boards figcaption").await;
     assert!(caption.starts_with("3×3, 3 in a row: "), "{caption}");
+    let labels = all(&browser, "svg.rating-chart text.rating-axis").await;
+    assert!(
+        labels.len() >= 4,
+        "ratings on the side and the games' dates below"
+    );
+    let tip = browser
+        .execute(
+            "return document.querySelector('svg.rating-chart circle title').textContent",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(tip.as_str().is_some_and(|tip| tip.contains(" ± ")), "{tip}");
     let fits = browser
         .execute(
             "return document.documentElement.scrollWidth <= window.innerWidth",
@@ -1893,6 +1908,115 @@ async fn a_players_page_draws_their_rating_over_time_as_a_chart_that_fits_a_phon
         .await
         .unwrap();
     assert_eq!(fits, Value::Bool(true), "the player page scrolls sideways");
+}
+
+/// Ada (X) beats Bob (O) on the top row in a rated game, both signed in; then a
+/// browser window of 1280 x 800 opens `path` (`{id}` in it is the game's id).
+async fn after_ada_beats_bob(test: &str, path: &str) -> Option<(Scene, Client)> {
+    let (scene, running, browser) = Scene::start(test, 1280, 800).await?;
+    let server = &scene.server;
+    let (ada, bob) = (
+        server.account_token("Ada").await,
+        server.account_token("Bob").await,
+    );
+    let game = server.rated_game_of(("Ada", &ada), ("Bob", &bob)).await;
+    server.play_in_turn(&game, &[1, 4, 2, 5, 3]).await;
+    browser
+        .goto(&running.url(&path.replace("{id}", &game.id)))
+        .await
+        .unwrap();
+    Some((scene, browser))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_ended_rated_games_page_says_what_it_did_to_each_persons_rating() {
+    let Some((_scene, browser)) = after_ada_beats_bob("rating_change", "/games/{id}").await else {
+        return;
+    };
+
+    let changes = said(&browser, "#rating-change").await;
+    let [ada, bob] = [0, 1].map(|n| changes.split(" · ").nth(n).unwrap_or_default().to_string());
+    assert!(
+        ada.starts_with("Ada 1,500 → ") && ada.ends_with(')') && ada.contains("? (+"),
+        "{changes}"
+    );
+    assert!(
+        bob.starts_with("Bob 1,500 → ") && bob.contains("? (−"),
+        "{changes}"
+    );
+    assert!(text(&browser, "#rated").await.starts_with("Rated."));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_ratings_page_ranks_the_levels_and_lists_provisional_players_apart() {
+    let Some((_scene, browser)) = after_ada_beats_bob("ratings_page", "/ratings").await else {
+        return;
+    };
+
+    until_found(
+        2,
+        &browser,
+        "the provisional players",
+        "#provisional tbody tr",
+    )
+    .await;
+    let provisional: Vec<String> = {
+        let mut names = Vec::new();
+        for row in all(&browser, "#provisional tbody tr td:first-child").await {
+            names.push(row.text().await.unwrap());
+        }
+        names
+    };
+    assert_eq!(provisional, ["Ada", "Bob"]);
+    let ranked = all(&browser, "#ranked tbody tr").await;
+    assert_eq!(ranked.len(), 4, "the four levels alone are ranked");
+    let level = ranked[0].text().await.unwrap();
+    assert!(
+        level.contains("fixed anchor") && level.contains("in calibration"),
+        "{level}"
+    );
+    assert_eq!(text(&browser, "h1").await, "Ratings on 3×3, 3 in a row");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_ratings_page_shows_the_board_picked_and_the_address_names_it() {
+    let Some((_scene, running, browser)) = Scene::start("ratings_board", 1280, 800).await else {
+        return;
+    };
+    browser.goto(&running.url("/ratings")).await.unwrap();
+    until_found(4, &browser, "the levels", "#ranked tbody tr").await;
+
+    browser
+        .execute(
+            "const size = document.getElementById('ratings-size'); size.value = '5'; \
+             size.dispatchEvent(new Event('change'));",
+            vec![],
+        )
+        .await
+        .unwrap();
+
+    text_once(&browser, "the 5 x 5 title", "h1", |now| {
+        now == "Ratings on 5×5, 5 in a row"
+    })
+    .await;
+    let address = browser.current_url().await.unwrap();
+    assert_eq!(address.path(), "/ratings");
+    assert_eq!(address.query(), Some("size=5&win=5"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_scoreboard_shows_each_players_3x3_rating_beside_their_results() {
+    let Some((_scene, browser)) = after_ada_beats_bob("scores_rating", "/scores").await else {
+        return;
+    };
+
+    until_found(2, &browser, "the two players", "#scores tbody tr").await;
+    let first = all(&browser, "#scores tbody tr").await[0]
+        .text()
+        .await
+        .unwrap();
+    assert!(first.starts_with("1 Ada 1 0 0 1 1,"), "{first}");
+    assert!(first.ends_with('?'), "Ada's rating is provisional: {first}");
 }
 
 /// Bob, on a server where he slipped in a rated game (his O on 4 after X on 1, where

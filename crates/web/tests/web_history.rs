@@ -57,6 +57,39 @@ fn ids(page: &Value) -> Vec<String> {
 // ---- The history ------------------------------------------------------------------
 
 #[tokio::test]
+async fn a_games_page_asked_by_the_start_of_its_id_sends_the_browser_on_to_the_whole_id() {
+    let server = Server::new();
+    let id = won_by_x(&server, "Ada", "Bob").await;
+
+    let answer = server.get(&format!("/games/{}", &id[..9])).await;
+
+    assert_eq!(answer.status, StatusCode::SEE_OTHER);
+    assert_eq!(answer.headers["location"], format!("/games/{id}").as_str());
+}
+
+#[tokio::test]
+async fn a_start_of_an_id_two_games_share_opens_the_page_that_finds_no_game() {
+    let server = Server::new();
+    let first = won_by_x(&server, "Ada", "Bob").await;
+    let second = won_by_x(&server, "Ada", "Bob").await;
+    let shared: String = first
+        .chars()
+        .zip(second.chars())
+        .take_while(|(a, b)| a == b)
+        .map(|(a, _)| a)
+        .collect();
+    assert!(
+        !shared.is_empty(),
+        "ids made a moment apart share their first digits"
+    );
+
+    let answer = server.get(&format!("/games/{shared}")).await;
+
+    assert_eq!(answer.status, StatusCode::OK);
+    assert!(answer.text.contains("<title>Tic Tac Toe</title>"));
+}
+
+#[tokio::test]
 async fn the_history_lists_the_ended_games_newest_first_and_no_game_in_progress() {
     // Arrange: three ended games, a millisecond or more apart, and one in progress.
     let server = Server::new();

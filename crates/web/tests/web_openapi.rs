@@ -319,6 +319,12 @@ async fn the_answers_have_the_shapes_the_document_gives_them() {
         ("get", "/api/games/{id}/review", 200, review.json),
         (
             "get",
+            "/api/games/{id}/rating",
+            200,
+            server.get(&format!("/api/games/{id}/rating")).await.json,
+        ),
+        (
+            "get",
             "/api/games",
             200,
             server.get("/api/games").await.json,

@@ -8,12 +8,12 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 use tictactoe_core::ports::{
-    Attempt, PlayerRating, RatingChange, RatingHistoryQuery, RatingPoint, RatingStore, Rebuilt,
-    TrainingStore,
+    Attempt, PlayerRating, RatingChange, RatingHistoryQuery, RatingListQuery, RatingPoint,
+    RatingStore, Rebuilt, TrainingStore,
 };
 
 use axum::http::StatusCode;
-use tictactoe_core::domain::{Geometry, PlayerName, Scoreboard};
+use tictactoe_core::domain::{PlayerName, Scoreboard};
 use tictactoe_core::play::Review;
 use tictactoe_core::ports::{
     Cleared, GameHistory, GameId, GameStore, HistoryPage, HistoryQuery, IdPrefix, Imported,
@@ -111,9 +111,9 @@ impl GameStore for Flaky {
 }
 
 impl RatingStore for Flaky {
-    fn ratings(&self, board: Geometry, top: u32) -> Result<Vec<PlayerRating>, StoreError> {
+    fn ratings(&self, query: &RatingListQuery) -> Result<Vec<PlayerRating>, StoreError> {
         self.reach()?;
-        self.store.ratings(board, top)
+        self.store.ratings(query)
     }
     fn ratings_of(&self, player: &PlayerName) -> Result<Vec<PlayerRating>, StoreError> {
         self.reach()?;

@@ -5,7 +5,7 @@
 mod web_support;
 
 use axum::http::StatusCode;
-use serde_json::Value;
+use serde_json::{Value, json};
 use tictactoe_core::players::Anchor;
 use web_support::{Server, two_people};
 
@@ -26,30 +26,19 @@ fn names(rows: &Value) -> Vec<&str> {
 }
 
 #[tokio::test]
-async fn a_boards_ratings_list_people_and_the_levels_anchors_best_first() {
+async fn a_boards_provisional_ratings_are_listed_apart_from_its_ranking_best_first() {
     let server = ada_beat_bob().await;
 
     let answer = server.get("/api/ratings").await;
 
     assert_eq!(answer.status, StatusCode::OK);
-    let rows = &answer.json["ratings"];
-    let names = names(rows);
-    assert_eq!(names.len(), 6);
-    let (ada, bob) = (
-        names.iter().position(|name| *name == "Ada").unwrap(),
-        names.iter().position(|name| *name == "Bob").unwrap(),
-    );
-    assert!(ada < bob, "{names:?}");
-    assert_eq!(rows[ada]["provisional"], true);
-    assert_eq!(rows[ada]["anchor"], false);
-    assert!(
-        rows.as_array()
-            .unwrap()
-            .iter()
-            .filter(|row| row["anchor"] == true)
-            .count()
-            == 4
-    );
+    let provisional = &answer.json["provisional"];
+    assert_eq!(names(provisional), ["Ada", "Bob"]);
+    assert_eq!(provisional[0]["provisional"], true);
+    assert_eq!(provisional[0]["anchor"], false);
+    let ranked = answer.json["ratings"].as_array().unwrap();
+    assert_eq!(ranked.len(), 4);
+    assert!(ranked.iter().all(|row| row["anchor"] == true), "{ranked:?}");
 }
 
 #[tokio::test]
@@ -102,4 +91,69 @@ async fn a_game_with_a_guest_rates_nobody() {
 
     assert_eq!(game.game["rated"], false);
     assert_eq!(names(&answer.json["ratings"]).len(), 4, "the anchors alone");
+    assert_eq!(names(&answer.json["provisional"]), Vec::<&str>::new());
+}
+
+#[tokio::test]
+async fn an_ended_games_rating_changes_are_each_persons_before_and_after() {
+    let server = Server::new();
+    let game = server.rated_game("Ada", "Bob").await;
+    server.play_in_turn(&game, &[1, 4, 2, 5, 3]).await;
+
+    let answer = server.get(&format!("/api/games/{}/rating", game.id)).await;
+
+    assert_eq!(answer.status, StatusCode::OK);
+    let changes = answer.json["changes"].as_array().unwrap();
+    let said: Vec<(&str, &str, i64)> = changes
+        .iter()
+        .map(|change| {
+            let (before, after) = (
+                change["before"].as_i64().unwrap(),
+                change["after"].as_i64().unwrap(),
+            );
+            assert_eq!(change["change"].as_i64().unwrap(), after - before);
+            (
+                change["player"].as_str().unwrap(),
+                change["mark"].as_str().unwrap(),
+                before,
+            )
+        })
+        .collect();
+    assert_eq!(said, [("Ada", "X", 1500), ("Bob", "O", 1500)]);
+    assert!(changes[0]["change"].as_i64().unwrap() > 0);
+    assert!(changes[1]["change"].as_i64().unwrap() < 0);
+}
+
+#[tokio::test]
+async fn a_casual_games_rating_changes_are_none() {
+    let (server, game) = Server::with_game(two_people()).await;
+    server.play_in_turn(&game, &[1, 4, 2, 5, 3]).await;
+
+    let answer = server.get(&format!("/api/games/{}/rating", game.id)).await;
+
+    assert_eq!(
+        (answer.status, answer.json["changes"].clone()),
+        (StatusCode::OK, json!([]))
+    );
+}
+
+#[tokio::test]
+async fn a_game_still_played_has_no_rating_changes_yet() {
+    let server = Server::new();
+    let game = server.rated_game("Ada", "Bob").await;
+
+    let answer = server.get(&format!("/api/games/{}/rating", game.id)).await;
+
+    assert_eq!(answer.status, StatusCode::CONFLICT);
+}
+
+#[tokio::test]
+async fn a_game_not_kept_has_no_rating_changes() {
+    let server = Server::new();
+
+    let answer = server
+        .get(&format!("/api/games/{}/rating", "0".repeat(32)))
+        .await;
+
+    assert_eq!(answer.status, StatusCode::NOT_FOUND);
 }

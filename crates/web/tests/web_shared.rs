@@ -10,13 +10,13 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tictactoe_core::ports::{
-    Attempt, PlayerRating, RatingChange, RatingHistoryQuery, RatingPoint, RatingStore, Rebuilt,
-    TrainingStore,
+    Attempt, PlayerRating, RatingChange, RatingHistoryQuery, RatingListQuery, RatingPoint,
+    RatingStore, Rebuilt, TrainingStore,
 };
 
 use axum::http::Method;
 use serde_json::json;
-use tictactoe_core::domain::{Geometry, PlayerName, Scoreboard};
+use tictactoe_core::domain::{PlayerName, Scoreboard};
 use tictactoe_core::play::Review;
 use tictactoe_core::ports::{
     Cleared, Following, GameHistory, GameId, GameStore, Hear, Heard, HistoryPage, HistoryQuery,
@@ -93,8 +93,8 @@ impl GameStore for Peer {
 }
 
 impl RatingStore for Peer {
-    fn ratings(&self, board: Geometry, top: u32) -> Result<Vec<PlayerRating>, StoreError> {
-        self.hub.store.ratings(board, top)
+    fn ratings(&self, query: &RatingListQuery) -> Result<Vec<PlayerRating>, StoreError> {
+        self.hub.store.ratings(query)
     }
     fn ratings_of(&self, player: &PlayerName) -> Result<Vec<PlayerRating>, StoreError> {
         self.hub.store.ratings_of(player)

@@ -31,7 +31,7 @@ pub use mark::Mark;
 pub use password::{Password, PasswordError};
 pub use player_name::{NameError, PlayerName};
 pub use position::{Line, Position};
-pub use rating::{Rating, RatingError, Score};
+pub use rating::{Certainty, Rating, RatingError, Score};
 pub use refusal::Refusal;
 pub use scoreboard::{FinishedGame, Outcome, Record, Scoreboard, Standing};
 pub use text::{excerpt, excerpt_of};

@@ -38,6 +38,15 @@ pub struct RatingError {
     volatility: String,
 }
 
+/// Whether a rating says much yet: settled ratings are ranked; provisional ones (too
+/// few games) are listed apart, as lichess lists only settled ratings on its
+/// leaderboards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Certainty {
+    Settled,
+    Provisional,
+}
+
 /// How a game went for one player.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Score {
@@ -129,6 +138,15 @@ impl Rating {
     /// Whether the rating is still provisional ([`Rating::PROVISIONAL_ABOVE`]).
     pub fn provisional(self) -> bool {
         self.deviation > Rating::PROVISIONAL_ABOVE
+    }
+
+    /// Whether the rating is settled or still provisional.
+    pub fn certainty(self) -> Certainty {
+        if self.provisional() {
+            Certainty::Provisional
+        } else {
+            Certainty::Settled
+        }
     }
 
     /// This rating, its figure no higher than `most` (the deviation and volatility as

@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, MutexGuard};
 use std::time::SystemTime;
 
-use crate::domain::{Geometry, Mark, PlayerName, Record, Scoreboard, Standing};
+use crate::domain::{Mark, PlayerName, Record, Scoreboard, Standing};
 
 use crate::play::Review;
 
@@ -20,9 +20,9 @@ use super::{
 use super::{
     Attempt, Cleared, GameHistory, GameId, GameStore, GameSummary, HistoryPage, HistoryQuery,
     IdPrefix, Imported, Opponents, PlayerRating, RatingBook, RatingChange, RatingHistoryQuery,
-    RatingPoint, RatingStore, Rebuilt, Restored, ReviewStore, Rivalry, Rows, StoreError,
-    StoredGame, TrainingStore, Write, best_first, check_review, counts_of, keeps_review,
-    moves_standing, names_of, to_the_millisecond,
+    RatingListQuery, RatingPoint, RatingStore, Rebuilt, Restored, ReviewStore, Rivalry, Rows,
+    StoreError, StoredGame, TrainingStore, Write, best_first, check_review, counts_of,
+    keeps_review, moves_standing, names_of, to_the_millisecond,
 };
 
 /// See the module documentation.
@@ -494,16 +494,16 @@ impl AccountStore for MemoryStore {
 }
 
 impl RatingStore for MemoryStore {
-    fn ratings(&self, board: Geometry, top: u32) -> Result<Vec<PlayerRating>, StoreError> {
+    fn ratings(&self, query: &RatingListQuery) -> Result<Vec<PlayerRating>, StoreError> {
         let state = self.lock();
         let mut ratings: Vec<PlayerRating> = state
             .ratings
             .ratings()
-            .filter(|held| held.board == board)
+            .filter(|held| held.board == query.board && held.rating.certainty() == query.certainty)
             .cloned()
             .collect();
         ratings.sort_by(|a, b| best_first((&a.rating, &a.name), (&b.rating, &b.name)));
-        ratings.truncate(top as usize);
+        ratings.truncate(query.top as usize);
         Ok(ratings)
     }
 

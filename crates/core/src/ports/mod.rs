@@ -50,8 +50,8 @@ pub use passwords::{PasswordHash, PasswordHashError, Passwords};
 #[cfg(any(test, feature = "mocks"))]
 pub use ratings::MockRatingStore;
 pub use ratings::{
-    PlayerRating, RatingBook, RatingChange, RatingHistoryQuery, RatingPoint, RatingRow,
-    RatingStore, Rebuilt, best_first, ranked, rate, rated, rates, rates_people,
+    BoardRatings, PlayerRating, RatingBook, RatingChange, RatingHistoryQuery, RatingListQuery,
+    RatingPoint, RatingRow, RatingStore, Rebuilt, best_first, rate, rated, rates, rates_people,
 };
 pub use records::{
     Change, Counted, Ending, GameId, GameIdError, NewGame, SeatHolder, SecretLock, SecretLockError,

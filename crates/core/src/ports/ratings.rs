@@ -24,7 +24,7 @@ use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::time::SystemTime;
 
-use crate::domain::{Geometry, Mark, PlayerName, Rating, Score};
+use crate::domain::{Certainty, Geometry, Mark, PlayerName, Rating, Score};
 use crate::players::{Anchor, Level, PlayerSpec, is_placeholder};
 
 use super::exactly_once::Movers;
@@ -291,10 +291,58 @@ pub struct RatingRow {
     pub anchor: Option<Level>,
 }
 
-/// The first `top` rows of `board`'s ratings, best first: `people` (at least the
-/// best `top` of them, in any order) and every level's anchor, by rating, then by name
-/// as the scoreboard compares names.
-pub fn ranked(board: Geometry, people: Vec<PlayerRating>, top: usize) -> Vec<RatingRow> {
+/// A board's ratings as people read them: the settled people ranked with the levels'
+/// fixed anchors among them, and apart, the people whose rating is still provisional
+/// (too few games to rank them: lichess lists only settled ratings on its
+/// leaderboards).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoardRatings {
+    pub board: Geometry,
+    /// The first `top` rows, best first: settled people and every level's anchor.
+    pub ranked: Vec<RatingRow>,
+    /// The first `top` provisional people, best first.
+    pub provisional: Vec<RatingRow>,
+}
+
+impl BoardRatings {
+    /// The first `top` rows of each list, as `store` has them.
+    pub fn read(
+        store: &(impl RatingStore + ?Sized),
+        board: Geometry,
+        top: u32,
+    ) -> Result<BoardRatings, StoreError> {
+        let listed = |certainty| {
+            store.ratings(&RatingListQuery {
+                board,
+                certainty,
+                top,
+            })
+        };
+        let settled = listed(Certainty::Settled)?;
+        let provisional = listed(Certainty::Provisional)?;
+        Ok(BoardRatings {
+            board,
+            ranked: ranked(board, settled, top as usize),
+            provisional: provisional.into_iter().map(RatingRow::person).collect(),
+        })
+    }
+}
+
+impl RatingRow {
+    fn person(held: PlayerRating) -> RatingRow {
+        RatingRow {
+            name: held.name,
+            rating: held.rating,
+            games: held.games,
+            anchor: None,
+        }
+    }
+}
+
+/// The first `top` rows of `board`'s ranking, best first: settled `people` (at least
+/// the best `top` of them, in any order) and every level's anchor, by rating, then by
+/// name as the scoreboard compares names.
+fn ranked(board: Geometry, people: Vec<PlayerRating>, top: usize) -> Vec<RatingRow> {
     let anchors = Level::ALL.map(|level| {
         let anchor = level.anchor(board);
         RatingRow {
@@ -307,12 +355,7 @@ pub fn ranked(board: Geometry, people: Vec<PlayerRating>, top: usize) -> Vec<Rat
     let mut rows: Vec<RatingRow> = people
         .into_iter()
         .filter(|person| person.board == board)
-        .map(|person| RatingRow {
-            name: person.name,
-            rating: person.rating,
-            games: person.games,
-            anchor: None,
-        })
+        .map(RatingRow::person)
         .chain(anchors)
         .collect();
     rows.sort_by(|a, b| best_first((&a.rating, &a.name), (&b.rating, &b.name)));
@@ -326,6 +369,15 @@ pub fn best_first(a: (&Rating, &PlayerName), b: (&Rating, &PlayerName)) -> Order
     b.0.rating()
         .total_cmp(&a.0.rating())
         .then_with(|| a.1.key().cmp(&b.1.key()))
+}
+
+/// Which ratings [`RatingStore::ratings`] lists: the best `top` of those on `board`
+/// that are settled, or provisional.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RatingListQuery {
+    pub board: Geometry,
+    pub certainty: Certainty,
+    pub top: u32,
 }
 
 /// Whose rating over time [`RatingStore::rating_history`] reads: one person's on one
@@ -343,9 +395,10 @@ pub struct RatingHistoryQuery {
 /// documentation.
 #[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
 pub trait RatingStore: Send + Sync {
-    /// The best `top` people's ratings on `board`, best first (by rating, then by
-    /// name key).
-    fn ratings(&self, board: Geometry, top: u32) -> Result<Vec<PlayerRating>, StoreError>;
+    /// The best `query.top` people's ratings on `query.board` that are settled, or
+    /// provisional, as `query.certainty` asks ([`Rating::provisional`]), best first (by
+    /// rating, then by name key).
+    fn ratings(&self, query: &RatingListQuery) -> Result<Vec<PlayerRating>, StoreError>;
 
     /// `player`'s rating on each board they were rated on (names compared as the
     /// scoreboard compares them), the boards in order of size, then run.
@@ -363,8 +416,8 @@ pub trait RatingStore: Send + Sync {
 }
 
 impl<S: RatingStore + ?Sized> RatingStore for &S {
-    fn ratings(&self, board: Geometry, top: u32) -> Result<Vec<PlayerRating>, StoreError> {
-        (**self).ratings(board, top)
+    fn ratings(&self, query: &RatingListQuery) -> Result<Vec<PlayerRating>, StoreError> {
+        (**self).ratings(query)
     }
     fn ratings_of(&self, player: &PlayerName) -> Result<Vec<PlayerRating>, StoreError> {
         (**self).ratings_of(player)
@@ -672,23 +725,67 @@ mod tests {
     }
 
     #[test]
-    fn a_board_s_ratings_are_ranked_with_the_levels_anchors_among_them() {
+    fn a_board_s_settled_ratings_are_ranked_with_the_levels_anchors_among_them() {
         let board = Geometry::classic();
         let top = Level::ALL
             .map(|level| level.anchor(board).rating.rating())
             .into_iter()
             .fold(f64::MIN, f64::max);
-        let ada = PlayerRating {
-            name: PlayerName::new("Ada").unwrap(),
-            board,
-            rating: Rating::new(top + 1.0, 60.0, 0.06).unwrap(),
-            games: 40,
-        };
+        let store = store_holding(vec![rated_person("Ada", top + 1.0, 60.0)]);
 
-        let rows = ranked(board, vec![ada], 3);
+        let listed = BoardRatings::read(&store, board, 3).unwrap();
 
-        assert_eq!(rows.len(), 3);
-        assert_eq!((rows[0].name.as_str(), rows[0].anchor), ("Ada", None));
-        assert_eq!(rows[1].anchor, Some(Level::Impossible));
+        assert_eq!(listed.ranked.len(), 3);
+        assert_eq!(
+            (listed.ranked[0].name.as_str(), listed.ranked[0].anchor),
+            ("Ada", None)
+        );
+        assert_eq!(listed.ranked[1].anchor, Some(Level::Impossible));
+    }
+
+    #[test]
+    fn a_provisional_rating_is_listed_apart_from_the_ranking_however_high() {
+        let board = Geometry::classic();
+        let store = store_holding(vec![
+            rated_person("Op", 2500.0, 200.0),
+            rated_person("Ada", 1400.0, 60.0),
+        ]);
+
+        let listed = BoardRatings::read(&store, board, 20).unwrap();
+
+        let ranked: Vec<&str> = listed
+            .ranked
+            .iter()
+            .filter(|row| row.anchor.is_none())
+            .map(|row| row.name.as_str())
+            .collect();
+        let provisional: Vec<&str> = listed
+            .provisional
+            .iter()
+            .map(|row| row.name.as_str())
+            .collect();
+        assert_eq!((ranked, provisional), (vec!["Ada"], vec!["Op"]));
+    }
+
+    /// A stub store holding `people`'s ratings, listing those of the certainty asked.
+    fn store_holding(people: Vec<PlayerRating>) -> MockRatingStore {
+        let mut store = MockRatingStore::new();
+        store.expect_ratings().returning(move |query| {
+            Ok(people
+                .iter()
+                .filter(|held| held.rating.certainty() == query.certainty)
+                .cloned()
+                .collect())
+        });
+        store
+    }
+
+    fn rated_person(name: &str, rating: f64, deviation: f64) -> PlayerRating {
+        PlayerRating {
+            name: PlayerName::new(name).unwrap(),
+            board: Geometry::classic(),
+            rating: Rating::new(rating, deviation, 0.06).unwrap(),
+            games: 10,
+        }
     }
 }

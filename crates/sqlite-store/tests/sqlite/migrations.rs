@@ -1,8 +1,8 @@
 //! The schema's versions: a new file is brought to the newest, and a file of version 1
 //! (games, no tallies) keeps its games and has them counted.
 
-use tictactoe_core::domain::Record;
-use tictactoe_core::ports::RatingStore;
+use tictactoe_core::domain::{Certainty, Record};
+use tictactoe_core::ports::{RatingListQuery, RatingStore};
 
 use super::*;
 
@@ -277,7 +277,11 @@ fn a_game_an_early_version_kept_between_two_players_now_one_is_kept_and_rates_no
 
     // Assert: opened, Ada's win rated, the old game kept and rating nobody.
     let rated: Vec<String> = store
-        .ratings(Geometry::classic(), 10)
+        .ratings(&RatingListQuery {
+            board: Geometry::classic(),
+            certainty: Certainty::Provisional,
+            top: 10,
+        })
         .unwrap()
         .iter()
         .map(|held| held.name.to_string())

@@ -4,15 +4,38 @@
 
 use proptest::prelude::*;
 use rstest_reuse::apply;
-use tictactoe_core::domain::Rating;
+use tictactoe_core::domain::{Certainty, Rating};
 use tictactoe_core::players::Anchor;
 use tictactoe_core::ports::exactly_once::Movers;
-use tictactoe_core::ports::{RatingChange, RatingHistoryQuery, rate};
+use tictactoe_core::ports::{
+    PlayerRating, RatingChange, RatingHistoryQuery, RatingListQuery, rate,
+};
 
 use super::*;
 
 fn classic() -> Geometry {
     Geometry::classic()
+}
+
+fn listing(board: Geometry, certainty: Certainty, top: u32) -> RatingListQuery {
+    RatingListQuery {
+        board,
+        certainty,
+        top,
+    }
+}
+
+/// Every rating on `board`, settled and provisional.
+fn everyone_on(store: &dyn Archive, board: Geometry) -> Vec<PlayerRating> {
+    let mut everyone = store
+        .ratings(&listing(board, Certainty::Settled, 1000))
+        .unwrap();
+    everyone.extend(
+        store
+            .ratings(&listing(board, Certainty::Provisional, 1000))
+            .unwrap(),
+    );
+    everyone
 }
 
 fn computer(level: Level) -> PlayerSpec {
@@ -127,7 +150,7 @@ fn games_between_computers_and_games_left_rate_nobody(#[case] store: Fresh) {
     let changes = store.rating_changes(&[id(1), id(2)]).unwrap();
 
     assert_eq!(changes, []);
-    assert_eq!(store.ratings(classic(), 20).unwrap(), []);
+    assert_eq!(everyone_on(&*store, classic()), []);
 }
 
 #[apply(stores)]
@@ -161,7 +184,7 @@ fn a_rebuild_rates_no_casual_game(#[case] store: Fresh) {
     let rebuilt = store.rebuild_ratings().unwrap();
 
     assert_eq!((rebuilt.games, rebuilt.ratings), (0, 0));
-    assert_eq!(store.ratings(classic(), 20).unwrap(), []);
+    assert_eq!(everyone_on(&*store, classic()), []);
 }
 
 #[apply(stores)]
@@ -179,7 +202,9 @@ fn a_boards_ratings_are_listed_best_first_with_how_many_games_made_each(#[case] 
     people_ended(&*store, 1, ["Ada", "Bob"], won_by(Mark::X));
     people_ended(&*store, 2, ["Ada", "Cy"], won_by(Mark::X));
 
-    let listed = store.ratings(classic(), 20).unwrap();
+    let listed = store
+        .ratings(&listing(classic(), Certainty::Provisional, 20))
+        .unwrap();
 
     let rows: Vec<(&str, u64)> = listed
         .iter()
@@ -188,6 +213,39 @@ fn a_boards_ratings_are_listed_best_first_with_how_many_games_made_each(#[case] 
     assert_eq!(rows[0], ("Ada", 2));
     assert_eq!(rows.len(), 3);
     assert!(listed[1].rating.rating() >= listed[2].rating.rating());
+}
+
+#[apply(stores)]
+fn settled_ratings_are_listed_apart_from_provisional_ones(#[case] store: Fresh) {
+    let ada_settled = |store: &dyn Archive| {
+        store
+            .ratings_of(&name("Ada"))
+            .unwrap()
+            .first()
+            .is_some_and(|held| !held.rating.provisional())
+    };
+    let mut n = 0;
+    while !ada_settled(&*store) && n < 100 {
+        n += 1;
+        let ending = if n % 2 == 0 { won_by(Mark::X) } else { draw() };
+        people_ended(&*store, n, ["Ada", "Bob"], ending);
+    }
+    people_ended(&*store, n + 1, ["Cy", "Di"], won_by(Mark::X));
+
+    let settled = store
+        .ratings(&listing(classic(), Certainty::Settled, 20))
+        .unwrap();
+    let provisional = store
+        .ratings(&listing(classic(), Certainty::Provisional, 20))
+        .unwrap();
+
+    let names = |held: &[PlayerRating]| -> Vec<String> {
+        held.iter()
+            .map(|held| held.name.as_str().to_string())
+            .collect()
+    };
+    assert_eq!(names(&settled), ["Ada", "Bob"]);
+    assert_eq!(names(&provisional), ["Cy", "Di"]);
 }
 
 #[apply(stores)]
@@ -201,7 +259,7 @@ fn a_rating_on_one_board_is_not_a_rating_on_another(#[case] store: Fresh) {
         .write(&[begin(&game), end(1, won_by(Mark::X))])
         .unwrap();
 
-    assert_eq!(store.ratings(classic(), 20).unwrap(), []);
+    assert_eq!(everyone_on(&*store, classic()), []);
     let ada = store.ratings_of(&name("ADA")).unwrap();
     assert_eq!(ada.len(), 1);
     assert_eq!(ada[0].board, big);

@@ -13,17 +13,17 @@ use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{FromRequest, Path, Query, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::sse::{KeepAlive, Sse};
-use axum::response::{IntoResponse, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use utoipa::IntoParams;
 
 use tictactoe_core::domain::{Geometry, Mark, NameError, PlayerName};
-use tictactoe_core::ports::{GameId, HistoryQuery, PageSize};
+use tictactoe_core::ports::{GameId, HistoryQuery, IdPrefix, PageSize};
 use tictactoe_core::words::shape;
 use tictactoe_json::{
-    answer_json, history_page_json, player_page_json, ratings_json, review_json, scoreboard_json,
-    training_json,
+    answer_json, history_page_json, player_page_json, rating_changes_json, ratings_json,
+    review_json, scoreboard_json, training_json,
 };
 
 use super::caller::{Caller, seat_cookie_for};
@@ -36,8 +36,8 @@ use super::events::game_events;
 use super::health::Health;
 use super::openapi::{
     BodyRefusals, GameEventJson, GameRefusals, HistoryPageJson, PlayerPageJson, PuzzleAnswerJson,
-    RatingsJson, ReadyJson, ReviewJson, ScoreboardJson, SeatRefusals, StoreRefusals,
-    ThinkingRefusals, TrainingJson,
+    RatingChangesJson, RatingsJson, ReadyJson, ReviewJson, ScoreboardJson, SeatRefusals,
+    StoreRefusals, ThinkingRefusals, TrainingJson,
 };
 use super::port::{AccountService, Created, GameService, PuzzleAsked, Reviewing};
 use super::shares::Client;
@@ -283,6 +283,29 @@ pub async fn game(
         yours,
     })
     .into_response())
+}
+
+/// The page of a game, `/games/{id}`. An address with only the start of an id (as
+/// `tictactoe history` prints it) sends the browser on to the whole id when exactly
+/// one kept game starts so (303); otherwise the page says there is no such game.
+pub async fn game_page(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    if GameId::parse(&id).is_err()
+        && let Ok(prefix) = IdPrefix::parse(&id)
+    {
+        match app.games.games_starting(prefix).await {
+            Ok(found) => {
+                if let [only] = found.as_slice() {
+                    return Redirect::to(&format!("/games/{only}")).into_response();
+                }
+            }
+            Err(error) => return ApiError::from(error).for_client(&headers),
+        }
+    }
+    super::assets::index().await.into_response()
 }
 
 /// Play a move.
@@ -643,6 +666,29 @@ pub async fn review(
     )
 }
 
+/// What a game did to ratings.
+///
+/// What an ended game did to each rated person's rating, X's first: each one's rating
+/// before and after, and the change. Empty when the game rated nobody (a casual game,
+/// a guest or a computer on both sides, a game left before its end).
+#[utoipa::path(
+    get, path = "/api/games/{id}/rating", tag = "history",
+    params(GamePath),
+    responses(
+        (status = 200, description = "Each rated person's change", body = RatingChangesJson),
+        (status = 409, description = "The game is still being played", body = ErrorJson),
+        GameRefusals,
+        StoreRefusals,
+    )
+)]
+pub async fn rating_changes(
+    State(app): State<App>,
+    Path(GamePath { id }): Path<GamePath>,
+) -> Result<Response, ApiError> {
+    let changes = app.games.rating_changes(game_id(&id)?).await?;
+    Ok(json_text(StatusCode::OK, rating_changes_json(&changes)))
+}
+
 /// A player's page.
 ///
 /// Their record, their results against each opponent (the most played first) and their
@@ -686,13 +732,14 @@ pub struct RatingsQuery {
 
 /// A board's ratings.
 ///
-/// The players by Glicko-2 rating on one board, best first, with the computer levels'
-/// fixed anchors among them: the rows `tictactoe ratings --json` prints.
+/// The players by Glicko-2 rating on one board, best first: the ranking (settled
+/// ratings, with the computer levels' fixed anchors among them), and apart the people
+/// whose rating is still provisional: the rows `tictactoe ratings --json` prints.
 #[utoipa::path(
     get, path = "/api/ratings", tag = "players",
     params(RatingsQuery),
     responses(
-        (status = 200, description = "The board's ratings, best first", body = RatingsJson),
+        (status = 200, description = "The board's ranking and, apart, its provisional ratings, best first", body = RatingsJson),
         (status = 400, description = "No such board, top out of range, or an unknown parameter", body = ErrorJson),
         StoreRefusals,
     )
@@ -704,11 +751,8 @@ pub async fn ratings(
     let query = parsed(query)?;
     let board = board_asked(query.size, query.win)?;
     let top = rows_asked(query.top, DEFAULT_RATINGS_TOP)?;
-    let rows = app.games.ratings(board, top as u32).await?;
-    Ok(json_text(
-        StatusCode::OK,
-        ratings_json(board.size(), board.win_length(), &rows),
-    ))
+    let listed = app.games.ratings(board, top as u32).await?;
+    Ok(json_text(StatusCode::OK, ratings_json(&listed)))
 }
 
 /// `?size=N&win=K`, each optional: only the puzzles of that board (every board's when

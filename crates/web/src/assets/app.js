@@ -194,6 +194,7 @@ const view = {
   quickEnds: 0, // event streams in a row that ended soon after they opened
   armed: null, // the button pressed once whose next press acts ("resign", "hint", "undo")
   armedTimer: null,
+  ratingChanges: null, // the game whose rating changes were asked for (once a game)
 };
 
 const RETRY_FIRST_MS = 500;
@@ -383,8 +384,12 @@ function gone() {
   view.game = null;
   $("connection").hidden = true;
   $("play").classList.remove("offline");
-  $("status").textContent =
-    "This game is not on this server: the link may be mistyped, or the server no longer has it.";
+  // The server sends the start of an id that one game begins with on to that game
+  // (303): the start of an id still here is none's, or several games'.
+  $("status").textContent = /^[0-9a-f]{1,31}$/i.test(view.id || "")
+    ? "No single game here has an id that starts so: the link may be mistyped, or several " +
+      "games start so (give more of the id, as `tictactoe history` prints it)."
+    : "This game is not on this server: the link may be mistyped, or the server no longer has it.";
   $("players").textContent = "No such game";
   $("board").replaceChildren();
   $("board").hidden = true;
@@ -844,6 +849,26 @@ function showRated(game) {
   $("rated-words").textContent = words.text;
   $("rated-link").hidden = !words.signIn;
   if (words.signIn) $("rated-link").href = signInPath();
+  if (words.rated && game.to_move === null) {
+    showRatingChanges(game);
+  } else {
+    $("rating-change").hidden = true;
+  }
+}
+
+/// What the ended game did to its people's ratings, as the terminal's result screen
+/// says it ("Ada 1,500 → 1,086? (−414)"): asked once per game, again at the next
+/// change if it could not be read.
+function showRatingChanges(game) {
+  if (view.ratingChanges === game.id) return;
+  view.ratingChanges = game.id;
+  api("GET", `/api/games/${game.id}/rating`).then((answer) => {
+    if (view.game === null || view.game.id !== game.id || answer.changes.length === 0) return;
+    $("rating-change").textContent = answer.changes.map(ratingChangeWords).join(" · ");
+    $("rating-change").hidden = false;
+  }).catch(() => {
+    view.ratingChanges = null;
+  });
 }
 
 /// The cell that Tab lands on: the last one focused, or the first empty one.
@@ -902,10 +927,12 @@ function moveFocus(event) {
 // ---- Start --------------------------------------------------------------------------
 
 const match = location.pathname.match(/^\/games\/([^/]+)$/);
-if (match && /^[0-9a-f]+$/.test(match[1])) {
+if (match && /^[0-9a-f]{32}$/i.test(match[1])) {
   showGame(match[1]);
 } else if (match) {
-  // A game's address with no game id in it: mistyped, said so, not the new-game form.
+  // A game's address with no whole game id in it (the server sent on any start of an
+  // id that one game begins with): mistyped, said so, not the new-game form.
+  view.id = match[1];
   $("play").hidden = false;
   gone();
 } else {

@@ -90,41 +90,70 @@ function svg(tag, attributes) {
   return element;
 }
 
-/// The rating over time on one board, as a line: one point after each rated game,
-/// oldest on the left, the band of two deviations either side shaded. It scales to its
-/// box (a viewBox, no fixed width), so it fits a phone's 390 px as it fits a desk.
+/// Round steps for the rating axis: the first that makes at most five lines.
+const STEPS = [10, 20, 25, 50, 100, 200, 250, 500, 1000];
+
+/// The rating over time on one board, as a line with its axes: one point after each
+/// rated game, oldest on the left, each with its date, rating and ± as a tooltip and
+/// a link to its game; the ratings on the left, the first and last game's dates below.
+/// It scales to its box (a viewBox), so it fits a phone's 390 px as it fits a desk.
 function ratingChart(board) {
   const points = board.history;
-  const width = 320;
-  const height = 120;
-  const pad = 8;
-  const lows = points.map((p) => p.rating - 2 * p.deviation);
-  const highs = points.map((p) => p.rating + 2 * p.deviation);
-  const low = Math.min(...points.map((p) => p.rating)) - 20;
-  const high = Math.max(...points.map((p) => p.rating)) + 20;
-  const x = (i) => pad + (points.length === 1 ? (width - 2 * pad) / 2 : (i * (width - 2 * pad)) / (points.length - 1));
-  const y = (r) => pad + ((high - Math.min(Math.max(r, low), high)) * (height - 2 * pad)) / (high - low);
-  const chart = svg("svg", {
-    viewBox: `0 0 ${width} ${height}`,
-    class: "rating-chart",
-    role: "img",
-    preserveAspectRatio: "none",
-  });
+  const [width, height] = [480, 200];
+  const [left, right, top, bottom] = [48, 12, 10, 26];
+  const ratings = points.map((p) => p.rating);
+  const spread = Math.max(40, Math.max(...ratings) - Math.min(...ratings));
+  const step = STEPS.find((candidate) => spread / candidate <= 4) || 1000;
+  const low = Math.floor((Math.min(...ratings) - spread * 0.1) / step) * step;
+  const high = Math.ceil((Math.max(...ratings) + spread * 0.1) / step) * step;
+  const x = (i) => left + (points.length === 1
+    ? (width - left - right) / 2
+    : (i * (width - left - right)) / (points.length - 1));
+  const y = (r) => top + ((high - r) * (height - top - bottom)) / (high - low);
+  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "rating-chart", role: "img" });
   const title = svg("title", {});
-  title.textContent = `Rating on ${board.size}×${board.size}, ${board.win} in a row, after each of the last ${plural(points.length, "game", "games")}`;
+  const first = points[0];
+  const last = points[points.length - 1];
+  title.textContent = `Rating on ${boardWords(board.size, board.win)} after each of the last ` +
+    `${plural(points.length, "game", "games")}: from ${ratingShown(first.rating, false)} ` +
+    `to ${ratingShown(last.rating, board.provisional)}`;
   chart.append(title);
-  const band = points.map((_, i) => `${x(i)},${y(highs[i])}`)
-    .concat(points.map((_, i) => `${x(points.length - 1 - i)},${y(lows[points.length - 1 - i])}`));
-  chart.append(svg("polygon", { points: band.join(" "), class: "rating-band" }));
+  for (let value = low; value <= high; value += step) {
+    chart.append(svg("line", { x1: left, x2: width - right, y1: y(value), y2: y(value), class: "rating-grid" }));
+    const label = svg("text", { x: left - 6, y: y(value) + 4, class: "rating-axis", "text-anchor": "end" });
+    label.textContent = value.toLocaleString("en-US");
+    chart.append(label);
+  }
+  const dates = points.length === 1 ? [[0, "middle"]] : [[0, "start"], [points.length - 1, "end"]];
+  for (const [i, anchor] of dates) {
+    const label = svg("text", { x: x(i), y: height - 6, class: "rating-axis", "text-anchor": anchor });
+    label.textContent = dayWords(points[i].ended);
+    chart.append(label);
+  }
   chart.append(svg("polyline", {
     points: points.map((p, i) => `${x(i)},${y(p.rating)}`).join(" "),
     class: "rating-line",
     fill: "none",
   }));
   for (const [i, p] of points.entries()) {
-    chart.append(svg("circle", { cx: x(i), cy: y(p.rating), r: 2.5, class: "rating-point" }));
+    const link = svg("a", { href: `/games/${p.game}` });
+    const dot = svg("circle", { cx: x(i), cy: y(p.rating), r: 4, class: "rating-point" });
+    const tip = svg("title", {});
+    tip.textContent = `${dayWords(p.ended)}: ${ratingShown(p.rating, p.provisional)} ± ${p.deviation}` +
+      (i > 0 ? ` (${changeShown(p.rating - points[i - 1].rating)})` : "");
+    dot.append(tip);
+    link.append(dot);
+    chart.append(link);
   }
   return chart;
+}
+
+/// A day as the reader's calendar writes it ("28 Nov 2026"); the text as sent if it is
+/// not a time.
+function dayWords(time) {
+  const when = new Date(time);
+  if (Number.isNaN(when.getTime())) return time;
+  return when.toLocaleDateString(undefined, { day: "numeric", month: "short", year: "numeric" });
 }
 
 function showRatings(ratings) {
@@ -132,10 +161,13 @@ function showRatings(ratings) {
     const figure = document.createElement("figure");
     figure.className = "rating-board";
     const caption = document.createElement("figcaption");
-    caption.textContent =
-      `${board.size}×${board.size}, ${board.win} in a row: ${board.rating}${board.provisional ? "?" : ""} ` +
-      `± ${board.deviation} after ${plural(board.games, "game", "games")}` +
-      (board.provisional ? " (provisional)" : "");
+    const link = document.createElement("a");
+    link.href = `/ratings?size=${board.size}&win=${board.win}`;
+    link.textContent = boardWords(board.size, board.win);
+    caption.append(link,
+      `: ${ratingShown(board.rating, board.provisional)} ± ${board.deviation} after ` +
+      `${plural(board.games, "game", "games")}` +
+      (board.provisional ? " (provisional: too few games to rank yet)" : ""));
     figure.append(caption, ratingChart(board));
     return figure;
   });

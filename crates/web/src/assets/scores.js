@@ -1,8 +1,22 @@
 // The scoreboard page: /api/scores as a table, the best TOP players, each name a link
-// to the player's page. Names are set as text, never as HTML.
+// to the player's page, with their rating on 3×3 (the board most play; each board has
+// its own, on the ratings page). Names are set as text, never as HTML.
 "use strict";
 
 const TOP = 100;
+
+/// Each rated person's 3×3 rating by name (ranked and provisional alike); null when
+/// they cannot be read (the scores are still shown, and the status says so).
+async function classicRatings() {
+  try {
+    const response = await fetch(`/api/ratings?size=3&win=3&top=1000`);
+    if (!response.ok) return null;
+    const body = await response.json();
+    return new Map(body.ratings.concat(body.provisional).map((row) => [row.name, row]));
+  } catch {
+    return null;
+  }
+}
 
 async function showScores() {
   const status = document.getElementById("scores-status");
@@ -13,6 +27,7 @@ async function showScores() {
     // anything else in the way (a proxy's page, say) is named by its status.
     const body = await response.json().catch(() => ({}));
     if (!response.ok) throw new Error(body.error || `the server answered ${response.status}`);
+    const ratings = await classicRatings();
     const rows = table.querySelector("tbody");
     body.players.forEach((player, index) => {
       const row = rows.insertRow();
@@ -25,14 +40,19 @@ async function showScores() {
       for (const value of [player.wins, player.losses, player.ties, player.games]) {
         row.insertCell().textContent = String(value);
       }
+      const rating = ratings === null ? undefined : ratings.get(player.name);
+      row.insertCell().textContent = ratings === null
+        ? ""
+        : rating ? ratingShown(rating.rating, rating.provisional) : "—";
     });
     table.hidden = body.players.length === 0;
     const count = body.players.length;
-    status.textContent = count === 0
+    const listed = count === 0
       ? "No games recorded yet."
       : count === TOP
         ? `The best ${TOP} players.`
         : `${count} player${count === 1 ? "" : "s"}, best first.`;
+    status.textContent = ratings === null ? `${listed} The ratings could not be read just now.` : listed;
   } catch (error) {
     status.textContent = `The scoreboard could not be read: ${error.message}`;
   }

@@ -43,7 +43,8 @@ use tokio::sync::{Mutex as Gate, watch};
 use tictactoe_core::domain::{Analysis, Geometry, Mark, PlayerName, Scoreboard};
 use tictactoe_core::players::ComputerFactory;
 use tictactoe_core::ports::{
-    Archive, Following, GameId, HistoryPage, HistoryQuery, Pacing, RatingRow, Shared, StoreError,
+    Archive, BoardRatings, Following, GameId, HistoryPage, HistoryQuery, IdPrefix, Pacing,
+    RatingChange, Shared, StoreError,
 };
 
 use super::budget::{Budgets, Kind, Payer, Spending};
@@ -366,11 +367,19 @@ impl GameService for Games {
         self.answer(|games| async move { games.review(id, payer).await })
     }
 
+    fn games_starting(&self, prefix: IdPrefix) -> Answer<Vec<GameId>> {
+        self.answer(|games| async move { games.games_starting(prefix).await })
+    }
+
+    fn rating_changes(&self, id: GameId) -> Answer<Vec<RatingChange>> {
+        self.answer(|games| async move { games.rating_changes(id).await })
+    }
+
     fn player(&self, name: PlayerName) -> Answer<PlayerPage> {
         self.answer(|games| async move { games.player(name).await })
     }
 
-    fn ratings(&self, board: Geometry, top: u32) -> Answer<Vec<RatingRow>> {
+    fn ratings(&self, board: Geometry, top: u32) -> Answer<BoardRatings> {
         self.answer(|games| async move { games.ratings(board, top).await })
     }
 

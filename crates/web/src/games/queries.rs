@@ -3,11 +3,11 @@
 
 use tictactoe_core::domain::{Geometry, PlayerName, Scoreboard};
 use tictactoe_core::ports::{
-    GameSummary, HistoryPage, HistoryQuery, PageSize, RatingHistoryQuery, RatingRow, StoreError,
-    names_of, ranked,
+    BoardRatings, GameId, GameSummary, HistoryPage, HistoryQuery, IdPrefix, PageSize, RatingChange,
+    RatingHistoryQuery, StoreError, names_of,
 };
 
-use super::super::port::{GameError, PlayerPage};
+use super::super::port::{AfterTheEnd, GameError, PlayerPage};
 use super::Games;
 
 /// The ended games a player's page lists.
@@ -20,17 +20,44 @@ const RATING_POINTS: u32 = 200;
 const OPPONENTS_SHOWN: u32 = 50;
 
 impl Games {
-    /// The first `top` rows of `board`'s ratings: its people as the store ranks them,
-    /// and the levels' anchors among them.
+    /// The first `top` rows of `board`'s ranking and of its provisional people.
     pub(super) async fn ratings(
         &self,
         board: Geometry,
         top: u32,
-    ) -> Result<Vec<RatingRow>, GameError> {
+    ) -> Result<BoardRatings, GameError> {
         self.0
             .store
-            .read(move |store| Ok(ranked(board, store.ratings(board, top)?, top as usize)))
+            .read(move |store| BoardRatings::read(store, board, top))
             .await
+    }
+
+    /// The kept games whose id starts with `prefix`: two at most.
+    pub(super) async fn games_starting(&self, prefix: IdPrefix) -> Result<Vec<GameId>, GameError> {
+        self.0
+            .store
+            .read(move |store| store.games_starting(&prefix, 2))
+            .await
+    }
+
+    /// What the ended game `id` did to its people's ratings, as kept with its end.
+    pub(super) async fn rating_changes(&self, id: GameId) -> Result<Vec<RatingChange>, GameError> {
+        self.0
+            .store
+            .read(move |store| {
+                let ended = store.game(&id)?.map(|kept| kept.ending.is_some());
+                let changes = match ended {
+                    Some(true) => store.rating_changes(std::slice::from_ref(&id))?,
+                    _ => Vec::new(),
+                };
+                Ok((ended, changes))
+            })
+            .await
+            .and_then(|(ended, changes)| match ended {
+                None => Err(GameError::NoSuchGame),
+                Some(false) => Err(GameError::StillPlaying(AfterTheEnd::RatingChanges)),
+                Some(true) => Ok(changes),
+            })
     }
 
     /// The first `top` rows of the scoreboard as the store has it.

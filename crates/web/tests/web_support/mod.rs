@@ -6,10 +6,9 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
-use tictactoe_core::domain::Geometry;
 use tictactoe_core::ports::{
-    Attempt, PlayerRating, RatingChange, RatingHistoryQuery, RatingPoint, RatingStore, Rebuilt,
-    TrainingStore,
+    Attempt, PlayerRating, RatingChange, RatingHistoryQuery, RatingListQuery, RatingPoint,
+    RatingStore, Rebuilt, TrainingStore,
 };
 
 use axum::Router;
@@ -467,7 +466,7 @@ impl GameStore for GamesOnly {
 }
 
 impl RatingStore for GamesOnly {
-    fn ratings(&self, _: Geometry, _: u32) -> Result<Vec<PlayerRating>, StoreError> {
+    fn ratings(&self, _: &RatingListQuery) -> Result<Vec<PlayerRating>, StoreError> {
         Ok(Vec::new())
     }
     fn ratings_of(&self, _: &PlayerName) -> Result<Vec<PlayerRating>, StoreError> {
