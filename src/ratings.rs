@@ -122,7 +122,8 @@ pub fn player_ratings(
 fn write_table(out: &mut impl Write, listed: &BoardRatings) -> io::Result<()> {
     writeln!(
         out,
-        "Ratings on {0} x {0}, {1} in a row (the levels are fixed anchors)",
+        "Ratings on {0} x {0}, {1} in a row (the levels are fixed anchors, their games the \
+         calibration's)",
         listed.board.size(),
         listed.board.win_length()
     )?;
@@ -158,11 +159,7 @@ fn write_rows(out: &mut impl Write, rows: &[RatingRow]) -> io::Result<()> {
             shown,
             row.rating.deviation().round() as i64,
             row.games,
-            if row.anchor.is_some() {
-                "  anchor (games: its calibration's)"
-            } else {
-                ""
-            }
+            if row.anchor.is_some() { "  anchor" } else { "" }
         )?;
     }
     Ok(())

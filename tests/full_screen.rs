@@ -313,7 +313,7 @@ fn the_result_screen_says_how_each_persons_rating_changed() {
     // between two new people: 1,662 and 1,338), both still provisional (`?`).
     shows(
         &screen,
-        &["Rating: Ada 1,500? → 1,554?, Bob 1,500? → 1,338?."],
+        &["Rating: Ada 1,500 → 1,554? (+54), Bob 1,500 → 1,338? (−162)."],
     );
 }
 

@@ -113,7 +113,7 @@ fn the_result_screen_says_the_change_of_the_person_s_rating() {
     let printed = db.ada_loses_to_impossible();
 
     assert!(
-        printed.contains("Rating: Ada 1,500? → "),
+        printed.contains("Rating: Ada 1,500 → "),
         "the result screen said:\n{printed}"
     );
 }
@@ -125,7 +125,7 @@ fn the_history_says_each_game_s_rating_change() {
 
     db.run(&["history"])
         .success()
-        .stdout(predicate::str::contains("Rating").and(predicate::str::contains("Ada 1,500? → ")));
+        .stdout(predicate::str::contains("Rating").and(predicate::str::contains("Ada 1,500 → ")));
 }
 
 #[test]
@@ -138,6 +138,20 @@ fn the_table_marks_a_provisional_rating_and_the_anchors() {
             .unwrap()
             .and(predicate::str::contains("anchor")),
     );
+}
+
+#[test]
+fn the_table_lists_a_provisional_rating_apart_below_the_ranking() {
+    let db = Database::new();
+    db.ada_loses_to_impossible();
+
+    let printed = db.run(&["ratings"]).success().get_output().stdout.clone();
+
+    let printed = String::from_utf8(printed).unwrap();
+    let (ranking, provisional) = printed.split_once("\nProvisional (?)").expect(&printed);
+    assert!(!ranking.contains("Ada"), "{printed}");
+    assert!(ranking.contains("Computer (Random)"), "{printed}");
+    assert!(provisional.contains("Ada"), "{printed}");
 }
 
 #[test]

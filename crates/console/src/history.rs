@@ -153,7 +153,7 @@ mod tests {
         let shown = shown(table, None);
         let lines: Vec<&str> = shown.lines().collect();
         assert!(lines[0].ends_with("Moves  Rating"), "{shown}");
-        assert!(lines[1].ends_with("12  Ada 1,512 → 1,498"), "{shown}");
+        assert!(lines[1].ends_with("12  Ada 1,512 → 1,498 (−14)"), "{shown}");
     }
 
     #[test]

@@ -834,7 +834,7 @@ fn capitalised(text: &str) -> String {
 }
 
 /// What a game did to the ratings of the people in it, as the line under the board says
-/// it: "Rating: Ada 1,512 → 1,498." (nothing for a game that rated nobody).
+/// it: "Rating: Ada 1,512 → 1,498 (−14)." (nothing for a game that rated nobody).
 fn rated(changes: &[tictactoe_core::ports::RatingChange]) -> String {
     if changes.is_empty() {
         return String::new();

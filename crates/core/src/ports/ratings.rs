@@ -43,12 +43,20 @@ pub struct RatingChange {
 }
 
 impl RatingChange {
-    /// The change as a result screen says it: `Ada 1,512 → 1,498`.
+    /// The change as a result screen says it: `Ada 1,512 → 1,498 (−14)`, with a `?`
+    /// after the rating it left when that one is provisional (`Ada 1,500 → 1,086?
+    /// (−414)`), the change in whole points as shown, with its sign.
     pub fn said(&self) -> String {
+        let change = self.after.points() - self.before.points();
+        let change = match change.signum() {
+            0 => "±0".to_string(),
+            1 => format!("+{change}"),
+            _ => format!("−{}", change.unsigned_abs()),
+        };
         format!(
-            "{} {} → {}",
+            "{} {} → {} ({change})",
             self.player,
-            self.before.shown(),
+            self.before.shown().trim_end_matches('?'),
             self.after.shown()
         )
     }
@@ -700,7 +708,7 @@ mod tests {
             after: Rating::new(1497.9, 59.0, 0.06).unwrap(),
         };
 
-        assert_eq!(change.said(), "Ada 1,512 → 1,498");
+        assert_eq!(change.said(), "Ada 1,512 → 1,498 (−14)");
     }
 
     #[test]
