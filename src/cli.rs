@@ -282,6 +282,11 @@ pub struct HistoryArgs {
     /// One JSON object per line per game, with the whole id
     #[arg(long)]
     pub json: bool,
+
+    /// The web address of the server these games are on (https://HOST, as its
+    /// --public-url): each game is shown by its address there, which opens it
+    #[arg(long, value_name = "URL")]
+    pub server: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -310,6 +315,11 @@ pub struct ReplayArgs {
     /// Print the moves line by line, even on a terminal
     #[arg(long)]
     pub plain: bool,
+
+    /// The web address of the server this game is on (https://HOST, as its
+    /// --public-url): the game's address there is printed with it
+    #[arg(long, value_name = "URL")]
+    pub server: Option<String>,
 }
 
 #[derive(Debug, Args)]

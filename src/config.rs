@@ -162,6 +162,8 @@ pub enum Task {
         /// Older than this game (named by the start of its id).
         before: Option<IdPrefix>,
         json: bool,
+        /// The server the games are on: each is shown by its web address there.
+        server: Option<PublicUrl>,
     },
     /// A board's ratings listed (after rebuilding them, if asked).
     Ratings {
@@ -185,6 +187,8 @@ pub enum Task {
         game: GameRef,
         review: bool,
         json: bool,
+        /// The server the game is on: its web address there is printed.
+        server: Option<PublicUrl>,
     },
     /// A web server on `bind`:`port` (port 0: any free one).
     Serve {
@@ -232,7 +236,7 @@ impl ServeBounds {
         let public_url = args
             .public_url
             .as_deref()
-            .map(PublicUrl::parse)
+            .map(|url| PublicUrl::parse("--public-url", url))
             .transpose()
             .map_err(|message| usage("serve", message))?;
         Ok(ServeBounds {
@@ -262,10 +266,11 @@ pub struct PublicUrl {
 }
 
 impl PublicUrl {
-    fn parse(text: &str) -> Result<PublicUrl, String> {
+    /// The address `flag` was given (`--public-url`, `--server`).
+    fn parse(flag: &str, text: &str) -> Result<PublicUrl, String> {
         let wrong = |why: &str| {
             format!(
-                "--public-url {text:?} {why}: give the address people use, http://HOST or \
+                "{flag} {text:?} {why}: give the address people use, http://HOST or \
                  https://HOST, with :PORT when it is not the scheme's own \
                  (https://play.example, http://192.0.2.7:8080), and nothing after it"
             )
@@ -330,6 +335,13 @@ impl PublicUrl {
         };
         Ok(PublicUrl { https, host, port })
     }
+}
+
+/// `--server URL` of `command`, checked as `serve --public-url` is.
+fn server_url(command: &'static str, url: Option<&str>) -> Result<Option<PublicUrl>, ConfigError> {
+    url.map(|url| PublicUrl::parse("--server", url))
+        .transpose()
+        .map_err(|message| usage(command, message))
 }
 
 /// Whether `scores --reset` asks first.
@@ -436,6 +448,7 @@ impl Config {
                 limit: PageSize::new(args.limit).map_err(|e| usage("history", e.to_string()))?,
                 before: args.before,
                 json: args.json,
+                server: server_url("history", args.server.as_deref())?,
             },
             Some(Command::Ratings(args)) => Task::Ratings {
                 player: args.player,
@@ -463,6 +476,7 @@ impl Config {
                 game: args.game,
                 review: args.review,
                 json: args.json,
+                server: server_url("replay", args.server.as_deref())?,
             },
         };
         // `analyze` answers the same every time unless told otherwise: seed 0.

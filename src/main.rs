@@ -40,7 +40,7 @@ use tictactoe_console::{
     ConsoleInput, ConsoleRenderer, GameEnd, HistoryTable, Input, InputHandler, ScoreTable, Session,
     Stop, discard_terminal_input, words,
 };
-use tictactoe_core::domain::{Geometry, Mark, PlayerName};
+use tictactoe_core::domain::{Geometry, Mark};
 use tictactoe_core::play::{
     Analyzer, FindError, GameRef, Replay, Report, Review, Tally, analyze_all, find_game, review,
     short_id,
@@ -367,7 +367,18 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             limit,
             before,
             json,
-        } => history(store()?.archive(), player, limit, before, json),
+            server,
+        } => history(
+            store()?.archive(),
+            HistoryQuery {
+                player,
+                before: None,
+                limit,
+            },
+            before,
+            json,
+            server.as_ref().map(web_address).as_ref(),
+        ),
         Task::Ratings {
             player: Some(player),
             json,
@@ -432,14 +443,26 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
             )?;
             Ok(ExitCode::SUCCESS)
         }
-        Task::Replay { game, review, json } => {
+        Task::Replay {
+            game,
+            review,
+            json,
+            server,
+        } => {
             let store = store()?;
             let shown_as = match (json, full_screen) {
                 (true, _) => Shown::Json,
                 (false, true) => Shown::FullScreen,
                 (false, false) => Shown::Lines,
             };
-            replay(&store, (config.seed, config.think), &game, review, shown_as)
+            let server = server.as_ref().map(web_address);
+            replay(
+                &store,
+                (config.seed, config.think),
+                (&game, server.as_ref()),
+                review,
+                shown_as,
+            )
         }
         Task::Check => check(&config.database),
         Task::Backup { to, overwrite } => backup(&config.database, &to, overwrite),
@@ -839,6 +862,26 @@ fn busy_port(error: io::Error, address: SocketAddr, choose: &str) -> io::Error {
 }
 
 /// The server's limits: the defaults, with what the command line set.
+/// The address people reach a server by, as the web adapter holds it.
+fn web_address(url: &config::PublicUrl) -> tictactoe_web::PublicUrl {
+    tictactoe_web::PublicUrl::new(url.https, &url.host, url.port)
+}
+
+/// How a game is named to a person: the start of its id that names it alone, or, when
+/// the server the games are on is known, its web address there (which that start
+/// opens).
+fn game_named(
+    store: &dyn Archive,
+    id: &GameId,
+    server: Option<&tictactoe_web::PublicUrl>,
+) -> Result<String, Failure> {
+    let short = short_id(store, id, 8).map_err(Failure::Store)?;
+    Ok(match server {
+        Some(server) => format!("{}/games/{short}", server.origin()),
+        None => short,
+    })
+}
+
 fn limits(bounds: ServeBounds) -> (tictactoe_web::GameLimits, tictactoe_web::Limits) {
     let default = tictactoe_web::Limits::default();
     let limits = tictactoe_web::Limits {
@@ -852,9 +895,7 @@ fn limits(bounds: ServeBounds) -> (tictactoe_web::GameLimits, tictactoe_web::Lim
             .streams_per_client
             .unwrap_or(default.streams_per_client),
         trusted_proxies: bounds.trusted_proxies,
-        public_url: bounds
-            .public_url
-            .map(|url| tictactoe_web::PublicUrl::new(url.https, &url.host, url.port)),
+        public_url: bounds.public_url.as_ref().map(web_address),
         ..default
     };
     (tictactoe_web::GameLimits::default(), limits)
@@ -1007,13 +1048,14 @@ fn why_no_scores(store: &dyn Archive) -> Result<String, Failure> {
     })
 }
 
-/// `tictactoe history`: a page of the ended games, newest first.
+/// `tictactoe history`: a page of the ended games `asked` for, newest first, older
+/// than the game `before` names; each named by its web address on `server`, if given.
 fn history(
     store: &dyn Archive,
-    player: Option<PlayerName>,
-    limit: PageSize,
+    asked: HistoryQuery,
     before: Option<IdPrefix>,
     json: bool,
+    server: Option<&tictactoe_web::PublicUrl>,
 ) -> Result<ExitCode, Failure> {
     let before = match before {
         None => None,
@@ -1022,11 +1064,8 @@ fn history(
             Err(error) => return found_nothing(error),
         },
     };
-    let query = HistoryQuery {
-        player: player.clone(),
-        before,
-        limit,
-    };
+    let query = HistoryQuery { before, ..asked };
+    let HistoryQuery { player, limit, .. } = query.clone();
     let page = store.history(&query).map_err(Failure::Store)?;
     let mut out = io::stdout().lock();
     let ids: Vec<GameId> = page.games.iter().map(|game| game.id.clone()).collect();
@@ -1052,11 +1091,7 @@ fn history(
     let mut table = HistoryTable::new(out, colour());
     for game in &page.games {
         let rated = rated_in(game);
-        table.rated_row(
-            &short_id(store, &game.id, 8).map_err(Failure::Store)?,
-            game,
-            &rated,
-        );
+        table.rated_row(&game_named(store, &game.id, server)?, game, &rated);
     }
     let more = match &page.next {
         Some(next) => Some(format!(
@@ -1138,7 +1173,7 @@ enum Shown {
 fn replay(
     kept_in: &Store,
     (seed, think): (u64, Duration),
-    which: &GameRef,
+    (which, server): (&GameRef, Option<&tictactoe_web::PublicUrl>),
     review: bool,
     shown_as: Shown,
 ) -> Result<ExitCode, Failure> {
@@ -1172,7 +1207,7 @@ fn replay(
     let title = || -> Result<String, Failure> {
         Ok(format!(
             "Game {}, {} (UTC), {}",
-            short_id(store, &id, 8).map_err(Failure::Store)?,
+            game_named(store, &id, server)?,
             words::when(kept.started),
             words::shape(geometry.size(), geometry.win_length())
         ))

@@ -321,3 +321,67 @@ fn a_review_is_computed_once_and_kept_with_the_game() {
     assert_eq!(kept as usize, moves);
     assert_eq!(again.stdout, first.stdout);
 }
+
+#[test]
+fn a_history_told_the_server_names_each_game_by_its_address_there() {
+    let db = Database::new();
+    ada_loses_to_impossible(&db.path);
+    let id = history_json(&db.path, &[])[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    let listed = tictactoe_on(&db.path)
+        .args(["history", "--server", "https://Play.Example/"])
+        .assert()
+        .success();
+
+    let printed = String::from_utf8_lossy(&listed.get_output().stdout).into_owned();
+    let address = printed
+        .split_whitespace()
+        .find(|word| word.starts_with("https://"))
+        .expect(&printed);
+    let start = address
+        .strip_prefix("https://play.example/games/")
+        .expect(address);
+    assert!(
+        id.starts_with(start) && start.len() >= 8,
+        "{address} for {id}"
+    );
+}
+
+#[test]
+fn a_replay_told_the_server_says_the_games_address_there() {
+    let db = Database::new();
+    ada_loses_to_impossible(&db.path);
+
+    let replayed = tictactoe_on(&db.path)
+        .args([
+            "replay",
+            "last",
+            "--plain",
+            "--server",
+            "http://192.0.2.7:8080",
+        ])
+        .assert()
+        .success();
+
+    let printed = String::from_utf8_lossy(&replayed.get_output().stdout).into_owned();
+    assert!(
+        printed.starts_with("Game http://192.0.2.7:8080/games/"),
+        "{printed}"
+    );
+}
+
+#[test]
+fn a_server_that_is_no_web_address_is_refused_in_words() {
+    let db = Database::new();
+
+    tictactoe_on(&db.path)
+        .args(["history", "--server", "play.example"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--server \"play.example\" is not an http:// or https:// address",
+        ));
+}
