@@ -218,13 +218,11 @@ pub fn lit_best_moves(best: &[Position]) -> String {
     )
 }
 
-/// An answer with its heading, as one line: "Right: 7 keeps the draw."; a wrong one
-/// with what the review said ([`in_the_game`]).
+/// An answer with its heading, as one line: "Right: 7 keeps the draw."; "Not that
+/// one: 4 leaves a loss." (what the review said is [`in_the_game`], once the player
+/// stops trying).
 pub fn answer_line(cell: Position, had: Verdict, answered: &Answered) -> String {
-    let mut words = answer_words(cell, had, answered);
-    if let Answered::Wrong { reviewed, .. } = answered {
-        words = format!("{words} {}", in_the_game(reviewed));
-    }
+    let words = answer_words(cell, had, answered);
     match answer_heading(answered) {
         Some(heading) => format!("{heading} {words}"),
         None => words,

@@ -12,8 +12,8 @@ use tictactoe_core::domain::{
 };
 use tictactoe_core::play::{MoveReview, Replay, Report, Review, Tally};
 use tictactoe_core::ports::{
-    AccountSummary, Answered, BoardRatings, Ending, GameId, GameSummary, OpenPuzzles, Opponents,
-    PlayerRating, Puzzle, RatingChange, RatingPoint, RatingRow, names_of,
+    AccountSummary, Answered, BoardRatings, Ending, Fate, GameId, GameSummary, OpenPuzzles,
+    Opponents, PlayerRating, Puzzle, RatingChange, RatingPoint, RatingRow, names_of,
 };
 use tictactoe_core::words;
 
@@ -406,15 +406,27 @@ struct AnswerJson {
     judged: &'static str,
     left: Option<&'static str>,
     said: String,
+    then: Option<&'static str>,
+    answer: Option<String>,
     best_moves: Vec<usize>,
 }
 
 /// An answer to a puzzle, judged, for the web's training page: `{"judged":"wrong",
-/// "left":"loss","said":"Not that one: 4 leaves a loss. In the game, …",
-/// "best_moves":[1,3,7,9]}`. `judged` is `right`, `wrong` or `unproven` (not judged,
-/// nothing kept); `left` what the answer leaves the player (`null` when not judged);
-/// `said` the console's line for it; `best_moves` the puzzle's, numbered from 1.
-pub fn answer_json(puzzle: &Puzzle, cell: Position, answered: &Answered) -> String {
+/// "left":"loss","said":"Not that one: 4 leaves a loss.","then":"Try again on the same
+/// position, or see the answer.","answer":"In the game, … The best moves: 1, 3, 7 or 9
+/// (lit). The puzzle stays.","best_moves":[1,3,7,9]}`, in the console's words.
+/// `judged` is `right`, `wrong` or `unproven` (not judged, nothing kept); `left` what
+/// the answer leaves the player (`null` when not judged); `said` the line for it;
+/// `then` what comes next (after a right answer, whether the puzzle retires or comes
+/// back; after a wrong one, another try or the answer); `answer`, after a wrong
+/// answer, what to show when the player stops trying; `best_moves` the puzzle's,
+/// numbered from 1.
+pub fn answer_json(
+    puzzle: &Puzzle,
+    cell: Position,
+    answered: &Answered,
+    fate: Option<Fate>,
+) -> String {
     let (judged, left) = match answered {
         Answered::Right => ("right", Some(verdict_word(puzzle.value))),
         Answered::Wrong { left, .. } => ("wrong", Some(verdict_word(*left))),
@@ -424,6 +436,19 @@ pub fn answer_json(puzzle: &Puzzle, cell: Position, answered: &Answered) -> Stri
         judged,
         left,
         said: words::answer_line(cell, puzzle.value, answered),
+        then: match (answered, fate) {
+            (Answered::Right, Some(fate)) => Some(words::fate_words(fate)),
+            (Answered::Wrong { .. }, _) => Some(words::TRY_AGAIN),
+            _ => None,
+        },
+        answer: match answered {
+            Answered::Wrong { reviewed, .. } => Some(format!(
+                "{} {}",
+                words::in_the_game(reviewed),
+                words::lit_best_moves(&puzzle.best_moves)
+            )),
+            _ => None,
+        },
         best_moves: puzzle.best_moves.iter().map(|cell| cell.number()).collect(),
     })
 }

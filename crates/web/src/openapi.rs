@@ -339,7 +339,13 @@ pub struct PuzzleAnswerJson {
     left: Option<String>,
     /// The verdict in words, as the console says it.
     said: String,
-    /// The puzzle's best moves, numbered from 1 (lit when the answer is wrong).
+    /// What comes next, in words: after a right answer, whether the puzzle retires or
+    /// comes back; after a wrong one, another try or the answer (null when not judged).
+    then: Option<String>,
+    /// After a wrong answer, what to show once the player stops trying: what the review
+    /// said of the move played in the game, and the best moves (null otherwise).
+    answer: Option<String>,
+    /// The puzzle's best moves, numbered from 1 (lit once the answer is shown).
     best_moves: Vec<u64>,
 }
 

@@ -21,8 +21,9 @@ use tictactoe_core::domain::{
 };
 use tictactoe_core::play::{NameRefusal, Review};
 use tictactoe_core::ports::{
-    Answered, BoardRatings, GameId, GameSummary, HistoryPage, HistoryQuery, IdPrefix, OpenPuzzles,
-    Opponents, PlayerRating, Puzzle, RatingChange, RatingPoint, StoreError, TokenId, TokenInfo,
+    Answered, BoardRatings, Fate, GameId, GameSummary, HistoryPage, HistoryQuery, IdPrefix,
+    OpenPuzzles, Opponents, PlayerRating, Puzzle, RatingChange, RatingPoint, StoreError, TokenId,
+    TokenInfo,
 };
 
 use super::budget::{Payer, Refused};
@@ -137,6 +138,8 @@ pub struct PuzzleAnswer {
     pub puzzle: Puzzle,
     pub cell: Position,
     pub answered: Answered,
+    /// What became of the puzzle, after an answer that was judged and kept.
+    pub fate: Option<Fate>,
 }
 
 /// Signing up, in and out, and a signed-in account's personal tokens: one method per

@@ -2052,7 +2052,11 @@ async fn a_signed_in_player_clicks_a_best_move_on_the_training_page_and_is_told_
 
     // Assert
     let verdict = said(&browser, "#verdict").await;
-    assert_eq!(verdict, "Right: 5 keeps the draw.");
+    assert_eq!(
+        verdict,
+        "Right: 5 keeps the draw. It comes back once more: solve it again another day, or \
+         after another puzzle, and it retires."
+    );
     assert_eq!(
         text(&browser, "#puzzle-prompt").await,
         "O to move; O had a draw here. Find a move that keeps it."
@@ -2061,7 +2065,7 @@ async fn a_signed_in_player_clicks_a_best_move_on_the_training_page_and_is_told_
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn at_phone_width_the_training_board_fits_and_a_wrong_click_lights_the_best_moves() {
+async fn at_phone_width_the_training_board_fits_and_a_wrong_click_offers_another_try_in_sight() {
     // Arrange
     let Some((scene, running, browser)) = Scene::start("training_phone", 390, 844).await else {
         return;
@@ -2080,22 +2084,22 @@ async fn at_phone_width_the_training_board_fits_and_a_wrong_click_lights_the_bes
     // Act: O in the far corner loses.
     click(&browser, "[data-cell=\"9\"]").await;
 
-    // Assert
-    let lit = eventually("the best moves lit", || async {
-        let lit = browser.find_all(Locator::Css(".cell.hint")).await.ok()?;
-        let mut cells = Vec::new();
-        for cell in lit {
-            cells.push(cell.attr("data-cell").await.ok()??);
-        }
-        (!cells.is_empty()).then_some(cells)
-    })
-    .await;
-    assert_eq!(lit, ["5"]);
-    assert!(
-        text(&browser, "#verdict")
-            .await
-            .starts_with("Not that one: 9 leaves a loss."),
+    // Assert: said, with another try offered, all in sight; nothing lit yet.
+    let verdict = said(&browser, "#verdict").await;
+    assert_eq!(
+        verdict,
+        "Not that one: 9 leaves a loss. Try again on the same position, or see the answer."
     );
+    let in_sight = browser
+        .execute(
+            "const box = document.getElementById('try-again').getBoundingClientRect(); \
+             return box.top >= 0 && box.bottom <= window.innerHeight",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(in_sight, Value::Bool(true), "the way on is off screen");
+    assert!(all(&browser, ".cell.hint").await.is_empty());
     assert!(
         overflow[0].as_f64().unwrap() <= 0.0,
         "the board's right edge is past the screen: {overflow}"
@@ -2105,6 +2109,39 @@ async fn at_phone_width_the_training_board_fits_and_a_wrong_click_lights_the_bes
         "the page scrolls sideways: {overflow}"
     );
     assert!(overflow[2].as_f64().unwrap() > 200.0, "{overflow}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wrong_answer_tried_again_is_judged_afresh_and_seeing_the_answer_lights_the_best_moves() {
+    // Arrange: Bob's wrong answer on 9.
+    let Some((scene, running, browser)) = Scene::start("training_again", 1280, 900).await else {
+        return;
+    };
+    bob_trains(&scene, &running, &browser).await;
+    click(&browser, "[data-cell=\"9\"]").await;
+    click(&browser, "#try-again").await;
+    text_once(&browser, "the position again", "#verdict", str::is_empty).await;
+
+    // Act: wrong again (a corner), then the answer.
+    click(&browser, "[data-cell=\"3\"]").await;
+    said(&browser, "#verdict").await;
+    click(&browser, "#see-answer").await;
+
+    // Assert
+    let verdict = text_once(&browser, "the answer", "#verdict", |now| {
+        now.contains("In the game")
+    })
+    .await;
+    assert!(
+        verdict.ends_with("The best moves: 5 (lit). The puzzle stays."),
+        "{verdict}"
+    );
+    let lit = all(&browser, ".cell.hint").await;
+    assert_eq!(lit.len(), 1);
+    assert_eq!(
+        lit[0].attr("data-cell").await.unwrap().as_deref(),
+        Some("5")
+    );
     assert!(shown(&browser, "#next-puzzle").await);
 }
 

@@ -140,6 +140,9 @@ async fn a_right_answer_is_kept_as_right_and_answered_200_in_the_consoles_words(
     assert_eq!(
         answered.json,
         json!({"judged": "right", "left": "draw", "said": "Right: 5 keeps the draw.",
+               "then": "It comes back once more: solve it again another day, or after \
+                        another puzzle, and it retires.",
+               "answer": null,
                "best_moves": [5]})
     );
     assert_eq!(bobs_attempts(&server), [true]);
@@ -156,12 +159,40 @@ async fn a_wrong_answer_says_what_it_leaves_and_what_the_review_said_and_is_kept
     // Assert
     assert_eq!(answered.json["judged"], "wrong");
     assert_eq!(answered.json["left"], "loss");
+    assert_eq!(answered.json["said"], "Not that one: 9 leaves a loss.");
     assert_eq!(
-        answered.json["said"],
-        "Not that one: 9 leaves a loss. In the game, Move 2, O at 4: threw away the draw \
-         (a loss left); 5 kept it."
+        answered.json["then"],
+        "Try again on the same position, or see the answer."
+    );
+    assert_eq!(
+        answered.json["answer"],
+        "In the game, Move 2, O at 4: threw away the draw (a loss left); 5 kept it. The \
+         best moves: 5 (lit). The puzzle stays."
     );
     assert_eq!(bobs_attempts(&server), [false]);
+}
+
+#[tokio::test]
+async fn a_second_right_answer_a_day_after_the_first_retires_the_puzzle_and_says_so() {
+    // Arrange: Bob solved it right yesterday.
+    let (server, game) = bobs_slip().await;
+    let attempt = Attempt {
+        player: bob(),
+        game: GameId::parse(&game.id).unwrap(),
+        ply: 2,
+        at: SystemTime::now() - Duration::from_secs(86_400),
+        right: true,
+    };
+    server.store.keep_attempt(&attempt).unwrap();
+
+    // Act
+    let answered = answer(&server, &game, 2, 5).await;
+
+    // Assert
+    assert_eq!(
+        answered.json["then"],
+        "Solved twice, apart: the puzzle retires."
+    );
 }
 
 #[tokio::test]

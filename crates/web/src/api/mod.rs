@@ -882,7 +882,7 @@ pub async fn answer_puzzle(
         .await?;
     Ok(json_text(
         StatusCode::OK,
-        answer_json(&answer.puzzle, answer.cell, &answer.answered),
+        answer_json(&answer.puzzle, answer.cell, &answer.answered, answer.fate),
     ))
 }
 

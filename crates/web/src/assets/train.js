@@ -7,7 +7,7 @@
 
 const $ = (id) => document.getElementById(id);
 
-const training = { name: null, puzzles: [], index: 0, done: false };
+const training = { name: null, puzzles: [], index: 0, done: false, missed: null };
 
 /// `text` in the status line; an error is painted as one.
 function say(text, isError = false) {
@@ -81,10 +81,12 @@ async function start(name) {
 function show() {
   const puzzle = training.puzzles[training.index];
   training.done = false;
+  training.missed = null;
   $("puzzle-title").textContent = puzzle.title;
   $("puzzle-prompt").textContent = puzzle.prompt;
   $("verdict").textContent = "";
-  $("next-puzzle").hidden = true;
+  $("verdict").className = "verdict";
+  for (const button of ["try-again", "see-answer", "next-puzzle"]) $(button).hidden = true;
   const board = $("board");
   board.style.setProperty("--size", String(puzzle.size));
   const cells = [...puzzle.board].map((mark, index) => {
@@ -113,22 +115,32 @@ async function answer(cell) {
   say("");
   try {
     const judged = await ask("POST", path, { cell });
-    $("verdict").textContent = judged.said;
-    if (judged.judged === "unproven") return;
+    $("verdict").className = `verdict ${judged.judged}`;
+    if (judged.judged === "unproven") {
+      $("verdict").textContent = judged.said;
+      return;
+    }
     training.done = true;
-    const lit = new Set(judged.judged === "wrong" ? judged.best_moves : []);
     for (const button of $("board").children) {
-      const number = Number(button.dataset.cell);
-      if (number === cell) {
+      if (Number(button.dataset.cell) === cell) {
         button.textContent = puzzle.to_move;
         button.classList.add(puzzle.to_move.toLowerCase(), "last");
       }
-      button.classList.toggle("hint", lit.has(number));
       button.disabled = true;
     }
-    const next = $("next-puzzle");
-    next.hidden = false;
-    next.textContent = training.index + 1 < training.puzzles.length ? "Next puzzle" : "Start again";
+    if (judged.judged === "wrong") {
+      // Another try on the same position first, as the console offers; the answer
+      // (what the review said, the best moves lit) when the player asks for it.
+      training.missed = judged;
+      $("verdict").textContent = `${judged.said} ${judged.then}`;
+      $("try-again").hidden = false;
+      $("see-answer").hidden = false;
+      $("try-again").focus();
+    } else {
+      $("verdict").textContent = judged.then ? `${judged.said} ${judged.then}` : judged.said;
+      offerNext();
+    }
+    $("answered").scrollIntoView({ block: "nearest" });
   } catch (error) {
     if (error.status === 401) {
       askToSignIn();
@@ -136,6 +148,34 @@ async function answer(cell) {
     }
     say(error.message, true);
   }
+}
+
+/// The button to the next puzzle (or to start again after the last), focused.
+function offerNext() {
+  $("try-again").hidden = true;
+  $("see-answer").hidden = true;
+  const next = $("next-puzzle");
+  next.hidden = false;
+  next.textContent = training.index + 1 < training.puzzles.length ? "Next puzzle" : "Start again";
+  next.focus();
+}
+
+/// After a wrong answer: what the review said of the move in the game, and the best
+/// moves lit; the puzzle stays open.
+function seeAnswer() {
+  const missed = training.missed;
+  if (missed === null) return;
+  const lit = new Set(missed.best_moves);
+  for (const button of $("board").children) {
+    const number = Number(button.dataset.cell);
+    button.classList.toggle("hint", lit.has(number));
+    if (button.classList.contains("last") && !lit.has(number)) {
+      button.textContent = "";
+      button.classList.remove("x", "o", "last");
+    }
+  }
+  $("verdict").textContent = `${missed.said} ${missed.answer}`;
+  offerNext();
 }
 
 function next() {
@@ -150,6 +190,8 @@ function next() {
 // The script is deferred: the page is there.
 {
   $("next-puzzle").addEventListener("click", next);
+  $("try-again").addEventListener("click", show);
+  $("see-answer").addEventListener("click", seeAnswer);
   say("Loading…");
   signedIn.then((account) => {
     if (account.name) {

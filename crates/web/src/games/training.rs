@@ -9,7 +9,7 @@ use std::time::{Instant, SystemTime};
 
 use tictactoe_core::domain::{Geometry, PlayerName};
 use tictactoe_core::play::short_id;
-use tictactoe_core::ports::{Attempt, judge, open_puzzles};
+use tictactoe_core::ports::{Attempt, Fate, judge, open_puzzles};
 use tictactoe_core::sync::lock;
 
 use super::super::budget::{Kind, Payer};
@@ -88,23 +88,38 @@ impl Games {
         spending.spent(spent);
         drop(spending);
         let answered = answered.map_err(GameError::NotAnAnswer)?;
-        if let Some(right) = answered.kept_as() {
-            let attempt = Attempt {
-                player: name,
-                game: puzzle.game.clone(),
-                ply,
-                at: SystemTime::now(),
-                right,
-            };
-            self.0
-                .store
-                .read(move |store| store.keep_attempt(&attempt))
-                .await?;
-        }
+        let fate = match answered.kept_as() {
+            Some(right) => {
+                let attempt = Attempt {
+                    player: name,
+                    game: puzzle.game.clone(),
+                    ply,
+                    at: SystemTime::now(),
+                    right,
+                };
+                let fate = self
+                    .0
+                    .store
+                    .read(move |store| {
+                        store.keep_attempt(&attempt)?;
+                        let attempts = store.attempts(&attempt.player)?;
+                        Ok(Fate::after(
+                            &attempts,
+                            &attempt.player,
+                            &attempt.game,
+                            attempt.ply,
+                        ))
+                    })
+                    .await?;
+                Some(fate)
+            }
+            None => None,
+        };
         Ok(PuzzleAnswer {
             puzzle,
             cell: answer,
             answered,
+            fate,
         })
     }
 }
