@@ -1823,6 +1823,7 @@ mod tests {
                         cell: puzzle.best_moves[1],
                         puzzle,
                         answered: tictactoe_core::ports::Answered::Right,
+                        fate: Some(tictactoe_core::ports::Fate::ComesBack),
                     })
                 })
             });
@@ -1837,7 +1838,9 @@ mod tests {
         assert_eq!(
             serde_json::from_str::<Value>(&body).unwrap(),
             json!({"judged": "right", "left": "draw", "said": "Right: 9 keeps the draw.",
-                   "best_moves": [1, 9]})
+                   "then": "It comes back once more: solve it again another day, or after \
+                            another puzzle, and it retires.",
+                   "answer": null, "best_moves": [1, 9]})
         );
     }
 
