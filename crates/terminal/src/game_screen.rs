@@ -353,8 +353,15 @@ impl GameScreen {
         }
         match game.hint(mark) {
             Ok(hinted) => {
-                self.message = hint_line(mark, &hinted.analysis);
-                let best = hinted.analysis.best_moves;
+                let free = game.game().board().empty_cells().len();
+                let everywhere = every_free_cell_draws(&hinted.analysis, free);
+                self.message = hint_line(mark, &hinted.analysis, free);
+                // Every cell lit says nothing: the words say it instead.
+                let best = if everywhere {
+                    Vec::new()
+                } else {
+                    hinted.analysis.best_moves
+                };
                 self.show_events(game, hinted.events);
                 self.hinted = best;
             }
@@ -791,8 +798,21 @@ const NAME_COLUMN: usize = 30;
 /// the board), so that the line fits: on 7 x 7 nearly every cell can be best.
 const HINT_CELLS_NAMED: usize = 6;
 
-/// One line for a hint: who stands how, counted in the player's own moves.
-fn hint_line(mark: Mark, analysis: &Analysis) -> String {
+/// Whether every one of the `free` cells is proven to keep the draw: a hint then says
+/// so in words, and lights nothing (on 7 x 7 the whole board would be lit).
+fn every_free_cell_draws(analysis: &Analysis, free: usize) -> bool {
+    analysis.exact
+        && analysis.verdict == Verdict::Draw
+        && free > 1
+        && analysis.best_moves.len() == free
+}
+
+/// One line for a hint: who stands how, counted in the player's own moves; `free`
+/// cells are left on the board.
+fn hint_line(mark: Mark, analysis: &Analysis, free: usize) -> String {
+    if every_free_cell_draws(analysis, free) {
+        return "A draw with best play: every free cell keeps it, so any move will do.".to_string();
+    }
     let cells = if analysis.best_moves.len() <= HINT_CELLS_NAMED {
         let cells: Vec<String> = analysis
             .best_moves
@@ -861,14 +881,14 @@ mod hint_line_tests {
 
     #[test]
     fn a_proven_draw_says_which_moves_keep_it() {
-        let line = hint_line(Mark::X, &draw(true, true));
+        let line = hint_line(Mark::X, &draw(true, true), 9);
 
         assert_eq!(line, "A draw with best play: 18 keep it.");
     }
 
     #[test]
     fn moves_proven_in_time_are_called_safe_and_no_more() {
-        let line = hint_line(Mark::X, &draw(false, true));
+        let line = hint_line(Mark::X, &draw(false, true), 9);
 
         assert_eq!(
             line,
@@ -877,8 +897,24 @@ mod hint_line_tests {
     }
 
     #[test]
+    fn a_draw_every_free_cell_keeps_is_said_in_words() {
+        let geometry = Geometry::new(7, 5).unwrap();
+        let everywhere = Analysis {
+            best_moves: geometry.positions().collect(),
+            ..draw(true, true)
+        };
+
+        let line = hint_line(Mark::X, &everywhere, 49);
+
+        assert_eq!(
+            line,
+            "A draw with best play: every free cell keeps it, so any move will do."
+        );
+    }
+
+    #[test]
     fn an_estimate_says_it_is_not_proven() {
-        let line = hint_line(Mark::X, &draw(false, false));
+        let line = hint_line(Mark::X, &draw(false, false), 9);
 
         assert_eq!(line, "Not proven in time; the best found: 18.");
     }

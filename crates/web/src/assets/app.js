@@ -391,6 +391,7 @@ function gone() {
       "games start so (give more of the id, as `tictactoe history` prints it)."
     : "This game is not on this server: the link may be mistyped, or the server no longer has it.";
   $("players").textContent = "No such game";
+  $("rule").textContent = "";
   $("board").replaceChildren();
   $("board").hidden = true;
   $("actions").hidden = true;
@@ -519,7 +520,11 @@ async function askHint() {
   if (rates && !armed("hint", "Hint: the game turns casual", warning)) return;
   if (rates) madeCasual("a hint was taken");
   const hint = await api("POST", `/api/games/${view.id}/hint`);
-  view.hint = hint.best_moves;
+  // Every free cell proven to keep the draw: said in words, nothing lit (on 7 x 7 the
+  // whole board would be), as the terminal says it.
+  const free = game.board.split("").filter((cell) => cell === ".").length;
+  const everywhere = hint.value === "draw" && hint.exact && free > 1 && hint.best_moves.length === free;
+  view.hint = everywhere ? [] : hint.best_moves;
   // The value as far as it is known: a bound never reads as an exact value.
   const verdict = {
     win: "you can win",
@@ -531,13 +536,16 @@ async function askHint() {
   // Past a few cells, they are counted, not listed: they are lit up on the board (on
   // 7 x 7 nearly every cell can be best), as the terminal does.
   const count = hint.best_moves.length;
-  const cells = count > HINT_CELLS_NAMED
-    ? `any of the ${count} lit cells`
-    : `${count > 1 ? "cells" : "cell"} ${hint.best_moves.join(", ")}`;
+  const cells = everywhere
+    ? "every free cell keeps the draw, so any move will do"
+    : count > HINT_CELLS_NAMED
+      ? `any of the ${count} lit cells`
+      : `${count > 1 ? "cells" : "cell"} ${hint.best_moves.join(", ")}`;
   // The game is casual now: the server's events say so with its next change (a hint
   // changes nothing else), so the page says it at once.
   render(rates ? { ...game, rated: false } : game);
-  $("message").textContent = `Hint: ${cells} (${verdict}).${rates ? ` ${MADE_CASUAL}` : ""}`;
+  const said = everywhere ? `Hint: ${cells}.` : `Hint: ${cells} (${verdict}).`;
+  $("message").textContent = `${said}${rates ? ` ${MADE_CASUAL}` : ""}`;
 }
 
 /// The most cells a hint names one by one (as the terminal's `HINT_CELLS_NAMED`).
@@ -742,6 +750,8 @@ function render(game) {
     button.tabIndex = index === focusIndex(game) ? 0 : -1;
   });
   $("players").textContent = `${nameOf("X")} vs ${nameOf("O")}`;
+  // The board's rule, on every board: how many in a row win.
+  $("rule").textContent = `${boardWords(game.size, game.win)} wins`;
   // The name field is filled in once, with the host's guess, and then left to the person.
   const naming = $("naming");
   const asking = asksName(game);
