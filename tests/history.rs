@@ -363,14 +363,11 @@ fn a_replay_told_the_server_says_the_games_address_there() {
             "--server",
             "http://192.0.2.7:8080",
         ])
-        .assert()
-        .success();
+        .assert();
 
-    let printed = String::from_utf8_lossy(&replayed.get_output().stdout).into_owned();
-    assert!(
-        printed.starts_with("Game http://192.0.2.7:8080/games/"),
-        "{printed}"
-    );
+    replayed.success().stdout(predicate::str::starts_with(
+        "Game http://192.0.2.7:8080/games/",
+    ));
 }
 
 #[test]

@@ -1911,7 +1911,7 @@ async fn a_players_page_draws_their_rating_over_time_as_a_chart_that_fits_a_phon
 
 /// Ada (X) beats Bob (O) on the top row in a rated game, both signed in; then a
 /// browser window of 1280 x 800 opens `path` (`{id}` in it is the game's id).
-async fn after_ada_beats_bob(test: &str, path: &str) -> Option<(Scene, Client)> {
+async fn after_ada_beats_bob(test: &str, path: &str) -> Option<(Scene, Running, Client)> {
     let (scene, running, browser) = Scene::start(test, 1280, 800).await?;
     let server = &scene.server;
     let (ada, bob) = (
@@ -1924,12 +1924,14 @@ async fn after_ada_beats_bob(test: &str, path: &str) -> Option<(Scene, Client)> 
         .goto(&running.url(&path.replace("{id}", &game.id)))
         .await
         .unwrap();
-    Some((scene, browser))
+    Some((scene, running, browser))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_ended_rated_games_page_says_what_it_did_to_each_persons_rating() {
-    let Some((_scene, browser)) = after_ada_beats_bob("rating_change", "/games/{id}").await else {
+    let Some((_scene, _running, browser)) =
+        after_ada_beats_bob("rating_change", "/games/{id}").await
+    else {
         return;
     };
 
@@ -1948,7 +1950,8 @@ async fn an_ended_rated_games_page_says_what_it_did_to_each_persons_rating() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_ratings_page_ranks_the_levels_and_lists_provisional_players_apart() {
-    let Some((_scene, browser)) = after_ada_beats_bob("ratings_page", "/ratings").await else {
+    let Some((_scene, _running, browser)) = after_ada_beats_bob("ratings_page", "/ratings").await
+    else {
         return;
     };
 
@@ -2005,7 +2008,8 @@ async fn the_ratings_page_shows_the_board_picked_and_the_address_names_it() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_scoreboard_shows_each_players_3x3_rating_beside_their_results() {
-    let Some((_scene, browser)) = after_ada_beats_bob("scores_rating", "/scores").await else {
+    let Some((_scene, _running, browser)) = after_ada_beats_bob("scores_rating", "/scores").await
+    else {
         return;
     };
 
@@ -2019,32 +2023,34 @@ async fn the_scoreboard_shows_each_players_3x3_rating_beside_their_results() {
 }
 
 /// Bob, on a server where he slipped in a rated game (his O on 4 after X on 1, where
-/// only 5 kept the draw), opens `/train`, follows its link to sign in, signs in on the
-/// account page, is led back to `/train`, and waits for his puzzle's board.
-async fn bob_trains(scene: &Scene, running: &Running, browser: &Client) {
+/// only 5 kept the draw), opens `/train` in a window of `width` x `height`, follows its
+/// link to sign in, signs in on the account page, is led back to `/train`, and waits
+/// for his puzzle's board.
+async fn bob_trains(test: &str, width: u32, height: u32) -> Option<(Scene, Running, Client)> {
+    let (scene, running, browser) = Scene::start(test, width, height).await?;
     scene.server.bob_slipped().await;
     browser.goto(&running.url("/train")).await.unwrap();
-    click(browser, "#train-sign-in a").await;
-    until_found(1, browser, "the sign-in form", "#signed-out:not([hidden])").await;
-    type_into(browser, "#sign-in input[name=name]", "Bob").await;
-    type_into(browser, "#sign-in input[name=password]", PASSWORD).await;
-    click(browser, "#sign-in button[type=submit]").await;
+    click(&browser, "#train-sign-in a").await;
+    until_found(1, &browser, "the sign-in form", "#signed-out:not([hidden])").await;
+    type_into(&browser, "#sign-in input[name=name]", "Bob").await;
+    type_into(&browser, "#sign-in input[name=password]", PASSWORD).await;
+    click(&browser, "#sign-in button[type=submit]").await;
     eventually("Bob's puzzle", || async {
-        text(browser, "#puzzle-title")
+        text(&browser, "#puzzle-title")
             .await
             .starts_with("Puzzle 1 of 1: game ")
             .then_some(())
     })
     .await;
+    Some((scene, running, browser))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_signed_in_player_clicks_a_best_move_on_the_training_page_and_is_told_right() {
     // Arrange
-    let Some((scene, running, browser)) = Scene::start("training_right", 1280, 900).await else {
+    let Some((_scene, _running, browser)) = bob_trains("training_right", 1280, 900).await else {
         return;
     };
-    bob_trains(&scene, &running, &browser).await;
 
     // Act
     click(&browser, "[data-cell=\"5\"]").await;
@@ -2066,10 +2072,9 @@ async fn a_signed_in_player_clicks_a_best_move_on_the_training_page_and_is_told_
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn at_phone_width_the_training_board_fits_and_a_wrong_click_offers_another_try_in_sight() {
     // Arrange
-    let Some((scene, running, browser)) = Scene::start("training_phone", 390, 844).await else {
+    let Some((_scene, _running, browser)) = bob_trains("training_phone", 390, 844).await else {
         return;
     };
-    bob_trains(&scene, &running, &browser).await;
     let overflow = browser
         .execute(
             "const board = document.getElementById('board').getBoundingClientRect(); \
@@ -2113,10 +2118,9 @@ async fn at_phone_width_the_training_board_fits_and_a_wrong_click_offers_another
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_wrong_answer_tried_again_is_judged_afresh_and_seeing_the_answer_lights_the_best_moves() {
     // Arrange: Bob's wrong answer on 9.
-    let Some((scene, running, browser)) = Scene::start("training_again", 1280, 900).await else {
+    let Some((_scene, _running, browser)) = bob_trains("training_again", 1280, 900).await else {
         return;
     };
-    bob_trains(&scene, &running, &browser).await;
     click(&browser, "[data-cell=\"9\"]").await;
     click(&browser, "#try-again").await;
     text_once(&browser, "the position again", "#verdict", str::is_empty).await;
