@@ -3,13 +3,15 @@
 //! from the kept games first.
 
 use std::io::{self, IsTerminal, Write};
+use std::process::ExitCode;
 
 use tictactoe_core::domain::{Geometry, PlayerName, Rating};
 use tictactoe_core::ports::{Archive, BoardRatings, PlayerRating, RatingRow, StoreError};
 use tictactoe_core::words::shape;
 use tictactoe_json::{player_rating_json, rating_row_json};
 
-use crate::config::Confirm;
+use crate::config::{Confirm, UsageError};
+use crate::failure::{Failure, usage_exit};
 
 /// Why `ratings` could not answer.
 #[derive(Debug, thiserror::Error)]
@@ -28,6 +30,31 @@ pub enum RatingsError {
 pub enum Listed {
     Listed,
     NothingChanged,
+}
+
+/// `tictactoe ratings`: `player`'s rating on every board if a player is named, else
+/// `board`'s first `top` rows (after a rebuild, if `rebuild` says so).
+pub(crate) fn run(
+    store: &dyn Archive,
+    (player, board, top): (Option<PlayerName>, Geometry, u32),
+    json: bool,
+    rebuild: Option<Confirm>,
+) -> Result<ExitCode, Failure> {
+    let listed = match player {
+        Some(player) => player_ratings(store, &player, json),
+        None => ratings(store, board, top, json, rebuild).map(|_| ()),
+    };
+    match listed {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(RatingsError::Store(error)) => Err(Failure::Store(error)),
+        Err(RatingsError::Io(error)) => Err(error.into()),
+        Err(RatingsError::NotAsked) => usage_exit(UsageError {
+            subcommand: "ratings",
+            message: "--rebuild makes every rating again from the kept games: add --yes to do \
+                      it without being asked"
+                .to_string(),
+        }),
+    }
 }
 
 /// Lists `board`'s first `top` rows (after a rebuild, if `rebuild` says so).

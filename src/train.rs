@@ -9,6 +9,7 @@
 //! kept through the same closure.
 
 use std::io::{self, IsTerminal, Write};
+use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime};
 
 use indicatif::{ProgressBar, ProgressDrawTarget};
@@ -58,7 +59,7 @@ pub(crate) fn list(store: &dyn Archive, trainee: &Trainee, json: bool) -> Result
 /// puzzles. How far it has got is said on standard error: with `plain` a line before
 /// and one after, else a bar once it takes a while (a 3x3 game takes milliseconds, a
 /// long 7x7 one seconds). A kept game that cannot be played back is left unreviewed.
-pub(crate) fn review_unreviewed(
+fn review_unreviewed(
     store: &dyn Archive,
     trainee: &Trainee,
     advisor: &mut dyn Advisor,
@@ -118,9 +119,43 @@ pub(crate) fn review_unreviewed(
     Ok(())
 }
 
+/// Where the puzzles are put: full screen (the session's end said on the console's
+/// renderer once the terminal is given back, in colour or not), or line by line on the
+/// console's renderer, answers read from its input.
+pub(crate) enum Front<W: Write, I: InputHandler> {
+    FullScreen(ConsoleRenderer<W>, bool),
+    Lines(ConsoleRenderer<W>, I),
+}
+
+/// `tictactoe train`: `trainee`'s games not reviewed yet are reviewed first with
+/// `advisor` (playing is enough to get puzzles), then their open puzzles are put to
+/// them on `front`, each answer kept in `store` as it is given.
+pub(crate) fn train<W: Write, I: InputHandler>(
+    store: &dyn Archive,
+    trainee: &Trainee,
+    advisor: &mut dyn Advisor,
+    front: Front<W, I>,
+) -> Result<ExitCode, Failure> {
+    let lines = matches!(front, Front::Lines(..));
+    review_unreviewed(store, trainee, advisor, lines)?;
+    match front {
+        Front::FullScreen(screen, colour) => {
+            match train_full_screen(store, trainee, advisor, (&screen, colour))? {
+                // The status a shell gives a program stopped by Ctrl-C.
+                Stop::Interrupted => Ok(ExitCode::from(130)),
+                _ => Ok(ExitCode::SUCCESS),
+            }
+        }
+        Front::Lines(screen, input) => {
+            train_in_lines_on(store, trainee, advisor, &screen, &input)?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
 /// Puts `trainee`'s open puzzles to them line by line on `screen`, reading answers from
 /// `input` and keeping each in `store` as it is given.
-pub(crate) fn train_in_lines_on(
+fn train_in_lines_on(
     store: &dyn Archive,
     trainee: &Trainee,
     advisor: &mut dyn Advisor,
@@ -144,7 +179,7 @@ pub(crate) fn train_in_lines_on(
 
 /// The same on the full screen; how the session went is said on `screen` once the
 /// terminal is given back.
-pub(crate) fn train_full_screen(
+fn train_full_screen(
     store: &dyn Archive,
     trainee: &Trainee,
     advisor: &mut dyn Advisor,
