@@ -6,10 +6,10 @@
 //! full answer of the first positions where no move loses (after one move, after two,
 //! and after X in the centre, a reply and a second move of X).
 //!
-//!     cargo run --release --example book > crates/engine/src/book/7x7x5.txt
-//!     ONLY_SECOND=1 cargo run --release --example book   # the last part alone, seconds
-//!     ONLY_AFTER_THE_CENTRE=1 cargo run --release --example book   # every third move after the centre
-//!     ONLY_EACH_MOVE=1 cargo run --release --example book < LAYOUTS   # full answers move by move
+//!     cargo run --release --features measure --example book > crates/engine/src/book/7x7x5.txt
+//!     ONLY_SECOND=1 cargo run --release --features measure --example book   # the last part alone, seconds
+//!     ONLY_AFTER_THE_CENTRE=1 cargo run --release --features measure --example book   # every third move after the centre
+//!     ONLY_EACH_MOVE=1 cargo run --release --features measure --example book < LAYOUTS   # full answers move by move
 //!
 //! The full run writes every part but `ONLY_EACH_MOVE`, which needs its positions on
 //! standard input (the book's own line after the centre where not every move holds, in
@@ -49,7 +49,9 @@ fn main() {
         return;
     }
     let started = Instant::now();
-    println!("# The opening book of (7,7,5): written by `cargo run --release --example book`.");
+    println!(
+        "# The opening book of (7,7,5): written by `cargo run --release --features measure --example book`."
+    );
     println!("# Each line: a position (X moved first; the side to move follows from the");
     println!("# counts), its value for the side to move, whether the moves listed are every");
     println!("# move that keeps it (exact) or some of them (some), and those moves (1-based).");

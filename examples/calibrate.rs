@@ -6,9 +6,9 @@
 //! against a person. The scale is pinned by Random at 1000 (Glicko-2 says only how far
 //! apart players are: every level is moved by the same amount at the end).
 //!
-//!     cargo run --release --example calibrate                      # every board
-//!     cargo run --release --example calibrate -- --size 3 --win 3  # one board
-//!     cargo run --release --example calibrate -- --rounds 12 --games 4 --think-ms 100 --seed 1
+//!     cargo run --release --features measure --example calibrate                      # every board
+//!     cargo run --release --features measure --example calibrate -- --size 3 --win 3  # one board
+//!     cargo run --release --features measure --example calibrate -- --rounds 12 --games 4 --think-ms 100 --seed 1
 //!
 //! Options: `--rounds R` (default 12), `--games G` per ordered pair of levels per round
 //! (default 4), `--think-ms MS` (Impossible's thinking time a move, default 100),

@@ -47,7 +47,7 @@ if [ ! -x "$based" ]; then
   git worktree remove --force "$work/src-$short"
 fi
 echo "building today's server and the load generator (release) ..." >&2
-cargo build --release --quiet --bin tictactoe --example load
+cargo build --release --quiet --bin tictactoe --features measure --example load
 today=target/release/tictactoe
 load=target/release/examples/load
 

@@ -18,7 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
 echo "building today's server and the load generator (release) ..." >&2
-cargo build --release --quiet --bin tictactoe --example load
+cargo build --release --quiet --bin tictactoe --features measure --example load
 server=target/release/tictactoe
 load=target/release/examples/load
 

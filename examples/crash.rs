@@ -4,7 +4,7 @@
 //! (docs/reliability.md has today's figures).
 //!
 //! ```text
-//! cargo build --release --bin tictactoe --example crash
+//! cargo build --release --bin tictactoe --features measure --example crash
 //! ./target/release/examples/crash --kills 20 --players 100
 //! ```
 //!

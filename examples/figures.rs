@@ -5,7 +5,7 @@
 //! scoreboard.
 //!
 //! ```text
-//! cargo run --release --example figures [PLAYERS [GAMES]]
+//! cargo run --release --features figures --example figures [PLAYERS [GAMES]]
 //! ```
 //!
 //! Both default to 1,000,000. The database is deleted at the end, unless

@@ -10,7 +10,7 @@
 # from the file (`load --check-answered`). Not a test: run it by hand, on a release
 # build (docs/reliability.md has the figures).
 #
-#   cargo build --release --bin tictactoe --example load
+#   cargo build --release --bin tictactoe --features measure --example load
 #   bash examples/file_faults.sh rm|mv|console|full
 #
 # The server logs with RUST_LOG=warn,tictactoe=info,tictactoe_web=warn: all but the line per

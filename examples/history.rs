@@ -4,7 +4,7 @@
 //! 3x3 game. Not a test: run it by hand, on a release build.
 //!
 //! ```text
-//! cargo build --release && cargo run --release --example history [-- GAMES [PATH]]
+//! cargo build --release && cargo run --release --features measure --example history [-- GAMES [PATH]]
 //! ```
 //!
 //! GAMES defaults to 1,000,000 (one in ten Ada's); PATH, where the database is built

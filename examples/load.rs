@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! tictactoe --db /tmp/load/games.db serve --port 8080 &
-//! cargo run --release --example load -- http://127.0.0.1:8080 --players 500 --seconds 20 --pid $!
+//! cargo run --release --features measure --example load -- http://127.0.0.1:8080 --players 500 --seconds 20 --pid $!
 //! ```
 //!
 //! Against several servers on one PostgreSQL database, name each: every client sends
@@ -14,7 +14,7 @@
 //! ended has its ending.
 //!
 //! ```text
-//! cargo run --release --example load -- http://127.0.0.1:8081 http://127.0.0.1:8082 \
+//! cargo run --release --features measure --example load -- http://127.0.0.1:8081 http://127.0.0.1:8082 \
 //!     --pause-ms 60 --check-db postgres://tictactoe@127.0.0.1:5432/games
 //! ```
 //!

@@ -1,9 +1,9 @@
 //! Times one yes/no question of the proof search: can X (or O, with `ATTACKER=O`) force
 //! a win after the given moves (1-based cells, X first)?
 //!
-//!     cargo run --release --example prove -- 7 5 25 18    # (7,7,5), X on 25, O on 18
-//!     ATTACKER=O cargo run --release --example prove -- 7 5 2
-//!     TO_MOVE=X cargo run --release --example prove -- 7 5 2  # X to move after X on 2
+//!     cargo run --release --features measure --example prove -- 7 5 25 18    # (7,7,5), X on 25, O on 18
+//!     ATTACKER=O cargo run --release --features measure --example prove -- 7 5 2
+//!     TO_MOVE=X cargo run --release --features measure --example prove -- 7 5 2  # X to move after X on 2
 //!                                                              # (a null move of O)
 use std::time::Instant;
 use tictactoe_core::domain::{BitBoard, Board, Geometry, Mark};

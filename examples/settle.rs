@@ -4,8 +4,8 @@
 //! a review does, and counts how many answers are exact (value, length and every best
 //! move proven).
 //!
-//!     cargo run --release --example settle                     # 1 game a pairing, seed 1
-//!     cargo run --release --example settle -- --games 2 --seed 7 --think-ms 1000
+//!     cargo run --release --features measure --example settle                     # 1 game a pairing, seed 1
+//!     cargo run --release --features measure --example settle -- --games 2 --seed 7 --think-ms 1000
 //!
 //! Options: `--games N` per pairing (default 1), `--seed S` (game `g` of pairing `p`
 //! is seeded `S + 100 p + g`; each level's RNG is seeded from it), `--play-ms MS`

@@ -2,9 +2,9 @@
 //! memory (Linux): first the value alone, then (with a new solver) the value, every
 //! best move and the length.
 //!
-//!     cargo run --release --example solve -- 5 5             # 5 x 5, five in a row
-//!     cargo run --release --example solve -- 7 5 --no-book   # proven, not read from the book
-//!     cargo run --release --example solve -- 7 5 --no-book 2 # after X on 2 (cells from 1, X first)
+//!     cargo run --release --features measure --example solve -- 5 5             # 5 x 5, five in a row
+//!     cargo run --release --features measure --example solve -- 7 5 --no-book   # proven, not read from the book
+//!     cargo run --release --features measure --example solve -- 7 5 --no-book 2 # after X on 2 (cells from 1, X first)
 //!
 //! `--no-book` makes the second solver prove its answer without the opening book (the
 //! first line never reads it). Criterion (benches/) is better for short timings; this

@@ -2,8 +2,8 @@
 //! that it keeps within its thinking time (`--think-ms`, 10% over at most) and that
 //! what it plays is proven.
 //!
-//!     cargo run --release --example think_times -- 7 5 1000   # size, win, budget in ms
-//!     cargo run --release --example think_times -- 7 5 1000 --against random --games 5 --audit
+//!     cargo run --release --features measure --example think_times -- 7 5 1000   # size, win, budget in ms
+//!     cargo run --release --features measure --example think_times -- 7 5 1000 --against random --games 5 --audit
 //!
 //! Options: `--against impossible|medium|random` (default: Impossible against itself),
 //! `--as x|o` (Impossible's side against another level; default: both sides in turn),

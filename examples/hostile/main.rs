@@ -4,10 +4,10 @@
 //! ```text
 //! ulimit -n 20000
 //! tictactoe --db /tmp/hostile/games.db serve --port 8080 &
-//! cargo run --release --example hostile -- trickle --pid $!
-//! cargo run --release --example hostile -- heads --pid $!
-//! cargo run --release --example hostile -- streams
-//! cargo run --release --example hostile -- stop --pid $!     # stops the server
+//! cargo run --release --features measure --example hostile -- trickle --pid $!
+//! cargo run --release --features measure --example hostile -- heads --pid $!
+//! cargo run --release --features measure --example hostile -- streams
+//! cargo run --release --features measure --example hostile -- stop --pid $!     # stops the server
 //! ```
 //!
 //! * `trickle`: `--connections` (4,100) from 127.0.0.1, each sending one byte of a

@@ -1,7 +1,7 @@
 # What the scripts of examples/operate share: a throwaway PostgreSQL cluster, servers
 # started and stopped, and a readiness watcher. Sourced, not run. Needs Debian's
 # postgresql (initdb, pg_ctl as the postgres user, through runuser) and curl; run as
-# root from the repository, after `cargo build --release --bins --examples`.
+# root from the repository, after `cargo build --release --bins --features measure --examples`.
 
 set -euo pipefail
 bin=target/release/tictactoe

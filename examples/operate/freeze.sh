@@ -4,7 +4,7 @@
 # doubled. Prints the load's figures by server (the frozen one's requests wait for it)
 # and the database's check. See docs/web.md.
 #
-#   cargo build --release --bins --examples && examples/operate/freeze.sh
+#   cargo build --release --bins --features measure --examples && examples/operate/freeze.sh
 
 cd "$(dirname "$0")/../.."
 . examples/operate/common.sh

@@ -6,7 +6,7 @@
 # on a new SQLite database. Prints each run's moves/s and move latency. See docs/web.md.
 # MODES="off logs metrics on" measures logs and metrics apart too.
 #
-#   cargo build --release --bins --examples && examples/operate/overhead.sh [ROUNDS]
+#   cargo build --release --bins --features measure --examples && examples/operate/overhead.sh [ROUNDS]
 
 cd "$(dirname "$0")/../.."
 . examples/operate/common.sh

@@ -4,7 +4,7 @@
 # server (load), when each server stopped being ready and was ready again, the
 # requests refused after the restart, and the database's check. See docs/web.md.
 #
-#   cargo build --release --bins --examples && examples/operate/pg-outage.sh
+#   cargo build --release --bins --features measure --examples && examples/operate/pg-outage.sh
 
 cd "$(dirname "$0")/../.."
 . examples/operate/common.sh

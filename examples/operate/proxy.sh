@@ -5,7 +5,7 @@
 # many new games were refused while A was ready, while A was not, and after A was
 # ready again (and how many of those went to A).
 #
-#   cargo build --release --bins --examples && examples/operate/proxy.sh
+#   cargo build --release --bins --features measure --examples && examples/operate/proxy.sh
 
 cd "$(dirname "$0")/../.."
 . examples/operate/common.sh

@@ -5,9 +5,9 @@
 //! moved next?), a win for the side to move, and each move's question (can the
 //! opponent then force a win?), with their times and positions.
 //!
-//!     cargo run --release -p tictactoe-engine --example anatomy -- games.txt
-//!     cargo run --release -p tictactoe-engine --example anatomy -- games.txt --ms 800 --only-slow
-//!     cargo run --release -p tictactoe-engine --example anatomy -- games.txt --parts --line 17
+//!     cargo run --release -p tictactoe-engine --features measure --example anatomy -- games.txt
+//!     cargo run --release -p tictactoe-engine --features measure --example anatomy -- games.txt --ms 800 --only-slow
+//!     cargo run --release -p tictactoe-engine --features measure --example anatomy -- games.txt --parts --line 17
 //!
 //! Options: `--ms MS` (the solver's budget, default 800: the 80% of a second that a
 //! player gives it), `--unlimited` (no budget), `--only-slow` (only the lines marked

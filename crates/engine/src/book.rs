@@ -7,7 +7,7 @@
 //! for every reply of O, a second move of X proven to keep the draw (so Impossible as
 //! X opens there), after which the book has the full answer again; and the full answer
 //! after X in the centre, any reply and any second move of X where no move loses.
-//! Written by `cargo run --release --example book` (the solver proves every entry) and
+//! Written by `cargo run --release --features measure --example book` (the solver proves every entry) and
 //! committed as text; one line per position and its images under the board's
 //! symmetries (looked up by the smallest image); parsed on first use (about 670 lines,
 //! under a millisecond).

@@ -1,6 +1,6 @@
 //! How long one hash and one verification take at Argon2id's default parameters (the
 //! figure in the crate's documentation): `cargo run --release -p tictactoe-passwords
-//! --example hash_time [COUNT]` (20 of each by default).
+//! --features measure --example hash_time [COUNT]` (20 of each by default).
 
 use std::time::{Duration, Instant};
 

@@ -22,7 +22,7 @@
 //! system's generator (`OsRng`), so two hashes of one password differ.
 //!
 //! **Measured** on this project's machine (2 cores, x86_64 Linux, Rust 1.95), a release
-//! build, `cargo run --release -p tictactoe-passwords --example hash_time 50`, while
+//! build, `cargo run --release -p tictactoe-passwords --features measure --example hash_time 50`, while
 //! other builds kept the machine busy (load average 5): one hash at the defaults took
 //! 28 ms at the fastest and 50 ms at the median of 50; one verification, and one
 //! `dummy_verify`, 22 ms at the fastest and 40 to 42 ms at the median. An unoptimised

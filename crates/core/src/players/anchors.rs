@@ -10,7 +10,7 @@
 //! take far longer to do). The
 //! scale is pinned by Random at 1000 on every board (Glicko-2 says only how far apart
 //! players are). The command that recomputes the table, and what it printed, are in
-//! docs/ratings.md ("The anchors"): `cargo run --release --example calibrate`.
+//! docs/ratings.md ("The anchors"): `cargo run --release --features measure --example calibrate`.
 //!
 //! Where a level won every calibration game against every other (Impossible on a board
 //! the first player wins), its rating says only that it is at least that far ahead: it
@@ -106,7 +106,7 @@ type Figures = (f64, f64, f64, u64);
 const UNCALIBRATED: Figures = (1500.0, 350.0, 0.06, 0);
 
 /// Size, run, and the figures of Random, Easy, Medium and Impossible, as
-/// `cargo run --release --example calibrate` printed them (its defaults: 12 rounds of
+/// `cargo run --release --features measure --example calibrate` printed them (its defaults: 12 rounds of
 /// 4 games a pairing and side, Impossible thinking 100 ms a move, seed 1).
 #[rustfmt::skip]
 const ANCHORS: [(usize, usize, [Figures; 4]); 15] = [
