@@ -255,6 +255,18 @@ impl<R: Rng + Send> Advisor for MinimaxAI<R> {
         self.thought(board, to_move)
             .and_then(|thought| thought.analysis.clone())
     }
+
+    /// Impossible prefers, among the best moves, those its opening book answers next
+    /// (on (7,7,5): the centre first), as [`MinimaxAI::choose_move`] does.
+    fn preferred(&mut self, board: &dyn Board, to_move: Mark, best: &[Position]) -> Vec<Position> {
+        match &self.thinking {
+            Thinking::Perfect(_) => Solver::book_follows(board, to_move)
+                .into_iter()
+                .filter(|cell| best.contains(cell))
+                .collect(),
+            Thinking::Lookahead(_) => Vec::new(),
+        }
+    }
 }
 
 impl<R> Player for MinimaxAI<R> {
@@ -421,6 +433,26 @@ mod tests {
             advised, 49,
             "the hint still lists every move that keeps the draw"
         );
+    }
+
+    #[test]
+    fn among_every_move_that_keeps_the_draw_on_the_empty_7x7_board_impossible_prefers_the_centre() {
+        let game = Game::<BitBoard>::start(Geometry::new(7, 5).unwrap(), Mark::X);
+        let mut ai = MinimaxAI::impossible(StdRng::seed_from_u64(1));
+        let best = ai.advise(game.board(), Mark::X).unwrap().best_moves;
+
+        let preferred = ai.preferred(game.board(), Mark::X, &best);
+
+        assert_eq!(numbers(&preferred), [25]);
+    }
+
+    #[test]
+    fn a_level_that_looks_a_few_moves_ahead_prefers_nothing() {
+        let game = Game::<BitBoard>::start(Geometry::new(7, 5).unwrap(), Mark::X);
+        let mut ai = MinimaxAI::medium(StdRng::seed_from_u64(1));
+        let every: Vec<Position> = game.board().empty_cells();
+
+        assert_eq!(ai.preferred(game.board(), Mark::X, &every), []);
     }
 
     #[test]

@@ -356,9 +356,17 @@ impl GameScreen {
                 let free = game.game().board().empty_cells().len();
                 let everywhere = every_free_cell_draws(&hinted.analysis, free);
                 self.message = hint_line(mark, &hinted.analysis, free);
-                // Every cell lit says nothing: the words say it instead.
+                // Every cell lit says nothing: the words say it, and the move Impossible
+                // would play is lit, if it has one.
                 let best = if everywhere {
-                    Vec::new()
+                    if !hinted.preferred.is_empty() {
+                        self.message = format!(
+                            "{} Impossible would play {} (lit).",
+                            self.message,
+                            cells_listed(&hinted.preferred)
+                        );
+                    }
+                    hinted.preferred
                 } else {
                     hinted.analysis.best_moves
                 };
@@ -797,6 +805,16 @@ const NAME_COLUMN: usize = 30;
 /// The most cells a hint names one by one; past it, it counts them (they are lit up on
 /// the board), so that the line fits: on 7 x 7 nearly every cell can be best.
 const HINT_CELLS_NAMED: usize = 6;
+
+/// "25", "1 or 3": cells as a hint names them.
+fn cells_listed(cells: &[Position]) -> String {
+    let named: Vec<String> = cells.iter().map(ToString::to_string).collect();
+    match named.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
 
 /// Whether every one of the `free` cells is proven to keep the draw: a hint then says
 /// so in words, and lights nothing (on 7 x 7 the whole board would be lit).

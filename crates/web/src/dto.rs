@@ -10,13 +10,13 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use tictactoe_core::domain::{Analysis, Geometry, Mark, PlayerName};
+use tictactoe_core::domain::{Geometry, Mark, PlayerName};
 use tictactoe_core::play::{Seating, Settings, SettingsError};
 use tictactoe_core::players::seated;
 use tictactoe_json::known_word;
 
 use super::error::ApiError;
-use super::port::Created;
+use super::port::{Created, Hint};
 use super::setup::Setup;
 use super::view::GameView;
 
@@ -281,16 +281,21 @@ pub struct HintJson {
     pub exact: bool,
     /// Every move listed is proven (see `Analysis::moves_proven`).
     pub moves_proven: bool,
+    /// Among the best moves, those Impossible itself would play (on 7x7 with 5 in a
+    /// row, where every move keeps the draw: the centre); often none.
+    pub preferred: Vec<usize>,
 }
 
-impl From<&Analysis> for HintJson {
-    fn from(analysis: &Analysis) -> Self {
+impl From<&Hint> for HintJson {
+    fn from(hint: &Hint) -> Self {
+        let analysis = &hint.analysis;
         HintJson {
             value: known_word(analysis.known()),
             plies: analysis.exact.then_some(analysis.plies),
             best_moves: analysis.best_moves.iter().map(|p| p.number()).collect(),
             exact: analysis.exact,
             moves_proven: analysis.moves_proven,
+            preferred: hint.preferred.iter().map(|p| p.number()).collect(),
         }
     }
 }

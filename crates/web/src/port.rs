@@ -68,7 +68,7 @@ pub trait GameService: Send + Sync + 'static {
     fn rename(&self, id: GameId, caller: Caller, name: PlayerName) -> Answer<Arc<GameView>>;
 
     /// What perfect play makes of the position, for the caller's seat, whose turn it is.
-    fn hint(&self, id: GameId, caller: Caller) -> Answer<Analysis>;
+    fn hint(&self, id: GameId, caller: Caller) -> Answer<Hint>;
 
     /// The same game with sides swapped, once the game is over, each seat the caller
     /// held taken again on the other mark; asked again, the same rematch.
@@ -112,6 +112,14 @@ pub trait GameService: Send + Sync + 'static {
     /// kept as an attempt before it is answered, an answer not judged is not. Judging
     /// draws on `payer`'s share of the computer's thinking.
     fn answer_puzzle(&self, asked: PuzzleAsked, cell: u64, payer: Payer) -> Answer<PuzzleAnswer>;
+}
+
+/// A hint: what perfect play makes of the position, and among its best moves those
+/// Impossible itself would play.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hint {
+    pub analysis: Analysis,
+    pub preferred: Vec<Position>,
 }
 
 /// A puzzle as a player names it: theirs, of `game` at `ply`.

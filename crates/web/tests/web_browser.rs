@@ -1534,7 +1534,7 @@ async fn at_phone_width_the_scoreboard_fits_and_breaks_names_only_between_words(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn on_an_empty_7x7_board_a_hint_says_every_free_cell_keeps_the_draw_and_lights_none() {
+async fn on_an_empty_7x7_board_a_hint_says_every_cell_keeps_the_draw_and_lights_impossibles_move() {
     // Arrange: Ada's empty 7 x 7 board, five in a row (every cell keeps the draw), in a
     // rated game: she is signed in.
     let Some((_scene, running, browser)) = Scene::start("hint_on_7x7", 1280, 800).await else {
@@ -1567,8 +1567,16 @@ async fn on_an_empty_7x7_board_a_hint_says_every_free_cell_keeps_the_draw_and_li
     .await;
 
     // Assert
-    let lit = all(&browser, ".cell.hint").await.len();
-    assert_eq!(lit, 0, "the words say it: no cell lit");
+    let lit = all(&browser, ".cell.hint").await;
+    assert_eq!(
+        lit.len(),
+        1,
+        "the words say it, and Impossible's move is lit"
+    );
+    assert_eq!(
+        lit[0].attr("data-cell").await.unwrap().as_deref(),
+        Some("25")
+    );
     assert_eq!(text(&browser, "#rule").await, "7×7, 5 in a row wins");
     let rated = text_once(&browser, "the game said casual", "#rated", |now| {
         now.starts_with("Casual")
@@ -1577,8 +1585,8 @@ async fn on_an_empty_7x7_board_a_hint_says_every_free_cell_keeps_the_draw_and_li
     assert_eq!(rated, "Casual: a hint was taken.");
     assert_eq!(
         said,
-        "Hint: every free cell keeps the draw, so any move will do. This game is casual now: \
-         it rates nobody."
+        "Hint: every free cell keeps the draw, so any move will do; Impossible would play \
+         25 (lit). This game is casual now: it rates nobody."
     );
 }
 

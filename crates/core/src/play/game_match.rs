@@ -104,6 +104,9 @@ pub enum Help {
 #[derive(Debug)]
 pub struct Hinted {
     pub analysis: Analysis,
+    /// Where every free cell is a best move, those the advisor's own player would
+    /// rather play (the move Impossible would make); otherwise none.
+    pub preferred: Vec<Position>,
     pub events: Vec<Event>,
 }
 
@@ -669,8 +672,18 @@ impl<R: Recorder> Match<R> {
         let analysis = advisor
             .advise(self.game.board(), seat)
             .ok_or(Refusal::GameOver)?;
+        let board = self.game.board();
+        let preferred = if analysis.best_moves.len() == board.empty_cells().len() {
+            advisor.preferred(board, seat, &analysis.best_moves)
+        } else {
+            Vec::new()
+        };
         let events = self.helped(seat, Help::Hint);
-        Ok(Hinted { analysis, events })
+        Ok(Hinted {
+            analysis,
+            preferred,
+            events,
+        })
     }
 
     /// `seat` leaves: the game ends unrecorded.
@@ -1612,6 +1625,34 @@ mod tests {
         // Assert: the answer, and a hint plays nothing.
         assert_eq!(hint.map(|hinted| hinted.analysis), Ok(analysis));
         assert_eq!(game.game().moves().len(), 2);
+    }
+
+    #[test]
+    fn a_hint_where_every_free_cell_is_best_carries_the_move_the_advisors_player_prefers() {
+        // Arrange: an advisor for which every one of the empty board's cells draws,
+        // and whose own player would open in the centre.
+        let every: Vec<Position> = (1..=9).map(cell).collect();
+        let analysis = Analysis {
+            verdict: Verdict::Draw,
+            plies: 9,
+            best_moves: every.clone(),
+            exact: true,
+            moves_proven: true,
+        };
+        let mut advisor = MockAdvisor::new();
+        advisor.expect_advise().return_const(Some(analysis));
+        advisor
+            .expect_preferred()
+            .withf(move |_, to_move, best| *to_move == Mark::X && best == every.as_slice())
+            .times(1)
+            .return_const(vec![cell(5)]);
+        let mut game = together().advised_by(Box::new(advisor));
+
+        // Act
+        let hint = game.hint(Mark::X).unwrap();
+
+        // Assert
+        assert_eq!(hint.preferred, [cell(5)]);
     }
 
     #[test]

@@ -54,6 +54,14 @@ pub trait Advisor: Send {
     /// `None` if the game is over, or if this advisor cannot say what the position is
     /// worth (a computer that only looks a few moves ahead advises nothing).
     fn advise(&mut self, board: &dyn Board, to_move: Mark) -> Option<Analysis>;
+
+    /// Among `best` (the moves that keep the value), those this advisor's own player
+    /// would rather play (Impossible: those its opening book answers next, as it plays
+    /// them); none when it has no preference.
+    fn preferred(&mut self, board: &dyn Board, to_move: Mark, best: &[Position]) -> Vec<Position> {
+        let _ = (board, to_move, best);
+        Vec::new()
+    }
 }
 
 /// Makes the computer players: one per level asked for, and the advisor behind hints.

@@ -442,8 +442,8 @@ pub async fn hint(
     Path(GamePath { id }): Path<GamePath>,
     caller: Caller,
 ) -> Result<Response, ApiError> {
-    let analysis = app.games.hint(game_id(&id)?, caller).await?;
-    Ok(Json(HintJson::from(&analysis)).into_response())
+    let hint = app.games.hint(game_id(&id)?, caller).await?;
+    Ok(Json(HintJson::from(&hint)).into_response())
 }
 
 /// Start the rematch.

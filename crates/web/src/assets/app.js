@@ -524,7 +524,9 @@ async function askHint() {
   // whole board would be), as the terminal says it.
   const free = game.board.split("").filter((cell) => cell === ".").length;
   const everywhere = hint.value === "draw" && hint.exact && free > 1 && hint.best_moves.length === free;
-  view.hint = everywhere ? [] : hint.best_moves;
+  // Where every cell is as good, the move Impossible itself would play is lit (on 7 x 7
+  // with five in a row: the centre), if it has one.
+  view.hint = everywhere ? hint.preferred : hint.best_moves;
   // The value as far as it is known: a bound never reads as an exact value.
   const verdict = {
     win: "you can win",
@@ -536,8 +538,11 @@ async function askHint() {
   // Past a few cells, they are counted, not listed: they are lit up on the board (on
   // 7 x 7 nearly every cell can be best), as the terminal does.
   const count = hint.best_moves.length;
+  const preferred = hint.preferred.length > 0
+    ? `; Impossible would play ${hint.preferred.join(" or ")} (lit)`
+    : "";
   const cells = everywhere
-    ? "every free cell keeps the draw, so any move will do"
+    ? `every free cell keeps the draw, so any move will do${preferred}`
     : count > HINT_CELLS_NAMED
       ? `any of the ${count} lit cells`
       : `${count > 1 ? "cells" : "cell"} ${hint.best_moves.join(", ")}`;

@@ -40,7 +40,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{Mutex as Gate, watch};
 
-use tictactoe_core::domain::{Analysis, Geometry, Mark, PlayerName, Scoreboard};
+use tictactoe_core::domain::{Geometry, Mark, PlayerName, Scoreboard};
 use tictactoe_core::players::ComputerFactory;
 use tictactoe_core::ports::{
     Archive, BoardRatings, Following, GameId, HistoryPage, HistoryQuery, IdPrefix, Pacing,
@@ -52,7 +52,7 @@ use super::caller::Caller;
 use super::group_commit::{CommitCounts, GroupCommit};
 use super::health::{CHECK_EVERY, Health};
 use super::port::{
-    Answer, Created, GameError, GameService, Looked, PlayerPage, PuzzleAnswer, PuzzleAsked,
+    Answer, Created, GameError, GameService, Hint, Looked, PlayerPage, PuzzleAnswer, PuzzleAsked,
     Rematch, Reviewing, Training, Watching,
 };
 use super::registry::Registry;
@@ -343,7 +343,7 @@ impl GameService for Games {
         self.answer(|games| async move { games.rename(&id, caller, name).await })
     }
 
-    fn hint(&self, id: GameId, caller: Caller) -> Answer<Analysis> {
+    fn hint(&self, id: GameId, caller: Caller) -> Answer<Hint> {
         self.answer(|games| async move { games.hint(&id, &caller).await })
     }
 

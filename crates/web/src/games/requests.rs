@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use tokio::sync::OwnedMutexGuard;
 
-use tictactoe_core::domain::{Analysis, GameState, Geometry, Mark, PlayerName, Position};
+use tictactoe_core::domain::{GameState, Geometry, Mark, PlayerName, Position};
 use tictactoe_core::ports::{GameId, SeatHolder, StoreError};
 
 use tictactoe_core::play::Seating;
@@ -23,7 +23,7 @@ use tictactoe_core::players::{is_placeholder, unnamed};
 use super::super::budget::Kind;
 use super::super::caller::Caller;
 use super::super::cut::Cut;
-use super::super::port::{AfterTheEnd, Created, GameError, Looked, Rematch, Watching};
+use super::super::port::{AfterTheEnd, Created, GameError, Hint, Looked, Rematch, Watching};
 use super::super::setup::Setup;
 use super::super::table::{Done, Play, Table, WebMatch};
 use super::super::thinking::Lane;
@@ -323,7 +323,7 @@ impl Games {
     ///
     /// A hint draws on the caller's share of the computer's thinking (`budget`), and
     /// on a bigger board runs on the advice lane, never in front of a game's move.
-    pub(super) async fn hint(&self, id: &GameId, caller: &Caller) -> Result<Analysis, GameError> {
+    pub(super) async fn hint(&self, id: &GameId, caller: &Caller) -> Result<Hint, GameError> {
         let (table, seat, turn) = self.seat(id, caller, Acting::ToMove).await?;
         let mut spending = self.admit(caller.payer(), Kind::Hint)?;
         // Dropped with this future (the client gone) before the answer: thinking stops.
@@ -332,7 +332,11 @@ impl Games {
             .run_in(Lane::Advice, &table, turn, move |play| {
                 let started = Instant::now();
                 let hinted = play.game.hint(seat).map_err(GameError::from)?;
-                Ok((hinted.analysis, started.elapsed()))
+                let hint = Hint {
+                    analysis: hinted.analysis,
+                    preferred: hinted.preferred,
+                };
+                Ok((hint, started.elapsed()))
             })
             .await?;
         cut.done();
