@@ -356,16 +356,14 @@ impl GameScreen {
                 let free = game.game().board().empty_cells().len();
                 let everywhere = every_free_cell_draws(&hinted.analysis, free);
                 self.message = hint_line(mark, &hinted.analysis, free);
-                // Every cell lit says nothing: the words say it, and the move Impossible
-                // would play is lit, if it has one.
-                let best = if everywhere {
-                    if !hinted.preferred.is_empty() {
-                        self.message = format!(
-                            "{} Impossible would play {} (lit).",
-                            self.message,
-                            cells_listed(&hinted.preferred)
-                        );
-                    }
+                // Every cell lit says little: the words say it, and the move Impossible
+                // would play is lit, if it has one (if not, any: every cell is lit).
+                let best = if everywhere && !hinted.preferred.is_empty() {
+                    self.message = format!(
+                        "{} Impossible would play {} (lit).",
+                        self.message,
+                        cells_listed(&hinted.preferred)
+                    );
                     hinted.preferred
                 } else {
                     hinted.analysis.best_moves

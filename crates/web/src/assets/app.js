@@ -526,7 +526,7 @@ async function askHint() {
   const everywhere = hint.value === "draw" && hint.exact && free > 1 && hint.best_moves.length === free;
   // Where every cell is as good, the move Impossible itself would play is lit (on 7 x 7
   // with five in a row: the centre), if it has one.
-  view.hint = everywhere ? hint.preferred : hint.best_moves;
+  view.hint = everywhere && hint.preferred.length > 0 ? hint.preferred : hint.best_moves;
   // The value as far as it is known: a bound never reads as an exact value.
   const verdict = {
     win: "you can win",

@@ -52,7 +52,10 @@ async function showScores() {
       : count === TOP
         ? `The best ${TOP} players.`
         : `${count} player${count === 1 ? "" : "s"}, best first.`;
-    status.textContent = ratings === null ? `${listed} The ratings could not be read just now.` : listed;
+    // Each board has its own ratings: this page shows 3×3's, the board most play.
+    status.textContent = ratings === null
+      ? `${listed} The ratings could not be read just now.`
+      : count === 0 ? listed : `${listed} Ratings on 3×3.`;
   } catch (error) {
     status.textContent = `The scoreboard could not be read: ${error.message}`;
   }
