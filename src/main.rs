@@ -78,8 +78,9 @@ fn main() -> ExitCode {
 }
 
 /// The database a command keeps its games in: an SQLite file (the default), or a
-/// PostgreSQL database that several servers can share. The only place that names the
-/// store adapters; everything else sees an [`Archive`].
+/// PostgreSQL database that several servers can share. The commands see an [`Archive`]
+/// (and the accounts an [`AccountStore`]); only `serve` asks which it is, and `check`
+/// and `backup` use each store's own checks on a database not opened.
 enum Store {
     Sqlite(Box<SqliteStore>),
     Postgres(Arc<PostgresStore>),
