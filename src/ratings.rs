@@ -113,7 +113,7 @@ pub fn player_ratings(
         writeln!(
             out,
             "No rating for {player} yet: every game a person plays to its end rates them, \
-             but for casual games."
+             except casual games."
         )?;
         return Ok(());
     };
@@ -138,7 +138,7 @@ pub fn player_ratings(
             out,
             "{:<14} {:>7} {:>5} {:>6}",
             shape(board.size(), board.win_length()),
-            rating.shown().replace(',', ""),
+            rating.shown(),
             rating.deviation().round() as i64,
             games
         )?;
@@ -154,7 +154,17 @@ fn write_table(out: &mut impl Write, listed: &BoardRatings) -> io::Result<()> {
         listed.board.size(),
         listed.board.win_length()
     )?;
-    write_rows(out, &listed.ranked)?;
+    writeln!(
+        out,
+        "{:>3}  {:<24} {:>7} {:>5} {:>6}",
+        "#", "Player", "Rating", "±", "Games"
+    )?;
+    for (rank, row) in listed.ranked.iter().enumerate() {
+        writeln!(out, "{:>3}  {}", rank + 1, row_words(row))?;
+    }
+    if listed.ranked.iter().all(|row| row.anchor.is_some()) && listed.provisional.is_empty() {
+        writeln!(out, "Nobody is rated on this board yet.")?;
+    }
     if !listed.provisional.is_empty() {
         writeln!(
             out,
@@ -162,34 +172,28 @@ fn write_table(out: &mut impl Write, listed: &BoardRatings) -> io::Result<()> {
              is {} or less",
             Rating::PROVISIONAL_ABOVE
         )?;
-        write_rows(out, &listed.provisional)?;
+        writeln!(
+            out,
+            "     {:<24} {:>7} {:>5} {:>6}",
+            "Player", "Rating", "±", "Games"
+        )?;
+        for row in &listed.provisional {
+            writeln!(out, "     {}", row_words(row))?;
+        }
     }
     Ok(())
 }
 
-fn write_rows(out: &mut impl Write, rows: &[RatingRow]) -> io::Result<()> {
-    writeln!(
-        out,
-        "{:>3}  {:<24} {:>7} {:>5} {:>6}",
-        "#", "Player", "Rating", "±", "Games"
-    )?;
-    for (rank, row) in rows.iter().enumerate() {
-        let shown = match row.anchor {
-            Some(_) => row.rating.points().to_string(),
-            None => row.rating.shown().replace(',', ""),
-        };
-        writeln!(
-            out,
-            "{:>3}  {:<24} {:>7} {:>5} {:>6}{}",
-            rank + 1,
-            row.name.as_str(),
-            shown,
-            row.rating.deviation().round() as i64,
-            row.games,
-            if row.anchor.is_some() { "  anchor" } else { "" }
-        )?;
-    }
-    Ok(())
+/// One row's name, rating (`1,512`, `1,350?`), ± and games, in the table's columns.
+fn row_words(row: &RatingRow) -> String {
+    format!(
+        "{:<24} {:>7} {:>5} {:>6}{}",
+        row.name.as_str(),
+        row.rating.shown(),
+        row.rating.deviation().round() as i64,
+        row.games,
+        if row.anchor.is_some() { "  anchor" } else { "" }
+    )
 }
 
 /// Asks on the terminal whether to rebuild; refused where nobody can be asked.

@@ -134,7 +134,7 @@ fn the_table_marks_a_provisional_rating_and_the_anchors() {
     db.ada_loses_to_impossible();
 
     db.run(&["ratings"]).success().stdout(
-        predicate::str::is_match(r"Ada\s+1\d\d\d\?")
+        predicate::str::is_match(r"Ada\s+1,\d\d\d\?")
             .unwrap()
             .and(predicate::str::contains("anchor")),
     );

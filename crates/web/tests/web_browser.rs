@@ -1985,8 +1985,14 @@ async fn the_ratings_page_ranks_the_levels_and_lists_provisional_players_apart()
     assert_eq!(ranked.len(), 4, "the four levels alone are ranked");
     let level = ranked[0].text().await.unwrap();
     assert!(
-        level.contains("fixed anchor") && level.contains("in calibration"),
+        level.contains("fixed anchor") && level.ends_with("288*"),
         "{level}"
+    );
+    assert!(
+        text(&browser, "main")
+            .await
+            .contains("* A computer level's games are those of the calibration"),
+        "the note says what a level's games are"
     );
     assert_eq!(text(&browser, "h1").await, "Ratings on 3×3, 3 in a row");
 }

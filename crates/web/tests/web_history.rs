@@ -68,6 +68,18 @@ async fn a_games_page_asked_by_the_start_of_its_id_sends_the_browser_on_to_the_w
 }
 
 #[tokio::test]
+async fn a_start_of_an_id_no_game_has_opens_the_page_that_finds_none_not_found() {
+    let server = Server::new();
+    let id = won_by_x(&server, "Ada", "Bob").await;
+    let other = if id.starts_with('f') { "e" } else { "f" };
+
+    let answer = server.get(&format!("/games/{other}")).await;
+
+    assert_eq!(answer.status, StatusCode::NOT_FOUND);
+    assert!(answer.text.contains("<title>Tic Tac Toe</title>"));
+}
+
+#[tokio::test]
 async fn a_start_of_an_id_two_games_share_opens_the_page_that_finds_no_game() {
     let server = Server::new();
     let first = won_by_x(&server, "Ada", "Bob").await;

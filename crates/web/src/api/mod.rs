@@ -287,7 +287,8 @@ pub async fn game(
 
 /// The page of a game, `/games/{id}`. An address with only the start of an id (as
 /// `tictactoe history` prints it) sends the browser on to the whole id when exactly
-/// one kept game starts so (303); otherwise the page says there is no such game.
+/// one kept game starts so (303); otherwise the page says there is no such game (404
+/// when no game starts so).
 pub async fn game_page(
     State(app): State<App>,
     Path(id): Path<String>,
@@ -297,11 +298,14 @@ pub async fn game_page(
         && let Ok(prefix) = IdPrefix::parse(&id)
     {
         match app.games.games_starting(prefix).await {
-            Ok(found) => {
-                if let [only] = found.as_slice() {
-                    return Redirect::to(&format!("/games/{only}")).into_response();
+            Ok(found) => match found.as_slice() {
+                [only] => return Redirect::to(&format!("/games/{only}")).into_response(),
+                [] => {
+                    let page = super::assets::index().await;
+                    return (StatusCode::NOT_FOUND, page).into_response();
                 }
-            }
+                _ => {}
+            },
             Err(error) => return ApiError::from(error).for_client(&headers),
         }
     }

@@ -387,8 +387,8 @@ function gone() {
   // The server sends the start of an id that one game begins with on to that game
   // (303): the start of an id still here is none's, or several games'.
   $("status").textContent = /^[0-9a-f]{1,31}$/i.test(view.id || "")
-    ? "No single game here has an id that starts so: the link may be mistyped, or several " +
-      "games start so (give more of the id, as `tictactoe history` prints it)."
+    ? `No single game here has an id that starts with “${view.id}”: the link may be ` +
+      "mistyped, or several games start so and more of the id tells them apart."
     : "This game is not on this server: the link may be mistyped, or the server no longer has it.";
   $("players").textContent = "No such game";
   $("rule").textContent = "";
@@ -879,7 +879,15 @@ function showRatingChanges(game) {
   view.ratingChanges = game.id;
   api("GET", `/api/games/${game.id}/rating`).then((answer) => {
     if (view.game === null || view.game.id !== game.id || answer.changes.length === 0) return;
-    $("rating-change").textContent = answer.changes.map(ratingChangeWords).join(" · ");
+    // A win that moved nothing is the ceiling's doing: said, so it reads as a rule, not
+    // a mistake (docs/ratings.md, "Nobody is rated above perfect play").
+    const won = { x_won: "X", o_won: "O", o_resigned: "X", x_resigned: "O" }[game.status];
+    const againstLevel = ["x", "o"].some((key) => game.players[key].kind === "computer");
+    const capped = answer.changes.some((change) => change.change === 0 && change.mark === won);
+    const why = capped && againstLevel
+      ? " (a win over a level lifts nobody past the next stronger level's rating)"
+      : capped ? " (nobody is rated above perfect play)" : "";
+    $("rating-change").textContent = answer.changes.map(ratingChangeWords).join(" · ") + why;
     $("rating-change").hidden = false;
   }).catch(() => {
     view.ratingChanges = null;

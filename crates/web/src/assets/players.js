@@ -99,8 +99,8 @@ const STEPS = [10, 20, 25, 50, 100, 200, 250, 500, 1000];
 /// It scales to its box (a viewBox), so it fits a phone's 390 px as it fits a desk.
 function ratingChart(board) {
   const points = board.history;
-  const [width, height] = [480, 200];
-  const [left, right, top, bottom] = [48, 12, 10, 26];
+  const [width, height] = [400, 200];
+  const [left, right, top, bottom] = [52, 14, 10, 28];
   const ratings = points.map((p) => p.rating);
   const spread = Math.max(40, Math.max(...ratings) - Math.min(...ratings));
   const step = STEPS.find((candidate) => spread / candidate <= 4) || 1000;
@@ -124,10 +124,14 @@ function ratingChart(board) {
     label.textContent = value.toLocaleString("en-US");
     chart.append(label);
   }
+  // The first and last games' dates below (their times too when all were played in
+  // one day).
+  const oneDay = dayWords(first.ended) === dayWords(last.ended);
+  const when = (time) => (oneDay ? timeWords(time) : dayWords(time));
   const dates = points.length === 1 ? [[0, "middle"]] : [[0, "start"], [points.length - 1, "end"]];
   for (const [i, anchor] of dates) {
     const label = svg("text", { x: x(i), y: height - 6, class: "rating-axis", "text-anchor": anchor });
-    label.textContent = dayWords(points[i].ended);
+    label.textContent = when(points[i].ended);
     chart.append(label);
   }
   chart.append(svg("polyline", {
@@ -146,6 +150,14 @@ function ratingChart(board) {
     chart.append(link);
   }
   return chart;
+}
+
+/// A day and time as the reader's clock writes them ("28 Nov, 14:05"); the text as sent
+/// if it is not a time.
+function timeWords(time) {
+  const when = new Date(time);
+  if (Number.isNaN(when.getTime())) return time;
+  return when.toLocaleString(undefined, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
 }
 
 /// A day as the reader's calendar writes it ("28 Nov 2026"); the text as sent if it is

@@ -7,16 +7,18 @@
 const TOP = 100;
 
 /// The board the address names (3×3, 3 in a row unless told; the run is the size
-/// unless told), kept within what a board can be.
+/// unless told), kept within what a board can be; `changed` when the address asked for
+/// one that cannot be.
 function boardAsked() {
   const query = new URLSearchParams(location.search);
   const number = (key, fallback) => {
     const value = Number.parseInt(query.get(key) || "", 10);
     return Number.isInteger(value) ? value : fallback;
   };
-  const size = Math.min(7, Math.max(3, number("size", 3)));
-  const win = Math.min(size, Math.max(3, number("win", size)));
-  return { size, win };
+  const [askedSize, askedWin] = [number("size", 3), number("win", null)];
+  const size = Math.min(7, Math.max(3, askedSize));
+  const win = Math.min(size, Math.max(3, askedWin === null ? size : askedWin));
+  return { size, win, changed: size !== askedSize || (askedWin !== null && win !== askedWin) };
 }
 
 /// The run choices of a board of `size`: 3 to the size.
@@ -36,11 +38,14 @@ function fillWins(size, win) {
 function nameCell(row) {
   const cell = document.createElement("td");
   if (row.anchor) {
-    cell.textContent = `${row.name} `;
+    // "Computer (Impossible)" kept whole, its note under it.
+    const name = document.createElement("span");
+    name.className = "level-name";
+    name.textContent = row.name;
     const note = document.createElement("span");
     note.className = "anchor-note";
     note.textContent = "fixed anchor";
-    cell.append(note);
+    cell.append(name, note);
     return cell;
   }
   const link = document.createElement("a");
@@ -60,16 +65,17 @@ function fill(table, rows, ranks) {
     line.append(nameCell(row));
     line.insertCell().textContent = ratingShown(row.rating, row.provisional);
     line.insertCell().textContent = String(row.deviation);
-    // A level's games are the calibration's, not games played here.
+    // A level's games are the calibration's, not games played here (the note under the
+    // table says so, once).
     line.insertCell().textContent = row.anchor
-      ? `${row.games.toLocaleString("en-US")} in calibration`
+      ? `${row.games.toLocaleString("en-US")}*`
       : row.games.toLocaleString("en-US");
     return line;
   }));
 }
 
 async function showRatings() {
-  const { size, win } = boardAsked();
+  const { size, win, changed } = boardAsked();
   document.getElementById("ratings-size").value = String(size);
   fillWins(size, win);
   document.getElementById("ratings-title").textContent = `Ratings on ${boardWords(size, win)}`;
@@ -84,11 +90,12 @@ async function showRatings() {
     document.getElementById("ranked").hidden = false;
     fill(document.getElementById("provisional"), body.provisional, false);
     document.getElementById("provisional-part").hidden = body.provisional.length === 0;
-    status.textContent = people === 0
+    const said = people === 0
       ? body.provisional.length === 0
-        ? "Nobody is rated on this board yet: only the computer levels' fixed ratings."
-        : "Nobody is ranked on this board yet: every rating is still provisional."
+        ? "Nobody is rated on this board yet: the computer levels alone, at their fixed ratings."
+        : "No player is ranked on this board yet (every player's rating is still provisional): the computer levels alone."
       : `${people} ranked ${people === 1 ? "player" : "players"}, best first, among the computer levels.`;
+    status.textContent = changed ? `There is no such board: ${boardWords(size, win)} instead. ${said}` : said;
   } catch (error) {
     status.textContent = `The ratings could not be read: ${error.message}`;
   }
