@@ -73,10 +73,9 @@ async fn a_start_of_an_id_no_game_has_opens_the_page_that_finds_none_not_found()
     let id = won_by_x(&server, "Ada", "Bob").await;
     let other = if id.starts_with('f') { "e" } else { "f" };
 
-    let answer = server.get(&format!("/games/{other}")).await;
+    let status = game_page_status(&server, other).await;
 
-    assert_eq!(answer.status, StatusCode::NOT_FOUND);
-    assert!(answer.text.contains("<title>Tic Tac Toe</title>"));
+    assert_eq!(status, StatusCode::NOT_FOUND);
 }
 
 #[tokio::test]
@@ -95,10 +94,21 @@ async fn a_start_of_an_id_two_games_share_opens_the_page_that_finds_no_game() {
         "ids made a moment apart share their first digits"
     );
 
-    let answer = server.get(&format!("/games/{shared}")).await;
+    let status = game_page_status(&server, &shared).await;
 
-    assert_eq!(answer.status, StatusCode::OK);
-    assert!(answer.text.contains("<title>Tic Tac Toe</title>"));
+    assert_eq!(status, StatusCode::OK);
+}
+
+/// The status `/games/{start}` is answered with, its body the game page (whose script
+/// then says there is no such game).
+async fn game_page_status(server: &Server, start: &str) -> StatusCode {
+    let answer = server.get(&format!("/games/{start}")).await;
+    assert!(
+        answer.text.contains("<title>Tic Tac Toe</title>"),
+        "{}",
+        answer.text
+    );
+    answer.status
 }
 
 #[tokio::test]
