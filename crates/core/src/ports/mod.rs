@@ -64,7 +64,7 @@ pub use shared::{MockNewsFeed, MockPacing};
 pub use training::MockTrainingStore;
 pub use training::{
     Answered, Attempt, Fate, OpenPuzzles, PUZZLE_GAMES, Puzzle, Puzzles, TrainingStore,
-    ended_games, judge, open_puzzles, puzzles_in, retired, to_the_millisecond,
+    ended_games, judge, open_puzzle, open_puzzles, puzzles_in, retired, to_the_millisecond,
 };
 
 /// Why a store could not do what it was asked. `database` names the store for people:

@@ -333,6 +333,42 @@ pub fn ended_games(
     Ok(games)
 }
 
+/// `player`'s open puzzle of `game` at `ply`, if there is one (not retired by their
+/// attempts): what answering one puzzle needs, in three reads whatever the player's
+/// history (the game, its review, their attempts), not the whole list.
+pub fn open_puzzle<S>(
+    store: &S,
+    player: &PlayerName,
+    game: &GameId,
+    ply: u32,
+) -> Result<Option<Puzzle>, StoreError>
+where
+    S: GameStore + ReviewStore + TrainingStore + ?Sized,
+{
+    if is_a_level(player) {
+        return Ok(None);
+    }
+    let Some(review) = store.review(game)? else {
+        return Ok(None);
+    };
+    let Some(kept) = store.game(game)? else {
+        return Ok(None);
+    };
+    let attempts = store.attempts(player)?;
+    Ok(puzzles_in(player, &kept, &review)?
+        .puzzles
+        .into_iter()
+        .find(|puzzle| puzzle.ply == ply && !puzzle.retired(player, &attempts)))
+}
+
+/// Whether `player` is a computer level's name: a computer makes no slips to learn
+/// from, and it has played everyone.
+fn is_a_level(player: &PlayerName) -> bool {
+    Level::ALL
+        .iter()
+        .any(|level| PlayerName::computer(&level.to_string()).key() == player.key())
+}
+
 /// `player`'s open puzzles in `store`, on `board` only if given: from each of their
 /// [`PUZZLE_GAMES`] most recent ended games ([`ended_games`]) that has a review kept
 /// ([`puzzles_in`]), less those retired by their attempts ([`retired`]). A computer
@@ -346,10 +382,7 @@ where
     S: GameStore + GameHistory + ReviewStore + TrainingStore + ?Sized,
 {
     let mut open = OpenPuzzles::default();
-    if Level::ALL
-        .iter()
-        .any(|level| PlayerName::computer(&level.to_string()).key() == player.key())
-    {
+    if is_a_level(player) {
         return Ok(open);
     }
     let attempts = store.attempts(player)?;
@@ -752,6 +785,45 @@ mod tests {
         let games: Vec<&GameId> = open.puzzles.iter().map(|puzzle| &puzzle.game).collect();
         assert_eq!(games, [&GameId::from_bits(1)]);
         assert_eq!(open.unreviewed, [GameId::from_bits(3)]);
+    }
+
+    #[test]
+    fn one_open_puzzle_is_found_by_its_game_and_move() {
+        let game = ada_beats_bob(1);
+        let review = bob_slips_at_ply_2(&game);
+        let store = store_with(&[(game, Some(review))]);
+
+        let found = open_puzzle(&store, &name("Bob"), &GameId::from_bits(1), 2).unwrap();
+
+        assert_eq!(
+            found.map(|puzzle| (puzzle.game, puzzle.ply)),
+            Some((GameId::from_bits(1), 2))
+        );
+    }
+
+    #[rstest]
+    #[case::a_move_that_made_no_puzzle(1, 4, false)]
+    #[case::a_game_not_kept(2, 2, false)]
+    #[case::a_retired_puzzle(1, 2, true)]
+    fn no_open_puzzle_is_found_where_there_is_none(
+        #[case] game: u128,
+        #[case] ply: u32,
+        #[case] retired: bool,
+    ) {
+        let kept = ada_beats_bob(1);
+        let review = bob_slips_at_ply_2(&kept);
+        let store = store_with(&[(kept, Some(review))]);
+        if retired {
+            for seconds in [0, DAY] {
+                let mut solved = attempt(1, 2, seconds, true);
+                solved.player = name("Bob");
+                store.keep_attempt(&solved).unwrap();
+            }
+        }
+
+        let found = open_puzzle(&store, &name("Bob"), &GameId::from_bits(game), ply).unwrap();
+
+        assert_eq!(found, None);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::time::{Instant, SystemTime};
 
 use tictactoe_core::domain::{Geometry, PlayerName};
 use tictactoe_core::play::short_id;
-use tictactoe_core::ports::{Attempt, Fate, judge, open_puzzles};
+use tictactoe_core::ports::{Attempt, Fate, judge, open_puzzle, open_puzzles};
 use tictactoe_core::sync::lock;
 
 use super::super::budget::{Kind, Payer};
@@ -58,15 +58,11 @@ impl Games {
             ply,
         } = asked;
         let (player, sought) = (name.clone(), game.clone());
+        // The one puzzle asked for, in three reads, not the player's whole list.
         let puzzle = self
             .0
             .store
-            .read(move |store| {
-                Ok(open_puzzles(store, &player, None)?
-                    .puzzles
-                    .into_iter()
-                    .find(|puzzle| puzzle.game == sought && puzzle.ply == ply))
-            })
+            .read(move |store| open_puzzle(store, &player, &sought, ply))
             .await?
             .ok_or(GameError::NoSuchPuzzle { game, ply })?;
         let answer = cell_on(puzzle.board, cell)?;
