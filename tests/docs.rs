@@ -1,7 +1,9 @@
 //! The docs, held to the tree they describe: a line docs/learn.md quotes stands in the
 //! file it names; every test and file docs/learn.md and docs/testing.md name exists; the
-//! dependency counts and the `duplicates` count docs/architecture.md gives are the
-//! tree's. A claim that drifts is a failing test, not a reader who cannot find a line.
+//! dependency counts, the core's outside crates and the `duplicates` count
+//! docs/architecture.md gives are the tree's; the `Recorder` methods docs/learn.md lists
+//! (a learner writes their own from them) are the trait's. A claim that drifts is a
+//! failing test, not a reader who cannot find a line.
 //!
 //! `duplicates` is a tool of the workplace, not of every machine: where it is missing,
 //! its check says SKIPPED and passes. `cargo tree` reads Cargo.lock and the sources the
@@ -344,4 +346,87 @@ fn the_tree_has_no_more_duplicates_than_architecture_md_counts() {
         "docs/architecture.md says `duplicates` finds {claimed} pairs; it finds {counted}: \
          {said}(say in docs/architecture.md why each new pair stays, or write it once)"
     );
+}
+
+/// The names in backquotes in `text`, as written (`unicode-security`, `keep(&mut self,
+/// Step)`).
+fn backquoted(text: &str) -> Vec<&str> {
+    text.split('`').skip(1).step_by(2).collect()
+}
+
+/// The rest of the sentence of the doc at `relative` that follows `start`, white space
+/// folded.
+fn sentence_after(relative: &str, start: &str) -> String {
+    let text = folded(&read(relative));
+    let (_, after) = text
+        .split_once(start)
+        .unwrap_or_else(|| panic!("{relative} no longer says {start:?}"));
+    let (sentence, _) = after.split_once(". ").expect("the sentence's end");
+    sentence.to_string()
+}
+
+/// The dependency names of `[dependencies]` in the Cargo.toml at `relative`.
+fn dependencies_of(relative: &str) -> BTreeSet<String> {
+    let manifest = read(relative);
+    let (_, after) = manifest
+        .split_once("[dependencies]\n")
+        .expect("a [dependencies] table");
+    after
+        .lines()
+        .take_while(|line| !line.starts_with('['))
+        .filter(|line| !line.trim_start().starts_with('#'))
+        .filter_map(|line| line.split_once(['=', '.']))
+        .map(|(name, _)| name.trim().to_string())
+        .filter(|name| !name.is_empty() && !name.starts_with("tictactoe-"))
+        .collect()
+}
+
+#[test]
+fn the_cores_outside_crates_architecture_md_names_are_its_cargo_tomls() {
+    // "The core's: `thiserror`, `skillratings` (...), ... and `mockall` only with `mocks`."
+    let sentence = sentence_after("docs/architecture.md", "The core's: ");
+
+    let named: BTreeSet<String> = backquoted(&sentence)
+        .into_iter()
+        .filter(|name| *name != "mocks")
+        .map(str::to_string)
+        .collect();
+
+    assert_eq!(named, dependencies_of("crates/core/Cargo.toml"));
+}
+
+/// The methods of the trait `name` in the Rust file at `relative`, in order.
+fn trait_methods(relative: &str, name: &str) -> Vec<String> {
+    let source = read(relative);
+    let (_, body) = source
+        .split_once(&format!("pub trait {name}"))
+        .unwrap_or_else(|| panic!("no trait {name} in {relative}"));
+    let (body, _) = body.split_once("\n}").expect("the trait's end");
+    body.lines()
+        .filter_map(|line| line.trim_start().strip_prefix("fn "))
+        .map(|signature| signature.split('(').next().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn the_recorders_methods_learn_md_lists_are_the_traits() {
+    // "... a `Recorder`, a trait of four methods in the same file: `keep(&mut self,
+    // Step)` and `end(...)` ..., `rename(...)` ..., and `casual(&mut self)` ..."
+    let sentence = sentence_after("docs/learn.md", "a `Recorder`, a trait of ");
+    let (count, listed) = sentence.split_once(" methods in the same file: ").unwrap();
+    let listed: Vec<String> = backquoted(listed)
+        .into_iter()
+        .filter_map(|item| item.split_once('('))
+        .map(|(method, _)| method.to_string())
+        .collect();
+
+    let methods = trait_methods("crates/core/src/play/game_match.rs", "Recorder");
+
+    let words = ["none", "one", "two", "three", "four", "five", "six"];
+    assert_eq!(
+        words.get(methods.len()),
+        Some(&count),
+        "learn.md counts the methods"
+    );
+    assert_eq!(listed, methods, "learn.md lists the Recorder's methods");
 }
