@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget};
-use tictactoe_console::HistoryTable;
 use tictactoe_console::words;
+use tictactoe_console::{GameView, HistoryTable, Notice};
 use tictactoe_core::domain::Mark;
 use tictactoe_core::play::{FindError, GameRef, Replay, Review, find_game, review, short_id};
 use tictactoe_core::players::Advisor;
@@ -209,7 +209,17 @@ pub(crate) fn replay(
                 }
             }
         }
-        Shown::Lines => crate::console_renderer().show_replay(&title()?, &replay, review.as_ref()),
+        Shown::Lines => {
+            let screen = crate::console_renderer();
+            screen.show_replay(&title()?, &replay, review.as_ref());
+            // What the game did to its people's ratings, as its result screen said it.
+            let changes = store
+                .rating_changes(std::slice::from_ref(&id))
+                .map_err(Failure::Store)?;
+            if !changes.is_empty() {
+                screen.show_notice(&Notice::Rated { changes });
+            }
+        }
         Shown::FullScreen => {
             let [x, o] = tictactoe_core::ports::names_of(replay.settings());
             let title = format!(

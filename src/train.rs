@@ -46,7 +46,7 @@ pub(crate) fn list(store: &dyn Archive, trainee: &Trainee, json: bool) -> Result
             writeln!(out, "{}", puzzle_json(puzzle))?;
         }
     } else if open.puzzles.is_empty() {
-        writeln!(out, "{}", no_puzzles(trainee))?;
+        writeln!(out, "{}", no_puzzles(trainee, &open))?;
     } else {
         write_table(&mut out, store, trainee, &open.puzzles)?;
     }
@@ -201,7 +201,7 @@ fn train_full_screen(
 fn titled(store: &dyn Archive, trainee: &Trainee) -> Result<Vec<Titled>, Failure> {
     let open = open_puzzles(store, &trainee.player, trainee.board).map_err(Failure::Store)?;
     if open.puzzles.is_empty() {
-        println!("{}", no_puzzles(trainee));
+        println!("{}", no_puzzles(trainee, &open));
     }
     say_what_was_left_out(&trainee.player, &open);
     let total = open.puzzles.len();
@@ -245,13 +245,14 @@ fn kept_in<'a>(
     }
 }
 
-/// "No puzzles for Ada on 3x3: no slip of theirs in a reviewed game is open."
-fn no_puzzles(trainee: &Trainee) -> String {
+/// "No puzzles for Ada on 3x3: no slip of theirs in a reviewed game is open." (or, with
+/// no ended game of theirs, that puzzles come from playing).
+fn no_puzzles(trainee: &Trainee, open: &OpenPuzzles) -> String {
     let board = match trainee.board {
         Some(board) => format!("on {}", words::shape(board.size(), board.win_length())),
         None => "on any board".to_string(),
     };
-    no_puzzles_for(&trainee.player, &board)
+    no_puzzles_for(&trainee.player, &board, open.games > 0)
 }
 
 /// Says on standard error how many of `player`'s moves were not made puzzles because

@@ -119,6 +119,18 @@ fn the_result_screen_says_the_change_of_the_person_s_rating() {
 }
 
 #[test]
+fn a_replay_line_by_line_ends_with_the_change_of_the_person_s_rating() {
+    let db = Database::new();
+    db.ada_loses_to_impossible();
+
+    let replayed = db.run(&["replay", "last", "--plain"]);
+
+    replayed.success().stdout(predicate::str::ends_with(
+        "Rating: Ada 1,500 → 1,350? (−150).\n",
+    ));
+}
+
+#[test]
 fn the_history_says_each_game_s_rating_change() {
     let db = Database::new();
     db.ada_loses_to_impossible();

@@ -112,6 +112,19 @@ fn a_game_not_reviewed_makes_no_puzzle_and_the_listing_says_so() {
 }
 
 #[test]
+fn a_player_with_no_ended_game_is_told_that_puzzles_come_from_playing() {
+    let db = Database::new();
+    db.ada_loses_to_impossible();
+
+    let listed = db.run(&["train", "--player", "Nobody", "--list"]);
+
+    listed.success().stdout(predicate::str::contains(
+        "No puzzles for Nobody on any board: no game of theirs has ended here yet. Play one: \
+         its slips become puzzles.",
+    ));
+}
+
+#[test]
 fn training_reviews_the_games_not_reviewed_yet_and_puts_their_slips_with_the_boards_rule() {
     // Arrange: a game lost, not reviewed: playing is all Ada did.
     let db = Database::new();

@@ -230,9 +230,17 @@ pub fn answer_line(cell: Position, had: Verdict, answered: &Answered) -> String 
 }
 
 /// When a player has no open puzzle: "No puzzles for Ada on 3x3: no slip of theirs in
-/// a reviewed game is open." `board` says where ("on 3x3", "on any board").
-pub fn no_puzzles(player: impl Display, board: &str) -> String {
-    format!("No puzzles for {player} {board}: no slip of theirs in a reviewed game is open.")
+/// a reviewed game is open." `board` says where ("on 3x3", "on any board"); with no
+/// ended game of theirs there (`played` false), it says so and how puzzles come.
+pub fn no_puzzles(player: impl Display, board: &str, played: bool) -> String {
+    if played {
+        format!("No puzzles for {player} {board}: no slip of theirs in a reviewed game is open.")
+    } else {
+        format!(
+            "No puzzles for {player} {board}: no game of theirs has ended here yet. Play one: \
+             its slips become puzzles."
+        )
+    }
 }
 
 /// How many of a player's moves were not made puzzles because their review is not

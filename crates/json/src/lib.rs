@@ -383,7 +383,7 @@ pub fn training_json(
             prompt: words::puzzle_prompt(puzzle.to_move, puzzle.value),
         })
         .collect();
-    let none = (total == 0).then(|| words::no_puzzles(player, board));
+    let none = (total == 0).then(|| words::no_puzzles(player, board, open.games > 0));
     let notes = none
         .into_iter()
         .chain(words::not_exact_words(player, open.not_exact))

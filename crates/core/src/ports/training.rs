@@ -302,6 +302,8 @@ pub struct OpenPuzzles {
     pub not_exact: u64,
     /// The player's ended games with no review kept.
     pub unreviewed: Vec<GameId>,
+    /// How many of the player's ended games were looked at (on the board asked for).
+    pub games: usize,
 }
 
 /// How many of a player's ended games, the most recent, make their puzzles: a bound on
@@ -391,6 +393,7 @@ where
         .iter()
         .filter(|summary| board.is_none_or(|board| board == summary.settings.geometry()))
     {
+        open.games += 1;
         let id = &summary.id;
         let Some(review) = store.review(id)? else {
             open.unreviewed.push(id.clone());

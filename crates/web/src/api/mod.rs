@@ -1921,7 +1921,8 @@ mod tests {
         let body: Value = serde_json::from_str(&body).unwrap();
         assert_eq!(
             body["notes"][0],
-            "No puzzles for Ada on 4x4, 3 in a row: no slip of theirs in a reviewed game is open."
+            "No puzzles for Ada on 4x4, 3 in a row: no game of theirs has ended here yet. Play \
+             one: its slips become puzzles."
         );
     }
 
