@@ -26,10 +26,11 @@ use rusqlite::{Connection, params};
 use tictactoe_core::domain::Geometry;
 use tictactoe_core::domain::{Mark, Outcome, PlayerName, Record, Scoreboard, Standing};
 use tictactoe_core::fixtures::{new_game, person, settings};
+use tictactoe_core::play::BoardRatings;
 use tictactoe_core::play::Settings;
 use tictactoe_core::players::{Level, PlayerSpec};
 use tictactoe_core::ports::{
-    BoardRatings, Change, Ending, GameId, GameStore, RatingStore, Step, StoreError, Write,
+    Change, Ending, GameId, GameStore, RatingStore, Step, StoreError, Write,
 };
 use tictactoe_sqlite_store::SqliteStore;
 

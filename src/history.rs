@@ -221,7 +221,7 @@ pub(crate) fn replay(
             }
         }
         Shown::FullScreen => {
-            let [x, o] = tictactoe_core::ports::names_of(replay.settings());
+            let [x, o] = tictactoe_core::rules::names_of(replay.settings());
             let title = format!(
                 "{} · {} vs {}",
                 title()?,

@@ -6,7 +6,8 @@ use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 use tictactoe_core::domain::{Geometry, PlayerName, Rating};
-use tictactoe_core::ports::{Archive, BoardRatings, PlayerRating, RatingRow, StoreError};
+use tictactoe_core::play::{BoardRatings, RatingRow};
+use tictactoe_core::ports::{Archive, PlayerRating, StoreError};
 use tictactoe_core::words::shape;
 use tictactoe_json::{player_rating_json, rating_row_json};
 

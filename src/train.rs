@@ -16,11 +16,11 @@ use indicatif::{ProgressBar, ProgressDrawTarget};
 
 use tictactoe_console::{ConsoleRenderer, InputHandler, Stop, Titled, train_in_lines, words};
 use tictactoe_core::domain::{Geometry, Known, PlayerName};
+use tictactoe_core::play::{OpenPuzzles, open_puzzles};
 use tictactoe_core::play::{Replay, review, short_id};
 use tictactoe_core::players::Advisor;
-use tictactoe_core::ports::{
-    Archive, Attempt, Fate, OpenPuzzles, Puzzle, StoreError, open_puzzles,
-};
+use tictactoe_core::ports::{Archive, Attempt, StoreError};
+use tictactoe_core::rules::{Fate, Puzzle};
 use tictactoe_core::words::{
     no_puzzles as no_puzzles_for, not_exact_words, puzzle_title, unreviewed_words,
 };

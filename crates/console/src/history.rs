@@ -5,7 +5,8 @@
 use std::io::Write;
 
 use colored::Colorize;
-use tictactoe_core::ports::{GameSummary, RatingChange, names_of};
+use tictactoe_core::ports::{GameSummary, RatingChange};
+use tictactoe_core::rules::names_of;
 use unicode_width::UnicodeWidthStr;
 
 use crate::words::{column_widths, ending_words, shape, when};

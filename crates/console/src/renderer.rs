@@ -17,7 +17,8 @@ use tictactoe_core::domain::{
 };
 use tictactoe_core::play::{Help, Judgement, Replay, Report, Review};
 use tictactoe_core::players::{Level, PlayerSpec};
-use tictactoe_core::ports::{Ending, RatingChange, names_of};
+use tictactoe_core::ports::{Ending, RatingChange};
+use tictactoe_core::rules::names_of;
 use tictactoe_core::words::{MADE_CASUAL, help_makes_casual};
 
 /// Draws the game as text on any writer: standard output in the game, a buffer in tests.

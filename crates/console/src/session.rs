@@ -262,8 +262,9 @@ mod tests {
         quiet_renderer, typed,
     };
     use tictactoe_core::fixtures::computers;
+    use tictactoe_core::memory::MemoryStore;
     use tictactoe_core::players::{Level, MockComputerFactory, MoveChooser};
-    use tictactoe_core::ports::{GameStore, MemoryStore, MockGameStore};
+    use tictactoe_core::ports::{GameStore, MockGameStore};
 
     /// A computer at `level`, named after it, that always plays the first empty cell.
     fn computer(level: Level) -> Box<dyn MoveChooser> {

@@ -10,7 +10,7 @@ use colored::Colorize;
 use tictactoe_core::domain::{Position, Refusal};
 use tictactoe_core::play::MoveReview;
 use tictactoe_core::players::Advisor;
-use tictactoe_core::ports::{Answered, Fate, Puzzle, judge};
+use tictactoe_core::rules::{Answered, Fate, Puzzle, judge};
 
 use crate::ports::{Dialogue, GameView, Input, InputHandler, Problem};
 use crate::renderer::ConsoleRenderer;

@@ -11,7 +11,8 @@ use crate::domain::{BitBoard, Board, Verdict};
 use crate::domain::{Geometry, Mark, PlayerName, Scoreboard};
 use crate::play::{Match, MockRecorder, Recorder, Recording, Seat, Seating, Settings};
 use crate::players::{MockAdvisor, MockComputerFactory, PlayerSpec};
-use crate::ports::{Ending, GameId, NewGame, Puzzle, SeatHolder, SecretLock, StoreError};
+use crate::ports::{Ending, GameId, NewGame, SeatHolder, SecretLock, StoreError};
+use crate::rules::Puzzle;
 
 /// A person of that name. Panics on a name the rules refuse.
 pub fn person(name: &str) -> PlayerSpec {

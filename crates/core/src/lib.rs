@@ -7,9 +7,14 @@
 //!   boards, games, names, the scoreboard). Pure data and logic.
 //! * [`players`]: who sits at the board as the match sees them, and the levels'
 //!   shared contract (`MoveChooser`, `Advisor`, `ComputerFactory`, `Level`).
-//! * [`ports`]: what the core needs from the outside world (where results are kept).
+//! * [`ports`]: what the core needs from the outside world (where results are kept):
+//!   traits, and the types they speak.
+//! * [`rules`]: the rules about kept games, written once for every store (exactly-once
+//!   writes, counting, ratings, training's judging and retiring).
+//! * `memory` (with the `mocks` feature): `MemoryStore`, every store port in memory.
 //! * [`play`]: one game driven by requests (`Match`), started one way (`Settings`),
-//!   many games at once (`simulate`), and `analyze`.
+//!   many games at once (`simulate`), `analyze`, and the use cases that read a store
+//!   by the rules (a player's open puzzles, a board's ratings).
 //! * `fixtures` (with the `mocks` feature, for tests): the values tests start from.
 //! * [`sync`]: taking a lock whose holder panicked ([`sync::lock`]).
 //! * [`words`]: the words people read that more than one front end says (a move's
@@ -21,8 +26,11 @@ pub mod accounts;
 pub mod domain;
 #[cfg(any(test, feature = "mocks"))]
 pub mod fixtures;
+#[cfg(any(test, feature = "mocks"))]
+pub mod memory;
 pub mod play;
 pub mod players;
 pub mod ports;
+pub mod rules;
 pub mod sync;
 pub mod words;

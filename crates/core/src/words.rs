@@ -8,7 +8,8 @@ use std::fmt::Display;
 use crate::domain::{Geometry, IllegalMove, Known, Mark, Position, Refusal, Verdict};
 use crate::play::Help;
 use crate::play::{Judgement, MoveReview};
-use crate::ports::{Answered, Fate, GameId};
+use crate::ports::GameId;
+use crate::rules::{Answered, Fate};
 
 /// What `help` would do to a rated game, said before it is done (every front end).
 pub fn help_makes_casual(help: Help) -> &'static str {

@@ -10,11 +10,12 @@ use std::time::SystemTime;
 use tictactoe_core::domain::{
     GameState, Known, Mark, Outcome, PlayerName, Position, Scoreboard, Standing, Verdict, layout_of,
 };
+use tictactoe_core::play::{BoardRatings, OpenPuzzles, RatingRow};
 use tictactoe_core::play::{MoveReview, Replay, Report, Review, Tally};
 use tictactoe_core::ports::{
-    AccountSummary, Answered, BoardRatings, Ending, Fate, GameId, GameSummary, OpenPuzzles,
-    Opponents, PlayerRating, Puzzle, RatingChange, RatingPoint, RatingRow, names_of,
+    AccountSummary, Ending, GameId, GameSummary, Opponents, PlayerRating, RatingChange, RatingPoint,
 };
+use tictactoe_core::rules::{Answered, Fate, Puzzle, names_of};
 use tictactoe_core::words;
 
 #[derive(Serialize)]

@@ -32,7 +32,7 @@
 //! program is [`StoreError::Newer`], both found by reading alone.
 //!
 //! It shares with the SQLite store all that is not SQL: the exactly-once rules are the
-//! core's (`ports::exactly_once`), and the rows, the words their columns hold, the
+//! core's (`rules::exactly_once`), and the rows, the words their columns hold, the
 //! checks of what is read back and the history and reviews put together from rows are
 //! `tictactoe-store-rows`'s. Its own parts:
 //!
@@ -75,9 +75,10 @@ use postgres::error::SqlState;
 use r2d2_postgres::PostgresConnectionManager;
 use tictactoe_core::domain::{PlayerName, Record, Scoreboard, Standing};
 use tictactoe_core::ports::{
-    Cleared, Following, GameId, GameStore, Hear, Imported, NewsFeed, Pacing, RatingChange, Repeat,
+    Cleared, Following, GameId, GameStore, Hear, Imported, NewsFeed, Pacing, RatingChange,
     Restored, Rows, StoreError, StoredGame, Write,
 };
+use tictactoe_core::rules::Repeat;
 
 pub use check::Checked;
 use errors::{Database, Failure, PostgresErrors};

@@ -30,11 +30,12 @@
 use std::collections::HashMap;
 
 use tictactoe_core::domain::{Certainty, Geometry, PlayerName, Rating};
-use tictactoe_core::ports::exactly_once::Movers;
 use tictactoe_core::ports::{
-    Ending, GameId, NewGame, PlayerRating, RatingBook, RatingChange, RatingHistoryQuery,
-    RatingListQuery, RatingPoint, RatingStore, Rebuilt, StoreError, rate, rated,
+    Ending, GameId, NewGame, PlayerRating, RatingChange, RatingHistoryQuery, RatingListQuery,
+    RatingPoint, RatingStore, Rebuilt, StoreError,
 };
+use tictactoe_core::rules::exactly_once::Movers;
+use tictactoe_core::rules::{RatingBook, rate, rated};
 use tictactoe_store_rows::ratings::{
     CHANGE_COLUMNS, ChangeRow, RATING_COLUMNS, RatingColumns, point, rating,
 };

@@ -37,10 +37,9 @@ use std::collections::{BTreeMap, HashMap};
 
 use tictactoe_core::domain::{Geometry, Mark, Record};
 use tictactoe_core::play::Settings;
-use tictactoe_core::ports::exactly_once::{self, Decision, Movers, Repeat, Seats, Steps};
-use tictactoe_core::ports::{
-    Ending, GameId, NewGame, SeatHolder, StoreError, Write, counts_of, names_of,
-};
+use tictactoe_core::ports::{Ending, GameId, NewGame, SeatHolder, StoreError, Write};
+use tictactoe_core::rules::exactly_once::{self, Decision, Movers, Repeat, Seats, Steps};
+use tictactoe_core::rules::{counts_of, names_of};
 
 use tictactoe_store_rows::{GAME_COLUMN_COUNT, GAME_COLUMNS, GameRow, rows, words};
 

@@ -7,8 +7,9 @@ use tictactoe_core::domain::PlayerName;
 use tictactoe_core::play::Review;
 use tictactoe_core::ports::{
     GameHistory, GameId, GameStore, GameSummary, HistoryPage, HistoryQuery, IdPrefix, Opponents,
-    ReviewStore, StoreError, check_review, keeps_review,
+    ReviewStore, StoreError,
 };
+use tictactoe_core::rules::{check_review, keeps_review};
 use tictactoe_store_rows::assemble::{self, NEWEST_FIRST, REVIEW_COLUMNS, ReviewRow};
 use tictactoe_store_rows::{GAME_COLUMN_COUNT, GAME_COLUMNS};
 

@@ -7,7 +7,7 @@
 //!
 //! The PostgreSQL store (`tictactoe-postgres-store`) is another crate behind the same
 //! port. What the two have in common is written once elsewhere: the exactly-once rules
-//! in the core (`ports::exactly_once`), the rows, the words their columns hold and the
+//! in the core (`rules::exactly_once`), the rows, the words their columns hold and the
 //! checks of what is read back in `tictactoe-store-rows`, and the contract suite
 //! (`crates/store-contract`) that holds both to the same answers. This crate is what
 //! is SQLite's own: its SQL and migrations, its transactions and connections, and its
@@ -82,9 +82,10 @@ use std::time::Duration;
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior};
 use tictactoe_core::domain::{PlayerName, Scoreboard, Standing};
 use tictactoe_core::ports::{
-    Cleared, GameId, GameStore, Imported, RatingChange, Repeat, Restored, Rows, StoreError,
-    StoredGame, Write,
+    Cleared, GameId, GameStore, Imported, RatingChange, Restored, Rows, StoreError, StoredGame,
+    Write,
 };
+use tictactoe_core::rules::Repeat;
 
 use connection::{Checkpointer, Readers, lock};
 use errors::{Database, SqliteErrors};

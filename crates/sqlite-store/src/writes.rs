@@ -5,10 +5,9 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 use tictactoe_core::domain::{Mark, PlayerName};
-use tictactoe_core::ports::exactly_once::{self, Decision, Repeat, Seats, Steps};
-use tictactoe_core::ports::{
-    Ending, GameId, NewGame, SeatHolder, Step, StoreError, Write, counts_of,
-};
+use tictactoe_core::ports::{Ending, GameId, NewGame, SeatHolder, Step, StoreError, Write};
+use tictactoe_core::rules::counts_of;
+use tictactoe_core::rules::exactly_once::{self, Decision, Repeat, Seats, Steps};
 use tictactoe_store_rows::{GAME_COLUMNS, GameRow, rows, words};
 
 use crate::codec;

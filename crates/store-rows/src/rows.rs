@@ -8,8 +8,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tictactoe_core::domain::{Geometry, Mark, Record};
 use tictactoe_core::play::Settings;
 use tictactoe_core::players::PlayerSpec;
-use tictactoe_core::ports::exactly_once::Movers;
-use tictactoe_core::ports::{Change, Ending, GameId, NewGame, Step, names_of};
+use tictactoe_core::ports::{Change, Ending, GameId, NewGame, Step};
+use tictactoe_core::rules::exactly_once::Movers;
+use tictactoe_core::rules::names_of;
 
 use crate::words;
 

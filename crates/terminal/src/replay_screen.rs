@@ -15,7 +15,8 @@ use super::grid::{CELL_WIDTH, Palette, grid};
 use tictactoe_console::words::{move_label, review_words, seat, value_words};
 use tictactoe_core::domain::{GameState, GameStatus, Mark, Outcome, Position};
 use tictactoe_core::play::{Judgement, Replay, Review};
-use tictactoe_core::ports::{Ending, names_of};
+use tictactoe_core::ports::Ending;
+use tictactoe_core::rules::names_of;
 
 /// What the runner should do after a key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -35,9 +35,9 @@ use tictactoe_core::play::{
 };
 use tictactoe_core::players::{Advisor, ComputerFactory};
 use tictactoe_core::ports::{
-    Archive, Ending as Ended, Fate, GameHistory, GameId, HistoryQuery, PageSize, Puzzle,
-    ReviewStore, judge,
+    Archive, Ending as Ended, GameHistory, GameId, HistoryQuery, PageSize, ReviewStore,
 };
+use tictactoe_core::rules::{Fate, Puzzle, judge};
 
 /// Where the full-screen program starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -286,7 +286,7 @@ fn review_in_place<S: ReviewStore + ?Sized, R: Recorder>(
 
 fn settings_title(settings: &Settings) -> String {
     let geometry = settings.geometry();
-    let [x, o] = tictactoe_core::ports::names_of(settings);
+    let [x, o] = tictactoe_core::rules::names_of(settings);
     format!(
         "{} vs {} · {n} x {n}, {k} in a row",
         seat(x.as_str(), Mark::X),

@@ -15,9 +15,9 @@ use tictactoe_core::domain::{
     layout_of,
 };
 use tictactoe_core::fixtures;
+use tictactoe_core::memory::MemoryStore;
 use tictactoe_core::play::{End, Journal, Match, Seat, Settings, Unrecorded};
 use tictactoe_core::players::{Level, MockAdvisor, MockComputer, PlayerSpec};
-use tictactoe_core::ports::MemoryStore;
 
 const WIDTH: u16 = 80;
 const HEIGHT: u16 = 24;
@@ -841,7 +841,8 @@ mod training {
     use tictactoe_console::Titled;
     use tictactoe_core::domain::{BitBoard, Board};
     use tictactoe_core::play::MoveReview;
-    use tictactoe_core::ports::{Answered, Fate, GameId, Puzzle};
+    use tictactoe_core::ports::GameId;
+    use tictactoe_core::rules::{Answered, Fate, Puzzle};
 
     use super::*;
 

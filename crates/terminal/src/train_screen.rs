@@ -17,7 +17,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 use super::grid::{CELL_WIDTH, Palette, grid};
 use tictactoe_console::{Stop, Titled, Trained};
 use tictactoe_core::domain::{Board, Position};
-use tictactoe_core::ports::{Answered, Fate};
+use tictactoe_core::rules::{Answered, Fate};
 use tictactoe_core::words::{
     TRY_AGAIN, answer_heading, answer_words, fate_words, in_the_game, lit_best_moves, puzzle_prompt,
 };

@@ -388,11 +388,10 @@ mod tests {
     use mockall::predicate::function;
     use tictactoe_core::domain::Geometry;
     use tictactoe_core::fixtures::{new_game, settings};
+    use tictactoe_core::memory::MemoryStore;
     use tictactoe_core::play::Seating;
     use tictactoe_core::players::PlayerSpec;
-    use tictactoe_core::ports::{
-        Change, GameId, MemoryStore, MockGameStore, NewGame, Step, StoredGame,
-    };
+    use tictactoe_core::ports::{Change, GameId, MockGameStore, NewGame, Step, StoredGame};
 
     use super::*;
     use crate::health::Health;

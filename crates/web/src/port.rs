@@ -19,12 +19,13 @@ use tokio::sync::watch;
 use tictactoe_core::domain::{
     Analysis, Geometry, IllegalMove, Mark, Password, PlayerName, Position, Refusal, Scoreboard,
 };
+use tictactoe_core::play::{BoardRatings, OpenPuzzles};
 use tictactoe_core::play::{NameRefusal, Review};
 use tictactoe_core::ports::{
-    Answered, BoardRatings, Fate, GameId, GameSummary, HistoryPage, HistoryQuery, IdPrefix,
-    OpenPuzzles, Opponents, PlayerRating, Puzzle, RatingChange, RatingPoint, StoreError, TokenId,
-    TokenInfo,
+    GameId, GameSummary, HistoryPage, HistoryQuery, IdPrefix, Opponents, PlayerRating,
+    RatingChange, RatingPoint, StoreError, TokenId, TokenInfo,
 };
+use tictactoe_core::rules::{Answered, Fate, Puzzle};
 
 use super::budget::{Payer, Refused};
 use super::caller::Caller;

@@ -176,7 +176,7 @@ impl StoreLane {
 mod tests {
     use std::sync::mpsc;
 
-    use tictactoe_core::ports::MemoryStore;
+    use tictactoe_core::memory::MemoryStore;
 
     use super::*;
 

@@ -9,7 +9,8 @@ use utoipa::ToSchema;
 use tictactoe_core::domain::{GameState, GameStatus, Geometry, Mark, Outcome, layout_of};
 use tictactoe_core::play::{End, Match, Recorder, Seat, Settings};
 use tictactoe_core::players::PlayerSpec;
-use tictactoe_core::ports::{Ending, GameId, rates_people};
+use tictactoe_core::ports::{Ending, GameId};
+use tictactoe_core::rules::rates_people;
 
 use super::table::Play;
 use tictactoe_json::{ending_word, outcome_word};

@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use tictactoe_core::domain::Geometry;
 use tictactoe_core::ports::{Change, GameId, GameStore, Step, Write as Kept};
 
-use tictactoe_core::ports::MemoryStore;
+use tictactoe_core::memory::MemoryStore;
 use tictactoe_web::{GameLimits, Limits};
 use tokio::sync::{Mutex, MutexGuard};
 use web_support::{

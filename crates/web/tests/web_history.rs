@@ -12,9 +12,10 @@ use tictactoe_core::ports::SeatHolder;
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 use tictactoe_core::domain::{Analysis, Board, Mark};
+use tictactoe_core::memory::MemoryStore;
 use tictactoe_core::play::Review;
 use tictactoe_core::players::{Advisor, ComputerFactory, Level, MoveChooser};
-use tictactoe_core::ports::{GameId, MemoryStore, ReviewStore};
+use tictactoe_core::ports::{GameId, ReviewStore};
 use tictactoe_players::StandardComputers;
 use web_support::{Server, test_game_limits, two_people};
 

@@ -15,7 +15,8 @@ use reqwest::StatusCode;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
 
-use tictactoe_core::ports::{GameStore, MemoryStore, MockGameStore};
+use tictactoe_core::memory::MemoryStore;
+use tictactoe_core::ports::{GameStore, MockGameStore};
 use tictactoe_web::Limits;
 use web_support::{Running, Server, games_over, test_game_limits, two_people};
 

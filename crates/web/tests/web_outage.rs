@@ -14,10 +14,11 @@ use tictactoe_core::ports::{
 
 use axum::http::StatusCode;
 use tictactoe_core::domain::{PlayerName, Scoreboard};
+use tictactoe_core::memory::MemoryStore;
 use tictactoe_core::play::Review;
 use tictactoe_core::ports::{
     Cleared, GameHistory, GameId, GameStore, HistoryPage, HistoryQuery, IdPrefix, Imported,
-    MemoryStore, Opponents, Restored, ReviewStore, Rows, StoreError, StoredGame, Write,
+    Opponents, Restored, ReviewStore, Rows, StoreError, StoredGame, Write,
 };
 use tictactoe_players::StandardComputers;
 use tictactoe_web::{GameLimits, Games, Limits};

@@ -17,11 +17,12 @@ use tictactoe_core::ports::{
 use axum::http::Method;
 use serde_json::json;
 use tictactoe_core::domain::{PlayerName, Scoreboard};
+use tictactoe_core::memory::MemoryStore;
 use tictactoe_core::play::Review;
 use tictactoe_core::ports::{
     Cleared, Following, GameHistory, GameId, GameStore, Hear, Heard, HistoryPage, HistoryQuery,
-    IdPrefix, Imported, MemoryStore, News, NewsFeed, Opponents, Pacing, Restored, ReviewStore,
-    Rows, StoreError, StoredGame, Write,
+    IdPrefix, Imported, News, NewsFeed, Opponents, Pacing, Restored, ReviewStore, Rows, StoreError,
+    StoredGame, Write,
 };
 use tictactoe_players::StandardComputers;
 use tictactoe_web::{GameLimits, Games, Limits};

@@ -12,9 +12,8 @@ use axum::http::{Method, StatusCode};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use tictactoe_core::domain::{PlayerName, Record, Scoreboard, Standing};
-use tictactoe_core::ports::{
-    Change, GameId, GameStore, MemoryStore, MockGameStore, Step, StoreError, Write,
-};
+use tictactoe_core::memory::MemoryStore;
+use tictactoe_core::ports::{Change, GameId, GameStore, MockGameStore, Step, StoreError, Write};
 use tictactoe_web::{GameLimits, Limits};
 use web_support::{
     Server, ada_against, games_over, test_game_limits, two_people, writes_held_while,

@@ -18,7 +18,7 @@ use crate::domain::{
 };
 use crate::players::{Advisor, MoveChooser};
 use crate::ports::{
-    Change, Ending, GameId, GameStore, NewGame, RatingChange, Step, StoreError, Write, rates,
+    Change, Ending, GameId, GameStore, NewGame, RatingChange, Step, StoreError, Write,
 };
 
 /// Who sits at one side of the board.
@@ -176,7 +176,7 @@ impl<S: GameStore> Journal<S> {
         Ok(Journal {
             store,
             id: game.id.clone(),
-            rates: rates(game),
+            rates: crate::rules::rates(game),
         })
     }
 
@@ -185,7 +185,7 @@ impl<S: GameStore> Journal<S> {
         &self.id
     }
 
-    /// Whether the game as it began would rate its people ([`rates`]): the match is
+    /// Whether the game as it began would rate its people ([`rates`](crate::rules::rates)): the match is
     /// told so ([`Match::casual`]).
     pub fn rates(&self) -> bool {
         self.rates
@@ -851,8 +851,8 @@ mod tests {
     use super::*;
     use crate::domain::{IllegalMove, Verdict, layout_of};
     use crate::fixtures::{self, ada_and_bob, ending_once, failing_steps, keeping_steps};
+    use crate::memory::MemoryStore;
     use crate::players::{MockAdvisor, MockComputer};
-    use crate::ports::MemoryStore;
     use mockall::Sequence;
     use mockall::predicate::always;
 

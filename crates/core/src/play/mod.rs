@@ -5,9 +5,11 @@
 mod analysis;
 mod game_match;
 mod lookup;
+mod ratings;
 mod replay;
 mod settings;
 mod simulation;
+mod training;
 
 pub use analysis::{Analyzer, BoardError, Report, analyze_all};
 #[cfg(any(test, feature = "mocks"))]
@@ -17,6 +19,8 @@ pub use game_match::{
     ResumeError, Seat, Seating, Unrecorded,
 };
 pub use lookup::{FindError, GameRef, find_game, short_id};
+pub use ratings::{BoardRatings, RatingRow};
 pub use replay::{Judgement, MoveReview, Played, Replay, Review, complete, review};
 pub use settings::{Settings, SettingsError};
 pub use simulation::{Tally, simulate};
+pub use training::{OpenPuzzles, PUZZLE_GAMES, ended_games, open_puzzle, open_puzzles};

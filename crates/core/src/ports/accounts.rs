@@ -36,7 +36,7 @@ use super::records::hex_digits;
 use super::{PasswordHash, SecretLock, StoreError};
 
 #[cfg(doc)]
-use super::names_of;
+use crate::rules::names_of;
 
 /// An account as it is signed up.
 #[derive(Debug, Clone, PartialEq, Eq)]

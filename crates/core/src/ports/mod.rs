@@ -16,9 +16,8 @@
 //! checked, by a port of their own ([`Passwords`]), which no store needs.
 
 mod accounts;
-pub mod exactly_once;
+mod conflict;
 mod history;
-mod memory;
 mod passwords;
 mod ratings;
 mod records;
@@ -35,37 +34,32 @@ pub use accounts::{
     Account, AccountStore, AccountSummary, Added, NewAccount, NewSession, NewToken, TokenId,
     TokenIdError, TokenInfo,
 };
-pub use exactly_once::{Conflict, Decision, Repeat};
+pub use conflict::Conflict;
 pub use history::{
     Archive, GameHistory, GameSummary, HistoryPage, HistoryQuery, IdPrefix, IdPrefixError,
-    Opponents, PageSize, PageSizeError, ReviewStore, Rivalry, check_review, keeps_review,
+    Opponents, PageSize, PageSizeError, ReviewStore, Rivalry,
 };
 #[cfg(any(test, feature = "mocks"))]
 pub use history::{MockGameHistory, MockReviewStore};
-#[cfg(any(test, feature = "mocks"))]
-pub use memory::MemoryStore;
 #[cfg(any(test, feature = "mocks"))]
 pub use passwords::MockPasswords;
 pub use passwords::{PasswordHash, PasswordHashError, Passwords};
 #[cfg(any(test, feature = "mocks"))]
 pub use ratings::MockRatingStore;
 pub use ratings::{
-    BoardRatings, PlayerRating, RatingBook, RatingChange, RatingHistoryQuery, RatingListQuery,
-    RatingPoint, RatingRow, RatingStore, Rebuilt, best_first, rate, rated, rates, rates_people,
+    PlayerRating, RatingChange, RatingHistoryQuery, RatingListQuery, RatingPoint, RatingStore,
+    Rebuilt,
 };
 pub use records::{
-    Change, Counted, Ending, GameId, GameIdError, NewGame, SeatHolder, SecretLock, SecretLockError,
-    Step, StoredGame, Write, counts_of, moves_standing, names_of,
+    Change, Ending, GameId, GameIdError, NewGame, SeatHolder, SecretLock, SecretLockError, Step,
+    StoredGame, Write,
 };
 pub use shared::{Following, Hear, Heard, News, NewsFeed, Pacing, Shared};
 #[cfg(any(test, feature = "mocks"))]
 pub use shared::{MockNewsFeed, MockPacing};
 #[cfg(any(test, feature = "mocks"))]
 pub use training::MockTrainingStore;
-pub use training::{
-    Answered, Attempt, Fate, OpenPuzzles, PUZZLE_GAMES, Puzzle, Puzzles, TrainingStore,
-    ended_games, judge, open_puzzle, open_puzzles, puzzles_in, retired, to_the_millisecond,
-};
+pub use training::{Attempt, TrainingStore, to_the_millisecond};
 
 /// Why a store could not do what it was asked. `database` names the store for people:
 /// a file's path, or an address without its password. The advice (what to do about it)
@@ -196,7 +190,7 @@ pub trait GameStore: Send + Sync {
     fn checkup(&self) -> Result<(), StoreError>;
 
     /// What the ends of `games` did to the ratings of the people in them, as kept with
-    /// each end ([`rate`]): each game's changes together, X's first, the games in the
+    /// each end ([`rate`](crate::rules::rate)): each game's changes together, X's first, the games in the
     /// order asked. A game that rated nobody, has not ended, or is not kept has none.
     fn rating_changes(&self, games: &[GameId]) -> Result<Vec<RatingChange>, StoreError>;
 

@@ -216,7 +216,7 @@ pub enum Write {
         ending: Ending,
     },
     /// The person at `mark` plays under `name` from now on: a seat's name may change
-    /// until that seat's first move ([`exactly_once::name`](super::exactly_once::name)).
+    /// until that seat's first move ([`exactly_once::name`](crate::rules::exactly_once::name)).
     /// The scoreboard counts a game's names only at its end, so nothing else changes.
     Name {
         game: GameId,
@@ -225,14 +225,14 @@ pub enum Write {
     },
     /// The game rates nobody from now on ([`NewGame::casual`]): a person took help a
     /// rated game does not allow ([`Help`](crate::play::Help)). Only while it is played
-    /// ([`exactly_once::casual`](super::exactly_once::casual)).
+    /// ([`exactly_once::casual`](crate::rules::exactly_once::casual)).
     Casual {
         game: GameId,
     },
     /// The seat at `mark`, held open for whoever brings its invite, is taken: from now
     /// on `holder` holds it (a guest's secret, or the account the seat's player is
     /// named for). Once, while the game is played
-    /// ([`exactly_once::seat`](super::exactly_once::seat)).
+    /// ([`exactly_once::seat`](crate::rules::exactly_once::seat)).
     Seat {
         game: GameId,
         mark: Mark,
@@ -266,46 +266,6 @@ pub struct StoredGame {
     pub ended: Option<SystemTime>,
     /// The id of its rematch, if one was started.
     pub rematch: Option<GameId>,
-}
-
-/// How many moves stand after `steps`: each move adds one, each undo takes back its
-/// moves (never below none).
-pub fn moves_standing(steps: &[Step]) -> u32 {
-    steps.iter().fold(0, |moves, step| match step.change {
-        Change::Move(_) => moves.saturating_add(1),
-        Change::Undo { moves: back } => moves.saturating_sub(u32::from(back)),
-    })
-}
-
-/// The names a store files a game's players under: the scoreboard's rows.
-pub fn names_of(settings: &Settings) -> [PlayerName; 2] {
-    Mark::ALL.map(|mark| settings.player(mark).name(mark))
-}
-
-/// One player's share of an ended game, as a store files it: what it adds to the
-/// player's row of the scoreboard, and to the player's results against the rival.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Counted {
-    pub player: PlayerName,
-    pub rival: PlayerName,
-    pub record: Record,
-}
-
-/// What a game of `settings` ending so counts, for each side that counts (X's share
-/// first; none for an abandoned game), by [`Ending::counted`]: the one rule every
-/// store counts with.
-pub fn counts_of(settings: &Settings, ending: Ending) -> Vec<Counted> {
-    let names = names_of(settings);
-    Mark::ALL
-        .into_iter()
-        .filter_map(|mark| {
-            Some(Counted {
-                record: ending.counted(mark)?,
-                player: names[mark.index()].clone(),
-                rival: names[mark.opponent().index()].clone(),
-            })
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -30,11 +30,11 @@ use rstest_reuse::{self, template};
 use tempfile::TempDir;
 use tictactoe_core::domain::{Geometry, Mark, Outcome, PlayerName, Position, Record};
 use tictactoe_core::fixtures::{self, person};
+use tictactoe_core::memory::MemoryStore;
 use tictactoe_core::play::{Seating, Settings};
 use tictactoe_core::players::{Level, PlayerSpec};
 use tictactoe_core::ports::{
-    Archive, Change, Conflict, Ending, GameId, GameStore, MemoryStore, NewGame, Step, StoreError,
-    Write,
+    Archive, Change, Conflict, Ending, GameId, GameStore, NewGame, Step, StoreError, Write,
 };
 use tictactoe_sqlite_store::SqliteStore;
 

@@ -6,10 +6,9 @@ use proptest::prelude::*;
 use rstest_reuse::apply;
 use tictactoe_core::domain::{Certainty, Rating};
 use tictactoe_core::players::Anchor;
-use tictactoe_core::ports::exactly_once::Movers;
-use tictactoe_core::ports::{
-    PlayerRating, RatingChange, RatingHistoryQuery, RatingListQuery, rate,
-};
+use tictactoe_core::ports::{PlayerRating, RatingChange, RatingHistoryQuery, RatingListQuery};
+use tictactoe_core::rules::exactly_once::Movers;
+use tictactoe_core::rules::rate;
 
 use super::*;
 

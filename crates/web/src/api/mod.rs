@@ -1826,8 +1826,8 @@ mod tests {
                     Ok(crate::port::PuzzleAnswer {
                         cell: puzzle.best_moves[1],
                         puzzle,
-                        answered: tictactoe_core::ports::Answered::Right,
-                        fate: Some(tictactoe_core::ports::Fate::ComesBack),
+                        answered: tictactoe_core::rules::Answered::Right,
+                        fate: Some(tictactoe_core::rules::Fate::ComesBack),
                     })
                 })
             });
@@ -1905,7 +1905,7 @@ mod tests {
             .returning(|_, _| {
                 Box::pin(async {
                     Ok(crate::port::Training {
-                        open: tictactoe_core::ports::OpenPuzzles::default(),
+                        open: tictactoe_core::play::OpenPuzzles::default(),
                         short_ids: Vec::new(),
                     })
                 })

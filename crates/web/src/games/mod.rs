@@ -41,10 +41,11 @@ use std::time::{Duration, Instant};
 use tokio::sync::{Mutex as Gate, watch};
 
 use tictactoe_core::domain::{Geometry, Mark, PlayerName, Scoreboard};
+use tictactoe_core::play::BoardRatings;
 use tictactoe_core::players::ComputerFactory;
 use tictactoe_core::ports::{
-    Archive, BoardRatings, Following, GameId, HistoryPage, HistoryQuery, IdPrefix, Pacing,
-    RatingChange, Shared, StoreError,
+    Archive, Following, GameId, HistoryPage, HistoryQuery, IdPrefix, Pacing, RatingChange, Shared,
+    StoreError,
 };
 
 use super::budget::{Budgets, Kind, Payer, Spending};

@@ -2,10 +2,12 @@
 //! the history, a player's page, a board's ratings.
 
 use tictactoe_core::domain::{Geometry, PlayerName, Scoreboard};
+use tictactoe_core::play::BoardRatings;
 use tictactoe_core::ports::{
-    BoardRatings, GameId, GameSummary, HistoryPage, HistoryQuery, IdPrefix, PageSize, RatingChange,
-    RatingHistoryQuery, StoreError, names_of,
+    GameId, GameSummary, HistoryPage, HistoryQuery, IdPrefix, PageSize, RatingChange,
+    RatingHistoryQuery, StoreError,
 };
+use tictactoe_core::rules::names_of;
 
 use super::super::port::{AfterTheEnd, GameError, PlayerPage};
 use super::Games;

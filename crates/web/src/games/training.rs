@@ -9,7 +9,9 @@ use std::time::{Instant, SystemTime};
 
 use tictactoe_core::domain::{Geometry, PlayerName};
 use tictactoe_core::play::short_id;
-use tictactoe_core::ports::{Attempt, Fate, judge, open_puzzle, open_puzzles};
+use tictactoe_core::play::{open_puzzle, open_puzzles};
+use tictactoe_core::ports::Attempt;
+use tictactoe_core::rules::{Fate, judge};
 use tictactoe_core::sync::lock;
 
 use super::super::budget::{Kind, Payer};

@@ -17,12 +17,12 @@ use axum::http::{HeaderMap, Method, Request, StatusCode};
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
 use tictactoe_core::domain::{PlayerName, Scoreboard};
+use tictactoe_core::memory::MemoryStore;
 use tictactoe_core::play::Review;
 use tictactoe_core::players::ComputerFactory;
 use tictactoe_core::ports::{
     Archive, Cleared, GameHistory, GameId, GameStore, HistoryPage, HistoryQuery, IdPrefix,
-    Imported, MemoryStore, MockGameStore, Opponents, Restored, ReviewStore, Rows, StoreError,
-    StoredGame, Write,
+    Imported, MockGameStore, Opponents, Restored, ReviewStore, Rows, StoreError, StoredGame, Write,
 };
 use tictactoe_passwords::Argon2Passwords;
 use tictactoe_players::StandardComputers;

@@ -12,17 +12,19 @@ use crate::domain::{Mark, PlayerName, Record, Scoreboard, Standing};
 
 use crate::play::Review;
 
-use super::exactly_once::{self, Decision, Movers, Repeat, Seats, Steps};
-use super::{
+use crate::ports::{
     Account, AccountStore, AccountSummary, Added, NewAccount, NewSession, NewToken, PasswordHash,
     SecretLock, TokenId, TokenInfo,
 };
-use super::{
+use crate::ports::{
     Attempt, Cleared, GameHistory, GameId, GameStore, GameSummary, HistoryPage, HistoryQuery,
-    IdPrefix, Imported, Opponents, PlayerRating, RatingBook, RatingChange, RatingHistoryQuery,
-    RatingListQuery, RatingPoint, RatingStore, Rebuilt, Restored, ReviewStore, Rivalry, Rows,
-    StoreError, StoredGame, TrainingStore, Write, best_first, check_review, counts_of,
-    keeps_review, moves_standing, names_of, to_the_millisecond,
+    IdPrefix, Imported, Opponents, PlayerRating, RatingChange, RatingHistoryQuery, RatingListQuery,
+    RatingPoint, RatingStore, Rebuilt, Restored, ReviewStore, Rivalry, Rows, StoreError,
+    StoredGame, TrainingStore, Write, to_the_millisecond,
+};
+use crate::rules::exactly_once::{self, Decision, Movers, Repeat, Seats, Steps};
+use crate::rules::{
+    RatingBook, best_first, check_review, counts_of, keeps_review, moves_standing, names_of,
 };
 
 /// See the module documentation.
