@@ -1,5 +1,9 @@
-//! Output for scripts: one JSON object per answer. Structs rather than `json!` so the
-//! keys come out in the documented order.
+//! Output for scripts: one JSON object per answer, the `--json` of the command line and
+//! the web API's answers in the same words. Each answer is one type, built here and
+//! serialised as it is declared (so the keys come out in the documented order); with
+//! the `schema` feature (the web server's) each also derives its OpenAPI schema, so the
+//! document describes the very type that is sent. Field comments are the schema's
+//! descriptions.
 
 use std::io::{self, Write};
 
@@ -18,13 +22,18 @@ use tictactoe_core::ports::{
 use tictactoe_core::rules::{Answered, Fate, Puzzle, names_of};
 use tictactoe_core::words;
 
+/// The scoreboard, as `tictactoe scores --json` prints it.
 #[derive(Serialize)]
-struct ScoresJson<'a> {
-    players: Vec<PlayerJson<'a>>,
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+pub struct ScoreboardJson<'a> {
+    /// Ranked: most wins, then fewest losses, then by name.
+    players: Vec<ScoreRowJson<'a>>,
 }
 
+/// One player's row of the scoreboard.
 #[derive(Serialize)]
-struct PlayerJson<'a> {
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+pub struct ScoreRowJson<'a> {
     name: &'a str,
     wins: u64,
     losses: u64,
@@ -62,8 +71,8 @@ impl<W: Write> ScoresJsonWriter<W> {
     }
 }
 
-fn player_json(s: &Standing) -> PlayerJson<'_> {
-    PlayerJson {
+fn player_json(s: &Standing) -> ScoreRowJson<'_> {
+    ScoreRowJson {
         name: s.name.as_str(),
         wins: s.record.wins,
         losses: s.record.losses,
@@ -75,7 +84,7 @@ fn player_json(s: &Standing) -> PlayerJson<'_> {
 /// `{"players":[{"name":"Ada","wins":1,"losses":0,"ties":2,"games":3}]}`, ranked as on screen.
 pub fn scoreboard_json(scoreboard: &Scoreboard) -> String {
     let players = scoreboard.standings().iter().map(player_json).collect();
-    to_json(&ScoresJson { players })
+    to_json(&ScoreboardJson { players })
 }
 
 #[derive(Serialize)]
@@ -205,13 +214,19 @@ pub fn ending_word(ending: Ending) -> &'static str {
     }
 }
 
+/// One row of a board's ratings: a person, or a computer level's fixed anchor.
 #[derive(Serialize)]
-struct RatingRowJson<'a> {
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+pub struct RatingRowJson<'a> {
     name: &'a str,
+    /// Whole points.
     rating: i64,
     deviation: i64,
+    /// A person's rating whose deviation is above 110 (an anchor never is).
     provisional: bool,
+    /// A person's rated games; a level's calibration games.
     games: u64,
+    /// A computer level's fixed rating, never moved by a game.
     anchor: bool,
 }
 
@@ -220,23 +235,32 @@ struct RatingRowJson<'a> {
 /// points, as shown; a level's fixed anchor has `"anchor":true` and is never
 /// provisional, its games the calibration's).
 pub fn rating_row_json(row: &RatingRow) -> String {
-    to_json(&RatingRowJson {
-        name: row.name.as_str(),
-        rating: row.rating.points(),
-        deviation: row.rating.deviation().round() as i64,
-        provisional: row.anchor.is_none() && row.rating.provisional(),
-        games: row.games,
-        anchor: row.anchor.is_some(),
-    })
+    to_json(&RatingRowJson::of(row))
+}
+
+impl<'a> RatingRowJson<'a> {
+    fn of(row: &'a RatingRow) -> Self {
+        RatingRowJson {
+            name: row.name.as_str(),
+            rating: row.rating.points(),
+            deviation: row.rating.deviation().round() as i64,
+            provisional: row.anchor.is_none() && row.rating.provisional(),
+            games: row.games,
+            anchor: row.anchor.is_some(),
+        }
+    }
 }
 
 /// A rating held on one board, as both the one-person list and the player page give it.
 #[derive(Serialize)]
-struct StandingJson {
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+pub struct StandingJson {
     size: usize,
     win: usize,
+    /// Whole points.
     rating: i64,
     deviation: i64,
+    /// The deviation is above 110: too few games to say much yet.
     provisional: bool,
     games: u64,
 }
@@ -293,12 +317,19 @@ pub fn account_json(account: &AccountSummary) -> String {
     })
 }
 
+/// One training puzzle: the position before a slip of the player's.
 #[derive(Serialize)]
-struct PuzzleJson<'a> {
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+pub struct PuzzleJson<'a> {
+    /// The game it is from: 32 hex digits.
     game: &'a str,
+    /// The move that threw a value away (1 for the game's first).
     ply: u32,
+    /// The cells before that move, row by row: `X`, `O` or `.`.
     board: String,
+    /// `X` or `O`: the player's side.
     to_move: String,
+    /// What the player had there: `win` or `draw`.
     value: &'static str,
     /// The board's size, and how many in a row win on it.
     size: usize,
@@ -342,19 +373,30 @@ impl<'a> PuzzleJson<'a> {
     }
 }
 
+/// One puzzle as the training page puts it: what `tictactoe train --list --json`
+/// prints but its answers, with a title and a question.
 #[derive(Serialize)]
-struct TitledPuzzleJson<'a> {
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+pub struct TrainingPuzzleJson<'a> {
     #[serde(flatten)]
     puzzle: PuzzleJson<'a>,
+    /// "Puzzle 1 of 3: game 0190ab12, move 4 (4x4: 3 in a row wins)".
     title: String,
+    /// "X to move; X had a draw here. Find a move that keeps it."
     prompt: String,
 }
 
+/// A player's open training puzzles, for the training page.
 #[derive(Serialize)]
-struct TrainingJson<'a> {
-    puzzles: Vec<TitledPuzzleJson<'a>>,
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+pub struct TrainingJson<'a> {
+    /// Newest game first, each game's in the order played.
+    puzzles: Vec<TrainingPuzzleJson<'a>>,
+    /// The player's moves whose review is not exact (no puzzle is made of them).
     not_exact: u64,
+    /// The player's ended games with no review kept (no puzzles either).
     unreviewed: usize,
+    /// Why there are no puzzles, and what kept more moves from being puzzles, in words.
     notes: Vec<String>,
 }
 
@@ -378,7 +420,7 @@ pub fn training_json(
         .iter()
         .zip(short_ids)
         .enumerate()
-        .map(|(index, (puzzle, short))| TitledPuzzleJson {
+        .map(|(index, (puzzle, short))| TrainingPuzzleJson {
             puzzle: PuzzleJson::asked(puzzle),
             title: words::puzzle_title(index + 1, total, short, puzzle.ply, puzzle.board),
             prompt: words::puzzle_prompt(puzzle.to_move, puzzle.value),
@@ -402,13 +444,24 @@ pub fn training_json(
     })
 }
 
+/// An answer to a puzzle, judged.
 #[derive(Serialize)]
-struct AnswerJson {
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+pub struct PuzzleAnswerJson {
+    /// `right`, `wrong`, or `unproven` (not judged in time: nothing kept).
     judged: &'static str,
+    /// What the answer leaves the player: `win`, `draw` or `loss` (null when not
+    /// judged).
     left: Option<&'static str>,
+    /// The verdict in words, as the console says it.
     said: String,
+    /// What comes next, in words: after a right answer, whether the puzzle retires or
+    /// comes back; after a wrong one, another try or the answer (null when not judged).
     then: Option<&'static str>,
+    /// After a wrong answer, what to show once the player stops trying: what the review
+    /// said of the move played in the game, and the best moves (null otherwise).
     answer: Option<String>,
+    /// The puzzle's best moves, numbered from 1 (lit once the answer is shown).
     best_moves: Vec<usize>,
 }
 
@@ -433,7 +486,7 @@ pub fn answer_json(
         Answered::Wrong { left, .. } => ("wrong", Some(verdict_word(*left))),
         Answered::Unproven => ("unproven", None),
     };
-    to_json(&AnswerJson {
+    to_json(&PuzzleAnswerJson {
         judged,
         left,
         said: words::answer_line(cell, puzzle.value, answered),
@@ -459,41 +512,57 @@ pub fn answer_json(
 /// apart the people whose rating is still provisional, each row as
 /// [`rating_row_json`] words it.
 pub fn ratings_json(listed: &BoardRatings) -> String {
-    let rows = |rows: &[RatingRow]| -> String {
-        rows.iter()
-            .map(rating_row_json)
-            .collect::<Vec<_>>()
-            .join(",")
-    };
-    format!(
-        "{{\"size\":{},\"win\":{},\"ratings\":[{}],\"provisional\":[{}]}}",
-        listed.board.size(),
-        listed.board.win_length(),
-        rows(&listed.ranked),
-        rows(&listed.provisional)
-    )
+    to_json(&RatingsJson {
+        size: listed.board.size(),
+        win: listed.board.win_length(),
+        ratings: listed.ranked.iter().map(RatingRowJson::of).collect(),
+        provisional: listed.provisional.iter().map(RatingRowJson::of).collect(),
+    })
 }
 
+/// A board's ratings, as `tictactoe ratings --json` prints its rows.
 #[derive(Serialize)]
-struct BoardRatingJson {
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+pub struct RatingsJson<'a> {
+    size: usize,
+    win: usize,
+    /// The ranking, best first: people whose rating is settled, and the levels'
+    /// anchors.
+    ratings: Vec<RatingRowJson<'a>>,
+    /// Best first, apart from the ranking: people whose rating is still provisional
+    /// (too few games to rank them).
+    provisional: Vec<RatingRowJson<'a>>,
+}
+
+/// A person's rating on one board, and its history.
+#[derive(Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+pub struct BoardRatingJson {
     #[serde(flatten)]
     standing: StandingJson,
+    /// Their rating after each of their last 200 rated games there, oldest first.
     history: Vec<RatingPointJson>,
 }
 
+/// A person's rating after one of their games.
 #[derive(Serialize)]
-struct RatingPointJson {
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+pub struct RatingPointJson {
+    /// The game that made it.
     game: String,
+    /// When that game ended: RFC 3339, UTC, to the second.
     ended: String,
+    /// Whole points.
     rating: i64,
     deviation: i64,
+    /// The deviation then was above 110.
     provisional: bool,
 }
 
 /// A person's rating on each board they played on, with their rating after each of
 /// their last games there, oldest first (what the player page draws).
-fn board_ratings_json(ratings: &[(PlayerRating, Vec<RatingPoint>)]) -> String {
-    let boards: Vec<BoardRatingJson> = ratings
+fn board_ratings(ratings: &[(PlayerRating, Vec<RatingPoint>)]) -> Vec<BoardRatingJson> {
+    ratings
         .iter()
         .map(|(held, points)| BoardRatingJson {
             standing: StandingJson::of(held),
@@ -508,8 +577,7 @@ fn board_ratings_json(ratings: &[(PlayerRating, Vec<RatingPoint>)]) -> String {
                 })
                 .collect(),
         })
-        .collect();
-    to_json(&boards)
+        .collect()
 }
 
 /// A moment as RFC 3339 in UTC, to the second: `2026-11-24T14:05:09Z`.
@@ -517,17 +585,25 @@ pub fn time_word(time: SystemTime) -> String {
     humantime::format_rfc3339_seconds(time).to_string()
 }
 
+/// An ended game, as `tictactoe history --json` prints it.
 #[derive(Serialize)]
-struct SummaryJson<'a> {
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+pub struct GameSummaryJson<'a> {
+    /// The whole id: 32 hex digits.
     id: &'a str,
+    /// When it began: RFC 3339, UTC, to the second.
     started: String,
+    /// When it ended.
     ended: String,
     x: String,
     o: String,
     size: usize,
     win: usize,
+    /// `X` or `O`.
     first: String,
+    /// `x_won`, `o_won`, `draw`, `x_resigned`, `o_resigned`, `x_left` or `o_left`.
     result: &'static str,
+    /// The moves on the board at the end.
     moves: u32,
 }
 
@@ -535,24 +611,32 @@ struct SummaryJson<'a> {
 /// "x":"Ada","o":"Computer (Impossible)","size":3,"win":3,"first":"X","result":"o_won",
 /// "moves":6}`. `id` is the whole id.
 pub fn summary_json(game: &GameSummary) -> String {
-    to_json(&SummaryJson::of(game))
+    to_json(&GameSummaryJson::of(game))
 }
 
 #[derive(Serialize)]
 struct RatedSummaryJson<'a> {
     #[serde(flatten)]
-    game: SummaryJson<'a>,
+    game: GameSummaryJson<'a>,
     casual: bool,
     rating: Vec<RatingChangeJson<'a>>,
 }
 
+/// What a game did to one person's rating.
 #[derive(Serialize)]
-struct RatingChangeJson<'a> {
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+pub struct RatingChangeJson<'a> {
     player: &'a str,
+    /// The side they played: `X` or `O`.
+    #[cfg_attr(feature = "schema", schema(pattern = "^[XO]$"))]
     mark: String,
+    /// Whole points, before the game.
     before: i64,
+    /// Whole points, after the game.
     after: i64,
+    /// `after - before`.
     change: i64,
+    /// Whether the rating after the game is still provisional.
     provisional: bool,
 }
 
@@ -569,8 +653,11 @@ impl<'a> RatingChangeJson<'a> {
     }
 }
 
+/// What an ended game did to ratings.
 #[derive(Serialize)]
-struct RatingChangesJson<'a> {
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+pub struct RatingChangesJson<'a> {
+    /// X's first; empty when the game rated nobody.
     changes: Vec<RatingChangeJson<'a>>,
 }
 
@@ -592,17 +679,17 @@ pub fn rating_changes_json(changes: &[RatingChange]) -> String {
 /// after).
 pub fn rated_summary_json(game: &GameSummary, casual: bool, changes: &[RatingChange]) -> String {
     to_json(&RatedSummaryJson {
-        game: SummaryJson::of(game),
+        game: GameSummaryJson::of(game),
         casual,
         rating: changes.iter().map(RatingChangeJson::of).collect(),
     })
 }
 
-impl<'a> SummaryJson<'a> {
+impl<'a> GameSummaryJson<'a> {
     fn of(game: &'a GameSummary) -> Self {
         let [x, o] = names_of(&game.settings);
         let geometry = game.settings.geometry();
-        SummaryJson {
+        GameSummaryJson {
             id: game.id.as_str(),
             started: time_word(game.started),
             ended: time_word(game.ended),
@@ -620,21 +707,37 @@ impl<'a> SummaryJson<'a> {
 /// A page of a history for the web API: `{"games":[…],"next":"0190…"}` (`next` is
 /// `null` on the last page).
 pub fn history_page_json(games: &[GameSummary], next: Option<&GameId>) -> String {
-    let games: Vec<String> = games.iter().map(summary_json).collect();
-    format!(
-        "{{\"games\":[{}],\"next\":{}}}",
-        games.join(","),
-        to_json(&next.map(GameId::as_str))
-    )
+    to_json(&HistoryPageJson {
+        games: games.iter().map(GameSummaryJson::of).collect(),
+        next: next.map(GameId::as_str),
+    })
 }
 
+/// A page of ended games, newest first.
 #[derive(Serialize)]
-struct MoveReviewJson {
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+pub struct HistoryPageJson<'a> {
+    games: Vec<GameSummaryJson<'a>>,
+    /// The last game's id, for `before` on the next page; `null` on the last page.
+    #[cfg_attr(feature = "schema", schema(required))]
+    next: Option<&'a str>,
+}
+
+/// One reviewed move.
+#[derive(Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+pub struct MoveReviewJson {
     ply: u32,
+    /// The cell played, numbered from 1.
     cell: usize,
+    /// `X` or `O`: who moved.
     mark: String,
+    /// The value for the side that moved, before its move: `win`, `draw`, `loss`,
+    /// `at_least_draw`, `at_most_draw` or `unknown`.
     before: &'static str,
+    /// The value after it.
     after: &'static str,
+    /// The moves that would have kept the value before.
     best_moves: Vec<usize>,
     exact: bool,
 }
@@ -659,9 +762,12 @@ pub fn move_review_json(reviewed: &MoveReview) -> String {
     to_json(&move_review(reviewed))
 }
 
+/// A game's review by perfect play, as `replay --review --json` words each move.
 #[derive(Serialize)]
-struct ReviewJson<'a> {
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+pub struct ReviewJson<'a> {
     game: &'a str,
+    /// Every value below was proven within the server's thinking time.
     exact: bool,
     moves: Vec<MoveReviewJson>,
 }
@@ -700,8 +806,10 @@ pub fn replay_json(replay: &Replay) -> Vec<String> {
         .collect()
 }
 
+/// A player's results against one opponent.
 #[derive(Serialize)]
-struct RivalJson<'a> {
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+pub struct RivalJson<'a> {
     opponent: &'a str,
     wins: u64,
     losses: u64,
@@ -723,30 +831,45 @@ pub fn player_page_json(
     ratings: &[(PlayerRating, Vec<RatingPoint>)],
 ) -> String {
     let total = opponents.total;
-    let listed: Vec<RivalJson> = opponents
-        .most_played
-        .iter()
-        .map(|rival| RivalJson {
-            opponent: rival.opponent.as_str(),
-            wins: rival.record.wins,
-            losses: rival.record.losses,
-            ties: rival.record.ties,
-            games: rival.record.games(),
-        })
-        .collect();
-    let recent: Vec<String> = recent.iter().map(summary_json).collect();
-    format!(
-        "{{\"name\":{},\"wins\":{},\"losses\":{},\"ties\":{},\"games\":{},\"opponents\":{},\"other_opponents\":{},\"recent\":[{}],\"ratings\":{}}}",
-        to_json(&name.as_str()),
-        total.wins,
-        total.losses,
-        total.ties,
-        total.games(),
-        to_json(&listed),
-        opponents.others,
-        recent.join(","),
-        board_ratings_json(ratings)
-    )
+    to_json(&PlayerPageJson {
+        name: name.as_str(),
+        wins: total.wins,
+        losses: total.losses,
+        ties: total.ties,
+        games: total.games(),
+        opponents: opponents
+            .most_played
+            .iter()
+            .map(|rival| RivalJson {
+                opponent: rival.opponent.as_str(),
+                wins: rival.record.wins,
+                losses: rival.record.losses,
+                ties: rival.record.ties,
+                games: rival.record.games(),
+            })
+            .collect(),
+        other_opponents: opponents.others,
+        recent: recent.iter().map(GameSummaryJson::of).collect(),
+        ratings: board_ratings(ratings),
+    })
+}
+
+/// A player's record, their results against each opponent and their newest games.
+#[derive(Serialize)]
+#[cfg_attr(feature = "schema", derive(utoipa::ToSchema))]
+pub struct PlayerPageJson<'a> {
+    name: &'a str,
+    wins: u64,
+    losses: u64,
+    ties: u64,
+    games: u64,
+    /// The most played opponents, most played first.
+    opponents: Vec<RivalJson<'a>>,
+    /// How many more opponents there are.
+    other_opponents: u64,
+    recent: Vec<GameSummaryJson<'a>>,
+    /// Their Glicko-2 rating on each board they were rated on, by size then run.
+    ratings: Vec<BoardRatingJson>,
 }
 
 fn to_json(value: &impl Serialize) -> String {

@@ -711,7 +711,7 @@ mod tests {
             Repeat::Retry,
         );
 
-        assert_eq!(decision_words(decided), words);
+        assert_eq!(detail(decided), words);
     }
 
     #[test]
@@ -724,7 +724,7 @@ mod tests {
             Repeat::Retry,
         );
 
-        assert_eq!(decision_words(decided), "the game is over");
+        assert_eq!(detail(decided), "the game is over");
     }
 
     #[test]
@@ -732,13 +732,6 @@ mod tests {
         let decided = seat(&game(), Mark::O, &SeatHolder::Account, None, Repeat::Retry);
 
         assert_eq!(decided, Err(StoreError::NoSuchGame(game())));
-    }
-
-    fn decision_words(result: Result<Decision, StoreError>) -> String {
-        match result {
-            Err(StoreError::Conflict { detail, .. }) => detail.to_string(),
-            other => panic!("not a conflict: {other:?}"),
-        }
     }
 
     #[test]

@@ -22,8 +22,9 @@ use tictactoe_core::domain::{Geometry, Mark, NameError, PlayerName};
 use tictactoe_core::ports::{GameId, HistoryQuery, IdPrefix, PageSize};
 use tictactoe_core::words::shape;
 use tictactoe_json::{
-    answer_json, history_page_json, player_page_json, rating_changes_json, ratings_json,
-    review_json, scoreboard_json, training_json,
+    HistoryPageJson, PlayerPageJson, PuzzleAnswerJson, RatingChangesJson, RatingsJson, ReviewJson,
+    ScoreboardJson, TrainingJson, answer_json, history_page_json, player_page_json,
+    rating_changes_json, ratings_json, review_json, scoreboard_json, training_json,
 };
 
 use super::caller::{Caller, seat_cookie_for};
@@ -35,9 +36,8 @@ use super::error::{ApiError, ErrorJson};
 use super::events::game_events;
 use super::health::Health;
 use super::openapi::{
-    BodyRefusals, GameEventJson, GameRefusals, HistoryPageJson, PlayerPageJson, PuzzleAnswerJson,
-    RatingChangesJson, RatingsJson, ReadyJson, ReviewJson, ScoreboardJson, SeatRefusals,
-    StoreRefusals, ThinkingRefusals, TrainingJson,
+    BodyRefusals, GameEventJson, GameRefusals, ReadyJson, SeatRefusals, StoreRefusals,
+    ThinkingRefusals,
 };
 use super::port::{AccountService, Created, GameService, PuzzleAsked, Reviewing};
 use super::shares::Client;
