@@ -14,6 +14,9 @@ use utoipa::openapi::link::LinkBuilder;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{IntoResponses, Modify, OpenApi, ToSchema};
 
+use tictactoe_core::domain::Mark;
+
+use super::caller::seat_cookie;
 use super::error::ErrorJson;
 
 /// The document's frame: what the handlers' own annotations do not say.
@@ -59,12 +62,25 @@ impl Modify for SeatTokens {
                     .description(Some(
                         "A guest's seat: its token (32 hex digits), as `seats` gave it when \
                          the game (or its rematch) was created or its invite taken; a \
-                         browser sends the seat's cookie instead. A signed-in player's \
-                         seat is their session (or personal token)",
+                         browser sends the seat's cookie instead (`seat_x`, `seat_o`). A \
+                         signed-in player's seat is their session (or personal token)",
                     ))
                     .build(),
             ),
         );
+        for mark in Mark::ALL {
+            let description = format!(
+                "A guest's seat at {mark}, as a browser holds it: the cookie the server set \
+                 with the seat's token (sent only to the game's own routes)"
+            );
+            components.add_security_scheme(
+                seat_cookie(mark),
+                SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::with_description(
+                    seat_cookie(mark),
+                    description.as_str(),
+                ))),
+            );
+        }
         components.add_security_scheme(
             "session",
             SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::with_description(
@@ -187,41 +203,84 @@ pub enum StoreRefusals {
     Store(ErrorJson),
 }
 
+/// One link from a game begun to an operation on it.
+struct GameLink {
+    name: String,
+    operation: &'static str,
+    /// Each parameter's name (with its place: `cookie.seat_x`) and runtime expression.
+    parameters: Vec<(String, String)>,
+    body: Option<serde_json::Value>,
+    description: String,
+}
+
 /// Links every game begun (a 201: a new game, or a rematch) to what can be done with it
-/// next, by its id or its X player's name.
+/// next: by its id; by its X player's name; with the invite's code, the seat it holds
+/// open; and, for each guest's seat the answer gives a token (`seats.x`, `seats.o`),
+/// the seat's own requests with that token in the seat's cookie, as a browser sends it
+/// (a program may send it as a bearer token instead, but a signed-in client's own
+/// token would take that header's place). So a client that follows the links plays
+/// the games it makes.
 pub fn link_begun_games(document: &mut utoipa::openapi::OpenApi) {
+    let id = || ("id".to_string(), "$response.body#/id".to_string());
     let by_id = [
         ("game", "The game"),
         ("events", "The game, live"),
-        ("play", "A move, with a seat's token"),
-        ("undo", "A move taken back, with a seat's token"),
-        ("hint", "A hint, with a seat's token"),
-        ("resign", "The game given up, with a seat's token"),
-        (
-            "rename",
-            "A person's name, chosen until their first move, with a seat's token",
-        ),
-        ("rematch", "The next game, once this one is over"),
         ("review", "The review, once the game is over"),
-    ];
-    let links = by_id
-        .map(|(operation, description)| {
-            (
+    ]
+    .map(|(operation, description)| GameLink {
+        name: operation.to_string(),
+        operation,
+        parameters: vec![id()],
+        body: None,
+        description: description.to_string(),
+    });
+    let by_seat = [
+        ("play", "A move"),
+        ("undo", "A move taken back"),
+        ("hint", "A hint"),
+        ("resign", "The game given up"),
+        ("rename", "The person's name, chosen until their first move"),
+        ("rematch", "The next game, once this one is over"),
+    ]
+    .into_iter()
+    .flat_map(|(operation, description)| {
+        Mark::ALL.map(|mark| {
+            let seat = mark.to_string().to_lowercase();
+            GameLink {
+                name: format!("{operation}_{seat}"),
                 operation,
-                operation,
-                "id",
-                "$response.body#/id",
-                description,
-            )
+                parameters: vec![
+                    id(),
+                    (
+                        format!("cookie.{}", seat_cookie(mark)),
+                        format!("$response.body#/seats/{seat}/token"),
+                    ),
+                ],
+                body: None,
+                description: format!("{description}, by {mark}'s seat with its cookie"),
+            }
         })
-        .into_iter()
-        .chain([(
-            "x",
-            "player",
-            "name",
-            "$response.body#/players/x/name",
-            "X's page, once a game of theirs has ended",
-        )]);
+    });
+    let others = [
+        GameLink {
+            name: "join".to_string(),
+            operation: "join",
+            parameters: vec![id()],
+            body: Some(serde_json::json!({ "invite": "$response.body#/invite/code" })),
+            description: "The seat held open, with the invite's code".to_string(),
+        },
+        GameLink {
+            name: "x".to_string(),
+            operation: "player",
+            parameters: vec![(
+                "name".to_string(),
+                "$response.body#/players/x/name".to_string(),
+            )],
+            body: None,
+            description: "X's page, once a game of theirs has ended".to_string(),
+        },
+    ];
+    let links: Vec<GameLink> = by_id.into_iter().chain(by_seat).chain(others).collect();
     // The games' routes only: an account or a token made (also a 201) is no game.
     let begun = document
         .paths
@@ -234,13 +293,41 @@ pub fn link_begun_games(document: &mut utoipa::openapi::OpenApi) {
         let RefOr::T(response) = response else {
             continue;
         };
-        for (name, operation, parameter, value, description) in links.clone() {
-            let link = LinkBuilder::new()
-                .operation_id(operation)
-                .parameter(parameter, value)
-                .description(description)
+        for link in &links {
+            let built = link
+                .parameters
+                .iter()
+                .fold(
+                    LinkBuilder::new().operation_id(link.operation),
+                    |built, (parameter, value)| built.parameter(parameter.as_str(), value.as_str()),
+                )
+                .request_body(link.body.clone())
+                .description(link.description.as_str())
                 .build();
-            response.links.insert(name.to_string(), RefOr::T(link));
+            response.links.insert(link.name.clone(), RefOr::T(built));
         }
     }
+}
+
+/// Links a player's open puzzles to answering the first of them, by its game and move.
+pub fn link_puzzles(document: &mut utoipa::openapi::OpenApi) {
+    let listed = document
+        .paths
+        .paths
+        .get_mut("/api/players/{name}/puzzles")
+        .and_then(|item| item.get.as_mut())
+        .and_then(|operation| operation.responses.responses.get_mut("200"));
+    let Some(RefOr::T(response)) = listed else {
+        return;
+    };
+    let link = LinkBuilder::new()
+        .operation_id("answer_puzzle")
+        .parameter("name", "$request.path.name")
+        .parameter("id", "$response.body#/puzzles/0/game")
+        .parameter("ply", "$response.body#/puzzles/0/ply")
+        .description("An answer to the first puzzle")
+        .build();
+    response
+        .links
+        .insert("answer_first".to_string(), RefOr::T(link));
 }

@@ -153,6 +153,7 @@ fn api_routes() -> (Router<App>, utoipa::openapi::OpenApi) {
         .routes(routes!(api::document))
         .split_for_parts();
     openapi::link_begun_games(&mut document);
+    openapi::link_puzzles(&mut document);
     (router, document)
 }
 

@@ -378,3 +378,64 @@ async fn the_answers_have_the_shapes_the_document_gives_them() {
         assert!(found.is_empty(), "{found:#?}\n{answer}");
     }
 }
+
+/// The value a link's runtime expression `$response.body#/…` names in `answer`.
+fn from_answer(expression: &Value, answer: &Value) -> Value {
+    let pointer = expression
+        .as_str()
+        .and_then(|expression| expression.strip_prefix("$response.body#"))
+        .expect("an expression into the answer's body");
+    answer.pointer(pointer).cloned().unwrap_or(Value::Null)
+}
+
+#[tokio::test]
+async fn following_a_new_games_links_plays_it_with_the_seats_cookie() {
+    // Arrange: a guest's game against the computer, and the document's link from that
+    // answer to a move by X's seat.
+    let server = Server::new();
+    let document = document();
+    let created = server
+        .create_raw(json!({ "x": "human:Ada", "o": "random" }), None)
+        .await;
+    let link = &document["paths"]["/api/games"]["post"]["responses"]["201"]["links"]["play_x"];
+    let id = from_answer(&link["parameters"]["id"], &created.json);
+    let seat = from_answer(&link["parameters"]["cookie.seat_x"], &created.json);
+
+    // Act
+    let played = server
+        .send_with(
+            Method::POST,
+            &format!("/api/games/{}/moves", id.as_str().unwrap()),
+            &[("cookie", &format!("seat_x={}", seat.as_str().unwrap()))],
+            Some(json!({ "cell": 5 })),
+        )
+        .await;
+
+    // Assert
+    assert_eq!(link["operationId"], "play");
+    assert_eq!(played.status, StatusCode::OK, "{}", played.text);
+}
+
+#[test]
+fn every_request_of_a_seat_is_linked_from_each_game_begun_for_each_seat() {
+    let document = document();
+    let seat_requests = ["play", "undo", "hint", "resign", "rename", "rematch"];
+
+    for begun in ["/api/games", "/api/games/{id}/rematch"] {
+        let links = &document["paths"][begun]["post"]["responses"]["201"]["links"];
+        for operation in seat_requests {
+            for seat in ["x", "o"] {
+                let link = &links[format!("{operation}_{seat}")];
+                assert_eq!(
+                    link["operationId"], operation,
+                    "{begun}: {operation}_{seat}"
+                );
+                assert_eq!(
+                    link["parameters"][format!("cookie.seat_{seat}")],
+                    format!("$response.body#/seats/{seat}/token"),
+                    "{begun}: {operation}_{seat}"
+                );
+            }
+        }
+    }
+}

@@ -260,7 +260,7 @@ pub async fn join(
 #[utoipa::path(
     get, path = "/api/games/{id}", tag = "games",
     params(GamePath),
-    security((), ("seat" = []), ("token" = []), ("session" = [])),
+    security((), ("seat" = []), ("seat_x" = []), ("seat_o" = []), ("token" = []), ("session" = [])),
     responses(
         (status = 200, description = "The game, and the caller's seats", body = LookedJson),
         GameRefusals,
@@ -320,7 +320,7 @@ pub async fn game_page(
     post, path = "/api/games/{id}/moves", tag = "games",
     params(GamePath),
     request_body = MoveRequest,
-    security(("seat" = []), ("token" = []), ("session" = [])),
+    security(("seat" = []), ("seat_x" = []), ("seat_o" = []), ("token" = []), ("session" = [])),
     responses(
         (status = 200, description = "The game after the move (and the reply)", body = GameView),
         (status = 400, description = "A cell not on the board, or not JSON", body = ErrorJson),
@@ -349,7 +349,7 @@ pub async fn play(
 #[utoipa::path(
     post, path = "/api/games/{id}/undo", tag = "games",
     params(GamePath),
-    security(("seat" = []), ("token" = []), ("session" = [])),
+    security(("seat" = []), ("seat_x" = []), ("seat_o" = []), ("token" = []), ("session" = [])),
     responses(
         (status = 200, description = "The game after the undo (or the request for one)", body = GameView),
         (status = 409, description = "Refused by the game: nothing to take back, the game is over", body = ErrorJson),
@@ -373,7 +373,7 @@ pub async fn undo(
 #[utoipa::path(
     post, path = "/api/games/{id}/resign", tag = "games",
     params(GamePath),
-    security(("seat" = []), ("token" = []), ("session" = [])),
+    security(("seat" = []), ("seat_x" = []), ("seat_o" = []), ("token" = []), ("session" = [])),
     responses(
         (status = 200, description = "The game, ended", body = GameView),
         (status = 409, description = "The game is over already", body = ErrorJson),
@@ -402,7 +402,7 @@ pub async fn resign(
     post, path = "/api/games/{id}/name", tag = "games",
     params(GamePath),
     request_body = NameRequest,
-    security(("seat" = []), ("token" = []), ("session" = [])),
+    security(("seat" = []), ("seat_x" = []), ("seat_o" = []), ("token" = []), ("session" = [])),
     responses(
         (status = 200, description = "The game, the seat so named", body = GameView),
         (status = 400, description = "A name the rules refuse (no visible character, over 40 characters, control or formatting characters, starting with \"Computer\", the other player's or like it), or not JSON", body = ErrorJson),
@@ -431,7 +431,7 @@ pub async fn rename(
 #[utoipa::path(
     post, path = "/api/games/{id}/hint", tag = "games",
     params(GamePath),
-    security(("seat" = []), ("token" = []), ("session" = [])),
+    security(("seat" = []), ("seat_x" = []), ("seat_o" = []), ("token" = []), ("session" = [])),
     responses(
         (status = 200, description = "The value and the best cells", body = HintJson),
         (status = 409, description = "Refused by the game: not your turn, the game is over, no hints here", body = ErrorJson),
@@ -459,7 +459,7 @@ pub async fn hint(
 #[utoipa::path(
     post, path = "/api/games/{id}/rematch", tag = "games",
     params(GamePath),
-    security(("seat" = []), ("token" = []), ("session" = []), ()),
+    security(("seat" = []), ("seat_x" = []), ("seat_o" = []), ("token" = []), ("session" = []), ()),
     responses(
         (status = 201, description = "The rematch, begun by this request", body = CreatedJson,
          headers(("set-cookie" = String, description = "The caller's guest seats' cookies"))),
