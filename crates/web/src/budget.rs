@@ -383,9 +383,7 @@ mod tests {
         // Arrange: 12 s spent of a 10 s burst, refilled at half a second a second.
         let budgets = budgets();
         let now = Instant::now();
-        let mut spending = budgets.admit_for_test(&payer(1, None), now).unwrap();
-        spending.spent(Duration::from_secs(12));
-        drop(spending);
+        spent(&budgets, &payer(1, None), 12.0, now);
 
         // Act
         let refused = budgets.admit_for_test(&payer(1, None), now).err();
@@ -402,9 +400,7 @@ mod tests {
         // Arrange
         let budgets = budgets();
         let now = Instant::now();
-        let mut spending = budgets.admit_for_test(&payer(1, None), now).unwrap();
-        spending.spent(Duration::from_secs(60));
-        drop(spending);
+        spent(&budgets, &payer(1, None), 60.0, now);
 
         // Act
         let other = budgets.admit_for_test(&payer(2, None), now);
@@ -418,9 +414,7 @@ mod tests {
         // Arrange
         let budgets = budgets();
         let now = Instant::now();
-        let mut spending = budgets.admit_for_test(&payer(1, Some("Ada")), now).unwrap();
-        spending.spent(Duration::from_secs(60));
-        drop(spending);
+        spent(&budgets, &payer(1, Some("Ada")), 60.0, now);
 
         // Act
         let elsewhere = budgets.admit_for_test(&payer(2, Some("Ada")), now);
@@ -434,9 +428,7 @@ mod tests {
         // Arrange: 1 s owed, paid back in 2 s at 0.5 a second.
         let budgets = budgets();
         let now = Instant::now();
-        let mut spending = budgets.admit_for_test(&payer(1, None), now).unwrap();
-        spending.spent(Duration::from_secs(11));
-        drop(spending);
+        spent(&budgets, &payer(1, None), 11.0, now);
 
         // Act
         let later =

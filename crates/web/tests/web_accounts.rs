@@ -240,10 +240,8 @@ async fn the_host_of_a_game_with_a_friend_holds_no_seat_of_the_friends() {
 
 #[tokio::test]
 async fn an_invite_is_taken_once_and_the_second_bringer_is_refused() {
-    let server = Server::new();
-    let begun = server
-        .create(json!({ "x": "human:Cy", "o": "human", "invite": "o" }))
-        .await;
+    let (server, begun) =
+        Server::with_game(json!({ "x": "human:Cy", "o": "human", "invite": "o" })).await;
     let code = begun.game["invite"]["code"].clone();
     let join = begun.api("/join");
 
@@ -307,10 +305,7 @@ async fn a_name_an_account_has_is_taken_and_so_is_one_that_looks_like_it() {
 #[tokio::test]
 async fn a_name_with_games_kept_from_before_is_not_a_newcomers_to_take() {
     // Arrange: a guest played as Zoe.
-    let server = Server::new();
-    let game = server
-        .create(json!({ "x": "human:Zoe", "o": "random" }))
-        .await;
+    let (server, game) = Server::with_game(json!({ "x": "human:Zoe", "o": "random" })).await;
     server.post(&game.id, "resign", Some(game.x_token())).await;
 
     // Act

@@ -557,10 +557,8 @@ async fn a_rematch_swaps_sides_and_gives_each_guest_a_new_token_the_old_one_endi
 #[tokio::test]
 async fn the_old_token_opens_no_seat_of_the_rematch() {
     // Arrange: Ada resigns against Medium and takes the rematch.
-    let (server, game) = Server::with_game(ada_against("medium")).await;
+    let (server, game, rematch) = Server::with_rematch_asked().await;
     let ada = game.x_token();
-    server.post(&game.id, "resign", Some(ada)).await;
-    let rematch = server.post(&game.id, "rematch", Some(ada)).await;
     let next = rematch.json["id"].as_str().unwrap();
     let board = rematch.json["board"].as_str().unwrap();
     let empty = board.find('.').unwrap() as u64 + 1;

@@ -80,10 +80,8 @@ async fn a_finished_game_shows_its_result_after_a_restart() {
 #[tokio::test]
 async fn a_rematch_link_survives_a_restart_and_the_rematch_is_played_with_its_seats_token() {
     // Arrange: Ada (X) resigns against Medium and asks for a rematch; a restart.
-    let (server, game) = Server::with_game(ada_against("medium")).await;
+    let (server, game, rematch) = Server::with_rematch_asked().await;
     let ada = game.x_token();
-    server.post(&game.id, "resign", Some(ada)).await;
-    let rematch = server.post(&game.id, "rematch", Some(ada)).await;
     let next = rematch.json["id"].as_str().unwrap().to_string();
     let new_token = rematch.json["seats"]["o"]["token"]
         .as_str()

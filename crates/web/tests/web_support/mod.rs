@@ -52,6 +52,17 @@ impl Server {
         (server, game)
     }
 
+    /// A new server on which Ada (X) resigned a game against Medium and asked for the
+    /// rematch with her seat's token: the server, the game resigned, and the answer to
+    /// asking.
+    pub async fn with_rematch_asked() -> (Self, Created, Answer) {
+        let (server, game) = Server::with_game(ada_against("medium")).await;
+        let ada = game.x_token();
+        server.post(&game.id, "resign", Some(ada)).await;
+        let rematch = server.post(&game.id, "rematch", Some(ada)).await;
+        (server, game, rematch)
+    }
+
     /// A server whose transport keeps to `limits`.
     pub fn with_limits(limits: Limits) -> Self {
         Server::over(Arc::new(MemoryStore::new()), test_game_limits(), limits)
