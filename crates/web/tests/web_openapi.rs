@@ -287,82 +287,43 @@ async fn the_answers_have_the_shapes_the_document_gives_them() {
     let id = &game.id;
     let puzzle = format!("/api/players/Bob/puzzles/{id}/2");
     let body = Some(json!({ "cell": 5 }));
+    let session = server
+        .send(Method::GET, "/api/session", Some(x), None)
+        .await;
+    let tokens = server.send(Method::GET, "/api/tokens", Some(x), None).await;
+    let looked = server.get(&format!("/api/games/{id}")).await;
+    let rating = server.get(&format!("/api/games/{id}/rating")).await;
+    let history = server.get("/api/games").await;
+    let scores = server.get("/api/scores").await;
+    let player = server.get("/api/players/Ada").await;
+    let refused_move = server.play(id, x, 9).await;
+    let puzzles = server
+        .send(Method::GET, "/api/players/Bob/puzzles", Some(o), None)
+        .await;
+    let answered = server.send(Method::POST, &puzzle, Some(o), body).await;
+    let ready = server.get("/readyz").await;
     let answers = [
         ("post", "/api/games", 201, invited.json.clone()),
         ("post", "/api/games/{id}/join", 200, joined.json),
         ("post", "/api/accounts", 201, signed_up.json),
-        (
-            "get",
-            "/api/session",
-            200,
-            server
-                .send(Method::GET, "/api/session", Some(x), None)
-                .await
-                .json,
-        ),
+        ("get", "/api/session", 200, session.json),
         ("post", "/api/tokens", 201, token.json),
-        (
-            "get",
-            "/api/tokens",
-            200,
-            server
-                .send(Method::GET, "/api/tokens", Some(x), None)
-                .await
-                .json,
-        ),
-        (
-            "get",
-            "/api/games/{id}",
-            200,
-            server.get(&format!("/api/games/{id}")).await.json,
-        ),
+        ("get", "/api/tokens", 200, tokens.json),
+        ("get", "/api/games/{id}", 200, looked.json),
         ("get", "/api/games/{id}/review", 200, review.json),
-        (
-            "get",
-            "/api/games/{id}/rating",
-            200,
-            server.get(&format!("/api/games/{id}/rating")).await.json,
-        ),
-        (
-            "get",
-            "/api/games",
-            200,
-            server.get("/api/games").await.json,
-        ),
-        (
-            "get",
-            "/api/scores",
-            200,
-            server.get("/api/scores").await.json,
-        ),
-        (
-            "get",
-            "/api/players/{name}",
-            200,
-            server.get("/api/players/Ada").await.json,
-        ),
-        (
-            "post",
-            "/api/games/{id}/moves",
-            409,
-            server.play(id, x, 9).await.json,
-        ),
-        (
-            "get",
-            "/api/players/{name}/puzzles",
-            200,
-            server
-                .send(Method::GET, "/api/players/Bob/puzzles", Some(o), None)
-                .await
-                .json,
-        ),
+        ("get", "/api/games/{id}/rating", 200, rating.json),
+        ("get", "/api/games", 200, history.json),
+        ("get", "/api/scores", 200, scores.json),
+        ("get", "/api/players/{name}", 200, player.json),
+        ("post", "/api/games/{id}/moves", 409, refused_move.json),
+        ("get", "/api/players/{name}/puzzles", 200, puzzles.json),
         (
             "post",
             "/api/players/{name}/puzzles/{id}/{ply}",
             200,
-            server.send(Method::POST, &puzzle, Some(o), body).await.json,
+            answered.json,
         ),
-        ("get", "/readyz", 200, server.get("/readyz").await.json),
+        ("get", "/readyz", 200, ready.json),
     ];
 
     for (method, path, status, answer) in answers {
