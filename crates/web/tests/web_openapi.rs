@@ -303,7 +303,7 @@ async fn the_answers_have_the_shapes_the_document_gives_them() {
     let answered = server.send(Method::POST, &puzzle, Some(o), body).await;
     let ready = server.get("/readyz").await;
     let answers = [
-        ("post", "/api/games", 201, invited.json.clone()),
+        ("post", "/api/games", 201, invited.json),
         ("post", "/api/games/{id}/join", 200, joined.json),
         ("post", "/api/accounts", 201, signed_up.json),
         ("get", "/api/session", 200, session.json),
