@@ -7,22 +7,13 @@ mod web_support;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
-use tictactoe_core::ports::{
-    Attempt, PlayerRating, RatingChange, RatingHistoryQuery, RatingListQuery, RatingPoint,
-    RatingStore, Rebuilt, TrainingStore,
-};
 
 use axum::http::StatusCode;
-use tictactoe_core::domain::{PlayerName, Scoreboard};
 use tictactoe_core::memory::MemoryStore;
-use tictactoe_core::play::Review;
-use tictactoe_core::ports::{
-    Cleared, GameHistory, GameId, GameStore, HistoryPage, HistoryQuery, IdPrefix, Imported,
-    Opponents, Restored, ReviewStore, Rows, StoreError, StoredGame, Write,
-};
+use tictactoe_core::ports::StoreError;
 use tictactoe_players::StandardComputers;
 use tictactoe_web::{GameLimits, Games, Limits};
-use web_support::{Server, test_game_limits, two_people};
+use web_support::{Front, Fronted, Server, test_game_limits, two_people};
 
 /// What the store does now.
 const UP: u8 = 0;
@@ -32,10 +23,9 @@ const UNREACHABLE: u8 = 1;
 /// answers, or a frozen server holding a lock).
 const SILENT: u8 = 2;
 
-/// A store in memory that can be made unreachable or silent, and brought back.
+/// A store's front that can make it unreachable or silent, and bring it back.
 #[derive(Default)]
 struct Flaky {
-    store: MemoryStore,
     state: AtomicU8,
     back: (Mutex<()>, Condvar),
 }
@@ -45,10 +35,12 @@ impl Flaky {
         self.state.store(state, Ordering::SeqCst);
         self.back.1.notify_all();
     }
+}
 
+impl Front for Flaky {
     /// Whether a call may go on: waits while silent (at most a minute, so a test that
     /// fails cannot hang), fails while unreachable.
-    fn reach(&self) -> Result<(), StoreError> {
+    fn pass(&self) -> Result<(), StoreError> {
         let mut guard = self.back.0.lock().unwrap();
         let until = Instant::now() + Duration::from_secs(60);
         while self.state.load(Ordering::SeqCst) == SILENT && Instant::now() < until {
@@ -69,189 +61,23 @@ impl Flaky {
     }
 }
 
-impl GameStore for Flaky {
-    fn rating_changes(&self, games: &[GameId]) -> Result<Vec<RatingChange>, StoreError> {
-        self.reach()?;
-        self.store.rating_changes(games)
-    }
-    fn write(&self, writes: &[Write]) -> Result<(), StoreError> {
-        self.reach()?;
-        self.store.write(writes)
-    }
-    fn write_new(&self, writes: &[Write]) -> Result<(), StoreError> {
-        self.reach()?;
-        self.store.write_new(writes)
-    }
-    fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {
-        self.reach()?;
-        self.store.game(id)
-    }
-    fn standings(&self, top: Option<u64>, each: &mut dyn Rows) -> Result<(), StoreError> {
-        self.reach()?;
-        self.store.standings(top, each)
-    }
-    fn standings_of(&self, names: &[PlayerName]) -> Result<Scoreboard, StoreError> {
-        self.reach()?;
-        self.store.standings_of(names)
-    }
-    fn reset(&self) -> Result<Cleared, StoreError> {
-        self.reach()?;
-        self.store.reset()
-    }
-    fn restore(&self) -> Result<Restored, StoreError> {
-        self.reach()?;
-        self.store.restore()
-    }
-    fn import(&self, source: &str, scoreboard: &Scoreboard) -> Result<Imported, StoreError> {
-        self.reach()?;
-        self.store.import(source, scoreboard)
-    }
-    fn checkup(&self) -> Result<(), StoreError> {
-        self.reach()
-    }
-}
-
-impl RatingStore for Flaky {
-    fn ratings(&self, query: &RatingListQuery) -> Result<Vec<PlayerRating>, StoreError> {
-        self.reach()?;
-        self.store.ratings(query)
-    }
-    fn ratings_of(&self, player: &PlayerName) -> Result<Vec<PlayerRating>, StoreError> {
-        self.reach()?;
-        self.store.ratings_of(player)
-    }
-    fn rating_history(&self, query: &RatingHistoryQuery) -> Result<Vec<RatingPoint>, StoreError> {
-        self.reach()?;
-        self.store.rating_history(query)
-    }
-    fn rebuild_ratings(&self) -> Result<Rebuilt, StoreError> {
-        self.reach()?;
-        self.store.rebuild_ratings()
-    }
-}
-
-impl TrainingStore for Flaky {
-    fn keep_attempt(&self, attempt: &Attempt) -> Result<(), StoreError> {
-        self.reach()?;
-        self.store.keep_attempt(attempt)
-    }
-    fn attempts(&self, player: &PlayerName) -> Result<Vec<Attempt>, StoreError> {
-        self.reach()?;
-        self.store.attempts(player)
-    }
-}
-
-use std::time::SystemTime as AccountsTime;
-use tictactoe_core::ports::{
-    Account, AccountStore, AccountSummary, Added, NewAccount, NewSession, NewToken, PasswordHash,
-    SecretLock, TokenId, TokenInfo,
-};
-
-impl AccountStore for Flaky {
-    fn add_account(&self, account: &NewAccount) -> Result<Added, StoreError> {
-        self.reach()?;
-        self.store.add_account(account)
-    }
-    fn account(&self, name: &PlayerName) -> Result<Option<Account>, StoreError> {
-        self.reach()?;
-        self.store.account(name)
-    }
-    fn account_like(&self, name: &PlayerName) -> Result<Option<PlayerName>, StoreError> {
-        self.reach()?;
-        self.store.account_like(name)
-    }
-    fn accounts(&self, now: AccountsTime) -> Result<Vec<AccountSummary>, StoreError> {
-        self.reach()?;
-        self.store.accounts(now)
-    }
-    fn set_password(&self, name: &PlayerName, hash: &PasswordHash) -> Result<bool, StoreError> {
-        self.reach()?;
-        self.store.set_password(name, hash)
-    }
-    fn remove_account(&self, name: &PlayerName) -> Result<bool, StoreError> {
-        self.reach()?;
-        self.store.remove_account(name)
-    }
-    fn open_session(&self, session: &NewSession) -> Result<bool, StoreError> {
-        self.reach()?;
-        self.store.open_session(session)
-    }
-    fn session(
-        &self,
-        lock: &SecretLock,
-        now: AccountsTime,
-    ) -> Result<Option<PlayerName>, StoreError> {
-        self.reach()?;
-        self.store.session(lock, now)
-    }
-    fn close_session(&self, lock: &SecretLock) -> Result<(), StoreError> {
-        self.reach()?;
-        self.store.close_session(lock)
-    }
-    fn forget_expired_sessions(&self, now: AccountsTime) -> Result<u64, StoreError> {
-        self.reach()?;
-        self.store.forget_expired_sessions(now)
-    }
-    fn add_token(&self, token: &NewToken) -> Result<bool, StoreError> {
-        self.reach()?;
-        self.store.add_token(token)
-    }
-    fn token(&self, lock: &SecretLock) -> Result<Option<PlayerName>, StoreError> {
-        self.reach()?;
-        self.store.token(lock)
-    }
-    fn tokens(&self, account: &PlayerName) -> Result<Vec<TokenInfo>, StoreError> {
-        self.reach()?;
-        self.store.tokens(account)
-    }
-    fn revoke_token(&self, account: &PlayerName, id: &TokenId) -> Result<bool, StoreError> {
-        self.reach()?;
-        self.store.revoke_token(account, id)
-    }
-    fn has_games(&self, name: &PlayerName) -> Result<bool, StoreError> {
-        self.reach()?;
-        self.store.has_games(name)
-    }
-}
-
-impl GameHistory for Flaky {
-    fn history(&self, query: &HistoryQuery) -> Result<HistoryPage, StoreError> {
-        self.reach()?;
-        self.store.history(query)
-    }
-    fn games_starting(&self, prefix: &IdPrefix, limit: u32) -> Result<Vec<GameId>, StoreError> {
-        self.reach()?;
-        self.store.games_starting(prefix, limit)
-    }
-    fn opponents(&self, player: &PlayerName, limit: u32) -> Result<Opponents, StoreError> {
-        self.reach()?;
-        self.store.opponents(player, limit)
-    }
-}
-
-impl ReviewStore for Flaky {
-    fn review(&self, game: &GameId) -> Result<Option<Review>, StoreError> {
-        self.reach()?;
-        self.store.review(game)
-    }
-    fn keep_review(&self, game: &GameId, review: &Review) -> Result<(), StoreError> {
-        self.reach()?;
-        self.store.keep_review(game, review)
-    }
-}
-
 /// A flaky store, up at first, and a server on it, its housekeeping (the store's
 /// checks) running; each request waits for the store at most `deadline`.
 fn flaky_server(deadline: Duration) -> (Arc<Flaky>, Server) {
     let flaky = Arc::new(Flaky::default());
+    let store = Arc::new(MemoryStore::new());
+    let fronted = Fronted {
+        front: Arc::clone(&flaky),
+        store: Arc::clone(&store),
+    };
     let limits = GameLimits {
         store_deadline: deadline,
         ..test_game_limits()
     };
     let computers = StandardComputers::new(7, Duration::from_secs(5));
-    let games = Games::new(Arc::clone(&flaky) as _, Box::new(computers), limits);
+    let games = Games::new(Arc::new(fronted), Box::new(computers), limits);
     games.spawn_housekeeping();
-    let server = Server::of(games, Arc::new(MemoryStore::new()), Limits::default());
+    let server = Server::of(games, store, Limits::default());
     (flaky, server)
 }
 
@@ -391,12 +217,7 @@ async fn once_the_store_answers_again_the_next_move_is_played_and_kept_without_a
     assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(moved.status, StatusCode::OK, "{}", moved.text);
     assert_eq!(moved.json["board"], "....X....");
-    let kept = flaky
-        .store
-        .game(&GameId::parse(&game.id).unwrap())
-        .unwrap()
-        .unwrap();
-    assert_eq!(kept.steps.len(), 1);
+    assert_eq!(server.kept(&game.id).steps.len(), 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -9,24 +9,16 @@ mod web_support;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tictactoe_core::ports::{
-    Attempt, PlayerRating, RatingChange, RatingHistoryQuery, RatingListQuery, RatingPoint,
-    RatingStore, Rebuilt, TrainingStore,
-};
 
 use axum::http::Method;
 use serde_json::json;
-use tictactoe_core::domain::{PlayerName, Scoreboard};
 use tictactoe_core::memory::MemoryStore;
-use tictactoe_core::play::Review;
 use tictactoe_core::ports::{
-    Cleared, Following, GameHistory, GameId, GameStore, Hear, Heard, HistoryPage, HistoryQuery,
-    IdPrefix, Imported, News, NewsFeed, Opponents, Pacing, Restored, ReviewStore, Rows, StoreError,
-    StoredGame, Write,
+    Following, GameId, GameStore, Hear, Heard, News, NewsFeed, Pacing, StoreError, Write,
 };
 use tictactoe_players::StandardComputers;
 use tictactoe_web::{GameLimits, Games, Limits};
-use web_support::{Server, next_event, test_game_limits, two_people};
+use web_support::{Front, Fronted, Server, next_event, test_game_limits, two_people};
 
 /// The store every server shares, and who listens to it.
 #[derive(Default)]
@@ -43,9 +35,9 @@ struct Peer {
     me: usize,
 }
 
-impl Peer {
+impl Front for Peer {
     /// Tells every other server what `writes` kept.
-    fn tell(&self, writes: &[Write]) {
+    fn kept(&self, writes: &[Write]) {
         // The news of a write is the write.
         let news: Vec<News> = writes.to_vec();
         for (server, listener) in self.hub.listeners.lock().unwrap().iter_mut() {
@@ -53,146 +45,6 @@ impl Peer {
                 listener.hear(Heard::News(news.clone()));
             }
         }
-    }
-}
-
-impl GameStore for Peer {
-    fn rating_changes(&self, games: &[GameId]) -> Result<Vec<RatingChange>, StoreError> {
-        self.hub.store.rating_changes(games)
-    }
-    fn checkup(&self) -> Result<(), StoreError> {
-        self.hub.store.checkup()
-    }
-    fn write(&self, writes: &[Write]) -> Result<(), StoreError> {
-        self.hub.store.write(writes)?;
-        self.tell(writes);
-        Ok(())
-    }
-    fn write_new(&self, writes: &[Write]) -> Result<(), StoreError> {
-        self.hub.store.write_new(writes)?;
-        self.tell(writes);
-        Ok(())
-    }
-    fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {
-        self.hub.store.game(id)
-    }
-    fn standings(&self, top: Option<u64>, each: &mut dyn Rows) -> Result<(), StoreError> {
-        self.hub.store.standings(top, each)
-    }
-    fn standings_of(&self, names: &[PlayerName]) -> Result<Scoreboard, StoreError> {
-        self.hub.store.standings_of(names)
-    }
-    fn reset(&self) -> Result<Cleared, StoreError> {
-        self.hub.store.reset()
-    }
-    fn restore(&self) -> Result<Restored, StoreError> {
-        self.hub.store.restore()
-    }
-    fn import(&self, source: &str, scoreboard: &Scoreboard) -> Result<Imported, StoreError> {
-        self.hub.store.import(source, scoreboard)
-    }
-}
-
-impl RatingStore for Peer {
-    fn ratings(&self, query: &RatingListQuery) -> Result<Vec<PlayerRating>, StoreError> {
-        self.hub.store.ratings(query)
-    }
-    fn ratings_of(&self, player: &PlayerName) -> Result<Vec<PlayerRating>, StoreError> {
-        self.hub.store.ratings_of(player)
-    }
-    fn rating_history(&self, query: &RatingHistoryQuery) -> Result<Vec<RatingPoint>, StoreError> {
-        self.hub.store.rating_history(query)
-    }
-    fn rebuild_ratings(&self) -> Result<Rebuilt, StoreError> {
-        self.hub.store.rebuild_ratings()
-    }
-}
-
-impl TrainingStore for Peer {
-    fn keep_attempt(&self, attempt: &Attempt) -> Result<(), StoreError> {
-        self.hub.store.keep_attempt(attempt)
-    }
-    fn attempts(&self, player: &PlayerName) -> Result<Vec<Attempt>, StoreError> {
-        self.hub.store.attempts(player)
-    }
-}
-
-use std::time::SystemTime as AccountsTime;
-use tictactoe_core::ports::{
-    Account, AccountStore, AccountSummary, Added, NewAccount, NewSession, NewToken, PasswordHash,
-    SecretLock, TokenId, TokenInfo,
-};
-
-impl AccountStore for Peer {
-    fn add_account(&self, account: &NewAccount) -> Result<Added, StoreError> {
-        self.hub.store.add_account(account)
-    }
-    fn account(&self, name: &PlayerName) -> Result<Option<Account>, StoreError> {
-        self.hub.store.account(name)
-    }
-    fn account_like(&self, name: &PlayerName) -> Result<Option<PlayerName>, StoreError> {
-        self.hub.store.account_like(name)
-    }
-    fn accounts(&self, now: AccountsTime) -> Result<Vec<AccountSummary>, StoreError> {
-        self.hub.store.accounts(now)
-    }
-    fn set_password(&self, name: &PlayerName, hash: &PasswordHash) -> Result<bool, StoreError> {
-        self.hub.store.set_password(name, hash)
-    }
-    fn remove_account(&self, name: &PlayerName) -> Result<bool, StoreError> {
-        self.hub.store.remove_account(name)
-    }
-    fn open_session(&self, session: &NewSession) -> Result<bool, StoreError> {
-        self.hub.store.open_session(session)
-    }
-    fn session(
-        &self,
-        lock: &SecretLock,
-        now: AccountsTime,
-    ) -> Result<Option<PlayerName>, StoreError> {
-        self.hub.store.session(lock, now)
-    }
-    fn close_session(&self, lock: &SecretLock) -> Result<(), StoreError> {
-        self.hub.store.close_session(lock)
-    }
-    fn forget_expired_sessions(&self, now: AccountsTime) -> Result<u64, StoreError> {
-        self.hub.store.forget_expired_sessions(now)
-    }
-    fn add_token(&self, token: &NewToken) -> Result<bool, StoreError> {
-        self.hub.store.add_token(token)
-    }
-    fn token(&self, lock: &SecretLock) -> Result<Option<PlayerName>, StoreError> {
-        self.hub.store.token(lock)
-    }
-    fn tokens(&self, account: &PlayerName) -> Result<Vec<TokenInfo>, StoreError> {
-        self.hub.store.tokens(account)
-    }
-    fn revoke_token(&self, account: &PlayerName, id: &TokenId) -> Result<bool, StoreError> {
-        self.hub.store.revoke_token(account, id)
-    }
-    fn has_games(&self, name: &PlayerName) -> Result<bool, StoreError> {
-        self.hub.store.has_games(name)
-    }
-}
-
-impl GameHistory for Peer {
-    fn history(&self, query: &HistoryQuery) -> Result<HistoryPage, StoreError> {
-        self.hub.store.history(query)
-    }
-    fn games_starting(&self, prefix: &IdPrefix, limit: u32) -> Result<Vec<GameId>, StoreError> {
-        self.hub.store.games_starting(prefix, limit)
-    }
-    fn opponents(&self, player: &PlayerName, limit: u32) -> Result<Opponents, StoreError> {
-        self.hub.store.opponents(player, limit)
-    }
-}
-
-impl ReviewStore for Peer {
-    fn review(&self, game: &GameId) -> Result<Option<Review>, StoreError> {
-        self.hub.store.review(game)
-    }
-    fn keep_review(&self, game: &GameId, review: &Review) -> Result<(), StoreError> {
-        self.hub.store.keep_review(game, review)
     }
 }
 
@@ -240,8 +92,12 @@ fn server_on(hub: &Arc<Hub>, me: usize, limits: GameLimits) -> Server {
         hub: Arc::clone(hub),
         me,
     });
+    let fronted = Fronted {
+        front: Arc::clone(&peer),
+        store: Arc::clone(&hub.store),
+    };
     let computers = StandardComputers::new(7, Duration::from_secs(5));
-    let games = Games::shared(Arc::clone(&peer) as _, peer, Box::new(computers), limits)
+    let games = Games::shared(Arc::new(fronted), peer, Box::new(computers), limits)
         .expect("following the hub");
     Server::of(games, Arc::clone(&hub.store), Limits::default())
 }

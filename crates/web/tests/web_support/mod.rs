@@ -583,6 +583,170 @@ impl ReviewStore for GamesOnly {
     }
 }
 
+/// What a test puts in front of a store in memory ([`Fronted`]).
+pub trait Front: Send + Sync + 'static {
+    /// Whether a call may go on to the store: an error fails it, and it may wait here.
+    fn pass(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    /// Hears the writes the store has just kept.
+    fn kept(&self, _writes: &[Write]) {}
+}
+
+/// A store in memory (all an [`Archive`] keeps) behind a test's `front`: each call
+/// asks the front first ([`Front::pass`]), and each write kept is told to it
+/// ([`Front::kept`]).
+pub struct Fronted<F> {
+    pub front: Arc<F>,
+    pub store: Arc<MemoryStore>,
+}
+
+impl<F: Front> Fronted<F> {
+    /// `call` on the store, if the front lets it pass.
+    fn through<T>(
+        &self,
+        call: impl FnOnce(&MemoryStore) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        self.front.pass()?;
+        call(&self.store)
+    }
+}
+
+impl<F: Front> GameStore for Fronted<F> {
+    fn rating_changes(&self, games: &[GameId]) -> Result<Vec<RatingChange>, StoreError> {
+        self.through(|store| store.rating_changes(games))
+    }
+    fn write(&self, writes: &[Write]) -> Result<(), StoreError> {
+        self.through(|store| store.write(writes))?;
+        self.front.kept(writes);
+        Ok(())
+    }
+    fn write_new(&self, writes: &[Write]) -> Result<(), StoreError> {
+        self.through(|store| store.write_new(writes))?;
+        self.front.kept(writes);
+        Ok(())
+    }
+    fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {
+        self.through(|store| store.game(id))
+    }
+    fn standings(&self, top: Option<u64>, each: &mut dyn Rows) -> Result<(), StoreError> {
+        self.through(|store| store.standings(top, each))
+    }
+    fn standings_of(&self, names: &[PlayerName]) -> Result<Scoreboard, StoreError> {
+        self.through(|store| store.standings_of(names))
+    }
+    fn reset(&self) -> Result<Cleared, StoreError> {
+        self.through(|store| store.reset())
+    }
+    fn restore(&self) -> Result<Restored, StoreError> {
+        self.through(|store| store.restore())
+    }
+    fn import(&self, source: &str, scoreboard: &Scoreboard) -> Result<Imported, StoreError> {
+        self.through(|store| store.import(source, scoreboard))
+    }
+    fn checkup(&self) -> Result<(), StoreError> {
+        self.through(|store| store.checkup())
+    }
+}
+
+impl<F: Front> RatingStore for Fronted<F> {
+    fn ratings(&self, query: &RatingListQuery) -> Result<Vec<PlayerRating>, StoreError> {
+        self.through(|store| store.ratings(query))
+    }
+    fn ratings_of(&self, player: &PlayerName) -> Result<Vec<PlayerRating>, StoreError> {
+        self.through(|store| store.ratings_of(player))
+    }
+    fn rating_history(&self, query: &RatingHistoryQuery) -> Result<Vec<RatingPoint>, StoreError> {
+        self.through(|store| store.rating_history(query))
+    }
+    fn rebuild_ratings(&self) -> Result<Rebuilt, StoreError> {
+        self.through(|store| store.rebuild_ratings())
+    }
+}
+
+impl<F: Front> TrainingStore for Fronted<F> {
+    fn keep_attempt(&self, attempt: &Attempt) -> Result<(), StoreError> {
+        self.through(|store| store.keep_attempt(attempt))
+    }
+    fn attempts(&self, player: &PlayerName) -> Result<Vec<Attempt>, StoreError> {
+        self.through(|store| store.attempts(player))
+    }
+}
+
+impl<F: Front> AccountStore for Fronted<F> {
+    fn add_account(&self, account: &NewAccount) -> Result<Added, StoreError> {
+        self.through(|store| store.add_account(account))
+    }
+    fn account(&self, name: &PlayerName) -> Result<Option<Account>, StoreError> {
+        self.through(|store| store.account(name))
+    }
+    fn account_like(&self, name: &PlayerName) -> Result<Option<PlayerName>, StoreError> {
+        self.through(|store| store.account_like(name))
+    }
+    fn accounts(&self, now: AccountsTime) -> Result<Vec<AccountSummary>, StoreError> {
+        self.through(|store| store.accounts(now))
+    }
+    fn set_password(&self, name: &PlayerName, hash: &PasswordHash) -> Result<bool, StoreError> {
+        self.through(|store| store.set_password(name, hash))
+    }
+    fn remove_account(&self, name: &PlayerName) -> Result<bool, StoreError> {
+        self.through(|store| store.remove_account(name))
+    }
+    fn open_session(&self, session: &NewSession) -> Result<bool, StoreError> {
+        self.through(|store| store.open_session(session))
+    }
+    fn session(
+        &self,
+        lock: &SecretLock,
+        now: AccountsTime,
+    ) -> Result<Option<PlayerName>, StoreError> {
+        self.through(|store| store.session(lock, now))
+    }
+    fn close_session(&self, lock: &SecretLock) -> Result<(), StoreError> {
+        self.through(|store| store.close_session(lock))
+    }
+    fn forget_expired_sessions(&self, now: AccountsTime) -> Result<u64, StoreError> {
+        self.through(|store| store.forget_expired_sessions(now))
+    }
+    fn add_token(&self, token: &NewToken) -> Result<bool, StoreError> {
+        self.through(|store| store.add_token(token))
+    }
+    fn token(&self, lock: &SecretLock) -> Result<Option<PlayerName>, StoreError> {
+        self.through(|store| store.token(lock))
+    }
+    fn tokens(&self, account: &PlayerName) -> Result<Vec<TokenInfo>, StoreError> {
+        self.through(|store| store.tokens(account))
+    }
+    fn revoke_token(&self, account: &PlayerName, id: &TokenId) -> Result<bool, StoreError> {
+        self.through(|store| store.revoke_token(account, id))
+    }
+    fn has_games(&self, name: &PlayerName) -> Result<bool, StoreError> {
+        self.through(|store| store.has_games(name))
+    }
+}
+
+impl<F: Front> GameHistory for Fronted<F> {
+    fn history(&self, query: &HistoryQuery) -> Result<HistoryPage, StoreError> {
+        self.through(|store| store.history(query))
+    }
+    fn games_starting(&self, prefix: &IdPrefix, limit: u32) -> Result<Vec<GameId>, StoreError> {
+        self.through(|store| store.games_starting(prefix, limit))
+    }
+    fn opponents(&self, player: &PlayerName, limit: u32) -> Result<Opponents, StoreError> {
+        self.through(|store| store.opponents(player, limit))
+    }
+}
+
+impl<F: Front> ReviewStore for Fronted<F> {
+    fn review(&self, game: &GameId) -> Result<Option<Review>, StoreError> {
+        self.through(|store| store.review(game))
+    }
+    fn keep_review(&self, game: &GameId, review: &Review) -> Result<(), StoreError> {
+        self.through(|store| store.keep_review(game, review))
+    }
+}
+
 /// A store of games (a mock) in front of `store` whose writes wait while `held` is set.
 pub fn writes_held_while(store: &Arc<MemoryStore>, held: &Arc<AtomicBool>) -> MockGameStore {
     let held = Arc::clone(held);
