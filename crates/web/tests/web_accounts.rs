@@ -17,6 +17,13 @@ async fn ada_playing_random() -> (Server, String, String) {
     (server, ada, id)
 }
 
+/// A new server on which Ada has signed up: the server, and her session's cookie.
+async fn ada_signed_up() -> (Server, String) {
+    let server = Server::new();
+    let session = server.sign_up("Ada").await;
+    (server, session)
+}
+
 /// Ada's rating on 3 x 3 and her record, as the API tells them to anyone.
 async fn adas_standing(server: &Server) -> (Value, Value) {
     let page = server.get("/api/players/Ada").await;
@@ -34,13 +41,27 @@ async fn sign_in(server: &Server, name: &str, password: &str) -> Answer {
         .await
 }
 
+/// A new game of a guest named `name` against Random on `server`, answered as it is.
+async fn guest_against_random(server: &Server, name: &str) -> Answer {
+    let request = json!({ "x": format!("human:{name}"), "o": "random" });
+    server.create_raw(request, None).await
+}
+
+/// `POST /api/tokens` with `request`, sent with the session's cookie `session`: answered
+/// as it is.
+async fn make_token(server: &Server, session: &str, request: Value) -> Answer {
+    let cookie = [("cookie", session)];
+    server
+        .send_with(Method::POST, "/api/tokens", &cookie, Some(request))
+        .await
+}
+
 // ---- Nobody plays, resigns or moves as an account but the account ----------------
 
 #[tokio::test]
 async fn a_game_under_an_accounts_name_is_refused_to_whoever_is_not_signed_in_as_it() {
     // Arrange
-    let server = Server::new();
-    server.sign_up("Ada").await;
+    let (server, _) = ada_signed_up().await;
     let mallory = server.account_token("Mallory").await;
 
     // Act
@@ -67,13 +88,10 @@ async fn a_game_under_an_accounts_name_is_refused_to_whoever_is_not_signed_in_as
 
 #[tokio::test]
 async fn a_name_that_looks_like_an_accounts_is_refused_to_a_guest() {
-    let server = Server::new();
-    server.sign_up("Ada").await;
+    let (server, _) = ada_signed_up().await;
 
     // A Cyrillic А.
-    let refused = server
-        .create_raw(json!({ "x": "human:\u{410}da", "o": "random" }), None)
-        .await;
+    let refused = guest_against_random(&server, "\u{410}da").await;
 
     assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.text);
 }
@@ -83,16 +101,12 @@ async fn a_name_a_guest_played_under_is_refused_from_the_moment_an_account_like_
     // Arrange: the server has just found "Z0e" (a zero) to be nobody's; an account
     // then takes "Zoe", which it looks like.
     let server = Server::new();
-    let before = server
-        .create_raw(json!({ "x": "human:Z0e", "o": "random" }), None)
-        .await;
+    let before = guest_against_random(&server, "Z0e").await;
     assert_eq!(before.status, StatusCode::CREATED, "{}", before.text);
     server.sign_up("Zoe").await;
 
     // Act
-    let after = server
-        .create_raw(json!({ "x": "human:Z0e", "o": "random" }), None)
-        .await;
+    let after = guest_against_random(&server, "Z0e").await;
 
     // Assert
     assert_eq!(after.status, StatusCode::FORBIDDEN, "{}", after.text);
@@ -100,8 +114,7 @@ async fn a_name_a_guest_played_under_is_refused_from_the_moment_an_account_like_
 
 #[tokio::test]
 async fn a_guest_cannot_rename_their_seat_to_an_accounts_name() {
-    let server = Server::new();
-    server.sign_up("Ada").await;
+    let (server, _) = ada_signed_up().await;
     let game = server
         .create(json!({ "x": "human:Guest", "o": "random" }))
         .await;
@@ -259,8 +272,7 @@ async fn an_invite_is_taken_once_and_the_second_bringer_is_refused() {
 #[tokio::test]
 async fn a_guest_taking_an_invite_held_under_an_accounts_name_plays_as_nobody_in_particular() {
     // Arrange: the host guesses the friend is Ada, who has an account.
-    let server = Server::new();
-    server.sign_up("Ada").await;
+    let (server, _) = ada_signed_up().await;
     let begun = server
         .create(json!({ "x": "human:Cy", "o": "human:Ada", "invite": "o" }))
         .await;
@@ -285,8 +297,7 @@ async fn a_guest_taking_an_invite_held_under_an_accounts_name_plays_as_nobody_in
 
 #[tokio::test]
 async fn a_name_an_account_has_is_taken_and_so_is_one_that_looks_like_it() {
-    let server = Server::new();
-    server.sign_up("Ada").await;
+    let (server, _) = ada_signed_up().await;
 
     let answers = [
         server.try_sign_up("ada").await,
@@ -325,8 +336,7 @@ async fn a_name_with_games_kept_from_before_is_not_a_newcomers_to_take() {
 
 #[tokio::test]
 async fn a_wrong_password_and_an_unknown_name_are_refused_in_the_same_words() {
-    let server = Server::new();
-    server.sign_up("Ada").await;
+    let (server, _) = ada_signed_up().await;
 
     let wrong = sign_in(&server, "Ada", "not the password").await;
     let unknown = sign_in(&server, "Nobody", "not the password").await;
@@ -337,8 +347,7 @@ async fn a_wrong_password_and_an_unknown_name_are_refused_in_the_same_words() {
 
 #[tokio::test]
 async fn the_right_password_signs_in_and_the_session_says_who() {
-    let server = Server::new();
-    server.sign_up("Ada").await;
+    let (server, _) = ada_signed_up().await;
 
     let signed_in = sign_in(&server, "ADA", PASSWORD).await;
     let cookie = session_cookie(&signed_in);
@@ -354,8 +363,7 @@ async fn the_right_password_signs_in_and_the_session_says_who() {
 async fn too_many_wrong_passwords_for_a_name_are_refused_429_and_so_is_the_right_one_until_the_wait_is_over()
  {
     // Arrange: five wrong passwords for Ada.
-    let server = Server::new();
-    server.sign_up("Ada").await;
+    let (server, _) = ada_signed_up().await;
     for _ in 0..5 {
         let wrong = sign_in(&server, "Ada", "a wrong guess").await;
         assert_eq!(wrong.status, StatusCode::UNAUTHORIZED);
@@ -383,8 +391,7 @@ async fn too_many_wrong_passwords_for_a_name_are_refused_429_and_so_is_the_right
 async fn a_refusal_for_too_many_tries_is_held_for_a_second_so_a_guessing_script_slows_to_a_try_a_second()
  {
     // Arrange: a client that used up its tries at Ada.
-    let server = Server::new();
-    server.sign_up("Ada").await;
+    let (server, _) = ada_signed_up().await;
     for _ in 0..5 {
         sign_in(&server, "Ada", "a wrong guess").await;
     }
@@ -401,8 +408,7 @@ async fn a_refusal_for_too_many_tries_is_held_for_a_second_so_a_guessing_script_
 
 #[tokio::test]
 async fn signing_out_ends_the_session_on_the_server() {
-    let server = Server::new();
-    let cookie = server.sign_up("Ada").await;
+    let (server, cookie) = ada_signed_up().await;
 
     let out = server
         .send_with(Method::DELETE, "/api/session", &[("cookie", &cookie)], None)
@@ -418,16 +424,8 @@ async fn signing_out_ends_the_session_on_the_server() {
 #[tokio::test]
 async fn a_personal_token_acts_as_its_account_until_it_is_revoked() {
     // Arrange
-    let server = Server::new();
-    let session = server.sign_up("Ada").await;
-    let made = server
-        .send_with(
-            Method::POST,
-            "/api/tokens",
-            &[("cookie", &session)],
-            Some(json!({ "label": "my laptop" })),
-        )
-        .await;
+    let (server, session) = ada_signed_up().await;
+    let made = make_token(&server, &session, json!({ "label": "my laptop" })).await;
     let (token, id) = (
         made.json["token"].as_str().unwrap().to_string(),
         made.json["id"].as_str().unwrap().to_string(),
@@ -459,18 +457,10 @@ async fn a_personal_token_acts_as_its_account_until_it_is_revoked() {
 #[tokio::test]
 async fn a_token_asked_for_with_a_json_array_instead_of_an_object_is_refused_400() {
     // Arrange
-    let server = Server::new();
-    let session = server.sign_up("Ada").await;
+    let (server, session) = ada_signed_up().await;
 
     // Act: `[]`, which serde would read as a request with every field left out.
-    let made = server
-        .send_with(
-            Method::POST,
-            "/api/tokens",
-            &[("cookie", &session)],
-            Some(json!([])),
-        )
-        .await;
+    let made = make_token(&server, &session, json!([])).await;
 
     // Assert
     assert_eq!(made.status, StatusCode::BAD_REQUEST, "{}", made.text);
@@ -482,16 +472,8 @@ async fn a_token_asked_for_with_a_json_array_instead_of_an_object_is_refused_400
 
 #[tokio::test]
 async fn a_token_list_never_shows_a_tokens_secret() {
-    let server = Server::new();
-    let session = server.sign_up("Ada").await;
-    let made = server
-        .send_with(
-            Method::POST,
-            "/api/tokens",
-            &[("cookie", &session)],
-            Some(json!({})),
-        )
-        .await;
+    let (server, session) = ada_signed_up().await;
+    let made = make_token(&server, &session, json!({})).await;
 
     let listed = server
         .send_with(Method::GET, "/api/tokens", &[("cookie", &session)], None)
