@@ -156,25 +156,15 @@ pub struct PuzzleAnswer {
 /// personal token asks ([`AccountService::who`]).
 #[cfg_attr(test, mockall::automock)]
 pub trait AccountService: Send + Sync + 'static {
-    /// A new account of `name` with `password`, signed in: refused if the name (or one
-    /// like it) is an account's, or has kept games; past `client`'s share of new
+    /// A new account of the name and password `asked`, signed in: refused if the name
+    /// (or one like it) is an account's, or has kept games; past `client`'s share of new
     /// accounts, refused until it may try again.
-    fn sign_up(
-        &self,
-        name: PlayerName,
-        password: Password,
-        client: Client,
-    ) -> AccountAnswer<Session>;
+    fn sign_up(&self, asked: NameAndPassword, client: Client) -> AccountAnswer<Session>;
 
-    /// A session of the account `name` and `password` open; refused alike whether or
-    /// not the name is an account's; past the name's or `client`'s share of wrong
+    /// A session of the account `asked` names open, if the password is its; refused
+    /// alike whether or not the name is an account's; past the name's or `client`'s share of wrong
     /// passwords, refused until they may try again.
-    fn sign_in(
-        &self,
-        name: PlayerName,
-        password: Password,
-        client: Client,
-    ) -> AccountAnswer<Session>;
+    fn sign_in(&self, asked: NameAndPassword, client: Client) -> AccountAnswer<Session>;
 
     /// The account a session (open now) or a personal token is of, as signed up.
     fn who(&self, credential: Credential) -> AccountAnswer<Option<PlayerName>>;
@@ -190,6 +180,14 @@ pub trait AccountService: Send + Sync + 'static {
 
     /// Revokes the account's token `id`: `false` if it has no such token.
     fn revoke_token(&self, account: PlayerName, id: TokenId) -> AccountAnswer<bool>;
+}
+
+/// The name and the password of an account, as signing up or in gives them (checked
+/// as every name and password are).
+#[derive(Debug, Clone)]
+pub struct NameAndPassword {
+    pub name: PlayerName,
+    pub password: Password,
 }
 
 /// An answer of the accounts to come.

@@ -23,13 +23,15 @@ use std::time::{Duration, Instant, SystemTime};
 use tokio::sync::Semaphore;
 
 use tictactoe_core::accounts::{SignUp, SignUpError, sign_in, sign_up};
-use tictactoe_core::domain::{Password, PlayerName};
+use tictactoe_core::domain::PlayerName;
 use tictactoe_core::ports::{
     Archive, NewSession, NewToken, Passwords, StoreError, TokenId, TokenInfo,
 };
 
 use super::games::{Games, NobodysNames};
-use super::port::{AccountAnswer, AccountError, AccountService, Credential, MadeToken, Session};
+use super::port::{
+    AccountAnswer, AccountError, AccountService, Credential, MadeToken, NameAndPassword, Session,
+};
 use super::shares::Client;
 use super::store_lane::StoreLane;
 use super::token::{PersonalToken, Token, new_token_id};
@@ -116,14 +118,10 @@ impl Accounts {
 }
 
 impl AccountService for Accounts {
-    fn sign_up(
-        &self,
-        name: PlayerName,
-        password: Password,
-        client: Client,
-    ) -> AccountAnswer<Session> {
+    fn sign_up(&self, given: NameAndPassword, client: Client) -> AccountAnswer<Session> {
         let accounts = self.clone();
         Box::pin(async move {
+            let NameAndPassword { name, password } = given;
             let throttle = &accounts.0.throttle;
             allowed(throttle, throttle.may_sign_up(client, Instant::now())).await?;
             let asked = name.clone();
@@ -143,14 +141,10 @@ impl AccountService for Accounts {
         })
     }
 
-    fn sign_in(
-        &self,
-        name: PlayerName,
-        password: Password,
-        client: Client,
-    ) -> AccountAnswer<Session> {
+    fn sign_in(&self, given: NameAndPassword, client: Client) -> AccountAnswer<Session> {
         let accounts = self.clone();
         Box::pin(async move {
+            let NameAndPassword { name, password } = given;
             let key = name.key();
             let throttle = &accounts.0.throttle;
             allowed(throttle, throttle.may_sign_in(&key, client, Instant::now())).await?;

@@ -18,7 +18,7 @@ use tictactoe_core::ports::{NewToken, TokenId, TokenInfo};
 use super::super::caller::{Caller, SESSION, cookie, session_of};
 use super::super::error::{ApiError, ErrorJson};
 use super::super::openapi::{AccountRefusals, BodyRefusals, StoreRefusals};
-use super::super::port::{MadeToken, Session};
+use super::super::port::{MadeToken, NameAndPassword, Session};
 use super::super::shares::Client;
 use super::{App, JsonBody};
 use tictactoe_json::time_word;
@@ -38,10 +38,10 @@ pub struct CredentialsJson {
 
 impl CredentialsJson {
     /// The name and password, checked as every name and password are.
-    fn checked(self) -> Result<(PlayerName, Password), ApiError> {
+    fn checked(self) -> Result<NameAndPassword, ApiError> {
         let name = PlayerName::new(&self.name).map_err(ApiError::BadName)?;
         let password = Password::new(&self.password).map_err(ApiError::BadPassword)?;
-        Ok((name, password))
+        Ok(NameAndPassword { name, password })
     }
 }
 
@@ -95,8 +95,8 @@ pub async fn sign_up(
     client: Client,
     JsonBody(credentials): JsonBody<CredentialsJson>,
 ) -> Result<Response, ApiError> {
-    let (name, password) = credentials.checked()?;
-    let session = app.accounts.sign_up(name, password, client).await?;
+    let asked = credentials.checked()?;
+    let session = app.accounts.sign_up(asked, client).await?;
     Ok(signed_in(&app, StatusCode::CREATED, session))
 }
 
@@ -124,8 +124,8 @@ pub async fn sign_in(
     client: Client,
     JsonBody(credentials): JsonBody<CredentialsJson>,
 ) -> Result<Response, ApiError> {
-    let (name, password) = credentials.checked().map_err(|_| ApiError::WrongPair)?;
-    let session = app.accounts.sign_in(name, password, client).await?;
+    let asked = credentials.checked().map_err(|_| ApiError::WrongPair)?;
+    let session = app.accounts.sign_in(asked, client).await?;
     Ok(signed_in(&app, StatusCode::OK, session))
 }
 

@@ -1999,9 +1999,9 @@ mod tests {
         let mut accounts = MockAccountService::new();
         accounts
             .expect_sign_up()
-            .withf(|name, _, _| name.as_str() == "Ada")
+            .withf(|asked, _| asked.name.as_str() == "Ada")
             .times(1)
-            .returning(|_, _, _| Box::pin(async { Ok(adas_session()) }));
+            .returning(|_, _| Box::pin(async { Ok(adas_session()) }));
         let request = post_json(
             "/api/accounts",
             r#"{"name":"Ada","password":"correct horse"}"#,
@@ -2037,7 +2037,7 @@ mod tests {
     #[tokio::test]
     async fn a_name_that_is_taken_is_a_conflict_naming_its_account() {
         let mut accounts = MockAccountService::new();
-        accounts.expect_sign_up().returning(|_, _, _| {
+        accounts.expect_sign_up().returning(|_, _| {
             Box::pin(async {
                 Err(AccountError::Taken {
                     by: PlayerName::new("Ada").unwrap(),
@@ -2067,7 +2067,7 @@ mod tests {
         let mut accounts = MockAccountService::new();
         accounts
             .expect_sign_in()
-            .returning(|_, _, _| Box::pin(async { Err(AccountError::WrongPair) }));
+            .returning(|_, _| Box::pin(async { Err(AccountError::WrongPair) }));
 
         let (status, _, body) = through(service(), accounts, post_json("/api/session", body)).await;
 
@@ -2078,7 +2078,7 @@ mod tests {
     #[tokio::test]
     async fn too_many_tries_are_refused_429_saying_when_to_come_back() {
         let mut accounts = MockAccountService::new();
-        accounts.expect_sign_in().returning(|_, _, _| {
+        accounts.expect_sign_in().returning(|_, _| {
             Box::pin(async { Err(AccountError::Throttled(Duration::from_millis(41_200))) })
         });
         let request = post_json("/api/session", r#"{"name":"Ada","password":"guess 1234"}"#);
