@@ -97,14 +97,8 @@ impl AccountStore for PostgresStore {
                  FROM accounts a ORDER BY a.key",
                 &[&now],
             )?;
-            rows.iter()
-                .map(|row| {
-                    let row: SummaryRow = codec::read(row, 0, database)?;
-                    Ok(row
-                        .summary()
-                        .map_err(|detail| database.unreadable(detail))?)
-                })
-                .collect()
+            let rows: Vec<SummaryRow> = codec::read_all(&rows, database)?;
+            Ok(database.values_of(&rows, SummaryRow::summary)?)
         })
     }
 
@@ -227,12 +221,8 @@ impl AccountStore for PostgresStore {
                 ),
                 &[&key],
             )?;
-            rows.iter()
-                .map(|row| {
-                    let row: TokenRow = codec::read(row, 0, database)?;
-                    Ok(row.info().map_err(|detail| database.unreadable(detail))?)
-                })
-                .collect()
+            let rows: Vec<TokenRow> = codec::read_all(&rows, database)?;
+            Ok(database.values_of(&rows, TokenRow::info)?)
         })
     }
 

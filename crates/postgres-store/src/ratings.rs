@@ -378,14 +378,8 @@ fn player_ratings(
     rows: &[postgres::Row],
     database: &Database,
 ) -> Result<Vec<PlayerRating>, Failure> {
-    rows.iter()
-        .map(|row| {
-            let columns: RatingColumns = codec::read(row, 0, database)?;
-            Ok(columns
-                .player_rating()
-                .map_err(|detail| database.unreadable(detail))?)
-        })
-        .collect()
+    let rows: Vec<RatingColumns> = codec::read_all(rows, database)?;
+    Ok(database.values_of(&rows, RatingColumns::player_rating)?)
 }
 
 impl PostgresStore {

@@ -8,7 +8,6 @@ use tictactoe_store_rows::training::{ATTEMPT_COLUMNS, AttemptRow};
 
 use crate::PostgresStore;
 use crate::codec;
-use crate::errors::Failure;
 
 impl TrainingStore for PostgresStore {
     fn keep_attempt(&self, attempt: &Attempt) -> Result<(), StoreError> {
@@ -36,14 +35,8 @@ impl TrainingStore for PostgresStore {
                 ),
                 &[&player.key()],
             )?;
-            rows.iter()
-                .map(|row| {
-                    let columns: AttemptRow = codec::read(row, 0, database)?;
-                    columns
-                        .attempt()
-                        .map_err(|detail| Failure::Store(database.unreadable(detail)))
-                })
-                .collect()
+            let rows: Vec<AttemptRow> = codec::read_all(&rows, database)?;
+            Ok(database.values_of(&rows, AttemptRow::attempt)?)
         })
     }
 }

@@ -81,9 +81,7 @@ impl AccountStore for SqliteStore {
                  FROM accounts a ORDER BY a.key",
                 [time_column(now)],
             )?;
-            rows.iter()
-                .map(|row| row.summary().map_err(|detail| database.unreadable(detail)))
-                .collect()
+            database.values_of(&rows, SummaryRow::summary)
         })
     }
 
@@ -248,9 +246,7 @@ impl AccountStore for SqliteStore {
                 ),
                 [account.key()],
             )?;
-            rows.iter()
-                .map(|row| row.info().map_err(|detail| database.unreadable(detail)))
-                .collect()
+            database.values_of(&rows, TokenRow::info)
         })
     }
 

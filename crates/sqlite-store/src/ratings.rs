@@ -336,12 +336,7 @@ fn player_ratings(
     rows: Vec<RatingColumns>,
     database: &Database,
 ) -> Result<Vec<PlayerRating>, StoreError> {
-    rows.iter()
-        .map(|row| {
-            row.player_rating()
-                .map_err(|detail| database.unreadable(detail))
-        })
-        .collect()
+    database.values_of(&rows, RatingColumns::player_rating)
 }
 
 impl RatingStore for SqliteStore {

@@ -44,9 +44,7 @@ impl TrainingStore for SqliteStore {
                 ),
                 [player.key()],
             )?;
-            rows.iter()
-                .map(|row| row.attempt().map_err(|detail| database.unreadable(detail)))
-                .collect()
+            database.values_of(&rows, AttemptRow::attempt)
         })
     }
 }
