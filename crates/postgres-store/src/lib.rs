@@ -801,11 +801,7 @@ mod tests {
 
     #[test]
     fn a_session_of_the_store_left_idle_inside_a_transaction_is_ended_and_lets_its_locks_go() {
-        let Some(url) = tictactoe_test_postgres::database_or_skip(
-            "a_session_of_the_store_left_idle_inside_a_transaction_is_ended_and_lets_its_locks_go",
-        ) else {
-            return;
-        };
+        let url = tictactoe_test_postgres::database_or_return!();
         // Arrange: one of the store's own sessions holds a row in a transaction, then
         // stops (as a frozen server does).
         let store = PostgresStore::connect(&url, Options::default()).unwrap();
