@@ -84,7 +84,7 @@ pub use check::Checked;
 use errors::{Database, Failure, PostgresErrors};
 use pool::{Manager, Tx};
 pub use ratings::person_lock;
-use tictactoe_store_rows::{assemble, rows};
+use tictactoe_store_rows::{FromColumns, assemble, rows};
 use writes::{ADD_TALLIES, CURRENT_EPOCH, SCOREBOARD_LOCK};
 
 /// How a store connects. `Options::default()` is right for a server.
@@ -376,6 +376,22 @@ impl PostgresStore {
         work: impl FnMut(&mut Tx<'_>) -> Result<T, Failure>,
     ) -> Result<T, StoreError> {
         self.transact(true, None, work)
+    }
+
+    /// Every row `sql` selects with `params` (`R`'s columns first), each made a value by
+    /// `value`, which checks it ([`Database::values_of`]): one read.
+    fn read_values<R: FromColumns, T>(
+        &self,
+        sql: &str,
+        params: pool::Params<'_>,
+        value: impl Fn(&R) -> Result<T, String>,
+    ) -> Result<Vec<T>, StoreError> {
+        let database = &self.database;
+        self.read(|tx| {
+            let rows = tx.query(sql, params)?;
+            let rows: Vec<R> = codec::read_all(&rows, database)?;
+            Ok(database.values_of(&rows, &value)?)
+        })
     }
 }
 

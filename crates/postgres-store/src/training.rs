@@ -7,7 +7,6 @@ use tictactoe_core::ports::{Attempt, StoreError, TrainingStore};
 use tictactoe_store_rows::training::{ATTEMPT_COLUMNS, AttemptRow};
 
 use crate::PostgresStore;
-use crate::codec;
 
 impl TrainingStore for PostgresStore {
     fn keep_attempt(&self, attempt: &Attempt) -> Result<(), StoreError> {
@@ -26,17 +25,12 @@ impl TrainingStore for PostgresStore {
     }
 
     fn attempts(&self, player: &PlayerName) -> Result<Vec<Attempt>, StoreError> {
-        let database = &self.database;
-        self.read(|tx| {
-            let rows = tx.query(
-                &format!(
-                    "SELECT {ATTEMPT_COLUMNS} FROM puzzle_attempts WHERE key = $1 \
-                     ORDER BY at, number"
-                ),
-                &[&player.key()],
-            )?;
-            let rows: Vec<AttemptRow> = codec::read_all(&rows, database)?;
-            Ok(database.values_of(&rows, AttemptRow::attempt)?)
-        })
+        self.read_values(
+            &format!(
+                "SELECT {ATTEMPT_COLUMNS} FROM puzzle_attempts WHERE key = $1 ORDER BY at, number"
+            ),
+            &[&player.key()],
+            AttemptRow::attempt,
+        )
     }
 }
