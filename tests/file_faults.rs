@@ -397,11 +397,7 @@ fn a_game_on_a_full_disk_says_so_before_the_first_move() {
 #[test]
 fn check_on_postgresql_reads_what_is_cheap_and_names_an_invalid_index_and_serve_refuses_it() {
     // Arrange: a PostgreSQL database of this program, with one game.
-    let Some(url) = tictactoe_test_postgres::database_or_skip(
-        "check_on_postgresql_reads_what_is_cheap_and_names_an_invalid_index_and_serve_refuses_it",
-    ) else {
-        return;
-    };
+    let url = tictactoe_test_postgres::database_or_return!();
     let database = Path::new(&url);
     database_with_games(database, 1);
 

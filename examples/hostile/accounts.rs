@@ -6,7 +6,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use reqwest::{Client, StatusCode};
+use reqwest::{Client, Response, StatusCode};
 use serde_json::{Value, json};
 use tictactoe_core::domain::{BitBoard, Game, GameState, Geometry, Mark};
 use tictactoe_core::players::{Anchor, ComputerFactory, Level};
@@ -29,26 +29,29 @@ fn client(source: IpAddr) -> Client {
 
 /// `name` signed up through `client`: its session is then the client's.
 async fn sign_up(client: &Client, base: &str, name: &str) {
-    let answer = client
-        .post(format!("{base}/api/accounts"))
-        .json(&json!({ "name": name, "password": PASSWORD }))
-        .send()
-        .await
-        .expect("the server answers");
+    let url = format!("{base}/api/accounts");
+    let answer = send(client, url, json!({ "name": name, "password": PASSWORD })).await;
     assert_eq!(answer.status(), StatusCode::CREATED, "signing up {name}");
 }
 
-/// `body` POSTed to `url` through `client`: the JSON answered.
-async fn post(client: &Client, url: String, body: Value) -> Value {
+/// `body` POSTed to `url` through `client`: the server's answer.
+async fn send(client: &Client, url: String, body: Value) -> Response {
     client
         .post(url)
         .json(&body)
         .send()
         .await
         .expect("the server answers")
-        .json()
-        .await
-        .expect("JSON")
+}
+
+/// `body` POSTed to `url` through `client`: the JSON answered.
+async fn post(client: &Client, url: String, body: Value) -> Value {
+    send(client, url, body).await.json().await.expect("JSON")
+}
+
+/// `body` POSTed to `url` through `client`: the status answered.
+async fn post_status(client: &Client, url: String, body: Value) -> u16 {
+    send(client, url, body).await.status().as_u16()
 }
 
 /// Plays `game` (as `client` holds X) to its end with `brain`'s moves: its last answer.
@@ -201,14 +204,19 @@ pub async fn farm(server: SocketAddr, games: usize) {
     println!("the strongest level's anchor on 3x3: {strongest}; Easy's: {easy}");
 }
 
-/// `name`'s rating on 3 x 3, as the API says it.
-async fn rating(base: &str, name: &str) -> String {
-    let page: Value = reqwest::get(format!("{base}/api/players/{name}"))
+/// `name`'s page, as anyone reads it through the API.
+async fn player_page(base: &str, name: &str) -> Value {
+    reqwest::get(format!("{base}/api/players/{name}"))
         .await
         .expect("the server answers")
         .json()
         .await
-        .expect("JSON");
+        .expect("JSON")
+}
+
+/// `name`'s rating on 3 x 3, as the API says it.
+async fn rating(base: &str, name: &str) -> String {
+    let page = player_page(base, name).await;
     match page["ratings"].as_array().and_then(|boards| boards.first()) {
         Some(board) => format!(
             "{} ± {} ({} games)",
@@ -220,12 +228,7 @@ async fn rating(base: &str, name: &str) -> String {
 
 /// Ada's record and rating, as anyone reads them.
 async fn standing(base: &str) -> String {
-    let page: Value = reqwest::get(format!("{base}/api/players/Ada"))
-        .await
-        .expect("the server answers")
-        .json()
-        .await
-        .expect("JSON");
+    let page = player_page(base, "Ada").await;
     format!(
         "record {}-{}-{}, rating {}",
         page["wins"],
@@ -257,16 +260,9 @@ pub async fn impersonate(server: SocketAddr) {
             ("Ada's name", "human:Ada"),
             ("a look-alike (Cyrillic А)", "human:\u{410}da"),
         ] {
-            let answer = as_whom
-                .post(format!("{base}/api/games"))
-                .json(&json!({ "x": x, "o": "impossible" }))
-                .send()
-                .await
-                .unwrap();
-            statuses.push((
-                format!("{who} starts a game under {what}").to_string(),
-                answer.status().as_u16(),
-            ));
+            let url = format!("{base}/api/games");
+            let started = post_status(as_whom, url, json!({ "x": x, "o": "impossible" })).await;
+            statuses.push((format!("{who} starts a game under {what}"), started));
         }
     }
     // Twenty of Ada's games, each resigned by Mallory and by nobody.
@@ -304,16 +300,9 @@ pub async fn impersonate(server: SocketAddr) {
             format!("{who} lists Ada's puzzles").to_string(),
             listed.status().as_u16(),
         ));
-        let answered = as_whom
-            .post(format!("{base}/api/players/Ada/puzzles/{id}/2"))
-            .json(&json!({ "cell": 5 }))
-            .send()
-            .await
-            .unwrap();
-        statuses.push((
-            format!("{who} answers a puzzle of Ada's").to_string(),
-            answered.status().as_u16(),
-        ));
+        let url = format!("{base}/api/players/Ada/puzzles/{id}/2");
+        let answered = post_status(as_whom, url, json!({ "cell": 5 })).await;
+        statuses.push((format!("{who} answers a puzzle of Ada's"), answered));
     }
     // The host of a friend's game acting for the friend; the invite taken twice.
     let url = format!("{base}/api/games");
@@ -325,44 +314,26 @@ pub async fn impersonate(server: SocketAddr) {
         "seats of the friend's given to the host".into(),
         u16::from(invited["seats"].get("o").is_some()),
     ));
-    let _ = ada
-        .post(format!("{base}/api/games/{invited_id}/moves"))
-        .json(&json!({ "cell": 5 }))
-        .send()
-        .await
-        .unwrap();
-    let host_as_friend = ada
-        .post(format!("{base}/api/games/{invited_id}/moves"))
-        .json(&json!({ "cell": 1 }))
-        .send()
-        .await
-        .unwrap();
+    let moves = format!("{base}/api/games/{invited_id}/moves");
+    send(&ada, moves.clone(), json!({ "cell": 5 })).await;
+    let host_as_friend = post_status(&ada, moves, json!({ "cell": 1 })).await;
     statuses.push((
         "the host plays the friend's move".to_string(),
-        host_as_friend.status().as_u16(),
+        host_as_friend,
     ));
     let friend = client(loopback(6));
+    let join = format!("{base}/api/games/{invited_id}/join");
     for n in ["first", "second"] {
-        let joined = friend
-            .post(format!("{base}/api/games/{invited_id}/join"))
-            .json(&json!({ "invite": code }))
-            .send()
-            .await
-            .unwrap();
+        let joined = post_status(&friend, join.clone(), json!({ "invite": code })).await;
         statuses.push((
             format!("the invite brought by the friend, a {n} time"),
-            joined.status().as_u16(),
+            joined,
         ));
     }
-    let second = mallory
-        .post(format!("{base}/api/games/{invited_id}/join"))
-        .json(&json!({ "invite": code }))
-        .send()
-        .await
-        .unwrap();
+    let second = post_status(&mallory, join, json!({ "invite": code })).await;
     statuses.push((
         "the invite brought by someone else after it was taken".to_string(),
-        second.status().as_u16(),
+        second,
     ));
 
     let after = standing(&base).await;

@@ -32,27 +32,32 @@ impl Shape {
         }
     }
 
-    /// The threat rules every search applies before looking further: a move that
-    /// completes a line wins now; two opponent threats cannot both be blocked; one must
-    /// be blocked. Otherwise every empty cell is a candidate.
-    pub fn tactics(&self, me: u64, opp: u64) -> Tactics {
+    /// The threat rules every search applies before looking further: a full board is a
+    /// draw; a move that completes a line wins now; two opponent threats cannot both be
+    /// blocked; one must be blocked. Otherwise every empty cell is a candidate.
+    ///
+    /// A settled score counts from `win`, what a win with no cell left scores: with
+    /// `left` empty cells, a win now scores `win + left` and a loss next move
+    /// `-(win + left - 1)`, so a sooner win and a later loss score more; a draw scores 0.
+    pub fn tactics(&self, me: u64, opp: u64, win: i32) -> Tactics {
         let empty = self.all & !(me | opp);
         if empty == 0 {
-            return Tactics::Full;
+            return Tactics::Settled(0);
         }
+        let left = empty.count_ones() as i32;
         let scan = self.scan(me, opp);
         let their_threats = scan.their_threats & empty;
         if scan.my_threats & empty != 0 {
-            Tactics::WinNow
+            Tactics::Settled(win + left)
         } else if their_threats.count_ones() >= 2 {
-            Tactics::LoseNext
+            Tactics::Settled(-(win + left - 1))
         } else {
             let moves = if their_threats != 0 {
                 their_threats
             } else {
                 empty
             };
-            Tactics::Search { moves, scan }
+            Tactics::Search { moves, scan, left }
         }
     }
 
@@ -222,12 +227,10 @@ pub struct Scan {
 /// What the threat rules make of a position, for the side to move.
 #[derive(Debug, Clone, Copy)]
 pub enum Tactics {
-    /// No empty cell left: a draw.
-    Full,
-    /// A move completes a line.
-    WinNow,
-    /// The opponent has two threats: whatever is blocked, it wins next move.
-    LoseNext,
-    /// Nothing is decided yet: search `moves` (the one block, if there is a threat).
-    Search { moves: u64, scan: Scan },
+    /// Decided without a search (a full board, a move that completes a line, or two
+    /// threats of the opponent's): the score, as [`Shape::tactics`] counts it.
+    Settled(i32),
+    /// Nothing is decided yet: search `moves` (the one block, if there is a threat);
+    /// `left` empty cells.
+    Search { moves: u64, scan: Scan, left: i32 },
 }

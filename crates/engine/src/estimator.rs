@@ -135,12 +135,9 @@ impl Estimator {
         if self.time.expired(deadline) {
             return 0;
         }
-        let left = (self.shape.all & !(me | opp)).count_ones() as i32;
-        let (moves, scan) = match self.shape.tactics(me, opp) {
-            Tactics::Full => return 0,
-            Tactics::WinNow => return DECIDED + left,
-            Tactics::LoseNext => return -(DECIDED + left - 1),
-            Tactics::Search { moves, scan } => (moves, scan),
+        let (moves, scan) = match self.shape.tactics(me, opp, DECIDED) {
+            Tactics::Settled(score) => return score,
+            Tactics::Search { moves, scan, .. } => (moves, scan),
         };
         if scan.my_most == 0 && scan.their_most == 0 {
             return 0; // nobody can complete a line: a certain draw

@@ -231,21 +231,7 @@ impl Prover {
         depth: u8,
         deadline: Option<&Deadline>,
     ) -> Option<bool> {
-        self.wins_within_positions(attacker, defender, attacker_to_move, depth, deadline, 0)
-    }
-
-    /// [`wins`](Self::wins), given up (`None`) after `positions` positions as well (0:
-    /// no limit).
-    fn wins_within_positions(
-        &mut self,
-        attacker: u64,
-        defender: u64,
-        attacker_to_move: bool,
-        depth: u8,
-        deadline: Option<&Deadline>,
-        positions: u64,
-    ) -> Option<bool> {
-        self.time.restart_within(positions);
+        self.time.restart();
         let answer = if attacker_to_move {
             self.attack(attacker, defender, depth, deadline)
         } else {
@@ -662,7 +648,9 @@ impl Prover {
     /// Whether `attacker`, to move, can force a win, if a search of at most
     /// [`QUICK_TRY`] positions says so; `None` if it needs more.
     fn at_once(&mut self, attacker: u64, defender: u64) -> Option<bool> {
-        self.wins_within_positions(attacker, defender, true, UNBOUNDED, None, QUICK_TRY)
+        self.time.restart_within(QUICK_TRY);
+        let answer = self.attack(attacker, defender, UNBOUNDED, None);
+        (!self.time.ran_out()).then_some(answer)
     }
 
     /// Takes the moves of `moves` one at a time (the next index from `next`, shared with

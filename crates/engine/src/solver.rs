@@ -327,13 +327,10 @@ impl Solver {
         if self.time.expired(deadline) {
             return 0;
         }
-        let left = (self.shape.all & !(me | opp)).count_ones() as i32;
         // A win now scores highest; two threats lose to the opponent's next move.
-        let (moves, scan) = match self.shape.tactics(me, opp) {
-            Tactics::Full => return 0,
-            Tactics::WinNow => return left,
-            Tactics::LoseNext => return -(left - 1),
-            Tactics::Search { moves, scan } => (moves, scan),
+        let (moves, scan, left) = match self.shape.tactics(me, opp, 0) {
+            Tactics::Settled(score) => return score,
+            Tactics::Search { moves, scan, left } => (moves, scan, left),
         };
 
         // Bounds from the lines still open. Needing `n` more marks, a side wins at the

@@ -87,25 +87,14 @@ impl AccountStore for PostgresStore {
     }
 
     fn accounts(&self, now: SystemTime) -> Result<Vec<AccountSummary>, StoreError> {
-        let database = &self.database;
-        let now = time_column(now);
-        self.read(|tx| {
-            let rows = tx.query(
-                "SELECT a.name, a.created, \
-                 (SELECT count(*) FROM sessions s WHERE s.account = a.key AND s.expires > $1), \
-                 (SELECT count(*) FROM tokens t WHERE t.account = a.key) \
-                 FROM accounts a ORDER BY a.key",
-                &[&now],
-            )?;
-            rows.iter()
-                .map(|row| {
-                    let row: SummaryRow = codec::read(row, 0, database)?;
-                    Ok(row
-                        .summary()
-                        .map_err(|detail| database.unreadable(detail))?)
-                })
-                .collect()
-        })
+        self.read_values(
+            "SELECT a.name, a.created, \
+             (SELECT count(*) FROM sessions s WHERE s.account = a.key AND s.expires > $1), \
+             (SELECT count(*) FROM tokens t WHERE t.account = a.key) \
+             FROM accounts a ORDER BY a.key",
+            &[&time_column(now)],
+            SummaryRow::summary,
+        )
     }
 
     fn set_password(&self, name: &PlayerName, password: &PasswordHash) -> Result<bool, StoreError> {
@@ -218,22 +207,11 @@ impl AccountStore for PostgresStore {
     }
 
     fn tokens(&self, account: &PlayerName) -> Result<Vec<TokenInfo>, StoreError> {
-        let database = &self.database;
-        let key = account.key();
-        self.read(|tx| {
-            let rows = tx.query(
-                &format!(
-                    "SELECT {TOKEN_COLUMNS} FROM tokens WHERE account = $1 ORDER BY created, id"
-                ),
-                &[&key],
-            )?;
-            rows.iter()
-                .map(|row| {
-                    let row: TokenRow = codec::read(row, 0, database)?;
-                    Ok(row.info().map_err(|detail| database.unreadable(detail))?)
-                })
-                .collect()
-        })
+        self.read_values(
+            &format!("SELECT {TOKEN_COLUMNS} FROM tokens WHERE account = $1 ORDER BY created, id"),
+            &[&account.key()],
+            TokenRow::info,
+        )
     }
 
     fn revoke_token(&self, account: &PlayerName, id: &TokenId) -> Result<bool, StoreError> {

@@ -39,6 +39,14 @@ pub(crate) fn read<R: FromColumns>(
     R::read(&Columns { row, database }, first)
 }
 
+/// `rows`, which selected `R`'s columns first, each read.
+pub(crate) fn read_all<R: FromColumns>(
+    rows: &[Row],
+    database: &Database,
+) -> Result<Vec<R>, Failure> {
+    rows.iter().map(|row| read(row, 0, database)).collect()
+}
+
 /// Milliseconds since 1970 by the database server's clock, as SQL: one clock for every
 /// server that shares the database. (`now()` is the transaction's start: every row a
 /// write call keeps has the same time.)

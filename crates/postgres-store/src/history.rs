@@ -232,13 +232,10 @@ fn kept_review(
     };
     let geometry =
         rows::geometry(database.get(&row, 0)?, database.get(&row, 1)?).map_err(unreadable)?;
-    let reviewed = tx
-        .query(
-            &format!("SELECT {REVIEW_COLUMNS} FROM reviews WHERE game = $1 ORDER BY ply"),
-            &[&game.as_str()],
-        )?
-        .iter()
-        .map(|row| codec::read(row, 0, database))
-        .collect::<Result<Vec<ReviewRow>, _>>()?;
+    let rows = tx.query(
+        &format!("SELECT {REVIEW_COLUMNS} FROM reviews WHERE game = $1 ORDER BY ply"),
+        &[&game.as_str()],
+    )?;
+    let reviewed = codec::read_all(&rows, database)?;
     assemble::review(geometry, reviewed).map_err(unreadable)
 }

@@ -373,21 +373,6 @@ fn glicko(row: &postgres::Row, database: &Database, first: usize) -> Result<[f64
     columns::glicko(&Columns { row, database }, first)
 }
 
-/// The ratings of rows selected with [`RATING_COLUMNS`], checked.
-fn player_ratings(
-    rows: &[postgres::Row],
-    database: &Database,
-) -> Result<Vec<PlayerRating>, Failure> {
-    rows.iter()
-        .map(|row| {
-            let columns: RatingColumns = codec::read(row, 0, database)?;
-            Ok(columns
-                .player_rating()
-                .map_err(|detail| database.unreadable(detail))?)
-        })
-        .collect()
-}
-
 impl PostgresStore {
     /// What the ends of `games` did to ratings (see `GameStore::rating_changes`).
     pub(crate) fn changes_of(&self, games: &[GameId]) -> Result<Vec<RatingChange>, StoreError> {
@@ -420,34 +405,28 @@ impl PostgresStore {
 
 impl RatingStore for PostgresStore {
     fn ratings(&self, query: &RatingListQuery) -> Result<Vec<PlayerRating>, StoreError> {
-        let database = &self.database;
-        self.read(|tx| {
-            let rows = tx.query(
-                &format!(
-                    "SELECT {RATING_COLUMNS} FROM ratings WHERE size = $1 AND win = $2 \
-                     AND (deviation > $4) = $5 ORDER BY rating DESC, key LIMIT $3"
-                ),
-                &[
-                    &(query.board.size() as i64),
-                    &(query.board.win_length() as i64),
-                    &i64::from(query.top),
-                    &Rating::PROVISIONAL_ABOVE,
-                    &(query.certainty == Certainty::Provisional),
-                ],
-            )?;
-            player_ratings(&rows, database)
-        })
+        self.read_values(
+            &format!(
+                "SELECT {RATING_COLUMNS} FROM ratings WHERE size = $1 AND win = $2 \
+                 AND (deviation > $4) = $5 ORDER BY rating DESC, key LIMIT $3"
+            ),
+            &[
+                &(query.board.size() as i64),
+                &(query.board.win_length() as i64),
+                &i64::from(query.top),
+                &Rating::PROVISIONAL_ABOVE,
+                &(query.certainty == Certainty::Provisional),
+            ],
+            RatingColumns::player_rating,
+        )
     }
 
     fn ratings_of(&self, player: &PlayerName) -> Result<Vec<PlayerRating>, StoreError> {
-        let database = &self.database;
-        self.read(|tx| {
-            let rows = tx.query(
-                &format!("SELECT {RATING_COLUMNS} FROM ratings WHERE key = $1 ORDER BY size, win"),
-                &[&player.key()],
-            )?;
-            player_ratings(&rows, database)
-        })
+        self.read_values(
+            &format!("SELECT {RATING_COLUMNS} FROM ratings WHERE key = $1 ORDER BY size, win"),
+            &[&player.key()],
+            RatingColumns::player_rating,
+        )
     }
 
     fn rating_history(&self, query: &RatingHistoryQuery) -> Result<Vec<RatingPoint>, StoreError> {

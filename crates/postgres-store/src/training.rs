@@ -7,8 +7,6 @@ use tictactoe_core::ports::{Attempt, StoreError, TrainingStore};
 use tictactoe_store_rows::training::{ATTEMPT_COLUMNS, AttemptRow};
 
 use crate::PostgresStore;
-use crate::codec;
-use crate::errors::Failure;
 
 impl TrainingStore for PostgresStore {
     fn keep_attempt(&self, attempt: &Attempt) -> Result<(), StoreError> {
@@ -27,23 +25,12 @@ impl TrainingStore for PostgresStore {
     }
 
     fn attempts(&self, player: &PlayerName) -> Result<Vec<Attempt>, StoreError> {
-        let database = &self.database;
-        self.read(|tx| {
-            let rows = tx.query(
-                &format!(
-                    "SELECT {ATTEMPT_COLUMNS} FROM puzzle_attempts WHERE key = $1 \
-                     ORDER BY at, number"
-                ),
-                &[&player.key()],
-            )?;
-            rows.iter()
-                .map(|row| {
-                    let columns: AttemptRow = codec::read(row, 0, database)?;
-                    columns
-                        .attempt()
-                        .map_err(|detail| Failure::Store(database.unreadable(detail)))
-                })
-                .collect()
-        })
+        self.read_values(
+            &format!(
+                "SELECT {ATTEMPT_COLUMNS} FROM puzzle_attempts WHERE key = $1 ORDER BY at, number"
+            ),
+            &[&player.key()],
+            AttemptRow::attempt,
+        )
     }
 }

@@ -16,6 +16,7 @@ use tictactoe_core::ports::{
     Step, StoreError, Write,
 };
 use tictactoe_postgres_store::{Options, PostgresStore};
+use tictactoe_test_postgres::database_or_return;
 
 /// A new database's address, or `None` when the test is skipped.
 fn database(test: &str) -> Option<String> {
@@ -60,9 +61,7 @@ fn classic_ratings(store: &PostgresStore) -> Vec<PlayerRating> {
 
 #[test]
 fn a_database_of_a_newer_version_is_refused_and_left_as_it_is() {
-    let Some(url) = database("a_database_of_a_newer_version_is_refused_and_left_as_it_is") else {
-        return;
-    };
+    let url = database_or_return!();
     drop(store(&url));
     let newer = PostgresStore::SCHEMA_VERSION + 1;
     sql(&url)
@@ -88,9 +87,7 @@ fn a_database_of_a_newer_version_is_refused_and_left_as_it_is() {
 
 #[test]
 fn another_programs_database_is_refused_and_left_as_it_is() {
-    let Some(url) = database("another_programs_database_is_refused_and_left_as_it_is") else {
-        return;
-    };
+    let url = database_or_return!();
     sql(&url)
         .batch_execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY)")
         .unwrap();
@@ -131,11 +128,7 @@ fn an_unreachable_server_is_unavailable_and_named_without_its_password() {
 
 #[test]
 fn two_servers_writing_one_new_step_at_once_one_keeps_it_the_other_conflicts() {
-    let Some(url) =
-        database("two_servers_writing_one_new_step_at_once_one_keeps_it_the_other_conflicts")
-    else {
-        return;
-    };
+    let url = database_or_return!();
     let (first, second) = (store(&url), store(&url));
     first.write(&[Write::Begin(computers(1))]).unwrap();
 
@@ -167,9 +160,7 @@ fn two_servers_writing_one_new_step_at_once_one_keeps_it_the_other_conflicts() {
 
 #[test]
 fn one_servers_writes_are_heard_by_another_and_not_by_itself() {
-    let Some(url) = database("one_servers_writes_are_heard_by_another_and_not_by_itself") else {
-        return;
-    };
+    let url = database_or_return!();
     let (writer, listener) = (store(&url), store(&url));
     let (to_listener, heard_by_listener) = mpsc::channel();
     let (to_writer, heard_by_writer) = mpsc::channel();
@@ -283,11 +274,7 @@ fn a_game_one_server_makes_casual_is_heard_casual_by_another() {
 
 #[test]
 fn a_game_held_by_one_server_is_taken_by_another_once_its_hold_runs_out() {
-    let Some(url) =
-        database("a_game_held_by_one_server_is_taken_by_another_once_its_hold_runs_out")
-    else {
-        return;
-    };
+    let url = database_or_return!();
     let (first, second) = (store(&url), store(&url));
     first.write(&[Write::Begin(computers(1))]).unwrap();
     let hold = Duration::from_millis(300);
@@ -312,11 +299,7 @@ fn a_game_held_by_one_server_is_taken_by_another_once_its_hold_runs_out() {
 
 #[test]
 fn a_step_numbered_past_any_step_by_hand_makes_the_next_write_unreadable_not_a_panic() {
-    let Some(url) = database(
-        "a_step_numbered_past_any_step_by_hand_makes_the_next_write_unreadable_not_a_panic",
-    ) else {
-        return;
-    };
+    let url = database_or_return!();
     let store = store(&url);
     store
         .write(&[Write::Begin(computers(1)), play(1, 1, 4)])
@@ -339,9 +322,7 @@ fn a_step_numbered_past_any_step_by_hand_makes_the_next_write_unreadable_not_a_p
 
 #[test]
 fn a_game_never_begun_cannot_be_paced() {
-    let Some(url) = database("a_game_never_begun_cannot_be_paced") else {
-        return;
-    };
+    let url = database_or_return!();
     let store = store(&url);
 
     let paced = store.pace(&GameId::from_bits(9), Duration::from_secs(1));
@@ -351,11 +332,7 @@ fn a_game_never_begun_cannot_be_paced() {
 
 #[test]
 fn a_follower_whose_connection_was_lost_hears_that_it_may_have_missed_news() {
-    let Some(url) =
-        database("a_follower_whose_connection_was_lost_hears_that_it_may_have_missed_news")
-    else {
-        return;
-    };
+    let url = database_or_return!();
     let listener = store(&url);
     let (to_listener, heard) = mpsc::channel();
     let _listening = listener
@@ -382,9 +359,7 @@ fn a_follower_whose_connection_was_lost_hears_that_it_may_have_missed_news() {
 
 #[test]
 fn a_database_that_takes_no_writes_is_read_only_before_anything_is_written() {
-    let Some(url) = database("a_database_that_takes_no_writes_is_read_only") else {
-        return;
-    };
+    let url = database_or_return!();
     // Arrange: the store's tables made, then the database set to take no writes.
     drop(store(&url));
     let name = url.rsplit('/').next().unwrap().to_string();
@@ -412,9 +387,7 @@ fn a_database_that_takes_no_writes_is_read_only_before_anything_is_written() {
 
 #[test]
 fn a_database_that_takes_writes_passes_the_check() {
-    let Some(url) = database("a_database_that_takes_writes_passes_the_check") else {
-        return;
-    };
+    let url = database_or_return!();
 
     let checked = store(&url).check_writable();
 
@@ -436,11 +409,7 @@ fn a_computer_game_won(n: u128) -> Vec<Write> {
 
 #[test]
 fn an_ending_is_kept_at_once_while_another_session_holds_the_computers_scoreboard_row() {
-    let Some(url) = database(
-        "an_ending_is_kept_at_once_while_another_session_holds_the_computers_scoreboard_row",
-    ) else {
-        return;
-    };
+    let url = database_or_return!();
     // Arrange: the computer's rows on the scoreboard and against Ada, folded, then held
     // by a session that stopped in the middle of its transaction.
     let store = store(&url);
@@ -475,11 +444,7 @@ fn an_ending_is_kept_at_once_while_another_session_holds_the_computers_scoreboar
 
 #[test]
 fn the_scoreboard_and_a_players_opponents_read_the_same_before_and_after_folding() {
-    let Some(url) =
-        database("the_scoreboard_and_a_players_opponents_read_the_same_before_and_after_folding")
-    else {
-        return;
-    };
+    let url = database_or_return!();
     // Arrange: games whose additions are partly folded, partly not.
     let store = store(&url);
     for n in 1..=6 {
@@ -521,10 +486,7 @@ fn the_scoreboard_and_a_players_opponents_read_the_same_before_and_after_folding
 
 #[test]
 fn a_pooled_connection_the_database_ended_is_replaced_before_its_call() {
-    let Some(url) = database("a_pooled_connection_the_database_ended_is_replaced_before_its_call")
-    else {
-        return;
-    };
+    let url = database_or_return!();
     // Arrange: the store's eight pooled connections opened, then every one of them
     // ended by the database (as a restart ends them: "terminating connection due to
     // administrator command"); only this database's, not those of the tests running
@@ -581,9 +543,7 @@ fn won_by_x(n: u128) -> Write {
 
 #[test]
 fn a_rating_end_waits_only_for_the_people_it_rates() {
-    let Some(url) = database("a_rating_end_waits_only_for_the_people_it_rates") else {
-        return;
-    };
+    let url = database_or_return!();
     // Arrange: four games at their last move, two of them Ada's; a trigger that holds
     // the end of a game of Ada's inside its transaction for 2 s once it has rated her
     // (as a server that stopped there would), its locks taken.
@@ -672,11 +632,7 @@ fn a_rating_end_waits_only_for_the_people_it_rates() {
 
 #[test]
 fn a_rebuild_rates_games_kept_before_ratings_first_and_a_second_rebuild_changes_nothing() {
-    let Some(url) = database(
-        "a_rebuild_rates_games_kept_before_ratings_first_and_a_second_rebuild_changes_nothing",
-    ) else {
-        return;
-    };
+    let url = database_or_return!();
     // Arrange: three of Ada's games ended and rated; the third's number taken away, as
     // a game kept before ratings has none.
     let store = store(&url);
@@ -730,9 +686,7 @@ fn adas_account(name: &str) -> NewAccount {
 
 #[test]
 fn a_session_opened_on_one_server_opens_the_account_on_another() {
-    let Some(url) = database("a_session_opened_on_one_server_opens_the_account_on_another") else {
-        return;
-    };
+    let url = database_or_return!();
     // Arrange: Ada signs up and in on the first server.
     let (first, second) = (store(&url), store(&url));
     first.add_account(&adas_account("Ada")).unwrap();
@@ -754,9 +708,7 @@ fn a_session_opened_on_one_server_opens_the_account_on_another() {
 
 #[test]
 fn two_servers_adding_look_alike_names_at_once_add_exactly_one() {
-    let Some(url) = database("two_servers_adding_look_alike_names_at_once_add_exactly_one") else {
-        return;
-    };
+    let url = database_or_return!();
     let (first, second) = (store(&url), store(&url));
     let start = std::sync::Barrier::new(2);
 
@@ -787,11 +739,7 @@ fn two_servers_adding_look_alike_names_at_once_add_exactly_one() {
 
 #[test]
 fn an_account_whose_password_was_edited_into_no_hash_is_unreadable_not_a_panic() {
-    let Some(url) =
-        database("an_account_whose_password_was_edited_into_no_hash_is_unreadable_not_a_panic")
-    else {
-        return;
-    };
+    let url = database_or_return!();
     let store = store(&url);
     store.add_account(&adas_account("Ada")).unwrap();
     sql(&url)

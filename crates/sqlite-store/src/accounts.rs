@@ -71,20 +71,14 @@ impl AccountStore for SqliteStore {
     }
 
     fn accounts(&self, now: SystemTime) -> Result<Vec<AccountSummary>, StoreError> {
-        let database = &self.database;
-        self.in_read(|transaction| {
-            let rows: Vec<SummaryRow> = transaction.select(
-                database,
-                "SELECT a.name, a.created, \
-                 (SELECT count(*) FROM sessions s WHERE s.account = a.key AND s.expires > ?1), \
-                 (SELECT count(*) FROM tokens t WHERE t.account = a.key) \
-                 FROM accounts a ORDER BY a.key",
-                [time_column(now)],
-            )?;
-            rows.iter()
-                .map(|row| row.summary().map_err(|detail| database.unreadable(detail)))
-                .collect()
-        })
+        self.read_values(
+            "SELECT a.name, a.created, \
+             (SELECT count(*) FROM sessions s WHERE s.account = a.key AND s.expires > ?1), \
+             (SELECT count(*) FROM tokens t WHERE t.account = a.key) \
+             FROM accounts a ORDER BY a.key",
+            [time_column(now)],
+            SummaryRow::summary,
+        )
     }
 
     fn set_password(&self, name: &PlayerName, password: &PasswordHash) -> Result<bool, StoreError> {
@@ -239,19 +233,11 @@ impl AccountStore for SqliteStore {
     }
 
     fn tokens(&self, account: &PlayerName) -> Result<Vec<TokenInfo>, StoreError> {
-        let database = &self.database;
-        self.in_read(|transaction| {
-            let rows: Vec<TokenRow> = transaction.select(
-                database,
-                &format!(
-                    "SELECT {TOKEN_COLUMNS} FROM tokens WHERE account = ?1 ORDER BY created, id"
-                ),
-                [account.key()],
-            )?;
-            rows.iter()
-                .map(|row| row.info().map_err(|detail| database.unreadable(detail)))
-                .collect()
-        })
+        self.read_values(
+            &format!("SELECT {TOKEN_COLUMNS} FROM tokens WHERE account = ?1 ORDER BY created, id"),
+            [account.key()],
+            TokenRow::info,
+        )
     }
 
     fn revoke_token(&self, account: &PlayerName, id: &TokenId) -> Result<bool, StoreError> {

@@ -79,7 +79,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior};
+use rusqlite::{Connection, OptionalExtension, Params, Transaction, TransactionBehavior};
 use tictactoe_core::domain::{PlayerName, Scoreboard, Standing};
 use tictactoe_core::ports::{
     Cleared, GameId, GameStore, Imported, RatingChange, Restored, Rows, StoreError, StoredGame,
@@ -87,9 +87,10 @@ use tictactoe_core::ports::{
 };
 use tictactoe_core::rules::Repeat;
 
+use codec::Select;
 use connection::{Checkpointer, Readers, lock};
 use errors::{Database, SqliteErrors};
-use tictactoe_store_rows::assemble;
+use tictactoe_store_rows::{FromColumns, assemble};
 
 /// How a store uses its file. `Options::default()` is right for the program; tests
 /// change the rest.
@@ -375,6 +376,21 @@ impl SqliteStore {
         let done = work(&transaction)?;
         transaction.commit().db(&self.database)?;
         Ok(done)
+    }
+
+    /// Every row `sql` selects with `params` (`R`'s columns first), each made a value by
+    /// `value`, which checks it ([`Database::values_of`]): one read.
+    fn read_values<R: FromColumns, T>(
+        &self,
+        sql: &str,
+        params: impl Params,
+        value: impl Fn(&R) -> Result<T, String>,
+    ) -> Result<Vec<T>, StoreError> {
+        let database = &self.database;
+        self.in_read(|transaction| {
+            let rows: Vec<R> = transaction.select(database, sql, params)?;
+            database.values_of(&rows, value)
+        })
     }
 
     fn unreadable_game(&self, id: &GameId) -> impl Fn(String) -> StoreError {

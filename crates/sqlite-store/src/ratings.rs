@@ -332,50 +332,30 @@ impl SqliteStore {
     }
 }
 
-fn player_ratings(
-    rows: Vec<RatingColumns>,
-    database: &Database,
-) -> Result<Vec<PlayerRating>, StoreError> {
-    rows.iter()
-        .map(|row| {
-            row.player_rating()
-                .map_err(|detail| database.unreadable(detail))
-        })
-        .collect()
-}
-
 impl RatingStore for SqliteStore {
     fn ratings(&self, query: &RatingListQuery) -> Result<Vec<PlayerRating>, StoreError> {
-        let database = &self.database;
-        self.in_read(|transaction| {
-            let rows = transaction.select(
-                database,
-                &format!(
-                    "SELECT {RATING_COLUMNS} FROM ratings WHERE size = ?1 AND win = ?2 \
-                     AND (deviation > ?4) = ?5 ORDER BY rating DESC, key LIMIT ?3"
-                ),
-                params![
-                    query.board.size() as i64,
-                    query.board.win_length() as i64,
-                    query.top,
-                    Rating::PROVISIONAL_ABOVE,
-                    query.certainty == Certainty::Provisional
-                ],
-            )?;
-            player_ratings(rows, database)
-        })
+        self.read_values(
+            &format!(
+                "SELECT {RATING_COLUMNS} FROM ratings WHERE size = ?1 AND win = ?2 \
+                 AND (deviation > ?4) = ?5 ORDER BY rating DESC, key LIMIT ?3"
+            ),
+            params![
+                query.board.size() as i64,
+                query.board.win_length() as i64,
+                query.top,
+                Rating::PROVISIONAL_ABOVE,
+                query.certainty == Certainty::Provisional
+            ],
+            RatingColumns::player_rating,
+        )
     }
 
     fn ratings_of(&self, player: &PlayerName) -> Result<Vec<PlayerRating>, StoreError> {
-        let database = &self.database;
-        self.in_read(|transaction| {
-            let rows = transaction.select(
-                database,
-                &format!("SELECT {RATING_COLUMNS} FROM ratings WHERE key = ?1 ORDER BY size, win"),
-                [player.key()],
-            )?;
-            player_ratings(rows, database)
-        })
+        self.read_values(
+            &format!("SELECT {RATING_COLUMNS} FROM ratings WHERE key = ?1 ORDER BY size, win"),
+            [player.key()],
+            RatingColumns::player_rating,
+        )
     }
 
     fn rating_history(&self, query: &RatingHistoryQuery) -> Result<Vec<RatingPoint>, StoreError> {

@@ -6,7 +6,6 @@ use tictactoe_core::domain::PlayerName;
 use tictactoe_core::ports::{Attempt, StoreError, TrainingStore};
 use tictactoe_store_rows::training::{ATTEMPT_COLUMNS, AttemptRow};
 
-use crate::codec::Select;
 use crate::{Sql, SqliteStore};
 
 impl TrainingStore for SqliteStore {
@@ -34,19 +33,12 @@ impl TrainingStore for SqliteStore {
     }
 
     fn attempts(&self, player: &PlayerName) -> Result<Vec<Attempt>, StoreError> {
-        let database = &self.database;
-        self.in_read(|transaction| {
-            let rows: Vec<AttemptRow> = transaction.select(
-                database,
-                &format!(
-                    "SELECT {ATTEMPT_COLUMNS} FROM puzzle_attempts WHERE key = ?1 \
-                     ORDER BY at, number"
-                ),
-                [player.key()],
-            )?;
-            rows.iter()
-                .map(|row| row.attempt().map_err(|detail| database.unreadable(detail)))
-                .collect()
-        })
+        self.read_values(
+            &format!(
+                "SELECT {ATTEMPT_COLUMNS} FROM puzzle_attempts WHERE key = ?1 ORDER BY at, number"
+            ),
+            [player.key()],
+            AttemptRow::attempt,
+        )
     }
 }

@@ -48,121 +48,123 @@ pub trait FromColumns: Sized {
 
 /// A rating, its deviation and its volatility: three columns from `first`.
 pub fn glicko<E>(row: &impl Columns<E>, first: usize) -> Result<[f64; 3], E> {
-    Ok([
-        row.column(first)?,
-        row.column(first + 1)?,
-        row.column(first + 2)?,
-    ])
+    InOrder { row, at: first }.glicko()
 }
 
-/// One side's kind, name and level: three columns from `first`.
-fn side<E>(row: &impl Columns<E>, first: usize) -> Result<crate::SideColumns, E> {
-    Ok((
-        row.column(first)?,
-        row.column(first + 1)?,
-        row.column(first + 2)?,
-    ))
+/// A row's columns read one after another, from column `at`: each read takes the
+/// next, so a row type's columns are read in the order its fields are written.
+struct InOrder<'r, R> {
+    row: &'r R,
+    at: usize,
+}
+
+impl<R> InOrder<'_, R> {
+    /// The next column, as a `T`.
+    fn column<T>(&mut self) -> Result<T, R::Error>
+    where
+        R: Column<T>,
+    {
+        let value = self.row.column(self.at);
+        self.at += 1;
+        value
+    }
+
+    /// A rating, its deviation and its volatility: the next three columns.
+    fn glicko<E>(&mut self) -> Result<[f64; 3], E>
+    where
+        R: Columns<E>,
+    {
+        Ok([self.column()?, self.column()?, self.column()?])
+    }
+
+    /// One side's kind, name and level: the next three columns.
+    fn side<E>(&mut self) -> Result<crate::SideColumns, E>
+    where
+        R: Columns<E>,
+    {
+        Ok((self.column()?, self.column()?, self.column()?))
+    }
 }
 
 impl FromColumns for GameRow {
     fn read<E>(row: &impl Columns<E>, first: usize) -> Result<GameRow, E> {
-        let at = |column: usize| first + column;
+        let mut columns = InOrder { row, at: first };
         Ok(GameRow {
-            id: row.column(at(0))?,
-            sides: [side(row, at(1))?, side(row, at(4))?],
-            size: row.column(at(7))?,
-            win: row.column(at(8))?,
-            first: row.column(at(9))?,
-            seating: row.column(at(10))?,
-            locks: [row.column(at(11))?, row.column(at(12))?],
-            follows: row.column(at(13))?,
-            started_at: row.column(at(14))?,
-            ended_at: row.column(at(15))?,
-            ending: row.column(at(16))?,
-            casual: row.column(at(17))?,
-            holders: [row.column(at(18))?, row.column(at(19))?],
+            id: columns.column()?,
+            sides: [columns.side()?, columns.side()?],
+            size: columns.column()?,
+            win: columns.column()?,
+            first: columns.column()?,
+            seating: columns.column()?,
+            locks: [columns.column()?, columns.column()?],
+            follows: columns.column()?,
+            started_at: columns.column()?,
+            ended_at: columns.column()?,
+            ending: columns.column()?,
+            casual: columns.column()?,
+            holders: [columns.column()?, columns.column()?],
         })
     }
 }
 
-impl FromColumns for ReviewRow {
-    fn read<E>(row: &impl Columns<E>, first: usize) -> Result<ReviewRow, E> {
-        Ok(ReviewRow {
-            ply: row.column(first)?,
-            mark: row.column(first + 1)?,
-            cell: row.column(first + 2)?,
-            before: row.column(first + 3)?,
-            after: row.column(first + 4)?,
-            best_moves: row.column(first + 5)?,
-        })
-    }
+/// [`FromColumns`] for a row type read field by field, in the order the fields are
+/// listed: each one column, or as many as the [`InOrder`] reader named after its colon
+/// takes (`before: glicko`: three).
+macro_rules! from_columns {
+    ($row:ident { $($field:ident $(: $reader:ident)?),+ $(,)? }) => {
+        impl FromColumns for $row {
+            fn read<E>(row: &impl Columns<E>, first: usize) -> Result<$row, E> {
+                let mut columns = InOrder { row, at: first };
+                Ok($row {
+                    $($field: from_columns!(@read columns $($reader)?),)+
+                })
+            }
+        }
+    };
+    (@read $columns:ident) => { $columns.column()? };
+    (@read $columns:ident $reader:ident) => { $columns.$reader()? };
 }
 
-impl FromColumns for ChangeRow {
-    fn read<E>(row: &impl Columns<E>, first: usize) -> Result<ChangeRow, E> {
-        Ok(ChangeRow {
-            game: row.column(first)?,
-            mark: row.column(first + 1)?,
-            name: row.column(first + 2)?,
-            size: row.column(first + 3)?,
-            win: row.column(first + 4)?,
-            before: glicko(row, first + 5)?,
-            after: glicko(row, first + 8)?,
-        })
-    }
-}
-
-impl FromColumns for RatingColumns {
-    fn read<E>(row: &impl Columns<E>, first: usize) -> Result<RatingColumns, E> {
-        Ok(RatingColumns {
-            name: row.column(first)?,
-            size: row.column(first + 1)?,
-            win: row.column(first + 2)?,
-            rating: glicko(row, first + 3)?,
-            games: row.column(first + 6)?,
-        })
-    }
-}
-
-impl FromColumns for AttemptRow {
-    fn read<E>(row: &impl Columns<E>, first: usize) -> Result<AttemptRow, E> {
-        Ok(AttemptRow {
-            name: row.column(first)?,
-            game: row.column(first + 1)?,
-            ply: row.column(first + 2)?,
-            at: row.column(first + 3)?,
-            right: row.column(first + 4)?,
-        })
-    }
-}
-
-impl FromColumns for AccountRow {
-    fn read<E>(row: &impl Columns<E>, first: usize) -> Result<AccountRow, E> {
-        Ok(AccountRow {
-            name: row.column(first)?,
-            password: row.column(first + 1)?,
-            created: row.column(first + 2)?,
-        })
-    }
-}
-
-impl FromColumns for SummaryRow {
-    fn read<E>(row: &impl Columns<E>, first: usize) -> Result<SummaryRow, E> {
-        Ok(SummaryRow {
-            name: row.column(first)?,
-            created: row.column(first + 1)?,
-            sessions: row.column(first + 2)?,
-            tokens: row.column(first + 3)?,
-        })
-    }
-}
-
-impl FromColumns for TokenRow {
-    fn read<E>(row: &impl Columns<E>, first: usize) -> Result<TokenRow, E> {
-        Ok(TokenRow {
-            id: row.column(first)?,
-            label: row.column(first + 1)?,
-            created: row.column(first + 2)?,
-        })
-    }
-}
+from_columns!(ReviewRow {
+    ply,
+    mark,
+    cell,
+    before,
+    after,
+    best_moves
+});
+from_columns!(ChangeRow {
+    game,
+    mark,
+    name,
+    size,
+    win,
+    before: glicko,
+    after: glicko
+});
+from_columns!(RatingColumns {
+    name,
+    size,
+    win,
+    rating: glicko,
+    games
+});
+from_columns!(AttemptRow {
+    name,
+    game,
+    ply,
+    at,
+    right
+});
+from_columns!(AccountRow {
+    name,
+    password,
+    created
+});
+from_columns!(SummaryRow {
+    name,
+    created,
+    sessions,
+    tokens
+});
+from_columns!(TokenRow { id, label, created });

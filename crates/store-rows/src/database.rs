@@ -24,6 +24,18 @@ impl Database {
         self.unreadable(format!("game {game}: {detail}"))
     }
 
+    /// Each of `rows` made a value by `value`, which checks it: the first row that makes
+    /// none is unreadable, for the detail `value` gives.
+    pub fn values_of<R, T>(
+        &self,
+        rows: &[R],
+        value: impl Fn(&R) -> Result<T, String>,
+    ) -> Result<Vec<T>, StoreError> {
+        rows.iter()
+            .map(|row| value(row).map_err(|detail| self.unreadable(detail)))
+            .collect()
+    }
+
     /// Whether this program, which knows the schema up to version `known`, may use a
     /// database of version `found`: one written by a newer version is refused (and the
     /// store leaves it as it is).

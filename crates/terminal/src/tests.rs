@@ -883,6 +883,16 @@ mod training {
         }
     }
 
+    /// Tells `screen` that the player answered 4 on the first of `puzzles` (a loss
+    /// left: wrong) and that the puzzle comes back.
+    fn answer_4_wrongly(screen: &mut TrainScreen<'_>, puzzles: &[Titled]) {
+        screen.answered(
+            cell(Geometry::classic(), 4),
+            wrong(&puzzles[0].puzzle),
+            Some(Fate::ComesBack),
+        );
+    }
+
     #[test]
     fn a_cells_number_then_enter_answers_that_cell() {
         let puzzles = puzzles();
@@ -924,13 +934,8 @@ mod training {
     fn after_a_wrong_answer_s_shows_the_answer_in_the_reviews_words_with_the_best_moves_lit() {
         let puzzles = puzzles();
         let mut screen = TrainScreen::new(&puzzles, false);
-        let classic = Geometry::classic();
 
-        screen.answered(
-            cell(classic, 4),
-            wrong(&puzzles[0].puzzle),
-            Some(Fate::ComesBack),
-        );
+        answer_4_wrongly(&mut screen, &puzzles);
         screen.on_key(key(KeyCode::Char('s')));
         let text = drawn(|frame| screen.draw(frame)).join("\n");
 
@@ -963,12 +968,7 @@ mod training {
     fn after_a_wrong_answer_the_player_tries_again_on_the_same_position_without_the_answer() {
         let puzzles = puzzles();
         let mut screen = TrainScreen::new(&puzzles, false);
-        let classic = Geometry::classic();
-        screen.answered(
-            cell(classic, 4),
-            wrong(&puzzles[0].puzzle),
-            Some(Fate::ComesBack),
-        );
+        answer_4_wrongly(&mut screen, &puzzles);
 
         let text = drawn(|frame| screen.draw(frame)).join("\n");
         screen.on_key(key(KeyCode::Char('9')));
@@ -976,7 +976,7 @@ mod training {
 
         shows(&text, "Try again on the same position, or see the answer.");
         assert!(!text.contains("[1]"), "the answer given away:\n{text}");
-        assert_eq!(flow, TrainFlow::Answer(cell(classic, 9)));
+        assert_eq!(flow, TrainFlow::Answer(cell(Geometry::classic(), 9)));
     }
 
     #[rstest::rstest]

@@ -229,6 +229,24 @@ pub fn database_or_skip(test: &str) -> Option<String> {
     }
 }
 
+/// A new empty database of the shared cluster for the test function it is written in,
+/// as [`database_or_skip`] makes it, the test named for the skip by its function:
+/// `let url = database_or_return!();`. Without PostgreSQL (not required), the test
+/// returns there, skipped.
+#[macro_export]
+macro_rules! database_or_return {
+    () => {{
+        fn here() {}
+        // "path::to::the_test::here": the test is the segment before `here`.
+        let here = std::any::type_name_of_val(&here);
+        let test = here.trim_end_matches("::here").rsplit("::").next();
+        match $crate::database_or_skip(test.unwrap_or(here)) {
+            Some(url) => url,
+            None => return,
+        }
+    }};
+}
+
 /// Whether PostgreSQL's server binaries are on this machine (what a build script can
 /// ask without starting anything).
 pub fn installed() -> bool {
