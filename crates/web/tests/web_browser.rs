@@ -27,19 +27,21 @@ use tictactoe_core::ports::{Change, GameId, GameStore, Step, Write as Kept};
 
 use tictactoe_core::memory::MemoryStore;
 use tictactoe_web::{GameLimits, Limits};
-use tokio::sync::{Mutex, MutexGuard};
+use tokio::sync::{Semaphore, SemaphorePermit};
 use web_support::{
     PASSWORD, Running, Server, ada_against, games_over, test_game_limits, writes_slowed_while,
 };
 
-static ONE_AT_A_TIME: Mutex<()> = Mutex::const_new(());
+/// How many browsers run at once: two, each with its own chromedriver, window and
+/// server (a machine of two cores runs two tests at a time).
+static BROWSERS: Semaphore = Semaphore::const_new(2);
 
 /// chromedriver, with one browser window per `open`; killed when dropped.
 struct Driver {
     process: Child,
     url: String,
     profiles: tempfile::TempDir,
-    _turn: MutexGuard<'static, ()>,
+    _turn: SemaphorePermit<'static>,
 }
 
 fn on_path(program: &str) -> Option<PathBuf> {
@@ -65,7 +67,10 @@ impl Driver {
             );
             return None;
         };
-        let turn = ONE_AT_A_TIME.lock().await;
+        let turn = BROWSERS
+            .acquire()
+            .await
+            .expect("the semaphore is never closed");
         let port = TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
