@@ -1872,6 +1872,23 @@ async fn at_1280_by_800_a_finished_games_page_does_not_scroll_and_shows_its_link
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_games_link_is_offered_as_the_games_not_a_spectators() {
+    // Arrange: a finished game.
+    let Some((_scene, running, browser)) = Scene::start("finished_game_link", 1000, 800).await
+    else {
+        return;
+    };
+    let game = ada_beats_bobs_edge_reply(&running, "Ada").await;
+
+    // Act
+    open_reviewed(&browser, &running, game["id"].as_str().unwrap()).await;
+    let offered = css(&browser, "#copy-watch").await.text().await.unwrap();
+
+    // Assert: nobody is left to watch; the link is the game's, to read it again.
+    assert_eq!(offered, "Copy game link");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_players_page_draws_their_rating_over_time_as_a_chart_that_fits_a_phone() {
     // Arrange: Ada beats Bob twice, each signed in: two rated games.
     let Some((scene, running, browser)) = Scene::start("rating_chart", 390, 844).await else {

@@ -268,7 +268,8 @@ function showGame(id) {
     field.addEventListener("focus", () => field.select());
   }
   $("copy-invite").addEventListener("click", () => copyLink($("invite-link"), "Invite link"));
-  $("copy-watch").addEventListener("click", () => copyLink($("watch-link"), "Spectator link"));
+  $("copy-watch").addEventListener("click", () =>
+    copyLink($("watch-link"), view.game && view.game.to_move === null ? "Game link" : "Spectator link"));
   $("hint").addEventListener("click", () => act(askHint));
   $("undo").addEventListener("click", () => act(undo));
   $("agree").addEventListener("click", () => act(() => undo()));
@@ -783,6 +784,9 @@ function render(game) {
   $("joined").textContent = arrived ? `${nameOf(invited)} has joined.` : "";
   $("invite").hidden = invited === null || over || arrived;
   $("copy-invite").hidden = $("invite").hidden;
+  // A game being played is watched by its link; an ended one is read there.
+  $("copy-watch").textContent = over ? "Copy game link" : "Copy spectator link";
+  $("watch-link").setAttribute("aria-label", over ? "Game link" : "Spectator link");
   if ($("invite").hidden) $("invite-link").hidden = true;
 }
 
