@@ -30,7 +30,7 @@ pub fn game_events(
             if *closing.borrow() {
                 return None;
             }
-            let view = game.borrow_and_update().clone();
+            let view = game.latest();
             let event = Event::default().event("game").data(to_json(&view));
             Some((Ok(event), (game, closing, false, place)))
         },

@@ -31,6 +31,7 @@ use super::budget::{Payer, Refused};
 use super::caller::Caller;
 use super::setup::Setup;
 use super::shares::Client;
+use super::table::Views;
 use super::token::{PersonalToken, Token};
 use super::view::GameView;
 
@@ -299,7 +300,7 @@ pub struct Rematch {
 /// What an event stream follows.
 pub struct Watching {
     /// The game's views as they change.
-    pub game: watch::Receiver<Arc<GameView>>,
+    pub game: Views,
     /// Turns true when the server stops.
     pub closing: watch::Receiver<bool>,
 }

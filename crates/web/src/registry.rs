@@ -98,12 +98,10 @@ impl<T: Held> Registry<T> {
         self.lock().len()
     }
 
-    /// Forgets every game, handing each to `forget` (to mark it stale): what another
-    /// server changed while news of it was lost must be read again.
-    pub fn clear(&self, forget: impl Fn(&T)) {
-        for (_, game) in self.lock().drain() {
-            forget(&game);
-        }
+    /// Forgets every game: what another server changed while news of it was lost must
+    /// be read again.
+    pub fn clear(&self) {
+        self.lock().clear();
     }
 
     /// Forgets the expired games, then others, finished ones past their grace first,

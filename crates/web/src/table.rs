@@ -1,19 +1,25 @@
-//! One game held by the server: the match, the locks of its seats, and the latest view
-//! of it that every client (and the event stream) reads.
+//! One game held by the server: one lock around everything a request changes
+//! ([`Play`]: the match, whose the seats are, its rematch), and one channel for what
+//! everyone else reads of it ([`Shown`]: the view every client and the event stream
+//! see, and whose the seats are).
 //!
-//! A table is a cache of a game kept in the store. Each request runs on the match under
-//! the table's lock, and the writes the match made (collected by [`Outbox`]) are handed
-//! to the group commit before the lock is let go, so a game's writes reach the store in
-//! the order they were made. The view is published only once they are kept (see
-//! `Games::run`), so nobody is shown a move the store lacks.
+//! A table is a cache of a game kept in the store. A request holds the lock, its
+//! [`Turn`], from the match to the store's answer: the writes the match made (collected
+//! by [`Outbox`]) are handed to the group commit under it, so a game's writes reach the
+//! store in the order they were made, and what they changed is shown only once they are
+//! kept (see `Games::run`), so nobody is shown a move the store lacks. Whoever only
+//! reads (a page loaded, the event stream, a seat looked up) reads the channel and never
+//! waits for a turn, which a big board's request holds through the computer's thinking.
+//! The one atomic left, the hint's stop flag, is raised by someone who does not hold the
+//! turn (a client gone while the computer thinks for it), which is its whole point.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use tokio::sync::{Mutex as Turn, OwnedMutexGuard, watch};
+use tokio::sync::{Mutex, OwnedMutexGuard, watch};
 
-use tictactoe_core::domain::{GameState, Mark, PlayerName};
+use tictactoe_core::domain::{Mark, PlayerName};
 use tictactoe_core::play::{
     Match, Recorder, Recording, ResumeError, Seat, Seating, Settings, SettingsError,
 };
@@ -25,7 +31,6 @@ use super::group_commit::{GroupCommit, Ticket};
 use super::setup::Setup;
 use super::token::Token;
 use super::view::{GameView, mark_word};
-use tictactoe_core::sync::lock;
 
 /// A match as the server holds it.
 pub type WebMatch = Match<Outbox>;
@@ -106,37 +111,22 @@ impl Recorder for Outbox {
     }
 }
 
-/// What is changed together, under one lock.
+/// What a request changes, under the table's one lock.
 pub struct Play {
     pub game: WebMatch,
     pub rematch: Option<GameId>,
     /// Whose X's and O's seats are.
     pub seats: [SeatHolder; 2],
+    /// A computer-against-computer game: whether this server is playing it.
+    paced: bool,
+    /// When a request or another server's news last changed or asked for the game.
+    touched: Instant,
 }
 
 impl Play {
-    /// The seats `caller` holds, X's and O's: an account's seat whose player has the
-    /// name of the account the caller is signed in as, or a guest's whose secret the
-    /// caller carries (each secret compared with each lock, in constant time).
-    pub fn held_by(&self, caller: &Caller) -> [bool; 2] {
-        Mark::ALL.map(|mark| match &self.seats[mark.index()] {
-            SeatHolder::Account => caller
-                .account
-                .as_ref()
-                .is_some_and(|account| account.key() == self.game.seat(mark).name().key()),
-            SeatHolder::Guest(lock) => caller
-                .secrets
-                .iter()
-                .fold(false, |opens, secret| secret.opens(lock) | opens),
-            SeatHolder::Local | SeatHolder::Invited(_) => false,
-        })
-    }
-
     /// The seat held open for an invite that `code` opens, if any.
     pub fn invited_by(&self, code: &Token) -> Option<Mark> {
-        Mark::ALL.into_iter().find(|mark| {
-            matches!(&self.seats[mark.index()], SeatHolder::Invited(lock) if code.opens(lock))
-        })
+        invited_by(&self.seats, code)
     }
 
     /// The seat at `mark` taken by `holder` (see [`Outbox::take_seat`]).
@@ -144,41 +134,94 @@ impl Play {
         self.seats[mark.index()] = holder.clone();
         self.game.recorder_mut().take_seat(mark, holder);
     }
+
+    /// Whether this server now plays the show; `false` if it did already (see
+    /// `Games::spawn_show`).
+    pub fn start_pacing(&mut self) -> bool {
+        !std::mem::replace(&mut self.paced, true)
+    }
+
+    /// This server stopped playing the show (over, or another server holds it).
+    pub fn stop_pacing(&mut self) {
+        self.paced = false;
+    }
+}
+
+/// A table's turn: its one lock, held by one request at a time from the match to the
+/// store's answer.
+pub type Turn = OwnedMutexGuard<Play>;
+
+/// What anyone reads of a table without its turn: the game as the store keeps it, as of
+/// the last change kept.
+#[derive(Clone)]
+pub struct Shown {
+    view: Arc<GameView>,
+    /// Whose the seats are, and the names they are played under.
+    seats: [SeatHolder; 2],
+    names: [PlayerName; 2],
+    /// X's and O's: whether the seat's player has had the game open since the table was
+    /// made (their page loaded, or a request of theirs). Not kept in the store: after a
+    /// restart, a page that reconnects with its seat joins again. A seat that joined
+    /// through a request is in the view from the next change on (see
+    /// [`Table::arrive`]).
+    joined: [bool; 2],
+    /// Steps taken, and whether it ended.
+    progress: (u32, bool),
+}
+
+impl Shown {
+    /// The same, with the seats `also` joined too: `None` if it had them already.
+    fn joining(&self, also: [bool; 2]) -> Option<Shown> {
+        let joined = Mark::ALL.map(|mark| self.joined[mark.index()] | also[mark.index()]);
+        (joined != self.joined).then(|| Shown {
+            view: Arc::new(GameView {
+                joined: joined_words(joined),
+                ..(*self.view).clone()
+            }),
+            joined,
+            ..self.clone()
+        })
+    }
+}
+
+/// The game's views as they change: for the event stream.
+pub struct Views(watch::Receiver<Shown>);
+
+impl Views {
+    /// Waits for the next change; an error once the table is gone.
+    pub async fn changed(&mut self) -> Result<(), watch::error::RecvError> {
+        self.0.changed().await
+    }
+
+    /// The view as it is now, marked as seen.
+    pub fn latest(&mut self) -> Arc<GameView> {
+        Arc::clone(&self.0.borrow_and_update().view)
+    }
 }
 
 /// What a request did: its answer, the game after it, and the ticket of its writes
 /// (`None` if it wrote nothing).
 pub struct Done<T> {
     pub answer: T,
-    pub view: Arc<GameView>,
+    pub shown: Shown,
     pub ticket: Option<Ticket>,
+}
+
+impl<T> Done<T> {
+    pub fn view(&self) -> Arc<GameView> {
+        Arc::clone(&self.shown.view)
+    }
 }
 
 pub struct Table {
     id: GameId,
     setup: Setup,
-    /// One request at a time, from the match to the store and the view: held across
-    /// the wait for the store (see `Games::run`), so a request never starts from a
-    /// game the store may yet refuse.
-    turn: Arc<Turn<()>>,
-    /// Locked only for the match's work (see `thinking`): microseconds on 3x3, where it
-    /// runs on the async runtime; up to the think time on bigger boards, where it runs
-    /// on a thread of its own.
-    play: Mutex<Play>,
-    view: watch::Sender<Arc<GameView>>,
-    touched: Mutex<Instant>,
-    /// The store refused a write of this game: what the table holds may be ahead of
-    /// the store, and the game must be read again.
-    stale: AtomicBool,
-    /// X's and O's: whether the seat's token has been used since the table was made
-    /// (its player has the game open). Not kept in the store: after a restart, a page
-    /// that reconnects with its seat joins again.
-    joined: [AtomicBool; 2],
-    /// A computer-against-computer game: whether this server is playing it.
-    paced: AtomicBool,
-    /// How far the game has come, readable without `play`'s lock (which a request on
-    /// a big board holds through the computer's thinking): see [`Table::progress`].
-    progress: AtomicU64,
+    /// The one lock: one request at a time, from the match to the store and the view
+    /// (see `Games::run`), so a request never starts from a game the store may yet
+    /// refuse.
+    play: Arc<Mutex<Play>>,
+    /// The one channel: what was last kept, for everyone who reads.
+    shown: watch::Sender<Shown>,
     /// Raised to stop the hint being thought about when nobody waits for it any more
     /// (see `cut`): the match's advisor stops on it.
     hints_stop: Arc<AtomicBool>,
@@ -196,20 +239,15 @@ impl Table {
             game,
             rematch,
             seats,
+            paced: false,
+            touched: Instant::now(),
         };
-        let view = GameView::of(&id, &play, &setup.settings, Vec::new());
-        let progress = AtomicU64::new(progress_of(&play.game));
+        let shown = shown_of(&id, &play, &setup, [false; 2]);
         Table {
             id,
             setup,
-            turn: Arc::new(Turn::new(())),
-            play: Mutex::new(play),
-            view: watch::Sender::new(Arc::new(view)),
-            touched: Mutex::new(Instant::now()),
-            stale: AtomicBool::new(false),
-            joined: [AtomicBool::new(false), AtomicBool::new(false)],
-            paced: AtomicBool::new(false),
-            progress,
+            play: Arc::new(Mutex::new(play)),
+            shown: watch::Sender::new(shown),
             hints_stop: Arc::new(AtomicBool::new(false)),
         }
     }
@@ -235,46 +273,61 @@ impl Table {
         &self.setup
     }
 
-    /// Whose each seat is, now.
+    /// Whose each seat is, as kept.
     pub fn seats(&self) -> [SeatHolder; 2] {
-        lock(&self.play).seats.clone()
+        self.shown.borrow().seats.clone()
     }
 
     /// The seat held open for an invite that `code` opens, and the name it is held
     /// under.
     pub fn invited_name(&self, code: &Token) -> Option<(Mark, PlayerName)> {
-        let play = lock(&self.play);
-        let mark = play.invited_by(code)?;
-        Some((mark, play.game.seat(mark).name()))
+        let shown = self.shown.borrow();
+        let mark = invited_by(&shown.seats, code)?;
+        Some((mark, shown.names[mark.index()].clone()))
     }
 
-    /// The seats `caller` holds now, X's and O's ([`Play::held_by`]), and the side to
-    /// move.
-    pub fn held_by(&self, caller: &Caller) -> ([bool; 2], Mark) {
-        let play = lock(&self.play);
-        (play.held_by(caller), play.game.game().to_move())
+    /// The seats `caller` holds, X's and O's: an account's seat whose player has the
+    /// name of the account the caller is signed in as, or a guest's whose secret the
+    /// caller carries (each secret compared with each lock, in constant time).
+    pub fn held_by(&self, caller: &Caller) -> [bool; 2] {
+        let shown = self.shown.borrow();
+        Mark::ALL.map(|mark| match &shown.seats[mark.index()] {
+            SeatHolder::Account => caller
+                .account
+                .as_ref()
+                .is_some_and(|account| account.key() == shown.names[mark.index()].key()),
+            SeatHolder::Guest(lock) => caller
+                .secrets
+                .iter()
+                .fold(false, |opens, secret| secret.opens(lock) | opens),
+            SeatHolder::Local | SeatHolder::Invited(_) => false,
+        })
     }
 
     /// Waits for the table's turn: one request at a time, until the guard is dropped.
-    pub async fn turn(&self) -> OwnedMutexGuard<()> {
-        Arc::clone(&self.turn).lock_owned().await
+    pub async fn turn(&self) -> Turn {
+        Arc::clone(&self.play).lock_owned().await
     }
 
     /// The game as it was after the last change the store kept.
     pub fn view(&self) -> Arc<GameView> {
-        self.view.borrow().clone()
+        Arc::clone(&self.shown.borrow().view)
     }
 
     /// Changes to the view, as they happen: for the event stream.
-    pub fn watch(&self) -> watch::Receiver<Arc<GameView>> {
-        self.view.subscribe()
+    pub fn watch(&self) -> Views {
+        Views(self.shown.subscribe())
+    }
+
+    /// How far the game has come as kept: steps taken, and whether it ended.
+    pub fn progress(&self) -> (u32, bool) {
+        self.shown.borrow().progress
     }
 
     /// The setup as the game stands: as it began, with each person called as the match
     /// calls them now (a person may have chosen their name since). Refused only if the
     /// two names clash, which the match never lets happen.
-    pub fn setup_now(&self) -> Result<Setup, SettingsError> {
-        let play = lock(&self.play);
+    pub fn setup_now(&self, play: &Play) -> Result<Setup, SettingsError> {
         let spec = |mark: Mark| match play.game.seat(mark) {
             Seat::Human(name) => PlayerSpec::Human(Some(name.clone())),
             Seat::Computer(_) => self.setup.spec(mark).clone(),
@@ -291,113 +344,99 @@ impl Table {
         })
     }
 
-    /// The rematch, once one was kept.
-    pub fn rematch(&self) -> Option<GameId> {
-        lock(&self.play).rematch.clone()
-    }
-
-    /// Runs `request` on the game, and hands the writes it made to `commit` before
-    /// anyone else can change the game. Takes as long as the request: run it where
-    /// `thinking` says. The new view is not published: see [`Table::publish`].
+    /// Runs `request` on the game in its turn, and hands the writes it made to `commit`
+    /// before anyone else can change the game. Takes as long as the request: run it
+    /// where `thinking` says. What it changed is not shown: see [`Table::publish`].
     pub fn request<T>(
         &self,
+        play: &mut Play,
         commit: &GroupCommit,
         request: impl FnOnce(&mut Play) -> T,
     ) -> Done<T> {
-        let mut play = lock(&self.play);
-        let answer = request(&mut play);
+        let answer = request(play);
         let writes = play.game.recorder_mut().drain();
         let ticket = (!writes.is_empty()).then(|| commit.submit(writes));
-        let view = self.view_of(&play);
-        self.progress
-            .store(progress_of(&play.game), Ordering::Release);
-        drop(play);
-        self.touch();
+        play.touched = Instant::now();
         Done {
             answer,
-            view: Arc::new(view),
+            shown: self.shown_now(play),
             ticket,
         }
     }
 
-    /// Shows `view` to everyone: call once what it shows is kept.
-    pub fn publish(&self, view: Arc<GameView>) {
-        self.view.send_if_modified(|old| {
-            let changed = **old != *view;
-            if changed {
-                *old = view;
-            }
+    /// Shows `shown` to everyone: call once what it shows is kept. The seats joined
+    /// meanwhile (a page loaded) stay joined.
+    pub fn publish(&self, shown: Shown) {
+        self.shown.send_if_modified(|old| {
+            let new = shown.joining(old.joined).unwrap_or(shown);
+            let changed = old.view != new.view;
+            *old = new;
             changed
         });
     }
 
-    /// `seat`'s player has the game open: shown to everyone the first time. The view
-    /// published is the last one with the seat added, never one rebuilt from the match:
-    /// a request may be waiting for the store to keep a change the view must not show
-    /// yet.
+    /// `seat`'s player has the game open: shown to everyone the first time. Only the
+    /// seat is added to what is shown, never a view rebuilt from the match: a request
+    /// may be waiting for the store to keep a change the view must not show yet.
     pub fn join(&self, seat: Mark) {
-        if self.mark_joined(seat) {
-            return;
-        }
-        let joined = self.joined_seats();
-        self.view.send_if_modified(|view| {
-            if view.joined == joined {
-                return false;
-            }
-            *view = Arc::new(GameView {
-                joined,
-                ..(**view).clone()
+        let also = self.together(seat);
+        self.shown
+            .send_if_modified(|shown| match shown.joining(also) {
+                Some(joined) => {
+                    *shown = joined;
+                    true
+                }
+                None => false,
             });
-            true
+    }
+
+    /// The seats a player at `seat` has open: two people on one device come together,
+    /// one seat's token being both seats'.
+    fn together(&self, seat: Mark) -> [bool; 2] {
+        match self.setup.seating {
+            Seating::Together => [true; 2],
+            Seating::Apart => Mark::ALL.map(|mark| mark == seat),
+        }
+    }
+
+    /// `seat`'s player acts through a request: joined, shown with the request's own
+    /// change (one event, not two), or with the next one if it changes nothing.
+    pub fn arrive(&self, seat: Mark) {
+        let also = self.together(seat);
+        self.shown.send_if_modified(|shown| {
+            shown.joined = Mark::ALL.map(|mark| shown.joined[mark.index()] | also[mark.index()]);
+            false
         });
     }
 
-    /// `seat`'s player is here, to be shown with the next change (a request for the
-    /// seat publishes its view anyway): true if it was known already.
-    pub fn mark_joined(&self, seat: Mark) -> bool {
-        // Two people on one device come together: one seat's token is both seats'.
-        let seats = match self.setup.seating {
-            Seating::Together => vec![Mark::X, Mark::O],
-            Seating::Apart => vec![seat],
-        };
-        let mut known = true;
-        for seat in seats {
-            known &= self.joined[seat.index()].swap(true, Ordering::AcqRel);
-        }
-        known
-    }
-
-    /// The seats joined, as the view shows them.
-    fn joined_seats(&self) -> Vec<&'static str> {
-        Mark::ALL
-            .into_iter()
-            .filter(|mark| self.joined[mark.index()].load(Ordering::Acquire))
-            .map(mark_word)
-            .collect()
-    }
-
     /// Links the rematch the store now has, and shows it.
-    pub fn set_rematch(&self, next: GameId) {
-        let mut play = lock(&self.play);
+    pub fn set_rematch(&self, play: &mut Play, next: GameId) {
         play.rematch = Some(next);
-        let view = self.view_of(&play);
-        drop(play);
-        self.publish(Arc::new(view));
+        self.publish(self.shown_now(play));
     }
 
-    /// What clients see of `play`, this table's game.
-    fn view_of(&self, play: &Play) -> GameView {
-        GameView::of(&self.id, play, &self.setup.settings, self.joined_seats())
+    /// [`Table::set_rematch`] for a rematch another server began: `false` if a request
+    /// of this server's holds the turn, and the table must be read again.
+    pub fn hear_rematch(&self, next: GameId) -> bool {
+        let Ok(mut play) = self.play.try_lock() else {
+            return false;
+        };
+        self.set_rematch(&mut play, next);
+        true
+    }
+
+    /// What is shown of `play`, this table's game, with the seats known to have joined.
+    fn shown_now(&self, play: &Play) -> Shown {
+        shown_of(&self.id, play, &self.setup, self.shown.borrow().joined)
     }
 
     /// Takes what another server kept of this game (see `Games::hear`) and shows it:
     /// `false` if the table cannot follow (a request of this server's is under way, or
     /// the news does not follow on from what the table holds), and must be read again.
     pub fn take_news(&self, news: &[News]) -> bool {
-        let Ok(_turn) = Arc::clone(&self.turn).try_lock_owned() else {
+        let Ok(mut play) = self.play.try_lock() else {
             return false;
         };
-        let mut play = lock(&self.play);
         for item in news {
             let taken = match item {
                 // Already held: the table was read back after this news was sent.
@@ -423,52 +462,45 @@ impl Table {
                 return false;
             }
         }
-        let view = self.view_of(&play);
-        self.progress
-            .store(progress_of(&play.game), Ordering::Release);
-        drop(play);
-        self.touch();
-        self.publish(Arc::new(view));
+        play.touched = Instant::now();
+        self.publish(self.shown_now(&play));
         true
     }
 
-    /// How far the table's game has come: steps taken, and whether it ended, as of the
-    /// last request (or news) that finished; read without waiting for one under way.
-    pub fn progress(&self) -> (u32, bool) {
-        let packed = self.progress.load(Ordering::Acquire);
-        ((packed >> 1) as u32, packed & 1 == 1)
-    }
-
-    /// Whether a server plays this computer-against-computer game here (see
-    /// `Games::spawn_show`); `true` if one already did.
-    pub fn start_pacing(&self) -> bool {
-        self.paced.swap(true, Ordering::AcqRel)
-    }
-
-    /// This server stopped playing the show (over, or another server holds it).
-    pub fn stop_pacing(&self) {
-        self.paced.store(false, Ordering::Release);
-    }
-
-    /// The store refused this game's write: the table may hold what the store lacks.
-    pub fn make_stale(&self) {
-        self.stale.store(true, Ordering::Release);
-    }
-
-    pub fn is_stale(&self) -> bool {
-        self.stale.load(Ordering::Acquire)
-    }
-
-    pub fn touch(&self) {
-        *lock(&self.touched) = Instant::now();
-    }
-
+    /// How long nobody has asked for the game, at `now`: none while a request holds
+    /// its turn.
     pub fn idle_for(&self, now: Instant) -> Duration {
-        now.saturating_duration_since(*lock(&self.touched))
+        match self.play.try_lock() {
+            Ok(play) => now.saturating_duration_since(play.touched),
+            Err(_) => Duration::ZERO,
+        }
     }
 }
 
-/// A game's progress packed in one word: the steps taken, then whether it ended.
-fn progress_of(game: &WebMatch) -> u64 {
-    (u64::from(game.steps_taken()) << 1) | u64::from(game.end().is_some())
+/// The seat among `seats` held open for an invite that `code` opens, if any.
+fn invited_by(seats: &[SeatHolder; 2], code: &Token) -> Option<Mark> {
+    Mark::ALL
+        .into_iter()
+        .find(|mark| matches!(&seats[mark.index()], SeatHolder::Invited(lock) if code.opens(lock)))
+}
+
+/// What is shown of game `id` as `play` holds it, with the seats `joined`.
+fn shown_of(id: &GameId, play: &Play, setup: &Setup, joined: [bool; 2]) -> Shown {
+    let view = GameView::of(id, play, &setup.settings, joined_words(joined));
+    Shown {
+        view: Arc::new(view),
+        seats: play.seats.clone(),
+        names: Mark::ALL.map(|mark| play.game.seat(mark).name()),
+        joined,
+        progress: (play.game.steps_taken(), play.game.end().is_some()),
+    }
+}
+
+/// The seats joined, as the view says them.
+fn joined_words(joined: [bool; 2]) -> Vec<&'static str> {
+    Mark::ALL
+        .into_iter()
+        .filter(|mark| joined[mark.index()])
+        .map(mark_word)
+        .collect()
 }

@@ -16,7 +16,7 @@ use tictactoe_core::memory::MemoryStore;
 use tictactoe_core::ports::{Change, GameId, GameStore, MockGameStore, Step, StoreError, Write};
 use tictactoe_web::{GameLimits, Limits};
 use web_support::{
-    Server, ada_against, games_over, test_game_limits, two_people, writes_held_while,
+    Created, Server, ada_against, games_over, test_game_limits, two_people, writes_held_while,
 };
 
 fn path(id: &str) -> String {
@@ -204,15 +204,22 @@ async fn a_move_the_store_refuses_is_a_503_and_the_next_request_sees_the_game_wi
     assert_eq!(server.kept(&game.id).steps.len(), 2);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_spectator_sees_a_move_only_once_the_store_has_kept_it() {
-    // Arrange: a store whose writes wait while `held` is set.
+/// A game of two people on a server whose store holds every write from now on, until
+/// the flag answered is lowered.
+async fn game_of_two_whose_writes_are_held() -> (Server, Created, Arc<AtomicBool>) {
     let store = Arc::new(MemoryStore::new());
     let held = Arc::new(AtomicBool::new(false));
     let mock = writes_held_while(&store, &held);
     let server = Server::behind(mock, store);
     let game = server.create(two_people()).await;
     held.store(true, Ordering::SeqCst);
+    (server, game, held)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spectator_sees_a_move_only_once_the_store_has_kept_it() {
+    // Arrange: a store whose writes wait while `held` is set.
+    let (server, game, held) = game_of_two_whose_writes_are_held().await;
 
     // Act: X plays 5, on a task of its own; a spectator looks while the store holds
     // the move, and again once it has it.
@@ -244,6 +251,27 @@ async fn a_spectator_sees_a_move_only_once_the_store_has_kept_it() {
     );
     assert_eq!(answered.status(), StatusCode::OK);
     assert_eq!(after.json["board"], "....X....");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_that_joined_while_a_move_waited_for_the_store_stays_joined_once_the_move_is_shown()
+{
+    // Arrange: a store whose writes wait while `held` is set; X's move waits in it.
+    let (server, game, held) = game_of_two_whose_writes_are_held().await;
+    let moving = spawn_post(&server, game.api("/moves"), game.x.clone(), r#"{"cell":5}"#);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+
+    // Act: Bob opens the game with his seat meanwhile; then the move is kept.
+    server
+        .send(Method::GET, &path(&game.id), game.o.as_deref(), None)
+        .await;
+    held.store(false, Ordering::SeqCst);
+    moving.await.unwrap();
+    let after = server.get(&path(&game.id)).await;
+
+    // Assert: the move's view, built before Bob came, does not hide him.
+    assert_eq!(after.json["board"], "....X....");
+    assert_eq!(after.json["joined"], serde_json::json!(["X", "O"]));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

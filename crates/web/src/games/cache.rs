@@ -7,14 +7,14 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use tokio::sync::{Mutex as Gate, OwnedMutexGuard};
+use tokio::sync::Mutex as Gate;
 
 use tictactoe_core::ports::{GameId, SeatHolder, StoredGame};
 
 use super::super::cut::Stoppable;
 use super::super::port::GameError;
 use super::super::setup::Setup;
-use super::super::table::{Outbox, Table};
+use super::super::table::{Outbox, Table, Turn};
 use super::super::token::new_game_id;
 use super::Games;
 use super::requests::computer_reply;
@@ -48,17 +48,14 @@ impl Games {
     /// (the store refused its write, or memory needed the room) is read back again, so
     /// that a game is played on one table only. The turn is waited for no longer than
     /// the store's deadline: a request holding it waits for the store.
-    pub(super) async fn turn(
-        &self,
-        id: &GameId,
-    ) -> Result<(Arc<Table>, OwnedMutexGuard<()>), GameError> {
+    pub(super) async fn turn(&self, id: &GameId) -> Result<(Arc<Table>, Turn), GameError> {
         let deadline = self.0.store.deadline();
         for _ in 0..3 {
             let table = self.table(id).await?;
             let turn = tokio::time::timeout(deadline, table.turn())
                 .await
                 .map_err(|_| GameError::StoreSlow(deadline))?;
-            if !table.is_stale() && self.0.registry.holds(&table) {
+            if self.0.registry.holds(&table) {
                 return Ok((table, turn));
             }
         }

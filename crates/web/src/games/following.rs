@@ -8,7 +8,6 @@ use std::time::{Duration, Instant};
 
 use tictactoe_core::ports::{GameId, Heard, NewGame, News, StoredGame};
 
-use super::super::table::Table;
 use super::Games;
 
 /// How often a server that shares its store looks for computer-against-computer games
@@ -25,7 +24,7 @@ impl Games {
     /// After news was missed, every game is.
     pub fn hear(&self, heard: Heard) {
         match heard {
-            Heard::Missed => self.0.registry.clear(Table::make_stale),
+            Heard::Missed => self.0.registry.clear(),
             Heard::News(news) => {
                 for (game, mut news) in by_game(news) {
                     if let Some(News::Begin(new)) = news.first() {
@@ -39,7 +38,6 @@ impl Games {
                     if let Some(table) = self.0.registry.get(game.as_str())
                         && !table.take_news(&news)
                     {
-                        table.make_stale();
                         self.0.registry.remove(&table);
                     }
                 }
@@ -53,8 +51,10 @@ impl Games {
     fn hold_begun(&self, new: NewGame) {
         if let Some(first) = &new.follows
             && let Some(earlier) = self.0.registry.get(first.as_str())
+            && !earlier.hear_rematch(new.id.clone())
         {
-            earlier.set_rematch(new.id.clone());
+            // A request of this server's holds it: read again, with its rematch.
+            self.0.registry.remove(&earlier);
         }
         if self.0.registry.get(new.id.as_str()).is_some() {
             return;

@@ -12,8 +12,6 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use tokio::sync::OwnedMutexGuard;
-
 use tictactoe_core::domain::{GameState, Geometry, Mark, PlayerName, Position};
 use tictactoe_core::ports::{GameId, SeatHolder, StoreError};
 
@@ -25,7 +23,7 @@ use super::super::caller::Caller;
 use super::super::cut::Cut;
 use super::super::port::{AfterTheEnd, Created, GameError, Hint, Looked, Rematch, Watching};
 use super::super::setup::Setup;
-use super::super::table::{Done, Play, Table, WebMatch};
+use super::super::table::{Done, Play, Table, Turn, WebMatch};
 use super::super::thinking::Lane;
 use super::super::token::Token;
 use super::super::view::GameView;
@@ -150,7 +148,7 @@ impl Games {
     /// The game as it stands, and the seats the caller holds (which have joined).
     pub(super) async fn look(&self, id: &GameId, caller: &Caller) -> Result<Looked, GameError> {
         let table = self.table(id).await?;
-        let (held, _) = table.held_by(caller);
+        let held = table.held_by(caller);
         for mark in Mark::ALL.into_iter().filter(|mark| held[mark.index()]) {
             table.join(mark);
         }
@@ -193,7 +191,7 @@ impl Games {
     ) -> Result<Created, GameError> {
         let code = code.clone();
         let table = self.table(id).await?;
-        let (held, _) = table.held_by(caller);
+        let held = table.held_by(caller);
         if held.contains(&true) {
             return Ok(Created {
                 game: table.view(),
@@ -370,13 +368,12 @@ impl Games {
         id: &GameId,
         caller: &Caller,
         who: Acting,
-    ) -> Result<(Arc<Table>, Mark, OwnedMutexGuard<()>), GameError> {
+    ) -> Result<(Arc<Table>, Mark, Turn), GameError> {
         let (table, turn) = self.turn(id).await?;
-        let (held, to_move) = table.held_by(caller);
+        let held = table.held_by(caller);
+        let to_move = turn.game.game().to_move();
         let seat = acting(held, to_move, who).ok_or_else(|| no_seat(caller))?;
-        table.touch();
-        // Shown with the request's own change: one event, not two.
-        table.mark_joined(seat);
+        table.arrive(seat);
         Ok((table, seat, turn))
     }
 
@@ -432,7 +429,6 @@ impl Games {
                 if table.progress() == stored {
                     return false;
                 }
-                table.make_stale();
                 self.0.registry.remove(table);
                 true
             }
@@ -449,7 +445,7 @@ impl Games {
     pub(super) async fn run<T: Send + 'static>(
         &self,
         table: &Arc<Table>,
-        turn: OwnedMutexGuard<()>,
+        turn: Turn,
         request: impl FnOnce(&mut Play) -> Result<T, GameError> + Send + 'static,
     ) -> Result<(T, Arc<GameView>), GameError> {
         self.run_in(Lane::Play, table, turn, request).await
@@ -460,38 +456,41 @@ impl Games {
         &self,
         lane: Lane,
         table: &Arc<Table>,
-        turn: OwnedMutexGuard<()>,
+        mut turn: Turn,
         request: impl FnOnce(&mut Play) -> Result<T, GameError> + Send + 'static,
     ) -> Result<(T, Arc<GameView>), GameError> {
         let geometry = table.setup().geometry();
         let worker = Arc::clone(table);
         let games = self.clone();
-        let Done {
-            answer,
-            view,
-            ticket,
-        } = self
+        // The turn goes with the work and comes back with its outcome.
+        let (turn, done) = self
             .0
             .thinking
             .run(lane, geometry, move || {
-                worker.request(&games.0.commit, request)
+                let done = worker.request(&mut turn, &games.0.commit, request);
+                (turn, done)
             })
             .await?;
+        let view = done.view();
+        let Done {
+            answer,
+            shown,
+            ticket,
+        } = done;
         let Some(ticket) = ticket else {
-            table.publish(Arc::clone(&view));
+            table.publish(shown);
+            drop(turn);
             return Ok((answer?, view));
         };
         // On a task of its own, so that the change is shown (or the table forgotten)
         // even if the client stops waiting; the turn passes on only after that.
         let games = self.clone();
         let settled = Arc::clone(table);
-        let shown = Arc::clone(&view);
         let written = tokio::spawn(async move {
             let written = ticket.written().await;
             if written.is_ok() {
                 settled.publish(shown);
             } else {
-                settled.make_stale();
                 games.0.registry.remove(&settled);
             }
             drop(turn);
@@ -501,7 +500,6 @@ impl Games {
         match tokio::time::timeout(deadline, written).await {
             Err(_) => {
                 // Not answered in time: the game is read again for its next request.
-                table.make_stale();
                 self.0.registry.remove(table);
                 Err(GameError::StoreSlow(deadline))
             }
@@ -517,8 +515,8 @@ impl Games {
 
     /// One try at [`Games::rematch`].
     async fn rematch_once(&self, id: &GameId, caller: &Caller) -> Result<Rematch, GameError> {
-        let (table, turn) = self.turn(id).await?;
-        let (held, _) = table.held_by(caller);
+        let (table, mut turn) = self.turn(id).await?;
+        let held = table.held_by(caller);
         if !table.setup().is_show() && !held.contains(&true) {
             return Err(no_seat(caller));
         }
@@ -526,8 +524,8 @@ impl Games {
             return Err(GameError::StillPlaying(AfterTheEnd::Rematch));
         }
         // The seats of the game before, each secret now held open for its holder.
-        let old_seats = table.seats();
-        let (next, new) = match table.rematch() {
+        let old_seats = turn.seats.clone();
+        let (next, new) = match turn.rematch.clone() {
             Some(next) => {
                 drop(turn);
                 (self.table(&next).await?, false)
@@ -536,17 +534,16 @@ impl Games {
                 let seats = [Mark::O, Mark::X].map(|mark| rematch_seat(&old_seats[mark.index()]));
                 // Each person as they are called now: a name chosen since the game began
                 // too.
-                let now = table.setup_now().map_err(|error| {
+                let now = table.setup_now(&turn).map_err(|error| {
                     GameError::Broken(format!("game {} names its players so: {error}", table.id()))
                 })?;
                 let next = self.open(now.swapped(), seats, Some(table.id().clone()));
                 if let Err(error) = self.begin(&next).await {
                     // The store may know a rematch this table does not: read it back.
-                    table.make_stale();
                     self.0.registry.remove(&table);
                     return Err(error);
                 }
-                table.set_rematch(next.id().clone());
+                table.set_rematch(&mut turn, next.id().clone());
                 drop(turn);
                 (next, true)
             }

@@ -21,11 +21,11 @@ impl Games {
     /// the game; if another server holds it, this one stops and follows that one's
     /// moves through the news.
     pub(super) fn spawn_show(&self, table: Arc<Table>) {
-        if table.start_pacing() {
-            return;
-        }
         let games = self.clone();
         tokio::spawn(async move {
+            if !table.turn().await.start_pacing() {
+                return;
+            }
             let mut closing = games.0.closing.subscribe();
             let pace = games.0.limits.pace;
             while !table.view().is_over() {
@@ -60,7 +60,7 @@ impl Games {
                     break;
                 }
             }
-            table.stop_pacing();
+            table.turn().await.stop_pacing();
         });
     }
 }
