@@ -20,10 +20,11 @@ use hyper_util::service::TowerToHyperService;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinSet;
+use tower::ServiceBuilder;
 use tower::util::MapResponseLayer;
-use tower::{ServiceBuilder, ServiceExt};
 use tower_http::request_id::{PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::{DeadlineBody, RequestBodyDeadlineLayer};
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -265,10 +266,12 @@ fn security_headers(mut response: Response) -> Response {
 /// Each connection is held to `limits`: its place under the cap and in its client's
 /// share (`connections::Places`); a request head whole within `head_deadline` and no
 /// larger than `head_bytes` (hyper's own timer and limits; its refusals dressed by
-/// `hyper_refusals::Dressed`); quiet for no longer than `idle_connection`
-/// (`connections::Connection`). The stop is hyper-util's `GracefulShutdown`, cut short
-/// after the grace period. (The loop that does all this, `accept_until`, serves the
-/// metrics' listener too.) A body's deadline is the handler's (`api::JsonBody`).
+/// `hyper_refusals::Dressed`); a request body whole within `body_deadline` of its head
+/// (tower-http's `RequestBodyDeadline`; `api::JsonBody` answers the 408) and no larger
+/// than `body_bytes` (axum's `DefaultBodyLimit`; the 413 is `api::JsonBody`'s too);
+/// quiet for no longer than `idle_connection` (`connections::Connection`). The stop is
+/// hyper-util's `GracefulShutdown`, cut short after the grace period. (The loop that
+/// does all this, `accept_until`, serves the metrics' listener too.)
 pub async fn serve(
     listener: TcpListener,
     games: Games,
@@ -386,7 +389,9 @@ async fn accept_until(
 }
 
 /// One connection of `app`'s, from `peer`, held to `limits`: each request carries the
-/// address it comes from ([`ClientAddress`]).
+/// address it comes from ([`ClientAddress`]), and its body a deadline from its head.
+/// (The deadline wraps hyper's body before the router boxes it, so no body is boxed
+/// twice.)
 fn serve_connection<T>(
     io: T,
     peer: SocketAddr,
@@ -397,11 +402,14 @@ where
     T: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
     let trusted = limits.trusted_proxies.clone();
-    let app = app.map_request(move |mut request: Request<Incoming>| {
-        let address = forwarded_for(peer.ip(), request.headers(), &trusted);
-        request.extensions_mut().insert(ClientAddress(address));
-        request
-    });
+    let app = ServiceBuilder::new()
+        .layer(RequestBodyDeadlineLayer::new(limits.body_deadline))
+        .map_request(move |mut request: Request<DeadlineBody<Incoming>>| {
+            let address = forwarded_for(peer.ip(), request.headers(), &trusted);
+            request.extensions_mut().insert(ClientAddress(address));
+            request
+        })
+        .service(app);
     let mut http = http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.head_deadline)
