@@ -5,6 +5,16 @@
 //! client's share, that client's next connection is refused at once. A client that
 //! opens connections and goes quiet cannot keep them. An event stream is never idle
 //! that long: its keep-alive comment goes out every 15 s.
+//!
+//! Kept by hand, each for a reason:
+//! * [`Places`]: tower's `ConcurrencyLimit` bounds the requests a service has in
+//!   flight, not the connections a listener accepts, so the cap is a semaphore waited
+//!   on before `accept` (the kernel's queue holds the rest), and nothing in hyper,
+//!   tower or axum counts per address ([`Shares`]).
+//! * [`Connection`]: hyper has no deadline on a quiet connection (only
+//!   `header_read_timeout`, on a head), and tower-http's body timeouts see neither a
+//!   client that stops reading its answer nor a connection between requests, so the
+//!   socket itself is watched.
 
 use std::future::Future;
 use std::io;

@@ -5,9 +5,10 @@
 //! too large) and closes the connection. Its answer is a status line, `connection:
 //! close`, `content-length: 0` and a date: none of the security headers every other
 //! answer carries (see [`SECURITY_HEADERS`]), and no body to say what went wrong. hyper
-//! has no hook for these answers, so [`Dressed`] sits between hyper and the socket and
-//! rewrites them as they are written: the same status line and date, then the security
-//! headers and a JSON body, as `error`'s refusals have.
+//! has no hook for these answers (they never reach a tower layer), so [`Dressed`] sits
+//! between hyper and the socket and rewrites them as they are written: the same status
+//! line and date, then the security headers and a JSON body, as `error`'s refusals
+//! have.
 //!
 //! Every answer the routes give carries `x-content-type-options`, so an answer head
 //! without it is one of hyper's. hyper writes a head whole, at the start of a write

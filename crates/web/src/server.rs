@@ -11,18 +11,20 @@ use axum::extract::{DefaultBodyLimit, Request};
 use axum::http::{HeaderName, HeaderValue, header};
 use axum::response::Response;
 use axum::routing::get;
+use axum::serve::Listener;
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::{GracefulConnection, GracefulShutdown};
 use hyper_util::service::TowerToHyperService;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::watch;
 use tokio::task::JoinSet;
+use tower::ServiceBuilder;
 use tower::util::MapResponseLayer;
-use tower::{ServiceBuilder, ServiceExt};
 use tower_http::request_id::{PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::{DeadlineBody, RequestBodyDeadlineLayer};
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -264,9 +266,12 @@ fn security_headers(mut response: Response) -> Response {
 /// Each connection is held to `limits`: its place under the cap and in its client's
 /// share (`connections::Places`); a request head whole within `head_deadline` and no
 /// larger than `head_bytes` (hyper's own timer and limits; its refusals dressed by
-/// `hyper_refusals::Dressed`); quiet for no longer than `idle_connection`. (The loop
-/// that does so, `accept_until`, serves the metrics' listener too.) A body's deadline
-/// is the handler's (`api::JsonBody`).
+/// `hyper_refusals::Dressed`); a request body whole within `body_deadline` of its head
+/// (tower-http's `RequestBodyDeadline`; `api::JsonBody` answers the 408) and no larger
+/// than `body_bytes` (axum's `DefaultBodyLimit`; the 413 is `api::JsonBody`'s too);
+/// quiet for no longer than `idle_connection` (`connections::Connection`). The stop is
+/// hyper-util's `GracefulShutdown`, cut short after the grace period. (The loop that
+/// does all this, `accept_until`, serves the metrics' listener too.)
 pub async fn serve(
     listener: TcpListener,
     games: Games,
@@ -298,26 +303,29 @@ pub(crate) async fn serve_app(
 }
 
 /// The connections a listener accepted and still serves, once it has stopped taking
-/// more.
+/// more: each watched by `graceful`, and run as a task of `connections`.
+/// `GracefulShutdown` tells connections to stop and waits for them, but cannot end one
+/// whose client holds it open past the grace period: its task is aborted.
 struct Open {
-    connections: JoinSet<()>,
-    stopping: watch::Sender<bool>,
+    connections: JoinSet<Result<(), hyper::Error>>,
+    graceful: GracefulShutdown,
 }
 
 impl Open {
     /// Tells every connection to stop once its request in flight is answered, gives
     /// them `grace` to, then closes those left, whatever their clients are doing.
-    async fn close(mut self, grace: Duration) {
-        self.stopping.send_replace(true);
-        let connections = &mut self.connections;
-        let drained = tokio::time::timeout(grace, async {
-            while connections.join_next().await.is_some() {}
-        })
-        .await;
-        if drained.is_err() {
+    async fn close(self, grace: Duration) {
+        let Open {
+            mut connections,
+            graceful,
+        } = self;
+        if tokio::time::timeout(grace, graceful.shutdown())
+            .await
+            .is_err()
+        {
             connections.abort_all();
-            while connections.join_next().await.is_some() {}
         }
+        while connections.join_next().await.is_some() {}
     }
 }
 
@@ -325,13 +333,13 @@ impl Open {
 /// [`serve`] says, until `shutdown` completes; then stops accepting (the listener is
 /// closed) and gives back the connections still open.
 async fn accept_until(
-    listener: TcpListener,
+    mut listener: TcpListener,
     app: Router,
     limits: &Limits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Open {
     let places = Places::new(limits.max_connections, limits.connections_per_client);
-    let (stopping, stop_told) = watch::channel(false);
+    let graceful = GracefulShutdown::new();
     let mut connections = JoinSet::new();
     tokio::pin!(shutdown);
     // Room under the cap, once waited for: the next connection accepted takes it.
@@ -346,15 +354,11 @@ async fn accept_until(
                 room = Some(waited);
                 continue;
             }
-            accepted = listener.accept(), if room.is_some() => accepted,
+            // axum's accept: a failure is skipped when the client gave up while waiting,
+            // otherwise logged and waited out for a second rather than spun on.
+            accepted = Listener::accept(&mut listener), if room.is_some() => accepted,
         };
-        let (stream, peer) = match accepted {
-            Ok(accepted) => accepted,
-            Err(error) => {
-                wait_after_failed_accept(error).await;
-                continue;
-            }
-        };
+        let (stream, peer) = accepted;
         let Some(room) = room.take() else {
             continue; // accept is polled only with room in hand
         };
@@ -367,50 +371,51 @@ async fn accept_until(
         // Answers go out at once rather than waiting to fill a packet (Nagle).
         let _ = stream.set_nodelay(true);
         let io = Connection::new(stream, place, limits.idle_connection);
-        connections.spawn(serve_connection(
+        let connection = serve_connection(
             Dressed::new(io, limits.head_bytes),
             peer,
             app.clone(),
-            limits.clone(),
-            stop_told.clone(),
-        ));
+            limits,
+        );
+        // Served until it closes, or, once the server is stopping, until its request in
+        // flight is answered (`Open::close` cuts it off after the grace period).
+        connections.spawn(graceful.watch(connection));
     }
     drop(listener);
     Open {
         connections,
-        stopping,
+        graceful,
     }
 }
 
-/// One connection, served until it closes, or, once the server is stopping, until its
-/// request in flight is answered (the server cuts it off after the grace period).
-async fn serve_connection<T>(
+/// One connection of `app`'s, from `peer`, held to `limits`: each request carries the
+/// address it comes from ([`ClientAddress`]), and its body a deadline from its head.
+/// (The deadline wraps hyper's body before the router boxes it, so no body is boxed
+/// twice.)
+fn serve_connection<T>(
     io: T,
     peer: SocketAddr,
     app: Router,
-    limits: Limits,
-    mut stopping: watch::Receiver<bool>,
-) where
+    limits: &Limits,
+) -> impl GracefulConnection<Error = hyper::Error> + Send + 'static
+where
     T: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
     let trusted = limits.trusted_proxies.clone();
-    let app = app.map_request(move |mut request: Request<Incoming>| {
-        let address = forwarded_for(peer.ip(), request.headers(), &trusted);
-        request.extensions_mut().insert(ClientAddress(address));
-        request
-    });
+    let app = ServiceBuilder::new()
+        .layer(RequestBodyDeadlineLayer::new(limits.body_deadline))
+        .map_request(move |mut request: Request<DeadlineBody<Incoming>>| {
+            let address = forwarded_for(peer.ip(), request.headers(), &trusted);
+            request.extensions_mut().insert(ClientAddress(address));
+            request
+        })
+        .service(app);
     let mut http = http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.head_deadline)
         .max_header_size(limits.head_bytes)
         .max_buf_size(limits.head_bytes.max(SMALLEST_BUFFER));
-    let connection = http.serve_connection(TokioIo::new(io), TowerToHyperService::new(app));
-    tokio::pin!(connection);
-    tokio::select! {
-        _ = connection.as_mut() => return,
-        _ = stopping.wait_for(|stopping| *stopping) => connection.as_mut().graceful_shutdown(),
-    }
-    let _ = connection.await;
+    http.serve_connection(TokioIo::new(io), TowerToHyperService::new(app))
 }
 
 /// The smallest read buffer hyper takes (it refuses less).
@@ -422,17 +427,4 @@ const SMALLEST_BUFFER: usize = 8192;
 fn refuse_past_share(stream: &TcpStream, most: usize) {
     let answer = ApiError::ConnectionShare { most }.raw_answer();
     let _ = stream.try_write(answer.as_bytes());
-}
-
-/// After a failed accept: a client that gave up while waiting is nobody's trouble; a
-/// lack of file descriptors or memory is waited out for a second rather than spun on.
-async fn wait_after_failed_accept(error: io::Error) {
-    use io::ErrorKind::{ConnectionAborted, ConnectionRefused, ConnectionReset};
-    if !matches!(
-        error.kind(),
-        ConnectionAborted | ConnectionRefused | ConnectionReset
-    ) {
-        tracing::warn!("accepting a connection failed: {error}");
-        tokio::time::sleep(Duration::from_secs(1)).await;
-    }
 }

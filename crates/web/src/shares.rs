@@ -9,6 +9,9 @@
 //! `X-Forwarded-For` header instead ([`forwarded_for`]); nobody else's header is
 //! believed. The address so read travels with the request ([`ClientAddress`]): its
 //! share is counted by it, and its log line names it.
+//!
+//! Kept by hand: hyper, tower, tower-http and axum count nothing per client address
+//! (tower's limits are one count for every caller), so the shares are counted here.
 
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv6Addr};

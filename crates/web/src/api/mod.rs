@@ -9,13 +9,14 @@ use std::time::{Duration, Instant};
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::rejection::{PathRejection, QueryRejection};
+use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
 use axum::extract::{FromRequest, Path, Query, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::sse::{KeepAlive, Sse};
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
+use tower_http::timeout::TimeoutError;
 use utoipa::IntoParams;
 
 use tictactoe_core::domain::{Geometry, Mark, NameError, PlayerName};
@@ -57,14 +58,16 @@ pub struct App {
     pub document: Arc<str>,
 }
 
-/// The bounds of the HTTP edge that handlers apply: bodies, and the live event streams;
-/// and how cookies are set.
+/// The bounds of the HTTP edge that handlers apply, or word: bodies, and the live event
+/// streams; and how cookies are set.
 pub struct Edge {
     /// Whether the cookies set say `Secure`: people reach the server over https.
     pub secure_cookies: bool,
-    /// The largest request body accepted.
+    /// The largest request body accepted: held to it by axum's `DefaultBodyLimit`,
+    /// here for the 413's words.
     pub body_limit: usize,
-    /// How long a request's body may take to arrive, from its head.
+    /// How long a request's body may take to arrive, from its head: held to it by
+    /// tower-http's `RequestBodyDeadline` on each connection, here for the 408's words.
     pub body_deadline: Duration,
     /// Places for live event streams, in all.
     pub stream_places: Arc<StreamPlaces>,
@@ -87,7 +90,10 @@ pub const MAX_PAGE: u64 = 100;
 /// within the size limit and the time limit: a body labelled otherwise, or not at all,
 /// is a 415 before a byte of it is read; then a 400 for what is not the JSON expected,
 /// a 413 when too large, or a 408 when it has not all arrived in time (however it
-/// trickles in).
+/// trickles in). The limits are the crates': axum's `DefaultBodyLimit` (set in
+/// `server::routes`) and tower-http's `RequestBodyDeadline` on each connection's
+/// requests (`server::serve_connection`), whose timeout is the 408 here; what is
+/// this type's is that their refusals are the server's JSON ones.
 pub struct JsonBody<T>(pub T);
 
 impl<T: DeserializeOwned> FromRequest<App> for JsonBody<T> {
@@ -101,14 +107,16 @@ impl<T: DeserializeOwned> FromRequest<App> for JsonBody<T> {
                 sent: label.map(said),
             });
         }
-        let deadline = app.edge.body_deadline;
-        let bytes = tokio::time::timeout(deadline, Bytes::from_request(request, app))
+        let bytes = Bytes::from_request(request, app)
             .await
-            .map_err(|_| ApiError::SlowBody { deadline })?
             .map_err(|rejection| {
                 if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
                     ApiError::TooLarge {
                         limit: app.edge.body_limit,
+                    }
+                } else if timed_out(&rejection) {
+                    ApiError::SlowBody {
+                        deadline: app.edge.body_deadline,
                     }
                 } else {
                     ApiError::BadRequest(rejection.body_text())
@@ -131,6 +139,14 @@ impl<T: DeserializeOwned> FromRequest<App> for JsonBody<T> {
                 ApiError::BadRequest(format!("the body is not the JSON expected: {error}"))
             })
     }
+}
+
+/// Whether reading a body failed because tower-http's deadline for it passed (its
+/// `TimeoutError`, somewhere in the rejection's chain of causes).
+fn timed_out(rejection: &BytesRejection) -> bool {
+    let rejection: &(dyn std::error::Error + 'static) = rejection;
+    std::iter::successors(Some(rejection), |error| error.source())
+        .any(|error| error.is::<TimeoutError>())
 }
 
 /// Whether a `Content-Type` says JSON: `application/json`, its type and subtype in any
@@ -998,6 +1014,7 @@ mod tests {
 
     use tictactoe_core::domain::{Mark, Refusal};
     use tictactoe_core::ports::Opponents;
+    use tower_http::timeout::DeadlineBody;
 
     use super::*;
     use crate::port::{
@@ -1984,6 +2001,32 @@ mod tests {
             secret: Token::random(),
             expires: std::time::SystemTime::now() + Duration::from_secs(3600),
         }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_body_past_its_deadline_is_a_408_in_the_servers_json_and_closes_the_connection() {
+        // Arrange: tower-http's deadline, as each connection puts it on its requests'
+        // bodies (`server::serve_connection`), on a body that never comes.
+        let never =
+            Body::from_stream(futures_util::stream::pending::<Result<Bytes, std::io::Error>>());
+        let deadline = Limits::default().body_deadline;
+        let request = Request::post("/api/accounts")
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::new(DeadlineBody::new(deadline, never)))
+            .unwrap();
+        let mut accounts = MockAccountService::new();
+        accounts.expect_sign_up().never();
+
+        // Act
+        let (status, headers, body) = through(service(), accounts, request).await;
+
+        // Assert
+        assert_eq!(status, StatusCode::REQUEST_TIMEOUT);
+        assert_eq!(headers[header::CONNECTION], "close");
+        assert_eq!(
+            body,
+            r#"{"error":"the request body did not arrive within 10 s"}"#
+        );
     }
 
     fn post_json(path: &str, body: &str) -> Request<Body> {
