@@ -273,11 +273,6 @@ impl Table {
         &self.setup
     }
 
-    /// Whose each seat is, as kept.
-    pub fn seats(&self) -> [SeatHolder; 2] {
-        self.shown.borrow().seats.clone()
-    }
-
     /// The seat held open for an invite that `code` opens, and the name it is held
     /// under.
     pub fn invited_name(&self, code: &Token) -> Option<(Mark, PlayerName)> {

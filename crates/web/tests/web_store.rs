@@ -530,7 +530,7 @@ async fn every_caller_of_a_rematch_is_answered_with_the_computers_opening_move_m
     let ids: Vec<_> = answers.iter().map(|answer| answer["id"].clone()).collect();
     assert!(
         ids.iter().all(|id| *id == ids[0]),
-        "several rematches: {ids:?}"
+        "several rematches: {answers:?}"
     );
     for answer in &answers {
         let board = answer["board"].as_str().unwrap();

@@ -571,12 +571,14 @@ impl Games {
         held: [bool; 2],
     ) -> Result<(Arc<GameView>, [Option<Token>; 2]), GameError> {
         let mut tokens = [None, None];
-        let now = next.seats();
+        // Read in the rematch's turn: a caller asking twice at once finds the seat taken
+        // by their first request, kept.
+        let (next, turn) = self.turn(next.id()).await?;
         let taking: Vec<(Mark, SeatHolder)> = Mark::ALL
             .into_iter()
             .filter(|&mark| held[mark.index()])
             .filter_map(
-                |mark| match (&old[mark.index()], &now[mark.opponent().index()]) {
+                |mark| match (&old[mark.index()], &turn.seats[mark.opponent().index()]) {
                     (SeatHolder::Guest(was), SeatHolder::Invited(open)) if was == open => {
                         let secret = Token::random();
                         let holder = SeatHolder::Guest(secret.lock());
@@ -590,9 +592,8 @@ impl Games {
         if taking.is_empty() {
             return Ok((next.view(), tokens));
         }
-        let (_, turn) = self.turn(next.id()).await?;
         let ((), view) = self
-            .run(next, turn, move |play| {
+            .run(&next, turn, move |play| {
                 for (mark, holder) in taking {
                     play.take_seat(mark, holder);
                 }
