@@ -269,6 +269,29 @@ async fn an_invite_is_taken_once_and_the_second_bringer_is_refused() {
     assert_eq!(second.status, StatusCode::FORBIDDEN, "{}", second.text);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_signed_in_friend_taking_an_invite_twice_at_once_is_seated_once_and_answered_twice() {
+    // Arrange: Cy invites Bob, who is signed in.
+    let server = Server::new();
+    let bob = server.account_token("Bob").await;
+    let begun = server
+        .create(json!({ "x": "human:Cy", "o": "human:Bob", "invite": "o" }))
+        .await;
+    let invite = Some(json!({ "invite": begun.game["invite"]["code"].clone() }));
+    let join = begun.api("/join");
+
+    // Act: a double click.
+    let (first, second) = tokio::join!(
+        server.send(Method::POST, &join, Some(&bob), invite.clone()),
+        server.send(Method::POST, &join, Some(&bob), invite.clone()),
+    );
+
+    // Assert
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text);
+    assert_eq!(second.status, StatusCode::OK, "{}", second.text);
+    assert_eq!(second.json["players"]["o"]["name"], "Bob");
+}
+
 #[tokio::test]
 async fn a_guest_taking_an_invite_held_under_an_accounts_name_plays_as_nobody_in_particular() {
     // Arrange: the host guesses the friend is Ada, who has an account.

@@ -191,19 +191,18 @@ impl Games {
     ) -> Result<Created, GameError> {
         let code = code.clone();
         let table = self.table(id).await?;
-        let held = table.held_by(caller);
-        if held.contains(&true) {
-            return Ok(Created {
-                game: table.view(),
-                tokens: [None, None],
-                invite: None,
-            });
+        if table.held_by(caller).contains(&true) {
+            return Ok(seated_already(&table));
         }
         let guest_name = match &caller.account {
             Some(_) => None,
             None => Some(self.guest_name_in(&table, &code).await?),
         };
         let (table, turn) = self.turn(id).await?;
+        // Asked twice at once: the first request took the seat, and it is kept.
+        if table.held_by(caller).contains(&true) {
+            return Ok(seated_already(&table));
+        }
         let account = caller.account.clone();
         let secret = Token::random();
         let lock = secret.lock();
@@ -601,6 +600,15 @@ impl Games {
             })
             .await?;
         Ok((view, tokens))
+    }
+}
+
+/// The answer to a caller who took their seat in `table` already: the game, no secret.
+fn seated_already(table: &Table) -> Created {
+    Created {
+        game: table.view(),
+        tokens: [None, None],
+        invite: None,
     }
 }
 
