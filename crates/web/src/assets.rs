@@ -8,53 +8,61 @@
 
 use std::sync::LazyLock;
 
+use axum::Router;
 use axum::http::header;
 use axum::response::IntoResponse;
+use axum::routing::get;
 
 const FRAME: &str = include_str!("assets/frame.html");
 
-static INDEX: LazyLock<String> = LazyLock::new(|| {
-    page(
-        "Tic Tac Toe",
-        &["session.js", "rating-words.js", "replay.js", "app.js"],
-        include_str!("assets/index.html"),
-    )
-});
-static SCORES: LazyLock<String> = LazyLock::new(|| {
-    page(
-        "Scores · Tic Tac Toe",
-        &["session.js", "rating-words.js", "scores.js"],
-        include_str!("assets/scores.html"),
-    )
-});
-static RATINGS: LazyLock<String> = LazyLock::new(|| {
-    page(
-        "Ratings · Tic Tac Toe",
-        &["session.js", "rating-words.js", "ratings.js"],
-        include_str!("assets/ratings.html"),
-    )
-});
-static PLAYERS: LazyLock<String> = LazyLock::new(|| {
-    page(
-        "Player · Tic Tac Toe",
-        &["session.js", "rating-words.js", "players.js"],
-        include_str!("assets/players.html"),
-    )
-});
-static TRAIN: LazyLock<String> = LazyLock::new(|| {
-    page(
-        "Training · Tic Tac Toe",
-        &["session.js", "train.js"],
-        include_str!("assets/train.html"),
-    )
-});
-static ACCOUNT: LazyLock<String> = LazyLock::new(|| {
-    page(
-        "Account · Tic Tac Toe",
-        &["session.js", "account.js"],
-        include_str!("assets/account.html"),
-    )
-});
+/// A page: the path it is served at, its title, its scripts (from `/assets/`, in order)
+/// and its `<main>`.
+struct Page {
+    path: &'static str,
+    title: &'static str,
+    scripts: &'static [&'static str],
+    main: &'static str,
+}
+
+/// A [`Page`] at `$path` whose `<main>` is the file `$main`, titled `$title` on the
+/// site's name (the name alone without one), loading `session.js` (which fills in the
+/// header's account link) and then `$script`s.
+macro_rules! page {
+    ($path:literal, $main:literal, [$($script:literal),*]) => {
+        page!(@ $path, "Tic Tac Toe", $main, [$($script),*])
+    };
+    ($path:literal, $title:literal, $main:literal, [$($script:literal),*]) => {
+        page!(@ $path, concat!($title, " · Tic Tac Toe"), $main, [$($script),*])
+    };
+    (@ $path:literal, $title:expr, $main:literal, [$($script:literal),*]) => {
+        Page {
+            path: $path,
+            title: $title,
+            scripts: &["session.js", $($script),*],
+            main: include_str!(concat!("assets/", $main)),
+        }
+    };
+}
+
+/// The game page first (see [`index`]). A board's ratings are asked for as
+/// `/ratings?size=N&win=K`, a player's page as `/players/{name}` (each script reads
+/// the address); `/train` is the signed-in account's puzzles; `/account` is signing up,
+/// in and out, and the personal tokens (`/account?next=PATH`: where signing in leads
+/// back to).
+#[rustfmt::skip] // a table: one page a line
+const PAGES: [Page; 6] = [
+    page!("/", "index.html", ["rating-words.js", "replay.js", "app.js"]),
+    page!("/scores", "Scores", "scores.html", ["rating-words.js", "scores.js"]),
+    page!("/ratings", "Ratings", "ratings.html", ["rating-words.js", "ratings.js"]),
+    page!("/players/{name}", "Player", "players.html", ["rating-words.js", "players.js"]),
+    page!("/train", "Training", "train.html", ["train.js"]),
+    page!("/account", "Account", "account.html", ["account.js"]),
+];
+
+/// Each page in its frame, in [`PAGES`]' order: built the first time one is served.
+static BUILT: LazyLock<[String; 6]> =
+    LazyLock::new(|| PAGES.map(|each| page(each.title, each.scripts, each.main)));
+
 /// The page a browser gets for a refusal: `{title}`, `{message}` and `{status}` are
 /// filled in for each (`ApiError::for_client`).
 pub static REFUSAL: LazyLock<String> = LazyLock::new(|| {
@@ -64,17 +72,33 @@ pub static REFUSAL: LazyLock<String> = LazyLock::new(|| {
         include_str!("assets/refusal.html"),
     )
 });
-const APP_JS: &str = include_str!("assets/app.js");
-const SCORES_JS: &str = include_str!("assets/scores.js");
-const RATING_WORDS_JS: &str = include_str!("assets/rating-words.js");
-const RATINGS_JS: &str = include_str!("assets/ratings.js");
-const PLAYERS_JS: &str = include_str!("assets/players.js");
-const TRAIN_JS: &str = include_str!("assets/train.js");
-const ACCOUNT_JS: &str = include_str!("assets/account.js");
-const SESSION_JS: &str = include_str!("assets/session.js");
-const REPLAY_JS: &str = include_str!("assets/replay.js");
-const STYLE: &str = include_str!("assets/style.css");
-const ICON: &str = include_str!("assets/icon.svg");
+/// The scripts, the style and the icon, each served at `/assets/{name}` with its type.
+const FILES: [(&str, &str, &str); 11] = [
+    ("app.js", JS, include_str!("assets/app.js")),
+    ("replay.js", JS, include_str!("assets/replay.js")),
+    ("scores.js", JS, include_str!("assets/scores.js")),
+    ("ratings.js", JS, include_str!("assets/ratings.js")),
+    // How every page writes a rating and its change.
+    (
+        "rating-words.js",
+        JS,
+        include_str!("assets/rating-words.js"),
+    ),
+    ("players.js", JS, include_str!("assets/players.js")),
+    ("train.js", JS, include_str!("assets/train.js")),
+    ("account.js", JS, include_str!("assets/account.js")),
+    // Who is signed in, asked once by every page, and the header's link.
+    ("session.js", JS, include_str!("assets/session.js")),
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_str!("assets/style.css"),
+    ),
+    ("icon.svg", "image/svg+xml", include_str!("assets/icon.svg")),
+];
+
+const JS: &str = "text/javascript; charset=utf-8";
+const HTML: &str = "text/html; charset=utf-8";
 
 /// No inline script or style, nothing from elsewhere, never framed.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
@@ -116,79 +140,29 @@ fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
 /// The game page: new game form, or a game when the path is `/games/{id}` (a finished
 /// game's replay and review with it).
 pub async fn index() -> impl IntoResponse {
-    asset("text/html; charset=utf-8", INDEX.as_str())
+    asset(HTML, &BUILT[0])
 }
 
-pub async fn scores() -> impl IntoResponse {
-    asset("text/html; charset=utf-8", SCORES.as_str())
-}
-
-/// A board's ratings, `/ratings?size=N&win=K`: the script reads the board from the
-/// address.
-pub async fn ratings() -> impl IntoResponse {
-    asset("text/html; charset=utf-8", RATINGS.as_str())
-}
-
-/// How every page writes a rating and its change.
-pub async fn rating_words_js() -> impl IntoResponse {
-    asset("text/javascript; charset=utf-8", RATING_WORDS_JS)
-}
-
-pub async fn ratings_js() -> impl IntoResponse {
-    asset("text/javascript; charset=utf-8", RATINGS_JS)
-}
-
-/// A player's page, `/players/{name}`: the script reads the name from the address.
-pub async fn players() -> impl IntoResponse {
-    asset("text/html; charset=utf-8", PLAYERS.as_str())
-}
-
-/// The training page, `/train`: the signed-in account's puzzles.
-pub async fn train() -> impl IntoResponse {
-    asset("text/html; charset=utf-8", TRAIN.as_str())
-}
-
-/// The account page, `/account` (or `/account?next=PATH`, where signing in leads back
-/// to): signing up, in and out, and the personal tokens.
-pub async fn account() -> impl IntoResponse {
-    asset("text/html; charset=utf-8", ACCOUNT.as_str())
-}
-
-pub async fn account_js() -> impl IntoResponse {
-    asset("text/javascript; charset=utf-8", ACCOUNT_JS)
-}
-
-/// Who is signed in, asked once by every page, and the header's link.
-pub async fn session_js() -> impl IntoResponse {
-    asset("text/javascript; charset=utf-8", SESSION_JS)
-}
-
-pub async fn train_js() -> impl IntoResponse {
-    asset("text/javascript; charset=utf-8", TRAIN_JS)
-}
-
-pub async fn players_js() -> impl IntoResponse {
-    asset("text/javascript; charset=utf-8", PLAYERS_JS)
-}
-
-pub async fn replay_js() -> impl IntoResponse {
-    asset("text/javascript; charset=utf-8", REPLAY_JS)
-}
-
-pub async fn app_js() -> impl IntoResponse {
-    asset("text/javascript; charset=utf-8", APP_JS)
-}
-
-pub async fn scores_js() -> impl IntoResponse {
-    asset("text/javascript; charset=utf-8", SCORES_JS)
-}
-
-pub async fn style() -> impl IntoResponse {
-    asset("text/css; charset=utf-8", STYLE)
-}
-
-pub async fn icon() -> impl IntoResponse {
-    asset("image/svg+xml", ICON)
+/// The pages and their files, each at its path. (`/games/{id}` is the game page too,
+/// served by `api` once it knows the game.)
+pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
+    let pages = PAGES
+        .iter()
+        .enumerate()
+        .fold(Router::new(), |routes, (at, each)| {
+            routes.route(
+                each.path,
+                get(move || async move { asset(HTML, &BUILT[at]) }),
+            )
+        });
+    FILES
+        .into_iter()
+        .fold(pages, |routes, (name, content_type, body)| {
+            routes.route(
+                &format!("/assets/{name}"),
+                get(move || async move { asset(content_type, body) }),
+            )
+        })
 }
 
 #[cfg(test)]
@@ -196,18 +170,19 @@ mod tests {
     use super::*;
 
     #[rstest::rstest]
-    #[case::the_game(&INDEX, "<title>Tic Tac Toe</title>", "app.js")]
-    #[case::the_scores(&SCORES, "<title>Scores · Tic Tac Toe</title>", "scores.js")]
-    #[case::the_ratings(&RATINGS, "<title>Ratings · Tic Tac Toe</title>", "ratings.js")]
-    #[case::a_player(&PLAYERS, "<title>Player · Tic Tac Toe</title>", "players.js")]
-    #[case::training(&TRAIN, "<title>Training · Tic Tac Toe</title>", "train.js")]
-    #[case::the_account(&ACCOUNT, "<title>Account · Tic Tac Toe</title>", "account.js")]
+    #[case::the_game("/", "<title>Tic Tac Toe</title>", "app.js")]
+    #[case::the_scores("/scores", "<title>Scores · Tic Tac Toe</title>", "scores.js")]
+    #[case::the_ratings("/ratings", "<title>Ratings · Tic Tac Toe</title>", "ratings.js")]
+    #[case::a_player("/players/{name}", "<title>Player · Tic Tac Toe</title>", "players.js")]
+    #[case::training("/train", "<title>Training · Tic Tac Toe</title>", "train.js")]
+    #[case::the_account("/account", "<title>Account · Tic Tac Toe</title>", "account.js")]
     fn each_page_is_its_main_in_the_shared_frame_with_its_title_and_scripts(
-        #[case] page: &LazyLock<String>,
+        #[case] path: &str,
         #[case] title: &str,
         #[case] script: &str,
     ) {
-        let page = page.as_str();
+        let at = PAGES.iter().position(|each| each.path == path).unwrap();
+        let page = BUILT[at].as_str();
 
         assert!(page.starts_with("<!doctype html>\n<html lang=\"en\">\n<head>\n"));
         assert!(page.contains(title), "{page}");

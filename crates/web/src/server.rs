@@ -188,25 +188,7 @@ pub(crate) fn routes(
         header::CACHE_CONTROL,
         HeaderValue::from_static("no-store"),
     ));
-    let pages = Router::new()
-        .route("/", get(assets::index))
-        .route("/games/{id}", get(api::game_page))
-        .route("/ratings", get(assets::ratings))
-        .route("/scores", get(assets::scores))
-        .route("/players/{name}", get(assets::players))
-        .route("/train", get(assets::train))
-        .route("/account", get(assets::account))
-        .route("/assets/app.js", get(assets::app_js))
-        .route("/assets/replay.js", get(assets::replay_js))
-        .route("/assets/scores.js", get(assets::scores_js))
-        .route("/assets/ratings.js", get(assets::ratings_js))
-        .route("/assets/rating-words.js", get(assets::rating_words_js))
-        .route("/assets/players.js", get(assets::players_js))
-        .route("/assets/train.js", get(assets::train_js))
-        .route("/assets/account.js", get(assets::account_js))
-        .route("/assets/session.js", get(assets::session_js))
-        .route("/assets/style.css", get(assets::style))
-        .route("/assets/icon.svg", get(assets::icon));
+    let pages = assets::routes().route("/games/{id}", get(api::game_page));
     let routes = pages
         .merge(api)
         .fallback(api::not_found)
