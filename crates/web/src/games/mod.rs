@@ -71,8 +71,10 @@ pub const TABLES_IDLE: Duration = Duration::from_secs(20);
 /// How often the tables are looked at for that.
 const TABLES_CHECKED_EVERY: Duration = Duration::from_secs(5);
 
+use super::table::WebMatch;
 pub use limits::GameLimits;
 pub(crate) use nobodys_names::NobodysNames;
+use requests::Acting::{LastMover, ToMove};
 use reviews::Reviews;
 
 /// Every game the server holds, and what they share: a cheap handle (clones share
@@ -333,11 +335,14 @@ impl GameService for Games {
     }
 
     fn undo(&self, id: GameId, caller: Caller) -> Answer<Arc<GameView>> {
-        self.answer(|games| async move { games.undo(&id, caller).await })
+        let undo = |game: &mut WebMatch, seat| game.undo(seat);
+        self.answer(|games| async move { games.as_seat(&id, caller, LastMover, undo).await })
     }
 
+    /// The game ends as the seat's loss, counted once the store has it.
     fn resign(&self, id: GameId, caller: Caller) -> Answer<Arc<GameView>> {
-        self.answer(|games| async move { games.resign(&id, caller).await })
+        let resign = |game: &mut WebMatch, seat| game.resign(seat);
+        self.answer(|games| async move { games.as_seat(&id, caller, ToMove, resign).await })
     }
 
     fn rename(&self, id: GameId, caller: Caller, name: PlayerName) -> Answer<Arc<GameView>> {

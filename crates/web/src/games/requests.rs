@@ -35,7 +35,7 @@ const TRIES: usize = 3;
 /// Which seat acts for a caller who holds both (two people on one device, or a script
 /// holding both tokens).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Acting {
+pub(super) enum Acting {
     /// The side to move: a move, a hint, a resignation, a name.
     ToMove,
     /// The side that moved last: taking a move back.
@@ -280,25 +280,6 @@ impl Games {
         .await
     }
 
-    pub(super) async fn undo(
-        &self,
-        id: &GameId,
-        caller: Caller,
-    ) -> Result<Arc<GameView>, GameError> {
-        self.as_seat(id, caller, Acting::LastMover, |game, seat| game.undo(seat))
-            .await
-    }
-
-    /// The game ends as the seat's loss, counted once the store has it.
-    pub(super) async fn resign(
-        &self,
-        id: &GameId,
-        caller: Caller,
-    ) -> Result<Arc<GameView>, GameError> {
-        self.as_seat(id, caller, Acting::ToMove, |game, seat| game.resign(seat))
-            .await
-    }
-
     /// The seat's person plays under `name` from now on (the match says whether they
     /// may: until their first move), shown to everyone once the store keeps it. An
     /// account's seat keeps the account's name; a guest's takes no account's.
@@ -379,7 +360,7 @@ impl Games {
     /// Runs `request` for the seat the caller holds that acts as `who` says (what it
     /// answers besides a refusal is not needed: the view says it); answers the game
     /// after it (see the module documentation for a game another server changed first).
-    async fn as_seat<T, E>(
+    pub(super) async fn as_seat<T, E>(
         &self,
         id: &GameId,
         caller: Caller,
