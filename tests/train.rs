@@ -59,6 +59,19 @@ fn answered_once(answer: fn(&Value) -> String) -> (assert_cmd::assert::Assert, D
     (session, db)
 }
 
+/// Two of Ada's puzzles, the first answered by typing what `typed` makes of it: the
+/// session, and the database.
+fn the_first_of_two_answered(
+    typed: impl Fn(&Value) -> String,
+) -> (assert_cmd::assert::Assert, Database) {
+    let db = Database::new();
+    db.with_one_slip_of_adas();
+    db.with_one_slip_of_adas();
+    let first = open_puzzles(&db).remove(0);
+    let session = train(&db, &typed(&first));
+    (session, db)
+}
+
 /// Asserts that `session` succeeded and printed each of `said`.
 fn succeeded_saying(session: assert_cmd::assert::Assert, said: &[&str]) {
     let printed = String::from_utf8_lossy(&session.success().get_output().stdout).into_owned();
@@ -172,14 +185,9 @@ fn one_answer_is_said_and_kept_and_the_puzzle_stays(
 
 #[test]
 fn after_a_wrong_answer_enter_shows_the_reviews_words_and_the_next_puzzle_follows() {
-    // Arrange: two puzzles.
-    let db = Database::new();
-    db.with_one_slip_of_adas();
-    db.with_one_slip_of_adas();
-    let first = open_puzzles(&db).remove(0);
-
-    // Act: a wrong answer, then Enter for the answer; input ends at the second.
-    let session = train(&db, &format!("{}\n\n", wrong_answer(&first)));
+    // Arrange / Act: two puzzles; a wrong answer to the first, then Enter for the
+    // answer; input ends at the second.
+    let (session, db) = the_first_of_two_answered(|first| format!("{}\n\n", wrong_answer(first)));
 
     // Assert
     succeeded_saying(
@@ -248,14 +256,8 @@ fn what_is_not_an_answer_is_refused_asked_again_and_nothing_is_kept() {
 
 #[test]
 fn the_end_of_input_stops_cleanly_with_the_answers_so_far_kept() {
-    // Arrange: two puzzles; only the first answered.
-    let db = Database::new();
-    db.with_one_slip_of_adas();
-    db.with_one_slip_of_adas();
-    let first = open_puzzles(&db).remove(0);
-
-    // Act
-    let answered = train(&db, &format!("{}\n", right_answer(&first)));
+    // Arrange / Act: two puzzles; only the first answered.
+    let (answered, db) = the_first_of_two_answered(|first| format!("{}\n", right_answer(first)));
 
     // Assert
     succeeded_saying(

@@ -259,6 +259,13 @@ mod tests {
         (check, outer)
     }
 
+    /// The budget `outer` gave run until it stops (within 5 positions), then ended:
+    /// the position it stopped at, and whether the outer search may go on.
+    fn run_out_and_ended(check: &mut TimeCheck, outer: u64) -> (Option<u32>, bool) {
+        let stopped_at = (1..=5).find(|_| check.expired(None));
+        (stopped_at, check.end_budget(outer, None))
+    }
+
     #[test]
     fn a_budget_stops_a_search_and_then_lets_the_outer_one_go_on() {
         // Arrange: a search of at most 10 positions, 3 of them counted, and a budget of
@@ -266,8 +273,7 @@ mod tests {
         let (mut check, outer) = a_budget_of_4_after_3_positions_of(10);
 
         // Act: the budget runs out at the 4th position after it, and is ended.
-        let stopped_at = (1..=5).find(|_| check.expired(None));
-        let went_on = check.end_budget(outer, None);
+        let (stopped_at, went_on) = run_out_and_ended(&mut check, outer);
 
         // Assert: the outer search may go on, to its own limit of 10 positions.
         assert_eq!(stopped_at, Some(4));
@@ -284,8 +290,7 @@ mod tests {
         let (mut check, outer) = a_budget_of_4_after_3_positions_of(5);
 
         // Act
-        let stopped_at = (1..=5).find(|_| check.expired(None));
-        let went_on = check.end_budget(outer, None);
+        let (stopped_at, went_on) = run_out_and_ended(&mut check, outer);
 
         // Assert: stopped at the outer limit, and stays stopped.
         assert_eq!(stopped_at, Some(2));

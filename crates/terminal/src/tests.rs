@@ -418,21 +418,21 @@ fn advising(geometry: Geometry) -> Box<MockAdvisor> {
 }
 
 /// Ada and Bob's rated game on 3 x 3, with an advisor ([`advising`]), after `keys`:
-/// its screen's lines, and whether it is casual.
-fn rated_with_hints_after(keys: &str) -> (Vec<String>, bool) {
+/// its screen, as text, and whether it is casual.
+fn rated_with_hints_after(keys: &str) -> (String, bool) {
     let geometry = Geometry::classic();
     let mut game = people(geometry).advised_by(advising(geometry));
     let mut screen = GameScreen::new(geometry, false);
     press(&mut screen, &mut game, &typed(keys));
-    (frame(&screen, &game, None), game.is_casual())
+    (frame(&screen, &game, None).join("\n"), game.is_casual())
 }
 
 #[test]
 fn in_a_rated_game_the_first_hint_key_says_it_makes_the_game_casual_and_gives_no_hint() {
-    let (lines, casual) = rated_with_hints_after("?");
+    let (shown, casual) = rated_with_hints_after("?");
 
     shows(
-        &lines.join("\n"),
+        &shown,
         "A hint makes this rated game casual: it will rate nobody. Press ? again",
     );
     assert!(!casual);
@@ -440,13 +440,10 @@ fn in_a_rated_game_the_first_hint_key_says_it_makes_the_game_casual_and_gives_no
 
 #[test]
 fn in_a_rated_game_the_hint_key_pressed_again_gives_the_hint_and_makes_the_game_casual() {
-    let (lines, casual) = rated_with_hints_after("??");
+    let (shown, casual) = rated_with_hints_after("??");
 
-    shows(
-        &lines.join("\n"),
-        "This game is casual now: it rates nobody.",
-    );
-    assert_eq!(lines[4].trim(), "4  │  *  │  6");
+    shows(&shown, "This game is casual now: it rates nobody.");
+    assert_eq!(shown.lines().nth(4).map(str::trim), Some("4  │  *  │  6"));
     assert!(casual);
 }
 

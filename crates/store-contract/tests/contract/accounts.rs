@@ -67,6 +67,20 @@ fn opened(store: &Fresh, n: u8, account: &str, expires: u64) {
     assert_eq!(store.open_session(&session(n, account, expires)), Ok(true));
 }
 
+/// Signs `name` up ([`signed_up`]) and opens its session of secret `n`, open until
+/// `moment(100)`.
+fn signed_in(store: &Fresh, name: &str, n: u8) {
+    signed_up(store, name);
+    opened(store, n, name, 100);
+}
+
+/// Ada signed in with session 1 ([`signed_in`]), then the session of secret `n`
+/// closed: what closing it answered.
+fn ada_signed_in_closes(store: &Fresh, n: u8) -> Result<(), StoreError> {
+    signed_in(store, "Ada", 1);
+    store.close_session(&lock(n))
+}
+
 /// Personal token `n` (its id and secret) of `account`, made at `moment(created)`.
 fn token(n: u8, account: &str, created: u64) -> NewToken {
     NewToken {
@@ -81,6 +95,13 @@ fn token(n: u8, account: &str, created: u64) -> NewToken {
 /// Adds personal token `n` of `account`, made at `moment(created)`.
 fn made(store: &Fresh, n: u8, account: &str, created: u64) {
     assert_eq!(store.add_token(&token(n, account, created)), Ok(true));
+}
+
+/// Signs `name` up ([`signed_up`]) and adds its personal token `n`, made at
+/// `moment(created)`.
+fn signed_up_with_token(store: &Fresh, name: &str, n: u8, created: u64) {
+    signed_up(store, name);
+    made(store, n, name, created);
 }
 
 /// Token `n` as its account lists it.
@@ -221,9 +242,8 @@ fn a_name_like_no_accounts_is_nobodys(#[case] store: Fresh) {
 #[apply(stores)]
 fn the_accounts_are_listed_by_name_key_with_their_open_sessions_and_tokens(#[case] store: Fresh) {
     // Arrange: Bob has two sessions, one expired at 50, and a token; Ada nothing.
-    signed_up(&store, "bob");
+    signed_in(&store, "bob", 1);
     signed_up(&store, "Ada");
-    opened(&store, 1, "bob", 100);
     opened(&store, 2, "bob", 50);
     made(&store, 1, "bob", 0);
 
@@ -287,8 +307,7 @@ fn an_open_session_opens_its_account_as_signed_up(#[case] store: Fresh) {
 #[apply(stores)]
 fn a_session_is_open_until_its_expiry_and_expired_from_it_on(#[case] store: Fresh) {
     // Arrange
-    signed_up(&store, "Ada");
-    opened(&store, 1, "Ada", 100);
+    signed_in(&store, "Ada", 1);
 
     // Act
     let [before, at, after] = [
@@ -304,20 +323,15 @@ fn a_session_is_open_until_its_expiry_and_expired_from_it_on(#[case] store: Fres
 
 #[apply(stores)]
 fn a_lock_of_no_session_opens_nothing(#[case] store: Fresh) {
-    signed_up(&store, "Ada");
-    opened(&store, 1, "Ada", 100);
+    signed_in(&store, "Ada", 1);
 
     assert_eq!(store.session(&lock(2), moment(0)), Ok(None));
 }
 
 #[apply(stores)]
 fn a_closed_session_opens_nothing(#[case] store: Fresh) {
-    // Arrange
-    signed_up(&store, "Ada");
-    opened(&store, 1, "Ada", 100);
-
-    // Act
-    let closed = store.close_session(&lock(1));
+    // Arrange / Act: Ada's one session closed.
+    let closed = ada_signed_in_closes(&store, 1);
 
     // Assert
     assert_eq!(closed, Ok(()));
@@ -326,10 +340,7 @@ fn a_closed_session_opens_nothing(#[case] store: Fresh) {
 
 #[apply(stores)]
 fn closing_a_session_that_is_not_open_is_a_no_op(#[case] store: Fresh) {
-    signed_up(&store, "Ada");
-    opened(&store, 1, "Ada", 100);
-
-    let closed = store.close_session(&lock(2));
+    let closed = ada_signed_in_closes(&store, 2);
 
     assert_eq!(closed, Ok(()));
     assert_eq!(store.session(&lock(1), moment(0)), Ok(Some(typed("Ada"))));
@@ -338,8 +349,7 @@ fn closing_a_session_that_is_not_open_is_a_no_op(#[case] store: Fresh) {
 #[apply(stores)]
 fn the_same_session_opened_again_is_kept_once(#[case] store: Fresh) {
     // Arrange
-    signed_up(&store, "Ada");
-    opened(&store, 1, "Ada", 100);
+    signed_in(&store, "Ada", 1);
 
     // Act
     let again = store.open_session(&session(1, "Ada", 100));
@@ -380,10 +390,8 @@ fn the_expired_sessions_are_forgotten_and_counted_and_the_open_ones_kept(#[case]
 #[apply(stores)]
 fn a_new_password_is_kept_and_ends_every_session_and_token_of_the_account(#[case] store: Fresh) {
     // Arrange: Ada and Bob each signed in, each with a token.
-    signed_up(&store, "Ada");
-    signed_up(&store, "Bob");
-    opened(&store, 1, "Ada", 100);
-    opened(&store, 2, "Bob", 100);
+    signed_in(&store, "Ada", 1);
+    signed_in(&store, "Bob", 2);
     made(&store, 1, "Ada", 0);
     made(&store, 2, "Bob", 0);
 
@@ -418,8 +426,7 @@ fn a_new_password_for_no_account_changes_nothing(#[case] store: Fresh) {
 #[apply(stores)]
 fn a_removed_account_takes_its_sessions_and_tokens_and_frees_its_name(#[case] store: Fresh) {
     // Arrange
-    signed_up(&store, "Ada");
-    opened(&store, 1, "Ada", 100);
+    signed_in(&store, "Ada", 1);
     made(&store, 1, "Ada", 0);
 
     // Act
@@ -470,8 +477,7 @@ fn a_token_opens_its_account_and_is_listed_without_its_secret(#[case] store: Fre
 
 #[apply(stores)]
 fn a_lock_of_no_token_opens_nothing(#[case] store: Fresh) {
-    signed_up(&store, "Ada");
-    made(&store, 1, "Ada", 5);
+    signed_up_with_token(&store, "Ada", 1, 5);
 
     assert_eq!(store.token(&lock(1)), Ok(None));
 }
@@ -495,8 +501,7 @@ fn an_accounts_tokens_are_listed_oldest_first_and_no_one_elses(#[case] store: Fr
 #[apply(stores)]
 fn the_same_token_added_again_is_kept_once(#[case] store: Fresh) {
     // Arrange
-    signed_up(&store, "Ada");
-    made(&store, 1, "Ada", 5);
+    signed_up_with_token(&store, "Ada", 1, 5);
 
     // Act
     let again = store.add_token(&token(1, "Ada", 5));
@@ -520,8 +525,7 @@ fn a_token_for_no_account_is_not_kept(#[case] store: Fresh) {
 #[apply(stores)]
 fn a_revoked_token_opens_nothing_and_is_not_listed(#[case] store: Fresh) {
     // Arrange
-    signed_up(&store, "Ada");
-    made(&store, 1, "Ada", 5);
+    signed_up_with_token(&store, "Ada", 1, 5);
 
     // Act
     let revoked = store.revoke_token(&typed("Ada"), &TokenId::from_bits(1));

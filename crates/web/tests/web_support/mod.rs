@@ -613,10 +613,19 @@ impl<F: Front> Fronted<F> {
     }
 }
 
+/// The methods of a store's trait, each `name(argument: Type, ...) -> Value;`, written
+/// as calls that go [`Fronted::through`] the front to the same method of the store.
+macro_rules! through_the_front {
+    ($($method:ident($($argument:ident: $kind:ty),*) -> $value:ty;)*) => {
+        $(
+            fn $method(&self, $($argument: $kind),*) -> Result<$value, StoreError> {
+                self.through(|store| store.$method($($argument),*))
+            }
+        )*
+    };
+}
+
 impl<F: Front> GameStore for Fronted<F> {
-    fn rating_changes(&self, games: &[GameId]) -> Result<Vec<RatingChange>, StoreError> {
-        self.through(|store| store.rating_changes(games))
-    }
     fn write(&self, writes: &[Write]) -> Result<(), StoreError> {
         self.through(|store| store.write(writes))?;
         self.front.kept(writes);
@@ -627,123 +636,66 @@ impl<F: Front> GameStore for Fronted<F> {
         self.front.kept(writes);
         Ok(())
     }
-    fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {
-        self.through(|store| store.game(id))
-    }
-    fn standings(&self, top: Option<u64>, each: &mut dyn Rows) -> Result<(), StoreError> {
-        self.through(|store| store.standings(top, each))
-    }
-    fn standings_of(&self, names: &[PlayerName]) -> Result<Scoreboard, StoreError> {
-        self.through(|store| store.standings_of(names))
-    }
-    fn reset(&self) -> Result<Cleared, StoreError> {
-        self.through(|store| store.reset())
-    }
-    fn restore(&self) -> Result<Restored, StoreError> {
-        self.through(|store| store.restore())
-    }
-    fn import(&self, source: &str, scoreboard: &Scoreboard) -> Result<Imported, StoreError> {
-        self.through(|store| store.import(source, scoreboard))
-    }
-    fn checkup(&self) -> Result<(), StoreError> {
-        self.through(|store| store.checkup())
+    through_the_front! {
+        rating_changes(games: &[GameId]) -> Vec<RatingChange>;
+        game(id: &GameId) -> Option<StoredGame>;
+        standings(top: Option<u64>, each: &mut dyn Rows) -> ();
+        standings_of(names: &[PlayerName]) -> Scoreboard;
+        reset() -> Cleared;
+        restore() -> Restored;
+        import(source: &str, scoreboard: &Scoreboard) -> Imported;
+        checkup() -> ();
     }
 }
 
 impl<F: Front> RatingStore for Fronted<F> {
-    fn ratings(&self, query: &RatingListQuery) -> Result<Vec<PlayerRating>, StoreError> {
-        self.through(|store| store.ratings(query))
-    }
-    fn ratings_of(&self, player: &PlayerName) -> Result<Vec<PlayerRating>, StoreError> {
-        self.through(|store| store.ratings_of(player))
-    }
-    fn rating_history(&self, query: &RatingHistoryQuery) -> Result<Vec<RatingPoint>, StoreError> {
-        self.through(|store| store.rating_history(query))
-    }
-    fn rebuild_ratings(&self) -> Result<Rebuilt, StoreError> {
-        self.through(|store| store.rebuild_ratings())
+    through_the_front! {
+        ratings(query: &RatingListQuery) -> Vec<PlayerRating>;
+        ratings_of(player: &PlayerName) -> Vec<PlayerRating>;
+        rating_history(query: &RatingHistoryQuery) -> Vec<RatingPoint>;
+        rebuild_ratings() -> Rebuilt;
     }
 }
 
 impl<F: Front> TrainingStore for Fronted<F> {
-    fn keep_attempt(&self, attempt: &Attempt) -> Result<(), StoreError> {
-        self.through(|store| store.keep_attempt(attempt))
-    }
-    fn attempts(&self, player: &PlayerName) -> Result<Vec<Attempt>, StoreError> {
-        self.through(|store| store.attempts(player))
+    through_the_front! {
+        keep_attempt(attempt: &Attempt) -> ();
+        attempts(player: &PlayerName) -> Vec<Attempt>;
     }
 }
 
 impl<F: Front> AccountStore for Fronted<F> {
-    fn add_account(&self, account: &NewAccount) -> Result<Added, StoreError> {
-        self.through(|store| store.add_account(account))
-    }
-    fn account(&self, name: &PlayerName) -> Result<Option<Account>, StoreError> {
-        self.through(|store| store.account(name))
-    }
-    fn account_like(&self, name: &PlayerName) -> Result<Option<PlayerName>, StoreError> {
-        self.through(|store| store.account_like(name))
-    }
-    fn accounts(&self, now: AccountsTime) -> Result<Vec<AccountSummary>, StoreError> {
-        self.through(|store| store.accounts(now))
-    }
-    fn set_password(&self, name: &PlayerName, hash: &PasswordHash) -> Result<bool, StoreError> {
-        self.through(|store| store.set_password(name, hash))
-    }
-    fn remove_account(&self, name: &PlayerName) -> Result<bool, StoreError> {
-        self.through(|store| store.remove_account(name))
-    }
-    fn open_session(&self, session: &NewSession) -> Result<bool, StoreError> {
-        self.through(|store| store.open_session(session))
-    }
-    fn session(
-        &self,
-        lock: &SecretLock,
-        now: AccountsTime,
-    ) -> Result<Option<PlayerName>, StoreError> {
-        self.through(|store| store.session(lock, now))
-    }
-    fn close_session(&self, lock: &SecretLock) -> Result<(), StoreError> {
-        self.through(|store| store.close_session(lock))
-    }
-    fn forget_expired_sessions(&self, now: AccountsTime) -> Result<u64, StoreError> {
-        self.through(|store| store.forget_expired_sessions(now))
-    }
-    fn add_token(&self, token: &NewToken) -> Result<bool, StoreError> {
-        self.through(|store| store.add_token(token))
-    }
-    fn token(&self, lock: &SecretLock) -> Result<Option<PlayerName>, StoreError> {
-        self.through(|store| store.token(lock))
-    }
-    fn tokens(&self, account: &PlayerName) -> Result<Vec<TokenInfo>, StoreError> {
-        self.through(|store| store.tokens(account))
-    }
-    fn revoke_token(&self, account: &PlayerName, id: &TokenId) -> Result<bool, StoreError> {
-        self.through(|store| store.revoke_token(account, id))
-    }
-    fn has_games(&self, name: &PlayerName) -> Result<bool, StoreError> {
-        self.through(|store| store.has_games(name))
+    through_the_front! {
+        add_account(account: &NewAccount) -> Added;
+        account(name: &PlayerName) -> Option<Account>;
+        account_like(name: &PlayerName) -> Option<PlayerName>;
+        accounts(now: AccountsTime) -> Vec<AccountSummary>;
+        set_password(name: &PlayerName, hash: &PasswordHash) -> bool;
+        remove_account(name: &PlayerName) -> bool;
+        open_session(session: &NewSession) -> bool;
+        session(lock: &SecretLock, now: AccountsTime) -> Option<PlayerName>;
+        close_session(lock: &SecretLock) -> ();
+        forget_expired_sessions(now: AccountsTime) -> u64;
+        add_token(token: &NewToken) -> bool;
+        token(lock: &SecretLock) -> Option<PlayerName>;
+        tokens(account: &PlayerName) -> Vec<TokenInfo>;
+        revoke_token(account: &PlayerName, id: &TokenId) -> bool;
+        has_games(name: &PlayerName) -> bool;
     }
 }
 
 impl<F: Front> GameHistory for Fronted<F> {
-    fn history(&self, query: &HistoryQuery) -> Result<HistoryPage, StoreError> {
-        self.through(|store| store.history(query))
-    }
-    fn games_starting(&self, prefix: &IdPrefix, limit: u32) -> Result<Vec<GameId>, StoreError> {
-        self.through(|store| store.games_starting(prefix, limit))
-    }
-    fn opponents(&self, player: &PlayerName, limit: u32) -> Result<Opponents, StoreError> {
-        self.through(|store| store.opponents(player, limit))
+    through_the_front! {
+        history(query: &HistoryQuery) -> HistoryPage;
+        games_starting(prefix: &IdPrefix, limit: u32) -> Vec<GameId>;
+        opponents(player: &PlayerName, limit: u32) -> Opponents;
     }
 }
 
 impl<F: Front> ReviewStore for Fronted<F> {
-    fn review(&self, game: &GameId) -> Result<Option<Review>, StoreError> {
-        self.through(|store| store.review(game))
-    }
-    fn keep_review(&self, game: &GameId, review: &Review) -> Result<(), StoreError> {
-        self.through(|store| store.keep_review(game, review))
+    through_the_front! {
+        review(game: &GameId) -> Option<Review>;
+        keep_review(game: &GameId, review: &Review) -> ();
     }
 }
 
