@@ -171,10 +171,20 @@ impl Games {
         caller: Caller,
         code: Token,
     ) -> Result<Created, GameError> {
+        self.raced(|| self.join_once(id, &caller, &code)).await
+    }
+
+    /// `once`'s answer, asked again (up to [`TRIES`] in all) while another server
+    /// sharing the store keeps the same change first: then the game was read again, and
+    /// the next try answers as if the two had come one after the other.
+    async fn raced<T, F: Future<Output = Result<T, GameError>>>(
+        &self,
+        once: impl Fn() -> F,
+    ) -> Result<T, GameError> {
         let mut tries = 0;
         loop {
             tries += 1;
-            match self.join_once(id, &caller, &code).await {
+            match once().await {
                 Err(GameError::Store(StoreError::Conflict { .. }))
                     if tries < TRIES && self.0.store.is_shared() => {}
                 answer => return answer,
@@ -330,15 +340,7 @@ impl Games {
     /// keeps one rematch, and the other server, told so, reads the game again and
     /// answers that one.
     pub(super) async fn rematch(&self, id: &GameId, caller: &Caller) -> Result<Rematch, GameError> {
-        let mut tries = 0;
-        loop {
-            tries += 1;
-            match self.rematch_once(id, caller).await {
-                Err(GameError::Store(StoreError::Conflict { .. }))
-                    if tries < TRIES && self.0.store.is_shared() => {}
-                answer => return answer,
-            }
-        }
+        self.raced(|| self.rematch_once(id, caller)).await
     }
 
     /// The game, the seat the caller holds in it that acts (no such game, then nothing
