@@ -15,8 +15,8 @@ use tictactoe_core::rules::{Answered, Fate, Puzzle, judge};
 use crate::ports::{Dialogue, GameView, Input, InputHandler, Problem};
 use crate::renderer::ConsoleRenderer;
 use tictactoe_core::words::{
-    TRY_AGAIN, answer_heading, answer_words, fate_words, in_the_game, lit_best_moves,
-    puzzle_prompt, retired_words,
+    TRAINING_HELP, TRY_AGAIN, answer_heading, answer_words, fate_words, in_the_game,
+    lit_best_moves, puzzle_prompt, retired_words,
 };
 
 /// A puzzle with the line that says where it is from ("Puzzle 1 of 3: game 0190ab12,
@@ -101,9 +101,12 @@ pub fn train_in_lines<W: Write, I: InputHandler, E>(
         let mut missed: Option<MoveReview> = None;
         loop {
             screen.write(&match missed {
-                None => format!("Your move [1-{}] (q to stop): ", puzzle.board.cell_count()),
+                None => format!(
+                    "Your move [1-{}] (h for help, q to stop): ",
+                    puzzle.board.cell_count()
+                ),
                 Some(_) => format!(
-                    "Try again [1-{}], Enter to see the answer (q to stop): ",
+                    "Try again [1-{}], Enter to see the answer (h for help, q to stop): ",
                     puzzle.board.cell_count()
                 ),
             });
@@ -115,9 +118,16 @@ pub fn train_in_lines<W: Write, I: InputHandler, E>(
                     break 'puzzles;
                 }
             };
-            if matches!(text.trim().to_ascii_lowercase().as_str(), "q" | "quit") {
-                trained.stop = Stop::Quit;
-                break 'puzzles;
+            match text.trim().to_ascii_lowercase().as_str() {
+                "q" | "quit" => {
+                    trained.stop = Stop::Quit;
+                    break 'puzzles;
+                }
+                "h" | "help" | "?" => {
+                    screen.write(&format!("{TRAINING_HELP}\n"));
+                    continue;
+                }
+                _ => {}
             }
             if let (Some(reviewed), true) = (&missed, text.trim().is_empty()) {
                 screen.show_the_answer(puzzle, reviewed);
@@ -427,6 +437,14 @@ mod tests {
 
         assert_eq!(kept, [true]);
         assert_eq!(trained.stop, Stop::InputClosed);
+    }
+
+    #[test]
+    fn h_explains_the_training_and_asks_the_same_puzzle_again() {
+        let (shown, kept, _) = session(&[puzzle()], "h\n1\n");
+
+        assert!(shown.contains(TRAINING_HELP), "{shown}");
+        assert_eq!(kept, [true], "the answer after the help is judged and kept");
     }
 
     #[test]

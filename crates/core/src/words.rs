@@ -189,6 +189,13 @@ pub fn in_the_game(reviewed: &MoveReview) -> String {
     )
 }
 
+/// What training asks and how, for a player who asks for help at its prompt.
+pub const TRAINING_HELP: &str = "Each puzzle is a position from one of your games where \
+your move gave away what you had (a win, or a draw). Type the number of a cell that keeps \
+it: any such move is right, not only the best. After a wrong answer, try again, or press \
+Enter to see the answer. A puzzle solved twice, apart, retires. q stops; every answer so \
+far is kept.";
+
 /// Offered after a wrong answer, before the answer is shown.
 pub const TRY_AGAIN: &str = "Try again on the same position, or see the answer.";
 
