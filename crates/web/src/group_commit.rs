@@ -394,7 +394,7 @@ mod tests {
     use tictactoe_core::ports::{Change, GameId, MockGameStore, NewGame, Step, StoredGame};
 
     use super::*;
-    use crate::health::Health;
+    use crate::health::{CheckFailed, Health};
     use crate::logged::logged;
 
     fn id(n: u128) -> GameId {
@@ -686,7 +686,7 @@ mod tests {
         let calls = Arc::new(Mutex::new(0));
         let store = unreachable_after(Duration::ZERO, Arc::clone(&calls));
         let health = Health::new();
-        health.checked(Err("connection refused".into()));
+        health.checked(Err(CheckFailed::Answered("connection refused".into())));
         let commit = GroupCommit::new(Arc::new(store), health);
 
         // Act

@@ -7,7 +7,9 @@
 //! lane of its own, given [`CHECK_DEADLINE`] to answer). It is *down* from the first
 //! check or request that finds it unreachable until a check answers again; the server
 //! is *ready* while the store is up, has answered a check within [`FRESH`], and the
-//! server is not draining. Each change between up and down is logged once.
+//! server is not draining. Each change between up and down is logged once, and so is
+//! the cause a check finds after the store was first found silent (what an operator
+//! needs to mend it).
 //!
 //! [`GameStore::checkup`]: tictactoe_core::ports::GameStore::checkup
 
@@ -47,8 +49,9 @@ struct State {
 }
 
 struct Store {
-    /// Why the store is down, since when; `None` while it is up.
-    down: Option<(String, Instant)>,
+    /// Why the store is down, since when, and whether only its silence is known;
+    /// `None` while it is up.
+    down: Option<(String, Instant, bool)>,
     /// When a check last answered.
     checked: Instant,
 }
@@ -77,7 +80,7 @@ impl Health {
             return Err(NotReady::Draining);
         }
         let store = lock(&self.0.store);
-        if let Some((why, _)) = &store.down {
+        if let Some((why, _, _)) = &store.down {
             return Err(NotReady::StoreDown(why.clone()));
         }
         let silent = now.saturating_duration_since(store.checked);
@@ -92,17 +95,17 @@ impl Health {
         lock(&self.0.store)
             .down
             .as_ref()
-            .map(|(why, _)| why.clone())
+            .map(|(why, _, _)| why.clone())
     }
 
     /// What a check of the store found.
-    pub fn checked(&self, outcome: Result<(), String>) {
+    pub fn checked(&self, outcome: Result<(), CheckFailed>) {
         let now = Instant::now();
         let mut store = lock(&self.0.store);
         match outcome {
             Ok(()) => {
                 store.checked = now;
-                if let Some((why, since)) = store.down.take() {
+                if let Some((why, since, _)) = store.down.take() {
                     let down_for = now.saturating_duration_since(since);
                     tracing::warn!(
                         down_ms = down_for.as_millis() as u64,
@@ -111,7 +114,8 @@ impl Health {
                     );
                 }
             }
-            Err(why) => mark_down(&mut store, why, now),
+            Err(CheckFailed::Answered(why)) => mark_down(&mut store, why, now, false),
+            Err(CheckFailed::Silent(why)) => mark_down(&mut store, why, now, true),
         }
     }
 
@@ -120,7 +124,12 @@ impl Health {
     /// a conflict, a damaged row) is that request's trouble alone.
     pub fn met(&self, error: &StoreError) {
         if let StoreError::Unavailable { .. } = error {
-            mark_down(&mut lock(&self.0.store), error.to_string(), Instant::now());
+            mark_down(
+                &mut lock(&self.0.store),
+                error.to_string(),
+                Instant::now(),
+                false,
+            );
         }
     }
 
@@ -130,10 +139,31 @@ impl Health {
     }
 }
 
-fn mark_down(store: &mut Store, why: String, now: Instant) {
-    if store.down.is_none() {
-        tracing::error!("the store cannot be used: {why}; refusing what needs it until it answers");
-        store.down = Some((why, now));
+/// What a check that failed found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CheckFailed {
+    /// The store answered with an error: its words.
+    Answered(String),
+    /// The store did not answer within [`CHECK_DEADLINE`].
+    Silent(String),
+}
+
+/// The store is down for `why` (only `silent` so far, or a cause): said when it goes
+/// down, and when a cause is found after a silence.
+fn mark_down(store: &mut Store, why: String, now: Instant, silent: bool) {
+    match &mut store.down {
+        None => {
+            tracing::error!(
+                "the store cannot be used: {why}; refusing what needs it until it answers"
+            );
+            store.down = Some((why, now, silent));
+        }
+        Some((was, _, only_silent)) if *only_silent && !silent => {
+            tracing::error!("the store cannot be used, and now says why: {why}");
+            *was = why;
+            *only_silent = false;
+        }
+        Some(_) => {}
     }
 }
 
@@ -161,7 +191,7 @@ mod tests {
         let health = Health::new();
 
         // Act
-        health.checked(Err("connection refused".into()));
+        health.checked(Err(CheckFailed::Answered("connection refused".into())));
         let while_down = health.readiness(Instant::now());
         health.checked(Ok(()));
 
@@ -172,6 +202,20 @@ mod tests {
         );
         assert_eq!(health.readiness(Instant::now()), Ok(()));
         assert_eq!(health.store_down(), None);
+    }
+
+    #[test]
+    fn a_cause_a_check_finds_after_the_store_was_silent_becomes_the_reason_it_is_down() {
+        // Arrange
+        let health = Health::new();
+        health.checked(Err(CheckFailed::Silent("no answer within 500 ms".into())));
+
+        // Act
+        health.checked(Err(CheckFailed::Answered("the file was removed".into())));
+        health.checked(Err(CheckFailed::Silent("no answer within 500 ms".into())));
+
+        // Assert: the cause stays the reason; a later silence adds nothing.
+        assert_eq!(health.store_down().as_deref(), Some("the file was removed"));
     }
 
     #[test]

@@ -24,7 +24,7 @@ use tokio::sync::Semaphore;
 use tictactoe_core::ports::{Archive, GameId, GameStore, Pacing, StoreError};
 
 use super::group_commit::GroupCommit;
-use super::health::{CHECK_DEADLINE, Health};
+use super::health::{CHECK_DEADLINE, CheckFailed, Health};
 use super::port::GameError;
 use super::thinking;
 
@@ -131,8 +131,8 @@ impl StoreLane {
             .await;
         let outcome = match checked {
             Ok(Ok(())) => Ok(()),
-            Ok(Err(error)) => Err(error.to_string()),
-            Err(error) => Err(error.to_string()),
+            Ok(Err(error)) => Err(CheckFailed::Answered(error.to_string())),
+            Err(error) => Err(CheckFailed::Silent(error.to_string())),
         };
         self.health.checked(outcome);
     }
