@@ -196,8 +196,8 @@ mod tests {
     use super::*;
     use crate::ports::{Input, MockInputHandler};
     use crate::test_support::{
-        Screen, Shown, allow_rendering_except, cell, expect_notices, first_empty_cell, name,
-        quiet_renderer, typed,
+        Screen, Shown, allow_rendering_except, cell, counting_notices, expect_notices,
+        first_empty_cell, name, quiet_renderer, typed,
     };
     use mockall::predicate::always;
     use tictactoe_core::domain::{
@@ -228,6 +228,23 @@ mod tests {
         game: &mut Match<C>,
     ) -> Result<GameEnd, ComputerError> {
         play(screen, typed(&["1", "4", "2", "5", "3"]), game)
+    }
+
+    /// Ada (X) and Bob play a game kept by `recorder` at a console that shows on
+    /// `screen`, X taking the top row.
+    fn ada_and_bob_play_to_x_s_win(
+        screen: Screen,
+        recorder: impl Recorder,
+    ) -> Result<GameEnd, ComputerError> {
+        x_takes_the_top_row(screen, &mut ada_and_bob(recorder))
+    }
+
+    /// `recorder`, its store failing to keep the game's end (a stub: it has no folder).
+    fn failing_at_the_end(mut recorder: MockRecorder) -> MockRecorder {
+        recorder
+            .expect_end()
+            .returning(|_, _| Recording::Failed(StoreError::NoLocation));
+        recorder
     }
 
     #[test]
@@ -279,13 +296,11 @@ mod tests {
     #[test]
     fn the_computers_moves_are_announced_as_the_computers() {
         // Arrange: Ada plays 5, Hal replies once, Ada leaves.
-        let mut screen = Screen::default();
-        expect_notices(
-            &mut screen.view,
+        let screen = counting_notices(
             1,
             |notice| matches!(notice, Notice::Moved { name, by_computer: true, .. } if name.as_str() == "Hal"),
+            &[],
         );
-        allow_rendering_except(&mut screen, &[Shown::Notice]);
         let seats = [Seat::Human(name("Ada")), hal()];
         let mut game = Match::new(Geometry::classic(), Mark::X, seats, Unrecorded);
 
@@ -330,15 +345,10 @@ mod tests {
     fn quitting_is_announced_once_kept_as_abandoned_and_no_result_is_shown() {
         // Arrange: `show_result` and `show_scoreboard` have no expectation at all, so any
         // call fails the test.
-        let mut screen = Screen::default();
-        expect_notices(
-            &mut screen.view,
+        let screen = counting_notices(
             1,
             |notice| matches!(notice, Notice::Abandoned { by } if by.as_str() == "Ada"),
-        );
-        allow_rendering_except(
-            &mut screen,
-            &[Shown::Notice, Shown::Result, Shown::Scoreboard],
+            &[Shown::Result, Shown::Scoreboard],
         );
         let mut game = ada_and_bob(ending_once(Ending::Abandoned(Mark::X)));
 
@@ -352,9 +362,7 @@ mod tests {
     #[test]
     fn input_that_ends_mid_game_ends_it_without_a_result() {
         // Arrange: no result may be shown, and the recorder must not be told of an end.
-        let mut screen = Screen::default();
-        expect_notices(&mut screen.view, 1, |notice| *notice == Notice::InputClosed);
-        allow_rendering_except(&mut screen, &[Shown::Notice, Shown::Result]);
+        let screen = counting_notices(1, |notice| *notice == Notice::InputClosed, &[Shown::Result]);
         let mut recorder = keeping_steps();
         recorder.expect_end().never();
         let mut game = ada_and_bob(recorder);
@@ -441,10 +449,9 @@ mod tests {
             .in_sequence(&mut seq)
             .return_const(());
         allow_rendering_except(&mut screen, &[Shown::Result, Shown::Scoreboard]);
-        let mut game = ada_and_bob(recorder);
 
         // Act
-        let end = x_takes_the_top_row(screen, &mut game);
+        let end = ada_and_bob_play_to_x_s_win(screen, recorder);
 
         // Assert
         assert!(matches!(end, Ok(GameEnd::Finished(_))));
@@ -453,21 +460,15 @@ mod tests {
     #[test]
     fn a_result_that_cannot_be_saved_is_a_notice_and_no_scoreboard_is_shown() {
         // Arrange: a recorder whose store fails at the end (a stub); one notice says so.
-        let mut recorder = keeping_steps();
-        recorder
-            .expect_end()
-            .returning(|_, _| Recording::Failed(StoreError::NoLocation));
-        let mut screen = Screen::default();
-        expect_notices(
-            &mut screen.view,
+        let recorder = failing_at_the_end(keeping_steps());
+        let screen = counting_notices(
             1,
             |notice| matches!(notice, Notice::NotSaved { reason } if reason.contains("no folder")),
+            &[Shown::Scoreboard],
         );
-        allow_rendering_except(&mut screen, &[Shown::Notice, Shown::Scoreboard]);
-        let mut game = ada_and_bob(recorder);
 
         // Act
-        let end = x_takes_the_top_row(screen, &mut game);
+        let end = ada_and_bob_play_to_x_s_win(screen, recorder);
 
         // Assert
         assert!(matches!(end, Ok(GameEnd::Finished(_))));
@@ -476,19 +477,11 @@ mod tests {
     #[test]
     fn a_game_whose_moves_cannot_be_saved_is_said_so_once_and_played_to_the_end() {
         // Arrange: every write fails (a stub); the notice must come exactly once.
-        let mut recorder = failing_steps();
-        recorder
-            .expect_end()
-            .returning(|_, _| Recording::Failed(StoreError::NoLocation));
-        let mut screen = Screen::default();
-        expect_notices(&mut screen.view, 1, |notice| {
-            matches!(notice, Notice::NotSaved { .. })
-        });
-        allow_rendering_except(&mut screen, &[Shown::Notice]);
-        let mut game = ada_and_bob(recorder);
+        let recorder = failing_at_the_end(failing_steps());
+        let screen = counting_notices(1, |notice| matches!(notice, Notice::NotSaved { .. }), &[]);
 
         // Act
-        let end = x_takes_the_top_row(screen, &mut game);
+        let end = ada_and_bob_play_to_x_s_win(screen, recorder);
 
         // Assert
         assert!(matches!(end, Ok(GameEnd::Finished(_))));
@@ -569,11 +562,11 @@ mod tests {
     #[test]
     fn a_warning_is_forgotten_once_something_else_is_typed() {
         // Arrange: ? is warned, a move is played, ? is warned again.
-        let mut screen = Screen::default();
-        expect_notices(&mut screen.view, 2, |notice| {
-            matches!(notice, Notice::HelpWarned { help: Help::Hint })
-        });
-        allow_rendering_except(&mut screen, &[Shown::Notice]);
+        let screen = counting_notices(
+            2,
+            |notice| matches!(notice, Notice::HelpWarned { help: Help::Hint }),
+            &[],
+        );
         let mut game = ada_and_bob(Unrecorded);
 
         // Act

@@ -258,7 +258,7 @@ mod tests {
     use super::*;
     use crate::ports::MockInputHandler;
     use crate::test_support::{
-        Screen, Shown, allow_rendering_except, expect_notices, expect_prompts, first_empty_cell,
+        Screen, Shown, allow_rendering_except, counting_notices, expect_prompts, first_empty_cell,
         quiet_renderer, typed,
     };
     use tictactoe_core::fixtures::computers;
@@ -269,6 +269,18 @@ mod tests {
     /// A computer at `level`, named after it, that always plays the first empty cell.
     fn computer(level: Level) -> Box<dyn MoveChooser> {
         Box::new(first_empty_cell(PlayerSpec::Computer(level).name(Mark::X)))
+    }
+
+    /// A factory stub that must make exactly `count` computers, each at `level` (see
+    /// [`computer`]).
+    fn making(count: usize, level: Level) -> MockComputerFactory {
+        let mut factory = computers();
+        factory
+            .expect_computer()
+            .with(eq(level))
+            .times(count)
+            .returning(computer);
+        factory
     }
 
     /// Runs a whole session: the menus, the games, until someone leaves or input ends.
@@ -284,12 +296,7 @@ mod tests {
     #[test]
     fn the_menu_asks_for_exactly_the_computer_that_was_chosen() {
         // Arrange: Human vs Computer, Ada plays X, computer on Medium, 3 x 3, O first; Ada leaves.
-        let mut factory = computers();
-        factory
-            .expect_computer()
-            .with(eq(Level::Medium))
-            .times(1)
-            .returning(computer);
+        let factory = making(1, Level::Medium);
         let input = typed(&["2", "x", "Ada", "3", "", "o", "q"]);
 
         // Act
@@ -303,12 +310,7 @@ mod tests {
     fn play_again_starts_a_new_game_with_new_computers_of_the_same_levels() {
         // Arrange: Computer vs Computer on Impossible, all defaults; again, again, no.
         // Three games, so six computers and three results.
-        let mut factory = computers();
-        factory
-            .expect_computer()
-            .with(eq(Level::Impossible))
-            .times(6)
-            .returning(computer);
+        let factory = making(6, Level::Impossible);
         let input = typed(&["3", "", "", "", "", "y", "", "n"]);
 
         let store = MemoryStore::new();
@@ -333,9 +335,7 @@ mod tests {
         // Arrange: no computer may be made; input ends at once, said once.
         let mut factory = MockComputerFactory::new();
         factory.expect_computer().never();
-        let mut screen = Screen::default();
-        expect_notices(&mut screen.view, 1, |notice| *notice == Notice::InputClosed);
-        allow_rendering_except(&mut screen, &[Shown::Notice]);
+        let screen = counting_notices(1, |notice| *notice == Notice::InputClosed, &[]);
 
         // Act
         let end = run(typed(&[]), screen, &MemoryStore::new(), factory);
@@ -385,12 +385,14 @@ mod tests {
         // leave. The factory is a stub: the computer's name shows which level it made.
         let mut factory = computers();
         factory.expect_computer().returning(computer);
-        let mut screen = Screen::default();
-        expect_notices(&mut screen.view, 1, |notice| {
-            matches!(notice, Notice::GameStarts { x, o, .. }
+        let screen = counting_notices(
+            1,
+            |notice| {
+                matches!(notice, Notice::GameStarts { x, o, .. }
                 if x.as_str() == "Computer (Easy)" && o.as_str() == "Ada")
-        });
-        allow_rendering_except(&mut screen, &[Shown::Notice]);
+            },
+            &[],
+        );
         let input = typed(&["2", "o", "2", "Ada", "", "", "q"]);
 
         // Act
@@ -426,13 +428,11 @@ mod tests {
     #[case::help("h")]
     fn at_the_name_prompt_every_word_is_a_name(#[case] typed_name: &'static str) {
         // Arrange: the game starts with X named as typed.
-        let mut screen = Screen::default();
-        expect_notices(
-            &mut screen.view,
+        let screen = counting_notices(
             1,
             move |notice| matches!(notice, Notice::GameStarts { x, .. } if x.as_str() == typed_name),
+            &[],
         );
-        allow_rendering_except(&mut screen, &[Shown::Notice]);
         let input = typed(&["1", typed_name, "Bob", "", "", "q"]);
 
         // Act
@@ -498,11 +498,7 @@ mod tests {
             .expect_write()
             .times(1)
             .returning(|_| Err(StoreError::NoLocation));
-        let mut screen = Screen::default();
-        expect_notices(&mut screen.view, 1, |notice| {
-            matches!(notice, Notice::NotSaved { .. })
-        });
-        allow_rendering_except(&mut screen, &[Shown::Notice]);
+        let screen = counting_notices(1, |notice| matches!(notice, Notice::NotSaved { .. }), &[]);
         let input = typed(&["1", "4", "2", "5", "3"]);
         let two_people = Settings::new(
             PlayerSpec::Human(None),

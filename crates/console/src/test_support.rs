@@ -164,6 +164,22 @@ where
         .return_const(());
 }
 
+/// A screen that expects exactly `times` notices that `counted` picks (as
+/// [`expect_notices`]) and accepts every other call, save the methods in `refused`:
+/// those have no expectation at all, so any call of one fails the test.
+pub fn counting_notices<P>(times: usize, counted: P, refused: &[Shown]) -> Screen
+where
+    P: Fn(&Notice) -> bool + Clone + Send + 'static,
+{
+    let mut screen = Screen::default();
+    expect_notices(&mut screen.view, times, counted);
+    let left_to_the_test: Vec<Shown> = std::iter::once(Shown::Notice)
+        .chain(refused.iter().copied())
+        .collect();
+    allow_rendering_except(&mut screen, &left_to_the_test);
+    screen
+}
+
 /// As [`expect_notices`], for the prompts.
 pub fn expect_prompts<P>(dialogue: &mut MockDialogue, times: usize, counted: P)
 where

@@ -140,17 +140,8 @@ mod tests {
         sign_up(store, passwords, &name("Ada"), &password(), who)
     }
 
-    /// A hasher stub: every password hashes to [`hash`].
-    fn hashing() -> MockPasswords {
-        let mut passwords = MockPasswords::new();
-        passwords.expect_hash().returning(|_| hash());
-        passwords
-    }
-
-    #[test]
-    fn a_free_name_is_added_with_the_passwords_hash() {
-        // Arrange
-        let mut store = empty_store();
+    /// `store` must add Ada's account, with the password's [`hash`], exactly once.
+    fn expect_ada_added_once(store: &mut MockAccountStore) {
         store
             .expect_add_account()
             .with(eq(NewAccount {
@@ -159,6 +150,27 @@ mod tests {
             }))
             .times(1)
             .returning(|_| Ok(Added::Added));
+    }
+
+    /// A hasher stub: every password hashes to [`hash`].
+    fn hashing() -> MockPasswords {
+        let mut passwords = MockPasswords::new();
+        passwords.expect_hash().returning(|_| hash());
+        passwords
+    }
+
+    /// A hasher stub that finds every password `right` for its hash (or every one wrong).
+    fn verifying(right: bool) -> MockPasswords {
+        let mut passwords = MockPasswords::new();
+        passwords.expect_verify().returning(move |_, _| right);
+        passwords
+    }
+
+    #[test]
+    fn a_free_name_is_added_with_the_passwords_hash() {
+        // Arrange
+        let mut store = empty_store();
+        expect_ada_added_once(&mut store);
 
         // Act
         let added = ada_signs_up(&store, &hashing(), SignUp::Person);
@@ -221,10 +233,7 @@ mod tests {
         let mut store = MockAccountStore::new();
         store.expect_account_like().returning(|_| Ok(None));
         store.expect_has_games().never();
-        store
-            .expect_add_account()
-            .times(1)
-            .returning(|_| Ok(Added::Added));
+        expect_ada_added_once(&mut store);
 
         let added = ada_signs_up(&store, &hashing(), SignUp::Operator);
 
@@ -251,22 +260,18 @@ mod tests {
 
     #[test]
     fn the_right_password_signs_in_as_the_account_was_signed_up() {
-        let store = ada_signed_up();
-        let mut passwords = MockPasswords::new();
-        passwords.expect_verify().returning(|_, _| true);
+        let passwords = verifying(true);
 
-        let signed_in = sign_in(&store, &passwords, &name("ADA"), &password());
+        let signed_in = sign_in(&ada_signed_up(), &passwords, &name("ADA"), &password());
 
         assert_eq!(signed_in, Ok(Some(name("Ada"))));
     }
 
     #[test]
     fn a_wrong_password_signs_nobody_in() {
-        let store = ada_signed_up();
-        let mut passwords = MockPasswords::new();
-        passwords.expect_verify().returning(|_, _| false);
+        let passwords = verifying(false);
 
-        let signed_in = sign_in(&store, &passwords, &name("Ada"), &password());
+        let signed_in = sign_in(&ada_signed_up(), &passwords, &name("Ada"), &password());
 
         assert_eq!(signed_in, Ok(None));
     }

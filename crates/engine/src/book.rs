@@ -318,6 +318,20 @@ mod tests {
         (board, mover, other)
     }
 
+    /// Hands each of the (7,7,5) book's entries that `chosen` picks to `prove`, with its
+    /// key, the position it is for ([`board_of`]) and a solver for the board shape.
+    fn prove_again(
+        chosen: impl Fn(&Entry) -> bool,
+        mut prove: impl FnMut(&mut Solver, u128, &Entry, (BitBoard, Mark, Mark)),
+    ) {
+        let geometry = seven_five();
+        let book = Book::of(geometry).unwrap();
+        let mut solver = Solver::new(geometry);
+        for (&key, entry) in book.entries.iter().filter(|(_, e)| chosen(e)) {
+            prove(&mut solver, key, entry, board_of(geometry, key));
+        }
+    }
+
     /// Every move of the book's line re-proven: the opponent cannot force a win after
     /// it. (The empty board is re-proven by the (7,7,5) test of tests/every_board.rs.)
     /// Minutes in a release build.
@@ -325,21 +339,21 @@ mod tests {
     #[ignore = "minutes in release: cargo test --release --lib book -- --ignored"]
     fn every_move_of_the_book_s_line_is_proven_again() {
         let geometry = seven_five();
-        let book = Book::of(geometry).unwrap();
-        let mut solver = Solver::new(geometry);
-        for (&key, entry) in book.entries.iter().filter(|(_, e)| e.line != 0) {
-            let (board, mover, other) = board_of(geometry, key);
-            for reply in (0..49).filter(|c| entry.line & 1 << c != 0) {
-                let mut after = board;
-                after
-                    .place(geometry.position(reply).unwrap(), mover)
-                    .unwrap();
+        prove_again(
+            |entry| entry.line != 0,
+            |solver, key, entry, (board, mover, other)| {
+                for reply in (0..49).filter(|c| entry.line & 1 << c != 0) {
+                    let mut after = board;
+                    after
+                        .place(geometry.position(reply).unwrap(), mover)
+                        .unwrap();
 
-                let wins = solver.can_force_win(&after, other, other, None);
+                    let wins = solver.can_force_win(&after, other, other, None);
 
-                assert_eq!(wins, Some(false), "reply {} to {key:#x}", reply + 1);
-            }
-        }
+                    assert_eq!(wins, Some(false), "reply {} to {key:#x}", reply + 1);
+                }
+            },
+        );
     }
 
     /// Every exact entry re-proven: the side to move cannot force a win; where it lists
@@ -350,32 +364,32 @@ mod tests {
     #[ignore = "minutes in release: cargo test --release --lib book -- --ignored"]
     fn every_exact_entry_is_proven_again() {
         let geometry = seven_five();
-        let book = Book::of(geometry).unwrap();
-        let mut solver = Solver::new(geometry);
-        for (&key, entry) in book.entries.iter().filter(|(_, e)| e.outcome.exact) {
-            let (board, mover, other) = board_of(geometry, key);
-            let empty = ((1u64 << 49) - 1) & !((key >> 64) as u64 | key as u64);
+        prove_again(
+            |entry| entry.outcome.exact,
+            |solver, key, entry, (board, mover, other)| {
+                let empty = ((1u64 << 49) - 1) & !((key >> 64) as u64 | key as u64);
 
-            let mine = solver.can_force_win(&board, mover, mover, None);
-            let holding = if entry.outcome.best == empty {
-                let theirs = solver.can_force_win(&board, other, other, None);
-                theirs.map(|wins| if wins { 0 } else { empty })
-            } else {
-                (0..49)
-                    .filter(|c| empty & 1 << c != 0)
-                    .map(|cell| {
-                        let mut after = board;
-                        after
-                            .place(geometry.position(cell).unwrap(), mover)
-                            .unwrap();
-                        let wins = solver.can_force_win(&after, other, other, None);
-                        wins.map(|wins| if wins { 0 } else { 1u64 << cell })
-                    })
-                    .sum::<Option<u64>>()
-            };
+                let mine = solver.can_force_win(&board, mover, mover, None);
+                let holding = if entry.outcome.best == empty {
+                    let theirs = solver.can_force_win(&board, other, other, None);
+                    theirs.map(|wins| if wins { 0 } else { empty })
+                } else {
+                    (0..49)
+                        .filter(|c| empty & 1 << c != 0)
+                        .map(|cell| {
+                            let mut after = board;
+                            after
+                                .place(geometry.position(cell).unwrap(), mover)
+                                .unwrap();
+                            let wins = solver.can_force_win(&after, other, other, None);
+                            wins.map(|wins| if wins { 0 } else { 1u64 << cell })
+                        })
+                        .sum::<Option<u64>>()
+                };
 
-            assert_eq!(mine, Some(false), "{key:#x}");
-            assert_eq!(holding, Some(entry.outcome.best), "{key:#x}");
-        }
+                assert_eq!(mine, Some(false), "{key:#x}");
+                assert_eq!(holding, Some(entry.outcome.best), "{key:#x}");
+            },
+        );
     }
 }

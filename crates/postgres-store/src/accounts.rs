@@ -114,11 +114,8 @@ impl AccountStore for PostgresStore {
     }
 
     fn remove_account(&self, name: &PlayerName) -> Result<bool, StoreError> {
-        let key = name.key();
-        self.transact(false, None, |tx| {
-            let removed = tx.execute("DELETE FROM accounts WHERE key = $1", &[&key])?;
-            Ok(removed > 0)
-        })
+        let removed = self.execute_one("DELETE FROM accounts WHERE key = $1", &[&name.key()])?;
+        Ok(removed > 0)
     }
 
     fn open_session(&self, session: &NewSession) -> Result<bool, StoreError> {
@@ -158,17 +155,15 @@ impl AccountStore for PostgresStore {
     }
 
     fn close_session(&self, lock: &SecretLock) -> Result<(), StoreError> {
-        self.transact(false, None, |tx| {
-            tx.execute("DELETE FROM sessions WHERE lock = $1", &[&lock.as_str()])?;
-            Ok(())
-        })
+        self.execute_one("DELETE FROM sessions WHERE lock = $1", &[&lock.as_str()])?;
+        Ok(())
     }
 
     fn forget_expired_sessions(&self, now: SystemTime) -> Result<u64, StoreError> {
-        let now = time_column(now);
-        self.transact(false, None, |tx| {
-            Ok(tx.execute("DELETE FROM sessions WHERE expires <= $1", &[&now])?)
-        })
+        self.execute_one(
+            "DELETE FROM sessions WHERE expires <= $1",
+            &[&time_column(now)],
+        )
     }
 
     fn add_token(&self, token: &NewToken) -> Result<bool, StoreError> {
@@ -215,14 +210,11 @@ impl AccountStore for PostgresStore {
     }
 
     fn revoke_token(&self, account: &PlayerName, id: &TokenId) -> Result<bool, StoreError> {
-        let key = account.key();
-        self.transact(false, None, |tx| {
-            let revoked = tx.execute(
-                "DELETE FROM tokens WHERE id = $2 AND account = $1",
-                &[&key, &id.as_str()],
-            )?;
-            Ok(revoked > 0)
-        })
+        let revoked = self.execute_one(
+            "DELETE FROM tokens WHERE id = $2 AND account = $1",
+            &[&account.key(), &id.as_str()],
+        )?;
+        Ok(revoked > 0)
     }
 
     /// Four reads of one index entry at most: each side's key among the ended games

@@ -393,6 +393,12 @@ impl PostgresStore {
             Ok(database.values_of(&rows, &value)?)
         })
     }
+
+    /// Runs the one statement `sql` with `params` in a write transaction of its own
+    /// ([`Self::transact`]): how many rows it changed.
+    fn execute_one(&self, sql: &str, params: pool::Params<'_>) -> Result<u64, StoreError> {
+        self.transact(false, None, |tx| Ok(tx.execute(sql, params)?))
+    }
 }
 
 /// `work` in `tx`, then commit (or, if it fails, roll back as `tx` is dropped).

@@ -12,16 +12,14 @@ impl TrainingStore for PostgresStore {
     fn keep_attempt(&self, attempt: &Attempt) -> Result<(), StoreError> {
         let row = AttemptRow::of(attempt);
         let key = attempt.player.key();
-        self.transact(false, None, |tx| {
-            tx.execute(
-                &format!(
-                    "INSERT INTO puzzle_attempts (key, {ATTEMPT_COLUMNS}) \
-                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING"
-                ),
-                &[&key, &row.name, &row.game, &row.ply, &row.at, &row.right],
-            )?;
-            Ok(())
-        })
+        self.execute_one(
+            &format!(
+                "INSERT INTO puzzle_attempts (key, {ATTEMPT_COLUMNS}) \
+                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING"
+            ),
+            &[&key, &row.name, &row.game, &row.ply, &row.at, &row.right],
+        )?;
+        Ok(())
     }
 
     fn attempts(&self, player: &PlayerName) -> Result<Vec<Attempt>, StoreError> {
