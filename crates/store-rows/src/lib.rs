@@ -44,3 +44,10 @@ pub mod words;
 pub use columns::{Column, FromColumns};
 pub use database::Database;
 pub use rows::{GAME_COLUMN_COUNT, GAME_COLUMNS, GameRow, SideColumns};
+
+/// For the tests: `read` is refused as unreadable, and its words name `what` (the
+/// column, or the value, that made it so).
+#[cfg(test)]
+fn assert_unreadable_naming<T: std::fmt::Debug>(read: &Result<T, String>, what: &str) {
+    assert!(matches!(read, Err(why) if why.contains(what)), "{read:?}");
+}
