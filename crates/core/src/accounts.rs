@@ -95,14 +95,11 @@ mod tests {
     use mockall::predicate::eq;
 
     use super::*;
+    use crate::fixtures::password;
     use crate::ports::{MockAccountStore, MockPasswords, PasswordHash};
 
     fn name(text: &str) -> PlayerName {
         PlayerName::new(text).unwrap()
-    }
-
-    fn password() -> Password {
-        Password::new("correct horse").unwrap()
     }
 
     fn hash() -> PasswordHash {

@@ -8,11 +8,16 @@
 use mockall::predicate::{always, eq};
 
 use crate::domain::{BitBoard, Board, Verdict};
-use crate::domain::{Geometry, Mark, PlayerName, Scoreboard};
+use crate::domain::{Geometry, Mark, Password, PlayerName, Scoreboard};
 use crate::play::{Match, MockRecorder, Recorder, Recording, Seat, Seating, Settings};
 use crate::players::{MockAdvisor, MockComputerFactory, PlayerSpec};
 use crate::ports::{Ending, GameId, NewGame, SeatHolder, SecretLock, StoreError};
 use crate::rules::Puzzle;
+
+/// A password the rules take: "correct horse".
+pub fn password() -> Password {
+    Password::new("correct horse").expect("a password of 13 characters is long enough")
+}
 
 /// A person of that name. Panics on a name the rules refuse.
 pub fn person(name: &str) -> PlayerSpec {

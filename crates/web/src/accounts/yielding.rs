@@ -82,13 +82,10 @@ impl Passwords for Yielding {
 
 #[cfg(test)]
 mod tests {
+    use tictactoe_core::fixtures::password;
     use tictactoe_core::ports::MockPasswords;
 
     use super::*;
-
-    fn password() -> Password {
-        Password::new("correct horse").unwrap()
-    }
 
     #[test]
     fn a_hash_is_the_inner_adapters_made_on_the_passwords_thread() {
