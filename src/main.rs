@@ -53,12 +53,10 @@ use tictactoe_sqlite_store::SqliteStore;
 use tictactoe_terminal::{Ending, Start, run_full_screen};
 
 use crate::cli::Cli;
-use crate::config::{
-    AccountsAction, Config, ConfigError, Database, Location, ScoresAction, ServeBounds, Task,
-};
+use crate::config::{AccountsAction, Config, ConfigError, Database, Location, ScoresAction, Task};
 use crate::failure::{FAILURE, Failure, fail, fail_store, usage_exit};
 use crate::history::Shown;
-use crate::serve::{busy_port, say_listening, stop_signal};
+use crate::serve::{busy_port, limits, say_listening, stop_signal, web_address};
 
 fn main() -> ExitCode {
     // One decision for every painter: ours and the `colored` crate's.
@@ -472,31 +470,6 @@ fn serve(
         served
     })?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The address people reach a server by, as the web adapter holds it.
-fn web_address(url: &config::PublicUrl) -> tictactoe_web::PublicUrl {
-    tictactoe_web::PublicUrl::new(url.https, &url.host, url.port)
-}
-
-/// The server's limits: the defaults, with what the command line set.
-fn limits(bounds: ServeBounds) -> (tictactoe_web::GameLimits, tictactoe_web::Limits) {
-    let default = tictactoe_web::Limits::default();
-    let limits = tictactoe_web::Limits {
-        head_deadline: bounds.head_deadline.unwrap_or(default.head_deadline),
-        body_deadline: bounds.body_deadline.unwrap_or(default.body_deadline),
-        grace: bounds.grace.unwrap_or(default.grace),
-        connections_per_client: bounds
-            .connections_per_client
-            .unwrap_or(default.connections_per_client),
-        streams_per_client: bounds
-            .streams_per_client
-            .unwrap_or(default.streams_per_client),
-        trusted_proxies: bounds.trusted_proxies,
-        public_url: bounds.public_url.as_ref().map(web_address),
-        ..default
-    };
-    (tictactoe_web::GameLimits::default(), limits)
 }
 
 fn colour() -> bool {

@@ -1,9 +1,12 @@
 //! What `serve` says and listens for around the web server the composition root
 //! builds: where it listens (the addresses people can use, even when bound to every
-//! address), a port that is taken, and the signals that stop it.
+//! address), a port that is taken, the signals that stop it, and the limits the
+//! command line sets.
 
 use std::io::{self, Write};
 use std::net::SocketAddr;
+
+use crate::config::{PublicUrl, ServeBounds};
 
 /// Says where the server listens, on standard output (a script may read the port from
 /// its first line). On every address (`--bind 0.0.0.0` or `::`), the first line names
@@ -90,5 +93,87 @@ pub(crate) fn stop_signal() -> impl std::future::Future<Output = ()> {
         if tokio::signal::ctrl_c().await.is_err() {
             std::future::pending::<()>().await;
         }
+    }
+}
+
+/// The address people reach a server by, as the web adapter holds it.
+pub(crate) fn web_address(url: &PublicUrl) -> tictactoe_web::PublicUrl {
+    tictactoe_web::PublicUrl::new(url.https, &url.host, url.port)
+}
+
+/// The server's limits: the defaults, with what the command line set.
+pub(crate) fn limits(bounds: ServeBounds) -> (tictactoe_web::GameLimits, tictactoe_web::Limits) {
+    let default = tictactoe_web::Limits::default();
+    let limits = tictactoe_web::Limits {
+        head_deadline: bounds.head_deadline.unwrap_or(default.head_deadline),
+        body_deadline: bounds.body_deadline.unwrap_or(default.body_deadline),
+        grace: bounds.grace.unwrap_or(default.grace),
+        connections_per_client: bounds
+            .connections_per_client
+            .unwrap_or(default.connections_per_client),
+        streams_per_client: bounds
+            .streams_per_client
+            .unwrap_or(default.streams_per_client),
+        trusted_proxies: bounds.trusted_proxies,
+        public_url: bounds.public_url.as_ref().map(web_address),
+        ..default
+    };
+    (tictactoe_web::GameLimits::default(), limits)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn bounds_left_unset_keep_the_servers_defaults() {
+        let (_, limits) = limits(ServeBounds::default());
+
+        let default = tictactoe_web::Limits::default();
+        assert_eq!(limits.head_deadline, default.head_deadline);
+        assert_eq!(limits.body_deadline, default.body_deadline);
+        assert_eq!(limits.grace, default.grace);
+        assert_eq!(
+            limits.connections_per_client,
+            default.connections_per_client
+        );
+        assert_eq!(limits.streams_per_client, default.streams_per_client);
+        assert!(limits.public_url.is_none());
+    }
+
+    #[test]
+    fn each_bound_given_replaces_its_default() {
+        let bounds = ServeBounds {
+            head_deadline: Some(Duration::from_secs(3)),
+            body_deadline: Some(Duration::from_secs(4)),
+            grace: Some(Duration::from_secs(5)),
+            connections_per_client: Some(6),
+            streams_per_client: Some(7),
+            trusted_proxies: vec!["10.0.0.1".parse().unwrap()],
+            public_url: Some(PublicUrl {
+                https: true,
+                host: "ttt.example".into(),
+                port: 443,
+            }),
+            ..ServeBounds::default()
+        };
+
+        let (_, limits) = limits(bounds);
+
+        assert_eq!(limits.head_deadline, Duration::from_secs(3));
+        assert_eq!(limits.body_deadline, Duration::from_secs(4));
+        assert_eq!(limits.grace, Duration::from_secs(5));
+        assert_eq!(limits.connections_per_client, 6);
+        assert_eq!(limits.streams_per_client, 7);
+        assert_eq!(
+            limits.trusted_proxies,
+            ["10.0.0.1".parse::<std::net::IpAddr>().unwrap()]
+        );
+        assert_eq!(
+            limits.public_url.map(|url| url.origin()),
+            Some("https://ttt.example".to_string())
+        );
     }
 }
