@@ -57,6 +57,8 @@ struct State {
     sessions: HashMap<SecretLock, (String, SystemTime)>,
     /// The personal tokens, by id.
     tokens: HashMap<TokenId, HeldToken>,
+    /// The step each game's clock was last kept as of (its beginning: 0).
+    clock_after: HashMap<GameId, u32>,
 }
 
 /// A personal token as the memory store holds it.
@@ -107,6 +109,19 @@ impl GameStore for MemoryStore {
 
     fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {
         Ok(self.lock().games.get(id).cloned())
+    }
+
+    fn overdue(&self, now: SystemTime, limit: usize) -> Result<Vec<GameId>, StoreError> {
+        let state = self.lock();
+        let mut overdue: Vec<(SystemTime, GameId)> = state
+            .games
+            .values()
+            .filter(|kept| kept.ending.is_none())
+            .filter_map(|kept| Some((kept.clock?.deadline(), kept.game.id.clone())))
+            .filter(|(deadline, _)| *deadline <= now)
+            .collect();
+        overdue.sort();
+        Ok(overdue.into_iter().take(limit).map(|(_, id)| id).collect())
     }
 
     /// Memory is always at hand.
@@ -635,8 +650,12 @@ impl State {
                         started: SystemTime::now(),
                         ended: None,
                         rematch: None,
+                        clock: new.clock,
                     },
                 );
+                if new.clock.is_some() {
+                    self.clock_after.insert(new.id.clone(), 0);
+                }
                 Ok(())
             }
             Write::Step { game, step } => {
@@ -697,6 +716,21 @@ impl State {
                     .map(|kept| (&kept.game.seats, kept.ending.is_some()));
                 if exactly_once::seat(game, *mark, holder, kept, repeat)? == Decision::Keep {
                     self.game_mut(game)?.game.seats[mark.index()] = holder.clone();
+                }
+                Ok(())
+            }
+            Write::Clock { game, after, clock } => {
+                let kept = self.games.get(game).map(|kept| {
+                    let steps = Steps {
+                        geometry: kept.game.settings.geometry(),
+                        taken: u32::try_from(kept.steps.len()).unwrap_or(u32::MAX),
+                        ended: kept.ending.is_some(),
+                    };
+                    (steps, self.clock_after.get(game).copied())
+                });
+                if exactly_once::clock(game, *after, kept)? == Decision::Keep {
+                    self.game_mut(game)?.clock = Some(*clock);
+                    self.clock_after.insert(game.clone(), *after);
                 }
                 Ok(())
             }

@@ -201,9 +201,11 @@ pub fn tally_json(tally: &Tally, seconds: f64) -> String {
     })
 }
 
-/// `"x_won"`, `"o_won"`, `"draw"`, `"x_resigned"`, `"o_resigned"`, `"x_left"` or
-/// `"o_left"`: how a kept game ended (a game's `status` in the web API, and a history's
-/// `result`, in the same words).
+/// `"x_won"`, `"o_won"`, `"draw"`, `"x_resigned"`, `"o_resigned"`, `"x_left"`,
+/// `"o_left"`, `"x_timeout"`, `"o_timeout"` (lost on time), `"x_timeout_draw"`,
+/// `"o_timeout_draw"` (out of time against a side that could no longer win) or
+/// `"aborted"` (a first move not made in time): how a kept game ended (a game's
+/// `status` in the web API, and a history's `result`, in the same words).
 pub fn ending_word(ending: Ending) -> &'static str {
     match ending {
         Ending::Finished(outcome) => outcome_word(outcome),
@@ -211,6 +213,23 @@ pub fn ending_word(ending: Ending) -> &'static str {
         Ending::Resigned(Mark::O) => "o_resigned",
         Ending::Abandoned(Mark::X) => "x_left",
         Ending::Abandoned(Mark::O) => "o_left",
+        Ending::TimedOut {
+            side: Mark::X,
+            drawn: false,
+        } => "x_timeout",
+        Ending::TimedOut {
+            side: Mark::O,
+            drawn: false,
+        } => "o_timeout",
+        Ending::TimedOut {
+            side: Mark::X,
+            drawn: true,
+        } => "x_timeout_draw",
+        Ending::TimedOut {
+            side: Mark::O,
+            drawn: true,
+        } => "o_timeout_draw",
+        Ending::Aborted(_) => "aborted",
     }
 }
 

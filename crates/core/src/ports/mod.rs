@@ -24,6 +24,8 @@ mod records;
 mod shared;
 mod training;
 
+use std::time::SystemTime;
+
 use thiserror::Error;
 
 use crate::domain::{PlayerName, Scoreboard, Standing};
@@ -194,6 +196,13 @@ pub trait GameStore: Send + Sync {
     /// order asked. A game that rated nobody, has not ended, or is not kept has none.
     fn rating_changes(&self, games: &[GameId]) -> Result<Vec<RatingChange>, StoreError>;
 
+    /// Games still played whose clock's deadline ([`GameClock::deadline`]) is `now` or
+    /// earlier, the longest overdue first, at most `limit`: whoever holds the store
+    /// (any of the servers sharing it) ends them.
+    ///
+    /// [`GameClock::deadline`]: crate::domain::GameClock::deadline
+    fn overdue(&self, now: SystemTime, limit: usize) -> Result<Vec<GameId>, StoreError>;
+
     /// The scoreboard, the first `top` rows or all of it.
     fn scoreboard(&self, top: Option<u64>) -> Result<Scoreboard, StoreError> {
         let mut rows = Vec::new();
@@ -212,6 +221,9 @@ impl<S: GameStore + ?Sized> GameStore for &S {
     }
     fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {
         (**self).game(id)
+    }
+    fn overdue(&self, now: SystemTime, limit: usize) -> Result<Vec<GameId>, StoreError> {
+        (**self).overdue(now, limit)
     }
     fn standings(&self, top: Option<u64>, each: &mut dyn Rows) -> Result<(), StoreError> {
         (**self).standings(top, each)
