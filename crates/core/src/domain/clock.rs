@@ -122,7 +122,12 @@ impl fmt::Display for TimeControl {
                 if seconds % 60 == 0 {
                     write!(f, "{}+{}", seconds / 60, increment.as_secs())
                 } else {
-                    write!(f, "{}+{}", initial.as_secs_f64() / 60.0, increment.as_secs())
+                    write!(
+                        f,
+                        "{}+{}",
+                        initial.as_secs_f64() / 60.0,
+                        increment.as_secs()
+                    )
                 }
             }
             TimeControl::PerMove(limit) => write!(f, "{}s", limit.as_secs()),
@@ -308,10 +313,16 @@ pub fn could_still_win(board: &dyn Board, mark: Mark) -> bool {
     let empty = board.empty_cells().len();
     geometry.lines().iter().any(|line| {
         let cells = line.cells();
-        if cells.iter().any(|&cell| board.mark_at(cell) == Some(mark.opponent())) {
+        if cells
+            .iter()
+            .any(|&cell| board.mark_at(cell) == Some(mark.opponent()))
+        {
             return false;
         }
-        let lacking = cells.iter().filter(|&&cell| board.mark_at(cell).is_none()).count();
+        let lacking = cells
+            .iter()
+            .filter(|&&cell| board.mark_at(cell).is_none())
+            .count();
         empty >= 2 * lacking
     })
 }

@@ -22,11 +22,11 @@ pub use analysis::{Analysis, Known, Verdict};
 pub use bit_board::BitBoard;
 #[cfg(any(test, feature = "mocks"))]
 pub use board::MockBoard;
+pub use board::{Board, IllegalMove, LayoutError, Win, fill_from_layout, layout_of};
 pub use clock::{
     ClockError, ClockParts, FIRST_MOVE_WITHIN, GameClock, Overdue, TimeControl, TimeControlError,
     could_still_win,
 };
-pub use board::{Board, IllegalMove, LayoutError, Win, fill_from_layout, layout_of};
 #[cfg(any(test, feature = "mocks"))]
 pub use game::MockGameState;
 pub use game::{Game, GameState, GameStatus, IllegalPosition, MoveError};

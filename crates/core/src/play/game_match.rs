@@ -811,8 +811,7 @@ impl<R: Recorder> Match<R> {
             Overdue::Abort(by) => {
                 self.state = State::Over(End::Aborted { by });
                 let mut events = vec![Event::Aborted { by }];
-                if let Recording::Failed(error) = self.recorder.end(Ending::Aborted(by), &players)
-                {
+                if let Recording::Failed(error) = self.recorder.end(Ending::Aborted(by), &players) {
                     events.push(Event::NotKept(error));
                 }
                 events

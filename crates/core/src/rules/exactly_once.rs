@@ -811,5 +811,4 @@ mod tests {
     fn a_clock_for_no_game_is_refused() {
         assert_eq!(clock(&game(), 0, None), Err(StoreError::NoSuchGame(game())));
     }
-
 }

@@ -1064,6 +1064,7 @@ mod tests {
             rematch: None,
             joined: vec!["X"],
             rated: true,
+            clock: None,
         })
     }
 

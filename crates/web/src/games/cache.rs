@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 use tokio::sync::Mutex as Gate;
 
@@ -100,7 +100,7 @@ impl Games {
         // Marked casual as kept: whether the game rates anybody also depends on whose
         // its seats are, which may change (an invite taken), and the view says so.
         let game = game.casual(kept.game.casual);
-        let table = Table::new(id, setup, kept.game.seats, game, kept.rematch);
+        let table = Table::new(id, setup, kept.game.seats, game, kept.rematch, kept.clock);
         Ok(table.hints_stopping_on(hints_stop))
     }
 
@@ -112,8 +112,15 @@ impl Games {
         follows: Option<GameId>,
     ) -> Arc<Table> {
         let id = new_game_id();
-        let kept = setup.begin(id.clone(), seats.clone(), follows);
+        let kept = setup.begin(
+            id.clone(),
+            seats.clone(),
+            follows,
+            self.0.limits.first_move_within,
+            SystemTime::now(),
+        );
         let casual = kept.casual;
+        let clock = kept.clock;
         let hints_stop = Arc::new(AtomicBool::new(false));
         let game = {
             let mut computers = lock(&self.0.computers);
@@ -124,7 +131,7 @@ impl Games {
             setup.start(&mut computers, Outbox::begin(kept))
         };
         let game = game.casual(casual);
-        let table = Table::new(id, setup, seats, game, None);
+        let table = Table::new(id, setup, seats, game, None, clock);
         Arc::new(table.hints_stopping_on(hints_stop))
     }
 

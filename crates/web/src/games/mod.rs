@@ -20,11 +20,13 @@
 //! * `queries`: what is read from the store alone (the scoreboard, the history, a
 //!   player's page);
 //! * `following`: what other servers sharing the store keep, taken in;
+//! * `clocks`: games on a clock ended on time, held here or found overdue in the store;
 //! * `shows`: computer-against-computer games, played a paced move at a time;
 //! * `training`: a player's open puzzles, and an answer judged and kept;
 //! * the reviews of ended games are `reviews`' (one folder up).
 
 mod cache;
+mod clocks;
 mod following;
 mod limits;
 mod nobodys_names;
@@ -102,6 +104,8 @@ struct Inner {
     closing: watch::Sender<bool>,
     /// While set, news of what the other servers keep reaches [`Games::hear`].
     following: Mutex<Option<Following>>,
+    /// The deadlines of the games held on a clock.
+    deadlines: clocks::Deadlines,
 }
 
 impl Games {
@@ -172,6 +176,7 @@ impl Games {
             limits,
             closing: watch::Sender::new(false),
             following: Mutex::new(None),
+            deadlines: clocks::Deadlines::default(),
         }))
     }
 
@@ -233,8 +238,9 @@ impl Games {
 
     /// Until the server stops: forgets expired games (every quarter of the shorter of
     /// its expiry times, within 1 s to 60 s), checks the store (see `health`), gives
-    /// back the memory of the engine's tables nobody has used for `TABLES_IDLE` (20 s), and,
-    /// when servers share the store, takes over the shows whose server stopped.
+    /// back the memory of the engine's tables nobody has used for `TABLES_IDLE` (20 s),
+    /// ends games on time (`clocks`), and, when servers share the store, takes over the
+    /// shows whose server stopped.
     pub fn spawn_housekeeping(&self) {
         let limits = &self.0.limits;
         let every = (limits.finished.min(limits.idle) / 4)
@@ -264,6 +270,7 @@ impl Games {
                     .set(computers.memory_in_use() as f64);
             }
         });
+        self.spawn_clocks();
         if self.0.store.is_shared() {
             self.spawn_takeover();
         }

@@ -461,6 +461,7 @@ impl Games {
         } = done;
         let Some(ticket) = ticket else {
             table.publish(shown);
+            self.follow_deadline(table);
             drop(turn);
             return Ok((answer?, view));
         };
@@ -472,6 +473,7 @@ impl Games {
             let written = ticket.written().await;
             if written.is_ok() {
                 settled.publish(shown);
+                games.follow_deadline(&settled);
             } else {
                 games.0.registry.remove(&settled);
             }

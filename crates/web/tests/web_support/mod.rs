@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 use tictactoe_core::ports::{
     Attempt, PlayerRating, RatingChange, RatingHistoryQuery, RatingListQuery, RatingPoint,
     RatingStore, Rebuilt, TrainingStore,
@@ -451,6 +451,9 @@ impl GameStore for GamesOnly {
     fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {
         self.0.game(id)
     }
+    fn overdue(&self, now: SystemTime, limit: usize) -> Result<Vec<GameId>, StoreError> {
+        self.0.overdue(now, limit)
+    }
     fn standings(&self, top: Option<u64>, each: &mut dyn Rows) -> Result<(), StoreError> {
         self.0.standings(top, each)
     }
@@ -639,6 +642,7 @@ impl<F: Front> GameStore for Fronted<F> {
     through_the_front! {
         rating_changes(games: &[GameId]) -> Vec<RatingChange>;
         game(id: &GameId) -> Option<StoredGame>;
+        overdue(now: SystemTime, limit: usize) -> Vec<GameId>;
         standings(top: Option<u64>, each: &mut dyn Rows) -> ();
         standings_of(names: &[PlayerName]) -> Scoreboard;
         reset() -> Cleared;
