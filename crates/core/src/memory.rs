@@ -22,6 +22,7 @@ use crate::ports::{
     RatingPoint, RatingStore, Rebuilt, Restored, ReviewStore, Rivalry, Rows, StoreError,
     StoredGame, TrainingStore, Write, to_the_millisecond,
 };
+use crate::ports::{NewSeek, Seek, SeekId, SeekKind, SeekStore, Taken};
 use crate::rules::exactly_once::{self, Decision, Movers, Repeat, Seats, Steps};
 use crate::rules::{
     RatingBook, best_first, check_review, counts_of, keeps_review, moves_standing, names_of,
@@ -59,6 +60,8 @@ struct State {
     tokens: HashMap<TokenId, HeldToken>,
     /// The step each game's clock was last kept as of (its beginning: 0).
     clock_after: HashMap<GameId, u32>,
+    /// The seeks, in the order they were opened.
+    seeks: Vec<Seek>,
 }
 
 /// A personal token as the memory store holds it.
@@ -751,6 +754,97 @@ impl State {
         self.games
             .get_mut(id)
             .ok_or_else(|| StoreError::NoSuchGame(id.clone()))
+    }
+}
+
+impl SeekStore for MemoryStore {
+    fn open_seek(&self, seek: &NewSeek) -> Result<(), StoreError> {
+        let mut state = self.lock();
+        if state.seeks.iter().any(|kept| kept.seek.id == seek.id) {
+            return Ok(());
+        }
+        let owner = seek.owner.key();
+        for other in state.seeks.iter_mut() {
+            if other.seek.owner.key() == owner && other.is_open() {
+                other.closed = true;
+            }
+        }
+        state.seeks.push(Seek {
+            seek: seek.clone(),
+            seen: to_the_millisecond(seek.at),
+            taken: None,
+            closed: false,
+        });
+        Ok(())
+    }
+
+    fn open_seeks(&self, kind: SeekKind, seen_since: SystemTime) -> Result<Vec<Seek>, StoreError> {
+        Ok(self
+            .lock()
+            .seeks
+            .iter()
+            .filter(|kept| kept.seek.kind == kind && kept.is_open() && kept.seen >= seen_since)
+            .cloned()
+            .collect())
+    }
+
+    fn seek(&self, id: &SeekId) -> Result<Option<Seek>, StoreError> {
+        Ok(self
+            .lock()
+            .seeks
+            .iter()
+            .find(|kept| kept.seek.id == *id)
+            .cloned())
+    }
+
+    fn seek_seen(&self, id: &SeekId, at: SystemTime) -> Result<bool, StoreError> {
+        let mut state = self.lock();
+        match state.seeks.iter_mut().find(|kept| kept.seek.id == *id) {
+            Some(kept) if kept.is_open() => {
+                kept.seen = kept.seen.max(to_the_millisecond(at));
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    fn close_seek(&self, id: &SeekId) -> Result<bool, StoreError> {
+        let mut state = self.lock();
+        match state.seeks.iter_mut().find(|kept| kept.seek.id == *id) {
+            Some(kept) if kept.is_open() => {
+                kept.closed = true;
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    fn take_seeks(
+        &self,
+        taking: &[(SeekId, Mark)],
+        game: &GameId,
+        at: SystemTime,
+    ) -> Result<bool, StoreError> {
+        let mut state = self.lock();
+        let all_open = taking.iter().all(|(id, _)| {
+            state
+                .seeks
+                .iter()
+                .any(|kept| kept.seek.id == *id && kept.is_open())
+        });
+        if !all_open {
+            return Ok(false);
+        }
+        for (id, mark) in taking {
+            if let Some(kept) = state.seeks.iter_mut().find(|kept| kept.seek.id == *id) {
+                kept.taken = Some(Taken {
+                    game: game.clone(),
+                    mark: *mark,
+                    at: to_the_millisecond(at),
+                });
+            }
+        }
+        Ok(true)
     }
 }
 

@@ -21,6 +21,7 @@ mod history;
 mod passwords;
 mod ratings;
 mod records;
+mod seeks;
 mod shared;
 mod training;
 
@@ -56,6 +57,9 @@ pub use records::{
     Change, Ending, GameId, GameIdError, NewGame, SeatHolder, SecretLock, SecretLockError, Step,
     StoredGame, Write,
 };
+#[cfg(any(test, feature = "mocks"))]
+pub use seeks::MockSeekStore;
+pub use seeks::{NewSeek, Seek, SeekId, SeekIdError, SeekKind, SeekStore, Taken};
 pub use shared::{Following, Hear, Heard, News, NewsFeed, Pacing, Shared};
 #[cfg(any(test, feature = "mocks"))]
 pub use shared::{MockNewsFeed, MockPacing};
