@@ -846,6 +846,18 @@ impl SeekStore for MemoryStore {
         }
         Ok(true)
     }
+
+    fn taken_since(&self, since: SystemTime) -> Result<Vec<Seek>, StoreError> {
+        let mut taken: Vec<Seek> = self
+            .lock()
+            .seeks
+            .iter()
+            .filter(|kept| kept.taken.as_ref().is_some_and(|taken| taken.at >= since))
+            .cloned()
+            .collect();
+        taken.sort_by_key(|kept| std::cmp::Reverse(kept.taken.as_ref().map(|taken| taken.at)));
+        Ok(taken)
+    }
 }
 
 fn add(tally: &mut Tally, name: &PlayerName, record: Record) {

@@ -129,4 +129,8 @@ pub trait SeekStore: Send + Sync {
         game: &GameId,
         at: SystemTime,
     ) -> Result<bool, StoreError>;
+
+    /// The seeks taken into games at `since` or later, newest first: who met whom,
+    /// at what ratings (what TV chooses from).
+    fn taken_since(&self, since: SystemTime) -> Result<Vec<Seek>, StoreError>;
 }

@@ -9,7 +9,7 @@ use std::time::{Instant, SystemTime};
 
 use tokio::sync::Mutex as Gate;
 
-use tictactoe_core::ports::{GameId, SeatHolder, StoredGame};
+use tictactoe_core::ports::{self, GameId, SeatHolder, StoredGame};
 
 use super::super::cut::Stoppable;
 use super::super::port::GameError;
@@ -104,12 +104,14 @@ impl Games {
         Ok(table.hints_stopping_on(hints_stop))
     }
 
-    /// A new game's table: its beginning is its first write (see [`Games::begin`]).
+    /// A new game's table: its beginning is its first write (see [`Games::begin`]). A
+    /// `casual` one rates nobody, whoever plays it.
     pub(super) fn open(
         &self,
         setup: Setup,
         seats: [SeatHolder; 2],
         follows: Option<GameId>,
+        casual: bool,
     ) -> Arc<Table> {
         let id = new_game_id();
         let kept = setup.begin(
@@ -119,7 +121,7 @@ impl Games {
             self.0.limits.first_move_within,
             SystemTime::now(),
         );
-        let casual = kept.casual;
+        let kept = ports::NewGame { casual, ..kept };
         let clock = kept.clock;
         let hints_stop = Arc::new(AtomicBool::new(false));
         let game = {

@@ -48,6 +48,9 @@ pub struct GameLimits {
     /// no server ended (their server stopped, or forgot them): a game this server holds
     /// is ended at its deadline without asking.
     pub overdue_every: Duration,
+    /// How long a seek's owner may show no sign of life (no page or stream asking
+    /// about it) before the seek is no longer listed, nor paired.
+    pub seek_lasts: Duration,
 }
 
 impl Default for GameLimits {
@@ -67,6 +70,7 @@ impl Default for GameLimits {
             pace: Duration::from_millis(600),
             first_move_within: FIRST_MOVE_WITHIN,
             overdue_every: Duration::from_millis(500),
+            seek_lasts: Duration::from_secs(20),
         }
     }
 }
