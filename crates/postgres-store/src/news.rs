@@ -26,11 +26,12 @@ use std::time::Duration;
 
 use postgres::fallible_iterator::FallibleIterator;
 use serde::{Deserialize, Serialize};
-use tictactoe_core::domain::{Geometry, Mark, PlayerName};
+use tictactoe_core::domain::{GameClock, Geometry, Mark, PlayerName};
 use tictactoe_core::ports::{
     Change, Ending, Following, GameId, Hear, Heard, NewGame, News, SeatHolder, Step,
 };
 
+use tictactoe_store_rows::clocks::ClockColumns;
 use tictactoe_store_rows::{GameRow, rows, words};
 
 /// The channel every store instance notifies and listens on.
@@ -64,9 +65,13 @@ pub(crate) enum Item {
         cell: Option<usize>,
         undo: Option<u8>,
     },
+    /// An ending: the result it counts as, and how the clock ended it (news sent
+    /// before there were clocks say nothing: no clock).
     End {
         game: String,
         ending: String,
+        #[serde(default)]
+        clock_end: Option<String>,
     },
     /// A new game, as its row.
     Begin {
@@ -90,6 +95,12 @@ pub(crate) enum Item {
         holder: String,
         lock: Option<String>,
     },
+    /// A game's clock as it stands after its first `after` steps, as `clocks` keeps it.
+    Clock {
+        game: String,
+        after: u32,
+        clock: ClockColumns,
+    },
 }
 
 impl Item {
@@ -109,9 +120,19 @@ impl Item {
     }
 
     pub(crate) fn end(game: &GameId, ending: Ending) -> Item {
+        let (word, clock_end) = words::ending_columns(ending);
         Item::End {
             game: game.to_string(),
-            ending: words::ending_word(ending).to_owned(),
+            ending: word.to_owned(),
+            clock_end: clock_end.map(str::to_owned),
+        }
+    }
+
+    pub(crate) fn clock(game: &GameId, after: u32, clock: &GameClock) -> Item {
+        Item::Clock {
+            game: game.to_string(),
+            after,
+            clock: ClockColumns::of(clock),
         }
     }
 
@@ -172,9 +193,13 @@ impl Item {
                     step,
                 }
             }
-            Item::End { game, ending } => News::End {
+            Item::End {
+                game,
+                ending,
+                clock_end,
+            } => News::End {
                 game: id(&game)?,
-                ending: words::ending(&ending)?,
+                ending: words::ending(&ending, clock_end.as_deref())?,
             },
             Item::Begin { row } => News::Begin(row.new_game()?),
             // `stored`, as a name read from a row: kept, so read back as it was kept.
@@ -197,6 +222,11 @@ impl Item {
                     holder: words::holder(mark, Some(&holder), lock.as_deref())?,
                 }
             }
+            Item::Clock { game, after, clock } => News::Clock {
+                game: id(&game)?,
+                after,
+                clock: clock.clock()?,
+            },
         })
     }
 }
