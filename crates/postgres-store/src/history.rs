@@ -64,7 +64,11 @@ pub(crate) fn game(
     let undos: Option<Vec<Option<i64>>> = database.get(&row, GAME_COLUMN_COUNT + 3)?;
     let has_clock: bool = database.get(&row, GAME_COLUMN_COUNT + 4)?;
     let clock = if has_clock {
-        Some(codec::read::<ClockColumns>(&row, GAME_COLUMN_COUNT + 5, database)?)
+        Some(codec::read::<ClockColumns>(
+            &row,
+            GAME_COLUMN_COUNT + 5,
+            database,
+        )?)
     } else {
         None
     };

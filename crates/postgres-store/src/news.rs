@@ -74,9 +74,7 @@ pub(crate) enum Item {
         clock_end: Option<String>,
     },
     /// A new game, as its row.
-    Begin {
-        row: Box<GameRow>,
-    },
+    Begin { row: Box<GameRow> },
     /// A person's new name: their mark's word, and the name as kept.
     Name {
         game: String,
@@ -84,9 +82,7 @@ pub(crate) enum Item {
         name: String,
     },
     /// The game rates nobody from now on.
-    Casual {
-        game: String,
-    },
+    Casual { game: String },
     /// A seat held open for an invite, taken: its mark's word, its holder's word and
     /// lock, as kept.
     Seat {
@@ -374,7 +370,7 @@ impl Drop for Stop {
 
 #[cfg(test)]
 mod tests {
-    use tictactoe_core::domain::{Mark, Outcome};
+    use tictactoe_core::domain::{Mark, Outcome, TimeControl};
     use tictactoe_core::fixtures::{person, rematch_apart};
     use tictactoe_core::play::Settings;
     use tictactoe_core::players::{Level, PlayerSpec};
@@ -424,6 +420,36 @@ mod tests {
             }
         );
         assert_eq!(read[2], News::Begin(rematch_of_7()));
+    }
+
+    #[test]
+    fn a_clock_and_an_ending_by_it_read_back_as_written() {
+        let game = GameId::from_bits(7);
+        let control = TimeControl::per_move(Duration::from_secs(30)).unwrap();
+        let at = std::time::UNIX_EPOCH + Duration::new(1_800_000_000, 5);
+        let clock = GameClock::start(control, Duration::from_secs(20), Mark::O, at);
+        let lost = Ending::TimedOut {
+            side: Mark::O,
+            drawn: false,
+        };
+
+        let payloads = payloads(
+            "a",
+            &[Item::clock(&game, 0, &clock), Item::end(&game, lost)],
+        );
+        let read = read(&payloads[0], "b").unwrap().unwrap();
+
+        assert_eq!(
+            read,
+            [
+                News::Clock {
+                    game: game.clone(),
+                    after: 0,
+                    clock
+                },
+                News::End { game, ending: lost }
+            ]
+        );
     }
 
     #[test]

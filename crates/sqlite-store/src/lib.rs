@@ -79,9 +79,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, SystemTime};
 
-use rusqlite::{
-    Connection, OptionalExtension, Params, Transaction, TransactionBehavior, params,
-};
+use rusqlite::{Connection, OptionalExtension, Params, Transaction, TransactionBehavior, params};
 use tictactoe_core::domain::{PlayerName, Scoreboard, Standing};
 use tictactoe_core::ports::{
     Cleared, GameId, GameStore, Imported, RatingChange, Restored, Rows, StoreError, StoredGame,
@@ -495,9 +493,8 @@ impl GameStore for SqliteStore {
                 .db(database)?;
             ids.iter()
                 .map(|id| {
-                    GameId::parse(id).map_err(|e| {
-                        database.unreadable(format!("the clock of game {id:?}: {e}"))
-                    })
+                    GameId::parse(id)
+                        .map_err(|e| database.unreadable(format!("the clock of game {id:?}: {e}")))
                 })
                 .collect()
         })

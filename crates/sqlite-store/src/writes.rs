@@ -244,8 +244,7 @@ fn steps_held(
     };
     let clock_after = clock_after
         .map(|after| {
-            u32::try_from(after)
-                .map_err(|_| unreadable(format!("its clock follows step {after}")))
+            u32::try_from(after).map_err(|_| unreadable(format!("its clock follows step {after}")))
         })
         .transpose()?;
     Ok(Some((steps, clock_after)))
@@ -328,9 +327,7 @@ fn keep_end(
     let counts = counts_of(&begun.settings, ending);
     let (word, clock_end) = words::ending_columns(ending);
     connection
-        .prepare_cached(
-            "UPDATE games SET ending = ?2, clock_end = ?3, ended_at = ?4 WHERE id = ?1",
-        )
+        .prepare_cached("UPDATE games SET ending = ?2, clock_end = ?3, ended_at = ?4 WHERE id = ?1")
         .db(database)?
         .execute(params![game.as_str(), word, clock_end, codec::now_ms()])
         .db(database)?;

@@ -64,7 +64,9 @@ impl ClockColumns {
     pub fn clock(&self) -> Result<GameClock, String> {
         let initial = duration(self.initial_ns)?;
         let control = match (
-            words::CONTROLS.iter().position(|word| *word == self.control),
+            words::CONTROLS
+                .iter()
+                .position(|word| *word == self.control),
             self.increment_ns,
         ) {
             (Some(0), Some(increment)) => TimeControl::Increment {
@@ -149,9 +151,7 @@ impl BegunClock {
             since_ns,
             moves,
         ) {
-            (None, None, None, None, None, None, None, None) if increment_ns.is_none() => {
-                Ok(None)
-            }
+            (None, None, None, None, None, None, None, None) if increment_ns.is_none() => Ok(None),
             (
                 Some(control),
                 Some(initial_ns),
@@ -187,8 +187,7 @@ pub fn deadline_column(clock: &GameClock) -> i64 {
 /// A time as a clock's columns keep it: nanoseconds since 1970 (a time before is 0,
 /// one past the largest the column holds the largest).
 pub fn time_column(time: SystemTime) -> i64 {
-    time.duration_since(UNIX_EPOCH)
-        .map_or(0, |since| duration_column(since))
+    time.duration_since(UNIX_EPOCH).map_or(0, duration_column)
 }
 
 /// A duration as a clock's columns keep it: nanoseconds (one past the largest the

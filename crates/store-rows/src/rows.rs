@@ -140,9 +140,9 @@ impl GameRow {
         match (self.ending.as_deref(), self.clock_end.as_deref()) {
             (None, None) => Ok(None),
             (Some(word), clock_end) => words::ending(word, clock_end).map(Some),
-            (None, Some(clock_end)) => Err(format!(
-                "ended by the clock ({clock_end:?}) but not ended"
-            )),
+            (None, Some(clock_end)) => {
+                Err(format!("ended by the clock ({clock_end:?}) but not ended"))
+            }
         }
     }
 

@@ -166,7 +166,15 @@ pub fn seating(word: &str) -> Result<Seating, String> {
 /// O no longer able to win) beside `X timeout`; X not moving first in time is
 /// `X abandoned` (counted as nothing, as an abandoned game) beside `X aborted`.
 pub fn ending_columns(ending: Ending) -> (&'static str, Option<&'static str>) {
-    let [draw, x_won, o_won, x_resigned, o_resigned, x_abandoned, o_abandoned] = RESULTS;
+    let [
+        draw,
+        x_won,
+        o_won,
+        x_resigned,
+        o_resigned,
+        x_abandoned,
+        o_abandoned,
+    ] = RESULTS;
     let [x_timeout, o_timeout, x_aborted, o_aborted] = CLOCK_ENDS.map(Some);
     match ending {
         Ending::Finished(Outcome::Draw) => (draw, None),
