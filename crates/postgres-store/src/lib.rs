@@ -68,7 +68,7 @@ mod scoreboard;
 mod training;
 mod writes;
 
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use postgres::NoTls;
 use postgres::error::SqlState;
@@ -84,7 +84,7 @@ pub use check::Checked;
 use errors::{Database, Failure, PostgresErrors};
 use pool::{Manager, Tx};
 pub use ratings::person_lock;
-use tictactoe_store_rows::{FromColumns, assemble, rows};
+use tictactoe_store_rows::{FromColumns, assemble, clocks, rows};
 use writes::{ADD_TALLIES, CURRENT_EPOCH, SCOREBOARD_LOCK};
 
 /// How a store connects. `Options::default()` is right for a server.
@@ -557,6 +557,31 @@ impl GameStore for PostgresStore {
 
     fn rating_changes(&self, games: &[GameId]) -> Result<Vec<RatingChange>, StoreError> {
         self.changes_of(games)
+    }
+
+    /// Read from the partial index of the deadlines of the games still played.
+    fn overdue(&self, now: SystemTime, limit: usize) -> Result<Vec<GameId>, StoreError> {
+        let database = &self.database;
+        self.read(|tx| {
+            let rows = tx.query(
+                "SELECT game FROM clocks WHERE deadline_ns IS NOT NULL AND deadline_ns <= $1 \
+                 ORDER BY deadline_ns, game LIMIT $2",
+                &[
+                    &clocks::time_column(now),
+                    &i64::try_from(limit).unwrap_or(i64::MAX),
+                ],
+            )?;
+            rows.iter()
+                .map(|row| {
+                    let id: String = row.try_get(0).map_err(|e| database.column(e))?;
+                    GameId::parse(&id).map_err(|e| {
+                        database
+                            .unreadable(format!("the clock of game {id:?}: {e}"))
+                            .into()
+                    })
+                })
+                .collect()
+        })
     }
 
     fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {

@@ -18,6 +18,8 @@
 //!   order; a store says only how its driver reads one column.
 //! * [`assemble`]: a game read back whole, a history's summaries and pages, reviews,
 //!   scoreboard rows and rivalries, from their rows.
+//! * [`clocks`]: a game's clock as it began and as last kept, in nanoseconds, read
+//!   back checked.
 //! * [`ratings`]: the ratings' rows (a person's rating on a board, each game's change),
 //!   as stored and checked.
 //! * [`training`]: the rows of the answers to training puzzles, as stored and checked.
@@ -34,6 +36,7 @@
 
 pub mod accounts;
 pub mod assemble;
+pub mod clocks;
 pub mod columns;
 mod database;
 pub mod ratings;
