@@ -1,6 +1,7 @@
 //! The line-by-line console's game: a thin loop over the [`Match`]. Read, parse, send
 //! the request, show the answer; the match holds the rules and the state.
 
+use crate::clock::{SystemClock, TimeKeeper, WallClock};
 use crate::human::{HumanPlayer, Request};
 use crate::ports::{InputHandler, Notice, Problem, Renderer};
 use tictactoe_core::domain::{FinishedGame, GameState, Mark};
@@ -15,6 +16,11 @@ pub enum GameEnd {
     Abandoned,
     /// A player's input ended: kept as far as it went, not counted.
     InputClosed,
+    /// The player of `side` ran out of time: counted as their loss, or as a draw
+    /// (`drawn`) when the other could no longer complete a line.
+    TimedOut { side: Mark, drawn: bool },
+    /// The player of `by` made no first move in time: kept as aborted, not counted.
+    Aborted { by: Mark },
 }
 
 /// Plays matches at the console: people type through the [`InputHandler`] and are
@@ -23,6 +29,8 @@ pub enum GameEnd {
 pub struct GameController<'a, R, I> {
     renderer: &'a R,
     input: &'a I,
+    /// Read for a game on a clock, at each answer.
+    wall: &'a dyn WallClock,
 }
 
 impl<'a, R, I> GameController<'a, R, I>
@@ -31,7 +39,16 @@ where
     I: InputHandler,
 {
     pub fn new(renderer: &'a R, input: &'a I) -> Self {
-        GameController { renderer, input }
+        GameController {
+            renderer,
+            input,
+            wall: &SystemClock,
+        }
+    }
+
+    /// Reads the time for games on a clock from `wall` rather than the system's clock.
+    pub fn reading_time(self, wall: &'a dyn WallClock) -> Self {
+        GameController { wall, ..self }
     }
 
     /// Says what the game did to the ratings of the people in it, if it rated anyone.
@@ -43,6 +60,18 @@ where
 
     /// Plays `game` to its end: until it is finished, someone leaves, or input ends.
     pub fn play<C: Recorder>(&self, game: &mut Match<C>) -> Result<GameEnd, ComputerError> {
+        self.play_timed(game, &mut TimeKeeper::untimed())
+    }
+
+    /// Plays `game` on the clock `keeper` keeps (or none): as [`play`](Self::play), and
+    /// the game also ends when a side runs out of time. A blocked read cannot be
+    /// interrupted, so the clock is judged at each answer: a move typed after the
+    /// deadline loses on time. The prompt shows each side's time as it is put.
+    pub fn play_timed<C: Recorder>(
+        &self,
+        game: &mut Match<C>,
+        keeper: &mut TimeKeeper,
+    ) -> Result<GameEnd, ComputerError> {
         let mut people = [Mark::X, Mark::O].map(|mark| match game.seat(mark) {
             Seat::Human(name) => Some(HumanPlayer::new(name.clone(), self.input, self.renderer)),
             Seat::Computer(_) => None,
@@ -66,20 +95,38 @@ where
                 Some(End::Abandoned { .. } | End::Resigned { .. }) => {
                     return Ok(GameEnd::Abandoned);
                 }
+                Some(&End::TimedOut { side, drawn }) => {
+                    return Ok(GameEnd::TimedOut { side, drawn });
+                }
+                Some(&End::Aborted { by }) => return Ok(GameEnd::Aborted { by }),
                 None => {}
+            }
+            let ended = keeper.judge(game, self.wall.now());
+            if !ended.is_empty() {
+                self.show(game, ended, &mut warned);
+                continue;
             }
             let mark = game.game().to_move();
             let Some(person) = &mut people[mark.index()] else {
                 let events = game.advance()?;
+                // Charged when it comes: a computer's move is usually at once.
+                keeper.follow(game, self.wall.now());
                 self.show(game, events, &mut warned);
                 // Keys pressed while the computer thought are not the next answer.
                 self.input.discard_typed_ahead();
                 continue;
             };
-            let Some(request) = person.next_request(game.game()) else {
+            let time = || keeper.time_left(self.wall.now());
+            let Some(request) = person.next_request_timed(game.game(), &time) else {
                 self.renderer.show_notice(&Notice::InputClosed);
                 return Ok(GameEnd::InputClosed);
             };
+            // The answer is judged as it comes: after the deadline, the game is over.
+            let ended = keeper.judge(game, self.wall.now());
+            if !ended.is_empty() {
+                self.show(game, ended, &mut warned);
+                continue;
+            }
             let help = match request {
                 Request::Hint => Some(Help::Hint),
                 Request::Undo => Some(Help::Undo),
@@ -104,7 +151,10 @@ where
                 }),
             };
             match answer {
-                Ok(events) => self.show(game, events, &mut warned),
+                Ok(events) => {
+                    keeper.follow(game, self.wall.now());
+                    self.show(game, events, &mut warned);
+                }
                 Err(refusal) => self.renderer.show_problem(&Problem::Refused(refusal)),
             }
         }
@@ -178,6 +228,31 @@ where
                 }
                 Event::Abandoned { by } => self.renderer.show_notice(&Notice::Abandoned {
                     by: game.seat(by).name(),
+                }),
+                Event::TimedOut {
+                    side,
+                    drawn,
+                    recording,
+                } => {
+                    self.renderer.show_notice(&Notice::TimedOut {
+                        name: game.seat(side).name(),
+                        side,
+                        other: game.seat(side.opponent()).name(),
+                        drawn,
+                    });
+                    match recording {
+                        // The store answers the two players' rows only.
+                        Recording::Saved(records, changes) => {
+                            self.renderer.show_scoreboard(&records);
+                            self.rated(changes);
+                        }
+                        Recording::Failed(error) => not_saved(error),
+                        Recording::Queued | Recording::NotRecorded => {}
+                    }
+                }
+                Event::Aborted { by } => self.renderer.show_notice(&Notice::Aborted {
+                    name: game.seat(by).name(),
+                    by,
                 }),
                 Event::MadeCasual => self.renderer.show_notice(&Notice::MadeCasual),
                 Event::NotKept(error) => not_saved(error),

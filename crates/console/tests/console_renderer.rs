@@ -153,6 +153,7 @@ fn move_prompt(guide: bool) -> Prompt {
         mark: Mark::O,
         geometry: Geometry::new(7, 5).unwrap(),
         guide,
+        time: None,
     }
 }
 
