@@ -269,12 +269,16 @@ mod tests {
     use mockall::predicate::eq;
 
     use super::*;
+    use crate::clock::TimeLeft;
+    use crate::ports::Prompt;
     use crate::ports::{Input, MockInputHandler};
     use crate::test_support::{
-        Screen, Shown, allow_rendering_except, cell, counting_notices, expect_notices,
-        first_empty_cell, name, quiet_renderer, typed,
+        Screen, Shown, allow_rendering_except, at, cell, counting_notices, expect_notices,
+        expect_prompts, first_empty_cell, name, quiet_renderer, typed, typed_at,
     };
     use mockall::predicate::always;
+    use std::time::Duration;
+    use tictactoe_core::domain::{FIRST_MOVE_WITHIN, GameClock};
     use tictactoe_core::domain::{
         Geometry, IllegalMove, Outcome, PlayerName, Refusal, Scoreboard, layout_of,
     };
@@ -649,5 +653,150 @@ mod tests {
 
         // Assert: the mock checked two warnings and no hint.
         assert!(!game.is_casual());
+    }
+
+    /// Three minutes each and two seconds a move, X first, begun at 0 s.
+    fn three_plus_two<'a>() -> TimeKeeper<'a> {
+        let control = "3+2".parse().unwrap();
+        TimeKeeper::new(Some(GameClock::start(
+            control,
+            FIRST_MOVE_WITHIN,
+            Mark::X,
+            at(0),
+        )))
+    }
+
+    /// Plays `game` on a 3+2 clock ([`three_plus_two`]) at a console that shows on
+    /// `screen`, the lines typed at the seconds given.
+    fn play_on_the_clock<C: Recorder>(
+        screen: Screen,
+        lines: &[(&str, u64)],
+        game: &mut Match<C>,
+    ) -> Result<GameEnd, ComputerError> {
+        let (keys, wall) = typed_at(lines);
+        GameController::new(&screen, &keys)
+            .reading_time(&wall)
+            .play_timed(game, &mut three_plus_two())
+    }
+
+    #[test]
+    fn on_a_clock_the_move_prompt_shows_each_sides_time_as_it_is_put() {
+        // Arrange: X plays 1 at 1 s, O 5 at 2 s, X 9 at 12 s: O's prompt then shows X's
+        // 180 - 10 + 2 seconds and O's 180, the clocks running.
+        let mut screen = Screen::default();
+        let shown = TimeLeft {
+            left: [Duration::from_secs(172), Duration::from_secs(180)],
+            first_move: None,
+        };
+        expect_prompts(
+            &mut screen.dialogue,
+            1,
+            move |prompt| matches!(prompt, Prompt::Move { time: Some(time), .. } if *time == shown),
+        );
+        allow_rendering_except(&mut screen, &[Shown::Prompt]);
+        let mut game = ada_and_bob(Unrecorded);
+
+        // Act
+        play_on_the_clock(
+            screen,
+            &[("1", 1), ("5", 2), ("9", 12), ("q", 15)],
+            &mut game,
+        )
+        .unwrap();
+
+        // Assert: the mock counted the prompt.
+        assert_eq!(layout_of(game.game().board()), "X...O...X");
+    }
+
+    #[test]
+    fn a_move_typed_after_the_deadline_loses_on_time_and_is_not_played() {
+        // Arrange: X's 9 comes at 200 s, past X's three minutes from 2 s.
+        let screen = counting_notices(
+            1,
+            |notice| {
+                matches!(notice, Notice::TimedOut { name, side: Mark::X, drawn: false, .. }
+                    if name.as_str() == "Ada")
+            },
+            &[],
+        );
+        let mut game = ada_and_bob(Unrecorded);
+
+        // Act
+        let end = play_on_the_clock(screen, &[("1", 1), ("5", 2), ("9", 200)], &mut game);
+
+        // Assert
+        assert_eq!(
+            end,
+            Ok(GameEnd::TimedOut {
+                side: Mark::X,
+                drawn: false
+            })
+        );
+        assert_eq!(layout_of(game.game().board()), "X...O....");
+    }
+
+    #[test]
+    fn a_side_out_of_time_draws_when_the_other_could_no_longer_complete_a_line() {
+        // Arrange: X to move on "o../xxo/xo." (each line open to O lacks two cells, and
+        // only three are empty); X answers at 300 s.
+        let moves = [
+            ("4", 1),
+            ("1", 2),
+            ("5", 3),
+            ("6", 4),
+            ("7", 5),
+            ("8", 6),
+            ("9", 300),
+        ];
+        let mut game = ada_and_bob(Unrecorded);
+
+        // Act
+        let end = play_on_the_clock(quiet_renderer(), &moves, &mut game);
+
+        // Assert
+        assert_eq!(
+            end,
+            Ok(GameEnd::TimedOut {
+                side: Mark::X,
+                drawn: true
+            })
+        );
+    }
+
+    #[test]
+    fn a_first_move_not_made_in_time_aborts_the_game_uncounted() {
+        // Arrange: X plays at 1 s; O answers at 40 s, past the 30 s for a first move.
+        // No result and no scoreboard may be shown.
+        let screen = counting_notices(
+            1,
+            |notice| matches!(notice, Notice::Aborted { by: Mark::O, .. }),
+            &[Shown::Result, Shown::Scoreboard],
+        );
+        let mut game = ada_and_bob(ending_once(Ending::Aborted(Mark::O)));
+
+        // Act
+        let end = play_on_the_clock(screen, &[("5", 1), ("1", 40)], &mut game);
+
+        // Assert
+        assert_eq!(end, Ok(GameEnd::Aborted { by: Mark::O }));
+    }
+
+    #[test]
+    fn the_computers_moves_go_through_the_clock_too() {
+        // Arrange: Ada (X) plays 5 at 1 s; Hal replies at once, and so starts the clocks.
+        let seats = [Seat::Human(name("Ada")), hal()];
+        let mut game = Match::new(Geometry::classic(), Mark::X, seats, Unrecorded);
+        let (keys, wall) = typed_at(&[("5", 1), ("q", 3)]);
+        let screen = quiet_renderer();
+        let mut keeper = three_plus_two();
+
+        // Act
+        GameController::new(&screen, &keys)
+            .reading_time(&wall)
+            .play_timed(&mut game, &mut keeper)
+            .unwrap();
+
+        // Assert
+        assert!(keeper.clock().is_some_and(|clock| clock.running()));
     }
 }

@@ -313,12 +313,14 @@ mod tests {
     use super::*;
     use crate::ports::MockInputHandler;
     use crate::test_support::{
-        Screen, Shown, allow_rendering_except, counting_notices, expect_prompts, first_empty_cell,
-        quiet_renderer, typed,
+        Screen, Shown, allow_rendering_except, at, counting_notices, expect_prompts,
+        first_empty_cell, quiet_renderer, typed, typed_at,
     };
+    use std::time::Duration;
     use tictactoe_core::fixtures::computers;
     use tictactoe_core::memory::MemoryStore;
     use tictactoe_core::players::{Level, MockComputerFactory, MoveChooser};
+    use tictactoe_core::ports::{Ending, GameHistory, HistoryQuery, PageSize};
     use tictactoe_core::ports::{GameStore, MockGameStore};
 
     /// A computer at `level`, named after it, that always plays the first empty cell.
@@ -568,5 +570,53 @@ mod tests {
 
         // Assert
         assert!(matches!(end, Ok(GameEnd::Finished(_))));
+    }
+
+    #[test]
+    fn play_on_a_clock_keeps_the_clock_with_the_game_and_its_loss_on_time() {
+        // Arrange: Ada and Bob on 3+2; Ada's third move comes at 300 s, too late.
+        let store = MemoryStore::new();
+        let (input, wall) = typed_at(&[("1", 1), ("5", 2), ("9", 300)]);
+        let screen = quiet_renderer();
+        let two_people = Settings::new(
+            PlayerSpec::Human(None),
+            PlayerSpec::Human(None),
+            Mark::X,
+            Geometry::classic(),
+        )
+        .unwrap();
+
+        // Act
+        let end = Session::new(&screen, &input, &store, computers())
+            .on_clock(Some("3+2".parse().unwrap()))
+            .reading_time(&wall)
+            .play_one(&two_people);
+
+        // Assert: ended on time, kept so, with the clock's last reading: X's time spent.
+        assert_eq!(
+            end,
+            Ok(GameEnd::TimedOut {
+                side: Mark::X,
+                drawn: false
+            })
+        );
+        let newest = HistoryQuery {
+            player: None,
+            before: None,
+            limit: PageSize::new(1).unwrap(),
+        };
+        let kept = store.history(&newest).unwrap().games.remove(0);
+        assert_eq!(
+            kept.ending,
+            Ending::TimedOut {
+                side: Mark::X,
+                drawn: false
+            }
+        );
+        let clock = store.game(&kept.id).unwrap().unwrap().clock.unwrap();
+        assert_eq!(
+            clock.left_at(at(300)),
+            [Duration::ZERO, Duration::from_secs(180)]
+        );
     }
 }
