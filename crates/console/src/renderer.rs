@@ -7,7 +7,8 @@ use colored::{ColoredString, Colorize};
 use unicode_width::UnicodeWidthStr;
 
 use super::words::{
-    and_list, column_widths, how_it_plays, mode_label, move_label, refused, review_words, seat,
+    aborted, and_list, column_widths, how_it_plays, mode_label, move_label, out_of_time, refused,
+    review_words, seat, time_left_words,
 };
 use crate::menu::Mode;
 use crate::ports::{Dialogue, GameView, Notice, Problem, Prompt, Reports};
@@ -127,6 +128,10 @@ impl<W: Write> ConsoleRenderer<W> {
             Some(Ending::Finished(Outcome::Draw)) => "A draw.".to_string(),
             Some(Ending::Resigned(mark)) => format!("{} resigned.", name(mark)),
             Some(Ending::Abandoned(mark)) => format!("{} left the game.", name(mark)),
+            Some(Ending::TimedOut { side, drawn }) => {
+                out_of_time(&name(side), &name(side.opponent()), drawn)
+            }
+            Some(Ending::Aborted(mark)) => aborted(&name(mark)),
             None => "The game was not finished.".to_string(),
         };
         self.write(&format!("{}\n", self.paint(&end, |s| s.bold())));
@@ -344,6 +349,22 @@ impl<W: Write> GameView for ConsoleRenderer<W> {
             }
             Notice::Abandoned { by } => format!("{by} left. This game is not counted.\n"),
             Notice::Resigned { by } => format!("{by} resigned, and loses this game.\n"),
+            Notice::TimedOut {
+                name,
+                side,
+                other,
+                drawn,
+            } => format!(
+                "{}\n",
+                out_of_time(
+                    &seat(name.as_str(), self.mark(*side)),
+                    &seat(other.as_str(), self.mark(side.opponent())),
+                    *drawn
+                )
+            ),
+            Notice::Aborted { name, by } => {
+                format!("{}\n", aborted(&seat(name.as_str(), self.mark(*by))))
+            }
             // On a line of its own: input usually ends (Ctrl-D) right after a prompt.
             Notice::InputClosed => {
                 "\nInput ended, so the program stops here. Nothing unfinished was recorded.\n"
@@ -391,6 +412,7 @@ impl<W: Write> Dialogue for ConsoleRenderer<W> {
                 mark,
                 geometry,
                 guide,
+                time,
             } => {
                 // What can be typed, said once a game; then a short question each move.
                 let guide = if *guide {
@@ -402,8 +424,12 @@ impl<W: Write> Dialogue for ConsoleRenderer<W> {
                 } else {
                     String::new()
                 };
+                // On a clock, each side's time, read as the question is put.
+                let time = time.map_or(String::new(), |time| {
+                    format!("[{}] ", time_left_words(&time))
+                });
                 format!(
-                    "{guide}{}, your move [1-{}]: ",
+                    "{guide}{time}{}, your move [1-{}]: ",
                     seat(name.as_str(), self.mark(*mark)),
                     geometry.cell_count()
                 )

@@ -12,7 +12,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::grid::{CELL_WIDTH, Palette, grid};
-use tictactoe_console::words::{move_label, review_words, seat, value_words};
+use tictactoe_console::words::{aborted, move_label, out_of_time, review_words, seat, value_words};
 use tictactoe_core::domain::{GameState, GameStatus, Mark, Outcome, Position};
 use tictactoe_core::play::{Judgement, Replay, Review};
 use tictactoe_core::ports::Ending;
@@ -171,6 +171,10 @@ impl<'a> ReplayScreen<'a> {
             Some(Ending::Finished(Outcome::Draw)) => "A draw.".to_string(),
             Some(Ending::Resigned(mark)) => format!("{} resigned.", name(mark)),
             Some(Ending::Abandoned(mark)) => format!("{} left the game.", name(mark)),
+            Some(Ending::TimedOut { side, drawn }) => {
+                out_of_time(&name(side), &name(side.opponent()), drawn)
+            }
+            Some(Ending::Aborted(mark)) => aborted(&name(mark)),
             None => "The game was not finished.".to_string(),
         }
     }
