@@ -173,7 +173,7 @@ pub struct ClockParts {
 
 /// A kept clock that no game could have had.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("a clock kept with more time left than its control gives")]
+#[error("a clock kept with more time than its control, or any first move, is given")]
 pub struct ClockError;
 
 impl GameClock {
@@ -203,7 +203,7 @@ impl GameClock {
             }
             TimeControl::PerMove(limit) => limit,
         };
-        if parts.left.iter().any(|left| *left > most) {
+        if parts.left.iter().any(|left| *left > most) || parts.first_move_within > LONGEST_MOVE {
             return Err(ClockError);
         }
         Ok(GameClock {
@@ -243,14 +243,16 @@ impl GameClock {
     }
 
     /// When the game is over unless `turn` moves: their time runs out, or their wait
-    /// for a first move.
+    /// for a first move. (A deadline past what the platform counts cannot be reached:
+    /// a clock's times are bounded, and a store keeps `since` as 64-bit nanoseconds;
+    /// were it reached, the game would be due at once rather than the server panic.)
     pub fn deadline(&self) -> SystemTime {
         let wait = if self.running() {
             self.left[self.turn.index()]
         } else {
             self.first_move_within
         };
-        self.since + wait
+        self.since.checked_add(wait).unwrap_or(self.since)
     }
 
     /// What is over at `now`, if anything.
@@ -454,6 +456,14 @@ mod tests {
         clock.moved(at(1));
 
         assert_eq!(GameClock::restore(clock.parts()), Ok(clock));
+    }
+
+    #[test]
+    fn a_kept_clock_with_a_first_move_window_past_a_day_is_refused() {
+        let mut parts = started(three_plus_two()).parts();
+        parts.first_move_within = LONGEST_MOVE + Duration::from_secs(1);
+
+        assert_eq!(GameClock::restore(parts), Err(ClockError));
     }
 
     #[test]

@@ -31,6 +31,9 @@ use super::Games;
 const LOBBY_READ_EVERY: Duration = Duration::from_secs(1);
 const PAIRING_EVERY: Duration = Duration::from_millis(500);
 
+/// The most seeks the lobby shows at once, oldest first.
+const LOBBY_SHOWS: usize = 200;
+
 /// How far back TV looks for games that began here.
 const TV_LOOKS_BACK: Duration = Duration::from_secs(3 * 60 * 60);
 
@@ -120,14 +123,17 @@ impl Games {
         })
     }
 
-    /// The lobby's open seeks whose owners are still there, oldest first.
+    /// The lobby's open seeks whose owners are still there, oldest first: the first
+    /// [`LOBBY_SHOWS`].
     pub(super) async fn lobby(&self) -> Result<Vec<Seek>, GameError> {
         let since = SystemTime::now() - self.0.limits.seek_lasts;
-        Ok(self
+        let mut seeks = self
             .0
             .store
             .read(move |store| store.open_seeks(SeekKind::Lobby, since))
-            .await?)
+            .await?;
+        seeks.truncate(LOBBY_SHOWS);
+        Ok(seeks)
     }
 
     /// The lobby as it changes.
