@@ -299,7 +299,9 @@ impl Games {
             return Ok((table.view(), false));
         }
         self.begin(&table).await?;
-        self.refresh_lobby().await;
+        if like.kind == SeekKind::Lobby {
+            self.refresh_lobby().await;
+        }
         Ok((table.view(), true))
     }
 
@@ -323,20 +325,23 @@ impl Games {
                 since: seek.seek.at,
             })
             .collect();
-        for (first, second) in pair(&waiting, SystemTime::now()) {
-            let (one, two) = (&pool[first], &pool[second]);
-            let one_mark = if rand::random::<bool>() {
-                Mark::X
-            } else {
-                Mark::O
-            };
-            let seated = [
-                (Seated::owner_of(one), one_mark),
-                (Seated::owner_of(two), one_mark.opponent()),
-            ];
-            let taking = [(one, one_mark), (two, one_mark.opponent())];
-            // A pair another server took first is no game here.
-            self.start_met(taking, seated, &one.seek).await?;
+        // Each pair's game begun at once: a pool of many is paired in one round trip
+        // to the store's writer, not one after the other.
+        let begun = pair(&waiting, SystemTime::now())
+            .into_iter()
+            .map(|(first, second)| {
+                let (one, two) = (&pool[first], &pool[second]);
+                let one_mark = if rand::random::<bool>() { Mark::X } else { Mark::O };
+                let seated = [
+                    (Seated::owner_of(one), one_mark),
+                    (Seated::owner_of(two), one_mark.opponent()),
+                ];
+                let taking = [(one, one_mark), (two, one_mark.opponent())];
+                // A pair another server took first is no game here.
+                async move { self.start_met(taking, seated, &one.seek).await }
+            });
+        for begun in futures_util::future::join_all(begun).await {
+            begun?;
         }
         Ok(())
     }
