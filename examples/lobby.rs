@@ -153,8 +153,8 @@ async fn pairing(urls: Vec<String>, players: usize, arrive_over: u64, db: String
             let url = urls[n % urls.len()].clone();
             tokio::spawn(async move { sign_up(&url, n, &format!("Pair {}", n + 1)).await })
         });
-        for signed in futures_util::future::join_all(signing).await {
-            tokens.push(signed.expect("signed up"));
+        for signed in signing.collect::<Vec<_>>() {
+            tokens.push(signed.await.expect("signed up"));
         }
     }
     println!("signed up in {:.1} s", started.elapsed().as_secs_f64());
@@ -185,7 +185,8 @@ async fn pairing(urls: Vec<String>, players: usize, arrive_over: u64, db: String
         tokio::spawn(async move {
             tokio::time::sleep_until((begun + arrive).into()).await;
             let client = client_from(Some(address_of(n)));
-            let body = json!({ "size": 3, "rated": true, "clock": { "initial": 180, "increment": 2 } });
+            let body =
+                json!({ "size": 3, "rated": true, "clock": { "initial": 180, "increment": 2 } });
             let asked = Instant::now();
             let seek = post(&client, &format!("{url}/api/pairing"), Some(&token), body).await;
             let id = seek["id"].as_str().expect("a seek id").to_string();
@@ -193,11 +194,11 @@ async fn pairing(urls: Vec<String>, players: usize, arrive_over: u64, db: String
             (asked.elapsed(), seek["rating"].as_i64().unwrap_or(0), taken)
         })
     });
-    let results: Vec<_> = futures_util::future::join_all(waits)
-        .await
-        .into_iter()
-        .map(|done| done.expect("a person"))
-        .collect();
+    let waits: Vec<_> = waits.collect();
+    let mut results = Vec::with_capacity(players);
+    for done in waits {
+        results.push(done.await.expect("a person"));
+    }
     let mut waited: Vec<Duration> = Vec::new();
     let mut games: std::collections::HashMap<String, Vec<i64>> = Default::default();
     for (took, rating, taken) in &results {
@@ -242,7 +243,10 @@ async fn clocked_game(url: &str, n: usize) -> String {
     let request = json!({ "x": "human", "o": "human", "invite": "o", "clock": { "per_move": 5 } });
     let begun = post(&host, &format!("{url}/api/games"), None, request).await;
     let id = begun["id"].as_str().expect("an id").to_string();
-    let x = begun["seats"]["x"]["token"].as_str().expect("X's token").to_string();
+    let x = begun["seats"]["x"]["token"]
+        .as_str()
+        .expect("X's token")
+        .to_string();
     let code = begun["invite"]["code"].as_str().expect("a code");
     let joined = post(
         &friend,
@@ -251,7 +255,10 @@ async fn clocked_game(url: &str, n: usize) -> String {
         json!({ "invite": code }),
     )
     .await;
-    let o = joined["seats"]["o"]["token"].as_str().expect("O's token").to_string();
+    let o = joined["seats"]["o"]["token"]
+        .as_str()
+        .expect("O's token")
+        .to_string();
     let moves = format!("{url}/api/games/{id}/moves");
     post(&host, &moves, Some(&x), json!({ "cell": 1 })).await;
     post(&friend, &moves, Some(&o), json!({ "cell": 5 })).await;
@@ -265,11 +272,11 @@ async fn clocks(urls: Vec<String>, games: usize, kill: Option<u32>, db: String) 
         let url = url.clone();
         tokio::spawn(async move { clocked_game(&url, n).await })
     });
-    let ids: Vec<String> = futures_util::future::join_all(begun)
-        .await
-        .into_iter()
-        .map(|id| id.expect("a game"))
-        .collect();
+    let begun: Vec<_> = begun.collect();
+    let mut ids = Vec::with_capacity(games);
+    for id in begun {
+        ids.push(id.await.expect("a game"));
+    }
     let last_move = SystemTime::now();
     if let Some(pid) = kill {
         let killed = std::process::Command::new("kill")
@@ -293,7 +300,11 @@ async fn clocks(urls: Vec<String>, games: usize, kill: Option<u32>, db: String) 
         let ended_ms: Option<i64> = row.get(1);
         let clock_end: Option<String> = row.get(2);
         let since: i64 = row.get(3);
-        let left: i64 = if row.get::<_, String>(6) == "X" { row.get(4) } else { row.get(5) };
+        let left: i64 = if row.get::<_, String>(6) == "X" {
+            row.get(4)
+        } else {
+            row.get(5)
+        };
         let deadline_ms = (since + left) / 1_000_000;
         if let Some(ended) = ended_ms {
             late.push(ended - deadline_ms);

@@ -50,6 +50,8 @@
 //! * `training`: the answers to training puzzles (the `TrainingStore` port).
 //! * `accounts`: accounts, their sessions and personal tokens (the `AccountStore`
 //!   port).
+//! * `seeks`: people looking for an opponent, the lobby's and the pool's (the
+//!   `SeekStore` port): taking a seek locks its row, so two servers never both take it.
 //! * `errors`: PostgreSQL's errors in the port's words.
 //!
 //! [`GameHistory`]: tictactoe_core::ports::GameHistory
@@ -65,6 +67,7 @@ mod news;
 mod pool;
 mod ratings;
 mod scoreboard;
+mod seeks;
 mod training;
 mod writes;
 

@@ -52,6 +52,8 @@
 //! * `training`: the answers to training puzzles (the `TrainingStore` port).
 //! * `accounts`: accounts, their sessions and personal tokens (the `AccountStore`
 //!   port).
+//! * `seeks`: people looking for an opponent, the lobby's and the pool's (the
+//!   `SeekStore` port).
 //! * `connection`: how each connection is set up (WAL, `synchronous`, the busy
 //!   timeout, the log's length) and what each setting protects against.
 //! * `backup`: a copy of the file while other programs write it (SQLite's online
@@ -70,6 +72,7 @@ pub use file::beside;
 mod history;
 mod migrations;
 mod ratings;
+mod seeks;
 mod tallies;
 mod training;
 mod writes;

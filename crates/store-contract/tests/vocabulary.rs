@@ -12,20 +12,25 @@
 use std::time::{Duration, UNIX_EPOCH};
 use tempfile::TempDir;
 
-use tictactoe_core::domain::{FIRST_MOVE_WITHIN, GameClock, Geometry, Known, Mark, TimeControl};
+use tictactoe_core::domain::{
+    FIRST_MOVE_WITHIN, GameClock, Geometry, Known, Mark, PlayerName, TimeControl,
+};
 use tictactoe_core::fixtures::{new_game, person};
 use tictactoe_core::play::{MoveReview, Replay, Review, Seating, Settings};
 use tictactoe_core::players::{Level, PlayerSpec};
-use tictactoe_core::ports::{Archive, Change, Ending, GameId, NewGame, Step, Write};
+use tictactoe_core::ports::{
+    Archive, Change, Ending, GameId, NewGame, NewSeek, SeatHolder, SecretLock, SeekId, SeekKind,
+    Step, StoreError, Write,
+};
 use tictactoe_sqlite_store::SqliteStore;
 use tictactoe_store_rows::words;
 
 /// Every word a store writes, by what it is the word of, in the order of the core's
 /// lists of those values (`PlayerSpec`'s kinds, `Level::ALL`, `Mark::ALL`,
 /// `Seating::ALL`, `SeatHolder`'s variants, `Ending::ALL`'s results, then how a clock
-/// ended a game, `Known::ALL`, `TimeControl`'s variants). Never edit a word here without a
-/// migration: see the module documentation.
-const PINNED: [(&str, &[&str]); 9] = [
+/// ended a game, `Known::ALL`, `SeekKind`'s and `TimeControl`'s variants). Never edit
+/// a word here without a migration: see the module documentation.
+const PINNED: [(&str, &[&str]); 10] = [
     ("kind", &["human", "computer"]),
     ("level", &["random", "easy", "medium", "impossible"]),
     ("mark", &["X", "O"]),
@@ -58,6 +63,7 @@ const PINNED: [(&str, &[&str]); 9] = [
             "unknown",
         ],
     ),
+    ("seek kind", &["lobby", "pool"]),
     ("control", &["increment", "per move"]),
 ];
 
@@ -389,4 +395,152 @@ fn the_postgresql_store_writes_exactly_the_pinned_words() {
 #[test]
 fn the_postgresql_store_reads_every_pinned_word_as_its_value() {
     reads_every_pinned_word_as_its_value(postgres());
+}
+
+// The seeks that use every seek's word: seek `n` (0 or 1) is of the `n`th kind and the
+// `n`th time control, an account's (0) or a guest's (1), and taken into a game at the
+// `n`th mark.
+
+const SEEKS: usize = 2;
+
+fn seek(n: usize) -> NewSeek {
+    let holder = match n {
+        0 => SeatHolder::Account,
+        _ => SeatHolder::Guest(SecretLock::parse(&"cd".repeat(32)).expect("a lock")),
+    };
+    let control = match n {
+        0 => TimeControl::increment(Duration::from_secs(180), Duration::from_secs(2)),
+        _ => TimeControl::per_move(Duration::from_secs(30)),
+    };
+    NewSeek {
+        id: SeekId::from_bits(n as u128 + 1),
+        kind: [SeekKind::Lobby, SeekKind::Pool][n],
+        owner: PlayerName::new(&format!("Player {n}")).expect("a name"),
+        holder,
+        board: Geometry::classic(),
+        control: control.expect("a time control"),
+        rated: n == 0,
+        rating: 1500,
+        at: UNIX_EPOCH + Duration::from_millis(1_700_000_000_000),
+    }
+}
+
+/// Each seek opened, then taken into a game of its own.
+fn write_every_seek_word(store: &dyn Archive) {
+    for n in 0..SEEKS {
+        store.open_seek(&seek(n)).expect("the seek is kept");
+        let taken = store.take_seeks(
+            &[(seek(n).id, Mark::ALL[n])],
+            &GameId::from_bits(100 + n as u128),
+            UNIX_EPOCH + Duration::from_millis(1_700_000_000_010),
+        );
+        assert_eq!(taken, Ok(true));
+    }
+}
+
+/// Seek `n`'s words as kept: its kind, its holder, its time control, its mark.
+const SEEK_WORDS: &str = "SELECT kind, holder, control, taken_mark FROM seeks WHERE id = $1";
+
+/// The pinned words seek `n` is kept with, in [`SEEK_WORDS`]'s order.
+fn pinned_seek_words(n: usize) -> Vec<Option<String>> {
+    let word = |kind: &str, at: usize| Some(pinned(kind)[at].to_string());
+    vec![
+        word("seek kind", n),
+        word("holder", [3, 1][n]),
+        word("control", n),
+        word("mark", n),
+    ]
+}
+
+fn writes_exactly_the_pinned_seek_words(mut database: Database) {
+    write_every_seek_word(&*database.store);
+
+    let seeks: Vec<_> = (0..SEEKS)
+        .map(|n| {
+            database
+                .by_hand
+                .rows(SEEK_WORDS, &[seek(n).id.as_str()])
+                .remove(0)
+        })
+        .collect();
+
+    let expected: Vec<_> = (0..SEEKS).map(pinned_seek_words).collect();
+    assert_eq!(seeks, expected);
+}
+
+fn reads_every_pinned_seek_word_as_its_value(mut database: Database) {
+    // Arrange: the seeks written, then every word written again by hand, as pinned.
+    write_every_seek_word(&*database.store);
+    let expected: Vec<_> = (0..SEEKS)
+        .map(|n| database.store.seek(&seek(n).id).unwrap().expect("the seek"))
+        .collect();
+    for n in 0..SEEKS {
+        let words = pinned_seek_words(n);
+        let words: Vec<&str> = words.iter().flatten().map(String::as_str).collect();
+        database.by_hand.execute(
+            "UPDATE seeks SET kind = $2, holder = $3, control = $4, taken_mark = $5 \
+             WHERE id = $1",
+            &[&[seek(n).id.as_str()], &words[..]].concat(),
+        );
+    }
+
+    let seeks: Vec<_> = (0..SEEKS)
+        .map(|n| database.store.seek(&seek(n).id).unwrap().expect("the seek"))
+        .collect();
+
+    assert_eq!(seeks, expected);
+}
+
+/// A time control the core refuses (shorter than the shortest), written by hand where
+/// the table takes it: the seek is unreadable, and the store says which and why.
+fn reads_a_seek_on_no_time_control_as_unreadable(mut database: Database) {
+    database
+        .store
+        .open_seek(&seek(1))
+        .expect("the seek is kept");
+    database.by_hand.execute(
+        "UPDATE seeks SET initial_ms = 1 WHERE id = $1",
+        &[seek(1).id.as_str()],
+    );
+
+    let read = database.store.seek(&seek(1).id);
+
+    assert!(
+        matches!(&read, Err(StoreError::Unreadable { detail, .. })
+            if detail.contains(seek(1).id.as_str()) && detail.contains("time control")),
+        "{read:?}"
+    );
+}
+
+#[test]
+fn the_sqlite_store_writes_exactly_the_pinned_seek_words() {
+    writes_exactly_the_pinned_seek_words(sqlite());
+}
+
+#[test]
+fn the_sqlite_store_reads_every_pinned_seek_word_as_its_value() {
+    reads_every_pinned_seek_word_as_its_value(sqlite());
+}
+
+#[test]
+fn the_sqlite_store_reads_a_seek_on_no_time_control_as_unreadable() {
+    reads_a_seek_on_no_time_control_as_unreadable(sqlite());
+}
+
+#[cfg(postgres)]
+#[test]
+fn the_postgresql_store_writes_exactly_the_pinned_seek_words() {
+    writes_exactly_the_pinned_seek_words(postgres());
+}
+
+#[cfg(postgres)]
+#[test]
+fn the_postgresql_store_reads_every_pinned_seek_word_as_its_value() {
+    reads_every_pinned_seek_word_as_its_value(postgres());
+}
+
+#[cfg(postgres)]
+#[test]
+fn the_postgresql_store_reads_a_seek_on_no_time_control_as_unreadable() {
+    reads_a_seek_on_no_time_control_as_unreadable(postgres());
 }

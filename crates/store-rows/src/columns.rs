@@ -8,6 +8,7 @@ use crate::accounts::{AccountRow, SummaryRow, TokenRow};
 use crate::assemble::ReviewRow;
 use crate::clocks::{BegunClock, ClockColumns};
 use crate::ratings::{ChangeRow, RatingColumns};
+use crate::seeks::SeekRow;
 use crate::training::AttemptRow;
 
 /// One column of a selected row, as a store's driver reads it: the value at position
@@ -197,4 +198,24 @@ from_columns!(ClockColumns {
     turn,
     since_ns,
     moves
+});
+from_columns!(SeekRow {
+    id,
+    kind,
+    owner,
+    holder,
+    lock,
+    size,
+    win,
+    control,
+    initial_ms,
+    increment_ms,
+    rated,
+    rating,
+    at,
+    seen,
+    taken_game,
+    taken_mark,
+    taken_at,
+    closed
 });

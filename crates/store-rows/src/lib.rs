@@ -25,6 +25,8 @@
 //! * [`training`]: the rows of the answers to training puzzles, as stored and checked.
 //! * [`accounts`]: the rows of accounts, their sessions and personal tokens, as stored
 //!   and checked.
+//! * [`seeks`]: the rows of seeks (people looking for an opponent), as stored and
+//!   checked.
 //! * [`Database`]: the database as a store's errors name it, and the errors about what
 //!   is found in it (unreadable, newer) that every store words alike.
 //!
@@ -41,6 +43,7 @@ pub mod columns;
 mod database;
 pub mod ratings;
 pub mod rows;
+pub mod seeks;
 pub mod training;
 pub mod words;
 

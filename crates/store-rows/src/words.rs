@@ -8,10 +8,12 @@
 //! a new word (a new level, a new ending) is added, and the test that pins them
 //! (`crates/store-contract/tests/vocabulary.rs`) is told of it.
 
+use std::time::Duration;
+
 use tictactoe_core::domain::{Known, Mark, Outcome, PlayerName, TimeControl, Verdict};
 use tictactoe_core::play::Seating;
 use tictactoe_core::players::{Level, PlayerSpec};
-use tictactoe_core::ports::{Ending, SeatHolder, SecretLock};
+use tictactoe_core::ports::{Ending, SeatHolder, SecretLock, SeekKind};
 
 /// The `x_kind`/`o_kind` word of a person's seat.
 pub const HUMAN: &str = "human";
@@ -29,6 +31,7 @@ pub fn vocabulary() -> Vec<(&'static str, Vec<&'static str>)> {
         ("ending", RESULTS.to_vec()),
         ("clock end", CLOCK_ENDS.to_vec()),
         ("known", Known::ALL.map(known_word).to_vec()),
+        ("seek kind", SEEK_KINDS.map(seek_kind_word).to_vec()),
         ("control", CONTROLS.to_vec()),
     ]
 }
@@ -240,6 +243,63 @@ pub fn known(word: &str) -> Result<Known, String> {
     find(Known::ALL, known_word, word).ok_or_else(|| format!("{word:?} is not a value"))
 }
 
+/// Every [`SeekKind`], in the order of its variants (the core has no list of them).
+pub const SEEK_KINDS: [SeekKind; 2] = [SeekKind::Lobby, SeekKind::Pool];
+
+/// Where a seek waits (a seek's `kind`): `lobby` or `pool`.
+pub fn seek_kind_word(kind: SeekKind) -> &'static str {
+    match kind {
+        SeekKind::Lobby => "lobby",
+        SeekKind::Pool => "pool",
+    }
+}
+
+pub fn seek_kind(word: &str) -> Result<SeekKind, String> {
+    find(SEEK_KINDS, seek_kind_word, word).ok_or_else(|| format!("{word:?} is not a seek's kind"))
+}
+
+/// A time control as kept: its word, each side's time as the game begins
+/// ([`TimeControl::initial`]: the game's time, or a move's) and the increment (none for
+/// a time per move), in milliseconds, in the columns `control`, `initial_ms` and
+/// `increment_ms`. A time is cut to the whole millisecond.
+pub fn control_columns(control: TimeControl) -> (&'static str, i64, Option<i64>) {
+    let ms = |time: Duration| i64::try_from(time.as_millis()).unwrap_or(i64::MAX);
+    match control {
+        TimeControl::Increment { initial, increment } => {
+            (CONTROLS[0], ms(initial), Some(ms(increment)))
+        }
+        TimeControl::PerMove(limit) => (CONTROLS[1], ms(limit), None),
+    }
+}
+
+/// A time control from its columns (see [`control_columns`]), within the bounds
+/// [`TimeControl::increment`] and [`TimeControl::per_move`] set.
+pub fn control(
+    word: &str,
+    initial_ms: i64,
+    increment_ms: Option<i64>,
+) -> Result<TimeControl, String> {
+    let ms = |value: i64| {
+        u64::try_from(value)
+            .map(Duration::from_millis)
+            .map_err(|_| format!("a time control of {value} ms"))
+    };
+    let control = match (
+        CONTROLS.iter().position(|known| *known == word),
+        increment_ms,
+    ) {
+        (Some(0), Some(increment)) => TimeControl::increment(ms(initial_ms)?, ms(increment)?),
+        (Some(1), None) => TimeControl::per_move(ms(initial_ms)?),
+        _ => {
+            return Err(format!(
+                "a time control {word:?} with an increment of {increment_ms:?} ms is no \
+                 time control"
+            ));
+        }
+    };
+    control.map_err(|e| format!("a time control of {initial_ms} ms and {increment_ms:?} ms: {e}"))
+}
+
 /// The value among `all` whose word is `word`.
 fn find<T: Copy, const N: usize>(
     all: [T; N],
@@ -279,6 +339,46 @@ mod tests {
                 .into_iter()
                 .all(|v| known(known_word(v)) == Ok(v))
         );
+        assert!(
+            SEEK_KINDS
+                .into_iter()
+                .all(|v| seek_kind(seek_kind_word(v)) == Ok(v))
+        );
+    }
+
+    #[rstest::rstest]
+    #[case::three_minutes_and_two_seconds_a_move(TimeControl::increment(
+        Duration::from_secs(180),
+        Duration::from_secs(2)
+    ))]
+    #[case::no_increment(TimeControl::increment(Duration::from_millis(5_500), Duration::ZERO))]
+    #[case::thirty_seconds_a_move(TimeControl::per_move(Duration::from_secs(30)))]
+    fn a_time_control_reads_back_from_its_columns(
+        #[case] made: Result<TimeControl, tictactoe_core::domain::TimeControlError>,
+    ) {
+        let made = made.expect("a time control");
+        let (word, initial, increment) = control_columns(made);
+
+        assert_eq!(control(word, initial, increment), Ok(made));
+    }
+
+    #[rstest::rstest]
+    #[case::an_increment_without_one("increment", 60_000, None)]
+    #[case::a_time_per_move_with_an_increment("per move", 60_000, Some(0))]
+    #[case::no_such_control("hourglass", 60_000, None)]
+    #[case::a_negative_time("per move", -1, None)]
+    #[case::a_negative_increment("increment", 60_000, Some(-1))]
+    #[case::shorter_than_the_shortest("per move", 4_999, None)]
+    #[case::a_game_longer_than_the_longest("increment", 3 * 3_600_000 + 1, Some(0))]
+    #[case::a_move_longer_than_the_longest("per move", 24 * 3_600_000 + 1, None)]
+    fn columns_that_are_no_time_control_are_an_error_that_says_so(
+        #[case] word: &str,
+        #[case] initial: i64,
+        #[case] increment: Option<i64>,
+    ) {
+        let read = control(word, initial, increment);
+
+        crate::assert_unreadable_naming(&read, "time control");
     }
 
     #[test]

@@ -23,6 +23,8 @@
 //! * `accounts`: a name is one account's, and every name that looks like it; sessions
 //!   open until they expire; personal tokens; a new password and a removed account
 //!   take both with them; two look-alike names added at once, one added.
+//! * `seeks`: people looking for an opponent: a seek listed while open and seen lately,
+//!   oldest first; one open seek a person; seeks taken into a game all or none.
 
 use std::collections::HashMap;
 use std::ops::Deref;
@@ -126,6 +128,7 @@ mod ratings;
 mod reviews;
 mod scoreboard;
 mod seats;
+mod seeks;
 mod training;
 mod writes;
 

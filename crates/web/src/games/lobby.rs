@@ -331,7 +331,11 @@ impl Games {
             .into_iter()
             .map(|(first, second)| {
                 let (one, two) = (&pool[first], &pool[second]);
-                let one_mark = if rand::random::<bool>() { Mark::X } else { Mark::O };
+                let one_mark = if rand::random::<bool>() {
+                    Mark::X
+                } else {
+                    Mark::O
+                };
                 let seated = [
                     (Seated::owner_of(one), one_mark),
                     (Seated::owner_of(two), one_mark.opponent()),
