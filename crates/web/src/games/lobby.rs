@@ -123,11 +123,10 @@ impl Games {
     /// The lobby's open seeks whose owners are still there, oldest first.
     pub(super) async fn lobby(&self) -> Result<Vec<Seek>, GameError> {
         let since = SystemTime::now() - self.0.limits.seek_lasts;
-        Ok(self
-            .0
+        self.0
             .store
             .read(move |store| store.open_seeks(SeekKind::Lobby, since))
-            .await?)
+            .await
     }
 
     /// The lobby as it changes.
