@@ -40,10 +40,10 @@ pub struct GameView {
     /// for that side, counted), `x_left` or `o_left` (that side left a console game:
     /// kept, not counted), `x_timeout` or `o_timeout` (that side's time ran out: its
     /// loss), `x_timeout_draw` or `o_timeout_draw` (out of time when the other side
-    /// could no longer complete a line: a draw), `aborted` (a first move not made in
-    /// time: not counted).
+    /// could no longer complete a line: a draw), `x_aborted` or `o_aborted` (that side
+    /// did not make its first move in time: not counted).
     #[schema(
-        pattern = "^(in_progress|x_won|o_won|draw|x_resigned|o_resigned|x_left|o_left|[xo]_timeout|[xo]_timeout_draw|aborted)$"
+        pattern = "^(in_progress|x_won|o_won|draw|x_resigned|o_resigned|x_left|o_left|[xo]_timeout|[xo]_timeout_draw|[xo]_aborted)$"
     )]
     pub status: &'static str,
     /// `X` or `O` while the game is played; `null` once it is over.

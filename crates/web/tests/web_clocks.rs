@@ -158,7 +158,7 @@ async fn a_game_whose_first_move_is_not_made_in_time_is_aborted_and_rates_nobody
     let status = status_after(&server, &game.id, Duration::from_secs(5)).await;
 
     // Assert
-    assert_eq!(status, "aborted");
+    assert_eq!(status, "o_aborted");
     let id = GameId::parse(&game.id).unwrap();
     assert_eq!(server.store.rating_changes(&[id]).unwrap(), []);
     assert!(server.scoreboard().standings().is_empty());

@@ -885,7 +885,7 @@ function ratedWords(game) {
   if (game.status === "x_left" || game.status === "o_left") {
     return { rated: false, text: "Not rated: a player left before the end." };
   }
-  if (game.status === "aborted") {
+  if (game.status === "x_aborted" || game.status === "o_aborted") {
     return { rated: false, text: "Not rated: aborted, a first move was not made in time." };
   }
   if (game.rated) {
@@ -984,7 +984,7 @@ function statusText(game) {
   if (drawnOnTime) {
     return `${nameOf(drawnOnTime)} ran out of time, but ${nameOf(other(drawnOnTime))} could no longer win: a draw.`;
   }
-  if (game.status === "aborted") {
+  if (game.status === "x_aborted" || game.status === "o_aborted") {
     return "Aborted: a first move was not made in time. The game is not counted.";
   }
   if (game.status === "x_won") return `${nameOf("X")} wins!`;

@@ -41,7 +41,7 @@ function statusWords(game) {
   if (flagged) return `${name(flagged)} ran out of time: ${name(other(flagged))} wins.`;
   const drawn = { x_timeout_draw: "X", o_timeout_draw: "O" }[game.status];
   if (drawn) return `${name(drawn)} ran out of time, but ${name(other(drawn))} could no longer win: a draw.`;
-  if (game.status === "aborted") return "Aborted: a first move was not made in time.";
+  if (game.status === "x_aborted" || game.status === "o_aborted") return "Aborted: a first move was not made in time.";
   if (game.status === "x_won") return `${name("X")} wins!`;
   if (game.status === "o_won") return `${name("O")} wins!`;
   if (game.status === "draw") return "A draw.";
