@@ -51,6 +51,21 @@ where
         GameController { wall, ..self }
     }
 
+    /// Shows what became of an ending that was not played to the board's end (a
+    /// resignation, a time-out): the players' rows (the store answers theirs only) and
+    /// what it did to their ratings; the error if it was not kept.
+    fn recorded(&self, recording: Recording) -> Option<tictactoe_core::ports::StoreError> {
+        match recording {
+            Recording::Saved(records, changes) => {
+                self.renderer.show_scoreboard(&records);
+                self.rated(changes);
+                None
+            }
+            Recording::Failed(error) => Some(error),
+            Recording::Queued | Recording::NotRecorded => None,
+        }
+    }
+
     /// Says what the game did to the ratings of the people in it, if it rated anyone.
     fn rated(&self, changes: Vec<tictactoe_core::ports::RatingChange>) {
         if !changes.is_empty() {
@@ -216,14 +231,8 @@ where
                     self.renderer.show_notice(&Notice::Resigned {
                         by: game.seat(by).name(),
                     });
-                    match recording {
-                        // The store answers the two players' rows only.
-                        Recording::Saved(records, changes) => {
-                            self.renderer.show_scoreboard(&records);
-                            self.rated(changes);
-                        }
-                        Recording::Failed(error) => not_saved(error),
-                        Recording::Queued | Recording::NotRecorded => {}
+                    if let Some(error) = self.recorded(recording) {
+                        not_saved(error);
                     }
                 }
                 Event::Abandoned { by } => self.renderer.show_notice(&Notice::Abandoned {
@@ -240,14 +249,8 @@ where
                         other: game.seat(side.opponent()).name(),
                         drawn,
                     });
-                    match recording {
-                        // The store answers the two players' rows only.
-                        Recording::Saved(records, changes) => {
-                            self.renderer.show_scoreboard(&records);
-                            self.rated(changes);
-                        }
-                        Recording::Failed(error) => not_saved(error),
-                        Recording::Queued | Recording::NotRecorded => {}
+                    if let Some(error) = self.recorded(recording) {
+                        not_saved(error);
                     }
                 }
                 Event::Aborted { by } => self.renderer.show_notice(&Notice::Aborted {

@@ -8,7 +8,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::words::{
     aborted, and_list, column_widths, how_it_plays, mode_label, move_label, out_of_time, refused,
-    review_words, seat, time_left_words,
+    replay_ending, review_words, seat, time_left_words,
 };
 use crate::menu::Mode;
 use crate::ports::{Dialogue, GameView, Notice, Problem, Prompt, Reports};
@@ -18,7 +18,7 @@ use tictactoe_core::domain::{
 };
 use tictactoe_core::play::{Help, Judgement, Replay, Report, Review};
 use tictactoe_core::players::{Level, PlayerSpec};
-use tictactoe_core::ports::{Ending, RatingChange};
+use tictactoe_core::ports::RatingChange;
 use tictactoe_core::rules::names_of;
 use tictactoe_core::words::{MADE_CASUAL, help_makes_casual};
 
@@ -122,18 +122,7 @@ impl<W: Write> ConsoleRenderer<W> {
             let lit = line.as_ref().map_or(&just_played[..], |line| line.cells());
             self.show_board(board.board(), lit);
         }
-        let name = |mark: Mark| seat(names_of(replay.settings())[mark.index()].as_str(), mark);
-        let end = match replay.ending() {
-            Some(Ending::Finished(Outcome::Won(mark))) => format!("{} won.", name(mark)),
-            Some(Ending::Finished(Outcome::Draw)) => "A draw.".to_string(),
-            Some(Ending::Resigned(mark)) => format!("{} resigned.", name(mark)),
-            Some(Ending::Abandoned(mark)) => format!("{} left the game.", name(mark)),
-            Some(Ending::TimedOut { side, drawn }) => {
-                out_of_time(&name(side), &name(side.opponent()), drawn)
-            }
-            Some(Ending::Aborted(mark)) => aborted(&name(mark)),
-            None => "The game was not finished.".to_string(),
-        };
+        let end = replay_ending(replay);
         self.write(&format!("{}\n", self.paint(&end, |s| s.bold())));
         if let Some(review) = review {
             for line in slipped(replay, review) {

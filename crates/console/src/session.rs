@@ -557,13 +557,7 @@ mod tests {
             .returning(|_| Err(StoreError::NoLocation));
         let screen = counting_notices(1, |notice| matches!(notice, Notice::NotSaved { .. }), &[]);
         let input = typed(&["1", "4", "2", "5", "3"]);
-        let two_people = Settings::new(
-            PlayerSpec::Human(None),
-            PlayerSpec::Human(None),
-            Mark::X,
-            Geometry::classic(),
-        )
-        .unwrap();
+        let two_people = two_people_unnamed();
 
         // Act
         let end = Session::new(&screen, &input, store, computers()).play_one(&two_people);
@@ -572,19 +566,24 @@ mod tests {
         assert!(matches!(end, Ok(GameEnd::Finished(_))));
     }
 
+    /// Two people who gave no name, on 3 x 3, X first.
+    fn two_people_unnamed() -> Settings {
+        Settings::new(
+            PlayerSpec::Human(None),
+            PlayerSpec::Human(None),
+            Mark::X,
+            Geometry::classic(),
+        )
+        .unwrap()
+    }
+
     #[test]
     fn play_on_a_clock_keeps_the_clock_with_the_game_and_its_loss_on_time() {
         // Arrange: Ada and Bob on 3+2; Ada's third move comes at 300 s, too late.
         let store = MemoryStore::new();
         let (input, wall) = typed_at(&[("1", 1), ("5", 2), ("9", 300)]);
         let screen = quiet_renderer();
-        let two_people = Settings::new(
-            PlayerSpec::Human(None),
-            PlayerSpec::Human(None),
-            Mark::X,
-            Geometry::classic(),
-        )
-        .unwrap();
+        let two_people = two_people_unnamed();
 
         // Act
         let end = Session::new(&screen, &input, &store, computers())

@@ -4,9 +4,11 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use std::time::{Duration, SystemTime};
 
-use tictactoe_core::domain::{FinishedGame, Outcome};
+use tictactoe_core::domain::{FinishedGame, Mark, Outcome};
+use tictactoe_core::play::Replay;
 use tictactoe_core::players::Level;
 use tictactoe_core::ports::Ending;
+use tictactoe_core::rules::names_of;
 
 use crate::clock::TimeLeft;
 use crate::menu::Mode;
@@ -115,6 +117,23 @@ pub fn out_of_time(side: &str, other: &str, drawn: bool) -> String {
 
 /// A game aborted because `by` (a seat) made no first move in time: "Bob (O) made no
 /// first move in time: the game is aborted, and not counted."
+/// How a kept game ended, as its replay says last: "Ada (X) won.", "A draw.", ...
+pub fn replay_ending(replay: &Replay) -> String {
+    let names = names_of(replay.settings());
+    let name = |mark: Mark| seat(names[mark.index()].as_str(), mark);
+    match replay.ending() {
+        Some(Ending::Finished(Outcome::Won(mark))) => format!("{} won.", name(mark)),
+        Some(Ending::Finished(Outcome::Draw)) => "A draw.".to_string(),
+        Some(Ending::Resigned(mark)) => format!("{} resigned.", name(mark)),
+        Some(Ending::Abandoned(mark)) => format!("{} left the game.", name(mark)),
+        Some(Ending::TimedOut { side, drawn }) => {
+            out_of_time(&name(side), &name(side.opponent()), drawn)
+        }
+        Some(Ending::Aborted(mark)) => aborted(&name(mark)),
+        None => "The game was not finished.".to_string(),
+    }
+}
+
 pub fn aborted(by: &str) -> String {
     format!("{by} made no first move in time: the game is aborted, and not counted.")
 }

@@ -574,16 +574,7 @@ impl GameStore for PostgresStore {
                     &i64::try_from(limit).unwrap_or(i64::MAX),
                 ],
             )?;
-            rows.iter()
-                .map(|row| {
-                    let id: String = row.try_get(0).map_err(|e| database.column(e))?;
-                    GameId::parse(&id).map_err(|e| {
-                        database
-                            .unreadable(format!("the clock of game {id:?}: {e}"))
-                            .into()
-                    })
-                })
-                .collect()
+            game_ids(database, &rows, "the clock of game")
         })
     }
 
@@ -808,18 +799,25 @@ impl Pacing for PostgresStore {
                 ),
                 &[&i64::from(limit)],
             )?;
-            rows.iter()
-                .map(|row| {
-                    let id: String = row.try_get(0).map_err(|e| database.column(e))?;
-                    GameId::parse(&id).map_err(|e| {
-                        database
-                            .unreadable(format!("paced game {id:?}: {e}"))
-                            .into()
-                    })
-                })
-                .collect()
+            game_ids(database, &rows, "paced game")
         })
     }
+}
+
+/// The game ids in the first column of `rows`, each read as one (`what` names them in
+/// an error).
+fn game_ids(
+    database: &Database,
+    rows: &[postgres::Row],
+    what: &str,
+) -> Result<Vec<GameId>, Failure> {
+    rows.iter()
+        .map(|row| {
+            let id: String = row.try_get(0).map_err(|e| database.column(e))?;
+            GameId::parse(&id)
+                .map_err(|e| database.unreadable(format!("{what} {id:?}: {e}")).into())
+        })
+        .collect()
 }
 
 #[cfg(test)]

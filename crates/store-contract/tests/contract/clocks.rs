@@ -281,22 +281,27 @@ fn endings_by_the_clock_count_on_the_scoreboard_as_ending_counted_says(#[case] s
     assert_eq!(record_of(&*store, "Bob"), Some(expected[1]));
 }
 
-#[apply(stores)]
-fn a_game_lost_on_time_once_each_side_moved_rates_both(#[case] store: Fresh) {
+/// Game 1, on the clock, ended `ending` once X (Ada) and O (Bob) have moved once each.
+fn ended_after_a_move_each(store: &dyn Archive, ending: Ending) {
     store
         .write(&[
             begin(&on_the_clock(1, 0)),
             play(1, 1, 5),
             play(1, 2, 1),
-            end(
-                1,
-                Ending::TimedOut {
-                    side: Mark::X,
-                    drawn: false,
-                },
-            ),
+            end(1, ending),
         ])
         .unwrap();
+}
+
+#[apply(stores)]
+fn a_game_lost_on_time_once_each_side_moved_rates_both(#[case] store: Fresh) {
+    ended_after_a_move_each(
+        &*store,
+        Ending::TimedOut {
+            side: Mark::X,
+            drawn: false,
+        },
+    );
 
     let changes = store.rating_changes(&[id(1)]).unwrap();
 
@@ -329,14 +334,7 @@ fn a_game_lost_on_time_before_each_side_moved_rates_nobody(#[case] store: Fresh)
 
 #[apply(stores)]
 fn an_aborted_game_rates_nobody(#[case] store: Fresh) {
-    store
-        .write(&[
-            begin(&on_the_clock(1, 0)),
-            play(1, 1, 5),
-            play(1, 2, 1),
-            end(1, Ending::Aborted(Mark::X)),
-        ])
-        .unwrap();
+    ended_after_a_move_each(&*store, Ending::Aborted(Mark::X));
 
     let changes = store.rating_changes(&[id(1)]).unwrap();
 
@@ -347,20 +345,13 @@ fn an_aborted_game_rates_nobody(#[case] store: Fresh) {
 #[apply(stores)]
 fn a_rebuild_rates_the_games_lost_on_time_as_they_were_rated(#[case] store: Fresh) {
     // Arrange: one time-out once each side moved (rated), one before (not rated).
-    store
-        .write(&[
-            begin(&on_the_clock(1, 0)),
-            play(1, 1, 5),
-            play(1, 2, 1),
-            end(
-                1,
-                Ending::TimedOut {
-                    side: Mark::X,
-                    drawn: true,
-                },
-            ),
-        ])
-        .unwrap();
+    ended_after_a_move_each(
+        &*store,
+        Ending::TimedOut {
+            side: Mark::X,
+            drawn: true,
+        },
+    );
     people_ended(
         &*store,
         2,

@@ -270,16 +270,21 @@ fn taking_seeks_takes_them_all_into_the_game_at_their_marks(#[case] store: Fresh
     assert_eq!(listed(&store, SeekKind::Lobby), []);
 }
 
+/// Seeks 1 and 2 (Ada's and Bob's) taken into game 9, at [`moment`] 20.
+fn ada_and_bob_taken_into_nine(store: &Fresh) -> Result<bool, StoreError> {
+    store.take_seeks(
+        &[(seek_id(1), Mark::X), (seek_id(2), Mark::O)],
+        &id(9),
+        moment(20),
+    )
+}
+
 #[apply(stores)]
 fn taking_a_closed_seek_takes_none(#[case] store: Fresh) {
     opened(&store, &[&lobby(1, "Ada"), &lobby(2, "Bob")]);
     store.close_seek(&seek_id(2)).unwrap();
 
-    let took = store.take_seeks(
-        &[(seek_id(1), Mark::X), (seek_id(2), Mark::O)],
-        &id(9),
-        moment(20),
-    );
+    let took = ada_and_bob_taken_into_nine(&store);
 
     assert_eq!(took, Ok(false));
     assert_eq!(kept(&store, 1), open(&lobby(1, "Ada"), 1));
@@ -301,11 +306,7 @@ fn taking_a_taken_seek_takes_none(#[case] store: Fresh) {
         .unwrap();
 
     // Act: Ada's and Bob's taken into game 9.
-    let took = store.take_seeks(
-        &[(seek_id(1), Mark::X), (seek_id(2), Mark::O)],
-        &id(9),
-        moment(20),
-    );
+    let took = ada_and_bob_taken_into_nine(&store);
 
     // Assert: neither is; Bob's is still game 8's.
     assert_eq!(took, Ok(false));
@@ -317,11 +318,7 @@ fn taking_a_taken_seek_takes_none(#[case] store: Fresh) {
 fn taking_a_seek_never_opened_takes_none(#[case] store: Fresh) {
     opened(&store, &[&lobby(1, "Ada")]);
 
-    let took = store.take_seeks(
-        &[(seek_id(1), Mark::X), (seek_id(2), Mark::O)],
-        &id(9),
-        moment(20),
-    );
+    let took = ada_and_bob_taken_into_nine(&store);
 
     assert_eq!(took, Ok(false));
     assert_eq!(listed(&store, SeekKind::Lobby), [seek_id(1)]);
