@@ -162,7 +162,7 @@ impl<'a> ReplayScreen<'a> {
     }
 
     fn ending(&self) -> String {
-        replay_ending(&self.replay)
+        replay_ending(self.replay)
     }
 
     /// The moves, the one shown marked, each with a word from the review; as many as fit
