@@ -163,19 +163,24 @@ async fn pairing(urls: Vec<String>, players: usize, arrive_over: u64, db: String
     let ratings: Vec<f64> = (0..players)
         .map(|n| 1100.0 + 800.0 * ((n * 7919) % players) as f64 / players as f64)
         .collect();
-    let mut database = postgres::Client::connect(&db, postgres::NoTls).expect("the database");
-    for (n, rating) in ratings.iter().enumerate() {
-        let name = format!("Pair {}", n + 1);
-        let key = PlayerName::new(&name).expect("a name").key();
-        database
-            .execute(
-                "INSERT INTO ratings (size, win, key, name, rating, deviation, volatility, games) \
-                 VALUES (3, 3, $1, $2, $3, 60, 0.06, 30) \
-                 ON CONFLICT (size, win, key) DO UPDATE SET rating = $3, deviation = 60",
-                &[&key, &name, rating],
-            )
-            .expect("a rating set");
-    }
+    let set = ratings.clone();
+    tokio::task::spawn_blocking(move || {
+        let mut database = postgres::Client::connect(&db, postgres::NoTls).expect("the database");
+        for (n, rating) in set.iter().enumerate() {
+            let name = format!("Pair {}", n + 1);
+            let key = PlayerName::new(&name).expect("a name").key();
+            database
+                .execute(
+                    "INSERT INTO ratings (size, win, key, name, rating, deviation, volatility, games) \
+                     VALUES (3, 3, $1, $2, $3, 60, 0.06, 30) \
+                     ON CONFLICT (size, win, key) DO UPDATE SET rating = $3, deviation = 60",
+                    &[&key, &name, rating],
+                )
+                .expect("a rating set");
+        }
+    })
+    .await
+    .expect("the ratings set");
     println!("{players} people arrive over {arrive_over} s, each asking for 3+2 on 3 x 3 ...");
     let begun = Instant::now();
     let spread = Duration::from_secs(arrive_over);
@@ -286,14 +291,18 @@ async fn clocks(urls: Vec<String>, games: usize, kill: Option<u32>, db: String) 
     }
     // Every deadline is 5 s after its last move; the ends are looked for 10 s after.
     tokio::time::sleep(Duration::from_secs(15)).await;
-    let mut database = postgres::Client::connect(&db, postgres::NoTls).expect("the database");
-    let rows = database
-        .query(
-            "SELECT g.id, g.ended_at, g.clock_end, c.since_ns, c.x_left_ns, c.o_left_ns, c.turn \
-             FROM games g JOIN clocks c ON c.game = g.id WHERE g.id = ANY($1)",
-            &[&ids],
-        )
-        .expect("the games");
+    let rows = tokio::task::spawn_blocking(move || {
+        let mut database = postgres::Client::connect(&db, postgres::NoTls).expect("the database");
+        database
+            .query(
+                "SELECT g.id, g.ended_at, g.clock_end, c.since_ns, c.x_left_ns, c.o_left_ns, c.turn \
+                 FROM games g JOIN clocks c ON c.game = g.id WHERE g.id = ANY($1)",
+                &[&ids],
+            )
+            .expect("the games")
+    })
+    .await
+    .expect("the games read");
     let mut late: Vec<i64> = Vec::new();
     let mut on_time = 0;
     for row in &rows {

@@ -27,7 +27,7 @@ use super::Games;
 const GRACE: Duration = Duration::from_millis(250);
 
 /// The overdue games read back at most per look at the store.
-const OVERDUE_AT_ONCE: usize = 64;
+const OVERDUE_AT_ONCE: usize = 256;
 
 /// When each game held on a clock is over unless its side to move moves, earliest first.
 #[derive(Default)]
@@ -157,9 +157,10 @@ impl Games {
                 match overdue {
                     Ok(overdue) => {
                         said.store(false, Ordering::Relaxed);
-                        for id in overdue {
-                            games.end_if_overdue(&id).await;
-                        }
+                        // All at once: their ends go to the store's writer together, so
+                        // a server that died leaves no queue of games ended one by one.
+                        let ending = overdue.iter().map(|id| games.end_if_overdue(id));
+                        futures_util::future::join_all(ending).await;
                     }
                     Err(_) if games.health().store_down().is_some() => {}
                     Err(error) => {
