@@ -81,6 +81,8 @@ pub struct ClockView {
     clock: GameClock,
     /// Whether the game is still played: an ended game's clocks stand still.
     playing: bool,
+    /// Whether it ended on time: the side whose time ran out then has none left.
+    flagged: bool,
 }
 
 impl Serialize for ClockView {
@@ -138,6 +140,8 @@ impl ClockJson {
         let running = view.playing && clock.running();
         let left = if running {
             clock.left_at(now)
+        } else if view.flagged {
+            clock.left_at(clock.deadline())
         } else {
             clock.left_at(clock.parts().since)
         };
@@ -225,6 +229,7 @@ impl GameView {
             clock: play.clock.map(|clock| ClockView {
                 clock,
                 playing: game.end().is_none(),
+                flagged: matches!(game.end(), Some(End::TimedOut { .. })),
             }),
         }
     }

@@ -146,6 +146,8 @@ async fn a_move_sent_after_the_deadline_is_refused_and_the_game_is_lost_on_time(
     let seen = server.get(&game.api("")).await;
     assert_eq!(seen.json["status"], "x_timeout");
     assert_eq!(seen.json["board"], "X...O....");
+    assert_eq!(seen.json["clock"]["x_ms"], 0, "{}", seen.text);
+    assert_eq!(seen.json["clock"]["running"], Value::Null);
 }
 
 #[tokio::test]
@@ -158,7 +160,7 @@ async fn a_game_whose_first_move_is_not_made_in_time_is_aborted_and_rates_nobody
     let status = status_after(&server, &game.id, Duration::from_secs(5)).await;
 
     // Assert
-    assert_eq!(status, "o_aborted");
+    assert_eq!(status, "x_aborted");
     let id = GameId::parse(&game.id).unwrap();
     assert_eq!(server.store.rating_changes(&[id]).unwrap(), []);
     assert!(server.scoreboard().standings().is_empty());
