@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use tictactoe_core::domain::{Geometry, GeometryError, Mark, PlayerName, excerpt};
+use tictactoe_core::domain::{Geometry, GeometryError, Mark, PlayerName, TimeControl, excerpt};
 use tictactoe_core::play::GameRef;
 use tictactoe_core::players::PlayerSpec;
 use tictactoe_core::ports::{IdPrefix, PageSize};
@@ -464,6 +464,12 @@ pub struct PlayArgs {
     #[command(flatten)]
     pub board: BoardArgs,
 
+    /// Play on a clock: minutes each and seconds added a move (3+2), or seconds a move
+    /// (30s). A side out of time loses (a draw if the other could no longer complete a
+    /// line); a first move not made within 30 seconds aborts the game
+    #[arg(long, value_name = "CONTROL", value_parser = time_control)]
+    pub clock: Option<TimeControl>,
+
     /// Play line by line, as for a pipe or a screen reader, even on a terminal
     #[arg(long)]
     pub plain: bool,
@@ -519,6 +525,12 @@ fn player_name(text: &str) -> Result<PlayerName, String> {
 /// computer's, one with nothing visible).
 fn new_name(text: &str) -> Result<PlayerName, String> {
     PlayerName::new(text).map_err(|e| format!("\"{}\" is not a name: {e}", excerpt(text)))
+}
+
+/// A time control as people write it (`3+2`, `30s`), with what is wrong with it.
+fn time_control(text: &str) -> Result<TimeControl, String> {
+    text.parse()
+        .map_err(|e| format!("\"{}\" is not a clock: {e}", excerpt(text)))
 }
 
 /// How many rows to list: 1 or more.

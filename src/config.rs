@@ -9,7 +9,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use tictactoe_core::domain::{Geometry, Mark, PlayerName};
+use tictactoe_core::domain::{Geometry, Mark, PlayerName, TimeControl};
 use tictactoe_core::play::{GameRef, Settings, SettingsError};
 use tictactoe_core::players::{Level, PlayerSpec, seated};
 use tictactoe_core::ports::{IdPrefix, PageSize, StoreError};
@@ -133,7 +133,8 @@ pub enum AccountsAction {
 #[derive(Debug)]
 pub enum Task {
     Menu,
-    Play(Settings),
+    /// One game, on a clock of this control if one was asked for (`--clock`).
+    Play(Settings, Option<TimeControl>),
     Scores {
         json: bool,
         top: Option<u64>,
@@ -524,7 +525,7 @@ fn play(args: PlayArgs) -> Result<Task, ConfigError> {
     // `human` without a name: "Player 1" on X, "Player 2" on O.
     let (x, o) = (seated(args.x, Mark::X), seated(args.o, Mark::O));
     match Settings::new(x, o, args.board.first.into(), geometry) {
-        Ok(settings) => Ok(Task::Play(settings)),
+        Ok(settings) => Ok(Task::Play(settings, args.clock)),
         Err(SettingsError::SameName(name)) => Err(usage(
             "play",
             format!("both players are called {name}: give them different names"),
@@ -822,13 +823,59 @@ mod tests {
     fn a_person_without_a_name_plays_under_the_number_of_their_mark() {
         let config = build(&["play", "--x", "easy", "--o", "human"]).unwrap();
 
-        let Task::Play(settings) = config.task else {
+        let Task::Play(settings, _) = config.task else {
             panic!("not a game: {:?}", config.task);
         };
         assert_eq!(
             settings.player(Mark::O),
             &PlayerSpec::Human(Some(PlayerName::new("Player 2").unwrap()))
         );
+    }
+
+    #[test]
+    fn play_on_a_clock_plays_on_the_time_control_given() {
+        let config = build(&["play", "--x", "human", "--o", "easy", "--clock", "3+2"]).unwrap();
+
+        assert!(matches!(
+            config.task,
+            Task::Play(_, Some(control)) if control.to_string() == "3+2"
+        ));
+    }
+
+    #[test]
+    fn play_without_a_clock_plays_without_one() {
+        let config = build(&["play", "--x", "human", "--o", "easy"]).unwrap();
+
+        assert!(matches!(config.task, Task::Play(_, None)));
+    }
+
+    #[rstest::rstest]
+    #[case::words(
+        "blitz",
+        "a clock is written minutes+seconds (3+2) or seconds a move (30s)"
+    )]
+    #[case::too_short("4s", "a clock gives at least 5 seconds")]
+    fn a_clock_that_cannot_be_played_on_is_a_usage_error_that_says_why(
+        #[case] given: &str,
+        #[case] says: &str,
+    ) {
+        let command = Cli::command().mut_args(|arg| arg.env(None));
+
+        let error = command
+            .try_get_matches_from([
+                "tictactoe",
+                "play",
+                "--x",
+                "human",
+                "--o",
+                "easy",
+                "--clock",
+                given,
+            ])
+            .unwrap_err();
+
+        assert_eq!(error.exit_code(), 2);
+        assert!(error.to_string().contains(says), "{error}");
     }
 
     #[rstest::rstest]

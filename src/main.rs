@@ -207,18 +207,22 @@ fn run(config: Config) -> Result<ExitCode, Failure> {
         && std::env::var("TERM").is_ok_and(|term| term != "dumb");
     match config.task {
         Task::Menu if full_screen => full_screen_game(store()?.archive(), thinking, Start::Menu),
-        Task::Play(settings) if full_screen && settings.has_human() => {
-            full_screen_game(store()?.archive(), thinking, Start::Game(settings))
+        Task::Play(settings, clock) if full_screen && settings.has_human() => {
+            full_screen_game(store()?.archive(), thinking, Start::Game(settings, clock))
         }
         Task::Scores { json, top, action } => scores::scores(store()?.archive(), json, top, action),
-        Task::Play(settings) => {
+        Task::Play(settings, clock) => {
             let store = store()?;
             let (screen, keyboard) = (renderer(), keyboard());
             let computers = StandardComputers::new(config.seed, config.think);
-            let mut session =
-                Session::new(&screen, &keyboard, store.archive(), computers).casual(config.casual);
+            let mut session = Session::new(&screen, &keyboard, store.archive(), computers)
+                .casual(config.casual)
+                .on_clock(clock);
             Ok(match session.play_one(&settings)? {
-                GameEnd::Finished(_) | GameEnd::Abandoned => ExitCode::SUCCESS,
+                GameEnd::Finished(_)
+                | GameEnd::Abandoned
+                | GameEnd::TimedOut { .. }
+                | GameEnd::Aborted { .. } => ExitCode::SUCCESS,
                 GameEnd::InputClosed => ExitCode::from(FAILURE),
             })
         }

@@ -175,6 +175,33 @@ fn input_ending_mid_game_stops_cleanly_counts_nothing_and_exits_1() {
 }
 
 #[test]
+fn a_clock_that_cannot_be_played_on_is_a_usage_error_that_says_how_to_write_one() {
+    let db = Database::new();
+
+    db.run(&["play", "--x", "human", "--o", "easy", "--clock", "blitz"])
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "\"blitz\" is not a clock: a clock is written minutes+seconds (3+2) or seconds a \
+             move (30s)",
+        ));
+}
+
+#[test]
+fn on_a_clock_the_line_console_shows_each_sides_time_at_the_prompt() {
+    let db = Database::new();
+
+    let mut play = db.play("human:Ada", "human:Bob", ADA_WINS);
+    play.args(["--clock", "3+2"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "[X 3:00 · O 3:00 · first move within 0:",
+        ))
+        .stdout(predicate::str::contains("Ada (X) wins!"));
+}
+
+#[test]
 fn unknown_players_and_flags_are_usage_errors() {
     let db = Database::new();
 

@@ -60,7 +60,7 @@ pub fn write_ended_games(
                     words::HUMAN,
                     words::mark_word(Mark::X),
                     words::seating_word(Seating::Together),
-                    words::ending_word(game.ending),
+                    words::ending_columns(game.ending).0,
                 ])?;
                 for (number, cell) in [(1, 4), (2, 0), (3, 2), (4, 6), (5, 8)] {
                     step.execute(params![game.id.as_str(), number, cell])?;

@@ -1,6 +1,7 @@
 //! The line-by-line console's game: a thin loop over the [`Match`]. Read, parse, send
 //! the request, show the answer; the match holds the rules and the state.
 
+use crate::clock::{SystemClock, TimeKeeper, WallClock};
 use crate::human::{HumanPlayer, Request};
 use crate::ports::{InputHandler, Notice, Problem, Renderer};
 use tictactoe_core::domain::{FinishedGame, GameState, Mark};
@@ -15,6 +16,11 @@ pub enum GameEnd {
     Abandoned,
     /// A player's input ended: kept as far as it went, not counted.
     InputClosed,
+    /// The player of `side` ran out of time: counted as their loss, or as a draw
+    /// (`drawn`) when the other could no longer complete a line.
+    TimedOut { side: Mark, drawn: bool },
+    /// The player of `by` made no first move in time: kept as aborted, not counted.
+    Aborted { by: Mark },
 }
 
 /// Plays matches at the console: people type through the [`InputHandler`] and are
@@ -23,6 +29,8 @@ pub enum GameEnd {
 pub struct GameController<'a, R, I> {
     renderer: &'a R,
     input: &'a I,
+    /// Read for a game on a clock, at each answer.
+    wall: &'a dyn WallClock,
 }
 
 impl<'a, R, I> GameController<'a, R, I>
@@ -31,7 +39,31 @@ where
     I: InputHandler,
 {
     pub fn new(renderer: &'a R, input: &'a I) -> Self {
-        GameController { renderer, input }
+        GameController {
+            renderer,
+            input,
+            wall: &SystemClock,
+        }
+    }
+
+    /// Reads the time for games on a clock from `wall` rather than the system's clock.
+    pub fn reading_time(self, wall: &'a dyn WallClock) -> Self {
+        GameController { wall, ..self }
+    }
+
+    /// Shows what became of an ending that was not played to the board's end (a
+    /// resignation, a time-out): the players' rows (the store answers theirs only) and
+    /// what it did to their ratings; the error if it was not kept.
+    fn recorded(&self, recording: Recording) -> Option<tictactoe_core::ports::StoreError> {
+        match recording {
+            Recording::Saved(records, changes) => {
+                self.renderer.show_scoreboard(&records);
+                self.rated(changes);
+                None
+            }
+            Recording::Failed(error) => Some(error),
+            Recording::Queued | Recording::NotRecorded => None,
+        }
     }
 
     /// Says what the game did to the ratings of the people in it, if it rated anyone.
@@ -43,6 +75,18 @@ where
 
     /// Plays `game` to its end: until it is finished, someone leaves, or input ends.
     pub fn play<C: Recorder>(&self, game: &mut Match<C>) -> Result<GameEnd, ComputerError> {
+        self.play_timed(game, &mut TimeKeeper::untimed())
+    }
+
+    /// Plays `game` on the clock `keeper` keeps (or none): as [`play`](Self::play), and
+    /// the game also ends when a side runs out of time. A blocked read cannot be
+    /// interrupted, so the clock is judged at each answer: a move typed after the
+    /// deadline loses on time. The prompt shows each side's time as it is put.
+    pub fn play_timed<C: Recorder>(
+        &self,
+        game: &mut Match<C>,
+        keeper: &mut TimeKeeper,
+    ) -> Result<GameEnd, ComputerError> {
         let mut people = [Mark::X, Mark::O].map(|mark| match game.seat(mark) {
             Seat::Human(name) => Some(HumanPlayer::new(name.clone(), self.input, self.renderer)),
             Seat::Computer(_) => None,
@@ -66,20 +110,38 @@ where
                 Some(End::Abandoned { .. } | End::Resigned { .. }) => {
                     return Ok(GameEnd::Abandoned);
                 }
+                Some(&End::TimedOut { side, drawn }) => {
+                    return Ok(GameEnd::TimedOut { side, drawn });
+                }
+                Some(&End::Aborted { by }) => return Ok(GameEnd::Aborted { by }),
                 None => {}
+            }
+            let ended = keeper.judge(game, self.wall.now());
+            if !ended.is_empty() {
+                self.show(game, ended, &mut warned);
+                continue;
             }
             let mark = game.game().to_move();
             let Some(person) = &mut people[mark.index()] else {
                 let events = game.advance()?;
+                // Charged when it comes: a computer's move is usually at once.
+                keeper.follow(game, self.wall.now());
                 self.show(game, events, &mut warned);
                 // Keys pressed while the computer thought are not the next answer.
                 self.input.discard_typed_ahead();
                 continue;
             };
-            let Some(request) = person.next_request(game.game()) else {
+            let time = || keeper.time_left(self.wall.now());
+            let Some(request) = person.next_request_timed(game.game(), &time) else {
                 self.renderer.show_notice(&Notice::InputClosed);
                 return Ok(GameEnd::InputClosed);
             };
+            // The answer is judged as it comes: after the deadline, the game is over.
+            let ended = keeper.judge(game, self.wall.now());
+            if !ended.is_empty() {
+                self.show(game, ended, &mut warned);
+                continue;
+            }
             let help = match request {
                 Request::Hint => Some(Help::Hint),
                 Request::Undo => Some(Help::Undo),
@@ -104,7 +166,10 @@ where
                 }),
             };
             match answer {
-                Ok(events) => self.show(game, events, &mut warned),
+                Ok(events) => {
+                    keeper.follow(game, self.wall.now());
+                    self.show(game, events, &mut warned);
+                }
                 Err(refusal) => self.renderer.show_problem(&Problem::Refused(refusal)),
             }
         }
@@ -166,18 +231,31 @@ where
                     self.renderer.show_notice(&Notice::Resigned {
                         by: game.seat(by).name(),
                     });
-                    match recording {
-                        // The store answers the two players' rows only.
-                        Recording::Saved(records, changes) => {
-                            self.renderer.show_scoreboard(&records);
-                            self.rated(changes);
-                        }
-                        Recording::Failed(error) => not_saved(error),
-                        Recording::Queued | Recording::NotRecorded => {}
+                    if let Some(error) = self.recorded(recording) {
+                        not_saved(error);
                     }
                 }
                 Event::Abandoned { by } => self.renderer.show_notice(&Notice::Abandoned {
                     by: game.seat(by).name(),
+                }),
+                Event::TimedOut {
+                    side,
+                    drawn,
+                    recording,
+                } => {
+                    self.renderer.show_notice(&Notice::TimedOut {
+                        name: game.seat(side).name(),
+                        side,
+                        other: game.seat(side.opponent()).name(),
+                        drawn,
+                    });
+                    if let Some(error) = self.recorded(recording) {
+                        not_saved(error);
+                    }
+                }
+                Event::Aborted { by } => self.renderer.show_notice(&Notice::Aborted {
+                    name: game.seat(by).name(),
+                    by,
                 }),
                 Event::MadeCasual => self.renderer.show_notice(&Notice::MadeCasual),
                 Event::NotKept(error) => not_saved(error),
@@ -194,12 +272,16 @@ mod tests {
     use mockall::predicate::eq;
 
     use super::*;
+    use crate::clock::TimeLeft;
+    use crate::ports::Prompt;
     use crate::ports::{Input, MockInputHandler};
     use crate::test_support::{
-        Screen, Shown, allow_rendering_except, cell, counting_notices, expect_notices,
-        first_empty_cell, name, quiet_renderer, typed,
+        Screen, Shown, allow_rendering_except, at, cell, counting_notices, expect_notices,
+        expect_prompts, first_empty_cell, name, quiet_renderer, typed, typed_at,
     };
     use mockall::predicate::always;
+    use std::time::Duration;
+    use tictactoe_core::domain::{FIRST_MOVE_WITHIN, GameClock};
     use tictactoe_core::domain::{
         Geometry, IllegalMove, Outcome, PlayerName, Refusal, Scoreboard, layout_of,
     };
@@ -574,5 +656,150 @@ mod tests {
 
         // Assert: the mock checked two warnings and no hint.
         assert!(!game.is_casual());
+    }
+
+    /// Three minutes each and two seconds a move, X first, begun at 0 s.
+    fn three_plus_two<'a>() -> TimeKeeper<'a> {
+        let control = "3+2".parse().unwrap();
+        TimeKeeper::new(Some(GameClock::start(
+            control,
+            FIRST_MOVE_WITHIN,
+            Mark::X,
+            at(0),
+        )))
+    }
+
+    /// Plays `game` on a 3+2 clock ([`three_plus_two`]) at a console that shows on
+    /// `screen`, the lines typed at the seconds given.
+    fn play_on_the_clock<C: Recorder>(
+        screen: Screen,
+        lines: &[(&str, u64)],
+        game: &mut Match<C>,
+    ) -> Result<GameEnd, ComputerError> {
+        let (keys, wall) = typed_at(lines);
+        GameController::new(&screen, &keys)
+            .reading_time(&wall)
+            .play_timed(game, &mut three_plus_two())
+    }
+
+    #[test]
+    fn on_a_clock_the_move_prompt_shows_each_sides_time_as_it_is_put() {
+        // Arrange: X plays 1 at 1 s, O 5 at 2 s, X 9 at 12 s: O's prompt then shows X's
+        // 180 - 10 + 2 seconds and O's 180, the clocks running.
+        let mut screen = Screen::default();
+        let shown = TimeLeft {
+            left: [Duration::from_secs(172), Duration::from_secs(180)],
+            first_move: None,
+        };
+        expect_prompts(
+            &mut screen.dialogue,
+            1,
+            move |prompt| matches!(prompt, Prompt::Move { time: Some(time), .. } if *time == shown),
+        );
+        allow_rendering_except(&mut screen, &[Shown::Prompt]);
+        let mut game = ada_and_bob(Unrecorded);
+
+        // Act
+        play_on_the_clock(
+            screen,
+            &[("1", 1), ("5", 2), ("9", 12), ("q", 15)],
+            &mut game,
+        )
+        .unwrap();
+
+        // Assert: the mock counted the prompt.
+        assert_eq!(layout_of(game.game().board()), "X...O...X");
+    }
+
+    #[test]
+    fn a_move_typed_after_the_deadline_loses_on_time_and_is_not_played() {
+        // Arrange: X's 9 comes at 200 s, past X's three minutes from 2 s.
+        let screen = counting_notices(
+            1,
+            |notice| {
+                matches!(notice, Notice::TimedOut { name, side: Mark::X, drawn: false, .. }
+                    if name.as_str() == "Ada")
+            },
+            &[],
+        );
+        let mut game = ada_and_bob(Unrecorded);
+
+        // Act
+        let end = play_on_the_clock(screen, &[("1", 1), ("5", 2), ("9", 200)], &mut game);
+
+        // Assert
+        assert_eq!(
+            end,
+            Ok(GameEnd::TimedOut {
+                side: Mark::X,
+                drawn: false
+            })
+        );
+        assert_eq!(layout_of(game.game().board()), "X...O....");
+    }
+
+    #[test]
+    fn a_side_out_of_time_draws_when_the_other_could_no_longer_complete_a_line() {
+        // Arrange: X to move on "o../xxo/xo." (each line open to O lacks two cells, and
+        // only three are empty); X answers at 300 s.
+        let moves = [
+            ("4", 1),
+            ("1", 2),
+            ("5", 3),
+            ("6", 4),
+            ("7", 5),
+            ("8", 6),
+            ("9", 300),
+        ];
+        let mut game = ada_and_bob(Unrecorded);
+
+        // Act
+        let end = play_on_the_clock(quiet_renderer(), &moves, &mut game);
+
+        // Assert
+        assert_eq!(
+            end,
+            Ok(GameEnd::TimedOut {
+                side: Mark::X,
+                drawn: true
+            })
+        );
+    }
+
+    #[test]
+    fn a_first_move_not_made_in_time_aborts_the_game_uncounted() {
+        // Arrange: X plays at 1 s; O answers at 40 s, past the 30 s for a first move.
+        // No result and no scoreboard may be shown.
+        let screen = counting_notices(
+            1,
+            |notice| matches!(notice, Notice::Aborted { by: Mark::O, .. }),
+            &[Shown::Result, Shown::Scoreboard],
+        );
+        let mut game = ada_and_bob(ending_once(Ending::Aborted(Mark::O)));
+
+        // Act
+        let end = play_on_the_clock(screen, &[("5", 1), ("1", 40)], &mut game);
+
+        // Assert
+        assert_eq!(end, Ok(GameEnd::Aborted { by: Mark::O }));
+    }
+
+    #[test]
+    fn the_computers_moves_go_through_the_clock_too() {
+        // Arrange: Ada (X) plays 5 at 1 s; Hal replies at once, and so starts the clocks.
+        let seats = [Seat::Human(name("Ada")), hal()];
+        let mut game = Match::new(Geometry::classic(), Mark::X, seats, Unrecorded);
+        let (keys, wall) = typed_at(&[("5", 1), ("q", 3)]);
+        let screen = quiet_renderer();
+        let mut keeper = three_plus_two();
+
+        // Act
+        GameController::new(&screen, &keys)
+            .reading_time(&wall)
+            .play_timed(&mut game, &mut keeper)
+            .unwrap();
+
+        // Assert
+        assert!(keeper.clock().is_some_and(|clock| clock.running()));
     }
 }

@@ -1,3 +1,4 @@
+use crate::clock::TimeLeft;
 use crate::ports::{Dialogue, Input, InputHandler, Problem, Prompt};
 use tictactoe_core::domain::{GameState, Geometry, PlayerName, Position, PositionError};
 use tictactoe_core::players::Player;
@@ -60,14 +61,28 @@ impl<'a, I: InputHandler, D: Dialogue> HumanPlayer<'a, I, D> {
     /// Prompts for this player's turn in `game` until the person types a request.
     /// `None` when input has ended.
     pub fn next_request(&mut self, game: &dyn GameState) -> Option<Request> {
+        self.next_request_timed(game, &|| None)
+    }
+
+    /// As [`next_request`](Self::next_request), in a game on a clock: each prompt shows
+    /// the time as `time` reads it when the prompt is shown.
+    pub fn next_request_timed(
+        &mut self,
+        game: &dyn GameState,
+        time: &dyn Fn() -> Option<TimeLeft>,
+    ) -> Option<Request> {
         let geometry = game.board().geometry();
         let mut prompt = Prompt::Move {
             name: self.name.clone(),
             mark: game.to_move(),
             geometry,
             guide: !std::mem::replace(&mut self.guided, true),
+            time: None,
         };
         loop {
+            if let Prompt::Move { time: shown, .. } = &mut prompt {
+                *shown = time();
+            }
             self.dialogue.show_prompt(&prompt);
             // Said once: asked again, the question alone.
             if let Prompt::Move { guide, .. } = &mut prompt {

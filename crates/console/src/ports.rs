@@ -10,6 +10,8 @@
 //! was told that cell 5 is taken", not "some text containing 5 was printed".
 
 use thiserror::Error;
+
+use crate::clock::TimeLeft;
 use tictactoe_core::play::Help;
 use tictactoe_core::ports::RatingChange;
 
@@ -22,11 +24,13 @@ use tictactoe_core::domain::{
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Prompt {
     /// A human's move. `guide`: say what can be typed (the first time in a game).
+    /// `time`: each side's time as the question is put, in a game on a clock.
     Move {
         name: PlayerName,
         mark: Mark,
         geometry: Geometry,
         guide: bool,
+        time: Option<TimeLeft>,
     },
     /// Human vs Human, Human vs Computer or Computer vs Computer.
     Mode,
@@ -89,6 +93,19 @@ pub enum Notice {
     /// A player gave up: the game is counted as their loss.
     Resigned {
         by: PlayerName,
+    },
+    /// The player of `side` ran out of time: the game is counted as their loss, or as a
+    /// draw (`drawn`) when `other` could no longer complete a line.
+    TimedOut {
+        name: PlayerName,
+        side: Mark,
+        other: PlayerName,
+        drawn: bool,
+    },
+    /// The player of `by` made no first move in time: the game is kept, not counted.
+    Aborted {
+        name: PlayerName,
+        by: Mark,
     },
     /// Input ended before the game did: the game is kept as far as it went, not counted.
     InputClosed,

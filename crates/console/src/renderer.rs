@@ -7,7 +7,8 @@ use colored::{ColoredString, Colorize};
 use unicode_width::UnicodeWidthStr;
 
 use super::words::{
-    and_list, column_widths, how_it_plays, mode_label, move_label, refused, review_words, seat,
+    aborted, and_list, column_widths, how_it_plays, mode_label, move_label, out_of_time, refused,
+    replay_ending, review_words, seat, time_left_words,
 };
 use crate::menu::Mode;
 use crate::ports::{Dialogue, GameView, Notice, Problem, Prompt, Reports};
@@ -17,7 +18,7 @@ use tictactoe_core::domain::{
 };
 use tictactoe_core::play::{Help, Judgement, Replay, Report, Review};
 use tictactoe_core::players::{Level, PlayerSpec};
-use tictactoe_core::ports::{Ending, RatingChange};
+use tictactoe_core::ports::RatingChange;
 use tictactoe_core::rules::names_of;
 use tictactoe_core::words::{MADE_CASUAL, help_makes_casual};
 
@@ -121,14 +122,7 @@ impl<W: Write> ConsoleRenderer<W> {
             let lit = line.as_ref().map_or(&just_played[..], |line| line.cells());
             self.show_board(board.board(), lit);
         }
-        let name = |mark: Mark| seat(names_of(replay.settings())[mark.index()].as_str(), mark);
-        let end = match replay.ending() {
-            Some(Ending::Finished(Outcome::Won(mark))) => format!("{} won.", name(mark)),
-            Some(Ending::Finished(Outcome::Draw)) => "A draw.".to_string(),
-            Some(Ending::Resigned(mark)) => format!("{} resigned.", name(mark)),
-            Some(Ending::Abandoned(mark)) => format!("{} left the game.", name(mark)),
-            None => "The game was not finished.".to_string(),
-        };
+        let end = replay_ending(replay);
         self.write(&format!("{}\n", self.paint(&end, |s| s.bold())));
         if let Some(review) = review {
             for line in slipped(replay, review) {
@@ -344,6 +338,22 @@ impl<W: Write> GameView for ConsoleRenderer<W> {
             }
             Notice::Abandoned { by } => format!("{by} left. This game is not counted.\n"),
             Notice::Resigned { by } => format!("{by} resigned, and loses this game.\n"),
+            Notice::TimedOut {
+                name,
+                side,
+                other,
+                drawn,
+            } => format!(
+                "{}\n",
+                out_of_time(
+                    &seat(name.as_str(), self.mark(*side)),
+                    &seat(other.as_str(), self.mark(side.opponent())),
+                    *drawn
+                )
+            ),
+            Notice::Aborted { name, by } => {
+                format!("{}\n", aborted(&seat(name.as_str(), self.mark(*by))))
+            }
             // On a line of its own: input usually ends (Ctrl-D) right after a prompt.
             Notice::InputClosed => {
                 "\nInput ended, so the program stops here. Nothing unfinished was recorded.\n"
@@ -391,6 +401,7 @@ impl<W: Write> Dialogue for ConsoleRenderer<W> {
                 mark,
                 geometry,
                 guide,
+                time,
             } => {
                 // What can be typed, said once a game; then a short question each move.
                 let guide = if *guide {
@@ -402,8 +413,12 @@ impl<W: Write> Dialogue for ConsoleRenderer<W> {
                 } else {
                     String::new()
                 };
+                // On a clock, each side's time, read as the question is put.
+                let time = time.map_or(String::new(), |time| {
+                    format!("[{}] ", time_left_words(&time))
+                });
                 format!(
-                    "{guide}{}, your move [1-{}]: ",
+                    "{guide}{time}{}, your move [1-{}]: ",
                     seat(name.as_str(), self.mark(*mark)),
                     geometry.cell_count()
                 )

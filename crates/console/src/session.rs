@@ -1,19 +1,26 @@
-use tictactoe_core::domain::{Geometry, Mark, PlayerName};
+use std::time::SystemTime;
+use tictactoe_core::domain::{
+    FIRST_MOVE_WITHIN, GameClock, Geometry, Mark, PlayerName, TimeControl,
+};
 use tictactoe_core::play::{ComputerError, Journal, Seating, Settings};
 use tictactoe_core::players::{ComputerFactory, PlayerSpec, unnamed};
+
 use tictactoe_core::ports::{GameId, GameStore, NewGame, SeatHolder, StoreError};
 
+use crate::clock::{SystemClock, TimeKeeper, WallClock};
 use crate::controller::{GameController, GameEnd};
 use crate::menu::{self, AfterGame, Mode, Reply};
 use crate::ports::{Input, InputHandler, Notice, Problem, Prompt, Renderer};
 
 /// Keeps the beginning of a game played at one keyboard (the console's, the full
 /// screen's) in `store`, under a new random id, and gives the recorder for the rest.
-/// A `casual` game rates nobody ([`NewGame::casual`]).
+/// A `casual` game rates nobody ([`NewGame::casual`]); a game on a `clock` keeps it as
+/// it began ([`NewGame::clock`]).
 pub fn begin_journal<S: GameStore>(
     store: S,
     settings: &Settings,
     casual: bool,
+    clock: Option<GameClock>,
 ) -> Result<Journal<S>, StoreError> {
     let new = NewGame {
         id: GameId::new(
@@ -29,8 +36,15 @@ pub fn begin_journal<S: GameStore>(
         seats: [SeatHolder::Local, SeatHolder::Local],
         follows: None,
         casual,
+        clock,
     };
     Journal::begin(store, &new)
+}
+
+/// A game's clock as it begins at `now`, on `control`, for a game with these
+/// settings: each side has [`FIRST_MOVE_WITHIN`] for its first move.
+pub fn starting_clock(control: TimeControl, settings: &Settings, now: SystemTime) -> GameClock {
+    GameClock::start(control, FIRST_MOVE_WITHIN, settings.first(), now)
 }
 
 /// Why a session ended.
@@ -51,6 +65,10 @@ pub struct Session<'a, R, I, S, F> {
     computers: F,
     /// Whether its games rate nobody (see [`NewGame::casual`]).
     casual: bool,
+    /// The time control of the game it plays (`play --clock`), if any.
+    clock: Option<TimeControl>,
+    /// Where the time comes from, for a game on a clock.
+    wall: &'a dyn WallClock,
 }
 
 impl<'a, R, I, S, F> Session<'a, R, I, S, F>
@@ -70,6 +88,26 @@ where
             store,
             computers,
             casual: false,
+            clock: None,
+            wall: &SystemClock,
+        }
+    }
+
+    /// The game of [`play_one`](Self::play_one) is played on a clock of `control`
+    /// (`play --clock`); the menu's games are not.
+    pub fn on_clock(self, control: Option<TimeControl>) -> Self {
+        Session {
+            clock: control,
+            ..self
+        }
+    }
+
+    /// Reads the time from `wall` rather than the system's clock.
+    pub fn reading_time(self, wall: &'a dyn WallClock) -> Self {
+        Session {
+            controller: self.controller.reading_time(wall),
+            wall,
+            ..self
         }
     }
 
@@ -83,7 +121,19 @@ where
     /// kept in the store as it is played; if even its beginning cannot be kept, the
     /// player is told and the game is played unsaved.
     pub fn play_one(&mut self, settings: &Settings) -> Result<GameEnd, ComputerError> {
-        let journal = match begin_journal(&self.store, settings, self.casual) {
+        let clock = self
+            .clock
+            .map(|control| starting_clock(control, settings, self.wall.now()));
+        self.play_on(settings, clock)
+    }
+
+    /// One game, on `clock` if it has one.
+    fn play_on(
+        &mut self,
+        settings: &Settings,
+        clock: Option<GameClock>,
+    ) -> Result<GameEnd, ComputerError> {
+        let journal = match begin_journal(&self.store, settings, self.casual, clock) {
             Ok(journal) => Some(journal),
             Err(error) => {
                 self.renderer.show_notice(&Notice::NotSaved {
@@ -94,10 +144,14 @@ where
         };
         // A game that is not kept rates nobody.
         let rates = journal.as_ref().is_some_and(Journal::rates);
+        let mut keeper = TimeKeeper::new(clock);
+        if let Some(journal) = &journal {
+            keeper = keeper.keeping_in(&self.store, journal.id().clone());
+        }
         let mut game = settings
             .start_match(&mut self.computers, journal)
             .casual(!rates);
-        self.controller.play(&mut game)
+        self.controller.play_timed(&mut game, &mut keeper)
     }
 
     /// The interactive program: menus, games, and "play again?" until someone leaves.
@@ -117,8 +171,9 @@ where
                 Err(end) => return Ok(end),
             };
             loop {
-                match self.play_one(&settings)? {
-                    GameEnd::Finished(_) => {}
+                // The menu's games are played without a clock.
+                match self.play_on(&settings, None)? {
+                    GameEnd::Finished(_) | GameEnd::TimedOut { .. } | GameEnd::Aborted { .. } => {}
                     GameEnd::Abandoned => return Ok(SessionEnd::Quit),
                     GameEnd::InputClosed => return Ok(SessionEnd::InputClosed),
                 }
@@ -258,12 +313,14 @@ mod tests {
     use super::*;
     use crate::ports::MockInputHandler;
     use crate::test_support::{
-        Screen, Shown, allow_rendering_except, counting_notices, expect_prompts, first_empty_cell,
-        quiet_renderer, typed,
+        Screen, Shown, allow_rendering_except, at, counting_notices, expect_prompts,
+        first_empty_cell, quiet_renderer, typed, typed_at,
     };
+    use std::time::Duration;
     use tictactoe_core::fixtures::computers;
     use tictactoe_core::memory::MemoryStore;
     use tictactoe_core::players::{Level, MockComputerFactory, MoveChooser};
+    use tictactoe_core::ports::{Ending, GameHistory, HistoryQuery, PageSize};
     use tictactoe_core::ports::{GameStore, MockGameStore};
 
     /// A computer at `level`, named after it, that always plays the first empty cell.
@@ -500,18 +557,65 @@ mod tests {
             .returning(|_| Err(StoreError::NoLocation));
         let screen = counting_notices(1, |notice| matches!(notice, Notice::NotSaved { .. }), &[]);
         let input = typed(&["1", "4", "2", "5", "3"]);
-        let two_people = Settings::new(
-            PlayerSpec::Human(None),
-            PlayerSpec::Human(None),
-            Mark::X,
-            Geometry::classic(),
-        )
-        .unwrap();
+        let two_people = two_people_unnamed();
 
         // Act
         let end = Session::new(&screen, &input, store, computers()).play_one(&two_people);
 
         // Assert
         assert!(matches!(end, Ok(GameEnd::Finished(_))));
+    }
+
+    /// Two people who gave no name, on 3 x 3, X first.
+    fn two_people_unnamed() -> Settings {
+        Settings::new(
+            PlayerSpec::Human(None),
+            PlayerSpec::Human(None),
+            Mark::X,
+            Geometry::classic(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn play_on_a_clock_keeps_the_clock_with_the_game_and_its_loss_on_time() {
+        // Arrange: Ada and Bob on 3+2; Ada's third move comes at 300 s, too late.
+        let store = MemoryStore::new();
+        let (input, wall) = typed_at(&[("1", 1), ("5", 2), ("9", 300)]);
+        let screen = quiet_renderer();
+        let two_people = two_people_unnamed();
+
+        // Act
+        let end = Session::new(&screen, &input, &store, computers())
+            .on_clock(Some("3+2".parse().unwrap()))
+            .reading_time(&wall)
+            .play_one(&two_people);
+
+        // Assert: ended on time, kept so, with the clock's last reading: X's time spent.
+        assert_eq!(
+            end,
+            Ok(GameEnd::TimedOut {
+                side: Mark::X,
+                drawn: false
+            })
+        );
+        let newest = HistoryQuery {
+            player: None,
+            before: None,
+            limit: PageSize::new(1).unwrap(),
+        };
+        let kept = store.history(&newest).unwrap().games.remove(0);
+        assert_eq!(
+            kept.ending,
+            Ending::TimedOut {
+                side: Mark::X,
+                drawn: false
+            }
+        );
+        let clock = store.game(&kept.id).unwrap().unwrap().clock.unwrap();
+        assert_eq!(
+            clock.left_at(at(300)),
+            [Duration::ZERO, Duration::from_secs(180)]
+        );
     }
 }

@@ -8,6 +8,10 @@
 //! catch-all refuse what it counts ([`expect_notices`], [`expect_prompts`]).
 
 use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
+
+use crate::clock::MockWallClock;
 
 use crate::ports::{
     Dialogue, GameView, Input, MockDialogue, MockGameView, MockInputHandler, MockReports, Notice,
@@ -49,6 +53,37 @@ pub fn typed(lines: &[&str]) -> MockInputHandler {
     // A script is typed when asked, never ahead: nothing to discard.
     input.expect_discard_typed_ahead().return_const(());
     input
+}
+
+/// `seconds` after the clock's epoch: the instants of tests on a clock.
+pub fn at(seconds: u64) -> SystemTime {
+    SystemTime::UNIX_EPOCH + Duration::from_secs(seconds)
+}
+
+/// Lines typed at given seconds, and a wall clock that reads the second of the last
+/// line typed (0 before the first): people on a clock, each answer taking its time. A
+/// wall clock stub and an input stub that share a script; then [`Input::End`].
+pub fn typed_at(lines: &[(&str, u64)]) -> (MockInputHandler, MockWallClock) {
+    let mut script: VecDeque<(String, u64)> = lines
+        .iter()
+        .map(|(line, second)| (line.to_string(), *second))
+        .collect();
+    let now = Arc::new(Mutex::new(at(0)));
+    let read = Arc::clone(&now);
+    let mut input = MockInputHandler::new();
+    input
+        .expect_read_line()
+        .returning(move || match script.pop_front() {
+            Some((line, second)) => {
+                *now.lock().unwrap() = at(second);
+                Input::Line(line)
+            }
+            None => Input::End,
+        });
+    input.expect_discard_typed_ahead().return_const(());
+    let mut wall = MockWallClock::new();
+    wall.expect_now().returning(move || *read.lock().unwrap());
+    (input, wall)
 }
 
 /// The doubles of the three things the console shows, as one, for the parts that use

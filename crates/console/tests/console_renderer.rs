@@ -5,7 +5,9 @@ use std::cell::RefCell;
 use std::io::{self, Write};
 use std::rc::Rc;
 
-use tictactoe_console::{ConsoleRenderer, ScoreTable};
+use std::time::Duration;
+
+use tictactoe_console::{ConsoleRenderer, ScoreTable, TimeLeft};
 use tictactoe_console::{Dialogue, GameView, Notice, Problem, Prompt, Reports};
 use tictactoe_core::domain::{
     Analysis, BitBoard, Board, FinishedGame, Geometry, IllegalMove, Mark, Outcome, PlayerName,
@@ -153,7 +155,53 @@ fn move_prompt(guide: bool) -> Prompt {
         mark: Mark::O,
         geometry: Geometry::new(7, 5).unwrap(),
         guide,
+        time: None,
     }
+}
+
+#[test]
+fn on_a_clock_the_move_prompt_begins_with_each_sides_time() {
+    let mut prompt = move_prompt(false);
+    if let Prompt::Move { time, .. } = &mut prompt {
+        *time = Some(TimeLeft {
+            left: [Duration::from_secs(172), Duration::from_millis(9_500)],
+            first_move: None,
+        });
+    }
+
+    let text = shown(|r| r.show_prompt(&prompt));
+
+    assert_eq!(text, "[X 2:52 · O 0:09.5] Ada (O), your move [1-49]: ");
+}
+
+#[rstest::rstest]
+#[case::lost(false, "Ada (X) ran out of time: Bob (O) wins.\n")]
+#[case::drawn(
+    true,
+    "Ada (X) ran out of time, but Bob (O) could no longer complete a line: a draw.\n"
+)]
+fn a_time_out_is_said_with_who_wins_or_why_it_is_a_draw(#[case] drawn: bool, #[case] said: &str) {
+    let notice = Notice::TimedOut {
+        name: name("Ada"),
+        side: Mark::X,
+        other: name("Bob"),
+        drawn,
+    };
+
+    assert_eq!(shown(|r| r.show_notice(&notice)), said);
+}
+
+#[test]
+fn an_aborted_game_says_who_made_no_first_move_and_that_it_is_not_counted() {
+    let notice = Notice::Aborted {
+        name: name("Bob"),
+        by: Mark::O,
+    };
+
+    assert_eq!(
+        shown(|r| r.show_notice(&notice)),
+        "Bob (O) made no first move in time: the game is aborted, and not counted.\n"
+    );
 }
 
 #[test]

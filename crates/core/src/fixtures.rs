@@ -42,6 +42,7 @@ pub fn new_game(n: u128, settings: Settings) -> NewGame {
         seats: [SeatHolder::Local, SeatHolder::Local],
         follows: None,
         casual: false,
+        clock: None,
     }
 }
 

@@ -22,6 +22,7 @@ use crate::ports::{
     RatingPoint, RatingStore, Rebuilt, Restored, ReviewStore, Rivalry, Rows, StoreError,
     StoredGame, TrainingStore, Write, to_the_millisecond,
 };
+use crate::ports::{NewSeek, Seek, SeekId, SeekKind, SeekStore, Taken};
 use crate::rules::exactly_once::{self, Decision, Movers, Repeat, Seats, Steps};
 use crate::rules::{
     RatingBook, best_first, check_review, counts_of, keeps_review, moves_standing, names_of,
@@ -57,6 +58,10 @@ struct State {
     sessions: HashMap<SecretLock, (String, SystemTime)>,
     /// The personal tokens, by id.
     tokens: HashMap<TokenId, HeldToken>,
+    /// The step each game's clock was last kept as of (its beginning: 0).
+    clock_after: HashMap<GameId, u32>,
+    /// The seeks, in the order they were opened.
+    seeks: Vec<Seek>,
 }
 
 /// A personal token as the memory store holds it.
@@ -107,6 +112,19 @@ impl GameStore for MemoryStore {
 
     fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {
         Ok(self.lock().games.get(id).cloned())
+    }
+
+    fn overdue(&self, now: SystemTime, limit: usize) -> Result<Vec<GameId>, StoreError> {
+        let state = self.lock();
+        let mut overdue: Vec<(SystemTime, GameId)> = state
+            .games
+            .values()
+            .filter(|kept| kept.ending.is_none())
+            .filter_map(|kept| Some((kept.clock?.deadline(), kept.game.id.clone())))
+            .filter(|(deadline, _)| *deadline <= now)
+            .collect();
+        overdue.sort();
+        Ok(overdue.into_iter().take(limit).map(|(_, id)| id).collect())
     }
 
     /// Memory is always at hand.
@@ -635,8 +653,12 @@ impl State {
                         started: SystemTime::now(),
                         ended: None,
                         rematch: None,
+                        clock: new.clock,
                     },
                 );
+                if new.clock.is_some() {
+                    self.clock_after.insert(new.id.clone(), 0);
+                }
                 Ok(())
             }
             Write::Step { game, step } => {
@@ -700,6 +722,21 @@ impl State {
                 }
                 Ok(())
             }
+            Write::Clock { game, after, clock } => {
+                let kept = self.games.get(game).map(|kept| {
+                    let steps = Steps {
+                        geometry: kept.game.settings.geometry(),
+                        taken: u32::try_from(kept.steps.len()).unwrap_or(u32::MAX),
+                        ended: kept.ending.is_some(),
+                    };
+                    (steps, self.clock_after.get(game).copied())
+                });
+                if exactly_once::clock(game, *after, kept)? == Decision::Keep {
+                    self.game_mut(game)?.clock = Some(*clock);
+                    self.clock_after.insert(game.clone(), *after);
+                }
+                Ok(())
+            }
             Write::Casual { game } => {
                 let kept = self
                     .games
@@ -717,6 +754,109 @@ impl State {
         self.games
             .get_mut(id)
             .ok_or_else(|| StoreError::NoSuchGame(id.clone()))
+    }
+}
+
+impl SeekStore for MemoryStore {
+    fn open_seek(&self, seek: &NewSeek) -> Result<(), StoreError> {
+        let mut state = self.lock();
+        if state.seeks.iter().any(|kept| kept.seek.id == seek.id) {
+            return Ok(());
+        }
+        let owner = seek.owner.key();
+        for other in state.seeks.iter_mut() {
+            if other.seek.owner.key() == owner && other.is_open() {
+                other.closed = true;
+            }
+        }
+        state.seeks.push(Seek {
+            seek: seek.clone(),
+            seen: to_the_millisecond(seek.at),
+            taken: None,
+            closed: false,
+        });
+        Ok(())
+    }
+
+    fn open_seeks(&self, kind: SeekKind, seen_since: SystemTime) -> Result<Vec<Seek>, StoreError> {
+        Ok(self
+            .lock()
+            .seeks
+            .iter()
+            .filter(|kept| kept.seek.kind == kind && kept.is_open() && kept.seen >= seen_since)
+            .cloned()
+            .collect())
+    }
+
+    fn seek(&self, id: &SeekId) -> Result<Option<Seek>, StoreError> {
+        Ok(self
+            .lock()
+            .seeks
+            .iter()
+            .find(|kept| kept.seek.id == *id)
+            .cloned())
+    }
+
+    fn seek_seen(&self, id: &SeekId, at: SystemTime) -> Result<bool, StoreError> {
+        let mut state = self.lock();
+        match state.seeks.iter_mut().find(|kept| kept.seek.id == *id) {
+            Some(kept) if kept.is_open() => {
+                kept.seen = kept.seen.max(to_the_millisecond(at));
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    fn close_seek(&self, id: &SeekId) -> Result<bool, StoreError> {
+        let mut state = self.lock();
+        match state.seeks.iter_mut().find(|kept| kept.seek.id == *id) {
+            Some(kept) if kept.is_open() => {
+                kept.closed = true;
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    fn take_seeks(
+        &self,
+        taking: &[(SeekId, Mark)],
+        game: &GameId,
+        at: SystemTime,
+    ) -> Result<bool, StoreError> {
+        let mut state = self.lock();
+        let all_open = taking.iter().all(|(id, _)| {
+            state
+                .seeks
+                .iter()
+                .any(|kept| kept.seek.id == *id && kept.is_open())
+        });
+        if !all_open {
+            return Ok(false);
+        }
+        for (id, mark) in taking {
+            if let Some(kept) = state.seeks.iter_mut().find(|kept| kept.seek.id == *id) {
+                kept.taken = Some(Taken {
+                    game: game.clone(),
+                    mark: *mark,
+                    at: to_the_millisecond(at),
+                });
+            }
+        }
+        Ok(true)
+    }
+
+    fn taken_since(&self, since: SystemTime) -> Result<Vec<Seek>, StoreError> {
+        let mut taken: Vec<Seek> = self
+            .lock()
+            .seeks
+            .iter()
+            .filter(|kept| kept.taken.as_ref().is_some_and(|taken| taken.at >= since))
+            .cloned()
+            .collect();
+        taken.sort_by_key(|kept| std::cmp::Reverse(kept.taken.as_ref().map(|taken| taken.at)));
+        Ok(taken)
     }
 }
 

@@ -201,9 +201,11 @@ pub fn tally_json(tally: &Tally, seconds: f64) -> String {
     })
 }
 
-/// `"x_won"`, `"o_won"`, `"draw"`, `"x_resigned"`, `"o_resigned"`, `"x_left"` or
-/// `"o_left"`: how a kept game ended (a game's `status` in the web API, and a history's
-/// `result`, in the same words).
+/// `"x_won"`, `"o_won"`, `"draw"`, `"x_resigned"`, `"o_resigned"`, `"x_left"`,
+/// `"o_left"`, `"x_timeout"`, `"o_timeout"` (lost on time), `"x_timeout_draw"`,
+/// `"o_timeout_draw"` (out of time against a side that could no longer win) or
+/// `"x_aborted"`, `"o_aborted"` (that side's first move not made in time): how a kept game ended (a game's
+/// `status` in the web API, and a history's `result`, in the same words).
 pub fn ending_word(ending: Ending) -> &'static str {
     match ending {
         Ending::Finished(outcome) => outcome_word(outcome),
@@ -211,6 +213,24 @@ pub fn ending_word(ending: Ending) -> &'static str {
         Ending::Resigned(Mark::O) => "o_resigned",
         Ending::Abandoned(Mark::X) => "x_left",
         Ending::Abandoned(Mark::O) => "o_left",
+        Ending::TimedOut {
+            side: Mark::X,
+            drawn: false,
+        } => "x_timeout",
+        Ending::TimedOut {
+            side: Mark::O,
+            drawn: false,
+        } => "o_timeout",
+        Ending::TimedOut {
+            side: Mark::X,
+            drawn: true,
+        } => "x_timeout_draw",
+        Ending::TimedOut {
+            side: Mark::O,
+            drawn: true,
+        } => "o_timeout_draw",
+        Ending::Aborted(Mark::X) => "x_aborted",
+        Ending::Aborted(Mark::O) => "o_aborted",
     }
 }
 
@@ -601,7 +621,8 @@ pub struct GameSummaryJson<'a> {
     win: usize,
     /// `X` or `O`.
     first: String,
-    /// `x_won`, `o_won`, `draw`, `x_resigned`, `o_resigned`, `x_left` or `o_left`.
+    /// `x_won`, `o_won`, `draw`, `x_resigned`, `o_resigned`, `x_left`, `o_left`, or an ending by
+    /// the clock (`x_timeout`, `x_timeout_draw`, `x_aborted`, and O's the same).
     result: &'static str,
     /// The moves on the board at the end.
     moves: u32,

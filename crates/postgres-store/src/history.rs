@@ -10,6 +10,7 @@ use tictactoe_core::ports::{
 };
 use tictactoe_core::rules::{check_review, keeps_review};
 use tictactoe_store_rows::assemble::{self, NEWEST_FIRST, REVIEW_COLUMNS, ReviewRow};
+use tictactoe_store_rows::clocks::{CLOCK_COLUMNS, ClockColumns};
 use tictactoe_store_rows::{GAME_COLUMN_COUNT, GAME_COLUMNS, GameRow, rows};
 
 use crate::PostgresStore;
@@ -23,18 +24,25 @@ use crate::scoreboard;
 const MOVES: &str = "(SELECT coalesce(sum(CASE WHEN cell IS NOT NULL THEN 1 ELSE -undo END), 0)::bigint \
      FROM steps WHERE steps.game = games.id)";
 
-/// The statement that reads a whole game: its row, its rematch's id, and its steps in
-/// order as three arrays. One statement, so one round trip, and a view of one moment
-/// without a transaction: a server reads a game back each time another server began it.
+/// The statement that reads a whole game: its row, its rematch's id, its steps in
+/// order as three arrays, and its clock as last kept (whether it has one, then its
+/// columns). One statement, so one round trip, and a view of one moment without a
+/// transaction: a server reads a game back each time another server began it.
 pub(crate) fn game_statement() -> String {
+    let clock = CLOCK_COLUMNS
+        .split(", ")
+        .map(|column| format!("c.{column}"))
+        .collect::<Vec<_>>()
+        .join(", ");
     format!(
         "SELECT {GAME_COLUMNS}, (SELECT r.id FROM games r WHERE r.follows = games.id), \
-         s.numbers, s.cells, s.undos \
+         s.numbers, s.cells, s.undos, c.game IS NOT NULL, {clock} \
          FROM games LEFT JOIN LATERAL ( \
              SELECT array_agg(number ORDER BY number) AS numbers, \
                     array_agg(cell ORDER BY number) AS cells, \
                     array_agg(undo ORDER BY number) AS undos \
              FROM steps WHERE steps.game = games.id) s ON true \
+         LEFT JOIN clocks c ON c.game = games.id \
          WHERE games.id = $1"
     )
 }
@@ -54,6 +62,16 @@ pub(crate) fn game(
     let numbers: Option<Vec<i64>> = database.get(&row, GAME_COLUMN_COUNT + 1)?;
     let cells: Option<Vec<Option<i64>>> = database.get(&row, GAME_COLUMN_COUNT + 2)?;
     let undos: Option<Vec<Option<i64>>> = database.get(&row, GAME_COLUMN_COUNT + 3)?;
+    let has_clock: bool = database.get(&row, GAME_COLUMN_COUNT + 4)?;
+    let clock = if has_clock {
+        Some(codec::read::<ClockColumns>(
+            &row,
+            GAME_COLUMN_COUNT + 5,
+            database,
+        )?)
+    } else {
+        None
+    };
     // No steps: NULL arrays (`array_agg` over no rows).
     let (numbers, cells, undos) = (
         numbers.unwrap_or_default(),
@@ -65,7 +83,7 @@ pub(crate) fn game(
     }
     let steps = numbers.into_iter().zip(cells).zip(undos);
     let steps = steps.map(|((number, cell), undo)| (number, cell, undo));
-    assemble::stored_game(&kept, rematch.as_deref(), steps)
+    assemble::stored_game(&kept, rematch.as_deref(), steps, clock.as_ref())
         .map(Some)
         .map_err(unreadable)
 }

@@ -50,6 +50,8 @@
 //! * `training`: the answers to training puzzles (the `TrainingStore` port).
 //! * `accounts`: accounts, their sessions and personal tokens (the `AccountStore`
 //!   port).
+//! * `seeks`: people looking for an opponent, the lobby's and the pool's (the
+//!   `SeekStore` port): taking a seek locks its row, so two servers never both take it.
 //! * `errors`: PostgreSQL's errors in the port's words.
 //!
 //! [`GameHistory`]: tictactoe_core::ports::GameHistory
@@ -65,10 +67,11 @@ mod news;
 mod pool;
 mod ratings;
 mod scoreboard;
+mod seeks;
 mod training;
 mod writes;
 
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use postgres::NoTls;
 use postgres::error::SqlState;
@@ -84,7 +87,7 @@ pub use check::Checked;
 use errors::{Database, Failure, PostgresErrors};
 use pool::{Manager, Tx};
 pub use ratings::person_lock;
-use tictactoe_store_rows::{FromColumns, assemble, rows};
+use tictactoe_store_rows::{FromColumns, assemble, clocks, rows};
 use writes::{ADD_TALLIES, CURRENT_EPOCH, SCOREBOARD_LOCK};
 
 /// How a store connects. `Options::default()` is right for a server.
@@ -559,6 +562,22 @@ impl GameStore for PostgresStore {
         self.changes_of(games)
     }
 
+    /// Read from the partial index of the deadlines of the games still played.
+    fn overdue(&self, now: SystemTime, limit: usize) -> Result<Vec<GameId>, StoreError> {
+        let database = &self.database;
+        self.read(|tx| {
+            let rows = tx.query(
+                "SELECT game FROM clocks WHERE deadline_ns IS NOT NULL AND deadline_ns <= $1 \
+                 ORDER BY deadline_ns, game LIMIT $2",
+                &[
+                    &clocks::time_column(now),
+                    &i64::try_from(limit).unwrap_or(i64::MAX),
+                ],
+            )?;
+            game_ids(database, &rows, "the clock of game")
+        })
+    }
+
     fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {
         let database = &self.database;
         let statement = history::game_statement();
@@ -780,18 +799,25 @@ impl Pacing for PostgresStore {
                 ),
                 &[&i64::from(limit)],
             )?;
-            rows.iter()
-                .map(|row| {
-                    let id: String = row.try_get(0).map_err(|e| database.column(e))?;
-                    GameId::parse(&id).map_err(|e| {
-                        database
-                            .unreadable(format!("paced game {id:?}: {e}"))
-                            .into()
-                    })
-                })
-                .collect()
+            game_ids(database, &rows, "paced game")
         })
     }
+}
+
+/// The game ids in the first column of `rows`, each read as one (`what` names them in
+/// an error).
+fn game_ids(
+    database: &Database,
+    rows: &[postgres::Row],
+    what: &str,
+) -> Result<Vec<GameId>, Failure> {
+    rows.iter()
+        .map(|row| {
+            let id: String = row.try_get(0).map_err(|e| database.column(e))?;
+            GameId::parse(&id)
+                .map_err(|e| database.unreadable(format!("{what} {id:?}: {e}")).into())
+        })
+        .collect()
 }
 
 #[cfg(test)]

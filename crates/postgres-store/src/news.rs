@@ -26,11 +26,12 @@ use std::time::Duration;
 
 use postgres::fallible_iterator::FallibleIterator;
 use serde::{Deserialize, Serialize};
-use tictactoe_core::domain::{Geometry, Mark, PlayerName};
+use tictactoe_core::domain::{GameClock, Geometry, Mark, PlayerName};
 use tictactoe_core::ports::{
     Change, Ending, Following, GameId, Hear, Heard, NewGame, News, SeatHolder, Step,
 };
 
+use tictactoe_store_rows::clocks::ClockColumns;
 use tictactoe_store_rows::{GameRow, rows, words};
 
 /// The channel every store instance notifies and listens on.
@@ -64,14 +65,16 @@ pub(crate) enum Item {
         cell: Option<usize>,
         undo: Option<u8>,
     },
+    /// An ending: the result it counts as, and how the clock ended it (news sent
+    /// before there were clocks say nothing: no clock).
     End {
         game: String,
         ending: String,
+        #[serde(default)]
+        clock_end: Option<String>,
     },
     /// A new game, as its row.
-    Begin {
-        row: Box<GameRow>,
-    },
+    Begin { row: Box<GameRow> },
     /// A person's new name: their mark's word, and the name as kept.
     Name {
         game: String,
@@ -79,9 +82,7 @@ pub(crate) enum Item {
         name: String,
     },
     /// The game rates nobody from now on.
-    Casual {
-        game: String,
-    },
+    Casual { game: String },
     /// A seat held open for an invite, taken: its mark's word, its holder's word and
     /// lock, as kept.
     Seat {
@@ -89,6 +90,12 @@ pub(crate) enum Item {
         mark: String,
         holder: String,
         lock: Option<String>,
+    },
+    /// A game's clock as it stands after its first `after` steps, as `clocks` keeps it.
+    Clock {
+        game: String,
+        after: u32,
+        clock: ClockColumns,
     },
 }
 
@@ -109,9 +116,19 @@ impl Item {
     }
 
     pub(crate) fn end(game: &GameId, ending: Ending) -> Item {
+        let (word, clock_end) = words::ending_columns(ending);
         Item::End {
             game: game.to_string(),
-            ending: words::ending_word(ending).to_owned(),
+            ending: word.to_owned(),
+            clock_end: clock_end.map(str::to_owned),
+        }
+    }
+
+    pub(crate) fn clock(game: &GameId, after: u32, clock: &GameClock) -> Item {
+        Item::Clock {
+            game: game.to_string(),
+            after,
+            clock: ClockColumns::of(clock),
         }
     }
 
@@ -172,9 +189,13 @@ impl Item {
                     step,
                 }
             }
-            Item::End { game, ending } => News::End {
+            Item::End {
+                game,
+                ending,
+                clock_end,
+            } => News::End {
                 game: id(&game)?,
-                ending: words::ending(&ending)?,
+                ending: words::ending(&ending, clock_end.as_deref())?,
             },
             Item::Begin { row } => News::Begin(row.new_game()?),
             // `stored`, as a name read from a row: kept, so read back as it was kept.
@@ -197,6 +218,11 @@ impl Item {
                     holder: words::holder(mark, Some(&holder), lock.as_deref())?,
                 }
             }
+            Item::Clock { game, after, clock } => News::Clock {
+                game: id(&game)?,
+                after,
+                clock: clock.clock()?,
+            },
         })
     }
 }
@@ -344,7 +370,7 @@ impl Drop for Stop {
 
 #[cfg(test)]
 mod tests {
-    use tictactoe_core::domain::{Mark, Outcome};
+    use tictactoe_core::domain::{Mark, Outcome, TimeControl};
     use tictactoe_core::fixtures::{person, rematch_apart};
     use tictactoe_core::play::Settings;
     use tictactoe_core::players::{Level, PlayerSpec};
@@ -394,6 +420,36 @@ mod tests {
             }
         );
         assert_eq!(read[2], News::Begin(rematch_of_7()));
+    }
+
+    #[test]
+    fn a_clock_and_an_ending_by_it_read_back_as_written() {
+        let game = GameId::from_bits(7);
+        let control = TimeControl::per_move(Duration::from_secs(30)).unwrap();
+        let at = std::time::UNIX_EPOCH + Duration::new(1_800_000_000, 5);
+        let clock = GameClock::start(control, Duration::from_secs(20), Mark::O, at);
+        let lost = Ending::TimedOut {
+            side: Mark::O,
+            drawn: false,
+        };
+
+        let payloads = payloads(
+            "a",
+            &[Item::clock(&game, 0, &clock), Item::end(&game, lost)],
+        );
+        let read = read(&payloads[0], "b").unwrap().unwrap();
+
+        assert_eq!(
+            read,
+            [
+                News::Clock {
+                    game: game.clone(),
+                    after: 0,
+                    clock
+                },
+                News::End { game, ending: lost }
+            ]
+        );
     }
 
     #[test]

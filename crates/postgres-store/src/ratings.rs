@@ -95,7 +95,7 @@ fn lock_people(tx: &mut Tx<'_>, rating: &[RatedEnd<'_>]) -> Result<(), Failure> 
 }
 
 /// A game a write call ended that rates somebody: who, and who had moved in it (read
-/// for a resignation only, the one ending [`rated`] asks it of).
+/// for a resignation or a time-out only, the endings [`rated`] asks it of).
 struct RatedEnd<'a> {
     game: &'a NewGame,
     ending: Ending,
@@ -113,7 +113,7 @@ pub(crate) fn rate_ends(
     let mut rating = Vec::new();
     for (game, ending) in ended {
         let movers = match ending {
-            Ending::Resigned(_) => Some(movers(tx, game, database)?),
+            Ending::Resigned(_) | Ending::TimedOut { .. } => Some(movers(tx, game, database)?),
             _ => None,
         };
         let people = rated(game, *ending, || asked(movers, game, database))?;
@@ -507,7 +507,9 @@ impl RatingStore for PostgresStore {
                     continue;
                 };
                 let movers = match ending {
-                    Ending::Resigned(_) => Some(movers(tx, &game, database)?),
+                    Ending::Resigned(_) | Ending::TimedOut { .. } => {
+                        Some(movers(tx, &game, database)?)
+                    }
                     _ => None,
                 };
                 let rated_now = book.rate(&game, ending, || asked(movers, &game, database))?;

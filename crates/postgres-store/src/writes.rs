@@ -21,7 +21,8 @@
 //! 3. **Decide** every write in memory, by the rules, against that state as the batch
 //!    changes it; the first write refused refuses the whole call (nothing is kept).
 //! 4. **Keep** what was decided: the new games, then all new steps in one statement
-//!    (`unnest` of arrays), then the renamed games' names, then all endings in one
+//!    (`unnest` of arrays), then the renamed games' names, then each game's clock as
+//!    the batch last keeps it in one statement, then all endings in one
 //!    statement; then the scoreboard's
 //!    and the rivalries' additions, summed by player over the batch, as rows of their
 //!    own ([`crate::scoreboard`]), and the ratings of the people in the games ended
@@ -35,12 +36,13 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use tictactoe_core::domain::{Geometry, Mark, Record};
+use tictactoe_core::domain::{GameClock, Geometry, Mark, Record};
 use tictactoe_core::play::Settings;
 use tictactoe_core::ports::{Ending, GameId, NewGame, SeatHolder, StoreError, Write};
 use tictactoe_core::rules::exactly_once::{self, Decision, Movers, Repeat, Seats, Steps};
 use tictactoe_core::rules::{counts_of, names_of};
 
+use tictactoe_store_rows::clocks::{self, BegunClock, CLOCK_COLUMNS, ClockColumns};
 use tictactoe_store_rows::{GAME_COLUMN_COUNT, GAME_COLUMNS, GameRow, rows, words};
 
 use crate::codec::{self, NOW_MS};
@@ -73,6 +75,8 @@ struct Game {
     /// Who has moved, for a game whose seat the batch renames (read with its steps),
     /// taking the batch's own steps: `None` for the other games.
     movers: Option<Movers>,
+    /// As of which step its clock was last kept: `None` for a game begun without one.
+    clock_after: Option<u32>,
 }
 
 /// What the batch decided to keep.
@@ -87,6 +91,9 @@ struct Decided {
     casuals: Vec<GameId>,
     /// The seats taken, in order.
     seats: Vec<(GameId, Mark, SeatHolder)>,
+    /// Each game's clock as the batch last keeps it (a game begun with one: as it
+    /// began), and the step it follows: one row of `clocks` each.
+    clocks: BTreeMap<GameId, (u32, GameClock)>,
     /// The scoreboard's additions by name key: the first spelling, and the sum.
     tallies: BTreeMap<String, (String, Record)>,
     /// The rivalries' additions by (player's key, rival's key): the rival's latest
@@ -157,7 +164,8 @@ fn read_games(
         &format!(
             "SELECT {GAME_COLUMNS}, \
              (SELECT coalesce(max(s.number), 0) FROM steps s WHERE s.game = g.id), \
-             EXISTS (SELECT 1 FROM games r WHERE r.follows = g.id) \
+             EXISTS (SELECT 1 FROM games r WHERE r.follows = g.id), \
+             (SELECT c.after FROM clocks c WHERE c.game = g.id) \
              FROM games g WHERE g.id = ANY($1)"
         ),
         &[&ids],
@@ -171,11 +179,20 @@ fn read_games(
         let has_rematch: bool = row
             .try_get(GAME_COLUMN_COUNT + 1)
             .map_err(|e| database.column(e))?;
+        let clock_after: Option<i64> = row
+            .try_get(GAME_COLUMN_COUNT + 2)
+            .map_err(|e| database.column(e))?;
         let id = GameId::parse(&game.id)
             .map_err(|e| database.unreadable_game(format_args!("{:?}", game.id), e))?;
         let unreadable = |detail: String| database.unreadable_game(&id, detail);
         let taken = u32::try_from(taken)
             .map_err(|_| unreadable(format!("its last step is numbered {taken}")))?;
+        let clock_after = clock_after
+            .map(|after| {
+                u32::try_from(after)
+                    .map_err(|_| unreadable(format!("its clock follows step {after}")))
+            })
+            .transpose()?;
         games.insert(
             id.clone(),
             Game {
@@ -187,6 +204,7 @@ fn read_games(
                 has_rematch,
                 steps: HashMap::new(),
                 movers: None,
+                clock_after,
             },
         );
     }
@@ -342,8 +360,12 @@ fn decide(
                     has_rematch: false,
                     steps: HashMap::new(),
                     movers: Some(Movers::new(new.settings.first())),
+                    clock_after: new.clock.map(|_| 0),
                 },
             );
+            if let Some(clock) = new.clock {
+                decided.clocks.insert(new.id.clone(), (0, clock));
+            }
             decided.begins.push(new.clone());
             Ok(())
         }
@@ -483,6 +505,31 @@ fn decide(
             decided.news.push(news::Item::seat(game, *mark, holder));
             Ok(())
         }
+        Write::Clock { game, after, clock } => {
+            let unreadable = |detail: String| database.unreadable_game(game, detail);
+            let kept = games.get_mut(game);
+            let held = match &kept {
+                Some(kept) => Some((
+                    Steps {
+                        geometry: kept.geometry.clone().map_err(unreadable)?,
+                        taken: kept.taken,
+                        ended: kept.ending.is_some(),
+                    },
+                    kept.clock_after,
+                )),
+                None => None,
+            };
+            if exactly_once::clock(game, *after, held)? == Decision::Skip {
+                return Ok(());
+            }
+            let Some(kept) = kept else {
+                return Err(StoreError::NoSuchGame(game.clone()));
+            };
+            kept.clock_after = Some(*after);
+            decided.clocks.insert(game.clone(), (*after, *clock));
+            decided.news.push(news::Item::clock(game, *after, clock));
+            Ok(())
+        }
     }
 }
 
@@ -577,21 +624,31 @@ fn store(tx: &mut Tx<'_>, decided: &Decided, database: &Database) -> Result<(), 
             &[&games],
         )?;
     }
+    if !decided.clocks.is_empty() {
+        set_clocks(tx, &decided.clocks)?;
+    }
     if decided.ends.is_empty() {
         return Ok(());
     }
     let games: Vec<&str> = decided.ends.iter().map(|(game, _)| game.as_str()).collect();
-    let endings: Vec<&str> = decided
+    let (endings, clock_ends): (Vec<&str>, Vec<Option<&str>>) = decided
         .ends
         .iter()
-        .map(|(_, ending)| words::ending_word(*ending))
-        .collect();
+        .map(|(_, ending)| words::ending_columns(*ending))
+        .unzip();
     tx.execute(
         &format!(
-            "UPDATE games SET ending = u.ending, ended_at = {NOW_MS} \
-             FROM unnest($1::text[], $2::text[]) AS u(id, ending) WHERE games.id = u.id"
+            "UPDATE games SET ending = u.ending, clock_end = u.clock_end, ended_at = {NOW_MS} \
+             FROM unnest($1::text[], $2::text[], $3::text[]) AS u(id, ending, clock_end) \
+             WHERE games.id = u.id"
         ),
-        &[&games, &endings],
+        &[&games, &endings, &clock_ends],
+    )?;
+    // An ended game is never overdue (after the clocks kept above, which the rule
+    // keeps only while a game is played).
+    tx.execute(
+        "UPDATE clocks SET deadline_ns = NULL WHERE game = ANY($1)",
+        &[&games],
     )?;
     ratings::rate_ends(tx, &decided.rated, database)?;
     if !decided.tallies.is_empty() {
@@ -622,6 +679,59 @@ fn store(tx: &mut Tx<'_>, decided: &Decided, database: &Database) -> Result<(), 
             (&players, (&rival_keys, &rival_names, &rival_counts)),
         )?;
     }
+    Ok(())
+}
+
+/// The games' clocks as the batch last keeps them, in one statement: a game begun by
+/// the batch gets its row of `clocks`, a game kept before has its row replaced.
+fn set_clocks(tx: &mut Tx<'_>, kept: &BTreeMap<GameId, (u32, GameClock)>) -> Result<(), Failure> {
+    let ids: Vec<&str> = kept.keys().map(GameId::as_str).collect();
+    let afters: Vec<i64> = kept.values().map(|(after, _)| i64::from(*after)).collect();
+    let columns: Vec<ClockColumns> = kept
+        .values()
+        .map(|(_, clock)| ClockColumns::of(clock))
+        .collect();
+    let deadlines: Vec<i64> = kept
+        .values()
+        .map(|(_, clock)| clocks::deadline_column(clock))
+        .collect();
+    let controls: Vec<&str> = columns.iter().map(|c| c.control.as_str()).collect();
+    let initials: Vec<i64> = columns.iter().map(|c| c.initial_ns).collect();
+    let increments: Vec<Option<i64>> = columns.iter().map(|c| c.increment_ns).collect();
+    let first_moves: Vec<i64> = columns.iter().map(|c| c.first_move_ns).collect();
+    let x_lefts: Vec<i64> = columns.iter().map(|c| c.left_ns[0]).collect();
+    let o_lefts: Vec<i64> = columns.iter().map(|c| c.left_ns[1]).collect();
+    let turns: Vec<&str> = columns.iter().map(|c| c.turn.as_str()).collect();
+    let sinces: Vec<i64> = columns.iter().map(|c| c.since_ns).collect();
+    let moves: Vec<i64> = columns.iter().map(|c| c.moves).collect();
+    tx.execute(
+        &format!(
+            "INSERT INTO clocks (game, after, {CLOCK_COLUMNS}, deadline_ns) \
+             SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[], \
+             $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::text[], \
+             $10::bigint[], $11::bigint[], $12::bigint[]) \
+             ON CONFLICT (game) DO UPDATE SET after = excluded.after, \
+             control = excluded.control, initial_ns = excluded.initial_ns, \
+             increment_ns = excluded.increment_ns, first_move_ns = excluded.first_move_ns, \
+             x_left_ns = excluded.x_left_ns, o_left_ns = excluded.o_left_ns, \
+             turn = excluded.turn, since_ns = excluded.since_ns, moves = excluded.moves, \
+             deadline_ns = excluded.deadline_ns"
+        ),
+        &[
+            &ids,
+            &afters,
+            &controls,
+            &initials,
+            &increments,
+            &first_moves,
+            &x_lefts,
+            &o_lefts,
+            &turns,
+            &sinces,
+            &moves,
+            &deadlines,
+        ],
+    )?;
     Ok(())
 }
 
@@ -659,6 +769,19 @@ fn insert_games(tx: &mut Tx<'_>, begins: &[NewGame]) -> Result<(), Failure> {
     let mut follows = Vec::new();
     let mut casuals = Vec::new();
     let mut keys: [Vec<String>; 2] = [vec![], vec![]];
+    let clocks: Vec<BegunClock> = begins
+        .iter()
+        .map(|new| BegunClock::of(new.clock.as_ref()))
+        .collect();
+    let controls: Vec<Option<&str>> = clocks.iter().map(|c| c.control.as_deref()).collect();
+    let initials: Vec<Option<i64>> = clocks.iter().map(|c| c.initial_ns).collect();
+    let increments: Vec<Option<i64>> = clocks.iter().map(|c| c.increment_ns).collect();
+    let first_moves: Vec<Option<i64>> = clocks.iter().map(|c| c.first_move_ns).collect();
+    let x_lefts: Vec<Option<i64>> = clocks.iter().map(|c| c.left_ns[0]).collect();
+    let o_lefts: Vec<Option<i64>> = clocks.iter().map(|c| c.left_ns[1]).collect();
+    let turns: Vec<Option<&str>> = clocks.iter().map(|c| c.turn.as_deref()).collect();
+    let sinces: Vec<Option<i64>> = clocks.iter().map(|c| c.since_ns).collect();
+    let moves: Vec<Option<i64>> = clocks.iter().map(|c| c.moves).collect();
     for new in begins {
         let settings = &new.settings;
         let geometry = settings.geometry();
@@ -688,16 +811,25 @@ fn insert_games(tx: &mut Tx<'_>, begins: &[NewGame]) -> Result<(), Failure> {
         &format!(
             "INSERT INTO games (id, x_kind, x_name, x_level, o_kind, o_name, o_level, \
              size, win, first, seating, x_lock, o_lock, follows, started_at, x_key, o_key, \
-             casual, x_holder, o_holder) \
+             casual, x_holder, o_holder, clock_control, clock_initial_ns, clock_increment_ns, \
+             clock_first_move_ns, clock_x_left_ns, clock_o_left_ns, clock_turn, \
+             clock_since_ns, clock_moves) \
              SELECT u.id, u.x_kind, u.x_name, u.x_level, u.o_kind, u.o_name, u.o_level, \
              u.size, u.win, u.first, u.seating, u.x_lock, u.o_lock, u.follows, {NOW_MS}, \
-             u.x_key, u.o_key, u.casual, u.x_holder, u.o_holder \
+             u.x_key, u.o_key, u.casual, u.x_holder, u.o_holder, u.clock_control, \
+             u.clock_initial_ns, u.clock_increment_ns, u.clock_first_move_ns, \
+             u.clock_x_left_ns, u.clock_o_left_ns, u.clock_turn, u.clock_since_ns, \
+             u.clock_moves \
              FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], \
              $6::text[], $7::text[], $8::bigint[], $9::bigint[], $10::text[], $11::text[], \
              $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], \
-             $17::boolean[], $18::text[], $19::text[]) \
+             $17::boolean[], $18::text[], $19::text[], $20::text[], $21::bigint[], \
+             $22::bigint[], $23::bigint[], $24::bigint[], $25::bigint[], $26::text[], \
+             $27::bigint[], $28::bigint[]) \
              AS u(id, x_kind, x_name, x_level, o_kind, o_name, o_level, size, win, first, \
-             seating, x_lock, o_lock, follows, x_key, o_key, casual, x_holder, o_holder)"
+             seating, x_lock, o_lock, follows, x_key, o_key, casual, x_holder, o_holder, \
+             clock_control, clock_initial_ns, clock_increment_ns, clock_first_move_ns, \
+             clock_x_left_ns, clock_o_left_ns, clock_turn, clock_since_ns, clock_moves)"
         ),
         &[
             &ids,
@@ -719,6 +851,15 @@ fn insert_games(tx: &mut Tx<'_>, begins: &[NewGame]) -> Result<(), Failure> {
             &casuals,
             &holders[0],
             &holders[1],
+            &controls,
+            &initials,
+            &increments,
+            &first_moves,
+            &x_lefts,
+            &o_lefts,
+            &turns,
+            &sinces,
+            &moves,
         ],
     )?;
     Ok(())

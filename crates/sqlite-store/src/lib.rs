@@ -52,6 +52,8 @@
 //! * `training`: the answers to training puzzles (the `TrainingStore` port).
 //! * `accounts`: accounts, their sessions and personal tokens (the `AccountStore`
 //!   port).
+//! * `seeks`: people looking for an opponent, the lobby's and the pool's (the
+//!   `SeekStore` port).
 //! * `connection`: how each connection is set up (WAL, `synchronous`, the busy
 //!   timeout, the log's length) and what each setting protects against.
 //! * `backup`: a copy of the file while other programs write it (SQLite's online
@@ -70,6 +72,7 @@ pub use file::beside;
 mod history;
 mod migrations;
 mod ratings;
+mod seeks;
 mod tallies;
 mod training;
 mod writes;
@@ -77,9 +80,9 @@ mod writes;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
-use rusqlite::{Connection, OptionalExtension, Params, Transaction, TransactionBehavior};
+use rusqlite::{Connection, OptionalExtension, Params, Transaction, TransactionBehavior, params};
 use tictactoe_core::domain::{PlayerName, Scoreboard, Standing};
 use tictactoe_core::ports::{
     Cleared, GameId, GameStore, Imported, RatingChange, Restored, Rows, StoreError, StoredGame,
@@ -90,7 +93,7 @@ use tictactoe_core::rules::Repeat;
 use codec::Select;
 use connection::{Checkpointer, Readers, lock};
 use errors::{Database, SqliteErrors};
-use tictactoe_store_rows::{FromColumns, assemble};
+use tictactoe_store_rows::{FromColumns, assemble, clocks};
 
 /// How a store uses its file. `Options::default()` is right for the program; tests
 /// change the rest.
@@ -464,9 +467,39 @@ impl GameStore for SqliteStore {
                 .query_row([id.as_str()], |row| row.get(0))
                 .optional()
                 .db(database)?;
-            assemble::stored_game(&row, rematch.as_deref(), steps)
+            let clock = writes::clock_of(transaction, id, database)?;
+            assemble::stored_game(&row, rematch.as_deref(), steps, clock.as_ref())
                 .map(Some)
                 .map_err(self.unreadable_game(id))
+        })
+    }
+
+    /// Read from the partial index of the deadlines of the games still played.
+    fn overdue(&self, now: SystemTime, limit: usize) -> Result<Vec<GameId>, StoreError> {
+        let database = &self.database;
+        self.in_read(|transaction| {
+            let ids: Vec<String> = transaction
+                .prepare_cached(
+                    "SELECT game FROM clocks WHERE deadline_ns IS NOT NULL \
+                     AND deadline_ns <= ?1 ORDER BY deadline_ns, game LIMIT ?2",
+                )
+                .db(database)?
+                .query_map(
+                    params![
+                        clocks::time_column(now),
+                        i64::try_from(limit).unwrap_or(i64::MAX)
+                    ],
+                    |row| row.get(0),
+                )
+                .db(database)?
+                .collect::<rusqlite::Result<_>>()
+                .db(database)?;
+            ids.iter()
+                .map(|id| {
+                    GameId::parse(id)
+                        .map_err(|e| database.unreadable(format!("the clock of game {id:?}: {e}")))
+                })
+                .collect()
         })
     }
 

@@ -53,7 +53,7 @@ macro_rules! schema {
     };
 }
 
-pub(crate) const MIGRATIONS: [Migration; 9] = [
+pub(crate) const MIGRATIONS: [Migration; 11] = [
     Migration::sql(1, schema!("0001_games_and_steps")),
     Migration::then(2, schema!("0002_scoreboard"), count_finished_games),
     Migration::then(3, schema!("0003_name_keys"), key_names_as_people_read_them),
@@ -67,6 +67,8 @@ pub(crate) const MIGRATIONS: [Migration; 9] = [
     Migration::sql(7, schema!("0007_puzzle_attempts")),
     Migration::sql(8, schema!("0008_accounts")),
     Migration::sql(9, schema!("0009_seat_holders")),
+    Migration::sql(10, schema!("0010_clocks")),
+    Migration::sql(11, schema!("0011_seeks")),
 ];
 
 /// The newest version this program knows.
@@ -168,7 +170,8 @@ fn count_finished_games(
         ];
         let ending: String = row.get(7).db(database)?;
         let unreadable = |detail: String| database.unreadable_game(&id, detail);
-        let ending = words::ending(&ending).map_err(unreadable)?;
+        // No clock ended a game before version 10.
+        let ending = words::ending(&ending, None).map_err(unreadable)?;
         for mark in Mark::ALL {
             let spec = rows::side(mark, &sides[mark.index()]).map_err(unreadable)?;
             if let Some(record) = ending.counted(mark) {
@@ -288,7 +291,10 @@ fn key_the_players_of_every_game(
         update
             .execute(rusqlite::params![id, key(Mark::X), key(Mark::O)])
             .db(database)?;
-        let ending = ending.as_deref().map(words::ending).and_then(Result::ok);
+        // No clock ended a game before version 10.
+        let ending = ending
+            .as_deref()
+            .and_then(|word| words::ending(word, None).ok());
         if let (Some(ending), [Some(x), Some(o)]) = (ending, &names) {
             for (mark, player, rival) in [(Mark::X, x, o), (Mark::O, o, x)] {
                 if let Some(record) = ending.counted(mark) {

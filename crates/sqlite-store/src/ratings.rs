@@ -140,9 +140,11 @@ pub(crate) const GAMES: &str = "games";
 
 /// The games as schema 5 kept them, for that migration's step (which runs before the
 /// later migrations add their columns): no game was casual yet, nor said whose its
-/// seats were.
-pub(crate) const GAMES_AT_SCHEMA_5: &str =
-    "(SELECT *, 0 AS casual, NULL AS x_holder, NULL AS o_holder FROM games)";
+/// seats were, nor had a clock.
+pub(crate) const GAMES_AT_SCHEMA_5: &str = "(SELECT *, 0 AS casual, NULL AS x_holder, NULL AS o_holder, NULL AS clock_end, \
+     NULL AS clock_control, NULL AS clock_initial_ns, NULL AS clock_increment_ns, \
+     NULL AS clock_first_move_ns, NULL AS clock_x_left_ns, NULL AS clock_o_left_ns, \
+     NULL AS clock_turn, NULL AS clock_since_ns, NULL AS clock_moves FROM games)";
 
 /// Forgets every rating and rates every ended game again, in the order they were rated
 /// (the games not rated yet, as after migrating a file kept before ratings, first, in

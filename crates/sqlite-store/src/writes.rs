@@ -4,10 +4,11 @@
 //! what the file holds of the game for it, and keeps what it decides.
 
 use rusqlite::{Connection, OptionalExtension, params};
-use tictactoe_core::domain::{Mark, PlayerName};
+use tictactoe_core::domain::{GameClock, Mark, PlayerName};
 use tictactoe_core::ports::{Ending, GameId, NewGame, SeatHolder, Step, StoreError, Write};
 use tictactoe_core::rules::counts_of;
 use tictactoe_core::rules::exactly_once::{self, Decision, Repeat, Seats, Steps};
+use tictactoe_store_rows::clocks::{self, CLOCK_COLUMNS, ClockColumns};
 use tictactoe_store_rows::{GAME_COLUMNS, GameRow, rows, words};
 
 use crate::codec;
@@ -30,6 +31,9 @@ pub(crate) fn apply(
         Write::Casual { game } => keep_casual(connection, game, repeat, database),
         Write::Seat { game, mark, holder } => {
             keep_seat(connection, game, *mark, holder, repeat, database)
+        }
+        Write::Clock { game, after, clock } => {
+            keep_clock(connection, game, *after, clock, database)
         }
     }
 }
@@ -66,6 +70,22 @@ pub(crate) fn steps_of(
         .db(database)
 }
 
+/// Game `id`'s clock as last kept, if it has one.
+pub(crate) fn clock_of(
+    connection: &Connection,
+    id: &GameId,
+    database: &Database,
+) -> Result<Option<ClockColumns>, StoreError> {
+    connection
+        .prepare_cached(&format!(
+            "SELECT {CLOCK_COLUMNS} FROM clocks WHERE game = ?1"
+        ))
+        .db(database)?
+        .query_row([id.as_str()], codec::read)
+        .optional()
+        .db(database)
+}
+
 /// The game as begun, from its row: an error naming the game if the row is not one.
 pub(crate) fn new_game(row: &GameRow, database: &Database) -> Result<NewGame, StoreError> {
     row.new_game()
@@ -98,12 +118,16 @@ fn keep_begin(
     let row = GameRow::begun(new, codec::now_ms());
     let [x, o] = &row.sides;
     let keys = rows::keys(&new.settings);
+    let clock = &row.clock;
     connection
         .prepare_cached(
             "INSERT INTO games (id, x_kind, x_name, x_level, o_kind, o_name, o_level, \
              size, win, first, seating, x_lock, o_lock, follows, started_at, x_key, o_key, \
-             casual, x_holder, o_holder) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, \
-             ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
+             casual, x_holder, o_holder, clock_control, clock_initial_ns, clock_increment_ns, \
+             clock_first_move_ns, clock_x_left_ns, clock_o_left_ns, clock_turn, \
+             clock_since_ns, clock_moves) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, \
+             ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, \
+             ?27, ?28, ?29)",
         )
         .db(database)?
         .execute(params![
@@ -127,8 +151,20 @@ fn keep_begin(
             row.casual,
             row.holders[0],
             row.holders[1],
+            clock.control,
+            clock.initial_ns,
+            clock.increment_ns,
+            clock.first_move_ns,
+            clock.left_ns[0],
+            clock.left_ns[1],
+            clock.turn,
+            clock.since_ns,
+            clock.moves,
         ])
         .db(database)?;
+    if let Some(clock) = &new.clock {
+        set_clock(connection, &new.id, 0, clock, database)?;
+    }
     Ok(())
 }
 
@@ -140,30 +176,7 @@ fn keep_step(
     database: &Database,
 ) -> Result<(), StoreError> {
     let unreadable = |detail: String| database.unreadable_game(game, detail);
-    // The game's board, whether it ended, and how many steps it has: numbered from 1
-    // without gaps, so the highest number is the count (read from the primary key, not
-    // by counting rows).
-    let found: Option<(i64, i64, bool, i64)> = connection
-        .prepare_cached(
-            "SELECT size, win, ending IS NOT NULL, \
-             (SELECT coalesce(max(number), 0) FROM steps WHERE game = ?1) \
-             FROM games WHERE id = ?1",
-        )
-        .db(database)?
-        .query_row([game.as_str()], |row| {
-            Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
-        })
-        .optional()
-        .db(database)?;
-    let kept = match found {
-        None => None,
-        Some((size, win, ended, taken)) => Some(Steps {
-            geometry: rows::geometry(size, win).map_err(unreadable)?,
-            taken: u32::try_from(taken)
-                .map_err(|_| unreadable(format!("its last step is numbered {taken}")))?,
-            ended,
-        }),
-    };
+    let kept = steps_held(connection, game, database)?.map(|(steps, _)| steps);
     let geometry = kept.map(|kept| kept.geometry);
     let kept_step = |number: u32| {
         let (cell, undo): (Option<i64>, Option<i64>) = connection
@@ -186,6 +199,105 @@ fn keep_step(
         .prepare_cached("INSERT INTO steps (game, number, cell, undo) VALUES (?1, ?2, ?3, ?4)")
         .db(database)?
         .execute(params![game.as_str(), step.number, cell, undo])
+        .db(database)?;
+    Ok(())
+}
+
+/// What the file holds of game `game` that a step or a clock is decided against: its
+/// board, how many steps it has and whether it ended, and as of which step its clock
+/// was last kept (`None` for a game begun without one); `None` for no such game.
+fn steps_held(
+    connection: &Connection,
+    game: &GameId,
+    database: &Database,
+) -> Result<Option<(Steps, Option<u32>)>, StoreError> {
+    let unreadable = |detail: String| database.unreadable_game(game, detail);
+    // Steps are numbered from 1 without gaps, so the highest number is the count (read
+    // from the primary key, not by counting rows).
+    let found: Option<(i64, i64, bool, i64, Option<i64>)> = connection
+        .prepare_cached(
+            "SELECT size, win, ending IS NOT NULL, \
+             (SELECT coalesce(max(number), 0) FROM steps WHERE game = ?1), \
+             (SELECT after FROM clocks WHERE game = ?1) \
+             FROM games WHERE id = ?1",
+        )
+        .db(database)?
+        .query_row([game.as_str()], |row| {
+            Ok((
+                row.get(0)?,
+                row.get(1)?,
+                row.get(2)?,
+                row.get(3)?,
+                row.get(4)?,
+            ))
+        })
+        .optional()
+        .db(database)?;
+    let Some((size, win, ended, taken, clock_after)) = found else {
+        return Ok(None);
+    };
+    let steps = Steps {
+        geometry: rows::geometry(size, win).map_err(unreadable)?,
+        taken: u32::try_from(taken)
+            .map_err(|_| unreadable(format!("its last step is numbered {taken}")))?,
+        ended,
+    };
+    let clock_after = clock_after
+        .map(|after| {
+            u32::try_from(after).map_err(|_| unreadable(format!("its clock follows step {after}")))
+        })
+        .transpose()?;
+    Ok(Some((steps, clock_after)))
+}
+
+/// Keeps game `game`'s clock as it stands after its first `after` steps
+/// ([`Write::Clock`]), if the rule says to: a retry, or a clock overtaken, is kept as
+/// nothing. (A clock has no retry to tell from a race: `write_new` keeps one as
+/// `write` does.)
+fn keep_clock(
+    connection: &Connection,
+    game: &GameId,
+    after: u32,
+    clock: &GameClock,
+    database: &Database,
+) -> Result<(), StoreError> {
+    let kept = steps_held(connection, game, database)?;
+    if exactly_once::clock(game, after, kept)? == Decision::Skip {
+        return Ok(());
+    }
+    set_clock(connection, game, after, clock, database)
+}
+
+/// Game `game`'s clock, as it stands after its first `after` steps, kept in its row of
+/// `clocks` (made by the first), with its deadline.
+fn set_clock(
+    connection: &Connection,
+    game: &GameId,
+    after: u32,
+    clock: &GameClock,
+    database: &Database,
+) -> Result<(), StoreError> {
+    let columns = ClockColumns::of(clock);
+    connection
+        .prepare_cached(&format!(
+            "INSERT OR REPLACE INTO clocks (game, after, {CLOCK_COLUMNS}, deadline_ns) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
+        ))
+        .db(database)?
+        .execute(params![
+            game.as_str(),
+            after,
+            columns.control,
+            columns.initial_ns,
+            columns.increment_ns,
+            columns.first_move_ns,
+            columns.left_ns[0],
+            columns.left_ns[1],
+            columns.turn,
+            columns.since_ns,
+            columns.moves,
+            clocks::deadline_column(clock),
+        ])
         .db(database)?;
     Ok(())
 }
@@ -213,14 +325,17 @@ fn keep_end(
     };
     let begun = new_game(&row, database)?;
     let counts = counts_of(&begun.settings, ending);
+    let (word, clock_end) = words::ending_columns(ending);
     connection
-        .prepare_cached("UPDATE games SET ending = ?2, ended_at = ?3 WHERE id = ?1")
+        .prepare_cached("UPDATE games SET ending = ?2, clock_end = ?3, ended_at = ?4 WHERE id = ?1")
         .db(database)?
-        .execute(params![
-            game.as_str(),
-            words::ending_word(ending),
-            codec::now_ms()
-        ])
+        .execute(params![game.as_str(), word, clock_end, codec::now_ms()])
+        .db(database)?;
+    // An ended game is never overdue.
+    connection
+        .prepare_cached("UPDATE clocks SET deadline_ns = NULL WHERE game = ?1")
+        .db(database)?
+        .execute([game.as_str()])
         .db(database)?;
     let epoch = tallies::current_epoch(connection).db(database)?;
     for counted in counts {

@@ -9,20 +9,28 @@
 //! games a store wrote are read with plain SQL, and words written with plain SQL are
 //! read through the store.
 
+use std::time::{Duration, UNIX_EPOCH};
 use tempfile::TempDir;
-use tictactoe_core::domain::{Geometry, Known, Mark};
+
+use tictactoe_core::domain::{
+    FIRST_MOVE_WITHIN, GameClock, Geometry, Known, Mark, PlayerName, TimeControl,
+};
 use tictactoe_core::fixtures::{new_game, person};
 use tictactoe_core::play::{MoveReview, Replay, Review, Seating, Settings};
 use tictactoe_core::players::{Level, PlayerSpec};
-use tictactoe_core::ports::{Archive, Change, Ending, GameId, NewGame, Step, Write};
+use tictactoe_core::ports::{
+    Archive, Change, Ending, GameId, NewGame, NewSeek, SeatHolder, SecretLock, SeekId, SeekKind,
+    Step, StoreError, Write,
+};
 use tictactoe_sqlite_store::SqliteStore;
 use tictactoe_store_rows::words;
 
 /// Every word a store writes, by what it is the word of, in the order of the core's
 /// lists of those values (`PlayerSpec`'s kinds, `Level::ALL`, `Mark::ALL`,
-/// `Seating::ALL`, `SeatHolder`'s variants, `Ending::ALL`, `Known::ALL`). Never edit a word here without a
-/// migration: see the module documentation.
-const PINNED: [(&str, &[&str]); 7] = [
+/// `Seating::ALL`, `SeatHolder`'s variants, `Ending::ALL`'s results, then how a clock
+/// ended a game, `Known::ALL`, `SeekKind`'s and `TimeControl`'s variants). Never edit
+/// a word here without a migration: see the module documentation.
+const PINNED: [(&str, &[&str]); 10] = [
     ("kind", &["human", "computer"]),
     ("level", &["random", "easy", "medium", "impossible"]),
     ("mark", &["X", "O"]),
@@ -41,6 +49,10 @@ const PINNED: [(&str, &[&str]); 7] = [
         ],
     ),
     (
+        "clock end",
+        &["X timeout", "O timeout", "X aborted", "O aborted"],
+    ),
+    (
         "known",
         &[
             "win",
@@ -51,6 +63,8 @@ const PINNED: [(&str, &[&str]); 7] = [
             "unknown",
         ],
     ),
+    ("seek kind", &["lobby", "pool"]),
+    ("control", &["increment", "per move"]),
 ];
 
 /// The pinned words of `kind`.
@@ -73,13 +87,30 @@ fn the_stores_vocabulary_is_the_pinned_words() {
     assert_eq!(vocabulary, pinned);
 }
 
-// The games that use every word: game `n` (0 to 6) is a computer of level `n % 4` (X)
+// The games that use every word: game `n` (0 to 12) is a computer of level `n % 4` (X)
 // against a person (O; unnamed in the even games), with `n % 2` of the marks first and
 // of the seatings, ended by the `n`th ending. Game 3 is reviewed, its three moves' six
-// values the six `Known`s.
+// values the six `Known`s. The games ended by the clock (7 to 12) are played on one,
+// by the `n % 2`th time control.
 
-const GAMES: usize = 7;
+const GAMES: usize = 13;
 const REVIEWED: usize = 3;
+
+/// The first game ended by the clock (`Ending::ALL`'s time-outs and aborts follow the
+/// other endings).
+const TIMED: usize = 7;
+
+/// Game `n`'s clock: none before [`TIMED`], then a control of each kind in turn.
+fn clock(n: usize) -> Option<GameClock> {
+    let control = [
+        TimeControl::increment(Duration::from_secs(180), Duration::from_secs(2)),
+        TimeControl::per_move(Duration::from_secs(30)),
+    ][n % 2]
+        .clone()
+        .expect("a control");
+    let at = UNIX_EPOCH + Duration::from_secs(1_800_000_000);
+    (n >= TIMED).then(|| GameClock::start(control, FIRST_MOVE_WITHIN, Mark::ALL[n % 2], at))
+}
 
 fn game(n: usize) -> NewGame {
     let o = if n.is_multiple_of(2) {
@@ -96,6 +127,7 @@ fn game(n: usize) -> NewGame {
     .expect("a computer and a person");
     NewGame {
         seating: Seating::ALL[n % 2],
+        clock: clock(n),
         ..new_game(n as u128 + 1, settings)
     }
 }
@@ -240,9 +272,9 @@ fn the_postgresql_cases_are_skipped_without_postgresql() {
 }
 
 /// Game `n`'s words as kept: X's kind and level, O's kind, the first mover, the seating,
-/// the ending.
-const GAME_WORDS: &str =
-    "SELECT x_kind, x_level, o_kind, first, seating, ending FROM games WHERE id = $1";
+/// the ending, how the clock ended it, its clock's control and turn as it began.
+const GAME_WORDS: &str = "SELECT x_kind, x_level, o_kind, first, seating, ending, clock_end, \
+     clock_control, clock_turn FROM games WHERE id = $1";
 
 /// The pinned words game `n` is kept with, in [`GAME_WORDS`]'s order.
 fn pinned_game_words(n: usize) -> Vec<Option<String>> {
@@ -253,7 +285,12 @@ fn pinned_game_words(n: usize) -> Vec<Option<String>> {
         word("kind", 0),
         word("mark", n % 2),
         word("seating", n % 2),
-        word("ending", n),
+        // The games ended by the clock count as a result: X's time-out O's win, O's
+        // X's, both drawn, X's and O's aborts their abandoned games.
+        word("ending", [n, 2, 1, 0, 0, 5, 6][n.saturating_sub(TIMED - 1)]),
+        (n >= TIMED).then(|| pinned("clock end")[[0, 1, 0, 1, 2, 3][n - TIMED]].to_string()),
+        (n >= TIMED).then(|| pinned("control")[n % 2].to_string()),
+        (n >= TIMED).then(|| pinned("mark")[n % 2].to_string()),
     ]
 }
 
@@ -305,11 +342,17 @@ fn reads_every_pinned_word_as_its_value(mut database: Database) {
     for n in 0..GAMES {
         let words = pinned_game_words(n);
         let words: Vec<&str> = words.iter().flatten().map(String::as_str).collect();
-        database.by_hand.execute(
+        let sql = if n >= TIMED {
             "UPDATE games SET x_kind = $2, x_level = $3, o_kind = $4, first = $5, \
-             seating = $6, ending = $7 WHERE id = $1",
-            &[&[id(n).as_str()], &words[..]].concat(),
-        );
+             seating = $6, ending = $7, clock_end = $8, clock_control = $9, clock_turn = $10 \
+             WHERE id = $1"
+        } else {
+            "UPDATE games SET x_kind = $2, x_level = $3, o_kind = $4, first = $5, \
+             seating = $6, ending = $7 WHERE id = $1"
+        };
+        database
+            .by_hand
+            .execute(sql, &[&[id(n).as_str()], &words[..]].concat());
     }
     for (index, words) in pinned_review_words().iter().enumerate() {
         let words: Vec<&str> = words.iter().flatten().map(String::as_str).collect();
@@ -352,4 +395,152 @@ fn the_postgresql_store_writes_exactly_the_pinned_words() {
 #[test]
 fn the_postgresql_store_reads_every_pinned_word_as_its_value() {
     reads_every_pinned_word_as_its_value(postgres());
+}
+
+// The seeks that use every seek's word: seek `n` (0 or 1) is of the `n`th kind and the
+// `n`th time control, an account's (0) or a guest's (1), and taken into a game at the
+// `n`th mark.
+
+const SEEKS: usize = 2;
+
+fn seek(n: usize) -> NewSeek {
+    let holder = match n {
+        0 => SeatHolder::Account,
+        _ => SeatHolder::Guest(SecretLock::parse(&"cd".repeat(32)).expect("a lock")),
+    };
+    let control = match n {
+        0 => TimeControl::increment(Duration::from_secs(180), Duration::from_secs(2)),
+        _ => TimeControl::per_move(Duration::from_secs(30)),
+    };
+    NewSeek {
+        id: SeekId::from_bits(n as u128 + 1),
+        kind: [SeekKind::Lobby, SeekKind::Pool][n],
+        owner: PlayerName::new(&format!("Player {n}")).expect("a name"),
+        holder,
+        board: Geometry::classic(),
+        control: control.expect("a time control"),
+        rated: n == 0,
+        rating: 1500,
+        at: UNIX_EPOCH + Duration::from_millis(1_700_000_000_000),
+    }
+}
+
+/// Each seek opened, then taken into a game of its own.
+fn write_every_seek_word(store: &dyn Archive) {
+    for n in 0..SEEKS {
+        store.open_seek(&seek(n)).expect("the seek is kept");
+        let taken = store.take_seeks(
+            &[(seek(n).id, Mark::ALL[n])],
+            &GameId::from_bits(100 + n as u128),
+            UNIX_EPOCH + Duration::from_millis(1_700_000_000_010),
+        );
+        assert_eq!(taken, Ok(true));
+    }
+}
+
+/// Seek `n`'s words as kept: its kind, its holder, its time control, its mark.
+const SEEK_WORDS: &str = "SELECT kind, holder, control, taken_mark FROM seeks WHERE id = $1";
+
+/// The pinned words seek `n` is kept with, in [`SEEK_WORDS`]'s order.
+fn pinned_seek_words(n: usize) -> Vec<Option<String>> {
+    let word = |kind: &str, at: usize| Some(pinned(kind)[at].to_string());
+    vec![
+        word("seek kind", n),
+        word("holder", [3, 1][n]),
+        word("control", n),
+        word("mark", n),
+    ]
+}
+
+fn writes_exactly_the_pinned_seek_words(mut database: Database) {
+    write_every_seek_word(&*database.store);
+
+    let seeks: Vec<_> = (0..SEEKS)
+        .map(|n| {
+            database
+                .by_hand
+                .rows(SEEK_WORDS, &[seek(n).id.as_str()])
+                .remove(0)
+        })
+        .collect();
+
+    let expected: Vec<_> = (0..SEEKS).map(pinned_seek_words).collect();
+    assert_eq!(seeks, expected);
+}
+
+fn reads_every_pinned_seek_word_as_its_value(mut database: Database) {
+    // Arrange: the seeks written, then every word written again by hand, as pinned.
+    write_every_seek_word(&*database.store);
+    let expected: Vec<_> = (0..SEEKS)
+        .map(|n| database.store.seek(&seek(n).id).unwrap().expect("the seek"))
+        .collect();
+    for n in 0..SEEKS {
+        let words = pinned_seek_words(n);
+        let words: Vec<&str> = words.iter().flatten().map(String::as_str).collect();
+        database.by_hand.execute(
+            "UPDATE seeks SET kind = $2, holder = $3, control = $4, taken_mark = $5 \
+             WHERE id = $1",
+            &[&[seek(n).id.as_str()], &words[..]].concat(),
+        );
+    }
+
+    let seeks: Vec<_> = (0..SEEKS)
+        .map(|n| database.store.seek(&seek(n).id).unwrap().expect("the seek"))
+        .collect();
+
+    assert_eq!(seeks, expected);
+}
+
+/// A time control the core refuses (shorter than the shortest), written by hand where
+/// the table takes it: the seek is unreadable, and the store says which and why.
+fn reads_a_seek_on_no_time_control_as_unreadable(mut database: Database) {
+    database
+        .store
+        .open_seek(&seek(1))
+        .expect("the seek is kept");
+    database.by_hand.execute(
+        "UPDATE seeks SET initial_ms = 1 WHERE id = $1",
+        &[seek(1).id.as_str()],
+    );
+
+    let read = database.store.seek(&seek(1).id);
+
+    assert!(
+        matches!(&read, Err(StoreError::Unreadable { detail, .. })
+            if detail.contains(seek(1).id.as_str()) && detail.contains("time control")),
+        "{read:?}"
+    );
+}
+
+#[test]
+fn the_sqlite_store_writes_exactly_the_pinned_seek_words() {
+    writes_exactly_the_pinned_seek_words(sqlite());
+}
+
+#[test]
+fn the_sqlite_store_reads_every_pinned_seek_word_as_its_value() {
+    reads_every_pinned_seek_word_as_its_value(sqlite());
+}
+
+#[test]
+fn the_sqlite_store_reads_a_seek_on_no_time_control_as_unreadable() {
+    reads_a_seek_on_no_time_control_as_unreadable(sqlite());
+}
+
+#[cfg(postgres)]
+#[test]
+fn the_postgresql_store_writes_exactly_the_pinned_seek_words() {
+    writes_exactly_the_pinned_seek_words(postgres());
+}
+
+#[cfg(postgres)]
+#[test]
+fn the_postgresql_store_reads_every_pinned_seek_word_as_its_value() {
+    reads_every_pinned_seek_word_as_its_value(postgres());
+}
+
+#[cfg(postgres)]
+#[test]
+fn the_postgresql_store_reads_a_seek_on_no_time_control_as_unreadable() {
+    reads_a_seek_on_no_time_control_as_unreadable(postgres());
 }

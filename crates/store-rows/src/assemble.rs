@@ -9,16 +9,19 @@ use tictactoe_core::ports::{
     GameId, GameSummary, HistoryPage, HistoryQuery, Opponents, Rivalry, StoreError, StoredGame,
 };
 
+use crate::clocks::ClockColumns;
 use crate::rows::{self, GameRow};
 use crate::words;
 
 /// A game read back whole: its `row`, the id of its rematch (the game that follows it,
-/// if any), and its steps' columns (number, cell, undo) in number order, which must be
-/// numbered from 1 without gaps.
+/// if any), its steps' columns (number, cell, undo) in number order, which must be
+/// numbered from 1 without gaps, and its clock as last kept (its row of `clocks`),
+/// which a game has if and only if it began with one.
 pub fn stored_game(
     row: &GameRow,
     rematch: Option<&str>,
     steps: impl IntoIterator<Item = (i64, Option<i64>, Option<i64>)>,
+    clock: Option<&ClockColumns>,
 ) -> Result<StoredGame, String> {
     let geometry = row.geometry()?;
     let mut kept = Vec::new();
@@ -29,8 +32,15 @@ pub fn stored_game(
         }
         kept.push(step);
     }
+    let game = row.new_game()?;
+    let clock = match (clock, &game.clock) {
+        (Some(kept), Some(_)) => Some(kept.clock()?),
+        (None, None) => None,
+        (Some(_), None) => return Err("a clock kept for a game begun without one".to_string()),
+        (None, Some(_)) => return Err("its clock is missing".to_string()),
+    };
     Ok(StoredGame {
-        game: row.new_game()?,
+        game,
         steps: kept,
         ending: row.ending()?,
         started: rows::time(row.started_at)?,
@@ -39,6 +49,7 @@ pub fn stored_game(
             .map(GameId::parse)
             .transpose()
             .map_err(|e| format!("its rematch: {e}"))?,
+        clock,
     })
 }
 

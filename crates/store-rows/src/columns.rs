@@ -6,7 +6,9 @@
 use crate::GameRow;
 use crate::accounts::{AccountRow, SummaryRow, TokenRow};
 use crate::assemble::ReviewRow;
+use crate::clocks::{BegunClock, ClockColumns};
 use crate::ratings::{ChangeRow, RatingColumns};
+use crate::seeks::SeekRow;
 use crate::training::AttemptRow;
 
 /// One column of a selected row, as a store's driver reads it: the value at position
@@ -77,6 +79,14 @@ impl<R> InOrder<'_, R> {
         Ok([self.column()?, self.column()?, self.column()?])
     }
 
+    /// X's and O's time left: the next two columns.
+    fn left<E>(&mut self) -> Result<[i64; 2], E>
+    where
+        R: Columns<E>,
+    {
+        Ok([self.column()?, self.column()?])
+    }
+
     /// One side's kind, name and level: the next three columns.
     fn side<E>(&mut self) -> Result<crate::SideColumns, E>
     where
@@ -103,6 +113,17 @@ impl FromColumns for GameRow {
             ending: columns.column()?,
             casual: columns.column()?,
             holders: [columns.column()?, columns.column()?],
+            clock_end: columns.column()?,
+            clock: BegunClock {
+                control: columns.column()?,
+                initial_ns: columns.column()?,
+                increment_ns: columns.column()?,
+                first_move_ns: columns.column()?,
+                left_ns: [columns.column()?, columns.column()?],
+                turn: columns.column()?,
+                since_ns: columns.column()?,
+                moves: columns.column()?,
+            },
         })
     }
 }
@@ -168,3 +189,33 @@ from_columns!(SummaryRow {
     tokens
 });
 from_columns!(TokenRow { id, label, created });
+from_columns!(ClockColumns {
+    control,
+    initial_ns,
+    increment_ns,
+    first_move_ns,
+    left_ns: left,
+    turn,
+    since_ns,
+    moves
+});
+from_columns!(SeekRow {
+    id,
+    kind,
+    owner,
+    holder,
+    lock,
+    size,
+    win,
+    control,
+    initial_ms,
+    increment_ms,
+    rated,
+    rating,
+    at,
+    seen,
+    taken_game,
+    taken_mark,
+    taken_at,
+    closed
+});

@@ -18,11 +18,15 @@
 //!   order; a store says only how its driver reads one column.
 //! * [`assemble`]: a game read back whole, a history's summaries and pages, reviews,
 //!   scoreboard rows and rivalries, from their rows.
+//! * [`clocks`]: a game's clock as it began and as last kept, in nanoseconds, read
+//!   back checked.
 //! * [`ratings`]: the ratings' rows (a person's rating on a board, each game's change),
 //!   as stored and checked.
 //! * [`training`]: the rows of the answers to training puzzles, as stored and checked.
 //! * [`accounts`]: the rows of accounts, their sessions and personal tokens, as stored
 //!   and checked.
+//! * [`seeks`]: the rows of seeks (people looking for an opponent), as stored and
+//!   checked.
 //! * [`Database`]: the database as a store's errors name it, and the errors about what
 //!   is found in it (unreadable, newer) that every store words alike.
 //!
@@ -34,10 +38,12 @@
 
 pub mod accounts;
 pub mod assemble;
+pub mod clocks;
 pub mod columns;
 mod database;
 pub mod ratings;
 pub mod rows;
+pub mod seeks;
 pub mod training;
 pub mod words;
 

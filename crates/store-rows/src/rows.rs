@@ -12,17 +12,20 @@ use tictactoe_core::ports::{Change, Ending, GameId, NewGame, Step};
 use tictactoe_core::rules::exactly_once::Movers;
 use tictactoe_core::rules::names_of;
 
+use crate::clocks::BegunClock;
 use crate::words;
 
 /// The columns of `games` a [`GameRow`] holds, in its order: a store selects these and
 /// reads them into one.
 pub const GAME_COLUMNS: &str = "id, x_kind, x_name, x_level, o_kind, o_name, o_level, \
      size, win, first, seating, x_lock, o_lock, follows, started_at, ended_at, ending, casual, \
-     x_holder, o_holder";
+     x_holder, o_holder, clock_end, clock_control, clock_initial_ns, clock_increment_ns, \
+     clock_first_move_ns, clock_x_left_ns, clock_o_left_ns, clock_turn, clock_since_ns, \
+     clock_moves";
 
 /// How many columns [`GAME_COLUMNS`] names: where the columns a query selects after
 /// them begin.
-pub const GAME_COLUMN_COUNT: usize = 20;
+pub const GAME_COLUMN_COUNT: usize = 30;
 
 /// One side's columns: kind, name, level.
 pub type SideColumns = (String, Option<String>, Option<String>);
@@ -53,6 +56,14 @@ pub struct GameRow {
     /// sent) before holders were say nothing ([`words::holder`]).
     #[cfg_attr(feature = "serde", serde(default))]
     pub holders: [Option<String>; 2],
+    /// How the clock ended the game, beside the result it counts as in `ending`
+    /// ([`words::ending_columns`]); NULL for every other ending.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub clock_end: Option<String>,
+    /// The clock the game began with (rows kept, and news sent, before there were
+    /// clocks say nothing: no clock).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub clock: BegunClock,
 }
 
 impl GameRow {
@@ -88,6 +99,8 @@ impl GameRow {
                 .seats
                 .each_ref()
                 .map(|holder| Some(words::holder_columns(holder).0.to_owned())),
+            clock_end: None,
+            clock: BegunClock::of(new.clock.as_ref()),
         }
     }
 
@@ -117,12 +130,20 @@ impl GameRow {
                 .transpose()
                 .map_err(|e| format!("the game it follows: {e}"))?,
             casual: self.casual,
+            clock: self.clock.clock()?,
         })
     }
 
-    /// How the game ended, or `None` while it is played.
+    /// How the game ended, or `None` while it is played: its result, and how the clock
+    /// ended it (see [`words::ending_columns`]).
     pub fn ending(&self) -> Result<Option<Ending>, String> {
-        self.ending.as_deref().map(words::ending).transpose()
+        match (self.ending.as_deref(), self.clock_end.as_deref()) {
+            (None, None) => Ok(None),
+            (Some(word), clock_end) => words::ending(word, clock_end).map(Some),
+            (None, Some(clock_end)) => {
+                Err(format!("ended by the clock ({clock_end:?}) but not ended"))
+            }
+        }
     }
 
     /// The board it is played on.

@@ -8,10 +8,12 @@
 //! a new word (a new level, a new ending) is added, and the test that pins them
 //! (`crates/store-contract/tests/vocabulary.rs`) is told of it.
 
-use tictactoe_core::domain::{Known, Mark, Outcome, PlayerName, Verdict};
+use std::time::Duration;
+
+use tictactoe_core::domain::{Known, Mark, Outcome, PlayerName, TimeControl, Verdict};
 use tictactoe_core::play::Seating;
 use tictactoe_core::players::{Level, PlayerSpec};
-use tictactoe_core::ports::{Ending, SeatHolder, SecretLock};
+use tictactoe_core::ports::{Ending, SeatHolder, SecretLock, SeekKind};
 
 /// The `x_kind`/`o_kind` word of a person's seat.
 pub const HUMAN: &str = "human";
@@ -26,10 +28,36 @@ pub fn vocabulary() -> Vec<(&'static str, Vec<&'static str>)> {
         ("mark", Mark::ALL.map(mark_word).to_vec()),
         ("seating", Seating::ALL.map(seating_word).to_vec()),
         ("holder", HOLDERS.to_vec()),
-        ("ending", Ending::ALL.map(ending_word).to_vec()),
+        ("ending", RESULTS.to_vec()),
+        ("clock end", CLOCK_ENDS.to_vec()),
         ("known", Known::ALL.map(known_word).to_vec()),
+        ("seek kind", SEEK_KINDS.map(seek_kind_word).to_vec()),
+        ("control", CONTROLS.to_vec()),
     ]
 }
+
+/// The `ending` words, in [`Ending::ALL`]'s order: how a game counts. An ending by the
+/// clock is kept as the result it counts as, with how the clock ended it beside it
+/// ([`CLOCK_ENDS`]): the column's words were fixed before there were clocks.
+pub const RESULTS: [&str; 7] = [
+    "draw",
+    "X won",
+    "O won",
+    "X resigned",
+    "O resigned",
+    "X abandoned",
+    "O abandoned",
+];
+
+/// The `clock_end` words: which side's time ran out (`X timeout`: X lost on time, or
+/// drew against a side that could no longer win) or who did not make a first move in
+/// time (`X aborted`).
+pub const CLOCK_ENDS: [&str; 4] = ["X timeout", "O timeout", "X aborted", "O aborted"];
+
+/// The words of a clock's time control (`control`, `clock_control`), in
+/// [`TimeControl`]'s order: `increment` (a game's time and an increment a move) and
+/// `per move` (each move within a time).
+pub const CONTROLS: [&str; 2] = ["increment", "per move"];
 
 /// The `x_holder`/`o_holder` words, in [`SeatHolder`]'s order: `local`, `guest`,
 /// `invited`, `account`.
@@ -135,21 +163,67 @@ pub fn seating(word: &str) -> Result<Seating, String> {
     find(Seating::ALL, seating_word, word).ok_or_else(|| format!("{word:?} is not a seating"))
 }
 
-/// How a game ended: a whole sentence such as `X won`.
-pub fn ending_word(ending: Ending) -> &'static str {
+/// How a game ended, as the columns `ending` and `clock_end` keep it: the result it
+/// counts as, a whole sentence such as `X won` ([`RESULTS`]), and for an ending by the
+/// clock, how the clock ended it ([`CLOCK_ENDS`]). X out of time is `O won` (or `draw`,
+/// O no longer able to win) beside `X timeout`; X not moving first in time is
+/// `X abandoned` (counted as nothing, as an abandoned game) beside `X aborted`.
+pub fn ending_columns(ending: Ending) -> (&'static str, Option<&'static str>) {
+    let [
+        draw,
+        x_won,
+        o_won,
+        x_resigned,
+        o_resigned,
+        x_abandoned,
+        o_abandoned,
+    ] = RESULTS;
+    let [x_timeout, o_timeout, x_aborted, o_aborted] = CLOCK_ENDS.map(Some);
     match ending {
-        Ending::Finished(Outcome::Draw) => "draw",
-        Ending::Finished(Outcome::Won(Mark::X)) => "X won",
-        Ending::Finished(Outcome::Won(Mark::O)) => "O won",
-        Ending::Resigned(Mark::X) => "X resigned",
-        Ending::Resigned(Mark::O) => "O resigned",
-        Ending::Abandoned(Mark::X) => "X abandoned",
-        Ending::Abandoned(Mark::O) => "O abandoned",
+        Ending::Finished(Outcome::Draw) => (draw, None),
+        Ending::Finished(Outcome::Won(Mark::X)) => (x_won, None),
+        Ending::Finished(Outcome::Won(Mark::O)) => (o_won, None),
+        Ending::Resigned(Mark::X) => (x_resigned, None),
+        Ending::Resigned(Mark::O) => (o_resigned, None),
+        Ending::Abandoned(Mark::X) => (x_abandoned, None),
+        Ending::Abandoned(Mark::O) => (o_abandoned, None),
+        Ending::TimedOut {
+            side: Mark::X,
+            drawn,
+        } => (if drawn { draw } else { o_won }, x_timeout),
+        Ending::TimedOut {
+            side: Mark::O,
+            drawn,
+        } => (if drawn { draw } else { x_won }, o_timeout),
+        Ending::Aborted(Mark::X) => (x_abandoned, x_aborted),
+        Ending::Aborted(Mark::O) => (o_abandoned, o_aborted),
     }
 }
 
-pub fn ending(word: &str) -> Result<Ending, String> {
-    find(Ending::ALL, ending_word, word).ok_or_else(|| format!("{word:?} is not an ending"))
+/// The ending whose columns these are (see [`ending_columns`]): a result and a clock's
+/// end that contradict each other (`X won` beside `X timeout`) are no ending.
+pub fn ending(word: &str, clock_end: Option<&str>) -> Result<Ending, String> {
+    if !RESULTS.contains(&word) {
+        return Err(format!("{word:?} is not an ending"));
+    }
+    Ending::ALL
+        .into_iter()
+        .find(|ending| ending_columns(*ending) == (word, clock_end))
+        .ok_or_else(|| match clock_end {
+            Some(clock) if CLOCK_ENDS.contains(&clock) => {
+                format!("{word:?} by the clock's {clock:?} is not an ending")
+            }
+            Some(clock) => format!("{clock:?} is not a clock's end"),
+            None => format!("{word:?} is not an ending"),
+        })
+}
+
+/// A time control's word ([`CONTROLS`]).
+pub fn control_word(control: TimeControl) -> &'static str {
+    match control {
+        TimeControl::Increment { .. } => CONTROLS[0],
+        TimeControl::PerMove(_) => CONTROLS[1],
+    }
 }
 
 /// What a review knew of a position's value (`before`, `after`): the words of
@@ -167,6 +241,63 @@ pub fn known_word(known: Known) -> &'static str {
 
 pub fn known(word: &str) -> Result<Known, String> {
     find(Known::ALL, known_word, word).ok_or_else(|| format!("{word:?} is not a value"))
+}
+
+/// Every [`SeekKind`], in the order of its variants (the core has no list of them).
+pub const SEEK_KINDS: [SeekKind; 2] = [SeekKind::Lobby, SeekKind::Pool];
+
+/// Where a seek waits (a seek's `kind`): `lobby` or `pool`.
+pub fn seek_kind_word(kind: SeekKind) -> &'static str {
+    match kind {
+        SeekKind::Lobby => "lobby",
+        SeekKind::Pool => "pool",
+    }
+}
+
+pub fn seek_kind(word: &str) -> Result<SeekKind, String> {
+    find(SEEK_KINDS, seek_kind_word, word).ok_or_else(|| format!("{word:?} is not a seek's kind"))
+}
+
+/// A time control as kept: its word, each side's time as the game begins
+/// ([`TimeControl::initial`]: the game's time, or a move's) and the increment (none for
+/// a time per move), in milliseconds, in the columns `control`, `initial_ms` and
+/// `increment_ms`. A time is cut to the whole millisecond.
+pub fn control_columns(control: TimeControl) -> (&'static str, i64, Option<i64>) {
+    let ms = |time: Duration| i64::try_from(time.as_millis()).unwrap_or(i64::MAX);
+    match control {
+        TimeControl::Increment { initial, increment } => {
+            (CONTROLS[0], ms(initial), Some(ms(increment)))
+        }
+        TimeControl::PerMove(limit) => (CONTROLS[1], ms(limit), None),
+    }
+}
+
+/// A time control from its columns (see [`control_columns`]), within the bounds
+/// [`TimeControl::increment`] and [`TimeControl::per_move`] set.
+pub fn control(
+    word: &str,
+    initial_ms: i64,
+    increment_ms: Option<i64>,
+) -> Result<TimeControl, String> {
+    let ms = |value: i64| {
+        u64::try_from(value)
+            .map(Duration::from_millis)
+            .map_err(|_| format!("a time control of {value} ms"))
+    };
+    let control = match (
+        CONTROLS.iter().position(|known| *known == word),
+        increment_ms,
+    ) {
+        (Some(0), Some(increment)) => TimeControl::increment(ms(initial_ms)?, ms(increment)?),
+        (Some(1), None) => TimeControl::per_move(ms(initial_ms)?),
+        _ => {
+            return Err(format!(
+                "a time control {word:?} with an increment of {increment_ms:?} ms is no \
+                 time control"
+            ));
+        }
+    };
+    control.map_err(|e| format!("a time control of {initial_ms} ms and {increment_ms:?} ms: {e}"))
 }
 
 /// The value among `all` whose word is `word`.
@@ -199,16 +330,55 @@ mod tests {
                 .into_iter()
                 .all(|v| seating(seating_word(v)) == Ok(v))
         );
-        assert!(
-            Ending::ALL
-                .into_iter()
-                .all(|v| ending(ending_word(v)) == Ok(v))
-        );
+        assert!(Ending::ALL.into_iter().all(|v| {
+            let (word, clock_end) = ending_columns(v);
+            ending(word, clock_end) == Ok(v)
+        }));
         assert!(
             Known::ALL
                 .into_iter()
                 .all(|v| known(known_word(v)) == Ok(v))
         );
+        assert!(
+            SEEK_KINDS
+                .into_iter()
+                .all(|v| seek_kind(seek_kind_word(v)) == Ok(v))
+        );
+    }
+
+    #[rstest::rstest]
+    #[case::three_minutes_and_two_seconds_a_move(TimeControl::increment(
+        Duration::from_secs(180),
+        Duration::from_secs(2)
+    ))]
+    #[case::no_increment(TimeControl::increment(Duration::from_millis(5_500), Duration::ZERO))]
+    #[case::thirty_seconds_a_move(TimeControl::per_move(Duration::from_secs(30)))]
+    fn a_time_control_reads_back_from_its_columns(
+        #[case] made: Result<TimeControl, tictactoe_core::domain::TimeControlError>,
+    ) {
+        let made = made.expect("a time control");
+        let (word, initial, increment) = control_columns(made);
+
+        assert_eq!(control(word, initial, increment), Ok(made));
+    }
+
+    #[rstest::rstest]
+    #[case::an_increment_without_one("increment", 60_000, None)]
+    #[case::a_time_per_move_with_an_increment("per move", 60_000, Some(0))]
+    #[case::no_such_control("hourglass", 60_000, None)]
+    #[case::a_negative_time("per move", -1, None)]
+    #[case::a_negative_increment("increment", 60_000, Some(-1))]
+    #[case::shorter_than_the_shortest("per move", 4_999, None)]
+    #[case::a_game_longer_than_the_longest("increment", 3 * 3_600_000 + 1, Some(0))]
+    #[case::a_move_longer_than_the_longest("per move", 24 * 3_600_000 + 1, None)]
+    fn columns_that_are_no_time_control_are_an_error_that_says_so(
+        #[case] word: &str,
+        #[case] initial: i64,
+        #[case] increment: Option<i64>,
+    ) {
+        let read = control(word, initial, increment);
+
+        crate::assert_unreadable_naming(&read, "time control");
     }
 
     #[test]
@@ -223,10 +393,31 @@ mod tests {
     #[test]
     fn a_word_that_is_no_value_is_an_error_that_quotes_it() {
         assert_eq!(
-            ending("X lost"),
+            ending("X lost", None),
             Err("\"X lost\" is not an ending".to_string())
         );
         assert_eq!(mark("x"), Err("\"x\" is not a mark".to_string()));
+    }
+
+    #[test]
+    fn no_two_endings_share_their_columns() {
+        let columns: HashSet<_> = Ending::ALL.into_iter().map(ending_columns).collect();
+
+        assert_eq!(columns.len(), Ending::ALL.len());
+    }
+
+    #[rstest::rstest]
+    #[case::a_win_by_the_side_out_of_time("X won", Some("X timeout"))]
+    #[case::a_time_out_aborted("X abandoned", Some("O aborted"))]
+    #[case::a_resignation_by_the_clock("O resigned", Some("O timeout"))]
+    #[case::no_clock_end_at_all("draw", Some("flag"))]
+    fn columns_of_a_result_and_a_clock_that_contradict_each_other_are_an_error(
+        #[case] word: &str,
+        #[case] clock_end: Option<&str>,
+    ) {
+        let read = ending(word, clock_end);
+
+        assert!(read.is_err(), "{read:?}");
     }
 
     #[rstest::rstest]

@@ -15,7 +15,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::grid::{CELL_WIDTH, Palette, grid};
-use tictactoe_console::words::{refused, seat};
+use tictactoe_console::TimeLeft;
+use tictactoe_console::words::{aborted, out_of_time, refused, seat, time_left_words};
 use tictactoe_core::domain::{
     Analysis, GameState, GameStatus, Geometry, Mark, Position, Refusal, Scoreboard, Verdict,
 };
@@ -63,6 +64,8 @@ pub struct GameScreen {
     /// Help that would make the rated game casual, said so by the last key: the same
     /// key again takes it.
     cautioned: Option<Help>,
+    /// Each side's time, in a game on a clock, as the runner last read it.
+    time: Option<TimeLeft>,
 }
 
 impl GameScreen {
@@ -78,7 +81,14 @@ impl GameScreen {
             records: None,
             typed: String::new(),
             cautioned: None,
+            time: None,
         }
+    }
+
+    /// Shows each side's time under the board (a game on a clock): the runner reads the
+    /// clock and tells the screen, about every tenth of a second.
+    pub fn show_time(&mut self, time: Option<TimeLeft>) {
+        self.time = time;
     }
 
     pub fn cursor(&self) -> Position {
@@ -211,6 +221,17 @@ impl GameScreen {
                     Recording::Failed(error) => format!("The result was not saved: {error}."),
                     Recording::Queued | Recording::NotRecorded => String::new(),
                 },
+                // The status line says who ran out of time; this line what became of it.
+                Event::TimedOut { recording, .. } => match recording {
+                    Recording::Saved(records, changes) => {
+                        self.records = Some(records);
+                        rated(&changes)
+                    }
+                    Recording::Failed(error) => format!("The result was not saved: {error}."),
+                    Recording::Queued | Recording::NotRecorded => String::new(),
+                },
+                // The status line says it all.
+                Event::Aborted { .. } => String::new(),
                 Event::MadeCasual => self.said_too(MADE_CASUAL),
                 Event::NotKept(error) => {
                     let warning = format!("This game is not being saved: {error}.");
@@ -437,6 +458,9 @@ impl GameScreen {
             return;
         }
         let [title, _, status, message, keys] = self.layout(area);
+        if let Some(time) = &self.time {
+            self.draw_time(frame, time);
+        }
         let geometry = game.game().board().geometry();
         let names = format!("{} vs {}", seat_of(game, Mark::X), seat_of(game, Mark::O));
         let shape = format!(
@@ -503,6 +527,30 @@ impl GameScreen {
         (board_width.max(MIN_WIDTH), board_height + 7)
     }
 
+    /// Draws each side's time on the line under the board, and nothing else: what the
+    /// runner redraws while the computer thinks.
+    pub fn draw_time(&self, frame: &mut Frame, time: &TimeLeft) {
+        let (width, height) = self.smallest_screen();
+        if frame.area().width < width || frame.area().height < height {
+            return;
+        }
+        let area = self.time_area(frame.area());
+        frame.render_widget(Clear, area);
+        frame.render_widget(
+            Paragraph::new(time_left_words(time))
+                .style(self.bold())
+                .alignment(ratatui::layout::Alignment::Center),
+            area,
+        );
+    }
+
+    /// Where each side's time is shown: the line between the board and the status line,
+    /// as wide as the screen.
+    fn time_area(&self, area: Rect) -> Rect {
+        let [_, board, status, _, _] = self.layout(area);
+        Rect::new(status.x, board.y + board.height, status.width, 1)
+    }
+
     /// Where the status line is on a screen of `area`.
     fn status_area(&self, area: Rect) -> Rect {
         let [_, _, status, _, _] = self.layout(area);
@@ -558,6 +606,10 @@ impl GameScreen {
                     seat_of(game, *by),
                     seat_of(game, by.opponent())
                 ),
+                (Some(&End::TimedOut { side, drawn }), _, _) => {
+                    out_of_time(&seat_of(game, side), &seat_of(game, side.opponent()), drawn)
+                }
+                (Some(&End::Aborted { by }), _, _) => aborted(&seat_of(game, by)),
                 (Some(_), _, _) => "Game left.".to_string(),
                 (None, Seat::Computer(_), Some(elapsed)) => {
                     format!("{} {:.1} s", self.thinker(game), elapsed.as_secs_f64())

@@ -12,11 +12,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::grid::{CELL_WIDTH, Palette, grid};
-use tictactoe_console::words::{move_label, review_words, seat, value_words};
-use tictactoe_core::domain::{GameState, GameStatus, Mark, Outcome, Position};
+use tictactoe_console::words::{move_label, replay_ending, review_words, value_words};
+use tictactoe_core::domain::{GameState, GameStatus, Position};
 use tictactoe_core::play::{Judgement, Replay, Review};
-use tictactoe_core::ports::Ending;
-use tictactoe_core::rules::names_of;
 
 /// What the runner should do after a key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -164,15 +162,7 @@ impl<'a> ReplayScreen<'a> {
     }
 
     fn ending(&self) -> String {
-        let names = names_of(self.replay.settings());
-        let name = |mark: Mark| seat(names[mark.index()].as_str(), mark);
-        match self.replay.ending() {
-            Some(Ending::Finished(Outcome::Won(mark))) => format!("{} won.", name(mark)),
-            Some(Ending::Finished(Outcome::Draw)) => "A draw.".to_string(),
-            Some(Ending::Resigned(mark)) => format!("{} resigned.", name(mark)),
-            Some(Ending::Abandoned(mark)) => format!("{} left the game.", name(mark)),
-            None => "The game was not finished.".to_string(),
-        }
+        replay_ending(self.replay)
     }
 
     /// The moves, the one shown marked, each with a word from the review; as many as fit
@@ -268,10 +258,11 @@ mod tests {
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
     use ratatui::crossterm::event::KeyEventKind;
-    use tictactoe_core::domain::{Geometry, Known, Verdict};
+    use tictactoe_core::domain::{Geometry, Known, Mark, Verdict};
     use tictactoe_core::fixtures::{person, settings};
     use tictactoe_core::play::MoveReview;
     use tictactoe_core::players::{Level, PlayerSpec};
+    use tictactoe_core::ports::Ending;
 
     use super::*;
 

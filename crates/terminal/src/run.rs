@@ -28,8 +28,10 @@ use super::replay_screen::{ReplayFlow, ReplayScreen};
 use super::train_screen::{TrainFlow, TrainScreen};
 use tictactoe_console::menu::AfterGame;
 use tictactoe_console::words::seat;
-use tictactoe_console::{Stop, Titled, Trained, begin_journal};
-use tictactoe_core::domain::{GameState, Mark};
+use tictactoe_console::{
+    Stop, SystemClock, TimeKeeper, Titled, Trained, WallClock, begin_journal, starting_clock,
+};
+use tictactoe_core::domain::{GameState, Mark, TimeControl};
 use tictactoe_core::play::{
     ComputerError, End, Event, Journal, Match, Recorder, Replay, Review, Seat, Settings, review,
 };
@@ -44,8 +46,10 @@ use tictactoe_core::rules::{Fate, Puzzle, judge};
 pub enum Start {
     /// The menu (`tictactoe`).
     Menu,
-    /// A game with these settings (`tictactoe play`).
-    Game(Settings),
+    /// A game with these settings (`tictactoe play`), on a clock of this control if
+    /// one is given (`--clock`): it, and the games played again from it, are played on
+    /// the clock; the menu's games are not.
+    Game(Settings, Option<TimeControl>),
 }
 
 /// How the full-screen program ended.
@@ -74,10 +78,11 @@ pub fn run_full_screen<S: Archive + ?Sized>(
 ) -> io::Result<Result<Ending, ComputerError>> {
     let _restore = RawScreen::enter()?;
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
-    let mut next = match start {
-        Start::Menu => None,
-        Start::Game(settings) => Some(settings),
+    let (mut next, mut control) = match start {
+        Start::Menu => (None, None),
+        Start::Game(settings, control) => (Some(settings), control),
     };
+    let wall = SystemClock;
     let mut form = last_form(store);
     loop {
         let settings = match next.take() {
@@ -89,10 +94,15 @@ pub fn run_full_screen<S: Archive + ?Sized>(
         };
         // Each game is kept as it is played; one whose beginning cannot be kept is
         // played unsaved, and says so.
-        let (journal, unsaved) = match begin_journal(store, &settings, casual) {
+        let clock = control.map(|control| starting_clock(control, &settings, wall.now()));
+        let (journal, unsaved) = match begin_journal(store, &settings, casual, clock) {
             Ok(journal) => (Some(journal), None),
             Err(error) => (None, Some(error)),
         };
+        let mut keeper = TimeKeeper::new(clock);
+        if let Some(journal) = &journal {
+            keeper = keeper.keeping_in(&store, journal.id().clone());
+        }
         // A game that is not kept rates nobody.
         let rates = journal.as_ref().is_some_and(Journal::rates);
         let mut game = settings.start_match(computers, journal).casual(!rates);
@@ -101,7 +111,7 @@ pub fn run_full_screen<S: Archive + ?Sized>(
             screen.show_events(&game, vec![Event::NotKept(error)]);
         }
         let left = loop {
-            match play(&mut terminal, &mut screen, &mut game)? {
+            match play(&mut terminal, &mut screen, &mut game, (&mut keeper, &wall))? {
                 Ok(Left::Review) => {
                     let kept_as = game.recorder().as_ref().map(|journal| journal.id().clone());
                     let seen = (settings.clone(), kept_as);
@@ -118,7 +128,10 @@ pub fn run_full_screen<S: Archive + ?Sized>(
             Ok(Left::Review) => unreachable!("a review is shown in the loop above"),
             Ok(Left::Chose(AfterGame::PlayAgain)) => next = Some(settings),
             Ok(Left::Chose(AfterGame::SwapSides)) => next = Some(settings.swapped()),
-            Ok(Left::Chose(AfterGame::Menu)) => form = MenuForm::from_settings(&settings),
+            Ok(Left::Chose(AfterGame::Menu)) => {
+                form = MenuForm::from_settings(&settings);
+                control = None;
+            }
             Ok(Left::Chose(AfterGame::Quit)) => return Ok(Ok(Ending::Quit)),
             Ok(Left::Interrupted) => return Ok(Ok(Ending::Interrupted)),
             Err(error) => return Ok(Err(error)),
@@ -267,6 +280,8 @@ fn review_in_place<S: ReviewStore + ?Sized, R: Recorder>(
         End::Finished(finished) => Ended::Finished(finished.outcome),
         End::Resigned { by } => Ended::Resigned(*by),
         End::Abandoned { by } => Ended::Abandoned(*by),
+        &End::TimedOut { side, drawn } => Ended::TimedOut { side, drawn },
+        End::Aborted { by } => Ended::Aborted(*by),
     });
     // The match played these moves, so they are a game; if not, that is said, not shown.
     let replay = Replay::played(&settings, game.game().moves(), ending)
@@ -330,23 +345,34 @@ fn reviewing(
     })
 }
 
+/// One game on the screen, on the clock `keeper` keeps (told the time by `wall`), if
+/// it has one: then the screen wakes up every [`TICK`] to redraw the clocks, and ends
+/// the game at a side's deadline.
 fn play<R: Recorder + Sync>(
     terminal: &mut Screen,
     screen: &mut GameScreen,
     game: &mut Match<R>,
+    (keeper, wall): (&mut TimeKeeper, &dyn WallClock),
 ) -> io::Result<Result<Left, ComputerError>> {
     let watching = [Mark::X, Mark::O]
         .iter()
         .all(|&mark| matches!(game.seat(mark), Seat::Computer(_)));
     loop {
+        let ended = keeper.judge(game, wall.now());
+        if !ended.is_empty() {
+            screen.show_events(game, ended);
+        }
+        screen.show_time(keeper.time_left(wall.now()));
         let computer_to_move =
             game.end().is_none() && matches!(game.seat(game.game().to_move()), Seat::Computer(_));
         if computer_to_move {
-            let events = match think(terminal, screen, game)? {
+            let events = match think(terminal, screen, game, (&*keeper, wall))? {
                 Some(Ok(events)) => events,
                 Some(Err(error)) => return Ok(Err(error)),
                 None => return Ok(Ok(Left::Interrupted)),
             };
+            // Charged when it comes: a computer's move is usually at once.
+            keeper.follow(game, wall.now());
             screen.show_events(game, events);
             // Two computers: a pause between moves, so that people can follow.
             if watching
@@ -359,7 +385,18 @@ fn play<R: Recorder + Sync>(
         }
         terminal.draw(|frame| screen.draw(frame, game, None))?;
         let area = terminal.get_frame().area();
-        match event::read()? {
+        // On a clock, no key for a tick: the clocks are drawn again, and judged.
+        if keeper.ticking(game) && !event::poll(TICK)? {
+            continue;
+        }
+        let event = event::read()?;
+        // A key after the deadline is too late: the game ends on time instead.
+        let ended = keeper.judge(game, wall.now());
+        if !ended.is_empty() {
+            screen.show_events(game, ended);
+            continue;
+        }
+        match event {
             TermEvent::Key(key) if key.kind == KeyEventKind::Press => {
                 if game.end().is_some() {
                     match key.code {
@@ -377,12 +414,15 @@ fn play<R: Recorder + Sync>(
                     screen.note("Looking for the best moves…");
                     terminal.draw(|frame| screen.draw(frame, game, None))?;
                 }
-                if let Some(left) = left_by(screen.on_key(game, key)) {
+                let flow = screen.on_key(game, key);
+                keeper.follow(game, wall.now());
+                if let Some(left) = left_by(flow) {
                     return Ok(Ok(left));
                 }
             }
             TermEvent::Mouse(mouse) if mouse.kind == MouseEventKind::Down(MouseButton::Left) => {
                 screen.on_click(game, area, mouse.column, mouse.row);
+                keeper.follow(game, wall.now());
             }
             _ => {}
         }
@@ -390,11 +430,13 @@ fn play<R: Recorder + Sync>(
 }
 
 /// The computer whose turn it is thinks on another thread; meanwhile the screen shows
-/// the seconds passing and every key is dropped, but Ctrl-C (`None`).
+/// the seconds passing (and, on a clock, each side's time) and every key is dropped,
+/// but Ctrl-C (`None`).
 fn think<R: Recorder + Sync>(
     terminal: &mut Screen,
     screen: &GameScreen,
     game: &mut Match<R>,
+    (keeper, wall): (&TimeKeeper, &dyn WallClock),
 ) -> io::Result<Option<Result<Vec<tictactoe_core::play::Event>, ComputerError>>> {
     let started = Instant::now();
     // While the match is busy on the other thread, the screen is what it was when
@@ -411,6 +453,9 @@ fn think<R: Recorder + Sync>(
             terminal.draw(|frame| {
                 *frame.buffer_mut() = shown.clone();
                 screen.draw_clock(frame, &thinker, elapsed);
+                if let Some(time) = keeper.time_left(wall.now()) {
+                    screen.draw_time(frame, &time);
+                }
             })?;
             if interrupted_within(TICK)? {
                 return Ok(None);

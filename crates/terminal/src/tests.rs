@@ -1006,3 +1006,109 @@ mod training {
         assert_eq!(flow, TrainFlow::Answer(cell(Geometry::classic(), 9)));
     }
 }
+
+/// `seconds` after the clock's epoch: the instants of games on a clock.
+fn at(seconds: u64) -> std::time::SystemTime {
+    std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(seconds)
+}
+
+/// A clock of three minutes each and two seconds a move, X first, begun at 0 s, kept
+/// beside a game.
+fn three_plus_two() -> tictactoe_console::TimeKeeper<'static> {
+    let control = "3+2".parse().unwrap();
+    tictactoe_console::TimeKeeper::new(Some(tictactoe_core::domain::GameClock::start(
+        control,
+        tictactoe_core::domain::FIRST_MOVE_WITHIN,
+        Mark::X,
+        at(0),
+    )))
+}
+
+/// Ada and Bob's game on 3 x 3 on a 3+2 clock, after the cells of `moves` are typed at
+/// their seconds, the clock following as the runner does; then the clock judged at
+/// `judged` and the screen told the time there.
+fn on_the_clock(moves: &[(char, u64)], judged: u64) -> (Match<Unrecorded>, GameScreen) {
+    let (mut game, mut screen) = people_on_3x3();
+    let mut keeper = three_plus_two();
+    for &(key, second) in moves {
+        press(&mut screen, &mut game, &[KeyCode::Char(key)]);
+        keeper.follow(&game, at(second));
+    }
+    let events = keeper.judge(&mut game, at(judged));
+    screen.show_events(&game, events);
+    screen.show_time(keeper.time_left(at(judged)));
+    (game, screen)
+}
+
+#[test]
+fn on_a_clock_each_sides_time_is_shown_under_the_board() {
+    let (game, screen) = on_the_clock(&[('1', 1), ('5', 2), ('9', 12)], 20);
+
+    let lines = frame(&screen, &game, None);
+
+    assert_eq!(lines[7].trim(), "X 2:52 · O 2:52");
+    assert_eq!(lines[8], "Bob (O) to move.");
+}
+
+#[test]
+fn before_both_have_moved_the_clock_says_how_long_the_first_move_may_take() {
+    let (game, screen) = on_the_clock(&[('5', 10)], 15);
+
+    let lines = frame(&screen, &game, None);
+
+    assert_eq!(lines[7].trim(), "X 3:00 · O 3:00 · first move within 0:25");
+}
+
+#[test]
+fn a_side_out_of_time_loses_on_time_and_the_game_is_over() {
+    let (game, screen) = on_the_clock(&[('1', 1), ('5', 2)], 200);
+
+    let lines = frame(&screen, &game, None);
+
+    assert_eq!(
+        game.end(),
+        Some(&End::TimedOut {
+            side: Mark::X,
+            drawn: false
+        })
+    );
+    assert_eq!(lines[7].trim(), "X 0:00.0 · O 3:00");
+    assert_eq!(lines[8], "Ada (X) ran out of time: Bob (O) wins.");
+    assert!(lines[23].starts_with("r play again"));
+}
+
+#[test]
+fn a_side_out_of_time_draws_when_the_other_could_no_longer_complete_a_line() {
+    // X to move on "o../xxo/xo.": each line open to O lacks two cells; three are empty.
+    let moves = [('4', 1), ('1', 2), ('5', 3), ('6', 4), ('7', 5), ('8', 6)];
+    let (game, screen) = on_the_clock(&moves, 300);
+
+    let lines = frame(&screen, &game, None);
+
+    assert_eq!(
+        lines[8],
+        "Ada (X) ran out of time, but Bob (O) could no longer complete a line: a draw."
+    );
+}
+
+#[test]
+fn a_first_move_not_made_in_time_aborts_the_game() {
+    let (game, screen) = on_the_clock(&[('5', 1)], 31);
+
+    let lines = frame(&screen, &game, None);
+
+    assert_eq!(game.end(), Some(&End::Aborted { by: Mark::O }));
+    assert_eq!(
+        lines[8],
+        "Bob (O) made no first move in time: the game is aborted, and not counted."
+    );
+}
+
+#[test]
+fn a_game_without_a_clock_shows_no_time() {
+    let (game, screen) = people_on_3x3();
+
+    let lines = frame(&screen, &game, None);
+
+    assert_eq!(lines[7], "");
+}

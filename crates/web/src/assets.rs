@@ -48,19 +48,22 @@ macro_rules! page {
 /// `/ratings?size=N&win=K`, a player's page as `/players/{name}` (each script reads
 /// the address); `/train` is the signed-in account's puzzles; `/account` is signing up,
 /// in and out, and the personal tokens (`/account?next=PATH`: where signing in leads
-/// back to).
+/// back to); `/lobby` is finding an opponent (seeks, quick pairing), `/tv` the live game
+/// of the highest-rated people who met there.
 #[rustfmt::skip] // a table: one page a line
-const PAGES: [Page; 6] = [
+const PAGES: [Page; 8] = [
     page!("/", "index.html", ["rating-words.js", "replay.js", "app.js"]),
     page!("/scores", "Scores", "scores.html", ["rating-words.js", "scores.js"]),
     page!("/ratings", "Ratings", "ratings.html", ["rating-words.js", "ratings.js"]),
     page!("/players/{name}", "Player", "players.html", ["rating-words.js", "players.js"]),
     page!("/train", "Training", "train.html", ["train.js"]),
     page!("/account", "Account", "account.html", ["account.js"]),
+    page!("/lobby", "Lobby", "lobby.html", ["rating-words.js", "lobby.js"]),
+    page!("/tv", "TV", "tv.html", ["tv.js"]),
 ];
 
 /// Each page in its frame, in [`PAGES`]' order: built the first time one is served.
-static BUILT: LazyLock<[String; 6]> =
+static BUILT: LazyLock<[String; 8]> =
     LazyLock::new(|| PAGES.map(|each| page(each.title, each.scripts, each.main)));
 
 /// The page a browser gets for a refusal: `{title}`, `{message}` and `{status}` are
@@ -73,7 +76,7 @@ pub static REFUSAL: LazyLock<String> = LazyLock::new(|| {
     )
 });
 /// The scripts, the style and the icon, each served at `/assets/{name}` with its type.
-const FILES: [(&str, &str, &str); 11] = [
+const FILES: [(&str, &str, &str); 13] = [
     ("app.js", JS, include_str!("assets/app.js")),
     ("replay.js", JS, include_str!("assets/replay.js")),
     ("scores.js", JS, include_str!("assets/scores.js")),
@@ -87,6 +90,8 @@ const FILES: [(&str, &str, &str); 11] = [
     ("players.js", JS, include_str!("assets/players.js")),
     ("train.js", JS, include_str!("assets/train.js")),
     ("account.js", JS, include_str!("assets/account.js")),
+    ("lobby.js", JS, include_str!("assets/lobby.js")),
+    ("tv.js", JS, include_str!("assets/tv.js")),
     // Who is signed in, asked once by every page, and the header's link.
     ("session.js", JS, include_str!("assets/session.js")),
     (
@@ -176,6 +181,8 @@ mod tests {
     #[case::a_player("/players/{name}", "<title>Player · Tic Tac Toe</title>", "players.js")]
     #[case::training("/train", "<title>Training · Tic Tac Toe</title>", "train.js")]
     #[case::the_account("/account", "<title>Account · Tic Tac Toe</title>", "account.js")]
+    #[case::the_lobby("/lobby", "<title>Lobby · Tic Tac Toe</title>", "lobby.js")]
+    #[case::tv("/tv", "<title>TV · Tic Tac Toe</title>", "tv.js")]
     fn each_page_is_its_main_in_the_shared_frame_with_its_title_and_scripts(
         #[case] path: &str,
         #[case] title: &str,

@@ -19,7 +19,7 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, header};
 
 use tictactoe_core::domain::{Mark, PlayerName};
-use tictactoe_core::ports::GameId;
+use tictactoe_core::ports::{GameId, SeekId};
 
 use super::api::App;
 use super::budget::Payer;
@@ -30,6 +30,10 @@ use super::token::{PersonalToken, Token};
 
 /// The session's cookie.
 pub const SESSION: &str = "session";
+
+/// A guest's seek's cookie: sent with that seek's requests only (its secret then opens
+/// the guest's seat in the game the seek becomes).
+pub const SEEK: &str = "seek";
 
 /// How long a guest's seat cookie is kept by the browser: long enough to come back to
 /// a game the next day; the seat's secret opens nothing once the game is over but its
@@ -85,7 +89,7 @@ impl Carried {
     pub fn of(headers: &HeaderMap) -> Carried {
         let mut carried = Carried::default();
         for (name, value) in cookies(headers) {
-            let seat = Mark::ALL.into_iter().any(|mark| seat_cookie(mark) == name);
+            let seat = name == SEEK || Mark::ALL.into_iter().any(|mark| seat_cookie(mark) == name);
             if name != SESSION && !seat {
                 continue;
             }
@@ -190,6 +194,17 @@ pub fn seat_cookie_for(id: &GameId, mark: Mark, secret: &Token, secure: bool) ->
         seat_cookie(mark),
         &secret.to_hex(),
         &format!("/api/games/{id}"),
+        SEAT_COOKIE_LASTS,
+        secure,
+    )
+}
+
+/// The cookie of a guest's seek `id`: sent with that seek's requests only.
+pub fn seek_cookie_for(id: &SeekId, secret: &Token, secure: bool) -> HeaderValue {
+    cookie(
+        SEEK,
+        &secret.to_hex(),
+        &format!("/api/seeks/{id}"),
         SEAT_COOKIE_LASTS,
         secure,
     )

@@ -6,11 +6,12 @@
 //! with the wording of what is wrong with it.
 
 use std::collections::BTreeMap;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use tictactoe_core::domain::{Geometry, Mark, PlayerName};
+use tictactoe_core::domain::{Geometry, Mark, PlayerName, TimeControl};
 use tictactoe_core::play::{Seating, Settings, SettingsError};
 use tictactoe_core::players::seated;
 use tictactoe_json::known_word;
@@ -51,6 +52,50 @@ pub struct NewGameJson {
     /// the caller's.
     #[schema(value_type = Option<String>, pattern = "^[xXoO]$")]
     pub invite: Option<MarkJson>,
+    /// A clock, for a game between two people: `{"initial": 180, "increment": 2}`
+    /// (seconds for the whole game, and seconds more after each of one's moves) or
+    /// `{"per_move": 30}` (seconds for each move). Without it, the game has none.
+    pub clock: Option<TimeControlJson>,
+}
+
+/// A time control as a request writes it: `{"initial": SECONDS, "increment": SECONDS}`
+/// or `{"per_move": SECONDS}`; every time from 5 s (an increment from 0), a game's at
+/// most 3 hours, a move's at most a day.
+#[derive(Debug, Clone, Copy, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TimeControlJson {
+    /// Seconds for the whole game, each side.
+    #[serde(default, deserialize_with = "whole_or_none")]
+    #[schema(minimum = 5, maximum = 10800)]
+    pub initial: Option<u64>,
+    /// Seconds added after each of one's moves (0 if not given).
+    #[serde(default, deserialize_with = "whole_or_none")]
+    #[schema(minimum = 0, maximum = 86400)]
+    pub increment: Option<u64>,
+    /// Seconds for each move, instead of `initial` and `increment`.
+    #[serde(default, deserialize_with = "whole_or_none")]
+    #[schema(minimum = 5, maximum = 86400)]
+    pub per_move: Option<u64>,
+}
+
+impl TimeControlJson {
+    /// The time control it writes, checked as every clock is.
+    pub fn control(self) -> Result<TimeControl, ApiError> {
+        let bad = |message: String| ApiError::BadRequest(format!("clock: {message}"));
+        let seconds = Duration::from_secs;
+        let control = match (self.initial, self.increment, self.per_move) {
+            (Some(initial), increment, None) => {
+                TimeControl::increment(seconds(initial), seconds(increment.unwrap_or(0)))
+            }
+            (None, None, Some(limit)) => TimeControl::per_move(seconds(limit)),
+            _ => {
+                return Err(bad(
+                    "give \"initial\" (and \"increment\"), or \"per_move\"".into()
+                ));
+            }
+        };
+        control.map_err(|error| bad(error.to_string()))
+    }
 }
 
 impl NewGameJson {
@@ -78,9 +123,16 @@ impl NewGameJson {
                 "{x} and {o} look alike: give them names that read differently"
             )),
         })?;
+        let clock = self.clock.map(TimeControlJson::control).transpose()?;
+        if clock.is_some()
+            && !(settings.player(Mark::X).is_human() && settings.player(Mark::O).is_human())
+        {
+            return Err(bad("a clock is for a game between two people".into()));
+        }
         Ok(Setup {
             settings,
             seating: self.seating.map_or(Seating::Apart, Seating::from),
+            clock,
         })
     }
 }
@@ -363,6 +415,7 @@ mod tests {
             first: None,
             seating: None,
             invite: None,
+            clock: None,
         }
     }
 
@@ -408,5 +461,41 @@ mod tests {
             Err(ApiError::BadRequest(message))
                 if message == "both players are called Ada: give them different names"
         ));
+    }
+
+    #[rstest::rstest]
+    #[case::increment(r#"{"initial": 180, "increment": 2}"#, TimeControl::Increment { initial: Duration::from_secs(180), increment: Duration::from_secs(2) })]
+    #[case::no_increment(r#"{"initial": 60}"#, TimeControl::Increment { initial: Duration::from_secs(60), increment: Duration::ZERO })]
+    #[case::per_move(r#"{"per_move": 30}"#, TimeControl::PerMove(Duration::from_secs(30)))]
+    fn a_clock_is_read_as_a_time_control(#[case] body: &str, #[case] control: TimeControl) {
+        let clock: TimeControlJson = serde_json::from_str(body).unwrap();
+
+        assert_eq!(clock.control().unwrap(), control);
+    }
+
+    #[rstest::rstest]
+    #[case::too_short(r#"{"per_move": 4}"#)]
+    #[case::both_kinds(r#"{"initial": 60, "per_move": 30}"#)]
+    #[case::nothing("{}")]
+    #[case::too_long(r#"{"initial": 10801}"#)]
+    fn a_clock_out_of_bounds_or_of_both_kinds_is_a_bad_request(#[case] body: &str) {
+        let clock: TimeControlJson = serde_json::from_str(body).unwrap();
+
+        assert!(matches!(clock.control(), Err(ApiError::BadRequest(_))));
+    }
+
+    #[test]
+    fn a_clock_against_the_computer_is_a_bad_request() {
+        let asked = NewGameJson {
+            clock: Some(TimeControlJson {
+                per_move: Some(30),
+                ..TimeControlJson::default()
+            }),
+            ..request("human", "easy")
+        };
+
+        assert!(
+            matches!(asked.setup(), Err(ApiError::BadRequest(message)) if message.contains("two people"))
+        );
     }
 }

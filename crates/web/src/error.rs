@@ -93,6 +93,16 @@ pub enum ApiError {
     /// A sign-in refused: the same words whether or not the name is an account's.
     #[error("wrong name or password")]
     WrongPair,
+    #[error("no such seek: it was never opened here")]
+    NoSuchSeek,
+    #[error("this seek is no longer open: somebody took it, or its owner closed it")]
+    SeekGone,
+    #[error("this is your own seek: wait for somebody else to accept it")]
+    OwnSeek,
+    #[error("a rated game needs an account: sign in first, or seek a casual game")]
+    RatedNeedsAccount,
+    #[error("this seek is somebody else's: only its owner may close it")]
+    NotYourSeek,
     /// An invite's code that opens no seat held open in the game.
     #[error(
         "this invite opens no open seat of this game: it was taken already (by whoever \
@@ -253,6 +263,11 @@ impl From<GameError> for ApiError {
     fn from(error: GameError) -> Self {
         match error {
             GameError::NoSuchGame => ApiError::NoSuchGame,
+            GameError::NoSuchSeek => ApiError::NoSuchSeek,
+            GameError::SeekGone => ApiError::SeekGone,
+            GameError::OwnSeek => ApiError::OwnSeek,
+            GameError::RatedNeedsAccount => ApiError::RatedNeedsAccount,
+            GameError::NotYourSeek => ApiError::NotYourSeek,
             GameError::NoSeatKey => ApiError::NoToken,
             GameError::NotASeat => ApiError::WrongToken,
             GameError::AccountsName { name } => ApiError::AccountsName { name },
@@ -302,10 +317,12 @@ impl ApiError {
             | ApiError::NameTaken { .. }
             | ApiError::BadPassword(_)
             | ApiError::NameLooksLike { .. } => StatusCode::BAD_REQUEST,
-            ApiError::NoToken | ApiError::NotSignedIn | ApiError::WrongPair => {
-                StatusCode::UNAUTHORIZED
-            }
+            ApiError::NoToken
+            | ApiError::NotSignedIn
+            | ApiError::WrongPair
+            | ApiError::RatedNeedsAccount => StatusCode::UNAUTHORIZED,
             ApiError::WrongToken
+            | ApiError::NotYourSeek
             | ApiError::OtherSite
             | ApiError::NotYours { .. }
             | ApiError::NotInvited
@@ -314,6 +331,7 @@ impl ApiError {
             ApiError::Account(error) => account_status(error),
             ApiError::NotFound
             | ApiError::NoSuchGame
+            | ApiError::NoSuchSeek
             | ApiError::NoSuchCursor(_)
             | ApiError::NoSuchPlayer(_)
             | ApiError::NoSuchPuzzle { .. }
@@ -321,7 +339,10 @@ impl ApiError {
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::OtherHost { .. } => StatusCode::MISDIRECTED_REQUEST,
             ApiError::Refused(refusal) => refusal_status(refusal),
-            ApiError::StillPlaying(_) | ApiError::NameFixed => StatusCode::CONFLICT,
+            ApiError::StillPlaying(_)
+            | ApiError::NameFixed
+            | ApiError::SeekGone
+            | ApiError::OwnSeek => StatusCode::CONFLICT,
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::NotJson { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::SlowBody { .. } => StatusCode::REQUEST_TIMEOUT,

@@ -28,10 +28,11 @@
 //!   values, and the answers that carry more than a game); `events` (server-sent
 //!   events); `observe` (request ids, the request's log line, metrics); `assets` (the
 //!   page itself, embedded);
-//! * the port: `port` (`GameService`, its inputs, answers and `GameError`), and `view`
-//!   (the game as every client sees it);
+//! * the port: `port` (`GameService`, `LobbyService`, their inputs, answers and
+//!   `GameError`), and `view` (the game as every client sees it, its clock too);
 //! * the games behind it: `games` (the use cases, by job: the cache of the store,
-//!   requests, queries, following other servers, shows, reviews), on `table` (one game
+//!   requests, queries, following other servers, shows, reviews, clocks ended on time,
+//!   the lobby and quick pairing), on `table` (one game
 //!   held), `registry` (the cache: bounded and expiring), `thinking` (where a game's
 //!   work runs: 3x3 at once, bigger boards on a bounded number of threads, advice on
 //!   a lane of its own), `budget` (each client's share of the computer's thinking),

@@ -16,7 +16,7 @@ use utoipa::{IntoResponses, Modify, OpenApi, ToSchema};
 
 use tictactoe_core::domain::Mark;
 
-use super::caller::seat_cookie;
+use super::caller::{SEEK, seat_cookie};
 use super::error::ErrorJson;
 
 /// The document's frame: what the handlers' own annotations do not say.
@@ -42,6 +42,7 @@ use super::error::ErrorJson;
         (name = "history", description = "The ended games and their reviews"),
         (name = "players", description = "The scoreboard and each player's results"),
         (name = "accounts", description = "Signing up, in and out; personal tokens for scripts"),
+        (name = "lobby", description = "Finding an opponent: seeks in the lobby, quick pairing by rating, TV"),
         (name = "operations", description = "For proxies and operators: liveness and readiness"),
     )
 )]
@@ -81,6 +82,15 @@ impl Modify for SeatTokens {
                 ))),
             );
         }
+        components.add_security_scheme(
+            SEEK,
+            SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::with_description(
+                SEEK,
+                "A guest's seek, as a browser holds it: the cookie the server set with the \
+                 seek's token (sent only to the seek's own routes); a program sends the \
+                 token as a bearer (`seat`)",
+            ))),
+        );
         components.add_security_scheme(
             "session",
             SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::with_description(

@@ -18,12 +18,13 @@ use tokio::sync::watch;
 
 use tictactoe_core::domain::{
     Analysis, Geometry, IllegalMove, Mark, Password, PlayerName, Position, Refusal, Scoreboard,
+    TimeControl,
 };
 use tictactoe_core::play::{BoardRatings, OpenPuzzles};
 use tictactoe_core::play::{NameRefusal, Review};
 use tictactoe_core::ports::{
     GameId, GameSummary, HistoryPage, HistoryQuery, IdPrefix, Opponents, PlayerRating,
-    RatingChange, RatingPoint, StoreError, TokenId, TokenInfo,
+    RatingChange, RatingPoint, Seek, SeekId, SeekKind, StoreError, TokenId, TokenInfo,
 };
 use tictactoe_core::rules::{Answered, Fate, Puzzle};
 
@@ -336,6 +337,61 @@ pub enum AfterTheEnd {
     RatingChanges,
 }
 
+/// Finding an opponent: seeks in the lobby, quick pairing, and TV. Free of HTTP, like
+/// [`GameService`], and implemented by the same games.
+#[cfg_attr(test, mockall::automock)]
+pub trait LobbyService: Send + Sync + 'static {
+    /// A seek of the caller's, open at once (their other open seek closed): an
+    /// account's, or a guest's with a fresh secret (a rated seek needs an account).
+    fn open_seek(&self, asked: SeekAsked, caller: Caller) -> Answer<Opened>;
+
+    /// The lobby's open seeks whose owners are still there, oldest first.
+    fn lobby(&self) -> Answer<Vec<Seek>>;
+
+    /// The lobby as it changes, until the server stops.
+    fn lobby_changes(&self) -> Answer<watch::Receiver<Arc<Vec<Seek>>>>;
+
+    /// A seek as it stands, and whether it is the caller's (its owner is then seen:
+    /// their page or stream is open).
+    fn seek(&self, id: SeekId, caller: Caller) -> Answer<SeekLooked>;
+
+    /// The caller's open seek closed.
+    fn cancel_seek(&self, id: SeekId, caller: Caller) -> Answer<()>;
+
+    /// The caller accepts an open seek of the lobby's: the game begins, each person in
+    /// their own seat.
+    fn accept_seek(&self, id: SeekId, caller: Caller) -> Answer<Created>;
+
+    /// The live game of the highest-rated people that met here, if any.
+    fn tv(&self) -> Answer<Option<GameId>>;
+}
+
+/// A seek as asked for, checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeekAsked {
+    pub kind: SeekKind,
+    pub board: Geometry,
+    pub control: TimeControl,
+    pub rated: bool,
+}
+
+/// A seek opened: as kept, and a guest owner's fresh secret (which opens their seat
+/// in the game the seek becomes).
+#[derive(Debug, Clone)]
+pub struct Opened {
+    pub seek: Seek,
+    pub secret: Option<Token>,
+}
+
+/// A seek as a caller sees it: whether it is theirs, and, once it was taken into a
+/// game by a guest's secret the caller carries, that secret (to hold the seat with).
+#[derive(Debug, Clone)]
+pub struct SeekLooked {
+    pub seek: Seek,
+    pub yours: bool,
+    pub seat_secret: Option<Token>,
+}
+
 /// Why the server's games did not do what was asked. The edge words each for people
 /// and gives it a status; these texts are for the server's log.
 #[derive(Debug, Error)]
@@ -343,6 +399,21 @@ pub enum GameError {
     /// No game of that id is kept.
     #[error("no such game")]
     NoSuchGame,
+    /// No seek of that id is kept.
+    #[error("no such seek")]
+    NoSuchSeek,
+    /// The seek was taken into a game or closed.
+    #[error("the seek is no longer open")]
+    SeekGone,
+    /// The caller's own seek, accepted by themselves.
+    #[error("a seek is accepted by somebody else")]
+    OwnSeek,
+    /// A rated seek needs an account: to open, or to accept.
+    #[error("a rated seek needs an account")]
+    RatedNeedsAccount,
+    /// A seek that is not the caller's, asked to be closed.
+    #[error("the seek is somebody else's")]
+    NotYourSeek,
     /// The request needs a seat, and carried nothing that says who it is from.
     #[error("no seat's credential was given")]
     NoSeatKey,

@@ -40,7 +40,7 @@ use super::health::Health;
 use super::hyper_refusals::Dressed;
 use super::observe::{self, NewRequestId, REQUEST_ID};
 use super::openapi::{self, ApiDoc};
-use super::port::{AccountService, GameService};
+use super::port::{AccountService, GameService, LobbyService};
 use super::shares::{Client, ClientAddress, forwarded_for};
 use super::stream_places::StreamPlaces;
 
@@ -106,6 +106,7 @@ pub fn router(games: &Games, accounts: &Accounts, limits: &Limits) -> Router {
     routes(
         Arc::new(games.clone()),
         Arc::new(accounts.clone()),
+        Arc::new(games.clone()),
         games.health(),
         limits,
     )
@@ -150,6 +151,14 @@ fn api_routes() -> (Router<App>, utoipa::openapi::OpenApi) {
         ))
         .routes(routes!(api::accounts::add_token, api::accounts::tokens))
         .routes(routes!(api::accounts::revoke_token))
+        .routes(routes!(api::lobby::open_seek))
+        .routes(routes!(api::lobby::pairing))
+        .routes(routes!(api::lobby::lobby))
+        .routes(routes!(api::lobby::lobby_events))
+        .routes(routes!(api::lobby::seek, api::lobby::cancel_seek))
+        .routes(routes!(api::lobby::seek_events))
+        .routes(routes!(api::lobby::accept_seek))
+        .routes(routes!(api::lobby::tv))
         .routes(routes!(api::healthz))
         .routes(routes!(api::readyz))
         .routes(routes!(api::document))
@@ -164,6 +173,7 @@ fn api_routes() -> (Router<App>, utoipa::openapi::OpenApi) {
 pub(crate) fn routes(
     games: Arc<dyn GameService>,
     accounts: Arc<dyn AccountService>,
+    lobby: Arc<dyn LobbyService>,
     health: Health,
     limits: &Limits,
 ) -> Router {
@@ -171,6 +181,7 @@ pub(crate) fn routes(
     let app = App {
         games,
         accounts,
+        lobby,
         health,
         edge: Arc::new(Edge {
             secure_cookies: limits.public_url.as_ref().is_some_and(PublicUrl::is_https),

@@ -8,7 +8,9 @@
 //! A request's body is parsed into a `Setup` at the edge (`dto`); the arrow goes one
 //! way: this module knows only the core.
 
-use tictactoe_core::domain::{Geometry, Mark};
+use std::time::{Duration, SystemTime};
+
+use tictactoe_core::domain::{GameClock, Geometry, Mark, TimeControl};
 use tictactoe_core::play::{Event, Match, Recorder, ResumeError, Seating, Settings};
 use tictactoe_core::players::{ComputerFactory, PlayerSpec};
 use tictactoe_core::ports::{self, GameId, SeatHolder, Step, StoredGame};
@@ -17,6 +19,8 @@ use tictactoe_core::ports::{self, GameId, SeatHolder, Step, StoredGame};
 pub struct Setup {
     pub settings: Settings,
     pub seating: Seating,
+    /// The game's time control: `None`, a game without a clock.
+    pub clock: Option<TimeControl>,
 }
 
 impl Setup {
@@ -25,6 +29,7 @@ impl Setup {
         Setup {
             settings: self.settings.swapped(),
             seating: self.seating,
+            clock: self.clock,
         }
     }
 
@@ -53,13 +58,19 @@ impl Setup {
             .seated(self.seating)
     }
 
-    /// The game as the store is to keep it when it begins.
+    /// The game as the store is to keep it when it begins `at`: on a clock, if it has a
+    /// time control, each side having `first_move_within` for its first move.
     pub fn begin(
         &self,
         id: GameId,
         seats: [SeatHolder; 2],
         follows: Option<GameId>,
+        first_move_within: Duration,
+        at: SystemTime,
     ) -> ports::NewGame {
+        let clock = self
+            .clock
+            .map(|control| GameClock::start(control, first_move_within, self.settings.first(), at));
         ports::NewGame {
             id,
             settings: self.settings.clone(),
@@ -68,6 +79,7 @@ impl Setup {
             follows,
             // A web game's computers draw fresh choices: it is rated.
             casual: false,
+            clock,
         }
     }
 
@@ -76,6 +88,7 @@ impl Setup {
         Setup {
             settings: game.game.settings.clone(),
             seating: game.game.seating,
+            clock: game.game.clock.map(|clock| clock.control()),
         }
     }
 
@@ -110,6 +123,7 @@ mod tests {
         Setup {
             settings: settings(x.parse().unwrap(), o.parse().unwrap()),
             seating: Seating::Apart,
+            clock: None,
         }
     }
 

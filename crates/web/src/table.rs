@@ -15,11 +15,11 @@
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use tokio::sync::{Mutex, OwnedMutexGuard, watch};
 
-use tictactoe_core::domain::{Mark, PlayerName};
+use tictactoe_core::domain::{GameClock, GameState, Mark, PlayerName};
 use tictactoe_core::play::{
     Match, Recorder, Recording, ResumeError, Seat, Seating, Settings, SettingsError,
 };
@@ -64,6 +64,16 @@ impl Outbox {
     /// The writes collected since the last call.
     pub fn drain(&mut self) -> Vec<Write> {
         std::mem::take(&mut self.writes)
+    }
+
+    /// The game's clock as it stands after its first `after` steps: kept with the
+    /// request's other writes (the clock is no part of the match).
+    fn keep_clock(&mut self, after: u32, clock: GameClock) {
+        self.writes.push(Write::Clock {
+            game: self.game.clone(),
+            after,
+            clock,
+        });
     }
 
     /// The seat at `mark`, held open for an invite, taken by `holder`: kept with the
@@ -117,6 +127,8 @@ pub struct Play {
     pub rematch: Option<GameId>,
     /// Whose X's and O's seats are.
     pub seats: [SeatHolder; 2],
+    /// The game's clock, if it is played on one: the server is its only judge.
+    pub clock: Option<GameClock>,
     /// A computer-against-computer game: whether this server is playing it.
     paced: bool,
     /// When a request or another server's news last changed or asked for the game.
@@ -145,6 +157,56 @@ impl Play {
     pub fn stop_pacing(&mut self) {
         self.paced = false;
     }
+
+    /// The clock judges the game at `now`: a side out of time loses on time (or draws,
+    /// if the other could no longer win), a first move not made in time aborts it.
+    /// Whether it ended so.
+    pub fn judge(&mut self, now: SystemTime) -> bool {
+        let Some(overdue) = self.clock.and_then(|clock| clock.overdue(now)) else {
+            return false;
+        };
+        if self.game.end().is_some() {
+            return false;
+        }
+        match self.game.overdue(overdue) {
+            Ok(_) => true,
+            Err(refusal) => {
+                // The clock and the match disagree on whose turn it is: a bug, said
+                // once per judging; the game goes on as the match has it.
+                tracing::error!(
+                    "the clock's verdict {overdue:?} is refused by the match: {refusal}"
+                );
+                false
+            }
+        }
+    }
+
+    /// The clock follows what a request did: each move played since `before` (steps,
+    /// moves on the board) charged to its mover (the first at `asked`, when the request
+    /// came; a computer's reply when it came, now), or moves taken back; then the clock
+    /// is kept with the request's writes. A game over keeps its last reading.
+    fn follow_clock(&mut self, before: (u32, usize), asked: SystemTime) {
+        let Some(clock) = &mut self.clock else {
+            return;
+        };
+        let steps = self.game.steps_taken();
+        if steps == before.0 {
+            return;
+        }
+        let state = self.game.game();
+        let moves = state.moves().len();
+        if moves < before.1 {
+            clock.taken_back(state.to_move(), asked);
+        } else {
+            for made in 0..moves - before.1 {
+                clock.moved(if made == 0 { asked } else { SystemTime::now() });
+            }
+        }
+        if self.game.end().is_none() {
+            let clock = *clock;
+            self.game.recorder_mut().keep_clock(steps, clock);
+        }
+    }
 }
 
 /// A table's turn: its one lock, held by one request at a time from the match to the
@@ -167,6 +229,9 @@ pub struct Shown {
     joined: [bool; 2],
     /// Steps taken, and whether it ended.
     progress: (u32, bool),
+    /// When the game's clock ends it unless its side to move moves: none for a game
+    /// without a clock, or over.
+    deadline: Option<SystemTime>,
 }
 
 impl Shown {
@@ -234,11 +299,13 @@ impl Table {
         seats: [SeatHolder; 2],
         game: WebMatch,
         rematch: Option<GameId>,
+        clock: Option<GameClock>,
     ) -> Self {
         let play = Play {
             game,
             rematch,
             seats,
+            clock,
             paced: false,
             touched: Instant::now(),
         };
@@ -319,6 +386,11 @@ impl Table {
         self.shown.borrow().progress
     }
 
+    /// When the game's clock ends it, as last kept: none without a clock, or over.
+    pub fn deadline(&self) -> Option<SystemTime> {
+        self.shown.borrow().deadline
+    }
+
     /// The setup as the game stands: as it began, with each person called as the match
     /// calls them now (a person may have chosen their name since). Refused only if the
     /// two names clash, which the match never lets happen.
@@ -336,6 +408,7 @@ impl Table {
         Ok(Setup {
             settings,
             seating: self.setup.seating,
+            clock: self.setup.clock,
         })
     }
 
@@ -348,7 +421,11 @@ impl Table {
         commit: &GroupCommit,
         request: impl FnOnce(&mut Play) -> T,
     ) -> Done<T> {
+        let asked = SystemTime::now();
+        play.judge(asked);
+        let before = (play.game.steps_taken(), play.game.game().moves().len());
         let answer = request(play);
+        play.follow_clock(before, asked);
         let writes = play.game.recorder_mut().drain();
         let ticket = (!writes.is_empty()).then(|| commit.submit(writes));
         play.touched = Instant::now();
@@ -449,6 +526,10 @@ impl Table {
                     play.seats[mark.index()] = holder.clone();
                     Ok(())
                 }
+                News::Clock { clock, .. } => {
+                    play.clock = Some(*clock);
+                    Ok(())
+                }
                 // The table is this game: it began long ago (`Games::hear` makes
                 // tables of the games others begin).
                 News::Begin(_) => Err(ResumeError::OutOfOrder { number: 0 }),
@@ -488,6 +569,10 @@ fn shown_of(id: &GameId, play: &Play, setup: &Setup, joined: [bool; 2]) -> Shown
         names: Mark::ALL.map(|mark| play.game.seat(mark).name()),
         joined,
         progress: (play.game.steps_taken(), play.game.end().is_some()),
+        deadline: play
+            .clock
+            .filter(|_| play.game.end().is_none())
+            .map(|clock| clock.deadline()),
     }
 }
 

@@ -3,10 +3,14 @@
 //! of `analyze --json` (board layout, `status`, `to_move`) and cells are 1-based, as
 //! everywhere a person sees them.
 
+use std::time::{Duration, SystemTime};
+
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use tictactoe_core::domain::{GameState, GameStatus, Geometry, Mark, Outcome, layout_of};
+use tictactoe_core::domain::{
+    GameClock, GameState, GameStatus, Geometry, Mark, Outcome, TimeControl, layout_of,
+};
 use tictactoe_core::play::{End, Match, Recorder, Seat, Settings};
 use tictactoe_core::players::PlayerSpec;
 use tictactoe_core::ports::{Ending, GameId};
@@ -34,8 +38,13 @@ pub struct GameView {
     pub board: String,
     /// `in_progress`, `x_won`, `o_won`, `draw`, `x_resigned` or `o_resigned` (a loss
     /// for that side, counted), `x_left` or `o_left` (that side left a console game:
-    /// kept, not counted).
-    #[schema(pattern = "^(in_progress|x_won|o_won|draw|x_resigned|o_resigned|x_left|o_left)$")]
+    /// kept, not counted), `x_timeout` or `o_timeout` (that side's time ran out: its
+    /// loss), `x_timeout_draw` or `o_timeout_draw` (out of time when the other side
+    /// could no longer complete a line: a draw), `x_aborted` or `o_aborted` (that side
+    /// did not make its first move in time: not counted).
+    #[schema(
+        pattern = "^(in_progress|x_won|o_won|draw|x_resigned|o_resigned|x_left|o_left|[xo]_timeout|[xo]_timeout_draw|[xo]_aborted)$"
+    )]
     pub status: &'static str,
     /// `X` or `O` while the game is played; `null` once it is over.
     #[schema(pattern = "^[XO]$")]
@@ -59,6 +68,97 @@ pub struct GameView {
     /// with a guest or a person who gave no name, or one where a person took a hint,
     /// or took back a move against the computer (which makes a rated game casual).
     pub rated: bool,
+    /// The game's clock, for a game played on one; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<ClockJson>)]
+    pub clock: Option<ClockView>,
+}
+
+/// A game's clock as kept: shown as it stands at the moment it is sent
+/// ([`ClockJson`]), so a view published long ago still tells the time left now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClockView {
+    clock: GameClock,
+    /// Whether the game is still played: an ended game's clocks stand still.
+    playing: bool,
+    /// Whether it ended on time: the side whose time ran out then has none left.
+    flagged: bool,
+}
+
+impl Serialize for ClockView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ClockJson::of(self, SystemTime::now()).serialize(serializer)
+    }
+}
+
+/// A game's clock as it stands when sent: each side's time left, whose runs, and,
+/// before the clocks start (both sides' first moves), how long the side to move has
+/// left for its first move.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ClockJson {
+    pub control: ControlJson,
+    /// X's time left, in milliseconds.
+    pub x_ms: u64,
+    /// O's time left, in milliseconds.
+    pub o_ms: u64,
+    /// Whose time runs now: `X` or `O`; `null` before both sides have moved, or once the
+    /// game is over.
+    #[schema(pattern = "^[XO]$")]
+    pub running: Option<&'static str>,
+    /// Before the clocks run: the milliseconds the side to move has left to make its
+    /// first move, or the game is aborted; `null` otherwise.
+    pub first_move_ms: Option<u64>,
+}
+
+/// A time control: `{"initial": SECONDS, "increment": SECONDS}` or `{"per_move":
+/// SECONDS}`.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum ControlJson {
+    Increment { initial: u64, increment: u64 },
+    PerMove { per_move: u64 },
+}
+
+impl ControlJson {
+    pub fn of(control: TimeControl) -> Self {
+        match control {
+            TimeControl::Increment { initial, increment } => ControlJson::Increment {
+                initial: initial.as_secs(),
+                increment: increment.as_secs(),
+            },
+            TimeControl::PerMove(limit) => ControlJson::PerMove {
+                per_move: limit.as_secs(),
+            },
+        }
+    }
+}
+
+impl ClockJson {
+    /// The clock of `view` as it stands at `now`.
+    pub fn of(view: &ClockView, now: SystemTime) -> Self {
+        let clock = &view.clock;
+        let running = view.playing && clock.running();
+        let left = if running {
+            clock.left_at(now)
+        } else if view.flagged {
+            clock.left_at(clock.deadline())
+        } else {
+            clock.left_at(clock.parts().since)
+        };
+        let first_move = (view.playing && !clock.running())
+            .then(|| clock.deadline().duration_since(now).unwrap_or_default());
+        ClockJson {
+            control: ControlJson::of(clock.control()),
+            x_ms: millis(left[0]),
+            o_ms: millis(left[1]),
+            running: running.then(|| mark_word(clock.turn())),
+            first_move_ms: first_move.map(millis),
+        }
+    }
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq, ToSchema)]
@@ -108,6 +208,11 @@ impl GameView {
             status: match game.end() {
                 Some(End::Resigned { by }) => ending_word(Ending::Resigned(*by)),
                 Some(End::Abandoned { by }) => ending_word(Ending::Abandoned(*by)),
+                Some(End::TimedOut { side, drawn }) => ending_word(Ending::TimedOut {
+                    side: *side,
+                    drawn: *drawn,
+                }),
+                Some(End::Aborted { by }) => ending_word(Ending::Aborted(*by)),
                 Some(End::Finished(_)) | None => status_word(&status),
             },
             to_move: game.end().is_none().then(|| mark_word(state.to_move())),
@@ -121,6 +226,11 @@ impl GameView {
             rematch: rematch.map(GameId::to_string),
             joined,
             rated,
+            clock: play.clock.map(|clock| ClockView {
+                clock,
+                playing: game.end().is_none(),
+                flagged: matches!(game.end(), Some(End::TimedOut { .. })),
+            }),
         }
     }
 

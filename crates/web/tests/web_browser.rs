@@ -781,6 +781,8 @@ async fn at_phone_width_nothing_scrolls_sideways_even_on_a_7x7_board() {
         "/ratings?size=7&win=4".into(),
         "/account".into(),
         "/train".into(),
+        "/lobby".into(),
+        "/tv".into(),
     ] {
         open_drawn(&browser, &running, &path, 49).await;
 
@@ -812,6 +814,8 @@ async fn at_1280_by_800_no_page_scrolls() {
         "/ratings?size=7&win=4".into(),
         "/account".into(),
         "/train".into(),
+        "/lobby".into(),
+        "/tv".into(),
     ] {
         // Act
         open_drawn(&browser, &running, &path, 9).await;
@@ -2457,4 +2461,298 @@ async fn an_invite_taken_already_is_said_so_and_its_game_is_shown_to_watch() {
         "You are watching this game."
     );
     assert_eq!(cell_text(&browser, 5).await, "");
+}
+
+// ---- The lobby and TV -----------------------------------------------------------------
+
+/// Opens the lobby in `browser` and waits until its form knows who is signed in and
+/// its list has been read once.
+async fn open_lobby(browser: &Client, running: &Running) {
+    browser.goto(&running.url("/lobby")).await.unwrap();
+    eventually("the lobby ready", || async {
+        let form = text(browser, "#seek-rated-text").await;
+        let list = text(browser, "#lobby-status").await;
+        (!form.is_empty() && !form.starts_with("Finding out") && !list.starts_with("Loading"))
+            .then_some(())
+    })
+    .await;
+}
+
+/// Waits until `browser` shows a game's page and its board of `cells` cells: the
+/// game's id.
+async fn on_a_game(browser: &Client, who: &str, cells: usize) -> String {
+    let id = eventually(&format!("{who} on a game's page"), || async {
+        let url = browser.current_url().await.ok()?;
+        url.path().strip_prefix("/games/").map(str::to_string)
+    })
+    .await;
+    until_found(cells, browser, &format!("{who}'s board"), "[data-cell]").await;
+    id
+}
+
+/// The mark `name` plays, as the game's page in `browser` names the players ("Ada (X)
+/// vs Bob (O)").
+async fn mark_of(browser: &Client, name: &str) -> &'static str {
+    let players = text_once(browser, "the players named", "#players", |now| {
+        now.contains(" vs ")
+    })
+    .await;
+    if players.contains(&format!("{name} (X)")) {
+        "X"
+    } else {
+        assert!(players.contains(&format!("{name} (O)")), "{players}");
+        "O"
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lobby_a_rated_seek_accepted_seats_each_person_and_the_one_who_stops_moving_loses_on_time()
+{
+    // Arrange: Ada and Bob, each signed in in a browser of their own (Bob's a phone).
+    let Some(driver) = Driver::start("lobby_rated_seek").await else {
+        return;
+    };
+    let server = Server::new();
+    let running = server.listen().await;
+    let (ada, bob) = (driver.open(1000, 800).await, driver.open(390, 844).await);
+    signed_up_in(&ada, &running, "Ada").await;
+    signed_up_in(&bob, &running, "Bob").await;
+
+    // Act: Ada opens a rated game, 5 s a move; Bob sees it in the lobby and accepts.
+    open_lobby(&ada, &running).await;
+    click(&ada, "input[name=rated]").await;
+    css(&ada, "select[name=clock]")
+        .await
+        .select_by_value("5s")
+        .await
+        .unwrap();
+    click(&ada, "#open-seek").await;
+    let waiting = said(&ada, "#waiting-text").await;
+    until_found(1, &ada, "Ada's seek in her lobby", ".seek.mine").await;
+    let own_row = text(&ada, ".seek.mine .seek-action").await;
+    let own_accept = all(&ada, ".seek button.accept").await.len();
+    open_lobby(&bob, &running).await;
+    until_found(1, &bob, "Ada's seek in Bob's lobby", ".seek button.accept").await;
+    let mut row = Vec::new();
+    for part in ["owner", "rating", "board", "clock", "rated"] {
+        row.push(text(&bob, &format!(".seek .seek-{part}")).await);
+    }
+    let fits = bob
+        .execute(
+            "return document.documentElement.scrollWidth <= window.innerWidth",
+            vec![],
+        )
+        .await
+        .unwrap();
+    click(&bob, ".seek button.accept").await;
+    let bobs_game = on_a_game(&bob, "Bob", 9).await;
+    let adas_game = on_a_game(&ada, "Ada", 9).await;
+    let ada_mark = mark_of(&ada, "Ada").await;
+    let bob_mark = if ada_mark == "X" { "O" } else { "X" };
+    let mut clocks_shown = Vec::new();
+    for page in [&ada, &bob] {
+        clocks_shown.push(
+            eventually("the clocks", || async {
+                shown_now(page, "#clocks").await?.then_some(true)
+            })
+            .await,
+        );
+    }
+    // Each moves in their own seat (X first): then it is Ada's turn, and she waits.
+    let mut moves = vec![(&ada, ada_mark, 1), (&bob, bob_mark, 5)];
+    if ada_mark == "O" {
+        moves = vec![
+            (&bob, bob_mark, 1),
+            (&ada, ada_mark, 5),
+            (&bob, bob_mark, 9),
+        ];
+    }
+    let mut turns = Vec::new();
+    for (page, mark, cell) in moves {
+        turns.push(status_once(page, "the page's turn", |now| now.starts_with("Your turn")).await);
+        click(page, &format!("[data-cell=\"{cell}\"]")).await;
+        until_cell(page, cell, mark).await;
+    }
+    let lost = format!("Ada ({ada_mark}) ran out of time: Bob ({bob_mark}) wins.");
+    let started = Instant::now();
+    for page in [&ada, &bob] {
+        until_status(page, "Ada's time to run out", &lost).await;
+    }
+
+    // Assert: one game, each in their own seat, on a clock; Ada lost on time.
+    assert_eq!(waiting, "Waiting for an opponent…");
+    assert_eq!((own_row.as_str(), own_accept), ("Yours", 0));
+    assert_eq!(row[0], "Ada");
+    assert!(
+        !row[1].is_empty() && row[1].chars().all(|c| c.is_ascii_digit() || c == ','),
+        "a rating: {}",
+        row[1]
+    );
+    assert_eq!(row[2..], ["3 × 3", "5 s a move", "Rated"]);
+    assert_eq!(adas_game, bobs_game);
+    assert_eq!(clocks_shown, [true, true]);
+    assert_eq!(
+        fits,
+        Value::Bool(true),
+        "the lobby scrolls sideways on a phone"
+    );
+    let mut expected = vec![
+        format!("Your turn ({ada_mark})."),
+        format!("Your turn ({bob_mark})."),
+    ];
+    if ada_mark == "O" {
+        expected = vec![
+            format!("Your turn ({bob_mark})."),
+            format!("Your turn ({ada_mark})."),
+            format!("Your turn ({bob_mark})."),
+        ];
+    }
+    assert_eq!(turns, expected);
+    assert!(
+        started.elapsed() < Duration::from_secs(8),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(text(&bob, "#rated-words").await, "Rated.");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lobby_quick_pairing_seats_two_guests_on_opposite_sides_of_one_game() {
+    // Arrange: two guests, each in a browser of their own, on the lobby.
+    let Some(driver) = Driver::start("lobby_quick_pairing").await else {
+        return;
+    };
+    let server = Server::new();
+    let running = server.listen().await;
+    let (one, two) = (driver.open(1000, 800).await, driver.open(1000, 800).await);
+    for page in [&one, &two] {
+        open_lobby(page, &running).await;
+        css(page, "select[name=size]")
+            .await
+            .select_by_value("4")
+            .await
+            .unwrap();
+        css(page, "select[name=clock]")
+            .await
+            .select_by_value("30s")
+            .await
+            .unwrap();
+    }
+
+    // Act: both press Quick pairing.
+    click(&one, "#quick-pairing").await;
+    let waiting = said(&one, "#waiting-text").await;
+    let pool_listed = all(&one, ".seek").await.len();
+    click(&two, "#quick-pairing").await;
+    let ones_game = on_a_game(&one, "the first guest", 16).await;
+    let twos_game = on_a_game(&two, "the second guest", 16).await;
+    let mut marks = Vec::new();
+    for page in [&one, &two] {
+        let now = status_once(page, "whose turn", |now| {
+            now.starts_with("Your turn") || now.starts_with("Waiting for")
+        })
+        .await;
+        marks.push(now.starts_with("Your turn"));
+    }
+    // X moves; the other page is then O's turn, in its own seat.
+    let (x_page, o_page) = if marks[0] { (&one, &two) } else { (&two, &one) };
+    click(x_page, "[data-cell=\"6\"]").await;
+    until_cell(o_page, 6, "X").await;
+    let o_turn = status_once(o_page, "O's turn", |now| now.starts_with("Your turn")).await;
+
+    // Assert
+    assert_eq!(waiting, "Waiting for an opponent…");
+    assert_eq!(pool_listed, 0, "a seek in the pool is not in the lobby");
+    assert_eq!(ones_game, twos_game);
+    assert_ne!(marks[0], marks[1], "one holds X, the other O");
+    assert_eq!(o_turn, "Your turn (O).");
+    assert!(shown(&one, "#clocks").await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tv_shows_the_live_game_of_people_who_met_in_the_lobby_and_then_says_none_is_on() {
+    // Arrange: TV open with nothing on; Ada opens a seek and Bob accepts it, through
+    // the API.
+    let Some((scene, running, browser)) = Scene::start("tv", 1000, 800).await else {
+        return;
+    };
+    let (ada, bob) = (
+        scene.server.account_token("Ada").await,
+        scene.server.account_token("Bob").await,
+    );
+    browser.goto(&running.url("/tv")).await.unwrap();
+    let nothing = text_once(&browser, "TV with nothing on", "#tv-status", |now| {
+        now.starts_with("No game")
+    })
+    .await;
+    let http = reqwest::Client::new();
+    let seek = client::json_answer(
+        http.post(running.url("/api/seeks"))
+            .bearer_auth(&ada)
+            .json(&json!({ "size": 3, "rated": true, "clock": { "per_move": 60 } })),
+    )
+    .await;
+    let accept = format!("/api/seeks/{}/accept", seek["id"].as_str().unwrap());
+    let game = client::json_answer(http.post(running.url(&accept)).bearer_auth(&bob)).await;
+    let id = game["id"].as_str().expect("a game").to_string();
+    let (x, o) = if game["players"]["x"]["name"] == "Ada" {
+        (&ada, &bob)
+    } else {
+        (&bob, &ada)
+    };
+
+    // Act: TV finds the game; X plays 5; then O resigns.
+    let players = text_once(&browser, "the game on TV", "#tv-players", |now| {
+        now.contains(" vs ")
+    })
+    .await;
+    let moved = http
+        .post(running.url(&format!("/api/games/{id}/moves")))
+        .bearer_auth(x)
+        .json(&json!({ "cell": 5 }))
+        .send()
+        .await
+        .unwrap();
+    assert!(moved.status().is_success(), "{moved:?}");
+    eventually("X on TV's board", || async {
+        (text(&browser, "#tv-board [data-cell=\"5\"]").await == "X").then_some(())
+    })
+    .await;
+    let playing = text(&browser, "#tv-status").await;
+    let clocks = shown(&browser, "#tv-clocks").await;
+    let link = attribute(&browser, "#tv-game-link", "href").await;
+    let resigned = http
+        .post(running.url(&format!("/api/games/{id}/resign")))
+        .bearer_auth(o)
+        .send()
+        .await
+        .unwrap();
+    assert!(resigned.status().is_success(), "{resigned:?}");
+    let result = text_once(&browser, "the result on TV", "#tv-status", |now| {
+        now.contains("resigned")
+    })
+    .await;
+    let after = text_once(&browser, "TV with nothing on again", "#tv-status", |now| {
+        now.starts_with("No game")
+    })
+    .await;
+
+    // Assert
+    assert_eq!(
+        nothing,
+        "No game is being played right now. Looking again every few seconds…"
+    );
+    let names = [
+        game["players"]["x"]["name"].as_str().unwrap(),
+        game["players"]["o"]["name"].as_str().unwrap(),
+    ];
+    assert_eq!(players, format!("{} (X) vs {} (O)", names[0], names[1]));
+    assert_eq!(playing, format!("{} (O) to move.", names[1]));
+    assert!(clocks);
+    assert_eq!(link, Some(format!("/games/{id}")));
+    assert_eq!(
+        result,
+        format!("{} (O) resigned: {} (X) wins.", names[1], names[0])
+    );
+    assert!(after.starts_with("No game is being played right now"));
 }

@@ -157,6 +157,18 @@ fn differences(document: &Value, schema: &Value, value: &Value, at: &str) -> Vec
             at,
         );
     }
+    if let Some(choices) = schema["oneOf"].as_array() {
+        // One of the choices fits it; if none does, what kept the closest from fitting.
+        let mut misfits: Vec<Vec<String>> = choices
+            .iter()
+            .map(|choice| differences(document, choice, value, at))
+            .collect();
+        misfits.sort_by_key(Vec::len);
+        return misfits
+            .into_iter()
+            .find(|misfit| misfit.is_empty())
+            .unwrap_or_else(|| vec![format!("{at}: fits none of the document's choices")]);
+    }
     if let Some(parts) = schema["allOf"].as_array() {
         // Every part's properties, together.
         let mut merged = json!({"type": "object", "properties": {}, "required": []});
@@ -302,7 +314,31 @@ async fn the_answers_have_the_shapes_the_document_gives_them() {
         .await;
     let answered = server.send(Method::POST, &puzzle, Some(o), body).await;
     let ready = server.get("/readyz").await;
+    let clock = json!({ "initial": 60, "increment": 2 });
+    let seek_body = json!({ "size": 3, "rated": true, "clock": clock });
+    let opened = server
+        .send(Method::POST, "/api/seeks", Some(x), Some(seek_body))
+        .await;
+    let lobby = server.get("/api/lobby").await;
+    let seek_path = format!("/api/seeks/{}", opened.json["id"].as_str().unwrap());
+    let accepted = server
+        .send(Method::POST, &format!("{seek_path}/accept"), Some(o), None)
+        .await;
+    let seek_looked = server.send(Method::GET, &seek_path, Some(x), None).await;
+    let on_clock = server
+        .get(&format!(
+            "/api/games/{}",
+            accepted.json["id"].as_str().unwrap()
+        ))
+        .await;
+    let tv = server.get("/api/tv").await;
     let answers = [
+        ("post", "/api/seeks", 201, opened.json),
+        ("get", "/api/lobby", 200, lobby.json),
+        ("post", "/api/seeks/{id}/accept", 201, accepted.json),
+        ("get", "/api/seeks/{id}", 200, seek_looked.json),
+        ("get", "/api/games/{id}", 200, on_clock.json),
+        ("get", "/api/tv", 200, tv.json),
         ("post", "/api/games", 201, invited.json),
         ("post", "/api/games/{id}/join", 200, joined.json),
         ("post", "/api/accounts", 201, signed_up.json),

@@ -14,7 +14,7 @@ use thiserror::Error;
 
 use crate::domain::{
     Analysis, BitBoard, Board, FinishedGame, Game, GameState, GameStatus, Geometry, Line, Mark,
-    MoveError, Outcome, PlayerName, Position, Refusal, Scoreboard,
+    MoveError, Outcome, Overdue, PlayerName, Position, Refusal, Scoreboard, could_still_win,
 };
 use crate::players::{Advisor, MoveChooser};
 use crate::ports::{
@@ -79,6 +79,15 @@ pub enum Event {
     Abandoned { by: Mark },
     /// `by` gave up: the game is over, counted as their loss and the other's win.
     Resigned { by: Mark, recording: Recording },
+    /// `side`'s time ran out: the game is over, counted as their loss, or as a draw
+    /// (`drawn`) when the other side could no longer complete any line.
+    TimedOut {
+        side: Mark,
+        drawn: bool,
+        recording: Recording,
+    },
+    /// `by` did not make its first move in time: the game is kept, but not counted.
+    Aborted { by: Mark },
     /// A hint, or a move taken back against the computer, made the game casual: it
     /// rates nobody now ([`Match::makes_casual`] says so before).
     MadeCasual,
@@ -261,6 +270,16 @@ pub enum End {
         by: Mark,
     },
     Abandoned {
+        by: Mark,
+    },
+    /// `side`'s time ran out: their loss, or a draw (`drawn`) when the other side could
+    /// no longer complete any line.
+    TimedOut {
+        side: Mark,
+        drawn: bool,
+    },
+    /// `by` did not make its first move in time: not counted.
+    Aborted {
         by: Mark,
     },
 }
@@ -460,6 +479,10 @@ impl<R: Recorder> Match<R> {
             }
             (Some(Ending::Resigned(by)), None) => State::Over(End::Resigned { by }),
             (Some(Ending::Abandoned(by)), None) => State::Over(End::Abandoned { by }),
+            (Some(Ending::TimedOut { side, drawn }), None) => {
+                State::Over(End::TimedOut { side, drawn })
+            }
+            (Some(Ending::Aborted(by)), None) => State::Over(End::Aborted { by }),
             (None, Some(outcome)) => {
                 let game = finished(outcome);
                 let recording = self
@@ -527,6 +550,8 @@ impl<R: Recorder> Match<R> {
             }
             (Ending::Resigned(by), None) => End::Resigned { by },
             (Ending::Abandoned(by), None) => End::Abandoned { by },
+            (Ending::TimedOut { side, drawn }, None) => End::TimedOut { side, drawn },
+            (Ending::Aborted(by), None) => End::Aborted { by },
             _ => return Err(ResumeError::Ending),
         });
         Ok(())
@@ -755,6 +780,45 @@ impl<R: Recorder> Match<R> {
         }])
     }
 
+    /// What the game's clock found overdue ends the game: `side` lost on time (a draw
+    /// if the other side could no longer complete any line), or the game is aborted,
+    /// `side` not having made its first move. Refused once the game is over; the clock
+    /// is the judge of whose time it was, but it must be that side's turn.
+    pub fn overdue(&mut self, overdue: Overdue) -> Result<Vec<Event>, Refusal> {
+        if !matches!(self.state, State::Playing { .. }) {
+            return Err(Refusal::GameOver);
+        }
+        let side = match overdue {
+            Overdue::Abort(side) | Overdue::Flag(side) => side,
+        };
+        if self.game.to_move() != side {
+            return Err(Refusal::NotYourTurn(side));
+        }
+        let players = self.seats.each_ref().map(Seat::name);
+        Ok(match overdue {
+            Overdue::Flag(side) => {
+                let drawn = !could_still_win(self.game.cells(), side.opponent());
+                self.state = State::Over(End::TimedOut { side, drawn });
+                let recording = self
+                    .recorder
+                    .end(Ending::TimedOut { side, drawn }, &players);
+                vec![Event::TimedOut {
+                    side,
+                    drawn,
+                    recording,
+                }]
+            }
+            Overdue::Abort(by) => {
+                self.state = State::Over(End::Aborted { by });
+                let mut events = vec![Event::Aborted { by }];
+                if let Recording::Failed(error) = self.recorder.end(Ending::Aborted(by), &players) {
+                    events.push(Event::NotKept(error));
+                }
+                events
+            }
+        })
+    }
+
     /// Requests come from people, and only while the game is played.
     fn person_in_play(&self, seat: Mark) -> Result<(), Refusal> {
         if !matches!(self.state, State::Playing { .. }) {
@@ -977,6 +1041,83 @@ mod tests {
             }]
         ));
         assert_eq!(layout_of(game.game().board()), "....O....");
+    }
+
+    #[test]
+    fn a_side_whose_time_runs_out_while_the_other_could_win_loses_on_time() {
+        let mut game = ada_and_bob(ending_once(Ending::TimedOut {
+            side: Mark::X,
+            drawn: false,
+        }));
+        play_all(&mut game, &[1, 5]);
+
+        let events = game.overdue(Overdue::Flag(Mark::X)).unwrap();
+
+        assert!(matches!(
+            events[..],
+            [Event::TimedOut {
+                side: Mark::X,
+                drawn: false,
+                ..
+            }]
+        ));
+        assert_eq!(
+            game.end(),
+            Some(&End::TimedOut {
+                side: Mark::X,
+                drawn: false
+            })
+        );
+    }
+
+    #[test]
+    fn a_side_whose_time_runs_out_draws_when_the_other_could_no_longer_win() {
+        // X to move on "o../xxo/xo.": each line open to O lacks two cells, and only
+        // three are empty.
+        let mut game = ada_and_bob(ending_once(Ending::TimedOut {
+            side: Mark::X,
+            drawn: true,
+        }));
+        play_all(&mut game, &[4, 1, 5, 6, 7, 8]);
+
+        game.overdue(Overdue::Flag(Mark::X)).unwrap();
+
+        assert_eq!(
+            game.end(),
+            Some(&End::TimedOut {
+                side: Mark::X,
+                drawn: true
+            })
+        );
+    }
+
+    #[test]
+    fn a_side_that_owes_its_first_move_too_long_aborts_the_game() {
+        let mut game = ada_and_bob(ending_once(Ending::Aborted(Mark::O)));
+        play_all(&mut game, &[1]);
+
+        let events = game.overdue(Overdue::Abort(Mark::O)).unwrap();
+
+        assert!(matches!(events[..], [Event::Aborted { by: Mark::O }]));
+        assert_eq!(game.end(), Some(&End::Aborted { by: Mark::O }));
+    }
+
+    #[rstest]
+    #[case::not_its_turn(&[1], Overdue::Flag(Mark::X), Refusal::NotYourTurn(Mark::X))]
+    #[case::over(&[1, 4, 2, 5, 3], Overdue::Flag(Mark::O), Refusal::GameOver)]
+    fn a_clock_ends_only_a_game_played_on_the_turn_of_the_side_it_names(
+        #[case] played: &[usize],
+        #[case] overdue: Overdue,
+        #[case] refusal: Refusal,
+    ) {
+        let mut recorder = keeping_steps();
+        recorder
+            .expect_end()
+            .returning(|_, _| Recording::Saved(Scoreboard::new(), Vec::new()));
+        let mut game = ada_and_bob(recorder);
+        play_all(&mut game, played);
+
+        assert_eq!(game.overdue(overdue).err(), Some(refusal));
     }
 
     #[test]

@@ -308,6 +308,7 @@ mod tests {
             started: SystemTime::UNIX_EPOCH,
             ended: None,
             rematch: None,
+            clock: None,
         }
     }
 

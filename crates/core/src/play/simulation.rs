@@ -35,8 +35,14 @@ pub fn simulate(
                 Outcome::Won(Mark::O) => tally.o_wins += 1,
                 Outcome::Draw => tally.draws += 1,
             },
-            // Computers never leave or give up.
-            Some(End::Abandoned { .. } | End::Resigned { .. }) | None => {}
+            // Computers never leave, give up or play on time.
+            Some(
+                End::Abandoned { .. }
+                | End::Resigned { .. }
+                | End::TimedOut { .. }
+                | End::Aborted { .. },
+            )
+            | None => {}
         }
         tally.games = done;
         progress(done);

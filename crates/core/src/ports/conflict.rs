@@ -64,6 +64,12 @@ pub enum Conflict {
     /// A `Name` for a seat an account holds: its name is the account's.
     #[error("{0} is an account's seat: its name is the account's")]
     AccountName(Mark),
+    /// A `Clock` for a game begun without one.
+    #[error("the game has no clock")]
+    NoClock,
+    /// A `Clock` as of a step the store does not hold (later than its last).
+    #[error("the clock follows step {after}, and the last kept is {taken}")]
+    ClockAhead { after: u32, taken: u32 },
     /// A review of a game that has not ended.
     #[error("a game is reviewed once it has ended")]
     NotEnded,

@@ -162,8 +162,8 @@ pub trait ReviewStore: Send + Sync {
 }
 
 /// A store that keeps games, lists them, keeps their reviews, rates their players,
-/// keeps their answers to training puzzles and keeps their accounts: all six ports in
-/// one, for the front ends that show past games (`main.rs` hands them one store).
+/// keeps their answers to training puzzles, keeps their accounts and the seeks of
+/// those looking for an opponent: all seven ports in one, for the front ends that show past games (`main.rs` hands them one store).
 pub trait Archive:
     super::GameStore
     + GameHistory
@@ -171,6 +171,7 @@ pub trait Archive:
     + super::RatingStore
     + super::TrainingStore
     + super::AccountStore
+    + super::SeekStore
 {
 }
 
@@ -181,6 +182,7 @@ impl<S> Archive for S where
         + super::RatingStore
         + super::TrainingStore
         + super::AccountStore
+        + super::SeekStore
         + ?Sized
 {
 }

@@ -21,8 +21,11 @@ mod history;
 mod passwords;
 mod ratings;
 mod records;
+mod seeks;
 mod shared;
 mod training;
+
+use std::time::SystemTime;
 
 use thiserror::Error;
 
@@ -54,6 +57,9 @@ pub use records::{
     Change, Ending, GameId, GameIdError, NewGame, SeatHolder, SecretLock, SecretLockError, Step,
     StoredGame, Write,
 };
+#[cfg(any(test, feature = "mocks"))]
+pub use seeks::MockSeekStore;
+pub use seeks::{NewSeek, Seek, SeekId, SeekIdError, SeekKind, SeekStore, Taken};
 pub use shared::{Following, Hear, Heard, News, NewsFeed, Pacing, Shared};
 #[cfg(any(test, feature = "mocks"))]
 pub use shared::{MockNewsFeed, MockPacing};
@@ -194,6 +200,13 @@ pub trait GameStore: Send + Sync {
     /// order asked. A game that rated nobody, has not ended, or is not kept has none.
     fn rating_changes(&self, games: &[GameId]) -> Result<Vec<RatingChange>, StoreError>;
 
+    /// Games still played whose clock's deadline ([`GameClock::deadline`]) is `now` or
+    /// earlier, the longest overdue first, at most `limit`: whoever holds the store
+    /// (any of the servers sharing it) ends them.
+    ///
+    /// [`GameClock::deadline`]: crate::domain::GameClock::deadline
+    fn overdue(&self, now: SystemTime, limit: usize) -> Result<Vec<GameId>, StoreError>;
+
     /// The scoreboard, the first `top` rows or all of it.
     fn scoreboard(&self, top: Option<u64>) -> Result<Scoreboard, StoreError> {
         let mut rows = Vec::new();
@@ -212,6 +225,9 @@ impl<S: GameStore + ?Sized> GameStore for &S {
     }
     fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {
         (**self).game(id)
+    }
+    fn overdue(&self, now: SystemTime, limit: usize) -> Result<Vec<GameId>, StoreError> {
+        (**self).overdue(now, limit)
     }
     fn standings(&self, top: Option<u64>, each: &mut dyn Rows) -> Result<(), StoreError> {
         (**self).standings(top, each)

@@ -8,7 +8,7 @@ use std::time::SystemTime;
 
 use thiserror::Error;
 
-use crate::domain::{Mark, Outcome, PlayerName, Position, Record};
+use crate::domain::{GameClock, Mark, Outcome, PlayerName, Position, Record};
 use crate::play::{Seating, Settings};
 
 /// A game's name in a store and in URLs: 32 lowercase hex digits (128 bits).
@@ -134,6 +134,9 @@ pub struct NewGame {
     /// kept so by [`Write::Casual`], one where a person took help a rated game does not
     /// allow (a hint, a move taken back against the computer).
     pub casual: bool,
+    /// The game's clock as it begins, for a game played on time; later readings are
+    /// [`Write::Clock`]s.
+    pub clock: Option<GameClock>,
 }
 
 /// One change to a game's board, in the order they were made.
@@ -162,12 +165,19 @@ pub enum Ending {
     Resigned(Mark),
     /// This side left before the end: kept, but not counted.
     Abandoned(Mark),
+    /// This side's time ran out: counted as their loss, or as a draw when the other
+    /// side could no longer complete any line (`drawn`, see
+    /// [`could_still_win`](crate::domain::could_still_win)).
+    TimedOut { side: Mark, drawn: bool },
+    /// This side did not make its first move in time: kept, but not counted.
+    Aborted(Mark),
 }
 
 impl Ending {
     /// Every ending, each once: a finished game's three outcomes, then a resignation
-    /// and an abandoned game by each side.
-    pub const ALL: [Ending; 7] = [
+    /// and an abandoned game by each side, a time-out lost and drawn by each, an aborted
+    /// game by each.
+    pub const ALL: [Ending; 13] = [
         Ending::Finished(Outcome::Draw),
         Ending::Finished(Outcome::Won(Mark::X)),
         Ending::Finished(Outcome::Won(Mark::O)),
@@ -175,10 +185,29 @@ impl Ending {
         Ending::Resigned(Mark::O),
         Ending::Abandoned(Mark::X),
         Ending::Abandoned(Mark::O),
+        Ending::TimedOut {
+            side: Mark::X,
+            drawn: false,
+        },
+        Ending::TimedOut {
+            side: Mark::O,
+            drawn: false,
+        },
+        Ending::TimedOut {
+            side: Mark::X,
+            drawn: true,
+        },
+        Ending::TimedOut {
+            side: Mark::O,
+            drawn: true,
+        },
+        Ending::Aborted(Mark::X),
+        Ending::Aborted(Mark::O),
     ];
 
     /// What this ending adds to the record of the player of `mark`: a tie each for a
-    /// draw, a win and a loss for a win or a resignation, nothing for an abandoned game.
+    /// draw (a time-out against a side that could no longer win too), a win and a loss
+    /// for a win, a resignation or a time-out, nothing for an abandoned or aborted game.
     /// Every store counts with this one rule.
     pub fn counted(self, mark: Mark) -> Option<Record> {
         let win = Record {
@@ -189,14 +218,19 @@ impl Ending {
             losses: 1,
             ..Record::default()
         };
+        let tie = Record {
+            ties: 1,
+            ..Record::default()
+        };
         match self {
-            Ending::Finished(Outcome::Draw) => Some(Record {
-                ties: 1,
-                ..Record::default()
-            }),
+            Ending::Finished(Outcome::Draw) | Ending::TimedOut { drawn: true, .. } => Some(tie),
             Ending::Finished(Outcome::Won(winner)) => Some(if winner == mark { win } else { loss }),
-            Ending::Resigned(loser) => Some(if loser == mark { loss } else { win }),
-            Ending::Abandoned(_) => None,
+            Ending::Resigned(loser)
+            | Ending::TimedOut {
+                side: loser,
+                drawn: false,
+            } => Some(if loser == mark { loss } else { win }),
+            Ending::Abandoned(_) | Ending::Aborted(_) => None,
         }
     }
 }
@@ -238,6 +272,15 @@ pub enum Write {
         mark: Mark,
         holder: SeatHolder,
     },
+    /// The game's clock as it stands once its first `after` steps were taken (a move
+    /// charged, an increment added): what any server reads back to judge the time, and
+    /// its deadline, by which a store finds games overdue. Only for a game begun with a
+    /// clock, while it is played ([`exactly_once::clock`](crate::rules::exactly_once::clock)).
+    Clock {
+        game: GameId,
+        after: u32,
+        clock: GameClock,
+    },
 }
 
 impl Write {
@@ -249,7 +292,8 @@ impl Write {
             | Write::End { game, .. }
             | Write::Name { game, .. }
             | Write::Casual { game }
-            | Write::Seat { game, .. } => game,
+            | Write::Seat { game, .. }
+            | Write::Clock { game, .. } => game,
         }
     }
 }
@@ -266,6 +310,9 @@ pub struct StoredGame {
     pub ended: Option<SystemTime>,
     /// The id of its rematch, if one was started.
     pub rematch: Option<GameId>,
+    /// Its clock as last kept ([`Write::Clock`]), or as it began: `None` for a game
+    /// played without one.
+    pub clock: Option<GameClock>,
 }
 
 #[cfg(test)]

@@ -292,6 +292,34 @@ pub fn seat(
     Ok(Decision::Keep)
 }
 
+/// A `Clock` of game `game` as of its first `after` steps, where the store holds `kept`
+/// of it (`None`: no such game): its steps and whether it has a clock, and as of which
+/// step its clock was last kept. A clock is kept while the game is played, as of the
+/// last step kept or a later reading of the same step (a turn's time charged when moves
+/// are taken back, say); one as of an earlier step is a write overtaken, kept as
+/// nothing, and once the game is over nothing more is kept of its clock.
+pub fn clock(
+    game: &GameId,
+    after: u32,
+    kept: Option<(Steps, Option<u32>)>,
+) -> Result<Decision, StoreError> {
+    let (steps, clock_after) = kept.ok_or_else(|| StoreError::NoSuchGame(game.clone()))?;
+    let Some(clock_after) = clock_after else {
+        return Err(Conflict::NoClock.about(game));
+    };
+    if after > steps.taken {
+        return Err(Conflict::ClockAhead {
+            after,
+            taken: steps.taken,
+        }
+        .about(game));
+    }
+    if steps.ended || after < steps.taken || after < clock_after {
+        return Ok(Decision::Skip);
+    }
+    Ok(Decision::Keep)
+}
+
 /// A write the store already has.
 fn again(game: &GameId, repeat: Repeat) -> Result<Decision, StoreError> {
     match repeat {
@@ -739,5 +767,48 @@ mod tests {
         let decided = end(&game(), Ending::Abandoned(Mark::X), None, Repeat::Retry);
 
         assert_eq!(decided, Err(StoreError::NoSuchGame(game())));
+    }
+
+    #[test]
+    fn a_clock_as_of_the_last_step_kept_is_kept() {
+        let decided = clock(&game(), 4, playing(4).map(|steps| (steps, Some(2))));
+
+        assert_eq!(decided, Ok(Decision::Keep));
+    }
+
+    #[rstest]
+    #[case::an_earlier_step(3, playing(4), Some(2))]
+    #[case::older_than_the_kept(2, playing(2), Some(3))]
+    #[case::after_the_end(4, Some(Steps { geometry: Geometry::classic(), taken: 4, ended: true }), Some(4))]
+    fn a_clock_overtaken_or_of_an_ended_game_is_kept_as_nothing(
+        #[case] after: u32,
+        #[case] steps: Option<Steps>,
+        #[case] clock_after: Option<u32>,
+    ) {
+        let decided = clock(&game(), after, steps.map(|steps| (steps, clock_after)));
+
+        assert_eq!(decided, Ok(Decision::Skip));
+    }
+
+    #[test]
+    fn a_clock_ahead_of_the_steps_kept_is_a_conflict() {
+        let decided = clock(&game(), 5, playing(4).map(|steps| (steps, Some(4))));
+
+        assert_eq!(
+            decided,
+            Err(Conflict::ClockAhead { after: 5, taken: 4 }.about(&game()))
+        );
+    }
+
+    #[test]
+    fn a_clock_for_a_game_begun_without_one_is_a_conflict() {
+        let decided = clock(&game(), 0, playing(0).map(|steps| (steps, None)));
+
+        assert_eq!(decided, Err(Conflict::NoClock.about(&game())));
+    }
+
+    #[test]
+    fn a_clock_for_no_game_is_refused() {
+        assert_eq!(clock(&game(), 0, None), Err(StoreError::NoSuchGame(game())));
     }
 }

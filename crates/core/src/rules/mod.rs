@@ -17,12 +17,14 @@
 
 mod counting;
 pub mod exactly_once;
+mod pairing;
 mod ratings;
 mod reviews;
 pub(crate) mod training;
 
 pub use counting::{Counted, counts_of, moves_standing, names_of};
 pub use exactly_once::{Decision, Movers, Repeat};
+pub use pairing::{FIRST_GAP, GAP_GROWTH, WAVE, WIDEST_GAP, Waiting, allowed_gap, pair};
 pub use ratings::{RatingBook, best_first, rate, rated, rates, rates_people};
 pub use reviews::{check_review, keeps_review};
 pub use training::{Answered, Fate, Puzzle, Puzzles, judge, puzzles_in, retired};

@@ -64,11 +64,11 @@ pub fn rates_people<'a>(
 /// The sides game `game` rates if it ended `ending`: each person in it, X first, or
 /// nobody (see the module documentation). A game rates nobody when it is casual, when a
 /// person in it is nobody in particular (a name a front end gives whoever gave none,
-/// [`is_placeholder`]), when it did not count (left before its end), or when it was
-/// resigned before each side had moved (given up at the start).
+/// [`is_placeholder`]), when it did not count (left before its end, or aborted), or when
+/// it was resigned (or lost on time) before each side had moved.
 ///
 /// `movers` says who had moved by the end, from the game's kept steps: it is asked only
-/// of a resignation (a game played to its end had moves from both sides).
+/// of a resignation or a time-out (a game played to its end had moves from both sides).
 pub fn rated(
     game: &NewGame,
     ending: Ending,
@@ -78,7 +78,7 @@ pub fn rated(
     if !rates(game) || ending.counted(Mark::X).is_none() {
         return Ok(Vec::new());
     }
-    if let Ending::Resigned(_) = ending {
+    if let Ending::Resigned(_) | Ending::TimedOut { .. } = ending {
         let movers = movers()?;
         if !Mark::ALL.into_iter().all(|mark| movers.has_moved(mark)) {
             return Ok(Vec::new());

@@ -282,6 +282,7 @@ pub(crate) mod tests {
             started: UNIX_EPOCH,
             ended: Some(UNIX_EPOCH),
             rematch: None,
+            clock: None,
         }
     }
 

@@ -15,12 +15,16 @@
 //!   gives way to one that says more.
 //! * `names`: a person's seat takes another name until its first move, kept once.
 //! * `casual`: a game a person took help in becomes casual while it is played.
+//! * `clocks`: a game's clock as it began and as last kept, each kept once; the games
+//!   overdue; endings by the clock, read back exactly and counted as they count.
 //! * `seats`: a seat held open for an invite is taken once, by a guest or an account.
 //! * `training`: the answers to training puzzles, each kept once, a player's oldest
 //!   first.
 //! * `accounts`: a name is one account's, and every name that looks like it; sessions
 //!   open until they expire; personal tokens; a new password and a removed account
 //!   take both with them; two look-alike names added at once, one added.
+//! * `seeks`: people looking for an opponent: a seek listed while open and seen lately,
+//!   oldest first; one open seek a person; seeks taken into a game all or none.
 
 use std::collections::HashMap;
 use std::ops::Deref;
@@ -115,6 +119,7 @@ fn the_postgresql_cases_are_skipped_without_postgresql() {
 
 mod accounts;
 mod casual;
+mod clocks;
 mod concurrency;
 mod games;
 mod history;
@@ -123,6 +128,7 @@ mod ratings;
 mod reviews;
 mod scoreboard;
 mod seats;
+mod seeks;
 mod training;
 mod writes;
 
@@ -327,7 +333,8 @@ fn random_game(random: &mut Seeded, n: u128) -> (NewGame, Vec<Write>) {
 
 /// What the games `1..=games` kept say the scoreboard is, by name key: a draw is a tie
 /// each, a win a win and a loss, a resignation a loss for whoever resigned and a win for
-/// the other, an abandoned game nothing.
+/// the other (a time-out as a resignation, or a tie each when drawn), an abandoned or
+/// aborted game nothing.
 fn recounted(store: &dyn GameStore, games: u128) -> HashMap<String, Record> {
     let mut tally: HashMap<String, Record> = HashMap::new();
     for n in 1..=games {
@@ -335,12 +342,16 @@ fn recounted(store: &dyn GameStore, games: u128) -> HashMap<String, Record> {
         let Some(ending) = kept.ending else { continue };
         for mark in Mark::ALL {
             let counts = match ending {
-                Ending::Finished(Outcome::Draw) => record(0, 0, 1),
+                Ending::Finished(Outcome::Draw) | Ending::TimedOut { drawn: true, .. } => {
+                    record(0, 0, 1)
+                }
                 Ending::Finished(Outcome::Won(winner)) if winner == mark => record(1, 0, 0),
                 Ending::Finished(Outcome::Won(_)) => record(0, 1, 0),
-                Ending::Resigned(loser) if loser == mark => record(0, 1, 0),
-                Ending::Resigned(_) => record(1, 0, 0),
-                Ending::Abandoned(_) => continue,
+                Ending::Resigned(loser) | Ending::TimedOut { side: loser, .. } if loser == mark => {
+                    record(0, 1, 0)
+                }
+                Ending::Resigned(_) | Ending::TimedOut { .. } => record(1, 0, 0),
+                Ending::Abandoned(_) | Ending::Aborted(_) => continue,
             };
             let name = kept.game.settings.player(mark).name(mark);
             tally.entry(name.key()).or_default().add(counts);

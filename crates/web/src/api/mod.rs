@@ -3,6 +3,7 @@
 //! document (`openapi`). Statuses and words come from [`ApiError`] alone.
 
 pub mod accounts;
+pub mod lobby;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -40,7 +41,7 @@ use super::openapi::{
     BodyRefusals, GameEventJson, GameRefusals, ReadyJson, SeatRefusals, StoreRefusals,
     ThinkingRefusals,
 };
-use super::port::{AccountService, Created, GameService, PuzzleAsked, Reviewing};
+use super::port::{AccountService, Created, GameService, LobbyService, PuzzleAsked, Reviewing};
 use super::shares::Client;
 use super::stream_places::{NoPlace, StreamPlaces};
 use super::token::Token;
@@ -52,6 +53,7 @@ use super::view::{GameView, mark_word};
 pub struct App {
     pub games: Arc<dyn GameService>,
     pub accounts: Arc<dyn AccountService>,
+    pub lobby: Arc<dyn LobbyService>,
     pub health: Health,
     pub edge: Arc<Edge>,
     /// The API's document, as JSON.
@@ -1018,7 +1020,8 @@ mod tests {
 
     use super::*;
     use crate::port::{
-        AccountError, Created, GameError, MockAccountService, MockGameService, PlayerPage, Rematch,
+        AccountError, Created, GameError, MockAccountService, MockGameService, MockLobbyService,
+        PlayerPage, Rematch,
     };
     use crate::server::{Limits, routes};
     use crate::view::{PlayerView, Players};
@@ -1064,6 +1067,7 @@ mod tests {
             rematch: None,
             joined: vec!["X"],
             rated: true,
+            clock: None,
         })
     }
 
@@ -1084,6 +1088,7 @@ mod tests {
         let response = routes(
             Arc::new(service),
             Arc::new(accounts),
+            Arc::new(MockLobbyService::new()),
             Health::new(),
             &Limits::default(),
         )

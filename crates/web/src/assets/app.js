@@ -137,10 +137,22 @@ async function createGame(form) {
     request[seat === "x" ? "o" : "x"] = human(f.friend.value);
     request.seating = mode === "together" ? "together" : "apart";
     if (mode === "online") request.invite = theirs;
+    const clock = clockOf(f.clock.value);
+    if (clock) request.clock = clock;
   }
   const game = await api("POST", "/api/games", request);
   if (game.invite) remember(game.id, { invite: game.invite.url });
   location.assign(`/games/${game.id}`);
+}
+
+/// A clock chosen in a form ("180+2": seconds and increment; "30s": a move at a time)
+/// as the API writes it; none for "".
+function clockOf(choice) {
+  const perMove = choice.match(/^(\d+)s$/);
+  if (perMove) return { per_move: Number(perMove[1]) };
+  const increment = choice.match(/^(\d+)\+(\d+)$/);
+  if (increment) return { initial: Number(increment[1]), increment: Number(increment[2]) };
+  return null;
 }
 
 // ---- The API ------------------------------------------------------------------------
@@ -764,6 +776,7 @@ function render(game) {
   if (asking && naming.hidden) $("naming-name").value = game.players[MARKS[heldMarks()[0]]].name;
   naming.hidden = !asking;
   $("status").textContent = statusText(game);
+  showClocks(game);
   showRated(game);
   const mine = heldMarks();
   const over = game.to_move === null;
@@ -788,6 +801,52 @@ function render(game) {
   $("copy-watch").textContent = over ? "Copy game link" : "Copy spectator link";
   $("watch-link").setAttribute("aria-label", over ? "Game link" : "Spectator link");
   if ($("invite").hidden) $("invite-link").hidden = true;
+}
+
+/// A game on a clock: each side's time as the server sent it, the running side's
+/// counted down here between the server's views (the server alone ends the game).
+const clocks = { shown: null, at: 0, timer: null };
+
+function showClocks(game) {
+  const clock = game.clock;
+  $("clocks").hidden = !clock;
+  clocks.shown = clock ? { ...clock, names: { X: nameOf("X"), O: nameOf("O") } } : null;
+  clocks.at = performance.now();
+  if (clock && clock.running && clocks.timer === null) {
+    clocks.timer = setInterval(tickClocks, 100);
+  }
+  tickClocks();
+}
+
+function tickClocks() {
+  const clock = clocks.shown;
+  if (!clock || !clock.running) {
+    clearInterval(clocks.timer);
+    clocks.timer = null;
+  }
+  if (!clock) return;
+  const spent = clock.running ? performance.now() - clocks.at : 0;
+  for (const mark of ["X", "O"]) {
+    const left = clock[`${MARKS[mark]}_ms`] - (clock.running === mark ? spent : 0);
+    const element = $(`clock-${MARKS[mark]}`);
+    element.textContent = `${clock.names[mark]} ${clockWords(left)}`;
+    element.classList.toggle("running", clock.running === mark);
+    element.classList.toggle("low", clock.running === mark && left < 10000);
+  }
+  if (!clock.running && clock.first_move_ms !== null && view.game && view.game.to_move) {
+    const left = clock.first_move_ms - (performance.now() - clocks.at);
+    $(`clock-${MARKS[view.game.to_move]}`).textContent +=
+      ` · first move within ${Math.max(0, Math.ceil(left / 1000))} s`;
+    if (clocks.timer === null) clocks.timer = setInterval(tickClocks, 250);
+  }
+}
+
+/// Milliseconds as a clock shows them: "2:05", or "8.4" under ten seconds.
+function clockWords(ms) {
+  const left = Math.max(0, ms);
+  if (left < 10000) return (Math.floor(left / 100) / 10).toFixed(1);
+  const seconds = Math.floor(left / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
 /// Remembers what made the game casual (`why`), for the line that says so.
@@ -825,6 +884,9 @@ function ratedWords(game) {
   const over = game.to_move === null;
   if (game.status === "x_left" || game.status === "o_left") {
     return { rated: false, text: "Not rated: a player left before the end." };
+  }
+  if (game.status === "x_aborted" || game.status === "o_aborted") {
+    return { rated: false, text: "Not rated: aborted, a first move was not made in time." };
   }
   if (game.rated) {
     // A game given up before each side had moved counts for nobody.
@@ -885,7 +947,9 @@ function showRatingChanges(game) {
     if (view.game === null || view.game.id !== game.id || answer.changes.length === 0) return;
     // A win that moved nothing is the ceiling's doing: said, so it reads as a rule, not
     // a mistake (docs/ratings.md, "Nobody is rated above perfect play").
-    const won = { x_won: "X", o_won: "O", o_resigned: "X", x_resigned: "O" }[game.status];
+    const won = {
+      x_won: "X", o_won: "O", o_resigned: "X", x_resigned: "O", o_timeout: "X", x_timeout: "O",
+    }[game.status];
     const againstLevel = ["x", "o"].some((key) => game.players[key].kind === "computer");
     const capped = answer.changes.some((change) => change.change === 0 && change.mark === won);
     const why = capped && againstLevel
@@ -913,6 +977,15 @@ function statusText(game) {
   }
   if (game.status === "x_left" || game.status === "o_left") {
     return `${nameOf(game.status === "x_left" ? "X" : "O")} left. The game is not counted.`;
+  }
+  const flagged = { x_timeout: "X", o_timeout: "O" }[game.status];
+  if (flagged) return `${nameOf(flagged)} ran out of time: ${nameOf(other(flagged))} wins.`;
+  const drawnOnTime = { x_timeout_draw: "X", o_timeout_draw: "O" }[game.status];
+  if (drawnOnTime) {
+    return `${nameOf(drawnOnTime)} ran out of time, but ${nameOf(other(drawnOnTime))} could no longer win: a draw.`;
+  }
+  if (game.status === "x_aborted" || game.status === "o_aborted") {
+    return "Aborted: a first move was not made in time. The game is not counted.";
   }
   if (game.status === "x_won") return `${nameOf("X")} wins!`;
   if (game.status === "o_won") return `${nameOf("O")} wins!`;

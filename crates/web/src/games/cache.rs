@@ -5,11 +5,11 @@
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 use tokio::sync::Mutex as Gate;
 
-use tictactoe_core::ports::{GameId, SeatHolder, StoredGame};
+use tictactoe_core::ports::{self, GameId, SeatHolder, StoredGame};
 
 use super::super::cut::Stoppable;
 use super::super::port::GameError;
@@ -100,20 +100,29 @@ impl Games {
         // Marked casual as kept: whether the game rates anybody also depends on whose
         // its seats are, which may change (an invite taken), and the view says so.
         let game = game.casual(kept.game.casual);
-        let table = Table::new(id, setup, kept.game.seats, game, kept.rematch);
+        let table = Table::new(id, setup, kept.game.seats, game, kept.rematch, kept.clock);
         Ok(table.hints_stopping_on(hints_stop))
     }
 
-    /// A new game's table: its beginning is its first write (see [`Games::begin`]).
+    /// A new game's table: its beginning is its first write (see [`Games::begin`]). A
+    /// `casual` one rates nobody, whoever plays it.
     pub(super) fn open(
         &self,
         setup: Setup,
         seats: [SeatHolder; 2],
         follows: Option<GameId>,
+        casual: bool,
     ) -> Arc<Table> {
         let id = new_game_id();
-        let kept = setup.begin(id.clone(), seats.clone(), follows);
-        let casual = kept.casual;
+        let kept = setup.begin(
+            id.clone(),
+            seats.clone(),
+            follows,
+            self.0.limits.first_move_within,
+            SystemTime::now(),
+        );
+        let kept = ports::NewGame { casual, ..kept };
+        let clock = kept.clock;
         let hints_stop = Arc::new(AtomicBool::new(false));
         let game = {
             let mut computers = lock(&self.0.computers);
@@ -124,7 +133,7 @@ impl Games {
             setup.start(&mut computers, Outbox::begin(kept))
         };
         let game = game.casual(casual);
-        let table = Table::new(id, setup, seats, game, None);
+        let table = Table::new(id, setup, seats, game, None, clock);
         Arc::new(table.hints_stopping_on(hints_stop))
     }
 

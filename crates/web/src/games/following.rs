@@ -35,6 +35,9 @@ impl Games {
                     if news.is_empty() {
                         continue;
                     }
+                    // A game on a clock is ended on time by the server that kept its
+                    // last change; the others find it in the store if that one stops
+                    // (`clocks`).
                     if let Some(table) = self.0.registry.get(game.as_str())
                         && !table.take_news(&news)
                     {
@@ -60,6 +63,7 @@ impl Games {
             return;
         }
         let kept = StoredGame {
+            clock: new.clock,
             game: new,
             steps: Vec::new(),
             ending: None,

@@ -4,6 +4,8 @@
 
 use std::time::Duration;
 
+use tictactoe_core::domain::FIRST_MOVE_WITHIN;
+
 use super::super::budget::Budget;
 
 #[derive(Debug, Clone)]
@@ -39,6 +41,16 @@ pub struct GameLimits {
     pub max_reviews: usize,
     /// The pause before each move of a computer-vs-computer game, so people can follow.
     pub pace: Duration,
+    /// In a game on a clock, how long each side has for its first move before the game
+    /// is aborted (the clocks run from the second move on).
+    pub first_move_within: Duration,
+    /// How often the store is asked for games on a clock whose time ran out and that
+    /// no server ended (their server stopped, or forgot them): a game this server holds
+    /// is ended at its deadline without asking.
+    pub overdue_every: Duration,
+    /// How long a seek's owner may show no sign of life (no page or stream asking
+    /// about it) before the seek is no longer listed, nor paired.
+    pub seek_lasts: Duration,
 }
 
 impl Default for GameLimits {
@@ -56,6 +68,9 @@ impl Default for GameLimits {
             review_threads: 1,
             max_reviews: 64,
             pace: Duration::from_millis(600),
+            first_move_within: FIRST_MOVE_WITHIN,
+            overdue_every: Duration::from_millis(500),
+            seek_lasts: Duration::from_secs(20),
         }
     }
 }

@@ -20,13 +20,17 @@
 //! * `queries`: what is read from the store alone (the scoreboard, the history, a
 //!   player's page);
 //! * `following`: what other servers sharing the store keep, taken in;
+//! * `clocks`: games on a clock ended on time, held here or found overdue in the store;
+//! * `lobby`: seeks in the lobby and the pool, becoming games; TV;
 //! * `shows`: computer-against-computer games, played a paced move at a time;
 //! * `training`: a player's open puzzles, and an answer judged and kept;
 //! * the reviews of ended games are `reviews`' (one folder up).
 
 mod cache;
+mod clocks;
 mod following;
 mod limits;
+mod lobby;
 mod nobodys_names;
 mod queries;
 mod requests;
@@ -44,8 +48,8 @@ use tictactoe_core::domain::{Geometry, Mark, PlayerName, Scoreboard};
 use tictactoe_core::play::BoardRatings;
 use tictactoe_core::players::ComputerFactory;
 use tictactoe_core::ports::{
-    Archive, Following, GameId, HistoryPage, HistoryQuery, IdPrefix, Pacing, RatingChange, Shared,
-    StoreError,
+    Archive, Following, GameId, HistoryPage, HistoryQuery, IdPrefix, Pacing, RatingChange, Seek,
+    SeekId, Shared, StoreError,
 };
 
 use super::budget::{Budgets, Kind, Payer, Spending};
@@ -53,8 +57,8 @@ use super::caller::Caller;
 use super::group_commit::{CommitCounts, GroupCommit};
 use super::health::{CHECK_EVERY, Health};
 use super::port::{
-    Answer, Created, GameError, GameService, Hint, Looked, PlayerPage, PuzzleAnswer, PuzzleAsked,
-    Rematch, Reviewing, Training, Watching,
+    Answer, Created, GameError, GameService, Hint, LobbyService, Looked, Opened, PlayerPage,
+    PuzzleAnswer, PuzzleAsked, Rematch, Reviewing, SeekAsked, SeekLooked, Training, Watching,
 };
 use super::registry::Registry;
 use super::setup::Setup;
@@ -102,6 +106,10 @@ struct Inner {
     closing: watch::Sender<bool>,
     /// While set, news of what the other servers keep reaches [`Games::hear`].
     following: Mutex<Option<Following>>,
+    /// The deadlines of the games held on a clock.
+    deadlines: clocks::Deadlines,
+    /// The lobby as last read from the store, for its streams.
+    lobby: watch::Sender<Arc<Vec<Seek>>>,
 }
 
 impl Games {
@@ -172,6 +180,8 @@ impl Games {
             limits,
             closing: watch::Sender::new(false),
             following: Mutex::new(None),
+            deadlines: clocks::Deadlines::default(),
+            lobby: watch::Sender::new(Arc::new(Vec::new())),
         }))
     }
 
@@ -233,8 +243,9 @@ impl Games {
 
     /// Until the server stops: forgets expired games (every quarter of the shorter of
     /// its expiry times, within 1 s to 60 s), checks the store (see `health`), gives
-    /// back the memory of the engine's tables nobody has used for `TABLES_IDLE` (20 s), and,
-    /// when servers share the store, takes over the shows whose server stopped.
+    /// back the memory of the engine's tables nobody has used for `TABLES_IDLE` (20 s),
+    /// ends games on time (`clocks`), and, when servers share the store, takes over the
+    /// shows whose server stopped.
     pub fn spawn_housekeeping(&self) {
         let limits = &self.0.limits;
         let every = (limits.finished.min(limits.idle) / 4)
@@ -264,6 +275,8 @@ impl Games {
                     .set(computers.memory_in_use() as f64);
             }
         });
+        self.spawn_clocks();
+        self.spawn_lobby();
         if self.0.store.is_shared() {
             self.spawn_takeover();
         }
@@ -314,6 +327,36 @@ impl Games {
         F: Future<Output = Result<T, GameError>> + Send + 'static,
     {
         Box::pin(call(self.clone()))
+    }
+}
+
+impl LobbyService for Games {
+    fn open_seek(&self, asked: SeekAsked, caller: Caller) -> Answer<Opened> {
+        self.answer(|games| async move { games.open_seek(asked, caller).await })
+    }
+
+    fn lobby(&self) -> Answer<Vec<Seek>> {
+        self.answer(|games| async move { games.lobby().await })
+    }
+
+    fn lobby_changes(&self) -> Answer<watch::Receiver<Arc<Vec<Seek>>>> {
+        self.answer(|games| async move { Ok(games.lobby_changes()) })
+    }
+
+    fn seek(&self, id: SeekId, caller: Caller) -> Answer<SeekLooked> {
+        self.answer(|games| async move { games.seek(id, caller).await })
+    }
+
+    fn cancel_seek(&self, id: SeekId, caller: Caller) -> Answer<()> {
+        self.answer(|games| async move { games.cancel_seek(id, caller).await })
+    }
+
+    fn accept_seek(&self, id: SeekId, caller: Caller) -> Answer<Created> {
+        self.answer(|games| async move { games.accept_seek(id, caller).await })
+    }
+
+    fn tv(&self) -> Answer<Option<GameId>> {
+        self.answer(|games| async move { games.tv().await })
     }
 }
 

@@ -111,7 +111,7 @@ impl Games {
                 SeatHolder::Guest(lock)
             };
         }
-        let table = self.open(setup, seats, None);
+        let table = self.open(setup, seats, None, false);
         self.begin(&table).await?;
         Ok(Created {
             game: table.view(),
@@ -123,7 +123,7 @@ impl Games {
     /// Whether a guest may play under `name`: refused if it is an account's, or looks
     /// like one. (A name a front end gives whoever gave none is nobody's; a name the
     /// store lately found nobody's is not asked about again, see `nobodys_names`.)
-    async fn guest_may_be_called(&self, name: &PlayerName) -> Result<(), GameError> {
+    pub(super) async fn guest_may_be_called(&self, name: &PlayerName) -> Result<(), GameError> {
         if is_placeholder(name) {
             return Ok(());
         }
@@ -461,6 +461,7 @@ impl Games {
         } = done;
         let Some(ticket) = ticket else {
             table.publish(shown);
+            self.follow_deadline(table);
             drop(turn);
             return Ok((answer?, view));
         };
@@ -472,6 +473,7 @@ impl Games {
             let written = ticket.written().await;
             if written.is_ok() {
                 settled.publish(shown);
+                games.follow_deadline(&settled);
             } else {
                 games.0.registry.remove(&settled);
             }
@@ -519,7 +521,7 @@ impl Games {
                 let now = table.setup_now(&turn).map_err(|error| {
                     GameError::Broken(format!("game {} names its players so: {error}", table.id()))
                 })?;
-                let next = self.open(now.swapped(), seats, Some(table.id().clone()));
+                let next = self.open(now.swapped(), seats, Some(table.id().clone()), false);
                 if let Err(error) = self.begin(&next).await {
                     // The store may know a rematch this table does not: read it back.
                     self.0.registry.remove(&table);

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 use tictactoe_core::ports::{
     Attempt, PlayerRating, RatingChange, RatingHistoryQuery, RatingListQuery, RatingPoint,
     RatingStore, Rebuilt, TrainingStore,
@@ -16,7 +16,7 @@ use axum::body::Body;
 use axum::http::{HeaderMap, Method, Request, StatusCode};
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
-use tictactoe_core::domain::{PlayerName, Scoreboard};
+use tictactoe_core::domain::{Mark, PlayerName, Scoreboard};
 use tictactoe_core::memory::MemoryStore;
 use tictactoe_core::play::Review;
 use tictactoe_core::players::ComputerFactory;
@@ -24,6 +24,7 @@ use tictactoe_core::ports::{
     Archive, Cleared, GameHistory, GameId, GameStore, HistoryPage, HistoryQuery, IdPrefix,
     Imported, MockGameStore, Opponents, Restored, ReviewStore, Rows, StoreError, StoredGame, Write,
 };
+use tictactoe_core::ports::{NewSeek, Seek, SeekId, SeekKind, SeekStore};
 use tictactoe_passwords::Argon2Passwords;
 use tictactoe_players::StandardComputers;
 use tictactoe_web::{Accounts, GameLimits, Games, Limits, Tries};
@@ -451,6 +452,9 @@ impl GameStore for GamesOnly {
     fn game(&self, id: &GameId) -> Result<Option<StoredGame>, StoreError> {
         self.0.game(id)
     }
+    fn overdue(&self, now: SystemTime, limit: usize) -> Result<Vec<GameId>, StoreError> {
+        self.0.overdue(now, limit)
+    }
     fn standings(&self, top: Option<u64>, each: &mut dyn Rows) -> Result<(), StoreError> {
         self.0.standings(top, each)
     }
@@ -473,6 +477,36 @@ impl GameStore for GamesOnly {
     /// where its test says, in its reads and writes.
     fn checkup(&self) -> Result<(), StoreError> {
         Ok(())
+    }
+}
+
+/// No seek is kept: nobody finds an opponent through a store of games only.
+impl SeekStore for GamesOnly {
+    fn open_seek(&self, _: &NewSeek) -> Result<(), StoreError> {
+        Ok(())
+    }
+    fn open_seeks(&self, _: SeekKind, _: SystemTime) -> Result<Vec<Seek>, StoreError> {
+        Ok(Vec::new())
+    }
+    fn seek(&self, _: &SeekId) -> Result<Option<Seek>, StoreError> {
+        Ok(None)
+    }
+    fn seek_seen(&self, _: &SeekId, _: SystemTime) -> Result<bool, StoreError> {
+        Ok(false)
+    }
+    fn close_seek(&self, _: &SeekId) -> Result<bool, StoreError> {
+        Ok(false)
+    }
+    fn take_seeks(
+        &self,
+        _: &[(SeekId, Mark)],
+        _: &GameId,
+        _: SystemTime,
+    ) -> Result<bool, StoreError> {
+        Ok(false)
+    }
+    fn taken_since(&self, _: SystemTime) -> Result<Vec<Seek>, StoreError> {
+        Ok(Vec::new())
     }
 }
 
@@ -639,12 +673,25 @@ impl<F: Front> GameStore for Fronted<F> {
     through_the_front! {
         rating_changes(games: &[GameId]) -> Vec<RatingChange>;
         game(id: &GameId) -> Option<StoredGame>;
+        overdue(now: SystemTime, limit: usize) -> Vec<GameId>;
         standings(top: Option<u64>, each: &mut dyn Rows) -> ();
         standings_of(names: &[PlayerName]) -> Scoreboard;
         reset() -> Cleared;
         restore() -> Restored;
         import(source: &str, scoreboard: &Scoreboard) -> Imported;
         checkup() -> ();
+    }
+}
+
+impl<F: Front> SeekStore for Fronted<F> {
+    through_the_front! {
+        open_seek(seek: &NewSeek) -> ();
+        open_seeks(kind: SeekKind, seen_since: SystemTime) -> Vec<Seek>;
+        seek(id: &SeekId) -> Option<Seek>;
+        seek_seen(id: &SeekId, at: SystemTime) -> bool;
+        close_seek(id: &SeekId) -> bool;
+        take_seeks(taking: &[(SeekId, Mark)], game: &GameId, at: SystemTime) -> bool;
+        taken_since(since: SystemTime) -> Vec<Seek>;
     }
 }
 
