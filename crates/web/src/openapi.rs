@@ -137,6 +137,28 @@ pub struct GameEventJson {
     data: String,
 }
 
+/// One event of the lobby's live stream.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct LobbyEventJson {
+    /// Always `lobby`.
+    #[schema(pattern = "^lobby$")]
+    event: String,
+    /// The lobby as `GET /api/lobby` answers it, as JSON text.
+    data: String,
+}
+
+/// One event of a seek's live stream.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct SeekEventJson {
+    /// Always `seek`.
+    #[schema(pattern = "^seek$")]
+    event: String,
+    /// The seek as `GET /api/seeks/{id}` answers it, as JSON text.
+    data: String,
+}
+
 // ---- The refusals, one set per kind of route ----------------------------------------
 //
 // A handler's `responses(...)` lists what is its own (its answers, and the refusals

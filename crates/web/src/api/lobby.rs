@@ -23,7 +23,7 @@ use tictactoe_core::ports::{GameId, SeatHolder, Seek, SeekId, SeekKind};
 use super::super::caller::{Caller, seat_cookie_for, seek_cookie_for};
 use super::super::dto::TimeControlJson;
 use super::super::error::{ApiError, ErrorJson};
-use super::super::openapi::{BodyRefusals, StoreRefusals};
+use super::super::openapi::{BodyRefusals, LobbyEventJson, SeekEventJson, StoreRefusals};
 use super::super::port::{SeekAsked, SeekLooked};
 use super::super::shares::Client;
 use super::super::stream_places::NoPlace;
@@ -261,7 +261,7 @@ pub async fn lobby(State(app): State<App>) -> Result<Json<LobbyJson>, ApiError> 
 #[utoipa::path(
     get, path = "/api/lobby/events", tag = "lobby",
     responses(
-        (status = 200, description = "A stream of `lobby` events", content_type = "text/event-stream", body = String),
+        (status = 200, description = "A stream of `lobby` events, each `data` the lobby", content_type = "text/event-stream", body = LobbyEventJson),
         (status = 429, description = "This address follows as many streams as it may (see Retry-After)", body = ErrorJson),
         (status = 503, description = "The server streams as much as it may (see Retry-After)", body = ErrorJson),
     )
@@ -354,7 +354,7 @@ fn looked_answer(app: &App, looked: &SeekLooked) -> Response {
     params(SeekPath),
     security((), ("seek" = []), ("seat" = []), ("session" = []), ("token" = [])),
     responses(
-        (status = 200, description = "A stream of `seek` events", content_type = "text/event-stream", body = String),
+        (status = 200, description = "A stream of `seek` events, each `data` the seek", content_type = "text/event-stream", body = SeekEventJson),
         (status = 404, description = "No such seek", body = ErrorJson),
         (status = 429, description = "This address follows as many streams as it may (see Retry-After)", body = ErrorJson),
         (status = 503, description = "The server streams as much as it may, or the store cannot be used (see Retry-After)", body = ErrorJson),
