@@ -396,11 +396,7 @@ impl Games {
     }
 
     pub(super) async fn block(&self, by: PlayerName, whom: PlayerName) -> Result<bool, GameError> {
-        Ok(self
-            .0
-            .store
-            .read(move |store| store.block(&by, &whom))
-            .await?)
+        self.0.store.read(move |store| store.block(&by, &whom)).await
     }
 
     pub(super) async fn unblock(
@@ -408,19 +404,11 @@ impl Games {
         by: PlayerName,
         whom: PlayerName,
     ) -> Result<bool, GameError> {
-        Ok(self
-            .0
-            .store
-            .read(move |store| store.unblock(&by, &whom))
-            .await?)
+        self.0.store.read(move |store| store.unblock(&by, &whom)).await
     }
 
     pub(super) async fn blocked(&self, by: PlayerName) -> Result<Vec<PlayerName>, GameError> {
-        Ok(self
-            .0
-            .store
-            .read(move |store| store.blocked_by(&by))
-            .await?)
+        self.0.store.read(move |store| store.blocked_by(&by)).await
     }
 
     /// Until the server stops: the lobby read for its streams, and the pool paired.
