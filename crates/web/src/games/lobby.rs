@@ -396,7 +396,10 @@ impl Games {
     }
 
     pub(super) async fn block(&self, by: PlayerName, whom: PlayerName) -> Result<bool, GameError> {
-        self.0.store.read(move |store| store.block(&by, &whom)).await
+        self.0
+            .store
+            .read(move |store| store.block(&by, &whom))
+            .await
     }
 
     pub(super) async fn unblock(
@@ -404,7 +407,10 @@ impl Games {
         by: PlayerName,
         whom: PlayerName,
     ) -> Result<bool, GameError> {
-        self.0.store.read(move |store| store.unblock(&by, &whom)).await
+        self.0
+            .store
+            .read(move |store| store.unblock(&by, &whom))
+            .await
     }
 
     pub(super) async fn blocked(&self, by: PlayerName) -> Result<Vec<PlayerName>, GameError> {
