@@ -62,6 +62,8 @@ struct State {
     clock_after: HashMap<GameId, u32>,
     /// The seeks, in the order they were opened.
     seeks: Vec<Seek>,
+    /// Who blocks whom: (blocker's key, blocked's key, blocked's name), in order.
+    blocks: Vec<(String, String, PlayerName)>,
 }
 
 /// A personal token as the memory store holds it.
@@ -845,6 +847,45 @@ impl SeekStore for MemoryStore {
             }
         }
         Ok(true)
+    }
+
+    fn block(&self, by: &PlayerName, whom: &PlayerName) -> Result<bool, StoreError> {
+        let mut state = self.lock();
+        let (by, key) = (by.key(), whom.key());
+        if state.blocks.iter().any(|(b, w, _)| *b == by && *w == key) {
+            return Ok(false);
+        }
+        state.blocks.push((by, key, whom.clone()));
+        Ok(true)
+    }
+
+    fn unblock(&self, by: &PlayerName, whom: &PlayerName) -> Result<bool, StoreError> {
+        let mut state = self.lock();
+        let (by, key) = (by.key(), whom.key());
+        let before = state.blocks.len();
+        state.blocks.retain(|(b, w, _)| !(*b == by && *w == key));
+        Ok(state.blocks.len() < before)
+    }
+
+    fn blocked_by(&self, by: &PlayerName) -> Result<Vec<PlayerName>, StoreError> {
+        let by = by.key();
+        Ok(self
+            .lock()
+            .blocks
+            .iter()
+            .filter(|(b, _, _)| *b == by)
+            .map(|(_, _, name)| name.clone())
+            .collect())
+    }
+
+    fn blocks_among(&self, keys: &[String]) -> Result<Vec<(String, String)>, StoreError> {
+        Ok(self
+            .lock()
+            .blocks
+            .iter()
+            .filter(|(b, w, _)| keys.contains(b) && keys.contains(w))
+            .map(|(b, w, _)| (b.clone(), w.clone()))
+            .collect())
     }
 
     fn taken_since(&self, since: SystemTime) -> Result<Vec<Seek>, StoreError> {

@@ -39,7 +39,7 @@ macro_rules! schema {
     };
 }
 
-const MIGRATIONS: [Migration; 10] = [
+const MIGRATIONS: [Migration; 11] = [
     Migration::new(1, schema!("0001_games_scoreboard_history")),
     Migration::new(2, schema!("0002_pacing")),
     Migration::new(3, schema!("0003_scoreboard_additions")),
@@ -50,6 +50,7 @@ const MIGRATIONS: [Migration; 10] = [
     Migration::new(8, schema!("0008_seat_holders")),
     Migration::new(9, schema!("0009_clocks")),
     Migration::new(10, schema!("0010_seeks")),
+    Migration::new(11, schema!("0011_blocks")),
 ];
 
 /// The newest version this program knows.

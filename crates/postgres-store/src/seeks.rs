@@ -14,10 +14,14 @@
 //!   first and opens.
 //! * Every other write is one conditional `UPDATE` on one row, which the database
 //!   applies to the row as the last transaction left it.
+//!
+//! People blocking each other (`migrations/0011_blocks.sql`): the same port on
+//! `blocks`. A block is one row, unique by who blocks whom: of two servers blocking at
+//! once, one inserts it and the other finds it there (`ON CONFLICT DO NOTHING`).
 
 use std::time::SystemTime;
 
-use tictactoe_core::domain::Mark;
+use tictactoe_core::domain::{Mark, PlayerName};
 use tictactoe_core::ports::{GameId, NewSeek, Seek, SeekId, SeekKind, SeekStore, StoreError};
 use tictactoe_store_rows::rows::time_column;
 use tictactoe_store_rows::seeks::{self, OPEN, SEEK_COLUMNS, SeekRow};
@@ -151,6 +155,7 @@ impl SeekStore for PostgresStore {
             Ok(true)
         })
     }
+
     fn taken_since(&self, since: SystemTime) -> Result<Vec<Seek>, StoreError> {
         self.read_values(
             &format!(
@@ -160,6 +165,58 @@ impl SeekStore for PostgresStore {
             SeekRow::seek,
         )
     }
+
+    fn block(&self, by: &PlayerName, whom: &PlayerName) -> Result<bool, StoreError> {
+        let changed = self.execute_one(
+            "INSERT INTO blocks (by_key, whom_key, whom_name) VALUES ($1, $2, $3) \
+             ON CONFLICT (by_key, whom_key) DO NOTHING",
+            &[&by.key(), &whom.key(), &whom.as_str()],
+        )?;
+        Ok(changed > 0)
+    }
+
+    fn unblock(&self, by: &PlayerName, whom: &PlayerName) -> Result<bool, StoreError> {
+        let changed = self.execute_one(
+            "DELETE FROM blocks WHERE by_key = $1 AND whom_key = $2",
+            &[&by.key(), &whom.key()],
+        )?;
+        Ok(changed > 0)
+    }
+
+    fn blocked_by(&self, by: &PlayerName) -> Result<Vec<PlayerName>, StoreError> {
+        let database = &self.database;
+        self.read(|tx| {
+            let rows = tx.query(
+                "SELECT whom_name FROM blocks WHERE by_key = $1 ORDER BY number",
+                &[&by.key()],
+            )?;
+            let mut names = Vec::with_capacity(rows.len());
+            for row in &rows {
+                let name: String = database.get(row, 0)?;
+                names.push(blocked_name(&name).map_err(|detail| database.unreadable(detail))?);
+            }
+            Ok(names)
+        })
+    }
+
+    fn blocks_among(&self, keys: &[String]) -> Result<Vec<(String, String)>, StoreError> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let database = &self.database;
+        self.read(|tx| {
+            let rows = tx.query(
+                "SELECT by_key, whom_key FROM blocks \
+                 WHERE by_key = ANY($1) AND whom_key = ANY($1) ORDER BY number",
+                &[&keys],
+            )?;
+            let mut blocks = Vec::with_capacity(rows.len());
+            for row in &rows {
+                blocks.push((database.get(row, 0)?, database.get(row, 1)?));
+            }
+            Ok(blocks)
+        })
+    }
 }
 
 /// A seek that has no row ([`SeekRow::opened`]): not kept, and why.
@@ -168,4 +225,9 @@ fn unkept(database: &Database, seek: &NewSeek, detail: String) -> StoreError {
         database: database.0.clone(),
         detail: format!("seek {} is not kept: {detail}", seek.id),
     }
+}
+
+/// A blocked person's name as kept (the `whom_name` column), checked.
+fn blocked_name(text: &str) -> Result<PlayerName, String> {
+    PlayerName::stored(text).map_err(|e| format!("a blocked name {text:?}: {e}"))
 }

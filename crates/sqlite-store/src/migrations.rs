@@ -53,7 +53,7 @@ macro_rules! schema {
     };
 }
 
-pub(crate) const MIGRATIONS: [Migration; 11] = [
+pub(crate) const MIGRATIONS: [Migration; 12] = [
     Migration::sql(1, schema!("0001_games_and_steps")),
     Migration::then(2, schema!("0002_scoreboard"), count_finished_games),
     Migration::then(3, schema!("0003_name_keys"), key_names_as_people_read_them),
@@ -69,6 +69,7 @@ pub(crate) const MIGRATIONS: [Migration; 11] = [
     Migration::sql(9, schema!("0009_seat_holders")),
     Migration::sql(10, schema!("0010_clocks")),
     Migration::sql(11, schema!("0011_seeks")),
+    Migration::sql(12, schema!("0012_blocks")),
 ];
 
 /// The newest version this program knows.

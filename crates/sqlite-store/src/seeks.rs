@@ -1,5 +1,6 @@
 //! Seeks, people looking for an opponent (schema version 11): the [`SeekStore`] port on
-//! `seeks`. The rows are `tictactoe_store_rows::seeks`'s.
+//! `seeks`. The rows are `tictactoe_store_rows::seeks`'s. People blocking each other
+//! (schema version 12): the same port on `blocks`.
 //!
 //! Every write is one `BEGIN IMMEDIATE` transaction, and SQLite lets one connection
 //! write at a time (in any process): opening a seek and closing its owner's others, or
@@ -9,7 +10,7 @@
 use std::time::SystemTime;
 
 use rusqlite::{OptionalExtension, Transaction, params};
-use tictactoe_core::domain::Mark;
+use tictactoe_core::domain::{Mark, PlayerName};
 use tictactoe_core::ports::{GameId, NewSeek, Seek, SeekId, SeekKind, SeekStore, StoreError};
 use tictactoe_store_rows::rows::time_column;
 use tictactoe_store_rows::seeks::{self, OPEN, SEEK_COLUMNS, SeekRow};
@@ -163,6 +164,74 @@ impl SeekStore for SqliteStore {
             SeekRow::seek,
         )
     }
+
+    fn block(&self, by: &PlayerName, whom: &PlayerName) -> Result<bool, StoreError> {
+        let database = &self.database;
+        self.in_write(|transaction| {
+            let changed = transaction
+                .prepare_cached(
+                    "INSERT INTO blocks (by_key, whom_key, whom_name) VALUES (?1, ?2, ?3) \
+                     ON CONFLICT (by_key, whom_key) DO NOTHING",
+                )
+                .db(database)?
+                .execute(params![by.key(), whom.key(), whom.as_str()])
+                .db(database)?;
+            Ok(changed > 0)
+        })
+    }
+
+    fn unblock(&self, by: &PlayerName, whom: &PlayerName) -> Result<bool, StoreError> {
+        let database = &self.database;
+        self.in_write(|transaction| {
+            let changed = transaction
+                .prepare_cached("DELETE FROM blocks WHERE by_key = ?1 AND whom_key = ?2")
+                .db(database)?
+                .execute(params![by.key(), whom.key()])
+                .db(database)?;
+            Ok(changed > 0)
+        })
+    }
+
+    fn blocked_by(&self, by: &PlayerName) -> Result<Vec<PlayerName>, StoreError> {
+        let database = &self.database;
+        let by = by.key();
+        self.in_read(|transaction| {
+            let names: Vec<String> = transaction
+                .prepare_cached("SELECT whom_name FROM blocks WHERE by_key = ?1 ORDER BY number")
+                .db(database)?
+                .query_map([&by], |row| row.get(0))
+                .db(database)?
+                .collect::<rusqlite::Result<_>>()
+                .db(database)?;
+            names
+                .iter()
+                .map(|name| blocked_name(name).map_err(|detail| database.unreadable(detail)))
+                .collect()
+        })
+    }
+
+    /// The keys given as a JSON array, read by `json_each`: one statement, however
+    /// many keys.
+    fn blocks_among(&self, keys: &[String]) -> Result<Vec<(String, String)>, StoreError> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let database = &self.database;
+        let keys = json_array(keys);
+        self.in_read(|transaction| {
+            transaction
+                .prepare_cached(
+                    "SELECT by_key, whom_key FROM blocks \
+                     WHERE by_key IN (SELECT value FROM json_each(?1)) \
+                     AND whom_key IN (SELECT value FROM json_each(?1)) ORDER BY number",
+                )
+                .db(database)?
+                .query_map([&keys], |row| Ok((row.get(0)?, row.get(1)?)))
+                .db(database)?
+                .collect::<rusqlite::Result<_>>()
+                .db(database)
+        })
+    }
 }
 
 /// Whether a seek of id `id` is kept, open or not.
@@ -184,4 +253,31 @@ fn unkept(database: &Database, seek: &NewSeek, detail: String) -> StoreError {
         database: database.0.clone(),
         detail: format!("seek {} is not kept: {detail}", seek.id),
     }
+}
+
+/// A blocked person's name as kept (the `whom_name` column), checked.
+fn blocked_name(text: &str) -> Result<PlayerName, String> {
+    PlayerName::stored(text).map_err(|e| format!("a blocked name {text:?}: {e}"))
+}
+
+/// `keys` as a JSON array of strings (what `json_each` reads).
+fn json_array(keys: &[String]) -> String {
+    let mut json = String::from("[");
+    for (at, key) in keys.iter().enumerate() {
+        if at > 0 {
+            json.push(',');
+        }
+        json.push('"');
+        for c in key.chars() {
+            match c {
+                '"' => json.push_str("\\\""),
+                '\\' => json.push_str("\\\\"),
+                c if u32::from(c) < 0x20 => json.push_str(&format!("\\u{:04x}", u32::from(c))),
+                c => json.push(c),
+            }
+        }
+        json.push('"');
+    }
+    json.push(']');
+    json
 }

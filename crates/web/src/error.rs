@@ -103,6 +103,10 @@ pub enum ApiError {
     RatedNeedsAccount,
     #[error("this seek is somebody else's: only its owner may close it")]
     NotYourSeek,
+    #[error("you cannot play this seek's owner: one of you blocked the other")]
+    Blocked,
+    #[error("you do not block {0}")]
+    NotBlocked(PlayerName),
     /// An invite's code that opens no seat held open in the game.
     #[error(
         "this invite opens no open seat of this game: it was taken already (by whoever \
@@ -268,6 +272,7 @@ impl From<GameError> for ApiError {
             GameError::OwnSeek => ApiError::OwnSeek,
             GameError::RatedNeedsAccount => ApiError::RatedNeedsAccount,
             GameError::NotYourSeek => ApiError::NotYourSeek,
+            GameError::Blocked => ApiError::Blocked,
             GameError::NoSeatKey => ApiError::NoToken,
             GameError::NotASeat => ApiError::WrongToken,
             GameError::AccountsName { name } => ApiError::AccountsName { name },
@@ -323,6 +328,7 @@ impl ApiError {
             | ApiError::RatedNeedsAccount => StatusCode::UNAUTHORIZED,
             ApiError::WrongToken
             | ApiError::NotYourSeek
+            | ApiError::Blocked
             | ApiError::OtherSite
             | ApiError::NotYours { .. }
             | ApiError::NotInvited
@@ -332,6 +338,7 @@ impl ApiError {
             ApiError::NotFound
             | ApiError::NoSuchGame
             | ApiError::NoSuchSeek
+            | ApiError::NotBlocked(_)
             | ApiError::NoSuchCursor(_)
             | ApiError::NoSuchPlayer(_)
             | ApiError::NoSuchPuzzle { .. }

@@ -364,6 +364,16 @@ pub trait LobbyService: Send + Sync + 'static {
 
     /// The live game of the highest-rated people that met here, if any.
     fn tv(&self) -> Answer<Option<GameId>>;
+
+    /// `account` blocks `whom`: never paired with them, and neither accepts the other's
+    /// seek. `false` if blocked already.
+    fn block(&self, account: PlayerName, whom: PlayerName) -> Answer<bool>;
+
+    /// `account` no longer blocks `whom`: `false` if they did not.
+    fn unblock(&self, account: PlayerName, whom: PlayerName) -> Answer<bool>;
+
+    /// Whom `account` blocks.
+    fn blocked(&self, account: PlayerName) -> Answer<Vec<PlayerName>>;
 }
 
 /// A seek as asked for, checked.
@@ -414,6 +424,9 @@ pub enum GameError {
     /// A seek that is not the caller's, asked to be closed.
     #[error("the seek is somebody else's")]
     NotYourSeek,
+    /// A seek whose owner and the caller: one blocked the other.
+    #[error("one of the two blocked the other")]
+    Blocked,
     /// The request needs a seat, and carried nothing that says who it is from.
     #[error("no seat's credential was given")]
     NoSeatKey,

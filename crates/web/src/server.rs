@@ -159,6 +159,8 @@ fn api_routes() -> (Router<App>, utoipa::openapi::OpenApi) {
         .routes(routes!(api::lobby::seek_events))
         .routes(routes!(api::lobby::accept_seek))
         .routes(routes!(api::lobby::tv))
+        .routes(routes!(api::lobby::block, api::lobby::blocks))
+        .routes(routes!(api::lobby::unblock))
         .routes(routes!(api::healthz))
         .routes(routes!(api::readyz))
         .routes(routes!(api::document))

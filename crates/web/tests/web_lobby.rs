@@ -349,3 +349,102 @@ async fn tv_shows_the_live_game_of_the_people_who_met_here_and_nothing_once_it_e
     assert_eq!(live.json["game"], game.as_str());
     assert_eq!(after.json["game"], Value::Null);
 }
+
+async fn block(server: &Server, credential: &str, name: &str) -> Answer {
+    open(
+        server,
+        "/api/blocks",
+        Some(credential),
+        json!({ "name": name }),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn two_people_one_of_whom_blocked_the_other_are_never_paired() {
+    // Arrange
+    let server = server_pairing(Duration::from_secs(20));
+    let ada = server.account_token("Ada").await;
+    let bob = server.account_token("Bob").await;
+    block(&server, &bob, "ada").await;
+
+    // Act
+    let ada_seek = id_of(&open(&server, "/api/pairing", Some(&ada), seek(true)).await);
+    let bob_seek = id_of(&open(&server, "/api/pairing", Some(&bob), seek(true)).await);
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+
+    // Assert
+    assert_eq!(
+        look(&server, &ada_seek, Some(&ada)).await.json["status"],
+        "open"
+    );
+    assert_eq!(
+        look(&server, &bob_seek, Some(&bob)).await.json["status"],
+        "open"
+    );
+}
+
+#[tokio::test]
+async fn neither_of_two_people_one_of_whom_blocked_the_other_accepts_the_others_seek() {
+    // Arrange
+    let server = Server::new();
+    let ada = server.account_token("Ada").await;
+    let bob = server.account_token("Bob").await;
+    block(&server, &ada, "Bob").await;
+    let adas = id_of(&open(&server, "/api/seeks", Some(&ada), seek(true)).await);
+
+    // Act
+    let bob_accepts = accept(&server, &adas, Some(&bob)).await;
+    let bobs = id_of(&open(&server, "/api/seeks", Some(&bob), seek(true)).await);
+    let ada_accepts = accept(&server, &bobs, Some(&ada)).await;
+
+    // Assert
+    assert_eq!(
+        bob_accepts.status,
+        StatusCode::FORBIDDEN,
+        "{}",
+        bob_accepts.text
+    );
+    assert_eq!(
+        ada_accepts.status,
+        StatusCode::FORBIDDEN,
+        "{}",
+        ada_accepts.text
+    );
+}
+
+#[tokio::test]
+async fn an_accounts_blocks_are_its_own_to_list_and_undo() {
+    // Arrange
+    let server = Server::new();
+    let ada = server.account_token("Ada").await;
+
+    // Act
+    let first = block(&server, &ada, "Bob").await;
+    let again = block(&server, &ada, "bob").await;
+    let herself = block(&server, &ada, "ADA").await;
+    let listed = server
+        .send(Method::GET, "/api/blocks", Some(&ada), None)
+        .await;
+    let nobody = server.send(Method::GET, "/api/blocks", None, None).await;
+    let undone = server
+        .send(Method::DELETE, "/api/blocks/Bob", Some(&ada), None)
+        .await;
+    let undone_again = server
+        .send(Method::DELETE, "/api/blocks/Bob", Some(&ada), None)
+        .await;
+
+    // Assert
+    assert_eq!(first.status, StatusCode::CREATED, "{}", first.text);
+    assert_eq!(again.status, StatusCode::OK, "{}", again.text);
+    assert_eq!(herself.status, StatusCode::BAD_REQUEST, "{}", herself.text);
+    assert_eq!(listed.json, json!({ "blocked": ["Bob"] }));
+    assert_eq!(nobody.status, StatusCode::UNAUTHORIZED, "{}", nobody.text);
+    assert_eq!(undone.status, StatusCode::NO_CONTENT, "{}", undone.text);
+    assert_eq!(
+        undone_again.status,
+        StatusCode::NOT_FOUND,
+        "{}",
+        undone_again.text
+    );
+}

@@ -133,4 +133,18 @@ pub trait SeekStore: Send + Sync {
     /// The seeks taken into games at `since` or later, newest first: who met whom,
     /// at what ratings (what TV chooses from).
     fn taken_since(&self, since: SystemTime) -> Result<Vec<Seek>, StoreError>;
+
+    /// `by` (an account) blocks `whom`: they are never paired, and neither accepts the
+    /// other's seek. `false` if `by` blocked `whom` already (names compared by key).
+    fn block(&self, by: &PlayerName, whom: &PlayerName) -> Result<bool, StoreError>;
+
+    /// `by` no longer blocks `whom`: `false` if they did not.
+    fn unblock(&self, by: &PlayerName, whom: &PlayerName) -> Result<bool, StoreError>;
+
+    /// Whom `by` blocks, as they were named when blocked, in the order blocked.
+    fn blocked_by(&self, by: &PlayerName) -> Result<Vec<PlayerName>, StoreError>;
+
+    /// The blocks among the people of name keys `keys`: each as (who blocks, whom),
+    /// by key.
+    fn blocks_among(&self, keys: &[String]) -> Result<Vec<(String, String)>, StoreError>;
 }

@@ -2,7 +2,8 @@
 //! each person is paired with the waiting person of the closest rating on the same
 //! board and clock (and rated with rated, casual with casual), within a rating gap that
 //! grows the longer either has waited, so that nobody waits for ever and nobody waiting
-//! briefly is given a lopsided game. Never a person with themselves.
+//! briefly is given a lopsided game. Never a person with themselves, nor two people one
+//! of whom blocked the other.
 //!
 //! Pure: the servers call it on the pool as the store has it, then take each pair into
 //! a game through the store, which decides between two servers pairing at once.
@@ -43,11 +44,21 @@ pub fn allowed_gap(waited: Duration) -> i64 {
 }
 
 /// The pairs to make of `waiting` at `now`, each as two indexes into it (the one who
-/// waited longer first). The longest waiting are served first, each with the closest
+/// waited longer first), none of two people `blocks` holds a block between (either
+/// way: (who blocks, whom), by name key). The longest waiting are served first, each with the closest
 /// rating among those who play the same game, within the wider of the two's allowed
 /// gaps (the longer waiter's patience is what widens it). Ties go to whoever waited
 /// longer.
-pub fn pair(waiting: &[Waiting], now: SystemTime) -> Vec<(usize, usize)> {
+pub fn pair(
+    waiting: &[Waiting],
+    blocks: &[(String, String)],
+    now: SystemTime,
+) -> Vec<(usize, usize)> {
+    let blocked = |one: &str, two: &str| {
+        blocks
+            .iter()
+            .any(|(by, whom)| (by == one && whom == two) || (by == two && whom == one))
+    };
     let waited = |w: &Waiting| now.duration_since(w.since).unwrap_or_default();
     let mut order: Vec<usize> = (0..waiting.len()).collect();
     order.sort_by_key(|&index| (waiting[index].since, index));
@@ -65,6 +76,7 @@ pub fn pair(waiting: &[Waiting], now: SystemTime) -> Vec<(usize, usize)> {
             .filter(|&other| {
                 let two = &waiting[other];
                 two.person != one.person
+                    && !blocked(&one.person, &two.person)
                     && two.board == one.board
                     && two.control == one.control
                     && two.rated == one.rated
@@ -113,15 +125,15 @@ mod tests {
             waiting("cyd", 1520, 2),
         ];
 
-        assert_eq!(pair(&pool, at(3)), [(0, 2)]);
+        assert_eq!(pair(&pool, &[], at(3)), [(0, 2)]);
     }
 
     #[test]
     fn a_gap_wider_than_allowed_waits_until_the_waves_widen_it() {
         let pool = [waiting("ada", 1500, 0), waiting("bob", 1750, 0)];
 
-        assert_eq!(pair(&pool, at(1)), []);
-        assert_eq!(pair(&pool, at(6)), [(0, 1)]);
+        assert_eq!(pair(&pool, &[], at(1)), []);
+        assert_eq!(pair(&pool, &[], at(6)), [(0, 1)]);
     }
 
     #[test]
@@ -132,10 +144,22 @@ mod tests {
     }
 
     #[test]
+    fn two_people_one_of_whom_blocked_the_other_are_never_paired() {
+        let pool = [
+            waiting("ada", 1500, 0),
+            waiting("bob", 1500, 1),
+            waiting("cyd", 1900, 2),
+        ];
+        let blocks = [("bob".to_string(), "ada".to_string())];
+
+        assert_eq!(pair(&pool, &blocks, at(100)), [(0, 2)]);
+    }
+
+    #[test]
     fn nobody_is_paired_with_themselves() {
         let pool = [waiting("ada", 1500, 0), waiting("ada", 1500, 1)];
 
-        assert_eq!(pair(&pool, at(100)), []);
+        assert_eq!(pair(&pool, &[], at(100)), []);
     }
 
     #[test]
@@ -148,7 +172,7 @@ mod tests {
         blitz.control = TimeControl::per_move(Duration::from_secs(5)).unwrap();
         let pool = [waiting("ada", 1500, 0), other_board, casual, blitz];
 
-        assert_eq!(pair(&pool, at(100)), []);
+        assert_eq!(pair(&pool, &[], at(100)), []);
     }
 
     #[test]
@@ -159,6 +183,6 @@ mod tests {
             waiting("mid", 1500, 5),
         ];
 
-        assert_eq!(pair(&pool, at(10)), [(1, 2)]);
+        assert_eq!(pair(&pool, &[], at(10)), [(1, 2)]);
     }
 }

@@ -1,7 +1,8 @@
 //! Seeks, people looking for an opponent: a seek opened reads back as opened and is
 //! listed while it is open and its owner was seen lately, oldest first, by kind; a
 //! person has one open seek at a time; a seek is closed once; seeks are taken into a
-//! game all together or not at all.
+//! game all together or not at all. People block each other by name key, once, and
+//! the blocks among some people are found both ways.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -404,4 +405,77 @@ fn the_seeks_taken_lately_are_listed_newest_first_and_the_older_left_out(#[case]
             at: moment(300)
         })
     );
+}
+
+/// The name keys of `names`.
+fn keys(names: &[&str]) -> Vec<String> {
+    names.iter().map(|text| name(text).key()).collect()
+}
+
+#[apply(stores)]
+fn a_block_is_listed_by_whom_blocked_as_they_were_named(#[case] store: Fresh) {
+    let blocked = store.block(&name("Ada"), &name("BoB"));
+
+    assert_eq!(blocked, Ok(true));
+    assert_eq!(store.blocked_by(&name("ada")), Ok(vec![name("BoB")]));
+    assert_eq!(store.blocked_by(&name("bob")), Ok(vec![]));
+}
+
+#[apply(stores)]
+fn a_person_blocks_another_once_and_their_blocks_are_listed_in_the_order_made(
+    #[case] store: Fresh,
+) {
+    store.block(&name("Ada"), &name("Cyd")).unwrap();
+    store.block(&name("Ada"), &name("Bob")).unwrap();
+
+    let again = store.block(&name("Ada"), &name("CYD"));
+
+    assert_eq!(again, Ok(false));
+    assert_eq!(
+        store.blocked_by(&name("Ada")),
+        Ok(vec![name("Cyd"), name("Bob")])
+    );
+}
+
+#[apply(stores)]
+fn an_unblock_removes_the_block_once(#[case] store: Fresh) {
+    store.block(&name("Ada"), &name("Bob")).unwrap();
+
+    let first = store.unblock(&name("Ada"), &name("Bob"));
+    let second = store.unblock(&name("Ada"), &name("Bob"));
+
+    assert_eq!((first, second), (Ok(true), Ok(false)));
+    assert_eq!(store.blocked_by(&name("Ada")), Ok(vec![]));
+    assert_eq!(store.unblock(&name("Bob"), &name("Ada")), Ok(false));
+}
+
+#[apply(stores)]
+fn blocks_are_by_name_key(#[case] store: Fresh) {
+    store.block(&name("ADA"), &name("Bob")).unwrap();
+    store.block(&name("ADA"), &name("Cyd")).unwrap();
+
+    let unblocked = store.unblock(&name("ada"), &name("BOB"));
+
+    assert_eq!(unblocked, Ok(true));
+    assert_eq!(store.blocked_by(&name("aDa")), Ok(vec![name("Cyd")]));
+}
+
+#[apply(stores)]
+fn the_blocks_among_some_people_are_those_between_two_of_them_either_way(#[case] store: Fresh) {
+    store.block(&name("Ada"), &name("Bob")).unwrap();
+    store.block(&name("Cyd"), &name("Ada")).unwrap();
+    store.block(&name("Bob"), &name("Dee")).unwrap();
+    store.block(&name("Dee"), &name("Cyd")).unwrap();
+
+    let among = store.blocks_among(&keys(&["ADA", "bob", "Cyd"]));
+
+    assert_eq!(
+        among,
+        Ok(vec![
+            ("ada".to_string(), "bob".to_string()),
+            ("cyd".to_string(), "ada".to_string()),
+        ])
+    );
+    assert_eq!(store.blocks_among(&keys(&["Bob", "Cyd"])), Ok(vec![]));
+    assert_eq!(store.blocks_among(&[]), Ok(vec![]));
 }

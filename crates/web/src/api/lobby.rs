@@ -493,3 +493,105 @@ pub async fn tv(State(app): State<App>) -> Result<Json<TvJson>, ApiError> {
         game: game.map(|game| game.to_string()),
     }))
 }
+
+/// `POST /api/blocks`: the person to block.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BlockJson {
+    /// Their name, as people see it.
+    #[schema(pattern = r"^[^\x00-\x1f\x7f-\x9f]+$")]
+    pub name: String,
+}
+
+/// Whom the account blocks.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct BlockedJson {
+    /// Their names, as they were named when blocked, the first blocked first.
+    pub blocked: Vec<String>,
+}
+
+/// Block somebody.
+///
+/// The account signed in never meets them again here: quick pairing never pairs the
+/// two, and neither may accept the other's seek (whoever blocked whom).
+#[utoipa::path(
+    post, path = "/api/blocks", tag = "lobby",
+    request_body = BlockJson,
+    security(("session" = []), ("token" = [])),
+    responses(
+        (status = 201, description = "Blocked", body = BlockedJson),
+        (status = 200, description = "Blocked already", body = BlockedJson),
+        (status = 400, description = "Not a name, or one's own, or not JSON", body = ErrorJson),
+        (status = 401, description = "Not signed in", body = ErrorJson),
+        BodyRefusals,
+        StoreRefusals,
+    )
+)]
+pub async fn block(
+    State(app): State<App>,
+    caller: Caller,
+    JsonBody(request): JsonBody<BlockJson>,
+) -> Result<Response, ApiError> {
+    let account = super::accounts::signed_in_as(&caller)?.clone();
+    let whom = tictactoe_core::domain::PlayerName::new(&request.name).map_err(ApiError::BadName)?;
+    if whom.key() == account.key() {
+        return Err(ApiError::BadRequest("you cannot block yourself".into()));
+    }
+    let new = app.lobby.block(account.clone(), whom).await?;
+    let status = if new {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    Ok((
+        status,
+        Json(blocked_json(app.lobby.blocked(account).await?)),
+    )
+        .into_response())
+}
+
+/// Whom one blocks.
+#[utoipa::path(
+    get, path = "/api/blocks", tag = "lobby",
+    security(("session" = []), ("token" = [])),
+    responses(
+        (status = 200, description = "Whom the account blocks", body = BlockedJson),
+        (status = 401, description = "Not signed in", body = ErrorJson),
+        StoreRefusals,
+    )
+)]
+pub async fn blocks(State(app): State<App>, caller: Caller) -> Result<Json<BlockedJson>, ApiError> {
+    let account = super::accounts::signed_in_as(&caller)?.clone();
+    Ok(Json(blocked_json(app.lobby.blocked(account).await?)))
+}
+
+/// Unblock somebody.
+#[utoipa::path(
+    delete, path = "/api/blocks/{name}", tag = "lobby",
+    params(("name" = String, Path, description = "Their name")),
+    security(("session" = []), ("token" = [])),
+    responses(
+        (status = 204, description = "No longer blocked"),
+        (status = 401, description = "Not signed in", body = ErrorJson),
+        (status = 404, description = "Not blocked, or not a name", body = ErrorJson),
+        StoreRefusals,
+    )
+)]
+pub async fn unblock(
+    State(app): State<App>,
+    caller: Caller,
+    name: Result<Path<String>, axum::extract::rejection::PathRejection>,
+) -> Result<StatusCode, ApiError> {
+    let account = super::accounts::signed_in_as(&caller)?.clone();
+    let whom = super::name_in_path(name)?;
+    if !app.lobby.unblock(account, whom.clone()).await? {
+        return Err(ApiError::NotBlocked(whom));
+    }
+    Ok(StatusCode::NO_CONTENT)
+}
+
+fn blocked_json(blocked: Vec<tictactoe_core::domain::PlayerName>) -> BlockedJson {
+    BlockedJson {
+        blocked: blocked.iter().map(ToString::to_string).collect(),
+    }
+}

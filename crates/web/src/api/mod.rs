@@ -969,7 +969,9 @@ fn owned_by(caller: &Caller, owner: &PlayerName) -> Result<(), ApiError> {
 }
 
 /// `{name}` in a path, as [`player_name`] reads it.
-fn name_in_path(name: Result<Path<String>, PathRejection>) -> Result<PlayerName, ApiError> {
+pub(super) fn name_in_path(
+    name: Result<Path<String>, PathRejection>,
+) -> Result<PlayerName, ApiError> {
     let Path(name) = name.map_err(|_| ApiError::NotAName("a name is text (UTF-8)".into()))?;
     player_name(&name)
 }

@@ -33,6 +33,7 @@ const lobby = {
   retry: null, // the timer of the next ask about it
   retryMs: RETRY_FIRST_MS,
   going: false, // on the way to the game: nothing more to follow
+  blocked: new Set(), // the accounts this person blocked from this page (lower case)
 };
 
 // ---- The API ------------------------------------------------------------------------
@@ -148,6 +149,17 @@ function seekRow(seek) {
     button.addEventListener("click", () => accept(seek, button));
     action.append(button);
   }
+  if (!isMine(seek) && seek.account && lobby.account) {
+    // Signed in, one may block an account: never paired with them again, and neither
+    // accepts the other's seek.
+    const blocking = document.createElement("button");
+    blocking.type = "button";
+    blocking.className = "block";
+    blocking.textContent = "Block";
+    blocking.setAttribute("aria-label", `Block ${seek.owner}: never meet them here again`);
+    blocking.addEventListener("click", () => block(seek, blocking));
+    action.append(" ", blocking);
+  }
   row.classList.toggle("mine", isMine(seek));
   row.append(...parts, action);
   return row;
@@ -155,8 +167,10 @@ function seekRow(seek) {
 
 /// The list as `seeks` has it. Rows already shown stay in place (a focused Accept
 /// keeps its focus); each is redrawn only when what it offers changed.
-function showSeeks(seeks) {
-  lobby.seeks = seeks;
+function showSeeks(all) {
+  lobby.seeks = all;
+  // The people one blocked are not shown: nobody meets them here.
+  const seeks = all.filter((seek) => !lobby.blocked.has(seek.owner.toLowerCase()));
   const list = $("seeks");
   const shown = new Map([...list.children].map((row) => [row.dataset.seek, row]));
   seeks.forEach((seek, index) => {
@@ -227,6 +241,22 @@ async function accept(seek, button) {
     // Taken by someone else, or gone: the list (live, or asked for every POLL_MS) shows
     // it gone in a moment; the words stay until the next try.
     $("lobby-error").textContent = `${seek.owner}'s game could not be accepted: ${error.message}.`;
+  }
+}
+
+/// Blocks `seek`'s owner (the account signed in never meets them here again), and hides
+/// their row.
+async function block(seek, button) {
+  $("lobby-error").textContent = "";
+  button.disabled = true;
+  try {
+    await api("POST", "/api/blocks", { name: seek.owner });
+    lobby.blocked.add(seek.owner.toLowerCase());
+    showSeeks(lobby.seeks);
+    $("lobby-status").textContent = `${seek.owner} is blocked: you will not meet here again.`;
+  } catch (error) {
+    button.disabled = false;
+    $("lobby-error").textContent = `${seek.owner} could not be blocked: ${error.message}.`;
   }
 }
 
@@ -493,8 +523,13 @@ function setUpForm(account) {
 
 // ---- Start --------------------------------------------------------------------------
 
-signedIn.then((account) => {
+signedIn.then(async (account) => {
   lobby.account = account.name;
+  if (account.name) {
+    // Whom one blocked before: their seeks are not shown (nor could be accepted).
+    const known = await api("GET", "/api/blocks").catch(() => ({ blocked: [] }));
+    lobby.blocked = new Set(known.blocked.map((name) => name.toLowerCase()));
+  }
   setUpForm(account);
   listenToLobby();
   resume();

@@ -227,6 +227,16 @@ impl Games {
         if person.name.key() == seek.seek.owner.key() {
             return Err(GameError::OwnSeek);
         }
+        let two = vec![person.name.key(), seek.seek.owner.key()];
+        if !self
+            .0
+            .store
+            .read(move |store| store.blocks_among(&two))
+            .await?
+            .is_empty()
+        {
+            return Err(GameError::Blocked);
+        }
         let owner_mark = if rand::random::<bool>() {
             Mark::X
         } else {
@@ -314,6 +324,12 @@ impl Games {
             .store
             .read(move |store| store.open_seeks(SeekKind::Pool, since))
             .await?;
+        let keys: Vec<String> = pool.iter().map(|seek| seek.seek.owner.key()).collect();
+        let blocks = self
+            .0
+            .store
+            .read(move |store| store.blocks_among(&keys))
+            .await?;
         let waiting: Vec<Waiting> = pool
             .iter()
             .map(|seek| Waiting {
@@ -327,23 +343,24 @@ impl Games {
             .collect();
         // Each pair's game begun at once: a pool of many is paired in one round trip
         // to the store's writer, not one after the other.
-        let begun = pair(&waiting, SystemTime::now())
-            .into_iter()
-            .map(|(first, second)| {
-                let (one, two) = (&pool[first], &pool[second]);
-                let one_mark = if rand::random::<bool>() {
-                    Mark::X
-                } else {
-                    Mark::O
-                };
-                let seated = [
-                    (Seated::owner_of(one), one_mark),
-                    (Seated::owner_of(two), one_mark.opponent()),
-                ];
-                let taking = [(one, one_mark), (two, one_mark.opponent())];
-                // A pair another server took first is no game here.
-                async move { self.start_met(taking, seated, &one.seek).await }
-            });
+        let begun =
+            pair(&waiting, &blocks, SystemTime::now())
+                .into_iter()
+                .map(|(first, second)| {
+                    let (one, two) = (&pool[first], &pool[second]);
+                    let one_mark = if rand::random::<bool>() {
+                        Mark::X
+                    } else {
+                        Mark::O
+                    };
+                    let seated = [
+                        (Seated::owner_of(one), one_mark),
+                        (Seated::owner_of(two), one_mark.opponent()),
+                    ];
+                    let taking = [(one, one_mark), (two, one_mark.opponent())];
+                    // A pair another server took first is no game here.
+                    async move { self.start_met(taking, seated, &one.seek).await }
+                });
         for begun in futures_util::future::join_all(begun).await {
             begun?;
         }
@@ -376,6 +393,28 @@ impl Games {
             }
         }
         Ok(None)
+    }
+
+    pub(super) async fn block(&self, by: PlayerName, whom: PlayerName) -> Result<bool, GameError> {
+        self.0
+            .store
+            .read(move |store| store.block(&by, &whom))
+            .await
+    }
+
+    pub(super) async fn unblock(
+        &self,
+        by: PlayerName,
+        whom: PlayerName,
+    ) -> Result<bool, GameError> {
+        self.0
+            .store
+            .read(move |store| store.unblock(&by, &whom))
+            .await
+    }
+
+    pub(super) async fn blocked(&self, by: PlayerName) -> Result<Vec<PlayerName>, GameError> {
+        self.0.store.read(move |store| store.blocked_by(&by)).await
     }
 
     /// Until the server stops: the lobby read for its streams, and the pool paired.

@@ -358,6 +358,18 @@ impl LobbyService for Games {
     fn tv(&self) -> Answer<Option<GameId>> {
         self.answer(|games| async move { games.tv().await })
     }
+
+    fn block(&self, account: PlayerName, whom: PlayerName) -> Answer<bool> {
+        self.answer(|games| async move { games.block(account, whom).await })
+    }
+
+    fn unblock(&self, account: PlayerName, whom: PlayerName) -> Answer<bool> {
+        self.answer(|games| async move { games.unblock(account, whom).await })
+    }
+
+    fn blocked(&self, account: PlayerName) -> Answer<Vec<PlayerName>> {
+        self.answer(|games| async move { games.blocked(account).await })
+    }
 }
 
 impl GameService for Games {

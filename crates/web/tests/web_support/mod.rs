@@ -508,6 +508,18 @@ impl SeekStore for GamesOnly {
     fn taken_since(&self, _: SystemTime) -> Result<Vec<Seek>, StoreError> {
         Ok(Vec::new())
     }
+    fn block(&self, _: &PlayerName, _: &PlayerName) -> Result<bool, StoreError> {
+        Ok(false)
+    }
+    fn unblock(&self, _: &PlayerName, _: &PlayerName) -> Result<bool, StoreError> {
+        Ok(false)
+    }
+    fn blocked_by(&self, _: &PlayerName) -> Result<Vec<PlayerName>, StoreError> {
+        Ok(Vec::new())
+    }
+    fn blocks_among(&self, _: &[String]) -> Result<Vec<(String, String)>, StoreError> {
+        Ok(Vec::new())
+    }
 }
 
 impl RatingStore for GamesOnly {
@@ -692,6 +704,10 @@ impl<F: Front> SeekStore for Fronted<F> {
         close_seek(id: &SeekId) -> bool;
         take_seeks(taking: &[(SeekId, Mark)], game: &GameId, at: SystemTime) -> bool;
         taken_since(since: SystemTime) -> Vec<Seek>;
+        block(by: &PlayerName, whom: &PlayerName) -> bool;
+        unblock(by: &PlayerName, whom: &PlayerName) -> bool;
+        blocked_by(by: &PlayerName) -> Vec<PlayerName>;
+        blocks_among(keys: &[String]) -> Vec<(String, String)>;
     }
 }
 
