@@ -309,8 +309,10 @@ async fn quick_pairing_pairs_two_people_of_close_ratings_into_one_game_on_opposi
     assert_ne!(ada_seen["mark"], bob_seen["mark"]);
 }
 
+/// (That the pairing rule never pairs one person's two seeks is the core's test,
+/// `rules::pairing`: here a second request closes the first before any pairing.)
 #[tokio::test]
-async fn quick_pairing_never_pairs_a_person_with_themselves() {
+async fn a_second_quick_pairing_of_one_person_closes_the_first_and_waits_alone() {
     // Arrange
     let server = server_pairing(Duration::from_secs(20));
     let ada = server.account_token("Ada").await;
