@@ -11,7 +11,7 @@ use std::time::{Duration, SystemTime};
 
 use tictactoe_core::domain::{GameClock, GameState};
 use tictactoe_core::play::{Event, Match, Recorder};
-use tictactoe_core::ports::{GameId, GameStore, Write};
+use tictactoe_core::ports::{GameId, GameStore, StoreError, Write};
 
 /// Where the time comes from: the one place a front end reads the real time for a game's
 /// clock, so that tests can give fixed instants.
@@ -46,9 +46,12 @@ pub struct TimeKeeper<'a> {
     clock: Option<GameClock>,
     /// The moves on the board when the keeper last looked.
     seen: usize,
-    /// Where the game is kept: the clock's last reading is written there before the
+    /// Where the game is kept: the clock's reading is written there after each move
+    /// (so a game whose program stopped is judged by the time it had), and before the
     /// clock ends the game.
     kept_in: Option<(&'a dyn GameStore, GameId)>,
+    /// A reading the store did not keep, said by the next judging.
+    unkept: Option<StoreError>,
 }
 
 impl<'a> TimeKeeper<'a> {
@@ -58,6 +61,7 @@ impl<'a> TimeKeeper<'a> {
             clock: None,
             seen: 0,
             kept_in: None,
+            unkept: None,
         }
     }
 
@@ -69,8 +73,9 @@ impl<'a> TimeKeeper<'a> {
         }
     }
 
-    /// The game is kept in `store` as `game`: when the clock ends it, its reading is
-    /// kept there first ([`Write::Clock`]; a store keeps no clock after the game's end).
+    /// The game is kept in `store` as `game`: the clock's reading is kept there after
+    /// each move, and when the clock ends it, first ([`Write::Clock`]; a store keeps no
+    /// clock after the game's end).
     pub fn keeping_in(self, store: &'a dyn GameStore, game: GameId) -> Self {
         TimeKeeper {
             kept_in: Some((store, game)),
@@ -112,6 +117,17 @@ impl<'a> TimeKeeper<'a> {
             } else if moves < self.seen {
                 clock.taken_back(game.game().to_move(), at);
             }
+            let changed = moves != self.seen && game.end().is_none();
+            if let (true, Some((store, id))) = (changed, &self.kept_in) {
+                let write = Write::Clock {
+                    game: id.clone(),
+                    after: game.steps_taken(),
+                    clock: *clock,
+                };
+                if let Err(error) = store.write(&[write]) {
+                    self.unkept.get_or_insert(error);
+                }
+            }
         }
         self.seen = moves;
     }
@@ -121,6 +137,12 @@ impl<'a> TimeKeeper<'a> {
     /// make its first move in time (the game is aborted). The events of the ending, or
     /// none when the game goes on (or is over already).
     pub fn judge<R: Recorder>(&mut self, game: &mut Match<R>, now: SystemTime) -> Vec<Event> {
+        let mut events: Vec<Event> = self.unkept.take().map(Event::NotKept).into_iter().collect();
+        events.extend(self.judged(game, now));
+        events
+    }
+
+    fn judged<R: Recorder>(&mut self, game: &mut Match<R>, now: SystemTime) -> Vec<Event> {
         let Some(clock) = &self.clock else {
             return Vec::new();
         };
@@ -230,6 +252,31 @@ mod tests {
         assert!(events.is_empty());
         assert_eq!(keeper.time_left(at(0)), None);
         assert!(game.end().is_none());
+    }
+
+    #[test]
+    fn each_moves_reading_is_kept_so_a_game_whose_program_stopped_is_judged_by_it() {
+        // Arrange: a kept game on 3+2.
+        let store = MemoryStore::new();
+        let settings = tictactoe_core::fixtures::settings(
+            tictactoe_core::fixtures::person("Ada"),
+            tictactoe_core::fixtures::person("Bob"),
+        );
+        let mut new = tictactoe_core::fixtures::new_game(8, settings.clone());
+        let keeper = three_plus_two();
+        new.clock = keeper.clock().copied();
+        let journal = tictactoe_core::play::Journal::begin(&store, &new).unwrap();
+        let mut keeper = keeper.keeping_in(&store, new.id.clone());
+        let mut game =
+            settings.start_match(&mut tictactoe_core::fixtures::computers(), Some(journal));
+
+        // Act: X and O move, then X too, ten seconds later.
+        played(&mut keeper, &mut game, &[(1, 1), (5, 2), (9, 12)]);
+
+        // Assert: the store's clock is the keeper's, with X charged and O's to run.
+        let kept = store.game(&new.id).unwrap().unwrap().clock;
+        assert_eq!(kept, keeper.clock().copied());
+        assert_eq!(kept.map(|clock| clock.turn()), Some(Mark::O));
     }
 
     #[test]
