@@ -254,21 +254,34 @@ mod tests {
         assert!(game.end().is_none());
     }
 
-    #[test]
-    fn each_moves_reading_is_kept_so_a_game_whose_program_stopped_is_judged_by_it() {
-        // Arrange: a kept game on 3+2.
-        let store = MemoryStore::new();
+    /// Game `n` between Ada and Bob on 3+2, kept in `store` as it is played: the game as
+    /// begun, its keeper (keeping there too) and its match.
+    fn kept_on_three_plus_two(
+        store: &MemoryStore,
+        n: u128,
+    ) -> (
+        tictactoe_core::ports::NewGame,
+        TimeKeeper<'_>,
+        Match<Option<tictactoe_core::play::Journal<&MemoryStore>>>,
+    ) {
         let settings = tictactoe_core::fixtures::settings(
             tictactoe_core::fixtures::person("Ada"),
             tictactoe_core::fixtures::person("Bob"),
         );
-        let mut new = tictactoe_core::fixtures::new_game(8, settings.clone());
+        let mut new = tictactoe_core::fixtures::new_game(n, settings.clone());
         let keeper = three_plus_two();
         new.clock = keeper.clock().copied();
-        let journal = tictactoe_core::play::Journal::begin(&store, &new).unwrap();
-        let mut keeper = keeper.keeping_in(&store, new.id.clone());
-        let mut game =
-            settings.start_match(&mut tictactoe_core::fixtures::computers(), Some(journal));
+        let journal = tictactoe_core::play::Journal::begin(store, &new).unwrap();
+        let keeper = keeper.keeping_in(store, new.id.clone());
+        let game = settings.start_match(&mut tictactoe_core::fixtures::computers(), Some(journal));
+        (new, keeper, game)
+    }
+
+    #[test]
+    fn each_moves_reading_is_kept_so_a_game_whose_program_stopped_is_judged_by_it() {
+        // Arrange: a kept game on 3+2.
+        let store = MemoryStore::new();
+        let (new, mut keeper, mut game) = kept_on_three_plus_two(&store, 8);
 
         // Act: X and O move, then X too, ten seconds later.
         played(&mut keeper, &mut game, &[(1, 1), (5, 2), (9, 12)]);
@@ -283,17 +296,7 @@ mod tests {
     fn a_side_out_of_time_loses_and_the_clocks_last_reading_is_kept_before_the_end() {
         // Arrange: a kept game; X and O move, then X thinks past its three minutes.
         let store = MemoryStore::new();
-        let settings = tictactoe_core::fixtures::settings(
-            tictactoe_core::fixtures::person("Ada"),
-            tictactoe_core::fixtures::person("Bob"),
-        );
-        let mut new = tictactoe_core::fixtures::new_game(7, settings.clone());
-        let keeper = three_plus_two();
-        new.clock = keeper.clock().copied();
-        let journal = tictactoe_core::play::Journal::begin(&store, &new).unwrap();
-        let mut keeper = keeper.keeping_in(&store, new.id.clone());
-        let mut game =
-            settings.start_match(&mut tictactoe_core::fixtures::computers(), Some(journal));
+        let (new, mut keeper, mut game) = kept_on_three_plus_two(&store, 7);
         played(&mut keeper, &mut game, &[(1, 1), (5, 2)]);
 
         // Act
